@@ -1,0 +1,96 @@
+/**
+ * The experiment config (experiments/*.yaml): a strict zod schema, so a typo names the field and the file.
+ * `scripts/export-schema.ts` turns it into a JSON Schema for editors. Component options are checked again
+ * against each registry entry's own schema when the run is resolved (src/run/resolve.ts).
+ */
+import { z } from 'zod';
+import { GranularitySchema } from './types.ts';
+
+export const DATASET_NAMES = ['longmemeval-oracle', 'longmemeval-s', 'longmemeval-m', 'locomo'] as const;
+export const DatasetNameSchema = z.enum(DATASET_NAMES);
+export type DatasetName = z.infer<typeof DatasetNameSchema>;
+
+export const SampleSchema = z
+  .object({
+    /** Questions drawn per AdaptMR type (stratified); types with fewer keep all. */
+    perType: z.number().int().positive(),
+    seed: z.number().int().optional(),
+  })
+  .strict();
+
+const DatasetCommon = {
+  sample: SampleSchema.optional(),
+  /** Keep only these question ids (e.g. to reproduce a case study). */
+  questionIds: z.array(z.string()).optional(),
+  /** Keep the first N questions (after sorting by id); for smoke runs. */
+  limit: z.number().int().positive().optional(),
+};
+
+/** A named, known dataset, or any file/folder in LongMemEval or LoCoMo format ("bring your own data"). */
+export const DatasetRefSchema = z.union([
+  z.object({ name: DatasetNameSchema, ...DatasetCommon }).strict(),
+  z
+    .object({
+      format: z.enum(['longmemeval', 'locomo']),
+      path: z.string(),
+      /** Name used in results; defaults to the file name. */
+      name: z.string().optional(),
+      ...DatasetCommon,
+    })
+    .strict(),
+]);
+export type DatasetRef = z.infer<typeof DatasetRefSchema>;
+
+export const IndexSpecSchema = z
+  .object({
+    granularity: GranularitySchema.default('session'),
+    roles: z.array(z.enum(['user', 'assistant'])).nonempty().default(['user', 'assistant']),
+    includeCaptions: z.boolean().default(true),
+  })
+  .strict();
+
+export const ComponentRefSchema = z
+  .object({
+    name: z.string(),
+    options: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+export type ComponentRef = z.infer<typeof ComponentRefSchema>;
+
+export const MethodConfigSchema = z
+  .object({
+    /** Label in results; must be unique within the experiment. */
+    id: z.string().regex(/^[A-Za-z0-9_.:-]+$/, 'use letters, digits, _ . : -'),
+    /** Registry name of the method (`bm25`, `unified-embedding`, …). */
+    method: z.string(),
+    index: IndexSpecSchema.default({ granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true }),
+    /** Units returned (the retrieval budget); the same for every compared method. */
+    k: z.number().int().positive().default(50),
+    options: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+export type MethodConfig = z.infer<typeof MethodConfigSchema>;
+
+export const ExperimentConfigSchema = z
+  .object({
+    name: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'use letters, digits, _ . -'),
+    description: z.string().optional(),
+    /** Where datasets live; `--data-dir` and ADAPTMR_DATA_DIR take precedence. */
+    dataDir: z.string().optional(),
+    /** Download datasets that are missing from the data directory (named datasets only). */
+    pull: z.boolean().default(false),
+    seed: z.number().int().default(42),
+    datasets: z.array(DatasetRefSchema).nonempty(),
+    embedder: ComponentRefSchema.default({ name: 'wink-sif', options: {} }),
+    methods: z.array(MethodConfigSchema).nonempty(),
+    metrics: z
+      .object({
+        ks: z.array(z.number().int().positive()).nonempty().default([1, 3, 5, 10, 30, 50]),
+      })
+      .strict()
+      .default({ ks: [1, 3, 5, 10, 30, 50] }),
+    /** Questions processed at once. */
+    concurrency: z.number().int().positive().default(2),
+  })
+  .strict();
+export type ExperimentConfig = z.infer<typeof ExperimentConfigSchema>;

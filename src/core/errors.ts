@@ -1,0 +1,27 @@
+/**
+ * Error types that carry where a problem is (file, field, question) so the CLI can say what to fix.
+ * Every user-facing failure is one of these; the CLI prints `message` without a stack trace.
+ */
+
+/** Bad user input: a config, dataset, model file or reply that cannot be used. */
+export class InputError extends Error {
+  constructor(
+    message: string,
+    readonly where?: string,
+  ) {
+    super(where ? `${where}: ${message}` : message);
+    this.name = 'InputError';
+  }
+}
+
+/** A feature that exists in the design but is not built yet: fails loudly rather than pretending. */
+export class NotBuiltError extends Error {
+  constructor(what: string) {
+    super(`${what} is not built yet`);
+    this.name = 'NotBuiltError';
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

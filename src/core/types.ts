@@ -1,0 +1,113 @@
+/**
+ * The shared data model of the harness (DESIGN.md §2 and §5): normalised instances, the gold kept apart from
+ * what methods see, memory units, retrieval results and method outputs. Imports nothing else in src.
+ */
+import { z } from 'zod';
+
+/** AdaptMR types T1–T5 (plan §2.2). */
+export const ADAPT_TYPES = ['factual', 'temporal', 'update', 'multi-hop', 'abstention'] as const;
+export const AdaptTypeSchema = z.enum(ADAPT_TYPES);
+export type AdaptType = z.infer<typeof AdaptTypeSchema>;
+
+export const GRANULARITIES = ['turn', 'round', 'session'] as const;
+export const GranularitySchema = z.enum(GRANULARITIES);
+/** What a method indexes: one turn, one round (a user turn and the replies that follow it), or a whole session. */
+export type Granularity = z.infer<typeof GranularitySchema>;
+
+export type Role = 'user' | 'assistant';
+
+/** One utterance of a haystack. Ids are stable across runs: `<sessionId>#<1-based index>` unless the dataset has its own. */
+export interface Turn {
+  id: string;
+  sessionId: string;
+  /** 0-based position inside its session. */
+  index: number;
+  role: Role;
+  /** Speaker name where the dataset has one (LoCoMo); LongMemEval has only roles. */
+  speaker?: string;
+  text: string;
+  /** ISO 8601 time of the turn (the session's time; datasets give no per-turn times). */
+  at: string;
+}
+
+export interface Session {
+  id: string;
+  /** ISO 8601, no zone designator ambiguity: datasets give local wall-clock times, stored as `…Z` to compare them. */
+  at: string;
+  turns: Turn[];
+}
+
+/** What a method may see of a question. */
+export interface Query {
+  id: string;
+  text: string;
+  /** ISO 8601 time the question is asked at. */
+  askedAt: string;
+}
+
+/** Labels that methods must never see (DESIGN.md §3); only the runner, metrics and the oracle read them. */
+export interface Gold {
+  /** The dataset's own label, verbatim (`multi-session`, `2`, …). */
+  nativeType: string;
+  type: AdaptType;
+  isAbstention: boolean;
+  evidenceSessionIds: string[];
+  evidenceTurnIds: string[];
+  answer: string;
+  /** LoCoMo category-5 adversarial answer, when present. */
+  adversarialAnswer?: string;
+}
+
+export interface Instance {
+  /** Dataset name (`longmemeval-s`, `locomo`, or a user-given name). */
+  dataset: string;
+  query: Query;
+  /** Questions sharing a haystack share this id (LoCoMo: the conversation), so an index is built once per haystack. */
+  haystackId: string;
+  haystack: Session[];
+  gold: Gold;
+}
+
+/** A retrievable piece of memory built from one or more turns (DESIGN.md §5). */
+export interface MemoryUnit {
+  id: string;
+  sessionId: string;
+  turnIds: string[];
+  role: Role | 'mixed';
+  speaker?: string;
+  text: string;
+  at: string;
+}
+
+export interface ScoredUnit {
+  unit: MemoryUnit;
+  score: number;
+}
+
+export interface Retrieval {
+  /** Ranked best first. */
+  units: ScoredUnit[];
+  /** The method says the memory holds nothing relevant (abstention). */
+  noMemory: boolean;
+  /** The exact text a reader would be given. */
+  context: string;
+  notes?: Record<string, unknown>;
+}
+
+/** What a method returns for one question; errors are data, recorded on the row. */
+export interface MethodOutput {
+  retrieval: Retrieval;
+  answer?: string;
+  /** Predicted type and probabilities when the method classifies. */
+  predictedType?: AdaptType;
+  typeProbs?: Record<AdaptType, number>;
+  route?: string;
+}
+
+export function uniformProbs(): Record<AdaptType, number> {
+  return Object.fromEntries(ADAPT_TYPES.map((t) => [t, 1 / ADAPT_TYPES.length])) as Record<AdaptType, number>;
+}
+
+export function oneHot(type: AdaptType): Record<AdaptType, number> {
+  return Object.fromEntries(ADAPT_TYPES.map((t) => [t, t === type ? 1 : 0])) as Record<AdaptType, number>;
+}
