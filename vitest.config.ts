@@ -1,0 +1,15 @@
+// Test runner config: tests live beside the code; they read real data from ADAPTMR_DATA_DIR (default ../shared/datasets).
+import { defineConfig } from 'vitest/config';
+import { resolve } from 'node:path';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'baselines/**/*.test.ts', 'scripts/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    env: {
+      ADAPTMR_DATA_DIR: process.env.ADAPTMR_DATA_DIR ?? resolve(import.meta.dirname, '../shared/datasets'),
+    },
+  },
+});
