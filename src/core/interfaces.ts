@@ -2,6 +2,7 @@
  * The interfaces components implement (DESIGN.md §5): embedders, the memory index a method searches, the context
  * a method runs in, and methods themselves. Implementations live in one folder per concern (src/index, baselines…).
  */
+import type { LlmProvider } from './llm.ts';
 import type { AdaptType, Granularity, MemoryUnit, MethodOutput, Query, Role, ScoredUnit } from './types.ts';
 
 /** Turns texts into vectors. `id` names model + settings, and keys the embedding cache. */
@@ -57,6 +58,8 @@ export interface Ctx {
   seed: number;
   /** Collects the LLM/embedding calls made while answering this question. */
   calls: CallRecord[];
+  /** LLM clients by role, when the experiment configures any; offline methods never touch it. */
+  llm?: LlmProvider;
 }
 
 /** Anything that turns a question into retrieved context and/or an answer: AdaptMR variants and every baseline. */

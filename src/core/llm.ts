@@ -1,0 +1,58 @@
+/**
+ * The LLM contract every LLM user codes against (classifier, strategy steps, reader, judge). The implementation —
+ * OpenAI-compatible client, content-addressed cache, retries, accounting — lives in src/llm.
+ */
+import type { CallRecord } from './interfaces.ts';
+
+export const LLM_ROLES = ['reader', 'judge', 'classifier', 'strategy'] as const;
+export type LlmRole = (typeof LLM_ROLES)[number];
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  /** Overrides the role's configured temperature / max tokens. */
+  temperature?: number;
+  maxTokens?: number;
+  /** Ask for structured output (JSON schema) where the endpoint supports it; replies are parsed tolerantly otherwise. */
+  jsonSchema?: { name: string; schema: Record<string, unknown> };
+  /** Ask for token log-probabilities (classifier probabilities). */
+  logprobs?: { top: number };
+  /** Distinguishes deliberate repeats of the same request (e.g. judge run 2 of 3) in the cache key. */
+  repeat?: number;
+}
+
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  top: { token: string; logprob: number }[];
+}
+
+export interface ChatResult {
+  text: string;
+  /** The parsed JSON when `jsonSchema` was asked for and the reply parsed. */
+  json?: unknown;
+  logprobs?: TokenLogprob[];
+  model: string;
+  cached: boolean;
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number;
+  costUsd: number;
+}
+
+/** One configured model for one role. `chat` records a CallRecord into `calls` (hit or miss, success or error). */
+export interface LlmClient {
+  readonly role: LlmRole;
+  readonly model: string;
+  chat(request: ChatRequest, meta: { stage: string; calls: CallRecord[] }): Promise<ChatResult>;
+}
+
+/** Hands out the client configured for a role; throws a clear error when the experiment configured none. */
+export interface LlmProvider {
+  forRole(role: LlmRole): LlmClient;
+  has(role: LlmRole): boolean;
+}
