@@ -46,6 +46,8 @@ export const IndexSpecSchema = z
     granularity: GranularitySchema.default('session'),
     roles: z.array(z.enum(['user', 'assistant'])).nonempty().default(['user', 'assistant']),
     includeCaptions: z.boolean().default(true),
+    /** Prefix turn text with the speaker's name (LoCoMo); helps BM25 on "What did Caroline…" questions. */
+    speakerPrefix: z.boolean().default(false),
   })
   .strict();
 

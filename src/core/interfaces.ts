@@ -20,6 +20,9 @@ export interface IndexSpec {
   roles: Role[];
   /** LoCoMo image turns: append the BLIP caption to the turn text. */
   includeCaptions: boolean;
+  /** Prefix each turn's text with `<speaker>: ` where the dataset names speakers (LoCoMo); off by default so the
+   * official LongMemEval index is untouched. Absent means false. */
+  speakerPrefix?: boolean;
 }
 
 /** The searchable memory of one haystack. Built lazily: BM25 and embeddings are computed on first use. */
