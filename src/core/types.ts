@@ -26,6 +26,8 @@ export interface Turn {
   /** Speaker name where the dataset has one (LoCoMo); LongMemEval has only roles. */
   speaker?: string;
   text: string;
+  /** Caption of an image shared in the turn (LoCoMo `blip_caption`); the index may append it to `text`. */
+  caption?: string;
   /** ISO 8601 time of the turn (the session's time; datasets give no per-turn times). */
   at: string;
 }

@@ -1,0 +1,9 @@
+/** The light, per-question view used to choose questions (stratified sampling) before full haystacks are built. */
+import type { AdaptType } from '../core/types.ts';
+
+export interface CatalogEntry {
+  questionId: string;
+  nativeType: string;
+  adaptType: AdaptType;
+  isAbstention: boolean;
+}

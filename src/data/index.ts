@@ -1,0 +1,13 @@
+/** The dataset layer: resolution, loading and normalisation of LongMemEval and LoCoMo, summaries, sampling, download. */
+export type { CatalogEntry } from './catalog.ts';
+export { parseLocomoDate, parseLongMemEvalDate } from './dates.ts';
+export { hashDatasetFiles, sha256File, type FileDigest } from './hash.ts';
+export { formatIssue, type DataIssue } from './issues.ts';
+export { loadDataset, readCatalog, readInstances, type LoadedDataset, type ReadOptions } from './load.ts';
+export { LOCK_FILE, readLock, verifyLocked, type LockEntry, type LockFile } from './lock.ts';
+export { repairEvidence } from './locomo.ts';
+export { stratifiedSample } from './sample.ts';
+export { compareIds } from './sort.ts';
+export { NAMED_LAYOUTS, resolveDataDir, resolveDataset, type DatasetFormat, type DatasetSource } from './source.ts';
+export { summarize, type DataInfo } from './summary.ts';
+export { LOCOMO_CATEGORIES, LONGMEMEVAL_TYPES } from './type-map.ts';

@@ -1,0 +1,89 @@
+/**
+ * Reading a resolved dataset source: a light catalog pass (ids and types only, for sampling), a streaming
+ * instance reader, and `loadDataset`, which resolves a config reference, verifies the lock-file sha256, applies
+ * the reference's `questionIds` / `sample` / `limit`, and returns instances sorted by question id (`compareIds`).
+ */
+import type { DatasetRef } from '../core/config.ts';
+import { InputError } from '../core/errors.ts';
+import type { Instance } from '../core/types.ts';
+import type { CatalogEntry } from './catalog.ts';
+import type { DataIssue } from './issues.ts';
+import { verifyLocked } from './lock.ts';
+import { locomoCatalogEntries, normaliseLocomo } from './locomo.ts';
+import { longMemEvalCatalogEntry, normaliseLongMemEval } from './longmemeval.ts';
+import { readRecords } from './records.ts';
+import { stratifiedSample } from './sample.ts';
+import { compareIds } from './sort.ts';
+import { resolveDataset, type DatasetSource } from './source.ts';
+
+/** LongMemEval keys a catalog pass never needs; skipping them avoids assembling the haystacks. */
+const LME_HEAVY = ['haystack_sessions', 'haystack_dates', 'haystack_session_ids'];
+const LOCOMO_HEAVY = ['conversation', 'event_summary', 'observation', 'session_summary'];
+
+export async function readCatalog(src: DatasetSource): Promise<CatalogEntry[]> {
+  const out: CatalogEntry[] = [];
+  const skipKeys = src.format === 'longmemeval' ? LME_HEAVY : LOCOMO_HEAVY;
+  for await (const { raw, file, index } of readRecords(src, { skipKeys })) {
+    if (src.format === 'longmemeval') out.push(longMemEvalCatalogEntry(raw, file));
+    else out.push(...locomoCatalogEntries(raw, file, index));
+  }
+  return out;
+}
+
+export interface ReadOptions {
+  /** Questions for which this returns false are parsed but not built or retained. */
+  keep?: (c: CatalogEntry) => boolean;
+  /** Receives the data defects found (repaired, dropped or kept). */
+  issues?: DataIssue[];
+}
+
+/** Streams instances in source order (array order, or folder file-name order). */
+export async function* readInstances(src: DatasetSource, opts: ReadOptions = {}): AsyncGenerator<Instance> {
+  const issues = opts.issues ?? [];
+  for await (const { raw, file, index } of readRecords(src)) {
+    if (src.format === 'longmemeval') {
+      if (opts.keep && !opts.keep(longMemEvalCatalogEntry(raw, file))) continue;
+      yield normaliseLongMemEval(raw, file, src.name);
+    } else {
+      yield* normaliseLocomo(raw, file, index, src.name, issues, opts.keep);
+    }
+  }
+}
+
+export interface LoadedDataset {
+  source: DatasetSource;
+  instances: Instance[];
+  issues: DataIssue[];
+}
+
+export async function loadDataset(ref: DatasetRef, dataDir: string, opts: { seed?: number } = {}): Promise<LoadedDataset> {
+  const source = resolveDataset(ref, dataDir);
+  if (source.kind === 'file') await verifyLocked(dataDir, source.path);
+  const wanted = ref.questionIds ? new Set(ref.questionIds) : undefined;
+  let sampled: Set<string> | undefined;
+  if (ref.sample) {
+    const catalog = await readCatalog(source);
+    const pool = wanted ? catalog.filter((c) => wanted.has(c.questionId)) : catalog;
+    sampled = stratifiedSample(pool, ref.sample.perType, ref.sample.seed ?? opts.seed ?? 42);
+  }
+  const keep =
+    wanted || sampled
+      ? (c: CatalogEntry) => (!wanted || wanted.has(c.questionId)) && (!sampled || sampled.has(c.questionId))
+      : undefined;
+  const issues: DataIssue[] = [];
+  const instances: Instance[] = [];
+  const seen = new Set<string>();
+  for await (const inst of readInstances(source, keep ? { keep, issues } : { issues })) {
+    if (seen.has(inst.query.id)) throw new InputError(`question id "${inst.query.id}" appears twice`, source.path);
+    seen.add(inst.query.id);
+    instances.push(inst);
+  }
+  if (wanted) {
+    const missing = [...wanted].filter((id) => !seen.has(id));
+    if (missing.length > 0) {
+      throw new InputError(`questionIds not in the dataset: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`, source.path);
+    }
+  }
+  instances.sort((a, b) => compareIds(a.query.id, b.query.id));
+  return { source, instances: ref.limit ? instances.slice(0, ref.limit) : instances, issues };
+}

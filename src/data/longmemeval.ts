@@ -1,0 +1,101 @@
+/**
+ * LongMemEval item → normalised `Instance` (one question with its own haystack). Field names, turn ids and
+ * evidence follow the official code (GitHub xiaowu0162/LongMemEval):
+ * - turn id `<session_id>_<i+1>`, i the 0-based index over ALL turns of the session, both roles
+ *   (`src/retrieval/run_retrieval.py`, `process_item_flat_index`);
+ * - turn evidence = turns with `has_answer: true` (a missing key is false; S filler sessions have none);
+ * - session evidence = `answer_session_ids`; abstention = `question_id` ending `_abs`.
+ */
+import { z } from 'zod';
+import { InputError } from '../core/errors.ts';
+import type { Instance, Session, Turn } from '../core/types.ts';
+import type { CatalogEntry } from './catalog.ts';
+import { parseLongMemEvalDate } from './dates.ts';
+import { longMemEvalType } from './type-map.ts';
+
+const TurnSchema = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  has_answer: z.boolean().optional(),
+});
+
+export const LongMemEvalHeadSchema = z.object({
+  question_id: z.string().min(1),
+  question_type: z.string(),
+});
+
+export const LongMemEvalItemSchema = LongMemEvalHeadSchema.extend({
+  question: z.string(),
+  answer: z.union([z.string(), z.number()]),
+  question_date: z.string(),
+  haystack_session_ids: z.array(z.string()),
+  haystack_dates: z.array(z.string()),
+  haystack_sessions: z.array(z.array(TurnSchema)),
+  answer_session_ids: z.array(z.string()),
+});
+export type LongMemEvalItem = z.infer<typeof LongMemEvalItemSchema>;
+
+function where(file: string, raw: unknown): string {
+  const id = typeof raw === 'object' && raw !== null && 'question_id' in raw ? String(raw.question_id) : undefined;
+  return id ? `${file} (question ${id})` : file;
+}
+
+function fail(file: string, raw: unknown, error: z.ZodError): never {
+  const first = error.issues[0];
+  const path = first?.path.join('.') ?? '';
+  throw new InputError(`field \`${path}\`: ${first?.message ?? 'invalid'}`, where(file, raw));
+}
+
+export function longMemEvalCatalogEntry(raw: unknown, file: string): CatalogEntry {
+  const parsed = LongMemEvalHeadSchema.safeParse(raw);
+  if (!parsed.success) fail(file, raw, parsed.error);
+  const { question_id: questionId, question_type: nativeType } = parsed.data;
+  const mapped = longMemEvalType(questionId, nativeType);
+  if (!mapped) throw new InputError(`unknown question_type "${nativeType}"`, where(file, raw));
+  return { questionId, nativeType, adaptType: mapped.type, isAbstention: mapped.isAbstention };
+}
+
+function date(text: string, field: string, file: string, raw: unknown): string {
+  const at = parseLongMemEvalDate(text);
+  if (!at) throw new InputError(`field \`${field}\`: bad date "${text}" (expected "2023/05/30 (Tue) 23:40")`, where(file, raw));
+  return at;
+}
+
+export function normaliseLongMemEval(raw: unknown, file: string, dataset: string): Instance {
+  const entry = longMemEvalCatalogEntry(raw, file);
+  const parsed = LongMemEvalItemSchema.safeParse(raw);
+  if (!parsed.success) fail(file, raw, parsed.error);
+  const item = parsed.data;
+  const n = item.haystack_session_ids.length;
+  if (item.haystack_dates.length !== n || item.haystack_sessions.length !== n) {
+    throw new InputError(
+      `haystack_session_ids (${n}), haystack_dates (${item.haystack_dates.length}) and haystack_sessions ` +
+        `(${item.haystack_sessions.length}) must be parallel`,
+      where(file, raw),
+    );
+  }
+  const evidenceTurnIds: string[] = [];
+  const haystack: Session[] = item.haystack_session_ids.map((sessionId, s) => {
+    const at = date(item.haystack_dates[s]!, `haystack_dates.${s}`, file, raw);
+    const turns: Turn[] = item.haystack_sessions[s]!.map((t, i) => {
+      const id = `${sessionId}_${i + 1}`;
+      if (t.has_answer === true) evidenceTurnIds.push(id);
+      return { id, sessionId, index: i, role: t.role, text: t.content, at };
+    });
+    return { id: sessionId, at, turns };
+  });
+  return {
+    dataset,
+    query: { id: item.question_id, text: item.question, askedAt: date(item.question_date, 'question_date', file, raw) },
+    haystackId: item.question_id,
+    haystack,
+    gold: {
+      nativeType: entry.nativeType,
+      type: entry.adaptType,
+      isAbstention: entry.isAbstention,
+      evidenceSessionIds: [...item.answer_session_ids],
+      evidenceTurnIds,
+      answer: String(item.answer),
+    },
+  };
+}

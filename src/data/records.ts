@@ -1,0 +1,61 @@
+/**
+ * Raw JSON records of a dataset source, one at a time: the elements of an array file (streamed), or the contents
+ * of each `.json`/`.json.gz` file of a folder in file-name order (a file holding an array yields its elements).
+ */
+import { readFile } from 'node:fs/promises';
+import { gunzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { InputError } from '../core/errors.ts';
+import { listDataFiles } from './hash.ts';
+import { streamJsonArray, type StreamArrayOptions } from './json-stream.ts';
+import type { DatasetSource } from './source.ts';
+
+const gunzipAsync = promisify(gunzip);
+
+export interface RawRecord {
+  raw: unknown;
+  file: string;
+  /** Index of the record within its file. */
+  index: number;
+}
+
+async function readJson(file: string): Promise<unknown> {
+  let buf = await readFile(file);
+  try {
+    if (file.endsWith('.gz')) buf = await gunzipAsync(buf);
+    return JSON.parse(buf.toString('utf8')) as unknown;
+  } catch (err) {
+    throw new InputError(`not valid JSON (${err instanceof Error ? err.message : String(err)})`, file);
+  }
+}
+
+export async function* readRecords(src: DatasetSource, opts: StreamArrayOptions = {}): AsyncGenerator<RawRecord> {
+  if (src.kind === 'file') {
+    let index = 0;
+    for await (const raw of streamJsonArray(src.path, opts)) yield { raw, file: src.path, index: index++ };
+    return;
+  }
+  const files = await listDataFiles(src.path);
+  if (files.length === 0) throw new InputError('folder holds no .json or .json.gz files', src.path);
+  // Read a few files ahead so disk and gunzip overlap with normalisation.
+  const ahead = 4;
+  const start = (f: string): Promise<unknown> => {
+    const p = readJson(f);
+    p.catch(() => undefined); // awaited below in order; this only stops an early exit from leaving it unhandled
+    return p;
+  };
+  const pending: Promise<unknown>[] = files.slice(0, ahead).map(start);
+  for (let i = 0; i < files.length; i++) {
+    const next = files[i + ahead];
+    if (next !== undefined) pending.push(start(next));
+    const value = await pending[i]!;
+    pending[i] = Promise.resolve(undefined); // release the parsed file once consumed
+    const file = files[i]!;
+    if (Array.isArray(value)) {
+      let index = 0;
+      for (const raw of value as unknown[]) yield { raw, file, index: index++ };
+    } else {
+      yield { raw: value, file, index: 0 };
+    }
+  }
+}

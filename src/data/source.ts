@@ -1,0 +1,81 @@
+/**
+ * Where a dataset lives: the data directory (flag > ADAPTMR_DATA_DIR > config `dataDir` > ./datasets) and the
+ * file or folder a dataset reference resolves to. Named datasets accept the official single-array file or a folder
+ * of one file per question (as in shared/datasets/longmemeval/{oracle,s_cleaned}).
+ */
+import { statSync } from 'node:fs';
+import { basename, isAbsolute, join, resolve } from 'node:path';
+import type { DatasetName, DatasetRef } from '../core/config.ts';
+import { InputError } from '../core/errors.ts';
+
+export type DatasetFormat = 'longmemeval' | 'locomo';
+
+export interface DatasetSource {
+  /** Name used in results (`longmemeval-s`, `locomo`, or the user-given / file name). */
+  name: string;
+  format: DatasetFormat;
+  /** Absolute path of the array file or the folder. */
+  path: string;
+  kind: 'file' | 'folder';
+}
+
+export function resolveDataDir(opts: { flag?: string | undefined; config?: string | undefined }): string {
+  const dir = opts.flag ?? process.env.ADAPTMR_DATA_DIR ?? opts.config ?? './datasets';
+  return resolve(dir);
+}
+
+/** Candidate locations of each named dataset, relative to the data directory, in the order they are tried. */
+export const NAMED_LAYOUTS: Record<DatasetName, { format: DatasetFormat; candidates: { rel: string; kind: 'file' | 'folder' }[] }> = {
+  'longmemeval-oracle': {
+    format: 'longmemeval',
+    candidates: [
+      { rel: 'longmemeval/longmemeval_oracle.json', kind: 'file' },
+      { rel: 'longmemeval/oracle', kind: 'folder' },
+    ],
+  },
+  'longmemeval-s': {
+    format: 'longmemeval',
+    candidates: [
+      { rel: 'longmemeval/longmemeval_s_cleaned.json', kind: 'file' },
+      { rel: 'longmemeval/s_cleaned', kind: 'folder' },
+    ],
+  },
+  'longmemeval-m': {
+    format: 'longmemeval',
+    candidates: [
+      { rel: 'longmemeval/longmemeval_m_cleaned.json', kind: 'file' },
+      { rel: 'longmemeval/m_cleaned', kind: 'folder' },
+    ],
+  },
+  locomo: { format: 'locomo', candidates: [{ rel: 'locomo/locomo10.json', kind: 'file' }] },
+};
+
+function kindOf(path: string): 'file' | 'folder' | undefined {
+  try {
+    const st = statSync(path);
+    return st.isDirectory() ? 'folder' : st.isFile() ? 'file' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function resolveDataset(ref: DatasetRef, dataDir: string): DatasetSource {
+  if ('path' in ref) {
+    const path = isAbsolute(ref.path) ? ref.path : resolve(ref.path);
+    const kind = kindOf(path);
+    if (!kind) throw new InputError(`dataset path does not exist: ${path}`, 'datasets[].path');
+    const name = ref.name ?? basename(path).replace(/(\.json)?(\.gz)?$/, '');
+    return { name, format: ref.format, path, kind };
+  }
+  const layout = NAMED_LAYOUTS[ref.name];
+  const tried: string[] = [];
+  for (const c of layout.candidates) {
+    const path = join(resolve(dataDir), c.rel);
+    tried.push(path);
+    if (kindOf(path) === c.kind) return { name: ref.name, format: layout.format, path, kind: c.kind };
+  }
+  throw new InputError(
+    `dataset "${ref.name}" not found; tried ${tried.join(' and ')}. ` +
+      `Run \`adaptmr data pull ${ref.name}\`, or point --data-dir / ADAPTMR_DATA_DIR at a folder that has it.`,
+  );
+}
