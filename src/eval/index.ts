@@ -1,0 +1,30 @@
+/** Evaluation layer: retrieval metrics and gold today; readers, judges, answer metrics and CIs join later. */
+export {
+  deriveRetrievalGold,
+  GOLD_MODES,
+  indexedTurns,
+  type GoldMode,
+  type RetrievalGold,
+  type UnitRef,
+} from './retrieval-gold.ts';
+export {
+  averageRetrieval,
+  dcg,
+  evaluateRetrieval,
+  ndcgAny,
+  OFFICIAL_KS,
+  precision,
+  recallAll,
+  recallAny,
+  RETRIEVAL_METRICS,
+  turnToSessionRanking,
+  type AveragedMetric,
+  type LevelVerdict,
+  type RetrievalEval,
+  type RetrievalEvalInput,
+  type RetrievalLevel,
+  type RetrievalMetric,
+  type RetrievalMetricRow,
+  type SessionRanking,
+  type SkipReason,
+} from './retrieval-metrics.ts';
