@@ -1,0 +1,72 @@
+/**
+ * Exports a results file's tables and the scores_by_type view, one file each, for tools outside DuckDB. The file is
+ * opened read-only. CSV goes through csv-stringify with list and object cells as JSON strings (so a spreadsheet
+ * round-trips them); Parquet is written by DuckDB itself with `COPY (…) TO … (FORMAT parquet)`, keeping types.
+ */
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import { InputError } from '../core/errors.ts';
+import { openResultStore } from './open-store.ts';
+import { TABLES, VIEWS } from './schema.ts';
+import type { ResultStore } from './types.ts';
+
+export type ExportFormat = 'csv' | 'parquet';
+export const EXPORTABLE: readonly string[] = [...TABLES, ...VIEWS];
+
+export interface ExportOptions {
+  format: ExportFormat;
+  outDir: string;
+  /** Table/view names; all of EXPORTABLE when absent or empty. */
+  tables?: readonly string[];
+}
+
+function chooseTables(tables: readonly string[] | undefined): readonly string[] {
+  const chosen = tables && tables.length > 0 ? tables : EXPORTABLE;
+  const unknown = chosen.filter((t) => !EXPORTABLE.includes(t));
+  if (unknown.length > 0) throw new InputError(`unknown table ${unknown.join(', ')}; choose from ${EXPORTABLE.join(', ')}`, '--table');
+  return chosen;
+}
+
+function csvCell(value: unknown): unknown {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  if (typeof value === 'bigint') return value.toString();
+  return value;
+}
+
+async function writeCsv(store: ResultStore, table: string, file: string): Promise<void> {
+  const rows = await store.query<Record<string, unknown>>(`SELECT * FROM ${table}`);
+  const columns = await store.query<{ column_name: string }>(
+    'SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position',
+    [table],
+  );
+  const header = columns.map((c) => c.column_name);
+  const records = rows.map((row) => header.map((name) => csvCell(row[name])));
+  await pipeline(Readable.from(records), stringify({ header: true, columns: header }), createWriteStream(file));
+}
+
+async function writeParquet(store: ResultStore, table: string, file: string): Promise<void> {
+  // COPY TO writes an outside file; it is allowed on a read-only database. The path is quoted as an SQL literal.
+  await store.query(`COPY (SELECT * FROM ${table}) TO '${file.replaceAll("'", "''")}' (FORMAT parquet)`);
+}
+
+/** Writes `<outDir>/<table>.<format>` for each chosen table; returns the written paths. */
+export async function exportResults(path: string, opts: ExportOptions): Promise<string[]> {
+  const tables = chooseTables(opts.tables);
+  mkdirSync(opts.outDir, { recursive: true });
+  const store = await openResultStore(path, { readOnly: true });
+  try {
+    const written: string[] = [];
+    for (const table of tables) {
+      const file = join(opts.outDir, `${table}.${opts.format}`);
+      await (opts.format === 'csv' ? writeCsv(store, table, file) : writeParquet(store, table, file));
+      written.push(file);
+    }
+    return written;
+  } finally {
+    await store.close();
+  }
+}

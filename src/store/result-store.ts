@@ -1,0 +1,110 @@
+/**
+ * The ResultStore over one DuckDB connection. Every operation goes through a SerialQueue, so concurrent callers
+ * never interleave statements or transactions; a question's rows are written in one BEGIN … COMMIT (ROLLBACK on
+ * any error), which is what lets a killed run resume without half-written questions (DESIGN.md §3).
+ */
+import { LIST, VARCHAR, listValue, type DuckDBConnection, type DuckDBInstance, type DuckDBType } from '@duckdb/node-api';
+import { InputError, errorMessage } from '../core/errors.ts';
+import { TableAppenders } from './appenders.ts';
+import { readRows } from './read-rows.ts';
+import { answerCells, llmCallCells, retrievalCells, scoreCells } from './row-cells.ts';
+import { SerialQueue } from './serial-queue.ts';
+import { completedKey, type QueryParam, type QuestionBatch, type ResultStore, type RunRecord } from './types.ts';
+import { validateBatch } from './validate-batch.ts';
+
+const UPSERT_RUN = `INSERT INTO runs VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+  ON CONFLICT (run_id) DO UPDATE SET ended_at = excluded.ended_at, status = excluded.status`;
+
+// Gold is identical for every method of a question, so a second write of it is a no-op.
+const INSERT_QUESTION = `INSERT INTO questions VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+  ON CONFLICT DO NOTHING`;
+// An empty JS list has no item type to infer, so the two id lists are bound with an explicit type.
+const QUESTION_TYPES: DuckDBType[] = [];
+QUESTION_TYPES[8] = LIST(VARCHAR);
+QUESTION_TYPES[9] = LIST(VARCHAR);
+
+export class ResultStoreImpl implements ResultStore {
+  private readonly queue = new SerialQueue();
+  private readonly appenders: TableAppenders;
+  private closed = false;
+
+  constructor(
+    readonly path: string,
+    readonly readOnly: boolean,
+    private readonly instance: DuckDBInstance,
+    private readonly connection: DuckDBConnection,
+  ) {
+    this.appenders = new TableAppenders(connection);
+  }
+
+  upsertRun(run: RunRecord): Promise<void> {
+    this.assertWritable('upsertRun');
+    return this.queue.run(async () => {
+      await this.connection.run(UPSERT_RUN, [
+        run.runId, run.name, run.configJson, run.configHash, run.gitCommit, run.gitDirty,
+        JSON.stringify(run.packageVersions), JSON.stringify(run.datasetHashes), run.seed, run.startedAt,
+        run.endedAt ?? null, run.status,
+      ]);
+    });
+  }
+
+  async completedKeys(runId: string): Promise<Set<string>> {
+    const rows = await this.query<{ dataset: string; question_id: string; method: string }>(
+      'SELECT dataset, question_id, method FROM retrievals WHERE run_id = $1',
+      [runId],
+    );
+    return new Set(rows.map((r) => completedKey(r.dataset, r.question_id, r.method)));
+  }
+
+  writeQuestion(batch: QuestionBatch): Promise<void> {
+    this.assertWritable('writeQuestion');
+    validateBatch(batch);
+    return this.queue.run(() => this.writeInTransaction(batch));
+  }
+
+  query<T = Record<string, unknown>>(sql: string, params: readonly QueryParam[] = []): Promise<T[]> {
+    if (this.closed) return Promise.reject(new Error(`results store ${this.path} is closed`));
+    return this.queue.run(() => readRows<T>(this.connection, sql, params));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue.idle();
+    this.appenders.closeAll();
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+
+  private async writeInTransaction(batch: QuestionBatch): Promise<void> {
+    await this.connection.run('BEGIN TRANSACTION');
+    try {
+      await this.writeRows(batch);
+      await this.connection.run('COMMIT');
+    } catch (err) {
+      this.appenders.clearAll();
+      await this.connection.run('ROLLBACK');
+      const q = batch.question;
+      throw new Error(`writing run ${batch.runId}, question ${q.dataset}/${q.questionId}: ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
+  }
+
+  private async writeRows(batch: QuestionBatch): Promise<void> {
+    const { runId, question: q } = batch;
+    await this.connection.run(INSERT_QUESTION, [
+      runId, q.dataset, q.questionId, q.text, q.askedAt, q.nativeType, q.adaptType, q.isAbstention,
+      listValue(q.evidenceSessionIds), listValue(q.evidenceTurnIds), q.answer,
+    ], QUESTION_TYPES);
+    await this.appenders.append(retrievalCells, runId, batch.retrievals);
+    await this.appenders.append(scoreCells, runId, batch.scores);
+    await this.appenders.append(answerCells, runId, batch.answers ?? []);
+    await this.appenders.append(llmCallCells, runId, batch.llmCalls ?? []);
+  }
+
+  private assertWritable(op: string): void {
+    if (this.readOnly) throw new InputError(`${op} on a results file opened read-only`, this.path);
+    if (this.closed) throw new Error(`results store ${this.path} is closed`);
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * How each table's rows become appender cells: the column types in table order and a function per row kind. The
+ * appender is DuckDB's bulk path (DESIGN.md §7); it takes values positionally, so the order here must match the
+ * CREATE TABLE statements in schema.ts (the store test reads every column back to catch a mismatch).
+ */
+import type { AnswerRow, LlmCallRow, RetrievalRow, ScoreRow } from './types.ts';
+
+/** varchar · boolean · double · integer · varchar list · double list. */
+export type CellType = 'v' | 'b' | 'd' | 'i' | 'vl' | 'dl';
+export type Cell = string | number | boolean | null | readonly string[] | readonly number[];
+
+export interface TableCells<R> {
+  table: 'retrievals' | 'scores' | 'answers' | 'llm_calls';
+  types: readonly CellType[];
+  cells(runId: string, row: R): Cell[];
+}
+
+function json(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+export const retrievalCells: TableCells<RetrievalRow> = {
+  table: 'retrievals',
+  types: ['v', 'v', 'v', 'v', 'v', 'vl', 'vl', 'dl', 'b', 'v', 'd', 'v', 'v', 'v', 'v', 'v'],
+  cells: (runId, r) => [
+    runId, r.dataset, r.questionId, r.method, r.granularity, r.unitIds, r.unitSessionIds, r.scores, r.noMemory,
+    r.context, r.latencyMs, r.predictedType, json(r.typeProbs), r.route, json(r.notes), r.error,
+  ],
+};
+
+export const scoreCells: TableCells<ScoreRow> = {
+  table: 'scores',
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'i', 'd', 'b', 'v'],
+  cells: (runId, s) => [
+    runId, s.dataset, s.questionId, s.method, s.granularity, s.level, s.metric, s.k, s.value, s.counted, s.excludedWhy,
+  ],
+};
+
+export const answerCells: TableCells<AnswerRow> = {
+  table: 'answers',
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'v'],
+  cells: (runId, a) => [
+    runId, a.dataset, a.questionId, a.method, a.answer, JSON.stringify(a.judgeVerdicts), a.contextTokens, a.error,
+  ],
+};
+
+export const llmCallCells: TableCells<LlmCallRow> = {
+  table: 'llm_calls',
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'i', 'd', 'b', 'd', 'v'],
+  cells: (runId, c) => [
+    runId, c.dataset, c.questionId, c.method, c.stage, c.model, c.promptTokens, c.completionTokens, c.latencyMs,
+    c.cached, c.costUsd, c.error ?? null,
+  ],
+};

@@ -1,0 +1,89 @@
+/**
+ * The DuckDB schema of a results file: one table per record kind, a `meta` table holding the schema version, and
+ * the `scores_by_type` view every report and notebook reads. Bump SCHEMA_VERSION on any incompatible change: files
+ * of another version are refused on open (see open-store.ts) rather than misread.
+ */
+
+export const SCHEMA_VERSION = 1;
+
+/** Tables in write order; `export` writes these plus the view. */
+export const TABLES = ['meta', 'runs', 'questions', 'retrievals', 'scores', 'answers', 'llm_calls'] as const;
+export type TableName = (typeof TABLES)[number];
+export const VIEWS = ['scores_by_type'] as const;
+
+// JSON-valued columns (config, package versions, type probabilities, notes, judge verdicts) are VARCHAR holding
+// JSON text: open-ended shapes stay lossless without DuckDB's JSON extension. Id lists are native VARCHAR[] so
+// SQL can unnest them. Times are ISO 8601 strings exactly as the dataset/runner gave them (cast with ::TIMESTAMP).
+const DDL_TABLES = `
+CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
+
+CREATE TABLE runs (
+  run_id VARCHAR PRIMARY KEY, name VARCHAR NOT NULL, config_json VARCHAR NOT NULL, config_hash VARCHAR NOT NULL,
+  git_commit VARCHAR, git_dirty BOOLEAN, package_versions VARCHAR NOT NULL, dataset_hashes VARCHAR NOT NULL,
+  seed BIGINT NOT NULL, started_at VARCHAR NOT NULL, ended_at VARCHAR, status VARCHAR NOT NULL);
+
+-- Gold, once per run and question. native_type is the dataset's own label verbatim (LoCoMo category number as a
+-- string) so any AdaptMR type mapping can be recomputed (DESIGN.md §2).
+CREATE TABLE questions (
+  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, text VARCHAR NOT NULL,
+  asked_at VARCHAR NOT NULL, native_type VARCHAR NOT NULL, adapt_type VARCHAR NOT NULL, is_abstention BOOLEAN NOT NULL,
+  evidence_session_ids VARCHAR[] NOT NULL, evidence_turn_ids VARCHAR[] NOT NULL, answer VARCHAR NOT NULL,
+  PRIMARY KEY (run_id, dataset, question_id));
+
+CREATE TABLE retrievals (
+  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
+  granularity VARCHAR NOT NULL, unit_ids VARCHAR[] NOT NULL, unit_session_ids VARCHAR[] NOT NULL,
+  scores DOUBLE[] NOT NULL, no_memory BOOLEAN NOT NULL, context VARCHAR, latency_ms DOUBLE NOT NULL,
+  predicted_type VARCHAR, type_probs VARCHAR, route VARCHAR, notes VARCHAR, error VARCHAR,
+  PRIMARY KEY (run_id, dataset, question_id, method));
+
+-- Long format: metric ids never embed k (DESIGN.md §8); k is NULL for QA metrics (accuracy, f1, bleu1).
+-- counted = false keeps a row for inspection but out of official averages (e.g. LongMemEval _abs questions).
+CREATE TABLE scores (
+  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
+  granularity VARCHAR NOT NULL, level VARCHAR NOT NULL, metric VARCHAR NOT NULL, k INTEGER, value DOUBLE NOT NULL,
+  counted BOOLEAN NOT NULL, excluded_why VARCHAR);
+
+CREATE TABLE answers (
+  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
+  answer VARCHAR, judge_verdicts VARCHAR NOT NULL, context_tokens INTEGER, error VARCHAR,
+  PRIMARY KEY (run_id, dataset, question_id, method));
+
+CREATE TABLE llm_calls (
+  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
+  stage VARCHAR NOT NULL, model VARCHAR NOT NULL, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL,
+  latency_ms DOUBLE NOT NULL, cached BOOLEAN NOT NULL, cost_usd DOUBLE NOT NULL, error VARCHAR);
+`;
+
+const KEYS = 's.run_id, s.dataset, s.method, s.granularity, s.level, s.metric, s.k';
+
+/**
+ * scores_by_type — the per-type averages contract (columns exactly: run_id, dataset, method, granularity, level,
+ * metric, k, adapt_type, native_type, n, mean). Only `counted` score rows enter. Three grouping sets per
+ * (run, dataset, method, granularity, level, metric, k):
+ *   - adapt_type × native_type            one row per dataset label inside each AdaptMR type;
+ *   - adapt_type, native_type = 'all'     the per-AdaptMR-type average;
+ *   - adapt_type = 'all', native_type = 'all'   the official overall average (mean over all counted questions).
+ * k is NULL for QA metrics; GROUP BY keeps NULL as its own group, so those rows survive with k IS NULL.
+ */
+const DDL_VIEW = `
+CREATE VIEW scores_by_type AS
+-- Per-type averages over counted rows; see schema.ts for the three grouping sets and the 'all' convention.
+SELECT ${KEYS},
+  CASE WHEN GROUPING(q.adapt_type) = 1 THEN 'all' ELSE q.adapt_type END AS adapt_type,
+  CASE WHEN GROUPING(q.native_type) = 1 THEN 'all' ELSE q.native_type END AS native_type,
+  COUNT(*) AS n,
+  AVG(s.value) AS mean
+FROM scores s
+JOIN questions q ON q.run_id = s.run_id AND q.dataset = s.dataset AND q.question_id = s.question_id
+WHERE s.counted
+GROUP BY GROUPING SETS (
+  (${KEYS}, q.adapt_type, q.native_type),
+  (${KEYS}, q.adapt_type),
+  (${KEYS}));
+`;
+
+/** Statements creating a fresh results file, including the version row. */
+export function createSchemaSql(): string {
+  return `${DDL_TABLES}\n${DDL_VIEW}\nINSERT INTO meta VALUES ('schema_version', '${SCHEMA_VERSION}');`;
+}

@@ -1,0 +1,125 @@
+/**
+ * Row types of the results store and the ResultStore interface the runner, the report and notebooks code against.
+ * Field names are camelCase here and snake_case in DuckDB (schema.ts).
+ */
+import type { CallRecord } from '../core/interfaces.ts';
+
+export type RunStatus = 'running' | 'done' | 'failed';
+
+/** One experiment run with its provenance (DESIGN.md §3: config + hash, git, packages, data hashes, seed, times). */
+export interface RunRecord {
+  runId: string;
+  name: string;
+  configJson: string;
+  configHash: string;
+  gitCommit: string | null;
+  gitDirty: boolean | null;
+  packageVersions: Record<string, string>;
+  datasetHashes: Record<string, unknown>;
+  seed: number;
+  startedAt: string;
+  endedAt?: string;
+  status: RunStatus;
+}
+
+/** The gold of one question; written once per run + question (rewriting it for another method is a no-op). */
+export interface QuestionRow {
+  dataset: string;
+  questionId: string;
+  text: string;
+  askedAt: string;
+  /** The dataset's own label verbatim (LoCoMo category number as a string). */
+  nativeType: string;
+  adaptType: string;
+  isAbstention: boolean;
+  evidenceSessionIds: string[];
+  evidenceTurnIds: string[];
+  answer: string;
+}
+
+export interface RetrievalRow {
+  dataset: string;
+  questionId: string;
+  method: string;
+  granularity: string;
+  unitIds: string[];
+  unitSessionIds: string[];
+  scores: number[];
+  noMemory: boolean;
+  context: string | null;
+  latencyMs: number;
+  predictedType: string | null;
+  typeProbs: Record<string, number> | null;
+  route: string | null;
+  notes: unknown;
+  error: string | null;
+}
+
+export type ScoreLevel = 'session' | 'turn' | 'qa';
+
+export interface ScoreRow {
+  dataset: string;
+  questionId: string;
+  method: string;
+  granularity: string;
+  level: ScoreLevel;
+  /** Never embeds k (`recall_any`, not `recall_any@5`). */
+  metric: string;
+  /** NULL for QA metrics. */
+  k: number | null;
+  value: number;
+  /** false = kept for inspection, excluded from official averages. */
+  counted: boolean;
+  excludedWhy: string | null;
+}
+
+/** A reader answer and its judge verdicts (issue 3 fills this). */
+export interface AnswerRow {
+  dataset: string;
+  questionId: string;
+  method: string;
+  answer: string | null;
+  /** Stored as JSON text: one entry per judge call (model, verdict, raw reply…). */
+  judgeVerdicts: unknown[];
+  contextTokens: number | null;
+  error: string | null;
+}
+
+/** One LLM/embedding call, attributed to a question and method. */
+export interface LlmCallRow extends CallRecord {
+  dataset: string;
+  questionId: string;
+  method: string;
+}
+
+/** Everything one question produced, written atomically. */
+export interface QuestionBatch {
+  runId: string;
+  question: QuestionRow;
+  retrievals: RetrievalRow[];
+  scores: ScoreRow[];
+  answers?: AnswerRow[];
+  llmCalls?: LlmCallRow[];
+}
+
+/** Plain JS values a query parameter may take. */
+export type QueryParam = string | number | boolean | bigint | null;
+
+export interface ResultStore {
+  readonly path: string;
+  readonly readOnly: boolean;
+  /** Inserts the run, or updates `endedAt`/`status` of an existing one (other fields are fixed at start). */
+  upsertRun(run: RunRecord): Promise<void>;
+  /** `${dataset}\t${questionId}\t${method}` of every retrieval already written for the run. */
+  completedKeys(runId: string): Promise<Set<string>>;
+  /** All rows of one question in one transaction; rolls back and rethrows (naming the question) on any error. */
+  writeQuestion(batch: QuestionBatch): Promise<void>;
+  /** Rows as plain objects; BIGINT values that fit are returned as numbers, lists as arrays. */
+  query<T = Record<string, unknown>>(sql: string, params?: readonly QueryParam[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/** The key `completedKeys` returns, built the same way by the runner. */
+export function completedKey(dataset: string, questionId: string, method: string): string {
+  return `${dataset}\t${questionId}\t${method}`;
+}
