@@ -8,6 +8,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // .ci/run asks for a JSON report too, to print the plain `N passed, N failed` line CI reads.
+    reporters: process.env.VITEST_JSON_REPORT ? ['default', 'json'] : ['default'],
+    ...(process.env.VITEST_JSON_REPORT ? { outputFile: { json: process.env.VITEST_JSON_REPORT } } : {}),
     env: {
       ADAPTMR_DATA_DIR: process.env.ADAPTMR_DATA_DIR ?? resolve(import.meta.dirname, '../shared/datasets'),
     },

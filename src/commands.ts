@@ -2,6 +2,10 @@
  * The list of CLI commands, one module per concern (data, run, report, export, …). Add a concern's commands here.
  */
 import type { CommandModule } from 'yargs';
+import { dataCommand } from './data/commands.ts';
+import { runCommand } from './run/commands.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- yargs command modules differ in their argv types
-export const commands: CommandModule<any, any>[] = [];
+/** Command modules differ in their argument types; yargs only needs them as modules. */
+type AnyCommand = CommandModule<object, never>;
+
+export const commands: AnyCommand[] = [runCommand as unknown as AnyCommand, dataCommand as unknown as AnyCommand];

@@ -65,7 +65,7 @@ export const MethodConfigSchema = z
     id: z.string().regex(/^[A-Za-z0-9_.:-]+$/, 'use letters, digits, _ . : -'),
     /** Registry name of the method (`bm25`, `unified-embedding`, …). */
     method: z.string(),
-    index: IndexSpecSchema.default({ granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true }),
+    index: IndexSpecSchema.prefault({}),
     /** Units returned (the retrieval budget); the same for every compared method. */
     k: z.number().int().positive().default(50),
     options: z.record(z.string(), z.unknown()).default({}),
@@ -88,9 +88,14 @@ export const ExperimentConfigSchema = z
     metrics: z
       .object({
         ks: z.array(z.number().int().positive()).nonempty().default([1, 3, 5, 10, 30, 50]),
+        /**
+         * Which units count as relevant (src/eval/retrieval-gold.ts): `official` = LongMemEval's rule (gold turns
+         * among the indexed turns, and their sessions); `evidence` = every labelled evidence id.
+         */
+        gold: z.enum(['official', 'evidence']).default('official'),
       })
       .strict()
-      .default({ ks: [1, 3, 5, 10, 30, 50] }),
+      .prefault({}),
     /** Questions processed at once. */
     concurrency: z.number().int().positive().default(2),
   })

@@ -1,0 +1,4 @@
+/** Registry entries of every baseline method (methods that are not AdaptMR). */
+export { bm25Entry } from './bm25/bm25-method.ts';
+export { unifiedEmbeddingEntry } from './unified-embedding/unified-embedding-method.ts';
+export type { MethodFactoryContext } from './method-context.ts';

@@ -1,0 +1,45 @@
+/**
+ * CLI commands of the runner: `adaptmr run <experiment.yaml>`.
+ */
+import { basename, dirname, join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { CommandModule } from 'yargs';
+import { loadExperiment } from './load-config.ts';
+import { runExperiment } from './runner.ts';
+
+interface RunArgs {
+  experiment: string;
+  out: string | undefined;
+  'data-dir': string | undefined;
+  concurrency: number | undefined;
+  progress: boolean;
+}
+
+export const runCommand: CommandModule<object, RunArgs> = {
+  command: 'run <experiment>',
+  describe: 'Run an experiment config; resumes an interrupted run of the same config in the same results file',
+  builder: (y) =>
+    y
+      .positional('experiment', { type: 'string', demandOption: true, describe: 'experiment YAML (experiments/*.yaml)' })
+      .option('out', { type: 'string', describe: 'results DuckDB file (default results/<name>.duckdb)' })
+      .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
+      .option('concurrency', { type: 'number', describe: 'questions processed at once (overrides the config)' })
+      .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' }),
+  handler: async (argv) => {
+    const exp = await loadExperiment(argv.experiment);
+    const out = argv.out ?? join('results', `${exp.config.name}.duckdb`);
+    mkdirSync(dirname(out), { recursive: true });
+    const summary = await runExperiment(exp, {
+      out,
+      dataDir: argv['data-dir'],
+      concurrency: argv.concurrency,
+      progress: argv.progress,
+    });
+    const secs = (summary.wallMs / 1000).toFixed(1);
+    console.log(
+      `run ${summary.runId}: ${summary.written} questions written, ${summary.skipped} already done, ` +
+        `${summary.errors} method errors, in ${secs} s → ${summary.out}`,
+    );
+    console.log(`next: adaptmr report ${out}   (per-type table and charts; ${basename(out)})`);
+  },
+};

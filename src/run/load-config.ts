@@ -1,0 +1,41 @@
+/**
+ * Reads an experiment YAML file into a validated `ExperimentConfig`. Every failure names the file and, for schema
+ * errors, the field path (the config schema is strict, so a typo fails loudly instead of being ignored).
+ */
+import { readFile } from 'node:fs/promises';
+import { parseDocument } from 'yaml';
+import { ExperimentConfigSchema, type ExperimentConfig } from '../core/config.ts';
+import { InputError, errorMessage } from '../core/errors.ts';
+import { formatZodError } from '../core/registry.ts';
+import { stableHash } from '../core/hash.ts';
+
+export interface LoadedExperiment {
+  path: string;
+  config: ExperimentConfig;
+  /** sha256 of the canonical JSON of the resolved (defaults filled) config. */
+  configHash: string;
+}
+
+export async function loadExperiment(path: string): Promise<LoadedExperiment> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new InputError(`cannot read experiment file (${errorMessage(err)})`, path);
+  }
+  return parseExperiment(text, path);
+}
+
+export function parseExperiment(text: string, path: string): LoadedExperiment {
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    throw new InputError(`invalid YAML: ${doc.errors.map((e) => e.message).join('; ')}`, path);
+  }
+  const parsed = ExperimentConfigSchema.safeParse(doc.toJS());
+  if (!parsed.success) throw new InputError(formatZodError(parsed.error), path);
+  const config = parsed.data;
+  const ids = config.methods.map((m) => m.id);
+  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (dup) throw new InputError(`methods: id "${dup}" is used twice; method ids must be unique`, path);
+  return { path, config, configHash: stableHash(config) };
+}

@@ -1,0 +1,12 @@
+/**
+ * The registry of every method an experiment can name: the baselines (baselines/) and the AdaptMR method
+ * (src/routing). Configs refer to entries by name; options are checked against each entry's strict schema before
+ * any work starts.
+ */
+import { Registry } from '../core/registry.ts';
+import type { Method } from '../core/interfaces.ts';
+import { bm25Entry, unifiedEmbeddingEntry, type MethodFactoryContext } from '../../baselines/index.ts';
+
+export const methods = new Registry<Method, MethodFactoryContext>('method')
+  .register(bm25Entry)
+  .register(unifiedEmbeddingEntry);

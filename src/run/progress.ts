@@ -1,0 +1,30 @@
+/**
+ * A progress bar with ETA on stderr (cli-progress). On a terminal it redraws in place; elsewhere (CI logs) it prints
+ * a line every 10 s so a long run still shows it is alive.
+ */
+import { SingleBar, Presets } from 'cli-progress';
+
+export interface Progress {
+  tick(): void;
+  stop(): void;
+}
+
+export function createProgress(total: number, enabled: boolean): Progress {
+  if (!enabled || total === 0) return { tick() {}, stop() {} };
+  const bar = new SingleBar(
+    {
+      stream: process.stderr,
+      format: 'questions {bar} {value}/{total} | {percentage}% | elapsed {duration_formatted} | eta {eta_formatted}',
+      noTTYOutput: true,
+      notTTYSchedule: 10_000,
+      hideCursor: true,
+      etaBuffer: 50,
+    },
+    Presets.shades_classic,
+  );
+  bar.start(total, 0);
+  return {
+    tick: () => bar.increment(),
+    stop: () => bar.stop(),
+  };
+}

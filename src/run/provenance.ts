@@ -1,0 +1,41 @@
+/**
+ * What a run records about where it came from (DESIGN.md §3): git commit and dirty flag, the installed versions of
+ * the packages that shape results, and the Node version. Dataset hashes come from src/data.
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const exec = promisify(execFile);
+
+export const REPO_ROOT = join(import.meta.dirname, '..', '..');
+
+export async function gitState(cwd = REPO_ROOT): Promise<{ commit: string | null; dirty: boolean | null }> {
+  try {
+    const { stdout: commit } = await exec('git', ['rev-parse', 'HEAD'], { cwd });
+    const { stdout: status } = await exec('git', ['status', '--porcelain', '--untracked-files=no'], { cwd });
+    return { commit: commit.trim(), dirty: status.trim().length > 0 };
+  } catch {
+    // Not a git checkout (e.g. an npm tarball): record the absence rather than guess.
+    return { commit: null, dirty: null };
+  }
+}
+
+/** Installed versions of the project's direct dependencies, read from node_modules (not the ranges in package.json). */
+export async function packageVersions(root = REPO_ROOT): Promise<Record<string, string>> {
+  const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+    version: string;
+    dependencies?: Record<string, string>;
+  };
+  const out: Record<string, string> = { 'adaptmr-bench': pkg.version, node: process.version };
+  for (const name of Object.keys(pkg.dependencies ?? {}).sort()) {
+    try {
+      const dep = JSON.parse(await readFile(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+      out[name] = dep.version;
+    } catch {
+      out[name] = 'missing';
+    }
+  }
+  return out;
+}

@@ -1,0 +1,264 @@
+/**
+ * Runs one experiment: resolves every component first (an unknown name fails before any work), streams each
+ * dataset's selected questions, builds or reuses the memory index per haystack, runs every method, scores the
+ * retrieval against the gold, and writes each question's rows in one transaction. A rerun of the same config into
+ * the same file resumes: questions already written are skipped, never duplicated.
+ */
+import pLimit from 'p-limit';
+import type { ExperimentConfig } from '../core/config.ts';
+import { InputError, errorMessage } from '../core/errors.ts';
+import { deriveSeed } from '../core/hash.ts';
+import type { Ctx, Embedder, Method } from '../core/interfaces.ts';
+import type { Instance, Query } from '../core/types.ts';
+import {
+  hashDatasetFiles,
+  readCatalog,
+  readInstances,
+  resolveDataDir,
+  resolveDataset,
+  type DataIssue,
+  type DatasetSource,
+} from '../data/index.ts';
+import { pullDataset } from '../data/pull.ts';
+import { embedders } from '../index/index.ts';
+import { openResultStore } from '../store/index.ts';
+import { completedKey, type QuestionBatch, type ResultStore, type RunRecord } from '../store/types.ts';
+import { IndexCache } from './index-cache.ts';
+import type { LoadedExperiment } from './load-config.ts';
+import { methods as methodRegistry } from './method-registry.ts';
+import { createProgress, type Progress } from './progress.ts';
+import { gitState, packageVersions } from './provenance.ts';
+import { scoreRetrieval } from './score.ts';
+import { selectQuestions } from './select.ts';
+
+export interface RunOptions {
+  /** Results file (DuckDB). */
+  out: string;
+  dataDir?: string | undefined;
+  concurrency?: number | undefined;
+  progress?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface RunSummary {
+  runId: string;
+  out: string;
+  /** Questions selected across datasets. */
+  questions: number;
+  /** Questions written by this invocation. */
+  written: number;
+  /** Questions already complete in the results file (resume). */
+  skipped: number;
+  /** Method runs that ended in an error row. */
+  errors: number;
+  dataIssues: number;
+  wallMs: number;
+}
+
+interface DatasetPlan {
+  source: DatasetSource;
+  selected: Set<string>;
+}
+
+export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Promise<RunSummary> {
+  const started = performance.now();
+  const { config } = exp;
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+
+  // 1. Resolve every component before touching data, so a typo costs nothing.
+  const methods = await createMethods(config, exp.path);
+  const embedder = (await embedders.create(config.embedder.name, config.embedder.options, undefined, `${exp.path}: embedder`)) as Embedder;
+  const plans = await planDatasets(config, opts.dataDir, log);
+
+  // 2. Record the run with its provenance; the id is derived from the config so a rerun resumes the same run.
+  const runId = `${config.name}-${exp.configHash.slice(0, 12)}`;
+  const store = await openResultStore(opts.out);
+  try {
+    const git = await gitState();
+    const record: RunRecord = {
+      runId,
+      name: config.name,
+      configJson: JSON.stringify(config),
+      configHash: exp.configHash,
+      gitCommit: git.commit,
+      gitDirty: git.dirty,
+      packageVersions: await packageVersions(),
+      datasetHashes: Object.fromEntries(
+        await Promise.all(plans.map(async (p) => [p.source.name, { path: p.source.path, files: await hashDatasetFiles(p.source) }] as const)),
+      ),
+      seed: config.seed,
+      startedAt: new Date().toISOString(),
+      status: 'running',
+    };
+    await store.upsertRun(record);
+    const done = await store.completedKeys(runId);
+    const total = plans.reduce((n, p) => n + p.selected.size, 0);
+    const progress = createProgress(total, opts.progress ?? true);
+    const counters = { written: 0, skipped: 0, errors: 0 };
+    const issues: DataIssue[] = [];
+    const indexes = new IndexCache(embedder, 4 * (opts.concurrency ?? config.concurrency) * distinctSpecs(config));
+    try {
+      for (const plan of plans) {
+        await runDataset(plan, { config, runId, methods, store, done, indexes, progress, counters, issues, concurrency: opts.concurrency ?? config.concurrency });
+      }
+    } catch (err) {
+      await store.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'failed' });
+      throw err;
+    } finally {
+      progress.stop();
+    }
+    await store.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'done' });
+    if (issues.length > 0) log(`data: ${issues.length} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
+    return { runId, out: opts.out, questions: total, ...counters, dataIssues: issues.length, wallMs: performance.now() - started };
+  } finally {
+    await store.close();
+  }
+}
+
+function distinctSpecs(config: ExperimentConfig): number {
+  return new Set(config.methods.map((m) => JSON.stringify(m.index))).size;
+}
+
+async function createMethods(config: ExperimentConfig, path: string): Promise<Method[]> {
+  // Validate all options first so every error is reported before anything heavy is created.
+  config.methods.forEach((m, i) => methodRegistry.parseOptions(m.method, m.options, `${path}: methods.${i} (${m.id})`));
+  return Promise.all(
+    config.methods.map((m, i) =>
+      methodRegistry.create(m.method, m.options, { id: m.id, index: m.index, k: m.k, seed: config.seed }, `${path}: methods.${i} (${m.id})`),
+    ),
+  );
+}
+
+async function planDatasets(config: ExperimentConfig, dataDirFlag: string | undefined, log: (l: string) => void): Promise<DatasetPlan[]> {
+  const dataDir = resolveDataDir({ flag: dataDirFlag, config: config.dataDir });
+  const plans: DatasetPlan[] = [];
+  for (const ref of config.datasets) {
+    let source: DatasetSource;
+    try {
+      source = resolveDataset(ref, dataDir);
+    } catch (err) {
+      if (!(config.pull && !('path' in ref) && err instanceof InputError)) throw err;
+      log(`data: ${ref.name} is not in ${dataDir}; pulling it`);
+      await pullDataset(ref.name, { dataDir });
+      source = resolveDataset(ref, dataDir);
+    }
+    if (plans.some((p) => p.source.name === source.name)) {
+      throw new InputError(`dataset "${source.name}" is listed twice; give one of them another name`, 'datasets');
+    }
+    const catalog = await readCatalog(source);
+    plans.push({ source, selected: selectQuestions(catalog, ref, config.seed) });
+  }
+  return plans;
+}
+
+interface DatasetRunState {
+  config: ExperimentConfig;
+  runId: string;
+  methods: Method[];
+  store: ResultStore;
+  done: Set<string>;
+  indexes: IndexCache;
+  progress: Progress;
+  counters: { written: number; skipped: number; errors: number };
+  issues: DataIssue[];
+  concurrency: number;
+}
+
+async function runDataset(plan: DatasetPlan, s: DatasetRunState): Promise<void> {
+  const limit = pLimit(s.concurrency);
+  const inflight = new Set<Promise<void>>();
+  let failure: unknown;
+  const stream = readInstances(plan.source, { keep: (c) => plan.selected.has(c.questionId), issues: s.issues });
+  for await (const instance of stream) {
+    if (!plan.selected.has(instance.query.id)) continue;
+    if (failure) break;
+    const task: Promise<void> = limit(() => runQuestion(instance, s))
+      .catch((err: unknown) => {
+        failure ??= err;
+      })
+      .finally(() => inflight.delete(task));
+    inflight.add(task);
+    // Bounded read-ahead keeps memory flat on large splits (LongMemEval M).
+    if (inflight.size >= s.concurrency * 2) await Promise.race(inflight);
+  }
+  await Promise.all(inflight);
+  if (failure) throw failure;
+}
+
+/** What a method may see of a question: a fresh frozen object with exactly the query fields, never the gold. */
+function methodQuery(q: Query): Query {
+  return Object.freeze({ id: q.id, text: q.text, askedAt: q.askedAt });
+}
+
+async function runQuestion(instance: Instance, s: DatasetRunState): Promise<void> {
+  const todo = s.methods.filter((m) => !s.done.has(completedKey(instance.dataset, instance.query.id, m.name)));
+  if (todo.length === 0) {
+    s.counters.skipped++;
+    s.progress.tick();
+    return;
+  }
+  const g = instance.gold;
+  const batch: QuestionBatch = {
+    runId: s.runId,
+    question: {
+      dataset: instance.dataset,
+      questionId: instance.query.id,
+      text: instance.query.text,
+      askedAt: instance.query.askedAt,
+      nativeType: g.nativeType,
+      adaptType: g.type,
+      isAbstention: g.isAbstention,
+      evidenceSessionIds: g.evidenceSessionIds,
+      evidenceTurnIds: g.evidenceTurnIds,
+      answer: g.answer,
+    },
+    retrievals: [],
+    scores: [],
+  };
+  for (const method of todo) {
+    const index = s.indexes.get(instance, method.index);
+    const ctx: Ctx = { seed: deriveSeed(s.config.seed, instance.query.id), calls: [] };
+    const t0 = performance.now();
+    const base = { dataset: instance.dataset, questionId: instance.query.id, method: method.name, granularity: method.index.granularity };
+    try {
+      const out = await method.run(methodQuery(instance.query), index, ctx);
+      const latencyMs = performance.now() - t0;
+      const units = out.retrieval.units;
+      batch.retrievals.push({
+        ...base,
+        unitIds: units.map((u) => u.unit.id),
+        unitSessionIds: units.map((u) => u.unit.sessionId),
+        scores: units.map((u) => u.score),
+        noMemory: out.retrieval.noMemory,
+        context: out.retrieval.context,
+        latencyMs,
+        predictedType: out.predictedType ?? null,
+        typeProbs: out.typeProbs ?? null,
+        route: out.route ?? null,
+        notes: out.retrieval.notes ?? null,
+        error: null,
+      });
+      batch.scores.push(...scoreRetrieval(instance, index, out.retrieval, s.config.metrics.ks, s.config.metrics.gold).map((r) => ({ ...base, ...r })));
+    } catch (err) {
+      // Errors are data: the question keeps an error row and the run goes on.
+      s.counters.errors++;
+      batch.retrievals.push({
+        ...base,
+        unitIds: [],
+        unitSessionIds: [],
+        scores: [],
+        noMemory: false,
+        context: null,
+        latencyMs: performance.now() - t0,
+        predictedType: null,
+        typeProbs: null,
+        route: null,
+        notes: null,
+        error: errorMessage(err),
+      });
+    }
+  }
+  await s.store.writeQuestion(batch);
+  s.counters.written++;
+  s.progress.tick();
+}
