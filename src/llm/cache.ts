@@ -1,0 +1,140 @@
+/**
+ * The content-addressed LLM reply cache: one JSON file per request at `<root>/llm/<aa>/<sha256>.json`.
+ *
+ * Why files and not DuckDB: DuckDB allows one writing process per database file, and the cache is shared by every
+ * run that points at it — runs writing different results files and several runs at once. A file per entry, written
+ * to a temp file in the same directory then renamed (atomic on POSIX), lets any number of processes read and write
+ * concurrently: a reader sees either no file or a complete one, and two writers of the same key write the same
+ * bytes, so whichever rename lands last is equally right.
+ *
+ * The key is the sha256 of canonical JSON (sorted keys) of everything that determines the reply — endpoint, model,
+ * messages, temperature, max tokens, response format, logprobs and the repeat index — and never the API key.
+ * Only successful replies are stored; errors never reach `put`.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { CacheMode } from './config.ts';
+
+/** Everything that determines a reply. Keep it free of secrets: it is hashed *and* stored in the entry. */
+export interface CacheKeyMaterial {
+  baseURL: string;
+  model: string;
+  messages: { role: string; content: string }[];
+  temperature: number | null;
+  maxTokens: number | null;
+  responseFormat: unknown;
+  logprobs: number | null;
+  repeat: number;
+}
+
+export const CachedReplySchema = z.object({
+  text: z.string(),
+  model: z.string(),
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  /** Whether the token counts came from the API's usage or were counted locally. */
+  usageFrom: z.enum(['api', 'tokenizer']),
+  logprobs: z
+    .array(
+      z.object({
+        token: z.string(),
+        logprob: z.number(),
+        top: z.array(z.object({ token: z.string(), logprob: z.number() })),
+      }),
+    )
+    .optional(),
+  /** Latency of the original (paid) call. */
+  latencyMs: z.number(),
+});
+export type CachedReply = z.infer<typeof CachedReplySchema>;
+
+const EntrySchema = z.object({
+  version: z.literal(1),
+  key: z.string(),
+  request: z.unknown(),
+  reply: CachedReplySchema,
+  createdAt: z.string(),
+});
+
+/** JSON with object keys sorted at every level, so equal values hash equally whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined) out[k] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+export function cacheKey(material: CacheKeyMaterial): string {
+  return createHash('sha256').update(canonicalJson(material)).digest('hex');
+}
+
+export class LlmCache {
+  readonly dir: string;
+
+  constructor(
+    root: string,
+    readonly mode: CacheMode,
+  ) {
+    this.dir = join(root, 'llm');
+  }
+
+  pathFor(key: string): string {
+    return join(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+
+  /** The stored reply, or undefined. `off` never reads. A corrupt entry is an error naming the file, not a miss. */
+  async get(key: string): Promise<CachedReply | undefined> {
+    if (this.mode === 'off') return undefined;
+    const path = this.pathFor(key);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    const parsed = EntrySchema.safeParse(safeJson(text));
+    if (!parsed.success || parsed.data.key !== key) {
+      throw new Error(`LLM cache entry ${path} is corrupt; delete it to refetch`);
+    }
+    return parsed.data.reply;
+  }
+
+  /** Stores a successful reply. Only `read-write` writes. */
+  async put(key: string, request: CacheKeyMaterial, reply: CachedReply): Promise<void> {
+    if (this.mode !== 'read-write') return;
+    const path = this.pathFor(key);
+    const dir = join(this.dir, key.slice(0, 2));
+    await mkdir(dir, { recursive: true });
+    const entry = { version: 1, key, request, reply, createdAt: new Date().toISOString() };
+    // Temp file in the same directory so the rename stays on one file system (atomic).
+    const tmp = join(dir, `.${key}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      await writeFile(tmp, JSON.stringify(entry), 'utf8');
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

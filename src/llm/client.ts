@@ -1,0 +1,302 @@
+/**
+ * One OpenAI-compatible chat client per role (reader, judge, classifier, strategy), implementing `LlmClient`
+ * (src/core/llm.ts) through the `openai` SDK. Every call goes: cache → in-flight de-duplication → scheduler
+ * (concurrency + requests/minute) → HTTP with retries → cache write → one `CallRecord` in `meta.calls`.
+ *
+ * - The SDK's own retries are off (`maxRetries: 0`): this layer retries, so it can count attempts, honour the
+ *   experiment's limits, and retry replies the SDK accepts but we cannot use.
+ * - A call that stays broken throws `LlmCallError` after recording an error `CallRecord`; the runner writes the
+ *   error on the question's row and the run goes on. Errors are never cached.
+ * - Structured output: `json-schema` sends `response_format: json_schema`; if the endpoint answers 400 to that, the
+ *   client falls back (for the rest of the run) to `prompt` mode, which appends the schema to the last message and
+ *   parses the reply tolerantly. In every mode a reply that holds no JSON counts as malformed and is retried.
+ * - Accounting: tokens from the API's `usage`, else counted with o200k_base (src/llm/tokens.ts); cost from the
+ *   price table. A cache hit records `cached: true`, its own (tiny) latency, the original token counts and the
+ *   original call's cost — the cost of the method, stable across reruns; sum `costUsd` where `!cached` for money
+ *   actually spent by this run.
+ */
+import OpenAI, { APIError } from 'openai';
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { CallRecord } from '../core/interfaces.ts';
+import type { ChatMessage, ChatRequest, ChatResult, LlmClient, LlmRole, TokenLogprob } from '../core/llm.ts';
+import { errorMessage } from '../core/errors.ts';
+import { type CacheKeyMaterial, type CachedReply, cacheKey, LlmCache } from './cache.ts';
+import type { Price, StructuredOutputMode } from './config.ts';
+import { callCostUsd } from './cost.ts';
+import { LlmCallError, MalformedReplyError, redact } from './errors.ts';
+import { parseJsonReply } from './json-reply.ts';
+import { backoffMs, httpStatus, isRetryable, sleep } from './retry.ts';
+import type { Scheduler } from './scheduler.ts';
+import { countChatTokens, countTokens } from './tokens.ts';
+
+export interface ClientSettings {
+  role: LlmRole;
+  baseURL: string;
+  model: string;
+  /** Resolved key value; held in memory only, sent in the Authorization header, never hashed or stored. */
+  apiKey: string;
+  temperature?: number;
+  maxTokens?: number;
+  structuredOutput: StructuredOutputMode;
+  timeoutMs: number;
+  maxRetries: number;
+  retryBaseMs: number;
+  prices: Readonly<Record<string, Price>>;
+}
+
+/** Shared by every client of one provider. */
+export interface ClientShared {
+  cache: LlmCache;
+  scheduler: Scheduler;
+  inflight: Map<string, Promise<CachedReply>>;
+  stats: LlmStats;
+}
+
+export interface LlmStats {
+  /** HTTP requests sent (attempts, including retries). */
+  requests: number;
+  cacheHits: number;
+  /** Calls that waited on an identical call already in flight instead of sending their own. */
+  deduplicated: number;
+  errors: number;
+}
+
+export class OpenAiCompatibleClient implements LlmClient {
+  readonly role: LlmRole;
+  readonly model: string;
+  private readonly sdk: OpenAI;
+  private structuredOutput: StructuredOutputMode;
+
+  constructor(
+    private readonly settings: ClientSettings,
+    private readonly shared: ClientShared,
+  ) {
+    this.role = settings.role;
+    this.model = settings.model;
+    this.structuredOutput = settings.structuredOutput;
+    this.sdk = new OpenAI({
+      baseURL: settings.baseURL,
+      apiKey: settings.apiKey,
+      maxRetries: 0,
+      timeout: settings.timeoutMs,
+      logLevel: 'off',
+    });
+  }
+
+  async chat(request: ChatRequest, meta: { stage: string; calls: CallRecord[] }): Promise<ChatResult> {
+    const started = performance.now();
+    let attempts = 0;
+    try {
+      let outcome: { reply: CachedReply; cached: boolean };
+      try {
+        outcome = await this.fetchReply(request, meta.stage, () => attempts++);
+      } catch (err) {
+        // Endpoints without json_schema support answer 400; fall back to schema-in-prompt once, then stay there.
+        if (request.jsonSchema && this.structuredOutput === 'json-schema' && httpStatus(err) === 400) {
+          this.structuredOutput = 'prompt';
+          outcome = await this.fetchReply(request, meta.stage, () => attempts++);
+        } else throw err;
+      }
+      const { reply, cached } = outcome;
+      const latencyMs = cached ? performance.now() - started : reply.latencyMs;
+      const costUsd = callCostUsd(this.settings.prices, this.model, reply.promptTokens, reply.completionTokens);
+      meta.calls.push({
+        stage: meta.stage,
+        model: this.model,
+        promptTokens: reply.promptTokens,
+        completionTokens: reply.completionTokens,
+        latencyMs,
+        cached,
+        costUsd,
+      });
+      const result: ChatResult = {
+        text: reply.text,
+        model: this.model,
+        cached,
+        promptTokens: reply.promptTokens,
+        completionTokens: reply.completionTokens,
+        latencyMs,
+        costUsd,
+      };
+      if (reply.logprobs) result.logprobs = reply.logprobs;
+      if (request.jsonSchema) {
+        const parsed = parseJsonReply(reply.text);
+        if (parsed.ok) result.json = parsed.value;
+      }
+      return result;
+    } catch (err) {
+      this.shared.stats.errors++;
+      const message = redact(errorMessage(err), this.settings.apiKey);
+      meta.calls.push({
+        stage: meta.stage,
+        model: this.model,
+        promptTokens: 0,
+        completionTokens: 0,
+        latencyMs: performance.now() - started,
+        cached: false,
+        costUsd: 0,
+        error: message,
+      });
+      if (err instanceof LlmCallError) throw err;
+      throw new LlmCallError(
+        `${this.role} call (${meta.stage}, ${this.model}) failed after ${attempts} attempt(s): ${message}`,
+        meta.stage,
+        this.model,
+        attempts,
+        isRetryable(err),
+      );
+    }
+  }
+
+  /** Cache, then in-flight de-duplication, then the network. */
+  private async fetchReply(
+    request: ChatRequest,
+    stage: string,
+    onAttempt: () => void,
+  ): Promise<{ reply: CachedReply; cached: boolean }> {
+    const { body, material } = this.buildRequest(request);
+    const key = cacheKey(material);
+    const hit = await this.shared.cache.get(key);
+    if (hit) {
+      this.shared.stats.cacheHits++;
+      return { reply: hit, cached: true };
+    }
+    const pending = this.shared.inflight.get(key);
+    if (pending) {
+      this.shared.stats.deduplicated++;
+      return { reply: await pending, cached: true };
+    }
+    const promise = (async () => {
+      const reply = await this.withRetries(body, request.jsonSchema !== undefined, stage, onAttempt);
+      await this.shared.cache.put(key, material, reply);
+      return reply;
+    })();
+    this.shared.inflight.set(key, promise);
+    try {
+      return { reply: await promise, cached: false };
+    } finally {
+      this.shared.inflight.delete(key);
+    }
+  }
+
+  private buildRequest(request: ChatRequest): {
+    body: ChatCompletionCreateParamsNonStreaming;
+    material: CacheKeyMaterial;
+  } {
+    let messages: ChatMessage[] = request.messages.map((m) => ({ role: m.role, content: m.content }));
+    let responseFormat: ChatCompletionCreateParamsNonStreaming['response_format'];
+    if (request.jsonSchema) {
+      if (this.structuredOutput === 'json-schema') {
+        responseFormat = {
+          type: 'json_schema',
+          json_schema: { name: request.jsonSchema.name, schema: request.jsonSchema.schema, strict: true },
+        };
+      } else if (this.structuredOutput === 'json-object') {
+        responseFormat = { type: 'json_object' };
+      } else {
+        messages = withSchemaInstruction(messages, request.jsonSchema.schema);
+      }
+    }
+    const temperature = request.temperature ?? this.settings.temperature;
+    const maxTokens = request.maxTokens ?? this.settings.maxTokens;
+    const body: ChatCompletionCreateParamsNonStreaming = { model: this.model, messages };
+    if (temperature !== undefined) body.temperature = temperature;
+    if (maxTokens !== undefined) body.max_tokens = maxTokens;
+    if (responseFormat) body.response_format = responseFormat;
+    if (request.logprobs) {
+      body.logprobs = true;
+      body.top_logprobs = request.logprobs.top;
+    }
+    const material: CacheKeyMaterial = {
+      baseURL: this.settings.baseURL,
+      model: this.model,
+      messages,
+      temperature: temperature ?? null,
+      maxTokens: maxTokens ?? null,
+      responseFormat: responseFormat ?? null,
+      logprobs: request.logprobs?.top ?? null,
+      repeat: request.repeat ?? 0,
+    };
+    return { body, material };
+  }
+
+  private async withRetries(
+    body: ChatCompletionCreateParamsNonStreaming,
+    wantsJson: boolean,
+    stage: string,
+    onAttempt: () => void,
+  ): Promise<CachedReply> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.shared.scheduler.run(async () => {
+          onAttempt();
+          this.shared.stats.requests++;
+          const t0 = performance.now();
+          const completion = await this.sdk.chat.completions.create(body);
+          return toReply(completion, body, wantsJson, performance.now() - t0);
+        });
+      } catch (err) {
+        if (!isRetryable(err) || attempt >= this.settings.maxRetries) {
+          if (!isRetryable(err)) throw err;
+          throw new LlmCallError(
+            `${this.role} call (${stage}, ${this.model}) still failing after ${attempt + 1} attempt(s): ` +
+              redact(describe(err), this.settings.apiKey),
+            stage,
+            this.model,
+            attempt + 1,
+            true,
+          );
+        }
+        await sleep(backoffMs(attempt, this.settings.retryBaseMs, err));
+      }
+    }
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof APIError && err.status !== undefined) return `HTTP ${err.status}: ${err.message}`;
+  return errorMessage(err);
+}
+
+function toReply(
+  completion: ChatCompletion,
+  body: ChatCompletionCreateParamsNonStreaming,
+  wantsJson: boolean,
+  latencyMs: number,
+): CachedReply {
+  const choice = completion.choices?.[0];
+  const text = choice?.message?.content;
+  if (!choice || typeof text !== 'string') throw new MalformedReplyError('reply has no choices[0].message.content');
+  if (wantsJson && !parseJsonReply(text).ok) throw new MalformedReplyError('reply holds no parseable JSON');
+  const usage = completion.usage;
+  const hasUsage = usage != null && typeof usage.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number';
+  const reply: CachedReply = {
+    text,
+    model: typeof completion.model === 'string' ? completion.model : body.model,
+    promptTokens: hasUsage ? usage.prompt_tokens : countChatTokens(body.messages as ChatMessage[]),
+    completionTokens: hasUsage ? usage.completion_tokens : countTokens(text),
+    usageFrom: hasUsage ? 'api' : 'tokenizer',
+    latencyMs,
+  };
+  const content = choice.logprobs?.content;
+  if (content) {
+    reply.logprobs = content.map(
+      (t): TokenLogprob => ({
+        token: t.token,
+        logprob: t.logprob,
+        top: (t.top_logprobs ?? []).map((x) => ({ token: x.token, logprob: x.logprob })),
+      }),
+    );
+  }
+  return reply;
+}
+
+/** Schema-in-prompt for endpoints without structured output: the instruction goes at the end of the last message. */
+function withSchemaInstruction(messages: ChatMessage[], schema: Record<string, unknown>): ChatMessage[] {
+  const instruction = `\n\nRespond with a single JSON value only (no prose, no code fences) that conforms to this JSON Schema:\n${JSON.stringify(schema)}`;
+  const out = messages.slice();
+  const last = out[out.length - 1];
+  if (last && last.role === 'user') out[out.length - 1] = { role: 'user', content: last.content + instruction };
+  else out.push({ role: 'user', content: instruction.trimStart() });
+  return out;
+}

@@ -1,0 +1,115 @@
+/**
+ * `createLlmProvider(config, env)`: turns an experiment's `llm:` block into the `LlmProvider` of src/core/llm.ts.
+ * All roles share one cache, one scheduler (concurrency + rate limit) and one in-flight map, so identical requests
+ * from different roles or questions are made once.
+ *
+ * Endpoint and key resolution per role: `baseURL` from the role, else `OPENAI_BASE_URL`, else OpenAI; the key from
+ * the variable the role names in `apiKeyEnv`, else `OPENAI_API_KEY`. A role that names a variable which is unset is
+ * an error (a typo should not silently send requests unauthenticated); with no key at all a placeholder is sent,
+ * which local servers (vLLM, Ollama, llama.cpp) accept. Cache root: `cache.dir`, else `ADAPTMR_CACHE_DIR`, else
+ * `.cache/adaptmr`.
+ */
+import { resolve } from 'node:path';
+import { InputError } from '../core/errors.ts';
+import { formatZodError } from '../core/registry.ts';
+import { LLM_ROLES, type LlmClient, type LlmProvider, type LlmRole } from '../core/llm.ts';
+import { LlmCache } from './cache.ts';
+import { Scheduler } from './scheduler.ts';
+import { type ClientShared, type LlmStats, OpenAiCompatibleClient } from './client.ts';
+import {
+  type CacheMode,
+  DEFAULT_CACHE_DIR,
+  type LlmConfig,
+  type LlmConfigInput,
+  LlmConfigSchema,
+  OPENAI_DEFAULT_BASE_URL,
+} from './config.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Sent when no key is configured at all: local OpenAI-compatible servers ignore the header. */
+export const NO_KEY_PLACEHOLDER = 'no-key';
+
+/** What a run records about its LLM set-up (provenance): no keys, only where they come from. */
+export interface ResolvedRole {
+  role: LlmRole;
+  baseURL: string;
+  model: string;
+  apiKeyEnv: string | null;
+  temperature: number | null;
+  maxTokens: number | null;
+}
+
+export interface AdaptmrLlmProvider extends LlmProvider {
+  readonly cacheDir: string;
+  readonly cacheMode: CacheMode;
+  /** Per-role endpoint and model, for the run's provenance. */
+  describe(): ResolvedRole[];
+  /** Counters since creation: HTTP requests, cache hits, de-duplicated calls, errors. */
+  stats(): LlmStats;
+}
+
+export function resolveCacheDir(config: Pick<LlmConfig, 'cache'>, env: Env): string {
+  return resolve(config.cache.dir ?? env.ADAPTMR_CACHE_DIR ?? DEFAULT_CACHE_DIR);
+}
+
+export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = process.env): AdaptmrLlmProvider {
+  const parsed = LlmConfigSchema.safeParse(input);
+  if (!parsed.success) throw new InputError(formatZodError(parsed.error), 'llm');
+  const config = parsed.data;
+  const cacheDir = resolveCacheDir(config, env);
+  const shared: ClientShared = {
+    cache: new LlmCache(cacheDir, config.cache.mode),
+    scheduler: new Scheduler(config.concurrency, config.requestsPerMinute),
+    inflight: new Map(),
+    stats: { requests: 0, cacheHits: 0, deduplicated: 0, errors: 0 },
+  };
+  const clients = new Map<LlmRole, LlmClient>();
+  const described: ResolvedRole[] = [];
+  for (const role of LLM_ROLES) {
+    const rc = config.roles[role];
+    if (!rc) continue;
+    const baseURL = (rc.baseURL ?? env.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+    const keyVar = rc.apiKeyEnv ?? 'OPENAI_API_KEY';
+    const key = env[keyVar];
+    if (rc.apiKeyEnv !== undefined && (key === undefined || key === '')) {
+      throw new InputError(`environment variable ${rc.apiKeyEnv} (apiKeyEnv) is not set`, `llm.roles.${role}`);
+    }
+    const settings = {
+      role,
+      baseURL,
+      model: rc.model,
+      apiKey: key && key !== '' ? key : NO_KEY_PLACEHOLDER,
+      structuredOutput: rc.structuredOutput,
+      timeoutMs: config.timeoutMs,
+      maxRetries: config.maxRetries,
+      retryBaseMs: config.retryBaseMs,
+      prices: config.prices,
+      ...(rc.temperature !== undefined ? { temperature: rc.temperature } : {}),
+      ...(rc.maxTokens !== undefined ? { maxTokens: rc.maxTokens } : {}),
+    };
+    clients.set(role, new OpenAiCompatibleClient(settings, shared));
+    described.push({
+      role,
+      baseURL,
+      model: rc.model,
+      apiKeyEnv: key !== undefined && key !== '' ? keyVar : null,
+      temperature: rc.temperature ?? null,
+      maxTokens: rc.maxTokens ?? null,
+    });
+  }
+  return {
+    cacheDir,
+    cacheMode: config.cache.mode,
+    has: (role) => clients.has(role),
+    forRole(role) {
+      const client = clients.get(role);
+      if (!client) {
+        throw new InputError(`this experiment configures no "${role}" model; add llm.roles.${role} to the config`, 'llm.roles');
+      }
+      return client;
+    },
+    describe: () => described.map((d) => ({ ...d })),
+    stats: () => ({ ...shared.stats }),
+  };
+}

@@ -1,0 +1,280 @@
+/**
+ * A scriptable OpenAI-compatible HTTP server on 127.0.0.1 for tests and benchmarks (DESIGN.md §7: the real SDK talks
+ * the real wire format to it). It serves
+ *
+ * - `POST /v1/chat/completions`: `choices[0].message.content`, `usage`, `response_format` (json_schema / json_object;
+ *   with `supportsJsonSchema: false` a json_schema request gets HTTP 400 as from servers without structured output),
+ *   `logprobs` / `top_logprobs`;
+ * - `POST /v1/embeddings`: `encoding_format` `float` or `base64` (little-endian float32, what the SDK asks for by
+ *   default), `usage`; vectors are deterministic unit vectors derived from a hash of each input text.
+ *
+ * Scripting, per request: replies are taken first from a queue (`enqueue` for chat, `enqueueEmbeddings`), else from
+ * `options.chat` / `options.embed` handlers, else defaults (chat text `"ok"`). A `FakeReply` can give a reply text,
+ * an HTTP status (429, 500…), a delay, a hang (no answer until the client times out), a malformed JSON body, or no
+ * usage. Every request is recorded (`requests`) with its body and Authorization header, so a test can check that a
+ * key was sent — and then that it was stored nowhere.
+ *
+ * Usage:
+ *   const server = await startFakeOpenAiServer({ delayMs: 0 });
+ *   server.enqueue({ status: 429 }, { text: 'yes' });
+ *   … createLlmProvider({ roles: { judge: { baseURL: server.baseURL, model: 'm' } }, … }) …
+ *   expect(server.count('/v1/chat/completions')).toBe(2);
+ *   await server.close();
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeReply {
+  /** Reply text (chat). Default `"ok"`, or the `chat` handler's. */
+  text?: string;
+  /** Answer with this HTTP status and an OpenAI-style error body instead of a reply. */
+  status?: number;
+  /** Sent as the `retry-after` header (seconds) with an error status. */
+  retryAfterSec?: number;
+  /** Wait this long before answering (added to the server's fixed `delayMs`). */
+  delayMs?: number;
+  /** Never answer: the client must time out. */
+  hang?: boolean;
+  /** Answer 200 with a body that is not valid JSON. */
+  malformed?: boolean;
+  /** Leave `usage` out of the reply. */
+  noUsage?: boolean;
+  /** Explicit usage; default: whitespace word counts of prompt and reply. */
+  usage?: { promptTokens: number; completionTokens: number };
+  /** Explicit logprobs for a chat reply (used only when the request asks for logprobs). */
+  logprobs?: { token: string; logprob: number; top: { token: string; logprob: number }[] }[];
+}
+
+export interface RecordedRequest {
+  path: string;
+  method: string;
+  /** Parsed JSON body (undefined when it did not parse). */
+  body: unknown;
+  authorization: string | undefined;
+}
+
+export interface ChatRequestBody {
+  model: string;
+  messages: { role: string; content: string }[];
+  temperature?: number;
+  max_tokens?: number;
+  response_format?: { type: string; json_schema?: { name: string; schema: unknown } };
+  logprobs?: boolean;
+  top_logprobs?: number;
+}
+
+export interface FakeServerOptions {
+  /** Fixed delay added to every answer (benchmarks: throughput bound = concurrency ÷ delay). */
+  delayMs?: number;
+  /** Default true. False: a `response_format: json_schema` request gets HTTP 400. */
+  supportsJsonSchema?: boolean;
+  /** Chat reply when the queue is empty. */
+  chat?: (body: ChatRequestBody) => FakeReply | string | Promise<FakeReply | string>;
+  /** Embedding for one input text when the queue is empty; default: deterministic hash-based unit vector. */
+  embed?: (text: string) => number[];
+  /** Dimension of the default embeddings (default 8). */
+  embeddingDim?: number;
+}
+
+export interface FakeOpenAiServer {
+  /** `http://127.0.0.1:<port>/v1`, to pass as `baseURL`. */
+  readonly baseURL: string;
+  readonly requests: readonly RecordedRequest[];
+  enqueue(...replies: FakeReply[]): void;
+  enqueueEmbeddings(...replies: FakeReply[]): void;
+  /** Requests received, optionally only those to one path (e.g. `/v1/chat/completions`). */
+  count(path?: string): number;
+  /** Forget recorded requests and queued replies. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Promise<FakeOpenAiServer> {
+  const requests: RecordedRequest[] = [];
+  const chatQueue: FakeReply[] = [];
+  const embedQueue: FakeReply[] = [];
+  const dim = options.embeddingDim ?? 8;
+  const hanging = new Set<ServerResponse>();
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: String(err), type: 'server_error' } });
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    let body: unknown;
+    try {
+      body = raw === '' ? undefined : (JSON.parse(raw) as unknown);
+    } catch {
+      body = undefined;
+    }
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    const auth = req.headers.authorization;
+    requests.push({ path, method: req.method ?? '', body, authorization: typeof auth === 'string' ? auth : undefined });
+
+    if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/v1/embeddings')) {
+      sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
+      return;
+    }
+    const isChat = path === '/v1/chat/completions';
+    let reply: FakeReply = (isChat ? chatQueue.shift() : embedQueue.shift()) ?? {};
+    if (isChat && !hasQueued(reply) && options.chat) {
+      const r = await options.chat(body as ChatRequestBody);
+      reply = typeof r === 'string' ? { text: r } : r;
+    }
+    const delay = (options.delayMs ?? 0) + (reply.delayMs ?? 0);
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    if (reply.hang) {
+      hanging.add(res);
+      res.on('close', () => hanging.delete(res));
+      return;
+    }
+    if (reply.status !== undefined && reply.status !== 200) {
+      const headers: Record<string, string> = {};
+      if (reply.retryAfterSec !== undefined) headers['retry-after'] = String(reply.retryAfterSec);
+      sendJson(res, reply.status, { error: { message: `scripted status ${reply.status}`, type: 'scripted_error' } }, headers);
+      return;
+    }
+    if (reply.malformed) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"id": "chatcmpl-broken", "choices": [ {"message": ');
+      return;
+    }
+    if (isChat) answerChat(res, body as ChatRequestBody, reply);
+    else answerEmbeddings(res, body, reply);
+  }
+
+  function answerChat(res: ServerResponse, body: ChatRequestBody, reply: FakeReply): void {
+    if (body?.response_format?.type === 'json_schema' && options.supportsJsonSchema === false) {
+      sendJson(res, 400, {
+        error: { message: "response_format 'json_schema' is not supported by this server", type: 'invalid_request_error' },
+      });
+      return;
+    }
+    const text = reply.text ?? 'ok';
+    const promptWords = (body?.messages ?? []).reduce((n, m) => n + words(m.content), 0);
+    const choice: Record<string, unknown> = {
+      index: 0,
+      message: { role: 'assistant', content: text, refusal: null },
+      finish_reason: 'stop',
+      logprobs: null,
+    };
+    if (body?.logprobs) {
+      const top = body.top_logprobs ?? 0;
+      choice.logprobs = {
+        content: (reply.logprobs ?? defaultLogprobs(text, top)).map((t) => ({
+          token: t.token,
+          logprob: t.logprob,
+          bytes: [...Buffer.from(t.token, 'utf8')],
+          top_logprobs: t.top.map((x) => ({ token: x.token, logprob: x.logprob, bytes: [...Buffer.from(x.token, 'utf8')] })),
+        })),
+        refusal: null,
+      };
+    }
+    const out: Record<string, unknown> = {
+      id: `chatcmpl-fake-${requests.length}`,
+      object: 'chat.completion',
+      created: 1_700_000_000,
+      model: body?.model ?? 'fake-model',
+      choices: [choice],
+    };
+    if (!reply.noUsage) {
+      const prompt = reply.usage?.promptTokens ?? promptWords;
+      const completion = reply.usage?.completionTokens ?? words(text);
+      out.usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+    }
+    sendJson(res, 200, out);
+  }
+
+  function answerEmbeddings(res: ServerResponse, body: unknown, reply: FakeReply): void {
+    const b = (body ?? {}) as { input?: unknown; model?: string; encoding_format?: string };
+    const inputs = typeof b.input === 'string' ? [b.input] : Array.isArray(b.input) ? b.input.map(String) : [];
+    const data = inputs.map((text, index) => {
+      const vec = options.embed ? options.embed(text) : hashVector(text, dim);
+      const embedding =
+        b.encoding_format === 'base64' ? Buffer.from(new Float32Array(vec).buffer).toString('base64') : vec;
+      return { object: 'embedding', index, embedding };
+    });
+    const out: Record<string, unknown> = { object: 'list', data, model: b.model ?? 'fake-embedding' };
+    if (!reply.noUsage) {
+      const n = reply.usage?.promptTokens ?? inputs.reduce((s, t) => s + words(t), 0);
+      out.usage = { prompt_tokens: n, total_tokens: n };
+    }
+    sendJson(res, 200, out);
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    enqueue: (...r) => void chatQueue.push(...r),
+    enqueueEmbeddings: (...r) => void embedQueue.push(...r),
+    count: (path) => (path === undefined ? requests.length : requests.filter((r) => r.path === path).length),
+    reset() {
+      requests.length = 0;
+      chatQueue.length = 0;
+      embedQueue.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
+
+/** A queued reply that says anything (an empty object means "use the handler / default"). */
+function hasQueued(reply: FakeReply): boolean {
+  return Object.keys(reply).length > 0;
+}
+
+function words(text: string): number {
+  const t = text.trim();
+  return t === '' ? 0 : t.split(/\s+/).length;
+}
+
+function defaultLogprobs(text: string, top: number): NonNullable<FakeReply['logprobs']> {
+  return text.split(/(?=\s)/).map((token) => ({
+    token,
+    logprob: -0.25,
+    top: [{ token, logprob: -0.25 }, ...Array.from({ length: Math.max(0, top - 1) }, (_, i) => ({ token: `alt${i + 1}`, logprob: -3 - i }))].slice(0, top),
+  }));
+}
+
+/** Deterministic unit vector from sha256(text), so equal texts embed equally and tests can predict cosines. */
+export function hashVector(text: string, dim: number): number[] {
+  const out: number[] = [];
+  let block = createHash('sha256').update(text).digest();
+  let offset = 0;
+  while (out.length < dim) {
+    if (offset + 2 > block.length) {
+      block = createHash('sha256').update(block).digest();
+      offset = 0;
+    }
+    out.push((block.readUInt16LE(offset) / 65535) * 2 - 1);
+    offset += 2;
+  }
+  const norm = Math.hypot(...out) || 1;
+  return out.map((x) => x / norm);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
