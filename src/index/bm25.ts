@@ -1,0 +1,159 @@
+/**
+ * Okapi BM25 that reproduces `rank_bm25.BM25Okapi` (dorianbrown/rank_bm25, `rank_bm25.py`) score for score, the
+ * implementation the official LongMemEval BM25 baseline uses:
+ *
+ *   idf(t)   = ln(N − n_t + 0.5) − ln(n_t + 0.5); every negative idf is replaced by ε·mean(idf) (ε = 0.25), the
+ *              mean taken over the whole vocabulary *before* the replacement;
+ *   score(d) = Σ_{q in query tokens, repeats counted} idf(q) · tf·(k1+1) / (tf + k1·(1 − b + b·|d|/avgdl)),
+ *              k1 = 1.5, b = 0.75, avgdl = mean document length in tokens.
+ *
+ * Weights are precomputed per (term, doc) in inverted postings (CSR typed arrays), as rank_bm25 ≥ 0.3 precomputes
+ * its CSC score matrix, so a query touches only its own terms' postings. Arithmetic follows rank_bm25's float64
+ * order (`tf*(k1+1)/(tf+len_norm)` then `*idf`; query terms summed in query order), so scores are bit-identical
+ * to its numpy path.
+ */
+import { z } from 'zod';
+import { makeTokenizer, TokenizerNameSchema, type Tokenizer } from './tokenizers.ts';
+
+export const Bm25OptionsSchema = z
+  .object({
+    k1: z.number().nonnegative().default(1.5),
+    b: z.number().min(0).max(1).default(0.75),
+    epsilon: z.number().default(0.25),
+    /** `whitespace` = the official LongMemEval `split(" ")`; `default` = lowercase word tokens, CJK per character. */
+    tokenizer: TokenizerNameSchema.default('default'),
+    /** Drop English stopwords (`default` tokenizer only). */
+    stopwords: z.boolean().default(false),
+    /** Order of equal scores; see top-k.ts (`reverse` approximates numpy's `argsort()[::-1]`). */
+    tieBreak: z.enum(['position', 'reverse']).default('position'),
+  })
+  .strict();
+export type Bm25Options = z.input<typeof Bm25OptionsSchema>;
+export type Bm25Settings = z.output<typeof Bm25OptionsSchema>;
+
+export class Bm25 {
+  readonly size: number;
+  readonly avgdl: number;
+  readonly averageIdf: number;
+  private readonly vocab: Map<string, number>;
+  private readonly idfs: Float64Array;
+  /** Postings of term t are entries postingStart[t] … postingStart[t+1]-1 of postingDoc / postingWeight. */
+  private readonly postingStart: Int32Array;
+  private readonly postingDoc: Int32Array;
+  private readonly postingWeight: Float64Array;
+
+  /** Builds the index from already tokenized documents (rank_bm25 takes a tokenized corpus too). */
+  constructor(
+    docs: readonly (readonly string[])[],
+    readonly params: { k1: number; b: number; epsilon: number } = { k1: 1.5, b: 0.75, epsilon: 0.25 },
+  ) {
+    const { k1, b, epsilon } = params;
+    const n = docs.length;
+    if (n === 0) throw new Error('BM25 needs at least one document (rank_bm25 divides by the corpus size)');
+    this.size = n;
+    const vocab = new Map<string, number>();
+    const docFreq: number[] = [];
+    // Per-doc term ids and counts, flattened (doc d spans docTermStart[d] … docTermStart[d+1]-1).
+    const docTermStart = new Int32Array(n + 1);
+    const flatTerm: number[] = [];
+    const flatTf: number[] = [];
+    const docLen = new Float64Array(n);
+    let totalLen = 0;
+    const counts = new Map<number, number>();
+    for (let d = 0; d < n; d++) {
+      const doc = docs[d]!;
+      docLen[d] = doc.length;
+      totalLen += doc.length;
+      counts.clear();
+      for (const token of doc) {
+        let id = vocab.get(token);
+        if (id === undefined) {
+          id = vocab.size;
+          vocab.set(token, id);
+          docFreq.push(0);
+        }
+        counts.set(id, (counts.get(id) ?? 0) + 1);
+      }
+      for (const [id, tf] of counts) {
+        docFreq[id]! += 1;
+        flatTerm.push(id);
+        flatTf.push(tf);
+      }
+      docTermStart[d + 1] = flatTerm.length;
+    }
+    this.vocab = vocab;
+    this.avgdl = totalLen / n;
+
+    // idf exactly as BM25Okapi._calc_idf (math.log is the natural log).
+    const v = vocab.size;
+    const idfs = new Float64Array(v);
+    let idfSum = 0;
+    for (let t = 0; t < v; t++) {
+      const df = docFreq[t]!;
+      const idf = Math.log(n - df + 0.5) - Math.log(df + 0.5);
+      idfs[t] = idf;
+      idfSum += idf;
+    }
+    this.averageIdf = v > 0 ? idfSum / v : 0;
+    const eps = epsilon * this.averageIdf;
+    for (let t = 0; t < v; t++) if (idfs[t]! < 0) idfs[t] = eps;
+    this.idfs = idfs;
+
+    // Inverted postings (counting sort by term), weights precomputed like rank_bm25's score matrix.
+    const start = new Int32Array(v + 1);
+    for (let t = 0; t < v; t++) start[t + 1] = start[t]! + docFreq[t]!;
+    const fill = start.slice(0, v);
+    const postingDoc = new Int32Array(flatTerm.length);
+    const postingWeight = new Float64Array(flatTerm.length);
+    for (let d = 0; d < n; d++) {
+      // numpy: k1 * (1 - b + b * doc_len / avgdl), with `b * doc_len` evaluated first.
+      const lenNorm = k1 * (1 - b + (b * docLen[d]!) / this.avgdl);
+      for (let j = docTermStart[d]!; j < docTermStart[d + 1]!; j++) {
+        const t = flatTerm[j]!;
+        const tf = flatTf[j]!;
+        const p = fill[t]!++;
+        postingDoc[p] = d;
+        postingWeight[p] = ((tf * (k1 + 1)) / (tf + lenNorm)) * idfs[t]!;
+      }
+    }
+    this.postingStart = start;
+    this.postingDoc = postingDoc;
+    this.postingWeight = postingWeight;
+  }
+
+  /** BM25 score of every document for a tokenized query (`BM25Okapi.get_scores`); unknown tokens add nothing. */
+  scores(queryTokens: readonly string[]): Float64Array {
+    const out = new Float64Array(this.size);
+    for (const token of queryTokens) {
+      const t = this.vocab.get(token);
+      if (t === undefined) continue;
+      for (let p = this.postingStart[t]!, end = this.postingStart[t + 1]!; p < end; p++) {
+        out[this.postingDoc[p]!]! += this.postingWeight[p]!;
+      }
+    }
+    return out;
+  }
+
+  /** The idf rank_bm25 would use for a token (0 for a token not in the corpus, as `self.idf.get(q) or 0`). */
+  idf(token: string): number {
+    const t = this.vocab.get(token);
+    return t === undefined ? 0 : this.idfs[t]!;
+  }
+}
+
+/** A BM25 index over raw texts with its tokenizer, so queries are tokenized the same way as the documents. */
+export class Bm25Index {
+  readonly settings: Bm25Settings;
+  readonly tokenize: Tokenizer;
+  readonly bm25: Bm25;
+
+  constructor(texts: readonly string[], options: Bm25Options = {}) {
+    this.settings = Bm25OptionsSchema.parse(options);
+    this.tokenize = makeTokenizer(this.settings.tokenizer, { stopwords: this.settings.stopwords });
+    this.bm25 = new Bm25(texts.map(this.tokenize), this.settings);
+  }
+
+  scores(query: string): Float64Array {
+    return this.bm25.scores(this.tokenize(query));
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Where the index layer keeps derived files (the wink binary vectors, the embeddings DuckDB): an explicit option,
+ * else env `ADAPTMR_CACHE_DIR`, else `<repo>/.cache` (gitignored). Also an atomic file write, so two processes
+ * writing the same cache file can never leave a torn one behind.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export function resolveCacheDir(option?: string): string {
+  if (option !== undefined && option !== '') return option;
+  const env = process.env.ADAPTMR_CACHE_DIR;
+  if (env !== undefined && env !== '') return env;
+  return fileURLToPath(new URL('../../.cache', import.meta.url));
+}
+
+/** Writes to a unique temp file in the same directory, then renames it over `path` (rename is atomic on POSIX). */
+export function writeFileAtomic(path: string, chunks: readonly Uint8Array[]): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    writeFileSync(tmp, Buffer.concat(chunks));
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Embeddings from any OpenAI-compatible `/embeddings` endpoint (OpenAI, vLLM, Ollama, llama.cpp server, …) through
+ * the `openai` SDK. Texts are sent in batches; transient failures are retried by the SDK (`maxRetries`, exponential
+ * backoff); vectors are asked for as base64 float32 (the SDK's own default wire format) and decoded here, with
+ * JSON number arrays accepted too for servers that ignore `encoding_format`. Vectors are L2-normalised.
+ *
+ * The API key is read from the environment variable named by `apiKeyEnv` at creation and handed to the SDK only;
+ * it is never logged, stored, or part of the id. The id is `openai:<baseURL host>/<model>@<dims>`.
+ */
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { InputError } from '../../core/errors.ts';
+import type { Embedder } from '../../core/interfaces.ts';
+
+export const OpenAIEmbedderOptionsSchema = z
+  .object({
+    model: z.string().min(1).default('text-embedding-3-small'),
+    /** Default: env OPENAI_BASE_URL, else https://api.openai.com/v1 (as the SDK does). */
+    baseURL: z.string().url().optional(),
+    /** Output dimensions (models that support shortening, e.g. text-embedding-3-*); sent only when set. */
+    dimensions: z.number().int().positive().optional(),
+    /** Texts per request (OpenAI accepts up to 2048 inputs per request). */
+    batchSize: z.number().int().positive().max(2048).default(128),
+    /** Name of the env var holding the API key. */
+    apiKeyEnv: z.string().min(1).default('OPENAI_API_KEY'),
+    maxRetries: z.number().int().nonnegative().default(4),
+    timeoutMs: z.number().int().positive().default(60_000),
+    /** Store vectors in the DuckDB embedding cache (see embedding-cache.ts); on by default for paid APIs. */
+    cache: z.boolean().default(true),
+  })
+  .strict();
+export type OpenAIEmbedderOptions = z.input<typeof OpenAIEmbedderOptionsSchema>;
+
+/** Native dimensions of well-known models, so the id is known without a probe request. */
+const KNOWN_DIMS: Record<string, number> = {
+  'text-embedding-3-small': 1536,
+  'text-embedding-3-large': 3072,
+  'text-embedding-ada-002': 1536,
+};
+
+export class OpenAIEmbedder implements Embedder {
+  readonly id: string;
+  /** Requests sent and input texts embedded (for tests and cost accounting). */
+  readonly stats = { requests: 0, texts: 0, promptTokens: 0 };
+
+  private constructor(
+    private readonly client: OpenAI,
+    private readonly settings: z.output<typeof OpenAIEmbedderOptionsSchema>,
+    readonly dim: number,
+  ) {
+    this.id = `openai:${new URL(client.baseURL).host}/${settings.model}@${dim}`;
+  }
+
+  /**
+   * Creates the embedder. When the dimension is neither given nor known for the model, one probe request finds it
+   * (the id must name it, so vectors of different sizes never share a cache key).
+   */
+  static async create(options: OpenAIEmbedderOptions = {}): Promise<OpenAIEmbedder> {
+    const parsed = OpenAIEmbedderOptionsSchema.safeParse(options);
+    if (!parsed.success) throw new InputError(parsed.error.message, 'openai embedder options');
+    const settings = parsed.data;
+    const apiKey = process.env[settings.apiKeyEnv];
+    if (apiKey === undefined || apiKey === '') {
+      throw new InputError(
+        `environment variable ${settings.apiKeyEnv} is not set (servers that need no key accept any value)`,
+        'openai embedder',
+      );
+    }
+    const client = new OpenAI({
+      apiKey,
+      maxRetries: settings.maxRetries,
+      timeout: settings.timeoutMs,
+      ...(settings.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
+    });
+    let dim = settings.dimensions ?? KNOWN_DIMS[settings.model];
+    if (dim === undefined) {
+      const probe = new OpenAIEmbedder(client, settings, 0);
+      const [v] = await probe.request(['dimension probe']);
+      dim = v?.length ?? 0;
+      if (dim === 0) throw new InputError(`model ${settings.model} returned an empty vector`, client.baseURL);
+    }
+    return new OpenAIEmbedder(client, settings, dim);
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += this.settings.batchSize) {
+      const vectors = await this.request(texts.slice(i, i + this.settings.batchSize));
+      for (const v of vectors) {
+        if (this.dim !== 0 && v.length !== this.dim) {
+          throw new InputError(`expected ${this.dim}-d vectors, got ${v.length}`, this.id);
+        }
+        out.push(normalise(v));
+      }
+    }
+    return out;
+  }
+
+  private async request(input: string[]): Promise<Float32Array[]> {
+    // Empty strings are rejected by OpenAI ("input cannot be an empty string"); they embed to the zero vector.
+    const sendIdx: number[] = [];
+    input.forEach((t, i) => {
+      if (t.trim() !== '') sendIdx.push(i);
+    });
+    const result: Float32Array[] = input.map(() => new Float32Array(this.dim));
+    if (sendIdx.length === 0) return result;
+    const response = await this.client.embeddings.create({
+      model: this.settings.model,
+      input: sendIdx.map((i) => input[i]!),
+      encoding_format: 'base64',
+      ...(this.settings.dimensions === undefined ? {} : { dimensions: this.settings.dimensions }),
+    });
+    this.stats.requests++;
+    this.stats.texts += sendIdx.length;
+    this.stats.promptTokens += response.usage?.prompt_tokens ?? 0;
+    if (response.data.length !== sendIdx.length) {
+      throw new InputError(`sent ${sendIdx.length} inputs, got ${response.data.length} embeddings`, this.client.baseURL);
+    }
+    for (const item of response.data) {
+      const target = sendIdx[item.index];
+      if (target === undefined) throw new InputError(`embedding index ${item.index} out of range`, this.client.baseURL);
+      result[target] = decode(item.embedding as unknown);
+    }
+    return result;
+  }
+}
+
+/** base64 float32 little-endian (what `encoding_format: 'base64'` returns) or a JSON number array. */
+function decode(embedding: unknown): Float32Array {
+  if (typeof embedding === 'string') {
+    const bytes = Buffer.from(embedding, 'base64');
+    if (bytes.length % 4 !== 0) throw new InputError(`base64 embedding of ${bytes.length} bytes is not float32`);
+    const v = new Float32Array(bytes.length / 4);
+    for (let i = 0; i < v.length; i++) v[i] = bytes.readFloatLE(i * 4);
+    return v;
+  }
+  const parsed = z.array(z.number()).safeParse(embedding);
+  if (!parsed.success) throw new InputError('embedding is neither a base64 string nor a number array');
+  return Float32Array.from(parsed.data);
+}
+
+function normalise(v: Float32Array): Float32Array {
+  let s = 0;
+  for (let j = 0; j < v.length; j++) s += v[j]! * v[j]!;
+  if (s > 0) {
+    const inv = 1 / Math.sqrt(s);
+    for (let j = 0; j < v.length; j++) v[j]! *= inv;
+  }
+  return v;
+}
+
+export function createOpenAIEmbedder(options: OpenAIEmbedderOptions = {}): Promise<OpenAIEmbedder> {
+  return OpenAIEmbedder.create(options);
+}

@@ -1,0 +1,215 @@
+/**
+ * Content-addressed embedding cache (DESIGN.md §3: "every embedding goes through one client with a
+ * content-addressed cache, so a rerun costs nothing"): vectors are stored by (embedder id, sha256 of the text) in a
+ * DuckDB file, `<cacheDir>/embeddings.duckdb`, table `embeddings(model, text_sha256, dim, vector BLOB)` with the
+ * vector as float32 little-endian bytes (a BLOB reads back as one copy; a FLOAT[] comes back as boxed numbers).
+ *
+ * DuckDB allows one writing process per file. The cache is opened once for a run and closed at the end; when another
+ * process holds the lock, this process falls back to an in-memory cache and says so on stderr, rather than failing.
+ *
+ * Which embedders go through the cache is decided per embedder (`cache` option in the registry): on for remote
+ * APIs (`openai`: calls cost money and time), off for the offline `wink-sif` (recomputing a SIF vector takes
+ * microseconds, less than a cache lookup).
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { Embedder } from '../core/interfaces.ts';
+import { errorMessage } from '../core/errors.ts';
+import { resolveCacheDir } from './cache-dir.ts';
+
+export const EMBEDDINGS_DB_FILE = 'embeddings.duckdb';
+
+export interface EmbeddingCache {
+  /** `duckdb` (persistent) or `memory` (this process only: the file was locked, or asked for). */
+  readonly kind: 'duckdb' | 'memory';
+  get(model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>>;
+  put(model: string, entries: readonly { hash: string; vector: Float32Array }[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function textHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** In-process cache: the fallback when the DuckDB file is locked, and handy in tests. */
+export class MemoryEmbeddingCache implements EmbeddingCache {
+  readonly kind = 'memory' as const;
+  private readonly byModel = new Map<string, Map<string, Float32Array>>();
+
+  get(model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>> {
+    const table = this.byModel.get(model);
+    const out = new Map<string, Float32Array>();
+    if (table) for (const h of hashes) {
+      const v = table.get(h);
+      if (v) out.set(h, v);
+    }
+    return Promise.resolve(out);
+  }
+
+  put(model: string, entries: readonly { hash: string; vector: Float32Array }[]): Promise<void> {
+    let table = this.byModel.get(model);
+    if (!table) this.byModel.set(model, (table = new Map()));
+    for (const e of entries) table.set(e.hash, e.vector);
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const LOOKUP_CHUNK = 2000;
+
+export class DuckDBEmbeddingCache implements EmbeddingCache {
+  readonly kind = 'duckdb' as const;
+  /** Operations run one at a time on the single connection. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly conn: DuckDBConnection,
+    readonly path: string,
+  ) {}
+
+  static async open(path: string): Promise<DuckDBEmbeddingCache> {
+    mkdirSync(dirname(path), { recursive: true });
+    const instance = await DuckDBInstance.create(path);
+    const conn = await instance.connect();
+    await conn.run(
+      'CREATE TABLE IF NOT EXISTS embeddings (model VARCHAR NOT NULL, text_sha256 VARCHAR NOT NULL, dim INTEGER NOT NULL, vector BLOB NOT NULL)',
+    );
+    return new DuckDBEmbeddingCache(instance, conn, path);
+  }
+
+  private serial<T>(op: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(op, op);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  get(model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>> {
+    return this.serial(async () => {
+      const out = new Map<string, Float32Array>();
+      for (let i = 0; i < hashes.length; i += LOOKUP_CHUNK) {
+        const chunk = hashes.slice(i, i + LOOKUP_CHUNK);
+        // Hashes are our own hex digests, checked here, so inlining them is safe; the model id is a bound parameter.
+        for (const h of chunk) if (!HEX64.test(h)) throw new Error(`embedding cache: not a sha256 hex digest: ${h}`);
+        const list = chunk.map((h) => `'${h}'`).join(',');
+        const reader = await this.conn.runAndReadAll(
+          `SELECT text_sha256, vector FROM embeddings WHERE model = $1 AND text_sha256 IN (${list})`,
+          [model],
+        );
+        for (const [hash, blob] of reader.getRows()) {
+          if (typeof hash !== 'string' || blob === null || typeof blob !== 'object' || !('bytes' in blob)) continue;
+          const bytes = (blob as { bytes: Uint8Array }).bytes;
+          // slice() copies into a fresh, 4-byte-aligned buffer.
+          out.set(hash, new Float32Array(bytes.slice().buffer, 0, bytes.length / 4));
+        }
+      }
+      return out;
+    });
+  }
+
+  put(model: string, entries: readonly { hash: string; vector: Float32Array }[]): Promise<void> {
+    if (entries.length === 0) return Promise.resolve();
+    return this.serial(async () => {
+      // The appender is the bulk path (prepared-statement inserts are ~100× slower in @duckdb/node-api).
+      const appender = await this.conn.createAppender('embeddings');
+      try {
+        for (const { hash, vector } of entries) {
+          appender.appendVarchar(model);
+          appender.appendVarchar(hash);
+          appender.appendInteger(vector.length);
+          appender.appendBlob(new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength));
+          appender.endRow();
+        }
+        appender.flushSync();
+      } finally {
+        appender.closeSync();
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    this.conn.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/**
+ * Opens `<cacheDir>/embeddings.duckdb` (or `path`). If another process holds the file's lock, warns on stderr and
+ * returns an in-memory cache for this process instead of failing.
+ */
+export async function openEmbeddingCache(options: { cacheDir?: string; path?: string } = {}): Promise<EmbeddingCache> {
+  const path = options.path ?? join(resolveCacheDir(options.cacheDir), EMBEDDINGS_DB_FILE);
+  try {
+    return await DuckDBEmbeddingCache.open(path);
+  } catch (err) {
+    if (!/lock/i.test(errorMessage(err))) throw err;
+    process.stderr.write(
+      `warning: embedding cache ${path} is in use by another process (${errorMessage(err).split('\n')[0]}); ` +
+        'using an in-memory cache for this process, so its embeddings will not be saved\n',
+    );
+    return new MemoryEmbeddingCache();
+  }
+}
+
+/** An embedder that serves vectors from the cache and embeds only the texts it has never seen (per embedder id). */
+export class CachedEmbedder implements Embedder {
+  readonly id: string;
+  readonly dim: number;
+  /** Unique texts per call found in the cache (hits) and sent to the inner embedder (misses). */
+  readonly stats = { hits: 0, misses: 0 };
+  /** Texts being embedded right now, so concurrent calls with the same text embed it once. */
+  private readonly inflight = new Map<string, Promise<Float32Array>>();
+
+  constructor(
+    readonly inner: Embedder,
+    private readonly cache: EmbeddingCache,
+  ) {
+    this.id = inner.id;
+    this.dim = inner.dim;
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const hashes = texts.map(textHash);
+    // Captured now: an in-flight entry is removed once it settles, possibly before this call reads it.
+    const waiting = new Map<string, Promise<Float32Array>>();
+    for (const h of new Set(hashes)) {
+      const p = this.inflight.get(h);
+      if (p) waiting.set(h, p);
+    }
+    const unique = [...new Set(hashes)].filter((h) => !waiting.has(h));
+    const found = await this.cache.get(this.id, unique);
+    const missing = unique.filter((h) => !found.has(h));
+    this.stats.hits += found.size;
+    this.stats.misses += missing.length;
+    if (missing.length > 0) {
+      const textOf = new Map<string, string>();
+      hashes.forEach((h, i) => textOf.set(h, texts[i]!));
+      const batch = this.inner.embed(missing.map((h) => textOf.get(h)!)).then(async (vectors) => {
+        await this.cache.put(
+          this.id,
+          missing.map((hash, i) => ({ hash, vector: vectors[i]! })),
+        );
+        return vectors;
+      });
+      missing.forEach((h, i) => {
+        const one = batch.then((vs) => vs[i]!);
+        this.inflight.set(h, one);
+        waiting.set(h, one);
+        void one.then(
+          () => this.inflight.delete(h),
+          () => this.inflight.delete(h),
+        );
+      });
+    }
+    const resolved = new Map<string, Float32Array>(found);
+    for (const [h, p] of waiting) resolved.set(h, await p);
+    return hashes.map((h) => resolved.get(h)!);
+  }
+}

@@ -1,0 +1,31 @@
+// The memory index layer: units, BM25, embedders (offline wink SIF, OpenAI-compatible), the embedding cache.
+export { buildUnits, groupRounds, turnText } from './units.ts';
+export { Bm25, Bm25Index, Bm25OptionsSchema, type Bm25Options, type Bm25Settings } from './bm25.ts';
+export {
+  defaultTokenizer,
+  ENGLISH_STOPWORDS,
+  makeTokenizer,
+  whitespaceTokenizer,
+  type Tokenizer,
+  type TokenizerName,
+} from './tokenizers.ts';
+export { rankIndices, topK, type RankOptions, type TieBreak } from './top-k.ts';
+export { createMemoryIndex, type MemoryIndexOptions } from './memory-index.ts';
+export {
+  CachedEmbedder,
+  DuckDBEmbeddingCache,
+  MemoryEmbeddingCache,
+  openEmbeddingCache,
+  textHash,
+  type EmbeddingCache,
+} from './embedding-cache.ts';
+export { resolveCacheDir } from './cache-dir.ts';
+export { embedders, WinkSifOptionsSchema, type EmbedderContext } from './embedders/registry.ts';
+export { createWinkSifEmbedder, WinkSifEmbedder, WINK_SIF_ID, type WinkSifOptions } from './embedders/wink-sif.ts';
+export { loadWinkVectors, WordVectors } from './embedders/wink-vectors.ts';
+export {
+  createOpenAIEmbedder,
+  OpenAIEmbedder,
+  OpenAIEmbedderOptionsSchema,
+  type OpenAIEmbedderOptions,
+} from './embedders/openai.ts';

@@ -1,0 +1,110 @@
+/**
+ * The searchable memory of one haystack (core `MemoryIndex`): units cut per the IndexSpec, Okapi BM25 built on the
+ * first keyword call, unit embeddings computed once on the first semantic call. Query embeddings are memoised per
+ * text within the index. Semantic scores are dot products of unit vectors, i.e. cosines; ranking ties go to the
+ * earlier unit (or the later one with the BM25 option `tieBreak: 'reverse'`, see top-k.ts).
+ */
+import type { Embedder, IndexSpec, MemoryIndex } from '../core/interfaces.ts';
+import type { MemoryUnit, ScoredUnit, Session } from '../core/types.ts';
+import { Bm25Index, Bm25OptionsSchema, type Bm25Options } from './bm25.ts';
+import { topK, type TieBreak } from './top-k.ts';
+import { buildUnits } from './units.ts';
+
+export interface MemoryIndexOptions {
+  bm25?: Bm25Options;
+}
+
+class LazyMemoryIndex implements MemoryIndex {
+  readonly units: readonly MemoryUnit[];
+  private readonly byId: Map<string, MemoryUnit>;
+  private readonly tieBreak: TieBreak;
+  private bm25: Bm25Index | undefined;
+  private unitVectors: Promise<Float32Array[]> | undefined;
+  private readonly queryVectors = new Map<string, Promise<Float32Array>>();
+
+  constructor(
+    haystack: readonly Session[],
+    readonly spec: IndexSpec,
+    readonly embedder: Embedder,
+    private readonly bm25Options: Bm25Options,
+  ) {
+    this.units = buildUnits(haystack, spec);
+    this.byId = new Map(this.units.map((u) => [u.id, u]));
+    this.tieBreak = Bm25OptionsSchema.parse(bm25Options).tieBreak;
+  }
+
+  /** Whether BM25 / unit embeddings have been built (for tests of laziness and for benchmarks). */
+  get built(): { bm25: boolean; embeddings: boolean } {
+    return { bm25: this.bm25 !== undefined, embeddings: this.unitVectors !== undefined };
+  }
+
+  unit(id: string): MemoryUnit | undefined {
+    return this.byId.get(id);
+  }
+
+  keywordScores(text: string): Float64Array {
+    if (this.units.length === 0) return new Float64Array(0);
+    this.bm25 ??= new Bm25Index(
+      this.units.map((u) => u.text),
+      this.bm25Options,
+    );
+    return this.bm25.scores(text);
+  }
+
+  keyword(text: string, k: number): ScoredUnit[] {
+    return topK(this.keywordScores(text), k, this.units, { tieBreak: this.tieBreak, dropZero: true });
+  }
+
+  vectors(): Promise<readonly Float32Array[]> {
+    this.unitVectors ??= this.embedUnits();
+    return this.unitVectors;
+  }
+
+  private async embedUnits(): Promise<Float32Array[]> {
+    if (this.units.length === 0) return [];
+    const vectors = await this.embedder.embed(this.units.map((u) => u.text));
+    if (vectors.length !== this.units.length) {
+      throw new Error(`embedder ${this.embedder.id} returned ${vectors.length} vectors for ${this.units.length} units`);
+    }
+    return vectors;
+  }
+
+  private queryVector(text: string): Promise<Float32Array> {
+    let p = this.queryVectors.get(text);
+    if (!p) {
+      p = this.embedder.embed([text]).then(([v]) => {
+        if (!v) throw new Error(`embedder ${this.embedder.id} returned no vector for the query`);
+        return v;
+      });
+      // A failed embedding is not memoised, so a retry can succeed (errors are never cached).
+      p.catch(() => this.queryVectors.delete(text));
+      this.queryVectors.set(text, p);
+    }
+    return p;
+  }
+
+  async semanticScores(text: string): Promise<Float32Array> {
+    const [q, vectors] = await Promise.all([this.queryVector(text), this.vectors()]);
+    const out = new Float32Array(vectors.length);
+    for (let i = 0; i < vectors.length; i++) {
+      const v = vectors[i]!;
+      let s = 0;
+      for (let j = 0; j < q.length; j++) s += q[j]! * v[j]!;
+      out[i] = s;
+    }
+    return out;
+  }
+
+  async semantic(text: string, k: number): Promise<ScoredUnit[]> {
+    return topK(await this.semanticScores(text), k, this.units);
+  }
+}
+
+export function createMemoryIndex(
+  haystack: readonly Session[],
+  spec: IndexSpec,
+  embedder: Embedder,
+  opts: MemoryIndexOptions = {},
+): MemoryIndex & { readonly built: { bm25: boolean; embeddings: boolean } } {
+  return new LazyMemoryIndex(haystack, spec, embedder, opts.bm25 ?? {});
+}
