@@ -11,6 +11,7 @@ import type { DataIssue } from './issues.ts';
 import { verifyLocked } from './lock.ts';
 import { locomoCatalogEntries, normaliseLocomo } from './locomo.ts';
 import { longMemEvalCatalogEntry, normaliseLongMemEval } from './longmemeval.ts';
+import type { StreamArrayOptions } from './json-stream.ts';
 import { readRecords } from './records.ts';
 import { stratifiedSample } from './sample.ts';
 import { compareIds } from './sort.ts';
@@ -20,10 +21,10 @@ import { resolveDataset, type DatasetSource } from './source.ts';
 const LME_HEAVY = ['haystack_sessions', 'haystack_dates', 'haystack_session_ids'];
 const LOCOMO_HEAVY = ['conversation', 'event_summary', 'observation', 'session_summary'];
 
-export async function readCatalog(src: DatasetSource): Promise<CatalogEntry[]> {
+export async function readCatalog(src: DatasetSource, opts: Pick<StreamArrayOptions, 'wholeBelowBytes'> = {}): Promise<CatalogEntry[]> {
   const out: CatalogEntry[] = [];
   const skipKeys = src.format === 'longmemeval' ? LME_HEAVY : LOCOMO_HEAVY;
-  for await (const { raw, file, index } of readRecords(src, { skipKeys })) {
+  for await (const { raw, file, index } of readRecords(src, { skipKeys, wholeBelowBytes: opts.wholeBelowBytes })) {
     if (src.format === 'longmemeval') out.push(longMemEvalCatalogEntry(raw, file));
     else out.push(...locomoCatalogEntries(raw, file, index));
   }
@@ -35,12 +36,14 @@ export interface ReadOptions {
   keep?: (c: CatalogEntry) => boolean;
   /** Receives the data defects found (repaired, dropped or kept). */
   issues?: DataIssue[];
+  /** Array files below this size are parsed whole rather than streamed (see json-stream.ts). */
+  wholeBelowBytes?: number;
 }
 
 /** Streams instances in source order (array order, or folder file-name order). */
 export async function* readInstances(src: DatasetSource, opts: ReadOptions = {}): AsyncGenerator<Instance> {
   const issues = opts.issues ?? [];
-  for await (const { raw, file, index } of readRecords(src)) {
+  for await (const { raw, file, index } of readRecords(src, { wholeBelowBytes: opts.wholeBelowBytes })) {
     if (src.format === 'longmemeval') {
       if (opts.keep && !opts.keep(longMemEvalCatalogEntry(raw, file))) continue;
       yield normaliseLongMemEval(raw, file, src.name);

@@ -1,0 +1,117 @@
+/**
+ * CLI: `adaptmr data info --dataset <name> [--json] [--verbose]` (counts by type, data defects found) and
+ * `adaptmr data pull <name> [--revision r] [--hub-url u] [--force]` (download, pin, verify).
+ */
+import Table from 'cli-table3';
+import type { CommandModule } from 'yargs';
+import { DATASET_NAMES, type DatasetName, type DatasetRef } from '../core/config.ts';
+import { InputError } from '../core/errors.ts';
+import { formatIssue } from './issues.ts';
+import { loadDataset } from './load.ts';
+import { pullDataset } from './pull.ts';
+import { resolveDataDir } from './source.ts';
+import { summarize } from './summary.ts';
+
+interface InfoArgs {
+  dataset: string | undefined;
+  path: string | undefined;
+  format: 'longmemeval' | 'locomo' | undefined;
+  'data-dir': string | undefined;
+  json: boolean;
+  verbose: boolean;
+}
+
+interface PullArgs {
+  name: DatasetName;
+  revision: string | undefined;
+  'data-dir': string | undefined;
+  'hub-url': string | undefined;
+  'locomo-url': string | undefined;
+  force: boolean;
+}
+
+function infoRef(argv: InfoArgs): DatasetRef {
+  if (argv.path !== undefined) {
+    if (!argv.format) throw new InputError('--path needs --format longmemeval|locomo');
+    return { format: argv.format, path: argv.path, ...(argv.dataset !== undefined ? { name: argv.dataset } : {}) };
+  }
+  if (argv.dataset === undefined) throw new InputError(`give --dataset (${DATASET_NAMES.join(', ')}) or --path with --format`);
+  if (!(DATASET_NAMES as readonly string[]).includes(argv.dataset)) {
+    throw new InputError(`unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')} (or use --path with --format)`);
+  }
+  return { name: argv.dataset as DatasetName };
+}
+
+export const dataInfoCommand: CommandModule<object, InfoArgs> = {
+  command: 'info',
+  describe: 'Count questions, sessions and turns by type, and list the data defects repaired or dropped',
+  builder: (y) =>
+    y
+      .option('dataset', { type: 'string', describe: `dataset name (${DATASET_NAMES.join(', ')}); with --path, the name shown` })
+      .option('path', { type: 'string', describe: 'a file or folder in LongMemEval or LoCoMo format instead of a named dataset' })
+      .option('format', { choices: ['longmemeval', 'locomo'] as const, describe: 'format of --path' })
+      .option('data-dir', { type: 'string', describe: 'data directory (default: ADAPTMR_DATA_DIR, then ./datasets)' })
+      .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON only' })
+      .option('verbose', { type: 'boolean', default: false, describe: 'list every data issue' }),
+  handler: async (argv) => {
+    const dataDir = resolveDataDir({ flag: argv['data-dir'] });
+    const { source, instances, issues } = await loadDataset(infoRef(argv), dataDir);
+    const info = summarize(source.name, instances);
+    const counts = { repaired: 0, dropped: 0, kept: 0 };
+    for (const i of issues) counts[i.action]++;
+    const issueLine = `data issues: ${issues.length} (${counts.repaired} repaired, ${counts.dropped} dropped, ${counts.kept} kept)`;
+    if (argv.json) {
+      console.log(JSON.stringify(info, null, 2));
+      if (issues.length > 0) console.error(issueLine);
+      if (argv.verbose) for (const i of issues) console.error(formatIssue(i));
+      return;
+    }
+    console.log(`${info.dataset}  (${source.kind} ${source.path})`);
+    const totals = new Table({ head: ['questions', 'sessions', 'turns', 'abstention'], style: { head: [], border: [] } });
+    totals.push([info.questions, info.sessions, info.turns, info.abstention]);
+    console.log(totals.toString());
+    const byType = new Table({ head: ['native type', 'n'], style: { head: [], border: [] } });
+    for (const [k, v] of Object.entries(info.byNativeType)) byType.push([k, v]);
+    const byAdapt = new Table({ head: ['AdaptMR type', 'n'], style: { head: [], border: [] } });
+    for (const [k, v] of Object.entries(info.byAdaptType)) byAdapt.push([k, v ?? 0]);
+    console.log(byType.toString());
+    console.log(byAdapt.toString());
+    console.log(issueLine + (issues.length > 0 && !argv.verbose ? ' — --verbose lists them' : ''));
+    if (argv.verbose) for (const i of issues) console.log(`  ${formatIssue(i)}`);
+  },
+};
+
+export const dataPullCommand: CommandModule<object, PullArgs> = {
+  command: 'pull <name>',
+  describe: 'Download a dataset into the data directory (pinned revision, sha256 recorded in adaptmr-data.lock.json)',
+  builder: (y) =>
+    y
+      .positional('name', { choices: DATASET_NAMES, demandOption: true, describe: 'dataset to download' })
+      .option('revision', { type: 'string', describe: 'LongMemEval: HF branch, tag or commit (default main; resolved to a commit)' })
+      .option('data-dir', { type: 'string', describe: 'data directory (default: ADAPTMR_DATA_DIR, then ./datasets)' })
+      .option('hub-url', { type: 'string', describe: 'Hugging Face endpoint (default: ADAPTMR_HF_ENDPOINT, then https://huggingface.co)' })
+      .option('locomo-url', { type: 'string', describe: 'base of the LoCoMo raw URL (default: ADAPTMR_LOCOMO_URL, then https://raw.githubusercontent.com)' })
+      .option('force', { type: 'boolean', default: false, describe: 'download even when a verified copy is present' }),
+  handler: async (argv) => {
+    const result = await pullDataset(argv.name, {
+      dataDir: resolveDataDir({ flag: argv['data-dir'] }),
+      revision: argv.revision,
+      hubUrl: argv['hub-url'],
+      locomoBaseUrl: argv['locomo-url'],
+      force: argv.force,
+      log: (line) => console.error(line),
+    });
+    console.log(`${result.dataset}: ${result.status === 'present' ? 'already present and verified' : 'downloaded'} → ${result.path}`);
+  },
+};
+
+export const dataCommand: CommandModule<object, object> = {
+  command: 'data <command>',
+  describe: 'Dataset tools: info, pull',
+  builder: (y) =>
+    y
+      .command(dataInfoCommand as unknown as CommandModule<object, object>)
+      .command(dataPullCommand as unknown as CommandModule<object, object>)
+      .demandCommand(1, 'Name a data command: info or pull.'),
+  handler: () => undefined,
+};

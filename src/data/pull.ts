@@ -1,0 +1,176 @@
+/**
+ * `adaptmr data pull`: downloads a named dataset into the data directory, pinned and checked.
+ * - LongMemEval from the Hugging Face dataset `xiaowu0162/longmemeval-cleaned` through `@huggingface/hub`: the asked
+ *   revision (default `main`) is resolved to its 40-hex commit (`datasetInfo`, field `sha`) and the file is fetched
+ *   at that commit. The library ignores `HF_ENDPOINT`; the endpoint comes from `hubUrl` / ADAPTMR_HF_ENDPOINT. Plain
+ *   HTTP (`xet: false`) is used so any hub mirror that serves `resolve/` URLs works.
+ * - LoCoMo from GitHub raw `snap-research/locomo` at a pinned commit, checked against its pinned sha256
+ *   (datasets README §1); a mismatch deletes the download.
+ * Each pull streams to a temp file, renames it, and records repo, revisions, sha256 and size in the lock file.
+ * A file already present whose lock entry matches the asked revision and whose sha256 verifies is skipped.
+ */
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { datasetInfo, downloadFile, fileDownloadInfo } from '@huggingface/hub';
+import type { DatasetName } from '../core/config.ts';
+import { InputError } from '../core/errors.ts';
+import { downloadTo, type Downloaded } from './download.ts';
+import { sha256File } from './hash.ts';
+import { readLock, writeLockEntry, type LockEntry } from './lock.ts';
+
+export const LONGMEMEVAL_REPO = 'xiaowu0162/longmemeval-cleaned';
+export const LONGMEMEVAL_FILES: Record<Exclude<DatasetName, 'locomo'>, string> = {
+  'longmemeval-oracle': 'longmemeval_oracle.json',
+  'longmemeval-s': 'longmemeval_s_cleaned.json',
+  'longmemeval-m': 'longmemeval_m_cleaned.json',
+};
+export const LOCOMO_REPO = 'snap-research/locomo';
+export const LOCOMO_COMMIT = '3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376';
+export const LOCOMO_PATH = 'data/locomo10.json';
+export const LOCOMO_SHA256 = '79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4';
+
+export interface PullOptions {
+  dataDir: string;
+  /** LongMemEval revision (branch, tag or commit); default `main`. LoCoMo is always the pinned commit. */
+  revision?: string | undefined;
+  /** Hub endpoint; default ADAPTMR_HF_ENDPOINT, then https://huggingface.co. */
+  hubUrl?: string | undefined;
+  /** Base of the LoCoMo raw URL; default ADAPTMR_LOCOMO_URL, then https://raw.githubusercontent.com. */
+  locomoBaseUrl?: string | undefined;
+  /** Download even when a verified copy is present. */
+  force?: boolean | undefined;
+  /** HF token for gated/private mirrors; default HF_TOKEN if set. */
+  accessToken?: string | undefined;
+  log?: ((line: string) => void) | undefined;
+}
+
+export interface PullResult {
+  dataset: DatasetName;
+  status: 'downloaded' | 'present';
+  path: string;
+  entry: LockEntry;
+}
+
+const HEX40 = /^[0-9a-f]{40}$/;
+
+function unquoteEtag(etag: string): string {
+  return etag.replace(/^W\//, '').replace(/^"|"$/g, '');
+}
+
+async function presentAndVerified(
+  dataDir: string,
+  name: DatasetName,
+  dest: string,
+  revision: string,
+  force: boolean,
+): Promise<LockEntry | undefined> {
+  const entry = (await readLock(dataDir)).datasets[name];
+  if (!entry || !existsSync(dest) || resolve(dataDir, entry.path) !== dest) return undefined;
+  const { sha256 } = await sha256File(dest);
+  if (sha256 !== entry.sha256) {
+    if (force) return undefined;
+    throw new InputError(
+      `sha256 ${sha256} differs from ${entry.sha256} in the lock file; the file changed or is damaged. ` +
+        `Delete it or run \`adaptmr data pull ${name} --force\`.`,
+      dest,
+    );
+  }
+  if (force || (entry.revision !== revision && entry.commit !== revision)) return undefined;
+  return entry;
+}
+
+async function pullLongMemEval(name: Exclude<DatasetName, 'locomo'>, opts: PullOptions): Promise<PullResult> {
+  const dataDir = resolve(opts.dataDir);
+  const log = opts.log ?? (() => undefined);
+  const file = LONGMEMEVAL_FILES[name];
+  const dest = join(dataDir, 'longmemeval', file);
+  const revision = opts.revision ?? 'main';
+  const present = await presentAndVerified(dataDir, name, dest, revision, opts.force === true);
+  if (present) {
+    log(`${name}: already present and verified (${present.repo}@${present.commit}, sha256 ${present.sha256}); skipped`);
+    return { dataset: name, status: 'present', path: dest, entry: present };
+  }
+  const hubUrl = (opts.hubUrl ?? process.env.ADAPTMR_HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, '');
+  const accessToken = opts.accessToken ?? process.env.HF_TOKEN;
+  const creds = accessToken ? { accessToken } : {};
+  const repo = { type: 'dataset' as const, name: LONGMEMEVAL_REPO };
+  const where = `${hubUrl} ${LONGMEMEVAL_REPO}@${revision}`;
+  let commit: string;
+  try {
+    const info = await datasetInfo({ name: LONGMEMEVAL_REPO, revision, hubUrl, additionalFields: ['sha'], ...creds });
+    commit = String(info.sha);
+  } catch (err) {
+    throw new InputError(`cannot resolve revision (${err instanceof Error ? err.message : String(err)})`, where);
+  }
+  if (!HEX40.test(commit)) throw new InputError(`hub returned "${commit}" as the commit id`, where);
+  log(`${name}: ${LONGMEMEVAL_REPO}@${revision} → commit ${commit}`);
+  const info = await fileDownloadInfo({ repo, path: file, revision: commit, hubUrl, ...creds });
+  if (!info) throw new InputError(`file ${file} not found at commit ${commit}`, where);
+  const blob = await downloadFile({ repo, path: file, revision: commit, hubUrl, xet: false, downloadInfo: info, ...creds });
+  if (!blob) throw new InputError(`file ${file} not found at commit ${commit}`, where);
+  log(`${name}: downloading ${file} (${info.size} bytes) to ${dest}`);
+  const etag = unquoteEtag(info.etag);
+  const got = await downloadTo(blob.stream(), dest, (d: Downloaded) => {
+    if (d.bytes !== info.size) throw new InputError(`got ${d.bytes} bytes, the hub announced ${info.size}`, `${where} ${file}`);
+    // For LFS/xet files the hub's ETag is the file's sha256: check it when it has that shape.
+    if (/^[0-9a-f]{64}$/.test(etag) && etag !== d.sha256) {
+      throw new InputError(`sha256 ${d.sha256} differs from the hub's ETag ${etag}`, `${where} ${file}`);
+    }
+  });
+  const entry: LockEntry = {
+    dataset: name,
+    repo: `hf-dataset:${LONGMEMEVAL_REPO}`,
+    revision,
+    commit,
+    path: relative(dataDir, dest),
+    sha256: got.sha256,
+    bytes: got.bytes,
+    url: `${hubUrl}/datasets/${LONGMEMEVAL_REPO}/resolve/${commit}/${file}`,
+    fetchedAt: new Date().toISOString(),
+  };
+  await writeLockEntry(dataDir, entry);
+  log(`${name}: done, sha256 ${got.sha256}`);
+  return { dataset: name, status: 'downloaded', path: dest, entry };
+}
+
+async function pullLocomo(opts: PullOptions): Promise<PullResult> {
+  const dataDir = resolve(opts.dataDir);
+  const log = opts.log ?? (() => undefined);
+  const dest = join(dataDir, 'locomo', 'locomo10.json');
+  if (opts.revision !== undefined && opts.revision !== LOCOMO_COMMIT) {
+    throw new InputError(`LoCoMo is pinned to commit ${LOCOMO_COMMIT} (its sha256 is checked); --revision does not apply`);
+  }
+  const present = await presentAndVerified(dataDir, 'locomo', dest, LOCOMO_COMMIT, opts.force === true);
+  if (present) {
+    log(`locomo: already present and verified (sha256 ${present.sha256}); skipped`);
+    return { dataset: 'locomo', status: 'present', path: dest, entry: present };
+  }
+  const base = (opts.locomoBaseUrl ?? process.env.ADAPTMR_LOCOMO_URL ?? 'https://raw.githubusercontent.com').replace(/\/+$/, '');
+  const url = `${base}/${LOCOMO_REPO}/${LOCOMO_COMMIT}/${LOCOMO_PATH}`;
+  log(`locomo: downloading ${url}`);
+  const res = await fetch(url);
+  if (!res.ok || !res.body) throw new InputError(`HTTP ${res.status} ${res.statusText}`, url);
+  const got = await downloadTo(res.body, dest, (d) => {
+    if (d.sha256 !== LOCOMO_SHA256) {
+      throw new InputError(`sha256 ${d.sha256} differs from the pinned ${LOCOMO_SHA256}; the download was discarded`, url);
+    }
+  });
+  const entry: LockEntry = {
+    dataset: 'locomo',
+    repo: `github:${LOCOMO_REPO}`,
+    revision: LOCOMO_COMMIT,
+    commit: LOCOMO_COMMIT,
+    path: relative(dataDir, dest),
+    sha256: got.sha256,
+    bytes: got.bytes,
+    url,
+    fetchedAt: new Date().toISOString(),
+  };
+  await writeLockEntry(dataDir, entry);
+  log(`locomo: done, sha256 ${got.sha256}`);
+  return { dataset: 'locomo', status: 'downloaded', path: dest, entry };
+}
+
+export async function pullDataset(name: DatasetName, opts: PullOptions): Promise<PullResult> {
+  return name === 'locomo' ? pullLocomo(opts) : pullLongMemEval(name, opts);
+}
