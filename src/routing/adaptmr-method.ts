@@ -1,0 +1,206 @@
+/**
+ * The AdaptMR method (plan §2.1): classifier → router → type-specific strategies, all from one config block.
+ * Every ablation of the plan's experiment 4 is a config switch, so a sweep file can list them:
+ * - w/o Classifier: `classifier: random` (a seeded uniformly random strategy per question);
+ * - w/o Temporal / Update / Multi-hop / Abstention strategy: `replace: { temporal: unified, … }` (plain semantic
+ *   retrieval in that strategy's place);
+ * - w/o Entity Reranking: `strategies: { factual: { entityWeight: 0 } }`.
+ * The oracle router (`router: { kind: oracle }`) is the plan's Oracle-Strategy upper bound: `run` then needs the
+ * gold type as its 4th argument `oracleType`, which only the runner holds; `needsOracleType` tells it so.
+ *
+ * Per question the output carries the predicted type and probabilities, the route taken, and the strategies' notes
+ * (window found, events split, clusters merged, hops, abstention decision) in `retrieval.notes`.
+ */
+import { z } from 'zod';
+import type { MethodFactoryContext } from '../../baselines/method-context.ts';
+import { classifiers } from '../classify/registry.ts';
+import { InputError } from '../core/errors.ts';
+import type { Classifier, Ctx, IndexSpec, MemoryIndex, Method } from '../core/interfaces.ts';
+import type { RegistryEntry } from '../core/registry.ts';
+import { ADAPT_TYPES, type AdaptType, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
+import { AbstentionOptionsSchema, createAbstentionJudge, decideAbstention, noMemoryRetrieval, type AbstentionJudge } from '../strategies/abstention.ts';
+import { strategies } from '../strategies/registry.ts';
+import { renderContext } from '../strategies/render.ts';
+import type { Strategy } from '../strategies/strategy.ts';
+import { createUnified } from '../strategies/unified.ts';
+import { fuse } from './fusion.ts';
+import { planRoute, RouterConfigSchema, type RouterConfig } from './router.ts';
+
+const StrategyOptions = z.record(z.string(), z.unknown()).default({});
+
+export const AdaptmrOptionsSchema = z
+  .object({
+    /** A classifier from the `classifiers` registry, or `random` (the w/o-Classifier ablation). */
+    classifier: z
+      .union([
+        z.literal('random'),
+        z.object({ name: z.string(), options: z.record(z.string(), z.unknown()).default({}) }).strict(),
+      ])
+      .default({ name: 'rules', options: {} }),
+    router: RouterConfigSchema.default(RouterConfigSchema.parse({})),
+    /** Abstention as a routed type (`route`, the plan) or as a gate after every route (`gate`); DESIGN.md §2. */
+    abstention: z.enum(['route', 'gate']).default('route'),
+    /** Options per strategy, checked against each strategy's own strict schema. */
+    strategies: z
+      .object({
+        factual: StrategyOptions,
+        temporal: StrategyOptions,
+        update: StrategyOptions,
+        'multi-hop': StrategyOptions,
+        abstention: StrategyOptions,
+      })
+      .strict()
+      .default({ factual: {}, temporal: {}, update: {}, 'multi-hop': {}, abstention: {} }),
+    /** Ablation: put plain semantic retrieval in a strategy's place. */
+    replace: z
+      .object({
+        factual: z.literal('unified').optional(),
+        temporal: z.literal('unified').optional(),
+        update: z.literal('unified').optional(),
+        'multi-hop': z.literal('unified').optional(),
+        abstention: z.literal('unified').optional(),
+      })
+      .strict()
+      .default({}),
+  })
+  .strict();
+export type AdaptmrOptions = z.output<typeof AdaptmrOptionsSchema>;
+
+export interface AdaptmrMethod extends Method {
+  /** True for the oracle router: the runner must pass the gold type as `oracleType` (upper bound only). */
+  readonly needsOracleType: boolean;
+  run(query: Query, index: MemoryIndex, ctx: Ctx, oracleType?: AdaptType): Promise<MethodOutput>;
+}
+
+export interface AdaptmrParts {
+  name: string;
+  index: IndexSpec;
+  k: number;
+  /** Needed for `single` and `fusion` routers. */
+  classifier?: Classifier;
+  router: RouterConfig;
+  abstention: 'route' | 'gate';
+  strategies: Record<AdaptType, Strategy>;
+  /** The abstention decision used by the gate (same options as the abstention strategy). */
+  judge: AbstentionJudge;
+}
+
+/** Runs the routed strategies and fuses when several ran; abstention wins only as the top-weight route. */
+async function runRoute(parts: AdaptmrParts, runs: { type: AdaptType; weight: number }[], query: Query, index: MemoryIndex, ctx: Ctx): Promise<Retrieval> {
+  const results: { type: AdaptType; weight: number; retrieval: Retrieval }[] = [];
+  for (const r of runs) results.push({ ...r, retrieval: await parts.strategies[r.type].retrieve(query, index, parts.k, ctx) });
+  const first = results[0]!;
+  if (results.length === 1 || first.retrieval.noMemory) return first.retrieval;
+  const units = fuse(
+    results.map((r) => ({ type: r.type, weight: r.weight, units: r.retrieval.units })),
+    parts.k,
+    { method: parts.router.fusion, rrfK: parts.router.rrfK, rrfWeighted: parts.router.rrfWeighted },
+  );
+  const annotations: Record<string, string> = {};
+  const trailer: string[] = [];
+  for (const r of results) {
+    const notes = r.retrieval.notes ?? {};
+    const ann = notes.annotations;
+    if (ann && typeof ann === 'object') {
+      for (const [id, text] of Object.entries(ann)) if (typeof text === 'string' && !annotations[id]) annotations[id] = text;
+    }
+    const tr = notes.trailer;
+    if (Array.isArray(tr)) trailer.push(...tr.filter((x): x is string => typeof x === 'string'));
+  }
+  return {
+    units,
+    noMemory: false,
+    context: renderContext(units, 'rank', { annotations, trailer }),
+    notes: {
+      fusion: { method: parts.router.fusion, weights: Object.fromEntries(results.map((r) => [r.type, r.weight])) },
+      perStrategy: Object.fromEntries(results.map((r) => [r.type, r.retrieval.notes ?? {}])),
+    },
+  };
+}
+
+export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
+  const needsClassifier = parts.router.kind === 'single' || parts.router.kind === 'fusion';
+  if (needsClassifier && !parts.classifier) throw new InputError(`router "${parts.router.kind}" needs a classifier`, `method ${parts.name}`);
+  return {
+    name: parts.name,
+    index: parts.index,
+    needsOracleType: parts.router.kind === 'oracle',
+    async run(query, index, ctx, oracleType) {
+      const classified = needsClassifier ? await parts.classifier!.classify(query, ctx) : undefined;
+      const plan = planRoute(parts.router, parts.abstention, {
+        seed: ctx.seed,
+        ...(classified ? { probs: classified.probs } : {}),
+        ...(oracleType ? { oracleType } : {}),
+      });
+      let retrieval = await runRoute(parts, plan.runs, query, index, ctx);
+      const routed = { ...(retrieval.notes ?? {}), route: plan.route, abstentionMode: parts.abstention, ...(parts.router.kind === 'oracle' ? { upperBound: 'oracle (gold type)' } : {}) };
+      if (parts.abstention === 'gate') {
+        const decision = await decideAbstention(parts.judge, query, index, ctx);
+        retrieval = decision.noMemory ? noMemoryRetrieval(decision, { ...routed, gated: true }) : { ...retrieval, notes: { ...routed, gate: decision } };
+      } else {
+        retrieval = { ...retrieval, notes: routed };
+      }
+      return {
+        retrieval,
+        route: plan.route,
+        ...(classified ? { predictedType: classified.type, typeProbs: classified.probs } : {}),
+      };
+    },
+  };
+}
+
+/** Builds the strategies of an options block (validating each strategy's options, naming the field on error). */
+export async function buildStrategies(options: AdaptmrOptions, where: string): Promise<Record<AdaptType, Strategy>> {
+  const out = {} as Record<AdaptType, Strategy>;
+  for (const type of ADAPT_TYPES) {
+    out[type] =
+      options.replace[type] === 'unified'
+        ? createUnified()
+        : await strategies.create(type, options.strategies[type], undefined, `${where}.strategies.${type}`);
+  }
+  return out;
+}
+
+/** From a parsed options block; `classifier` overrides the configured one (tests, or a classifier built elsewhere). */
+export async function createAdaptmrMethod(
+  raw: unknown,
+  context: MethodFactoryContext,
+  classifier?: Classifier,
+): Promise<AdaptmrMethod> {
+  const where = `method ${context.id}`;
+  const parsed = AdaptmrOptionsSchema.safeParse(raw ?? {});
+  if (!parsed.success) throw new InputError(parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; '), where);
+  const options = parsed.data;
+  let router = options.router;
+  if (options.classifier === 'random') {
+    if (router.kind !== 'single' && router.kind !== 'random') {
+      throw new InputError(`classifier "random" picks one strategy per question; it cannot drive router "${router.kind}"`, `${where}.router.kind`);
+    }
+    router = { ...router, kind: 'random' };
+  }
+  const needsClassifier = router.kind === 'single' || router.kind === 'fusion';
+  const built =
+    classifier ??
+    (needsClassifier && options.classifier !== 'random'
+      ? await classifiers.create(options.classifier.name, options.classifier.options, {}, `${where}.classifier`)
+      : undefined);
+  const abstentionOptions = AbstentionOptionsSchema.parse(options.strategies.abstention);
+  return createAdaptmrFromParts({
+    name: context.id,
+    index: context.index,
+    k: context.k,
+    ...(built ? { classifier: built } : {}),
+    router,
+    abstention: options.abstention,
+    strategies: await buildStrategies(options, where),
+    judge: createAbstentionJudge(abstentionOptions),
+  });
+}
+
+/** The method registry entry the lead registers in src/run/method-registry.ts. */
+export const adaptmrEntry: RegistryEntry<Method, MethodFactoryContext> = {
+  name: 'adaptmr',
+  description: 'AdaptMR: query-type classifier + router (single | fusion | oracle upper bound | random) + five type-specific strategies (plan §2)',
+  optionsSchema: AdaptmrOptionsSchema,
+  create: (options, context) => createAdaptmrMethod(options, context),
+};

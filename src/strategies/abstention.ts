@@ -1,0 +1,109 @@
+/**
+ * Strategy 5, abstention (plan §2.3 策略 5): retrieve top-K, compare the top-1 cosine with θ_high / θ_low:
+ * ≥ θ_high → relevant, return top-K; < θ_low → an explicit "no relevant memory" result; in between → the LLM relevance
+ * check on the top 3 (the plan's `llm_relevance_check`, `mode: llm`) or, offline, the midpoint rule
+ * (top-1 ≥ (θ_high + θ_low) / 2 → relevant), the simplest LLM-free split of the uncertain band.
+ *
+ * Thresholds are looked up by the index's embedder id: `thresholds` in the options, then `thresholdsFile` (written by
+ * `adaptmr calibrate`), then the plan's 0.85 / 0.60; `notes.thresholdSource` says which applied.
+ * `decideAbstention` is exported so the router can apply the same decision as a gate after any strategy.
+ */
+import { z } from 'zod';
+import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
+import type { Query, Retrieval, ScoredUnit } from '../core/types.ts';
+import { askYesNo, strategyClient } from './llm-step.ts';
+import { NO_MEMORY_LINE, renderContext } from './render.ts';
+import type { Strategy } from './strategy.ts';
+import { PLAN_THRESHOLDS, readThresholdsFile, ThresholdPairSchema, type ThresholdPair } from './thresholds.ts';
+
+export const AbstentionOptionsSchema = z
+  .object({
+    mode: z.enum(['llm', 'offline']).default('offline'),
+    /** θ per embedder id, e.g. `{ "wink-sif": { high: 0.8, low: 0.5 } }`. */
+    thresholds: z.record(z.string(), ThresholdPairSchema).default({}),
+    /** JSON file written by `adaptmr calibrate`. */
+    thresholdsFile: z.string().optional(),
+    /** Units shown to the LLM relevance check (plan: candidates[:3]). */
+    checkTopN: z.number().int().positive().default(3),
+  })
+  .strict();
+export type AbstentionOptions = z.output<typeof AbstentionOptionsSchema>;
+
+export interface AbstentionDecision {
+  noMemory: boolean;
+  band: 'high' | 'uncertain' | 'low' | 'empty';
+  top1: number | null;
+  thresholds: ThresholdPair;
+  thresholdSource: 'options' | 'file' | 'plan-default';
+  decidedBy: 'threshold' | 'llm' | 'midpoint';
+}
+
+export function relevancePrompt(question: string, memories: readonly ScoredUnit[]): string {
+  return (
+    `Do the memories below contain information about what this question asks?\n\nQuestion: ${question}\n\n` +
+    `Memories:\n${memories.map((m) => m.unit.text).join('\n')}\n\n` +
+    'Answer YES if they do. Answer NO if they do not (even if they are indirectly related).'
+  );
+}
+
+export interface AbstentionJudge {
+  thresholdsFor(embedderId: string): { thresholds: ThresholdPair; source: AbstentionDecision['thresholdSource'] };
+  decide(query: Query, candidates: readonly ScoredUnit[], embedderId: string, ctx: Ctx): Promise<AbstentionDecision>;
+}
+
+export function createAbstentionJudge(options: AbstentionOptions): AbstentionJudge {
+  const file = options.thresholdsFile ? readThresholdsFile(options.thresholdsFile) : undefined;
+  const thresholdsFor: AbstentionJudge['thresholdsFor'] = (embedderId) => {
+    const own = options.thresholds[embedderId];
+    if (own) return { thresholds: own, source: 'options' };
+    const cal = file?.embedders[embedderId];
+    if (cal) return { thresholds: { high: cal.high, low: cal.low }, source: 'file' };
+    return { thresholds: PLAN_THRESHOLDS, source: 'plan-default' };
+  };
+  return {
+    thresholdsFor,
+    async decide(query, candidates, embedderId, ctx) {
+      const { thresholds, source } = thresholdsFor(embedderId);
+      const base = { thresholds, thresholdSource: source };
+      const top = candidates[0];
+      if (!top) return { ...base, noMemory: true, band: 'empty', top1: null, decidedBy: 'threshold' };
+      if (top.score >= thresholds.high) return { ...base, noMemory: false, band: 'high', top1: top.score, decidedBy: 'threshold' };
+      if (top.score < thresholds.low) return { ...base, noMemory: true, band: 'low', top1: top.score, decidedBy: 'threshold' };
+      if (options.mode === 'llm') {
+        const relevant = await askYesNo(
+          strategyClient(ctx, 'abstention'),
+          ctx,
+          'strategy.abstention.check',
+          relevancePrompt(query.text, candidates.slice(0, options.checkTopN)),
+        );
+        return { ...base, noMemory: !relevant, band: 'uncertain', top1: top.score, decidedBy: 'llm' };
+      }
+      const mid = (thresholds.high + thresholds.low) / 2;
+      return { ...base, noMemory: top.score < mid, band: 'uncertain', top1: top.score, decidedBy: 'midpoint' };
+    },
+  };
+}
+
+/** The decision for a query on an index, from its own semantic top-k (used by the strategy and by the gate). */
+export async function decideAbstention(judge: AbstentionJudge, query: Query, index: MemoryIndex, ctx: Ctx, k = 3): Promise<AbstentionDecision> {
+  return judge.decide(query, await index.semantic(query.text, k), index.embedder.id, ctx);
+}
+
+export function noMemoryRetrieval(decision: AbstentionDecision, extraNotes: Record<string, unknown> = {}): Retrieval {
+  return { units: [], noMemory: true, context: NO_MEMORY_LINE, notes: { ...extraNotes, abstention: decision } };
+}
+
+export function createAbstention(options: AbstentionOptions): Strategy {
+  const judge = createAbstentionJudge(options);
+  return {
+    name: 'abstention',
+    mode: options.mode,
+    async retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval> {
+      const candidates = await index.semantic(query.text, k);
+      const decision = await judge.decide(query, candidates, index.embedder.id, ctx);
+      const notes = { strategy: 'abstention', contextOrder: 'rank' };
+      if (decision.noMemory) return noMemoryRetrieval(decision, notes);
+      return { units: candidates, noMemory: false, context: renderContext(candidates, 'rank'), notes: { ...notes, abstention: decision } };
+    },
+  };
+}
