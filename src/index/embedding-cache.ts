@@ -105,8 +105,10 @@ export class DuckDBEmbeddingCache implements EmbeddingCache {
         for (const [hash, blob] of reader.getRows()) {
           if (typeof hash !== 'string' || blob === null || typeof blob !== 'object' || !('bytes' in blob)) continue;
           const bytes = (blob as { bytes: Uint8Array }).bytes;
-          // slice() copies into a fresh, 4-byte-aligned buffer.
-          out.set(hash, new Float32Array(bytes.slice().buffer, 0, bytes.length / 4));
+          // Copy into a fresh, aligned buffer (the value may be a Buffer, whose slice() would not copy).
+          const copy = new Uint8Array(bytes.length);
+          copy.set(bytes);
+          out.set(hash, new Float32Array(copy.buffer));
         }
       }
       return out;
@@ -177,39 +179,67 @@ export class CachedEmbedder implements Embedder {
 
   async embed(texts: string[]): Promise<Float32Array[]> {
     const hashes = texts.map(textHash);
-    // Captured now: an in-flight entry is removed once it settles, possibly before this call reads it.
+    // Claim every text not already in flight *before* any await, so concurrent calls never embed it twice.
     const waiting = new Map<string, Promise<Float32Array>>();
+    const mine = new Map<string, Deferred>();
     for (const h of new Set(hashes)) {
-      const p = this.inflight.get(h);
-      if (p) waiting.set(h, p);
+      let p = this.inflight.get(h);
+      if (!p) {
+        const d = deferred();
+        mine.set(h, d);
+        this.inflight.set(h, d.promise);
+        p = d.promise;
+      }
+      waiting.set(h, p);
     }
-    const unique = [...new Set(hashes)].filter((h) => !waiting.has(h));
-    const found = await this.cache.get(this.id, unique);
-    const missing = unique.filter((h) => !found.has(h));
-    this.stats.hits += found.size;
-    this.stats.misses += missing.length;
-    if (missing.length > 0) {
-      const textOf = new Map<string, string>();
-      hashes.forEach((h, i) => textOf.set(h, texts[i]!));
-      const batch = this.inner.embed(missing.map((h) => textOf.get(h)!)).then(async (vectors) => {
-        await this.cache.put(
-          this.id,
-          missing.map((hash, i) => ({ hash, vector: vectors[i]! })),
-        );
-        return vectors;
-      });
-      missing.forEach((h, i) => {
-        const one = batch.then((vs) => vs[i]!);
-        this.inflight.set(h, one);
-        waiting.set(h, one);
-        void one.then(
-          () => this.inflight.delete(h),
-          () => this.inflight.delete(h),
-        );
-      });
+    if (mine.size > 0) {
+      try {
+        const owned = [...mine.keys()];
+        const found = await this.cache.get(this.id, owned);
+        for (const [h, v] of found) mine.get(h)?.resolve(v);
+        const missing = owned.filter((h) => !found.has(h));
+        this.stats.hits += found.size;
+        this.stats.misses += missing.length;
+        if (missing.length > 0) {
+          const textOf = new Map<string, string>();
+          hashes.forEach((h, i) => textOf.set(h, texts[i]!));
+          const vectors = await this.inner.embed(missing.map((h) => textOf.get(h)!));
+          if (vectors.length !== missing.length) {
+            throw new Error(`embedder ${this.id} returned ${vectors.length} vectors for ${missing.length} texts`);
+          }
+          await this.cache.put(
+            this.id,
+            missing.map((hash, i) => ({ hash, vector: vectors[i]! })),
+          );
+          missing.forEach((h, i) => mine.get(h)?.resolve(vectors[i]!));
+        }
+      } catch (err) {
+        // Errors are never cached: every claimed text fails for its waiters and is free to be retried.
+        for (const d of mine.values()) d.reject(err);
+      } finally {
+        for (const h of mine.keys()) this.inflight.delete(h);
+      }
     }
-    const resolved = new Map<string, Float32Array>(found);
+    const resolved = new Map<string, Float32Array>();
     for (const [h, p] of waiting) resolved.set(h, await p);
     return hashes.map((h) => resolved.get(h)!);
   }
+}
+
+interface Deferred {
+  promise: Promise<Float32Array>;
+  resolve(v: Float32Array): void;
+  reject(err: unknown): void;
+}
+
+function deferred(): Deferred {
+  let resolve!: (v: Float32Array) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<Float32Array>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Marked handled: a waiter that is not awaited (its call already failed on another text) must not crash the process.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
 }

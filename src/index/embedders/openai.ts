@@ -42,12 +42,15 @@ export class OpenAIEmbedder implements Embedder {
   readonly id: string;
   /** Requests sent and input texts embedded (for tests and cost accounting). */
   readonly stats = { requests: 0, texts: 0, promptTokens: 0 };
+  /** A #private field: the client holds the key, so it must never show up in JSON.stringify or util.inspect. */
+  readonly #client: OpenAI;
 
   private constructor(
-    private readonly client: OpenAI,
+    client: OpenAI,
     private readonly settings: z.output<typeof OpenAIEmbedderOptionsSchema>,
     readonly dim: number,
   ) {
+    this.#client = client;
     this.id = `openai:${new URL(client.baseURL).host}/${settings.model}@${dim}`;
   }
 
@@ -104,7 +107,7 @@ export class OpenAIEmbedder implements Embedder {
     });
     const result: Float32Array[] = input.map(() => new Float32Array(this.dim));
     if (sendIdx.length === 0) return result;
-    const response = await this.client.embeddings.create({
+    const response = await this.#client.embeddings.create({
       model: this.settings.model,
       input: sendIdx.map((i) => input[i]!),
       encoding_format: 'base64',
@@ -114,11 +117,11 @@ export class OpenAIEmbedder implements Embedder {
     this.stats.texts += sendIdx.length;
     this.stats.promptTokens += response.usage?.prompt_tokens ?? 0;
     if (response.data.length !== sendIdx.length) {
-      throw new InputError(`sent ${sendIdx.length} inputs, got ${response.data.length} embeddings`, this.client.baseURL);
+      throw new InputError(`sent ${sendIdx.length} inputs, got ${response.data.length} embeddings`, this.#client.baseURL);
     }
     for (const item of response.data) {
       const target = sendIdx[item.index];
-      if (target === undefined) throw new InputError(`embedding index ${item.index} out of range`, this.client.baseURL);
+      if (target === undefined) throw new InputError(`embedding index ${item.index} out of range`, this.#client.baseURL);
       result[target] = decode(item.embedding as unknown);
     }
     return result;

@@ -168,7 +168,11 @@ export function readWordVectors(path: string): WordVectors {
     throw new InputError(`corrupt or truncated word-vector cache (${file.length} bytes); delete it to rebuild`, path);
   }
   // Typed-array views need aligned offsets; a large readFileSync buffer starts at offset 0, but copy if not.
-  const buf = file.byteOffset % 4 === 0 ? file : Buffer.from(file);
+  let buf: Uint8Array = file;
+  if (file.byteOffset % 4 !== 0) {
+    buf = new Uint8Array(file.length); // fresh ArrayBuffer at offset 0 (Buffer.from could land in the pool)
+    buf.set(file);
+  }
   let off = buf.byteOffset + HEADER_BYTES;
   const starts = new Uint32Array(buf.buffer, off, size + 1);
   off += 4 * (size + 1);
