@@ -1,7 +1,7 @@
 /**
  * Exports a results file's tables and the scores_by_type view, one file each, for tools outside DuckDB. The file is
  * opened read-only. CSV goes through csv-stringify with list and object cells as JSON strings (so a spreadsheet
- * round-trips them); Parquet is written by DuckDB itself with `COPY (…) TO … (FORMAT parquet)`, keeping types.
+ * round-trips them), booleans as true/false and NULL as an empty cell; Parquet is written by DuckDB itself with `COPY (…) TO … (FORMAT parquet)`, keeping types.
  */
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,7 +33,8 @@ function chooseTables(tables: readonly string[] | undefined): readonly string[] 
 function csvCell(value: unknown): unknown {
   if (value === null || value === undefined) return '';
   if (typeof value === 'object') return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-  if (typeof value === 'bigint') return value.toString();
+  // csv-stringify would write false as an empty cell, indistinguishable from NULL.
+  if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   return value;
 }
 

@@ -3,11 +3,11 @@
  * never interleave statements or transactions; a question's rows are written in one BEGIN … COMMIT (ROLLBACK on
  * any error), which is what lets a killed run resume without half-written questions (DESIGN.md §3).
  */
-import { LIST, VARCHAR, listValue, type DuckDBConnection, type DuckDBInstance, type DuckDBType } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { InputError, errorMessage } from '../core/errors.ts';
 import { TableAppenders } from './appenders.ts';
 import { readRows } from './read-rows.ts';
-import { answerCells, llmCallCells, retrievalCells, scoreCells } from './row-cells.ts';
+import { answerCells, llmCallCells, questionCells, retrievalCells, scoreCells } from './row-cells.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { completedKey, type QueryParam, type QuestionBatch, type ResultStore, type RunRecord } from './types.ts';
 import { validateBatch } from './validate-batch.ts';
@@ -15,18 +15,13 @@ import { validateBatch } from './validate-batch.ts';
 const UPSERT_RUN = `INSERT INTO runs VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
   ON CONFLICT (run_id) DO UPDATE SET ended_at = excluded.ended_at, status = excluded.status`;
 
-// Gold is identical for every method of a question, so a second write of it is a no-op.
-const INSERT_QUESTION = `INSERT INTO questions VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-  ON CONFLICT DO NOTHING`;
-// An empty JS list has no item type to infer, so the two id lists are bound with an explicit type.
-const QUESTION_TYPES: DuckDBType[] = [];
-QUESTION_TYPES[8] = LIST(VARCHAR);
-QUESTION_TYPES[9] = LIST(VARCHAR);
-
 export class ResultStoreImpl implements ResultStore {
   private readonly queue = new SerialQueue();
   private readonly appenders: TableAppenders;
   private closed = false;
+  /** Questions whose gold row is committed, per run, loaded from the file on a run's first write. Only this process
+   * writes the file (DuckDB holds a write lock), so the set stays exact; it spares a statement per question. */
+  private readonly goldWritten = new Map<string, Set<string>>();
 
   constructor(
     readonly path: string,
@@ -77,10 +72,15 @@ export class ResultStoreImpl implements ResultStore {
   }
 
   private async writeInTransaction(batch: QuestionBatch): Promise<void> {
+    const gold = await this.goldKeys(batch.runId);
+    const key = completedKey(batch.question.dataset, batch.question.questionId, '');
     await this.connection.run('BEGIN TRANSACTION');
     try {
+      // Gold is identical for every method of a question, so it is written once per run and question.
+      if (!gold.has(key)) await this.appenders.append(questionCells, batch.runId, [batch.question]);
       await this.writeRows(batch);
       await this.connection.run('COMMIT');
+      gold.add(key);
     } catch (err) {
       this.appenders.clearAll();
       await this.connection.run('ROLLBACK');
@@ -92,15 +92,21 @@ export class ResultStoreImpl implements ResultStore {
   }
 
   private async writeRows(batch: QuestionBatch): Promise<void> {
-    const { runId, question: q } = batch;
-    await this.connection.run(INSERT_QUESTION, [
-      runId, q.dataset, q.questionId, q.text, q.askedAt, q.nativeType, q.adaptType, q.isAbstention,
-      listValue(q.evidenceSessionIds), listValue(q.evidenceTurnIds), q.answer,
-    ], QUESTION_TYPES);
-    await this.appenders.append(retrievalCells, runId, batch.retrievals);
-    await this.appenders.append(scoreCells, runId, batch.scores);
-    await this.appenders.append(answerCells, runId, batch.answers ?? []);
-    await this.appenders.append(llmCallCells, runId, batch.llmCalls ?? []);
+    await this.appenders.append(retrievalCells, batch.runId, batch.retrievals);
+    await this.appenders.append(scoreCells, batch.runId, batch.scores);
+    await this.appenders.append(answerCells, batch.runId, batch.answers ?? []);
+    await this.appenders.append(llmCallCells, batch.runId, batch.llmCalls ?? []);
+  }
+
+  private async goldKeys(runId: string): Promise<Set<string>> {
+    let keys = this.goldWritten.get(runId);
+    if (!keys) {
+      const rows = await readRows<{ dataset: string; question_id: string }>(
+        this.connection, 'SELECT dataset, question_id FROM questions WHERE run_id = $1', [runId]);
+      keys = new Set(rows.map((r) => completedKey(r.dataset, r.question_id, '')));
+      this.goldWritten.set(runId, keys);
+    }
+    return keys;
   }
 
   private assertWritable(op: string): void {

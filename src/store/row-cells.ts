@@ -3,14 +3,14 @@
  * appender is DuckDB's bulk path (DESIGN.md §7); it takes values positionally, so the order here must match the
  * CREATE TABLE statements in schema.ts (the store test reads every column back to catch a mismatch).
  */
-import type { AnswerRow, LlmCallRow, RetrievalRow, ScoreRow } from './types.ts';
+import type { AnswerRow, LlmCallRow, QuestionRow, RetrievalRow, ScoreRow } from './types.ts';
 
 /** varchar · boolean · double · integer · varchar list · double list. */
 export type CellType = 'v' | 'b' | 'd' | 'i' | 'vl' | 'dl';
 export type Cell = string | number | boolean | null | readonly string[] | readonly number[];
 
 export interface TableCells<R> {
-  table: 'retrievals' | 'scores' | 'answers' | 'llm_calls';
+  table: 'questions' | 'retrievals' | 'scores' | 'answers' | 'llm_calls';
   types: readonly CellType[];
   cells(runId: string, row: R): Cell[];
 }
@@ -18,6 +18,15 @@ export interface TableCells<R> {
 function json(value: unknown): string | null {
   return value === null || value === undefined ? null : JSON.stringify(value);
 }
+
+export const questionCells: TableCells<QuestionRow> = {
+  table: 'questions',
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'b', 'vl', 'vl', 'v'],
+  cells: (runId, q) => [
+    runId, q.dataset, q.questionId, q.text, q.askedAt, q.nativeType, q.adaptType, q.isAbstention,
+    q.evidenceSessionIds, q.evidenceTurnIds, q.answer,
+  ],
+};
 
 export const retrievalCells: TableCells<RetrievalRow> = {
   table: 'retrievals',
