@@ -1,0 +1,91 @@
+// LoCoMo token F1 and Mem0 BLEU-1: hand-computed golden values, and the tokenizer checked against NLTK's output.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  bleu1,
+  locomoAnswerScore,
+  locomoMultiAnswerF1,
+  locomoTokenF1,
+  normalizeLocomoAnswer,
+} from './answer-metrics.ts';
+import { splitSentences, treebankTokenize, wordTokenize } from './nltk-tokenize.ts';
+
+describe('LoCoMo F1', () => {
+  it('normalises like normalize_answer', () => {
+    // commas dropped, lower-cased, punctuation dropped, a/an/the/and removed, whitespace collapsed
+    expect(normalizeLocomoAnswer('The cat, and a dog!')).toBe('cat dog');
+    expect(normalizeLocomoAnswer('7 May, 2023')).toBe('7 may 2023');
+    expect(normalizeLocomoAnswer("Andrew's band")).toBe('andrews band');
+    expect(normalizeLocomoAnswer('Theatre and Anna')).toBe('theatre anna');
+  });
+
+  it('stems then scores multiset overlap', () => {
+    // [melani, went, run] vs [run]: P = 1/3, R = 1 → F1 = 0.5
+    expect(locomoTokenF1('Melanie went running', 'running')).toBeCloseTo(0.5, 12);
+    // [run, run] vs [run]: one common token (multiset) → P = 1/2, R = 1 → 2/3
+    expect(locomoTokenF1('run runs', 'run')).toBeCloseTo(2 / 3, 12);
+    expect(locomoTokenF1('Paris', 'London')).toBe(0);
+    expect(locomoTokenF1('', 'London')).toBe(0);
+    expect(locomoTokenF1('The Birthdays', 'birthday')).toBe(1);
+  });
+
+  it('category 1 averages over gold parts the best match among prediction parts', () => {
+    // gold parts: bananas → 1, cherries → 0, apples → 1 → 2/3
+    expect(locomoMultiAnswerF1('apples, bananas', 'bananas, cherries, apples')).toBeCloseTo(2 / 3, 12);
+    expect(locomoAnswerScore('apples, bananas', 'bananas, cherries, apples', 1)).toBeCloseTo(2 / 3, 12);
+  });
+
+  it('category 3 keeps the gold answer up to the first ";"', () => {
+    expect(locomoAnswerScore('Paris', 'Paris; because she likes the food', 3)).toBe(1);
+    // no ';': gold [pari, becaus, she, like, food] ("the" dropped) → P = 1, R = 1/5 → F1 = 1/3
+    expect(locomoAnswerScore('Paris', 'Paris because she likes the food', 3)).toBeCloseTo(1 / 3, 12);
+  });
+
+  it('category 5 scores the two abstention phrases only', () => {
+    expect(locomoAnswerScore('That is NOT MENTIONED in the conversation.', '', 5)).toBe(1);
+    expect(locomoAnswerScore('No information available.', '', 5)).toBe(1);
+    expect(locomoAnswerScore("I don't know", '', 5)).toBe(0);
+    expect(locomoAnswerScore('She went to Paris', 'Paris', 5)).toBe(0);
+  });
+
+  it('rejects unknown categories', () => {
+    expect(() => locomoAnswerScore('x', 'x', 6)).toThrow(/1–5/);
+  });
+});
+
+describe('BLEU-1 (Mem0)', () => {
+  it('matches sentence_bleu(weights=(1,0,0,0), method1) on hand-computed cases', () => {
+    // 5 of 6 unigrams match (clipped), equal lengths → BP 1 → 5/6
+    expect(bleu1('The cat sat on the mat', 'the cat is on the mat')).toBeCloseTo(5 / 6, 12);
+    // 1 of 1 matches, c = 1 < r = 3 → BP = e^(1−3)
+    expect(bleu1('cat', 'the cat sat')).toBeCloseTo(Math.exp(-2), 12);
+    // 2 of 7, c > r → BP 1
+    expect(bleu1('a b c d e f g', 'a b')).toBeCloseTo(2 / 7, 12);
+    expect(bleu1('x', 'y')).toBe(0);
+    expect(bleu1('', 'y')).toBe(0);
+  });
+
+  it('tokenises with word_tokenize (punctuation split off, lower-cased)', () => {
+    // hyp [she, went, to, paris, .] vs ref [paris]: 1/5, c > r → 0.2
+    expect(bleu1('She went to Paris.', 'Paris')).toBeCloseTo(0.2, 12);
+  });
+});
+
+describe('NLTK word tokenizer', () => {
+  const cases = readFileSync(new URL('./fixtures/treebank-nltk-3.10.3.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as [string, string[]]);
+
+  it('matches NLTKWordTokenizer on LoCoMo answers, questions and edge cases', () => {
+    expect(cases.length).toBeGreaterThan(1000);
+    const wrong = cases.filter(([t, toks]) => JSON.stringify(treebankTokenize(t)) !== JSON.stringify(toks));
+    expect(wrong.map(([t, toks]) => `${t} → ${JSON.stringify(treebankTokenize(t))} ≠ ${JSON.stringify(toks)}`)).toEqual([]);
+  });
+
+  it('splits sentences on full stops except after initials and abbreviations', () => {
+    expect(splitSentences('i went home. then i slept.')).toEqual(['i went home.', ' then i slept.']);
+    expect(splitSentences('mr. smith went to the u.s. yesterday.')).toEqual(['mr. smith went to the u.s. yesterday.']);
+    expect(wordTokenize('i went home. then i slept.')).toEqual(['i', 'went', 'home', '.', 'then', 'i', 'slept', '.']);
+  });
+});
