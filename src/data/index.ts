@@ -11,3 +11,13 @@ export { compareIds } from './sort.ts';
 export { NAMED_LAYOUTS, resolveDataDir, resolveDataset, type DatasetFormat, type DatasetSource } from './source.ts';
 export { summarize, type DataInfo } from './summary.ts';
 export { LOCOMO_CATEGORIES, LONGMEMEVAL_TYPES } from './type-map.ts';
+export { ensureDataset } from './ensure.ts';
+export {
+  LOCOMO_COMMIT,
+  LOCOMO_SHA256,
+  LONGMEMEVAL_FILES,
+  LONGMEMEVAL_REPO,
+  pullDataset,
+  type PullOptions,
+  type PullResult,
+} from './pull.ts';

@@ -1,6 +1,6 @@
 // LongMemEval loader: official turn ids and evidence, dates, abstention, the array layout (streamed) against the
 // folder layout, and clear errors on malformed input.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../core/errors.ts';
 import type { Instance } from '../core/types.ts';
 import { loadDataset, readCatalog, readInstances, type DatasetSource } from './index.ts';
-import { rmSync } from 'node:fs';
 
 const dataDir = process.env.ADAPTMR_DATA_DIR!;
 const oracleDir = join(dataDir, 'longmemeval', 'oracle');
@@ -64,7 +63,6 @@ describe('longmemeval oracle', () => {
 describe('longmemeval S (one file, gz)', () => {
   it('reads an S question with filler sessions lacking has_answer (28dc39ac)', async () => {
     const folder = join(tmp, 's1');
-    const { mkdirSync, copyFileSync } = await import('node:fs');
     mkdirSync(folder);
     copyFileSync(join(dataDir, 'longmemeval', 's_cleaned', '38_28dc39ac.json.gz'), join(folder, '38_28dc39ac.json.gz'));
     const src: DatasetSource = { name: 'longmemeval-s', format: 'longmemeval', path: folder, kind: 'folder' };
@@ -87,7 +85,6 @@ describe('array layout vs folder layout', () => {
   it('loads 20 joined oracle items from one array file (plain and .gz) exactly as from the folder', async () => {
     const files = readdirSync(oracleDir).sort().slice(0, 20);
     const folder = join(tmp, 'oracle20');
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(folder);
     const items = files.map((f) => {
       const text = readFileSync(join(oracleDir, f), 'utf8');

@@ -1,0 +1,83 @@
+// Resolution of dataset names and the data directory; the error for missing data says what was tried and what to run.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InputError } from '../core/errors.ts';
+import { resolveDataDir, resolveDataset } from './index.ts';
+
+const dataDir = process.env.ADAPTMR_DATA_DIR!;
+
+describe('resolveDataDir', () => {
+  const saved = process.env.ADAPTMR_DATA_DIR;
+  afterEach(() => {
+    process.env.ADAPTMR_DATA_DIR = saved;
+  });
+  it('prefers --data-dir, then ADAPTMR_DATA_DIR, then config dataDir, then ./datasets', () => {
+    process.env.ADAPTMR_DATA_DIR = '/env/dir';
+    expect(resolveDataDir({ flag: '/flag/dir', config: '/cfg/dir' })).toBe('/flag/dir');
+    expect(resolveDataDir({ config: '/cfg/dir' })).toBe('/env/dir');
+    delete process.env.ADAPTMR_DATA_DIR;
+    expect(resolveDataDir({ config: '/cfg/dir' })).toBe('/cfg/dir');
+    expect(resolveDataDir({})).toBe(resolve('./datasets'));
+  });
+});
+
+describe('resolveDataset', () => {
+  it('finds the shared folder layouts and the LoCoMo file', () => {
+    expect(resolveDataset({ name: 'longmemeval-s' }, dataDir)).toEqual({
+      name: 'longmemeval-s',
+      format: 'longmemeval',
+      path: join(resolve(dataDir), 'longmemeval', 's_cleaned'),
+      kind: 'folder',
+    });
+    expect(resolveDataset({ name: 'longmemeval-oracle' }, dataDir).kind).toBe('folder');
+    expect(resolveDataset({ name: 'locomo' }, dataDir)).toMatchObject({ format: 'locomo', kind: 'file' });
+  });
+
+  it('prefers the official array file over the folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adaptmr-res-'));
+    try {
+      mkdirSync(join(dir, 'longmemeval', 'oracle'), { recursive: true });
+      writeFileSync(join(dir, 'longmemeval', 'longmemeval_oracle.json'), '[]');
+      expect(resolveDataset({ name: 'longmemeval-oracle' }, dir)).toMatchObject({ kind: 'file' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says which paths were tried and to run data pull', () => {
+    let err: unknown;
+    try {
+      resolveDataset({ name: 'longmemeval-m' }, '/nowhere');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(InputError);
+    const msg = (err as Error).message;
+    expect(msg).toContain('/nowhere/longmemeval/longmemeval_m_cleaned.json');
+    expect(msg).toContain('/nowhere/longmemeval/m_cleaned');
+    expect(msg).toContain('adaptmr data pull longmemeval-m');
+    expect(msg).toContain('ADAPTMR_DATA_DIR');
+  });
+
+  it('takes a path with a format, naming it after the file', () => {
+    const src = resolveDataset({ format: 'locomo', path: join(dataDir, 'locomo', 'locomo10.json') }, '/ignored');
+    expect(src).toMatchObject({ name: 'locomo10', format: 'locomo', kind: 'file' });
+    expect(() => resolveDataset({ format: 'locomo', path: '/no/such.json' }, dataDir)).toThrow(InputError);
+  });
+});
+
+describe('hashDatasetFiles', () => {
+  it('hashes a file (LoCoMo: the pinned sha256) and a folder per file', async () => {
+    const { hashDatasetFiles } = await import('./index.ts');
+    const [loc] = await hashDatasetFiles(resolveDataset({ name: 'locomo' }, dataDir));
+    expect(loc).toMatchObject({ sha256: '79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4', bytes: 2805274 });
+    const oracle = await hashDatasetFiles(resolveDataset({ name: 'longmemeval-oracle' }, dataDir));
+    expect(oracle).toHaveLength(500);
+    // MANIFEST.json records the sha256 of each unzipped file; oracle files are stored unzipped.
+    const manifest = JSON.parse(readFileSync(join(dataDir, 'longmemeval', 'MANIFEST.json'), 'utf8')) as unknown;
+    const text = JSON.stringify(manifest);
+    expect(text).toContain(oracle[0]!.sha256);
+  });
+});
