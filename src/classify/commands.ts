@@ -1,0 +1,204 @@
+/**
+ * CLI: `adaptmr classify` (classify questions from arguments or stdin), `adaptmr classifier train` (train the
+ * hashed ONNX model on a whole dataset) and `adaptmr classifier eval` (score a classifier on a dataset; k-fold or
+ * cross-dataset for the trainable model; DuckDB + heatmap).
+ */
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Argv, CommandModule } from 'yargs';
+import { DATASET_NAMES, type DatasetName } from '../core/config.ts';
+import { InputError } from '../core/errors.ts';
+import type { Classifier } from '../core/interfaces.ts';
+import type { LlmProvider } from '../core/llm.ts';
+import { loadDataset, resolveDataDir } from '../data/index.ts';
+import { createLlmProvider } from '../llm/index.ts';
+import { ORACLE_LABEL, ORACLE_NAME } from './oracle.ts';
+import { classifiers } from './registry.ts';
+import { labelledQuestions, type LabelledQuestion } from './eval/questions.ts';
+import { evaluateClassifier } from './eval/run-eval.ts';
+import { evalJson, evalText } from './eval/format.ts';
+import { writeEvalResults } from './eval/store.ts';
+import { confusionChartSpec } from './eval/chart.ts';
+import { renderConfusionChart } from './eval/render.ts';
+import { trainLinear } from './onnx/train.ts';
+import { writeLinearModel } from './onnx/export.ts';
+import type { Classification } from './result.ts';
+
+function datasetName(name: string, flag: string): DatasetName {
+  if (!(DATASET_NAMES as readonly string[]).includes(name)) throw new InputError(`unknown dataset "${name}"; known: ${DATASET_NAMES.join(', ')}`, flag);
+  return name as DatasetName;
+}
+
+async function loadQuestions(name: string, flag: string, dataDir: string | undefined): Promise<LabelledQuestion[]> {
+  const { instances } = await loadDataset({ name: datasetName(name, flag) }, resolveDataDir({ flag: dataDir }));
+  return labelledQuestions(instances);
+}
+
+function parseOptions(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {
+    // reported below with the flag name
+  }
+  throw new InputError('must be a JSON object, e.g. \'{"defaultType":"factual"}\'', '--options');
+}
+
+/** An LLM provider from flags, for the llm and rules+llm classifiers (the OpenAI SDK's env vars apply otherwise). */
+function llmFromFlags(argv: { 'base-url'?: string | undefined; 'llm-model'?: string | undefined }): LlmProvider | undefined {
+  if (!argv['llm-model']) return undefined;
+  return createLlmProvider({ roles: { classifier: { model: argv['llm-model'], ...(argv['base-url'] ? { baseURL: argv['base-url'] } : {}) } } });
+}
+
+const llmOptions = <T>(y: Argv<T>) =>
+  y
+    .option('llm-model', { type: 'string', describe: 'model for the llm / rules+llm classifiers (role "classifier")' })
+    .option('base-url', { type: 'string', describe: 'OpenAI-compatible endpoint for --llm-model (default OPENAI_BASE_URL)' });
+
+async function readStdinLines(): Promise<string[]> {
+  if (process.stdin.isTTY) return [];
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+}
+
+interface ClassifyArgs {
+  questions: string[] | undefined;
+  classifier: string;
+  model: string | undefined;
+  options: string | undefined;
+  json: boolean;
+  'llm-model': string | undefined;
+  'base-url': string | undefined;
+}
+
+export const classifyCommand: CommandModule<object, ClassifyArgs> = {
+  command: 'classify [questions..]',
+  describe: 'Classify questions (arguments, or one per line on stdin) into AdaptMR types with probabilities',
+  builder: (y) =>
+    llmOptions(
+      y
+        .positional('questions', { type: 'string', array: true, describe: 'questions; none = read stdin' })
+        .option('classifier', { type: 'string', demandOption: true, describe: `one of ${classifiers.names().join(', ')}` })
+        .option('model', { type: 'string', describe: 'onnx: model file or Hugging Face folder' })
+        .option('options', { type: 'string', describe: 'classifier options as JSON' })
+        .option('json', { type: 'boolean', default: false, describe: 'print a JSON array in input order' }),
+    ) as unknown as Argv<ClassifyArgs>,
+  handler: async (argv) => {
+    if (argv.classifier === ORACLE_NAME) throw new InputError(`${ORACLE_LABEL} needs gold labels; use \`adaptmr classifier eval --classifier oracle\``, '--classifier');
+    const texts = argv.questions?.length ? argv.questions : await readStdinLines();
+    if (texts.length === 0) throw new InputError('no questions: pass them as arguments or one per line on stdin');
+    const options = { ...parseOptions(argv.options), ...(argv.model !== undefined ? { model: argv.model } : {}) };
+    const llm = llmFromFlags(argv);
+    const clf: Classifier = await classifiers.create(argv.classifier, options, {}, '--classifier');
+    const results: (Classification & { question: string })[] = [];
+    let i = 0;
+    for (const text of texts) {
+      const r = (await clf.classify({ id: `q${++i}`, text, askedAt: new Date().toISOString() }, { seed: i, calls: [], ...(llm ? { llm } : {}) })) as Classification;
+      results.push({ question: text, ...r });
+    }
+    if (argv.json) {
+      console.log(JSON.stringify(results, null, 2));
+      return;
+    }
+    for (const r of results) {
+      const probs = Object.entries(r.probs).map(([t, p]) => `${t} ${p.toFixed(3)}`).join('  ');
+      console.log(`${r.type}\t${probs}\t[${r.source}]\t${r.question}`);
+    }
+  },
+};
+
+interface TrainArgs {
+  dataset: string;
+  out: string;
+  seed: number;
+  epochs: number;
+  'data-dir': string | undefined;
+}
+
+export const trainCommand: CommandModule<object, TrainArgs> = {
+  command: 'train',
+  describe: 'Train the hashed n-gram softmax model on a whole dataset and export it as ONNX',
+  builder: (y) =>
+    y
+      .option('dataset', { type: 'string', demandOption: true, describe: DATASET_NAMES.join(', ') })
+      .option('out', { type: 'string', demandOption: true, describe: 'model file to write (.onnx)' })
+      .option('seed', { type: 'number', default: 42 })
+      .option('epochs', { type: 'number', default: 30 })
+      .option('data-dir', { type: 'string', describe: 'data directory (default ADAPTMR_DATA_DIR, then ./datasets)' }) as unknown as Argv<TrainArgs>,
+  handler: async (argv) => {
+    const questions = await loadQuestions(argv.dataset, '--dataset', argv['data-dir']);
+    const model = trainLinear(questions.map((q) => ({ text: q.query.text, type: q.gold })), { seed: argv.seed, epochs: argv.epochs });
+    await mkdir(resolve(argv.out, '..'), { recursive: true });
+    await writeLinearModel(model, argv.out);
+    console.log(`trained on ${questions.length} questions of ${argv.dataset}; wrote ${argv.out}`);
+  },
+};
+
+interface EvalArgs extends ClassifyArgs {
+  dataset: string;
+  folds: number | undefined;
+  'train-dataset': string | undefined;
+  out: string;
+  'chart-dir': string | undefined;
+  seed: number;
+  'data-dir': string | undefined;
+}
+
+export const evalCommand: CommandModule<object, EvalArgs> = {
+  command: 'eval',
+  describe: 'Score a classifier on a dataset: accuracy, macro-F1, per-type P/R/F1, confusion (DuckDB + heatmap)',
+  builder: (y) =>
+    llmOptions(
+      y
+        .option('classifier', { type: 'string', demandOption: true, describe: `${classifiers.names().join(', ')}, or oracle (upper bound)` })
+        .option('dataset', { type: 'string', demandOption: true, describe: DATASET_NAMES.join(', ') })
+        .option('folds', { type: 'number', describe: 'onnx: k-fold cross-validation (stratified, seeded)' })
+        .option('train-dataset', { type: 'string', describe: 'onnx: train on this dataset, test on --dataset' })
+        .option('model', { type: 'string', describe: 'onnx: evaluate this trained file / Hugging Face folder' })
+        .option('options', { type: 'string', describe: 'classifier options as JSON' })
+        .option('seed', { type: 'number', default: 42 })
+        .option('out', { type: 'string', default: 'results/classifier-eval.duckdb', describe: 'DuckDB file to append to' })
+        .option('chart-dir', { type: 'string', describe: 'heatmap folder (default: <out dir>/charts)' })
+        .option('data-dir', { type: 'string' })
+        .option('json', { type: 'boolean', default: false }),
+    ) as unknown as Argv<EvalArgs>,
+  handler: async (argv) => {
+    const questions = await loadQuestions(argv.dataset, '--dataset', argv['data-dir']);
+    const trainQuestions = argv['train-dataset'] ? await loadQuestions(argv['train-dataset'], '--train-dataset', argv['data-dir']) : undefined;
+    const options = { ...parseOptions(argv.options), ...(argv.model !== undefined ? { model: argv.model } : {}) };
+    const provider = llmFromFlags(argv);
+    const result = await evaluateClassifier({
+      classifier: argv.classifier,
+      options,
+      questions,
+      seed: argv.seed,
+      ...(argv.folds !== undefined ? { folds: argv.folds } : {}),
+      ...(trainQuestions ? { trainQuestions } : {}),
+      ...(provider ? { llm: { provider } } : {}),
+    });
+    await writeEvalResults(argv.out, [result]);
+    const chartDir = argv['chart-dir'] ?? join(resolve(argv.out, '..'), 'charts');
+    const base = join(chartDir, `classifier-${[result.classifier, result.dataset, result.protocol, result.trainDataset ?? result.folds ?? ''].join('-').replace(/[^A-Za-z0-9_.+-]+/g, '_')}`);
+    const files = await renderConfusionChart(confusionChartSpec(result), base);
+    if (argv.json) {
+      console.log(JSON.stringify(evalJson(result), null, 2));
+      return;
+    }
+    console.log(evalText(result));
+    console.log(`stored in ${argv.out}; heatmap ${files.join(', ')}`);
+  },
+};
+
+export const classifierCommand: CommandModule<object, object> = {
+  command: 'classifier <command>',
+  describe: 'Train and evaluate query-type classifiers',
+  builder: (y) =>
+    y
+      .command(trainCommand as unknown as CommandModule<object, object>)
+      .command(evalCommand as unknown as CommandModule<object, object>)
+      .demandCommand(1),
+  handler: () => undefined,
+};
+

@@ -1,0 +1,23 @@
+/**
+ * The labelled questions a classifier evaluation needs, taken from loaded instances (src/data). Gold stays here:
+ * classifiers receive only `query`.
+ */
+import type { Instance, AdaptType, Query } from '../../core/types.ts';
+
+export interface LabelledQuestion {
+  dataset: string;
+  query: Query;
+  gold: AdaptType;
+  nativeType: string;
+  isAbstention: boolean;
+}
+
+export function labelledQuestions(instances: readonly Instance[]): LabelledQuestion[] {
+  return instances.map((i) => ({
+    dataset: i.dataset,
+    query: i.query,
+    gold: i.gold.type,
+    nativeType: i.gold.nativeType,
+    isAbstention: i.gold.isAbstention,
+  }));
+}

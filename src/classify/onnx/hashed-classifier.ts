@@ -1,0 +1,100 @@
+/**
+ * Inference for the trained hashed n-gram model (train.ts / export.ts) through onnxruntime-node. The feature
+ * spec and label order are read back from the file's metadata_props, so a model trained with other settings
+ * (e.g. another `dim`) loads without configuration.
+ */
+import { readFile } from 'node:fs/promises';
+import * as ort from 'onnxruntime-node';
+import onnxProto from 'onnx-proto';
+import { z } from 'zod';
+import { InputError, errorMessage } from '../../core/errors.ts';
+import type { Classifier, Ctx } from '../../core/interfaces.ts';
+import { AdaptTypeSchema, type Query } from '../../core/types.ts';
+import { argmaxType, probsFromArray, type Classification } from '../result.ts';
+import { denseFeatures, type FeatureSpec } from './features.ts';
+import { KIND_HASHED_LINEAR, META_FEATURES, META_KIND, META_LABELS } from './export.ts';
+
+const { onnx } = onnxProto;
+
+const FeatureSpecSchema = z
+  .object({
+    version: z.literal('adaptmr-hash-v1'),
+    dim: z.number().int().positive(),
+    wordNgrams: z.tuple([z.number().int().positive(), z.number().int().positive()]),
+    charNgrams: z.tuple([z.number().int().positive(), z.number().int().positive()]),
+  })
+  .strict();
+
+/** Reads an ONNX file's metadata_props; a file that is not an ONNX model fails naming the file. */
+export async function readOnnxMetadata(file: string): Promise<Record<string, string>> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    throw new InputError(`cannot read model file: ${errorMessage(err)}`, file);
+  }
+  try {
+    const model = onnx.ModelProto.decode(bytes);
+    if (!model.graph) throw new Error('no graph');
+    return Object.fromEntries(model.metadataProps.map((p) => [p.key ?? '', p.value ?? '']));
+  } catch (err) {
+    throw new InputError(`not a valid ONNX model (${errorMessage(err)})`, file);
+  }
+}
+
+export async function createSession(file: string): Promise<ort.InferenceSession> {
+  try {
+    return await ort.InferenceSession.create(file);
+  } catch (err) {
+    throw new InputError(`onnxruntime cannot load the model: ${errorMessage(err)}`, file);
+  }
+}
+
+export class HashedOnnxClassifier implements Classifier {
+  readonly name = 'onnx';
+  private constructor(
+    private readonly session: ort.InferenceSession,
+    readonly spec: FeatureSpec,
+    readonly labels: readonly z.infer<typeof AdaptTypeSchema>[],
+    readonly file: string,
+  ) {}
+
+  static async load(file: string, meta?: Record<string, string>): Promise<HashedOnnxClassifier> {
+    const props = meta ?? (await readOnnxMetadata(file));
+    if (props[META_KIND] !== KIND_HASHED_LINEAR) {
+      throw new InputError(`not an AdaptMR hashed-feature model (metadata ${META_KIND} is ${JSON.stringify(props[META_KIND])})`, file);
+    }
+    const parse = <T>(key: string, schema: z.ZodType<T>): T => {
+      try {
+        const r = schema.safeParse(JSON.parse(props[key] ?? ''));
+        if (r.success) return r.data;
+        throw new Error(r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      } catch (err) {
+        throw new InputError(`metadata ${key} is invalid: ${errorMessage(err)}`, file);
+      }
+    };
+    const spec = parse(META_FEATURES, FeatureSpecSchema);
+    const labels = parse(META_LABELS, z.array(AdaptTypeSchema).nonempty());
+    const session = await createSession(file);
+    return new HashedOnnxClassifier(session, spec, labels, file);
+  }
+
+  async classifyBatch(texts: readonly string[]): Promise<Classification[]> {
+    if (texts.length === 0) return [];
+    const input = new ort.Tensor('float32', denseFeatures(texts, this.spec), [texts.length, this.spec.dim]);
+    const out = await this.session.run({ [this.session.inputNames[0] ?? 'features']: input });
+    const tensor = out[this.session.outputNames[0] ?? 'probabilities'];
+    if (!tensor || !(tensor.data instanceof Float32Array)) throw new InputError('model gave no float output', this.file);
+    const K = this.labels.length;
+    return texts.map((_, row) => {
+      const probs = probsFromArray((tensor.data as Float32Array).subarray(row * K, row * K + K), this.labels);
+      return { type: argmaxType(probs), probs, source: 'model' };
+    });
+  }
+
+  async classify(query: Query, _ctx?: Ctx): Promise<Classification> {
+    const [r] = await this.classifyBatch([query.text]);
+    if (!r) throw new Error('onnx classifier returned no result');
+    return r;
+  }
+}

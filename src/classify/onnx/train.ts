@@ -1,0 +1,141 @@
+/**
+ * Trains the multinomial logistic regression (softmax regression) behind the `onnx` classifier, in plain
+ * TypeScript: hashed sparse features (features.ts), cross-entropy loss with an L2 penalty, mini-batch Adam
+ * (Kingma & Ba 2015, Algorithm 1, with bias correction). Weights start at zero (the loss is convex, so no random
+ * start is needed); the only randomness is the per-epoch shuffle, drawn from a seeded pure-rand generator, so a
+ * given seed and data give bit-identical weights.
+ */
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { ADAPT_TYPES, type AdaptType } from '../../core/types.ts';
+import { DEFAULT_FEATURE_SPEC, sparseFeatures, type FeatureSpec } from './features.ts';
+
+export interface TrainOptions {
+  epochs: number;
+  batchSize: number;
+  learningRate: number;
+  /** L2 penalty on the weights (not the bias), per example: loss = CE + l2/2·‖W‖². */
+  l2: number;
+  seed: number;
+  spec: FeatureSpec;
+}
+
+export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
+  epochs: 30,
+  batchSize: 32,
+  learningRate: 0.05,
+  l2: 1e-4,
+  seed: 42,
+  spec: DEFAULT_FEATURE_SPEC,
+};
+
+export interface LabelledText {
+  text: string;
+  type: AdaptType;
+}
+
+/** A trained linear model: `weights` is [dim, labels] row-major (the ONNX MatMul layout), `bias` [labels]. */
+export interface LinearModel {
+  spec: FeatureSpec;
+  labels: readonly AdaptType[];
+  weights: Float32Array;
+  bias: Float32Array;
+  /** Provenance written into the ONNX metadata. */
+  trainedOn: { n: number; counts: Record<AdaptType, number>; options: Omit<TrainOptions, 'spec'> };
+}
+
+export function trainLinear(examples: readonly LabelledText[], opts: Partial<TrainOptions> = {}): LinearModel {
+  const o: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, ...opts };
+  if (examples.length === 0) throw new Error('trainLinear: no training examples');
+  const labels = ADAPT_TYPES;
+  const K = labels.length;
+  const D = o.spec.dim;
+  const xs = examples.map((e) => sparseFeatures(e.text, o.spec));
+  const ys = examples.map((e) => labels.indexOf(e.type));
+  const counts = Object.fromEntries(labels.map((l) => [l, 0])) as Record<AdaptType, number>;
+  for (const e of examples) counts[e.type] += 1;
+
+  // Parameters: W [D, K] and b [K] in one vector so Adam treats them uniformly; b sits after W.
+  const P = D * K + K;
+  const theta = new Float64Array(P);
+  const m = new Float64Array(P);
+  const v = new Float64Array(P);
+  const grad = new Float64Array(P);
+  const beta1 = 0.9;
+  const beta2 = 0.999;
+  const eps = 1e-8;
+  let step = 0;
+  const rng = xoroshiro128plus(o.seed);
+  const order = examples.map((_, i) => i);
+  const logits = new Float64Array(K);
+
+  for (let epoch = 0; epoch < o.epochs; epoch++) {
+    // Fisher–Yates shuffle with the seeded generator.
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = uniformInt(rng, 0, i);
+      const t = order[i] as number;
+      order[i] = order[j] as number;
+      order[j] = t;
+    }
+    for (let start = 0; start < order.length; start += o.batchSize) {
+      const batch = order.slice(start, start + o.batchSize);
+      grad.fill(0);
+      for (const idx of batch) {
+        const x = xs[idx];
+        const y = ys[idx];
+        if (!x || y === undefined) continue;
+        for (let k = 0; k < K; k++) {
+          let z = theta[D * K + k] as number;
+          for (const i of x.indices) z += (theta[i * K + k] as number) * x.value;
+          logits[k] = z;
+        }
+        const probs = softmax(logits);
+        for (let k = 0; k < K; k++) {
+          const g = ((probs[k] as number) - (k === y ? 1 : 0)) / batch.length;
+          grad[D * K + k] = (grad[D * K + k] as number) + g;
+          for (const i of x.indices) grad[i * K + k] = (grad[i * K + k] as number) + g * x.value;
+        }
+      }
+      step += 1;
+      const c1 = 1 - beta1 ** step;
+      const c2 = 1 - beta2 ** step;
+      for (let p = 0; p < P; p++) {
+        const g = (grad[p] as number) + (p < D * K ? o.l2 * (theta[p] as number) : 0);
+        const mp = beta1 * (m[p] as number) + (1 - beta1) * g;
+        const vp = beta2 * (v[p] as number) + (1 - beta2) * g * g;
+        m[p] = mp;
+        v[p] = vp;
+        theta[p] = (theta[p] as number) - (o.learningRate * (mp / c1)) / (Math.sqrt(vp / c2) + eps);
+      }
+    }
+  }
+  const { spec, ...rest } = o;
+  return {
+    spec,
+    labels,
+    weights: Float32Array.from(theta.subarray(0, D * K)),
+    bias: Float32Array.from(theta.subarray(D * K)),
+    trainedOn: { n: examples.length, counts, options: rest },
+  };
+}
+
+/** Numerically stable softmax (max subtracted before exp). */
+export function softmax(logits: ArrayLike<number>): number[] {
+  let max = -Infinity;
+  for (let i = 0; i < logits.length; i++) max = Math.max(max, logits[i] as number);
+  const exps = Array.from({ length: logits.length }, (_, i) => Math.exp((logits[i] as number) - max));
+  const sum = exps.reduce((a, b) => a + b, 0);
+  return exps.map((e) => e / sum);
+}
+
+/** The same forward pass as the ONNX graph, in TypeScript, so tests can check the exported file against it. */
+export function predictLinear(model: LinearModel, text: string): number[] {
+  const K = model.labels.length;
+  const x = sparseFeatures(text, model.spec);
+  const z = Array.from({ length: K }, (_, k) => {
+    let s = model.bias[k] as number;
+    for (const i of x.indices) s += (model.weights[i * K + k] as number) * x.value;
+    return s;
+  });
+  return softmax(z);
+}

@@ -1,0 +1,67 @@
+/**
+ * The `classifiers` registry: every classifier that sees only the question (rules, llm, rules+llm, onnx). The
+ * oracle (upper bound) is deliberately absent — it needs gold, which no factory here receives (oracle.ts).
+ */
+import { z } from 'zod';
+import type { Classifier } from '../core/interfaces.ts';
+import type { LlmClient } from '../core/llm.ts';
+import { Registry } from '../core/registry.ts';
+import { LlmClassifier, LlmClassifierOptionsSchema } from './llm/llm-classifier.ts';
+import { loadOnnxClassifier } from './onnx/load.ts';
+import { RulesClassifier, RulesOptionsSchema } from './rules.ts';
+import { RulesLlmClassifier } from './rules-llm.ts';
+
+/** What factories may be given besides options: never gold. */
+export interface ClassifierDeps {
+  /** A fixed LLM client; without it the LLM classifiers use `ctx.llm.forRole('classifier')` per question. */
+  llm?: LlmClient;
+}
+
+export const OnnxOptionsSchema = z
+  .object({
+    /** An ONNX file from `adaptmr classifier train`, or a Hugging Face folder (model.onnx, tokenizer.json, config.json). */
+    model: z.string().min(1),
+    format: z.enum(['auto', 'hashed', 'hf']).default('auto'),
+    /** Transformer inputs are cut to this many tokens. */
+    maxLength: z.number().int().positive().default(512),
+  })
+  .strict();
+
+export const RulesLlmOptionsSchema = z
+  .object({
+    rules: RulesOptionsSchema.default(RulesOptionsSchema.parse({})),
+    llm: LlmClassifierOptionsSchema.default(LlmClassifierOptionsSchema.parse({})),
+  })
+  .strict();
+
+export const classifiers = new Registry<Classifier, ClassifierDeps | undefined>('classifier')
+  .register({
+    name: 'rules',
+    description: 'keyword/regex cues (plan §2.2 option C, English + Chinese); soft probabilities from cue counts',
+    optionsSchema: RulesOptionsSchema,
+    create: (options) => new RulesClassifier(RulesOptionsSchema.parse(options)),
+  })
+  .register({
+    name: 'llm',
+    description: 'few-shot LLM prompt of plan §2.2 option A (English/Chinese), structured output, logprobs when given',
+    optionsSchema: LlmClassifierOptionsSchema,
+    create: (options, deps) => new LlmClassifier(LlmClassifierOptionsSchema.parse(options), deps?.llm),
+  })
+  .register({
+    name: 'rules+llm',
+    description: 'rules decide where a cue matches; the rest go to the LLM (plan §2.2 option C)',
+    optionsSchema: RulesLlmOptionsSchema,
+    create: (options, deps) => {
+      const o = RulesLlmOptionsSchema.parse(options);
+      return new RulesLlmClassifier(new RulesClassifier(o.rules), new LlmClassifier(o.llm, deps?.llm));
+    },
+  })
+  .register({
+    name: 'onnx',
+    description: 'ONNX model through onnxruntime-node: a hashed n-gram model trained by `adaptmr classifier train`, or a Hugging Face transformer folder',
+    optionsSchema: OnnxOptionsSchema,
+    create: async (options) => {
+      const o = OnnxOptionsSchema.parse(options);
+      return loadOnnxClassifier(o.model, o.format, o.maxLength);
+    },
+  });
