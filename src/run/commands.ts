@@ -13,6 +13,7 @@ interface RunArgs {
   'data-dir': string | undefined;
   concurrency: number | undefined;
   progress: boolean;
+  verbose: boolean;
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -24,7 +25,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('out', { type: 'string', describe: 'results DuckDB file (default results/<name>.duckdb)' })
       .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
       .option('concurrency', { type: 'number', describe: 'questions processed at once (overrides the config)' })
-      .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' }),
+      .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' })
+      .option('verbose', { type: 'boolean', default: false, describe: 'print each question id to stderr once its rows are committed' }),
   handler: async (argv) => {
     const exp = await loadExperiment(argv.experiment);
     const out = argv.out ?? join('results', `${exp.config.name}.duckdb`);
@@ -34,6 +36,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       dataDir: argv['data-dir'],
       concurrency: argv.concurrency,
       progress: argv.progress,
+      ...(argv.verbose ? { onQuestionWritten: (d: string, q: string) => process.stderr.write(`written ${d} ${q}\n`) } : {}),
     });
     const secs = (summary.wallMs / 1000).toFixed(1);
     console.log(

@@ -20,7 +20,7 @@ import {
   type DatasetSource,
 } from '../data/index.ts';
 import { pullDataset } from '../data/pull.ts';
-import { embedders } from '../index/index.ts';
+import { embedders, openEmbeddingCache } from '../index/index.ts';
 import { openResultStore } from '../store/index.ts';
 import { completedKey, type QuestionBatch, type ResultStore, type RunRecord } from '../store/types.ts';
 import { IndexCache } from './index-cache.ts';
@@ -38,6 +38,8 @@ export interface RunOptions {
   concurrency?: number | undefined;
   progress?: boolean;
   log?: (line: string) => void;
+  /** Called after each question's rows are committed (the CLI's --verbose prints it). */
+  onQuestionWritten?: (dataset: string, questionId: string) => void;
 }
 
 export interface RunSummary {
@@ -67,8 +69,27 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
 
   // 1. Resolve every component before touching data, so a typo costs nothing.
   const methods = await createMethods(config, exp.path);
-  const embedder = (await embedders.create(config.embedder.name, config.embedder.options, undefined, `${exp.path}: embedder`)) as Embedder;
+  embedders.parseOptions(config.embedder.name, config.embedder.options, `${exp.path}: embedder`);
   const plans = await planDatasets(config, opts.dataDir, log);
+  const embeddingCache = await openEmbeddingCache();
+  try {
+    const embedder = await embedders.create(config.embedder.name, config.embedder.options, { cache: embeddingCache }, `${exp.path}: embedder`);
+    return await runPlans(exp, plans, methods, embedder, opts, log, started);
+  } finally {
+    await embeddingCache.close();
+  }
+}
+
+async function runPlans(
+  exp: LoadedExperiment,
+  plans: DatasetPlan[],
+  methods: Method[],
+  embedder: Embedder,
+  opts: RunOptions,
+  log: (line: string) => void,
+  started: number,
+): Promise<RunSummary> {
+  const { config } = exp;
 
   // 2. Record the run with its provenance; the id is derived from the config so a rerun resumes the same run.
   const runId = `${config.name}-${exp.configHash.slice(0, 12)}`;
@@ -99,7 +120,19 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
     const indexes = new IndexCache(embedder, 4 * (opts.concurrency ?? config.concurrency) * distinctSpecs(config));
     try {
       for (const plan of plans) {
-        await runDataset(plan, { config, runId, methods, store, done, indexes, progress, counters, issues, concurrency: opts.concurrency ?? config.concurrency });
+        await runDataset(plan, {
+          config,
+          runId,
+          methods,
+          store,
+          done,
+          indexes,
+          progress,
+          counters,
+          issues,
+          concurrency: opts.concurrency ?? config.concurrency,
+          onWritten: opts.onQuestionWritten ?? (() => {}),
+        });
       }
     } catch (err) {
       await store.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'failed' });
@@ -162,6 +195,7 @@ interface DatasetRunState {
   counters: { written: number; skipped: number; errors: number };
   issues: DataIssue[];
   concurrency: number;
+  onWritten: (dataset: string, questionId: string) => void;
 }
 
 async function runDataset(plan: DatasetPlan, s: DatasetRunState): Promise<void> {
@@ -260,5 +294,6 @@ async function runQuestion(instance: Instance, s: DatasetRunState): Promise<void
   }
   await s.store.writeQuestion(batch);
   s.counters.written++;
+  s.onWritten(instance.dataset, instance.query.id);
   s.progress.tick();
 }

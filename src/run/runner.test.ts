@@ -1,0 +1,155 @@
+/**
+ * End-to-end runner tests on the real datasets (ADAPTMR_DATA_DIR): a small stratified run of both baselines on
+ * LoCoMo and LongMemEval S into a real DuckDB file, resume without duplicates, a SIGKILLed CLI run that resumes,
+ * and config errors that name the file and field.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openResultStore } from '../store/index.ts';
+import { loadExperiment, parseExperiment } from './load-config.ts';
+import { REPO_ROOT } from './provenance.ts';
+import { runExperiment } from './runner.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'adaptmr-runner-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const SMALL = `
+name: runner-small
+seed: 7
+datasets:
+  - name: locomo
+    sample: { perType: 2 }
+  - name: longmemeval-s
+    sample: { perType: 2 }
+methods:
+  - id: bm25-turn
+    method: bm25
+    index: { granularity: turn }
+    k: 100
+  - id: embed-session
+    method: unified-embedding
+    index: { granularity: session }
+    k: 50
+`;
+
+async function rows<T>(file: string, sql: string): Promise<T[]> {
+  const store = await openResultStore(file, { readOnly: true });
+  try {
+    return await store.query<T>(sql);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('runExperiment', () => {
+  const out = join(dir, 'small.duckdb');
+
+  it('runs both baselines on both datasets and stores per-type scores', async () => {
+    const summary = await runExperiment(parseExperiment(SMALL, 'small.yaml'), { out, progress: false, log: () => {} });
+    // 2 per AdaptMR type: LoCoMo has 4 types (factual, temporal, multi-hop, abstention), S has all 5.
+    expect(summary.questions).toBe(2 * 4 + 2 * 5);
+    expect(summary.written).toBe(summary.questions);
+    expect(summary.errors).toBe(0);
+
+    const [counts] = await rows<{ q: number; r: number; runs: number; done: number }>(
+      out,
+      `select (select count(*) from questions) q, (select count(*) from retrievals) r,
+              (select count(*) from runs) runs, (select count(*) from runs where status = 'done') done`,
+    );
+    expect(counts).toEqual({ q: 18, r: 36, runs: 1, done: 1 });
+
+    const overall = await rows<{ dataset: string; method: string; level: string; n: number; mean: number }>(
+      out,
+      `select dataset, method, level, n, mean from scores_by_type
+        where adapt_type = 'all' and native_type = 'all' and metric = 'recall_any' and k = 10 order by all`,
+    );
+    // bm25-turn gives turn and session level; embed-session only session level; on 2 datasets.
+    expect(overall.map((r) => `${r.dataset}/${r.method}/${r.level}`)).toEqual([
+      'locomo/bm25-turn/session',
+      'locomo/bm25-turn/turn',
+      'locomo/embed-session/session',
+      'longmemeval-s/bm25-turn/session',
+      'longmemeval-s/bm25-turn/turn',
+      'longmemeval-s/embed-session/session',
+    ]);
+    for (const r of overall) {
+      expect(r.mean).toBeGreaterThanOrEqual(0);
+      expect(r.mean).toBeLessThanOrEqual(1);
+      // Abstention questions are never counted (official rule), so n < questions per dataset.
+      expect(r.n).toBeLessThanOrEqual(r.dataset === 'locomo' ? 6 : 8);
+    }
+    // Methods never see gold, but the runner records what they returned; every retrieved id exists in the haystack.
+    const bad = await rows<{ n: number }>(
+      out,
+      `select count(*) n from retrievals where len(unit_ids) = 0 or error is not null`,
+    );
+    expect(bad[0]?.n).toBe(0);
+  });
+
+  it('a rerun of the same config resumes: nothing is redone or duplicated', async () => {
+    const summary = await runExperiment(parseExperiment(SMALL, 'small.yaml'), { out, progress: false, log: () => {} });
+    expect(summary.written).toBe(0);
+    expect(summary.skipped).toBe(18);
+    const [c] = await rows<{ r: number; d: number }>(
+      out,
+      `select count(*) r, count(distinct (dataset, question_id, method)) d from retrievals`,
+    );
+    expect(c).toEqual({ r: 36, d: 36 });
+  });
+
+  it('a killed CLI run resumes where it stopped, without duplicates', async () => {
+    const yaml = join(dir, 'kill.yaml');
+    writeFileSync(
+      yaml,
+      `name: kill-resume\ndatasets:\n  - name: longmemeval-s\n    limit: 24\nconcurrency: 1\nmethods:\n  - id: bm25\n    method: bm25\n    index: { granularity: turn }\n    k: 20\n`,
+    );
+    const killOut = join(dir, 'kill.duckdb');
+    const writtenBeforeKill = await new Promise<number>((resolve, reject) => {
+      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/adaptmr.js'), 'run', yaml, '--out', killOut, '--no-progress', '--verbose'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let written = 0;
+      child.stderr.on('data', (chunk: Buffer) => {
+        written += (chunk.toString().match(/^written /gm) ?? []).length;
+        if (written >= 5) child.kill('SIGKILL');
+      });
+      child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve(written) : reject(new Error(`child ended with ${code}`))));
+    });
+    expect(writtenBeforeKill).toBeGreaterThanOrEqual(5);
+
+    const [before] = await rows<{ n: number }>(killOut, 'select count(*) n from retrievals');
+    // Each question commits atomically: at least the ones reported, never a partial question.
+    expect(before?.n).toBeGreaterThanOrEqual(5);
+    expect(before?.n).toBeLessThan(24);
+
+    const summary = await runExperiment(await loadExperiment(yaml), { out: killOut, progress: false, log: () => {} });
+    expect(summary.skipped).toBe(before?.n);
+    expect(summary.written).toBe(24 - (before?.n ?? 0));
+    const [after] = await rows<{ r: number; d: number; s: number }>(
+      killOut,
+      `select count(*) r, count(distinct question_id) d, (select count(*) from runs) s from retrievals`,
+    );
+    expect(after).toEqual({ r: 24, d: 24, s: 1 });
+  });
+});
+
+describe('experiment config errors', () => {
+  it('names the file and the misspelt field', () => {
+    expect(() => parseExperiment(SMALL.replace('methods:', 'methodz:'), 'typo.yaml')).toThrow(/typo\.yaml: .*methodz/);
+    expect(() => parseExperiment(SMALL.replace('k: 100', 'k: many'), 'typo.yaml')).toThrow(/typo\.yaml: methods\.0\.k/);
+  });
+
+  it('rejects an unknown method before any work, with a suggestion', async () => {
+    const exp = parseExperiment(SMALL.replace('method: bm25', 'method: bm52'), 'bad.yaml');
+    await expect(runExperiment(exp, { out: join(dir, 'never.duckdb'), progress: false })).rejects.toThrow(
+      /bad\.yaml: methods\.0 \(bm25-turn\): unknown method "bm52"\. Did you mean "bm25"\?/,
+    );
+  });
+
+  it('rejects invalid YAML naming the file', () => {
+    expect(() => parseExperiment('name: [unclosed', 'broken.yaml')).toThrow(/broken\.yaml: invalid YAML/);
+  });
+});
