@@ -139,6 +139,13 @@ describe('malformed input', () => {
     const err = await loadDataset({ format: 'longmemeval', path: file }, dataDir).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect((err as Error).message).toContain('notjson.json');
+    // The same through the token stream used for large files.
+    const src: DatasetSource = { name: 'x', format: 'longmemeval', path: file, kind: 'file' };
+    const streamed = await (async () => {
+      for await (const _ of readInstances(src, { wholeBelowBytes: 0 })) void _;
+    })().catch((e: unknown) => e);
+    expect(streamed).toBeInstanceOf(InputError);
+    expect((streamed as Error).message).toContain('notjson.json');
   });
 
   it('rejects an unknown question_type', async () => {

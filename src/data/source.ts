@@ -20,7 +20,8 @@ export interface DatasetSource {
 }
 
 export function resolveDataDir(opts: { flag?: string | undefined; config?: string | undefined }): string {
-  const dir = opts.flag ?? process.env.ADAPTMR_DATA_DIR ?? opts.config ?? './datasets';
+  // An empty flag or variable counts as unset.
+  const dir = opts.flag || process.env.ADAPTMR_DATA_DIR || opts.config || './datasets';
   return resolve(dir);
 }
 
