@@ -6,7 +6,7 @@
  * reasoning. At most `maxHops` steps (plan: max_hops=3).
  *
  * Offline decomposition rules: split the question at clause conjunctions (", and", " and ", ";", " as well as ",
- * 和/以及/还有) into parts that each keep ≥ 2 content words; if that yields < 2 parts, the steps are the question itself
+ * 和/以及/还有) into parts that each keep ≥ 1 content word; if that yields < 2 parts, the steps are the question itself
  * and then its keywords alone (a second, entity-focused search that picks up memories the full question misses).
  *
  * Ranking: a unit found at several steps keeps its best cosine; the merged list is sorted by that score (best first).
@@ -52,9 +52,9 @@ export function intermediatePrompt(subQuestion: string, memories: readonly Score
 
 export function decomposeOffline(question: string, maxHops: number): string[] {
   const parts = question
-    .split(/,\s*and\s+|;\s*|\s+as well as\s+|\s+and\s+|[和以及还有；]/u)
+    .split(/,\s*and\s+|;\s*|\s+as well as\s+|\s+and\s+|和|以及|还有|；/u)
     .map((p) => p.trim())
-    .filter((p) => extractEntities(p).length >= 2);
+    .filter((p) => extractEntities(p).length >= 1);
   const steps = parts.length >= 2 ? parts : [question, extractEntities(question).join(' ')].filter((s) => s.trim().length > 0);
   return [...new Set(steps)].slice(0, maxHops);
 }

@@ -2,8 +2,8 @@
  * LLM-free text helpers for the strategies: query entity/keyword extraction and matching against unit text.
  *
  * English: capitalised phrases ("New York", "Dr. Smith") plus non-stopword content words of ≥ 3 letters, with a light
- * normaliser (possessive `'s` and plural `s` stripped) so "dogs" matches "dog". Chinese (and other Han text): character
- * bigrams of each Han run, minus bigrams made only of function characters — Chinese has no spaces, and bigrams are
+ * normaliser (possessive `'s` stripped, plural `-ies` → `-y`, plural `-s` stripped) so "dogs" matches "dog". Chinese (and other Han text): character
+ * bigrams of each Han run that avoid function characters (pronouns, particles, question words) — Chinese has no spaces, and bigrams are
  * the standard unsupervised unit for Chinese IR (Kwok 1997; Nie et al. 2000).
  */
 import { ENGLISH_STOPWORDS } from '../index/tokenizers.ts';
@@ -21,22 +21,28 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
 export function normaliseWord(word: string): string {
   let w = word.toLowerCase().replace(/[’']s$/u, '').replace(/[’']/gu, '');
-  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 3 && w.endsWith('s') && !/(ss|us|is)$/u.test(w)) w = w.slice(0, -1);
   return w;
 }
 
+/** Bigrams of each Han run that contain no function character; a content character covered by no such bigram
+ * ("我的猫" → 猫) is kept on its own. */
 function hanBigrams(text: string): string[] {
   const out: string[] = [];
   for (const run of text.match(HAN_RUN) ?? []) {
-    if (run.length === 1) {
-      if (!HAN_FUNCTION.has(run)) out.push(run);
-      continue;
+    const chars = [...run];
+    const covered = new Set<number>();
+    const grams: string[] = [];
+    for (let i = 0; i + 1 < chars.length; i++) {
+      if (HAN_FUNCTION.has(chars[i]!) || HAN_FUNCTION.has(chars[i + 1]!)) continue;
+      grams.push(chars[i]! + chars[i + 1]!);
+      covered.add(i).add(i + 1);
     }
-    for (let i = 0; i + 1 < run.length; i++) {
-      const bigram = run.slice(i, i + 2);
-      if (HAN_FUNCTION.has(bigram[0]!) && HAN_FUNCTION.has(bigram[1]!)) continue;
-      out.push(bigram);
-    }
+    chars.forEach((c, i) => {
+      if (!covered.has(i) && !HAN_FUNCTION.has(c)) grams.push(c);
+    });
+    out.push(...grams);
   }
   return out;
 }
@@ -63,10 +69,10 @@ export function extractEntities(text: string): string[] {
     if (j > i && !sentenceStart) add(words.slice(i, j + 1).map((m) => normaliseWord(m[0])).join(' '));
   }
   for (const m of words) {
-    const w = normaliseWord(m[0]);
-    if (/\p{Script=Han}/u.test(w)) continue;
-    if (w.length < 3 || ENGLISH_STOPWORDS.has(w) || QUESTION_WORDS.has(w)) continue;
-    add(w);
+    const raw = m[0].toLowerCase().replace(/[’']s$/u, '');
+    if (/\p{Script=Han}/u.test(raw)) continue;
+    if (raw.length < 3 || ENGLISH_STOPWORDS.has(raw) || QUESTION_WORDS.has(raw)) continue;
+    add(normaliseWord(raw));
   }
   for (const b of hanBigrams(text)) add(b);
   return found;

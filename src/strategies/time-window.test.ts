@@ -1,0 +1,39 @@
+// Time expressions → day windows (English via chrono-node, Chinese rule table), golden values worked out by hand.
+import { describe, expect, it } from 'vitest';
+import { findTimeWindow, inWindow } from './time-window.ts';
+
+const ASKED = '2023-05-30T23:40:00Z'; // a Tuesday
+
+describe('findTimeWindow', () => {
+  it.each([
+    ['What did I do last month?', '2023-04-01', '2023-04-30'],
+    ['What did I buy two weeks ago?', '2023-05-13', '2023-05-19'],
+    ['What did I eat in May?', '2023-05-01', '2023-05-31'],
+    ['Where did I go in July?', '2022-07-01', '2022-07-31'], // July 2023 is after the question: the latest past July
+    ['What did I do last Saturday?', '2023-05-27', '2023-05-27'],
+    ['What happened in March 2023?', '2023-03-01', '2023-03-31'],
+    ['from March to April 2023', '2023-03-01', '2023-04-30'],
+    ['What did I cook yesterday?', '2023-05-29', '2023-05-29'],
+    ['上个月我们聊了什么？', '2023-04-01', '2023-04-30'],
+    ['两周前我买了什么？', '2023-05-13', '2023-05-19'],
+    ['上周我去了哪里？', '2023-05-22', '2023-05-28'],
+    ['去年', '2022-01-01', '2022-12-31'],
+    ['三天前', '2023-05-26', '2023-05-28'],
+    ['2023年3月', '2023-03-01', '2023-03-31'],
+  ])('%s → %s … %s', (text, start, end) => {
+    const w = findTimeWindow(text, ASKED);
+    expect(w).toBeDefined();
+    expect([w!.startDay, w!.endDay]).toEqual([start, end]);
+  });
+
+  it.each(['Which happened first, the trip or the party?', 'How many days passed between X and Y?', 'What is my cat called?'])(
+    'no window in %s',
+    (text) => expect(findTimeWindow(text, ASKED)).toBeUndefined(),
+  );
+
+  it('compares at day precision: a session later on the question day is inside "today"', () => {
+    const w = findTimeWindow('What did I do today?', '2023-05-30T08:00:00Z')!;
+    expect(inWindow('2023-05-30T23:59:00Z', w)).toBe(true);
+    expect(inWindow('2023-05-31T00:00:00Z', w)).toBe(false);
+  });
+});

@@ -1,0 +1,50 @@
+// Update strategy: two near-identical units about one attribute → the newest is kept and annotated.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Ctx, IndexSpec } from '../core/interfaces.ts';
+import type { Session } from '../core/types.ts';
+import { createMemoryIndex, createWinkSifEmbedder } from '../index/index.ts';
+import { createLlmProvider } from '../llm/index.ts';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
+import { frozenQuery, offlineCtx } from './testing/fixtures.ts';
+import { createUpdate, leaderClusters, UpdateOptionsSchema } from './update.ts';
+
+const SPEC: IndexSpec = { granularity: 'session', roles: ['user'], includeCaptions: true };
+const s = (id: string, at: string, text: string): Session => ({ id, at, turns: [{ id: `${id}#1`, sessionId: id, index: 0, role: 'user', text, at }] });
+const HAYSTACK = [
+  s('old', '2023-01-05T10:00:00Z', 'My favorite color is blue.'),
+  s('cat', '2023-02-01T10:00:00Z', 'I adopted a kitten from the shelter last weekend.'),
+  s('new', '2023-04-20T10:00:00Z', 'My favorite color is green.'),
+];
+const index = createMemoryIndex(HAYSTACK, SPEC, createWinkSifEmbedder());
+const q = frozenQuery('What is my favorite color now?');
+
+let server: FakeOpenAiServer;
+beforeAll(async () => {
+  server = await startFakeOpenAiServer({ chat: () => 'NO' });
+});
+afterAll(async () => server.close());
+
+describe('update strategy', () => {
+  it('the two colour units are one cluster at the plan threshold 0.85', async () => {
+    const v = await index.vectors();
+    expect(leaderClusters([v[0]!, v[2]!, v[1]!], 0.85)).toEqual([[0, 1], [2]]);
+  });
+
+  it('offline (newer wins): keeps the newest, drops the older, annotates', async () => {
+    const r = await createUpdate(UpdateOptionsSchema.parse({})).retrieve(q, index, 5, offlineCtx());
+    expect(r.units.map((u) => u.unit.id)).toEqual(['new', 'cat']);
+    expect(r.notes).toMatchObject({ merged: [{ kept: 'new', superseded: ['old'], decidedBy: 'newer-wins' }] });
+    expect(r.context).toContain('My favorite color is green. (updated on 2023-04-20; previously [2023-01-05]: My favorite color is blue.)');
+    // The merged unit carries its cluster's best score, so the list stays best first.
+    expect(r.units[0]!.score).toBeGreaterThanOrEqual(r.units[1]!.score);
+  });
+
+  it('llm mode: a NO from the update check keeps both units, unannotated', async () => {
+    const llm = createLlmProvider({ cache: { mode: 'off' }, maxRetries: 0, roles: { strategy: { baseURL: server.baseURL, model: 'fake' } } }, {});
+    const ctx: Ctx = { seed: 1, calls: [], llm };
+    const r = await createUpdate(UpdateOptionsSchema.parse({ mode: 'llm' })).retrieve(q, index, 5, ctx);
+    expect(new Set(r.units.map((u) => u.unit.id))).toEqual(new Set(['new', 'old', 'cat']));
+    expect(r.context).not.toContain('updated on');
+    expect(ctx.calls.map((c) => c.stage)).toEqual(['strategy.update.check']);
+  });
+});
