@@ -1,0 +1,93 @@
+/**
+ * The LongMemEval LLM judge: the official type-specific prompt (the abstention prompt when the question id contains
+ * `_abs`, as `evaluate_qa.py` decides), one user message, temperature 0, max_tokens 10, and the strict yes/no
+ * parse of src/eval/qa/verdict.ts. `repeats > 1` asks the same judge n times (the repeat index is part of the cache
+ * key, so the runs are distinct calls) for mean ± sd reporting.
+ */
+import { InputError } from '../../core/errors.ts';
+import type { CallRecord } from '../../core/interfaces.ts';
+import type { LlmClient } from '../../core/llm.ts';
+import { formatPositional } from './prompts/format.ts';
+import {
+  LME_JUDGE_ABSTENTION,
+  LME_JUDGE_DEFAULT,
+  LME_JUDGE_KNOWLEDGE_UPDATE,
+  LME_JUDGE_MAX_TOKENS,
+  LME_JUDGE_PREFERENCE,
+  LME_JUDGE_TEMPERATURE,
+  LME_JUDGE_TEMPORAL,
+} from './prompts/longmemeval-judge.ts';
+import { parseYesNoVerdict } from './verdict.ts';
+
+export interface LongMemEvalJudgeInput {
+  questionId: string;
+  /** LongMemEval `question_type`, verbatim. */
+  nativeType: string;
+  question: string;
+  /** Gold answer (or rubric / explanation, per type). */
+  answer: string;
+  /** The reader's answer. */
+  hypothesis: string;
+}
+
+export interface JudgeOptions {
+  /** Judge runs per question (default 1). */
+  repeats?: number;
+  calls: CallRecord[];
+  /** Call-record stage name (default `judge`). */
+  stage?: string;
+}
+
+export interface JudgeResult {
+  correct: boolean[];
+  raw: string[];
+}
+
+export function isLongMemEvalAbstention(questionId: string): boolean {
+  return questionId.includes('_abs');
+}
+
+/** The official judge prompt for one question (`get_anscheck_prompt`). */
+export function longMemEvalJudgePrompt(input: LongMemEvalJudgeInput): string {
+  const { question, answer, hypothesis } = input;
+  if (isLongMemEvalAbstention(input.questionId)) return formatPositional(LME_JUDGE_ABSTENTION, question, answer, hypothesis);
+  switch (input.nativeType) {
+    case 'single-session-user':
+    case 'single-session-assistant':
+    case 'multi-session':
+      return formatPositional(LME_JUDGE_DEFAULT, question, answer, hypothesis);
+    case 'temporal-reasoning':
+      return formatPositional(LME_JUDGE_TEMPORAL, question, answer, hypothesis);
+    case 'knowledge-update':
+      return formatPositional(LME_JUDGE_KNOWLEDGE_UPDATE, question, answer, hypothesis);
+    case 'single-session-preference':
+      return formatPositional(LME_JUDGE_PREFERENCE, question, answer, hypothesis);
+    default:
+      throw new InputError(`no LongMemEval judge prompt for question type "${input.nativeType}"`, `question ${input.questionId}`);
+  }
+}
+
+export async function judgeLongMemEval(
+  input: LongMemEvalJudgeInput,
+  llm: LlmClient,
+  options: JudgeOptions,
+): Promise<JudgeResult> {
+  const prompt = longMemEvalJudgePrompt(input);
+  const repeats = options.repeats ?? 1;
+  const correct: boolean[] = [];
+  const raw: string[] = [];
+  for (let repeat = 0; repeat < repeats; repeat++) {
+    const r = await llm.chat(
+      {
+        messages: [{ role: 'user', content: prompt }],
+        temperature: LME_JUDGE_TEMPERATURE,
+        maxTokens: LME_JUDGE_MAX_TOKENS,
+        repeat,
+      },
+      { stage: options.stage ?? 'judge', calls: options.calls },
+    );
+    raw.push(r.text);
+    correct.push(parseYesNoVerdict(r.text.trim()));
+  }
+  return { correct, raw };
+}
