@@ -1,0 +1,33 @@
+/**
+ * CLI command `adaptmr report <file.duckdb> [--out dir] [--level session|turn] [--k 5 10] [--metric recall_any]`:
+ * prints the per-type tables and writes charts/recall-by-type.{vl.json,svg,png}.
+ */
+import type { CommandModule } from 'yargs';
+import { REPORT_DEFAULTS, runReport } from './report.ts';
+
+interface ReportArgs {
+  file: string;
+  out: string | undefined;
+  level: string;
+  k: number[];
+  metric: string;
+}
+
+export const reportCommand: CommandModule<object, ReportArgs> = {
+  command: 'report <file>',
+  describe: 'Per-type tables and the recall-by-type chart of a results file',
+  builder: (y) =>
+    y
+      .positional('file', { type: 'string', demandOption: true, describe: 'results .duckdb file (opened read-only)' })
+      .option('out', { type: 'string', describe: 'output folder for charts/ (default: the results file folder)' })
+      .option('level', { choices: ['session', 'turn'], default: REPORT_DEFAULTS.level })
+      .option('k', { type: 'number', array: true, default: [...REPORT_DEFAULTS.ks], describe: 'cutoffs; the chart uses the first' })
+      .option('metric', { type: 'string', default: REPORT_DEFAULTS.metric, describe: 'retrieval metric id (recall_any, recall_all, ndcg_any…)' }),
+  handler: async (argv) => {
+    const out = await runReport(argv.file, {
+      metric: argv.metric, level: argv.level, ks: argv.k, ...(argv.out ? { outDir: argv.out } : {}),
+    });
+    console.log(out.text);
+    if (out.chart) console.log(`\nchart: ${out.chart.pngPath}\n       ${out.chart.svgPath}\n       ${out.chart.specPath}`);
+  },
+};

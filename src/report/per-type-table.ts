@@ -1,0 +1,31 @@
+/**
+ * The per-type text table: rows dataset × method, columns the AdaptMR types then `all` (the official overall
+ * average), each cell `mean% (n)`. Showing n lets a reader judge a cell's sample size; a mean outside [0, 1] or not
+ * finite is a bug upstream (every reported metric is a ratio), so it stops the report instead of being printed.
+ */
+import Table from 'cli-table3';
+import { ADAPT_TYPES } from '../core/types.ts';
+import type { TypeMeanRow } from './type-means.ts';
+
+export const TYPE_COLUMNS: readonly string[] = [...ADAPT_TYPES, 'all'];
+
+function cell(row: TypeMeanRow | undefined): string {
+  if (!row) return '—';
+  if (!Number.isFinite(row.mean) || row.mean < 0 || row.mean > 1) {
+    throw new Error(`impossible mean ${row.mean} for ${row.dataset} / ${row.series} / ${row.adaptType}`);
+  }
+  return `${(row.mean * 100).toFixed(1)}% (${row.n})`;
+}
+
+/** Renders the table as text; `title` is printed above it. */
+export function perTypeTable(rows: readonly TypeMeanRow[], title: string): string {
+  const table = new Table({ head: ['dataset', 'method', ...TYPE_COLUMNS], style: { head: [], border: [], compact: true } });
+  const byKey = new Map(rows.map((r) => [`${r.dataset}\t${r.series}\t${r.adaptType}`, r]));
+  const keys = [...new Set(rows.map((r) => `${r.dataset}\t${r.series}`))];
+  for (const key of keys) {
+    const [dataset = '', series = ''] = key.split('\t');
+    table.push([dataset, series, ...TYPE_COLUMNS.map((t) => cell(byKey.get(`${key}\t${t}`)))]);
+  }
+  if (keys.length === 0) return `${title}\n(no counted scores)`;
+  return `${title}  — cells: mean (n questions)\n${table.toString()}`;
+}

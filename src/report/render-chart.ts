@@ -1,0 +1,49 @@
+/**
+ * Renders any Vega-Lite spec to `<base>.vl.json`, `<base>.svg` and `<base>.png` (DESIGN.md §7): vega-lite compiles
+ * the spec, a headless vega View (renderer 'none') produces SVG, and resvg rasterises it. resvg draws text only
+ * with a font it can load: it reads the system fonts and maps vega's default `sans-serif` to DejaVu Sans (Debian
+ * package fonts-dejavu-core); without any system font the PNG would have bars but no text.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Resvg } from '@resvg/resvg-js';
+import { View, parse } from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+
+export const CHART_FONT = 'DejaVu Sans';
+
+export interface ChartFiles {
+  specPath: string;
+  svgPath: string;
+  pngPath: string;
+}
+
+export async function specToSvg(spec: TopLevelSpec): Promise<string> {
+  const view = new View(parse(compile(spec).spec), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/** PNG bytes of an SVG at twice its size (readable when embedded in reports). */
+export function svgToPng(svg: string): Buffer {
+  const resvg = new Resvg(svg, {
+    background: 'white',
+    fitTo: { mode: 'zoom', value: 2 },
+    font: { loadSystemFonts: true, defaultFontFamily: CHART_FONT, sansSerifFamily: CHART_FONT },
+  });
+  return resvg.render().asPng();
+}
+
+/** Writes the spec, SVG and PNG beside each other at `basePath` + extension, creating folders as needed. */
+export async function renderChart(spec: TopLevelSpec, basePath: string): Promise<ChartFiles> {
+  mkdirSync(dirname(basePath), { recursive: true });
+  const files = { specPath: `${basePath}.vl.json`, svgPath: `${basePath}.svg`, pngPath: `${basePath}.png` };
+  const svg = await specToSvg(spec);
+  writeFileSync(files.specPath, `${JSON.stringify(spec, null, 2)}\n`);
+  writeFileSync(files.svgPath, svg);
+  writeFileSync(files.pngPath, svgToPng(svg));
+  return files;
+}

@@ -1,0 +1,96 @@
+// Report tests on a real results file built in a temp dir through the store API: per-type table (hand-computed
+// means), the pure chart spec, and the rendered files (SVG marks and names, PNG signature, drawn bars and text).
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Resvg } from '@resvg/resvg-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openResultStore, type ScoreRow } from '../store/index.ts';
+import { perTypeTable } from './per-type-table.ts';
+import { recallByTypeSpec } from './recall-by-type-spec.ts';
+import { CHART_FONT } from './render-chart.ts';
+import { runReport } from './report.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'adaptmr-report-'));
+const file = join(dir, 'results.duckdb');
+
+// Two questions per type (factual, temporal); bm25 finds q1 only, dense finds all but q4; abstention uncounted.
+const QUESTIONS = [
+  ['q1', 'factual', '4'], ['q2', 'factual', '3'], ['q3', 'temporal', '2'], ['q4', 'temporal', '2'], ['q5', 'abstention', '5'],
+] as const;
+const HITS: Record<string, readonly string[]> = { bm25: ['q1'], 'dense-emb': ['q1', 'q2', 'q3', 'q5'] };
+
+function scores(questionId: string, counted: boolean): ScoreRow[] {
+  return Object.entries(HITS).flatMap(([method, hits]) =>
+    [5, 10].map((k) => ({ dataset: 'locomo', questionId, method, granularity: 'turn', level: 'session' as const,
+      metric: 'recall_any', k, value: hits.includes(questionId) ? 1 : 0, counted, excludedWhy: counted ? null : 'abs' })));
+}
+
+beforeAll(async () => {
+  const store = await openResultStore(file);
+  for (const [questionId, adaptType, nativeType] of QUESTIONS) {
+    await store.writeQuestion({ runId: 'r1', retrievals: [], scores: scores(questionId, adaptType !== 'abstention'),
+      question: { dataset: 'locomo', questionId, text: '?', askedAt: '2023-01-01T00:00:00Z', nativeType, adaptType,
+        isAbstention: adaptType === 'abstention', evidenceSessionIds: [], evidenceTurnIds: [], answer: '' } });
+  }
+  await store.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('runReport', () => {
+  it('prints per-type means with n and writes the chart files', async () => {
+    const out = await runReport(file, { outDir: join(dir, 'out'), ks: [5] });
+    const lines = out.text.split('\n');
+    expect(lines[0]).toBe('recall_any@5 (session level)  — cells: mean (n questions)');
+    const row = (method: string): string[] => (lines.find((l) => l.includes(` ${method} `)) ?? '').split('│').map((c) => c.trim());
+    expect(row('bm25')).toEqual(['', 'locomo', 'bm25', '50.0% (2)', '0.0% (2)', '—', '—', '—', '25.0% (4)', '']);
+    expect(row('dense-emb')).toEqual(['', 'locomo', 'dense-emb', '100.0% (2)', '50.0% (2)', '—', '—', '—', '75.0% (4)', '']);
+    expect(out.chart?.pngPath).toBe(join(dir, 'out', 'charts', 'recall-by-type.png'));
+  });
+
+  it('renders an SVG with one bar per method × type and both method names', async () => {
+    const svg = readFileSync(join(dir, 'out', 'charts', 'recall-by-type.svg'), 'utf8');
+    expect(svg.match(/aria-roledescription="bar"/g)).toHaveLength(2 * 3); // 2 methods × (factual, temporal, all)
+    expect(svg).toContain('>bm25</text>');
+    expect(svg).toContain('>dense-emb</text>');
+    const spec: unknown = JSON.parse(readFileSync(join(dir, 'out', 'charts', 'recall-by-type.vl.json'), 'utf8'));
+    expect(spec).toMatchObject({ mark: { type: 'bar' }, encoding: { xOffset: { field: 'method' } } });
+  });
+
+  it('writes a PNG with drawn bars and drawn text', () => {
+    const png = readFileSync(join(dir, 'out', 'charts', 'recall-by-type.png'));
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(statSync(join(dir, 'out', 'charts', 'recall-by-type.png')).size).toBeGreaterThan(1000);
+    // Decode by re-rasterising the SVG with the same resvg settings and count pixels by colour.
+    const svg = readFileSync(join(dir, 'out', 'charts', 'recall-by-type.svg'), 'utf8');
+    const image = new Resvg(svg, { background: 'white', font: { loadSystemFonts: true, sansSerifFamily: CHART_FONT } }).render();
+    const px = image.pixels;
+    let firstColour = 0;
+    let dark = 0;
+    for (let i = 0; i < px.length; i += 4) {
+      const [r, g, b] = [px[i] ?? 0, px[i + 1] ?? 0, px[i + 2] ?? 0];
+      if (r === 0x4c && g === 0x78 && b === 0xa8) firstColour++; // vega's first category colour (bm25's bars)
+      if (r < 80 && g < 80 && b < 80) dark++; // titles and labels are black text; no mark is this dark
+    }
+    expect(firstColour).toBeGreaterThan(500);
+    expect(dark).toBeGreaterThan(300);
+  });
+});
+
+describe('perTypeTable and recallByTypeSpec', () => {
+  it('refuses an impossible mean instead of printing it', () => {
+    const bad = [{ dataset: 'd', series: 'm', adaptType: 'all', n: 3, mean: 1.2 }];
+    expect(() => perTypeTable(bad, 't')).toThrow(/impossible mean 1.2 for d \/ m \/ all/);
+    expect(() => perTypeTable([{ ...bad[0]!, mean: Number.NaN }], 't')).toThrow(/impossible mean NaN/);
+  });
+
+  it('builds a faceted, method-offset bar spec from rows without touching them', () => {
+    const rows = [{ dataset: 'd', series: 'm', adaptType: 'temporal', n: 3, mean: 0.5 }];
+    const spec = recallByTypeSpec(rows, { title: 'T' });
+    expect(spec).toMatchObject({
+      title: 'T',
+      data: { values: [{ dataset: 'd', method: 'm', type: 'temporal', mean: 0.5, n: 3 }] },
+      encoding: { column: { field: 'dataset' }, x: { field: 'type' }, xOffset: { field: 'method' }, color: { field: 'method' } },
+    });
+  });
+});
