@@ -214,4 +214,14 @@ describe('reader', () => {
     expect(bodies[1]?.messages[0]?.content).toContain('Answer (step by step):');
     expect(bodies[1]).toMatchObject({ max_tokens: 800 });
   });
+
+  it("uses the method's context by default, with the no-memory line first when the method abstains", async () => {
+    const query = { id: 'q', text: 'Where?', askedAt: '2023-06-01T10:00:00Z' };
+    const own: Retrieval = { ...retrieval, context: 'CUSTOM CONTEXT', noMemory: true };
+    const r = await readAnswer(query, own, provider().forRole('reader'), { chainOfNote: false, calls: [] });
+    expect(bodies[0]?.messages[0]?.content).toContain('History Chats:\n\nNo relevant memory was found for this question.\nCUSTOM CONTEXT\n\nCurrent Date:');
+    expect(r.contextTokens).toBe(countTokens('No relevant memory was found for this question.\nCUSTOM CONTEXT'));
+    await readAnswer(query, own, provider().forRole('reader'), { chainOfNote: false, calls: [], context: 'official' });
+    expect(bodies[1]?.messages[0]?.content).toContain('### Session 1:\nSession Date: 2023/05/30 (Tue) 23:40');
+  });
 });

@@ -2,7 +2,8 @@
  * The reader: renders a method's retrieved context and asks the question with the official LongMemEval reader prompt
  * (src/eval/qa/prompts/longmemeval-reader.ts), the question's date included.
  *
- * Rendering follows the official history layout (`### Session i:` / `Session Date:` / `Session Content:` blocks,
+ * The context is, by default, the method's own `retrieval.context` (src/core/render.ts renders every baseline's
+ * alike); `context: 'official'` re-renders the units with `renderContext`, which follows the official history layout (`### Session i:` / `Session Date:` / `Session Content:` blocks,
  * `run_generation.py`) with one block per retrieved unit and its unit text as content. Two deliberate choices:
  * - Order: units appear in the order the method ranked them (`order: 'method'`, the default), so a method's
  *   ordering is part of what is compared; `order: 'chronological'` sorts by date as the official script does
@@ -15,6 +16,7 @@
 import type { CallRecord } from '../../core/interfaces.ts';
 import type { LlmClient } from '../../core/llm.ts';
 import type { Query, Retrieval, ScoredUnit } from '../../core/types.ts';
+import { formatDate, NO_MEMORY_LINE } from '../../core/render.ts';
 import { countTokens } from '../../llm/tokens.ts';
 import { formatPositional } from './prompts/format.ts';
 import {
@@ -24,7 +26,6 @@ import {
   LME_READER_MAX_TOKENS_CHAIN_OF_NOTE,
   LME_READER_MAX_TOKENS_DIRECT,
   LME_READER_TEMPERATURE,
-  NO_RELEVANT_MEMORY,
 } from './prompts/longmemeval-reader.ts';
 
 export interface RenderOptions {
@@ -43,6 +44,13 @@ export interface ReadOptions {
   maxTokens?: number;
   /** Call-record stage name (default `reader`). */
   stage?: string;
+  /**
+   * Which context text the reader gets. `method` (default): the method's own `retrieval.context` (the contract's
+   * "exact text a reader would be given"; src/core/render.ts makes every baseline's look alike), with the no-memory
+   * line put first when the method signals `noMemory` and its text lacks it, and rendered here when empty.
+   * `official`: re-rendered from the units in LongMemEval's `### Session` layout (`renderContext`).
+   */
+  context?: 'method' | 'official';
 }
 
 export interface ReadResult {
@@ -53,15 +61,8 @@ export interface ReadResult {
   prompt: string;
 }
 
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
-
-/** ISO time → LongMemEval's `2023/05/30 (Tue) 23:40` (times are stored as wall-clock `…Z`); unparsable text is kept. */
-export function formatDate(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const p = (n: number): string => String(n).padStart(2, '0');
-  return `${d.getUTCFullYear()}/${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())} (${DAYS[d.getUTCDay()]}) ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}`;
-}
+/** Dates in LongMemEval's own format (`2023/05/30 (Tue) 23:40`), shared with src/core/render.ts. */
+export { formatDate };
 
 function unitContent(s: ScoredUnit): string {
   const { unit } = s;
@@ -80,7 +81,7 @@ export function renderContext(retrieval: Retrieval, options: RenderOptions): str
       : `\n### Session ${i + 1}:\nSession Content:\n${unitContent(s)}\n`,
   );
   const body = blocks.join('');
-  return retrieval.noMemory ? `${NO_RELEVANT_MEMORY}\n${body}` : body;
+  return retrieval.noMemory ? `${NO_MEMORY_LINE}\n${body}` : body;
 }
 
 /** The full reader prompt for a question. */
@@ -92,7 +93,13 @@ export function readerPrompt(query: Query, context: string, chainOfNote: boolean
 export async function readAnswer(query: Query, retrieval: Retrieval, llm: LlmClient, options: ReadOptions): Promise<ReadResult> {
   const renderOptions: RenderOptions = { withDates: options.withDates ?? true };
   if (options.order) renderOptions.order = options.order;
-  const context = renderContext(retrieval, renderOptions);
+  let context: string;
+  if ((options.context ?? 'method') === 'official' || retrieval.context.trim() === '') {
+    context = renderContext(retrieval, renderOptions);
+  } else {
+    context = retrieval.context;
+    if (retrieval.noMemory && !context.includes(NO_MEMORY_LINE)) context = `${NO_MEMORY_LINE}\n${context}`;
+  }
   const contextTokens = countTokens(context);
   const prompt = readerPrompt(query, context, options.chainOfNote);
   const result = await llm.chat(

@@ -24,7 +24,7 @@ export const LME_READER_MAX_TOKENS_DIRECT = 500;
 export const LME_READER_MAX_TOKENS_CHAIN_OF_NOTE = 800;
 
 /**
- * Not an official string: what the reader sees when a method reports that memory holds nothing relevant (the
- * official harness always has some history). Worded so the LongMemEval abstention judge can recognise the answer.
+ * Not an official string (the official harness always has some history): what the reader sees when a method
+ * reports that memory holds nothing relevant. Defined once in src/core/render.ts and re-exported here.
  */
-export const NO_RELEVANT_MEMORY = 'No relevant memory was found for this question.';
+export { NO_MEMORY_LINE as NO_RELEVANT_MEMORY } from '../../../core/render.ts';
