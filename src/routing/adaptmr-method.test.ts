@@ -1,0 +1,91 @@
+// The AdaptMR method end to end on the plan's haystack: routes, fusion, oracle, random and the ablation switches.
+import { describe, expect, it } from 'vitest';
+import type { Classifier, IndexSpec } from '../core/interfaces.ts';
+import { ADAPT_TYPES, type AdaptType } from '../core/types.ts';
+import { createMemoryIndex, createWinkSifEmbedder } from '../index/index.ts';
+import { frozenQuery, guardedIndex, offlineCtx, PLAN_HAYSTACK } from '../strategies/testing/fixtures.ts';
+import { adaptmrEntry, createAdaptmrMethod } from './adaptmr-method.ts';
+
+const SPEC: IndexSpec = { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true };
+const embedder = createWinkSifEmbedder();
+const index = guardedIndex(createMemoryIndex(PLAN_HAYSTACK, SPEC, embedder));
+const context = { id: 'adaptmr-test', index: SPEC, k: 4, seed: 42 };
+
+/** A classifier with fixed probabilities (the Classifier interface, not a stand-in for any service). */
+function fixed(p: Partial<Record<AdaptType, number>>): Classifier {
+  const probs = Object.fromEntries(ADAPT_TYPES.map((t) => [t, p[t] ?? 0])) as Record<AdaptType, number>;
+  const type = ADAPT_TYPES.reduce((a, b) => (probs[b] > probs[a] ? b : a));
+  return { name: 'fixed', classify: async () => ({ type, probs }) };
+}
+
+describe('AdaptMR method', () => {
+  it('single route with the rules classifier from the registry: type, probabilities, route and notes stored', async () => {
+    const m = await adaptmrEntry.create({}, context);
+    const out = await m.run(frozenQuery('Which restaurant did you recommend to me last month?'), index, offlineCtx());
+    expect(out.predictedType).toBeDefined();
+    expect(Object.keys(out.typeProbs!).sort()).toEqual([...ADAPT_TYPES].sort());
+    expect(out.route).toBe(`single:${out.predictedType}`);
+    expect(out.retrieval.notes).toMatchObject({ route: out.route, abstentionMode: 'route' });
+    expect(out.retrieval.units.length).toBeLessThanOrEqual(4);
+  });
+
+  it('fusion runs every type above τ and records the weights and each strategy\'s notes', async () => {
+    const m = await createAdaptmrMethod({ router: { kind: 'fusion', threshold: 0.2 } }, context, fixed({ temporal: 0.5, update: 0.3, factual: 0.2 }));
+    const out = await m.run(frozenQuery('Where do I live now?'), index, offlineCtx());
+    expect(out.route).toBe('fusion:temporal+update+factual');
+    expect(out.retrieval.notes).toMatchObject({
+      fusion: { method: 'minmax', weights: { temporal: 0.5, update: 0.3, factual: 0.2 } },
+      perStrategy: { temporal: { strategy: 'temporal' }, update: { strategy: 'update' }, factual: { strategy: 'factual' } },
+    });
+    const scores = out.retrieval.units.map((u) => u.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it('oracle: needs the gold type as oracleType and is labelled an upper bound', async () => {
+    const m = await createAdaptmrMethod({ router: { kind: 'oracle' } }, context);
+    expect(m.needsOracleType).toBe(true);
+    await expect(m.run(frozenQuery('Where do I live now?'), index, offlineCtx())).rejects.toThrow(/oracleType/);
+    const out = await m.run(frozenQuery('Where do I live now?'), index, offlineCtx(), 'update');
+    expect(out.route).toBe('oracle:update');
+    expect(out.predictedType).toBeUndefined();
+    expect(out.retrieval.notes).toMatchObject({ upperBound: 'oracle (gold type)', strategy: 'update' });
+  });
+
+  it('classifier: random picks a seeded strategy (w/o Classifier ablation)', async () => {
+    const m = await createAdaptmrMethod({ classifier: 'random' }, context);
+    const q = frozenQuery('Where do I live now?');
+    const routes = await Promise.all([1, 1, 2, 3, 4, 5, 6, 7, 8].map(async (seed) => (await m.run(q, index, offlineCtx(seed))).route));
+    expect(routes[0]).toBe(routes[1]);
+    expect(routes.every((r) => r!.startsWith('random:'))).toBe(true);
+    expect(new Set(routes).size).toBeGreaterThan(1);
+    await expect(createAdaptmrMethod({ classifier: 'random', router: { kind: 'fusion' } }, context)).rejects.toThrow(/router\.kind/);
+  });
+
+  it('replace: { temporal: unified } puts plain semantic retrieval in the temporal strategy\'s place', async () => {
+    const m = await createAdaptmrMethod({ router: { kind: 'oracle' }, replace: { temporal: 'unified' } }, context);
+    const out = await m.run(frozenQuery('Which restaurant did you recommend to me last month?'), index, offlineCtx(), 'temporal');
+    expect(out.retrieval.notes).toMatchObject({ strategy: 'unified' });
+    expect(out.retrieval.units.map((u) => u.unit.id)).toEqual((await index.semantic('Which restaurant did you recommend to me last month?', 4)).map((u) => u.unit.id));
+  });
+
+  it('factual.entityWeight: 0 (w/o entity reranking) reaches the strategy', async () => {
+    const m = await createAdaptmrMethod({ router: { kind: 'oracle' }, strategies: { factual: { entityWeight: 0 } } }, context);
+    const out = await m.run(frozenQuery("What is my cat's name?"), index, offlineCtx(), 'factual');
+    expect(out.retrieval.notes).toMatchObject({ entityWeight: 0, entities: [] });
+  });
+
+  it('abstention as a gate after every route', async () => {
+    const high = { thresholds: { [embedder.id]: { high: 2, low: 1.5 } } }; // cosines never reach 1.5: always abstain
+    const m = await createAdaptmrMethod({ abstention: 'gate', strategies: { abstention: high } }, context, fixed({ abstention: 0.9, temporal: 0.1 }));
+    const out = await m.run(frozenQuery('What is my blood type?'), index, offlineCtx());
+    expect(out.route).toBe('single:temporal');
+    expect(out.retrieval.noMemory).toBe(true);
+    expect(out.retrieval.notes).toMatchObject({ gated: true, abstention: { band: 'low' }, strategy: 'temporal' });
+  });
+
+  it('typos in options fail naming the field', async () => {
+    await expect(createAdaptmrMethod({ strategies: { factual: { entityWieght: 0 } } }, context)).rejects.toThrow(/strategies\.factual.*entityWieght/);
+    await expect(createAdaptmrMethod({ routr: {} }, context)).rejects.toThrow(/routr/);
+    await expect(createAdaptmrMethod({ replace: { temporal: 'bm25' } }, context)).rejects.toThrow(/replace\.temporal/);
+  });
+});
