@@ -4,6 +4,7 @@
  * its key (`apiKeyEnv`); with no `baseURL` / `apiKeyEnv`, the OpenAI SDK's usual `OPENAI_BASE_URL` /
  * `OPENAI_API_KEY` apply, so one experiment file can point at OpenAI or at a local server without editing it.
  */
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 export const CACHE_MODES = ['read-write', 'read-only', 'off'] as const;
@@ -45,7 +46,7 @@ export const LlmConfigSchema = z
     cache: z
       .object({
         mode: z.enum(CACHE_MODES).default('read-write'),
-        /** Cache root (entries go under `<dir>/llm/`); default `ADAPTMR_CACHE_DIR`, else `.cache/adaptmr`. */
+        /** Cache root (entries go under `<dir>/llm/`); default `ADAPTMR_CACHE_DIR`, else `<repo>/.cache`. */
         dir: z.string().optional(),
       })
       .strict()
@@ -76,5 +77,6 @@ export type LlmConfig = z.infer<typeof LlmConfigSchema>;
 /** What a config file may say (defaults not yet applied). */
 export type LlmConfigInput = z.input<typeof LlmConfigSchema>;
 
-export const DEFAULT_CACHE_DIR = '.cache/adaptmr';
+/** `<repo>/.cache` (gitignored), the same root the embeddings cache uses. */
+export const DEFAULT_CACHE_DIR = fileURLToPath(new URL('../../.cache', import.meta.url));
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';

@@ -7,7 +7,7 @@
  * the variable the role names in `apiKeyEnv`, else `OPENAI_API_KEY`. A role that names a variable which is unset is
  * an error (a typo should not silently send requests unauthenticated); with no key at all a placeholder is sent,
  * which local servers (vLLM, Ollama, llama.cpp) accept. Cache root: `cache.dir`, else `ADAPTMR_CACHE_DIR`, else
- * `.cache/adaptmr`.
+ * `<repo>/.cache`; entries go under `<root>/llm/`.
  */
 import { resolve } from 'node:path';
 import { InputError } from '../core/errors.ts';
@@ -49,15 +49,17 @@ export interface AdaptmrLlmProvider extends LlmProvider {
   stats(): LlmStats;
 }
 
-export function resolveCacheDir(config: Pick<LlmConfig, 'cache'>, env: Env): string {
-  return resolve(config.cache.dir ?? env.ADAPTMR_CACHE_DIR ?? DEFAULT_CACHE_DIR);
+/** Cache root: `cache.dir`, else `ADAPTMR_CACHE_DIR`, else `<repo>/.cache` (as the embeddings cache, src/index). */
+export function resolveLlmCacheRoot(config: Pick<LlmConfig, 'cache'>, env: Env): string {
+  const fromEnv = env.ADAPTMR_CACHE_DIR;
+  return resolve(config.cache.dir ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEFAULT_CACHE_DIR));
 }
 
 export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = process.env): AdaptmrLlmProvider {
   const parsed = LlmConfigSchema.safeParse(input);
   if (!parsed.success) throw new InputError(formatZodError(parsed.error), 'llm');
   const config = parsed.data;
-  const cacheDir = resolveCacheDir(config, env);
+  const cacheDir = resolveLlmCacheRoot(config, env);
   const shared: ClientShared = {
     cache: new LlmCache(cacheDir, config.cache.mode),
     scheduler: new Scheduler(config.concurrency, config.requestsPerMinute),
