@@ -4,7 +4,7 @@
  * recall_any at session level for k = 5 and 10.
  */
 import { dirname, join } from 'node:path';
-import { openResultStore } from '../store/index.ts';
+import { openResultStore, type ResultStore } from '../store/index.ts';
 import { perTypeTable } from './per-type-table.ts';
 import { recallByTypeSpec } from './recall-by-type-spec.ts';
 import { renderChart, type ChartFiles } from './render-chart.ts';
@@ -26,6 +26,15 @@ export interface ReportOutput {
   chart: ChartFiles | null;
 }
 
+/** Lists the metric/level/k combinations the file does hold, for a report that found nothing to show. */
+async function availableHint(store: ResultStore): Promise<string> {
+  const rows = await store.query<{ metric: string; level: string; ks: (number | null)[] }>(
+    `SELECT metric, level, list(DISTINCT k ORDER BY k) AS ks FROM scores_by_type GROUP BY metric, level ORDER BY ALL`,
+  );
+  if (rows.length === 0) return 'the file holds no counted scores yet';
+  return `available: ${rows.map((r) => `${r.metric}/${r.level} k=${r.ks.map((k) => k ?? 'none').join(',')}`).join('; ')}`;
+}
+
 export async function runReport(file: string, opts: ReportOptions = {}): Promise<ReportOutput> {
   const metric = opts.metric ?? REPORT_DEFAULTS.metric;
   const level = opts.level ?? REPORT_DEFAULTS.level;
@@ -43,6 +52,7 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
         chart = await renderChart(recallByTypeSpec(rows, { title }), base);
       }
     }
+    if (chart === null) tables.push(await availableHint(store));
     return { text: tables.join('\n\n'), chart };
   } finally {
     await store.close();
