@@ -1,0 +1,105 @@
+// CLI commands: classify (arguments, stdin, --json), classifier train → classify --model, classifier eval --json.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { classifyCommand, evalCommand, trainCommand } from './commands.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adaptmr-cls-cli-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs a command handler in-process and returns what it printed. */
+async function capture(run: () => unknown): Promise<string> {
+  const lines: string[] = [];
+  const spy = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void lines.push(a.map(String).join(' ')));
+  try {
+    await run();
+  } finally {
+    spy.mockRestore();
+  }
+  return lines.join('\n');
+}
+
+const base = { options: undefined, model: undefined, 'llm-model': undefined, 'base-url': undefined, json: false };
+
+describe('adaptmr classify / classifier', () => {
+  it('classify prints one line per question in order', async () => {
+    const text = await capture(() =>
+      classifyCommand.handler({ ...base, classifier: 'rules', questions: ['When did I move?', 'What is my cat called?'], _: [], $0: '' }),
+    );
+    const lines = text.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^temporal\t.*\[rules\]\tWhen did I move\?$/);
+    expect(lines[1]).toMatch(/^factual\t/);
+  });
+
+  it('classify reads stdin and prints a JSON array with --json (real CLI process)', () => {
+    const cli = resolve(import.meta.dirname, '../cli.ts');
+    const r = spawnSync(process.execPath, ['--import', 'tsx', cli, 'classify', '--classifier', 'rules', '--json'], {
+      input: 'How many books did I read in total?\n\n我现在住在哪里？\n',
+      encoding: 'utf8',
+    });
+    expect(r.stderr).not.toMatch(/error/i);
+    const out = JSON.parse(r.stdout) as { question: string; type: string; probs: Record<string, number> }[];
+    expect(out.map((o) => [o.question, o.type])).toEqual([
+      ['How many books did I read in total?', 'multi-hop'],
+      ['我现在住在哪里？', 'update'],
+    ]);
+    expect(Object.values(out[0]?.probs ?? {}).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+  });
+
+  it('classifier train writes an ONNX model that classify --model loads', async () => {
+    const model = join(dir, 'lme.onnx');
+    const msg = await capture(() => trainCommand.handler({ dataset: 'longmemeval-oracle', out: model, seed: 1, epochs: 3, 'data-dir': undefined, _: [], $0: '' }));
+    expect(msg).toMatch(/trained on 500 questions/);
+    const json = await capture(() =>
+      classifyCommand.handler({ ...base, json: true, classifier: 'onnx', model, questions: ['When did I buy my car?'], _: [], $0: '' }),
+    );
+    const [r] = JSON.parse(json) as { type: string; source: string; probs: Record<string, number> }[];
+    expect(r?.source).toBe('model');
+    expect(Object.values(r?.probs ?? {}).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+    expect(Object.entries(r?.probs ?? {}).sort((a, b) => b[1] - a[1])[0]?.[0]).toBe(r?.type);
+  });
+
+  it('classifier eval --json prints { accuracy, macroF1, perType, confusion, n } and stores DuckDB + heatmap', async () => {
+    const out = join(dir, 'ce.duckdb');
+    const json = await capture(() =>
+      evalCommand.handler({
+        ...base,
+        json: true,
+        classifier: 'rules',
+        dataset: 'longmemeval-oracle',
+        questions: undefined,
+        folds: undefined,
+        'train-dataset': undefined,
+        out,
+        'chart-dir': join(dir, 'charts'),
+        seed: 42,
+        'data-dir': undefined,
+        _: [],
+        $0: '',
+      }),
+    );
+    const r = JSON.parse(json) as { accuracy: number; macroF1: number; perType: Record<string, unknown>; confusion: Record<string, Record<string, number>>; n: number };
+    expect(r.n).toBe(500);
+    expect(Object.keys(r.perType)).toEqual(['factual', 'temporal', 'update', 'multi-hop', 'abstention']);
+    const total = Object.values(r.confusion).reduce((s, row) => s + Object.values(row).reduce((a, b) => a + b, 0), 0);
+    expect(total).toBe(500);
+    expect(r.accuracy).toBeGreaterThan(0);
+    expect((await stat(out)).size).toBeGreaterThan(0);
+    expect((await stat(join(dir, 'charts', 'classifier-rules-longmemeval-oracle-as-is-.png'))).size).toBeGreaterThan(1000);
+    await expect(
+      evalCommand.handler({ ...base, classifier: 'onnx', dataset: 'longmemeval-oracle', questions: undefined, folds: undefined, 'train-dataset': undefined, out, 'chart-dir': undefined, seed: 1, 'data-dir': undefined, _: [], $0: '' }),
+    ).rejects.toThrow(/--folds/);
+  });
+
+  it('refuses the oracle outside evaluation', async () => {
+    await expect(classifyCommand.handler({ ...base, classifier: 'oracle', questions: ['x'], _: [], $0: '' })).rejects.toThrow(/upper bound/);
+  });
+});
