@@ -59,25 +59,33 @@ export class Bm25 {
     const flatTf: number[] = [];
     const docLen = new Float64Array(n);
     let totalLen = 0;
-    const counts = new Map<number, number>();
+    // Term frequencies without a per-document Map: lastDoc[t] is the last document term t was seen in, slot[t]
+    // its entry in flatTf for that document.
+    const lastDoc: number[] = [];
+    const slot: number[] = [];
     for (let d = 0; d < n; d++) {
       const doc = docs[d]!;
       docLen[d] = doc.length;
       totalLen += doc.length;
-      counts.clear();
-      for (const token of doc) {
+      for (let i = 0; i < doc.length; i++) {
+        const token = doc[i]!;
         let id = vocab.get(token);
         if (id === undefined) {
           id = vocab.size;
           vocab.set(token, id);
           docFreq.push(0);
+          lastDoc.push(-1);
+          slot.push(0);
         }
-        counts.set(id, (counts.get(id) ?? 0) + 1);
-      }
-      for (const [id, tf] of counts) {
-        docFreq[id]! += 1;
-        flatTerm.push(id);
-        flatTf.push(tf);
+        if (lastDoc[id] !== d) {
+          lastDoc[id] = d;
+          slot[id] = flatTf.length;
+          docFreq[id]! += 1;
+          flatTerm.push(id);
+          flatTf.push(1);
+        } else {
+          flatTf[slot[id]!]! += 1;
+        }
       }
       docTermStart[d + 1] = flatTerm.length;
     }

@@ -50,7 +50,11 @@ function isWordUnit(code: number): boolean {
 export class WinkSifEmbedder implements Embedder {
   readonly id: string;
   readonly dim: number;
-  private readonly weights: Float32Array;
+  private readonly weights: Float64Array;
+  /** Scratch space reused across calls (embedding is synchronous, so calls never interleave). */
+  private readonly rowWeight: Float64Array;
+  private readonly touched: number[] = [];
+  private readonly acc: Float64Array;
 
   constructor(
     private readonly words: WordVectors,
@@ -62,7 +66,9 @@ export class WinkSifEmbedder implements Embedder {
     // Zipf: p(r) = 1 / (r · H_N).
     let harmonic = 0;
     for (let r = 1; r <= words.size; r++) harmonic += 1 / r;
-    this.weights = new Float32Array(words.size);
+    this.weights = new Float64Array(words.size);
+    this.rowWeight = new Float64Array(words.size);
+    this.acc = new Float64Array(words.dim);
     for (let r = 0; r < words.size; r++) this.weights[r] = a / (a + 1 / ((r + 1) * harmonic));
     let id = WINK_SIF_ID;
     if (a !== 1e-3) id += `(a=${a})`;
@@ -84,10 +90,11 @@ export class WinkSifEmbedder implements Embedder {
 
   /** The SIF weighted average before common-component removal and normalisation. */
   average(text: string): Float32Array {
-    const { dim, words, weights } = this;
-    const matrix = words.matrix;
-    const out = new Float32Array(dim);
+    const { dim, words, weights, rowWeight, touched } = this;
     const lower = text.toLowerCase();
+    // Pass 1: sum each distinct word's weight (a word repeated in a text is added to the vector once, scaled), so
+    // pass 2 does one 100-d multiply-add per distinct word rather than per occurrence.
+    let nTouched = 0;
     let known = 0;
     let i = 0;
     const n = lower.length;
@@ -98,12 +105,26 @@ export class WinkSifEmbedder implements Embedder {
       if (i === start) break;
       const row = words.lookup(lower, start, i);
       if (row < 0) continue;
-      const w = weights[row]!;
-      const base = row * dim;
-      for (let j = 0; j < dim; j++) out[j]! += w * matrix[base + j]!;
+      if (rowWeight[row] === 0) {
+        if (nTouched === touched.length) touched.push(row);
+        else touched[nTouched] = row;
+        nTouched++;
+      }
+      rowWeight[row]! += weights[row]!;
       known++;
     }
-    if (known > 0) for (let j = 0; j < dim; j++) out[j]! /= known;
+    // Pass 2: accumulate in float64 (no float32 rounding per step), then scale by 1/|s| as in Arora et al.
+    const acc = this.acc.fill(0);
+    const matrix = words.matrix;
+    for (let t = 0; t < nTouched; t++) {
+      const row = touched[t]!;
+      const w = rowWeight[row]!;
+      rowWeight[row] = 0;
+      const base = row * dim;
+      for (let j = 0; j < dim; j++) acc[j]! += w * matrix[base + j]!;
+    }
+    const out = new Float32Array(dim);
+    if (known > 0) for (let j = 0; j < dim; j++) out[j] = acc[j]! / known;
     return out;
   }
 
