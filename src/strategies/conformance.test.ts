@@ -74,7 +74,7 @@ const variants: { name: string; mode: 'llm' | 'offline' }[] = strategies
 
 describe.each(variants)('strategy $name ($mode)', ({ name, mode }) => {
   async function build(): Promise<Strategy> {
-    return strategies.create(name, name === 'unified' ? {} : { mode });
+    return strategies.create(name, name === 'unified' ? {} : { mode }, undefined);
   }
 
   it('returns ranked, existing, unique ids within k, deterministically, without gold', async () => {
@@ -121,7 +121,7 @@ describe.each(variants)('strategy $name ($mode)', ({ name, mode }) => {
 
 describe('offline modes never touch ctx.llm', () => {
   it.each(variants.filter((v) => v.mode === 'offline'))('$name', async ({ name }) => {
-    const strategy = await strategies.create(name, {});
+    const strategy = await strategies.create(name, {}, undefined);
     const ctx: Ctx = {
       seed: 1,
       calls: [],
