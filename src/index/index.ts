@@ -1,5 +1,5 @@
 // The memory index layer: units, BM25, embedders (offline wink SIF, OpenAI-compatible), the embedding cache.
-export { buildUnits, groupRounds, turnText } from './units.ts';
+export { buildUnits, groupRounds, turnText, type BuildUnitsOptions } from './units.ts';
 export { Bm25, Bm25Index, Bm25OptionsSchema, type Bm25Options, type Bm25Settings } from './bm25.ts';
 export {
   defaultTokenizer,

@@ -12,6 +12,8 @@ import { buildUnits } from './units.ts';
 
 export interface MemoryIndexOptions {
   bm25?: Bm25Options;
+  /** Keep empty-text units (exact official LongMemEval BM25 parity); see units.ts. */
+  keepEmpty?: boolean;
 }
 
 class LazyMemoryIndex implements MemoryIndex {
@@ -27,8 +29,9 @@ class LazyMemoryIndex implements MemoryIndex {
     readonly spec: IndexSpec,
     readonly embedder: Embedder,
     private readonly bm25Options: Bm25Options,
+    keepEmpty: boolean,
   ) {
-    this.units = buildUnits(haystack, spec);
+    this.units = buildUnits(haystack, spec, { keepEmpty });
     this.byId = new Map(this.units.map((u) => [u.id, u]));
     this.tieBreak = Bm25OptionsSchema.parse(bm25Options).tieBreak;
   }
@@ -106,5 +109,5 @@ export function createMemoryIndex(
   embedder: Embedder,
   opts: MemoryIndexOptions = {},
 ): MemoryIndex & { readonly built: { bm25: boolean; embeddings: boolean } } {
-  return new LazyMemoryIndex(haystack, spec, embedder, opts.bm25 ?? {});
+  return new LazyMemoryIndex(haystack, spec, embedder, opts.bm25 ?? {}, opts.keepEmpty ?? false);
 }

@@ -106,3 +106,19 @@ describe('buildUnits', () => {
     ]);
   });
 });
+
+describe('buildUnits keepEmpty (official parity)', () => {
+  it('keeps empty turns and sessions without kept turns, as the official index does', () => {
+    const turns = buildUnits(haystack, spec({ roles: ['user'] }), { keepEmpty: true });
+    expect(turns.map((u) => [u.id, u.text])).toEqual([
+      ['s1#2', 'I adopted a cat.'],
+      ['s1#5', 'Look at this [image: a grey kitten on a sofa]'],
+      ['s1#6', ''],
+    ]);
+    const sessions = buildUnits(haystack, spec({ granularity: 'session', roles: ['user'] }), { keepEmpty: true });
+    expect(sessions.map((u) => [u.id, u.text, u.turnIds, u.role, u.at])).toEqual([
+      ['s1', 'I adopted a cat. Look at this [image: a grey kitten on a sofa] ', ['s1#2', 's1#5', 's1#6'], 'user', AT1],
+      ['s2', '', [], 'user', AT2],
+    ]);
+  });
+});

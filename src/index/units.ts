@@ -11,9 +11,10 @@
  *   filter is applied (id `<sessionId>#r<n>`), so a round keeps its id whatever `roles` says; the filter only drops
  *   the excluded roles' text and turn ids from the round.
  *
- * Units whose text is empty or only spaces are skipped. The official script keeps such documents; they never match a
- * query, but they count in BM25's N and avgdl, so with them dropped BM25 scores can differ slightly from the official
- * ones on haystacks that contain empty turns (rankings of non-empty units rarely change).
+ * Units whose text is empty or only spaces are skipped by default. The official script keeps such documents (empty
+ * user turns, and sessions without user turns as ''); they never match a query, but they count in BM25's N and
+ * avgdl, so dropping them moves BM25 scores slightly (docs/official-parity.md measures the effect on S).
+ * `keepEmpty: true` keeps them, for exact parity with the official index.
  */
 import type { IndexSpec } from '../core/interfaces.ts';
 import type { MemoryUnit, Role, Session, Turn } from '../core/types.ts';
@@ -30,7 +31,13 @@ export function turnText(turn: Turn, spec: Pick<IndexSpec, 'includeCaptions' | '
   return text;
 }
 
-export function buildUnits(haystack: readonly Session[], spec: IndexSpec): MemoryUnit[] {
+export interface BuildUnitsOptions {
+  /** Keep units with empty text (official LongMemEval parity); default false. */
+  keepEmpty?: boolean;
+}
+
+export function buildUnits(haystack: readonly Session[], spec: IndexSpec, options: BuildUnitsOptions = {}): MemoryUnit[] {
+  const keepEmpty = options.keepEmpty ?? false;
   const keep = new Set<Role>(spec.roles);
   const units: MemoryUnit[] = [];
   for (const session of haystack) {
@@ -38,7 +45,7 @@ export function buildUnits(haystack: readonly Session[], spec: IndexSpec): Memor
       case 'turn':
         for (const turn of session.turns) {
           if (!keep.has(turn.role)) continue;
-          const unit = makeUnit(turn.id, session, [turn], spec);
+          const unit = makeUnit(turn.id, session, [turn], spec, keepEmpty);
           if (unit) units.push(unit);
         }
         break;
@@ -48,6 +55,7 @@ export function buildUnits(haystack: readonly Session[], spec: IndexSpec): Memor
           session,
           session.turns.filter((t) => keep.has(t.role)),
           spec,
+          keepEmpty,
         );
         if (unit) units.push(unit);
         break;
@@ -59,6 +67,7 @@ export function buildUnits(haystack: readonly Session[], spec: IndexSpec): Memor
             session,
             round.filter((t) => keep.has(t.role)),
             spec,
+            keepEmpty,
           );
           if (unit) units.push(unit);
         });
@@ -82,7 +91,13 @@ export function groupRounds(turns: readonly Turn[]): Turn[][] {
   return rounds;
 }
 
-function makeUnit(id: string, session: Session, turns: readonly Turn[], spec: IndexSpec): MemoryUnit | undefined {
+function makeUnit(
+  id: string,
+  session: Session,
+  turns: readonly Turn[],
+  spec: IndexSpec,
+  keepEmpty: boolean,
+): MemoryUnit | undefined {
   const parts: string[] = [];
   const turnIds: string[] = [];
   const roles = new Set<Role>();
@@ -95,16 +110,16 @@ function makeUnit(id: string, session: Session, turns: readonly Turn[], spec: In
     speakers.add(turn.speaker);
   }
   const text = parts.join(' ');
-  const first = turns[0];
-  if (text.trim() === '' || first === undefined) return undefined;
+  if (!keepEmpty && text.trim() === '') return undefined;
+  const [onlyRole] = roles.size === 1 ? roles : spec.roles.length === 1 ? spec.roles : [];
   const unit: MemoryUnit = {
     id,
     sessionId: session.id,
     turnIds,
-    role: roles.size === 1 ? [...roles][0]! : 'mixed',
+    role: onlyRole ?? 'mixed',
     text,
     // Datasets give no per-turn times: a turn's `at` is its session's time, so the first kept turn's time is right.
-    at: first.at || session.at,
+    at: turns[0]?.at || session.at,
   };
   const [speaker] = speakers;
   if (speakers.size === 1 && speaker !== undefined) unit.speaker = speaker;
