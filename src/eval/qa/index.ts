@@ -7,3 +7,4 @@ export * from './nltk-tokenize.ts';
 export * from './porter-stemmer.ts';
 export * from './reader.ts';
 export * from './verdict.ts';
+export * from './score-answer.ts';

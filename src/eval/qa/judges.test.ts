@@ -225,3 +225,36 @@ describe('reader', () => {
     expect(bodies[1]?.messages[0]?.content).toContain('### Session 1:\nSession Date: 2023/05/30 (Tue) 23:40');
   });
 });
+
+describe('scoreAnswer', () => {
+  it('LoCoMo: F1 and BLEU-1 always, the judge on categories 1–4 only', async () => {
+    const { scoreAnswer } = await import('./score-answer.ts');
+    replies = ['{"label": "CORRECT"}'];
+    const judge = provider().forRole('judge');
+    const s = await scoreAnswer(
+      { protocol: 'locomo', questionId: 'conv-1:q1', nativeType: '4', question: 'Where?', gold: 'Paris', hypothesis: 'Paris' },
+      judge,
+      { calls: [] },
+    );
+    expect(s).toEqual({ f1: 1, bleu1: 1, judge: { correct: [true], raw: ['{"label": "CORRECT"}'] } });
+    const adv = await scoreAnswer(
+      { protocol: 'locomo', questionId: 'conv-1:q2', nativeType: '5', question: 'Did she?', gold: '', hypothesis: 'Not mentioned.' },
+      judge,
+      { calls: [] },
+    );
+    expect(adv).toEqual({ f1: 1, bleu1: 0 });
+    expect(server.count('/v1/chat/completions')).toBe(1);
+  });
+
+  it('LongMemEval: the official judge only', async () => {
+    const { scoreAnswer } = await import('./score-answer.ts');
+    replies = ['no'];
+    const s = await scoreAnswer(
+      { protocol: 'longmemeval', questionId: 'x_abs', nativeType: 'multi-session', question: 'Q', gold: 'never said', hypothesis: 'Blue.' },
+      provider().forRole('judge'),
+      { calls: [] },
+    );
+    expect(s).toEqual({ judge: { correct: [false], raw: ['no'] } });
+    expect(bodies[0]?.messages[0]?.content).toContain('unanswerable question');
+  });
+});
