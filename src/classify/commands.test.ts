@@ -4,6 +4,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ArgumentsCamelCase, CommandModule } from 'yargs';
 import { classifyCommand, evalCommand, trainCommand } from './commands.ts';
 
 let dir: string;
@@ -26,12 +27,18 @@ async function capture(run: () => unknown): Promise<string> {
   return lines.join('\n');
 }
 
+/** Calls a command's handler as yargs would, with a parsed-argument object. */
+function call<A>(cmd: CommandModule<object, A>, argv: Record<string, unknown>): unknown {
+  if (!cmd.handler) throw new Error('command has no handler');
+  return cmd.handler({ _: [], $0: 'adaptmr', ...argv } as unknown as ArgumentsCamelCase<A>);
+}
+
 const base = { options: undefined, model: undefined, 'llm-model': undefined, 'base-url': undefined, json: false };
 
 describe('adaptmr classify / classifier', () => {
   it('classify prints one line per question in order', async () => {
     const text = await capture(() =>
-      classifyCommand.handler({ ...base, classifier: 'rules', questions: ['When did I move?', 'What is my cat called?'], _: [], $0: '' }),
+      call(classifyCommand, { ...base, classifier: 'rules', questions: ['When did I move?', 'What is my cat called?'], _: [], $0: '' }),
     );
     const lines = text.split('\n');
     expect(lines).toHaveLength(2);
@@ -56,10 +63,10 @@ describe('adaptmr classify / classifier', () => {
 
   it('classifier train writes an ONNX model that classify --model loads', async () => {
     const model = join(dir, 'lme.onnx');
-    const msg = await capture(() => trainCommand.handler({ dataset: 'longmemeval-oracle', out: model, seed: 1, epochs: 3, 'data-dir': undefined, _: [], $0: '' }));
+    const msg = await capture(() => call(trainCommand, { dataset: 'longmemeval-oracle', out: model, seed: 1, epochs: 3, 'data-dir': undefined, _: [], $0: '' }));
     expect(msg).toMatch(/trained on 500 questions/);
     const json = await capture(() =>
-      classifyCommand.handler({ ...base, json: true, classifier: 'onnx', model, questions: ['When did I buy my car?'], _: [], $0: '' }),
+      call(classifyCommand, { ...base, json: true, classifier: 'onnx', model, questions: ['When did I buy my car?'], _: [], $0: '' }),
     );
     const [r] = JSON.parse(json) as { type: string; source: string; probs: Record<string, number> }[];
     expect(r?.source).toBe('model');
@@ -70,7 +77,7 @@ describe('adaptmr classify / classifier', () => {
   it('classifier eval --json prints { accuracy, macroF1, perType, confusion, n } and stores DuckDB + heatmap', async () => {
     const out = join(dir, 'ce.duckdb');
     const json = await capture(() =>
-      evalCommand.handler({
+      call(evalCommand, {
         ...base,
         json: true,
         classifier: 'rules',
@@ -95,11 +102,11 @@ describe('adaptmr classify / classifier', () => {
     expect((await stat(out)).size).toBeGreaterThan(0);
     expect((await stat(join(dir, 'charts', 'classifier-rules-longmemeval-oracle-as-is-.png'))).size).toBeGreaterThan(1000);
     await expect(
-      evalCommand.handler({ ...base, classifier: 'onnx', dataset: 'longmemeval-oracle', questions: undefined, folds: undefined, 'train-dataset': undefined, out, 'chart-dir': undefined, seed: 1, 'data-dir': undefined, _: [], $0: '' }),
+      call(evalCommand, { ...base, classifier: 'onnx', dataset: 'longmemeval-oracle', questions: undefined, folds: undefined, 'train-dataset': undefined, out, 'chart-dir': undefined, seed: 1, 'data-dir': undefined, _: [], $0: '' }),
     ).rejects.toThrow(/--folds/);
   });
 
   it('refuses the oracle outside evaluation', async () => {
-    await expect(classifyCommand.handler({ ...base, classifier: 'oracle', questions: ['x'], _: [], $0: '' })).rejects.toThrow(/upper bound/);
+    await expect(call(classifyCommand, { ...base, classifier: 'oracle', questions: ['x'], _: [], $0: '' })).rejects.toThrow(/upper bound/);
   });
 });

@@ -19,7 +19,7 @@ import { evaluateClassifier } from './eval/run-eval.ts';
 import { evalJson, evalText } from './eval/format.ts';
 import { writeEvalResults } from './eval/store.ts';
 import { confusionChartSpec } from './eval/chart.ts';
-import { renderConfusionChart } from './eval/render.ts';
+import { renderChart } from '../report/index.ts';
 import { trainLinear } from './onnx/train.ts';
 import { writeLinearModel } from './onnx/export.ts';
 import type { Classification } from './result.ts';
@@ -181,7 +181,8 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
     await writeEvalResults(argv.out, [result]);
     const chartDir = argv['chart-dir'] ?? join(resolve(argv.out, '..'), 'charts');
     const base = join(chartDir, `classifier-${[result.classifier, result.dataset, result.protocol, result.trainDataset ?? result.folds ?? ''].join('-').replace(/[^A-Za-z0-9_.+-]+/g, '_')}`);
-    const files = await renderConfusionChart(confusionChartSpec(result), base);
+    const chart = await renderChart(confusionChartSpec(result), base);
+    const files = [chart.svgPath, chart.pngPath];
     if (argv.json) {
       console.log(JSON.stringify(evalJson(result), null, 2));
       return;

@@ -3,10 +3,11 @@
  * colour = share of the gold row, the count written in each cell). Rendering to SVG/PNG is the report helper's
  * job (`renderChart`).
  */
+import type { TopLevelSpec } from 'vega-lite';
 import { ADAPT_TYPES } from '../../core/types.ts';
 import type { EvalResult } from './evaluate.ts';
 
-export function confusionChartSpec(r: EvalResult): Record<string, unknown> {
+export function confusionChartSpec(r: EvalResult): TopLevelSpec {
   const values = ADAPT_TYPES.flatMap((gold) => {
     const rowTotal = ADAPT_TYPES.reduce((s, p) => s + r.metrics.confusion[gold][p], 0);
     return ADAPT_TYPES.map((predicted) => {
@@ -40,5 +41,5 @@ export function confusionChartSpec(r: EvalResult): Record<string, unknown> {
         },
       },
     ],
-  };
+  } as TopLevelSpec;
 }

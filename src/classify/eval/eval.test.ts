@@ -10,7 +10,7 @@ import { DEFAULT_FEATURE_SPEC } from '../onnx/features.ts';
 import { confusionChartSpec } from './chart.ts';
 import { evaluateClassifier } from './run-eval.ts';
 import { labelledQuestions, type LabelledQuestion } from './questions.ts';
-import { renderConfusionChart } from './render.ts';
+import { renderChart } from '../../report/index.ts';
 import { writeEvalResults } from './store.ts';
 
 const dataDir = process.env.ADAPTMR_DATA_DIR ?? '';
@@ -78,7 +78,7 @@ describe('classifier evaluation', () => {
     conn.closeSync();
     db.closeSync();
 
-    const files = await renderConfusionChart(confusionChartSpec(r), join(dir, 'charts', 'onnx'));
-    for (const f of files) expect((await stat(f)).size).toBeGreaterThan(1000);
+    const chart = await renderChart(confusionChartSpec(r), join(dir, 'charts', 'onnx'));
+    for (const f of [chart.svgPath, chart.pngPath]) expect((await stat(f)).size).toBeGreaterThan(1000);
   });
 });
