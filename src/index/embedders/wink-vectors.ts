@@ -22,7 +22,7 @@
  * invisible in cosines) at ~140 MB; Int8 with a per-row scale would be 4× smaller but adds ~0.5% error per
  * component, and memory is not the bottleneck here. The file is written atomically (temp + rename).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { InputError } from '../../core/errors.ts';
@@ -197,8 +197,48 @@ export function loadWinkVectors(options: { cacheDir?: string } = {}): WordVector
   const path = join(resolveCacheDir(options.cacheDir), WINK_CACHE_FILE);
   const hit = loaded.get(path);
   if (hit) return hit;
-  if (!existsSync(path)) convertWinkJson(winkJsonPath(), path);
+  if (!existsSync(path)) convertOnce(path);
   const vectors = readWordVectors(path);
   loaded.set(path, vectors);
   return vectors;
+}
+
+/** A converter that has not finished after this long is presumed dead and its lock is taken over. */
+const STALE_LOCK_MS = 10 * 60_000;
+
+/**
+ * Converts unless another process is already converting (a `.lock` file made with O_EXCL): then waits for its
+ * result instead of parsing the 300 MB JSON a second time (test workers and parallel runs start together).
+ */
+function convertOnce(path: string): void {
+  const lock = `${path}.lock`;
+  for (;;) {
+    if (existsSync(path)) return;
+    let fd: number | undefined;
+    try {
+      fd = openSync(lock, 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (fd !== undefined) {
+      try {
+        if (!existsSync(path)) convertWinkJson(winkJsonPath(), path);
+      } finally {
+        closeSync(fd);
+        rmSync(lock, { force: true });
+      }
+      return;
+    }
+    try {
+      if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { force: true });
+    } catch (err) {
+      // ENOENT: the lock vanished between the two calls (the other process finished); loop and look again.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    sleepSync(250);
+  }
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
