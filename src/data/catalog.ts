@@ -6,4 +6,6 @@ export interface CatalogEntry {
   nativeType: string;
   adaptType: AdaptType;
   isAbstention: boolean;
+  /** The file the question was read from (folder layouts), so a later pass can read only the files it keeps. */
+  file?: string;
 }

@@ -12,6 +12,8 @@ import { verifyLocked } from './lock.ts';
 import { locomoCatalogEntries, normaliseLocomo } from './locomo.ts';
 import { longMemEvalCatalogEntry, normaliseLongMemEval } from './longmemeval.ts';
 import type { StreamArrayOptions } from './json-stream.ts';
+import { listDataFiles } from './hash.ts';
+import { readJsonHead } from './json-head.ts';
 import { readRecords } from './records.ts';
 import { stratifiedSample } from './sample.ts';
 import { compareIds } from './sort.ts';
@@ -22,6 +24,7 @@ const LME_HEAVY = ['haystack_sessions', 'haystack_dates', 'haystack_session_ids'
 const LOCOMO_HEAVY = ['conversation', 'event_summary', 'observation', 'session_summary'];
 
 export async function readCatalog(src: DatasetSource, opts: Pick<StreamArrayOptions, 'wholeBelowBytes'> = {}): Promise<CatalogEntry[]> {
+  if (src.format === 'longmemeval' && src.kind === 'folder') return readFolderCatalog(src);
   const out: CatalogEntry[] = [];
   const skipKeys = src.format === 'longmemeval' ? LME_HEAVY : LOCOMO_HEAVY;
   for await (const { raw, file, index } of readRecords(src, { skipKeys, wholeBelowBytes: opts.wholeBelowBytes })) {
@@ -31,11 +34,33 @@ export async function readCatalog(src: DatasetSource, opts: Pick<StreamArrayOpti
   return out;
 }
 
+/**
+ * One file per question: read just the head of each file for its id and type (json-head.ts); a file whose head
+ * does not give them (another key order, an array, malformed) is parsed whole instead.
+ */
+async function readFolderCatalog(src: DatasetSource): Promise<CatalogEntry[]> {
+  const files = await listDataFiles(src.path);
+  const out: CatalogEntry[] = [];
+  for (const file of files) {
+    const head = await readJsonHead(file, ['question_id', 'question_type']);
+    if (head) {
+      out.push({ ...longMemEvalCatalogEntry(head, file), file });
+      continue;
+    }
+    for await (const { raw } of readRecords(src, { files: new Set([file]) })) {
+      out.push({ ...longMemEvalCatalogEntry(raw, file), file });
+    }
+  }
+  return out;
+}
+
 export interface ReadOptions {
   /** Questions for which this returns false are parsed but not built or retained. */
   keep?: (c: CatalogEntry) => boolean;
   /** Receives the data defects found (repaired, dropped or kept). */
   issues?: DataIssue[];
+  /** Folder layouts: read only these files (e.g. those of the catalog entries kept); others are never opened. */
+  files?: ReadonlySet<string>;
   /** Array files below this size are parsed whole rather than streamed (see json-stream.ts). */
   wholeBelowBytes?: number;
 }
@@ -43,7 +68,7 @@ export interface ReadOptions {
 /** Streams instances in source order (array order, or folder file-name order). */
 export async function* readInstances(src: DatasetSource, opts: ReadOptions = {}): AsyncGenerator<Instance> {
   const issues = opts.issues ?? [];
-  for await (const { raw, file, index } of readRecords(src, { wholeBelowBytes: opts.wholeBelowBytes })) {
+  for await (const { raw, file, index } of readRecords(src, { wholeBelowBytes: opts.wholeBelowBytes, files: opts.files })) {
     if (src.format === 'longmemeval') {
       if (opts.keep && !opts.keep(longMemEvalCatalogEntry(raw, file))) continue;
       yield normaliseLongMemEval(raw, file, src.name);

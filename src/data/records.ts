@@ -29,14 +29,21 @@ async function readJson(file: string): Promise<unknown> {
   }
 }
 
-export async function* readRecords(src: DatasetSource, opts: StreamArrayOptions = {}): AsyncGenerator<RawRecord> {
+export interface ReadRecordsOptions extends StreamArrayOptions {
+  /** Folder layouts: read only these files (absolute paths, as listed); array files ignore it. */
+  files?: ReadonlySet<string> | undefined;
+}
+
+export async function* readRecords(src: DatasetSource, opts: ReadRecordsOptions = {}): AsyncGenerator<RawRecord> {
   if (src.kind === 'file') {
     let index = 0;
     for await (const raw of streamJsonArray(src.path, opts)) yield { raw, file: src.path, index: index++ };
     return;
   }
-  const files = await listDataFiles(src.path);
-  if (files.length === 0) throw new InputError('folder holds no .json or .json.gz files', src.path);
+  const listed = await listDataFiles(src.path);
+  if (listed.length === 0) throw new InputError('folder holds no .json or .json.gz files', src.path);
+  const only = opts.files;
+  const files = only ? listed.filter((f) => only.has(f)) : listed;
   // Read a few files ahead so disk and gunzip overlap with normalisation.
   const ahead = 4;
   const start = (f: string): Promise<unknown> => {

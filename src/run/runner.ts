@@ -60,6 +60,8 @@ export interface RunSummary {
 interface DatasetPlan {
   source: DatasetSource;
   selected: Set<string>;
+  /** Folder layouts: the files holding the selected questions, so no other file is opened. */
+  files?: ReadonlySet<string>;
 }
 
 export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Promise<RunSummary> {
@@ -179,7 +181,10 @@ async function planDatasets(config: ExperimentConfig, dataDirFlag: string | unde
       throw new InputError(`dataset "${source.name}" is listed twice; give one of them another name`, 'datasets');
     }
     const catalog = await readCatalog(source);
-    plans.push({ source, selected: selectQuestions(catalog, ref, config.seed) });
+    const selected = selectQuestions(catalog, ref, config.seed);
+    const kept = catalog.filter((c) => selected.has(c.questionId));
+    const files = kept.every((c) => c.file !== undefined) ? new Set(kept.map((c) => c.file!)) : undefined;
+    plans.push(files ? { source, selected, files } : { source, selected });
   }
   return plans;
 }
@@ -202,7 +207,11 @@ async function runDataset(plan: DatasetPlan, s: DatasetRunState): Promise<void> 
   const limit = pLimit(s.concurrency);
   const inflight = new Set<Promise<void>>();
   let failure: unknown;
-  const stream = readInstances(plan.source, { keep: (c) => plan.selected.has(c.questionId), issues: s.issues });
+  const stream = readInstances(plan.source, {
+    keep: (c) => plan.selected.has(c.questionId),
+    issues: s.issues,
+    ...(plan.files ? { files: plan.files } : {}),
+  });
   for await (const instance of stream) {
     if (!plan.selected.has(instance.query.id)) continue;
     if (failure) break;
