@@ -7,6 +7,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import OpenAI from 'openai';
+import pLimit from 'p-limit';
 import { createLlmProvider } from '../src/llm/provider.ts';
 import { startFakeOpenAiServer } from '../src/llm/testing/fake-openai-server.ts';
 import type { CallRecord } from '../src/core/interfaces.ts';
@@ -25,7 +27,8 @@ const ask = (content: string) => ({ messages: [{ role: 'user' as const, content 
 
 try {
   console.log(`fake server delay ${delayMs} ms per call, ${callsPerLevel} distinct calls per level, cache off\n`);
-  console.log('concurrency  calls/s  bound (c/delay)  efficiency');
+  console.log('concurrency  calls/s  bound (c/delay)  efficiency  raw SDK calls/s (same limit, no layer)');
+  const sdk = new OpenAI({ baseURL: server.baseURL, apiKey: 'none', maxRetries: 0 });
   for (const concurrency of [1, 4, 16]) {
     const n = concurrency === 1 ? Math.min(callsPerLevel, 40) : callsPerLevel;
     const llm = createLlmProvider(
@@ -38,8 +41,17 @@ try {
     const secs = (performance.now() - t0) / 1000;
     const rate = n / secs;
     const bound = concurrency / (delayMs / 1000);
+    // Reference: the bare SDK under the same p-limit, to separate this layer's cost from the HTTP stack's.
+    const limit = pLimit(concurrency);
+    const r0 = performance.now();
+    await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        limit(() => sdk.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: `raw-c${concurrency}-q${i}` }], temperature: 0 })),
+      ),
+    );
+    const rawRate = n / ((performance.now() - r0) / 1000);
     console.log(
-      `${String(concurrency).padStart(11)}  ${rate.toFixed(1).padStart(7)}  ${bound.toFixed(1).padStart(15)}  ${((100 * rate) / bound).toFixed(1).padStart(9)}%`,
+      `${String(concurrency).padStart(11)}  ${rate.toFixed(1).padStart(7)}  ${bound.toFixed(1).padStart(15)}  ${((100 * rate) / bound).toFixed(1).padStart(9)}%  ${rawRate.toFixed(1).padStart(8)}`,
     );
   }
 

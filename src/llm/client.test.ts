@@ -288,3 +288,17 @@ describe('fake server embeddings', () => {
     expect(b64.usage.prompt_tokens).toBe(2);
   });
 });
+
+describe('structured output fallback scope', () => {
+  it('an unrelated 400 does not switch to schema-in-prompt', async () => {
+    const llm = createLlmProvider(config({ maxRetries: 0 }), env).forRole('judge');
+    server.enqueue({ status: 400 });
+    await expect(
+      llm.chat({ ...ask('ctx'), jsonSchema: { name: 'v', schema: { type: 'object' } } }, { stage: 'judge', calls: [] }),
+    ).rejects.toThrow(LlmCallError);
+    server.enqueue({ text: '{"a":1}' });
+    await llm.chat({ ...ask('ctx2'), jsonSchema: { name: 'v', schema: { type: 'object' } } }, { stage: 'judge', calls: [] });
+    expect((server.requests[1]?.body as { response_format?: { type: string } }).response_format?.type).toBe('json_schema');
+    expect(server.count(CHAT)).toBe(2);
+  });
+});

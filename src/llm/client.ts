@@ -9,7 +9,8 @@
  *   error on the question's row and the run goes on. Errors are never cached.
  * - Structured output: `json-schema` sends `response_format: json_schema`; if the endpoint answers 400 to that, the
  *   client falls back (for the rest of the run) to `prompt` mode, which appends the schema to the last message and
- *   parses the reply tolerantly. In every mode a reply that holds no JSON counts as malformed and is retried.
+ *   parses the reply tolerantly — only for a 400 whose message names response_format / json_schema, so an
+ *   unrelated 400 (a context-length error, say) does not switch modes. In every mode a reply that holds no JSON counts as malformed and is retried.
  * - Accounting: tokens from the API's `usage`, else counted with o200k_base (src/llm/tokens.ts); cost from the
  *   price table. A cache hit records `cached: true`, its own (tiny) latency, the original token counts and the
  *   original call's cost — the cost of the method, stable across reruns; sum `costUsd` where `!cached` for money
@@ -92,7 +93,7 @@ export class OpenAiCompatibleClient implements LlmClient {
         outcome = await this.fetchReply(request, meta.stage, () => attempts++);
       } catch (err) {
         // Endpoints without json_schema support answer 400; fall back to schema-in-prompt once, then stay there.
-        if (request.jsonSchema && this.structuredOutput === 'json-schema' && httpStatus(err) === 400) {
+        if (request.jsonSchema && this.structuredOutput === 'json-schema' && rejectsStructuredOutput(err)) {
           this.structuredOutput = 'prompt';
           outcome = await this.fetchReply(request, meta.stage, () => attempts++);
         } else throw err;
@@ -251,6 +252,11 @@ export class OpenAiCompatibleClient implements LlmClient {
       }
     }
   }
+}
+
+/** A 400 that names the structured-output request (not, say, a context-length 400), so falling back can help. */
+function rejectsStructuredOutput(err: unknown): boolean {
+  return httpStatus(err) === 400 && /response_format|json_schema|structured|schema/i.test(errorMessage(err));
 }
 
 function describe(err: unknown): string {
