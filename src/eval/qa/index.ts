@@ -1,4 +1,5 @@
 /** QA evaluation: reader, LLM judges (LongMemEval, LoCoMo/Mem0), answer metrics (F1, BLEU-1), aggregation. */
+export * from './config.ts';
 export * from './aggregate.ts';
 export * from './answer-metrics.ts';
 export * from './judge-locomo.ts';
