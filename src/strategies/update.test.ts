@@ -30,8 +30,8 @@ describe('update strategy', () => {
     expect(leaderClusters([v[0]!, v[2]!, v[1]!], 0.85)).toEqual([[0, 1], [2]]);
   });
 
-  it('offline (newer wins): keeps the newest, drops the older, annotates', async () => {
-    const r = await createUpdate(UpdateOptionsSchema.parse({})).retrieve(q, index, 5, offlineCtx());
+  it('offline (newer wins): keeps the newest, drops the older, annotates (plan rule: cosine ≥ 0.85, no padding)', async () => {
+    const r = await createUpdate(UpdateOptionsSchema.parse({ similarity: 'cosine', padToK: false })).retrieve(q, index, 5, offlineCtx());
     expect(r.units.map((u) => u.unit.id)).toEqual(['new', 'cat']);
     expect(r.notes).toMatchObject({ merged: [{ kept: 'new', superseded: ['old'], decidedBy: 'newer-wins' }] });
     expect(r.context).toContain('My favorite color is green. (updated on 2023-04-20; previously [2023-01-05]: My favorite color is blue.)');
@@ -39,10 +39,34 @@ describe('update strategy', () => {
     expect(r.units[0]!.score).toBeGreaterThanOrEqual(r.units[1]!.score);
   });
 
+  it('padToK: the superseded unit follows the resolved ones, flagged', async () => {
+    const r = await createUpdate(UpdateOptionsSchema.parse({ similarity: 'cosine' })).retrieve(q, index, 5, offlineCtx());
+    expect(r.units.map((u) => u.unit.id)).toEqual(['new', 'cat', 'old']);
+    expect(r.context).toContain('My favorite color is blue. (superseded on 2023-04-20)');
+    expect(r.notes).toMatchObject({ padded: 1 });
+  });
+
+  it('quantile similarity (default): merges only the haystack\'s most similar pairs', async () => {
+    const filler = [
+      'We went hiking in the mountains and saw a waterfall.',
+      'The quarterly budget report is due on Friday.',
+      'I baked sourdough bread with rye flour.',
+      'My brother plays the cello in an orchestra.',
+      'The train to Boston was delayed by an hour.',
+      'I am reading a novel about the French revolution.',
+      'Our team won the volleyball match on Sunday.',
+      'The dentist said I need a filling.',
+    ].map((t, i) => s(`f${i}`, `2023-03-0${i + 1}T10:00:00Z`, t));
+    const big = createMemoryIndex([...HAYSTACK, ...filler], SPEC, createWinkSifEmbedder());
+    const r = await createUpdate(UpdateOptionsSchema.parse({ padToK: false })).retrieve(q, big, 5, offlineCtx());
+    expect(r.notes).toMatchObject({ similarity: 'quantile', merged: [{ kept: 'new', superseded: ['old'] }] });
+    expect(r.units).toHaveLength(5);
+  });
+
   it('llm mode: a NO from the update check keeps both units, unannotated', async () => {
     const llm = createLlmProvider({ cache: { mode: 'off' }, maxRetries: 0, roles: { strategy: { baseURL: server.baseURL, model: 'fake' } } }, {});
     const ctx: Ctx = { seed: 1, calls: [], llm };
-    const r = await createUpdate(UpdateOptionsSchema.parse({ mode: 'llm' })).retrieve(q, index, 5, ctx);
+    const r = await createUpdate(UpdateOptionsSchema.parse({ mode: 'llm', similarity: 'cosine' })).retrieve(q, index, 5, ctx);
     expect(new Set(r.units.map((u) => u.unit.id))).toEqual(new Set(['new', 'old', 'cat']));
     expect(r.context).not.toContain('updated on');
     expect(ctx.calls.map((c) => c.stage)).toEqual(['strategy.update.check']);
