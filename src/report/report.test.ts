@@ -5,11 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeBatch } from '../store/fake-batch.ts';
 import { openResultStore, type ScoreRow } from '../store/index.ts';
 import { perTypeTable } from './per-type-table.ts';
 import { recallByTypeSpec } from './recall-by-type-spec.ts';
 import { CHART_FONT } from './render-chart.ts';
 import { runReport } from './report.ts';
+import { loadTypeMeans } from './type-means.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-report-'));
 const file = join(dir, 'results.duckdb');
@@ -74,6 +76,26 @@ describe('runReport', () => {
     }
     expect(firstColour).toBeGreaterThan(500);
     expect(dark).toBeGreaterThan(300);
+  });
+});
+
+describe('loadTypeMeans', () => {
+  it('selects QA metrics by k = null and labels a method run at two granularities apart', async () => {
+    const store = await openResultStore(join(dir, 'qa.duckdb'));
+    try {
+      for (let i = 0; i < 4; i++) await store.writeQuestion(fakeBatch('r', i, ['m']));
+      const session = fakeBatch('r', 0, ['m2']);
+      await store.writeQuestion({ ...session, retrievals: [], scores: session.scores.map((x) => ({ ...x, granularity: 'session' })) });
+      await store.writeQuestion({ ...session, retrievals: [], scores: session.scores.map((x) => ({ ...x, method: 'm', granularity: 'session' })) });
+      const all = (await loadTypeMeans(store, { metric: 'f1', level: 'qa', k: null })).filter((r) => r.adaptType === 'all');
+      expect(all).toEqual([
+        { dataset: 'fake', series: 'm (session)', adaptType: 'all', n: 1, mean: 0.5 },
+        { dataset: 'fake', series: 'm (turn)', adaptType: 'all', n: 4, mean: 0.5 },
+        { dataset: 'fake', series: 'm2', adaptType: 'all', n: 1, mean: 0.5 },
+      ]);
+    } finally {
+      await store.close();
+    }
   });
 });
 
