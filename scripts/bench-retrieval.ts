@@ -21,24 +21,24 @@ const CONFIGS: Record<string, string> = {
   'bm25-session': `
     - id: bm25-session
       method: bm25
-      index: { granularity: session, roles: [user], includeCaptions: false }
+      index: { granularity: session, roles: [user], includeCaptions: false, keepEmpty: true }
       k: 1000
       options: { tokenizer: whitespace, tieBreak: reverse }`,
   'bm25-turn': `
     - id: bm25-turn
       method: bm25
-      index: { granularity: turn, roles: [user], includeCaptions: false }
+      index: { granularity: turn, roles: [user], includeCaptions: false, keepEmpty: true }
       k: 1000
       options: { tokenizer: whitespace, tieBreak: reverse }`,
   'embed-session': `
     - id: embed-session
       method: unified-embedding
-      index: { granularity: session, roles: [user], includeCaptions: false }
+      index: { granularity: session, roles: [user], includeCaptions: false, keepEmpty: true }
       k: 50`,
   'embed-turn': `
     - id: embed-turn
       method: unified-embedding
-      index: { granularity: turn, roles: [user], includeCaptions: false }
+      index: { granularity: turn, roles: [user], includeCaptions: false, keepEmpty: true }
       k: 1000`,
 };
 

@@ -48,6 +48,8 @@ export const IndexSpecSchema = z
     includeCaptions: z.boolean().default(true),
     /** Prefix turn text with the speaker's name (LoCoMo); helps BM25 on "What did Caroline…" questions. */
     speakerPrefix: z.boolean().default(false),
+    /** Keep units with empty text (the official LongMemEval index does; they shift BM25's N and avgdl). */
+    keepEmpty: z.boolean().default(false),
   })
   .strict();
 

@@ -20,6 +20,8 @@ export interface IndexSpec {
   roles: Role[];
   /** LoCoMo image turns: append the BLIP caption to the turn text. */
   includeCaptions: boolean;
+  /** Keep units with empty text (the official LongMemEval index does). Default false. */
+  keepEmpty?: boolean;
   /** Prefix each turn's text with `<speaker>: ` where the dataset names speakers (LoCoMo); off by default so the
    * official LongMemEval index is untouched. Absent means false. */
   speakerPrefix?: boolean;

@@ -12,7 +12,7 @@ import { buildUnits } from './units.ts';
 
 export interface MemoryIndexOptions {
   bm25?: Bm25Options;
-  /** Keep empty-text units (exact official LongMemEval BM25 parity); see units.ts. */
+  /** Keep empty-text units (exact official LongMemEval BM25 parity); see units.ts. Defaults to `spec.keepEmpty`. */
   keepEmpty?: boolean;
 }
 
@@ -109,5 +109,5 @@ export function createMemoryIndex(
   embedder: Embedder,
   opts: MemoryIndexOptions = {},
 ): MemoryIndex & { readonly built: { bm25: boolean; embeddings: boolean } } {
-  return new LazyMemoryIndex(haystack, spec, embedder, opts.bm25 ?? {}, opts.keepEmpty ?? false);
+  return new LazyMemoryIndex(haystack, spec, embedder, opts.bm25 ?? {}, opts.keepEmpty ?? spec.keepEmpty ?? false);
 }
