@@ -4,6 +4,7 @@
  * against each registry entry's own schema when the run is resolved (src/run/resolve.ts).
  */
 import { z } from 'zod';
+import { LlmConfigSchema } from './llm-config.ts';
 import { GranularitySchema } from './types.ts';
 
 export const DATASET_NAMES = ['longmemeval-oracle', 'longmemeval-s', 'longmemeval-m', 'locomo'] as const;
@@ -100,6 +101,8 @@ export const ExperimentConfigSchema = z
       .prefault({}),
     /** Questions processed at once. */
     concurrency: z.number().int().positive().default(2),
+    /** LLM endpoints per role (reader, judge, classifier, strategy), cache, limits and prices (src/llm). */
+    llm: LlmConfigSchema.optional(),
   })
   .strict();
 export type ExperimentConfig = z.infer<typeof ExperimentConfigSchema>;

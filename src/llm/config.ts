@@ -1,81 +1,14 @@
 /**
  * The `llm:` block of an experiment config: one endpoint + model per role, the shared cache, concurrency, rate
- * limit, retries and the price table. API keys never live here: a role names the environment variable that holds
- * its key (`apiKeyEnv`); with no `baseURL` / `apiKeyEnv`, the OpenAI SDK's usual `OPENAI_BASE_URL` /
- * `OPENAI_API_KEY` apply, so one experiment file can point at OpenAI or at a local server without editing it.
+ * limit, retries and the price table. The schema itself lives in src/core/llm-config.ts (so the experiment schema
+ * can include it); this file re-exports it and adds the runtime defaults. API keys never live in a config: a role
+ * names the environment variable that holds its key (`apiKeyEnv`); with no `baseURL` / `apiKeyEnv`, the OpenAI
+ * SDK's usual `OPENAI_BASE_URL` / `OPENAI_API_KEY` apply, so one experiment file can point at OpenAI or at a local
+ * server without editing it.
  */
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 
-export const CACHE_MODES = ['read-write', 'read-only', 'off'] as const;
-export type CacheMode = (typeof CACHE_MODES)[number];
-
-/** How structured output is asked for. `json-schema` falls back to `prompt` when the endpoint rejects it (HTTP 400). */
-export const STRUCTURED_OUTPUT_MODES = ['json-schema', 'json-object', 'prompt'] as const;
-export type StructuredOutputMode = (typeof STRUCTURED_OUTPUT_MODES)[number];
-
-export const LlmRoleConfigSchema = z
-  .object({
-    /** OpenAI-compatible endpoint, e.g. `http://127.0.0.1:8000/v1` (vLLM); default `OPENAI_BASE_URL` or OpenAI. */
-    baseURL: z.string().url().optional(),
-    model: z.string().min(1),
-    /** Name of the environment variable holding the key (never the key itself); default `OPENAI_API_KEY`. */
-    apiKeyEnv: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name, not a key')
-      .optional(),
-    temperature: z.number().min(0).max(2).optional(),
-    maxTokens: z.number().int().positive().optional(),
-    structuredOutput: z.enum(STRUCTURED_OUTPUT_MODES).default('json-schema'),
-  })
-  .strict();
-export type LlmRoleConfig = z.infer<typeof LlmRoleConfigSchema>;
-
-export const PriceSchema = z
-  .object({
-    /** USD per million prompt tokens. */
-    inputPerMTok: z.number().nonnegative(),
-    /** USD per million completion tokens. */
-    outputPerMTok: z.number().nonnegative(),
-  })
-  .strict();
-export type Price = z.infer<typeof PriceSchema>;
-
-export const LlmConfigSchema = z
-  .object({
-    cache: z
-      .object({
-        mode: z.enum(CACHE_MODES).default('read-write'),
-        /** Cache root (entries go under `<dir>/llm/`); default `ADAPTMR_CACHE_DIR`, else `<repo>/.cache`. */
-        dir: z.string().optional(),
-      })
-      .strict()
-      .default({ mode: 'read-write' }),
-    /** Requests in flight at once, across all roles of this experiment. */
-    concurrency: z.number().int().positive().default(4),
-    /** Optional cap on requests started per minute (requests are spaced evenly). */
-    requestsPerMinute: z.number().positive().optional(),
-    /** Per-attempt timeout. */
-    timeoutMs: z.number().int().positive().default(60_000),
-    /** Retries after the first attempt on 429, 5xx, timeouts, connection errors and malformed replies. */
-    maxRetries: z.number().int().nonnegative().default(4),
-    /** First backoff delay; doubles per retry (with jitter), capped at 30 s; a Retry-After header wins. */
-    retryBaseMs: z.number().int().nonnegative().default(1000),
-    /** Price per model id; models absent from the table cost 0 (local servers). */
-    prices: z.record(z.string(), PriceSchema).default({}),
-    roles: z
-      .object({
-        reader: LlmRoleConfigSchema.optional(),
-        judge: LlmRoleConfigSchema.optional(),
-        classifier: LlmRoleConfigSchema.optional(),
-        strategy: LlmRoleConfigSchema.optional(),
-      })
-      .strict(),
-  })
-  .strict();
-export type LlmConfig = z.infer<typeof LlmConfigSchema>;
-/** What a config file may say (defaults not yet applied). */
-export type LlmConfigInput = z.input<typeof LlmConfigSchema>;
+export * from '../core/llm-config.ts';
 
 /** `<repo>/.cache` (gitignored), the same root the embeddings cache uses. */
 export const DEFAULT_CACHE_DIR = fileURLToPath(new URL('../../.cache', import.meta.url));
