@@ -215,14 +215,17 @@ async function runDataset(plan: DatasetPlan, s: DatasetRunState): Promise<void> 
   for await (const instance of stream) {
     if (!plan.selected.has(instance.query.id)) continue;
     if (failure) break;
-    const task: Promise<void> = limit(() => runQuestion(instance, s))
+    // Only the computation holds a concurrency slot; the write waits in the store's group-commit queue, so the
+    // next questions are computed while a commit is under way.
+    const task: Promise<void> = limit(() => computeQuestion(instance, s))
+      .then((batch) => (batch ? writeQuestion(instance, batch, s) : undefined))
       .catch((err: unknown) => {
         failure ??= err;
       })
       .finally(() => inflight.delete(task));
     inflight.add(task);
     // Bounded read-ahead keeps memory flat on large splits (LongMemEval M).
-    if (inflight.size >= s.concurrency * 2) await Promise.race(inflight);
+    if (inflight.size >= s.concurrency * 4) await Promise.race(inflight);
   }
   await Promise.all(inflight);
   if (failure) throw failure;
@@ -233,12 +236,13 @@ function methodQuery(q: Query): Query {
   return Object.freeze({ id: q.id, text: q.text, askedAt: q.askedAt });
 }
 
-async function runQuestion(instance: Instance, s: DatasetRunState): Promise<void> {
+/** Runs every method not yet done on one question; undefined when the results file already has them all. */
+async function computeQuestion(instance: Instance, s: DatasetRunState): Promise<QuestionBatch | undefined> {
   const todo = s.methods.filter((m) => !s.done.has(completedKey(instance.dataset, instance.query.id, m.name)));
   if (todo.length === 0) {
     s.counters.skipped++;
     s.progress.tick();
-    return;
+    return undefined;
   }
   const g = instance.gold;
   const batch: QuestionBatch = {
@@ -301,6 +305,10 @@ async function runQuestion(instance: Instance, s: DatasetRunState): Promise<void
       });
     }
   }
+  return batch;
+}
+
+async function writeQuestion(instance: Instance, batch: QuestionBatch, s: DatasetRunState): Promise<void> {
   await s.store.writeQuestion(batch);
   s.counters.written++;
   s.onWritten(instance.dataset, instance.query.id);

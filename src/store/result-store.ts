@@ -2,6 +2,11 @@
  * The ResultStore over one DuckDB connection. Every operation goes through a SerialQueue, so concurrent callers
  * never interleave statements or transactions; a question's rows are written in one BEGIN … COMMIT (ROLLBACK on
  * any error), which is what lets a killed run resume without half-written questions (DESIGN.md §3).
+ *
+ * Group commit: a COMMIT costs a WAL sync (tens of ms), far more than a question's rows, so the questions that
+ * arrive while one commit is under way are written together in the next transaction. Each question is still whole
+ * or absent after a crash; a killed run loses at most the questions of the transaction in flight. If a group fails,
+ * each of its questions is retried in its own transaction so an error reaches only the question that caused it.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { InputError, errorMessage } from '../core/errors.ts';
@@ -15,10 +20,15 @@ import { validateBatch } from './validate-batch.ts';
 const UPSERT_RUN = `INSERT INTO runs VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
   ON CONFLICT (run_id) DO UPDATE SET ended_at = excluded.ended_at, status = excluded.status`;
 
+/** Questions per transaction at most, so one commit's memory stays bounded. */
+const MAX_GROUP = 64;
+
 export class ResultStoreImpl implements ResultStore {
   private readonly queue = new SerialQueue();
   private readonly appenders: TableAppenders;
   private closed = false;
+  /** Questions waiting for the next group commit. */
+  private readonly pending: { batch: QuestionBatch; resolve: () => void; reject: (err: unknown) => void }[] = [];
   /** Questions whose gold row is committed, per run, loaded from the file on a run's first write. Only this process
    * writes the file (DuckDB holds a write lock), so the set stays exact; it spares a statement per question. */
   private readonly goldWritten = new Map<string, Set<string>>();
@@ -54,7 +64,34 @@ export class ResultStoreImpl implements ResultStore {
   writeQuestion(batch: QuestionBatch): Promise<void> {
     this.assertWritable('writeQuestion');
     validateBatch(batch);
-    return this.queue.run(() => this.writeInTransaction(batch));
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ batch, resolve, reject });
+      if (this.pending.length === 1) void this.queue.run(() => this.flushPending());
+    });
+  }
+
+  /** Writes every question queued so far in one transaction (see the header on group commit). */
+  private async flushPending(): Promise<void> {
+    const group = this.pending.splice(0, MAX_GROUP);
+    if (this.pending.length > 0) void this.queue.run(() => this.flushPending());
+    if (group.length === 0) return;
+    try {
+      await this.writeInTransaction(group.map((g) => g.batch));
+      for (const g of group) g.resolve();
+    } catch (err) {
+      if (group.length === 1) {
+        group[0]!.reject(err);
+        return;
+      }
+      for (const g of group) {
+        try {
+          await this.writeInTransaction([g.batch]);
+          g.resolve();
+        } catch (single) {
+          g.reject(single);
+        }
+      }
+    }
   }
 
   query<T = Record<string, unknown>>(sql: string, params: readonly QueryParam[] = []): Promise<T[]> {
@@ -71,23 +108,27 @@ export class ResultStoreImpl implements ResultStore {
     this.instance.closeSync();
   }
 
-  private async writeInTransaction(batch: QuestionBatch): Promise<void> {
-    const gold = await this.goldKeys(batch.runId);
-    const key = completedKey(batch.question.dataset, batch.question.questionId, '');
+  private async writeInTransaction(batches: readonly QuestionBatch[]): Promise<void> {
+    const added: { gold: Set<string>; key: string }[] = [];
     await this.connection.run('BEGIN TRANSACTION');
     try {
-      // Gold is identical for every method of a question, so it is written once per run and question.
-      if (!gold.has(key)) await this.appenders.append(questionCells, batch.runId, [batch.question]);
-      await this.writeRows(batch);
+      for (const batch of batches) {
+        const gold = await this.goldKeys(batch.runId);
+        const key = completedKey(batch.question.dataset, batch.question.questionId, '');
+        // Gold is identical for every method of a question, so it is written once per run and question.
+        if (!gold.has(key) && !added.some((a) => a.gold === gold && a.key === key)) {
+          await this.appenders.append(questionCells, batch.runId, [batch.question]);
+          added.push({ gold, key });
+        }
+        await this.writeRows(batch);
+      }
       await this.connection.run('COMMIT');
-      gold.add(key);
+      for (const a of added) a.gold.add(a.key);
     } catch (err) {
       this.appenders.clearAll();
       await this.connection.run('ROLLBACK');
-      const q = batch.question;
-      throw new Error(`writing run ${batch.runId}, question ${q.dataset}/${q.questionId}: ${errorMessage(err)}`, {
-        cause: err,
-      });
+      const where = batches.map((b) => `${b.question.dataset}/${b.question.questionId}`).join(', ');
+      throw new Error(`writing run ${batches[0]?.runId}, question ${where}: ${errorMessage(err)}`, { cause: err });
     }
   }
 

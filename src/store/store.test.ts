@@ -122,6 +122,26 @@ describe('writeQuestion', () => {
   });
 });
 
+describe('group commit', () => {
+  it('writes concurrent questions together, and a bad one fails alone while the rest of its group commits', async () => {
+    await withStore(async (s) => {
+      const bad = fakeBatch('r1', 7, ['bm25', 'bm25']); // duplicate retrieval key → fails inside the transaction
+      const results = await Promise.allSettled([
+        s.writeQuestion(fakeBatch('r1', 5, ['bm25'])),
+        s.writeQuestion(fakeBatch('r1', 6, ['bm25'])),
+        s.writeQuestion(bad),
+        s.writeQuestion(fakeBatch('r1', 8, ['bm25'])),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/question fake\/q7:.*[Dd]uplicate key/);
+      expect(await s.query('SELECT question_id FROM questions ORDER BY 1')).toEqual([
+        { question_id: 'q5' }, { question_id: 'q6' }, { question_id: 'q8' },
+      ]);
+      expect(await s.query('SELECT count(*) AS n FROM scores')).toEqual([{ n: 3 * FAKE_SCORES_PER_METHOD }]);
+    });
+  });
+});
+
 function score(questionId: string, value: number, extra: Partial<ScoreRow> = {}): ScoreRow {
   return { dataset: 'd', questionId, method: 'm', granularity: 'session', level: 'session', metric: 'recall_any', k: 5,
     value, counted: true, excludedWhy: null, ...extra };
