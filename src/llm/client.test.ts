@@ -287,6 +287,15 @@ describe('fake server embeddings', () => {
     expect(Math.hypot(...a)).toBeCloseTo(1, 5);
     expect(b64.usage.prompt_tokens).toBe(2);
   });
+
+  it('scripts embedding errors and missing usage from their own queue', async () => {
+    const sdk = new OpenAI({ baseURL: server.baseURL, apiKey: KEY, maxRetries: 0 });
+    server.enqueueEmbeddings({ status: 429 }, { noUsage: true });
+    await expect(sdk.embeddings.create({ model: 'e', input: 'x' })).rejects.toMatchObject({ status: 429 });
+    const r = await sdk.embeddings.create({ model: 'e', input: 'x', encoding_format: 'float' });
+    expect(r.usage).toBeUndefined();
+    expect(server.count('/v1/embeddings')).toBe(2);
+  });
 });
 
 describe('structured output fallback scope', () => {
