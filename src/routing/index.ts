@@ -11,3 +11,14 @@ export {
   type AdaptmrOptions,
   type AdaptmrParts,
 } from './adaptmr-method.ts';
+export {
+  calibrate,
+  calibrationQuestionIds,
+  calibrationSplit,
+  mergeThresholds,
+  pickThresholds,
+  quantile,
+  CALIBRATION_RULE,
+  type CalibrateInput,
+} from './calibrate.ts';
+export { calibrateCommand } from './commands.ts';

@@ -67,6 +67,8 @@ describe('abstention strategy', () => {
     expect(fromFile.notes).toMatchObject({ abstention: { thresholdSource: 'file', thresholds: { high: 0.5, low: 0.4 } } });
     const plan = await make({}).retrieve(q, index, 5, offlineCtx());
     expect(plan.notes).toMatchObject({ abstention: { thresholdSource: 'plan-default', thresholds: { high: 0.85, low: 0.6 } } });
+    writeFileSync(file, JSON.stringify({ version: 1, embedders: { [embedder.id]: { ...entry, granularity: 'turn' } } }));
+    await expect(make({ thresholdsFile: file }).retrieve(q, index, 5, offlineCtx())).rejects.toThrow(/calibrated at turn granularity, the index is session/);
     writeFileSync(file, '{"version":1,"embedders":{"e":{"high":1}}}');
     expect(() => make({ thresholdsFile: file })).toThrow(/thresholds\.json: embedders\.e\.low/);
   });

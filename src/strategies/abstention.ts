@@ -5,10 +5,12 @@
  * (top-1 ≥ (θ_high + θ_low) / 2 → relevant), the simplest LLM-free split of the uncertain band.
  *
  * Thresholds are looked up by the index's embedder id: `thresholds` in the options, then `thresholdsFile` (written by
- * `adaptmr calibrate`), then the plan's 0.85 / 0.60; `notes.thresholdSource` says which applied.
+ * `adaptmr calibrate`; its entry must match the index granularity), then the plan's 0.85 / 0.60;
+ * `notes.thresholdSource` says which applied.
  * `decideAbstention` is exported so the router can apply the same decision as a gate after any strategy.
  */
 import { z } from 'zod';
+import { InputError } from '../core/errors.ts';
 import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
 import type { Query, Retrieval, ScoredUnit } from '../core/types.ts';
 import { askYesNo, strategyClient } from './llm-step.ts';
@@ -47,23 +49,29 @@ export function relevancePrompt(question: string, memories: readonly ScoredUnit[
 }
 
 export interface AbstentionJudge {
-  thresholdsFor(embedderId: string): { thresholds: ThresholdPair; source: AbstentionDecision['thresholdSource'] };
-  decide(query: Query, candidates: readonly ScoredUnit[], embedderId: string, ctx: Ctx): Promise<AbstentionDecision>;
+  thresholdsFor(embedderId: string, granularity: string): { thresholds: ThresholdPair; source: AbstentionDecision['thresholdSource'] };
+  decide(query: Query, candidates: readonly ScoredUnit[], index: Pick<MemoryIndex, 'embedder' | 'spec'>, ctx: Ctx): Promise<AbstentionDecision>;
 }
 
 export function createAbstentionJudge(options: AbstentionOptions): AbstentionJudge {
   const file = options.thresholdsFile ? readThresholdsFile(options.thresholdsFile) : undefined;
-  const thresholdsFor: AbstentionJudge['thresholdsFor'] = (embedderId) => {
+  const thresholdsFor: AbstentionJudge['thresholdsFor'] = (embedderId, granularity) => {
     const own = options.thresholds[embedderId];
     if (own) return { thresholds: own, source: 'options' };
     const cal = file?.embedders[embedderId];
-    if (cal) return { thresholds: { high: cal.high, low: cal.low }, source: 'file' };
+    if (cal) {
+      // Cosines of turns and of whole sessions live on different scales: thresholds do not carry over.
+      if (cal.granularity !== granularity) {
+        throw new InputError(`thresholds for ${embedderId} were calibrated at ${cal.granularity} granularity, the index is ${granularity}`, options.thresholdsFile);
+      }
+      return { thresholds: { high: cal.high, low: cal.low }, source: 'file' };
+    }
     return { thresholds: PLAN_THRESHOLDS, source: 'plan-default' };
   };
   return {
     thresholdsFor,
-    async decide(query, candidates, embedderId, ctx) {
-      const { thresholds, source } = thresholdsFor(embedderId);
+    async decide(query, candidates, index, ctx) {
+      const { thresholds, source } = thresholdsFor(index.embedder.id, index.spec.granularity);
       const base = { thresholds, thresholdSource: source };
       const top = candidates[0];
       if (!top) return { ...base, noMemory: true, band: 'empty', top1: null, decidedBy: 'threshold' };
@@ -86,7 +94,7 @@ export function createAbstentionJudge(options: AbstentionOptions): AbstentionJud
 
 /** The decision for a query on an index, from its own semantic top-k (used by the strategy and by the gate). */
 export async function decideAbstention(judge: AbstentionJudge, query: Query, index: MemoryIndex, ctx: Ctx, k = 3): Promise<AbstentionDecision> {
-  return judge.decide(query, await index.semantic(query.text, k), index.embedder.id, ctx);
+  return judge.decide(query, await index.semantic(query.text, k), index, ctx);
 }
 
 export function noMemoryRetrieval(decision: AbstentionDecision, extraNotes: Record<string, unknown> = {}): Retrieval {
@@ -100,7 +108,7 @@ export function createAbstention(options: AbstentionOptions): Strategy {
     mode: options.mode,
     async retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval> {
       const candidates = await index.semantic(query.text, k);
-      const decision = await judge.decide(query, candidates, index.embedder.id, ctx);
+      const decision = await judge.decide(query, candidates, index, ctx);
       const notes = { strategy: 'abstention', contextOrder: 'rank' };
       if (decision.noMemory) return noMemoryRetrieval(decision, notes);
       return { units: candidates, noMemory: false, context: renderContext(candidates, 'rank'), notes: { ...notes, abstention: decision } };
