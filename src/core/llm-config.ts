@@ -26,6 +26,8 @@ export const LlmRoleConfigSchema = z
     temperature: z.number().min(0).max(2).optional(),
     maxTokens: z.number().int().positive().optional(),
     structuredOutput: z.enum(STRUCTURED_OUTPUT_MODES).default('json-schema'),
+    /** OpenAI's reasoning models (o-series, gpt-5) take `max_completion_tokens`; most servers take `max_tokens`. */
+    maxTokensParam: z.enum(['max_tokens', 'max_completion_tokens']).default('max_tokens'),
   })
   .strict();
 export type LlmRoleConfig = z.infer<typeof LlmRoleConfigSchema>;

@@ -250,6 +250,14 @@ describe('accounting', () => {
     expect(r.completionTokens).toBeGreaterThan(0);
   });
 
+  it('sends max_completion_tokens when the role asks for it', async () => {
+    const llm = createLlmProvider(config({}, { maxTokensParam: 'max_completion_tokens', maxTokens: 64 }), env).forRole('judge');
+    await llm.chat(ask('mct'), { stage: 'judge', calls: [] });
+    const body = server.requests[0]?.body as Record<string, unknown>;
+    expect(body.max_completion_tokens).toBe(64);
+    expect(body.max_tokens).toBeUndefined();
+  });
+
   it('a model missing from the price table costs 0', async () => {
     const llm = createLlmProvider(config({}, { model: 'local-llama' }), env).forRole('judge');
     expect((await llm.chat(ask('free'), { stage: 'judge', calls: [] })).costUsd).toBe(0);

@@ -39,6 +39,7 @@ export interface ClientSettings {
   temperature?: number;
   maxTokens?: number;
   structuredOutput: StructuredOutputMode;
+  maxTokensParam: 'max_tokens' | 'max_completion_tokens';
   timeoutMs: number;
   maxRetries: number;
   retryBaseMs: number;
@@ -202,7 +203,8 @@ export class OpenAiCompatibleClient implements LlmClient {
     const maxTokens = request.maxTokens ?? this.settings.maxTokens;
     const body: ChatCompletionCreateParamsNonStreaming = { model: this.model, messages };
     if (temperature !== undefined) body.temperature = temperature;
-    if (maxTokens !== undefined) body.max_tokens = maxTokens;
+    // Which parameter carries the limit does not change the reply, so it stays out of the cache key.
+    if (maxTokens !== undefined) body[this.settings.maxTokensParam] = maxTokens;
     if (responseFormat) body.response_format = responseFormat;
     if (request.logprobs) {
       body.logprobs = true;

@@ -83,6 +83,7 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
       model: rc.model,
       apiKey: key && key !== '' ? key : NO_KEY_PLACEHOLDER,
       structuredOutput: rc.structuredOutput,
+      maxTokensParam: rc.maxTokensParam,
       timeoutMs: config.timeoutMs,
       maxRetries: config.maxRetries,
       retryBaseMs: config.retryBaseMs,
