@@ -12,9 +12,9 @@
  *   parses the reply tolerantly — only for a 400 whose message names response_format / json_schema, so an
  *   unrelated 400 (a context-length error, say) does not switch modes. In every mode a reply that holds no JSON counts as malformed and is retried.
  * - Accounting: tokens from the API's `usage`, else counted with o200k_base (src/llm/tokens.ts); cost from the
- *   price table. A cache hit records `cached: true`, its own (tiny) latency, the original token counts and the
- *   original call's cost — the cost of the method, stable across reruns; sum `costUsd` where `!cached` for money
- *   actually spent by this run.
+ *   price table; latency is the call's wall time as the caller saw it. A cache hit records `cached: true`, its own
+ *   (tiny) latency, the original token counts and the original call's cost — the cost of the method, stable across
+ *   reruns; sum `costUsd` where `!cached` for the money actually spent by this run.
  */
 import OpenAI, { APIError } from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
@@ -100,7 +100,9 @@ export class OpenAiCompatibleClient implements LlmClient {
         } else throw err;
       }
       const { reply, cached } = outcome;
-      const latencyMs = cached ? performance.now() - started : reply.latencyMs;
+      // Wall time of this call as the caller saw it (queueing, retries and backoff included); the cache entry keeps
+      // the paid request's own HTTP latency.
+      const latencyMs = performance.now() - started;
       const costUsd = callCostUsd(this.settings.prices, this.model, reply.promptTokens, reply.completionTokens);
       meta.calls.push({
         stage: meta.stage,
