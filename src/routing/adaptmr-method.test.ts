@@ -68,6 +68,14 @@ describe('AdaptMR method', () => {
     expect(out.retrieval.units.map((u) => u.unit.id)).toEqual((await index.semantic('Which restaurant did you recommend to me last month?', 4)).map((u) => u.unit.id));
   });
 
+  it('routeMap serves a type with another strategy (experiment 2 oracle map)', async () => {
+    const m = await createAdaptmrMethod({ router: { kind: 'oracle' }, routeMap: { temporal: 'factual' }, strategies: { factual: { entityWeight: 0.5 } } }, context);
+    const out = await m.run(frozenQuery("What is my cat's name?"), index, offlineCtx(), 'temporal');
+    expect(out.route).toBe('oracle:temporal');
+    expect(out.retrieval.notes).toMatchObject({ strategy: 'factual', entityWeight: 0.5 });
+    await expect(createAdaptmrMethod({ routeMap: { temporal: 'bm25' } }, context)).rejects.toThrow(/routeMap\.temporal/);
+  });
+
   it('factual.entityWeight: 0 (w/o entity reranking) reaches the strategy', async () => {
     const m = await createAdaptmrMethod({ router: { kind: 'oracle' }, strategies: { factual: { entityWeight: 0 } } }, context);
     const out = await m.run(frozenQuery("What is my cat's name?"), index, offlineCtx(), 'factual');

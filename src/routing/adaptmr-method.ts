@@ -10,6 +10,18 @@
  *
  * Per question the output carries the predicted type and probabilities, the route taken, and the strategies' notes
  * (window found, events split, clusters merged, hops, abstention decision) in `retrieval.notes`.
+ *
+ * A config block (experiments/*.yaml, `methods[].options`); every field is optional:
+ *
+ *   classifier: { name: rules }            # or { name: llm }, { name: onnx, options: { model: … } }, or random
+ *   router: { kind: fusion, threshold: 0.2, fusion: minmax }   # single | fusion | oracle | random; minmax | rank | rrf
+ *   abstention: gate                       # route (plan) | gate (DESIGN.md §2)
+ *   strategies:
+ *     factual: { mode: offline, entityWeight: 0.3 }
+ *     temporal: { mode: llm }
+ *     abstention: { thresholdsFile: calibration/abstention-thresholds.json }
+ *   replace: { multi-hop: unified }
+ *   routeMap: { temporal: factual }        # serve a type with another strategy (experiment 2's oracle map)
  */
 import { z } from 'zod';
 import type { MethodFactoryContext } from '../../baselines/method-context.ts';
@@ -27,6 +39,7 @@ import { fuse } from './fusion.ts';
 import { planRoute, RouterConfigSchema, type RouterConfig } from './router.ts';
 
 const StrategyOptions = z.record(z.string(), z.unknown()).default({});
+const StrategyNameSchema = z.enum([...ADAPT_TYPES, 'unified']);
 
 export const AdaptmrOptionsSchema = z
   .object({
@@ -51,6 +64,19 @@ export const AdaptmrOptionsSchema = z
       })
       .strict()
       .default({ factual: {}, temporal: {}, update: {}, 'multi-hop': {}, abstention: {} }),
+    /** Which strategy serves each type (default: its own). The plan's experiment 2 "Oracle-Strategy" routes each
+     * gold type to the strategy that was best for that type — choose that map on a development split, never on
+     * the reported questions. `replace` wins over this map. */
+    routeMap: z
+      .object({
+        factual: StrategyNameSchema.optional(),
+        temporal: StrategyNameSchema.optional(),
+        update: StrategyNameSchema.optional(),
+        'multi-hop': StrategyNameSchema.optional(),
+        abstention: StrategyNameSchema.optional(),
+      })
+      .strict()
+      .default({}),
     /** Ablation: put plain semantic retrieval in a strategy's place. */
     replace: z
       .object({
@@ -85,7 +111,9 @@ export interface AdaptmrParts {
   judge: AbstentionJudge;
 }
 
-/** Runs the routed strategies and fuses when several ran; abstention wins only as the top-weight route. */
+/** Runs the routed strategies and fuses when several ran. A no-memory result decides only when it comes from the
+ * top-weight route; from a lower-weight route its (empty) list simply adds nothing to the fusion. Fused context is
+ * in fused rank order, with the update annotations and the temporal / multi-hop trailers of the strategies that ran. */
 async function runRoute(parts: AdaptmrParts, runs: { type: AdaptType; weight: number }[], query: Query, index: MemoryIndex, ctx: Ctx): Promise<Retrieval> {
   const results: { type: AdaptType; weight: number; retrieval: Retrieval }[] = [];
   for (const r of runs) results.push({ ...r, retrieval: await parts.strategies[r.type].retrieve(query, index, parts.k, ctx) });
@@ -152,11 +180,15 @@ export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
 /** Builds the strategies of an options block (validating each strategy's options, naming the field on error). */
 export async function buildStrategies(options: AdaptmrOptions, where: string): Promise<Record<AdaptType, Strategy>> {
   const out = {} as Record<AdaptType, Strategy>;
+  const built = new Map<string, Strategy>();
   for (const type of ADAPT_TYPES) {
-    out[type] =
-      options.replace[type] === 'unified'
-        ? createUnified()
-        : await strategies.create(type, options.strategies[type], undefined, `${where}.strategies.${type}`);
+    const name = options.replace[type] ?? options.routeMap[type] ?? type;
+    let strategy = built.get(name);
+    if (!strategy) {
+      strategy = name === 'unified' ? createUnified() : await strategies.create(name, options.strategies[name], undefined, `${where}.strategies.${name}`);
+      built.set(name, strategy);
+    }
+    out[type] = strategy;
   }
   return out;
 }
