@@ -9,3 +9,4 @@ export * from './porter-stemmer.ts';
 export * from './reader.ts';
 export * from './verdict.ts';
 export * from './score-answer.ts';
+export * from './answer-question.ts';

@@ -258,3 +258,51 @@ describe('scoreAnswer', () => {
     expect(bodies[0]?.messages[0]?.content).toContain('unanswerable question');
   });
 });
+
+describe('answerQuestion', () => {
+  const inst = {
+    dataset: 'locomo',
+    haystackId: 'conv-1',
+    haystack: [],
+    query: { id: 'conv-1:q1', text: 'Where?', askedAt: '2023-06-01T10:00:00Z' },
+    gold: { nativeType: '4', type: 'factual' as const, isAbstention: false, evidenceSessionIds: [], evidenceTurnIds: [], answer: 'Paris' },
+  };
+  const retrieval: Retrieval = { units: [], noMemory: false, context: 'Ann: I live in Paris.' };
+
+  it('reads, then scores with the dataset protocol', async () => {
+    const { answerQuestion } = await import('./answer-question.ts');
+    const { QaConfigSchema } = await import('./config.ts');
+    replies = ['Paris', '{"label": "CORRECT"}'];
+    const calls: CallRecord[] = [];
+    const row = await answerQuestion({ protocol: 'locomo', instance: inst, retrieval }, provider(), QaConfigSchema.parse({}), calls);
+    expect(row).toEqual({
+      answer: 'Paris',
+      contextTokens: countTokens('Ann: I live in Paris.'),
+      judge: { correct: [true], raw: ['{"label": "CORRECT"}'] },
+      f1: 1,
+      bleu1: 1,
+    });
+    expect(calls.map((c) => c.stage)).toEqual(['reader', 'judge']);
+  });
+
+  it('turns a reader that stays broken into an error row', async () => {
+    const { answerQuestion } = await import('./answer-question.ts');
+    const { QaConfigSchema } = await import('./config.ts');
+    const failing = await startFakeOpenAiServer({ chat: () => ({ status: 503 }) });
+    try {
+      const llm = createLlmProvider(
+        { cache: { mode: 'off', dir }, maxRetries: 1, retryBaseMs: 1, roles: { reader: { baseURL: failing.baseURL, model: 'r' } } },
+        {},
+      );
+      const calls: CallRecord[] = [];
+      const row = await answerQuestion({ protocol: 'locomo', instance: inst, retrieval }, llm, QaConfigSchema.parse({}), calls);
+      expect(row.answer).toBeNull();
+      expect(row.error).toMatch(/503/);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]?.error).toMatch(/503/);
+      expect(failing.count()).toBe(2);
+    } finally {
+      await failing.close();
+    }
+  });
+});
