@@ -109,6 +109,8 @@ describe.each(variants)('strategy $name ($mode)', ({ name, mode }) => {
           for (const u of a.units) expect(a.context, where).toContain(`[${u.unit.at.slice(0, 4)}/${u.unit.at.slice(5, 7)}/${u.unit.at.slice(8, 10)}`);
         }
         expect(a.notes, where).toBeDefined();
+        // LLM replies parsed (no silent fallback to the offline rule).
+        expect(a.notes?.llmFallback, where).toBeUndefined();
       }
     }
     if (mode === 'llm' && name !== 'abstention') expect(llmCalls).toBeGreaterThan(0);

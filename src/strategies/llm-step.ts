@@ -1,8 +1,9 @@
 /**
  * The LLM steps the plan gives some strategies (entity extraction, event split, update check, decomposition,
  * intermediate answers, relevance check) go through the shared client for role `strategy` — cached and accounted by
- * src/llm — at temperature 0. Replies are parsed with zod; a reply that does not parse is not an error of the
- * question: the step falls back to its offline rule and the strategy records the fallback in its notes.
+ * src/llm — at temperature 0. A reply with no JSON at all is the client's error (retried there, then raised, and
+ * recorded on the question's row by the runner); JSON of the wrong shape is not an error of the question: the step
+ * falls back to its offline rule and the strategy records the fallback (`notes.llmFallback`).
  */
 import { z } from 'zod';
 import type { Ctx } from '../core/interfaces.ts';
