@@ -24,7 +24,9 @@ export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
   epochs: 30,
   batchSize: 32,
   learningRate: 0.05,
-  l2: 1e-4,
+  // Chosen by 5-fold CV on LoCoMo only, from {1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2} (LoCoMo accuracy 49.9, 53.0, 60.9,
+  // 61.1, 54.7, 47.4 %); LongMemEval was not consulted, so its figures stay clean (README "Classifier evaluation").
+  l2: 3e-3,
   seed: 42,
   spec: DEFAULT_FEATURE_SPEC,
 };
