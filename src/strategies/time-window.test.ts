@@ -14,6 +14,10 @@ describe('findTimeWindow', () => {
     ['What happened in March 2023?', '2023-03-01', '2023-03-31'],
     ['from March to April 2023', '2023-03-01', '2023-04-30'],
     ['What did I cook yesterday?', '2023-05-29', '2023-05-29'],
+    ['What trips did I take in the past three months?', '2023-02-28', '2023-05-30'], // 3 × 30.44 days back
+    ['What did I buy over the last 2 weeks?', '2023-05-16', '2023-05-30'],
+    ['Which airlines did I fly with before today?', '1900-01-01', '2023-05-29'],
+    ['What have I cooked since last Saturday?', '2023-05-27', '2023-05-30'],
     ['上个月我们聊了什么？', '2023-04-01', '2023-04-30'],
     ['两周前我买了什么？', '2023-05-13', '2023-05-19'],
     ['上周我去了哪里？', '2023-05-22', '2023-05-28'],

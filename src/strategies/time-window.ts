@@ -14,6 +14,10 @@
  * - an approximate distance back ("two weeks ago", "a month ago", 三天前) → a tolerance around the resolved day:
  *   ±1 day for days, ±3 for weeks (one week wide), ±15 for months, ±182 for years (half the unit, so the window is
  *   one unit wide).
+ * - a span back from the question ("in the past three months", "the last 2 weeks") → from N units before the question
+ *   day to the question day;
+ * - "before X" / "until X" → everything up to the day before X; "after X" → the day after X up to the question;
+ *   "since X" → X up to the question.
  * Windows that start after the question date are ignored (questions ask about the past). Several expressions →
  * the span covering all of them.
  */
@@ -71,6 +75,12 @@ function chronoWindow(result: chrono.ParsedResult, asked: number): [number, numb
   const end = componentWindow(result.end, asked, agoUnit);
   return end ? [start[0], Math.max(start[1], end[1])] : start;
 }
+
+const FAR_PAST = Date.UTC(1900, 0, 1);
+const EN_NUM: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, few: 3, couple: 2 };
+/** "in the past three months", "over the last 2 weeks", "the past year": a span ending at the question date
+ * (chrono reads these as the single unit N back). */
+const EN_SPAN = /\b(past|last)\s+(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple)\s+(?:of\s+)?(days?|weeks?|months?|years?)\b/iu;
 
 const ZH_NUM: Record<string, number> = { 一: 1, 两: 2, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10, 半: 0.5 };
 
@@ -131,11 +141,24 @@ export function findTimeWindow(text: string, askedAt: string): TimeWindow | unde
       }
     }
   } else {
-    for (const r of chrono.casual.parse(text, ref)) {
-      const w = chronoWindow(r, asked);
+    let rest = text;
+    const span = EN_SPAN.exec(rest);
+    if (span) {
+      const n = /^\d+$/u.test(span[2]!) ? Number(span[2]) : (EN_NUM[span[2]!.toLowerCase()] ?? 1);
+      const unit = span[3]!.toLowerCase().replace(/s$/u, '');
+      const back = unit === 'day' ? n : unit === 'week' ? 7 * n : unit === 'month' ? 30.44 * n : 365.25 * n;
+      spans.push([askedDay - Math.round(back) * DAY_MS, askedDay]);
+      expressions.push(span[0]);
+      rest = rest.replace(span[0], ' ');
+    }
+    for (const r of chrono.casual.parse(rest, ref)) {
+      let w = chronoWindow(r, asked);
+      // "before X" / "after X" / "since X": the window is the side of X the question points at.
+      const lead = /\b(before|after|since|until|prior to)\s*$/iu.exec(rest.slice(0, r.index))?.[1]?.toLowerCase();
+      if (w && lead) w = lead === 'before' || lead === 'until' || lead === 'prior to' ? [FAR_PAST, w[0] - DAY_MS] : [w[1] + (lead === 'after' ? DAY_MS : 0), askedDay];
       if (w) {
         spans.push(w);
-        expressions.push(r.text);
+        expressions.push(lead ? `${lead} ${r.text}` : r.text);
       }
     }
   }
