@@ -47,6 +47,8 @@ export async function answerQuestion(
         context: config.reader.context,
         withDates: config.reader.withDates,
         order: config.reader.order,
+        historyFormat: config.reader.historyFormat,
+        haystack: instance.haystack,
         calls,
       });
       row.answer = read.answer;

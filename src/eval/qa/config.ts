@@ -15,9 +15,11 @@ export const QaConfigSchema = z
         context: z.enum(['method', 'official']).default('method'),
         withDates: z.boolean().default(true),
         order: z.enum(['method', 'chronological']).default('method'),
+        /** With `context: official`: session content as the official `json` (default), `nl`, or the unit `text`. */
+        historyFormat: z.enum(['json', 'nl', 'text']).default('json'),
       })
       .strict()
-      .default({ chainOfNote: false, context: 'method', withDates: true, order: 'method' }),
+      .default({ chainOfNote: false, context: 'method', withDates: true, order: 'method', historyFormat: 'json' }),
     judge: z
       .object({
         /** Judge runs per question; > 1 reports mean ± sd. */

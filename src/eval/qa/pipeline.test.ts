@@ -97,3 +97,26 @@ it('a second run makes zero calls and gives identical results', async () => {
   expect(second.rows.map(({ cached: _c, ...r }) => r)).toEqual(first.rows.map(({ cached: _c, ...r }) => r));
   expect(second.rows.every((r) => r.cached.every((c) => c))).toBe(true);
 });
+
+it("renders the official json history byte for byte as Python's json.dumps (astral characters included)", async () => {
+  const { pythonJsonDumps, renderContext } = await import('./reader.ts');
+  const { createHash } = await import('node:crypto');
+  // sha256 of '\n' + json.dumps(session turns without has_answer), computed with Python 3 from the oracle file;
+  // 54026fce holds characters outside the BMP (written as surrogate-pair escapes).
+  const { instances: [inst] } = await loadDataset({ name: 'longmemeval-oracle', questionIds: ['54026fce'] }, dataDir);
+  if (!inst) throw new Error('question 54026fce missing');
+  const session = inst.haystack[0]!;
+  const dumped = `\n${pythonJsonDumps(session.turns.map((t) => ({ role: t.role, content: t.text })))}`;
+  expect(createHash('sha256').update(dumped).digest('hex').slice(0, 16)).toBe('5f04e449e5809d57');
+  expect(dumped).toMatch(/\\ud83[cdef]\\ud[c-f][0-9a-f]{2}/);
+
+  const spec1: IndexSpec = { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true };
+  const index = createMemoryIndex(inst.haystack, spec1, noEmbedder);
+  const retrieval = { units: index.units.map((unit) => ({ unit, score: 1 })), noMemory: false, context: '' };
+  const json = renderContext(retrieval, { withDates: true, historyFormat: 'json', haystack: inst.haystack });
+  expect(json.startsWith('\n### Session 1:\nSession Date: ')).toBe(true);
+  expect(json).toContain(`\nSession Content:\n${dumped}\n`);
+  const nl = renderContext(retrieval, { withDates: true, historyFormat: 'nl', haystack: inst.haystack });
+  expect(nl).toContain(`\nSession Content:\n\n\nuser: ${session.turns[0]!.text.trim()}`);
+  expect(() => renderContext(retrieval, { withDates: true, historyFormat: 'json' })).toThrow(/haystack/);
+});

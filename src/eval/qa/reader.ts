@@ -1,22 +1,25 @@
 /**
- * The reader: renders a method's retrieved context and asks the question with the official LongMemEval reader prompt
- * (src/eval/qa/prompts/longmemeval-reader.ts), the question's date included.
+ * The reader: asks the question with the official LongMemEval reader prompt (src/eval/qa/prompts/longmemeval-reader.ts),
+ * the question's date included, over a method's retrieved context.
  *
- * The context is, by default, the method's own `retrieval.context` (src/core/render.ts renders every baseline's
- * alike); `context: 'official'` re-renders the units with `renderContext`, which follows the official history layout (`### Session i:` / `Session Date:` / `Session Content:` blocks,
- * `run_generation.py`) with one block per retrieved unit and its unit text as content. Two deliberate choices:
- * - Order: units appear in the order the method ranked them (`order: 'method'`, the default), so a method's
- *   ordering is part of what is compared; `order: 'chronological'` sorts by date as the official script does
- *   (`retrieved_chunks.sort(key=lambda x: x[0])`).
- * - A retrieval with `noMemory: true` renders the explicit "No relevant memory was found" line first, so a reader
- *   can abstain on the method's signal.
- * Dates are written in LongMemEval's own format, `2023/05/30 (Tue) 23:40`. Context tokens are counted with
- * o200k_base for every question (src/llm/tokens.ts), whether or not the reader is called.
+ * Which context text: by default the method's own `retrieval.context` (the contract's "exact text a reader would be
+ * given"; src/core/render.ts renders every baseline's alike), with the explicit "No relevant memory was found" line
+ * put first when the method signals `noMemory`. `context: 'official'` re-renders the units with `renderContext` in
+ * the official history layout of `run_generation.py` — `### Session i:` / `Session Date:` / `Session Content:`
+ * blocks, one per retrieved unit — with the session content as
+ * - `json` (the official default `history_format`): Python `json.dumps` of the unit's turns as
+ *   `[{"role": …, "content": …}, …]` (ASCII-escaped, `", "` and `": "` separators), recovered from the haystack;
+ * - `nl`: `\n\n<role>: <content stripped>` per turn, also from the haystack;
+ * - `text`: the unit's own text (no haystack needed).
+ * Order: the order the method ranked the units (`method`, default), so ordering is part of what is compared, or by
+ * date (`chronological`) as the official script sorts them. Dates are written in LongMemEval's own format
+ * (`2023/05/30 (Tue) 23:40`). Context tokens are counted with o200k_base for every question (src/llm/tokens.ts).
  */
+import { InputError } from '../../core/errors.ts';
 import type { CallRecord } from '../../core/interfaces.ts';
 import type { LlmClient } from '../../core/llm.ts';
-import type { Query, Retrieval, ScoredUnit } from '../../core/types.ts';
 import { formatDate, NO_MEMORY_LINE } from '../../core/render.ts';
+import type { Query, Retrieval, ScoredUnit, Session, Turn } from '../../core/types.ts';
 import { countTokens } from '../../llm/tokens.ts';
 import { formatPositional } from './prompts/format.ts';
 import {
@@ -28,59 +31,100 @@ import {
   LME_READER_TEMPERATURE,
 } from './prompts/longmemeval-reader.ts';
 
+/** Dates in LongMemEval's own format (`2023/05/30 (Tue) 23:40`), shared with src/core/render.ts. */
+export { formatDate };
+
+export type HistoryFormat = 'json' | 'nl' | 'text';
+
 export interface RenderOptions {
   withDates: boolean;
   order?: 'method' | 'chronological';
+  /** Session content format (default `text`); `json` and `nl` need `haystack`. */
+  historyFormat?: HistoryFormat;
+  /** The question's sessions, to recover each unit's turns for `json` / `nl`. */
+  haystack?: readonly Session[];
 }
 
 export interface ReadOptions {
   /** LongMemEval's `con` reading: the step-by-step (extract, then reason) prompt. */
   chainOfNote: boolean;
   calls: CallRecord[];
+  /** `method` (default): the method's own context text; `official`: `renderContext` (see the file header). */
+  context?: 'method' | 'official';
   withDates?: boolean;
   order?: 'method' | 'chronological';
+  historyFormat?: HistoryFormat;
+  haystack?: readonly Session[];
   /** Defaults follow the official reader: temperature 0, max tokens 500 (direct) / 800 (chain-of-note). */
   temperature?: number;
   maxTokens?: number;
   /** Call-record stage name (default `reader`). */
   stage?: string;
-  /**
-   * Which context text the reader gets. `method` (default): the method's own `retrieval.context` (the contract's
-   * "exact text a reader would be given"; src/core/render.ts makes every baseline's look alike), with the no-memory
-   * line put first when the method signals `noMemory` and its text lacks it, and rendered here when empty.
-   * `official`: re-rendered from the units in LongMemEval's `### Session` layout (`renderContext`).
-   */
-  context?: 'method' | 'official';
 }
 
 export interface ReadResult {
   answer: string;
-  /** o200k_base tokens of the rendered context. */
+  /** o200k_base tokens of the context given to the reader. */
   contextTokens: number;
   /** The full prompt sent, for inspection. */
   prompt: string;
 }
 
-/** Dates in LongMemEval's own format (`2023/05/30 (Tue) 23:40`), shared with src/core/render.ts. */
-export { formatDate };
+/**
+ * Python `json.dumps` with default settings: `", "` / `": "` separators and `ensure_ascii`, i.e. every non-ASCII
+ * UTF-16 code unit written as `\uXXXX` (astral characters as their surrogate pair), as the official script renders.
+ */
+export function pythonJsonDumps(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.entries(value).map(([k, v]) => `${pythonJsonDumps(k)}: ${pythonJsonDumps(v)}`).join(', ')}}`;
+  }
+  if (typeof value === 'string') {
+    return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  }
+  return JSON.stringify(value);
+}
 
-function unitContent(s: ScoredUnit): string {
+function unitText(s: ScoredUnit): string {
   const { unit } = s;
   // Speaker names help the reader on LoCoMo; skip when the unit text already starts with them (speakerPrefix).
   if (unit.speaker && !unit.text.startsWith(`${unit.speaker}:`)) return `${unit.speaker}: ${unit.text}`;
   return unit.text;
 }
 
-/** The context text a reader is given for a retrieval. */
+function turnsOf(s: ScoredUnit, turnsById: ReadonlyMap<string, Turn>): Turn[] {
+  return s.unit.turnIds.map((id) => {
+    const turn = turnsById.get(id);
+    if (!turn) throw new InputError(`turn ${id} of unit ${s.unit.id} is not in the haystack`);
+    return turn;
+  });
+}
+
+function sessionContent(s: ScoredUnit, format: HistoryFormat, turnsById: ReadonlyMap<string, Turn> | undefined): string {
+  if (format === 'text') return unitText(s);
+  if (!turnsById) throw new InputError(`history format "${format}" needs the haystack to recover each unit's turns`);
+  const turns = turnsOf(s, turnsById);
+  // `run_generation.py`: json → '\n' + json.dumps(turns); nl → '\n\n{role}: {content.strip()}' per turn.
+  if (format === 'json') return `\n${pythonJsonDumps(turns.map((t) => ({ role: t.role, content: t.text })))}`;
+  return turns.map((t) => `\n\n${t.role}: ${t.text.trim()}`).join('');
+}
+
+/** The context text for a retrieval in the official history layout (see the file header). */
 export function renderContext(retrieval: Retrieval, options: RenderOptions): string {
+  const format = options.historyFormat ?? 'text';
+  const turnsById = options.haystack ? new Map(options.haystack.flatMap((s) => s.turns.map((t) => [t.id, t] as const))) : undefined;
   let units = retrieval.units;
-  if (options.order === 'chronological') units = [...units].sort((a, b) => (a.unit.at < b.unit.at ? -1 : a.unit.at > b.unit.at ? 1 : 0));
-  const blocks = units.map((s, i) =>
-    options.withDates
-      ? formatPositional(LME_HISTORY_BLOCK, String(i + 1), formatDate(s.unit.at), unitContent(s))
-      : `\n### Session ${i + 1}:\nSession Content:\n${unitContent(s)}\n`,
-  );
-  const body = blocks.join('');
+  if (options.order === 'chronological') {
+    units = [...units].sort((a, b) => (a.unit.at < b.unit.at ? -1 : a.unit.at > b.unit.at ? 1 : 0));
+  }
+  const body = units
+    .map((s, i) => {
+      const content = sessionContent(s, format, turnsById);
+      return options.withDates
+        ? formatPositional(LME_HISTORY_BLOCK, String(i + 1), formatDate(s.unit.at), content)
+        : `\n### Session ${i + 1}:\nSession Content:\n${content}\n`;
+    })
+    .join('');
   return retrieval.noMemory ? `${NO_MEMORY_LINE}\n${body}` : body;
 }
 
@@ -89,17 +133,22 @@ export function readerPrompt(query: Query, context: string, chainOfNote: boolean
   return formatPositional(chainOfNote ? LME_READER_CHAIN_OF_NOTE : LME_READER_DIRECT, context, formatDate(query.askedAt), query.text);
 }
 
-/** Renders the context, asks the reader, and returns the answer (trimmed, as the official script `.strip()`s it). */
-export async function readAnswer(query: Query, retrieval: Retrieval, llm: LlmClient, options: ReadOptions): Promise<ReadResult> {
-  const renderOptions: RenderOptions = { withDates: options.withDates ?? true };
-  if (options.order) renderOptions.order = options.order;
-  let context: string;
+/** The context text the reader gets under `options` (see the file header). */
+export function readerContext(retrieval: Retrieval, options: Omit<ReadOptions, 'chainOfNote' | 'calls'>): string {
   if ((options.context ?? 'method') === 'official' || retrieval.context.trim() === '') {
-    context = renderContext(retrieval, renderOptions);
-  } else {
-    context = retrieval.context;
-    if (retrieval.noMemory && !context.includes(NO_MEMORY_LINE)) context = `${NO_MEMORY_LINE}\n${context}`;
+    const render: RenderOptions = { withDates: options.withDates ?? true };
+    if (options.order) render.order = options.order;
+    if (options.historyFormat) render.historyFormat = options.historyFormat;
+    if (options.haystack) render.haystack = options.haystack;
+    return renderContext(retrieval, render);
   }
+  const context = retrieval.context;
+  return retrieval.noMemory && !context.includes(NO_MEMORY_LINE) ? `${NO_MEMORY_LINE}\n${context}` : context;
+}
+
+/** Asks the reader and returns the answer (trimmed, as the official script `.strip()`s it). */
+export async function readAnswer(query: Query, retrieval: Retrieval, llm: LlmClient, options: ReadOptions): Promise<ReadResult> {
+  const context = readerContext(retrieval, options);
   const contextTokens = countTokens(context);
   const prompt = readerPrompt(query, context, options.chainOfNote);
   const result = await llm.chat(
