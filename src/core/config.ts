@@ -99,6 +99,12 @@ export const ExperimentConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Store each retrieval's rendered context text in the results file. Off by default: at k = 1000 it is
+     * ~250 KB per question and method; `adaptmr explain` re-renders it on demand. A run with a reader stores the
+     * context it actually gave the reader either way.
+     */
+    storeContext: z.boolean().default(false),
     /** Questions processed at once. */
     concurrency: z.number().int().positive().default(2),
     /** LLM endpoints per role (reader, judge, classifier, strategy), cache, limits and prices (src/llm). */

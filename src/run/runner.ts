@@ -119,7 +119,8 @@ async function runPlans(
     const progress = createProgress(total, opts.progress ?? true);
     const counters = { written: 0, skipped: 0, errors: 0 };
     const issues: DataIssue[] = [];
-    const indexes = new IndexCache(embedder, 4 * (opts.concurrency ?? config.concurrency) * distinctSpecs(config));
+    // Questions arrive grouped by haystack, so one index per spec per in-flight question is enough to reuse them.
+    const indexes = new IndexCache(embedder, ((opts.concurrency ?? config.concurrency) + 1) * distinctSpecs(config));
     try {
       for (const plan of plans) {
         await runDataset(plan, {
@@ -277,7 +278,7 @@ async function computeQuestion(instance: Instance, s: DatasetRunState): Promise<
         unitSessionIds: units.map((u) => u.unit.sessionId),
         scores: units.map((u) => u.score),
         noMemory: out.retrieval.noMemory,
-        context: out.retrieval.context,
+        context: s.config.storeContext ? out.retrieval.context : null,
         latencyMs,
         predictedType: out.predictedType ?? null,
         typeProbs: out.typeProbs ?? null,

@@ -27,7 +27,7 @@ export class TableAppenders {
 
   constructor(private readonly connection: DuckDBConnection) {}
 
-  /** Appends rows to the table's appender and flushes them into the current transaction. */
+  /** Buffers rows in the table's appender; `flushAll` moves them into the current transaction. */
   async append<R>(spec: TableCells<R>, runId: string, rows: readonly R[]): Promise<void> {
     if (rows.length === 0) return;
     const appender = await this.get(spec.table);
@@ -36,7 +36,11 @@ export class TableAppenders {
       spec.types.forEach((type, i) => appendCell(appender, type, cells[i] ?? null));
       appender.endRow();
     }
-    appender.flushSync();
+  }
+
+  /** Flushes every table's buffered rows into the current transaction (once per transaction: a flush is costly). */
+  flushAll(): void {
+    for (const appender of this.open.values()) appender.flushSync();
   }
 
   /** Drops rows buffered but not flushed (after an error, before ROLLBACK). */

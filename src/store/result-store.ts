@@ -122,6 +122,7 @@ export class ResultStoreImpl implements ResultStore {
         }
         await this.writeRows(batch);
       }
+      this.appenders.flushAll();
       await this.connection.run('COMMIT');
       for (const a of added) a.gold.add(a.key);
     } catch (err) {
