@@ -82,20 +82,28 @@ export function truncateNewest(
 }
 
 export function createFullContextMethod(id: string, index: IndexSpec, options: FullContextOptions): Method {
+  // The context depends only on the haystack, so it is built once per memory index (a LoCoMo conversation serves
+  // ~200 questions); weak keys free it with the index.
+  const built = new WeakMap<MemoryIndex, { units: ScoredUnit[]; context: string; notes: TruncationNotes }>();
   return {
     name: id,
     index,
     async run(_query, mi) {
-      const all = chronological(mi);
-      const { kept, context, tokens } = truncateNewest(all, options.maxContextTokens, options.withDates);
-      const notes: TruncationNotes = {
-        truncated: kept.length < all.length,
-        keptUnits: kept.length,
-        droppedUnits: all.length - kept.length,
-        tokens,
-        maxContextTokens: options.maxContextTokens,
-      };
-      return { retrieval: { units: kept, noMemory: false, context, notes: { ...notes } } };
+      let result = built.get(mi);
+      if (!result) {
+        const all = chronological(mi);
+        const { kept, context, tokens } = truncateNewest(all, options.maxContextTokens, options.withDates);
+        const notes: TruncationNotes = {
+          truncated: kept.length < all.length,
+          keptUnits: kept.length,
+          droppedUnits: all.length - kept.length,
+          tokens,
+          maxContextTokens: options.maxContextTokens,
+        };
+        result = { units: kept, context, notes };
+        built.set(mi, result);
+      }
+      return { retrieval: { units: [...result.units], noMemory: false, context: result.context, notes: { ...result.notes } } };
     },
   };
 }
