@@ -6,7 +6,7 @@ import { createMemoryIndex, createWinkSifEmbedder } from '../index/index.ts';
 import { createLlmProvider } from '../llm/index.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 import { frozenQuery, offlineCtx } from './testing/fixtures.ts';
-import { createUpdate, leaderClusters, UpdateOptionsSchema } from './update.ts';
+import { createUpdate, leaderClusters, MAX_PAIRS, pairwiseCosines, UpdateOptionsSchema } from './update.ts';
 
 const SPEC: IndexSpec = { granularity: 'session', roles: ['user'], includeCaptions: true };
 const s = (id: string, at: string, text: string): Session => ({ id, at, turns: [{ id: `${id}#1`, sessionId: id, index: 0, role: 'user', text, at }] });
@@ -70,5 +70,19 @@ describe('update strategy', () => {
     expect(new Set(r.units.map((u) => u.unit.id))).toEqual(new Set(['new', 'old', 'cat']));
     expect(r.context).not.toContain('updated on');
     expect(ctx.calls.map((c) => c.stage)).toEqual(['strategy.update.check']);
+  });
+});
+
+describe('pairwiseCosines', () => {
+  it('is exact and sorted for small haystacks, a deterministic sample above MAX_PAIRS', () => {
+    const unit = (a: number) => new Float32Array([Math.cos(a), Math.sin(a)]);
+    const exact = pairwiseCosines([unit(0), unit(Math.PI / 2), unit(Math.PI)]);
+    expect([...exact].map((x) => Math.round(x * 1e6) / 1e6)).toEqual([-1, 0, 0]);
+    const many = Array.from({ length: 100 }, (_, i) => unit(i / 10)); // 4,950 pairs > 1,000
+    const a = pairwiseCosines(many, 1000);
+    expect(a.length).toBe(1000);
+    expect(pairwiseCosines([...many], 1000)).toEqual(a); // same sample every time
+    expect(pairwiseCosines(many).length).toBe(4950);
+    expect(MAX_PAIRS).toBe(1_000_000);
   });
 });

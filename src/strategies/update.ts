@@ -21,6 +21,8 @@
  * true) the superseded units follow the resolved ones, ranked by their own score and annotated "(superseded on …)",
  * so every method gets the same budget k and the reader sees old values flagged as outdated.
  */
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { z } from 'zod';
 import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
 import type { MemoryUnit, Query, Retrieval, ScoredUnit } from '../core/types.ts';
@@ -68,17 +70,32 @@ function snippet(text: string, n: number): string {
 }
 
 /** Sorted pairwise cosines of the haystack's unit vectors (cached per vector array; a turn-level LoCoMo haystack
- * has ~180k pairs, computed once and shared by its ~200 questions). */
+ * has ~180k pairs, computed once and shared by its ~200 questions). Above MAX_PAIRS pairs (LongMemEval M at turn
+ * level has ~10⁸) a fixed-seed uniform sample of MAX_PAIRS pairs estimates the quantile instead, deterministically. */
 const pairCache = new WeakMap<readonly Float32Array[], Float64Array>();
-export function pairwiseCosines(vectors: readonly Float32Array[]): Float64Array {
-  const hit = pairCache.get(vectors);
+export const MAX_PAIRS = 1_000_000;
+export function pairwiseCosines(vectors: readonly Float32Array[], maxPairs = MAX_PAIRS): Float64Array {
+  const hit = maxPairs === MAX_PAIRS ? pairCache.get(vectors) : undefined;
   if (hit) return hit;
   const n = vectors.length;
-  const out = new Float64Array((n * (n - 1)) / 2);
-  let p = 0;
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) out[p++] = dot(vectors[i]!, vectors[j]!);
+  const total = (n * (n - 1)) / 2;
+  let out: Float64Array;
+  if (total <= maxPairs) {
+    out = new Float64Array(total);
+    let p = 0;
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) out[p++] = dot(vectors[i]!, vectors[j]!);
+  } else {
+    out = new Float64Array(maxPairs);
+    const rng = xoroshiro128plus(0);
+    for (let p = 0; p < maxPairs; p++) {
+      const i = uniformInt(rng, 0, n - 1);
+      let j = uniformInt(rng, 0, n - 2);
+      if (j >= i) j++;
+      out[p] = dot(vectors[i]!, vectors[j]!);
+    }
+  }
   out.sort();
-  pairCache.set(vectors, out);
+  if (maxPairs === MAX_PAIRS) pairCache.set(vectors, out);
   return out;
 }
 
