@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ArgumentsCamelCase, CommandModule } from 'yargs';
+import { startFakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 import { classifyCommand, evalCommand, trainCommand } from './commands.ts';
 
 let dir: string;
@@ -104,6 +105,36 @@ describe('adaptmr classify / classifier', () => {
     await expect(
       call(evalCommand, { ...base, classifier: 'onnx', dataset: 'longmemeval-oracle', questions: undefined, folds: undefined, 'train-dataset': undefined, out, 'chart-dir': undefined, seed: 1, 'data-dir': undefined, _: [], $0: '' }),
     ).rejects.toThrow(/--folds/);
+  });
+
+  it('classify --classifier rules+llm --llm-model … --base-url … reaches the endpoint for undecided questions only', async () => {
+    const server = await startFakeOpenAiServer({
+      chat: () => JSON.stringify({ type: 'knowledge_update', probabilities: { factual_extraction: 0, temporal_reasoning: 0, knowledge_update: 1, multi_hop: 0, abstention: 0 } }),
+    });
+    const before = process.env.ADAPTMR_CACHE_DIR;
+    process.env.ADAPTMR_CACHE_DIR = join(dir, 'cache');
+    try {
+      const json = await capture(() =>
+        call(classifyCommand, {
+          ...base,
+          json: true,
+          classifier: 'rules+llm',
+          'llm-model': 'fake',
+          'base-url': server.baseURL,
+          questions: ['When did I move?', 'Where is my office?'],
+        }),
+      );
+      const out = JSON.parse(json) as { type: string; route: string }[];
+      expect(out.map((o) => [o.type, o.route])).toEqual([
+        ['temporal', 'rules'],
+        ['update', 'llm'],
+      ]);
+      expect(server.count('/v1/chat/completions')).toBe(1);
+    } finally {
+      if (before === undefined) delete process.env.ADAPTMR_CACHE_DIR;
+      else process.env.ADAPTMR_CACHE_DIR = before;
+      await server.close();
+    }
   });
 
   it('refuses the oracle outside evaluation', async () => {
