@@ -1,4 +1,5 @@
 /** Registry entries of every baseline method (methods that are not AdaptMR). */
 export { bm25Entry } from './bm25/bm25-method.ts';
 export { unifiedEmbeddingEntry } from './unified-embedding/unified-embedding-method.ts';
+export { fullContextEntry } from './full-context/index.ts';
 export type { MethodFactoryContext } from './method-context.ts';

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { LlmConfigSchema } from './llm-config.ts';
+import { QaConfigSchema } from './qa-config.ts';
 import { GranularitySchema } from './types.ts';
 
 export const DATASET_NAMES = ['longmemeval-oracle', 'longmemeval-s', 'longmemeval-m', 'locomo'] as const;
@@ -109,6 +110,8 @@ export const ExperimentConfigSchema = z
     concurrency: z.number().int().positive().default(2),
     /** LLM endpoints per role (reader, judge, classifier, strategy), cache, limits and prices (src/llm). */
     llm: LlmConfigSchema.optional(),
+    /** Answer each question with a reader and score it (judge, F1, BLEU-1); needs `llm.roles.reader`. */
+    qa: QaConfigSchema.optional(),
   })
   .strict();
 export type ExperimentConfig = z.infer<typeof ExperimentConfigSchema>;

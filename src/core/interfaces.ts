@@ -71,7 +71,17 @@ export interface Ctx {
 export interface Method {
   readonly name: string;
   readonly index: IndexSpec;
-  run(query: Query, index: MemoryIndex, ctx: Ctx): Promise<MethodOutput>;
+  /**
+   * The one labelled exception to "methods never see gold" (DESIGN.md §3): an oracle router declares it, and the
+   * runner then passes the gold AdaptMR type as `oracleType`. Results of such a method are an upper bound.
+   */
+  readonly needsOracleType?: boolean;
+  /**
+   * Questions this method was fitted on (calibration split, classifier training data). The runner leaves them
+   * out of the evaluation for every method of the run, so all methods are compared on the same held-out questions.
+   */
+  readonly excludedQuestionIds?: ReadonlySet<string>;
+  run(query: Query, index: MemoryIndex, ctx: Ctx, oracleType?: AdaptType): Promise<MethodOutput>;
 }
 
 /** A question classifier (src/classify). */

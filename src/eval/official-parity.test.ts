@@ -2,7 +2,6 @@
 // set up as src/retrieval/run_retrieval.py does, must reproduce docs/official-bm25-s.json (measured with the
 // official Python code; see docs/official-parity.md).
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Granularity, Instance } from '../core/types.ts';
 import { loadDataset } from '../data/index.ts';

@@ -31,6 +31,7 @@ import type { Classifier, Ctx, IndexSpec, MemoryIndex, Method } from '../core/in
 import type { RegistryEntry } from '../core/registry.ts';
 import { ADAPT_TYPES, type AdaptType, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
 import { AbstentionOptionsSchema, createAbstentionJudge, decideAbstention, noMemoryRetrieval, type AbstentionJudge } from '../strategies/abstention.ts';
+import { readThresholdsFile } from '../strategies/thresholds.ts';
 import { strategies } from '../strategies/registry.ts';
 import { renderContext } from '../strategies/render.ts';
 import type { Strategy } from '../strategies/strategy.ts';
@@ -217,7 +218,7 @@ export async function createAdaptmrMethod(
       ? await classifiers.create(options.classifier.name, options.classifier.options, {}, `${where}.classifier`)
       : undefined);
   const abstentionOptions = AbstentionOptionsSchema.parse(options.strategies.abstention);
-  return createAdaptmrFromParts({
+  const method = createAdaptmrFromParts({
     name: context.id,
     index: context.index,
     k: context.k,
@@ -227,6 +228,11 @@ export async function createAdaptmrMethod(
     strategies: await buildStrategies(options, where),
     judge: createAbstentionJudge(abstentionOptions),
   });
+  // Thresholds calibrated on some questions: those questions are held out of the evaluation (issue 5).
+  const calibrated = abstentionOptions.thresholdsFile
+    ? Object.values(readThresholdsFile(abstentionOptions.thresholdsFile).embedders).flatMap((e) => e.calibrationQuestionIds)
+    : [];
+  return calibrated.length > 0 ? { ...method, excludedQuestionIds: new Set(calibrated) } : method;
 }
 
 /** The method registry entry the lead registers in src/run/method-registry.ts. */

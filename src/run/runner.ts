@@ -6,10 +6,9 @@
  */
 import pLimit from 'p-limit';
 import type { ExperimentConfig } from '../core/config.ts';
-import { InputError, errorMessage } from '../core/errors.ts';
-import { deriveSeed } from '../core/hash.ts';
-import type { Ctx, Embedder, Method } from '../core/interfaces.ts';
-import type { Instance, Query } from '../core/types.ts';
+import { InputError } from '../core/errors.ts';
+import type { Embedder, Method } from '../core/interfaces.ts';
+import type { Instance } from '../core/types.ts';
 import {
   hashDatasetFiles,
   readCatalog,
@@ -23,12 +22,14 @@ import { pullDataset } from '../data/pull.ts';
 import { embedders, openEmbeddingCache } from '../index/index.ts';
 import { openResultStore } from '../store/index.ts';
 import { completedKey, type QuestionBatch, type ResultStore, type RunRecord } from '../store/types.ts';
+import { createLlmProvider } from '../llm/provider.ts';
+import type { LlmProvider } from '../core/llm.ts';
+import { emptyBatch, runMethod } from './question.ts';
 import { IndexCache } from './index-cache.ts';
 import type { LoadedExperiment } from './load-config.ts';
 import { methods as methodRegistry } from './method-registry.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { gitState, packageVersions } from './provenance.ts';
-import { scoreRetrieval } from './score.ts';
 import { selectQuestions } from './select.ts';
 
 export interface RunOptions {
@@ -70,13 +71,18 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 
   // 1. Resolve every component before touching data, so a typo costs nothing.
+  if (config.qa && !config.llm?.roles.reader) {
+    throw new InputError('qa needs a reader model: add llm.roles.reader (and llm.roles.judge for LLM-judge verdicts)', exp.path);
+  }
+  const llm = config.llm ? createLlmProvider(config.llm) : undefined;
   const methods = await createMethods(config, exp.path);
   embedders.parseOptions(config.embedder.name, config.embedder.options, `${exp.path}: embedder`);
   const plans = await planDatasets(config, opts.dataDir, log);
+  excludeFittedQuestions(plans, methods, log);
   const embeddingCache = await openEmbeddingCache();
   try {
     const embedder = await embedders.create(config.embedder.name, config.embedder.options, { cache: embeddingCache }, `${exp.path}: embedder`);
-    return await runPlans(exp, plans, methods, embedder, opts, log, started);
+    return await runPlans(exp, plans, methods, embedder, llm, opts, log, started);
   } finally {
     await embeddingCache.close();
   }
@@ -87,6 +93,7 @@ async function runPlans(
   plans: DatasetPlan[],
   methods: Method[],
   embedder: Embedder,
+  llm: LlmProvider | undefined,
   opts: RunOptions,
   log: (line: string) => void,
   started: number,
@@ -135,6 +142,7 @@ async function runPlans(
           issues,
           concurrency: opts.concurrency ?? config.concurrency,
           onWritten: opts.onQuestionWritten ?? (() => {}),
+          llm,
         });
       }
     } catch (err) {
@@ -148,6 +156,22 @@ async function runPlans(
     return { runId, out: opts.out, questions: total, ...counters, dataIssues: issues.length, wallMs: performance.now() - started };
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * Leaves out of every dataset the questions some method was fitted on (e.g. an abstention calibration split), so
+ * all methods are compared on the same held-out questions.
+ */
+function excludeFittedQuestions(plans: DatasetPlan[], methods: Method[], log: (line: string) => void): void {
+  const fitted = new Set(methods.flatMap((m) => [...(m.excludedQuestionIds ?? [])]));
+  if (fitted.size === 0) return;
+  for (const plan of plans) {
+    const before = plan.selected.size;
+    for (const id of fitted) plan.selected.delete(id);
+    if (plan.selected.size < before) {
+      log(`${plan.source.name}: ${before - plan.selected.size} questions left out (a method was fitted or calibrated on them)`);
+    }
   }
 }
 
@@ -202,6 +226,7 @@ interface DatasetRunState {
   issues: DataIssue[];
   concurrency: number;
   onWritten: (dataset: string, questionId: string) => void;
+  llm: LlmProvider | undefined;
 }
 
 async function runDataset(plan: DatasetPlan, s: DatasetRunState): Promise<void> {
@@ -218,7 +243,7 @@ async function runDataset(plan: DatasetPlan, s: DatasetRunState): Promise<void> 
     if (failure) break;
     // Only the computation holds a concurrency slot; the write waits in the store's group-commit queue, so the
     // next questions are computed while a commit is under way.
-    const task: Promise<void> = limit(() => computeQuestion(instance, s))
+    const task: Promise<void> = limit(() => computeQuestion(instance, plan, s))
       .then((batch) => (batch ? writeQuestion(instance, batch, s) : undefined))
       .catch((err: unknown) => {
         failure ??= err;
@@ -232,79 +257,18 @@ async function runDataset(plan: DatasetPlan, s: DatasetRunState): Promise<void> 
   if (failure) throw failure;
 }
 
-/** What a method may see of a question: a fresh frozen object with exactly the query fields, never the gold. */
-function methodQuery(q: Query): Query {
-  return Object.freeze({ id: q.id, text: q.text, askedAt: q.askedAt });
-}
-
 /** Runs every method not yet done on one question; undefined when the results file already has them all. */
-async function computeQuestion(instance: Instance, s: DatasetRunState): Promise<QuestionBatch | undefined> {
+async function computeQuestion(instance: Instance, plan: DatasetPlan, s: DatasetRunState): Promise<QuestionBatch | undefined> {
   const todo = s.methods.filter((m) => !s.done.has(completedKey(instance.dataset, instance.query.id, m.name)));
   if (todo.length === 0) {
     s.counters.skipped++;
     s.progress.tick();
     return undefined;
   }
-  const g = instance.gold;
-  const batch: QuestionBatch = {
-    runId: s.runId,
-    question: {
-      dataset: instance.dataset,
-      questionId: instance.query.id,
-      text: instance.query.text,
-      askedAt: instance.query.askedAt,
-      nativeType: g.nativeType,
-      adaptType: g.type,
-      isAbstention: g.isAbstention,
-      evidenceSessionIds: g.evidenceSessionIds,
-      evidenceTurnIds: g.evidenceTurnIds,
-      answer: g.answer,
-    },
-    retrievals: [],
-    scores: [],
-  };
+  const batch = emptyBatch(instance, s.runId);
+  const context = { config: s.config, runId: s.runId, indexes: s.indexes, llm: s.llm, protocol: plan.source.format };
   for (const method of todo) {
-    const index = s.indexes.get(instance, method.index);
-    const ctx: Ctx = { seed: deriveSeed(s.config.seed, instance.query.id), calls: [] };
-    const t0 = performance.now();
-    const base = { dataset: instance.dataset, questionId: instance.query.id, method: method.name, granularity: method.index.granularity };
-    try {
-      const out = await method.run(methodQuery(instance.query), index, ctx);
-      const latencyMs = performance.now() - t0;
-      const units = out.retrieval.units;
-      batch.retrievals.push({
-        ...base,
-        unitIds: units.map((u) => u.unit.id),
-        unitSessionIds: units.map((u) => u.unit.sessionId),
-        scores: units.map((u) => u.score),
-        noMemory: out.retrieval.noMemory,
-        context: s.config.storeContext ? out.retrieval.context : null,
-        latencyMs,
-        predictedType: out.predictedType ?? null,
-        typeProbs: out.typeProbs ?? null,
-        route: out.route ?? null,
-        notes: out.retrieval.notes ?? null,
-        error: null,
-      });
-      batch.scores.push(...scoreRetrieval(instance, index, out.retrieval, s.config.metrics.ks, s.config.metrics.gold).map((r) => ({ ...base, ...r })));
-    } catch (err) {
-      // Errors are data: the question keeps an error row and the run goes on.
-      s.counters.errors++;
-      batch.retrievals.push({
-        ...base,
-        unitIds: [],
-        unitSessionIds: [],
-        scores: [],
-        noMemory: false,
-        context: null,
-        latencyMs: performance.now() - t0,
-        predictedType: null,
-        typeProbs: null,
-        route: null,
-        notes: null,
-        error: errorMessage(err),
-      });
-    }
+    if (await runMethod(instance, method, batch, context)) s.counters.errors++;
   }
   return batch;
 }

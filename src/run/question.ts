@@ -1,0 +1,147 @@
+/**
+ * Everything the runner does for one question: run each method not yet done (the query only — gold stays here,
+ * except the gold type handed to an oracle method, the labelled upper bound), score its retrieval, optionally
+ * answer and judge it (QA), and collect the rows — retrieval, scores, answer, LLM calls — into one batch that the
+ * store writes atomically. A method or QA failure is recorded on its row; the run goes on.
+ */
+import type { ExperimentConfig } from '../core/config.ts';
+import { errorMessage } from '../core/errors.ts';
+import { deriveSeed } from '../core/hash.ts';
+import type { CallRecord, Ctx, Method } from '../core/interfaces.ts';
+import type { LlmProvider } from '../core/llm.ts';
+import type { Instance, Query, Retrieval } from '../core/types.ts';
+import { answerQuestion } from '../eval/qa/answer-question.ts';
+import type { QuestionBatch, RetrievalRow, ScoreRow } from '../store/types.ts';
+import type { IndexCache } from './index-cache.ts';
+import { scoreRetrieval } from './score.ts';
+
+export interface QuestionContext {
+  config: ExperimentConfig;
+  runId: string;
+  indexes: IndexCache;
+  llm: LlmProvider | undefined;
+  /** Answer/judging protocol of the dataset (its file format). */
+  protocol: 'longmemeval' | 'locomo';
+}
+
+/** What a method may see of a question: a fresh frozen object with exactly the query fields, never the gold. */
+function methodQuery(q: Query): Query {
+  return Object.freeze({ id: q.id, text: q.text, askedAt: q.askedAt });
+}
+
+export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
+  const g = instance.gold;
+  return {
+    runId,
+    question: {
+      dataset: instance.dataset,
+      questionId: instance.query.id,
+      text: instance.query.text,
+      askedAt: instance.query.askedAt,
+      nativeType: g.nativeType,
+      adaptType: g.type,
+      isAbstention: g.isAbstention,
+      evidenceSessionIds: g.evidenceSessionIds,
+      evidenceTurnIds: g.evidenceTurnIds,
+      answer: g.answer,
+    },
+    retrievals: [],
+    scores: [],
+    answers: [],
+    llmCalls: [],
+  };
+}
+
+/** Runs `method` on `instance` and appends its rows to `batch`; returns whether the method itself failed. */
+export async function runMethod(instance: Instance, method: Method, batch: QuestionBatch, c: QuestionContext): Promise<boolean> {
+  const index = c.indexes.get(instance, method.index);
+  const calls: CallRecord[] = [];
+  const ctx: Ctx = { seed: deriveSeed(c.config.seed, instance.query.id), calls, ...(c.llm ? { llm: c.llm } : {}) };
+  const key = { dataset: instance.dataset, questionId: instance.query.id, method: method.name };
+  const base = { ...key, granularity: method.index.granularity };
+  const t0 = performance.now();
+  let failed = false;
+  try {
+    const oracleType = method.needsOracleType ? instance.gold.type : undefined;
+    const out = await method.run(methodQuery(instance.query), index, ctx, oracleType);
+    const latencyMs = performance.now() - t0;
+    const units = out.retrieval.units;
+    const row: RetrievalRow = {
+      ...base,
+      unitIds: units.map((u) => u.unit.id),
+      unitSessionIds: units.map((u) => u.unit.sessionId),
+      scores: units.map((u) => u.score),
+      noMemory: out.retrieval.noMemory,
+      context: c.config.storeContext || c.config.qa ? out.retrieval.context : null,
+      latencyMs,
+      predictedType: out.predictedType ?? null,
+      typeProbs: out.typeProbs ?? null,
+      route: out.route ?? null,
+      notes: out.retrieval.notes ?? null,
+      error: null,
+    };
+    batch.retrievals.push(row);
+    for (const r of scoreRetrieval(instance, index, out.retrieval, c.config.metrics.ks, c.config.metrics.gold)) {
+      batch.scores.push({ ...base, ...r });
+    }
+    if (c.config.qa && c.llm) await answerAndScore(instance, out.retrieval, out.answer, batch, base, calls, c);
+  } catch (err) {
+    failed = true;
+    batch.retrievals.push({
+      ...base,
+      unitIds: [],
+      unitSessionIds: [],
+      scores: [],
+      noMemory: false,
+      context: null,
+      latencyMs: performance.now() - t0,
+      predictedType: null,
+      typeProbs: null,
+      route: null,
+      notes: null,
+      error: errorMessage(err),
+    });
+  }
+  for (const call of calls) batch.llmCalls!.push({ ...key, ...call });
+  return failed;
+}
+
+/**
+ * QA for one method: reader (unless the method answered), judge, F1/BLEU-1. Score rows have level `qa`, k NULL.
+ * LoCoMo category 5 (adversarial) is kept but not counted in the averages: its headline is categories 1–4 and
+ * adversarial is reported separately (DESIGN.md §6).
+ */
+async function answerAndScore(
+  instance: Instance,
+  retrieval: Retrieval,
+  methodAnswer: string | undefined,
+  batch: QuestionBatch,
+  base: Pick<ScoreRow, 'dataset' | 'questionId' | 'method' | 'granularity'>,
+  calls: CallRecord[],
+  c: QuestionContext,
+): Promise<void> {
+  const qa = await answerQuestion(
+    { protocol: c.protocol, instance, retrieval, ...(methodAnswer !== undefined ? { methodAnswer } : {}) },
+    c.llm!,
+    c.config.qa!,
+    calls,
+  );
+  batch.answers!.push({
+    dataset: base.dataset,
+    questionId: base.questionId,
+    method: base.method,
+    answer: qa.answer,
+    judgeVerdicts: qa.judge ? [qa.judge] : [],
+    contextTokens: qa.contextTokens,
+    error: qa.error ?? null,
+  });
+  if (qa.error) return;
+  const adversarial = c.protocol === 'locomo' && instance.gold.nativeType === '5';
+  const flag = { counted: !adversarial, excludedWhy: adversarial ? 'adversarial (reported separately)' : null };
+  const push = (metric: string, value: number) => batch.scores.push({ ...base, level: 'qa', metric, k: null, value, ...flag });
+  if (qa.judge && qa.judge.correct.length > 0) {
+    push('accuracy', qa.judge.correct.filter(Boolean).length / qa.judge.correct.length);
+  }
+  if (qa.f1 !== undefined) push('f1', qa.f1);
+  if (qa.bleu1 !== undefined) push('bleu1', qa.bleu1);
+}
