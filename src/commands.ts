@@ -1,18 +1,27 @@
 /**
- * The list of CLI commands, one module per concern (data, run, report, export, …). Add a concern's commands here.
+ * The CLI's command table. Each entry names a top-level command, says what it does, and loads its module only
+ * when that command runs, so `adaptmr --help` and each command start without importing every other concern (DuckDB,
+ * ONNX Runtime, vega…). Add a concern's commands here: name, one-line description, and a loader of its module.
  */
 import type { CommandModule } from 'yargs';
-import { classifierCommand, classifyCommand } from './classify/commands.ts';
-import { dataCommand } from './data/commands.ts';
-import { runCommand } from './run/commands.ts';
-import { reportCommand } from './report/commands.ts';
-import { exportCommand } from './store/commands.ts';
-import { calibrateCommand } from './routing/commands.ts';
 
 /** Command modules differ in their argument types; yargs only needs them as modules. */
-type AnyCommand = CommandModule<object, never>;
+export type AnyCommand = CommandModule<object, never>;
 
-export const commands: AnyCommand[] = [runCommand as unknown as AnyCommand, dataCommand as unknown as AnyCommand,
-  classifyCommand as unknown as AnyCommand, classifierCommand as unknown as AnyCommand,
-  reportCommand as unknown as AnyCommand, exportCommand as unknown as AnyCommand,
-  calibrateCommand as unknown as AnyCommand];
+export interface CommandEntry {
+  name: string;
+  describe: string;
+  load: () => Promise<AnyCommand>;
+}
+
+const as = (m: unknown): AnyCommand => m as AnyCommand;
+
+export const commands: CommandEntry[] = [
+  { name: 'run', describe: 'Run an experiment config (resumable)', load: async () => as((await import('./run/commands.ts')).runCommand) },
+  { name: 'data', describe: 'Dataset info and download (data info | data pull)', load: async () => as((await import('./data/commands.ts')).dataCommand) },
+  { name: 'report', describe: 'Per-type tables and charts of a results file', load: async () => as((await import('./report/commands.ts')).reportCommand) },
+  { name: 'export', describe: 'Export a results file to CSV or Parquet', load: async () => as((await import('./store/commands.ts')).exportCommand) },
+  { name: 'classify', describe: 'Classify questions into AdaptMR types', load: async () => as((await import('./classify/commands.ts')).classifyCommand) },
+  { name: 'classifier', describe: 'Train or evaluate a query-type classifier', load: async () => as((await import('./classify/commands.ts')).classifierCommand) },
+  { name: 'calibrate', describe: 'Pick abstention thresholds on a calibration split', load: async () => as((await import('./routing/commands.ts')).calibrateCommand) },
+];

@@ -4,8 +4,6 @@
 import { basename, dirname, join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
-import { loadExperiment } from './load-config.ts';
-import { runExperiment } from './runner.ts';
 
 interface RunArgs {
   experiment: string;
@@ -28,6 +26,9 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' })
       .option('verbose', { type: 'boolean', default: false, describe: 'print each question id to stderr once its rows are committed' }),
   handler: async (argv) => {
+    // Imported here so `adaptmr run --help` does not load the whole pipeline.
+    const { loadExperiment } = await import('./load-config.ts');
+    const { runExperiment } = await import('./runner.ts');
     const exp = await loadExperiment(argv.experiment);
     const out = argv.out ?? join('results', `${exp.config.name}.duckdb`);
     mkdirSync(dirname(out), { recursive: true });
