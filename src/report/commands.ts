@@ -1,6 +1,7 @@
 /**
  * CLI command `adaptmr report <file.duckdb> [--out dir] [--level session|turn] [--k 5 10] [--metric recall_any]`:
- * prints the per-type tables and writes charts/recall-by-type.{vl.json,svg,png}.
+ * prints the per-type tables and writes charts/recall-by-type.{vl.json,svg,png}; with QA rows also the QA tables,
+ * the latency/tokens/cost table and charts/accuracy-by-type.{vl.json,svg,png}.
  */
 import type { CommandModule } from 'yargs';
 import { REPORT_DEFAULTS, runReport } from './report.ts';
@@ -15,7 +16,7 @@ interface ReportArgs {
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
   command: 'report <file>',
-  describe: 'Per-type tables and the recall-by-type chart of a results file',
+  describe: 'Per-type recall and QA tables, latency/tokens/cost, and charts of a results file',
   builder: (y) =>
     y
       .positional('file', { type: 'string', demandOption: true, describe: 'results .duckdb file (opened read-only)' })
@@ -28,6 +29,8 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       metric: argv.metric, level: argv.level, ks: argv.k, ...(argv.out ? { outDir: argv.out } : {}),
     });
     console.log(out.text);
-    if (out.chart) console.log(`\nchart: ${out.chart.pngPath}\n       ${out.chart.svgPath}\n       ${out.chart.specPath}`);
+    for (const c of [out.chart, out.qaChart]) {
+      if (c) console.log(`\nchart: ${c.pngPath}\n       ${c.svgPath}\n       ${c.specPath}`);
+    }
   },
 };

@@ -1,6 +1,6 @@
 /**
  * The per-type text table: rows dataset × method, columns the AdaptMR types then `all` (the official overall
- * average), each cell `mean% (n)`. Showing n lets a reader judge a cell's sample size; a mean outside [0, 1] or not
+ * average), each cell `mean% (n)`, or `mean% ± sd (n)` when the mean is over repeated judge runs. Showing n lets a reader judge a cell's sample size; a mean outside [0, 1] or not
  * finite is a bug upstream (every reported metric is a ratio), so it stops the report instead of being printed.
  */
 import Table from 'cli-table3';
@@ -14,7 +14,8 @@ function cell(row: TypeMeanRow | undefined): string {
   if (!Number.isFinite(row.mean) || row.mean < 0 || row.mean > 1) {
     throw new Error(`impossible mean ${row.mean} for ${row.dataset} / ${row.series} / ${row.adaptType}`);
   }
-  return `${(row.mean * 100).toFixed(1)}% (${row.n})`;
+  const sd = row.sd !== undefined ? ` ± ${(row.sd * 100).toFixed(1)}` : '';
+  return `${(row.mean * 100).toFixed(1)}%${sd} (${row.n})`;
 }
 
 /** Renders the table as text; `title` is printed above it. */

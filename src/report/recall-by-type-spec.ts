@@ -1,7 +1,9 @@
 /**
  * Vega-Lite spec of the per-type grouped bar chart: x = AdaptMR type (then `all`), bars within a type offset by
  * method (xOffset) and coloured by method, one column facet per dataset, y = mean as a percentage. A pure function
- * of its rows, so it is unit-testable and reusable for any metric; n is in the tooltip and the data.
+ * of its rows, so it is unit-testable and reusable for any metric (the QA accuracy chart uses it too); n (and sd
+ * over judge runs, when present) is in the tooltip and the data. The x scale is independent per dataset facet, so a
+ * dataset shows only the types it has (LoCoMo has no `update` question) instead of an empty slot.
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { TYPE_COLUMNS } from './per-type-table.ts';
@@ -17,7 +19,9 @@ export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTyp
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title,
-    data: { values: rows.map((r) => ({ dataset: r.dataset, method: r.series, type: r.adaptType, mean: r.mean, n: r.n })) },
+    data: {
+      values: rows.map((r) => ({ dataset: r.dataset, method: r.series, type: r.adaptType, mean: r.mean, n: r.n, ...(r.sd !== undefined ? { sd: r.sd } : {}) })),
+    },
     mark: { type: 'bar', tooltip: true },
     width: { step: 14 },
     height: 220,
@@ -30,8 +34,10 @@ export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTyp
       tooltip: [
         { field: 'dataset' }, { field: 'method' }, { field: 'type' },
         { field: 'mean', format: '.1%' }, { field: 'n', title: 'n questions' },
+        ...(rows.some((r) => r.sd !== undefined) ? [{ field: 'sd', title: 'sd over judge runs', format: '.1%' }] : []),
       ],
     },
+    resolve: { scale: { x: 'independent' } },
     config: { background: 'white' },
   };
 }

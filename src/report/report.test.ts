@@ -1,6 +1,6 @@
 // Report tests on a real results file built in a temp dir through the store API: per-type table (hand-computed
 // means), the pure chart spec, and the rendered files (SVG marks and names, PNG signature, drawn bars and text).
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
@@ -48,6 +48,10 @@ describe('runReport', () => {
     expect(row('bm25')).toEqual(['', 'locomo', 'bm25', '50.0% (2)', '0.0% (2)', '—', '—', '—', '25.0% (4)', '']);
     expect(row('dense-emb')).toEqual(['', 'locomo', 'dense-emb', '100.0% (2)', '50.0% (2)', '—', '—', '—', '75.0% (4)', '']);
     expect(out.chart?.pngPath).toBe(join(dir, 'out', 'charts', 'recall-by-type.png'));
+    // A retrieval-only file: no QA tables, no cost table, no accuracy chart.
+    expect(out.text).not.toMatch(/QA|LongMemEval|LoCoMo|Latency|cost/u);
+    expect(out.qaChart).toBeNull();
+    expect(existsSync(join(dir, 'out', 'charts', 'accuracy-by-type.png'))).toBe(false);
   });
 
   it('renders an SVG with one bar per method × type and both method names', async () => {

@@ -1,13 +1,18 @@
 /**
  * `adaptmr report`: opens a results file read-only, builds the per-type table for each requested k and renders the
  * recall-by-type chart (first k) into `<outDir>/charts/`. Defaults follow LongMemEval's headline retrieval numbers:
- * recall_any at session level for k = 5 and 10.
+ * recall_any at session level for k = 5 and 10. A file with QA rows adds the QA section (qa-tables.ts), the
+ * accuracy-by-type chart and, with LLM calls, the latency/tokens/cost table (cost-table.ts).
  */
 import { dirname, join } from 'node:path';
 import { openResultStore, type ResultStore } from '../store/index.ts';
+import { loadStageCosts, stageCostTable } from './cost-table.ts';
 import { perTypeTable } from './per-type-table.ts';
+import { loadQaItems } from './qa-items.ts';
+import { locomoTable, longMemEvalTable, qaAccuracyByType } from './qa-tables.ts';
 import { recallByTypeSpec } from './recall-by-type-spec.ts';
 import { renderChart, type ChartFiles } from './render-chart.ts';
+import { seriesLabeller, type SeriesKey } from './series-label.ts';
 import { loadTypeMeans } from './type-means.ts';
 
 export const REPORT_DEFAULTS = { metric: 'recall_any', level: 'session', ks: [5, 10] } as const;
@@ -24,6 +29,32 @@ export interface ReportOutput {
   text: string;
   /** Null when the file has no counted scores for the chosen metric. */
   chart: ChartFiles | null;
+  /** The accuracy-by-type chart; null when the file has no counted judge accuracy. */
+  qaChart: ChartFiles | null;
+}
+
+const QA_ACCURACY_TITLE = 'QA accuracy (LLM judge) by AdaptMR type';
+
+/** QA tables, the accuracy chart and the cost table; no text at all when the file has no QA rows and no LLM calls. */
+async function qaSection(store: ResultStore, chartsDir: string): Promise<{ text: string[]; chart: ChartFiles | null }> {
+  // One labeller over every method variant of the file, so a method has one name in all QA and cost tables.
+  const label = seriesLabeller(await store.query<SeriesKey>(
+    `SELECT DISTINCT run_id, method, granularity FROM retrievals UNION SELECT DISTINCT run_id, method, granularity FROM scores`,
+  ));
+  const items = await loadQaItems(store);
+  const text: string[] = [];
+  let chart: ChartFiles | null = null;
+  if (items.length > 0) {
+    const byType = await qaAccuracyByType(store, items, label);
+    if (byType.length > 0) {
+      text.push(perTypeTable(byType, `${QA_ACCURACY_TITLE} (counted questions; ± sd over judge runs)`));
+      chart = await renderChart(recallByTypeSpec(byType, { title: QA_ACCURACY_TITLE }), join(chartsDir, 'accuracy-by-type'));
+    }
+    for (const t of [longMemEvalTable(items, label), locomoTable(items, label)]) if (t) text.push(t);
+  }
+  const costs = stageCostTable(await loadStageCosts(store, label));
+  if (costs) text.push(costs);
+  return { text, chart };
 }
 
 /** Lists the metric/level/k combinations the file does hold, for a report that found nothing to show. */
@@ -43,17 +74,18 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
   try {
     const tables: string[] = [];
     let chart: ChartFiles | null = null;
+    const chartsDir = join(opts.outDir ?? dirname(file), 'charts');
     for (const [i, k] of ks.entries()) {
       const rows = await loadTypeMeans(store, { metric, level, k });
       const title = `${metric}@${k} (${level} level)`;
       tables.push(perTypeTable(rows, title));
       if (i === 0 && rows.length > 0) {
-        const base = join(opts.outDir ?? dirname(file), 'charts', 'recall-by-type');
-        chart = await renderChart(recallByTypeSpec(rows, { title }), base);
+        chart = await renderChart(recallByTypeSpec(rows, { title }), join(chartsDir, 'recall-by-type'));
       }
     }
     if (chart === null) tables.push(await availableHint(store));
-    return { text: tables.join('\n\n'), chart };
+    const qa = await qaSection(store, chartsDir);
+    return { text: [...tables, ...qa.text].join('\n\n'), chart, qaChart: qa.chart };
   } finally {
     await store.close();
   }
