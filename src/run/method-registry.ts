@@ -7,9 +7,11 @@ import { Registry } from '../core/registry.ts';
 import type { Method } from '../core/interfaces.ts';
 import { bm25Entry, fullContextEntry, unifiedEmbeddingEntry, type MethodFactoryContext } from '../../baselines/index.ts';
 import { adaptmrEntry } from '../routing/adaptmr-method.ts';
+import { strategyMethodEntry } from '../routing/strategy-method.ts';
 
 export const methods = new Registry<Method, MethodFactoryContext>('method')
   .register(bm25Entry)
   .register(unifiedEmbeddingEntry)
   .register(fullContextEntry)
-  .register(adaptmrEntry);
+  .register(adaptmrEntry)
+  .register(strategyMethodEntry);

@@ -1,0 +1,54 @@
+/**
+ * One strategy as a method of its own (issue 5): `method: strategy, options: { name: temporal, options: {…} }` runs
+ * that strategy on every question, whatever its type, so an experiment can report every strategy's retrieval metrics
+ * by type next to unified retrieval and AdaptMR — the input of the best-strategy-per-type upper bound
+ * (`adaptmr analyze best-strategy`). The strategy's options are checked against its own strict schema before any
+ * work; with an abstention `thresholdsFile`, the calibration questions are held out like the adaptmr method does.
+ */
+import { z } from 'zod';
+import type { MethodFactoryContext } from '../../baselines/method-context.ts';
+import { InputError } from '../core/errors.ts';
+import type { Method } from '../core/interfaces.ts';
+import type { RegistryEntry } from '../core/registry.ts';
+import { strategies } from '../strategies/registry.ts';
+import { readThresholdsFile } from '../strategies/thresholds.ts';
+
+export const StrategyMethodOptionsSchema = z
+  .object({
+    /** A name of the `strategies` registry: factual, temporal, update, multi-hop, abstention, unified. */
+    name: z.string(),
+    /** That strategy's options (its own strict schema). */
+    options: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+export type StrategyMethodOptions = z.output<typeof StrategyMethodOptionsSchema>;
+
+export async function createStrategyMethod(raw: unknown, context: MethodFactoryContext): Promise<Method> {
+  const where = `method ${context.id}`;
+  const parsed = StrategyMethodOptionsSchema.safeParse(raw ?? {});
+  if (!parsed.success) throw new InputError(parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; '), where);
+  const { name, options } = parsed.data;
+  const strategy = await strategies.create(name, options, undefined, `${where}.options`);
+  const method: Method = {
+    name: context.id,
+    index: context.index,
+    async run(query, index, ctx) {
+      const retrieval = await strategy.retrieve(query, index, context.k, ctx);
+      // The route names the strategy so reports and `explain` show what ran, as for the adaptmr method.
+      return { retrieval, route: strategy.name };
+    },
+  };
+  const thresholdsFile = name === 'abstention' && typeof options.thresholdsFile === 'string' ? options.thresholdsFile : undefined;
+  const calibrated = thresholdsFile
+    ? Object.values(readThresholdsFile(thresholdsFile).embedders).flatMap((e) => e.calibrationQuestionIds)
+    : [];
+  return calibrated.length > 0 ? { ...method, excludedQuestionIds: new Set(calibrated) } : method;
+}
+
+/** The `strategy` entry of the method registry (src/run/method-registry.ts). */
+export const strategyMethodEntry: RegistryEntry<Method, MethodFactoryContext> = {
+  name: 'strategy',
+  description: 'one AdaptMR strategy (factual | temporal | update | multi-hop | abstention | unified) applied to every question',
+  optionsSchema: StrategyMethodOptionsSchema,
+  create: (options, context) => createStrategyMethod(options, context),
+};
