@@ -8,7 +8,7 @@ export { LOCK_FILE, readLock, verifyLocked, type LockEntry, type LockFile } from
 export { repairEvidence } from './locomo.ts';
 export { stratifiedSample } from './sample.ts';
 export { compareIds } from './sort.ts';
-export { NAMED_LAYOUTS, resolveDataDir, resolveDataset, type DatasetFormat, type DatasetSource } from './source.ts';
+export { dataDirs, DEFAULT_DATA_DIRS, NAMED_LAYOUTS, primaryDataDir, resolveDataDir, resolveDataset, type DatasetFormat, type DatasetSource } from './source.ts';
 export { summarize, type DataInfo } from './summary.ts';
 export { LOCOMO_CATEGORIES, LONGMEMEVAL_TYPES } from './type-map.ts';
 export { ensureDataset } from './ensure.ts';

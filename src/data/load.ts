@@ -86,7 +86,7 @@ export interface LoadedDataset {
 
 export async function loadDataset(ref: DatasetRef, dataDir: string, opts: { seed?: number } = {}): Promise<LoadedDataset> {
   const source = resolveDataset(ref, dataDir);
-  if (source.kind === 'file') await verifyLocked(dataDir, source.path);
+  if (source.kind === 'file' && source.root) await verifyLocked(source.root, source.path);
   const wanted = ref.questionIds ? new Set(ref.questionIds) : undefined;
   let sampled: Set<string> | undefined;
   if (ref.sample) {

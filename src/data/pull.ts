@@ -17,6 +17,7 @@ import { InputError } from '../core/errors.ts';
 import { downloadTo, type Downloaded } from './download.ts';
 import { sha256File } from './hash.ts';
 import { readLock, writeLockEntry, type LockEntry } from './lock.ts';
+import { primaryDataDir } from './source.ts';
 
 export const LONGMEMEVAL_REPO = 'xiaowu0162/longmemeval-cleaned';
 export const LONGMEMEVAL_FILES: Record<Exclude<DatasetName, 'locomo'>, string> = {
@@ -80,7 +81,7 @@ async function presentAndVerified(
 }
 
 async function pullLongMemEval(name: Exclude<DatasetName, 'locomo'>, opts: PullOptions): Promise<PullResult> {
-  const dataDir = resolve(opts.dataDir);
+  const dataDir = primaryDataDir(opts.dataDir);
   const log = opts.log ?? (() => undefined);
   const file = LONGMEMEVAL_FILES[name];
   const dest = join(dataDir, 'longmemeval', file);
@@ -134,7 +135,7 @@ async function pullLongMemEval(name: Exclude<DatasetName, 'locomo'>, opts: PullO
 }
 
 async function pullLocomo(opts: PullOptions): Promise<PullResult> {
-  const dataDir = resolve(opts.dataDir);
+  const dataDir = primaryDataDir(opts.dataDir);
   const log = opts.log ?? (() => undefined);
   const dest = join(dataDir, 'locomo', 'locomo10.json');
   if (opts.revision !== undefined && opts.revision !== LOCOMO_COMMIT) {

@@ -1,10 +1,10 @@
 // Resolution of dataset names and the data directory; the error for missing data says what was tried and what to run.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InputError } from '../core/errors.ts';
-import { resolveDataDir, resolveDataset } from './index.ts';
+import { dataDirs, primaryDataDir, resolveDataDir, resolveDataset } from './index.ts';
 
 const dataDir = process.env.ADAPTMR_DATA_DIR!;
 
@@ -13,13 +13,25 @@ describe('resolveDataDir', () => {
   afterEach(() => {
     process.env.ADAPTMR_DATA_DIR = saved;
   });
-  it('prefers --data-dir, then ADAPTMR_DATA_DIR, then config dataDir, then ./datasets', () => {
+  it('prefers --data-dir, then ADAPTMR_DATA_DIR, then config dataDir, then ./datasets with ../shared/datasets', () => {
     process.env.ADAPTMR_DATA_DIR = '/env/dir';
     expect(resolveDataDir({ flag: '/flag/dir', config: '/cfg/dir' })).toBe('/flag/dir');
     expect(resolveDataDir({ config: '/cfg/dir' })).toBe('/env/dir');
     delete process.env.ADAPTMR_DATA_DIR;
     expect(resolveDataDir({ config: '/cfg/dir' })).toBe('/cfg/dir');
-    expect(resolveDataDir({})).toBe(resolve('./datasets'));
+    expect(resolveDataDir({})).toBe([resolve('./datasets'), resolve('../shared/datasets')].join(delimiter));
+  });
+
+  it('accepts a search path: a dataset is taken from the first directory that has it, downloads go to the first', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'adaptmr-empty-'));
+    try {
+      const path = resolveDataDir({ flag: [empty, dataDir].join(delimiter) });
+      expect(dataDirs(path)).toEqual([empty, resolve(dataDir)]);
+      expect(primaryDataDir(path)).toBe(empty);
+      expect(resolveDataset({ name: 'locomo' }, path)).toMatchObject({ root: resolve(dataDir), kind: 'file' });
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
 
@@ -30,6 +42,7 @@ describe('resolveDataset', () => {
       format: 'longmemeval',
       path: join(resolve(dataDir), 'longmemeval', 's_cleaned'),
       kind: 'folder',
+      root: resolve(dataDir),
     });
     expect(resolveDataset({ name: 'longmemeval-oracle' }, dataDir).kind).toBe('folder');
     expect(resolveDataset({ name: 'locomo' }, dataDir)).toMatchObject({ format: 'locomo', kind: 'file' });

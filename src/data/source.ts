@@ -1,10 +1,11 @@
 /**
- * Where a dataset lives: the data directory (flag > ADAPTMR_DATA_DIR > config `dataDir` > ./datasets) and the
+ * Where a dataset lives: the data directory (flag > ADAPTMR_DATA_DIR > config `dataDir` > ./datasets:../shared/datasets;
+ * any of them may be a search path like PATH) and the
  * file or folder a dataset reference resolves to. Named datasets accept the official single-array file or a folder
  * of one file per question (as in shared/datasets/longmemeval/{oracle,s_cleaned}).
  */
 import { statSync } from 'node:fs';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { DatasetName, DatasetRef } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
 
@@ -17,12 +18,33 @@ export interface DatasetSource {
   /** Absolute path of the array file or the folder. */
   path: string;
   kind: 'file' | 'folder';
+  /** The data directory it was found in (named datasets): its lock file verifies the file. */
+  root?: string;
+}
+
+/**
+ * The default data directory search path: the project's own `./datasets` (where `adaptmr data pull` writes), then a
+ * shared data folder beside the checkout (`../shared/datasets`, the layout of this project's CI workspace).
+ */
+export const DEFAULT_DATA_DIRS = ['./datasets', '../shared/datasets'].join(delimiter);
+
+/** The directories of a data-dir value, which may be a search path like PATH (`dirA:dirB`); the first is primary. */
+export function dataDirs(dataDir: string): string[] {
+  return dataDir
+    .split(delimiter)
+    .filter((d) => d.trim() !== '')
+    .map((d) => resolve(d));
+}
+
+/** Where downloads go: the first directory of the search path. */
+export function primaryDataDir(dataDir: string): string {
+  return dataDirs(dataDir)[0] ?? resolve('./datasets');
 }
 
 export function resolveDataDir(opts: { flag?: string | undefined; config?: string | undefined }): string {
   // An empty flag or variable counts as unset.
-  const dir = opts.flag || process.env.ADAPTMR_DATA_DIR || opts.config || './datasets';
-  return resolve(dir);
+  const dir = opts.flag || process.env.ADAPTMR_DATA_DIR || opts.config || DEFAULT_DATA_DIRS;
+  return dataDirs(dir).join(delimiter);
 }
 
 /** Candidate locations of each named dataset, relative to the data directory, in the order they are tried. */
@@ -70,10 +92,12 @@ export function resolveDataset(ref: DatasetRef, dataDir: string): DatasetSource 
   }
   const layout = NAMED_LAYOUTS[ref.name];
   const tried: string[] = [];
-  for (const c of layout.candidates) {
-    const path = join(resolve(dataDir), c.rel);
-    tried.push(path);
-    if (kindOf(path) === c.kind) return { name: ref.name, format: layout.format, path, kind: c.kind };
+  for (const root of dataDirs(dataDir)) {
+    for (const c of layout.candidates) {
+      const path = join(root, c.rel);
+      tried.push(path);
+      if (kindOf(path) === c.kind) return { name: ref.name, format: layout.format, path, kind: c.kind, root };
+    }
   }
   throw new InputError(
     `dataset "${ref.name}" not found; tried ${tried.join(' and ')}. ` +
