@@ -24,4 +24,6 @@ export const commands: CommandEntry[] = [
   { name: 'classify', describe: 'Classify questions into AdaptMR types', load: async () => as((await import('./classify/commands.ts')).classifyCommand) },
   { name: 'classifier', describe: 'Train or evaluate a query-type classifier', load: async () => as((await import('./classify/commands.ts')).classifierCommand) },
   { name: 'calibrate', describe: 'Pick abstention thresholds on a calibration split', load: async () => as((await import('./routing/commands.ts')).calibrateCommand) },
+  { name: 'analyze', describe: 'Analyses of a results file (best-strategy upper bound, abstention P/R)', load: async () => as((await import('./analysis/commands.ts')).analyzeCommand) },
+  { name: 'explain', describe: 'Case study: every method of an experiment on one question, with the gold apart', load: async () => as((await import('./explain/commands.ts')).explainCommand) },
 ];
