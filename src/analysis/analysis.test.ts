@@ -42,13 +42,13 @@ function batch(q: string): QuestionBatch {
       noMemory: method === 'strategy-b' && FLAGGED_B.has(q), context: null, latencyMs: 1, predictedType: null, typeProbs: null,
       route: null, notes: null, error: null,
     });
-    const base = { dataset: 'd', questionId: q, method, granularity: 'session', level: 'session', excludedWhy: null };
+    const base = { dataset: 'd', questionId: q, method, granularity: 'session', level: 'session' as const, excludedWhy: null };
     const v = VALUES[method]![q];
     if (v !== undefined) scores.push({ ...base, metric: 'recall_any', k: 10, value: v, counted: true });
     // Rows the analysis must ignore: another metric, another k, and an uncounted row.
     scores.push({ ...base, metric: 'ndcg_any', k: 10, value: 0.123, counted: true });
     scores.push({ ...base, metric: 'recall_any', k: 5, value: 0.456, counted: true });
-    scores.push({ ...base, metric: 'recall_any', k: 10, value: 0.789, counted: false, level: 'turn' });
+    scores.push({ ...base, metric: 'recall_any', k: 10, value: 0.789, counted: false, level: 'turn' as const });
   }
   return { runId: RUN, question, retrievals, scores };
 }

@@ -179,7 +179,7 @@ function distinctSpecs(config: ExperimentConfig): number {
   return new Set(config.methods.map((m) => JSON.stringify(m.index))).size;
 }
 
-async function createMethods(config: ExperimentConfig, path: string): Promise<Method[]> {
+export async function createMethods(config: ExperimentConfig, path: string): Promise<Method[]> {
   // Validate all options first so every error is reported before anything heavy is created.
   config.methods.forEach((m, i) => methodRegistry.parseOptions(m.method, m.options, `${path}: methods.${i} (${m.id})`));
   return Promise.all(

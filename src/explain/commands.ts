@@ -1,0 +1,33 @@
+/**
+ * CLI: `adaptmr explain --experiment <file.yaml> --question <id> [--dataset name] [--json] [--data-dir dir]`: runs every
+ * method of the experiment on one question and prints what each produced, with the gold in a separate section.
+ */
+import type { CommandModule } from 'yargs';
+import { loadExperiment } from '../run/load-config.ts';
+import { explainQuestion } from './explain.ts';
+import { formatExplain } from './format.ts';
+
+interface ExplainArgs {
+  experiment: string;
+  question: string;
+  dataset: string | undefined;
+  json: boolean;
+  'data-dir': string | undefined;
+}
+
+export const explainCommand: CommandModule<object, ExplainArgs> = {
+  command: 'explain',
+  describe: 'Case study: every method of an experiment on one question (type, route, units, notes, context), gold apart',
+  builder: (y) =>
+    y
+      .option('experiment', { type: 'string', demandOption: true, describe: 'experiment config (YAML)' })
+      .option('question', { type: 'string', demandOption: true, describe: 'question id' })
+      .option('dataset', { type: 'string', describe: 'dataset of the config to look in (when an id is in several)' })
+      .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' })
+      .option('data-dir', { type: 'string', describe: 'data directory (default: ADAPTMR_DATA_DIR, then the config, then ./datasets)' }),
+  handler: async (argv) => {
+    const exp = await loadExperiment(argv.experiment);
+    const result = await explainQuestion(exp, { questionId: argv.question, dataset: argv.dataset, dataDir: argv['data-dir'] });
+    console.log(argv.json ? JSON.stringify(result, null, 2) : formatExplain(result));
+  },
+};

@@ -1,0 +1,159 @@
+/**
+ * Case studies (issue 5): every method of an experiment config on one question, through the runner's own pieces —
+ * `createMethods` (the method registry, options checked), `IndexCache` (the same index per spec) and `runMethod`
+ * (the same query object without gold, the same ctx seed, the oracle type only for `needsOracleType` methods, the
+ * same scoring). Per method it keeps what the method produced: predicted type + probabilities, route, ranked units,
+ * notes, no-memory flag and the exact context the reader would get. The gold is returned apart, with the scores the
+ * runner would store; nothing of it reaches a method except the oracle type, as in a run. No QA is run.
+ */
+import type { ExperimentConfig } from '../core/config.ts';
+import { InputError } from '../core/errors.ts';
+import type { Embedder } from '../core/interfaces.ts';
+import type { Gold, Instance } from '../core/types.ts';
+import { loadDataset, readCatalog, resolveDataDir, resolveDataset, type DatasetSource } from '../data/index.ts';
+import { embedders, openEmbeddingCache } from '../index/index.ts';
+import { createLlmProvider } from '../llm/provider.ts';
+import { IndexCache } from '../run/index-cache.ts';
+import type { LoadedExperiment } from '../run/load-config.ts';
+import { emptyBatch, runMethod } from '../run/question.ts';
+import { createMethods } from '../run/runner.ts';
+
+export const PREVIEW_CHARS = 100;
+
+export interface ExplainedUnit {
+  rank: number;
+  id: string;
+  sessionId: string;
+  date: string;
+  score: number;
+  /** First ~100 characters of the unit text, whitespace collapsed. */
+  preview: string;
+}
+
+export interface ExplainedMethod {
+  method: string;
+  /** True when the runner handed this method the gold type (oracle router: an upper bound). */
+  gotOracleType: boolean;
+  predictedType: string | null;
+  typeProbs: Record<string, number> | null;
+  route: string | null;
+  noMemory: boolean;
+  units: ExplainedUnit[];
+  /** The method's notes as stored (JSON-like). */
+  notes: unknown;
+  context: string | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+export interface ExplainResult {
+  experiment: string;
+  dataset: string;
+  question: { id: string; text: string; askedAt: string };
+  methods: ExplainedMethod[];
+  /** Everything gold, kept apart: labels, evidence, answer, and each method's retrieval scores (the run's rows). */
+  gold: Gold & {
+    scores: { method: string; level: string; metric: string; k: number | null; value: number; counted: boolean }[];
+    /** Rank (1-based) of each evidence session in each method's list; absent = not retrieved. */
+    evidenceRanks: Record<string, Record<string, number>>;
+  };
+}
+
+export interface ExplainOptions {
+  questionId: string;
+  /** Restrict the search to this dataset of the config (name as in the results). */
+  dataset?: string | undefined;
+  dataDir?: string | undefined;
+}
+
+/** Finds the question in the config's datasets (whole datasets: sample / limit do not apply to a case study). */
+async function findInstance(config: ExperimentConfig, o: ExplainOptions, path: string): Promise<{ instance: Instance; source: DatasetSource }> {
+  const dataDir = resolveDataDir({ flag: o.dataDir, config: config.dataDir });
+  const found: { instance: Instance; source: DatasetSource }[] = [];
+  for (const ref of config.datasets) {
+    const source = resolveDataset(ref, dataDir);
+    if (o.dataset && source.name !== o.dataset) continue;
+    const catalog = await readCatalog(source);
+    if (!catalog.some((c) => c.questionId === o.questionId)) continue;
+    const { sample: _sample, limit: _limit, questionIds: _ids, ...rest } = ref;
+    const { instances } = await loadDataset({ ...rest, questionIds: [o.questionId] }, dataDir);
+    const instance = instances[0];
+    if (instance) found.push({ instance, source });
+  }
+  if (o.dataset && !config.datasets.some((r) => resolveDataset(r, dataDir).name === o.dataset)) {
+    throw new InputError(`dataset "${o.dataset}" is not in the experiment (${config.datasets.map((r) => r.name ?? r.path).join(', ')})`, path);
+  }
+  if (found.length === 0) throw new InputError(`question "${o.questionId}" is in none of the experiment's datasets${o.dataset ? ` (looked in ${o.dataset})` : ''}`, path);
+  if (found.length > 1) throw new InputError(`question "${o.questionId}" is in several datasets (${found.map((f) => f.source.name).join(', ')}); choose one with --dataset`, path);
+  return found[0]!;
+}
+
+export async function explainQuestion(exp: LoadedExperiment, o: ExplainOptions): Promise<ExplainResult> {
+  const { config } = exp;
+  const methods = await createMethods(config, exp.path);
+  embedders.parseOptions(config.embedder.name, config.embedder.options, `${exp.path}: embedder`);
+  const { instance, source } = await findInstance(config, o, exp.path);
+  const llm = config.llm ? createLlmProvider(config.llm) : undefined;
+  const cache = await openEmbeddingCache();
+  try {
+    const embedder: Embedder = await embedders.create(config.embedder.name, config.embedder.options, { cache }, `${exp.path}: embedder`);
+    const indexes = new IndexCache(embedder, methods.length + 1);
+    // Same config as the run, but the context is always kept and no QA is run (a case study reads retrieval).
+    const { qa: _qa, ...rest } = config;
+    const runConfig: ExperimentConfig = { ...rest, storeContext: true };
+    const batch = emptyBatch(instance, 'explain');
+    const context = { config: runConfig, runId: 'explain', indexes, llm, protocol: source.format };
+    for (const m of methods) await runMethod(instance, m, batch, context);
+    const explained: ExplainedMethod[] = methods.map((m) => {
+      const row = batch.retrievals.find((r) => r.method === m.name);
+      if (!row) throw new Error(`runMethod wrote no row for method ${m.name}`);
+      const index = indexes.get(instance, m.index);
+      const units = row.unitIds.map((id, i): ExplainedUnit => {
+        const unit = index.unit(id);
+        return {
+          rank: i + 1,
+          id,
+          sessionId: unit?.sessionId ?? row.unitSessionIds[i] ?? '',
+          date: unit?.at ?? '',
+          score: row.scores[i] ?? Number.NaN,
+          preview: (unit?.text ?? '').replace(/\s+/g, ' ').trim().slice(0, PREVIEW_CHARS),
+        };
+      });
+      return {
+        method: m.name,
+        gotOracleType: m.needsOracleType === true,
+        predictedType: row.predictedType,
+        typeProbs: row.typeProbs,
+        route: row.route,
+        noMemory: row.noMemory,
+        units,
+        notes: row.notes,
+        context: row.context,
+        latencyMs: row.latencyMs,
+        error: row.error,
+      };
+    });
+    const evidenceRanks: Record<string, Record<string, number>> = {};
+    for (const m of explained) {
+      const ranks: Record<string, number> = {};
+      for (const s of instance.gold.evidenceSessionIds) {
+        const at = m.units.findIndex((u) => u.sessionId === s);
+        if (at >= 0) ranks[s] = at + 1;
+      }
+      evidenceRanks[m.method] = ranks;
+    }
+    return {
+      experiment: exp.path,
+      dataset: instance.dataset,
+      question: { id: instance.query.id, text: instance.query.text, askedAt: instance.query.askedAt },
+      methods: explained,
+      gold: {
+        ...instance.gold,
+        scores: batch.scores.map((s) => ({ method: s.method, level: s.level, metric: s.metric, k: s.k, value: s.value, counted: s.counted })),
+        evidenceRanks,
+      },
+    };
+  } finally {
+    await cache.close();
+  }
+}
