@@ -3,7 +3,8 @@
  * stratified by type; best-strategy means are the hand-computed ones below; the abstention golden case
  * (TP 2, FP 1, FN 3, TN 4 → P 2/3, R 2/5, F1 1/2); both tables are stored in the file and re-read.
  */
-import { mkdtempSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -174,6 +175,22 @@ describe('abstention precision / recall', () => {
       expect(stored[1]!.precision).toBeCloseTo(2 / 3, 12);
     } finally {
       await store.close();
+    }
+  });
+
+  it('fails clearly when a running job holds the file', async () => {
+    const locked = join(mkdtempSync(join(tmpdir(), 'analysis-lock-')), 'locked.duckdb');
+    copyFileSync(file, locked);
+    // Another process holding a read-write connection, as `adaptmr run` does while it writes.
+    const holder = spawn(process.execPath, ['-e', `require('@duckdb/node-api').DuckDBInstance.create(${JSON.stringify(locked)}).then(async (i) => { await i.connect(); console.log('ready'); setInterval(() => {}, 1000); })`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout.on('data', (d: Buffer) => (String(d).includes('ready') ? resolve() : undefined));
+        holder.on('exit', (code) => reject(new Error(`lock holder exited with ${code}`)));
+      });
+      await expect(analyzeAbstention(locked)).rejects.toThrow(/locked, probably by a running `adaptmr run` job/);
+    } finally {
+      holder.kill();
     }
   });
 
