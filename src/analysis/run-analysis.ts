@@ -28,6 +28,7 @@ export interface BestStrategyOptions extends BestStrategyParams {
 export const BEST_STRATEGY_DEFAULTS: BestStrategyParams = { metric: 'recall_any', level: 'session', k: 10, split: 0.5, seed: 42 };
 
 export async function analyzeBestStrategy(path: string, o: BestStrategyOptions): Promise<{ rows: BestStrategyRow[]; text: string }> {
+  if (!(o.split > 0 && o.split < 1)) throw new InputError(`must be between 0 and 1 (exclusive), got ${o.split}`, '--split');
   const store = await openForAnalysis(path);
   try {
     const kinds = await methodsByKind(store, o.run);
