@@ -251,7 +251,7 @@ async function runDataset(plan: DatasetPlan, s: DatasetRunState): Promise<void> 
       .finally(() => inflight.delete(task));
     inflight.add(task);
     // Bounded read-ahead keeps memory flat on large splits (LongMemEval M).
-    if (inflight.size >= s.concurrency * 4) await Promise.race(inflight);
+    if (inflight.size >= s.concurrency * 16) await Promise.race(inflight);
   }
   await Promise.all(inflight);
   if (failure) throw failure;

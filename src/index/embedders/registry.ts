@@ -9,7 +9,7 @@ import type { Embedder } from '../../core/interfaces.ts';
 import { Registry } from '../../core/registry.ts';
 import { CachedEmbedder, type EmbeddingCache } from '../embedding-cache.ts';
 import { createOpenAIEmbedder, OpenAIEmbedderOptionsSchema } from './openai.ts';
-import { createWinkSifEmbedder } from './wink-sif.ts';
+import { LazyWinkSifEmbedder } from './wink-sif.ts';
 
 export interface EmbedderContext {
   /** The run's embedding cache (openEmbeddingCache), shared by every embedder of the run. */
@@ -38,7 +38,8 @@ export const embedders = new Registry<Embedder, EmbedderContext>('embedder')
     optionsSchema: WinkSifOptionsSchema,
     create(options, context) {
       const o = WinkSifOptionsSchema.parse(options);
-      const embedder = createWinkSifEmbedder(o.cacheDir === undefined ? { a: o.a } : { a: o.a, cacheDir: o.cacheDir });
+      // Lazy: the vectors load on the first embed call, so BM25-only runs never read them.
+      const embedder = new LazyWinkSifEmbedder(o.cacheDir === undefined ? { a: o.a } : { a: o.a, cacheDir: o.cacheDir });
       return maybeCached(embedder, o.cache, context);
     },
   })

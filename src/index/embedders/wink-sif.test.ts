@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { embedders } from './registry.ts';
-import { createWinkSifEmbedder, WINK_SIF_ID } from './wink-sif.ts';
+import { createWinkSifEmbedder, LazyWinkSifEmbedder, WINK_SIF_ID } from './wink-sif.ts';
 import { convertWinkJson, loadWinkVectors, readWordVectors } from './wink-vectors.ts';
 
 const dot = (a: Float32Array, b: Float32Array): number => a.reduce((s, x, i) => s + x * b[i]!, 0);
@@ -92,6 +92,16 @@ describe('wink-sif on the real package', () => {
     const v = fitted.embedOne('I like dogs');
     expect(dot(v, v)).toBeCloseTo(1, 5);
     expect(dot(v, sif.embedOne('I like dogs'))).toBeLessThan(0.9999);
+  });
+
+  it('the lazy embedder loads nothing until its first embed, then matches the eager one exactly', async () => {
+    const lazy = new LazyWinkSifEmbedder({ a: 1e-4 });
+    expect(lazy.loaded).toBe(false);
+    expect(lazy.id).toBe(createWinkSifEmbedder({ a: 1e-4 }).id);
+    expect(lazy.dim).toBe(100);
+    const texts = ['The kitten slept on the rug.', 'we bought a car'];
+    expect(await lazy.embed(texts)).toEqual(await createWinkSifEmbedder({ a: 1e-4 }).embed(texts));
+    expect(lazy.loaded).toBe(true);
   });
 
   it('is in the embedders registry with strict options', async () => {

