@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { IndexSpec, Method, MemoryIndex } from '../../src/core/interfaces.ts';
 import type { RegistryEntry } from '../../src/core/registry.ts';
-import { renderUnits } from '../../src/core/render.ts';
+import { rankedRetrieval } from '../../src/core/render.ts';
 import { Bm25Index, Bm25OptionsSchema, type Bm25Options } from '../../src/index/bm25.ts';
 import { topK } from '../../src/index/top-k.ts';
 import type { MethodFactoryContext } from '../method-context.ts';
@@ -29,10 +29,10 @@ export function createBm25Method(id: string, index: IndexSpec, k: number, option
     name: id,
     index,
     async run(query, mi) {
-      if (mi.units.length === 0) return { retrieval: { units: [], noMemory: false, context: renderUnits([]) } };
+      if (mi.units.length === 0) return { retrieval: rankedRetrieval([]) };
       const bm25 = bm25For(mi);
       const units = topK(bm25.scores(query.text), k, mi.units, { tieBreak: bm25.settings.tieBreak });
-      return { retrieval: { units, noMemory: false, context: renderUnits(units) } };
+      return { retrieval: rankedRetrieval(units) };
     },
   };
 }

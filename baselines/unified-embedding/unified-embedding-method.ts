@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { Method } from '../../src/core/interfaces.ts';
 import type { RegistryEntry } from '../../src/core/registry.ts';
-import { renderUnits } from '../../src/core/render.ts';
+import { rankedRetrieval } from '../../src/core/render.ts';
 import type { MethodFactoryContext } from '../method-context.ts';
 
 export const UnifiedEmbeddingOptionsSchema = z.object({}).strict();
@@ -20,7 +20,7 @@ export const unifiedEmbeddingEntry: RegistryEntry<Method, MethodFactoryContext> 
     index: c.index,
     async run(query, mi) {
       const units = mi.units.length === 0 ? [] : await mi.semantic(query.text, c.k);
-      return { retrieval: { units, noMemory: false, context: renderUnits(units) } };
+      return { retrieval: rankedRetrieval(units) };
     },
   }),
 };

@@ -3,7 +3,7 @@
  * speaker, in the order given. Shared by baselines and strategies so every method's context looks alike and
  * differences in QA accuracy come from what was retrieved, not from formatting.
  */
-import type { MemoryUnit } from './types.ts';
+import type { MemoryUnit, Retrieval, ScoredUnit } from './types.ts';
 
 export const NO_MEMORY_LINE = 'No relevant memory was found for this question.';
 
@@ -25,4 +25,20 @@ export function renderUnit(unit: MemoryUnit, opts: { withDates?: boolean; annota
 export function renderUnits(units: readonly { unit: MemoryUnit }[], opts: { withDates?: boolean } = {}): string {
   if (units.length === 0) return NO_MEMORY_LINE;
   return units.map((u, i) => `(${i + 1}) ${renderUnit(u.unit, opts)}`).join('\n\n');
+}
+
+/**
+ * A retrieval whose context text is rendered only when read: a retrieval-only run that stores no context never pays
+ * for rendering thousands of units.
+ */
+export function rankedRetrieval(units: ScoredUnit[], opts: { withDates?: boolean } = {}): Retrieval {
+  let context: string | undefined;
+  return {
+    units,
+    noMemory: false,
+    get context(): string {
+      context ??= renderUnits(units, opts);
+      return context;
+    },
+  };
 }
