@@ -10,13 +10,13 @@ import type { Embedder } from '../core/interfaces.ts';
 import { createOpenAIEmbedder } from './embedders/openai.ts';
 import { embedders } from './embedders/registry.ts';
 import { CachedEmbedder, EMBEDDINGS_DB_FILE, MemoryEmbeddingCache, openEmbeddingCache } from './embedding-cache.ts';
-import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from './testing/fake-embeddings-server.ts';
+import { embeddingRequests, startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 
 const KEY_ENV = 'ADAPTMR_TEST_CACHE_KEY';
-let server: FakeEmbeddingsServer;
+let server: FakeOpenAiServer;
 beforeAll(async () => {
   process.env[KEY_ENV] = 'sk-cache-test';
-  server = await startFakeEmbeddingsServer();
+  server = await startFakeOpenAiServer();
 });
 afterAll(async () => {
   await server.close();
@@ -32,17 +32,17 @@ describe('embedding cache (DuckDB)', () => {
     const first = await openEmbeddingCache({ cacheDir });
     expect(first.kind).toBe('duckdb');
     const cold = new CachedEmbedder(await newEmbedder(), first);
-    const before = server.requests.length;
+    const before = embeddingRequests(server).length;
     const v1 = await cold.embed(texts);
     expect(cold.stats).toEqual({ hits: 0, misses: 3 }); // the repeated text is embedded once
-    expect(server.requests.slice(before).flatMap((r) => r.input)).toHaveLength(3);
+    expect(embeddingRequests(server).slice(before).flatMap((r) => r.input)).toHaveLength(3);
     await first.close();
 
     const second = await openEmbeddingCache({ cacheDir });
     const warm = new CachedEmbedder(await newEmbedder(), second);
-    const mid = server.requests.length;
+    const mid = embeddingRequests(server).length;
     const v2 = await warm.embed(texts);
-    expect(server.requests.length - mid).toBe(0);
+    expect(embeddingRequests(server).length - mid).toBe(0);
     expect(warm.stats).toEqual({ hits: 3, misses: 0 });
     v2.forEach((v, i) => expect([...v]).toEqual([...v1[i]!]));
     // A different model id shares nothing.

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Embedder, IndexSpec } from '../core/interfaces.ts';
 import type { Session } from '../core/types.ts';
 import { createMemoryIndex } from './memory-index.ts';
-import { fakeEmbedding } from './testing/fake-embeddings-server.ts';
+import { bagOfWordsVector } from '../llm/testing/fake-openai-server.ts';
 import { topK } from './top-k.ts';
 
 const AT = '2023-05-01T10:00:00Z';
@@ -37,9 +37,9 @@ function countingEmbedder(): Embedder & { calls: string[][] } {
       calls.push(texts);
       return Promise.resolve(
         texts.map((t) => {
-          const v = fakeEmbedding(t, 64);
+          const v = bagOfWordsVector(t, 64);
           const n = Math.hypot(...v) || 1;
-          return v.map((x) => x / n);
+          return Float32Array.from(v, (x) => x / n);
         }),
       );
     },

@@ -1,23 +1,28 @@
 // The OpenAI-compatible embedder against a loopback /v1/embeddings server speaking the real wire format (base64).
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeEmbedding, startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '../testing/fake-embeddings-server.ts';
+import {
+  bagOfWordsVector,
+  embeddingRequests,
+  startFakeOpenAiServer,
+  type FakeOpenAiServer,
+} from '../../llm/testing/fake-openai-server.ts';
 import { createOpenAIEmbedder } from './openai.ts';
 import { embedders } from './registry.ts';
 
 const KEY_ENV = 'ADAPTMR_TEST_EMBEDDINGS_KEY';
-let server: FakeEmbeddingsServer;
+let server: FakeOpenAiServer;
 
 beforeAll(async () => {
   process.env[KEY_ENV] = 'sk-test-123';
-  server = await startFakeEmbeddingsServer();
+  server = await startFakeOpenAiServer({ embeddingDim: 64, embed: bagOfWordsVector });
 });
 afterAll(async () => {
   await server.close();
   delete process.env[KEY_ENV];
 });
 
-function unit(v: Float32Array): number[] {
+function unit(v: readonly number[] | Float32Array): number[] {
   const n = Math.hypot(...v);
   return [...v].map((x) => x / n);
 }
@@ -27,16 +32,16 @@ describe('openai embedder', () => {
     const e = await createOpenAIEmbedder({ baseURL: server.baseURL, model: 'fake-embed', dimensions: 32, batchSize: 2, apiKeyEnv: KEY_ENV });
     const port = new URL(server.baseURL).port;
     expect(e.id).toBe(`openai:127.0.0.1:${port}/fake-embed@32`);
-    const before = server.requests.length;
+    const before = embeddingRequests(server).length;
     const texts = ['I adopted a cat', 'my dog is old', 'we went to Paris', 'cats and dogs', 'hello'];
     const vectors = await e.embed(texts);
-    const sent = server.requests.slice(before);
+    const sent = embeddingRequests(server).slice(before);
     expect(sent.map((r) => r.input)).toEqual([texts.slice(0, 2), texts.slice(2, 4), texts.slice(4)]);
     expect(sent.every((r) => r.encoding_format === 'base64' && r.dimensions === 32)).toBe(true);
-    expect(server.authHeaders.at(-1)).toBe('Bearer sk-test-123');
+    expect(server.requests.at(-1)?.authorization).toBe('Bearer sk-test-123');
     vectors.forEach((v, i) => {
       expect(v).toHaveLength(32);
-      unit(fakeEmbedding(texts[i]!, 32)).forEach((x, j) => expect(v[j]).toBeCloseTo(x, 6));
+      unit(bagOfWordsVector(texts[i]!, 32)).forEach((x, j) => expect(v[j]).toBeCloseTo(x, 6));
     });
     expect(e.stats).toMatchObject({ requests: 3, texts: 5 });
     expect(e.stats.promptTokens).toBeGreaterThan(0);
@@ -44,11 +49,11 @@ describe('openai embedder', () => {
 
   it('embeds empty texts to zero vectors without sending them', async () => {
     const e = await createOpenAIEmbedder({ baseURL: server.baseURL, model: 'fake-embed', dimensions: 8, apiKeyEnv: KEY_ENV });
-    const before = server.requests.length;
+    const before = embeddingRequests(server).length;
     const [empty, full] = await e.embed(['', 'cat']);
     expect([...empty!]).toEqual(new Array(8).fill(0));
     expect(Math.hypot(...full!)).toBeCloseTo(1, 6);
-    expect(server.requests.slice(before).map((r) => r.input)).toEqual([['cat']]);
+    expect(embeddingRequests(server).slice(before).map((r) => r.input)).toEqual([['cat']]);
   });
 
   it('probes the dimension of an unknown model once at creation', async () => {
@@ -58,12 +63,13 @@ describe('openai embedder', () => {
   });
 
   it('retries a failed request (SDK maxRetries)', async () => {
-    const flaky = await startFakeEmbeddingsServer({ failFirst: 1 });
+    const flaky = await startFakeOpenAiServer();
+    flaky.enqueueEmbeddings({ status: 500 });
     try {
       const e = await createOpenAIEmbedder({ baseURL: flaky.baseURL, model: 'm', dimensions: 4, maxRetries: 2, apiKeyEnv: KEY_ENV });
       const [v] = await e.embed(['retry me']);
       expect(v).toHaveLength(4);
-      expect(flaky.requests).toHaveLength(2);
+      expect(embeddingRequests(flaky)).toHaveLength(2);
     } finally {
       await flaky.close();
     }

@@ -72,8 +72,8 @@ export interface FakeServerOptions {
   /** Chat reply when the queue is empty. */
   chat?: (body: ChatRequestBody) => FakeReply | string | Promise<FakeReply | string>;
   /** Embedding for one input text when the queue is empty; default: deterministic hash-based unit vector. */
-  embed?: (text: string) => number[];
-  /** Dimension of the default embeddings (default 8). */
+  embed?: (text: string, dimensions: number) => number[];
+  /** Dimension of the default embeddings when a request names none (default 8). */
   embeddingDim?: number;
 }
 
@@ -190,10 +190,11 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
   }
 
   function answerEmbeddings(res: ServerResponse, body: unknown, reply: FakeReply): void {
-    const b = (body ?? {}) as { input?: unknown; model?: string; encoding_format?: string };
+    const b = (body ?? {}) as { input?: unknown; model?: string; encoding_format?: string; dimensions?: number };
     const inputs = typeof b.input === 'string' ? [b.input] : Array.isArray(b.input) ? b.input.map(String) : [];
+    const dimensions = typeof b.dimensions === 'number' ? b.dimensions : dim;
     const data = inputs.map((text, index) => {
-      const vec = options.embed ? options.embed(text) : hashVector(text, dim);
+      const vec = options.embed ? options.embed(text, dimensions) : hashVector(text, dimensions);
       const embedding =
         b.encoding_format === 'base64' ? Buffer.from(new Float32Array(vec).buffer).toString('base64') : vec;
       return { object: 'embedding', index, embedding };
@@ -245,6 +246,26 @@ function defaultLogprobs(text: string, top: number): NonNullable<FakeReply['logp
     logprob: -0.25,
     top: [{ token, logprob: -0.25 }, ...Array.from({ length: Math.max(0, top - 1) }, (_, i) => ({ token: `alt${i + 1}`, logprob: -3 - i }))].slice(0, top),
   }));
+}
+
+/**
+ * A hashed bag of lowercase words (feature hashing, unnormalised): texts sharing words get a positive cosine, so
+ * semantic search over it behaves like a (crude) real embedder. Pass it as `embed` where retrieval must make sense.
+ */
+export function bagOfWordsVector(text: string, dim: number): number[] {
+  const v = new Array<number>(dim).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const h = createHash('sha256').update(word).digest();
+    v[h.readUInt32LE(0) % dim]! += h[4]! & 1 ? 1 : -1;
+  }
+  return v;
+}
+
+/** The embedding requests a server received, as sent (input, model, encoding_format, dimensions). */
+export function embeddingRequests(server: FakeOpenAiServer): { input: string | string[]; model: string; encoding_format?: string; dimensions?: number }[] {
+  return server.requests
+    .filter((r) => r.path === '/v1/embeddings')
+    .map((r) => r.body as { input: string | string[]; model: string; encoding_format?: string; dimensions?: number });
 }
 
 /** Deterministic unit vector from sha256(text), so equal texts embed equally and tests can predict cosines. */
