@@ -12,7 +12,7 @@ import { stableHash } from '../core/hash.ts';
 export interface LoadedExperiment {
   path: string;
   config: ExperimentConfig;
-  /** sha256 of the canonical JSON of the resolved (defaults filled) config. */
+  /** sha256 of the canonical JSON of the resolved (defaults filled) config, execution settings left out. */
   configHash: string;
 }
 
@@ -37,5 +37,8 @@ export function parseExperiment(text: string, path: string): LoadedExperiment {
   const ids = config.methods.map((m) => m.id);
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup) throw new InputError(`methods: id "${dup}" is used twice; method ids must be unique`, path);
-  return { path, config, configHash: stableHash(config) };
+  // How many questions run at once does not change the results, so it is not part of the run's identity: a rerun
+  // with another concurrency resumes the same run.
+  const { concurrency: _concurrency, ...identity } = config;
+  return { path, config, configHash: stableHash(identity) };
 }

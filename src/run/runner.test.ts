@@ -153,3 +153,13 @@ describe('experiment config errors', () => {
     expect(() => parseExperiment('name: [unclosed', 'broken.yaml')).toThrow(/broken\.yaml: invalid YAML/);
   });
 });
+
+describe('run identity', () => {
+  it('does not depend on concurrency, only on what changes results', () => {
+    const a = parseExperiment(SMALL, 'a.yaml');
+    const b = parseExperiment(`${SMALL}\nconcurrency: 7\n`, 'b.yaml');
+    const c = parseExperiment(SMALL.replace('seed: 7', 'seed: 8'), 'c.yaml');
+    expect(b.configHash).toBe(a.configHash);
+    expect(c.configHash).not.toBe(a.configHash);
+  });
+});
