@@ -7,7 +7,7 @@
  * Mem0 skips category 5 (adversarial); the caller decides which questions to judge.
  */
 import type { LlmClient } from '../../core/llm.ts';
-import type { JudgeOptions, JudgeResult } from './judge-longmemeval.ts';
+import { judgeRepeatedly, type JudgeOptions, type JudgeResult } from './judge-longmemeval.ts';
 import { formatNamed } from './prompts/format.ts';
 import { MEM0_JUDGE_PROMPT, MEM0_JUDGE_TEMPERATURE } from './prompts/mem0-judge.ts';
 import { isLocomoCorrect, parseLocomoLabel } from './verdict.ts';
@@ -34,22 +34,14 @@ export function locomoJudgePrompt(input: LocomoJudgeInput): string {
 }
 
 export async function judgeLocomo(input: LocomoJudgeInput, llm: LlmClient, options: JudgeOptions): Promise<JudgeResult> {
-  const prompt = locomoJudgePrompt(input);
-  const repeats = options.repeats ?? 1;
-  const correct: boolean[] = [];
-  const raw: string[] = [];
-  for (let repeat = 0; repeat < repeats; repeat++) {
-    const r = await llm.chat(
-      {
-        messages: [{ role: 'user', content: prompt }],
-        temperature: MEM0_JUDGE_TEMPERATURE,
-        jsonSchema: { name: 'locomo_verdict', schema: { ...LOCOMO_JUDGE_SCHEMA } },
-        repeat,
-      },
-      { stage: options.stage ?? 'judge', calls: options.calls },
-    );
-    raw.push(r.text);
-    correct.push(isLocomoCorrect(parseLocomoLabel(r.text, r.json)));
-  }
-  return { correct, raw };
+  return judgeRepeatedly(
+    llm,
+    {
+      messages: [{ role: 'user', content: locomoJudgePrompt(input) }],
+      temperature: MEM0_JUDGE_TEMPERATURE,
+      jsonSchema: { name: 'locomo_verdict', schema: { ...LOCOMO_JUDGE_SCHEMA } },
+    },
+    (r) => isLocomoCorrect(parseLocomoLabel(r.text, r.json)),
+    options,
+  );
 }

@@ -6,7 +6,7 @@
  */
 import { InputError } from '../../core/errors.ts';
 import type { CallRecord } from '../../core/interfaces.ts';
-import type { LlmClient } from '../../core/llm.ts';
+import type { ChatRequest, ChatResult, LlmClient } from '../../core/llm.ts';
 import { formatPositional } from './prompts/format.ts';
 import {
   LME_JUDGE_ABSTENTION,
@@ -43,6 +43,26 @@ export interface JudgeResult {
   raw: string[];
 }
 
+/**
+ * Asks the judge `repeats` times (each a distinct cache entry through `repeat`) and parses every reply with
+ * `verdict`. Shared by the LongMemEval and LoCoMo judges.
+ */
+export async function judgeRepeatedly(
+  llm: LlmClient,
+  request: Omit<ChatRequest, 'repeat'>,
+  verdict: (reply: ChatResult) => boolean,
+  options: JudgeOptions,
+): Promise<JudgeResult> {
+  const correct: boolean[] = [];
+  const raw: string[] = [];
+  for (let repeat = 0; repeat < (options.repeats ?? 1); repeat++) {
+    const r = await llm.chat({ ...request, repeat }, { stage: options.stage ?? 'judge', calls: options.calls });
+    raw.push(r.text);
+    correct.push(verdict(r));
+  }
+  return { correct, raw };
+}
+
 export function isLongMemEvalAbstention(questionId: string): boolean {
   return questionId.includes('_abs');
 }
@@ -72,22 +92,10 @@ export async function judgeLongMemEval(
   llm: LlmClient,
   options: JudgeOptions,
 ): Promise<JudgeResult> {
-  const prompt = longMemEvalJudgePrompt(input);
-  const repeats = options.repeats ?? 1;
-  const correct: boolean[] = [];
-  const raw: string[] = [];
-  for (let repeat = 0; repeat < repeats; repeat++) {
-    const r = await llm.chat(
-      {
-        messages: [{ role: 'user', content: prompt }],
-        temperature: LME_JUDGE_TEMPERATURE,
-        maxTokens: LME_JUDGE_MAX_TOKENS,
-        repeat,
-      },
-      { stage: options.stage ?? 'judge', calls: options.calls },
-    );
-    raw.push(r.text);
-    correct.push(parseYesNoVerdict(r.text.trim()));
-  }
-  return { correct, raw };
+  return judgeRepeatedly(
+    llm,
+    { messages: [{ role: 'user', content: longMemEvalJudgePrompt(input) }], temperature: LME_JUDGE_TEMPERATURE, maxTokens: LME_JUDGE_MAX_TOKENS },
+    (r) => parseYesNoVerdict(r.text.trim()),
+    options,
+  );
 }
