@@ -9,25 +9,39 @@ import type { AdaptType } from '../core/types.ts';
 import type { CatalogEntry } from './catalog.ts';
 import { compareIds } from './sort.ts';
 
-export function stratifiedSample(catalog: readonly CatalogEntry[], perType: number, seed: number): Set<string> {
+/**
+ * Per AdaptMR type (in sorted type order), the type's ids sorted and then shuffled with a seeded Fisher–Yates; the
+ * generator of each type is seeded from (seed, `salt(type)`), so adding a type elsewhere does not shift another's
+ * draw, and different uses (sampling, calibration) draw independently through their salt.
+ */
+export function shuffledByType(
+  catalog: readonly Pick<CatalogEntry, 'questionId' | 'adaptType'>[],
+  seed: number,
+  salt: (type: AdaptType) => string = (type) => type,
+): Map<AdaptType, string[]> {
   const byType = new Map<AdaptType, string[]>();
   for (const c of catalog) {
     const list = byType.get(c.adaptType) ?? [];
     list.push(c.questionId);
     byType.set(c.adaptType, list);
   }
-  const chosen = new Set<string>();
-  // One generator per type, seeded from (seed, type) so adding a type elsewhere does not shift another's draw.
+  const out = new Map<AdaptType, string[]>();
   for (const type of [...byType.keys()].sort()) {
     const ids = byType.get(type)!.sort(compareIds);
     let typeSeed = seed | 0;
-    for (const ch of type) typeSeed = (Math.imul(typeSeed, 31) + ch.charCodeAt(0)) | 0;
+    for (const ch of salt(type)) typeSeed = (Math.imul(typeSeed, 31) + ch.charCodeAt(0)) | 0;
     const rng = xoroshiro128plus(typeSeed);
     for (let i = ids.length - 1; i > 0; i--) {
       const j = uniformInt(rng, 0, i);
       [ids[i], ids[j]] = [ids[j]!, ids[i]!];
     }
-    for (const id of ids.slice(0, perType)) chosen.add(id);
+    out.set(type, ids);
   }
+  return out;
+}
+
+export function stratifiedSample(catalog: readonly CatalogEntry[], perType: number, seed: number): Set<string> {
+  const chosen = new Set<string>();
+  for (const ids of shuffledByType(catalog, seed).values()) for (const id of ids.slice(0, perType)) chosen.add(id);
   return chosen;
 }

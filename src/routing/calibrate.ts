@@ -3,7 +3,7 @@
  * records the split so the evaluation can exclude it (no tuning on reported questions).
  *
  * Split: seeded and stratified by AdaptMR type — per type, ids sorted, shuffled with a seeded Fisher–Yates
- * (pure-rand xoroshiro128+, as src/data/sample.ts), the first round(fraction × n) kept (at least one per non-empty
+ * (`shuffledByType` of src/data/sample.ts, salted `calibrate:<type>`), the first round(fraction × n) kept (at least one per non-empty
  * type). Default fraction 0.3.
  *
  * Rule (documented default, not tuned): s = top-1 cosine of the question against its haystack.
@@ -14,12 +14,11 @@
  * If θ_low > θ_high the two populations separate and there is no uncertain band: both become their midpoint.
  * Percentiles interpolate linearly between order statistics (numpy.quantile's default `linear` method).
  */
-import { uniformInt } from 'pure-rand/distribution/uniformInt';
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { Embedder, IndexSpec, MemoryIndex } from '../core/interfaces.ts';
 import { InputError } from '../core/errors.ts';
-import type { AdaptType, Instance } from '../core/types.ts';
+import type { Instance } from '../core/types.ts';
 import type { CatalogEntry } from '../data/catalog.ts';
+import { shuffledByType } from '../data/sample.ts';
 import { compareIds } from '../data/sort.ts';
 import { createMemoryIndex } from '../index/memory-index.ts';
 import type { CalibrationEntry, ThresholdsFile } from '../strategies/thresholds.ts';
@@ -27,18 +26,8 @@ import type { CalibrationEntry, ThresholdsFile } from '../strategies/thresholds.
 export const CALIBRATION_RULE = 'theta_low = p5(top1 | answerable), theta_high = p95(top1 | abstention); midpoint if crossed';
 
 export function calibrationSplit(catalog: readonly Pick<CatalogEntry, 'questionId' | 'adaptType'>[], fraction: number, seed: number): string[] {
-  const byType = new Map<AdaptType, string[]>();
-  for (const c of catalog) byType.set(c.adaptType, [...(byType.get(c.adaptType) ?? []), c.questionId]);
   const chosen: string[] = [];
-  for (const type of [...byType.keys()].sort()) {
-    const ids = byType.get(type)!.sort(compareIds);
-    let typeSeed = seed | 0;
-    for (const ch of `calibrate:${type}`) typeSeed = (Math.imul(typeSeed, 31) + ch.charCodeAt(0)) | 0;
-    const rng = xoroshiro128plus(typeSeed);
-    for (let i = ids.length - 1; i > 0; i--) {
-      const j = uniformInt(rng, 0, i);
-      [ids[i], ids[j]] = [ids[j]!, ids[i]!];
-    }
+  for (const ids of shuffledByType(catalog, seed, (type) => `calibrate:${type}`).values()) {
     chosen.push(...ids.slice(0, Math.max(1, Math.round(fraction * ids.length))));
   }
   return chosen.sort(compareIds);
