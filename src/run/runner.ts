@@ -10,15 +10,14 @@ import { InputError } from '../core/errors.ts';
 import type { Embedder, Method } from '../core/interfaces.ts';
 import type { Instance } from '../core/types.ts';
 import {
+  ensureDataset,
   hashDatasetFiles,
   readCatalog,
   readInstances,
   resolveDataDir,
-  resolveDataset,
   type DataIssue,
   type DatasetSource,
 } from '../data/index.ts';
-import { pullDataset } from '../data/pull.ts';
 import { embedders, openEmbeddingCache } from '../index/index.ts';
 import { openResultStore } from '../store/index.ts';
 import { completedKey, type QuestionBatch, type ResultStore, type RunRecord } from '../store/types.ts';
@@ -193,15 +192,7 @@ async function planDatasets(config: ExperimentConfig, dataDirFlag: string | unde
   const dataDir = resolveDataDir({ flag: dataDirFlag, config: config.dataDir });
   const plans: DatasetPlan[] = [];
   for (const ref of config.datasets) {
-    let source: DatasetSource;
-    try {
-      source = resolveDataset(ref, dataDir);
-    } catch (err) {
-      if (!(config.pull && !('path' in ref) && err instanceof InputError)) throw err;
-      log(`data: ${ref.name} is not in ${dataDir}; pulling it`);
-      await pullDataset(ref.name, { dataDir });
-      source = resolveDataset(ref, dataDir);
-    }
+    const source = await ensureDataset(ref, dataDir, { pull: config.pull, log: (line) => log(`data: ${line}`) });
     if (plans.some((p) => p.source.name === source.name)) {
       throw new InputError(`dataset "${source.name}" is listed twice; give one of them another name`, 'datasets');
     }
