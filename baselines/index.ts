@@ -2,4 +2,3 @@
 export { bm25Entry } from './bm25/bm25-method.ts';
 export { unifiedEmbeddingEntry } from './unified-embedding/unified-embedding-method.ts';
 export { fullContextEntry } from './full-context/index.ts';
-export type { MethodFactoryContext } from './method-context.ts';

@@ -40,7 +40,7 @@ const query = { id: 'q', text: 'What is my cat called?', askedAt: '2023-06-01T00
 
 describe('full-context baseline', () => {
   it('gives the whole haystack oldest first when it fits', async () => {
-    const method = createFullContextMethod('fc', spec, FullContextOptionsSchema.parse({}));
+    const method = createFullContextMethod(FullContextOptionsSchema.parse({}));
     const out = await method.run(query, createMemoryIndex(haystack, spec, noEmbedder), { seed: 1, calls: [] });
     expect(out.retrieval.units.map((u) => u.unit.id)).toEqual(['s1', 's2', 's3', 's4', 's5']);
     expect(out.retrieval.context).toBe(renderUnits(out.retrieval.units));
@@ -58,12 +58,12 @@ describe('full-context baseline', () => {
     const newestTwo = index.units.filter((u) => u.sessionId === 's4' || u.sessionId === 's5').map((unit) => ({ unit, score: 0 }));
     newestTwo.sort((a, b) => a.unit.at.localeCompare(b.unit.at));
     const budget = countTokens(renderUnits(newestTwo)); // exactly the two newest sessions
-    const method = createFullContextMethod('fc', spec, FullContextOptionsSchema.parse({ maxContextTokens: budget }));
+    const method = createFullContextMethod(FullContextOptionsSchema.parse({ maxContextTokens: budget }));
     const out = await method.run(query, index, { seed: 1, calls: [] });
     expect(out.retrieval.units.map((u) => u.unit.id)).toEqual(['s4', 's5']);
     expect(out.retrieval.notes).toEqual({ truncated: true, keptUnits: 2, droppedUnits: 3, tokens: budget, maxContextTokens: budget });
 
-    const one = await createFullContextMethod('fc', spec, FullContextOptionsSchema.parse({ maxContextTokens: budget - 1 })).run(query, index, { seed: 1, calls: [] });
+    const one = await createFullContextMethod(FullContextOptionsSchema.parse({ maxContextTokens: budget - 1 })).run(query, index, { seed: 1, calls: [] });
     expect(one.retrieval.units.map((u) => u.unit.id)).toEqual(['s5']);
     expect((one.retrieval.notes as { tokens: number }).tokens).toBeLessThanOrEqual(budget - 1);
   });
@@ -71,7 +71,7 @@ describe('full-context baseline', () => {
   it('is a registry entry with strict options', async () => {
     expect(fullContextEntry.name).toBe('full-context');
     expect(fullContextEntry.optionsSchema.safeParse({ maxContextTokens: 10, typo: 1 }).success).toBe(false);
-    const m = await fullContextEntry.create({ maxContextTokens: 1000, withDates: true }, { id: 'fc', index: spec, k: 5, seed: 1 });
-    expect(m.name).toBe('fc');
+    const m = await fullContextEntry.create({ maxContextTokens: 1000, withDates: true }, { id: 'fc', index: spec, k: 5, seed: 1, runKey: 'test', llmRoles: [] });
+    expect(m.capabilities).toEqual({ output: 'units' });
   });
 });

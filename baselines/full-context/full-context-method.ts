@@ -12,12 +12,11 @@
  * oldest end instead, as the experiment design asks (newest kept). The method ignores `k`.
  */
 import { z } from 'zod';
-import type { IndexSpec, MemoryIndex, Method } from '../../src/core/interfaces.ts';
-import type { RegistryEntry } from '../../src/core/registry.ts';
+import type { MemoryIndex, Method } from '../../src/core/interfaces.ts';
+import { defineMethod } from '../../src/core/method-entry.ts';
 import { renderUnit, renderUnits } from '../../src/core/render.ts';
 import type { ScoredUnit } from '../../src/core/types.ts';
 import { countTokens } from '../../src/llm/tokens.ts';
-import type { MethodFactoryContext } from '../method-context.ts';
 
 export const FullContextOptionsSchema = z
   .object({
@@ -81,13 +80,12 @@ export function truncateNewest(
   return { kept: units.slice(start), ...best };
 }
 
-export function createFullContextMethod(id: string, index: IndexSpec, options: FullContextOptions): Method {
+export function createFullContextMethod(options: FullContextOptions): Method {
   // The context depends only on the haystack, so it is built once per memory index (a LoCoMo conversation serves
   // ~200 questions); weak keys free it with the index.
   const built = new WeakMap<MemoryIndex, { units: ScoredUnit[]; context: string; notes: TruncationNotes }>();
   return {
-    name: id,
-    index,
+    capabilities: { output: 'units' },
     async run(_query, mi) {
       let result = built.get(mi);
       if (!result) {
@@ -108,10 +106,10 @@ export function createFullContextMethod(id: string, index: IndexSpec, options: F
   };
 }
 
-export const fullContextEntry: RegistryEntry<Method, MethodFactoryContext> = {
+export const fullContextEntry = defineMethod({
   name: 'full-context',
   description:
     'The whole haystack in date order as context (no retrieval), truncated to maxContextTokens keeping the newest units; truncation recorded in notes',
   optionsSchema: FullContextOptionsSchema,
-  create: (options, c) => createFullContextMethod(c.id, c.index, options as FullContextOptions),
-};
+  create: (options) => createFullContextMethod(options),
+});

@@ -4,23 +4,20 @@
  * the AdaptMR strategies start from.
  */
 import { z } from 'zod';
-import type { Method } from '../../src/core/interfaces.ts';
-import type { RegistryEntry } from '../../src/core/registry.ts';
+import { defineMethod } from '../../src/core/method-entry.ts';
 import { rankedRetrieval } from '../../src/core/render.ts';
-import type { MethodFactoryContext } from '../method-context.ts';
 
 export const UnifiedEmbeddingOptionsSchema = z.object({}).strict();
 
-export const unifiedEmbeddingEntry: RegistryEntry<Method, MethodFactoryContext> = {
+export const unifiedEmbeddingEntry = defineMethod({
   name: 'unified-embedding',
   description: 'cosine top-k over memory-unit embeddings (the plan\'s unified retrieval baseline)',
   optionsSchema: UnifiedEmbeddingOptionsSchema,
   create: (_options, c) => ({
-    name: c.id,
-    index: c.index,
+    capabilities: { output: 'units' },
     async run(query, mi) {
       const units = mi.units.length === 0 ? [] : await mi.semantic(query.text, c.k);
       return { retrieval: rankedRetrieval(units) };
     },
   }),
-};
+});

@@ -39,29 +39,24 @@ export const classifiers = new Registry<Classifier, ClassifierDeps | undefined>(
     name: 'rules',
     description: 'keyword/regex cues (plan §2.2 option C, English + Chinese); soft probabilities from cue counts',
     optionsSchema: RulesOptionsSchema,
-    create: (options) => new RulesClassifier(RulesOptionsSchema.parse(options)),
+    create: (options) => new RulesClassifier(options),
   })
   .register({
     name: 'llm',
     description: 'few-shot LLM prompt of plan §2.2 option A (English/Chinese), structured output, logprobs when given',
     optionsSchema: LlmClassifierOptionsSchema,
-    create: (options, deps) => new LlmClassifier(LlmClassifierOptionsSchema.parse(options), deps?.llm),
+    create: (options, deps) => new LlmClassifier(options, deps?.llm),
   })
   .register({
     name: 'rules+llm',
     description: 'rules decide where a cue matches; the rest go to the LLM (plan §2.2 option C)',
     optionsSchema: RulesLlmOptionsSchema,
-    create: (options, deps) => {
-      const o = RulesLlmOptionsSchema.parse(options);
-      return new RulesLlmClassifier(new RulesClassifier(o.rules), new LlmClassifier(o.llm, deps?.llm));
-    },
+    create: (o, deps) => new RulesLlmClassifier(new RulesClassifier(o.rules), new LlmClassifier(o.llm, deps?.llm)),
   })
   .register({
     name: 'onnx',
     description: 'ONNX model through onnxruntime-node: a hashed n-gram model trained by `adaptmr classifier train`, or a Hugging Face transformer folder',
     optionsSchema: OnnxOptionsSchema,
-    create: async (options) => {
-      const o = OnnxOptionsSchema.parse(options);
-      return loadOnnxClassifier(o.model, o.format, o.maxLength);
-    },
-  });
+    create: (o) => loadOnnxClassifier(o.model, o.format, o.maxLength),
+  })
+  .freeze();

@@ -10,6 +10,7 @@ import type { RulesClassifier } from './rules.ts';
 
 export class RulesLlmClassifier implements Classifier {
   readonly name = 'rules+llm';
+  readonly usesLlm = true;
   readonly routeCounts = { rules: 0, llm: 0 };
   constructor(
     private readonly rules: RulesClassifier,

@@ -1,12 +1,17 @@
 /**
  * The experiment config (experiments/*.yaml): a strict zod schema, so a typo names the field and the file.
  * `scripts/export-schema.ts` turns it into a JSON Schema for editors. Component options are checked again
- * against each registry entry's own schema when the run is resolved (src/run/resolve.ts).
+ * against each registry entry's own schema when the run resolves its components (src/run/runner.ts).
  */
 import { z } from 'zod';
 import { LlmConfigSchema } from './llm-config.ts';
 import { QaConfigSchema } from './qa-config.ts';
-import { GranularitySchema } from './types.ts';
+import { IndexSpecSchema } from './index-spec.ts';
+
+export { IndexSpecSchema };
+
+/** The official LongMemEval cut-offs (`src/retrieval/eval_utils.py`), the default of every experiment. */
+export const DEFAULT_KS = [1, 3, 5, 10, 30, 50] as const;
 
 export const DATASET_NAMES = ['longmemeval-oracle', 'longmemeval-s', 'longmemeval-m', 'locomo'] as const;
 export const DatasetNameSchema = z.enum(DATASET_NAMES);
@@ -42,18 +47,6 @@ export const DatasetRefSchema = z.union([
     .strict(),
 ]);
 export type DatasetRef = z.infer<typeof DatasetRefSchema>;
-
-export const IndexSpecSchema = z
-  .object({
-    granularity: GranularitySchema.default('session'),
-    roles: z.array(z.enum(['user', 'assistant'])).nonempty().default(['user', 'assistant']),
-    includeCaptions: z.boolean().default(true),
-    /** Prefix turn text with the speaker's name (LoCoMo); helps BM25 on "What did Caroline…" questions. */
-    speakerPrefix: z.boolean().default(false),
-    /** Keep units with empty text (the official LongMemEval index does; they shift BM25's N and avgdl). */
-    keepEmpty: z.boolean().default(false),
-  })
-  .strict();
 
 export const ComponentRefSchema = z
   .object({
@@ -91,7 +84,7 @@ export const ExperimentConfigSchema = z
     methods: z.array(MethodConfigSchema).nonempty(),
     metrics: z
       .object({
-        ks: z.array(z.number().int().positive()).nonempty().default([1, 3, 5, 10, 30, 50]),
+        ks: z.array(z.number().int().positive()).nonempty().default([...DEFAULT_KS]),
         /**
          * Which units count as relevant (src/eval/retrieval-gold.ts): `official` = LongMemEval's rule (gold turns
          * among the indexed turns, and their sessions); `evidence` = every labelled evidence id.

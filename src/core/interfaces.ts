@@ -1,9 +1,16 @@
 /**
  * The interfaces components implement (DESIGN.md §5): embedders, the memory index a method searches, the context
- * a method runs in, and methods themselves. Implementations live in one folder per concern (src/index, baselines…).
+ * a method runs in, methods and their declared capabilities, strategies, and classifiers. Implementations live in one
+ * folder per concern (src/index, src/strategies, src/classify, baselines…); every implementation runs its interface's
+ * conformance suite.
  */
-import type { LlmProvider } from './llm.ts';
-import type { AdaptType, Granularity, MemoryUnit, MethodOutput, Query, Role, ScoredUnit } from './types.ts';
+import type { CallRecord } from './calls.ts';
+import type { IndexSpec } from './index-spec.ts';
+import type { LlmProvider, LlmRole } from './llm.ts';
+import type { AdaptType, MemoryUnit, MethodOutput, Query, Retrieval, ScoredUnit } from './types.ts';
+
+export type { CallRecord } from './calls.ts';
+export type { IndexSpec } from './index-spec.ts';
 
 /** Turns texts into vectors. `id` names model + settings, and keys the embedding cache. */
 export interface Embedder {
@@ -11,20 +18,6 @@ export interface Embedder {
   readonly dim: number;
   /** Unit-length vectors (so a dot product is the cosine), one per text, in order. */
   embed(texts: string[]): Promise<Float32Array[]>;
-}
-
-/** How a haystack is cut into memory units; methods with equal specs share one index per haystack. */
-export interface IndexSpec {
-  granularity: Granularity;
-  /** Which roles' turns are indexed (the official LongMemEval retrieval indexes user turns only). */
-  roles: Role[];
-  /** LoCoMo image turns: append the BLIP caption to the turn text. */
-  includeCaptions: boolean;
-  /** Keep units with empty text (the official LongMemEval index does). Default false. */
-  keepEmpty?: boolean;
-  /** Prefix each turn's text with `<speaker>: ` where the dataset names speakers (LoCoMo); off by default so the
-   * official LongMemEval index is untouched. Absent means false. */
-  speakerPrefix?: boolean;
 }
 
 /** The searchable memory of one haystack. Built lazily: BM25 and embeddings are computed on first use. */
@@ -45,47 +38,114 @@ export interface MemoryIndex {
   vectors(): Promise<readonly Float32Array[]>;
 }
 
-/** Per-call accounting record; the LLM layer (src/llm) fills these for every call a method makes. */
-export interface CallRecord {
-  stage: string;
-  model: string;
-  promptTokens: number;
-  completionTokens: number;
-  latencyMs: number;
-  cached: boolean;
-  costUsd: number;
-  error?: string;
+/**
+ * Durable markers in the results file, for work a method must not repeat after a kill (e.g. one marker per memory
+ * server namespace and ingestion batch). Keys are namespaced by the runner per run and method.
+ */
+export interface Checkpoints {
+  has(key: string): Promise<boolean>;
+  get(key: string): Promise<string | undefined>;
+  put(key: string, value: string): Promise<void>;
 }
 
 /** What a method gets besides the query and the index. Never the gold. */
 export interface Ctx {
   /** Seed for any randomness, derived per question so results do not depend on scheduling. */
   seed: number;
-  /** Collects the LLM/embedding calls made while answering this question. */
+  /** Collects the LLM/embedding/HTTP calls made while answering this question. */
   calls: CallRecord[];
   /** LLM clients by role, when the experiment configures any; offline methods never touch it. */
   llm?: LlmProvider;
+  /** Durable markers of this run and method (present when the runner writes a results file). */
+  checkpoints?: Checkpoints;
 }
 
-/** Anything that turns a question into retrieved context and/or an answer: AdaptMR variants and every baseline. */
-export interface Method {
-  readonly name: string;
-  readonly index: IndexSpec;
+/**
+ * What a method declares about itself. The runner reads these once and fails before any work when the experiment
+ * cannot satisfy them (a missing LLM role, retrieval metrics asked of a method that returns no unit ids).
+ */
+export interface MethodCapabilities {
+  /**
+   * `units`: ranked memory units with source unit ids, so retrieval metrics are computed. `text`: memories without
+   * provenance (Mem0); retrieval metrics are NULL ("n/a"), never 0, and the method is judged by its answers.
+   */
+  output: 'units' | 'text';
   /**
    * The one labelled exception to "methods never see gold" (DESIGN.md §3): an oracle router declares it, and the
    * runner then passes the gold AdaptMR type as `oracleType`. Results of such a method are an upper bound.
    */
-  readonly needsOracleType?: boolean;
+  oracleType?: boolean;
+  /** LLM roles the method calls; each must be configured in the experiment's `llm.roles`. */
+  llmRoles?: readonly LlmRole[];
+  /** The method answers by itself (the reader is not called; the judge still is). */
+  answers?: boolean;
+  /** Work done once per haystack before its questions (ingestion, notes, reflections); stages `index:*`/`ingest`. */
+  memorises?: boolean;
+  /**
+   * Why the method runs in a degraded mode (an offline stand-in for one of its LLM steps), e.g. `offline`.
+   * Stored with the run and shown next to the method in every report.
+   */
+  degraded?: string;
+}
+
+/**
+ * Anything that turns a question into retrieved context and/or an answer: AdaptMR variants and every baseline.
+ * Identity (id, registry name, index spec, k) belongs to the runner's method config; a Method is behaviour plus its
+ * declared capabilities. Errors thrown by `run` become data on the question's row.
+ */
+export interface Method {
+  readonly capabilities: MethodCapabilities;
   /**
    * Questions this method was fitted on (calibration split, classifier training data). The runner leaves them
    * out of the evaluation for every method of the run, so all methods are compared on the same held-out questions.
    */
   readonly excludedQuestionIds?: ReadonlySet<string>;
   run(query: Query, index: MemoryIndex, ctx: Ctx, oracleType?: AdaptType): Promise<MethodOutput>;
+  /** Called once when the run ends (delete server-side namespaces, close connections). */
+  close?(): Promise<void>;
 }
 
-/** A question classifier (src/classify). */
+/** What a method factory receives besides its own (parsed) options. Never gold. */
+export interface MethodFactoryContext {
+  /** The method's id in the experiment (labels, namespaces). */
+  id: string;
+  index: IndexSpec;
+  /** Units returned (the retrieval budget), the same for every compared method. */
+  k: number;
+  seed: number;
+  /** Stable per config (a prefix of the run's config hash): namespaces server-side state so runs never mix. */
+  runKey: string;
+  /** LLM roles the experiment configures; a method with optional LLM steps picks its mode from these. */
+  llmRoles: readonly LlmRole[];
+}
+
+/** A question classifier (src/classify). Probabilities are finite and sum to 1. */
 export interface Classifier {
   readonly name: string;
+  /** Calls an LLM (role `classifier`) per question. */
+  readonly usesLlm?: boolean;
   classify(query: Query, ctx: Ctx): Promise<{ type: AdaptType; probs: Record<AdaptType, number> }>;
+}
+
+/**
+ * One type-specific retrieval procedure (DESIGN.md §5, plan §2.3). A strategy sees only the query, the memory index
+ * and the context — never the gold — and returns ranked units plus the exact text a reader would be given
+ * (`Retrieval.context`) and its notes (window found, events split, clusters merged, hops, abstention decision).
+ *
+ * Order: `Retrieval.units` is always best first with non-increasing scores, so retrieval metrics at every k read the
+ * list the same way for every strategy. Where the plan presents units in another order (temporal: chronological),
+ * that order is applied to the rendered `context`, not to `units`; `notes.contextOrder` says which order was used.
+ */
+export interface Strategy {
+  readonly name: string;
+  /** `llm` strategies call `ctx.llm` (role `strategy`); `offline` ones never touch it. */
+  readonly mode: 'llm' | 'offline';
+  retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval>;
+}
+
+/** Per-unit extras a strategy wants shown next to a unit (update annotations) and trailing text (multi-hop
+ * reasoning). Kept in `notes` as well so a fusion router can re-render fused lists with them. */
+export interface RenderExtras {
+  annotations?: Record<string, string>;
+  trailer?: string[];
 }

@@ -2,7 +2,7 @@
  * The LLM contract every LLM user codes against (classifier, strategy steps, reader, judge). The implementation —
  * OpenAI-compatible client, content-addressed cache, retries, accounting — lives in src/llm.
  */
-import type { CallRecord } from './interfaces.ts';
+import type { CallRecord } from './calls.ts';
 
 export const LLM_ROLES = ['reader', 'judge', 'classifier', 'strategy'] as const;
 export type LlmRole = (typeof LLM_ROLES)[number];

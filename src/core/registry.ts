@@ -1,26 +1,42 @@
 /**
- * A registry of named components (methods, embedders, classifiers, strategies). Each entry declares a strict zod
- * schema for its options and a factory; configs name entries, and an unknown name fails before any work with a
- * "did you mean …" hint (the lm-evaluation-harness style).
+ * A registry of named components (methods, embedders, classifiers, strategies). Each entry is defined with
+ * `defineEntry`: a strict zod schema for its options and a factory typed by that schema's output, so a factory never
+ * casts or re-parses. The registry parses options once and reports errors one way (`formatZodError`, naming the
+ * field and where it was configured); an unknown name fails before any work with a "did you mean …" hint (the
+ * lm-evaluation-harness style). Registries are frozen after start-up so nothing registers behind a run's back.
  */
 import { z } from 'zod';
 import { InputError } from './errors.ts';
 
-export interface RegistryEntry<T, C = unknown> {
+export interface RegistryEntry<T, C = unknown, S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
-  optionsSchema: z.ZodType;
-  create(options: unknown, context: C): T | Promise<T>;
+  optionsSchema: S;
+  // Method syntax on purpose: a typed entry is assignable to the registry's erased entry type.
+  create(options: z.output<S>, context: C): T | Promise<T>;
+}
+
+/** Identity helper that ties `create`'s options type to the entry's schema. */
+export function defineEntry<T, C, S extends z.ZodType>(entry: RegistryEntry<T, C, S>): RegistryEntry<T, C, S> {
+  return entry;
 }
 
 export class Registry<T, C = unknown> {
   private readonly entries = new Map<string, RegistryEntry<T, C>>();
+  private frozen = false;
 
   constructor(readonly kind: string) {}
 
-  register(entry: RegistryEntry<T, C>): this {
+  register<S extends z.ZodType>(entry: RegistryEntry<T, C, S>): this {
+    if (this.frozen) throw new Error(`${this.kind} registry is frozen; register "${entry.name}" at start-up`);
     if (this.entries.has(entry.name)) throw new Error(`${this.kind} "${entry.name}" registered twice`);
     this.entries.set(entry.name, entry);
+    return this;
+  }
+
+  /** No more entries after this; returns the registry for chaining at module level. */
+  freeze(): this {
+    this.frozen = true;
     return this;
   }
 
@@ -32,6 +48,11 @@ export class Registry<T, C = unknown> {
     return this.entries.has(name);
   }
 
+  /** Every entry in name order (the JSON Schema generator describes each entry's options). */
+  list(): RegistryEntry<T, C>[] {
+    return this.names().map((n) => this.entries.get(n)!);
+  }
+
   get(name: string, where?: string): RegistryEntry<T, C> {
     const entry = this.entries.get(name);
     if (!entry) throw new InputError(unknownName(this.kind, name, this.names()), where);
@@ -41,15 +62,20 @@ export class Registry<T, C = unknown> {
   /** Validates options against the entry's schema (naming the field) before creating anything. */
   parseOptions(name: string, options: unknown, where?: string): unknown {
     const entry = this.get(name, where);
-    const parsed = entry.optionsSchema.safeParse(options ?? {});
-    if (!parsed.success) throw new InputError(formatZodError(parsed.error), where);
-    return parsed.data;
+    return parseWith(entry.optionsSchema, options ?? {}, where);
   }
 
   async create(name: string, options: unknown, context: C, where?: string): Promise<T> {
     const parsed = this.parseOptions(name, options, where);
     return this.get(name, where).create(parsed, context);
   }
+}
+
+/** Parses with a schema and turns a failure into the one-line InputError every component reports. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where?: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new InputError(formatZodError(parsed.error), where);
+  return parsed.data;
 }
 
 export function unknownName(kind: string, name: string, known: string[]): string {

@@ -1,7 +1,7 @@
 /**
  * Case studies (issue 5): every method of an experiment config on one question, through the runner's own pieces —
  * `createMethods` (the method registry, options checked), `IndexCache` (the same index per spec) and `runMethod`
- * (the same query object without gold, the same ctx seed, the oracle type only for `needsOracleType` methods, the
+ * (the same query object without gold, the same ctx seed, the oracle type only for methods declaring the `oracleType` capability, the
  * same scoring). Per method it keeps what the method produced: predicted type + probabilities, route, ranked units,
  * notes, no-memory flag and the exact context the reader would get. The gold is returned apart, with the scores the
  * runner would store; nothing of it reaches a method except the oracle type, as in a run. No QA is run.
@@ -16,7 +16,7 @@ import { createLlmProvider } from '../llm/provider.ts';
 import { IndexCache } from '../run/index-cache.ts';
 import type { LoadedExperiment } from '../run/load-config.ts';
 import { emptyBatch, runMethod } from '../run/question.ts';
-import { createMethods } from '../run/runner.ts';
+import { createMethods } from '../run/create-methods.ts';
 
 export const PREVIEW_CHARS = 100;
 
@@ -90,7 +90,7 @@ async function findInstance(config: ExperimentConfig, o: ExplainOptions, path: s
 
 export async function explainQuestion(exp: LoadedExperiment, o: ExplainOptions): Promise<ExplainResult> {
   const { config } = exp;
-  const methods = await createMethods(config, exp.path);
+  const methods = await createMethods(config, exp.path, exp.configHash);
   embedders.parseOptions(config.embedder.name, config.embedder.options, `${exp.path}: embedder`);
   const { instance, source } = await findInstance(config, o, exp.path);
   const llm = config.llm ? createLlmProvider(config.llm) : undefined;
@@ -105,8 +105,8 @@ export async function explainQuestion(exp: LoadedExperiment, o: ExplainOptions):
     const context = { config: runConfig, runId: 'explain', indexes, llm, protocol: source.format };
     for (const m of methods) await runMethod(instance, m, batch, context);
     const explained: ExplainedMethod[] = methods.map((m) => {
-      const row = batch.retrievals.find((r) => r.method === m.name);
-      if (!row) throw new Error(`runMethod wrote no row for method ${m.name}`);
+      const row = batch.retrievals.find((r) => r.method === m.id);
+      if (!row) throw new Error(`runMethod wrote no row for method ${m.id}`);
       const index = indexes.get(instance, m.index);
       const units = row.unitIds.map((id, i): ExplainedUnit => {
         const unit = index.unit(id);
@@ -120,8 +120,8 @@ export async function explainQuestion(exp: LoadedExperiment, o: ExplainOptions):
         };
       });
       return {
-        method: m.name,
-        gotOracleType: m.needsOracleType === true,
+        method: m.id,
+        gotOracleType: m.impl.capabilities.oracleType === true,
         predictedType: row.predictedType,
         typeProbs: row.typeProbs,
         route: row.route,

@@ -4,12 +4,18 @@ import type { Classifier, IndexSpec } from '../core/interfaces.ts';
 import { ADAPT_TYPES, type AdaptType } from '../core/types.ts';
 import { createMemoryIndex, createWinkSifEmbedder } from '../index/index.ts';
 import { frozenQuery, guardedIndex, offlineCtx, PLAN_HAYSTACK } from '../strategies/testing/fixtures.ts';
-import { adaptmrEntry, createAdaptmrMethod } from './adaptmr-method.ts';
+import { parseWith } from '../core/registry.ts';
+import { AdaptmrOptionsSchema, adaptmrEntry, createAdaptmrMethod } from './adaptmr-method.ts';
 
 const SPEC: IndexSpec = { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true };
 const embedder = createWinkSifEmbedder();
 const index = guardedIndex(createMemoryIndex(PLAN_HAYSTACK, SPEC, embedder));
-const context = { id: 'adaptmr-test', index: SPEC, k: 4, seed: 42 };
+const context = { id: 'adaptmr-test', index: SPEC, k: 4, seed: 42, runKey: 'test', llmRoles: [] };
+
+/** Options parsed as the method registry parses them (errors name the field), then the method built. */
+async function make(options: unknown, classifier?: Classifier) {
+  return createAdaptmrMethod(parseWith(AdaptmrOptionsSchema, options, 'method adaptmr-test'), context, classifier);
+}
 
 /** A classifier with fixed probabilities (the Classifier interface, not a stand-in for any service). */
 function fixed(p: Partial<Record<AdaptType, number>>): Classifier {
@@ -20,7 +26,7 @@ function fixed(p: Partial<Record<AdaptType, number>>): Classifier {
 
 describe('AdaptMR method', () => {
   it('single route with the rules classifier from the registry: type, probabilities, route and notes stored', async () => {
-    const m = await adaptmrEntry.create({}, context);
+    const m = await adaptmrEntry.create(parseWith(AdaptmrOptionsSchema, {}), context);
     const out = await m.run(frozenQuery('Which restaurant did you recommend to me last month?'), index, offlineCtx());
     expect(out.predictedType).toBeDefined();
     expect(Object.keys(out.typeProbs!).sort()).toEqual([...ADAPT_TYPES].sort());
@@ -30,7 +36,7 @@ describe('AdaptMR method', () => {
   });
 
   it('fusion runs every type above τ and records the weights and each strategy\'s notes', async () => {
-    const m = await createAdaptmrMethod({ router: { kind: 'fusion', threshold: 0.2 } }, context, fixed({ temporal: 0.5, update: 0.3, factual: 0.2 }));
+    const m = await make({ router: { kind: 'fusion', threshold: 0.2 } }, fixed({ temporal: 0.5, update: 0.3, factual: 0.2 }));
     const out = await m.run(frozenQuery('Where do I live now?'), index, offlineCtx());
     expect(out.route).toBe('fusion:temporal+update+factual');
     expect(out.retrieval.notes).toMatchObject({
@@ -42,8 +48,8 @@ describe('AdaptMR method', () => {
   });
 
   it('oracle: needs the gold type as oracleType and is labelled an upper bound', async () => {
-    const m = await createAdaptmrMethod({ router: { kind: 'oracle' } }, context);
-    expect(m.needsOracleType).toBe(true);
+    const m = await make({ router: { kind: 'oracle' } });
+    expect(m.capabilities.oracleType).toBe(true);
     await expect(m.run(frozenQuery('Where do I live now?'), index, offlineCtx())).rejects.toThrow(/oracleType/);
     const out = await m.run(frozenQuery('Where do I live now?'), index, offlineCtx(), 'update');
     expect(out.route).toBe('oracle:update');
@@ -52,39 +58,39 @@ describe('AdaptMR method', () => {
   });
 
   it('classifier: random picks a seeded strategy (w/o Classifier ablation)', async () => {
-    const m = await createAdaptmrMethod({ classifier: 'random' }, context);
+    const m = await make({ classifier: 'random' });
     const q = frozenQuery('Where do I live now?');
     const routes = await Promise.all([1, 1, 2, 3, 4, 5, 6, 7, 8].map(async (seed) => (await m.run(q, index, offlineCtx(seed))).route));
     expect(routes[0]).toBe(routes[1]);
     expect(routes.every((r) => r!.startsWith('random:'))).toBe(true);
     expect(new Set(routes).size).toBeGreaterThan(1);
-    await expect(createAdaptmrMethod({ classifier: 'random', router: { kind: 'fusion' } }, context)).rejects.toThrow(/router\.kind/);
+    await expect(make({ classifier: 'random', router: { kind: 'fusion' } })).rejects.toThrow(/router\.kind/);
   });
 
   it('replace: { temporal: unified } puts plain semantic retrieval in the temporal strategy\'s place', async () => {
-    const m = await createAdaptmrMethod({ router: { kind: 'oracle' }, replace: { temporal: 'unified' } }, context);
+    const m = await make({ router: { kind: 'oracle' }, replace: { temporal: 'unified' } });
     const out = await m.run(frozenQuery('Which restaurant did you recommend to me last month?'), index, offlineCtx(), 'temporal');
     expect(out.retrieval.notes).toMatchObject({ strategy: 'unified' });
     expect(out.retrieval.units.map((u) => u.unit.id)).toEqual((await index.semantic('Which restaurant did you recommend to me last month?', 4)).map((u) => u.unit.id));
   });
 
   it('routeMap serves a type with another strategy (experiment 2 oracle map)', async () => {
-    const m = await createAdaptmrMethod({ router: { kind: 'oracle' }, routeMap: { temporal: 'factual' }, strategies: { factual: { entityWeight: 0.5 } } }, context);
+    const m = await make({ router: { kind: 'oracle' }, routeMap: { temporal: 'factual' }, strategies: { factual: { entityWeight: 0.5 } } });
     const out = await m.run(frozenQuery("What is my cat's name?"), index, offlineCtx(), 'temporal');
     expect(out.route).toBe('oracle:temporal');
     expect(out.retrieval.notes).toMatchObject({ strategy: 'factual', entityWeight: 0.5 });
-    await expect(createAdaptmrMethod({ routeMap: { temporal: 'bm25' } }, context)).rejects.toThrow(/routeMap\.temporal/);
+    await expect(make({ routeMap: { temporal: 'bm25' } })).rejects.toThrow(/routeMap\.temporal/);
   });
 
   it('factual.entityWeight: 0 (w/o entity reranking) reaches the strategy', async () => {
-    const m = await createAdaptmrMethod({ router: { kind: 'oracle' }, strategies: { factual: { entityWeight: 0 } } }, context);
+    const m = await make({ router: { kind: 'oracle' }, strategies: { factual: { entityWeight: 0 } } });
     const out = await m.run(frozenQuery("What is my cat's name?"), index, offlineCtx(), 'factual');
     expect(out.retrieval.notes).toMatchObject({ entityWeight: 0, entities: [] });
   });
 
   it('abstention as a gate after every route', async () => {
     const high = { thresholds: { [embedder.id]: { high: 2, low: 1.5 } } }; // cosines never reach 1.5: always abstain
-    const m = await createAdaptmrMethod({ abstention: 'gate', strategies: { abstention: high } }, context, fixed({ abstention: 0.9, temporal: 0.1 }));
+    const m = await make({ abstention: 'gate', strategies: { abstention: high } }, fixed({ abstention: 0.9, temporal: 0.1 }));
     const out = await m.run(frozenQuery('What is my blood type?'), index, offlineCtx());
     expect(out.route).toBe('single:temporal');
     expect(out.retrieval.noMemory).toBe(true);
@@ -92,8 +98,8 @@ describe('AdaptMR method', () => {
   });
 
   it('typos in options fail naming the field', async () => {
-    await expect(createAdaptmrMethod({ strategies: { factual: { entityWieght: 0 } } }, context)).rejects.toThrow(/strategies\.factual.*entityWieght/);
-    await expect(createAdaptmrMethod({ routr: {} }, context)).rejects.toThrow(/routr/);
-    await expect(createAdaptmrMethod({ replace: { temporal: 'bm25' } }, context)).rejects.toThrow(/replace\.temporal/);
+    await expect(make({ strategies: { factual: { entityWieght: 0 } } })).rejects.toThrow(/strategies\.factual.*entityWieght/);
+    await expect(make({ routr: {} })).rejects.toThrow(/routr/);
+    await expect(make({ replace: { temporal: 'bm25' } })).rejects.toThrow(/replace\.temporal/);
   });
 });

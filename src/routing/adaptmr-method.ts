@@ -6,7 +6,7 @@
  *   retrieval in that strategy's place);
  * - w/o Entity Reranking: `strategies: { factual: { entityWeight: 0 } }`.
  * The oracle router (`router: { kind: oracle }`) is the plan's Oracle-Strategy upper bound: `run` then needs the
- * gold type as its 4th argument `oracleType`, which only the runner holds; `needsOracleType` tells it so.
+ * gold type as its 4th argument `oracleType`, which only the runner holds; the `oracleType` capability tells it so.
  *
  * Per question the output carries the predicted type and probabilities, the route taken, and the strategies' notes
  * (window found, events split, clusters merged, hops, abstention decision) in `retrieval.notes`.
@@ -24,17 +24,17 @@
  *   routeMap: { temporal: factual }        # serve a type with another strategy (experiment 2's oracle map)
  */
 import { z } from 'zod';
-import type { MethodFactoryContext } from '../../baselines/method-context.ts';
 import { classifiers } from '../classify/registry.ts';
 import { InputError } from '../core/errors.ts';
-import type { Classifier, Ctx, IndexSpec, MemoryIndex, Method } from '../core/interfaces.ts';
-import type { RegistryEntry } from '../core/registry.ts';
+import type { Classifier, Ctx, MemoryIndex, Method, MethodFactoryContext, Strategy } from '../core/interfaces.ts';
+import { defineMethod } from '../core/method-entry.ts';
+import { parseWith } from '../core/registry.ts';
+import type { LlmRole } from '../core/llm.ts';
 import { ADAPT_TYPES, type AdaptType, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
 import { AbstentionOptionsSchema, createAbstentionJudge, decideAbstention, noMemoryRetrieval, type AbstentionJudge } from '../strategies/abstention.ts';
 import { readThresholdsFile } from '../strategies/thresholds.ts';
 import { strategies } from '../strategies/registry.ts';
 import { renderContext } from '../strategies/render.ts';
-import type { Strategy } from '../strategies/strategy.ts';
 import { createUnified } from '../strategies/unified.ts';
 import { fuse } from './fusion.ts';
 import { planRoute, RouterConfigSchema, type RouterConfig } from './router.ts';
@@ -94,14 +94,12 @@ export const AdaptmrOptionsSchema = z
 export type AdaptmrOptions = z.output<typeof AdaptmrOptionsSchema>;
 
 export interface AdaptmrMethod extends Method {
-  /** True for the oracle router: the runner must pass the gold type as `oracleType` (upper bound only). */
-  readonly needsOracleType: boolean;
   run(query: Query, index: MemoryIndex, ctx: Ctx, oracleType?: AdaptType): Promise<MethodOutput>;
 }
 
 export interface AdaptmrParts {
+  /** The method's id (error messages). */
   name: string;
-  index: IndexSpec;
   k: number;
   /** Needed for `single` and `fusion` routers. */
   classifier?: Classifier;
@@ -151,9 +149,11 @@ export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
   const needsClassifier = parts.router.kind === 'single' || parts.router.kind === 'fusion';
   if (needsClassifier && !parts.classifier) throw new InputError(`router "${parts.router.kind}" needs a classifier`, `method ${parts.name}`);
   return {
-    name: parts.name,
-    index: parts.index,
-    needsOracleType: parts.router.kind === 'oracle',
+    capabilities: {
+      output: 'units',
+      ...(parts.router.kind === 'oracle' ? { oracleType: true } : {}),
+      ...llmRolesOf(parts),
+    },
     async run(query, index, ctx, oracleType) {
       const classified = needsClassifier ? await parts.classifier!.classify(query, ctx) : undefined;
       const plan = planRoute(parts.router, parts.abstention, {
@@ -178,6 +178,14 @@ export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
   };
 }
 
+/** The LLM roles the parts call: the LLM classifiers (role `classifier`) and any strategy in LLM mode (`strategy`). */
+function llmRolesOf(parts: AdaptmrParts): { llmRoles?: LlmRole[] } {
+  const roles = new Set<LlmRole>();
+  if (parts.classifier?.usesLlm) roles.add('classifier');
+  if (Object.values(parts.strategies).some((s) => s.mode === 'llm')) roles.add('strategy');
+  return roles.size > 0 ? { llmRoles: [...roles] } : {};
+}
+
 /** Builds the strategies of an options block (validating each strategy's options, naming the field on error). */
 export async function buildStrategies(options: AdaptmrOptions, where: string): Promise<Record<AdaptType, Strategy>> {
   const out = {} as Record<AdaptType, Strategy>;
@@ -196,14 +204,11 @@ export async function buildStrategies(options: AdaptmrOptions, where: string): P
 
 /** From a parsed options block; `classifier` overrides the configured one (tests, or a classifier built elsewhere). */
 export async function createAdaptmrMethod(
-  raw: unknown,
-  context: MethodFactoryContext,
+  options: AdaptmrOptions,
+  context: Pick<MethodFactoryContext, 'id' | 'k'>,
   classifier?: Classifier,
 ): Promise<AdaptmrMethod> {
   const where = `method ${context.id}`;
-  const parsed = AdaptmrOptionsSchema.safeParse(raw ?? {});
-  if (!parsed.success) throw new InputError(parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; '), where);
-  const options = parsed.data;
   let router = options.router;
   if (options.classifier === 'random') {
     if (router.kind !== 'single' && router.kind !== 'random') {
@@ -217,10 +222,9 @@ export async function createAdaptmrMethod(
     (needsClassifier && options.classifier !== 'random'
       ? await classifiers.create(options.classifier.name, options.classifier.options, {}, `${where}.classifier`)
       : undefined);
-  const abstentionOptions = AbstentionOptionsSchema.parse(options.strategies.abstention);
+  const abstentionOptions = parseWith(AbstentionOptionsSchema, options.strategies.abstention, `${where}.strategies.abstention`);
   const method = createAdaptmrFromParts({
     name: context.id,
-    index: context.index,
     k: context.k,
     ...(built ? { classifier: built } : {}),
     router,
@@ -228,17 +232,17 @@ export async function createAdaptmrMethod(
     strategies: await buildStrategies(options, where),
     judge: createAbstentionJudge(abstentionOptions),
   });
-  // Thresholds calibrated on some questions: those questions are held out of the evaluation (issue 5).
+  // Thresholds calibrated on some questions: those questions are held out of the evaluation.
   const calibrated = abstentionOptions.thresholdsFile
     ? Object.values(readThresholdsFile(abstentionOptions.thresholdsFile).embedders).flatMap((e) => e.calibrationQuestionIds)
     : [];
   return calibrated.length > 0 ? { ...method, excludedQuestionIds: new Set(calibrated) } : method;
 }
 
-/** The method registry entry the lead registers in src/run/method-registry.ts. */
-export const adaptmrEntry: RegistryEntry<Method, MethodFactoryContext> = {
+/** The `adaptmr` entry of the method registry (src/run/method-registry.ts). */
+export const adaptmrEntry = defineMethod({
   name: 'adaptmr',
   description: 'AdaptMR: query-type classifier + router (single | fusion | oracle upper bound | random) + five type-specific strategies (plan §2)',
   optionsSchema: AdaptmrOptionsSchema,
   create: (options, context) => createAdaptmrMethod(options, context),
-};
+});

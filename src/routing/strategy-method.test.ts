@@ -33,9 +33,8 @@ describe.each(strategies.names())('method strategy / %s', (name) => {
   it('returns existing ids, at most k, best first, and names the strategy as route', async () => {
     for (const c of cases) {
       const k = 7;
-      const method = await methods.create('strategy', { name }, { id: `s-${name}`, index: c.spec, k, seed: 42 });
-      expect(method.name).toBe(`s-${name}`);
-      expect(method.needsOracleType).toBeFalsy();
+      const method = await methods.create('strategy', { name }, { id: `s-${name}`, index: c.spec, k, seed: 42, runKey: 'test', llmRoles: [] });
+      expect(method.capabilities.oracleType).toBeFalsy();
       for (const q of c.queries) {
         const out = await method.run(q, c.index, { seed: 1, calls: [] });
         const ids = out.retrieval.units.map((u) => u.unit.id);
@@ -53,7 +52,7 @@ describe.each(strategies.names())('method strategy / %s', (name) => {
 });
 
 describe('method strategy options', () => {
-  const context = { id: 'm', index: SESSION, k: 5, seed: 42 };
+  const context = { id: 'm', index: SESSION, k: 5, seed: 42, runKey: 'test', llmRoles: [] };
 
   it('rejects an unknown strategy with a hint and a bad strategy option naming the field', async () => {
     await expect(methods.create('strategy', { name: 'temporall' }, context, 'methods.0')).rejects.toThrow(/unknown strategy "temporall".*Did you mean "temporal"/);

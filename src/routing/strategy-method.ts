@@ -1,15 +1,13 @@
 /**
- * One strategy as a method of its own (issue 5): `method: strategy, options: { name: temporal, options: {…} }` runs
+ * One strategy as a method of its own: `method: strategy, options: { name: temporal, options: {…} }` runs
  * that strategy on every question, whatever its type, so an experiment can report every strategy's retrieval metrics
  * by type next to unified retrieval and AdaptMR — the input of the best-strategy-per-type upper bound
  * (`adaptmr analyze best-strategy`). The strategy's options are checked against its own strict schema before any
  * work; with an abstention `thresholdsFile`, the calibration questions are held out like the adaptmr method does.
  */
 import { z } from 'zod';
-import type { MethodFactoryContext } from '../../baselines/method-context.ts';
-import { InputError } from '../core/errors.ts';
-import type { Method } from '../core/interfaces.ts';
-import type { RegistryEntry } from '../core/registry.ts';
+import type { Method, MethodFactoryContext } from '../core/interfaces.ts';
+import { defineMethod } from '../core/method-entry.ts';
 import { strategies } from '../strategies/registry.ts';
 import { readThresholdsFile } from '../strategies/thresholds.ts';
 
@@ -23,15 +21,12 @@ export const StrategyMethodOptionsSchema = z
   .strict();
 export type StrategyMethodOptions = z.output<typeof StrategyMethodOptionsSchema>;
 
-export async function createStrategyMethod(raw: unknown, context: MethodFactoryContext): Promise<Method> {
+export async function createStrategyMethod(opts: StrategyMethodOptions, context: Pick<MethodFactoryContext, 'id' | 'k'>): Promise<Method> {
   const where = `method ${context.id}`;
-  const parsed = StrategyMethodOptionsSchema.safeParse(raw ?? {});
-  if (!parsed.success) throw new InputError(parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; '), where);
-  const { name, options } = parsed.data;
+  const { name, options } = opts;
   const strategy = await strategies.create(name, options, undefined, `${where}.options`);
   const method: Method = {
-    name: context.id,
-    index: context.index,
+    capabilities: { output: 'units', ...(strategy.mode === 'llm' ? { llmRoles: ['strategy'] as const } : {}) },
     async run(query, index, ctx) {
       const retrieval = await strategy.retrieve(query, index, context.k, ctx);
       // The route names the strategy so reports and `explain` show what ran, as for the adaptmr method.
@@ -46,9 +41,9 @@ export async function createStrategyMethod(raw: unknown, context: MethodFactoryC
 }
 
 /** The `strategy` entry of the method registry (src/run/method-registry.ts). */
-export const strategyMethodEntry: RegistryEntry<Method, MethodFactoryContext> = {
+export const strategyMethodEntry = defineMethod({
   name: 'strategy',
   description: 'one AdaptMR strategy (factual | temporal | update | multi-hop | abstention | unified) applied to every question',
   optionsSchema: StrategyMethodOptionsSchema,
   create: (options, context) => createStrategyMethod(options, context),
-};
+});

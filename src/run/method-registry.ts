@@ -4,8 +4,8 @@
  * any work starts.
  */
 import { Registry } from '../core/registry.ts';
-import type { Method } from '../core/interfaces.ts';
-import { bm25Entry, fullContextEntry, unifiedEmbeddingEntry, type MethodFactoryContext } from '../../baselines/index.ts';
+import type { Method, MethodFactoryContext } from '../core/interfaces.ts';
+import { bm25Entry, fullContextEntry, unifiedEmbeddingEntry } from '../../baselines/index.ts';
 import { adaptmrEntry } from '../routing/adaptmr-method.ts';
 import { strategyMethodEntry } from '../routing/strategy-method.ts';
 
@@ -14,4 +14,5 @@ export const methods = new Registry<Method, MethodFactoryContext>('method')
   .register(unifiedEmbeddingEntry)
   .register(fullContextEntry)
   .register(adaptmrEntry)
-  .register(strategyMethodEntry);
+  .register(strategyMethodEntry)
+  .freeze();

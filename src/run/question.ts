@@ -7,11 +7,12 @@
 import type { ExperimentConfig } from '../core/config.ts';
 import { errorMessage } from '../core/errors.ts';
 import { deriveSeed } from '../core/hash.ts';
-import type { CallRecord, Ctx, Method } from '../core/interfaces.ts';
+import type { CallRecord, Checkpoints, Ctx } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
 import type { Instance, Query, Retrieval } from '../core/types.ts';
 import { answerQuestion } from '../eval/qa/answer-question.ts';
 import type { QuestionBatch, RetrievalRow, ScoreRow } from '../store/types.ts';
+import type { ConfiguredMethod } from './create-methods.ts';
 import type { IndexCache } from './index-cache.ts';
 import { scoreRetrieval } from './score.ts';
 
@@ -22,6 +23,8 @@ export interface QuestionContext {
   llm: LlmProvider | undefined;
   /** Answer/judging protocol of the dataset (its file format). */
   protocol: 'longmemeval' | 'locomo';
+  /** Durable markers per method id, when the run writes a results file. */
+  checkpoints?: ((methodId: string) => Checkpoints) | undefined;
 }
 
 /** What a method may see of a question: a fresh frozen object with exactly the query fields, never the gold. */
@@ -53,21 +56,29 @@ export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
 }
 
 /** Runs `method` on `instance` and appends its rows to `batch`; returns whether the method itself failed. */
-export async function runMethod(instance: Instance, method: Method, batch: QuestionBatch, c: QuestionContext): Promise<boolean> {
+export async function runMethod(instance: Instance, method: ConfiguredMethod, batch: QuestionBatch, c: QuestionContext): Promise<boolean> {
   const index = c.indexes.get(instance, method.index);
   const calls: CallRecord[] = [];
-  const ctx: Ctx = { seed: deriveSeed(c.config.seed, instance.query.id), calls, ...(c.llm ? { llm: c.llm } : {}) };
-  const key = { dataset: instance.dataset, questionId: instance.query.id, method: method.name };
+  const checkpoints = c.checkpoints?.(method.id);
+  const ctx: Ctx = {
+    seed: deriveSeed(c.config.seed, instance.query.id),
+    calls,
+    ...(c.llm ? { llm: c.llm } : {}),
+    ...(checkpoints ? { checkpoints } : {}),
+  };
+  const key = { dataset: instance.dataset, questionId: instance.query.id, method: method.id };
   const base = { ...key, granularity: method.index.granularity };
+  const capabilities = method.impl.capabilities;
   const t0 = performance.now();
   let failed = false;
   try {
-    const oracleType = method.needsOracleType ? instance.gold.type : undefined;
-    const out = await method.run(methodQuery(instance.query), index, ctx, oracleType);
+    const oracleType = capabilities.oracleType ? instance.gold.type : undefined;
+    const out = await method.impl.run(methodQuery(instance.query), index, ctx, oracleType);
     const latencyMs = performance.now() - t0;
     const units = out.retrieval.units;
     const row: RetrievalRow = {
       ...base,
+      k: method.k,
       unitIds: units.map((u) => u.unit.id),
       unitSessionIds: units.map((u) => u.unit.sessionId),
       scores: units.map((u) => u.score),
@@ -81,14 +92,18 @@ export async function runMethod(instance: Instance, method: Method, batch: Quest
       error: null,
     };
     batch.retrievals.push(row);
-    for (const r of scoreRetrieval(instance, index, out.retrieval, c.config.metrics.ks, c.config.metrics.gold)) {
-      batch.scores.push({ ...base, ...r });
+    // A method without source unit ids has no retrieval metrics: no score rows (NULL, "n/a"), never 0.
+    if (capabilities.output === 'units') {
+      for (const r of scoreRetrieval(instance, index, out.retrieval, c.config.metrics.ks, c.config.metrics.gold)) {
+        batch.scores.push({ ...base, ...r });
+      }
     }
     if (c.config.qa && c.llm) await answerAndScore(instance, out.retrieval, out.answer, batch, base, calls, c);
   } catch (err) {
     failed = true;
     batch.retrievals.push({
       ...base,
+      k: method.k,
       unitIds: [],
       unitSessionIds: [],
       scores: [],

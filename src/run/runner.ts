@@ -7,7 +7,7 @@
 import pLimit from 'p-limit';
 import type { ExperimentConfig } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
-import type { Embedder, Method } from '../core/interfaces.ts';
+import type { Checkpoints, Embedder } from '../core/interfaces.ts';
 import type { Instance } from '../core/types.ts';
 import {
   ensureDataset,
@@ -20,13 +20,13 @@ import {
 } from '../data/index.ts';
 import { embedders, openEmbeddingCache } from '../index/index.ts';
 import { openResultStore } from '../store/index.ts';
-import { completedKey, type QuestionBatch, type ResultStore, type RunRecord } from '../store/types.ts';
+import { completedKey, type MethodRow, type QuestionBatch, type ResultStore, type RunRecord } from '../store/types.ts';
 import { createLlmProvider } from '../llm/provider.ts';
 import type { LlmProvider } from '../core/llm.ts';
+import { createMethods, type ConfiguredMethod } from './create-methods.ts';
 import { emptyBatch, runMethod } from './question.ts';
 import { IndexCache } from './index-cache.ts';
 import type { LoadedExperiment } from './load-config.ts';
-import { methods as methodRegistry } from './method-registry.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { gitState, packageVersions } from './provenance.ts';
 import { selectQuestions } from './select.ts';
@@ -74,7 +74,7 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
     throw new InputError('qa needs a reader model: add llm.roles.reader (and llm.roles.judge for LLM-judge verdicts)', exp.path);
   }
   const llm = config.llm ? createLlmProvider(config.llm) : undefined;
-  const methods = await createMethods(config, exp.path);
+  const methods = await createMethods(config, exp.path, exp.configHash);
   embedders.parseOptions(config.embedder.name, config.embedder.options, `${exp.path}: embedder`);
   const plans = await planDatasets(config, opts.dataDir, log);
   excludeFittedQuestions(plans, methods, log);
@@ -90,7 +90,7 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
 async function runPlans(
   exp: LoadedExperiment,
   plans: DatasetPlan[],
-  methods: Method[],
+  methods: ConfiguredMethod[],
   embedder: Embedder,
   llm: LlmProvider | undefined,
   opts: RunOptions,
@@ -120,6 +120,7 @@ async function runPlans(
       status: 'running',
     };
     await store.upsertRun(record);
+    await store.upsertMethods(runId, methods.map(methodRow));
     const done = await store.completedKeys(runId);
     const total = plans.reduce((n, p) => n + p.selected.size, 0);
     const progress = createProgress(total, opts.progress ?? true);
@@ -142,6 +143,7 @@ async function runPlans(
           concurrency: opts.concurrency ?? config.concurrency,
           onWritten: opts.onQuestionWritten ?? (() => {}),
           llm,
+          checkpoints: (methodId) => storeCheckpoints(store, runId, methodId),
         });
       }
     } catch (err) {
@@ -150,6 +152,8 @@ async function runPlans(
     } finally {
       progress.stop();
     }
+    // Methods release what they hold outside this process (server-side namespaces) once every question is done.
+    for (const m of methods) await m.impl.close?.();
     await store.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'done' });
     if (issues.length > 0) log(`data: ${issues.length} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
     return { runId, out: opts.out, questions: total, ...counters, dataIssues: issues.length, wallMs: performance.now() - started };
@@ -162,8 +166,8 @@ async function runPlans(
  * Leaves out of every dataset the questions some method was fitted on (e.g. an abstention calibration split), so
  * all methods are compared on the same held-out questions.
  */
-function excludeFittedQuestions(plans: DatasetPlan[], methods: Method[], log: (line: string) => void): void {
-  const fitted = new Set(methods.flatMap((m) => [...(m.excludedQuestionIds ?? [])]));
+function excludeFittedQuestions(plans: DatasetPlan[], methods: ConfiguredMethod[], log: (line: string) => void): void {
+  const fitted = new Set(methods.flatMap((m) => [...(m.impl.excludedQuestionIds ?? [])]));
   if (fitted.size === 0) return;
   for (const plan of plans) {
     const before = plan.selected.size;
@@ -176,16 +180,6 @@ function excludeFittedQuestions(plans: DatasetPlan[], methods: Method[], log: (l
 
 function distinctSpecs(config: ExperimentConfig): number {
   return new Set(config.methods.map((m) => JSON.stringify(m.index))).size;
-}
-
-export async function createMethods(config: ExperimentConfig, path: string): Promise<Method[]> {
-  // Validate all options first so every error is reported before anything heavy is created.
-  config.methods.forEach((m, i) => methodRegistry.parseOptions(m.method, m.options, `${path}: methods.${i} (${m.id})`));
-  return Promise.all(
-    config.methods.map((m, i) =>
-      methodRegistry.create(m.method, m.options, { id: m.id, index: m.index, k: m.k, seed: config.seed }, `${path}: methods.${i} (${m.id})`),
-    ),
-  );
 }
 
 async function planDatasets(config: ExperimentConfig, dataDirFlag: string | undefined, log: (l: string) => void): Promise<DatasetPlan[]> {
@@ -208,7 +202,7 @@ async function planDatasets(config: ExperimentConfig, dataDirFlag: string | unde
 interface DatasetRunState {
   config: ExperimentConfig;
   runId: string;
-  methods: Method[];
+  methods: ConfiguredMethod[];
   store: ResultStore;
   done: Set<string>;
   indexes: IndexCache;
@@ -218,6 +212,29 @@ interface DatasetRunState {
   concurrency: number;
   onWritten: (dataset: string, questionId: string) => void;
   llm: LlmProvider | undefined;
+  checkpoints: (methodId: string) => Checkpoints;
+}
+
+function methodRow(m: ConfiguredMethod): MethodRow {
+  const c = m.impl.capabilities;
+  return {
+    method: m.id,
+    kind: m.kind,
+    granularity: m.index.granularity,
+    k: m.k,
+    output: c.output,
+    upperBound: c.oracleType === true,
+    degraded: c.degraded ?? null,
+    capabilities: { ...c },
+  };
+}
+
+function storeCheckpoints(store: ResultStore, runId: string, methodId: string): Checkpoints {
+  return {
+    has: async (key) => (await store.getCheckpoint(runId, methodId, key)) !== undefined,
+    get: (key) => store.getCheckpoint(runId, methodId, key),
+    put: (key, value) => store.putCheckpoint(runId, methodId, key, value),
+  };
 }
 
 async function runDataset(plan: DatasetPlan, s: DatasetRunState): Promise<void> {
@@ -250,14 +267,14 @@ async function runDataset(plan: DatasetPlan, s: DatasetRunState): Promise<void> 
 
 /** Runs every method not yet done on one question; undefined when the results file already has them all. */
 async function computeQuestion(instance: Instance, plan: DatasetPlan, s: DatasetRunState): Promise<QuestionBatch | undefined> {
-  const todo = s.methods.filter((m) => !s.done.has(completedKey(instance.dataset, instance.query.id, m.name)));
+  const todo = s.methods.filter((m) => !s.done.has(completedKey(instance.dataset, instance.query.id, m.id)));
   if (todo.length === 0) {
     s.counters.skipped++;
     s.progress.tick();
     return undefined;
   }
   const batch = emptyBatch(instance, s.runId);
-  const context = { config: s.config, runId: s.runId, indexes: s.indexes, llm: s.llm, protocol: plan.source.format };
+  const context = { config: s.config, runId: s.runId, indexes: s.indexes, llm: s.llm, protocol: plan.source.format, checkpoints: s.checkpoints };
   for (const method of todo) {
     if (await runMethod(instance, method, batch, context)) s.counters.errors++;
   }

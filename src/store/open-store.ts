@@ -7,7 +7,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { InputError, errorMessage } from '../core/errors.ts';
 import { readRows } from './read-rows.ts';
 import { ResultStoreImpl } from './result-store.ts';
-import { SCHEMA_VERSION, createSchemaSql } from './schema.ts';
+import { MIGRATE_V1_TO_V2, SCHEMA_VERSION, createSchemaSql } from './schema.ts';
 import type { ResultStore } from './types.ts';
 
 export interface OpenOptions {
@@ -36,7 +36,11 @@ async function ensureSchema(connection: DuckDBConnection, path: string, readOnly
   }
   if (!tables.some((t) => t.table_name === 'meta')) throw new InputError('not an AdaptMR results file (no meta table)', path);
   const rows = await readRows<{ value: string }>(connection, "SELECT value FROM meta WHERE key = 'schema_version'");
-  const found = rows[0]?.value;
+  let found = rows[0]?.value;
+  if (found === '1' && !readOnly) {
+    await connection.run(`BEGIN; ${MIGRATE_V1_TO_V2} COMMIT;`);
+    found = '2';
+  }
   if (found !== String(SCHEMA_VERSION)) {
     throw new InputError(
       `results file has schema version ${found ?? 'none'}, this harness reads version ${SCHEMA_VERSION}; ` +

@@ -14,11 +14,14 @@ import { TableAppenders } from './appenders.ts';
 import { readRows } from './read-rows.ts';
 import { answerCells, llmCallCells, questionCells, retrievalCells, scoreCells } from './row-cells.ts';
 import { SerialQueue } from './serial-queue.ts';
-import { completedKey, type QueryParam, type QuestionBatch, type ResultStore, type RunRecord } from './types.ts';
+import { completedKey, type MethodRow, type QueryParam, type QuestionBatch, type ResultStore, type RunRecord } from './types.ts';
 import { validateBatch } from './validate-batch.ts';
 
 const UPSERT_RUN = `INSERT INTO runs VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
   ON CONFLICT (run_id) DO UPDATE SET ended_at = excluded.ended_at, status = excluded.status`;
+
+const UPSERT_METHOD = `INSERT OR REPLACE INTO methods VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
+const UPSERT_CHECKPOINT = `INSERT OR REPLACE INTO checkpoints VALUES ($1, $2, $3, $4)`;
 
 /** Questions per transaction at most, so one commit's memory stays bounded. */
 const MAX_GROUP = 64;
@@ -50,6 +53,37 @@ export class ResultStoreImpl implements ResultStore {
         JSON.stringify(run.packageVersions), JSON.stringify(run.datasetHashes), run.seed, run.startedAt,
         run.endedAt ?? null, run.status,
       ]);
+    });
+  }
+
+  upsertMethods(runId: string, methods: readonly MethodRow[]): Promise<void> {
+    this.assertWritable('upsertMethods');
+    return this.queue.run(async () => {
+      await this.connection.run('BEGIN TRANSACTION');
+      try {
+        for (const m of methods) {
+          await this.connection.run(UPSERT_METHOD, [
+            runId, m.method, m.kind, m.granularity, m.k, m.output, m.upperBound, m.degraded, JSON.stringify(m.capabilities),
+          ]);
+        }
+        await this.connection.run('COMMIT');
+      } catch (err) {
+        await this.connection.run('ROLLBACK');
+        throw err;
+      }
+    });
+  }
+
+  async getCheckpoint(runId: string, method: string, key: string): Promise<string | undefined> {
+    const rows = await this.query<{ value: string }>(
+      'SELECT value FROM checkpoints WHERE run_id = $1 AND method = $2 AND key = $3', [runId, method, key]);
+    return rows[0]?.value;
+  }
+
+  putCheckpoint(runId: string, method: string, key: string, value: string): Promise<void> {
+    this.assertWritable('putCheckpoint');
+    return this.queue.run(async () => {
+      await this.connection.run(UPSERT_CHECKPOINT, [runId, method, key, value]);
     });
   }
 

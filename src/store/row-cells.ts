@@ -30,10 +30,10 @@ export const questionCells: TableCells<QuestionRow> = {
 
 export const retrievalCells: TableCells<RetrievalRow> = {
   table: 'retrievals',
-  types: ['v', 'v', 'v', 'v', 'v', 'vl', 'vl', 'dl', 'b', 'v', 'd', 'v', 'v', 'v', 'v', 'v'],
+  types: ['v', 'v', 'v', 'v', 'v', 'vl', 'vl', 'dl', 'b', 'v', 'd', 'v', 'v', 'v', 'v', 'v', 'i'],
   cells: (runId, r) => [
     runId, r.dataset, r.questionId, r.method, r.granularity, r.unitIds, r.unitSessionIds, r.scores, r.noMemory,
-    r.context, r.latencyMs, r.predictedType, json(r.typeProbs), r.route, json(r.notes), r.error,
+    r.context, r.latencyMs, r.predictedType, json(r.typeProbs), r.route, json(r.notes), r.error, r.k ?? null,
   ],
 };
 

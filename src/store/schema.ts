@@ -4,12 +4,30 @@
  * of another version are refused on open (see open-store.ts) rather than misread.
  */
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Tables in write order; `export` writes these plus the view. */
-export const TABLES = ['meta', 'runs', 'questions', 'retrievals', 'scores', 'answers', 'llm_calls'] as const;
+export const TABLES = ['meta', 'runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'llm_calls', 'checkpoints'] as const;
 export type TableName = (typeof TABLES)[number];
 export const VIEWS = ['scores_by_type'] as const;
+
+// Added in version 2: each method's identity and declared capabilities per run (reports show "n/a" for methods
+// that return no unit ids, and mark degraded and upper-bound methods), and durable markers methods keep across a
+// kill (e.g. memory-server ingestion batches already sent).
+const DDL_V2 = `
+CREATE TABLE methods (
+  run_id VARCHAR NOT NULL, method VARCHAR NOT NULL, kind VARCHAR NOT NULL, granularity VARCHAR NOT NULL,
+  k INTEGER NOT NULL, output VARCHAR NOT NULL, upper_bound BOOLEAN NOT NULL, degraded VARCHAR,
+  capabilities VARCHAR NOT NULL, PRIMARY KEY (run_id, method));
+CREATE TABLE checkpoints (
+  run_id VARCHAR NOT NULL, method VARCHAR NOT NULL, key VARCHAR NOT NULL, value VARCHAR NOT NULL,
+  PRIMARY KEY (run_id, method, key));
+`;
+
+/** Version 1 → 2, run in one transaction on open (a v1 file keeps every row; retrievals.k stays NULL there). */
+export const MIGRATE_V1_TO_V2 = `${DDL_V2}
+ALTER TABLE retrievals ADD COLUMN k INTEGER;
+UPDATE meta SET value = '2' WHERE key = 'schema_version';`;
 
 // JSON-valued columns (config, package versions, type probabilities, notes, judge verdicts) are VARCHAR holding
 // JSON text: open-ended shapes stay lossless without DuckDB's JSON extension. Id lists are native VARCHAR[] so
@@ -21,7 +39,7 @@ CREATE TABLE runs (
   run_id VARCHAR PRIMARY KEY, name VARCHAR NOT NULL, config_json VARCHAR NOT NULL, config_hash VARCHAR NOT NULL,
   git_commit VARCHAR, git_dirty BOOLEAN, package_versions VARCHAR NOT NULL, dataset_hashes VARCHAR NOT NULL,
   seed BIGINT NOT NULL, started_at VARCHAR NOT NULL, ended_at VARCHAR, status VARCHAR NOT NULL);
-
+${DDL_V2}
 -- Gold, once per run and question. native_type is the dataset's own label verbatim (LoCoMo category number as a
 -- string) so any AdaptMR type mapping can be recomputed (DESIGN.md §2).
 CREATE TABLE questions (
@@ -34,7 +52,7 @@ CREATE TABLE retrievals (
   run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
   granularity VARCHAR NOT NULL, unit_ids VARCHAR[] NOT NULL, unit_session_ids VARCHAR[] NOT NULL,
   scores DOUBLE[] NOT NULL, no_memory BOOLEAN NOT NULL, context VARCHAR, latency_ms DOUBLE NOT NULL,
-  predicted_type VARCHAR, type_probs VARCHAR, route VARCHAR, notes VARCHAR, error VARCHAR,
+  predicted_type VARCHAR, type_probs VARCHAR, route VARCHAR, notes VARCHAR, error VARCHAR, k INTEGER,
   PRIMARY KEY (run_id, dataset, question_id, method));
 
 -- Long format: metric ids never embed k (DESIGN.md §8); k is NULL for QA metrics (accuracy, f1, bleu1).

@@ -189,7 +189,7 @@ describe('opening', () => {
     await c.run("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
     c.closeSync();
     db.closeSync();
-    await expect(openResultStore(file)).rejects.toThrow(/results\.duckdb: results file has schema version 99.*reads version 1/);
+    await expect(openResultStore(file)).rejects.toThrow(/results\.duckdb: results file has schema version 99.*reads version 2/);
   });
 
   it('refuses a DuckDB file that is not a results file', async () => {

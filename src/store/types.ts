@@ -42,6 +42,8 @@ export interface RetrievalRow {
   questionId: string;
   method: string;
   granularity: string;
+  /** The method's retrieval budget (NULL in files written before schema version 2). */
+  k?: number | null;
   unitIds: string[];
   unitSessionIds: string[];
   scores: number[];
@@ -102,6 +104,21 @@ export interface QuestionBatch {
   llmCalls?: LlmCallRow[];
 }
 
+/** A method of a run: its identity from the config and the capabilities it declared. */
+export interface MethodRow {
+  method: string;
+  kind: string;
+  granularity: string;
+  k: number;
+  /** `units` (retrieval metrics computed) or `text` (no source ids: retrieval metrics n/a). */
+  output: 'units' | 'text';
+  /** Oracle / upper-bound methods (they saw the gold type). */
+  upperBound: boolean;
+  /** Why the method ran degraded (an offline stand-in for an LLM step), or null. */
+  degraded: string | null;
+  capabilities: Record<string, unknown>;
+}
+
 /** Plain JS values a query parameter may take. */
 export type QueryParam = string | number | boolean | bigint | null;
 
@@ -110,6 +127,11 @@ export interface ResultStore {
   readonly readOnly: boolean;
   /** Inserts the run, or updates `endedAt`/`status` of an existing one (other fields are fixed at start). */
   upsertRun(run: RunRecord): Promise<void>;
+  /** Records the run's methods (replacing rows of the same run and method). */
+  upsertMethods(runId: string, methods: readonly MethodRow[]): Promise<void>;
+  /** Durable markers of one run and method (each `put` commits on its own). */
+  getCheckpoint(runId: string, method: string, key: string): Promise<string | undefined>;
+  putCheckpoint(runId: string, method: string, key: string, value: string): Promise<void>;
   /** `${dataset}\t${questionId}\t${method}` of every retrieval already written for the run. */
   completedKeys(runId: string): Promise<Set<string>>;
   /** All rows of one question in one transaction; rolls back and rethrows (naming the question) on any error. */

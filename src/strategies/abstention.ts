@@ -15,7 +15,7 @@ import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
 import type { Query, Retrieval, ScoredUnit } from '../core/types.ts';
 import { askYesNo, strategyClient } from './llm-step.ts';
 import { NO_MEMORY_LINE, renderContext } from './render.ts';
-import type { Strategy } from './strategy.ts';
+import type { Strategy } from '../core/interfaces.ts';
 import { PLAN_THRESHOLDS, readThresholdsFile, ThresholdPairSchema, type ThresholdPair } from './thresholds.ts';
 
 export const AbstentionOptionsSchema = z

@@ -13,7 +13,7 @@ import { createMemoryIndex, createWinkSifEmbedder } from '../index/index.ts';
 import { createLlmProvider } from '../llm/index.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 import { strategies } from './registry.ts';
-import type { Strategy } from './strategy.ts';
+import type { Strategy } from '../core/interfaces.ts';
 import { ASKED_AT, frozenQuery, guardedIndex, PLAN_HAYSTACK, strategyChat } from './testing/fixtures.ts';
 
 const DATA = process.env.ADAPTMR_DATA_DIR!;

@@ -12,7 +12,7 @@ import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
 import type { Query, Retrieval, ScoredUnit } from '../core/types.ts';
 import { askJson, strategyClient } from './llm-step.ts';
 import { renderContext } from './render.ts';
-import type { Strategy } from './strategy.ts';
+import type { Strategy } from '../core/interfaces.ts';
 import { countOverlap, extractEntities, normaliseWord, textKeys } from './text.ts';
 
 export const FactualOptionsSchema = z

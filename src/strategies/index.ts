@@ -1,5 +1,5 @@
 /** Re-exports of the strategies (plan §2.3) and their registry. */
-export type { Strategy, RenderExtras } from './strategy.ts';
+export type { Strategy, RenderExtras } from '../core/interfaces.ts';
 export { strategies } from './registry.ts';
 export { createFactual, FactualOptionsSchema, entityBoost, rerankByEntities } from './factual.ts';
 export { createTemporal, TemporalOptionsSchema } from './temporal.ts';

@@ -16,7 +16,7 @@ import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
 import type { Query, Retrieval, ScoredUnit } from '../core/types.ts';
 import { askJson, askText, strategyClient } from './llm-step.ts';
 import { dayOf, renderContext } from './render.ts';
-import type { Strategy } from './strategy.ts';
+import type { Strategy } from '../core/interfaces.ts';
 import { countOverlap, extractEntities, sentences, textKeys } from './text.ts';
 
 export const MultiHopOptionsSchema = z

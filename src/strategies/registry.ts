@@ -4,48 +4,49 @@
  * ablation stand-in).
  */
 import { Registry } from '../core/registry.ts';
-import { AbstentionOptionsSchema, createAbstention, type AbstentionOptions } from './abstention.ts';
-import { createFactual, FactualOptionsSchema, type FactualOptions } from './factual.ts';
-import { createMultiHop, MultiHopOptionsSchema, type MultiHopOptions } from './multi-hop.ts';
-import type { Strategy } from './strategy.ts';
-import { createTemporal, TemporalOptionsSchema, type TemporalOptions } from './temporal.ts';
+import { AbstentionOptionsSchema, createAbstention } from './abstention.ts';
+import { createFactual, FactualOptionsSchema } from './factual.ts';
+import { createMultiHop, MultiHopOptionsSchema } from './multi-hop.ts';
+import type { Strategy } from '../core/interfaces.ts';
+import { createTemporal, TemporalOptionsSchema } from './temporal.ts';
 import { createUnified, UnifiedOptionsSchema } from './unified.ts';
-import { createUpdate, UpdateOptionsSchema, type UpdateOptions } from './update.ts';
+import { createUpdate, UpdateOptionsSchema } from './update.ts';
 
 export const strategies = new Registry<Strategy>('strategy')
   .register({
     name: 'factual',
     description: 'entity extraction + 2K semantic candidates reranked by entity overlap (plan §2.3 strategy 1)',
     optionsSchema: FactualOptionsSchema,
-    create: (o) => createFactual(o as FactualOptions),
+    create: (o) => createFactual(o),
   })
   .register({
     name: 'temporal',
     description: 'time window filter / event comparison / semantic, dated and chronological (plan §2.3 strategy 2)',
     optionsSchema: TemporalOptionsSchema,
-    create: (o) => createTemporal(o as TemporalOptions),
+    create: (o) => createTemporal(o),
   })
   .register({
     name: 'update',
     description: 'same-topic clusters resolved to the newest unit, annotated (plan §2.3 strategy 3)',
     optionsSchema: UpdateOptionsSchema,
-    create: (o) => createUpdate(o as UpdateOptions),
+    create: (o) => createUpdate(o),
   })
   .register({
     name: 'multi-hop',
     description: 'decomposition, per-step retrieval with earlier findings, intermediate answers (plan §2.3 strategy 4)',
     optionsSchema: MultiHopOptionsSchema,
-    create: (o) => createMultiHop(o as MultiHopOptions),
+    create: (o) => createMultiHop(o),
   })
   .register({
     name: 'abstention',
     description: 'top-1 score against θ_high/θ_low with a relevance check between; explicit no-memory (plan §2.3 strategy 5)',
     optionsSchema: AbstentionOptionsSchema,
-    create: (o) => createAbstention(o as AbstentionOptions),
+    create: (o) => createAbstention(o),
   })
   .register({
     name: 'unified',
     description: 'plain semantic top-K with dated context (ablation stand-in for any strategy)',
     optionsSchema: UnifiedOptionsSchema,
     create: () => createUnified(),
-  });
+  })
+  .freeze();

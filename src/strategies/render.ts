@@ -7,7 +7,7 @@
  */
 import { NO_MEMORY_LINE as CORE_NO_MEMORY_LINE, renderUnit } from '../core/render.ts';
 import type { ScoredUnit } from '../core/types.ts';
-import type { RenderExtras } from './strategy.ts';
+import type { RenderExtras } from '../core/interfaces.ts';
 
 export const NO_MEMORY_LINE = `[NO_RELEVANT_MEMORY] ${CORE_NO_MEMORY_LINE}`;
 

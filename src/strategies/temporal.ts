@@ -20,7 +20,7 @@ import { rankIndices } from '../index/top-k.ts';
 import { splitEvents } from './events.ts';
 import { askJson, strategyClient } from './llm-step.ts';
 import { dayOf, monotoneScores, renderContext } from './render.ts';
-import type { Strategy } from './strategy.ts';
+import type { Strategy } from '../core/interfaces.ts';
 import { findTimeWindow, inWindow, type TimeWindow } from './time-window.ts';
 
 export const TemporalOptionsSchema = z

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
 import type { Query, Retrieval } from '../core/types.ts';
 import { renderContext } from './render.ts';
-import type { Strategy } from './strategy.ts';
+import type { Strategy } from '../core/interfaces.ts';
 
 export const UnifiedOptionsSchema = z.object({}).strict();
 

@@ -28,7 +28,7 @@ import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
 import type { MemoryUnit, Query, Retrieval, ScoredUnit } from '../core/types.ts';
 import { askYesNo, strategyClient } from './llm-step.ts';
 import { dayOf, monotoneScores, renderContext } from './render.ts';
-import type { Strategy } from './strategy.ts';
+import type { Strategy } from '../core/interfaces.ts';
 
 export const UpdateOptionsSchema = z
   .object({

@@ -27,6 +27,7 @@ export type LlmClassifierOptions = z.infer<typeof LlmClassifierOptionsSchema>;
 
 export class LlmClassifier implements Classifier {
   readonly name = 'llm';
+  readonly usesLlm = true;
   readonly options: LlmClassifierOptions;
   constructor(
     options: Partial<LlmClassifierOptions> = {},

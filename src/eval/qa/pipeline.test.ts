@@ -57,7 +57,7 @@ async function runOnce() {
     },
     {},
   );
-  const method = createFullContextMethod('full-context', spec, FullContextOptionsSchema.parse({ maxContextTokens: 4000 }));
+  const method = createFullContextMethod(FullContextOptionsSchema.parse({ maxContextTokens: 4000 }));
   const rows = [];
   for (const { protocol, inst } of instances) {
     const calls: CallRecord[] = [];

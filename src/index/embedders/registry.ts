@@ -36,8 +36,7 @@ export const embedders = new Registry<Embedder, EmbedderContext>('embedder')
     name: 'wink-sif',
     description: 'Offline SIF-weighted average of wink GloVe-derived 100-d word vectors (Arora et al. 2017)',
     optionsSchema: WinkSifOptionsSchema,
-    create(options, context) {
-      const o = WinkSifOptionsSchema.parse(options);
+    create(o, context) {
       // Lazy: the vectors load on the first embed call, so BM25-only runs never read them.
       const embedder = new LazyWinkSifEmbedder(o.cacheDir === undefined ? { a: o.a } : { a: o.a, cacheDir: o.cacheDir });
       return maybeCached(embedder, o.cache, context);
@@ -47,8 +46,8 @@ export const embedders = new Registry<Embedder, EmbedderContext>('embedder')
     name: 'openai',
     description: 'Any OpenAI-compatible /embeddings endpoint through the openai SDK',
     optionsSchema: OpenAIEmbedderOptionsSchema,
-    async create(options, context) {
-      const o = OpenAIEmbedderOptionsSchema.parse(options);
+    async create(o, context) {
       return maybeCached(await createOpenAIEmbedder(o), o.cache, context);
     },
-  });
+  })
+  .freeze();
