@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import { loadDataset, resolveDataDir } from '../src/data/index.ts';
 import { createLlmProvider } from '../src/llm/index.ts';
 import { startFakeOpenAiServer } from '../src/llm/testing/fake-openai-server.ts';
-import { labelledQuestions } from '../src/classify/eval/questions.ts';
-import { evaluateClassifier } from '../src/classify/eval/run-eval.ts';
-import { trainAndLoad, type EvalResult } from '../src/classify/eval/evaluate.ts';
-import { writeEvalResults } from '../src/classify/eval/store.ts';
+import { labelledQuestions } from '../src/tools/classifier/eval/questions.ts';
+import { evaluateClassifier } from '../src/tools/classifier/eval/run-eval.ts';
+import { trainAndLoad, type EvalResult } from '../src/tools/classifier/eval/evaluate.ts';
+import { writeEvalResults } from '../src/store/classifier-eval.ts';
 import { writeTinyHfModel } from '../src/classify/onnx/testing/tiny-hf-model.ts';
 
 const outIdx = process.argv.indexOf('--out');

@@ -12,7 +12,7 @@ import type { Classifier, Ctx } from '../../core/interfaces.ts';
 import { AdaptTypeSchema, type Query } from '../../core/types.ts';
 import { argmaxType, probsFromArray, type Classification } from '../result.ts';
 import { denseFeatures, type FeatureSpec } from './features.ts';
-import { KIND_HASHED_LINEAR, META_FEATURES, META_KIND, META_LABELS } from './export.ts';
+import { KIND_HASHED_LINEAR, META_FEATURES, META_KIND, META_LABELS } from './model-format.ts';
 
 const { onnx } = onnxProto;
 

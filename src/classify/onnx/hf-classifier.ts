@@ -16,7 +16,7 @@ import type { Classifier, Ctx } from '../../core/interfaces.ts';
 import type { AdaptType, Query } from '../../core/types.ts';
 import { labelToType } from '../labels.ts';
 import { argmaxType, probsFromArray, type Classification } from '../result.ts';
-import { softmax } from './train.ts';
+import { softmax } from './model-format.ts';
 import { createSession } from './hashed-classifier.ts';
 
 const HfConfigSchema = z.looseObject({

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { InputError, errorMessage } from '../../core/errors.ts';
 import { HashedOnnxClassifier, readOnnxMetadata } from './hashed-classifier.ts';
 import { HfOnnxClassifier, isHfLayout } from './hf-classifier.ts';
-import { KIND_HASHED_LINEAR, META_KIND } from './export.ts';
+import { KIND_HASHED_LINEAR, META_KIND } from './model-format.ts';
 
 export type OnnxFormat = 'auto' | 'hashed' | 'hf';
 

@@ -7,8 +7,9 @@
  */
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
-import { ADAPT_TYPES, type AdaptType } from '../../core/types.ts';
-import { DEFAULT_FEATURE_SPEC, sparseFeatures, type FeatureSpec } from './features.ts';
+import { softmax } from '../../../classify/onnx/model-format.ts';
+import { ADAPT_TYPES, type AdaptType } from '../../../core/types.ts';
+import { DEFAULT_FEATURE_SPEC, sparseFeatures, type FeatureSpec } from '../../../classify/onnx/features.ts';
 
 export interface TrainOptions {
   epochs: number;
@@ -119,15 +120,6 @@ export function trainLinear(examples: readonly LabelledText[], opts: Partial<Tra
     bias: Float32Array.from(theta.subarray(D * K)),
     trainedOn: { n: examples.length, counts, options: rest },
   };
-}
-
-/** Numerically stable softmax (max subtracted before exp). */
-export function softmax(logits: ArrayLike<number>): number[] {
-  let max = -Infinity;
-  for (let i = 0; i < logits.length; i++) max = Math.max(max, logits[i] as number);
-  const exps = Array.from({ length: logits.length }, (_, i) => Math.exp((logits[i] as number) - max));
-  const sum = exps.reduce((a, b) => a + b, 0);
-  return exps.map((e) => e / sum);
 }
 
 /** The same forward pass as the ONNX graph, in TypeScript, so tests can check the exported file against it. */

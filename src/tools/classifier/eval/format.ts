@@ -1,6 +1,6 @@
 /** Text and JSON views of an evaluation for the CLI. */
 import Table from 'cli-table3';
-import { ADAPT_TYPES } from '../../core/types.ts';
+import { ADAPT_TYPES } from '../../../core/types.ts';
 import type { EvalResult } from './evaluate.ts';
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '–');

@@ -14,14 +14,14 @@
  * If θ_low > θ_high the two populations separate and there is no uncertain band: both become their midpoint.
  * Percentiles interpolate linearly between order statistics (numpy.quantile's default `linear` method).
  */
-import type { Embedder, IndexSpec, MemoryIndex } from '../core/interfaces.ts';
-import { InputError } from '../core/errors.ts';
-import type { Instance } from '../core/types.ts';
-import type { CatalogEntry } from '../data/catalog.ts';
-import { shuffledByType } from '../data/sample.ts';
-import { compareIds } from '../data/sort.ts';
-import { createMemoryIndex } from '../index/memory-index.ts';
-import type { CalibrationEntry, ThresholdsFile } from '../strategies/thresholds.ts';
+import type { Embedder, IndexSpec, MemoryIndex } from '../../core/interfaces.ts';
+import { InputError } from '../../core/errors.ts';
+import type { Instance } from '../../core/types.ts';
+import type { CatalogEntry } from '../../data/catalog.ts';
+import { shuffledByType } from '../../data/sample.ts';
+import { compareIds } from '../../data/sort.ts';
+import { createMemoryIndex } from '../../index/memory-index.ts';
+import type { CalibrationEntry, ThresholdsFile } from '../../strategies/thresholds.ts';
 
 export const CALIBRATION_RULE = 'theta_low = p5(top1 | answerable), theta_high = p95(top1 | abstention); midpoint if crossed';
 

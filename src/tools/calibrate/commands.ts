@@ -6,12 +6,12 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { DATASET_NAMES, type DatasetName } from '../core/config.ts';
-import { InputError } from '../core/errors.ts';
-import { GRANULARITIES, type Granularity } from '../core/types.ts';
-import { loadDataset, readCatalog, resolveDataDir, resolveDataset } from '../data/index.ts';
-import { embedders } from '../index/embedders/registry.ts';
-import { readThresholdsFile } from '../strategies/thresholds.ts';
+import { DATASET_NAMES, type DatasetName } from '../../core/config.ts';
+import { InputError } from '../../core/errors.ts';
+import { GRANULARITIES, type Granularity } from '../../core/types.ts';
+import { loadDataset, readCatalog, resolveDataDir, resolveDataset } from '../../data/index.ts';
+import { embedders } from '../../index/embedders/registry.ts';
+import { readThresholdsFile } from '../../strategies/thresholds.ts';
 import { calibrate, calibrationSplit, mergeThresholds } from './calibrate.ts';
 
 interface CalibrateArgs {

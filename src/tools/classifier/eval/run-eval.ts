@@ -3,13 +3,13 @@
  * classifier and flags (k-fold for the trainable ONNX model, cross-dataset when a training dataset is named, as-is
  * otherwise; the oracle is built here from gold and labelled an upper bound).
  */
-import { InputError } from '../../core/errors.ts';
-import type { LlmClient, LlmProvider } from '../../core/llm.ts';
-import type { AdaptType } from '../../core/types.ts';
-import { createOracleClassifier, ORACLE_LABEL, ORACLE_NAME } from '../oracle.ts';
-import { classifiers } from '../registry.ts';
-import { RulesLlmClassifier } from '../rules-llm.ts';
-import type { TrainOptions } from '../onnx/train.ts';
+import { InputError } from '../../../core/errors.ts';
+import type { LlmClient, LlmProvider } from '../../../core/llm.ts';
+import type { AdaptType } from '../../../core/types.ts';
+import { createOracleClassifier, ORACLE_LABEL, ORACLE_NAME } from '../../../classify/oracle.ts';
+import { classifiers } from '../../../classify/registry.ts';
+import { RulesLlmClassifier } from '../../../classify/rules-llm.ts';
+import type { TrainOptions } from '../train/train.ts';
 import { crossDatasetOnnx, kfoldOnnx, predictAll, scoreEval, type EvalResult } from './evaluate.ts';
 import type { LabelledQuestion } from './questions.ts';
 

@@ -8,9 +8,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
-import { InputError, errorMessage } from '../../core/errors.ts';
-import { ADAPT_TYPES } from '../../core/types.ts';
-import type { EvalResult } from './evaluate.ts';
+import { InputError, errorMessage } from '../core/errors.ts';
+import { ADAPT_TYPES } from '../core/types.ts';
+import type { EvalResult } from '../tools/classifier/eval/evaluate.ts';
 
 export const CLASSIFIER_EVAL_SCHEMA = `
 CREATE TABLE IF NOT EXISTS classifier_eval (

@@ -2,7 +2,7 @@
  * The two analyses end to end on a results file: load (store.ts), compute (pure modules), store the table back and
  * return the printable text. Shared by the CLI and the tests.
  */
-import { InputError } from '../core/errors.ts';
+import { InputError } from '../../core/errors.ts';
 import { abstentionScores, type AbstentionScore } from './abstention.ts';
 import { bestStrategyPerType, type BestStrategyRow } from './best-strategy.ts';
 import { formatAbstention, formatBestStrategy } from './format.ts';

@@ -5,7 +5,7 @@
  * from gold has recall 0; macro-F1 averages F1 over the types present in gold or predictions (sklearn's default
  * `labels` = the union of both), so a dataset without some type (LoCoMo has no `update`) is not penalised for it.
  */
-import { ADAPT_TYPES, type AdaptType } from '../../core/types.ts';
+import { ADAPT_TYPES, type AdaptType } from '../../../core/types.ts';
 
 export interface TypeScores {
   precision: number;

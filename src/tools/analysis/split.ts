@@ -3,7 +3,7 @@
  * each question's place is the sha256 of `seed:dataset:id`, so the split depends only on the seed and the question
  * ids (not on row order, runs or methods) and a rerun with the same seed reproduces it exactly.
  */
-import { sha256 } from '../core/hash.ts';
+import { sha256 } from '../../core/hash.ts';
 
 export interface SplitQuestion {
   dataset: string;

@@ -8,9 +8,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadDataset } from '../data/index.ts';
-import { createMemoryIndex, createWinkSifEmbedder } from '../index/index.ts';
-import { loadExperiment, type LoadedExperiment } from '../run/load-config.ts';
+import { loadDataset } from '../../data/index.ts';
+import { createMemoryIndex, createWinkSifEmbedder } from '../../index/index.ts';
+import { loadExperiment, type LoadedExperiment } from '../../run/load-config.ts';
 import { explainQuestion } from './explain.ts';
 import { formatExplain } from './format.ts';
 

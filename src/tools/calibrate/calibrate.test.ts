@@ -1,8 +1,8 @@
 // Threshold calibration: the seeded stratified split, numpy-style quantiles and the θ rule, hand-computed.
 import { describe, expect, it } from 'vitest';
-import type { Instance } from '../core/types.ts';
-import { createWinkSifEmbedder } from '../index/index.ts';
-import { ASKED_AT, PLAN_HAYSTACK } from '../strategies/testing/fixtures.ts';
+import type { Instance } from '../../core/types.ts';
+import { createWinkSifEmbedder } from '../../index/index.ts';
+import { ASKED_AT, PLAN_HAYSTACK } from '../../strategies/testing/fixtures.ts';
 import { calibrate, calibrationQuestionIds, calibrationSplit, mergeThresholds, pickThresholds, quantile } from './calibrate.ts';
 
 describe('calibrationSplit', () => {

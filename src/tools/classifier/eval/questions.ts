@@ -2,7 +2,7 @@
  * The labelled questions a classifier evaluation needs, taken from loaded instances (src/data). Gold stays here:
  * classifiers receive only `query`.
  */
-import type { Instance, AdaptType, Query } from '../../core/types.ts';
+import type { Instance, AdaptType, Query } from '../../../core/types.ts';
 
 export interface LabelledQuestion {
   dataset: string;

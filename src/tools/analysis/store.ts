@@ -4,8 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { InputError, errorMessage } from '../core/errors.ts';
-import { openResultStore, type ResultStore } from '../store/index.ts';
+import { InputError, errorMessage } from '../../core/errors.ts';
+import { openResultStore, type ResultStore } from '../../store/index.ts';
 import type { AbstentionDecisionRow, AbstentionScore } from './abstention.ts';
 import type { BestStrategyRow, QuestionScore } from './best-strategy.ts';
 import type { SplitQuestion } from './split.ts';

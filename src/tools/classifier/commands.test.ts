@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ArgumentsCamelCase, CommandModule } from 'yargs';
-import { startFakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
+import { startFakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { classifyCommand, evalCommand, trainCommand } from './commands.ts';
 
 let dir: string;
@@ -48,7 +48,7 @@ describe('adaptmr classify / classifier', () => {
   });
 
   it('classify reads stdin and prints a JSON array with --json (real CLI process)', () => {
-    const cli = resolve(import.meta.dirname, '../cli.ts');
+    const cli = resolve(import.meta.dirname, '../../cli.ts');
     const r = spawnSync(process.execPath, ['--import', 'tsx', cli, 'classify', '--classifier', 'rules', '--json'], {
       input: 'How many books did I read in total?\n\n我现在住在哪里？\n',
       encoding: 'utf8',

@@ -6,16 +6,11 @@
  */
 import { writeFile } from 'node:fs/promises';
 import onnxProto from 'onnx-proto';
+import { KIND_HASHED_LINEAR, META_FEATURES, META_KIND, META_LABELS, META_TRAINED_ON } from '../../../classify/onnx/model-format.ts';
 import type { LinearModel } from './train.ts';
 
 const { onnx } = onnxProto;
 
-/** Metadata keys the loader reads back. */
-export const META_KIND = 'adaptmr.kind';
-export const META_FEATURES = 'adaptmr.features';
-export const META_LABELS = 'adaptmr.labels';
-export const META_TRAINED_ON = 'adaptmr.trained_on';
-export const KIND_HASHED_LINEAR = 'hashed-ngram-softmax-regression';
 
 /** Human-readable statement of the input contract, stored in the file beside the machine-readable spec. */
 export function featureContractText(model: LinearModel): string {

@@ -1,6 +1,6 @@
 // Classification metrics from a hand-computed confusion matrix; stratified folds.
 import { describe, expect, it } from 'vitest';
-import type { AdaptType } from '../../core/types.ts';
+import type { AdaptType } from '../../../core/types.ts';
 import { computeMetrics, percentile } from './metrics.ts';
 import { stratifiedFolds } from './folds.ts';
 

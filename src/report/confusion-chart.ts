@@ -4,8 +4,8 @@
  * job (`renderChart`).
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { ADAPT_TYPES } from '../../core/types.ts';
-import type { EvalResult } from './evaluate.ts';
+import { ADAPT_TYPES } from '../core/types.ts';
+import type { EvalResult } from '../tools/classifier/eval/evaluate.ts';
 
 export function confusionChartSpec(r: EvalResult): TopLevelSpec {
   const values = ADAPT_TYPES.flatMap((gold) => {

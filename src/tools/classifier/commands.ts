@@ -6,23 +6,23 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
-import { DATASET_NAMES, type DatasetName } from '../core/config.ts';
-import { InputError } from '../core/errors.ts';
-import type { Classifier } from '../core/interfaces.ts';
-import type { LlmProvider } from '../core/llm.ts';
-import { loadDataset, resolveDataDir } from '../data/index.ts';
-import { createLlmProvider } from '../llm/index.ts';
-import { ORACLE_LABEL, ORACLE_NAME } from './oracle.ts';
-import { classifiers } from './registry.ts';
+import { DATASET_NAMES, type DatasetName } from '../../core/config.ts';
+import { InputError } from '../../core/errors.ts';
+import type { Classifier } from '../../core/interfaces.ts';
+import type { LlmProvider } from '../../core/llm.ts';
+import { loadDataset, resolveDataDir } from '../../data/index.ts';
+import { createLlmProvider } from '../../llm/index.ts';
+import { ORACLE_LABEL, ORACLE_NAME } from '../../classify/oracle.ts';
+import { classifiers } from '../../classify/registry.ts';
 import { labelledQuestions, type LabelledQuestion } from './eval/questions.ts';
 import { evaluateClassifier } from './eval/run-eval.ts';
 import { evalJson, evalText } from './eval/format.ts';
-import { writeEvalResults } from './eval/store.ts';
-import { confusionChartSpec } from './eval/chart.ts';
-import { renderChart } from '../report/index.ts';
-import { trainLinear } from './onnx/train.ts';
-import { writeLinearModel } from './onnx/export.ts';
-import type { Classification } from './result.ts';
+import { writeEvalResults } from '../../store/classifier-eval.ts';
+import { confusionChartSpec } from '../../report/confusion-chart.ts';
+import { renderChart } from '../../report/index.ts';
+import { trainLinear } from './train/train.ts';
+import { writeLinearModel } from './train/export.ts';
+import type { Classification } from '../../classify/result.ts';
 
 function datasetName(name: string, flag: string): DatasetName {
   if (!(DATASET_NAMES as readonly string[]).includes(name)) throw new InputError(`unknown dataset "${name}"; known: ${DATASET_NAMES.join(', ')}`, flag);

@@ -3,7 +3,7 @@
  * method of the experiment on one question and prints what each produced, with the gold in a separate section.
  */
 import type { CommandModule } from 'yargs';
-import { loadExperiment } from '../run/load-config.ts';
+import { loadExperiment } from '../../run/load-config.ts';
 import { explainQuestion } from './explain.ts';
 import { formatExplain } from './format.ts';
 

@@ -6,17 +6,17 @@
  * notes, no-memory flag and the exact context the reader would get. The gold is returned apart, with the scores the
  * runner would store; nothing of it reaches a method except the oracle type, as in a run. No QA is run.
  */
-import type { ExperimentConfig } from '../core/config.ts';
-import { InputError } from '../core/errors.ts';
-import type { Embedder } from '../core/interfaces.ts';
-import type { Gold, Instance } from '../core/types.ts';
-import { loadDataset, readCatalog, resolveDataDir, resolveDataset, type DatasetSource } from '../data/index.ts';
-import { embedders, openEmbeddingCache } from '../index/index.ts';
-import { createLlmProvider } from '../llm/provider.ts';
-import { IndexCache } from '../run/index-cache.ts';
-import type { LoadedExperiment } from '../run/load-config.ts';
-import { emptyBatch, runMethod } from '../run/question.ts';
-import { createMethods } from '../run/create-methods.ts';
+import type { ExperimentConfig } from '../../core/config.ts';
+import { InputError } from '../../core/errors.ts';
+import type { Embedder } from '../../core/interfaces.ts';
+import type { Gold, Instance } from '../../core/types.ts';
+import { loadDataset, readCatalog, resolveDataDir, resolveDataset, type DatasetSource } from '../../data/index.ts';
+import { embedders, openEmbeddingCache } from '../../index/index.ts';
+import { createLlmProvider } from '../../llm/provider.ts';
+import { IndexCache } from '../../run/index-cache.ts';
+import type { LoadedExperiment } from '../../run/load-config.ts';
+import { emptyBatch, runMethod } from '../../run/question.ts';
+import { createMethods } from '../../run/create-methods.ts';
 
 export const PREVIEW_CHARS = 100;
 

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDataset } from '../../data/index.ts';
-import { DEFAULT_FEATURE_SPEC } from '../onnx/features.ts';
-import { confusionChartSpec } from './chart.ts';
+import { loadDataset } from '../../../data/index.ts';
+import { DEFAULT_FEATURE_SPEC } from '../../../classify/onnx/features.ts';
+import { confusionChartSpec } from '../../../report/confusion-chart.ts';
 import { evaluateClassifier } from './run-eval.ts';
 import { labelledQuestions, type LabelledQuestion } from './questions.ts';
-import { renderChart } from '../../report/index.ts';
-import { writeEvalResults } from './store.ts';
+import { renderChart } from '../../../report/index.ts';
+import { writeEvalResults } from '../../../store/classifier-eval.ts';
 
 const dataDir = process.env.ADAPTMR_DATA_DIR ?? '';
 let questions: LabelledQuestion[];

@@ -1,0 +1,21 @@
+/**
+ * The contract of a hashed n-gram ONNX classifier file, shared by its writer (`adaptmr classifier train`,
+ * src/tools/classifier/train) and its reader (hashed-classifier.ts): the `metadata_props` keys that carry the
+ * feature spec and label order, the model kind, and the softmax both sides apply.
+ */
+
+/** Metadata keys the loader reads back. */
+export const META_KIND = 'adaptmr.kind';
+export const META_FEATURES = 'adaptmr.features';
+export const META_LABELS = 'adaptmr.labels';
+export const META_TRAINED_ON = 'adaptmr.trained_on';
+export const KIND_HASHED_LINEAR = 'hashed-ngram-softmax-regression';
+
+/** Numerically stable softmax (max subtracted before exp). */
+export function softmax(logits: ArrayLike<number>): number[] {
+  let max = -Infinity;
+  for (let i = 0; i < logits.length; i++) max = Math.max(max, logits[i] as number);
+  const exps = Array.from({ length: logits.length }, (_, i) => Math.exp((logits[i] as number) - max));
+  const sum = exps.reduce((a, b) => a + b, 0);
+  return exps.map((e) => e / sum);
+}
