@@ -29,3 +29,4 @@ export {
   OpenAIEmbedderOptionsSchema,
   type OpenAIEmbedderOptions,
 } from './embedders/openai.ts';
+export { perHaystack, haystackKey } from './per-haystack.ts';
