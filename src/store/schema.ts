@@ -47,10 +47,15 @@ CREATE TABLE checkpoints (
 ${CLASSIFIER_EVAL_SCHEMA}
 `;
 
-/** Version 1 → 2, run in one transaction on open (a v1 file keeps every row; retrievals.k stays NULL there). */
-export const MIGRATE_V1_TO_V2 = `${DDL_V2}
+/** Version 1 → 2, run in one transaction on open (a v1 file keeps every row; retrievals.k stays NULL there; the view
+ * is recreated with the deterministic mean). */
+export function migrateV1ToV2Sql(): string {
+  return `${DDL_V2}
 ALTER TABLE retrievals ADD COLUMN k INTEGER;
+DROP VIEW IF EXISTS scores_by_type;
+${DDL_VIEW}
 UPDATE meta SET value = '2' WHERE key = 'schema_version';`;
+}
 
 // JSON-valued columns (config, package versions, type probabilities, notes, judge verdicts) are VARCHAR holding
 // JSON text: open-ended shapes stay lossless without DuckDB's JSON extension. Id lists are native VARCHAR[] so
@@ -114,7 +119,9 @@ SELECT ${KEYS},
   CASE WHEN GROUPING(q.adapt_type) = 1 THEN 'all' ELSE q.adapt_type END AS adapt_type,
   CASE WHEN GROUPING(q.native_type) = 1 THEN 'all' ELSE q.native_type END AS native_type,
   COUNT(*) AS n,
-  AVG(s.value) AS mean
+  -- Summed in question order, so the mean is bit-identical however the rows were written (concurrent runs and group
+  -- commits write questions in varying order, and float addition is not associative).
+  AVG(s.value ORDER BY s.question_id) AS mean
 FROM scores s
 JOIN questions q ON q.run_id = s.run_id AND q.dataset = s.dataset AND q.question_id = s.question_id
 WHERE s.counted
@@ -123,6 +130,11 @@ GROUP BY GROUPING SETS (
   (${KEYS}, q.adapt_type),
   (${KEYS}));
 `;
+
+/** The current definition of the view (replaces an older one, e.g. when comparing files written by other versions). */
+export function scoresByTypeViewSql(): string {
+  return DDL_VIEW;
+}
 
 /** Statements creating a fresh results file, including the version row. */
 export function createSchemaSql(): string {
