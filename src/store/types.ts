@@ -76,7 +76,7 @@ export interface ScoreRow {
   excludedWhy: string | null;
 }
 
-/** A reader answer and its judge verdicts (issue 3 fills this). */
+/** A reader answer and its judge verdicts. */
 export interface AnswerRow {
   dataset: string;
   questionId: string;
