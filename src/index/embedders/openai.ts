@@ -9,6 +9,8 @@
  */
 import OpenAI from 'openai';
 import { z } from 'zod';
+import { formatZodError } from '../../core/registry.ts';
+import { readSecret } from '../../core/secrets.ts';
 import { InputError } from '../../core/errors.ts';
 import type { Embedder } from '../../core/interfaces.ts';
 
@@ -60,9 +62,9 @@ export class OpenAIEmbedder implements Embedder {
    */
   static async create(options: OpenAIEmbedderOptions = {}): Promise<OpenAIEmbedder> {
     const parsed = OpenAIEmbedderOptionsSchema.safeParse(options);
-    if (!parsed.success) throw new InputError(parsed.error.message, 'openai embedder options');
+    if (!parsed.success) throw new InputError(formatZodError(parsed.error), 'openai embedder options');
     const settings = parsed.data;
-    const apiKey = process.env[settings.apiKeyEnv];
+    const apiKey = readSecret(settings.apiKeyEnv);
     if (apiKey === undefined || apiKey === '') {
       throw new InputError(
         `environment variable ${settings.apiKeyEnv} is not set (servers that need no key accept any value)`,
