@@ -141,6 +141,7 @@ export async function startMem0PlatformStandIn(key: string, processingPolls = 1)
   const memories: StoredMemory[] = [];
   const events = new Map<string, { polls: number; pending: StoredMemory[] }>();
   const state = { neverFinish: false };
+  let standIn: Mem0StandIn | undefined;
   const server = await startLoopback({
     auth: { header: 'authorization', value: `Token ${key}` },
     routes: [
@@ -164,7 +165,7 @@ export async function startMem0PlatformStandIn(key: string, processingPolls = 1)
           const ev = events.get(id!);
           if (!ev) return { status: 404, body: { error: 'Event not found' } };
           ev.polls++;
-          if (state.neverFinish || ev.polls <= processingPolls) return { body: { id, status: 'RUNNING' } };
+          if ((standIn?.neverFinish ?? state.neverFinish) || ev.polls <= processingPolls) return { body: { id, status: 'RUNNING' } };
           if (ev.pending.length > 0) memories.push(...ev.pending.splice(0));
           return { body: { id, status: 'SUCCEEDED' } };
         },
@@ -202,8 +203,6 @@ export async function startMem0PlatformStandIn(key: string, processingPolls = 1)
       },
     ],
   });
-  return Object.defineProperty(Object.assign(server, { memories, ignoredKeys: [], users: () => [...new Set(memories.map((m) => m.user_id))] }), 'neverFinish', {
-    get: () => state.neverFinish,
-    set: (v: boolean) => void (state.neverFinish = v),
-  }) as Mem0StandIn;
+  standIn = Object.assign(server, { memories, ignoredKeys: [], users: () => [...new Set(memories.map((m) => m.user_id))], neverFinish: false });
+  return standIn;
 }
