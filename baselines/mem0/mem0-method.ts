@@ -26,6 +26,11 @@ export const mem0Entry = defineMethod({
   name: 'mem0',
   description: 'Mem0 over HTTP (api: oss server | platform v3): ingests each haystack once, searches top-k memories; no source ids (QA only)',
   optionsSchema: Mem0OptionsSchema,
+  examples: (['oss', 'platform'] as const).map((api) => ({
+    label: api,
+    options: { api },
+    skip: 'needs a Mem0 server; baselines/memory-server/memory-server-method.test.ts runs the same checks against the loopback stand-ins',
+  })),
   create(o, f) {
     const baseUrl = resolveBaseUrl(o, DEFAULT_MEM0_URLS[o.api]);
     const auth = o.api === 'oss' ? resolveAuth(o.apiKeyEnv, 'X-API-Key', '') : resolveAuth(o.apiKeyEnv, 'Authorization', 'Token ');

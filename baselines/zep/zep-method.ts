@@ -29,6 +29,11 @@ export const zepEntry = defineMethod({
   name: 'zep',
   description: 'Zep over HTTP (api: v3 | v4 | graphiti server): ingests each haystack once, searches facts with their source episodes (retrieval metrics)',
   optionsSchema: ZepOptionsSchema,
+  examples: (['v3', 'v4', 'graphiti'] as const).map((api) => ({
+    label: api,
+    options: { api },
+    skip: 'needs a Zep/Graphiti server; baselines/memory-server/memory-server-method.test.ts runs the same checks against the loopback stand-ins',
+  })),
   create(o, f) {
     const baseUrl = resolveBaseUrl(o, DEFAULT_ZEP_URLS[o.api]);
     if (o.api === 'graphiti' && o.apiKeyEnv !== undefined) throw new InputError('the Graphiti server has no authentication: remove apiKeyEnv');
