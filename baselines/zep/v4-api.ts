@@ -23,7 +23,7 @@ const CreatedSchema = z.looseObject({ uuid: z.string() });
 const AddSchema = z.looseObject({ messages: z.array(z.looseObject({ uuid: z.string() })), task: z.looseObject({ uuid: z.string() }).nullish() });
 const TaskSchema = z.looseObject({ status: z.string().nullish(), error: z.looseObject({ message: z.string().nullish() }).nullish() });
 const PageSchema = z.looseObject({ items: z.array(z.unknown()).nullish(), next_cursor: z.string().nullish() });
-const MessageSchema = z.looseObject({ uuid: z.string(), metadata: z.record(z.string(), z.unknown()).nullish() });
+const MessageSchema = z.looseObject({ uuid: z.string(), metadata: z.record(z.string(), z.unknown()).nullish(), processed: z.boolean().nullish() });
 
 export function createZepV4Api(o: { scope: ZepScope; reranker: string }): MemoryServerApi {
   const label = 'zep:v4';
@@ -85,7 +85,7 @@ export function createZepV4Api(o: { scope: ZepScope; reranker: string }): Memory
       }
       return out;
     },
-    async processed(_ns, _state, receipts, _expected, c) {
+    async processed(_ns, state, receipts, expected, c) {
       for (const id of receipts.flatMap((r) => r.handles)) {
         if (done.has(id)) continue;
         const t = parseReply(TaskSchema, (await send(c, { method: 'GET', path: `/tasks/${encodeURIComponent(id)}` })).body, label, 'GET /tasks/{uuid}');
@@ -93,6 +93,11 @@ export function createZepV4Api(o: { scope: ZepScope; reranker: string }): Memory
         if (status === 'failed' || status === 'error') return { done: false, failed: `task ${id}: ${t.error?.message ?? status}` };
         if (status !== 'completed' && status !== 'succeeded') return { done: false };
         done.add(id);
+      }
+      // A batch re-adopted after a kill has no task to poll: read the messages' own `processed` flags instead.
+      if (receipts.some((r) => r.handles.length === 0)) {
+        const msgs = await listMessages(need(state, 'threadUuid'), c);
+        if (msgs.length < expected || msgs.some((m) => m.processed === false)) return { done: false };
       }
       return { done: true };
     },

@@ -5,6 +5,8 @@
  * queue — finishes after `processingPolls` status polls; never with `neverFinish`), 202 replies, paging (v3 cursor
  * pages, v4 opaque cursors), server-assigned UUIDs (v4), `limit ≤ 50` and ids only where the API takes them.
  * Every message becomes an episode; a search returns one fact (edge) per matching processed episode, citing it.
+ * Processing advances on any status read of the owner's data (task, message list, episode list), as a real
+ * server's background queue advances whatever the client polls.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -115,7 +117,7 @@ export async function startZepV3StandIn(key: string, processingPolls = 1): Promi
         handle([task]) {
           const eps = episodes.filter((e) => e.task === task);
           if (eps.length === 0) return { status: 404, body: { message: 'task not found' } };
-          poll(self, eps);
+          poll(self, episodes.filter((e) => e.owner === eps[0]!.owner));
           return { body: { task_id: task, status: eps.every((e) => e.remaining === 0) ? 'completed' : 'in_progress' } };
         },
       },
@@ -127,6 +129,7 @@ export async function startZepV3StandIn(key: string, processingPolls = 1): Promi
           const owner = threads.get(thread!);
           if (!owner) return { status: 404, body: { message: 'thread not found' } };
           const all = episodes.filter((e) => e.owner === owner);
+          poll(self, all);
           const limit = Number(q.limit ?? 100);
           const page = Number(q.cursor ?? 1);
           const messages = all.slice((page - 1) * limit, page * limit).map((e) => ({ uuid: e.uuid, role: e.role, content: e.content, metadata: e.metadata, created_at: e.at, processed: e.remaining === 0 }));
@@ -236,7 +239,7 @@ export async function startZepV4StandIn(key: string, processingPolls = 1): Promi
         handle([task]) {
           if (!tasks.has(task!)) return { status: 404, body: { message: 'task not found' } };
           const eps = episodes.filter((e) => e.task === task);
-          poll(self, eps);
+          if (eps[0]) poll(self, episodes.filter((e) => e.owner === eps[0]!.owner));
           return { body: { uuid: task, status: eps.every((e) => e.remaining === 0) ? 'completed' : 'running' } };
         },
       },
@@ -247,6 +250,7 @@ export async function startZepV4StandIn(key: string, processingPolls = 1): Promi
         handle([thread], _b, q) {
           const owner = threads.get(thread!);
           if (!owner) return { status: 404, body: { message: 'thread not found' } };
+          poll(self, episodes.filter((e) => e.owner === owner));
           return { body: page(episodes.filter((e) => e.owner === owner).map((e) => ({ uuid: e.uuid, role: e.role, content: e.content, metadata: e.metadata, reference_time: e.at, processed: e.remaining === 0 })), q, 100) };
         },
       },
@@ -306,7 +310,10 @@ export async function startGraphitiStandIn(processingPolls = 1): Promise<ZepStan
             const ep: StoredEpisode = { uuid: m.uuid ?? randomUUID(), owner: b.group_id, content: `${m.role ?? ''}(${m.role_type}): ${m.content}`, role: m.role_type, at: m.timestamp ?? new Date().toISOString(), metadata: {}, remaining: processingPolls };
             if (m.name !== undefined) ep.name = m.name;
             if (m.source_description !== undefined) ep.sourceDescription = m.source_description;
-            episodes.push(ep);
+            // graphiti_core saves episodes with `MERGE (n:Episodic {uuid: $uuid})`: a re-sent uuid is the same episode.
+            const same = episodes.findIndex((e) => e.uuid === ep.uuid);
+            if (same >= 0) episodes.splice(same, 1, ep);
+            else episodes.push(ep);
           }
           return { status: 202, body: { message: 'Messages added to processing queue', success: true } };
         },
