@@ -186,6 +186,9 @@ export async function startMem0PlatformStandIn(key: string, processingPolls = 1)
         query: z.object({ page: z.string().regex(/^\d+$/), page_size: z.string().regex(/^\d+$/) }).strict(),
         handle(_p, body, q) {
           const user = (body as { filters: { user_id: string } }).filters.user_id;
+          // Processing runs in the background whether or not anyone polls: by the time memories are listed,
+          // accepted events have finished (unless scripted never to).
+          if (!standIn?.neverFinish) for (const ev of events.values()) if (ev.pending.length > 0) memories.push(...ev.pending.splice(0));
           const all = memories.filter((m) => m.user_id === user);
           const size = Number(q.page_size);
           const page = Number(q.page);
