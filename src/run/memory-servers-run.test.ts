@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_ENV, type Subject, SYSTEMS, TEST_KEY } from '../../baselines/memory-server/testing/systems.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
+import { runReport } from '../report/report.ts';
 import { openResultStore } from '../store/index.ts';
 import { parseExperiment } from './load-config.ts';
 import { REPO_ROOT } from './provenance.ts';
@@ -104,6 +105,10 @@ describe('memory servers through the runner', () => {
     const stages = await query<{ model: string; stage: string }>(first, `select distinct model, stage from llm_calls where stage in ('ingest', 'search') order by all`);
     expect(new Set(stages.map((s) => s.model))).toEqual(new Set(['mem0:oss', 'mem0:platform', 'zep:v3', 'zep:v4', 'zep:graphiti']));
     expect(new Set(stages.map((s) => s.stage))).toEqual(new Set(['ingest', 'search']));
+    const report = await runReport(first, { outDir: join(dir, 'report') });
+    expect(report.text).toContain('mem0-oss: n/a — the system returns no source ids');
+    expect(report.text).toContain('mem0-platform: n/a — the system returns no source ids');
+    expect(report.text).not.toContain('zep-v3: n/a');
     const ctx = await query<{ context: string }>(first, `select context from retrievals where method = 'mem0-oss' and dataset = 'locomo' limit 1`);
     expect(ctx[0]!.context).toMatch(/^\(1\) \[20\d\d\/\d\d\/\d\d \(\w{3}\) \d\d:\d\d\]/);
 
