@@ -105,6 +105,16 @@ export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSe
 
   return {
     capabilities: { output: api.output, memorises: true },
+    async checkEndpoints() {
+      const client = new JsonHttpClient(s.endpoint, defaultPolicy());
+      const user = `method ${f.id} (${api.label})`;
+      try {
+        await checkHealth(client, []);
+        return [{ user, url: s.endpoint.baseUrl, ok: true, detail: 'reachable, key accepted' }];
+      } catch (err) {
+        return [{ user, url: s.endpoint.baseUrl, ok: false, detail: errorMessage(err) }];
+      }
+    },
     async run(query, index, ctx) {
       const { http: client, cache: store } = setup(ctx);
       if (ctx.checkpoints) lastCheckpoints = ctx.checkpoints;
