@@ -114,7 +114,7 @@ describe('HTML report in headless Chromium', () => {
 
     // The drill-down: a click shows the question, its gold and one card per method with units and answer.
     await page.click('#drill-rows tr');
-    const detail = await page.$eval('#drill-detail', (n) => ({ hidden: (n as HTMLElement).hidden, text: n.textContent ?? '', cards: n.querySelectorAll('div.method').length, units: n.querySelectorAll('table.units tbody tr').length }));
+    const detail = await page.$eval('#drill-detail', (n) => ({ hidden: n.hasAttribute('hidden'), text: n.textContent ?? '', cards: n.querySelectorAll('div.method').length, units: n.querySelectorAll('table.units tbody tr').length }));
     expect(detail.hidden).toBe(false);
     expect(detail.cards).toBe(3);
     expect(detail.units).toBeGreaterThan(0);
@@ -123,7 +123,7 @@ describe('HTML report in headless Chromium', () => {
     expect(detail.text).toMatch(/verdict: (correct|wrong)/u);
 
     // The picker switches the table and the charts to QA accuracy without errors.
-    const option = await page.$$eval('#pick-metric option', (o) => o.map((x) => (x as HTMLOptionElement).value).find((v) => v.startsWith('accuracy|')));
+    const option = await page.$$eval('#pick-metric option', (o) => o.map((x) => x.getAttribute('value') ?? '').find((v) => v.startsWith('accuracy|')));
     expect(option).toBeDefined();
     await page.select('#pick-metric', option!);
     expect(await page.$eval('#score-table', (n) => n.textContent ?? '')).toMatch(/\d+\.\d%/u);
