@@ -80,7 +80,10 @@ if (notebooks.length === 0) fail(`no .ipynb in ${folder}`);
 const failed: string[] = [];
 for (const nb of notebooks) {
   const started = performance.now();
+  // nbclient waits only iopub_timeout (default 4 s) for a cell's outputs after the kernel's reply and then drops
+  // them with a warning; on a loaded machine Deno's display can arrive later, so wait longer and fail, not drop.
   const r = spawnSync('jupyter', ['nbconvert', '--to', 'html', '--execute', '--ExecutePreprocessor.timeout=900',
+    '--ExecutePreprocessor.iopub_timeout=120', '--ExecutePreprocessor.raise_on_iopub_timeout=True',
     '--ExecutePreprocessor.kernel_name=deno', '--output-dir', out, join(folder, nb)], {
     env: { ...process.env, ADAPTMR_RESULTS: file }, encoding: 'utf8',
   });

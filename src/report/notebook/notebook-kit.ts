@@ -24,6 +24,27 @@ export function display(bundle: Record<string, string>): Displayable {
   return { [DISPLAY]: () => bundle };
 }
 
+interface DenoJupyter { display(obj: unknown, options?: { raw?: boolean }): Promise<void> }
+
+/**
+ * Sends outputs to the notebook as `display_data`, awaited. Cells use this rather than ending in an expression:
+ * Deno's kernel (2.9) now and then publishes no `execute_result` for a cell's last expression, and nbconvert then
+ * silently keeps an empty output; an awaited display is on the wire before the cell completes.
+ */
+export async function show(...items: (Displayable | Promise<Displayable>)[]): Promise<void> {
+  let jupyter: DenoJupyter | undefined;
+  try {
+    jupyter = (globalThis as { Deno?: { jupyter?: DenoJupyter } }).Deno?.jupyter; // throws outside `deno jupyter`
+  } catch {
+    jupyter = undefined;
+  }
+  if (!jupyter) throw new Error('show() runs inside a notebook on Deno\'s Jupyter kernel');
+  for (const item of items) {
+    const d = await item;
+    await jupyter.display(d[DISPLAY]!(), { raw: true });
+  }
+}
+
 /** The results file of the notebook run (env ADAPTMR_RESULTS), loaded read-only into report rows. */
 export async function loadResults(path = readEnv('ADAPTMR_RESULTS')): Promise<ReportData> {
   if (!path) throw new InputError('set ADAPTMR_RESULTS to a results .duckdb file (npm run notebooks -- <file> does)', 'ADAPTMR_RESULTS');

@@ -38,7 +38,8 @@ describe('npm run notebooks', () => {
       const html = readFileSync(join(out, nb.replace('.ipynb', '.html')), 'utf8');
       expect(html.match(/<img src="data:image\/png;base64,/gu)?.length ?? 0, nb).toBeGreaterThanOrEqual(1);
       expect(html, nb).not.toMatch(/output_error|jp-RenderedText[^>]*data-mime-type="application\/vnd.jupyter.stderr"/u);
-      expect(html, nb).toContain('sample'); // the run's name, printed by the first cell
+      expect(html, nb).toContain('<strong>sample</strong>'); // the run's name, printed by the second cell
+      expect(html, nb).toContain('<table');
     }
     expect(readFileSync(join(out, 'overview.html'), 'utf8')).toContain('adaptmr-oracle (upper bound)');
   }, 600_000);
