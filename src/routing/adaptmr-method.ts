@@ -30,7 +30,7 @@ import type { Classifier, Ctx, MemoryIndex, Method, MethodFactoryContext, Strate
 import { defineMethod } from '../core/method-entry.ts';
 import { parseWith } from '../core/registry.ts';
 import type { LlmRole } from '../core/llm.ts';
-import { ADAPT_TYPES, type AdaptType, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
+import { ADAPT_TYPES, invalidTypeProbs, type AdaptType, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
 import { AbstentionOptionsSchema, createAbstentionJudge, decideAbstention, noMemoryRetrieval, type AbstentionJudge } from '../strategies/abstention.ts';
 import { readThresholdsFile } from '../strategies/thresholds.ts';
 import { strategies } from '../strategies/registry.ts';
@@ -156,6 +156,8 @@ export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
     },
     async run(query, index, ctx, oracleType) {
       const classified = needsClassifier ? await parts.classifier!.classify(query, ctx) : undefined;
+      const bad = classified ? invalidTypeProbs(classified.probs) : undefined;
+      if (bad) throw new Error(`classifier ${parts.classifier!.name} gave unusable probabilities (${bad}) for question ${query.id}`);
       const plan = planRoute(parts.router, parts.abstention, {
         seed: ctx.seed,
         ...(classified ? { probs: classified.probs } : {}),
@@ -244,5 +246,17 @@ export const adaptmrEntry = defineMethod({
   name: 'adaptmr',
   description: 'AdaptMR: query-type classifier + router (single | fusion | oracle upper bound | random) + five type-specific strategies (plan §2)',
   optionsSchema: AdaptmrOptionsSchema,
+  examples: [
+    { label: 'rules, single', options: {} },
+    { label: 'rules, fusion, gate', options: { router: { kind: 'fusion' }, abstention: 'gate' } },
+    { label: 'random (w/o classifier)', options: { classifier: 'random' } },
+    {
+      label: 'llm classifier and strategies',
+      options: {
+        classifier: { name: 'llm', options: {} },
+        strategies: { factual: { mode: 'llm' }, temporal: { mode: 'llm' }, update: { mode: 'llm' }, 'multi-hop': { mode: 'llm' }, abstention: { mode: 'llm' } },
+      },
+    },
+  ],
   create: (options, context) => createAdaptmrMethod(options, context),
 });
