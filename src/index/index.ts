@@ -5,10 +5,12 @@ export {
   defaultTokenizer,
   ENGLISH_STOPWORDS,
   makeTokenizer,
+  simpleTokenizer,
   whitespaceTokenizer,
   type Tokenizer,
   type TokenizerName,
 } from './tokenizers.ts';
+export { standardAnalyser, cjkTokens, cjkWords, porterStem, type Analyser } from './analysers/index.ts';
 export { rankIndices, topK, type RankOptions, type TieBreak } from './top-k.ts';
 export { createMemoryIndex, type MemoryIndexOptions } from './memory-index.ts';
 export {
