@@ -23,7 +23,7 @@ export {
 } from './embedding-cache.ts';
 export { resolveCacheDir } from './cache-dir.ts';
 export { embedders, WinkSifOptionsSchema, type EmbedderContext } from './embedders/registry.ts';
-export { createWinkSifEmbedder, WinkSifEmbedder, WINK_SIF_ID, type WinkSifOptions } from './embedders/wink-sif.ts';
+export { createWinkSifEmbedder, WinkSifEmbedder, WINK_SIF_ID, WINK_SIF_V1_ID, type WinkSifOptions } from './embedders/wink-sif.ts';
 export { loadWinkVectors, WordVectors } from './embedders/wink-vectors.ts';
 export {
   createOpenAIEmbedder,
