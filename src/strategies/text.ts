@@ -14,13 +14,15 @@ import { ENGLISH_STOPWORDS } from '../index/tokenizers.ts';
 /** Question scaffolding that carries no topic ("what did I say about…"). */
 const QUESTION_WORDS: ReadonlySet<string> = new Set(
   ('what when where which who whom whose why how many much did does do tell remember mentioned mention said say ' +
-    'ever know recall remind last first time ago currently current now still previously recently yes').split(' '),
+    'ever know recall remind last first time ago currently current now still previously recently yes among ask asked ' +
+    'talk talked told').split(' '),
 );
 /** Han characters and words that are grammar, not topic (pronouns, particles, question and measure words). */
 const HAN_FUNCTION = new Set([
   ...'我你他她它们的了吗呢吧啊是在有没什么哪谁怎样么个这那和与跟过说到就都也还要会能想种次',
   ...('我的 你的 我们 你们 他们 什么 怎么 怎样 哪里 哪儿 哪个 哪些 哪种 为什么 多少 几个 一下 一个 一只 一些 一种 ' +
-    '这个 那个 我是 过的 还是 是不是 有没有 时候 可以 已经 就是 提到 说过 告诉 知道 记得 现在 最近 最多 最少 一共 总共').split(' '),
+    '这个 那个 我是 过的 还是 是不是 有没有 时候 可以 已经 就是 提到 说过 告诉 知道 记得 现在 最近 最多 最少 一共 总共 ' +
+    '次数 数量 里 上 中').split(' '),
 ]);
 
 const HAN_RUN = /\p{Script=Han}+/gu;
@@ -31,18 +33,44 @@ export function normaliseWord(word: string): string {
   return porterStem(normaliseEnglish(word.toLowerCase()));
 }
 
-/** Content words of each Han run (see header). */
+/** Content words of each Han run (see header); adjacent one-character content words are joined (菜|系 → 菜系: the
+ * dictionary splits words it does not know into characters). */
 function hanWords(text: string): string[] {
   const out: string[] = [];
   for (const run of text.match(HAN_RUN) ?? []) {
+    let pending = '';
+    const flush = (): void => {
+      if (pending) out.push(pending);
+      pending = '';
+    };
     for (const w of cjkWords(run)) {
-      if (HAN_FUNCTION.has(w)) continue;
       // A word made only of function characters (过的, 我是) carries no topic either.
-      if ([...w].every((c) => HAN_FUNCTION.has(c))) continue;
-      out.push(w);
+      if (HAN_FUNCTION.has(w) || [...w].every((c) => HAN_FUNCTION.has(c))) {
+        flush();
+        continue;
+      }
+      if ([...w].length === 1) pending += w;
+      else {
+        flush();
+        out.push(w);
+      }
     }
+    flush();
   }
   return out;
+}
+
+/** The content words of a text as written (lower-cased, unstemmed; Chinese words as segmented): search text for
+ * sub-queries, where a stem ("restaur") would mean nothing to an embedder. */
+export function contentWords(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(WORD)) {
+    const raw = normaliseEnglish(m[0].toLowerCase());
+    if (/\p{Script=Han}/u.test(raw) || raw.length < 3 || ENGLISH_STOPWORDS.has(raw) || QUESTION_WORDS.has(raw)) continue;
+    out.add(raw);
+  }
+  for (const w of hanWords(text)) out.add(w);
+  return [...out];
 }
 
 /** Entities/keywords of a query, normalised, deduplicated, in first-seen order. */
