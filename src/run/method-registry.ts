@@ -5,7 +5,7 @@
  */
 import { Registry } from '../core/registry.ts';
 import type { Method, MethodFactoryContext } from '../core/interfaces.ts';
-import { bm25Entry, fullContextEntry, longMemEvalRagEntry, unifiedEmbeddingEntry } from '../../baselines/index.ts';
+import { aMemEntry, bm25Entry, fullContextEntry, longMemEvalRagEntry, unifiedEmbeddingEntry } from '../../baselines/index.ts';
 import { adaptmrEntry } from '../routing/adaptmr-method.ts';
 import { strategyMethodEntry } from '../routing/strategy-method.ts';
 
@@ -14,6 +14,7 @@ export const methods = new Registry<Method, MethodFactoryContext>('method')
   .register(unifiedEmbeddingEntry)
   .register(fullContextEntry)
   .register(longMemEvalRagEntry)
+  .register(aMemEntry)
   .register(adaptmrEntry)
   .register(strategyMethodEntry)
   .freeze();
