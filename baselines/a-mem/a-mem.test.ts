@@ -79,7 +79,7 @@ describe('official prompt replies', () => {
     expect(p).toContain("content: 我养了一只猫\n                                keywords: ['猫']");
     expect(p).toContain("memory index:0\ttalk start time:202305010000\tmemory content: x\tmemory context: c\tmemory keywords: []\tmemory tags: ['t']");
     expect(p).toContain('The number of neighbors is 1.');
-    expect(noteText({ content: 'c', keywords: ['k1', 'k2'], tags: ['t'], context: 'ctx' })).toBe('c\nk1, k2\nt\nctx');
+    expect(noteText({ content: 'c', timestamp: '202301010000', keywords: ['k1', 'k2'], tags: ['t'], context: 'ctx' })).toBe('c\nk1, k2\nt\nctx');
   });
 });
 
