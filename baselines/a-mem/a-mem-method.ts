@@ -72,7 +72,10 @@ export function createAMem(o: AMemOptions, context: MethodFactoryContext): Metho
     async run(query, index, ctx) {
       if (index.units.length === 0) return { retrieval: rankedRetrieval([]) };
       pending.set(index, ctx);
+      const t0 = performance.now();
       const mem = await memory(index);
+      // Time spent memorising (or waiting for it): the first question of a haystack carries it, later ones ~0.
+      const memoriseMs = performance.now() - t0;
       const [q] = await index.embedder.embed([query.text]);
       const scores = mem.vectors.map((v) => {
         let s = 0;
@@ -82,7 +85,7 @@ export function createAMem(o: AMemOptions, context: MethodFactoryContext): Metho
       const hits = rankByScore(scores).slice(0, context.k).map((unit) => ({ unit, score: scores[unit]! }));
       const listed = withLinks(hits, (u) => mem.notes[u]!.links, context.k, o.followLinks);
       const units: ScoredUnit[] = listed.map((x) => ({ unit: index.units[x.unit]!, score: x.score }));
-      const notes = { linked: listed.filter((x) => x.linked).length, evolutions: mem.evolutions, fallbacks: mem.fallbacks };
+      const notes = { linked: listed.filter((x) => x.linked).length, evolutions: mem.evolutions, fallbacks: mem.fallbacks, memoriseMs };
       return { retrieval: { ...rankedRetrieval(units), notes } };
     },
   };

@@ -68,11 +68,14 @@ export function createLongMemEvalRag(o: LongMemEvalRagOptions, context: MethodFa
     async run(query, index, ctx) {
       if (index.units.length === 0) return { retrieval: rankedRetrieval([]) };
       pending.set(index, ctx);
+      const t0 = performance.now();
       const mem = await memory(index);
+      // Time spent memorising (or waiting for it): the first question of a haystack carries it, later ones ~0.
+      const memoriseMs = performance.now() - t0;
       const scores = await keyScores(mem, index, query.text, o.retriever);
       const perUnit = mem.plain ? scores : bestPerUnit(mem.keys, scores, index.units.length);
       let order = rankByScore(perUnit);
-      const notes: Record<string, unknown> = { keys: mem.keys.length, expansion: role ? expansion : 'none', fallbacks: mem.fallbacks };
+      const notes: Record<string, unknown> = { keys: mem.keys.length, expansion: role ? expansion : 'none', fallbacks: mem.fallbacks, memoriseMs };
       let tier = new Float64Array(index.units.length);
       if (timeAware) {
         const range = await timeRange(query, ctx, role, where);
