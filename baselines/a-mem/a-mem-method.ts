@@ -7,8 +7,9 @@
  * them, cut to the budget k. A note keeps its unit's id, so recall@K is computed on source units; a linked note
  * carries its parent hit's score (the list stays non-increasing).
  *
- * Offline (`mode: offline`, or no `strategy` role): text-analysis keywords/tags, links from nearest neighbours above
- * `linkThreshold`, no evolution — marked `degraded: offline`. See README.md for every deviation.
+ * Offline (`mode: offline`, or no `strategy` role): text-analysis keywords/tags (embedded with the content as in LLM
+ * mode), links from nearest neighbours above `linkThreshold`, no evolution — marked `degraded: offline`. See
+ * README.md for every deviation.
  */
 import { z } from 'zod';
 import type { Ctx, MemoryIndex, Method, MethodFactoryContext } from '../../src/core/interfaces.ts';
@@ -33,7 +34,7 @@ export const AMemOptionsSchema = z
 export type AMemOptions = z.output<typeof AMemOptionsSchema>;
 
 interface Memory extends Notes {
-  /** Retrieval vectors (LLM mode: note text embedded; offline: the index's unit vectors). */
+  /** Retrieval vectors: the note texts embedded. */
   vectors: readonly Float32Array[];
 }
 
@@ -63,7 +64,8 @@ export function createAMem(o: AMemOptions, context: MethodFactoryContext): Metho
   const pending = new WeakMap<MemoryIndex, Ctx>();
   const memory = perHaystack(async (index): Promise<Memory> => {
     const notes = await buildNotes(index, pending.get(index) ?? { seed: 0, calls: [] }, { role, neighbours: o.neighbours, linkThreshold: o.linkThreshold, where });
-    const vectors = role ? await index.embedder.embed(notes.notes.map(noteText)) : await index.vectors();
+    // Both modes embed the note text (content, keywords, tags, and the context when there is one).
+    const vectors = await index.embedder.embed(notes.notes.map(noteText));
     return { ...notes, vectors };
   });
 

@@ -80,6 +80,7 @@ describe('official prompt replies', () => {
     expect(p).toContain("memory index:0\ttalk start time:202305010000\tmemory content: x\tmemory context: c\tmemory keywords: []\tmemory tags: ['t']");
     expect(p).toContain('The number of neighbors is 1.');
     expect(noteText({ content: 'c', timestamp: '202301010000', keywords: ['k1', 'k2'], tags: ['t'], context: 'ctx' })).toBe('c\nk1, k2\nt\nctx');
+    expect(noteText({ content: '我养了猫', timestamp: '202301010000', keywords: ['猫'], tags: [], context: 'General' })).toBe('我养了猫\n猫');
   });
 });
 

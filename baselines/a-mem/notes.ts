@@ -117,7 +117,11 @@ function offlineNotes(notes: Note[], order: number[], vectors: readonly Float32A
   return { notes, fallbacks: 0, evolutions: 0 };
 }
 
-/** The text a note is embedded with for retrieval (A-MEM paper, eq. 3: content, keywords, tags, context). */
+/**
+ * The text a note is embedded with for retrieval (A-MEM paper, eq. 3: content, keywords, tags, context). The
+ * placeholder context `General` (the source's default when analysis gives none) is left out: it would add the same
+ * word to every note.
+ */
 export function noteText(n: NoteView): string {
-  return [n.content, n.keywords.join(', '), n.tags.join(', '), n.context].filter((x) => x !== '').join('\n');
+  return [n.content, n.keywords.join(', '), n.tags.join(', '), n.context === 'General' ? '' : n.context].filter((x) => x !== '').join('\n');
 }
