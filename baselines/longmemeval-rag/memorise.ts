@@ -45,25 +45,36 @@ export async function memorise(index: MemoryIndex, ctx: Ctx, s: MemoriseSettings
     // One call per session, over its units in index order (sessions are contiguous in the index).
     const bySession = new Map<string, typeof units[number][]>();
     for (const u of units) bySession.set(u.sessionId, [...(bySession.get(u.sessionId) ?? []), u]);
-    for (const [sessionId, members] of bySession) {
-      const p = eventsPrompt(formatDate(members[0]!.at), dialogueString(members.map((u) => ({ role: u.speaker ?? u.role, text: u.text }))));
-      const days = parseEventDates(await chatText(ctx, role, 'index:events', p.messages, p.maxTokens, s.where));
+    // Independent calls: asked concurrently (the client's scheduler bounds them), applied in session order.
+    const replies = await Promise.all(
+      [...bySession.values()].map((members) => {
+        const p = eventsPrompt(formatDate(members[0]!.at), dialogueString(members.map((u) => ({ role: u.speaker ?? u.role, text: u.text }))));
+        return chatText(ctx, role, 'index:events', p.messages, p.maxTokens, s.where);
+      }),
+    );
+    [...bySession.keys()].forEach((sessionId, i) => {
+      const days = parseEventDates(replies[i]!);
       if (days === undefined) fallbacks++;
       else if (days.length > 0) eventDays.set(sessionId, days);
       // An empty event list leaves the session date as its event date: a session always has its own date.
-    }
+    });
   }
 
   if (!role || s.expansion === 'none') return { plain: true, keys: units.map((_, unit) => ({ text: units[unit]!.text, unit })), eventDays, fallbacks };
 
   const scope = index.spec.granularity === 'session' ? 'session' : 'round';
-  const expansions: (string[] | undefined)[] = [];
-  for (const u of units) {
-    const p = expansionPrompt(s.expansion, scope, dialogueString([{ role: u.speaker ?? u.role, text: u.text }]));
-    const items = parseExpansion(s.expansion, await chatText(ctx, role, `index:${s.expansion}`, p.messages, p.maxTokens, s.where), s.split);
+  const kind = s.expansion;
+  const replies = await Promise.all(
+    units.map((u) => {
+      const p = expansionPrompt(kind, scope, dialogueString([{ role: u.speaker ?? u.role, text: u.text }]));
+      return chatText(ctx, role, `index:${kind}`, p.messages, p.maxTokens, s.where);
+    }),
+  );
+  const expansions = replies.map((reply) => {
+    const items = parseExpansion(kind, reply, s.split);
     if (items === undefined) fallbacks++;
-    expansions.push(items);
-  }
+    return items;
+  });
   const keys = joinKeys(units.map((u) => u.text), expansions, s.joinMode);
   const texts = keys.map((k) => k.text);
   return {
