@@ -4,3 +4,6 @@ export { unifiedEmbeddingEntry } from './unified-embedding/unified-embedding-met
 export { fullContextEntry } from './full-context/index.ts';
 export { mem0Entry } from './mem0/index.ts';
 export { zepEntry } from './zep/index.ts';
+export { longMemEvalRagEntry } from './longmemeval-rag/longmemeval-rag-method.ts';
+export { aMemEntry } from './a-mem/a-mem-method.ts';
+export { raeEntry } from './rae/rae-method.ts';

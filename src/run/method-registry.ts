@@ -5,7 +5,16 @@
  */
 import { Registry } from '../core/registry.ts';
 import type { Method, MethodFactoryContext } from '../core/interfaces.ts';
-import { bm25Entry, fullContextEntry, mem0Entry, unifiedEmbeddingEntry, zepEntry } from '../../baselines/index.ts';
+import {
+  aMemEntry,
+  bm25Entry,
+  fullContextEntry,
+  longMemEvalRagEntry,
+  mem0Entry,
+  raeEntry,
+  unifiedEmbeddingEntry,
+  zepEntry,
+} from '../../baselines/index.ts';
 import { adaptmrEntry } from '../routing/adaptmr-method.ts';
 import { strategyMethodEntry } from '../routing/strategy-method.ts';
 
@@ -15,6 +24,9 @@ export const methods = new Registry<Method, MethodFactoryContext>('method')
   .register(fullContextEntry)
   .register(mem0Entry)
   .register(zepEntry)
+  .register(longMemEvalRagEntry)
+  .register(aMemEntry)
+  .register(raeEntry)
   .register(adaptmrEntry)
   .register(strategyMethodEntry)
   .freeze();
