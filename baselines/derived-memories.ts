@@ -18,7 +18,8 @@
  * own entry, never duplicates it.
  */
 import type { Ctx, MemoryIndex, MethodCapabilities } from '../src/core/interfaces.ts';
-import type { LlmRole } from '../src/core/llm.ts';
+import { InputError } from '../src/core/errors.ts';
+import type { ChatMessage, LlmRole } from '../src/core/llm.ts';
 import type { ScoredUnit } from '../src/core/types.ts';
 import { perHaystack } from '../src/index/per-haystack.ts';
 
@@ -132,4 +133,21 @@ export function memorisePerHaystack<T>(build: (index: MemoryIndex, ctx: Ctx) => 
       current = undefined;
     }
   };
+}
+
+/**
+ * One chat call of a seed system's LLM step through the shared client (cached, accounted under `stage`) at the
+ * source's temperature; returns the reply text.
+ */
+export async function seedChat(
+  ctx: Ctx,
+  role: LlmRole,
+  stage: string,
+  messages: ChatMessage[],
+  opts: { temperature: number; maxTokens: number },
+  where: string,
+): Promise<string> {
+  if (!ctx.llm || !ctx.llm.has(role)) throw new InputError(`needs an LLM for role "${role}" (configure one, or set mode: offline)`, where);
+  const result = await ctx.llm.forRole(role).chat({ messages, temperature: opts.temperature, maxTokens: opts.maxTokens }, { stage, calls: ctx.calls });
+  return result.text;
 }

@@ -3,3 +3,4 @@ export { bm25Entry } from './bm25/bm25-method.ts';
 export { unifiedEmbeddingEntry } from './unified-embedding/unified-embedding-method.ts';
 export { fullContextEntry } from './full-context/index.ts';
 export { generativeAgentsEntry } from './generative-agents/index.ts';
+export { reasoningBankEntry } from './reasoningbank/index.ts';
