@@ -4,3 +4,4 @@ export { unifiedEmbeddingEntry } from './unified-embedding/unified-embedding-met
 export { fullContextEntry } from './full-context/index.ts';
 export { generativeAgentsEntry } from './generative-agents/index.ts';
 export { reasoningBankEntry } from './reasoningbank/index.ts';
+export { ragoEntry } from './rago/index.ts';

@@ -5,7 +5,7 @@
  */
 import { Registry } from '../core/registry.ts';
 import type { Method, MethodFactoryContext } from '../core/interfaces.ts';
-import { bm25Entry, fullContextEntry, generativeAgentsEntry, reasoningBankEntry, unifiedEmbeddingEntry } from '../../baselines/index.ts';
+import { bm25Entry, fullContextEntry, generativeAgentsEntry, ragoEntry, reasoningBankEntry, unifiedEmbeddingEntry } from '../../baselines/index.ts';
 import { adaptmrEntry } from '../routing/adaptmr-method.ts';
 import { strategyMethodEntry } from '../routing/strategy-method.ts';
 
@@ -15,6 +15,7 @@ export const methods = new Registry<Method, MethodFactoryContext>('method')
   .register(fullContextEntry)
   .register(generativeAgentsEntry)
   .register(reasoningBankEntry)
+  .register(ragoEntry)
   .register(adaptmrEntry)
   .register(strategyMethodEntry)
   .freeze();
