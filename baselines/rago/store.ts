@@ -67,10 +67,11 @@ export async function buildStore(index: MemoryIndex, ctx: Ctx, s: StoreSettings)
   const vecs = s.role === undefined ? flat.map((m) => vectors[position.get(m.unitIds[0]!)!]!) : flat.length === 0 ? [] : await index.embedder.embed(flat.map((m) => m.content));
   const memories = flat.map((m, i) => ({ ...m, vector: vecs[i]! }));
   const withMemories = new Set(memories.map((m) => m.sessionId));
+  const keyword = memories.length === 0 ? undefined : new Bm25Index(memories.map((m) => m.content));
   stats.memoriseMs = performance.now() - t0;
   return {
     memories,
-    keyword: memories.length === 0 ? undefined : new Bm25Index(memories.map((m) => m.content)),
+    keyword,
     sessions: sessions.filter((x) => withMemories.has(x.sessionId)).map((x) => ({ sessionId: x.sessionId, atMs: Date.parse(x.at) })),
     stats,
   };
