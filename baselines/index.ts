@@ -7,3 +7,6 @@ export { zepEntry } from './zep/index.ts';
 export { longMemEvalRagEntry } from './longmemeval-rag/longmemeval-rag-method.ts';
 export { aMemEntry } from './a-mem/a-mem-method.ts';
 export { raeEntry } from './rae/rae-method.ts';
+export { generativeAgentsEntry } from './generative-agents/index.ts';
+export { reasoningBankEntry } from './reasoningbank/index.ts';
+export { ragoEntry } from './rago/index.ts';

@@ -9,9 +9,12 @@ import {
   aMemEntry,
   bm25Entry,
   fullContextEntry,
+  generativeAgentsEntry,
   longMemEvalRagEntry,
   mem0Entry,
   raeEntry,
+  ragoEntry,
+  reasoningBankEntry,
   unifiedEmbeddingEntry,
   zepEntry,
 } from '../../baselines/index.ts';
@@ -27,6 +30,9 @@ export const methods = new Registry<Method, MethodFactoryContext>('method')
   .register(longMemEvalRagEntry)
   .register(aMemEntry)
   .register(raeEntry)
+  .register(generativeAgentsEntry)
+  .register(reasoningBankEntry)
+  .register(ragoEntry)
   .register(adaptmrEntry)
   .register(strategyMethodEntry)
   .freeze();

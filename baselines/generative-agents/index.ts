@@ -1,0 +1,1 @@
+export { generativeAgentsEntry, createGenerativeAgentsMethod, GenerativeAgentsOptionsSchema, type GenerativeAgentsOptions } from './generative-agents-method.ts';

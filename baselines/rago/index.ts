@@ -1,0 +1,1 @@
+export { ragoEntry, createRagoMethod, RagoOptionsSchema, type RagoOptions } from './rago-method.ts';

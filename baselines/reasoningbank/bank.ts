@@ -1,0 +1,147 @@
+/**
+ * Building a haystack's ReasoningBank once (the haystack is the source's `agent_id`: banks never mix). Sessions are
+ * taken in time order, each as one "trajectory" (hanw39/ReasoningBank-MCP src/tools/extract_memory.py @ 74be881):
+ * the LLM distils at most 3 memory items (title, description, content) with the success-extraction prompt, each
+ * embedded as "title  description content"; offline, every unit is one item (its own text and embedding). Then, as
+ * the source's MemoryManager does (src/services/memory_manager.py @ 29e62c3): semantic dedup — an item whose
+ * retrieval score against the bank reaches 0.90 among the top 5 is skipped; merge detection — an item with at least
+ * 3 bank items scoring ≥ 0.85 among its top 10 forms a group that is merged (LLM: the merge prompt writes one
+ * general item, embedded from its `query`; offline: the source's voting strategy keeps the most used, then
+ * successful, then newest item) and the group leaves the bank. Items keep their sessions' unit ids; a merged item
+ * keeps its group's.
+ */
+import type { Ctx, MemoryIndex } from '../../src/core/interfaces.ts';
+import type { LlmRole } from '../../src/core/llm.ts';
+import { dot, seedChat, sessionsOf } from '../derived-memories.ts';
+import { extractSuccessPrompt, formatMergeMemories, formatTrajectory, mergePrompt, parseExtraction, parseMerge } from './prompts.ts';
+import { itemScore, type HybridWeights, type RetrievalStrategy } from './scoring.ts';
+
+export interface BankItem {
+  id: string;
+  title: string;
+  description: string;
+  content: string;
+  query: string;
+  createdMs: number;
+  /** Every conversation session is a successful trajectory (README: what "success" means here). */
+  success: boolean;
+  vector: Float32Array;
+  unitIds: string[];
+  merged: boolean;
+}
+
+export interface BankSettings {
+  role: LlmRole | undefined;
+  strategy: RetrievalStrategy;
+  weights: HybridWeights;
+  halflifeDays: number;
+  maxItemsPerSession: number;
+  dedup: boolean;
+  dedupThreshold: number;
+  dedupTopK: number;
+  merge: boolean;
+  mergeStrategy: 'llm' | 'voting';
+  mergeThreshold: number;
+  mergeMinSimilar: number;
+  extractTemperature: number;
+  mergeTemperature: number;
+}
+
+export interface Bank {
+  items: BankItem[];
+  stats: { extracted: number; duplicatesSkipped: number; merges: number; extractFailures: number; mergeFailures: number; memoriseMs: number };
+}
+
+const WHERE = 'method reasoningbank';
+/** The source checks the top 10 for a merge opportunity (memory_manager.py `_check_merge_opportunity`). */
+const MERGE_TOP_K = 10;
+
+/** Bank items scored against an embedding at `nowMs`, best first (ties: bank order). During memorising no item has been retrieved yet. */
+export function scoreBank(items: readonly BankItem[], vector: Float32Array, nowMs: number, s: Pick<BankSettings, 'strategy' | 'weights' | 'halflifeDays'>, counts?: (id: string) => number): { item: BankItem; score: number }[] {
+  return items
+    .map((item, i) => ({ item, i, score: itemScore(dot(vector, item.vector), { createdMs: item.createdMs, success: item.success, retrievalCount: counts?.(item.id) ?? 0 }, nowMs, s) }))
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .map(({ item, score }) => ({ item, score }));
+}
+
+export async function buildBank(index: MemoryIndex, ctx: Ctx, s: BankSettings): Promise<Bank> {
+  const t0 = performance.now();
+  const stats = { extracted: 0, duplicatesSkipped: 0, merges: 0, extractFailures: 0, mergeFailures: 0, memoriseMs: 0 };
+  const vectors = await index.vectors();
+  const position = new Map(index.units.map((u, i) => [u.id, i]));
+  const sessions = sessionsOf(index);
+  // Extraction calls are independent per session: all in flight at once (the client's scheduler bounds them).
+  const batches: Omit<BankItem, 'vector'>[][] = await Promise.all(
+    sessions.map(async (session) => {
+      const units = session.unitIds.map((id) => index.unit(id)!);
+      const createdMs = Date.parse(session.at);
+      if (s.role === undefined) {
+        return units.map((u) => ({ id: `u:${u.id}`, title: titleOf(u.text), description: `${u.speaker ?? u.role}, ${u.at.slice(0, 10)}`, content: u.text, query: u.text, createdMs, success: true, unitIds: [u.id], merged: false }));
+      }
+      // The session's opening user turn stands for the task query (README); the session is the trajectory.
+      const opening = (units.find((u) => u.role === 'user') ?? units[0]!).text.slice(0, 200);
+      const trajectory = formatTrajectory(units.map((u) => ({ role: u.speaker ?? u.role, content: u.text })));
+      const reply = await seedChat(ctx, s.role, 'index:extract', [{ role: 'user', content: extractSuccessPrompt(opening, trajectory) }], { temperature: s.extractTemperature, maxTokens: 2000 }, WHERE);
+      const { items, ok } = parseExtraction(reply);
+      if (!ok) stats.extractFailures++;
+      return items.slice(0, s.maxItemsPerSession).map((m, n) => ({ id: `${session.sessionId}#i${n + 1}`, ...m, query: opening, createdMs, success: true, unitIds: session.unitIds, merged: false }));
+    }),
+  );
+  const bank: BankItem[] = [];
+  for (const batch of batches) {
+    if (batch.length === 0) continue;
+    const vecs = s.role === undefined ? batch.map((b) => vectors[position.get(b.unitIds[0]!)!]!) : await index.embedder.embed(batch.map((b) => `${b.title}  ${b.description} ${b.content}`));
+    const fresh = batch.map((b, n) => ({ ...b, vector: vecs[n]! }));
+    stats.extracted += fresh.length;
+    const now = fresh[0]!.createdMs;
+    const unique: BankItem[] = [];
+    for (const item of fresh) {
+      if (s.dedup && scoreBank(bank, item.vector, now, s).slice(0, s.dedupTopK).some((r) => r.score >= s.dedupThreshold)) stats.duplicatesSkipped++;
+      else unique.push(item);
+    }
+    const groups: BankItem[][] = [];
+    if (s.merge) {
+      for (const item of unique) {
+        const similar = scoreBank(bank, item.vector, now, s).slice(0, MERGE_TOP_K).filter((r) => r.score >= s.mergeThreshold).map((r) => r.item);
+        // llm_merge.py / voting_merge.py `should_merge`: group large enough and ≥ 60% successful (all are here).
+        if (similar.length >= s.mergeMinSimilar) groups.push([...similar, item]);
+      }
+    }
+    bank.push(...unique);
+    for (const group of groups) {
+      if (!group.every((g) => bank.includes(g))) continue;
+      const merged = await mergeGroup(group, now, index, ctx, s);
+      if (!merged) {
+        stats.mergeFailures++;
+        continue;
+      }
+      stats.merges++;
+      const at = bank.indexOf(group[0]!);
+      for (const g of group) bank.splice(bank.indexOf(g), 1);
+      bank.splice(Math.min(at, bank.length), 0, merged);
+    }
+  }
+  stats.memoriseMs = performance.now() - t0;
+  return { items: bank, stats };
+}
+
+async function mergeGroup(group: BankItem[], now: number, index: MemoryIndex, ctx: Ctx, s: BankSettings): Promise<BankItem | undefined> {
+  const unitIds = [...new Set(group.flatMap((g) => g.unitIds))];
+  if (s.mergeStrategy === 'voting' || s.role === undefined) {
+    // voting_merge.py: most retrieved, then successful, then newest (Python's stable sort keeps group order on ties).
+    const best = [...group].sort((a, b) => Number(b.success) - Number(a.success) || b.createdMs - a.createdMs)[0]!;
+    return { ...best, unitIds, merged: true };
+  }
+  const reply = await seedChat(ctx, s.role, 'index:merge', [{ role: 'user', content: mergePrompt(group.length, formatMergeMemories(group)) }], { temperature: s.mergeTemperature, maxTokens: 2000 }, WHERE);
+  const m = parseMerge(reply);
+  if (!m) return undefined;
+  const [vector] = await index.embedder.embed([m.query || m.description]);
+  return { id: `merged:${group.map((g) => g.id).join('+')}`, ...m, createdMs: now, success: true, vector: vector!, unitIds, merged: true };
+}
+
+/** Offline title: the unit's first words (CJK: first characters). */
+function titleOf(text: string): string {
+  const words = text.trim().split(/\s+/u);
+  const t = words.length > 1 ? words.slice(0, 8).join(' ') : text.slice(0, 12);
+  return t.length < text.trim().length ? `${t}…` : t;
+}

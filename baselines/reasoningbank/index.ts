@@ -1,0 +1,1 @@
+export { reasoningBankEntry, createReasoningBankMethod, ReasoningBankOptionsSchema, type ReasoningBankOptions } from './reasoningbank-method.ts';
