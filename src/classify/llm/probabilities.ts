@@ -44,12 +44,10 @@ export const REPLY_JSON_SCHEMA: Record<string, unknown> = {
 };
 
 /** The names a first-token alternative is matched against, per type. */
-const NAMES: Record<AdaptType, readonly string[]> = Object.fromEntries(
-  ADAPT_TYPES.map((t) => [t, [PROMPT_LABELS[t], ...PLAN_ZH_NAMES[t]]]),
-) as Record<AdaptType, readonly string[]>;
+const namesOf = (t: AdaptType): readonly string[] => [PROMPT_LABELS[t], ...PLAN_ZH_NAMES[t]];
 
 function nameOf(rest: string): AdaptType | undefined {
-  return ADAPT_TYPES.find((t) => NAMES[t].some((n) => n.startsWith(rest) || (rest.length > n.length && rest.startsWith(n))));
+  return ADAPT_TYPES.find((t) => namesOf(t).some((n) => n.startsWith(rest) || (rest.length > n.length && rest.startsWith(n))));
 }
 
 /** Where the type name starts: the `"type"` value of a JSON reply, else the first letter of a bare reply. */
