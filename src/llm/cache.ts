@@ -13,6 +13,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { redactSecrets } from '../core/secrets.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { CacheMode } from './config.ts';
@@ -122,7 +123,8 @@ export class LlmCache {
     // Temp file in the same directory so the rename stays on one file system (atomic).
     const tmp = join(dir, `.${key}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     try {
-      await writeFile(tmp, JSON.stringify(entry), 'utf8');
+      // A reply that echoes a key is stored redacted (src/core/secrets.ts).
+      await writeFile(tmp, redactSecrets(JSON.stringify(entry)), 'utf8');
       await rename(tmp, path);
     } catch (err) {
       await rm(tmp, { force: true });
