@@ -127,6 +127,11 @@ export function matchCues(text: string, language: RulesOptions['language'] = 'au
   return { scores, cues, decided: cues.length > 0 };
 }
 
+/** Every cue's id (`<type>:<pattern source>`, as `matchCues` reports them): English first, then Chinese. */
+export function cueIds(): string[] {
+  return [ENGLISH_CUES, CHINESE_CUES].flatMap((table) => (Object.entries(table) as [AdaptType, RegExp[]][]).flatMap(([type, ps]) => ps.map((p) => `${type}:${p.source}`)));
+}
+
 export class RulesClassifier implements Classifier {
   readonly name = 'rules';
   readonly options: RulesOptions;

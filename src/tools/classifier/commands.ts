@@ -24,6 +24,7 @@ import { trainLinear } from './train/train.ts';
 import { writeLinearModel } from './train/export.ts';
 import type { Classification } from '../../classify/result.ts';
 import { calibrateClassifierCommand } from './calibrate/commands.ts';
+import { tableCommand } from './eval/table-command.ts';
 
 function datasetName(name: string, flag: string): DatasetName {
   if (!(DATASET_NAMES as readonly string[]).includes(name)) throw new InputError(`unknown dataset "${name}"; known: ${DATASET_NAMES.join(', ')}`, flag);
@@ -201,6 +202,7 @@ export const classifierCommand: CommandModule<object, object> = {
       .command(trainCommand as unknown as CommandModule<object, object>)
       .command(evalCommand as unknown as CommandModule<object, object>)
       .command(calibrateClassifierCommand as unknown as CommandModule<object, object>)
+      .command(tableCommand as unknown as CommandModule<object, object>)
       .demandCommand(1),
   handler: () => undefined,
 };
