@@ -7,6 +7,7 @@ import { ADAPT_TYPES, type AdaptType } from '../core/types.ts';
 /** How the probabilities were obtained. */
 export type ProbSource =
   | 'rules' // soft scores from cue counts (rules.ts)
+  | 'calibrated' // the rules' cue counts through a map fitted on a held-out calibration split (calibration.ts)
   | 'model' // an ONNX model's softmax output
   | 'logprobs' // the LLM's first-token log-probabilities over type labels
   | 'stated' // the distribution the LLM wrote in its reply

@@ -11,10 +11,15 @@
  * `defaultPrior`; p(t) = softmax(beta · score)(t). The decision is the highest score, ties broken by the plan's
  * order (temporal, update, abstention — its `if` chain — then multi-hop, then factual). A question no cue matches
  * is "undecided": it gets the default type, and `rules+llm` sends exactly these to the LLM.
+ *
+ * With `calibrationFile` (written by `adaptmr classifier calibrate`), `classify` maps the cue counts through the
+ * fitted calibration instead (calibration.ts; source `calibrated`), the type is the calibrated argmax (same tie
+ * order), and `excludedQuestionIds` names the calibration questions, which the evaluation must leave out.
  */
 import { z } from 'zod';
 import type { Classifier, Ctx } from '../core/interfaces.ts';
 import { ADAPT_TYPES, AdaptTypeSchema, type AdaptType, type Query } from '../core/types.ts';
+import { applyCalibration, readClassifierCalibration, type ClassifierCalibrationFile } from './calibration.ts';
 import type { Classification } from './result.ts';
 
 type CueTable = Record<Exclude<AdaptType, 'factual'>, RegExp[]>;
@@ -92,6 +97,8 @@ export const RulesOptionsSchema = z
     defaultPrior: z.number().min(0).default(0.5),
     /** Which cue tables to use; `auto` uses both (a question's script picks whichever matches). */
     language: z.enum(['auto', 'en', 'zh']).default('auto'),
+    /** Calibrated probabilities: a file from `adaptmr classifier calibrate` (e.g. calibration/classifier-rules-lme-s.json). */
+    calibrationFile: z.string().min(1).optional(),
   })
   .strict();
 export type RulesOptions = z.infer<typeof RulesOptionsSchema>;
@@ -120,11 +127,23 @@ export function matchCues(text: string, language: RulesOptions['language'] = 'au
   return { scores, cues, decided: cues.length > 0 };
 }
 
+/** Every cue's id (`<type>:<pattern source>`, as `matchCues` reports them): English first, then Chinese. */
+export function cueIds(): string[] {
+  return [ENGLISH_CUES, CHINESE_CUES].flatMap((table) => (Object.entries(table) as [AdaptType, RegExp[]][]).flatMap(([type, ps]) => ps.map((p) => `${type}:${p.source}`)));
+}
+
 export class RulesClassifier implements Classifier {
   readonly name = 'rules';
   readonly options: RulesOptions;
+  readonly calibration?: ClassifierCalibrationFile;
+  /** The calibration questions (with `calibrationFile`): evaluations must exclude them. */
+  readonly excludedQuestionIds?: ReadonlySet<string>;
   constructor(options: Partial<RulesOptions> = {}) {
     this.options = RulesOptionsSchema.parse(options);
+    if (this.options.calibrationFile !== undefined) {
+      this.calibration = readClassifierCalibration(this.options.calibrationFile);
+      this.excludedQuestionIds = new Set(this.calibration.calibrationQuestionIds);
+    }
   }
 
   /** Synchronous core, shared with rules+llm and the abstention-visibility report. */
@@ -140,7 +159,19 @@ export class RulesClassifier implements Classifier {
     return { ...m, type, probs, source: 'rules', route: 'rules' };
   }
 
+  /** The calibrated distribution (needs `calibrationFile`), from the raw cue counts. */
+  calibrated(text: string): Classification {
+    if (!this.calibration) throw new Error('rules: no calibrationFile configured');
+    const m = matchCues(text, this.options.language);
+    const values = applyCalibration(this.calibration.params, m.scores);
+    const probs = Object.fromEntries(ADAPT_TYPES.map((t, i) => [t, values[i] ?? 0])) as Record<AdaptType, number>;
+    const max = Math.max(...values);
+    const type = PRECEDENCE.find((t) => probs[t] === max) ?? this.options.defaultType;
+    return { type, probs, source: 'calibrated' };
+  }
+
   async classify(query: Query, _ctx?: Ctx): Promise<Classification> {
+    if (this.calibration) return this.calibrated(query.text);
     const { type, probs, source } = this.explain(query.text);
     return { type, probs, source };
   }

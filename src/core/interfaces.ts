@@ -139,6 +139,8 @@ export interface Classifier {
   readonly name: string;
   /** Calls an LLM (role `classifier`) per question. */
   readonly usesLlm?: boolean;
+  /** Questions the classifier was fitted or calibrated on; a method using it leaves them out of evaluation. */
+  readonly excludedQuestionIds?: ReadonlySet<string>;
   classify(query: Query, ctx: Ctx): Promise<{ type: AdaptType; probs: Record<AdaptType, number> }>;
 }
 

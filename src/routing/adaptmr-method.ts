@@ -234,10 +234,13 @@ export async function createAdaptmrMethod(
     strategies: await buildStrategies(options, where),
     judge: createAbstentionJudge(abstentionOptions),
   });
-  // Thresholds calibrated on some questions: those questions are held out of the evaluation.
-  const calibrated = abstentionOptions.thresholdsFile
-    ? Object.values(readThresholdsFile(abstentionOptions.thresholdsFile).embedders).flatMap((e) => e.calibrationQuestionIds)
-    : [];
+  // Thresholds or classifier probabilities calibrated on some questions: those questions are held out of the evaluation.
+  const calibrated = [
+    ...(abstentionOptions.thresholdsFile
+      ? Object.values(readThresholdsFile(abstentionOptions.thresholdsFile).embedders).flatMap((e) => e.calibrationQuestionIds)
+      : []),
+    ...(built?.excludedQuestionIds ?? []),
+  ];
   return calibrated.length > 0 ? { ...method, excludedQuestionIds: new Set(calibrated) } : method;
 }
 

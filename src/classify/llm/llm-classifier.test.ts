@@ -100,3 +100,39 @@ describe('llm classifier', () => {
     expect(server.count('/v1/chat/completions')).toBe(1);
   });
 });
+
+describe('llm classifier, the plan\'s reply format (type name alone)', () => {
+  it('sends the plan\'s instruction without a JSON schema and reads a bare name, English or Chinese, with first-token logprobs', async () => {
+    const plain = await startFakeOpenAiServer({
+      chat: (body) => {
+        const prompt = body.messages[0]?.content ?? '';
+        if (prompt.includes('用户查询')) {
+          // 时序推理 vs 知识更新 on the first token: p(时) = e^-0.3, p(知) = e^-1.5, p(好) = e^-4 (names no type)
+          return { text: '时序推理', logprobs: [{ token: '时', logprob: -0.3, top: [{ token: '时', logprob: -0.3 }, { token: '知', logprob: -1.5 }, { token: '好', logprob: -4 }] }, { token: '序推理', logprob: 0, top: [] }] };
+        }
+        return { text: 'knowledge_update' };
+      },
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'adaptmr-llm-plain-'));
+    try {
+      const llm = createLlmProvider({ cache: { mode: 'off', dir }, roles: { classifier: { baseURL: plain.baseURL, model: 'm' } } }, {});
+      const clf = await classifiers.create('llm', { reply: 'name' }, {});
+      const zh = (await clf.classify(q('z', '我是先换的工作还是先搬的家？'), { seed: 1, calls: [], llm })) as Classification;
+      expect(zh.type).toBe('temporal');
+      expect(zh.source).toBe('logprobs');
+      const z = Math.exp(-0.3) + Math.exp(-1.5);
+      expect(zh.probs.temporal).toBeCloseTo(Math.exp(-0.3) / z, 12);
+      expect(zh.probs.update).toBeCloseTo(Math.exp(-1.5) / z, 12);
+      const zhBody = plain.requests[0]?.body as ChatRequestBody;
+      expect(zhBody.response_format).toBeUndefined();
+      expect(zhBody.messages[0]?.content).toMatch(/请只返回类型名称（如 factual_extraction），不需要解释。$/u);
+      const en = (await clf.classify(q('e', 'Where do I live now?'), { seed: 1, calls: [], llm })) as Classification;
+      expect(en.type).toBe('update');
+      expect((plain.requests[1]?.body as ChatRequestBody).messages[0]?.content).toMatch(/Reply with only the type name/u);
+    } finally {
+      await plain.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+

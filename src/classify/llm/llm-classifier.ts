@@ -1,6 +1,7 @@
 /**
  * The few-shot LLM classifier (plan §2.2 option A) through the shared LLM client (role `classifier`), which
- * caches and accounts every call. Asks for structured output and, unless disabled, for the top-5
+ * caches and accounts every call. Asks for structured output (or, with `reply: name`, the plan's bare type name)
+ * and, unless disabled, for the top-5
  * log-probabilities of each token; probabilities.ts turns the reply into a distribution and says which source it
  * used (logprobs → stated → one-hot).
  */
@@ -17,6 +18,8 @@ export const LlmClassifierOptionsSchema = z
   .object({
     /** Prompt language; `auto` = Chinese when the question has Han characters. */
     language: z.enum(['auto', 'en', 'zh']).default('auto'),
+    /** `json`: ask for {type, probabilities} with a JSON schema; `name`: the plan's own "type name only" reply. */
+    reply: z.enum(['json', 'name']).default('json'),
     /** Ask for token log-probabilities (ignored by endpoints that do not give them). */
     logprobs: z.boolean().default(true),
     temperature: z.number().min(0).max(2).default(0),
@@ -48,10 +51,10 @@ export class LlmClassifier implements Classifier {
     const o = this.options;
     const result = await client.chat(
       {
-        messages: [{ role: 'user', content: buildPrompt(query.text, promptLanguage(query.text, o.language)) }],
+        messages: [{ role: 'user', content: buildPrompt(query.text, promptLanguage(query.text, o.language), o.reply) }],
         temperature: o.temperature,
         maxTokens: o.maxTokens,
-        jsonSchema: { name: 'query_type', schema: REPLY_JSON_SCHEMA },
+        ...(o.reply === 'json' ? { jsonSchema: { name: 'query_type', schema: REPLY_JSON_SCHEMA } } : {}),
         ...(o.logprobs ? { logprobs: { top: 5 } } : {}),
       },
       { stage: 'classify', calls: ctx?.calls ?? [] },

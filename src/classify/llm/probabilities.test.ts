@@ -61,4 +61,38 @@ describe('reply → probabilities', () => {
     expect(readReply('"Factual_Extraction".', undefined, undefined)?.type).toBe('factual');
     expect(readReply('I think it is about time', undefined, undefined)).toBeUndefined();
   });
+
+  it("reads the plan's own format: the type name alone, as id, Chinese or English name, T-number or list number", () => {
+    const cases: [string, string][] = [
+      ['temporal_reasoning', 'temporal'],
+      ['时序推理', 'temporal'],
+      ['时间推理', 'temporal'],
+      ['知识更新。', 'update'],
+      ['多跳推理', 'multi-hop'],
+      ['拒绝判断', 'abstention'],
+      ['事实提取', 'factual'],
+      ['**Multi-hop Reasoning**', 'multi-hop'],
+      ['T3', 'update'],
+      ['4. multi_hop', 'multi-hop'],
+      ['类型：时序推理（temporal_reasoning）', 'temporal'],
+      ['{"type": "知识更新"}', 'update'],
+    ];
+    for (const [text, type] of cases) expect([text, readReply(text, undefined, undefined)?.type]).toEqual([text, type]);
+    // two different types named: not read
+    expect(readReply('temporal_reasoning or knowledge_update', undefined, undefined)).toBeUndefined();
+    expect(readReply('时序推理', undefined, undefined)?.source).toBe('one-hot');
+  });
+
+  it('reads first-token logprobs of a bare reply (after a leading quote)', () => {
+    const text = '"multi_hop"';
+    const tokens = [
+      { token: '"m', logprob: -0.1, top: [{ token: '"m', logprob: -0.1 }, { token: '"t', logprob: -2 }, { token: '"x', logprob: -3 }] },
+      { token: 'ulti_hop"', logprob: 0, top: [] },
+    ];
+    const r = readReply(text, undefined, tokens);
+    expect(r?.source).toBe('logprobs');
+    const z = Math.exp(-0.1) + Math.exp(-2);
+    expect(r?.probs['multi-hop']).toBeCloseTo(Math.exp(-0.1) / z, 12);
+    expect(r?.probs.temporal).toBeCloseTo(Math.exp(-2) / z, 12);
+  });
 });

@@ -1,8 +1,12 @@
 /**
  * The few-shot classification prompt of plan §2.2 option A (`CLASSIFIER_PROMPT`), in its original Chinese and in
- * a faithful English translation. Two changes, both for structured output: the reply is a JSON object with the
- * type and a probability per type (instead of "only the type name"), and the type ids are the plan's own
- * (`factual_extraction` …), whose distinct first letters let the log-probability reader tell them apart.
+ * a faithful English translation, with two reply instructions:
+ * - `json` (default): a JSON object with the type and a probability per type — for structured output and stated
+ *   probabilities;
+ * - `name`: the plan's own instruction verbatim ("请只返回类型名称（如 factual_extraction），不需要解释。"), sent
+ *   without a JSON schema; probabilities then come from the log-probabilities of the name's first token.
+ * The type ids are the plan's own (`factual_extraction` …), whose distinct first letters let the log-probability
+ * reader tell them apart.
  */
 
 export type PromptLanguage = 'en' | 'zh';
@@ -27,7 +31,7 @@ const ZH = `你是一个查询类型分类器。根据用户的查询，判断�
 
 用户查询：{query}
 
-请只返回一个 JSON 对象，不需要解释：{"type": 类型名称（如 factual_extraction）, "probabilities": {五个类型名称各自的概率，总和为 1}}`;
+`;
 
 /** English translation of the same prompt; examples translated, names kept (小王 → Xiao Wang). */
 const EN = `You are a query type classifier. Given the user's query, decide which of the following types it belongs to:
@@ -49,9 +53,24 @@ const EN = `You are a query type classifier. Given the user's query, decide whic
 
 User query: {query}
 
-Reply with only a JSON object, no explanation: {"type": the type name (e.g. factual_extraction), "probabilities": {the probability of each of the five type names, summing to 1}}`;
+`;
 
-export const PROMPTS: Record<PromptLanguage, string> = { en: EN, zh: ZH };
+export type ReplyFormat = 'json' | 'name';
+
+const REPLY: Record<ReplyFormat, Record<PromptLanguage, string>> = {
+  json: {
+    zh: '请只返回一个 JSON 对象，不需要解释：{"type": 类型名称（如 factual_extraction）, "probabilities": {五个类型名称各自的概率，总和为 1}}',
+    en: 'Reply with only a JSON object, no explanation: {"type": the type name (e.g. factual_extraction), "probabilities": {the probability of each of the five type names, summing to 1}}',
+  },
+  // The plan's line, verbatim, and its translation.
+  name: {
+    zh: '请只返回类型名称（如 factual_extraction），不需要解释。',
+    en: 'Reply with only the type name (e.g. factual_extraction), no explanation.',
+  },
+};
+
+/** The JSON-reply prompts (kept under this name for existing callers). */
+export const PROMPTS: Record<PromptLanguage, string> = { en: EN + REPLY.json.en, zh: ZH + REPLY.json.zh };
 
 /** `auto` picks Chinese when the question contains a Han character. */
 export function promptLanguage(text: string, setting: 'auto' | PromptLanguage): PromptLanguage {
@@ -59,7 +78,8 @@ export function promptLanguage(text: string, setting: 'auto' | PromptLanguage): 
   return /\p{Script=Han}/u.test(text) ? 'zh' : 'en';
 }
 
-export function buildPrompt(text: string, language: PromptLanguage): string {
+export function buildPrompt(text: string, language: PromptLanguage, reply: ReplyFormat = 'json'): string {
+  const template = (language === 'zh' ? ZH : EN) + REPLY[reply][language];
   // A replacer function, so `$` sequences in the question are not read as replacement patterns.
-  return PROMPTS[language].replace('{query}', () => text);
+  return template.replace('{query}', () => text);
 }

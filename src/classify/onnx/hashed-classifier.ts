@@ -12,19 +12,21 @@ import { InputError, errorMessage } from '../../core/errors.ts';
 import type { Classifier, Ctx } from '../../core/interfaces.ts';
 import { AdaptTypeSchema, type Query } from '../../core/types.ts';
 import { argmaxType, probsFromArray, type Classification } from '../result.ts';
-import { denseFeatures, type FeatureSpec } from './features.ts';
+import { denseFeatures, featureWidth, type FeatureSpec } from './features.ts';
+import { cueIds } from '../rules.ts';
 import { KIND_HASHED_LINEAR, META_FEATURES, META_KIND, META_LABELS } from './model-format.ts';
 
 const { onnx } = onnxProto;
 
-const FeatureSpecSchema = z
-  .object({
-    version: z.literal('adaptmr-hash-v1'),
-    dim: z.number().int().positive(),
-    wordNgrams: z.tuple([z.number().int().positive(), z.number().int().positive()]),
-    charNgrams: z.tuple([z.number().int().positive(), z.number().int().positive()]),
-  })
-  .strict();
+const HashedSpec = {
+  dim: z.number().int().positive(),
+  wordNgrams: z.tuple([z.number().int().positive(), z.number().int().positive()]),
+  charNgrams: z.tuple([z.number().int().positive(), z.number().int().positive()]),
+};
+const FeatureSpecSchema = z.discriminatedUnion('version', [
+  z.object({ version: z.literal('adaptmr-hash-v1'), ...HashedSpec }).strict(),
+  z.object({ version: z.literal('adaptmr-hash-v2'), ...HashedSpec, cues: z.array(z.string()) }).strict(),
+]);
 
 /** Reads an ONNX file's metadata_props; a file that is not an ONNX model fails naming the file. */
 export async function readOnnxMetadata(file: string): Promise<Record<string, string>> {
@@ -74,7 +76,13 @@ export class HashedOnnxClassifier implements Classifier {
         throw new InputError(`metadata ${key} is invalid: ${errorMessage(err)}`, file);
       }
     };
-    const spec = parse(META_FEATURES, FeatureSpecSchema);
+    const spec: FeatureSpec = parse(META_FEATURES, FeatureSpecSchema);
+    if (spec.version === 'adaptmr-hash-v2') {
+      // A cue the rules no longer have would silently read as "never matches": refuse instead.
+      const known = new Set(cueIds());
+      const missing = spec.cues.filter((c) => !known.has(c));
+      if (missing.length > 0) throw new InputError(`the model uses rules cues this version does not have (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}); retrain it`, file);
+    }
     const labels = parse(META_LABELS, z.array(AdaptTypeSchema).nonempty());
     const session = await createSession(file);
     return new HashedOnnxClassifier(session, spec, labels, file);
@@ -82,7 +90,7 @@ export class HashedOnnxClassifier implements Classifier {
 
   async classifyBatch(texts: readonly string[]): Promise<Classification[]> {
     if (texts.length === 0) return [];
-    const input = new ort.Tensor('float32', denseFeatures(texts, this.spec), [texts.length, this.spec.dim]);
+    const input = new ort.Tensor('float32', denseFeatures(texts, this.spec), [texts.length, featureWidth(this.spec)]);
     const out = await this.session.run({ [this.session.inputNames[0] ?? 'features']: input });
     const tensor = out[this.session.outputNames[0] ?? 'probabilities'];
     if (!tensor || !(tensor.data instanceof Float32Array)) throw new InputError('model gave no float output', this.file);

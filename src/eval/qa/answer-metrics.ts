@@ -1,6 +1,6 @@
 /**
- * Answer metrics for LoCoMo: token F1 exactly as LoCoMo's own evaluation computes it, and BLEU-1 as Mem0's
- * evaluation computes it.
+ * Answer metrics for LoCoMo: token F1 exactly as LoCoMo's own evaluation computes it, and Mem0's token F1 and
+ * BLEU-1 as Mem0's evaluation computes them.
  *
  * LoCoMo F1 — snap-research/locomo `task_eval/evaluation.py` (commit 92286325a40764bee61f77824ddb95233b11c4d6):
  * - `normalize_answer`: drop commas, lower-case, drop ASCII punctuation (`string.punctuation`), replace the words
@@ -18,8 +18,15 @@
  * smoothing_function=SmoothingFunction().method1)`. With those weights the smoothing never matters (it only
  * rescues zero higher-order precisions, which weigh 0), so BLEU-1 = BP × clipped unigram precision, and NLTK
  * returns 0 when no unigram matches. BP = 1 if the hypothesis is longer than the reference, else exp(1 − r/c).
+ * Tokens follow NLTK 3.8.1 by default (src/eval/qa/nltk-tokenize.ts says how 3.10.3 differs).
+ *
+ * Mem0 F1 — the same file (unchanged at d85fcda0378e3e2ba8772705b075049484bd8fa8, the last commit before Mem0 moved
+ * its evaluation out of the repo), `calculate_metrics` with `simple_tokenize`: 0 when either string is empty; both
+ * `.strip()`ed; tokens = `text.lower()` with `.` `,` `!` `?` replaced by spaces, split on whitespace; **sets** (not
+ * multisets) of tokens; precision = |common| / |pred set|, recall = |common| / |ref set|, F1 = 2PR/(P+R), 0 when
+ * either set is empty or nothing overlaps. No stemming, no article removal — so it differs from LoCoMo's F1.
  */
-import { wordTokenize } from './nltk-tokenize.ts';
+import { DEFAULT_NLTK_VERSION, type NltkVersion, wordTokenize } from './nltk-tokenize.ts';
 import { porterStem } from './porter-stemmer.ts';
 
 const PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
@@ -94,11 +101,34 @@ export function locomoAnswerScore(prediction: string, answer: string, category: 
   }
 }
 
-/** BLEU-1 as Mem0's `calculate_metrics` computes it (see the file header). */
-export function bleu1(prediction: string, reference: string): number {
+/** Mem0's `simple_tokenize`. Python's `str.split()` splits on Unicode whitespace runs, as `\s+` does. */
+export function mem0SimpleTokenize(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replace(/[.,!?]/gu, ' ')
+    .split(/\s+/u)
+    .filter((t) => t !== '');
+}
+
+/** Mem0's token F1 (`calculate_metrics` → `f1`; see the file header). */
+export function mem0TokenF1(prediction: string, reference: string): number {
   if (prediction === '' || reference === '') return 0;
-  const hyp = wordTokenize(prediction.trim().toLowerCase());
-  const ref = wordTokenize(reference.trim().toLowerCase());
+  const pred = new Set(mem0SimpleTokenize(prediction.trim()));
+  const ref = new Set(mem0SimpleTokenize(reference.trim()));
+  if (pred.size === 0 || ref.size === 0) return 0;
+  let common = 0;
+  for (const t of pred) if (ref.has(t)) common++;
+  if (common === 0) return 0;
+  const precision = common / pred.size;
+  const recall = common / ref.size;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+/** BLEU-1 as Mem0's `calculate_metrics` computes it (see the file header), tokenised as NLTK `version` does. */
+export function bleu1(prediction: string, reference: string, version: NltkVersion = DEFAULT_NLTK_VERSION): number {
+  if (prediction === '' || reference === '') return 0;
+  const hyp = wordTokenize(prediction.trim().toLowerCase(), version);
+  const ref = wordTokenize(reference.trim().toLowerCase(), version);
   const refCounts = new Map<string, number>();
   for (const t of ref) refCounts.set(t, (refCounts.get(t) ?? 0) + 1);
   const hypCounts = new Map<string, number>();

@@ -1,7 +1,7 @@
 /**
  * CLI: `adaptmr classify` (classify questions from arguments or stdin), `adaptmr classifier train` (train the
- * hashed ONNX model on a whole dataset) and `adaptmr classifier eval` (score a classifier on a dataset; k-fold or
- * cross-dataset for the trainable model; DuckDB + heatmap).
+ * hashed ONNX model on a whole dataset), `adaptmr classifier eval` (score a classifier on a dataset; k-fold or
+ * cross-dataset for the trainable model; DuckDB + heatmap) and `adaptmr classifier calibrate` (calibrate/commands.ts).
  */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -23,6 +23,8 @@ import { renderChart } from '../../report/index.ts';
 import { trainLinear } from './train/train.ts';
 import { writeLinearModel } from './train/export.ts';
 import type { Classification } from '../../classify/result.ts';
+import { calibrateClassifierCommand } from './calibrate/commands.ts';
+import { tableCommand } from './eval/table-command.ts';
 
 function datasetName(name: string, flag: string): DatasetName {
   if (!(DATASET_NAMES as readonly string[]).includes(name)) throw new InputError(`unknown dataset "${name}"; known: ${DATASET_NAMES.join(', ')}`, flag);
@@ -199,6 +201,8 @@ export const classifierCommand: CommandModule<object, object> = {
     y
       .command(trainCommand as unknown as CommandModule<object, object>)
       .command(evalCommand as unknown as CommandModule<object, object>)
+      .command(calibrateClassifierCommand as unknown as CommandModule<object, object>)
+      .command(tableCommand as unknown as CommandModule<object, object>)
       .demandCommand(1),
   handler: () => undefined,
 };

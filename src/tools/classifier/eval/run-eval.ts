@@ -48,7 +48,11 @@ export async function evaluateClassifier(req: EvaluateRequest): Promise<EvalResu
   }
   const clf = await classifiers.create(req.classifier, options, req.llm?.client ? { llm: req.llm.client } : {}, '--classifier');
   const isLlm = req.classifier === 'llm' || req.classifier === 'rules+llm';
-  const predictions = await predictAll(clf, req.questions, {
+  // A classifier calibrated on some questions (rules with calibrationFile) is scored on the others only.
+  const excluded = clf.excludedQuestionIds;
+  const questions = excluded ? req.questions.filter((q) => !excluded.has(q.query.id)) : req.questions;
+  if (questions.length === 0) throw new InputError('every question was used to calibrate this classifier; nothing left to evaluate');
+  const predictions = await predictAll(clf, questions, {
     seed,
     concurrency: req.concurrency ?? (isLlm ? 4 : 1),
     ...(req.llm?.provider ? { llm: req.llm.provider } : {}),
@@ -56,7 +60,7 @@ export async function evaluateClassifier(req: EvaluateRequest): Promise<EvalResu
   const label = req.classifier === 'onnx' ? `onnx (${String(options.model)})` : req.classifier;
   return scoreEval(
     { classifier: req.classifier, label, dataset, protocol: 'as-is', seed, routes: clf instanceof RulesLlmClassifier ? { ...clf.routeCounts } : null },
-    req.questions,
+    questions,
     predictions,
   );
 }

@@ -6,6 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import onnxProto from 'onnx-proto';
+import { featureWidth } from '../../../classify/onnx/features.ts';
 import { KIND_HASHED_LINEAR, META_FEATURES, META_KIND, META_LABELS, META_TRAINED_ON } from '../../../classify/onnx/model-format.ts';
 import type { LinearModel } from './train.ts';
 
@@ -15,18 +16,20 @@ const { onnx } = onnxProto;
 /** Human-readable statement of the input contract, stored in the file beside the machine-readable spec. */
 export function featureContractText(model: LinearModel): string {
   const s = model.spec;
+  const cues = s.version === 'adaptmr-hash-v2' ? s.cues.length : 0;
   return [
-    `input "features": float32 [N, ${s.dim}]`,
+    `input "features": float32 [N, ${featureWidth(s)}] (${s.version})`,
     'text → NFKC → lower case → whitespace runs collapsed to one space, trimmed',
     `word tokens: each Han character alone, else runs of [\\p{L}\\p{N}']; word ${s.wordNgrams[0]}..${s.wordNgrams[1]}-grams as "w:" + tokens joined by " "`,
     `char ${s.charNgrams[0]}..${s.charNgrams[1]}-grams (code points) over " " + text + " ", as "c:" + gram`,
-    `index = FNV-1a 32-bit(UTF-8 bytes of the feature string) mod ${s.dim}; value 1 (binary), then the row is L2-normalised`,
+    `index = FNV-1a 32-bit(UTF-8 bytes of the feature string) mod ${s.dim}; value 1 (binary), then entries 0..${s.dim - 1} are L2-normalised`,
+    ...(cues > 0 ? [`entries ${s.dim}..${s.dim + cues - 1}: 1 when rules cue i of metadata adaptmr.features.cues ("<type>:<regex source>") matches the raw question, else 0`] : []),
     `output "probabilities": float32 [N, ${model.labels.length}] in label order ${model.labels.join(',')}`,
   ].join('\n');
 }
 
 export function linearModelToOnnx(model: LinearModel): Uint8Array {
-  const D = model.spec.dim;
+  const D = featureWidth(model.spec);
   const K = model.labels.length;
   const floatTensor = (name: string, dims: number[], data: Float32Array) =>
     onnx.TensorProto.create({

@@ -4,12 +4,17 @@
  * (Kingma & Ba 2015, Algorithm 1, with bias correction). Weights start at zero (the loss is convex, so no random
  * start is needed); the only randomness is the per-epoch shuffle, drawn from a seeded pure-rand generator, so a
  * given seed and data give bit-identical weights.
+ *
+ * `lazy: true` updates, per mini-batch, only the weights of the features present in the batch (and the biases),
+ * with their L2 term — "lazy" Adam as in TensorFlow Addons' `LazyAdam`: moments of absent features are not decayed
+ * and bias correction uses the global step. A question has a few hundred active features out of `dim`, so this is
+ * ~10× cheaper per step, which nested cross-validation needs; the dense update stays the default for v1 models.
  */
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { softmax } from '../../../classify/onnx/model-format.ts';
 import { ADAPT_TYPES, type AdaptType } from '../../../core/types.ts';
-import { DEFAULT_FEATURE_SPEC, sparseFeatures, type FeatureSpec } from '../../../classify/onnx/features.ts';
+import { DEFAULT_FEATURE_SPEC, featureWidth, sparseRow, type FeatureSpec, type SparseRow } from '../../../classify/onnx/features.ts';
 
 export interface TrainOptions {
   epochs: number;
@@ -19,6 +24,8 @@ export interface TrainOptions {
   l2: number;
   seed: number;
   spec: FeatureSpec;
+  /** Sparse ("lazy") Adam updates; see the file header. */
+  lazy: boolean;
 }
 
 export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
@@ -30,6 +37,7 @@ export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
   l2: 3e-3,
   seed: 42,
   spec: DEFAULT_FEATURE_SPEC,
+  lazy: false,
 };
 
 export interface LabelledText {
@@ -50,13 +58,23 @@ export interface LinearModel {
 export function trainLinear(examples: readonly LabelledText[], opts: Partial<TrainOptions> = {}): LinearModel {
   const o: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, ...opts };
   if (examples.length === 0) throw new Error('trainLinear: no training examples');
+  return trainLinearRows(
+    examples.map((e) => sparseRow(e.text, o.spec)),
+    examples.map((e) => e.type),
+    o,
+  );
+}
+
+/** The same, from feature rows already computed with `opts.spec` (cross-validation computes them once). */
+export function trainLinearRows(xs: readonly SparseRow[], types: readonly AdaptType[], opts: Partial<TrainOptions> = {}): LinearModel {
+  const o: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, ...opts };
+  if (xs.length === 0) throw new Error('trainLinear: no training examples');
   const labels = ADAPT_TYPES;
   const K = labels.length;
-  const D = o.spec.dim;
-  const xs = examples.map((e) => sparseFeatures(e.text, o.spec));
-  const ys = examples.map((e) => labels.indexOf(e.type));
+  const D = featureWidth(o.spec);
+  const ys = types.map((t) => labels.indexOf(t));
   const counts = Object.fromEntries(labels.map((l) => [l, 0])) as Record<AdaptType, number>;
-  for (const e of examples) counts[e.type] += 1;
+  for (const t of types) counts[t] += 1;
 
   // Parameters: W [D, K] and b [K] in one vector so Adam treats them uniformly; b sits after W.
   const P = D * K + K;
@@ -69,7 +87,11 @@ export function trainLinear(examples: readonly LabelledText[], opts: Partial<Tra
   const eps = 1e-8;
   let step = 0;
   const rng = xoroshiro128plus(o.seed);
-  const order = examples.map((_, i) => i);
+  // Lazy mode: which feature rows the current batch touched (stamp = batch number), listed in `touched`.
+  const stamp = new Int32Array(D).fill(-1);
+  const touched: number[] = [];
+  let batchNo = 0;
+  const order = xs.map((_, i) => i);
   const logits = new Float64Array(K);
 
   for (let epoch = 0; epoch < o.epochs; epoch++) {
@@ -82,33 +104,62 @@ export function trainLinear(examples: readonly LabelledText[], opts: Partial<Tra
     }
     for (let start = 0; start < order.length; start += o.batchSize) {
       const batch = order.slice(start, start + o.batchSize);
-      grad.fill(0);
+      if (!o.lazy) grad.fill(0);
+      touched.length = 0;
+      batchNo += 1;
       for (const idx of batch) {
         const x = xs[idx];
         const y = ys[idx];
         if (!x || y === undefined) continue;
+        const nnz = x.indices.length;
+        if (o.lazy) {
+          for (let j = 0; j < nnz; j++) {
+            const i = x.indices[j] as number;
+            if (stamp[i] !== batchNo) {
+              stamp[i] = batchNo;
+              touched.push(i);
+            }
+          }
+        }
         for (let k = 0; k < K; k++) {
           let z = theta[D * K + k] as number;
-          for (const i of x.indices) z += (theta[i * K + k] as number) * x.value;
+          for (let j = 0; j < nnz; j++) z += (theta[(x.indices[j] as number) * K + k] as number) * (x.values[j] as number);
           logits[k] = z;
         }
         const probs = softmax(logits);
         for (let k = 0; k < K; k++) {
           const g = ((probs[k] as number) - (k === y ? 1 : 0)) / batch.length;
           grad[D * K + k] = (grad[D * K + k] as number) + g;
-          for (const i of x.indices) grad[i * K + k] = (grad[i * K + k] as number) + g * x.value;
+          for (let j = 0; j < nnz; j++) {
+            const q = (x.indices[j] as number) * K + k;
+            grad[q] = (grad[q] as number) + g * (x.values[j] as number);
+          }
         }
       }
       step += 1;
       const c1 = 1 - beta1 ** step;
       const c2 = 1 - beta2 ** step;
-      for (let p = 0; p < P; p++) {
+      const update = (p: number) => {
         const g = (grad[p] as number) + (p < D * K ? o.l2 * (theta[p] as number) : 0);
         const mp = beta1 * (m[p] as number) + (1 - beta1) * g;
         const vp = beta2 * (v[p] as number) + (1 - beta2) * g * g;
         m[p] = mp;
         v[p] = vp;
         theta[p] = (theta[p] as number) - (o.learningRate * (mp / c1)) / (Math.sqrt(vp / c2) + eps);
+      };
+      if (o.lazy) {
+        for (const i of touched) {
+          for (let k = 0; k < K; k++) {
+            update(i * K + k);
+            grad[i * K + k] = 0;
+          }
+        }
+        for (let k = 0; k < K; k++) {
+          update(D * K + k);
+          grad[D * K + k] = 0;
+        }
+      } else {
+        for (let p = 0; p < P; p++) update(p);
       }
     }
   }
@@ -118,17 +169,20 @@ export function trainLinear(examples: readonly LabelledText[], opts: Partial<Tra
     labels,
     weights: Float32Array.from(theta.subarray(0, D * K)),
     bias: Float32Array.from(theta.subarray(D * K)),
-    trainedOn: { n: examples.length, counts, options: rest },
+    trainedOn: { n: xs.length, counts, options: rest },
   };
 }
 
 /** The same forward pass as the ONNX graph, in TypeScript, so tests can check the exported file against it. */
 export function predictLinear(model: LinearModel, text: string): number[] {
+  return predictLinearRow(model, sparseRow(text, model.spec));
+}
+
+export function predictLinearRow(model: LinearModel, x: SparseRow): number[] {
   const K = model.labels.length;
-  const x = sparseFeatures(text, model.spec);
   const z = Array.from({ length: K }, (_, k) => {
     let s = model.bias[k] as number;
-    for (const i of x.indices) s += (model.weights[i * K + k] as number) * x.value;
+    for (let j = 0; j < x.indices.length; j++) s += (model.weights[(x.indices[j] as number) * K + k] as number) * (x.values[j] as number);
     return s;
   });
   return softmax(z);

@@ -1,0 +1,33 @@
+/**
+ * The committed Chinese training/evaluation questions (src/classify/data/zh-questions.jsonl), written from the
+ * plan's taxonomy — the file's first line says who wrote them and from what. Read as labelled questions of the
+ * dataset `zh-plan`, so they join LongMemEval and LoCoMo in training and get their own rows in the table.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { InputError } from '../../../core/errors.ts';
+import { AdaptTypeSchema } from '../../../core/types.ts';
+import type { LabelledQuestion } from '../eval/questions.ts';
+
+export const ZH_QUESTIONS_FILE = new URL('../../../classify/data/zh-questions.jsonl', import.meta.url);
+export const ZH_DATASET = 'zh-plan';
+
+const LineSchema = z.object({ id: z.string().min(1), question: z.string().min(1), type: AdaptTypeSchema }).strict();
+const ProvenanceSchema = z.object({ _provenance: z.string().min(1) }).strict();
+
+export function readZhQuestions(file: URL | string = ZH_QUESTIONS_FILE): LabelledQuestion[] {
+  const where = typeof file === 'string' ? file : file.pathname;
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  if (!ProvenanceSchema.safeParse(JSON.parse(lines[0] ?? '{}')).success) throw new InputError('first line must be {"_provenance": "…"}', `${where}:1`);
+  return lines.slice(1).map((l, i) => {
+    const r = LineSchema.safeParse(JSON.parse(l));
+    if (!r.success) throw new InputError(r.error.issues[0]?.message ?? 'invalid line', `${where}:${i + 2}`);
+    return {
+      dataset: ZH_DATASET,
+      query: { id: r.data.id, text: r.data.question, askedAt: '2024-01-01T00:00:00.000Z' },
+      gold: r.data.type,
+      nativeType: r.data.type,
+      isAbstention: r.data.type === 'abstention',
+    };
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * CLI: `adaptmr score-answers <predictions.jsonl> --dataset locomo|longmemeval-… [--json] [--judge]` — scores a file
+ * of `{question_id, prediction}` lines (published predictions of other systems, or ours) with the harness's own
+ * answer metrics and, with `--judge`, its LLM judges. Prints one JSON object per input line, in input order, on
+ * stdout (with or without `--json`); without `--json` a per-type summary follows on stderr.
+ * The judge endpoint: `--judge-model`, `--base-url` (else OPENAI_BASE_URL), key from OPENAI_API_KEY — as
+ * `adaptmr classify --llm-model --base-url` does for the classifier role.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { DATASET_NAMES, type DatasetName } from '../../core/config.ts';
+import { InputError } from '../../core/errors.ts';
+import type { LlmClient } from '../../core/llm.ts';
+import { resolveDataDir } from '../../data/index.ts';
+import { createLlmProvider } from '../../llm/index.ts';
+import { goldFor } from './gold.ts';
+import { readPredictions } from './predictions.ts';
+import { scoreLines, type ScoredLine } from './score.ts';
+import { summaryText } from './summary.ts';
+
+export interface ScoreAnswersArgs {
+  file: string;
+  dataset: string;
+  json: boolean;
+  judge: boolean;
+  'judge-model': string | undefined;
+  'base-url': string | undefined;
+  'judge-adversarial': boolean;
+  concurrency: number;
+  'data-dir': string | undefined;
+}
+
+function judgeClient(argv: ScoreAnswersArgs): LlmClient | undefined {
+  if (!argv.judge) return undefined;
+  if (!argv['judge-model']) throw new InputError('--judge needs --judge-model (e.g. gpt-4o-mini; endpoint from --base-url or OPENAI_BASE_URL)', '--judge-model');
+  const provider = createLlmProvider({ roles: { judge: { model: argv['judge-model'], ...(argv['base-url'] ? { baseURL: argv['base-url'] } : {}) } } });
+  return provider.forRole('judge');
+}
+
+export const scoreAnswersCommand: CommandModule<object, ScoreAnswersArgs> = {
+  command: 'score-answers <file>',
+  describe: 'Score a JSON-lines file of {question_id, prediction} against a dataset (LoCoMo F1, Mem0 F1, BLEU-1, judges)',
+  builder: (y) =>
+    y
+      .positional('file', { type: 'string', demandOption: true, describe: 'predictions, one JSON object per line' })
+      .option('dataset', { type: 'string', demandOption: true, describe: DATASET_NAMES.join(', ') })
+      .option('json', { type: 'boolean', default: false, describe: 'JSON lines only (no summary on stderr)' })
+      .option('judge', { type: 'boolean', default: false, describe: "also run the dataset's LLM judge" })
+      .option('judge-model', { type: 'string', describe: 'judge model (role "judge")' })
+      .option('base-url', { type: 'string', describe: 'OpenAI-compatible endpoint for the judge (default OPENAI_BASE_URL)' })
+      .option('judge-adversarial', { type: 'boolean', default: false, describe: 'LoCoMo: judge category 5 too (Mem0 does not)' })
+      .option('concurrency', { type: 'number', default: 4, describe: 'judge calls in flight' })
+      .option('data-dir', { type: 'string', describe: 'data directory (default ADAPTMR_DATA_DIR, then ./datasets)' }) as unknown as Argv<ScoreAnswersArgs>,
+  handler: async (argv) => {
+    if (!(DATASET_NAMES as readonly string[]).includes(argv.dataset)) throw new InputError(`unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')}`, '--dataset');
+    if (!Number.isInteger(argv.concurrency) || argv.concurrency < 1) throw new InputError('must be a positive integer', '--concurrency');
+    const judge = judgeClient(argv);
+    const lines = readPredictions(argv.file);
+    const gold = await goldFor(lines, argv.dataset as DatasetName, resolveDataDir({ flag: argv['data-dir'] }), argv.file);
+    const rows: ScoredLine[] = await scoreLines(lines, gold, {
+      ...(judge ? { judge } : {}),
+      judgeAdversarial: argv['judge-adversarial'],
+      concurrency: argv.concurrency,
+    });
+    for (const r of rows) console.log(JSON.stringify(r));
+    if (!argv.json) console.error(summaryText(rows));
+  },
+};
