@@ -23,6 +23,17 @@ export class NotBuiltError extends Error {
   }
 }
 
+/**
+ * A service the run depends on cannot be used at all (unreachable server, rejected key). Unlike other method errors
+ * it is not recorded per question: the runner stops the run with this one line, naming the URL and what to check.
+ */
+export class EndpointError extends InputError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EndpointError';
+  }
+}
+
 /** The message of any thrown value, with every registered secret redacted (it may end up in a row or on stderr). */
 export function errorMessage(err: unknown): string {
   return redactSecrets(err instanceof Error ? err.message : String(err));

@@ -113,6 +113,14 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
       }
       return client;
     },
+    requestPolicy: {
+      schedule: (fn) => shared.scheduler.run(fn),
+      timeoutMs: config.timeoutMs,
+      maxRetries: config.maxRetries,
+      retryBaseMs: config.retryBaseMs,
+      cacheDir,
+      cacheMode: config.cache.mode,
+    },
     describe: () => described.map((d) => ({ ...d })),
     stats: () => ({ ...shared.stats }),
   };

@@ -23,7 +23,7 @@ const dir = mkdtempSync(join(tmpdir(), 'adaptmr-bad-replies-'));
 beforeAll(async () => {
   server = await startFakeOpenAiServer({
     embed: (_text, dim) => {
-      const v = Array.from({ length: dim }, (_, i) => (i === 0 ? 1 : 0));
+      const v: number[] = Array.from({ length: dim }, (_, i) => (i === 0 ? 1 : 0));
       if (mode === 'nan') v[1] = Number.NaN;
       if (mode === 'zero') v.fill(0);
       return mode === 'dim' ? v.slice(0, dim - 1) : v;
