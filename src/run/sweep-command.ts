@@ -20,8 +20,8 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
   describe: 'Run a sweep file\'s variations (or one shard of them), one results file per variation',
   builder: (y) =>
     y
-      .positional('sweep', { type: 'string', demandOption: true, describe: 'sweep YAML: { sweep?, base: <experiment>, variations: [{ id, set }] }' })
-      .option('out', { type: 'string', describe: 'folder for <variation>.duckdb files, base.duckdb for the base (default results/<base name>/)' })
+      .positional('sweep', { type: 'string', demandOption: true, describe: 'sweep YAML: { name, base, variations: [{ id, set }] }' })
+      .option('out', { type: 'string', describe: 'folder for <variation>.duckdb files (default results/<sweep name>/)' })
       .option('shard', { type: 'string', describe: 'run only shard i of n (1-based), e.g. --shard 2/4' })
       .option('plan', { type: 'number', describe: 'print the matrix of at most n shards as JSON and exit' })
       .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
@@ -29,18 +29,16 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' }),
   handler: async (argv) => {
     const { loadSweep } = await import('./sweep-file.ts');
-    const { runSweep, shardMatrix } = await import('./sweep-runner.ts');
+    const { runSweep, shardMatrix } = await import('./sweep.ts');
     const { parseShard } = await import('./shard.ts');
     const sweep = await loadSweep(argv.sweep);
     if (argv.plan !== undefined) {
-      console.log(JSON.stringify(shardMatrix(sweep, argv.plan, argv.sweep)));
+      console.log(JSON.stringify(shardMatrix(sweep, argv.plan)));
       return;
     }
-    const { sweepName } = await import('./sweep-file.ts');
-    const outDir = argv.out ?? `results/${sweepName(sweep)}`;
+    const outDir = argv.out ?? `results/${sweep.name}`;
     const summary = await runSweep(sweep, {
       outDir,
-      path: argv.sweep,
       shard: argv.shard !== undefined ? parseShard(argv.shard) : undefined,
       dataDir: argv['data-dir'],
       concurrency: argv.concurrency,

@@ -62,15 +62,17 @@ describe('.github/workflows', () => {
 
   it('the plan command prints the matrix fromJSON expects', () => {
     const sweepFile = join(dir, 'sweep.yaml');
-    writeFileSync(sweepFile, `base:
-  name: wf
+    writeFileSync(sweepFile, `name: wf
+base:
+  name: x
   datasets: [{ name: locomo, limit: 1 }]
   methods: [{ id: bm25, method: bm25 }]
 variations:
-  - { id: a, set: { seed: 1 } }
-  - { id: b, set: { seed: 2 } }
+  - { id: a, set: {} }
+  - { id: b, set: { seed: 1 } }
+  - { id: c, set: { seed: 2 } }
 `);
     const out = execFileSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), 'sweep', sweepFile, '--plan', '2'], { encoding: 'utf8' });
-    expect(JSON.parse(out)).toEqual({ include: [{ shard: '1/2', variations: 'a base' }, { shard: '2/2', variations: 'b' }] });
+    expect(JSON.parse(out)).toEqual({ include: [{ shard: '1/2', variations: 'a c' }, { shard: '2/2', variations: 'b' }] });
   });
 });

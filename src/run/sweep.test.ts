@@ -14,14 +14,14 @@ import { openResultStore } from '../store/index.ts';
 import { parseExperiment } from './load-config.ts';
 import { runExperiment } from './runner.ts';
 import { parseShard, shardIds } from './shard.ts';
-import { expandSweepRuns, type SweepFile } from './sweep-file.ts';
-import { runSweep, shardMatrix, variationFile } from './sweep-runner.ts';
+import { expandSweep, type ResolvedSweep } from './sweep-file.ts';
+import { runSweep, shardMatrix, variationFile } from './sweep.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-sweep-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const base = {
-  name: 'sweep-test',
+  name: 'ignored',
   datasets: [{ name: 'locomo', limit: 4 }],
   methods: [
     { id: 'bm25', method: 'bm25', index: { granularity: 'session' }, k: 5 },
@@ -30,33 +30,33 @@ const base = {
   metrics: { ks: [1, 5] },
 };
 
-const sweep: SweepFile = {
-  sweep: {},
+const sweep: ResolvedSweep = {
+  path: 'sweep-test.yaml',
+  name: 'sweep-test',
   base,
   variations: [
     { id: 'k3', set: { methods: { bm25: { k: 3 }, embed: { k: 3 } } } },
+    { id: 'base', set: {} },
     { id: 'bm25-only', description: 'one method', set: { methods: [{ id: 'bm25', method: 'bm25', index: { granularity: 'turn' }, k: 5 }] } },
   ],
 };
-const expandSweep = (s: SweepFile) => expandSweepRuns(s, 'sweep-test.yaml');
 
 describe('expandSweep', () => {
-  it('runs the base as `base` and names each variation after the base, its set merged onto the base', () => {
+  it('names each variation after the sweep and merges its set onto the base', () => {
     const runs = expandSweep(sweep);
-    expect(runs.map((r) => r.id)).toEqual(['base', 'k3', 'bm25-only']);
-    expect(runs.map((r) => r.experiment.config.name)).toEqual(['sweep-test', 'sweep-test.k3', 'sweep-test.bm25-only']);
-    const k3 = runs[1]!.experiment.config;
+    expect(runs.map((r) => r.experiment.config.name)).toEqual(['sweep-test.k3', 'sweep-test.base', 'sweep-test.bm25-only']);
+    const k3 = runs[0]!.experiment.config;
     expect(k3.methods.map((m) => [m.id, m.k, m.index.granularity])).toEqual([['bm25', 3, 'session'], ['embed', 3, 'session']]);
     expect(runs[2]!.experiment.config.methods.map((m) => m.id)).toEqual(['bm25']);
     expect(new Set(runs.map((r) => r.experiment.configHash)).size).toBe(3);
   });
 
   it('names the sweep file, the variation and the field on errors', () => {
-    const bad: SweepFile = { ...sweep, variations: [{ id: 'typo', set: { metrics: { kz: [1] } } }] };
-    expect(() => expandSweep(bad)).toThrow(/sweep-test\.yaml \(variation typo\): metrics: .*kz/);
-    const unknown: SweepFile = { ...sweep, variations: [{ id: 'x', set: { methods: { nope: { k: 1 } } } }] };
-    expect(() => expandSweep(unknown)).toThrow(/variations\.x\.set\.methods: no method "nope"/);
-    const dup: SweepFile = { ...sweep, variations: [{ id: 'a', set: {} }, { id: 'a', set: {} }] };
+    const bad = { ...sweep, variations: [{ id: 'typo', set: { metrics: { kz: [1] } } }] };
+    expect(() => expandSweep(bad)).toThrow(/sweep-test\.yaml#typo: metrics: .*kz/);
+    const unknown = { ...sweep, variations: [{ id: 'x', set: { methods: { nope: { k: 1 } } } }] };
+    expect(() => expandSweep(unknown)).toThrow(/variation x: set\.methods: no method "nope"/);
+    const dup = { ...sweep, variations: [{ id: 'a', set: {} }, { id: 'a', set: {} }] };
     expect(() => expandSweep(dup)).toThrow(/"a" is used twice/);
   });
 });
