@@ -7,7 +7,8 @@
  * any cell of any notebook fails, naming the notebooks.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { errorMessage } from '../src/core/errors.ts';
 import { REPO_ROOT } from '../src/run/provenance.ts';
@@ -56,7 +57,9 @@ function ensureKernel(deno: string): void {
   }
   const spec = join(dataDir, 'kernels', 'deno', 'kernel.json');
   const current = existsSync(spec) ? (JSON.parse(readFileSync(spec, 'utf8')) as { argv?: string[] }).argv?.[0] : undefined;
-  if (current === deno && existsSync(deno)) return;
+  // Compare real paths: a worktree reaches the same binary through a node_modules symlink.
+  const real = (p: string | undefined): string | undefined => (p && existsSync(p) ? realpathSync(p) : undefined);
+  if (real(current) !== undefined && real(current) === real(deno)) return;
   console.error(`installing the Deno Jupyter kernel (${deno})`);
   execFileSync(deno, ['jupyter', '--install', '--force'], { stdio: ['ignore', 'ignore', 'inherit'] });
 }
@@ -78,24 +81,64 @@ if (!existsSync(folder)) fail(`no notebooks folder ${folder}`);
 const notebooks = readdirSync(folder).filter((f) => f.endsWith('.ipynb')).sort();
 if (notebooks.length === 0) fail(`no .ipynb in ${folder}`);
 const failed: string[] = [];
-for (const nb of notebooks) {
-  const started = performance.now();
-  // nbclient waits only iopub_timeout (default 4 s) for a cell's outputs after the kernel's reply and then drops
-  // them with a warning; on a loaded machine Deno's display can arrive later, so wait longer and fail, not drop.
-  const r = spawnSync('jupyter', ['nbconvert', '--to', 'html', '--execute', '--ExecutePreprocessor.timeout=900',
-    '--ExecutePreprocessor.iopub_timeout=120', '--ExecutePreprocessor.raise_on_iopub_timeout=True',
-    '--ExecutePreprocessor.kernel_name=deno', '--output-dir', out, join(folder, nb)], {
-    env: { ...process.env, ADAPTMR_RESULTS: file }, encoding: 'utf8',
-  });
-  const secs = ((performance.now() - started) / 1000).toFixed(1);
-  if (r.status === 0) {
-    console.log(`${nb}: ok in ${secs} s → ${join(out, nb.replace(/\.ipynb$/u, '.html'))}`);
-  } else {
-    failed.push(nb);
-    // nbconvert prints the failing cell and its error; keep the tail, without the kernel's noise.
-    const log = `${r.stderr ?? ''}${r.error ? errorMessage(r.error) : ''}`.split('\n').filter((l) => !/is unstable/u.test(l));
-    console.error(`${nb}: FAILED after ${secs} s\n${log.slice(-40).join('\n')}`);
+const tmp = mkdtempSync(join(tmpdir(), 'adaptmr-notebooks-'));
+
+interface Cell { cell_type: string; id?: string; metadata?: { tags?: string[] }; outputs?: unknown[] }
+
+/** Code cells that should display something (all but those tagged `no-output`) and came back without output. */
+function silentCells(executed: string): string[] {
+  const nb = JSON.parse(readFileSync(executed, 'utf8')) as { cells: Cell[] };
+  return nb.cells
+    .map((c, i) => ({ c, i }))
+    .filter(({ c }) => c.cell_type === 'code' && !(c.metadata?.tags ?? []).includes('no-output') && (c.outputs ?? []).length === 0)
+    .map(({ c, i }) => c.id ?? `#${i}`);
+}
+
+function nbconvert(args: string[]): { status: number | null; log: string } {
+  const r = spawnSync('jupyter', ['nbconvert', ...args], { env: { ...process.env, ADAPTMR_RESULTS: file }, encoding: 'utf8' });
+  // Keep the tail (nbconvert prints the failing cell and its error), without the kernel's noise.
+  const log = `${r.stderr ?? ''}${r.error ? errorMessage(r.error) : ''}`.split('\n').filter((l) => !/is unstable/u.test(l)).slice(-40).join('\n');
+  return { status: r.status, log };
+}
+
+/**
+ * Executes one notebook into an executed .ipynb. Deno's kernel (2.9) now and then loses a cell's display under
+ * load, and nbconvert keeps the empty output silently; every cell must display something (unless tagged
+ * `no-output`), so a notebook with a silent cell is executed again (at most 3 times in all) and fails after that.
+ * nbclient also waits only iopub_timeout (default 4 s) for outputs after the kernel's reply, then drops them:
+ * wait longer and fail instead.
+ */
+function execute(nb: string): { ok: boolean; message: string } {
+  const executed = join(tmp, nb);
+  let message = '';
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const r = nbconvert(['--to', 'notebook', '--execute', '--ExecutePreprocessor.timeout=900', '--ExecutePreprocessor.iopub_timeout=120',
+      '--ExecutePreprocessor.raise_on_iopub_timeout=True', '--ExecutePreprocessor.kernel_name=deno', '--output-dir', tmp, join(folder, nb)]);
+    if (r.status !== 0) return { ok: false, message: r.log };
+    const silent = silentCells(executed);
+    if (silent.length === 0) {
+      const html = nbconvert(['--to', 'html', '--output-dir', out, executed]);
+      return html.status === 0 ? { ok: true, message: attempt > 1 ? ` (attempt ${attempt})` : '' } : { ok: false, message: html.log };
+    }
+    message = `cells without output after ${attempt} attempts: ${silent.join(', ')}`;
   }
+  return { ok: false, message };
+}
+
+try {
+  for (const nb of notebooks) {
+    const started = performance.now();
+    const r = execute(nb);
+    const secs = ((performance.now() - started) / 1000).toFixed(1);
+    if (r.ok) {
+      console.log(`${nb}: ok in ${secs} s${r.message} → ${join(out, nb.replace(/\.ipynb$/u, '.html'))}`);
+    } else {
+      failed.push(nb);
+      console.error(`${nb}: FAILED after ${secs} s\n${r.message}`);
+    }
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
 }
 if (failed.length > 0) {
   console.error(`notebooks with errors: ${failed.join(', ')}`);

@@ -36,7 +36,7 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       console.log(JSON.stringify(shardMatrix(sweep, argv.plan)));
       return;
     }
-    const outDir = argv.out ?? `results/${sweep.name}`;
+    const outDir = (argv.out ?? `results/${sweep.name}`).replace(/\/+$/u, '');
     const summary = await runSweep(sweep, {
       outDir,
       shard: argv.shard !== undefined ? parseShard(argv.shard) : undefined,

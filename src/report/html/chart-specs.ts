@@ -39,8 +39,8 @@ export function typeScoresSpec(rows: readonly TypeScore[], sel: Selection, color
     mark: { type: 'bar', tooltip: true },
     encoding: {
       x, xOffset: { field: 'method', type: 'nominal' },
-      y: { field: 'mean', type: 'quantitative', title: 'mean (95% CI)', scale: { domain: [0, 1] }, axis: { format: '%' } },
-      color: { field: 'method', type: 'nominal', title: 'method', scale: colors },
+      y: { field: 'mean', type: 'quantitative', title: hasCi ? 'mean (95% CI)' : 'mean', scale: { domain: [0, 1] }, axis: { format: '%' } },
+      color: { field: 'method', type: 'nominal', title: 'method', scale: colors, legend: { labelLimit: 420 } },
       ...upperBoundEncoding(),
       tooltip: [{ field: 'method' }, { field: 'type' }, { field: 'mean', format: '.1%' }, { field: 'n', title: 'n questions' },
         ...(hasCi ? [{ field: 'ciLow', title: 'CI low', format: '.1%' }, { field: 'ciHigh', title: 'CI high', format: '.1%' }] : [])],
@@ -107,7 +107,7 @@ export function latencyVsScoreSpec(eff: readonly Efficiency[], scores: readonly 
       encoding: {
         x: { field: 'p50Ms', type: 'quantitative', scale: { type: 'log' }, title: 'retrieval latency p50 (ms, log)' },
         y: { field: 'mean', type: 'quantitative', title: 'overall mean', axis: { format: '%' } },
-        color: { field: 'method', type: 'nominal', title: 'method', scale: colors },
+        color: { field: 'method', type: 'nominal', title: 'method', scale: colors, legend: { labelLimit: 420 } },
         shape: { field: 'upperBound', type: 'nominal', title: 'upper bound', scale: { domain: [false, true], range: ['circle', 'diamond'] } },
         ...upperBoundEncoding(),
       },

@@ -2,7 +2,7 @@
  * The notebooks run for real: `npm run notebooks` (scripts/notebooks.ts) executes every notebook in notebooks/ on
  * Deno's Jupyter kernel through jupyter-nbconvert against a small results file made here (a real run with the
  * loopback LLM stand-in), and each HTML export carries its charts as PNG data URLs and no error output. A notebook
- * with a failing cell makes the command exit non-zero and name it.
+ * with a failing cell, or a cell that displays nothing, makes the command exit non-zero and name it.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,9 +52,13 @@ describe('npm run notebooks', () => {
     const code = (id: string, line: string): unknown => ({ cell_type: 'code', id, metadata: {}, execution_count: null, outputs: [], source: [line] });
     nb.cells = [code('ok', '1 + 1'), code('boom', "throw new Error('deliberate failure');")];
     writeFileSync(join(broken, 'broken.ipynb'), JSON.stringify(nb));
+    // A cell that displays nothing (and is not tagged no-output) is a failure too, not a silently empty dashboard.
+    nb.cells = [code('quiet', 'const x = 1;')];
+    writeFileSync(join(broken, 'silent.ipynb'), JSON.stringify(nb));
     const r = runNotebooks('--out', join(dir, 'broken-html'), '--notebooks', broken);
     expect(r.status).toBe(1);
     expect(r.out).toMatch(/broken\.ipynb: FAILED/u);
     expect(r.out).toContain('deliberate failure');
+    expect(r.out).toMatch(/silent\.ipynb: FAILED[^\n]*\ncells without output after 3 attempts: quiet/u);
   }, 300_000);
 });
