@@ -14,7 +14,7 @@ import { longMemEvalCatalogEntry, normaliseLongMemEval } from './longmemeval.ts'
 import type { StreamArrayOptions } from './json-stream.ts';
 import { listDataFiles } from './hash.ts';
 import { readJsonHead } from './json-head.ts';
-import { readRecords } from './records.ts';
+import { readRecords, type RawRecord } from './records.ts';
 import { stratifiedSample } from './sample.ts';
 import { compareIds } from './sort.ts';
 import { resolveDataset, type DatasetSource } from './source.ts';
@@ -68,13 +68,22 @@ export interface ReadOptions {
 /** Streams instances in source order (array order, or folder file-name order). */
 export async function* readInstances(src: DatasetSource, opts: ReadOptions = {}): AsyncGenerator<Instance> {
   const issues = opts.issues ?? [];
-  for await (const { raw, file, index } of readRecords(src, { wholeBelowBytes: opts.wholeBelowBytes, files: opts.files })) {
-    if (src.format === 'longmemeval') {
-      if (opts.keep && !opts.keep(longMemEvalCatalogEntry(raw, file))) continue;
-      yield normaliseLongMemEval(raw, file, src.name);
-    } else {
-      yield* normaliseLocomo(raw, file, index, src.name, issues, opts.keep);
-    }
+  for await (const record of readRecords(src, { wholeBelowBytes: opts.wholeBelowBytes, files: opts.files })) {
+    yield* instancesOfRecord(src, record, { keep: opts.keep, issues });
+  }
+}
+
+/** The instances of one raw record (a LongMemEval item is one; a LoCoMo conversation holds many). */
+export function* instancesOfRecord(
+  src: DatasetSource,
+  { raw, file, index }: RawRecord,
+  opts: { keep?: ((c: CatalogEntry) => boolean) | undefined; issues: DataIssue[] },
+): Generator<Instance> {
+  if (src.format === 'longmemeval') {
+    if (opts.keep && !opts.keep(longMemEvalCatalogEntry(raw, file))) return;
+    yield normaliseLongMemEval(raw, file, src.name);
+  } else {
+    yield* normaliseLocomo(raw, file, index, src.name, opts.issues, opts.keep);
   }
 }
 

@@ -2,8 +2,9 @@
  * Raw JSON records of a dataset source, one at a time: the elements of an array file (streamed), or the contents
  * of each `.json`/`.json.gz` file of a folder in file-name order (a file holding an array yields its elements).
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { gunzip } from 'node:zlib';
+import { gunzip, gunzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import { InputError } from '../core/errors.ts';
 import { listDataFiles } from './hash.ts';
@@ -27,6 +28,22 @@ async function readJson(file: string): Promise<unknown> {
   } catch (err) {
     throw new InputError(`not valid JSON (${err instanceof Error ? err.message : String(err)})`, file);
   }
+}
+
+/**
+ * One data file read and parsed synchronously, as its records (an array file's elements, or the file's one
+ * object): for worker threads, which have no event loop to share and gain nothing from async reads.
+ */
+export function readFileRecordsSync(file: string): RawRecord[] {
+  let value: unknown;
+  try {
+    let buf = readFileSync(file);
+    if (file.endsWith('.gz')) buf = gunzipSync(buf);
+    value = JSON.parse(buf.toString('utf8'));
+  } catch (err) {
+    throw new InputError(`not valid JSON (${err instanceof Error ? err.message : String(err)})`, file);
+  }
+  return Array.isArray(value) ? value.map((raw: unknown, index) => ({ raw, file, index })) : [{ raw: value, file, index: 0 }];
 }
 
 export interface ReadRecordsOptions extends StreamArrayOptions {
