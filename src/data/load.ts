@@ -21,13 +21,16 @@ import { resolveDataset, type DatasetSource } from './source.ts';
 
 /** LongMemEval keys a catalog pass never needs; skipping them avoids assembling the haystacks. */
 const LME_HEAVY = ['haystack_sessions', 'haystack_dates', 'haystack_session_ids'];
+const LME_HEAD = ['question_id', 'question_type'];
 const LOCOMO_HEAVY = ['conversation', 'event_summary', 'observation', 'session_summary'];
 
 export async function readCatalog(src: DatasetSource, opts: Pick<StreamArrayOptions, 'wholeBelowBytes'> = {}): Promise<CatalogEntry[]> {
   if (src.format === 'longmemeval' && src.kind === 'folder') return readFolderCatalog(src);
   const out: CatalogEntry[] = [];
   const skipKeys = src.format === 'longmemeval' ? LME_HEAVY : LOCOMO_HEAVY;
-  for await (const { raw, file, index } of readRecords(src, { skipKeys, wholeBelowBytes: opts.wholeBelowBytes })) {
+  // LongMemEval: id and type lead each item, so a streamed file's items are read from their first bytes only.
+  const headKeys = src.format === 'longmemeval' ? LME_HEAD : undefined;
+  for await (const { raw, file, index } of readRecords(src, { skipKeys, headKeys, wholeBelowBytes: opts.wholeBelowBytes })) {
     if (src.format === 'longmemeval') out.push(longMemEvalCatalogEntry(raw, file));
     else out.push(...locomoCatalogEntries(raw, file, index));
   }
@@ -42,7 +45,7 @@ async function readFolderCatalog(src: DatasetSource): Promise<CatalogEntry[]> {
   const files = await listDataFiles(src.path);
   const out: CatalogEntry[] = [];
   for (const file of files) {
-    const head = await readJsonHead(file, ['question_id', 'question_type']);
+    const head = await readJsonHead(file, LME_HEAD);
     if (head) {
       out.push({ ...longMemEvalCatalogEntry(head, file), file });
       continue;

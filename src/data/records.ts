@@ -8,6 +8,7 @@ import { gunzip, gunzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import { InputError } from '../core/errors.ts';
 import { listDataFiles } from './hash.ts';
+import { parseJsonBytes } from './json-decode.ts';
 import { streamJsonArray, type StreamArrayOptions } from './json-stream.ts';
 import type { DatasetSource } from './source.ts';
 
@@ -24,7 +25,7 @@ async function readJson(file: string): Promise<unknown> {
   let buf = await readFile(file);
   try {
     if (file.endsWith('.gz')) buf = await gunzipAsync(buf);
-    return JSON.parse(buf.toString('utf8')) as unknown;
+    return parseJsonBytes(buf);
   } catch (err) {
     throw new InputError(`not valid JSON (${err instanceof Error ? err.message : String(err)})`, file);
   }
@@ -39,7 +40,7 @@ export function readFileRecordsSync(file: string): RawRecord[] {
   try {
     let buf = readFileSync(file);
     if (file.endsWith('.gz')) buf = gunzipSync(buf);
-    value = JSON.parse(buf.toString('utf8'));
+    value = parseJsonBytes(buf);
   } catch (err) {
     throw new InputError(`not valid JSON (${err instanceof Error ? err.message : String(err)})`, file);
   }

@@ -2,7 +2,8 @@
  * A progress bar with ETA on stderr (cli-progress). On a terminal it redraws in place; elsewhere (CI logs) it prints
  * a line every 10 s so a long run still shows it is alive.
  */
-import { SingleBar, Presets } from 'cli-progress';
+import { createRequire } from 'node:module';
+import type * as CliProgress from 'cli-progress';
 
 export interface Progress {
   tick(): void;
@@ -11,6 +12,8 @@ export interface Progress {
 
 export function createProgress(total: number, enabled: boolean): Progress {
   if (!enabled || total === 0) return { tick() {}, stop() {} };
+  // Required here, so runs without a bar (tests, --no-progress, workers) never load it.
+  const { SingleBar, Presets } = createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
   const bar = new SingleBar(
     {
       stream: process.stderr,

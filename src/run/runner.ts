@@ -17,7 +17,6 @@ import {
 import { embedders, openEmbeddingCache } from '../index/index.ts';
 import { openResultStore } from '../store/index.ts';
 import type { MethodRow, ResultStore, RunRecord } from '../store/types.ts';
-import { createLlmProvider } from '../llm/provider.ts';
 import type { LlmProvider } from '../core/llm.ts';
 import { createMethods, type ConfiguredMethod } from './create-methods.ts';
 import { IndexCache } from './index-cache.ts';
@@ -69,17 +68,20 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
   if (config.qa && !config.llm?.roles.reader) {
     throw new InputError('qa needs a reader model: add llm.roles.reader (and llm.roles.judge for LLM-judge verdicts)', exp.path);
   }
-  const llm = config.llm ? createLlmProvider(config.llm) : undefined;
+  // The LLM client (openai SDK, tokenizer) loads only for experiments that call an LLM.
+  const llm = config.llm ? (await import('../llm/provider.ts')).createLlmProvider(config.llm) : undefined;
   const methods = await createMethods(config, exp.path, exp.configHash);
-  embedders.parseOptions(config.embedder.name, config.embedder.options, `${exp.path}: embedder`);
+  const embedderOptions = embedders.parseOptions(config.embedder.name, config.embedder.options, `${exp.path}: embedder`);
   const plans = await planDatasets(config, opts.dataDir, log);
   excludeFittedQuestions(plans, methods, log);
-  const embeddingCache = await openEmbeddingCache();
+  // The embedding cache (a DuckDB file) is opened only for an embedder that uses it.
+  const cached = typeof embedderOptions === 'object' && embedderOptions !== null && 'cache' in embedderOptions && embedderOptions.cache === true;
+  const embeddingCache = cached ? await openEmbeddingCache() : undefined;
   try {
-    const embedder = await embedders.create(config.embedder.name, config.embedder.options, { cache: embeddingCache }, `${exp.path}: embedder`);
+    const embedder = await embedders.create(config.embedder.name, config.embedder.options, embeddingCache ? { cache: embeddingCache } : {}, `${exp.path}: embedder`);
     return await runPlans(exp, plans, methods, embedder, llm, opts, log, started);
   } finally {
-    await embeddingCache.close();
+    await embeddingCache?.close();
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage, InputError } from '../../core/errors.ts';
-import { instancesOfRecord, readFileRecordsSync, type DataIssue, type RawRecord } from '../../data/index.ts';
+import { instancesOfRecord, parseJsonBytes, readFileRecordsSync, type DataIssue, type RawRecord } from '../../data/index.ts';
 import { embedders } from '../../index/index.ts';
 import { createMethods } from '../create-methods.ts';
 import { IndexCache } from '../index-cache.ts';
@@ -60,7 +60,6 @@ async function runFolder(state: ComputeState, files: string[]): Promise<void> {
 
 /** Array files: records arrive as JSON bytes from the runner, which reads and splits the file. */
 function runRecords(state: ComputeState): Promise<void> {
-  const decoder = new TextDecoder();
   return new Promise<void>((resolve, reject) => {
     let chain = Promise.resolve();
     port.on('message', (m: ToWorker) => {
@@ -68,7 +67,7 @@ function runRecords(state: ComputeState): Promise<void> {
         if (m.type === 'end') return resolve();
         let raw: unknown;
         try {
-          raw = JSON.parse(decoder.decode(m.bytes));
+          raw = parseJsonBytes(m.bytes);
         } catch (err) {
           throw new InputError(`not valid JSON in element ${m.index} (${errorMessage(err)})`, m.file);
         }
