@@ -13,6 +13,12 @@ import type { FromWorker, ToWorker, WorkerInit } from './protocol.ts';
 
 /** Batches sent but not yet committed, across workers, before workers pause (bounds the rows held in memory). */
 const MAX_UNWRITTEN = 256;
+/**
+ * Young-generation size of a worker's heap. V8's default lets each worker's heap grow by ~100 MB while it parses
+ * haystacks that are garbage a few milliseconds later; 8 MB keeps a worker near 60–80 MB for the same CPU time
+ * (measured on LongMemEval S: peak RSS 431 → 336 MB with two workers, user CPU within noise).
+ */
+const YOUNG_GENERATION_MB = 8;
 /** Array files: records posted to a worker and not yet processed (read-ahead per worker). */
 const RECORDS_AHEAD = 2;
 
@@ -26,11 +32,12 @@ export interface WorkerRunOptions {
 /** The worker script: compiled JavaScript under dist/, or the TypeScript source loaded through tsx (tests, dev). */
 function startWorker(init: WorkerInit): Worker {
   const self = import.meta.url;
-  if (!self.endsWith('.ts')) return new Worker(new URL('./worker.js', self), { workerData: init });
+  const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
+  if (!self.endsWith('.ts')) return new Worker(new URL('./worker.js', self), { workerData: init, resourceLimits });
   const entry = new URL('./worker.ts', self).href;
   const tsx = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { eval: true, workerData: init });
+  return new Worker(boot, { eval: true, workerData: init, resourceLimits });
 }
 
 export async function runDatasetInWorkers(plan: DatasetPlan, s: DatasetRunState, opts: WorkerRunOptions): Promise<void> {
