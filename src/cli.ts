@@ -4,6 +4,7 @@
  */
 import { InputError, NotBuiltError } from './core/errors.ts';
 import { topLevelHelp, USAGE } from './cli-help.ts';
+import { redactSecrets } from './core/secrets.ts';
 import { commands, type AnyCommand } from './commands.ts';
 
 const WIDTH = Math.min(110, process.stdout.columns ?? 110);
@@ -42,9 +43,9 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   if (err instanceof InputError || err instanceof NotBuiltError) {
-    console.error(`error: ${err.message}`);
+    console.error(`error: ${redactSecrets(err.message)}`);
     process.exit(2);
   }
-  console.error(err);
+  console.error(redactSecrets(err instanceof Error ? (err.stack ?? err.message) : String(err)));
   process.exit(1);
 });
