@@ -1,97 +1,154 @@
 /**
- * Retrieval benchmark: runs BM25 (the official LongMemEval setup, session and turn granularity) and the
- * unified-embedding baseline (offline wink-sif vectors) over the whole LongMemEval S split through the real runner
- * (load → index → rank → metrics → DuckDB), each configuration in its own process, and prints wall time,
- * questions per second and the process's peak RSS.
+ * Retrieval benchmark: BM25 in the official LongMemEval configuration (session and turn granularity) and the
+ * unified-embedding baseline (offline wink-sif vectors) over the whole LongMemEval S split, each run as the user runs
+ * it — `adaptmr run` in a fresh process, from spawn to a finished results file. Per configuration: one warm-up run,
+ * then the median of `--runs` runs (default 5) of wall time and peak RSS, and questions per second.
  *
- *   npm run bench:retrieval               # all configurations
- *   npm run bench:retrieval -- bm25-turn  # one
+ * With OFFICIAL_LME_DIR pointing at a checkout of the official code (github.com/xiaowu0162/LongMemEval) and
+ * `rank_bm25` importable by python3, the official pipeline (`src/retrieval/run_retrieval.py --retriever flat-bm25`)
+ * runs in the same way on the same 499 questions (combined into one JSON file, as it expects), and the ratio is
+ * printed. Its top-level imports that flat-bm25 never calls (torch, transformers, sentence-transformers, sklearn,
+ * the openai client) are satisfied by empty stand-in modules on PYTHONPATH, and numpy 2's removed `np.asfarray` is
+ * restored as `np.asarray(…, dtype=float)` (a sitecustomize); the official files are run unmodified.
  *
- * Reference: the official Python BM25 pipeline takes about 9 s for S on 2 cores with ~0.9 GB in its
- * main process; docs/official-parity.md records our own measurement of it.
+ *   npm run build && npm run bench:retrieval                      # all configurations
+ *   npm run bench:retrieval -- --runs 3 bm25-session bm25-turn    # some, fewer runs
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseExperiment } from '../src/run/load-config.ts';
-import { runExperiment } from '../src/run/runner.ts';
+import { once } from 'node:events';
+import { gunzipSync } from 'node:zlib';
+import { loadAverage, repeat, runAdaptmr, runPython } from './bench-process.ts';
 
-const CONFIGS: Record<string, string> = {
-  'bm25-session': `
-    - id: bm25-session
-      method: bm25
-      index: { granularity: session, roles: [user], includeCaptions: false, keepEmpty: true }
-      k: 1000
-      options: { tokenizer: whitespace, tieBreak: reverse }`,
-  'bm25-turn': `
-    - id: bm25-turn
-      method: bm25
-      index: { granularity: turn, roles: [user], includeCaptions: false, keepEmpty: true }
-      k: 1000
-      options: { tokenizer: whitespace, tieBreak: reverse }`,
-  'embed-session': `
-    - id: embed-session
-      method: unified-embedding
-      index: { granularity: session, roles: [user], includeCaptions: false, keepEmpty: true }
-      k: 50`,
-  'embed-turn': `
-    - id: embed-turn
-      method: unified-embedding
-      index: { granularity: turn, roles: [user], includeCaptions: false, keepEmpty: true }
-      k: 1000`,
+const OFFICIAL_INDEX = 'index: { granularity: %G, roles: [user], includeCaptions: false, keepEmpty: true }';
+const CONFIGS: Record<string, { method: string; granularity: 'session' | 'turn'; k: number; options?: string; official?: boolean }> = {
+  'bm25-session': { method: 'bm25', granularity: 'session', k: 1000, options: '{ tokenizer: whitespace, k1: 1.5, b: 0.75, epsilon: 0.25, tieBreak: reverse }', official: true },
+  'bm25-turn': { method: 'bm25', granularity: 'turn', k: 1000, options: '{ tokenizer: whitespace, k1: 1.5, b: 0.75, epsilon: 0.25, tieBreak: reverse }', official: true },
+  'embed-session': { method: 'unified-embedding', granularity: 'session', k: 50 },
+  'embed-turn': { method: 'unified-embedding', granularity: 'turn', k: 1000 },
 };
 
 function experimentYaml(name: string): string {
-  return `name: bench-${name}\ndatasets:\n  - name: longmemeval-s\nembedder: { name: wink-sif }\nconcurrency: 2\nmethods:${CONFIGS[name]}\n`;
+  const c = CONFIGS[name]!;
+  return [
+    `name: bench-${name}`,
+    'datasets:',
+    '  - name: longmemeval-s',
+    'embedder: { name: wink-sif }',
+    'metrics: { ks: [1, 3, 5, 10, 30, 50], gold: official }',
+    'methods:',
+    `  - id: ${name}`,
+    `    method: ${c.method}`,
+    `    ${OFFICIAL_INDEX.replace('%G', c.granularity)}`,
+    `    k: ${c.k}`,
+    ...(c.options ? [`    options: ${c.options}`] : []),
+    '',
+  ].join('\n');
 }
 
-/** Child mode: run one configuration and print its figures as JSON on the last stdout line. */
-async function worker(name: string, dir: string): Promise<void> {
-  const exp = parseExperiment(experimentYaml(name), `bench:${name}`);
-  const summary = await runExperiment(exp, { out: join(dir, `${name}.duckdb`), progress: false, log: () => {} });
-  const maxRssMb = process.resourceUsage().maxRSS / 1024;
-  console.log(JSON.stringify({ name, questions: summary.written, errors: summary.errors, wallMs: summary.wallMs, maxRssMb }));
+const STUBS: Record<string, string> = {
+  'torch/__init__.py': 'class _Cuda:\n    @staticmethod\n    def device_count():\n        return 0\ncuda = _Cuda()\nclass Tensor: pass\ndef device(*a, **k): return None\n',
+  'torch/nn/__init__.py': '',
+  'torch/nn/functional.py': '',
+  'torch/utils/__init__.py': '',
+  'torch/utils/data.py': 'class DataLoader: pass\n',
+  'sentence_transformers/__init__.py': 'class SentenceTransformer: pass\nutil = None\n',
+  'transformers/__init__.py': 'class AutoModel: pass\nclass AutoTokenizer: pass\n',
+  'sklearn/__init__.py': '',
+  'sklearn/preprocessing.py': 'def normalize(*a, **k):\n    raise NotImplementedError("stand-in: flat-bm25 never normalises")\n',
+  'openai/__init__.py': 'class OpenAI:\n    def __init__(self, **kwargs):\n        pass\n',
+  'sitecustomize.py': 'import numpy as np\nif not hasattr(np, "asfarray"):\n    np.asfarray = lambda a, dtype=float: np.asarray(a, dtype=dtype)\n',
+};
+
+/** Why the official pipeline cannot run here, or undefined when it can. */
+function officialObstacle(dir: string | undefined): string | undefined {
+  if (!dir) return 'OFFICIAL_LME_DIR is not set';
+  if (!existsSync(join(dir, 'src/retrieval/run_retrieval.py'))) return `${dir} has no src/retrieval/run_retrieval.py`;
+  const r = spawnSync('python3', ['-c', 'import rank_bm25, numpy, tqdm, nltk'], { encoding: 'utf8' });
+  if (r.status !== 0) return `python3 cannot import rank_bm25/numpy/tqdm/nltk (${(r.stderr.trim().split('\n').pop() ?? '').trim()})`;
+  return undefined;
 }
 
-function parent(names: string[]): void {
+/** The S split as the one JSON array file the official script reads. */
+async function combinedS(dataDir: string, out: string): Promise<void> {
+  const folder = join(dataDir, 'longmemeval', 's_cleaned');
+  const files = readdirSync(folder).filter((f) => f.endsWith('.json.gz')).sort();
+  const w = createWriteStream(out);
+  w.write('[');
+  files.forEach((f, i) => {
+    if (i > 0) w.write(',');
+    w.write(gunzipSync(readFileSync(join(folder, f))));
+  });
+  w.end(']');
+  await once(w, 'finish');
+}
+
+function row(cells: (string | number)[]): string {
+  const widths = [22, 9, 9, 13, 10, 11];
+  return cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join(' ');
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  let runs = 5;
+  const names: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--runs') runs = Number(args[++i]);
+    else names.push(args[i]!);
+  }
+  const chosen = names.length > 0 ? names : Object.keys(CONFIGS);
+  const unknown = chosen.filter((n) => !(n in CONFIGS));
+  if (unknown.length > 0 || !(runs >= 1)) {
+    console.error(`usage: bench-retrieval [--runs N] [${Object.keys(CONFIGS).join(' | ')} …]`);
+    process.exit(2);
+  }
+  const dataDir = process.env.ADAPTMR_DATA_DIR ?? join(import.meta.dirname, '..', '..', 'shared', 'datasets');
   const dir = mkdtempSync(join(tmpdir(), 'adaptmr-bench-'));
-  console.log(`LongMemEval S, whole split, ${process.env.ADAPTMR_DATA_DIR ?? './datasets'}; each configuration in a fresh process`);
-  console.log('wall s: the run itself (load → index → rank → metrics → DuckDB); process s: the whole process, start-up included');
-  console.log('config           questions  wall s   process s  q/s     peak RSS MB  errors');
+  const officialDir = process.env.OFFICIAL_LME_DIR;
+  const obstacle = officialObstacle(officialDir);
   try {
-    for (const name of names) {
-      const t0 = performance.now();
-      const child = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--worker', name, dir], {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      const processSecs = (performance.now() - t0) / 1000;
-      const last = child.stdout.trim().split('\n').pop() ?? '';
-      if (child.status !== 0 || !last.startsWith('{')) {
-        console.log(`${name.padEnd(16)} failed (exit ${child.status})`);
-        continue;
-      }
-      const r = JSON.parse(last) as { questions: number; errors: number; wallMs: number; maxRssMb: number };
-      const secs = r.wallMs / 1000;
-      console.log(
-        `${name.padEnd(16)} ${String(r.questions).padStart(9)}  ${secs.toFixed(2).padStart(6)}  ${processSecs.toFixed(2).padStart(9)}  ${(r.questions / secs).toFixed(1).padStart(6)}  ${r.maxRssMb.toFixed(0).padStart(11)}  ${r.errors}`,
+    console.log(`LongMemEval S, whole split (${dataDir}); whole process from spawn to exit; 1 warm-up + median of ${runs} runs`);
+    console.log(`load average at start: ${loadAverage()} (the machine is shared: compare runs made together)`);
+    console.log(row(['configuration', 'questions', 'wall s', 'wall min–max', 'q/s', 'peak RSS MB']));
+    const ours = new Map<string, number>();
+    for (const name of chosen) {
+      const yaml = join(dir, `${name}.yaml`);
+      writeFileSync(yaml, experimentYaml(name));
+      const m = repeat(runs, 1, (i) => runAdaptmr(['run', yaml, '--out', join(dir, `${name}-${i}.duckdb`), '--no-progress'], { ...process.env, ADAPTMR_DATA_DIR: dataDir }));
+      const questions = Number(m.last.stdout.match(/(\d+) questions written/)?.[1] ?? NaN);
+      ours.set(name, m.wallS);
+      console.log(row([name, questions, m.wallS.toFixed(2), `${m.minS.toFixed(1)}–${m.maxS.toFixed(1)}`, (questions / m.wallS).toFixed(1), m.rssMb.toFixed(0)]));
+    }
+    const official = chosen.filter((n) => CONFIGS[n]!.official);
+    if (official.length === 0) return;
+    if (obstacle) {
+      console.log(`official pipeline: not run (${obstacle})`);
+      return;
+    }
+    const stubs = join(dir, 'stubs');
+    for (const [rel, text] of Object.entries(STUBS)) {
+      mkdirSync(join(stubs, rel, '..'), { recursive: true });
+      writeFileSync(join(stubs, rel), text);
+    }
+    const inFile = join(dir, 'longmemeval_s.json');
+    await combinedS(dataDir, inFile);
+    const env = { ...process.env, PYTHONPATH: [stubs, officialDir!].join(':') };
+    console.log(`official pipeline (${officialDir}, flat-bm25; peak RSS = its largest process):`);
+    for (const name of official) {
+      const g = CONFIGS[name]!.granularity;
+      const out = join(dir, `official-${g}`);
+      mkdirSync(out, { recursive: true });
+      const m = repeat(runs, 1, () =>
+        runPython(['src/retrieval/run_retrieval.py', '--in_file', inFile, '--out_dir', out, '--retriever', 'flat-bm25', '--granularity', g], { cwd: officialDir!, env }),
       );
+      const ratio = m.wallS / ours.get(name)!;
+      console.log(row([`official ${g}`, 499, m.wallS.toFixed(2), `${m.minS.toFixed(1)}–${m.maxS.toFixed(1)}`, (499 / m.wallS).toFixed(1), m.rssMb.toFixed(0)]) + `   official ÷ ours = ${ratio.toFixed(2)}×`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const args = process.argv.slice(2);
-if (args[0] === '--worker') {
-  await worker(args[1] ?? '', args[2] ?? tmpdir());
-} else {
-  const names = args.length > 0 ? args : Object.keys(CONFIGS);
-  const unknown = names.filter((n) => !(n in CONFIGS));
-  if (unknown.length > 0) {
-    console.error(`unknown configuration(s): ${unknown.join(', ')}; known: ${Object.keys(CONFIGS).join(', ')}`);
-    process.exit(2);
-  }
-  parent(names);
-}
+await main();

@@ -2,14 +2,22 @@
  * `adaptmr <command>`: the command-line entry. Only the module of the command being run is imported (see
  * commands.ts); for top-level help every command is listed from the table. Known errors become one clear line.
  */
-import yargs from 'yargs';
-import { hideBin } from 'yargs/helpers';
 import { InputError, NotBuiltError } from './core/errors.ts';
+import { topLevelHelp, USAGE } from './cli-help.ts';
 import { redactSecrets } from './core/secrets.ts';
 import { commands, type AnyCommand } from './commands.ts';
 
+const WIDTH = Math.min(110, process.stdout.columns ?? 110);
+
 async function main(): Promise<void> {
-  const args = hideBin(process.argv);
+  const args = process.argv.slice(2);
+  // `adaptmr --help` lists the commands without loading yargs (cli-help.ts).
+  const help = args.length === 1 && (args[0] === '--help' || args[0] === '-h') ? topLevelHelp(commands, WIDTH) : undefined;
+  if (help !== undefined) {
+    process.stdout.write(help);
+    return;
+  }
+  const { default: yargs } = await import('yargs');
   const chosen = commands.find((c) => c.name === args[0]);
   // Listing stubs (name + description) serve top-level help and "did you mean"; the chosen command is loaded whole.
   const modules: AnyCommand[] = chosen
@@ -17,13 +25,13 @@ async function main(): Promise<void> {
     : commands.map((c) => ({ command: c.name, describe: c.describe, handler: () => {} }));
   let cli = yargs(args)
     .scriptName('adaptmr')
-    .usage('$0 <command> [options]\n\nA harness for query-aware memory retrieval on LongMemEval and LoCoMo.')
+    .usage(USAGE)
     .demandCommand(1, 'Name a command; `adaptmr --help` lists them.')
     .strict()
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .wrap(Math.min(110, process.stdout.columns ?? 110))
+    .wrap(WIDTH)
     .fail((msg, err) => {
       if (err) throw err;
       console.error(`${msg}\nRun with --help for usage.`);

@@ -15,7 +15,7 @@
 import type { Checkpoints } from '../../src/core/interfaces.ts';
 import type { MemoryUnit } from '../../src/core/types.ts';
 import { reportWorkProgress } from '../../src/core/progress-events.ts';
-import { sleep } from '../../src/llm/retry.ts';
+import { sleep } from '../../src/llm/backoff.ts';
 import type { Batch, BatchReceipt, Call, MemoryServerApi, NamespaceState, ServerMessage } from './api.ts';
 
 export interface IngestOptions {

@@ -6,11 +6,12 @@ import Table from 'cli-table3';
 import type { CommandModule } from 'yargs';
 import { DATASET_NAMES, type DatasetName, type DatasetRef } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
-import { formatIssue } from './issues.ts';
-import { loadDataset } from './load.ts';
+import { formatIssue, type DataIssue } from './issues.ts';
+import { readInstances } from './load.ts';
+import { verifyLocked } from './lock.ts';
 import { pullDataset } from './pull.ts';
-import { resolveDataDir } from './source.ts';
-import { summarize } from './summary.ts';
+import { resolveDataDir, resolveDataset } from './source.ts';
+import { Summarizer } from './summary.ts';
 
 interface InfoArgs {
   dataset: string | undefined;
@@ -55,8 +56,15 @@ export const dataInfoCommand: CommandModule<object, InfoArgs> = {
       .option('verbose', { type: 'boolean', default: false, describe: 'list every data issue' }),
   handler: async (argv) => {
     const dataDir = resolveDataDir({ flag: argv['data-dir'] });
-    const { source, instances, issues } = await loadDataset(infoRef(argv), dataDir);
-    const info = summarize(source.name, instances);
+    // Counted as the questions stream by, so memory stays flat whatever the file size (LongMemEval M is ~2.7 GB).
+    const source = resolveDataset(infoRef(argv), dataDir);
+    if (source.kind === 'file' && source.root) await verifyLocked(source.root, source.path);
+    const issues: DataIssue[] = [];
+    const summary = new Summarizer(source.name);
+    for await (const inst of readInstances(source, { issues })) {
+      if (!summary.add(inst)) throw new InputError(`question id "${inst.query.id}" appears twice`, source.path);
+    }
+    const info = summary.result();
     const counts = { repaired: 0, dropped: 0, kept: 0 };
     for (const i of issues) counts[i.action]++;
     const issueLine = `data issues: ${issues.length} (${counts.repaired} repaired, ${counts.dropped} dropped, ${counts.kept} kept)`;

@@ -3,7 +3,8 @@ export type { CatalogEntry } from './catalog.ts';
 export { parseLocomoDate, parseLongMemEvalDate } from './dates.ts';
 export { hashDatasetFiles, sha256File, type FileDigest } from './hash.ts';
 export { formatIssue, type DataIssue } from './issues.ts';
-export { loadDataset, readCatalog, readInstances, type LoadedDataset, type ReadOptions } from './load.ts';
+export { instancesOfRecord, loadDataset, readCatalog, readInstances, type LoadedDataset, type ReadOptions } from './load.ts';
+export { readFileRecordsSync, type RawRecord } from './records.ts';
 export { LOCK_FILE, readLock, verifyLocked, type LockEntry, type LockFile } from './lock.ts';
 export { repairEvidence } from './locomo.ts';
 export { stratifiedSample } from './sample.ts';
@@ -21,3 +22,5 @@ export {
   type PullOptions,
   type PullResult,
 } from './pull.ts';
+export { openDataStream, splitJsonArray, splitJsonArrayFile } from './json-array-split.ts';
+export { parseJsonBytes } from './json-decode.ts';

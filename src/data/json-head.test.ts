@@ -7,7 +7,8 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJsonHead } from './json-head.ts';
+import fc from 'fast-check';
+import { headFields, readJsonHead } from './json-head.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-head-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,5 +41,25 @@ describe('readJsonHead', () => {
     const want = { question_id: 'right_abs', question_type: 'multi-session' };
     expect(await readJsonHead(join(dir, 'ok.json'), KEYS)).toEqual(want);
     expect(await readJsonHead(join(dir, 'ok.json.gz'), KEYS)).toEqual(want);
+  });
+
+  it('headFields agrees with a full parse on any object', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ unit: 'grapheme' }), fc.jsonValue({ stringUnit: 'grapheme' }), { maxKeys: 6 }),
+        fc.jsonValue(),
+        fc.jsonValue(),
+        (rest, id, type) => {
+          const obj = { ...rest, question_id: id, question_type: type };
+          const text = JSON.stringify(obj, null, 1);
+          const head = headFields(Buffer.from(text, 'utf8'), KEYS);
+          const parsed = JSON.parse(text) as Record<string, unknown>;
+          const scalars = KEYS.every((k) => parsed[k] === null || typeof parsed[k] !== 'object');
+          if (scalars) expect(head).toEqual({ question_id: parsed.question_id, question_type: parsed.question_type });
+          else expect(head).toBeUndefined();
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,59 +1,115 @@
 /**
  * Reads only the first top-level fields of a JSON object file (plain or `.gz`) and stops: the catalog pass over a
  * folder of LongMemEval questions needs `question_id` and `question_type`, which come before the haystack in both
- * published key orders, so it can skip gunzipping and parsing the ~500 KB haystack of every file.
+ * published key orders, so it can skip gunzipping and parsing the ~500 KB haystack of every file. Only the first
+ * 64 KiB (decompressed) are looked at, with a small scanner over the bytes; values are decoded by JSON.parse.
  */
-import { createReadStream } from 'node:fs';
-import { createGunzip } from 'node:zlib';
-import type { Readable } from 'node:stream';
-import { parser } from 'stream-json';
+import { open } from 'node:fs/promises';
+import { constants, gunzipSync } from 'node:zlib';
 
-type Token = { name: string; value?: unknown };
+const PREFIX_BYTES = 64 * 1024;
 
-const VALUE_TOKENS: Record<string, (t: Token) => unknown> = {
-  stringValue: (t) => t.value,
-  numberValue: (t) => Number(t.value),
-  trueValue: () => true,
-  falseValue: () => false,
-  nullValue: () => null,
-};
+function isSpace(b: number | undefined): boolean {
+  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+}
 
-/**
- * The scalar values of `keys` at the top level of the object in `file`, or undefined when the file is not an
- * object, a key's value is not a scalar, or a key is missing (callers then parse the whole file, which also
- * reports malformed input properly).
- */
-export async function readJsonHead(file: string, keys: readonly string[]): Promise<Record<string, unknown> | undefined> {
-  const source: Readable = createReadStream(file, { highWaterMark: 16 * 1024 });
-  const raw: Readable = file.endsWith('.gz') ? source.pipe(createGunzip()) : source;
-  const tokens = raw.pipe(parser.asStream({ packKeys: true, packStrings: true, packNumbers: true, streamKeys: false, streamStrings: false, streamNumbers: false }));
-  const found: Record<string, unknown> = {};
-  let depth = 0;
-  let pendingKey: string | undefined;
-  try {
-    for await (const t of tokens as AsyncIterable<Token>) {
-      if (t.name === 'startObject' || t.name === 'startArray') {
-        if (depth === 0 && t.name === 'startArray') return undefined;
-        if (depth === 1 && pendingKey !== undefined) return undefined; // a wanted key holds a container
-        depth++;
-        pendingKey = undefined;
-      } else if (t.name === 'endObject' || t.name === 'endArray') {
-        depth--;
-        if (depth === 0) return undefined; // object ended before every key was seen
-      } else if (depth === 1 && t.name === 'keyValue') {
-        pendingKey = keys.includes(String(t.value)) ? String(t.value) : undefined;
-      } else if (depth === 1 && pendingKey !== undefined && VALUE_TOKENS[t.name]) {
-        found[pendingKey] = VALUE_TOKENS[t.name]!(t);
-        pendingKey = undefined;
-        if (keys.every((k) => k in found)) return found;
+/** End (exclusive) of the string starting with the quote at `i`, or -1 when it runs past the bytes. */
+function stringEnd(bytes: Uint8Array, i: number): number {
+  for (let j = i + 1; j < bytes.length; j++) {
+    const b = bytes[j];
+    if (b === 0x5c) j++;
+    else if (b === 0x22) return j + 1;
+  }
+  return -1;
+}
+
+/** End (exclusive) of the JSON value starting at `i` (any type), or -1 when it runs past the bytes. */
+function valueEnd(bytes: Uint8Array, i: number): number {
+  const first = bytes[i];
+  if (first === 0x22) return stringEnd(bytes, i);
+  if (first === 0x7b || first === 0x5b) {
+    let depth = 0;
+    for (let j = i; j < bytes.length; j++) {
+      const b = bytes[j];
+      if (b === 0x22) {
+        j = stringEnd(bytes, j) - 1;
+        if (j < 0) return -1;
+      } else if (b === 0x7b || b === 0x5b) depth++;
+      else if (b === 0x7d || b === 0x5d) {
+        if (--depth === 0) return j + 1;
       }
     }
-    return undefined;
+    return -1;
+  }
+  let j = i;
+  while (j < bytes.length && bytes[j] !== 0x2c && bytes[j] !== 0x7d && !isSpace(bytes[j])) j++;
+  return j < bytes.length ? j : -1;
+}
+
+/**
+ * The scalar values of `keys` at the top level of the JSON object whose text starts `bytes`, or undefined when the
+ * text is not an object, a wanted value is not a scalar, or the keys are not all within the bytes (callers then
+ * parse the whole file, which also reports malformed input properly).
+ */
+export function headFields(bytes: Uint8Array, keys: readonly string[]): Record<string, unknown> | undefined {
+  const text = (from: number, to: number): string => Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString('utf8');
+  const found: Record<string, unknown> = {};
+  let i = 0;
+  const skip = (): void => {
+    while (isSpace(bytes[i])) i++;
+  };
+  skip();
+  if (bytes[i] !== 0x7b) return undefined;
+  i++;
+  try {
+    for (;;) {
+      skip();
+      if (bytes[i] !== 0x22) return undefined; // `}` (keys missing) or not JSON
+      const keyEnd = stringEnd(bytes, i);
+      if (keyEnd < 0) return undefined;
+      const key = JSON.parse(text(i, keyEnd)) as string;
+      i = keyEnd;
+      skip();
+      if (bytes[i] !== 0x3a) return undefined;
+      i++;
+      skip();
+      const end = valueEnd(bytes, i);
+      if (end < 0) return undefined;
+      if (keys.includes(key)) {
+        const first = bytes[i];
+        if (first === 0x7b || first === 0x5b) return undefined; // a wanted key holds a container
+        found[key] = JSON.parse(text(i, end));
+        if (keys.every((k) => k in found)) return found;
+      }
+      i = end;
+      skip();
+      if (bytes[i] !== 0x2c) return undefined;
+      i++;
+    }
   } catch {
     return undefined; // malformed: let the full parse raise the InputError that names the problem
-  } finally {
-    source.destroy();
-    raw.destroy();
-    tokens.destroy();
   }
+}
+
+/** `headFields` of the start of `file`; undefined when the head does not give every key. */
+export async function readJsonHead(file: string, keys: readonly string[]): Promise<Record<string, unknown> | undefined> {
+  const gz = file.endsWith('.gz');
+  const handle = await open(file);
+  let prefix: Uint8Array;
+  try {
+    const buf = Buffer.alloc(gz ? PREFIX_BYTES / 4 : PREFIX_BYTES);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    prefix = buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  if (gz) {
+    try {
+      // A truncated gzip stream: decompress what these bytes hold instead of failing on the missing end.
+      prefix = gunzipSync(prefix, { finishFlush: constants.Z_SYNC_FLUSH });
+    } catch {
+      return undefined;
+    }
+  }
+  return headFields(prefix, keys);
 }

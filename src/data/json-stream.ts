@@ -1,23 +1,24 @@
 /**
- * Streams the elements of a top-level JSON array from a file (plain or `.gz`) one at a time, so a multi-GB
- * file (LongMemEval M) is never held as one string. Built on stream-json's parser + streamArray.
+ * Streams the elements of a top-level JSON array from a file (plain or `.gz`) one at a time, so a multi-GB file
+ * (LongMemEval M) is never held as one string: the array is split into element byte ranges (json-array-split.ts)
+ * and each element parsed natively (json-decode.ts). Memory holds one element at a time.
  */
-import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { createGunzip, gunzipSync } from 'node:zlib';
-import type { Readable } from 'node:stream';
-import { parser } from 'stream-json';
-import ignore from 'stream-json/filters/ignore.js';
-import streamArray from 'stream-json/streamers/stream-array.js';
+import { gunzipSync } from 'node:zlib';
 import { InputError } from '../core/errors.ts';
+import { splitJsonArrayFile } from './json-array-split.ts';
+import { parseJsonBytes } from './json-decode.ts';
+import { headFields } from './json-head.ts';
 
 export interface StreamArrayOptions {
-  /** Keys of each element that are skipped before assembly (a light pass that never builds them). */
+  /** Keys of each element that are dropped (the catalog pass never needs the haystacks). */
   skipKeys?: readonly string[] | undefined;
   /**
-   * Files smaller than this (bytes on disk) are read whole with JSON.parse, ~20× faster than the token stream;
-   * larger ones are streamed so memory stays flat. Default 32 MiB (LoCoMo and oracle are read whole, S/M streamed).
+   * Scalar keys at the head of each element that are enough for the caller (e.g. `question_id`, `question_type`):
+   * when the element's first bytes give them all, only they are returned and the element is never parsed.
    */
+  headKeys?: readonly string[] | undefined;
+  /** Files smaller than this (bytes on disk) are read whole; larger ones are streamed so memory stays flat. */
   wholeBelowBytes?: number | undefined;
 }
 
@@ -28,7 +29,7 @@ async function readWhole(file: string): Promise<unknown[]> {
   let value: unknown;
   try {
     if (file.endsWith('.gz')) buf = gunzipSync(buf);
-    value = JSON.parse(buf.toString('utf8'));
+    value = parseJsonBytes(buf);
   } catch (err) {
     throw new InputError(`not valid JSON (${err instanceof Error ? err.message : String(err)})`, file);
   }
@@ -36,36 +37,33 @@ async function readWhole(file: string): Promise<unknown[]> {
   return value as unknown[];
 }
 
+function withoutKeys(value: unknown, keys: readonly string[] | undefined): unknown {
+  if (keys && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const k of keys) delete (value as Record<string, unknown>)[k];
+  }
+  return value;
+}
+
 /** Yields each element of the top-level array in `file`; a parse error becomes an InputError naming the file. */
 export async function* streamJsonArray(file: string, opts: StreamArrayOptions = {}): AsyncGenerator<unknown> {
   if ((await stat(file)).size < (opts.wholeBelowBytes ?? WHOLE_BELOW_BYTES)) {
-    yield* await readWhole(file);
+    for (const v of await readWhole(file)) yield withoutKeys(v, opts.skipKeys);
     return;
   }
-  const source: Readable = createReadStream(file, { highWaterMark: 1 << 20 });
-  let stream: Readable = file.endsWith('.gz') ? source.pipe(createGunzip()) : source;
-  // Errors on any stage must surface in the for-await below; pipe() does not forward them, so forward by hand.
-  const stages: Readable[] = [source, stream];
-  stream = stream.pipe(parser.asStream());
-  stages.push(stream);
-  const skip = opts.skipKeys;
-  if (skip && skip.length > 0) {
-    stream = stream.pipe(
-      ignore.asStream({
-        // stack = [arrayIndex, key, …]: drop the whole value of a skipped key of a top-level element.
-        filter: (stack: readonly (string | number | null)[]) =>
-          stack.length === 2 && typeof stack[1] === 'string' && skip.includes(stack[1]),
-      }),
-    );
-    stages.push(stream);
-  }
-  const items = stream.pipe(streamArray.asStream());
-  for (const s of stages) s.on('error', (err: Error) => items.destroy(err));
-  try {
-    for await (const item of items as AsyncIterable<{ key: number; value: unknown }>) yield item.value;
-  } catch (err) {
-    throw new InputError(`not a readable JSON array (${err instanceof Error ? err.message : String(err)})`, file);
-  } finally {
-    source.destroy();
+  let index = 0;
+  for await (const bytes of splitJsonArrayFile(file)) {
+    const head = opts.headKeys ? headFields(bytes, opts.headKeys) : undefined;
+    if (head) {
+      yield head;
+    } else {
+      let value: unknown;
+      try {
+        value = parseJsonBytes(bytes);
+      } catch (err) {
+        throw new InputError(`element ${index} is not valid JSON (${err instanceof Error ? err.message : String(err)})`, file);
+      }
+      yield withoutKeys(value, opts.skipKeys);
+    }
+    index++;
   }
 }

@@ -14,20 +14,23 @@ import { longMemEvalCatalogEntry, normaliseLongMemEval } from './longmemeval.ts'
 import type { StreamArrayOptions } from './json-stream.ts';
 import { listDataFiles } from './hash.ts';
 import { readJsonHead } from './json-head.ts';
-import { readRecords } from './records.ts';
+import { readRecords, type RawRecord } from './records.ts';
 import { stratifiedSample } from './sample.ts';
 import { compareIds } from './sort.ts';
 import { resolveDataset, type DatasetSource } from './source.ts';
 
 /** LongMemEval keys a catalog pass never needs; skipping them avoids assembling the haystacks. */
 const LME_HEAVY = ['haystack_sessions', 'haystack_dates', 'haystack_session_ids'];
+const LME_HEAD = ['question_id', 'question_type'];
 const LOCOMO_HEAVY = ['conversation', 'event_summary', 'observation', 'session_summary'];
 
 export async function readCatalog(src: DatasetSource, opts: Pick<StreamArrayOptions, 'wholeBelowBytes'> = {}): Promise<CatalogEntry[]> {
   if (src.format === 'longmemeval' && src.kind === 'folder') return readFolderCatalog(src);
   const out: CatalogEntry[] = [];
   const skipKeys = src.format === 'longmemeval' ? LME_HEAVY : LOCOMO_HEAVY;
-  for await (const { raw, file, index } of readRecords(src, { skipKeys, wholeBelowBytes: opts.wholeBelowBytes })) {
+  // LongMemEval: id and type lead each item, so a streamed file's items are read from their first bytes only.
+  const headKeys = src.format === 'longmemeval' ? LME_HEAD : undefined;
+  for await (const { raw, file, index } of readRecords(src, { skipKeys, headKeys, wholeBelowBytes: opts.wholeBelowBytes })) {
     if (src.format === 'longmemeval') out.push(longMemEvalCatalogEntry(raw, file));
     else out.push(...locomoCatalogEntries(raw, file, index));
   }
@@ -42,7 +45,7 @@ async function readFolderCatalog(src: DatasetSource): Promise<CatalogEntry[]> {
   const files = await listDataFiles(src.path);
   const out: CatalogEntry[] = [];
   for (const file of files) {
-    const head = await readJsonHead(file, ['question_id', 'question_type']);
+    const head = await readJsonHead(file, LME_HEAD);
     if (head) {
       out.push({ ...longMemEvalCatalogEntry(head, file), file });
       continue;
@@ -68,13 +71,22 @@ export interface ReadOptions {
 /** Streams instances in source order (array order, or folder file-name order). */
 export async function* readInstances(src: DatasetSource, opts: ReadOptions = {}): AsyncGenerator<Instance> {
   const issues = opts.issues ?? [];
-  for await (const { raw, file, index } of readRecords(src, { wholeBelowBytes: opts.wholeBelowBytes, files: opts.files })) {
-    if (src.format === 'longmemeval') {
-      if (opts.keep && !opts.keep(longMemEvalCatalogEntry(raw, file))) continue;
-      yield normaliseLongMemEval(raw, file, src.name);
-    } else {
-      yield* normaliseLocomo(raw, file, index, src.name, issues, opts.keep);
-    }
+  for await (const record of readRecords(src, { wholeBelowBytes: opts.wholeBelowBytes, files: opts.files })) {
+    yield* instancesOfRecord(src, record, { keep: opts.keep, issues });
+  }
+}
+
+/** The instances of one raw record (a LongMemEval item is one; a LoCoMo conversation holds many). */
+export function* instancesOfRecord(
+  src: DatasetSource,
+  { raw, file, index }: RawRecord,
+  opts: { keep?: ((c: CatalogEntry) => boolean) | undefined; issues: DataIssue[] },
+): Generator<Instance> {
+  if (src.format === 'longmemeval') {
+    if (opts.keep && !opts.keep(longMemEvalCatalogEntry(raw, file))) return;
+    yield normaliseLongMemEval(raw, file, src.name);
+  } else {
+    yield* normaliseLocomo(raw, file, index, src.name, opts.issues, opts.keep);
   }
 }
 

@@ -11,7 +11,6 @@
  */
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { datasetInfo, downloadFile, fileDownloadInfo } from '@huggingface/hub';
 import type { DatasetName } from '../core/config.ts';
 import { readSecret, registerSecret } from '../core/secrets.ts';
 import { InputError } from '../core/errors.ts';
@@ -98,6 +97,8 @@ async function pullLongMemEval(name: Exclude<DatasetName, 'locomo'>, opts: PullO
   const creds = accessToken ? { accessToken } : {};
   const repo = { type: 'dataset' as const, name: LONGMEMEVAL_REPO };
   const where = `${hubUrl} ${LONGMEMEVAL_REPO}@${revision}`;
+  // The hub client loads only when something is downloaded.
+  const { datasetInfo, downloadFile, fileDownloadInfo } = await import('@huggingface/hub');
   let commit: string;
   try {
     const info = await datasetInfo({ name: LONGMEMEVAL_REPO, revision, hubUrl, additionalFields: ['sha'], ...creds });

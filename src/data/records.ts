@@ -2,11 +2,13 @@
  * Raw JSON records of a dataset source, one at a time: the elements of an array file (streamed), or the contents
  * of each `.json`/`.json.gz` file of a folder in file-name order (a file holding an array yields its elements).
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { gunzip } from 'node:zlib';
+import { gunzip, gunzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import { InputError } from '../core/errors.ts';
 import { listDataFiles } from './hash.ts';
+import { parseJsonBytes } from './json-decode.ts';
 import { streamJsonArray, type StreamArrayOptions } from './json-stream.ts';
 import type { DatasetSource } from './source.ts';
 
@@ -23,10 +25,26 @@ async function readJson(file: string): Promise<unknown> {
   let buf = await readFile(file);
   try {
     if (file.endsWith('.gz')) buf = await gunzipAsync(buf);
-    return JSON.parse(buf.toString('utf8')) as unknown;
+    return parseJsonBytes(buf);
   } catch (err) {
     throw new InputError(`not valid JSON (${err instanceof Error ? err.message : String(err)})`, file);
   }
+}
+
+/**
+ * One data file read and parsed synchronously, as its records (an array file's elements, or the file's one
+ * object): for worker threads, which have no event loop to share and gain nothing from async reads.
+ */
+export function readFileRecordsSync(file: string): RawRecord[] {
+  let value: unknown;
+  try {
+    let buf = readFileSync(file);
+    if (file.endsWith('.gz')) buf = gunzipSync(buf);
+    value = parseJsonBytes(buf);
+  } catch (err) {
+    throw new InputError(`not valid JSON (${err instanceof Error ? err.message : String(err)})`, file);
+  }
+  return Array.isArray(value) ? value.map((raw: unknown, index) => ({ raw, file, index })) : [{ raw: value, file, index: 0 }];
 }
 
 export interface ReadRecordsOptions extends StreamArrayOptions {

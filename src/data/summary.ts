@@ -19,30 +19,50 @@ function sortedCounts<K extends string>(m: Map<K, number>): Record<K, number> {
   return Object.fromEntries([...m.entries()].sort(([a], [b]) => compareIds(a, b))) as Record<K, number>;
 }
 
-export function summarize(name: string, instances: readonly Instance[]): DataInfo {
-  const seen = new Set<string>();
-  let sessions = 0;
-  let turns = 0;
-  const native = new Map<string, number>();
-  const adapt = new Map<AdaptType, number>();
-  let abstention = 0;
-  for (const inst of instances) {
-    if (!seen.has(inst.haystackId)) {
-      seen.add(inst.haystackId);
-      sessions += inst.haystack.length;
-      for (const s of inst.haystack) turns += s.turns.length;
+/** Counts instances one at a time, so a summary never needs the whole dataset in memory (LongMemEval M). */
+export class Summarizer {
+  private readonly seen = new Set<string>();
+  private readonly ids = new Set<string>();
+  private sessions = 0;
+  private turns = 0;
+  private readonly native = new Map<string, number>();
+  private readonly adapt = new Map<AdaptType, number>();
+  private abstention = 0;
+  private questions = 0;
+
+  constructor(private readonly name: string) {}
+
+  /** Adds one instance; false when its question id was already counted (a duplicate). */
+  add(inst: Instance): boolean {
+    if (this.ids.has(inst.query.id)) return false;
+    this.ids.add(inst.query.id);
+    this.questions++;
+    if (!this.seen.has(inst.haystackId)) {
+      this.seen.add(inst.haystackId);
+      this.sessions += inst.haystack.length;
+      for (const s of inst.haystack) this.turns += s.turns.length;
     }
-    native.set(inst.gold.nativeType, (native.get(inst.gold.nativeType) ?? 0) + 1);
-    adapt.set(inst.gold.type, (adapt.get(inst.gold.type) ?? 0) + 1);
-    if (inst.gold.isAbstention) abstention++;
+    this.native.set(inst.gold.nativeType, (this.native.get(inst.gold.nativeType) ?? 0) + 1);
+    this.adapt.set(inst.gold.type, (this.adapt.get(inst.gold.type) ?? 0) + 1);
+    if (inst.gold.isAbstention) this.abstention++;
+    return true;
   }
-  return {
-    dataset: name,
-    questions: instances.length,
-    sessions,
-    turns,
-    byNativeType: sortedCounts(native),
-    byAdaptType: sortedCounts(adapt),
-    abstention,
-  };
+
+  result(): DataInfo {
+    return {
+      dataset: this.name,
+      questions: this.questions,
+      sessions: this.sessions,
+      turns: this.turns,
+      byNativeType: sortedCounts(this.native),
+      byAdaptType: sortedCounts(this.adapt),
+      abstention: this.abstention,
+    };
+  }
+}
+
+export function summarize(name: string, instances: readonly Instance[]): DataInfo {
+  const s = new Summarizer(name);
+  for (const inst of instances) s.add(inst);
+  return s.result();
 }

@@ -5,14 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { PACKAGE_ROOT } from '../core/package-root.ts';
 
 export function resolveCacheDir(option?: string): string {
   if (option !== undefined && option !== '') return option;
   const env = process.env.ADAPTMR_CACHE_DIR;
   if (env !== undefined && env !== '') return env;
-  return fileURLToPath(new URL('../../.cache', import.meta.url));
+  return join(PACKAGE_ROOT, '.cache');
 }
 
 /** Writes to a unique temp file in the same directory, then renames it over `path` (rename is atomic on POSIX). */

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Embedder } from '../core/interfaces.ts';
 import { errorMessage } from '../core/errors.ts';
 import { resolveCacheDir } from './cache-dir.ts';
@@ -76,7 +76,9 @@ export class DuckDBEmbeddingCache implements EmbeddingCache {
 
   static async open(path: string): Promise<DuckDBEmbeddingCache> {
     mkdirSync(dirname(path), { recursive: true });
-    const instance = await DuckDBInstance.create(path);
+    // DuckDB loads here, so processes and worker threads that never cache embeddings do not load it.
+    const { DuckDBInstance: Instance } = await import('@duckdb/node-api');
+    const instance = await Instance.create(path);
     const conn = await instance.connect();
     await conn.run(
       'CREATE TABLE IF NOT EXISTS embeddings (model VARCHAR NOT NULL, text_sha256 VARCHAR NOT NULL, dim INTEGER NOT NULL, vector BLOB NOT NULL)',

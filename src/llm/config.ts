@@ -6,10 +6,11 @@
  * SDK's usual `OPENAI_BASE_URL` / `OPENAI_API_KEY` apply, so one experiment file can point at OpenAI or at a local
  * server without editing it.
  */
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../core/package-root.ts';
 
 export * from '../core/llm-config.ts';
 
 /** `<repo>/.cache` (gitignored), the same root the embeddings cache uses. */
-export const DEFAULT_CACHE_DIR = fileURLToPath(new URL('../../.cache', import.meta.url));
+export const DEFAULT_CACHE_DIR = join(PACKAGE_ROOT, '.cache');
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';

@@ -5,9 +5,12 @@
  * `Retry-After` header wins when it gives one.
  */
 import { APIConnectionError, APIError } from 'openai';
+import { backoffDelayMs, retryAfterFromHeaders } from './backoff.ts';
 import { MalformedReplyError } from './errors.ts';
 
-export const MAX_BACKOFF_MS = 30_000;
+// The SDK-free helpers live in backoff.ts (plain-HTTP clients use them without loading the openai SDK).
+export { backoffDelayMs, MAX_BACKOFF_MS, retryAfterFromHeaders, sleep } from './backoff.ts';
+
 
 export function isRetryable(err: unknown): boolean {
   if (err instanceof APIConnectionError) return true; // includes APIConnectionTimeoutError
@@ -32,26 +35,4 @@ export function backoffMs(attempt: number, baseMs: number, err: unknown, random:
 function retryAfterMs(err: unknown): number | undefined {
   if (!(err instanceof APIError) || !err.headers) return undefined;
   return retryAfterFromHeaders(err.headers);
-}
-
-/** A server's `Retry-After-Ms` / `Retry-After` (seconds or an HTTP date) in ms, if it sent one. */
-export function retryAfterFromHeaders(headers: Pick<Headers, 'get'>): number | undefined {
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && Number.isFinite(Number(ms))) return Number(ms);
-  const s = headers.get('retry-after');
-  if (s === null || s.trim() === '') return undefined;
-  if (Number.isFinite(Number(s))) return Number(s) * 1000;
-  const at = Date.parse(s);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
-
-/** Exponential backoff with jitter, capped; `retryAfter` (a server's hint, ms) wins when given. */
-export function backoffDelayMs(attempt: number, baseMs: number, retryAfter: number | undefined, random: () => number = Math.random): number {
-  if (retryAfter !== undefined) return Math.min(retryAfter, MAX_BACKOFF_MS);
-  const exp = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt);
-  return Math.round(exp * (0.5 + 0.5 * random()));
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -4,7 +4,7 @@
  * a request waiting out a backoff holds none, so one rate-limited question does not stall the others.
  */
 import pLimit, { type LimitFunction } from 'p-limit';
-import { sleep } from './retry.ts';
+import { sleep } from './backoff.ts';
 
 export class Scheduler {
   private readonly limit: LimitFunction;

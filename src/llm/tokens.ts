@@ -6,13 +6,19 @@
  * (Llama, Qwen, Mistral…) the count is an approximation of their own tokenizer's, typically within ~10–20 %.
  * The encoder is built lazily once per process (loading the ranks takes ~100 ms).
  */
-import { Tiktoken } from 'js-tiktoken/lite';
-import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import { createRequire } from 'node:module';
+import type { Tiktoken } from 'js-tiktoken/lite';
+import type o200kBase from 'js-tiktoken/ranks/o200k_base';
 
 let encoder: Tiktoken | undefined;
 
 function enc(): Tiktoken {
-  encoder ??= new Tiktoken(o200kBase);
+  // Required on the first count, so processes that never count tokens do not load the ranks module.
+  if (!encoder) {
+    const require = createRequire(import.meta.url);
+    const { Tiktoken: Encoder } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+    encoder = new Encoder(require('js-tiktoken/ranks/o200k_base') as typeof o200kBase);
+  }
   return encoder;
 }
 

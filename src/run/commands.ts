@@ -10,6 +10,7 @@ interface RunArgs {
   out: string | undefined;
   'data-dir': string | undefined;
   concurrency: number | undefined;
+  workers: number | undefined;
   progress: boolean;
   verbose: boolean;
 }
@@ -23,6 +24,10 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('out', { type: 'string', describe: 'results DuckDB file (default results/<name>.duckdb)' })
       .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
       .option('concurrency', { type: 'number', describe: 'questions processed at once (overrides the config)' })
+      .option('workers', {
+        type: 'number',
+        describe: 'worker threads computing questions (0 = none; default one per core for LLM-free runs of 64+ questions)',
+      })
       .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' })
       .option('verbose', { type: 'boolean', default: false, describe: 'print each question id to stderr once its rows are committed' }),
   handler: async (argv) => {
@@ -36,6 +41,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       out,
       dataDir: argv['data-dir'],
       concurrency: argv.concurrency,
+      workers: argv.workers,
       progress: argv.progress,
       ...(argv.verbose ? { onQuestionWritten: (d: string, q: string) => process.stderr.write(`written ${d} ${q}\n`) } : {}),
     });

@@ -3,7 +3,8 @@
  * a line every 10 s so a long run still shows it is alive. Ingestion into a memory server (src/core/progress-events.ts)
  * shows after the ETA.
  */
-import { SingleBar, Presets } from 'cli-progress';
+import { createRequire } from 'node:module';
+import type * as CliProgress from 'cli-progress';
 import { onWorkProgress } from '../core/progress-events.ts';
 
 export interface Progress {
@@ -13,6 +14,8 @@ export interface Progress {
 
 export function createProgress(total: number, enabled: boolean): Progress {
   if (!enabled || total === 0) return { tick() {}, stop() {} };
+  // Required here, so runs without a bar (tests, --no-progress, workers) never load it.
+  const { SingleBar, Presets } = createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
   const bar = new SingleBar(
     {
       stream: process.stderr,

@@ -6,10 +6,11 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { PACKAGE_ROOT } from '../core/package-root.ts';
 
 const exec = promisify(execFile);
 
-export const REPO_ROOT = join(import.meta.dirname, '..', '..');
+export const REPO_ROOT = PACKAGE_ROOT;
 
 export async function gitState(cwd = REPO_ROOT): Promise<{ commit: string | null; dirty: boolean | null }> {
   try {

@@ -4,32 +4,29 @@
  * retrieval against the gold, and writes each question's rows in one transaction. A rerun of the same config into
  * the same file resumes: questions already written are skipped, never duplicated.
  */
-import pLimit from 'p-limit';
 import type { ExperimentConfig } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
 import { redactSecrets } from '../core/secrets.ts';
 import type { Checkpoints, Embedder } from '../core/interfaces.ts';
-import type { Instance } from '../core/types.ts';
 import {
   ensureDataset,
   hashDatasetFiles,
   readCatalog,
-  readInstances,
   resolveDataDir,
   type DataIssue,
-  type DatasetSource,
 } from '../data/index.ts';
 import { embedders, openEmbeddingCache } from '../index/index.ts';
 import { openResultStore } from '../store/index.ts';
-import { completedKey, type MethodRow, type QuestionBatch, type ResultStore, type RunRecord } from '../store/types.ts';
-import { createLlmProvider } from '../llm/provider.ts';
+import type { MethodRow, ResultStore, RunRecord } from '../store/types.ts';
 import type { LlmProvider } from '../core/llm.ts';
 import { createMethods, type ConfiguredMethod } from './create-methods.ts';
-import { emptyBatch, runMethod } from './question.ts';
 import { IndexCache } from './index-cache.ts';
 import type { LoadedExperiment } from './load-config.ts';
-import { createProgress, type Progress } from './progress.ts';
+import { createProgress } from './progress.ts';
 import { gitState, packageVersions } from './provenance.ts';
+import { workerCount, workerObstacle } from './parallel/eligible.ts';
+import { runDatasetInWorkers } from './parallel/pool.ts';
+import { runDatasetInProcess, type DatasetPlan, type DatasetRunState } from './run-dataset.ts';
 import { selectQuestions } from './select.ts';
 
 export interface RunOptions {
@@ -37,6 +34,11 @@ export interface RunOptions {
   out: string;
   dataDir?: string | undefined;
   concurrency?: number | undefined;
+  /**
+   * Worker threads computing questions (parallel/eligible.ts): 0 = all in this process; default one per core when
+   * every method is pure computation and the run has enough questions.
+   */
+  workers?: number | undefined;
   progress?: boolean;
   log?: (line: string) => void;
   /** Called after each question's rows are committed (the CLI's --verbose prints it). */
@@ -58,13 +60,6 @@ export interface RunSummary {
   wallMs: number;
 }
 
-interface DatasetPlan {
-  source: DatasetSource;
-  selected: Set<string>;
-  /** Folder layouts: the files holding the selected questions, so no other file is opened. */
-  files?: ReadonlySet<string>;
-}
-
 export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Promise<RunSummary> {
   const started = performance.now();
   const { config } = exp;
@@ -74,17 +69,20 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
   if (config.qa && !config.llm?.roles.reader) {
     throw new InputError('qa needs a reader model: add llm.roles.reader (and llm.roles.judge for LLM-judge verdicts)', exp.path);
   }
-  const llm = config.llm ? createLlmProvider(config.llm) : undefined;
+  // The LLM client (openai SDK, tokenizer) loads only for experiments that call an LLM.
+  const llm = config.llm ? (await import('../llm/provider.ts')).createLlmProvider(config.llm) : undefined;
   const methods = await createMethods(config, exp.path, exp.configHash);
-  embedders.parseOptions(config.embedder.name, config.embedder.options, `${exp.path}: embedder`);
+  const embedderOptions = embedders.parseOptions(config.embedder.name, config.embedder.options, `${exp.path}: embedder`);
   const plans = await planDatasets(config, opts.dataDir, log);
   excludeFittedQuestions(plans, methods, log);
-  const embeddingCache = await openEmbeddingCache();
+  // The embedding cache (a DuckDB file) is opened only for an embedder that uses it.
+  const cached = typeof embedderOptions === 'object' && embedderOptions !== null && 'cache' in embedderOptions && embedderOptions.cache === true;
+  const embeddingCache = cached ? await openEmbeddingCache() : undefined;
   try {
-    const embedder = await embedders.create(config.embedder.name, config.embedder.options, { cache: embeddingCache }, `${exp.path}: embedder`);
+    const embedder = await embedders.create(config.embedder.name, config.embedder.options, embeddingCache ? { cache: embeddingCache } : {}, `${exp.path}: embedder`);
     return await runPlans(exp, plans, methods, embedder, llm, opts, log, started);
   } finally {
-    await embeddingCache.close();
+    await embeddingCache?.close();
   }
 }
 
@@ -129,9 +127,11 @@ async function runPlans(
     const issues: DataIssue[] = [];
     // Questions arrive grouped by haystack, so one index per spec per in-flight question is enough to reuse them.
     const indexes = new IndexCache(embedder, ((opts.concurrency ?? config.concurrency) + 1) * distinctSpecs(config));
+    const workers = workerCount(config, methods, total, opts.workers);
+    if ((opts.workers ?? 0) > 0 && workers === 0) log(`workers: not used (${workerObstacle(config, methods)})`);
     try {
       for (const plan of plans) {
-        await runDataset(plan, {
+        const state: DatasetRunState = {
           config,
           runId,
           methods,
@@ -145,7 +145,9 @@ async function runPlans(
           onWritten: opts.onQuestionWritten ?? (() => {}),
           llm,
           checkpoints: (methodId) => storeCheckpoints(store, runId, methodId),
-        });
+        };
+        if (workers > 0) await runDatasetInWorkers(plan, state, { workers, path: exp.path, configHash: exp.configHash });
+        else await runDatasetInProcess(plan, state);
       }
     } catch (err) {
       await store.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'failed' });
@@ -200,22 +202,6 @@ async function planDatasets(config: ExperimentConfig, dataDirFlag: string | unde
   return plans;
 }
 
-interface DatasetRunState {
-  config: ExperimentConfig;
-  runId: string;
-  methods: ConfiguredMethod[];
-  store: ResultStore;
-  done: Set<string>;
-  indexes: IndexCache;
-  progress: Progress;
-  counters: { written: number; skipped: number; errors: number };
-  issues: DataIssue[];
-  concurrency: number;
-  onWritten: (dataset: string, questionId: string) => void;
-  llm: LlmProvider | undefined;
-  checkpoints: (methodId: string) => Checkpoints;
-}
-
 function methodRow(m: ConfiguredMethod): MethodRow {
   const c = m.impl.capabilities;
   return {
@@ -236,55 +222,4 @@ function storeCheckpoints(store: ResultStore, runId: string, methodId: string): 
     get: (key) => store.getCheckpoint(runId, methodId, key),
     put: (key, value) => store.putCheckpoint(runId, methodId, key, value),
   };
-}
-
-async function runDataset(plan: DatasetPlan, s: DatasetRunState): Promise<void> {
-  const limit = pLimit(s.concurrency);
-  const inflight = new Set<Promise<void>>();
-  let failure: unknown;
-  const stream = readInstances(plan.source, {
-    keep: (c) => plan.selected.has(c.questionId),
-    issues: s.issues,
-    ...(plan.files ? { files: plan.files } : {}),
-  });
-  for await (const instance of stream) {
-    if (!plan.selected.has(instance.query.id)) continue;
-    if (failure) break;
-    // Only the computation holds a concurrency slot; the write waits in the store's group-commit queue, so the
-    // next questions are computed while a commit is under way.
-    const task: Promise<void> = limit(() => computeQuestion(instance, plan, s))
-      .then((batch) => (batch ? writeQuestion(instance, batch, s) : undefined))
-      .catch((err: unknown) => {
-        failure ??= err;
-      })
-      .finally(() => inflight.delete(task));
-    inflight.add(task);
-    // Bounded read-ahead keeps memory flat on large splits (LongMemEval M).
-    if (inflight.size >= s.concurrency * 16) await Promise.race(inflight);
-  }
-  await Promise.all(inflight);
-  if (failure) throw failure;
-}
-
-/** Runs every method not yet done on one question; undefined when the results file already has them all. */
-async function computeQuestion(instance: Instance, plan: DatasetPlan, s: DatasetRunState): Promise<QuestionBatch | undefined> {
-  const todo = s.methods.filter((m) => !s.done.has(completedKey(instance.dataset, instance.query.id, m.id)));
-  if (todo.length === 0) {
-    s.counters.skipped++;
-    s.progress.tick();
-    return undefined;
-  }
-  const batch = emptyBatch(instance, s.runId);
-  const context = { config: s.config, runId: s.runId, indexes: s.indexes, llm: s.llm, protocol: plan.source.format, checkpoints: s.checkpoints };
-  for (const method of todo) {
-    if (await runMethod(instance, method, batch, context)) s.counters.errors++;
-  }
-  return batch;
-}
-
-async function writeQuestion(instance: Instance, batch: QuestionBatch, s: DatasetRunState): Promise<void> {
-  await s.store.writeQuestion(batch);
-  s.counters.written++;
-  s.onWritten(instance.dataset, instance.query.id);
-  s.progress.tick();
 }

@@ -7,7 +7,6 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import { InputError } from '../core/errors.ts';
 import { openResultStore } from './open-store.ts';
 import { TABLES, VIEWS } from './schema.ts';
@@ -46,6 +45,7 @@ async function writeCsv(store: ResultStore, table: string, file: string): Promis
   );
   const header = columns.map((c) => c.column_name);
   const records = rows.map((row) => header.map((name) => csvCell(row[name])));
+  const { stringify } = await import('csv-stringify');
   await pipeline(Readable.from(records), stringify({ header: true, columns: header }), createWriteStream(file));
 }
 

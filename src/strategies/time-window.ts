@@ -21,7 +21,13 @@
  * Windows that start after the question date are ignored (questions ask about the past). Several expressions →
  * the span covering all of them.
  */
-import * as chrono from 'chrono-node';
+import { createRequire } from 'node:module';
+import type * as Chrono from 'chrono-node';
+
+// chrono-node takes 0.1–0.5 s to load; it is required on the first time expression, so runs that never read dates
+// (BM25, embeddings) do not pay for it.
+let chronoLib: typeof Chrono | undefined;
+const chrono = (): typeof Chrono => (chronoLib ??= createRequire(import.meta.url)('chrono-node') as typeof Chrono);
 
 export interface TimeWindow {
   /** Inclusive `YYYY-MM-DD` bounds. */
@@ -48,7 +54,7 @@ function yearWindow(y: number): [number, number] {
 const UNIT_TOLERANCE: Record<string, number> = { day: 1, week: 3, month: 15, year: 182 };
 
 /** The days one parsed date component pins down (month/year granularity when the day is not given). */
-function componentWindow(c: chrono.ParsedComponents, asked: number, agoUnit: string | undefined): [number, number] | undefined {
+function componentWindow(c: Chrono.ParsedComponents, asked: number, agoUnit: string | undefined): [number, number] | undefined {
   const day = dayStart(c.date().toISOString());
   if (c.isCertain('day') || c.isCertain('weekday')) {
     const tol = agoUnit ? (UNIT_TOLERANCE[agoUnit] ?? 0) : 0;
@@ -65,7 +71,7 @@ function componentWindow(c: chrono.ParsedComponents, asked: number, agoUnit: str
 }
 
 /** What chrono resolved, turned into a day window per the rules in the header. */
-function chronoWindow(result: chrono.ParsedResult, asked: number): [number, number] | undefined {
+function chronoWindow(result: Chrono.ParsedResult, asked: number): [number, number] | undefined {
   const text = result.text.toLowerCase();
   const ago = /\b(day|week|month|year)s?\b.*\bago\b|\b(?:last|past) (week)\b/u.exec(text);
   const agoUnit = ago ? (ago[1] ?? ago[2]) : undefined;
@@ -147,7 +153,7 @@ export function findTimeWindow(text: string, askedAt: string): TimeWindow | unde
       expressions.push(m[0]);
       rest = rest.replace(m[0], ' ');
     }
-    for (const r of chrono.zh.hans.parse(rest, ref)) {
+    for (const r of chrono().zh.hans.parse(rest, ref)) {
       const w = chronoWindow(r, asked);
       if (w) {
         spans.push(w);
@@ -165,7 +171,7 @@ export function findTimeWindow(text: string, askedAt: string): TimeWindow | unde
       expressions.push(span[0]);
       rest = rest.replace(span[0], ' ');
     }
-    for (const r of chrono.casual.parse(rest, ref)) {
+    for (const r of chrono().casual.parse(rest, ref)) {
       let w = chronoWindow(r, asked);
       // "before X" / "after X" / "since X": the window is the side of X the question points at.
       const lead = /\b(before|after|since|until|prior to)\s*$/iu.exec(rest.slice(0, r.index))?.[1]?.toLowerCase();

@@ -5,13 +5,18 @@
 import { dirname } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { InputError, errorMessage } from '../../core/errors.ts';
-import { HashedOnnxClassifier, readOnnxMetadata } from './hashed-classifier.ts';
-import { HfOnnxClassifier, isHfLayout } from './hf-classifier.ts';
+import type { HashedOnnxClassifier } from './hashed-classifier.ts';
+import type { HfOnnxClassifier } from './hf-classifier.ts';
 import { KIND_HASHED_LINEAR, META_KIND } from './model-format.ts';
 
 export type OnnxFormat = 'auto' | 'hashed' | 'hf';
 
 export async function loadOnnxClassifier(path: string, format: OnnxFormat = 'auto', maxLength = 512): Promise<HashedOnnxClassifier | HfOnnxClassifier> {
+  // Loaded on first use: ONNX Runtime and the tokenizers are native and heavy, and most runs never classify by model.
+  const [{ HashedOnnxClassifier, readOnnxMetadata }, { HfOnnxClassifier, isHfLayout }] = await Promise.all([
+    import('./hashed-classifier.ts'),
+    import('./hf-classifier.ts'),
+  ]);
   try {
     await stat(path);
   } catch (err) {

@@ -7,7 +7,7 @@
  * The API key is read from the environment variable named by `apiKeyEnv` at creation and handed to the SDK only;
  * it is never logged, stored, or part of the id. The id is `openai:<baseURL host>/<model>@<dims>`.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { z } from 'zod';
 import { HttpUrlSchema } from '../../core/http-url.ts';
 import { formatZodError } from '../../core/registry.ts';
@@ -72,7 +72,9 @@ export class OpenAIEmbedder implements Embedder {
         'openai embedder',
       );
     }
-    const client = new OpenAI({
+    // The SDK loads on first use, so runs without this embedder never import it.
+    const { default: OpenAIClient } = await import('openai');
+    const client = new OpenAIClient({
       apiKey,
       maxRetries: settings.maxRetries,
       timeout: settings.timeoutMs,

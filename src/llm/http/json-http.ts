@@ -13,7 +13,7 @@ import type { CallRecord } from '../../core/calls.ts';
 import { errorMessage } from '../../core/errors.ts';
 import type { RequestPolicy } from '../../core/llm.ts';
 import { redact } from '../errors.ts';
-import { backoffDelayMs, retryAfterFromHeaders, sleep } from '../retry.ts';
+import { backoffDelayMs, retryAfterFromHeaders, sleep } from '../backoff.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

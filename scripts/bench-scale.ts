@@ -1,0 +1,102 @@
+/**
+ * Scale benchmark: builds a synthetic LongMemEval-M-shaped file from S in a temp dir (never committed, removed at
+ * the end) — every S question keeps its own sessions and gets the sessions of the next `--factor − 1` questions as
+ * extra filler (renamed ids, no answer labels), one JSON array file as M is published (~2.7 GB at factor 10) — then
+ * measures, each as a fresh process: `adaptmr data info` on it, and BM25 in the official configuration at session
+ * granularity over it. Prints wall time and peak RSS: memory should not grow with the file.
+ *
+ *   npm run bench:scale                 # factor 10 (≈ M: ~500 sessions per question, ~2.7 GB)
+ *   npm run bench:scale -- --factor 3   # smaller, quicker
+ */
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { loadAverage, runAdaptmr } from './bench-process.ts';
+
+interface Item {
+  question_id: string;
+  haystack_session_ids: string[];
+  haystack_dates: string[];
+  haystack_sessions: { role: string; content: string; has_answer?: boolean }[][];
+  [key: string]: unknown;
+}
+
+async function buildFile(dataDir: string, factor: number, out: string): Promise<number> {
+  const folder = join(dataDir, 'longmemeval', 's_cleaned');
+  const files = readdirSync(folder).filter((f) => f.endsWith('.json.gz')).sort();
+  const read = (i: number): Item => JSON.parse(gunzipSync(readFileSync(join(folder, files[i % files.length]!))).toString('utf8')) as Item;
+  const w = createWriteStream(out);
+  w.write('[');
+  // A window of the next questions supplies the filler, so at most `factor` parsed files are held at once.
+  const window: Item[] = Array.from({ length: factor }, (_, j) => read(j));
+  for (let i = 0; i < files.length; i++) {
+    const item = window[0]!;
+    const ids = [...item.haystack_session_ids];
+    const dates = [...item.haystack_dates];
+    const sessions = [...item.haystack_sessions];
+    for (let j = 1; j < factor; j++) {
+      const filler = window[j]!;
+      filler.haystack_session_ids.forEach((id, s) => {
+        ids.push(`${id.replace(/^answer_/, 'filler_')}_x${i}_${j}`);
+        dates.push(filler.haystack_dates[s]!);
+        sessions.push(filler.haystack_sessions[s]!.map(({ role, content }) => ({ role, content })));
+      });
+    }
+    const text = JSON.stringify({ ...item, haystack_session_ids: ids, haystack_dates: dates, haystack_sessions: sessions });
+    if (!w.write(i > 0 ? `,${text}` : text)) await once(w, 'drain');
+    window.shift();
+    window.push(read(i + factor));
+  }
+  w.end(']');
+  await once(w, 'finish');
+  return files.length;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const factor = args[0] === '--factor' ? Number(args[1]) : 10;
+  if (!(factor >= 1)) {
+    console.error('usage: bench-scale [--factor N]');
+    process.exit(2);
+  }
+  const dataDir = process.env.ADAPTMR_DATA_DIR ?? join(import.meta.dirname, '..', '..', 'shared', 'datasets');
+  const dir = mkdtempSync(join(tmpdir(), 'adaptmr-scale-'));
+  try {
+    const file = join(dir, 'longmemeval_m_synthetic.json');
+    const t0 = performance.now();
+    const questions = await buildFile(dataDir, factor, file);
+    const gb = statSync(file).size / 1e9;
+    console.log(`synthetic M-shaped file: ${questions} questions × ~${factor}× S haystacks, ${gb.toFixed(2)} GB (built in ${((performance.now() - t0) / 1000).toFixed(0)} s, ${file})`);
+    console.log(`load average: ${loadAverage()} (shared machine)`);
+    const info = runAdaptmr(['data', 'info', '--path', file, '--format', 'longmemeval', '--json']);
+    const counted = JSON.parse(info.stdout) as { questions: number; sessions: number; turns: number };
+    console.log(`data info      wall ${info.wallS.toFixed(1)} s  peak RSS ${info.rssMb.toFixed(0)} MB  (${counted.questions} questions, ${counted.sessions} sessions, ${counted.turns} turns)`);
+    const yaml = join(dir, 'bm25.yaml');
+    writeFileSync(
+      yaml,
+      [
+        'name: bench-scale-bm25',
+        'datasets:',
+        `  - path: ${file}`,
+        '    format: longmemeval',
+        'metrics: { ks: [1, 3, 5, 10, 30, 50], gold: official }',
+        'methods:',
+        '  - id: bm25-session',
+        '    method: bm25',
+        '    index: { granularity: session, roles: [user], includeCaptions: false, keepEmpty: true }',
+        '    k: 1000',
+        '    options: { tokenizer: whitespace, k1: 1.5, b: 0.75, epsilon: 0.25, tieBreak: reverse }',
+        '',
+      ].join('\n'),
+    );
+    const run = runAdaptmr(['run', yaml, '--out', join(dir, 'bm25.duckdb'), '--no-progress']);
+    const written = run.stdout.match(/(\d+) questions written/)?.[1] ?? '?';
+    console.log(`BM25 session   wall ${run.wallS.toFixed(1)} s  peak RSS ${run.rssMb.toFixed(0)} MB  (${written} questions written)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

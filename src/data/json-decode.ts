@@ -1,0 +1,65 @@
+/**
+ * JSON.parse straight from UTF-8 bytes, about twice as fast as `JSON.parse(buf.toString('utf8'))` on the
+ * LongMemEval files: Node 20's UTF-8 decoder is slow once a file has any non-ASCII character (every S file has some)
+ * and yields a two-byte string for all of it. Instead the bytes are read as Latin-1 (a plain byte copy), parsed —
+ * JSON's syntax is ASCII, so the structure comes out right — and only the strings that hold bytes ≥ 0x80 are
+ * re-decoded from those same bytes as UTF-8 (the Latin-1 round trip is lossless). That is exact unless the text
+ * also escapes a character ≥ U+0080 as `\uXXXX` (the parsed string would then mix decoded characters with raw
+ * bytes), so a file with such an escape takes the ordinary path.
+ */
+
+const HIGH = /[\u0080-\u00ff]/;
+const BACKSLASH_U = Buffer.from('\\u');
+
+/** Whether `buf` has a `\uXXXX` escape of a character ≥ U+0080 (conservatively: an escaped backslash counts too). */
+function hasHighEscape(buf: Buffer): boolean {
+  for (let i = buf.indexOf(BACKSLASH_U); i !== -1; i = buf.indexOf(BACKSLASH_U, i + 2)) {
+    const hex = buf.toString('latin1', i + 2, i + 6);
+    if (!/^00[0-7][0-9a-fA-F]$/.test(hex)) return true;
+  }
+  return false;
+}
+
+function utf8(s: string): string {
+  return HIGH.test(s) ? Buffer.from(s, 'latin1').toString('utf8') : s;
+}
+
+/** Re-decodes, in place, every string (and key) of a value parsed from Latin-1 text that holds bytes ≥ 0x80. */
+function fixStrings(value: unknown): unknown {
+  if (typeof value === 'string') return utf8(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v === 'string') {
+        if (HIGH.test(v)) value[i] = utf8(v);
+      } else if (v !== null && typeof v === 'object') fixStrings(v);
+    }
+    return value;
+  }
+  if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    let badKey = false;
+    for (const k in obj) {
+      if (HIGH.test(k)) badKey = true;
+      const v = obj[k];
+      if (typeof v === 'string') {
+        if (HIGH.test(v)) obj[k] = utf8(v);
+      } else if (v !== null && typeof v === 'object') fixStrings(v);
+    }
+    if (badKey) {
+      // Rebuild in the same key order with decoded keys.
+      const entries = Object.entries(obj);
+      for (const k of Object.keys(obj)) delete obj[k];
+      for (const [k, v] of entries) obj[utf8(k)] = v;
+    }
+    return obj;
+  }
+  return value;
+}
+
+/** `JSON.parse` of UTF-8 bytes; throws JSON.parse's SyntaxError on malformed input. */
+export function parseJsonBytes(bytes: Uint8Array): unknown {
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (hasHighEscape(buf)) return JSON.parse(buf.toString('utf8'));
+  return fixStrings(JSON.parse(buf.toString('latin1')));
+}

@@ -1,0 +1,137 @@
+/**
+ * Worker threads change where questions are computed, never what is stored: the same rows with and without workers
+ * (folder and array-file datasets), data errors raised in a worker keep their one-line form, a killed run with
+ * workers resumes without duplicates, and runs that need the runner's shared state stay in this process.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openResultStore } from '../../store/index.ts';
+import { createMethods } from '../create-methods.ts';
+import { parseExperiment } from '../load-config.ts';
+import { REPO_ROOT } from '../provenance.ts';
+import { runExperiment } from '../runner.ts';
+import { workerCount, workerObstacle } from './eligible.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'adaptmr-parallel-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const DATA = process.env.ADAPTMR_DATA_DIR!;
+
+const EXPERIMENT = `
+name: parallel
+seed: 3
+datasets:
+  - name: locomo
+    sample: { perType: 2 }
+  - name: longmemeval-s
+    sample: { perType: 3 }
+methods:
+  - id: bm25-turn
+    method: bm25
+    index: { granularity: turn, roles: [user], keepEmpty: true }
+    k: 1000
+    options: { tokenizer: whitespace, tieBreak: reverse }
+  - id: embed-session
+    method: unified-embedding
+    index: { granularity: session }
+    k: 20
+`;
+
+async function rows<T>(file: string, sql: string): Promise<T[]> {
+  const store = await openResultStore(file, { readOnly: true });
+  try {
+    return await store.query<T>(sql);
+  } finally {
+    await store.close();
+  }
+}
+
+const RETRIEVALS = `select dataset, question_id, method, unit_ids, unit_session_ids, scores, no_memory, k, error
+  from retrievals order by all`;
+const SCORES = `select dataset, question_id, method, level, metric, k, value, counted from scores order by all`;
+
+describe('compute workers', () => {
+  it('store exactly the rows the in-process run stores (folder and array-file datasets)', async () => {
+    const exp = parseExperiment(EXPERIMENT, 'parallel.yaml');
+    const inProcess = join(dir, 'in-process.duckdb');
+    const parallel = join(dir, 'workers.duckdb');
+    const a = await runExperiment(exp, { out: inProcess, workers: 0, progress: false, log: () => {} });
+    const b = await runExperiment(exp, { out: parallel, workers: 2, progress: false, log: () => {} });
+    expect(b.written).toBe(a.written);
+    expect(b.errors).toBe(0);
+    expect(a.written).toBe(2 * 4 + 3 * 5);
+    expect(await rows(parallel, RETRIEVALS)).toEqual(await rows(inProcess, RETRIEVALS));
+    expect(await rows(parallel, SCORES)).toEqual(await rows(inProcess, SCORES));
+    // A rerun with workers resumes: nothing left to do.
+    const again = await runExperiment(exp, { out: parallel, workers: 2, progress: false, log: () => {} });
+    expect(again).toMatchObject({ written: 0, skipped: a.written });
+  });
+
+  it('report a broken data file as a one-line input error naming it', async () => {
+    const folder = join(dir, 'broken');
+    mkdirSync(folder);
+    const s = join(DATA, 'longmemeval/s_cleaned');
+    for (const f of readdirSync(s).sort().slice(0, 3)) copyFileSync(join(s, f), join(folder, f));
+    // The head (question id and type) reads fine, so the catalog pass accepts it; the body is cut short.
+    writeFileSync(join(folder, 'zz_broken.json.gz'), gzipSync('{"question_id": "zz", "question_type": "multi-session", "question": "x'));
+    const exp = parseExperiment(
+      `name: broken\ndatasets:\n  - path: ${folder}\n    format: longmemeval\nmethods:\n  - id: bm25\n    method: bm25\n    index: { granularity: session }\n    k: 5\n`,
+      'broken.yaml',
+    );
+    await expect(runExperiment(exp, { out: join(dir, 'broken.duckdb'), workers: 2, progress: false, log: () => {} })).rejects.toThrow(
+      /zz_broken\.json\.gz: not valid JSON/,
+    );
+  });
+
+  it('a killed CLI run with workers resumes without duplicates', async () => {
+    const yaml = join(dir, 'kill.yaml');
+    writeFileSync(
+      yaml,
+      `name: kill-workers\ndatasets:\n  - name: longmemeval-s\n    limit: 90\nmethods:\n  - id: bm25\n    method: bm25\n    index: { granularity: turn }\n    k: 50\n`,
+    );
+    const out = join(dir, 'kill.duckdb');
+    const written = await new Promise<number>((resolve, reject) => {
+      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/adaptmr.js'), 'run', yaml, '--out', out, '--no-progress', '--verbose', '--workers', '2'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let n = 0;
+      child.stderr.on('data', (chunk: Buffer) => {
+        n += (chunk.toString().match(/^written /gm) ?? []).length;
+        if (n >= 10) child.kill('SIGKILL');
+      });
+      child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve(n) : reject(new Error(`child ended with ${code}`))));
+    });
+    expect(written).toBeGreaterThanOrEqual(10);
+    const [before] = await rows<{ n: number }>(out, 'select count(*) n from retrievals');
+    expect(before!.n).toBeGreaterThanOrEqual(10);
+    expect(before!.n).toBeLessThan(90);
+    const exp = parseExperiment(`name: kill-workers\ndatasets:\n  - name: longmemeval-s\n    limit: 90\nmethods:\n  - id: bm25\n    method: bm25\n    index: { granularity: turn }\n    k: 50\n`, yaml);
+    const summary = await runExperiment(exp, { out, workers: 2, progress: false, log: () => {} });
+    expect(summary.skipped).toBe(before!.n);
+    expect(summary.written).toBe(90 - before!.n);
+    const [after] = await rows<{ r: number; d: number; q: number }>(
+      out,
+      'select count(*) r, count(distinct question_id) d, (select count(*) from questions) q from retrievals',
+    );
+    expect(after).toEqual({ r: 90, d: 90, q: 90 });
+  });
+
+  it('are not used when a run needs the runner’s shared state', async () => {
+    const cached = parseExperiment(
+      `name: c\ndatasets:\n  - name: longmemeval-s\nembedder: { name: wink-sif, options: { cache: true } }\nmethods:\n  - id: e\n    method: unified-embedding\n    index: { granularity: session }\n    k: 5\n`,
+      'c.yaml',
+    );
+    const methods = await createMethods(cached.config, cached.path, cached.configHash);
+    expect(workerObstacle(cached.config, methods)).toMatch(/embedding cache/);
+    expect(workerCount(cached.config, methods, 500, 2)).toBe(0);
+    const plain = parseExperiment(EXPERIMENT, 'p.yaml');
+    const plainMethods = await createMethods(plain.config, plain.path, plain.configHash);
+    expect(workerObstacle(plain.config, plainMethods)).toBeUndefined();
+    expect(workerCount(plain.config, plainMethods, 10)).toBe(0);
+    expect(workerCount(plain.config, plainMethods, 10, 3)).toBe(3);
+    expect(workerCount(plain.config, plainMethods, 500, 0)).toBe(0);
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * Messages between the runner (the results file's single writer) and its compute workers. A worker gets its
+ * experiment and dataset in `WorkerInit`, takes work (folder files by a shared counter, or records the runner posts),
+ * and sends back each question's rows. Two shared counters bound memory: the next folder file to claim, and the
+ * batches sent but not yet committed (a worker waits when the writer falls behind).
+ */
+import type { ExperimentConfig } from '../../core/config.ts';
+import type { DataIssue, DatasetSource } from '../../data/index.ts';
+import type { QuestionBatch } from '../../store/types.ts';
+
+export interface WorkerInit {
+  config: ExperimentConfig;
+  /** The experiment file (for error messages) and its config hash (methods namespace by it). */
+  path: string;
+  configHash: string;
+  runId: string;
+  source: DatasetSource;
+  /** Folder layouts: the files to read, claimed one at a time through `nextFile`; absent for array files. */
+  files: string[] | undefined;
+  selected: string[];
+  /** Question × method keys already in the results file. */
+  done: string[];
+  /** Int32[1]: index of the next folder file to claim (Atomics.add). */
+  nextFile: SharedArrayBuffer;
+  /** Int32[1]: batches sent by all workers and not yet written; workers pause at `maxUnwritten`. */
+  unwritten: SharedArrayBuffer;
+  maxUnwritten: number;
+}
+
+/** Runner → worker: one raw record of an array file (its JSON bytes), or the end of the records. */
+export type ToWorker = { type: 'record'; bytes: Uint8Array; file: string; index: number } | { type: 'end' };
+
+/** Worker → runner. */
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'batch'; batch: QuestionBatch; errors: number }
+  | { type: 'skipped' }
+  /** A posted record is processed (the runner's read-ahead credit). */
+  | { type: 'record-done' }
+  | { type: 'done'; issues: DataIssue[] }
+  | { type: 'failed'; message: string; input: boolean };

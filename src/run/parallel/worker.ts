@@ -1,0 +1,91 @@
+/**
+ * A compute worker thread: builds the experiment's methods and embedder itself (same config, same registries, no
+ * shared state), reads its share of the dataset — folder files claimed one at a time, or array-file records the
+ * runner posts — and for each selected question runs `computeQuestion` and posts the rows to the runner, which
+ * writes them. Decoding (gunzip, JSON.parse), indexing and ranking thus run on every core, and only the small
+ * result rows cross threads, never a haystack.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { errorMessage, InputError } from '../../core/errors.ts';
+import { instancesOfRecord, parseJsonBytes, readFileRecordsSync, type DataIssue, type RawRecord } from '../../data/index.ts';
+import { embedders } from '../../index/index.ts';
+import { createMethods } from '../create-methods.ts';
+import { IndexCache } from '../index-cache.ts';
+import { computeQuestion, type ComputeState } from '../run-dataset.ts';
+import type { FromWorker, ToWorker, WorkerInit } from './protocol.ts';
+
+const init = workerData as WorkerInit;
+const port = parentPort!;
+const send = (m: FromWorker): void => port.postMessage(m);
+const unwritten = new Int32Array(init.unwritten);
+const selected = new Set(init.selected);
+const issues: DataIssue[] = [];
+
+async function setUp(): Promise<ComputeState> {
+  const { config } = init;
+  const methods = await createMethods(config, init.path, init.configHash);
+  // No embedding cache here: only uncached embedders run in workers (parallel/eligible.ts).
+  const embedder = await embedders.create(config.embedder.name, config.embedder.options, {}, `${init.path}: embedder`);
+  const specs = new Set(config.methods.map((m) => JSON.stringify(m.index))).size;
+  return { config, runId: init.runId, methods, done: new Set(init.done), indexes: new IndexCache(embedder, 2 * specs), llm: undefined };
+}
+
+/** Waits (blocking this thread only) while the writer is behind, so unwritten rows stay bounded. */
+function waitForWriter(): void {
+  for (let v = Atomics.load(unwritten, 0); v >= init.maxUnwritten; v = Atomics.load(unwritten, 0)) {
+    Atomics.wait(unwritten, 0, v, 200);
+  }
+}
+
+async function processRecord(state: ComputeState, record: RawRecord): Promise<void> {
+  for (const instance of instancesOfRecord(init.source, record, { keep: (c) => selected.has(c.questionId), issues })) {
+    if (!selected.has(instance.query.id)) continue;
+    waitForWriter();
+    const { batch, errors } = await computeQuestion(instance, init.source.format, state);
+    if (!batch) {
+      send({ type: 'skipped' });
+      continue;
+    }
+    Atomics.add(unwritten, 0, 1);
+    send({ type: 'batch', batch, errors });
+  }
+}
+
+async function runFolder(state: ComputeState, files: string[]): Promise<void> {
+  const next = new Int32Array(init.nextFile);
+  for (let i = Atomics.add(next, 0, 1); i < files.length; i = Atomics.add(next, 0, 1)) {
+    for (const record of readFileRecordsSync(files[i]!)) await processRecord(state, record);
+  }
+}
+
+/** Array files: records arrive as JSON bytes from the runner, which reads and splits the file. */
+function runRecords(state: ComputeState): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let chain = Promise.resolve();
+    port.on('message', (m: ToWorker) => {
+      chain = chain.then(async () => {
+        if (m.type === 'end') return resolve();
+        let raw: unknown;
+        try {
+          raw = parseJsonBytes(m.bytes);
+        } catch (err) {
+          throw new InputError(`not valid JSON in element ${m.index} (${errorMessage(err)})`, m.file);
+        }
+        await processRecord(state, { raw, file: m.file, index: m.index });
+        send({ type: 'record-done' });
+      });
+      chain.catch(reject);
+    });
+  });
+}
+
+try {
+  const state = await setUp();
+  send({ type: 'ready' });
+  if (init.files) await runFolder(state, init.files);
+  else await runRecords(state);
+  send({ type: 'done', issues });
+} catch (err) {
+  send({ type: 'failed', message: err instanceof Error && !(err instanceof InputError) ? (err.stack ?? err.message) : errorMessage(err), input: err instanceof InputError });
+}
+port.close();

@@ -1,0 +1,110 @@
+/**
+ * One dataset of a run, question by question: stream the selected questions, run every method not yet done on each
+ * (`computeQuestion`), and hand each question's rows to the store (`writeQuestion`, group-committed). In this
+ * process with a p-limit pool, or — when every method is pure computation — in worker threads (parallel/), which
+ * run the same `computeQuestion` and send the rows back to this thread, the results file's single writer.
+ */
+import pLimit from 'p-limit';
+import type { ExperimentConfig } from '../core/config.ts';
+import type { Checkpoints } from '../core/interfaces.ts';
+import type { LlmProvider } from '../core/llm.ts';
+import type { Instance } from '../core/types.ts';
+import { readInstances, type DataIssue, type DatasetSource } from '../data/index.ts';
+import { completedKey, type QuestionBatch, type ResultStore } from '../store/types.ts';
+import type { ConfiguredMethod } from './create-methods.ts';
+import type { IndexCache } from './index-cache.ts';
+import type { Progress } from './progress.ts';
+import { emptyBatch, runMethod } from './question.ts';
+
+export interface DatasetPlan {
+  source: DatasetSource;
+  selected: Set<string>;
+  /** Folder layouts: the files holding the selected questions, so no other file is opened. */
+  files?: ReadonlySet<string>;
+}
+
+/** What computing a question needs; the worker threads build their own from the same config. */
+export interface ComputeState {
+  config: ExperimentConfig;
+  runId: string;
+  methods: ConfiguredMethod[];
+  /** Question × method keys already in the results file (resume). */
+  done: Set<string>;
+  indexes: IndexCache;
+  llm: LlmProvider | undefined;
+  checkpoints?: ((methodId: string) => Checkpoints) | undefined;
+}
+
+export interface DatasetRunState extends ComputeState {
+  store: ResultStore;
+  progress: Progress;
+  counters: { written: number; skipped: number; errors: number };
+  issues: DataIssue[];
+  concurrency: number;
+  onWritten: (dataset: string, questionId: string) => void;
+}
+
+/** In this process: a p-limit pool over the streamed questions with bounded read-ahead. */
+export async function runDatasetInProcess(plan: DatasetPlan, s: DatasetRunState): Promise<void> {
+  const limit = pLimit(s.concurrency);
+  const inflight = new Set<Promise<void>>();
+  let failure: unknown;
+  const stream = readInstances(plan.source, {
+    keep: (c) => plan.selected.has(c.questionId),
+    issues: s.issues,
+    ...(plan.files ? { files: plan.files } : {}),
+  });
+  for await (const instance of stream) {
+    if (!plan.selected.has(instance.query.id)) continue;
+    if (failure) break;
+    // Only the computation holds a concurrency slot; the write waits in the store's group-commit queue, so the
+    // next questions are computed while a commit is under way.
+    const task: Promise<void> = limit(async () => {
+      const computed = await computeQuestion(instance, plan.source.format, s);
+      if (computed.batch) s.counters.errors += computed.errors;
+      return computed.batch;
+    })
+      .then((batch) => (batch ? writeQuestion(batch, s) : skipQuestion(s)))
+      .catch((err: unknown) => {
+        failure ??= err;
+      })
+      .finally(() => inflight.delete(task));
+    inflight.add(task);
+    // Bounded read-ahead keeps memory flat on large splits (LongMemEval M).
+    if (inflight.size >= s.concurrency * 16) await Promise.race(inflight);
+  }
+  await Promise.all(inflight);
+  if (failure) throw failure;
+}
+
+/**
+ * Runs every method not yet done on one question: the batch of rows to write and how many methods failed, or no
+ * batch when the results file already has them all.
+ */
+export async function computeQuestion(
+  instance: Instance,
+  protocol: DatasetSource['format'],
+  s: ComputeState,
+): Promise<{ batch: QuestionBatch | undefined; errors: number }> {
+  const todo = s.methods.filter((m) => !s.done.has(completedKey(instance.dataset, instance.query.id, m.id)));
+  if (todo.length === 0) return { batch: undefined, errors: 0 };
+  const batch = emptyBatch(instance, s.runId);
+  const context = { config: s.config, runId: s.runId, indexes: s.indexes, llm: s.llm, protocol, checkpoints: s.checkpoints };
+  let errors = 0;
+  for (const method of todo) {
+    if (await runMethod(instance, method, batch, context)) errors++;
+  }
+  return { batch, errors };
+}
+
+export async function writeQuestion(batch: QuestionBatch, s: DatasetRunState): Promise<void> {
+  await s.store.writeQuestion(batch);
+  s.counters.written++;
+  s.onWritten(batch.question.dataset, batch.question.questionId);
+  s.progress.tick();
+}
+
+export function skipQuestion(s: DatasetRunState): void {
+  s.counters.skipped++;
+  s.progress.tick();
+}
