@@ -6,7 +6,7 @@
  */
 import pLimit from 'p-limit';
 import type { ExperimentConfig } from '../core/config.ts';
-import { InputError } from '../core/errors.ts';
+import { InputError, errorMessage } from '../core/errors.ts';
 import type { Checkpoints, Embedder } from '../core/interfaces.ts';
 import type { Instance } from '../core/types.ts';
 import {
@@ -19,7 +19,7 @@ import {
   type DatasetSource,
 } from '../data/index.ts';
 import { embedders, openEmbeddingCache } from '../index/index.ts';
-import { openResultStore } from '../store/index.ts';
+import { openResultStore, refreshStats } from '../store/index.ts';
 import { completedKey, type MethodRow, type QuestionBatch, type ResultStore, type RunRecord } from '../store/types.ts';
 import { createLlmProvider } from '../llm/provider.ts';
 import type { LlmProvider } from '../core/llm.ts';
@@ -155,6 +155,14 @@ async function runPlans(
     // Methods release what they hold outside this process (server-side namespaces) once every question is done.
     for (const m of methods) await m.impl.close?.();
     await store.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'done' });
+    // Bootstrap CIs and paired comparisons of the whole file (every run in it), recomputed from the rows. The rows are
+    // committed already, so a failure here loses nothing; `adaptmr report` retries.
+    try {
+      const stats = await refreshStats(store);
+      if (stats.recomputed) log(`stats: ${stats.cells} CI cells, ${stats.comparisons} paired comparisons in ${(stats.ms / 1000).toFixed(1)} s`);
+    } catch (err) {
+      log(`stats: not computed (${errorMessage(err)}); \`adaptmr report\` computes them`);
+    }
     if (issues.length > 0) log(`data: ${issues.length} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
     return { runId, out: opts.out, questions: total, ...counters, dataIssues: issues.length, wallMs: performance.now() - started };
   } finally {
