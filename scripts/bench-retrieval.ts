@@ -7,7 +7,7 @@
  *   npm run bench:retrieval               # all configurations
  *   npm run bench:retrieval -- bm25-turn  # one
  *
- * Reference (issue 2): the official Python BM25 pipeline takes about 9 s for S on 2 cores with ~0.9 GB in its
+ * Reference: the official Python BM25 pipeline takes about 9 s for S on 2 cores with ~0.9 GB in its
  * main process; docs/official-parity.md records our own measurement of it.
  */
 import { spawnSync } from 'node:child_process';

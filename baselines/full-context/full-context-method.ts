@@ -111,5 +111,6 @@ export const fullContextEntry = defineMethod({
   description:
     'The whole haystack in date order as context (no retrieval), truncated to maxContextTokens keeping the newest units; truncation recorded in notes',
   optionsSchema: FullContextOptionsSchema,
+  examples: [{ label: 'defaults', options: {}, exempt: { withinK: 'gives the whole haystack (k is ignored by design)' } }],
   create: (options) => createFullContextMethod(options),
 });

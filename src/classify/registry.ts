@@ -57,6 +57,13 @@ export const classifiers = new Registry<Classifier, ClassifierDeps | undefined>(
     name: 'onnx',
     description: 'ONNX model through onnxruntime-node: a hashed n-gram model trained by `adaptmr classifier train`, or a Hugging Face transformer folder',
     optionsSchema: OnnxOptionsSchema,
+    examples: [
+      {
+        label: 'trained model',
+        options: { model: 'model.onnx' },
+        skip: 'needs a model file made at test time; src/tools/classifier/train/onnx.test.ts trains one and checks it',
+      },
+    ],
     create: (o) => loadOnnxClassifier(o.model, o.format, o.maxLength),
   })
   .freeze();

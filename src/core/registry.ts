@@ -8,10 +8,23 @@
 import { z } from 'zod';
 import { InputError } from './errors.ts';
 
+/**
+ * A configuration of an entry that its interface's conformance suite runs (and docs may show). Without examples the
+ * suite runs the entry with empty options. `exempt` names a conformance check the entry does not meet by design,
+ * with the reason (e.g. full context ignores k); `skip` leaves the example out with a reason.
+ */
+export interface EntryExample<O = unknown> {
+  label: string;
+  options: O;
+  exempt?: Partial<Record<string, string>>;
+  skip?: string;
+}
+
 export interface RegistryEntry<T, C = unknown, S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   optionsSchema: S;
+  examples?: readonly EntryExample<z.input<S>>[];
   // Method syntax on purpose: a typed entry is assignable to the registry's erased entry type.
   create(options: z.output<S>, context: C): T | Promise<T>;
 }

@@ -5,7 +5,11 @@
  */
 import type { MemoryUnit, Retrieval, ScoredUnit } from './types.ts';
 
-export const NO_MEMORY_LINE = 'No relevant memory was found for this question.';
+/**
+ * The one line every method gives the reader when it has nothing relevant: the plan's explicit marker (§2.3 strategy
+ * 5, `[NO_RELEVANT_MEMORY]`) and a sentence saying what it means.
+ */
+export const NO_MEMORY_LINE = '[NO_RELEVANT_MEMORY] No relevant memory was found for this question.';
 
 /** `2023-05-30T23:40:00Z` → `2023/05/30 (Tue) 23:40`, the LongMemEval date style the official reader prompt uses. */
 export function formatDate(iso: string): string {

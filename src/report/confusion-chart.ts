@@ -5,7 +5,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { ADAPT_TYPES } from '../core/types.ts';
-import type { EvalResult } from '../tools/classifier/eval/evaluate.ts';
+import type { EvalResult } from '../store/classifier-eval-types.ts';
 
 export function confusionChartSpec(r: EvalResult): TopLevelSpec {
   const values = ADAPT_TYPES.flatMap((gold) => {

@@ -1,5 +1,5 @@
 /**
- * Latency / tokens / cost per dataset × method × stage (issue 3): stage `retrieval` from `retrievals.latency_ms`
+ * Latency / tokens / cost per dataset × method × stage stage `retrieval` from `retrievals.latency_ms`
  * (the method's own run, including any LLM steps it makes), and every `llm_calls.stage` (reader, judge,
  * strategy.*…). Percentiles are DuckDB's `quantile_cont` (linear interpolation, numpy's default). Cache hits are
  * real rows with their own tiny latency, so a rerun served from the cache shows low latency and a high hit share.

@@ -1,5 +1,5 @@
 /**
- * The QA section of `adaptmr report` (issue 3): judge accuracy by AdaptMR type (means and n from the
+ * The QA section of `adaptmr report` judge accuracy by AdaptMR type (means and n from the
  * `scores_by_type` view, ± sd over judge runs from the verdicts), then each dataset's own headline numbers through
  * the aggregation of src/eval/qa/aggregate.ts — LongMemEval: task-averaged (mean of the six native types), overall
  * and abstention accuracy (`_abs` questions), as the paper reports them; LoCoMo: categories 1–4 (judge accuracy,

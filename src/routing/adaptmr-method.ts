@@ -244,5 +244,17 @@ export const adaptmrEntry = defineMethod({
   name: 'adaptmr',
   description: 'AdaptMR: query-type classifier + router (single | fusion | oracle upper bound | random) + five type-specific strategies (plan §2)',
   optionsSchema: AdaptmrOptionsSchema,
+  examples: [
+    { label: 'rules, single', options: {} },
+    { label: 'rules, fusion, gate', options: { router: { kind: 'fusion' }, abstention: 'gate' } },
+    { label: 'random (w/o classifier)', options: { classifier: 'random' } },
+    {
+      label: 'llm classifier and strategies',
+      options: {
+        classifier: { name: 'llm', options: {} },
+        strategies: { factual: { mode: 'llm' }, temporal: { mode: 'llm' }, update: { mode: 'llm' }, 'multi-hop': { mode: 'llm' }, abstention: { mode: 'llm' } },
+      },
+    },
+  ],
   create: (options, context) => createAdaptmrMethod(options, context),
 });

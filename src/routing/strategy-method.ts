@@ -45,5 +45,12 @@ export const strategyMethodEntry = defineMethod({
   name: 'strategy',
   description: 'one AdaptMR strategy (factual | temporal | update | multi-hop | abstention | unified) applied to every question',
   optionsSchema: StrategyMethodOptionsSchema,
+  examples: [
+    ...(['factual', 'temporal', 'update', 'multi-hop', 'abstention'] as const).flatMap((name) => [
+      { label: `${name} offline`, options: { name, options: { mode: 'offline' } } },
+      { label: `${name} llm`, options: { name, options: { mode: 'llm' } } },
+    ]),
+    { label: 'unified', options: { name: 'unified' } },
+  ],
   create: (options, context) => createStrategyMethod(options, context),
 });

@@ -7,7 +7,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { InputError, errorMessage } from '../core/errors.ts';
 import { readRows } from './read-rows.ts';
 import { ResultStoreImpl } from './result-store.ts';
-import { MIGRATE_V1_TO_V2, SCHEMA_VERSION, UPGRADE_STATS_SQL, createSchemaSql } from './schema.ts';
+import { SCHEMA_VERSION, UPGRADE_STATS_SQL, createSchemaSql, migrateV1ToV2Sql } from './schema.ts';
 import type { ResultStore } from './types.ts';
 
 export interface OpenOptions {
@@ -38,7 +38,7 @@ async function ensureSchema(connection: DuckDBConnection, path: string, readOnly
   const rows = await readRows<{ value: string }>(connection, "SELECT value FROM meta WHERE key = 'schema_version'");
   let found = rows[0]?.value;
   if (found === '1' && !readOnly) {
-    await connection.run(`BEGIN; ${MIGRATE_V1_TO_V2} COMMIT;`);
+    await connection.run(`BEGIN; ${migrateV1ToV2Sql()} COMMIT;`);
     found = '2';
   }
   if (found !== String(SCHEMA_VERSION)) {

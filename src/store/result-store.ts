@@ -11,6 +11,8 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { InputError, errorMessage } from '../core/errors.ts';
 import { TableAppenders } from './appenders.ts';
+import { appendClassifierEval } from './classifier-eval.ts';
+import type { EvalResult } from './classifier-eval-types.ts';
 import { readRows } from './read-rows.ts';
 import { answerCells, comparisonCells, llmCallCells, questionCells, retrievalCells, scoreCells, scoreCiCells } from './row-cells.ts';
 import { SerialQueue } from './serial-queue.ts';
@@ -84,6 +86,22 @@ export class ResultStoreImpl implements ResultStore {
     this.assertWritable('putCheckpoint');
     return this.queue.run(async () => {
       await this.connection.run(UPSERT_CHECKPOINT, [runId, method, key, value]);
+    });
+  }
+
+  writeClassifierEvals(results: readonly EvalResult[]): Promise<void> {
+    this.assertWritable('writeClassifierEvals');
+    return this.queue.run(async () => {
+      for (const r of results) {
+        await this.connection.run('BEGIN TRANSACTION');
+        try {
+          await appendClassifierEval(this.connection, r);
+          await this.connection.run('COMMIT');
+        } catch (err) {
+          await this.connection.run('ROLLBACK');
+          throw err;
+        }
+      }
     });
   }
 

@@ -7,9 +7,31 @@
 export const SCHEMA_VERSION = 2;
 
 /** Tables in write order; `export` writes these plus the view. */
-export const TABLES = ['meta', 'runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'llm_calls', 'checkpoints', 'score_cis', 'comparisons'] as const;
+export const TABLES = [
+  'meta', 'runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'llm_calls', 'checkpoints',
+  'classifier_eval', 'classifier_type_scores', 'classifier_confusion', 'classifier_predictions', 'score_cis', 'comparisons',
+] as const;
 export type TableName = (typeof TABLES)[number];
 export const VIEWS = ['scores_by_type'] as const;
+
+/** Classifier evaluations (`adaptmr classifier eval`, src/store/classifier-eval.ts). */
+export const CLASSIFIER_EVAL_SCHEMA = `
+CREATE TABLE IF NOT EXISTS classifier_eval (
+  eval_id VARCHAR PRIMARY KEY, created_at VARCHAR, classifier VARCHAR, label VARCHAR, upper_bound BOOLEAN,
+  dataset VARCHAR, protocol VARCHAR, train_dataset VARCHAR, folds INTEGER, seed INTEGER, n INTEGER,
+  accuracy DOUBLE, macro_f1 DOUBLE, accuracy_without_abstention DOUBLE, macro_f1_without_abstention DOUBLE,
+  abstention_n INTEGER, abstention_flagged INTEGER, abstention_with_surface_cue INTEGER, abstention_cue_on_others INTEGER,
+  latency_p50_ms DOUBLE, latency_p95_ms DOUBLE, latency_mean_ms DOUBLE,
+  routed_rules INTEGER, routed_llm INTEGER, sources VARCHAR);
+CREATE TABLE IF NOT EXISTS classifier_type_scores (
+  eval_id VARCHAR, type VARCHAR, precision DOUBLE, recall DOUBLE, f1 DOUBLE, support INTEGER, predicted INTEGER);
+CREATE TABLE IF NOT EXISTS classifier_confusion (
+  eval_id VARCHAR, gold VARCHAR, predicted VARCHAR, count INTEGER);
+CREATE TABLE IF NOT EXISTS classifier_predictions (
+  eval_id VARCHAR, question_id VARCHAR, dataset VARCHAR, fold INTEGER, gold VARCHAR, native_type VARCHAR,
+  is_abstention BOOLEAN, predicted VARCHAR, p_factual DOUBLE, p_temporal DOUBLE, p_update DOUBLE, p_multi_hop DOUBLE,
+  p_abstention DOUBLE, source VARCHAR, route VARCHAR, latency_ms DOUBLE);
+`;
 
 // Added in version 2: each method's identity and declared capabilities per run (reports show "n/a" for methods
 // that return no unit ids, and mark degraded and upper-bound methods), and durable markers methods keep across a
@@ -22,12 +44,19 @@ CREATE TABLE methods (
 CREATE TABLE checkpoints (
   run_id VARCHAR NOT NULL, method VARCHAR NOT NULL, key VARCHAR NOT NULL, value VARCHAR NOT NULL,
   PRIMARY KEY (run_id, method, key));
+${CLASSIFIER_EVAL_SCHEMA}
 `;
 
-/** Version 1 → 2, run in one transaction on open (a v1 file keeps every row; retrievals.k stays NULL there). */
-export const MIGRATE_V1_TO_V2 = `${DDL_V2}
+/** Version 1 → 2, run in one transaction on open (a v1 file keeps every row; retrievals.k stays NULL there; the view
+ * is recreated with the deterministic mean). */
+export function migrateV1ToV2Sql(): string {
+  return `${DDL_V2}
 ALTER TABLE retrievals ADD COLUMN k INTEGER;
+DROP VIEW IF EXISTS scores_by_type;
+${DDL_STATS}
+${DDL_VIEW}
 UPDATE meta SET value = '2' WHERE key = 'schema_version';`;
+}
 
 // JSON-valued columns (config, package versions, type probabilities, notes, judge verdicts) are VARCHAR holding
 // JSON text: open-ended shapes stay lossless without DuckDB's JSON extension. Id lists are native VARCHAR[] so
@@ -110,7 +139,9 @@ SELECT ${KEYS},
   CASE WHEN GROUPING(q.adapt_type) = 1 THEN 'all' ELSE q.adapt_type END AS adapt_type,
   CASE WHEN GROUPING(q.native_type) = 1 THEN 'all' ELSE q.native_type END AS native_type,
   COUNT(*) AS n,
-  AVG(s.value) AS mean
+  -- Summed in question order, so the mean is bit-identical however the rows were written (concurrent runs and group
+  -- commits write questions in varying order, and float addition is not associative).
+  AVG(s.value ORDER BY s.question_id) AS mean
 FROM scores s
 JOIN questions q ON q.run_id = s.run_id AND q.dataset = s.dataset AND q.question_id = s.question_id
 WHERE s.counted
@@ -128,6 +159,11 @@ FROM cells LEFT JOIN score_cis c
 
 /** Adds the statistics tables and the CI columns of scores_by_type to a file that lacks them. */
 export const UPGRADE_STATS_SQL = `${DDL_STATS}\n${DDL_VIEW}`;
+
+/** The current definition of the view (replaces an older one, e.g. when comparing files written by other versions). */
+export function scoresByTypeViewSql(): string {
+  return `${DDL_STATS}\n${DDL_VIEW}`;
+}
 
 /** Statements creating a fresh results file, including the version row. */
 export function createSchemaSql(): string {

@@ -4,6 +4,7 @@
  */
 import type { CallRecord } from '../core/interfaces.ts';
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
+import type { EvalResult } from './classifier-eval-types.ts';
 
 export type RunStatus = 'running' | 'done' | 'failed';
 
@@ -76,7 +77,7 @@ export interface ScoreRow {
   excludedWhy: string | null;
 }
 
-/** A reader answer and its judge verdicts (issue 3 fills this). */
+/** A reader answer and its judge verdicts. */
 export interface AnswerRow {
   dataset: string;
   questionId: string;
@@ -133,6 +134,8 @@ export interface ResultStore {
   /** Durable markers of one run and method (each `put` commits on its own). */
   getCheckpoint(runId: string, method: string, key: string): Promise<string | undefined>;
   putCheckpoint(runId: string, method: string, key: string, value: string): Promise<void>;
+  /** Classifier evaluations (classifier_* tables), one transaction each. */
+  writeClassifierEvals(results: readonly EvalResult[]): Promise<void>;
   /** `${dataset}\t${questionId}\t${method}` of every retrieval already written for the run. */
   completedKeys(runId: string): Promise<Set<string>>;
   /** All rows of one question in one transaction; rolls back and rethrows (naming the question) on any error. */

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { Ctx } from '../core/interfaces.ts';
 import { createLlmProvider } from '../llm/index.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
-import { askJson, askYesNo, parseJsonLoose, strategyClient } from './llm-step.ts';
+import { parseJsonReply } from '../llm/json-reply.ts';
+import { askJson, askYesNo, strategyClient } from './llm-step.ts';
 
 let server: FakeOpenAiServer;
 beforeAll(async () => {
@@ -17,10 +18,10 @@ function ctx(): Ctx {
 }
 
 describe('LLM steps', () => {
-  it('parseJsonLoose reads fenced or prose-wrapped JSON', () => {
-    expect(parseJsonLoose('```json\n{"events": ["a"]}\n```')).toEqual({ events: ['a'] });
-    expect(parseJsonLoose('Sure! {"events": ["a", "b"]} hope that helps')).toEqual({ events: ['a', 'b'] });
-    expect(parseJsonLoose('no json here')).toBeUndefined();
+  it('strategy replies are read with the shared lenient JSON parser (fenced or prose-wrapped)', () => {
+    expect(parseJsonReply('```json\n{"events": ["a"]}\n```')).toEqual({ ok: true, value: { events: ['a'] } });
+    expect(parseJsonReply('Sure! {"events": ["a", "b"]} hope that helps')).toEqual({ ok: true, value: { events: ['a', 'b'] } });
+    expect(parseJsonReply('no json here')).toEqual({ ok: false });
   });
 
   it('only a leading YES counts as yes', async () => {

@@ -9,32 +9,14 @@ import { z } from 'zod';
 import type { Ctx } from '../core/interfaces.ts';
 import { InputError } from '../core/errors.ts';
 import type { LlmClient } from '../core/llm.ts';
+import { parseJsonReply } from '../llm/json-reply.ts';
+import { isYes } from '../llm/yes-no.ts';
 
 export function strategyClient(ctx: Ctx, strategy: string): LlmClient {
   if (!ctx.llm || !ctx.llm.has('strategy')) {
     throw new InputError('mode "llm" needs an LLM for role "strategy" (configure one, or set mode: offline)', `strategy ${strategy}`);
   }
   return ctx.llm.forRole('strategy');
-}
-
-/** Extracts the first JSON value from a reply that may wrap it in prose or a ``` fence. */
-export function parseJsonLoose(text: string): unknown {
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/u.exec(text);
-  const body = (fenced ? fenced[1]! : text).trim();
-  try {
-    return JSON.parse(body);
-  } catch {
-    const start = body.search(/[[{]/u);
-    if (start < 0) return undefined;
-    const open = body[start]!;
-    const end = body.lastIndexOf(open === '[' ? ']' : '}');
-    if (end <= start) return undefined;
-    try {
-      return JSON.parse(body.slice(start, end + 1));
-    } catch {
-      return undefined;
-    }
-  }
 }
 
 export type StepResult<T> = { ok: true; value: T } | { ok: false; reply: string };
@@ -51,15 +33,15 @@ export async function askJson<T>(
     { messages: [{ role: 'user', content: prompt }], temperature: 0, jsonSchema: { name: stage.replace(/[^A-Za-z0-9_-]/gu, '_'), schema: z.toJSONSchema(schema) as Record<string, unknown> } },
     { stage, calls: ctx.calls },
   );
-  const parsed = schema.safeParse(result.json ?? parseJsonLoose(result.text));
+  const loose = parseJsonReply(result.text);
+  const parsed = schema.safeParse(result.json ?? (loose.ok ? loose.value : undefined));
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, reply: result.text.slice(0, 200) };
 }
 
-/** One YES/NO LLM step (plan: `llm_call(prompt).strip() == "YES"`); anything but a leading YES counts as NO, so a
- * "No"/"not sure" is never read as yes. */
+/** One YES/NO LLM step (plan: `llm_call(prompt).strip() == "YES"`), read with the project's yes/no rule. */
 export async function askYesNo(client: LlmClient, ctx: Ctx, stage: string, prompt: string): Promise<boolean> {
   const result = await client.chat({ messages: [{ role: 'user', content: prompt }], temperature: 0, maxTokens: 5 }, { stage, calls: ctx.calls });
-  return /^\W*yes\b/iu.test(result.text.trim());
+  return isYes(result.text);
 }
 
 /** Plain-text LLM step. */

@@ -5,11 +5,11 @@
  * lines (multi-hop reasoning, temporal timeline) and the explicit no-memory marker of plan §2.3 strategy 5
  * (`[NO_RELEVANT_MEMORY]`).
  */
-import { NO_MEMORY_LINE as CORE_NO_MEMORY_LINE, renderUnit } from '../core/render.ts';
+import { NO_MEMORY_LINE, renderUnit } from '../core/render.ts';
 import type { ScoredUnit } from '../core/types.ts';
 import type { RenderExtras } from '../core/interfaces.ts';
 
-export const NO_MEMORY_LINE = `[NO_RELEVANT_MEMORY] ${CORE_NO_MEMORY_LINE}`;
+export { NO_MEMORY_LINE };
 
 export type ContextOrder = 'rank' | 'chronological';
 
@@ -31,7 +31,7 @@ export function renderContext(units: readonly ScoredUnit[], order: ContextOrder,
     const annotation = extras.annotations?.[unit.id];
     return `(${i + 1}) ${renderUnit(unit, annotation ? { annotation } : {})}`;
   });
-  if (list.length === 0) blocks.push(CORE_NO_MEMORY_LINE);
+  if (list.length === 0) blocks.push(NO_MEMORY_LINE);
   if (extras.trailer && extras.trailer.length > 0) blocks.push(extras.trailer.join('\n'));
   return blocks.join('\n\n');
 }

@@ -1,7 +1,7 @@
 /**
  * Abstention thresholds θ_high / θ_low per embedder. Cosine scales differ by embedder (the plan's 0.85 / 0.60 are
  * for one unnamed embedding model), so thresholds are keyed by `Embedder.id`; `adaptmr calibrate`
- * (src/routing/calibrate.ts) writes them, with the calibration question ids the evaluation must exclude.
+ * (src/tools/calibrate/calibrate.ts) writes them, with the calibration question ids the evaluation must exclude.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';

@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import type { TokenLogprob } from '../../core/llm.ts';
+import { parseJsonReply } from '../../llm/json-reply.ts';
 import { ADAPT_TYPES, oneHot, type AdaptType } from '../../core/types.ts';
 import { labelToType, PROMPT_LABELS } from '../labels.ts';
 import { normalise, type ProbSource } from '../result.ts';
@@ -78,12 +79,9 @@ export interface ReadReply {
 export function readReply(text: string, json: unknown, logprobs: readonly TokenLogprob[] | undefined): ReadReply | undefined {
   let value = json;
   if (value === undefined) {
-    const brace = /\{[\s\S]*\}/.exec(text);
-    try {
-      value = brace ? JSON.parse(brace[0]) : undefined;
-    } catch {
-      value = undefined; // not JSON: fall through to reading a bare label below
-    }
+    // Not JSON leaves value undefined: the bare label below is read instead.
+    const loose = parseJsonReply(text);
+    value = loose.ok ? loose.value : undefined;
   }
   const parsed = ReplySchema.safeParse(value);
   // A bare label ("temporal_reasoning") is accepted too: the plan's original prompt asks for just the name.

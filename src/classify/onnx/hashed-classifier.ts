@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import * as ort from 'onnxruntime-node';
 import onnxProto from 'onnx-proto';
 import { z } from 'zod';
+import { formatZodError } from '../../core/registry.ts';
 import { InputError, errorMessage } from '../../core/errors.ts';
 import type { Classifier, Ctx } from '../../core/interfaces.ts';
 import { AdaptTypeSchema, type Query } from '../../core/types.ts';
@@ -68,7 +69,7 @@ export class HashedOnnxClassifier implements Classifier {
       try {
         const r = schema.safeParse(JSON.parse(props[key] ?? ''));
         if (r.success) return r.data;
-        throw new Error(r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+        throw new Error(formatZodError(r.error));
       } catch (err) {
         throw new InputError(`metadata ${key} is invalid: ${errorMessage(err)}`, file);
       }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { z } from 'zod';
+import { formatZodError } from '../../core/registry.ts';
 import { InputError, errorMessage } from '../../core/errors.ts';
 import type { Classifier, Ctx } from '../../core/interfaces.ts';
 import type { AdaptType, Query } from '../../core/types.ts';
@@ -63,7 +64,7 @@ export class HfOnnxClassifier implements Classifier {
   static async load(dir: string, maxLength = 512): Promise<HfOnnxClassifier> {
     const configFile = join(dir, 'config.json');
     const parsed = HfConfigSchema.safeParse(await readJson(configFile));
-    if (!parsed.success) throw new InputError(parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; '), configFile);
+    if (!parsed.success) throw new InputError(formatZodError(parsed.error), configFile);
     const ids = Object.keys(parsed.data.id2label).map(Number).sort((a, b) => a - b);
     if (ids.some((id, i) => id !== i)) throw new InputError('id2label ids must be 0..n-1', configFile);
     const labels = ids.map((id) => {

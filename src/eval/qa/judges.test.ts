@@ -192,7 +192,7 @@ describe('reader', () => {
 
   it('renders the no-memory signal', () => {
     expect(renderContext({ units: [], noMemory: true, context: '' }, { withDates: true })).toBe(
-      'No relevant memory was found for this question.\n',
+      '[NO_RELEVANT_MEMORY] No relevant memory was found for this question.\n',
     );
   });
 
@@ -219,8 +219,8 @@ describe('reader', () => {
     const query = { id: 'q', text: 'Where?', askedAt: '2023-06-01T10:00:00Z' };
     const own: Retrieval = { ...retrieval, context: 'CUSTOM CONTEXT', noMemory: true };
     const r = await readAnswer(query, own, provider().forRole('reader'), { chainOfNote: false, calls: [] });
-    expect(bodies[0]?.messages[0]?.content).toContain('History Chats:\n\nNo relevant memory was found for this question.\nCUSTOM CONTEXT\n\nCurrent Date:');
-    expect(r.contextTokens).toBe(countTokens('No relevant memory was found for this question.\nCUSTOM CONTEXT'));
+    expect(bodies[0]?.messages[0]?.content).toContain('History Chats:\n\n[NO_RELEVANT_MEMORY] No relevant memory was found for this question.\nCUSTOM CONTEXT\n\nCurrent Date:');
+    expect(r.contextTokens).toBe(countTokens('[NO_RELEVANT_MEMORY] No relevant memory was found for this question.\nCUSTOM CONTEXT'));
     await readAnswer(query, own, provider().forRole('reader'), { chainOfNote: false, calls: [], context: 'official' });
     expect(bodies[1]?.messages[0]?.content).toContain('### Session 1:\nSession Date: 2023/05/30 (Tue) 23:40');
   });

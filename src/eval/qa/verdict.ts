@@ -2,21 +2,18 @@
  * Strict verdict parsing for LLM judges. A judge reply counts as correct only when it clearly says so; anything
  * else — "no", "incorrect", an empty reply, a hedge that does not start with yes — counts as not correct.
  *
- * LongMemEval rule: the first word of the reply, lower-cased, after leading whitespace, quotes, asterisks and other
- * punctuation, must be exactly `yes`. So "Yes.", "**Yes**", "yes, but…" are correct; "no", "No.", "incorrect",
- * "The answer is yes", "yesterday" and "" are not. The official script uses `'yes' in reply.lower()`, which would
- * also count "eyes", "no, not yes" or "yesterday"; with its max_tokens = 10 replies are short and the two rules
- * agree on well-behaved judges. The raw reply is kept with every verdict, so the official rule can be recomputed.
+ * LongMemEval rule: the project's one yes/no rule (src/llm/yes-no.ts). The raw reply is kept with every verdict, so
+ * the official rule (`'yes' in reply.lower()`) can be recomputed.
  *
  * LoCoMo (Mem0) rule: the reply's JSON `label` must be exactly `"CORRECT"` (Mem0 scores `label == "CORRECT"`);
  * `"WRONG"`, other casings, a missing label or no JSON count as not correct, as in Mem0 (where any label other than
  * CORRECT scores 0).
  */
 import { parseJsonReply } from '../../llm/json-reply.ts';
+import { isYes } from '../../llm/yes-no.ts';
 
 export function parseYesNoVerdict(reply: string): boolean {
-  const m = /^[\s"'`*_#>([{.,:;!-]*([A-Za-z]+)/.exec(reply);
-  return m?.[1]?.toLowerCase() === 'yes';
+  return isYes(reply);
 }
 
 export type LocomoLabel = 'CORRECT' | 'WRONG';

@@ -46,6 +46,8 @@ export const embedders = new Registry<Embedder, EmbedderContext>('embedder')
     name: 'openai',
     description: 'Any OpenAI-compatible /embeddings endpoint through the openai SDK',
     optionsSchema: OpenAIEmbedderOptionsSchema,
+    // The conformance suite points OPENAI_BASE_URL / OPENAI_API_KEY at its loopback server.
+    examples: [{ label: 'loopback endpoint, cached', options: { model: 'conformance-embed', dimensions: 16, cache: true } }],
     async create(o, context) {
       return maybeCached(await createOpenAIEmbedder(o), o.cache, context);
     },

@@ -1,6 +1,6 @@
 /**
  * Precision / recall of the "no relevant memory" decision (`retrievals.no_memory`) against the gold abstention flag
- * (`questions.is_abstention`), per dataset × method (issue 5). A question is a true positive when the method said
+ * (`questions.is_abstention`), per dataset × method. A question is a true positive when the method said
  * no memory and the question is an abstention question. Undefined ratios (nothing flagged, no abstention question)
  * are null, never 0, so a method that never abstains is not reported as "precision 0".
  */

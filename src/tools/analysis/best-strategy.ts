@@ -1,5 +1,5 @@
 /**
- * The best-strategy-per-type upper bound (issue 5, plan experiment 2 "Oracle-Strategy"): every strategy ran on every
+ * The best-strategy-per-type upper bound (plan experiment 2 "Oracle-Strategy"): every strategy ran on every
  * question; on the selection half choose, per dataset and gold AdaptMR type, the strategy with the best mean; report
  * that choice's mean on the report half next to each single strategy's and the unified baseline's mean on the same
  * questions. It routes by the gold type, so it is labelled "upper bound (gold type)" — never a deployable method.

@@ -1,4 +1,4 @@
-/** Re-exports of the result analyses (issue 5): best-strategy-per-type upper bound, abstention precision / recall. */
+/** Re-exports of the result analyses: best-strategy-per-type upper bound, abstention precision / recall. */
 export { splitQuestions, splitKey, type SplitQuestion, type SplitHalf } from './split.ts';
 export { bestStrategyPerType, UPPER_BOUND_LABEL, type BestStrategyInput, type BestStrategyRow, type QuestionScore } from './best-strategy.ts';
 export { abstentionScores, type AbstentionDecisionRow, type AbstentionScore } from './abstention.ts';

@@ -1,5 +1,5 @@
 /**
- * Case studies (issue 5): every method of an experiment config on one question, through the runner's own pieces —
+ * Case studies: every method of an experiment config on one question, through the runner's own pieces —
  * `createMethods` (the method registry, options checked), `IndexCache` (the same index per spec) and `runMethod`
  * (the same query object without gold, the same ctx seed, the oracle type only for methods declaring the `oracleType` capability, the
  * same scoring). Per method it keeps what the method produced: predicted type + probabilities, route, ranked units,

@@ -14,64 +14,17 @@ import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import type { CallRecord, Classifier, Ctx } from '../../../core/interfaces.ts';
 import type { LlmProvider } from '../../../core/llm.ts';
-import type { AdaptType } from '../../../core/types.ts';
 import { HashedOnnxClassifier } from '../../../classify/onnx/hashed-classifier.ts';
 import { writeLinearModel } from '../train/export.ts';
 import { trainLinear, type TrainOptions } from '../train/train.ts';
 import type { Classification, ProbSource } from '../../../classify/result.ts';
 import { matchCues } from '../../../classify/rules.ts';
-import { computeMetrics, percentile, type ClassifierMetrics } from './metrics.ts';
+import { computeMetrics, percentile } from './metrics.ts';
 import { stratifiedFolds } from './folds.ts';
 import type { LabelledQuestion } from './questions.ts';
 
-export type Protocol = 'as-is' | 'kfold' | 'cross-dataset';
-
-export interface Prediction {
-  questionId: string;
-  dataset: string;
-  fold: number | null;
-  gold: AdaptType;
-  nativeType: string;
-  isAbstention: boolean;
-  predicted: AdaptType;
-  probs: Record<AdaptType, number>;
-  source: ProbSource;
-  route: 'rules' | 'llm' | null;
-  latencyMs: number;
-}
-
-export interface AbstentionReport {
-  /** Questions whose gold is abstention. */
-  n: number;
-  /** … that the classifier labelled abstention. */
-  flagged: number;
-  /** … whose text has any abstention cue of the rules layer ("did I mention…", "有没有说过…"): visible at all. */
-  withSurfaceCue: number;
-  /** Non-abstention questions with such a cue (how specific the cue is). */
-  cueOnOthers: number;
-}
-
-export interface EvalResult {
-  evalId: string;
-  classifier: string;
-  /** Display label; the oracle's is "oracle (upper bound)". */
-  label: string;
-  upperBound: boolean;
-  dataset: string;
-  protocol: Protocol;
-  trainDataset: string | null;
-  folds: number | null;
-  seed: number | null;
-  metrics: ClassifierMetrics;
-  /** Same metrics on the questions whose gold is not abstention (what a text classifier can be asked to do). */
-  withoutAbstention: ClassifierMetrics;
-  abstention: AbstentionReport;
-  latency: { p50Ms: number; p95Ms: number; meanMs: number };
-  sources: Partial<Record<ProbSource, number>>;
-  routes: { rules: number; llm: number } | null;
-  predictions: Prediction[];
-  createdAt: string;
-}
+export type { AbstentionReport, EvalResult, Prediction, Protocol } from '../../../store/classifier-eval-types.ts';
+import type { AbstentionReport, EvalResult, Prediction, Protocol } from '../../../store/classifier-eval-types.ts';
 
 export interface RunOptions {
   concurrency?: number;

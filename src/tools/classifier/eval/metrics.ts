@@ -7,25 +7,8 @@
  */
 import { ADAPT_TYPES, type AdaptType } from '../../../core/types.ts';
 
-export interface TypeScores {
-  precision: number;
-  recall: number;
-  f1: number;
-  /** Gold questions of this type. */
-  support: number;
-  predicted: number;
-}
-
-export interface ClassifierMetrics {
-  n: number;
-  accuracy: number;
-  macroF1: number;
-  perType: Record<AdaptType, TypeScores>;
-  /** confusion[gold][predicted] = count. */
-  confusion: Record<AdaptType, Record<AdaptType, number>>;
-  /** Types averaged by macro-F1. */
-  macroTypes: AdaptType[];
-}
+export type { ClassifierMetrics, TypeScores } from '../../../store/classifier-eval-types.ts';
+import type { ClassifierMetrics, TypeScores } from '../../../store/classifier-eval-types.ts';
 
 export function computeMetrics(pairs: readonly { gold: AdaptType; predicted: AdaptType }[]): ClassifierMetrics {
   const zeroRow = () => Object.fromEntries(ADAPT_TYPES.map((t) => [t, 0])) as Record<AdaptType, number>;
