@@ -25,5 +25,6 @@ export const commands: CommandEntry[] = [
   { name: 'classifier', describe: 'Train or evaluate a query-type classifier', load: async () => as((await import('./tools/classifier/commands.ts')).classifierCommand) },
   { name: 'calibrate', describe: 'Pick abstention thresholds on a calibration split', load: async () => as((await import('./tools/calibrate/commands.ts')).calibrateCommand) },
   { name: 'analyze', describe: 'Analyses of a results file (best-strategy upper bound, abstention P/R)', load: async () => as((await import('./tools/analysis/commands.ts')).analyzeCommand) },
+  { name: 'compare', describe: 'Paired comparison of two methods of a results file (difference, bootstrap CI, test)', load: async () => as((await import('./tools/compare/commands.ts')).compareCommand) },
   { name: 'explain', describe: 'Case study: every method of an experiment on one question, with the gold apart', load: async () => as((await import('./tools/explain/commands.ts')).explainCommand) },
 ];

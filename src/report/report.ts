@@ -14,6 +14,8 @@ import { recallByTypeSpec } from './recall-by-type-spec.ts';
 import { renderChart, type ChartFiles } from './render-chart.ts';
 import { seriesLabeller, type SeriesKey } from './series-label.ts';
 import { loadTypeMeans } from './type-means.ts';
+import { comparisonsTable, loadComparisons } from './comparison-cells.ts';
+import { refreshFileStats } from './refresh.ts';
 
 export const REPORT_DEFAULTS = { metric: 'recall_any', level: 'session', ks: [5, 10] } as const;
 
@@ -23,6 +25,8 @@ export interface ReportOptions {
   metric?: string;
   level?: string;
   ks?: readonly number[];
+  /** Recompute the file's statistics first when its rows changed (default true; needs a writable open). */
+  refreshStats?: boolean;
 }
 
 export interface ReportOutput {
@@ -70,9 +74,10 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
   const metric = opts.metric ?? REPORT_DEFAULTS.metric;
   const level = opts.level ?? REPORT_DEFAULTS.level;
   const ks = opts.ks && opts.ks.length > 0 ? opts.ks : REPORT_DEFAULTS.ks;
+  const note = opts.refreshStats === false ? null : await refreshFileStats(file);
   const store = await openResultStore(file, { readOnly: true });
   try {
-    const tables: string[] = [];
+    const tables: string[] = note ? [note] : [];
     let chart: ChartFiles | null = null;
     const chartsDir = join(opts.outDir ?? dirname(file), 'charts');
     for (const [i, k] of ks.entries()) {
@@ -84,6 +89,10 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
       }
     }
     if (chart === null) tables.push(await availableHint(store));
+    const k0 = ks[0] ?? null;
+    const label = seriesLabeller(await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods`));
+    const cmp = comparisonsTable(await loadComparisons(store, { metric, level, k: k0 }), `Paired comparisons, ${metric}@${k0} (${level} level), each method vs its run's reference`, label);
+    if (cmp) tables.push(cmp);
     const qa = await qaSection(store, chartsDir);
     return { text: [...tables, ...qa.text].join('\n\n'), chart, qaChart: qa.chart };
   } finally {
