@@ -31,7 +31,12 @@ export function parseExperiment(text: string, path: string): LoadedExperiment {
   if (doc.errors.length > 0) {
     throw new InputError(`invalid YAML: ${doc.errors.map((e) => e.message).join('; ')}`, path);
   }
-  const parsed = ExperimentConfigSchema.safeParse(doc.toJS());
+  return loadedFromValue(doc.toJS(), path);
+}
+
+/** Validates a plain config value (from YAML, or a sweep's expansion) into a LoadedExperiment; `path` names it in errors. */
+export function loadedFromValue(value: unknown, path: string): LoadedExperiment {
+  const parsed = ExperimentConfigSchema.safeParse(value);
   if (!parsed.success) throw new InputError(formatZodError(parsed.error), path);
   const config = parsed.data;
   const ids = config.methods.map((m) => m.id);

@@ -24,6 +24,7 @@ import { completedKey, type MethodRow, type QuestionBatch, type ResultStore, typ
 import { createLlmProvider } from '../llm/provider.ts';
 import type { LlmProvider } from '../core/llm.ts';
 import { createMethods, type ConfiguredMethod } from './create-methods.ts';
+import { methods as methodRegistry } from './method-registry.ts';
 import { emptyBatch, runMethod } from './question.ts';
 import { IndexCache } from './index-cache.ts';
 import type { LoadedExperiment } from './load-config.ts';
@@ -81,7 +82,11 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
   const embeddingCache = await openEmbeddingCache();
   try {
     const embedder = await embedders.create(config.embedder.name, config.embedder.options, { cache: embeddingCache }, `${exp.path}: embedder`);
-    return await runPlans(exp, plans, methods, embedder, llm, opts, log, started);
+    logUnregisteredPlanSystems(config, log);
+    // Warm-up (methods created — models loaded —, embedder vectors loaded, question catalogs read) is not part of any
+    // question's latency; it is stored once per run (checkpoint `warmup` of the pseudo-method RUN_SCOPE).
+    const warmupMs = performance.now() - started;
+    return await runPlans(exp, plans, methods, embedder, llm, opts, log, started, warmupMs);
   } finally {
     await embeddingCache.close();
   }
@@ -96,6 +101,7 @@ async function runPlans(
   opts: RunOptions,
   log: (line: string) => void,
   started: number,
+  warmupMs: number,
 ): Promise<RunSummary> {
   const { config } = exp;
 
@@ -121,6 +127,7 @@ async function runPlans(
     };
     await store.upsertRun(record);
     await store.upsertMethods(runId, methods.map(methodRow));
+    await store.putCheckpoint(runId, RUN_SCOPE, 'warmup', JSON.stringify({ warmupMs, at: record.startedAt }));
     const done = await store.completedKeys(runId);
     const total = plans.reduce((n, p) => n + p.selected.size, 0);
     const progress = createProgress(total, opts.progress ?? true);
@@ -168,6 +175,15 @@ async function runPlans(
   } finally {
     await store.close();
   }
+}
+
+/** The checkpoints' method column for run-wide markers (the run's warm-up time). */
+export const RUN_SCOPE = '(run)';
+
+/** The plan's systems an experiment declares (`plan.systems`) that this harness has no method for yet. */
+function logUnregisteredPlanSystems(config: ExperimentConfig, log: (line: string) => void): void {
+  const missing = (config.plan?.systems ?? []).filter((name) => !methodRegistry.names().includes(name));
+  if (missing.length > 0) log(`plan: systems not available in this harness yet (not run): ${missing.join(', ')}`);
 }
 
 /**
