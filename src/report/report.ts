@@ -16,6 +16,7 @@ import { seriesLabeller, type SeriesKey } from './series-label.ts';
 import { loadTypeMeans } from './type-means.ts';
 import { comparisonsTable, loadComparisons } from './comparison-cells.ts';
 import { refreshFileStats } from './refresh.ts';
+import { planSections } from './plan/index.ts';
 
 export const REPORT_DEFAULTS = { metric: 'recall_any', level: 'session', ks: [5, 10] } as const;
 
@@ -35,6 +36,8 @@ export interface ReportOutput {
   chart: ChartFiles | null;
   /** The accuracy-by-type chart; null when the file has no counted judge accuracy. */
   qaChart: ChartFiles | null;
+  /** Charts of the plan-experiment sections. */
+  planCharts: ChartFiles[];
 }
 
 const QA_ACCURACY_TITLE = 'QA accuracy (LLM judge) by AdaptMR type';
@@ -94,7 +97,10 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
     const cmp = comparisonsTable(await loadComparisons(store, { metric, level, k: k0 }), `Paired comparisons, ${metric}@${k0} (${level} level), each method vs its run's reference`, label);
     if (cmp) tables.push(cmp);
     const qa = await qaSection(store, chartsDir);
-    return { text: [...tables, ...qa.text].join('\n\n'), chart, qaChart: qa.chart };
+    // The plan's experiments (runs with a `plan:` block), each with its own section and chart.
+    const sections = await planSections(store, chartsDir);
+    const planText = sections.map((s) => `${'═'.repeat(100)}\n${s.text}${s.charts.map((c) => `\nchart: ${c.pngPath} (${c.svgPath})`).join('')}`);
+    return { text: [...tables, ...qa.text, ...planText].join('\n\n'), chart, qaChart: qa.chart, planCharts: sections.flatMap((s) => s.charts) };
   } finally {
     await store.close();
   }
