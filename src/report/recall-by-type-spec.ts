@@ -47,8 +47,11 @@ export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTyp
         color: { field: 'method', type: 'nominal', title: 'method' }, tooltip },
     };
   }
+  // Layered (bars + whiskers): x scales shared across dataset facets, since independent scales over layers make
+  // vega-lite union domains across sources (and warn).
+  const { resolve: _resolve, ...layeredBase } = base;
   return {
-    ...base,
+    ...layeredBase,
     facet: { column: { field: 'dataset', type: 'nominal', title: null } },
     spec: {
       width: { step: 14 },
