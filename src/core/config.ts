@@ -100,6 +100,11 @@ export const ExperimentConfigSchema = z
      * context it actually gave the reader either way.
      */
     storeContext: z.boolean().default(false),
+    /**
+     * Build each haystack's BM25 and unit embeddings before any method is timed (recorded as stage
+     * `index:memorise`), so per-question latency excludes index building; for timing experiments (exp 5).
+     */
+    prepareIndex: z.boolean().optional(),
     /** Questions processed at once. */
     concurrency: z.number().int().positive().default(2),
     /** LLM endpoints per role (reader, judge, classifier, strategy), cache, limits and prices (src/llm). */

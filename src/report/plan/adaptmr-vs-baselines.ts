@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import type { ResultStore } from '../../store/index.ts';
-import { comparisonsTable, formatComparison, loadComparisons, type ComparisonCell } from '../comparison-cells.ts';
+import { HOLM_ALPHA, comparisonsTable, formatComparison, loadComparisons, type ComparisonCell } from '../comparison-cells.ts';
 import { perTypeTable } from '../per-type-table.ts';
 import { recallByTypeSpec } from '../recall-by-type-spec.ts';
 import { renderChart } from '../render-chart.ts';
@@ -18,7 +18,8 @@ const WEAK_TYPES = ['temporal', 'update'] as const;
 
 export function predictionLine(c: ComparisonCell, lo: number, hi: number, scope: string): string {
   const d = c.meanDiff * 100;
-  const verdict = c.ciLow * 100 >= lo ? 'met (CI at or above the low end)' : d >= lo ? 'not established (point estimate in range, CI reaches below)' : 'not met';
+  const verdict = c.ciLow * 100 >= lo && c.pHolm < HOLM_ALPHA ? 'met (CI at or above the low end, significant after Holm)'
+    : d >= lo ? 'not established (point estimate in range; CI reaches below or not significant)' : 'not met';
   return `  ${scope}: ${c.methodA} − ${c.methodB} ${formatComparison(c)} → plan +${lo}–${hi} points: ${verdict}`;
 }
 

@@ -69,7 +69,7 @@ export async function efficiencySection(store: ResultStore, run: PlanRun, charts
   const [warm] = await store.query<{ value: string }>(`SELECT value FROM checkpoints WHERE run_id = $1 AND method = '(run)' AND key = 'warmup'`, [run.runId]);
   const warmupMs = warm ? (JSON.parse(warm.value) as { warmupMs?: number }).warmupMs : undefined;
   const table = new Table({
-    head: ['method', 'n', 'mean ms', 'p50 ms', 'p95 ms', `overhead vs ${run.reference} [95% CI]`, 'ms per stage', 'LLM calls / q', 'tokens / q', 'routes'],
+    head: ['method', 'n', 'mean ms', 'p50 ms', 'p95 ms', `overhead vs ${run.reference} [95% CI]`, 'ms per stage', 'calls / q by stage', 'tokens / q', 'routes'],
     style: { head: [], border: [], compact: true },
   });
   for (const e of eff) {

@@ -45,10 +45,10 @@ function chartSpec(rows: readonly OracleGapRow[], reference: string, target: num
       },
       {
         data: { values: gaps }, width: { step: 30 }, height: 220,
-        encoding: { x },
+        // x only on the gap layers: the target and zero lines span the whole width.
         layer: [
-          { mark: { type: 'point', filled: true, size: 60, tooltip: true }, encoding: { y: { field: 'gap', type: 'quantitative', title: `gap oracle − ${reference} (points, 95% CI)` } } },
-          { mark: { type: 'rule' }, encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
+          { mark: { type: 'point', filled: true, size: 60, tooltip: true }, encoding: { x, y: { field: 'gap', type: 'quantitative', title: `gap oracle − ${reference} (points, 95% CI)` } } },
+          { mark: { type: 'rule' }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
           { mark: { type: 'rule', strokeDash: [4, 4], color: 'firebrick' }, encoding: { y: { datum: target } } },
           { mark: { type: 'rule', color: 'gray' }, encoding: { y: { datum: 0 } } },
         ],
@@ -79,6 +79,7 @@ export async function oracleSection(store: ResultStore, run: PlanRun, chartsDir:
     table.toString(),
     ...rows.filter((r) => r.adaptType === 'all').map((r) => `${r.dataset}: plan prediction "oracle − unified ≥ ${target}–15 points" — ${gapVerdict(r.gap, target)}`),
   ];
-  const charts = rows.length > 0 ? [await renderChart(chartSpec(rows, reference, target, title), join(chartsDir, 'exp2-oracle-upper-bound'))] : [];
+  const chartTitle = `Experiment 2: oracle (gold type) vs ${reference}, ${headlineTitle(h)}; dashed = plan's ${target}-point gap`;
+  const charts = rows.length > 0 ? [await renderChart(chartSpec(rows, reference, target, chartTitle), join(chartsDir, 'exp2-oracle-upper-bound'))] : [];
   return { experiment: 'oracle-upper-bound', text: text.join('\n'), charts };
 }
