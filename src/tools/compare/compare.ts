@@ -44,11 +44,18 @@ export async function compareMethods(path: string, o: CompareOptions): Promise<{
     const spec: RunStats = { ...base, reference: { runId: runB, method: o.b }, methods: [o.a], metrics: [o.metric] };
     let out = computeComparisons(rows, new Map([[runA, spec]])).filter((r) => r.methodA === o.a);
     if (o.type) out = out.filter((r) => r.adaptType === o.type);
+    // Holm's correction belongs to the experiment's family (every method vs the reference): take the stored p_holm
+    // when the file's comparisons table has this comparison; a one-off comparison has no family (p_holm n/a).
+    const stored = await store.query<{ dataset: string; adapt_type: string; p_holm: number }>(
+      `SELECT dataset, adapt_type, p_holm FROM comparisons WHERE run = $1 AND run_b = $2 AND method_a = $3 AND method_b = $4
+         AND metric = $5 AND level = $6 AND k IS NOT DISTINCT FROM $7`, [runA, runB, o.a, o.b, o.metric, o.level, o.k]);
+    const holmOf = new Map(stored.map((r) => [`${r.dataset}\t${r.adapt_type}`, r.p_holm]));
+    out = out.map((r) => ({ ...r, pHolm: holmOf.get(`${r.dataset}\t${r.adaptType}`) ?? Number.NaN }));
     if (out.length === 0) throw new InputError(`no question scored by both "${o.a}" and "${o.b}"${o.type ? ` of type ${o.type}` : ''}`, path);
     const k = o.k === null ? '' : `@${o.k}`;
     const lines = [
       `${o.a} (${runA}) − ${o.b} (${runB}), ${o.metric}${k} at ${o.level} level; ${spec.ci} ${Math.round((1 - spec.alpha) * 100)}% CI, ` +
-        `${spec.resamples} resamples, seed ${spec.seed}; Holm family: ${spec.family}`,
+        `${spec.resamples} resamples, seed ${spec.seed}; p_holm from the experiment's comparison family (${spec.family}), n/a when this pair is not in it`,
       ...out.map((r) => `  ${r.adaptType.padEnd(11)} n=${String(r.nPairs).padEnd(4)} ${formatComparison(r)}  (p ${r.pValue.toPrecision(3)}, ${r.test}, ${r.bootstrap} bootstrap${r.nExcluded > 0 ? `, ${r.nExcluded} unpaired questions left out` : ''})`),
     ];
     return { rows: out, text: lines.join('\n') };
