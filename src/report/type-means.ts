@@ -29,6 +29,8 @@ export interface TypeMeanRow {
   ciHigh?: number;
   /** A method that returns no unit ids: no retrieval metrics, shown as "n/a" (never 0). */
   na?: boolean;
+  /** Oracle / upper-bound method (the `methods` table); tables and charts show its label marked (palette.ts). */
+  upperBound?: boolean;
 }
 
 interface ViewRow {
@@ -41,18 +43,20 @@ interface ViewRow {
   mean: number;
   ci_low: number | null;
   ci_high: number | null;
+  upper_bound: boolean | null;
 }
 
 export async function loadTypeMeans(store: ResultStore, q: TypeMeanQuery): Promise<TypeMeanRow[]> {
   const rows = await store.query<ViewRow>(
-    `SELECT run_id, dataset, method, granularity, adapt_type, n, mean, ci_low, ci_high FROM scores_by_type
-     WHERE native_type = 'all' AND metric = $1 AND level = $2 AND k IS NOT DISTINCT FROM $3
-     ORDER BY dataset, method, granularity, run_id, adapt_type`,
+    `SELECT s.run_id, s.dataset, s.method, s.granularity, s.adapt_type, s.n, s.mean, s.ci_low, s.ci_high, m.upper_bound
+     FROM scores_by_type s LEFT JOIN methods m ON m.run_id = s.run_id AND m.method = s.method
+     WHERE s.native_type = 'all' AND s.metric = $1 AND s.level = $2 AND s.k IS NOT DISTINCT FROM $3
+     ORDER BY s.dataset, s.method, s.granularity, s.run_id, s.adapt_type`,
     [q.metric, q.level, q.k],
   );
   const label = q.label ?? seriesLabeller(rows);
   const out: TypeMeanRow[] = rows.map((r) => ({
-    dataset: r.dataset, series: label(r), adaptType: r.adapt_type, n: r.n, mean: r.mean,
+    dataset: r.dataset, series: label(r), adaptType: r.adapt_type, n: r.n, mean: r.mean, upperBound: r.upper_bound === true,
     ...(r.ci_low !== null && r.ci_high !== null ? { ciLow: r.ci_low, ciHigh: r.ci_high } : {}),
   }));
   if (q.level === 'qa' || rows.length === 0) return out;

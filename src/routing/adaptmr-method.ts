@@ -30,7 +30,7 @@ import type { Classifier, Ctx, MemoryIndex, Method, MethodFactoryContext, Strate
 import { defineMethod } from '../core/method-entry.ts';
 import { parseWith } from '../core/registry.ts';
 import type { LlmRole } from '../core/llm.ts';
-import { ADAPT_TYPES, type AdaptType, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
+import { ADAPT_TYPES, invalidTypeProbs, type AdaptType, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
 import { AbstentionOptionsSchema, createAbstentionJudge, decideAbstention, noMemoryRetrieval, type AbstentionJudge } from '../strategies/abstention.ts';
 import { readThresholdsFile } from '../strategies/thresholds.ts';
 import { strategies } from '../strategies/registry.ts';
@@ -158,6 +158,8 @@ export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
       // Wall time per stage (classifier, retrieval, abstention gate), for the efficiency experiment (plan §3.4 exp 5).
       const t0 = performance.now();
       const classified = needsClassifier ? await parts.classifier!.classify(query, ctx) : undefined;
+      const bad = classified ? invalidTypeProbs(classified.probs) : undefined;
+      if (bad) throw new Error(`classifier ${parts.classifier!.name} gave unusable probabilities (${bad}) for question ${query.id}`);
       const t1 = performance.now();
       const plan = planRoute(parts.router, parts.abstention, {
         seed: ctx.seed,

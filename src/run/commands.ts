@@ -16,7 +16,7 @@ interface RunArgs {
 
 export const runCommand: CommandModule<object, RunArgs> = {
   command: 'run <experiment>',
-  describe: 'Run an experiment config (or a sweep: base + variations); resumes an interrupted run of the same config in the same results file',
+  describe: 'Run an experiment config; resumes an interrupted run of the same config in the same results file',
   builder: (y) =>
     y
       .positional('experiment', { type: 'string', demandOption: true, describe: 'experiment YAML (experiments/*.yaml)' })
@@ -27,27 +27,23 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('verbose', { type: 'boolean', default: false, describe: 'print each question id to stderr once its rows are committed' }),
   handler: async (argv) => {
     // Imported here so `adaptmr run --help` does not load the whole pipeline.
-    const { loadExperimentOrSweep } = await import('./load-sweep.ts');
+    const { loadExperiment } = await import('./load-config.ts');
     const { runExperiment } = await import('./runner.ts');
-    const { experiments, name } = await loadExperimentOrSweep(argv.experiment);
-    const out = argv.out ?? join('results', `${name}.duckdb`);
+    const exp = await loadExperiment(argv.experiment);
+    const out = argv.out ?? join('results', `${exp.config.name}.duckdb`);
     mkdirSync(dirname(out), { recursive: true });
-    // A sweep runs its variations one after the other into the same results file (each its own run).
-    for (const exp of experiments) {
-      if (experiments.length > 1) console.log(`variation ${exp.config.name}`);
-      const summary = await runExperiment(exp, {
-        out,
-        dataDir: argv['data-dir'],
-        concurrency: argv.concurrency,
-        progress: argv.progress,
-        ...(argv.verbose ? { onQuestionWritten: (d: string, q: string) => process.stderr.write(`written ${d} ${q}\n`) } : {}),
-      });
-      const secs = (summary.wallMs / 1000).toFixed(1);
-      console.log(
-        `run ${summary.runId}: ${summary.written} questions written, ${summary.skipped} already done, ` +
-          `${summary.errors} method errors, in ${secs} s → ${summary.out}`,
-      );
-    }
+    const summary = await runExperiment(exp, {
+      out,
+      dataDir: argv['data-dir'],
+      concurrency: argv.concurrency,
+      progress: argv.progress,
+      ...(argv.verbose ? { onQuestionWritten: (d: string, q: string) => process.stderr.write(`written ${d} ${q}\n`) } : {}),
+    });
+    const secs = (summary.wallMs / 1000).toFixed(1);
+    console.log(
+      `run ${summary.runId}: ${summary.written} questions written, ${summary.skipped} already done, ` +
+        `${summary.errors} method errors, in ${secs} s → ${summary.out}`,
+    );
     console.log(`next: adaptmr report ${out}   (per-type table and charts; ${basename(out)})`);
   },
 };

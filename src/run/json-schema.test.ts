@@ -9,7 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { experimentJsonSchema } from './json-schema.ts';
-import { loadExperimentOrSweep } from './load-sweep.ts';
+import { loadExperiment } from './load-config.ts';
 import { REPO_ROOT } from './provenance.ts';
 
 const dir = join(REPO_ROOT, 'experiments');
@@ -26,8 +26,7 @@ describe('experiment schema', () => {
     const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
     expect(files.length).toBeGreaterThanOrEqual(5);
     for (const f of files) {
-      // A sweep validates each of its expanded experiments.
-      await expect(loadExperimentOrSweep(join(dir, f)), f).resolves.toBeDefined();
+      await expect(loadExperiment(join(dir, f)), f).resolves.toBeDefined();
       const doc = parse(readFileSync(join(dir, f), 'utf8')) as unknown;
       // Sweep files (base + variations) have their own format; experiment files validate as experiments.
       if (doc && typeof doc === 'object' && 'variations' in doc) continue;

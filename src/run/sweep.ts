@@ -1,99 +1,52 @@
 /**
- * Sweep files (plan experiment 4, ablations): a base experiment plus variations, each variation a patch of the
- * base. `expandSweep` turns one into plain experiment configs — a pure function, so a sharded runner can expand the
- * same file and run any subset of the variations (issue 13). Format:
- *
- *   sweep: { name: exp4-ablations, reference: adaptmr }   # reference: method id every variation is compared with
- *   base: { …an experiment config… }                       # runs as the variation `base` (run name = base.name)
- *   variations:
- *     - id: no-classifier
- *       description: w/o classifier (random strategy)
- *       set: { methods: { adaptmr: { options: { classifier: random } } } }
- *
- * `set` is merged into the base: objects key by key (recursively), arrays and scalars replaced; `methods` may be
- * an object keyed by method id, which patches those methods of the base's list (unknown ids fail). Each
- * variation's config is named `<base.name>.<id>`, and its `stats` compare its methods with the base run's
- * reference method (`stats.referenceRun`), so the comparisons table holds each ablation's delta vs the full method.
+ * Runs a sweep's variations (all, or one shard's share) with the ordinary runner, one results file per variation:
+ * `<outDir>/<variation id>.duckdb`, tagged with the sweep's name so `adaptmr merge` accepts exactly the files of
+ * this sweep. Each file resumes like any run: a killed shard rerun skips the questions already written.
  */
-import { z } from 'zod';
-import { InputError } from '../core/errors.ts';
-import { formatZodError } from '../core/registry.ts';
-import { loadedFromValue, type LoadedExperiment } from './load-config.ts';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { tagExperiment } from '../store/meta.ts';
+import { runExperiment, type RunOptions, type RunSummary } from './runner.ts';
+import { shardIds, type Shard } from './shard.ts';
+import { expandSweep, type ResolvedSweep } from './sweep-file.ts';
 
-export const SweepFileSchema = z
-  .object({
-    sweep: z.object({
-      /** Method id of the base run every variation is compared with (default: the base's stats.reference). */
-      reference: z.string().optional(),
-      description: z.string().optional(),
-    }).strict().prefault({}),
-    base: z.record(z.string(), z.unknown()),
-    variations: z.array(z.object({
-      id: z.string().regex(/^[A-Za-z0-9_-]+$/, 'use letters, digits, _ -'),
-      description: z.string().optional(),
-      set: z.record(z.string(), z.unknown()).default({}),
-    }).strict()).nonempty(),
-  })
-  .strict();
-export type SweepFile = z.infer<typeof SweepFileSchema>;
-
-/** True for a YAML document that is a sweep (has `base` and `variations`) rather than a single experiment. */
-export function isSweepDocument(doc: unknown): boolean {
-  return typeof doc === 'object' && doc !== null && 'base' in doc && 'variations' in doc;
+export interface SweepOptions extends Omit<RunOptions, 'out'> {
+  outDir: string;
+  shard?: Shard | undefined;
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+export interface SweepSummary {
+  sweep: string;
+  /** Variation ids this invocation ran, in order. */
+  variations: string[];
+  runs: RunSummary[];
+}
 
-function merge(base: unknown, patch: unknown, where: string): unknown {
-  if (!isObject(patch) || !isObject(base)) return structuredClone(patch);
-  const out: Json = { ...base };
-  for (const [key, value] of Object.entries(patch)) {
-    if (key === 'methods' && Array.isArray(base.methods) && isObject(value)) {
-      const list = (base.methods as unknown[]).map((m) => structuredClone(m));
-      for (const [id, methodPatch] of Object.entries(value)) {
-        const at = list.findIndex((m) => isObject(m) && m.id === id);
-        if (at < 0) throw new InputError(`no method "${id}" in the base to patch`, `${where}.methods`);
-        list[at] = merge(list[at], methodPatch, `${where}.methods.${id}`);
-      }
-      out.methods = list;
-    } else {
-      out[key] = merge(base[key], value, `${where}.${key}`);
-    }
+export function variationFile(outDir: string, id: string): string {
+  return join(outDir, `${id}.duckdb`);
+}
+
+export async function runSweep(sweep: ResolvedSweep, opts: SweepOptions): Promise<SweepSummary> {
+  // Every variation is validated, not only this shard's, so a schema error anywhere stops every shard alike
+  // before any work.
+  const all = expandSweep(sweep);
+  const mine = new Set(shardIds(all.map((r) => r.variation.id), opts.shard));
+  const todo = all.filter((r) => mine.has(r.variation.id)).sort((a, b) => (a.variation.id < b.variation.id ? -1 : 1));
+  mkdirSync(opts.outDir, { recursive: true });
+  const runs: RunSummary[] = [];
+  const { outDir: _outDir, shard: _shard, ...runOpts } = opts;
+  for (const r of todo) {
+    const out = variationFile(opts.outDir, r.variation.id);
+    await tagExperiment(out, sweep.name);
+    runs.push(await runExperiment(r.experiment, { ...runOpts, out }));
   }
-  return out;
+  return { sweep: sweep.name, variations: todo.map((r) => r.variation.id), runs };
 }
 
-/** One config value per run: the base (id `base`) first, then each variation. Not yet validated. */
-export function expandSweepValues(file: SweepFile): { id: string; description?: string; config: Json }[] {
-  const baseName = typeof file.base.name === 'string' ? file.base.name : 'sweep';
-  const baseStats = isObject(file.base.stats) ? file.base.stats : {};
-  const reference = file.sweep.reference ?? (typeof baseStats.reference === 'string' ? baseStats.reference : undefined);
-  const base = { ...file.base, stats: { ...baseStats, ...(reference ? { reference } : {}) } };
-  const seen = new Set<string>(['base']);
-  const out: { id: string; description?: string; config: Json }[] = [{ id: 'base', config: base }];
-  for (const v of file.variations) {
-    if (seen.has(v.id)) throw new InputError(`variation id "${v.id}" is used twice`, 'variations');
-    seen.add(v.id);
-    const merged = merge(base, v.set, `variations.${v.id}.set`) as Json;
-    const stats = isObject(merged.stats) ? merged.stats : {};
-    out.push({
-      id: v.id,
-      ...(v.description ? { description: v.description } : {}),
-      config: { ...merged, name: `${baseName}.${v.id}`, stats: { ...stats, referenceRun: baseName }, ...(v.description ? { description: v.description } : {}) },
-    });
-  }
-  return out;
-}
-
-/** The sweep's experiments, each validated like a file of its own (errors name the variation). */
-export function expandSweep(file: SweepFile, path = 'sweep'): LoadedExperiment[] {
-  return expandSweepValues(file).map((v) => loadedFromValue(v.config, `${path} (variation ${v.id})`));
-}
-
-/** Parses a sweep document (already read from YAML). */
-export function parseSweep(doc: unknown, path: string): SweepFile {
-  const parsed = SweepFileSchema.safeParse(doc);
-  if (!parsed.success) throw new InputError(formatZodError(parsed.error), path);
-  return parsed.data;
+/** The CI shard matrix: one entry per non-empty shard of at most `count` shards (GitHub `strategy.matrix`). */
+export function shardMatrix(sweep: ResolvedSweep, count: number): { include: { shard: string; variations: string }[] } {
+  const ids = expandSweep(sweep).map((r) => r.variation.id);
+  const n = Math.max(1, Math.min(count, ids.length));
+  const include = Array.from({ length: n }, (_, i) => ({ shard: `${i + 1}/${n}`, variations: shardIds(ids, { index: i + 1, count: n }).join(' ') }));
+  return { include };
 }

@@ -32,7 +32,8 @@ export function dropVerdict(c: Pick<ComparisonCell, 'meanDiff' | 'ciHigh' | 'pHo
   return 'not met (no drop)';
 }
 
-const variationOf = (run: PlanRun, base: PlanRun): string => (run.name.startsWith(`${base.name}.`) ? run.name.slice(base.name.length + 1) : run.name);
+/** A sweep names its runs `<sweep>.<variation id>` (src/run/sweep-file.ts). */
+const variationOf = (run: PlanRun): string => run.name.slice(run.name.indexOf('.') + 1);
 
 function chartSpec(cells: readonly (ComparisonCell & { variation: string })[], title: string): TopLevelSpec {
   const values = cells.map((c) => ({ variation: c.variation, type: c.adaptType, delta: c.meanDiff * 100, lo: c.ciLow * 100, hi: c.ciHigh * 100, significant: c.pHolm < 0.05 }));
@@ -57,12 +58,13 @@ function chartSpec(cells: readonly (ComparisonCell & { variation: string })[], t
 }
 
 export async function ablationsSection(store: ResultStore, runs: readonly PlanRun[], chartsDir: string): Promise<PlanSection> {
-  const base = runs.find((r) => !runs.some((o) => o !== r && r.name.startsWith(`${o.name}.`))) ?? runs[0]!;
+  // The base is the run the variations name as their reference run (stats.referenceRun).
+  const base = runs.find((r) => runs.some((o) => o.referenceRun === r.name)) ?? runs[0]!;
   const h = base.headline;
   const title = `Experiment 4 — ablations vs full AdaptMR (${base.name}): ${headlineTitle(h)}`;
   const variations = runs.filter((r) => r !== base);
   const all = await loadComparisons(store, h);
-  const cells = variations.flatMap((v) => all.filter((c) => c.run === v.runId && c.methodA === c.methodB).map((c) => ({ ...c, variation: variationOf(v, base) })));
+  const cells = variations.flatMap((v) => all.filter((c) => c.run === v.runId && c.methodA === c.methodB).map((c) => ({ ...c, variation: variationOf(v) })));
   if (cells.length === 0) return { experiment: 'ablations', text: `${title}\nno comparisons yet (run every variation of the sweep into this file)`, charts: [] };
   const table = new Table({ head: ['ablation', ...TYPE_COLUMNS], style: { head: [], border: [], compact: true } });
   const lines: string[] = [];

@@ -25,6 +25,8 @@ export interface PlanRun {
   /** Method ids and registry names, config order. */
   methods: { id: string; method: string }[];
   reference: string | null;
+  /** stats.referenceRun: the run (by name) whose reference method this run is compared with (sweep variations). */
+  referenceRun: string | null;
 }
 
 const StoredConfig = z.object({
@@ -34,7 +36,7 @@ const StoredConfig = z.object({
   methods: z.array(z.object({ id: z.string(), method: z.string() }).passthrough()),
   qa: z.unknown().optional(),
   plan: PlanConfigSchema.optional(),
-  stats: z.object({ reference: z.string().optional() }).passthrough().optional(),
+  stats: z.object({ reference: z.string().optional(), referenceRun: z.string().optional() }).passthrough().optional(),
 }).passthrough();
 
 export async function loadPlanRuns(store: ResultStore): Promise<PlanRun[]> {
@@ -52,6 +54,7 @@ export async function loadPlanRuns(store: ResultStore): Promise<PlanRun[]> {
       headline: { metric: plan.metric ?? (qa ? 'accuracy' : 'recall_any'), level, k: level === 'qa' ? null : (plan.k ?? 10) },
       methods: c.methods.map((m) => ({ id: m.id, method: m.method })),
       reference: c.stats?.reference ?? c.methods.find((m) => m.method === 'unified-embedding')?.id ?? null,
+      referenceRun: c.stats?.referenceRun ?? null,
     });
   }
   return out;

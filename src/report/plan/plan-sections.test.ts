@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadedFromValue } from '../../run/load-config.ts';
 import { runExperiment } from '../../run/runner.ts';
-import { expandSweep, parseSweep } from '../../run/sweep.ts';
+import { expandSweep } from '../../run/sweep-file.ts';
 import { openResultStore } from '../../store/index.ts';
 import { runReport, type ReportOutput } from '../report.ts';
 
@@ -37,11 +37,11 @@ beforeAll(async () => {
     { ...common, name: 'e3', methods: [unified, adaptmr], plan: { experiment: 'adaptmr-vs-baselines' } },
     { ...common, name: 'e5', methods: [unified, adaptmr], plan: { experiment: 'efficiency' } },
   ].map((c) => loadedFromValue(c, c.name));
-  const sweep = expandSweep(parseSweep({
-    sweep: { reference: 'adaptmr' },
-    base: { ...common, name: 'e4', methods: [adaptmr], plan: { experiment: 'ablations' } },
-    variations: [{ id: 'no-classifier', set: { methods: { adaptmr: { options: { classifier: 'random' } } } } }],
-  }, 'sweep'));
+  const sweep = expandSweep({
+    path: 'sweep', name: 'e4',
+    base: { ...common, name: 'e4', methods: [adaptmr], stats: { ...common.stats, reference: 'adaptmr', referenceRun: 'e4.full' }, plan: { experiment: 'ablations' } },
+    variations: [{ id: 'full', set: {} }, { id: 'no-classifier', set: { methods: { adaptmr: { options: { classifier: 'random' } } } } }],
+  }).map((r) => r.experiment);
   for (const exp of [...configs, ...sweep]) await runExperiment(exp, { out: file, progress: false, log: () => {} });
   out = await runReport(file, { outDir: dir, ks: [10] });
 }, 240_000);
@@ -56,7 +56,7 @@ describe('plan experiment sections', () => {
     expect(t).toMatch(/plan prediction "oracle − unified ≥ 10–15 points" — (reached|not established|not reached)/);
     expect(t).toMatch(/Experiment 3 — AdaptMR vs baselines/);
     expect(t).toMatch(/overall: adaptmr − unified-embedding [+-]\d\.\d{3} \[-?\d\.\d{3}, -?\d\.\d{3}\] p_holm/);
-    expect(t).toMatch(/Experiment 4 — ablations vs full AdaptMR \(e4\)/);
+    expect(t).toMatch(/Experiment 4 — ablations vs full AdaptMR \(e4.full\)/);
     expect(t).toMatch(/no-classifier: predicted drop on all/);
     expect(t).toMatch(/Experiment 5 — efficiency, run e5/);
     expect(t).toMatch(/warm-up .*: \d+\.\d s/);
@@ -70,7 +70,8 @@ describe('plan experiment sections', () => {
       expect(kinds).toEqual([{ bootstrap: 'conversation' }]);
       const abl = await store.query<{ run_b: string; test: string }>(
         `SELECT DISTINCT c.run_b, c.test FROM comparisons c JOIN runs r ON r.run_id = c.run WHERE r.name = 'e4.no-classifier'`);
-      const base = await store.query<{ run_id: string }>(`SELECT run_id FROM runs WHERE name = 'e4'`);
+      const base = await store.query<{ run_id: string }>(`SELECT run_id FROM runs WHERE name = 'e4.full'`);
+      expect(abl.length).toBeGreaterThan(0);
       expect(abl.map((r) => r.run_b)).toEqual(abl.map(() => base[0]!.run_id));
       expect(new Set(abl.map((r) => r.test))).toEqual(new Set(['cluster-sign-flip-exact']));
     } finally {
