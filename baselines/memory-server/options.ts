@@ -5,6 +5,7 @@
  * means no auth, named-but-unset is an error (a typo must not send requests unauthenticated).
  */
 import { z } from 'zod';
+import { HttpUrlSchema } from '../../src/core/http-url.ts';
 import { readSecret } from '../../src/core/secrets.ts';
 import { InputError } from '../../src/core/errors.ts';
 import type { HttpEndpoint } from '../../src/llm/http/index.ts';
@@ -12,7 +13,7 @@ import type { HttpEndpoint } from '../../src/llm/http/index.ts';
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name, not a value');
 
 export const CommonServerOptions = {
-  baseUrl: z.string().url().optional(),
+  baseUrl: HttpUrlSchema.optional(),
   /** Variable holding the base URL; when set and non-empty it wins over `baseUrl`. */
   baseUrlEnv: envName.optional(),
   /** Variable holding the API key (never the key itself); absent = no auth. */

@@ -41,8 +41,12 @@ export const DatasetRefSchema = z.union([
     .object({
       format: z.enum(['longmemeval', 'locomo']),
       path: z.string(),
-      /** Name used in results; defaults to the file name. */
-      name: z.string().optional(),
+      /** Name used in results; defaults to the file name. Never a known dataset's name: that would label a custom
+       * file as the official dataset. */
+      name: z
+        .string()
+        .refine((n) => !(DATASET_NAMES as readonly string[]).includes(n), 'is the name of a known dataset; give your file another name')
+        .optional(),
       ...DatasetCommon,
     })
     .strict(),
@@ -85,7 +89,12 @@ export const ExperimentConfigSchema = z
     methods: z.array(MethodConfigSchema).nonempty(),
     metrics: z
       .object({
-        ks: z.array(z.number().int().positive()).nonempty().default([...DEFAULT_KS]),
+        ks: z
+          .array(z.number().int().positive().max(100_000))
+          .nonempty()
+          .max(64, 'at most 64 cut-offs')
+          .refine((ks) => new Set(ks).size === ks.length, 'each k once (a repeated k would count every question twice)')
+          .default([...DEFAULT_KS]),
         /**
          * Which units count as relevant (src/eval/retrieval-gold.ts): `official` = LongMemEval's rule (gold turns
          * among the indexed turns, and their sessions); `evidence` = every labelled evidence id.

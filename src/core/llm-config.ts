@@ -5,6 +5,7 @@
  * the OpenAI SDK's usual `OPENAI_BASE_URL` / `OPENAI_API_KEY` apply.
  */
 import { z } from 'zod';
+import { HttpUrlSchema } from './http-url.ts';
 
 export const CACHE_MODES = ['read-write', 'read-only', 'off'] as const;
 export type CacheMode = (typeof CACHE_MODES)[number];
@@ -16,7 +17,7 @@ export type StructuredOutputMode = (typeof STRUCTURED_OUTPUT_MODES)[number];
 export const LlmRoleConfigSchema = z
   .object({
     /** OpenAI-compatible endpoint, e.g. `http://127.0.0.1:8000/v1` (vLLM); default `OPENAI_BASE_URL` or OpenAI. */
-    baseURL: z.string().url().optional(),
+    baseURL: HttpUrlSchema.optional(),
     model: z.string().min(1),
     /** Name of the environment variable holding the key (never the key itself); default `OPENAI_API_KEY`. */
     apiKeyEnv: z

@@ -3,11 +3,11 @@
  * errors, the field path (the config schema is strict, so a typo fails loudly instead of being ignored).
  */
 import { readFile } from 'node:fs/promises';
-import { parseDocument } from 'yaml';
 import { ExperimentConfigSchema, type ExperimentConfig } from '../core/config.ts';
 import { InputError, errorMessage } from '../core/errors.ts';
 import { formatZodError } from '../core/registry.ts';
 import { stableHash } from '../core/hash.ts';
+import { readYamlText } from './yaml-text.ts';
 
 export interface LoadedExperiment {
   path: string;
@@ -27,11 +27,7 @@ export async function loadExperiment(path: string): Promise<LoadedExperiment> {
 }
 
 export function parseExperiment(text: string, path: string): LoadedExperiment {
-  const doc = parseDocument(text, { prettyErrors: true });
-  if (doc.errors.length > 0) {
-    throw new InputError(`invalid YAML: ${doc.errors.map((e) => e.message).join('; ')}`, path);
-  }
-  return loadedFromValue(doc.toJS(), path);
+  return loadedFromValue(readYamlText(text, path), path);
 }
 
 /** Validates a plain config value (from YAML, or a sweep's expansion) into a LoadedExperiment; `path` names it in errors. */

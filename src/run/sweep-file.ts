@@ -18,7 +18,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseDocument } from 'yaml';
+import { readYamlText } from './yaml-text.ts';
 import { z } from 'zod';
 import { InputError, errorMessage } from '../core/errors.ts';
 import { formatZodError } from '../core/registry.ts';
@@ -107,9 +107,7 @@ async function readYaml(path: string, what: string): Promise<unknown> {
   } catch (err) {
     throw new InputError(`cannot read ${what} (${errorMessage(err)})`, path);
   }
-  const doc = parseDocument(text, { prettyErrors: true });
-  if (doc.errors.length > 0) throw new InputError(`invalid YAML: ${doc.errors.map((e) => e.message).join('; ')}`, path);
-  return doc.toJS() as unknown;
+  return readYamlText(text, path);
 }
 
 /** Reads and validates a sweep file, resolving a base given as a path. */

@@ -9,6 +9,7 @@
  */
 import OpenAI from 'openai';
 import { z } from 'zod';
+import { HttpUrlSchema } from '../../core/http-url.ts';
 import { formatZodError } from '../../core/registry.ts';
 import { readSecret } from '../../core/secrets.ts';
 import { InputError } from '../../core/errors.ts';
@@ -18,7 +19,7 @@ export const OpenAIEmbedderOptionsSchema = z
   .object({
     model: z.string().min(1).default('text-embedding-3-small'),
     /** Default: env OPENAI_BASE_URL, else https://api.openai.com/v1 (as the SDK does). */
-    baseURL: z.string().url().optional(),
+    baseURL: HttpUrlSchema.optional(),
     /** Output dimensions (models that support shortening, e.g. text-embedding-3-*); sent only when set. */
     dimensions: z.number().int().positive().optional(),
     /** Texts per request (OpenAI accepts up to 2048 inputs per request). */
