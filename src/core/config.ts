@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { LlmConfigSchema } from './llm-config.ts';
 import { QaConfigSchema } from './qa-config.ts';
 import { IndexSpecSchema } from './index-spec.ts';
+import { PlanConfigSchema, StatsConfigSchema } from './stats-config.ts';
 
 export { IndexSpecSchema };
 
@@ -108,12 +109,21 @@ export const ExperimentConfigSchema = z
      * context it actually gave the reader either way.
      */
     storeContext: z.boolean().default(false),
+    /**
+     * Build each haystack's BM25 and unit embeddings before any method is timed (recorded as stage
+     * `index:memorise`), so per-question latency excludes index building; for timing experiments (exp 5).
+     */
+    prepareIndex: z.boolean().optional(),
     /** Questions processed at once. */
     concurrency: z.number().int().positive().default(2),
     /** LLM endpoints per role (reader, judge, classifier, strategy), cache, limits and prices (src/llm). */
     llm: LlmConfigSchema.optional(),
     /** Answer each question with a reader and score it (judge, F1, BLEU-1); needs `llm.roles.reader`. */
     qa: QaConfigSchema.optional(),
+    /** Bootstrap CIs and paired comparisons of the results file (src/core/stats-config.ts); not part of the run's identity. */
+    stats: StatsConfigSchema.optional(),
+    /** Which of the plan's five experiments this is, for its section in `adaptmr report`; not part of the run's identity. */
+    plan: PlanConfigSchema.optional(),
   })
   .strict();
 export type ExperimentConfig = z.infer<typeof ExperimentConfigSchema>;

@@ -11,13 +11,17 @@ import type { TypeMeanRow } from './type-means.ts';
 
 export const TYPE_COLUMNS: readonly string[] = [...ADAPT_TYPES, 'all'];
 
+const pct = (x: number): string => (x * 100).toFixed(1);
+
 function cell(row: TypeMeanRow | undefined): string {
   if (!row) return '—';
+  if (row.na) return 'n/a';
   if (!Number.isFinite(row.mean) || row.mean < 0 || row.mean > 1) {
     throw new Error(`impossible mean ${row.mean} for ${row.dataset} / ${row.series} / ${row.adaptType}`);
   }
   const sd = row.sd !== undefined ? ` ± ${(row.sd * 100).toFixed(1)}` : '';
-  return `${(row.mean * 100).toFixed(1)}%${sd} (${row.n})`;
+  const ci = row.ciLow !== undefined && row.ciHigh !== undefined ? ` [${pct(row.ciLow)}, ${pct(row.ciHigh)}]` : '';
+  return `${pct(row.mean)}%${sd}${ci} (${row.n})`;
 }
 
 /** Renders the table as text; `title` is printed above it. */
@@ -25,11 +29,13 @@ export function perTypeTable(rows: readonly TypeMeanRow[], title: string): strin
   const table = new Table({ head: ['dataset', 'method', ...TYPE_COLUMNS], style: { head: [], border: [], compact: true } });
   const byKey = new Map(rows.map((r) => [`${r.dataset}\t${r.series}\t${r.adaptType}`, r]));
   const keys = [...new Set(rows.map((r) => `${r.dataset}\t${r.series}`))];
+  const na = new Set(rows.filter((r) => r.na).map((r) => `${r.dataset}\t${r.series}`));
   const upper = new Set(rows.filter((r) => r.upperBound === true).map((r) => `${r.dataset}\t${r.series}`));
   for (const key of keys) {
     const [dataset = '', series = ''] = key.split('\t');
-    table.push([dataset, markedLabel(series, upper.has(key)), ...TYPE_COLUMNS.map((t) => cell(byKey.get(`${key}\t${t}`)))]);
+    table.push([dataset, markedLabel(series, upper.has(key)), ...TYPE_COLUMNS.map((t) => (na.has(key) ? 'n/a' : cell(byKey.get(`${key}\t${t}`))))]);
   }
   if (keys.length === 0) return `${title}\n(no counted scores)`;
-  return `${title}  — cells: mean (n questions)\n${table.toString()}`;
+  const legend = rows.some((r) => r.ciLow !== undefined) ? 'mean [95% bootstrap CI] (n questions)' : 'mean (n questions)';
+  return `${title}  — cells: ${legend}\n${table.toString()}`;
 }

@@ -1,10 +1,12 @@
 /**
  * Vega-Lite spec of the per-type grouped bar chart: x = AdaptMR type (then `all`), bars within a type offset by
- * method (xOffset) and coloured by method, one column facet per dataset, y = mean as a percentage. A pure function
- * of its rows, so it is unit-testable and reusable for any metric (the QA accuracy chart uses it too); n (and sd
- * over judge runs, when present) is in the tooltip and the data. The x scale is independent per dataset facet, so a
- * dataset shows only the types it has (LoCoMo has no `update` question) instead of an empty slot. Colours come from
- * the shared palette (palette.ts); upper-bound (oracle) bars are outlined.
+ * method (xOffset) and coloured by method, one column facet per dataset, y = mean as a percentage. When the rows
+ * carry bootstrap CIs, each bar gets a whisker from ci_low to ci_high (a rule layer over the bars). A pure function
+ * of its rows, so it is unit-testable and reusable for any metric (the QA accuracy chart and the plan experiments'
+ * charts use it too); n, the CI (and sd over judge runs, when present) are in the tooltip and the data. Without
+ * CIs the x scale is independent per dataset facet, so a dataset shows only the types it has (LoCoMo has no
+ * `update` question). Colours come from the shared palette (palette.ts); upper-bound (oracle) bars are outlined.
+ * Methods without retrieval metrics (n/a) are left out of the chart rather than drawn as 0.
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { colorScale, markedLabel, upperBoundEncoding } from './palette.ts';
@@ -18,29 +20,46 @@ export interface RecallByTypeOptions {
 
 export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTypeOptions = {}): TopLevelSpec {
   const title = opts.title ?? 'recall by AdaptMR type';
+  const shown = rows.filter((r) => !r.na);
+  const withCi = shown.some((r) => r.ciLow !== undefined);
+  const values = shown.map((r) => ({
+    dataset: r.dataset, method: markedLabel(r.series, r.upperBound === true), type: r.adaptType, mean: r.mean, n: r.n, upperBound: r.upperBound === true,
+    ...(r.sd !== undefined ? { sd: r.sd } : {}),
+    ...(r.ciLow !== undefined ? { ci_low: r.ciLow, ci_high: r.ciHigh } : {}),
+  }));
+  const x = { field: 'type', type: 'nominal' as const, sort: [...TYPE_COLUMNS], title: 'AdaptMR type', axis: { labelAngle: -30 } };
+  const y = { field: 'mean', type: 'quantitative' as const, title: 'mean over counted questions', scale: { domain: [0, 1] }, axis: { format: '%' } };
+  const color = { field: 'method', type: 'nominal' as const, title: 'method', scale: colorScale(shown.map((r) => markedLabel(r.series, r.upperBound === true))) };
+  const tooltip = [
+    { field: 'dataset' }, { field: 'method' }, { field: 'type' },
+    { field: 'mean', format: '.1%' }, { field: 'n', title: 'n questions' },
+    ...(withCi ? [{ field: 'ci_low', title: '95% CI low', format: '.1%' }, { field: 'ci_high', title: '95% CI high', format: '.1%' }] : []),
+    ...(shown.some((r) => r.sd !== undefined) ? [{ field: 'sd', title: 'sd over judge runs', format: '.1%' }] : []),
+  ];
+  const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', title, data: { values }, config: { background: 'white' } };
+  if (!withCi) {
+    return {
+      ...base,
+      mark: { type: 'bar', tooltip: true },
+      width: { step: 14 },
+      height: 220,
+      encoding: { column: { field: 'dataset', type: 'nominal', title: null }, x, xOffset: { field: 'method', type: 'nominal' }, y, color, ...upperBoundEncoding(), tooltip },
+      resolve: { scale: { x: 'independent' } },
+    };
+  }
+  // Layered (bars + whiskers): x scales shared across dataset facets, since independent scales over layers make
+  // vega-lite union domains across sources (and warn).
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title,
-    data: {
-      values: rows.map((r) => ({ dataset: r.dataset, method: markedLabel(r.series, r.upperBound === true), type: r.adaptType, mean: r.mean, n: r.n, upperBound: r.upperBound === true, ...(r.sd !== undefined ? { sd: r.sd } : {}) })),
-    },
-    mark: { type: 'bar', tooltip: true },
-    width: { step: 14 },
-    height: 220,
-    encoding: {
-      column: { field: 'dataset', type: 'nominal', title: null },
-      x: { field: 'type', type: 'nominal', sort: [...TYPE_COLUMNS], title: 'AdaptMR type', axis: { labelAngle: -30 } },
-      xOffset: { field: 'method', type: 'nominal' },
-      y: { field: 'mean', type: 'quantitative', title: 'mean over counted questions', scale: { domain: [0, 1] }, axis: { format: '%' } },
-      color: { field: 'method', type: 'nominal', title: 'method', scale: colorScale(rows.map((r) => markedLabel(r.series, r.upperBound === true))) },
-      ...upperBoundEncoding(),
-      tooltip: [
-        { field: 'dataset' }, { field: 'method' }, { field: 'type' },
-        { field: 'mean', format: '.1%' }, { field: 'n', title: 'n questions' },
-        ...(rows.some((r) => r.sd !== undefined) ? [{ field: 'sd', title: 'sd over judge runs', format: '.1%' }] : []),
+    ...base,
+    facet: { column: { field: 'dataset', type: 'nominal', title: null } },
+    spec: {
+      width: { step: 14 },
+      height: 220,
+      encoding: { x, xOffset: { field: 'method', type: 'nominal' } },
+      layer: [
+        { mark: { type: 'bar', tooltip: true }, encoding: { y, color, ...upperBoundEncoding(), tooltip } },
+        { mark: { type: 'rule', color: 'black' }, encoding: { y: { field: 'ci_low', type: 'quantitative' }, y2: { field: 'ci_high' } } },
       ],
     },
-    resolve: { scale: { x: 'independent' } },
-    config: { background: 'white' },
   };
 }

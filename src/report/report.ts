@@ -16,6 +16,9 @@ import { recallByTypeSpec } from './recall-by-type-spec.ts';
 import { renderChart, type ChartFiles } from './render-chart.ts';
 import { seriesLabeller, type SeriesKey } from './series-label.ts';
 import { loadTypeMeans } from './type-means.ts';
+import { comparisonsTable, loadComparisons } from './comparison-cells.ts';
+import { refreshFileStats } from './refresh.ts';
+import { planSections } from './plan/index.ts';
 
 export const REPORT_DEFAULTS = { metric: 'recall_any', level: 'session', ks: [5, 10] } as const;
 
@@ -25,6 +28,8 @@ export interface ReportOptions {
   metric?: string;
   level?: string;
   ks?: readonly number[];
+  /** Recompute the file's statistics first when its rows changed (default true; needs a writable open). */
+  refreshStats?: boolean;
 }
 
 export interface ReportOutput {
@@ -33,6 +38,8 @@ export interface ReportOutput {
   chart: ChartFiles | null;
   /** The accuracy-by-type chart; null when the file has no counted judge accuracy. */
   qaChart: ChartFiles | null;
+  /** Charts of the plan-experiment sections. */
+  planCharts: ChartFiles[];
 }
 
 const QA_ACCURACY_TITLE = 'QA accuracy (LLM judge) by AdaptMR type';
@@ -72,9 +79,10 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
   const metric = opts.metric ?? REPORT_DEFAULTS.metric;
   const level = opts.level ?? REPORT_DEFAULTS.level;
   const ks = opts.ks && opts.ks.length > 0 ? opts.ks : REPORT_DEFAULTS.ks;
+  const statsNote = opts.refreshStats === false ? null : await refreshFileStats(file);
   const store = await openResultStore(file, { readOnly: true });
   try {
-    const tables: string[] = [];
+    const tables: string[] = statsNote ? [statsNote] : [];
     let chart: ChartFiles | null = null;
     const chartsDir = join(opts.outDir ?? dirname(file), 'charts');
     const note = noSourceIdsNote(await methodsWithoutSourceIds(store));
@@ -87,8 +95,15 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
       }
     }
     if (chart === null) tables.push(await availableHint(store));
+    const k0 = ks[0] ?? null;
+    const label = seriesLabeller(await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods`));
+    const cmp = comparisonsTable(await loadComparisons(store, { metric, level, k: k0 }), `Paired comparisons, ${metric}@${k0} (${level} level), each method vs its run's reference`, label);
+    if (cmp) tables.push(cmp);
     const qa = await qaSection(store, chartsDir);
-    return { text: [...tables, ...qa.text].join('\n\n'), chart, qaChart: qa.chart };
+    // The plan's experiments (runs with a `plan:` block), each with its own section and chart.
+    const sections = await planSections(store, chartsDir);
+    const planText = sections.map((s) => `${'═'.repeat(100)}\n${s.text}${s.charts.map((c) => `\nchart: ${c.pngPath} (${c.svgPath})`).join('')}`);
+    return { text: [...tables, ...qa.text, ...planText].join('\n\n'), chart, qaChart: qa.chart, planCharts: sections.flatMap((s) => s.charts) };
   } finally {
     await store.close();
   }

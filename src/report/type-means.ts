@@ -24,6 +24,11 @@ export interface TypeMeanRow {
   mean: number;
   /** Sample sd of the mean over repeated judge runs, when there were several (QA accuracy only). */
   sd?: number;
+  /** 95% bootstrap CI (score_cis), when the file's statistics are computed. */
+  ciLow?: number;
+  ciHigh?: number;
+  /** A method that returns no unit ids: no retrieval metrics, shown as "n/a" (never 0). */
+  na?: boolean;
   /** Oracle / upper-bound method (the `methods` table); tables and charts show its label marked (palette.ts). */
   upperBound?: boolean;
 }
@@ -36,20 +41,29 @@ interface ViewRow {
   adapt_type: string;
   n: number;
   mean: number;
+  ci_low: number | null;
+  ci_high: number | null;
   upper_bound: boolean | null;
 }
 
 export async function loadTypeMeans(store: ResultStore, q: TypeMeanQuery): Promise<TypeMeanRow[]> {
   const rows = await store.query<ViewRow>(
-    `SELECT s.run_id, s.dataset, s.method, s.granularity, s.adapt_type, s.n, s.mean, m.upper_bound
+    `SELECT s.run_id, s.dataset, s.method, s.granularity, s.adapt_type, s.n, s.mean, s.ci_low, s.ci_high, m.upper_bound
      FROM scores_by_type s LEFT JOIN methods m ON m.run_id = s.run_id AND m.method = s.method
      WHERE s.native_type = 'all' AND s.metric = $1 AND s.level = $2 AND s.k IS NOT DISTINCT FROM $3
      ORDER BY s.dataset, s.method, s.granularity, s.run_id, s.adapt_type`,
     [q.metric, q.level, q.k],
   );
   const label = q.label ?? seriesLabeller(rows);
-  return rows.map((r) => {
-    const upperBound = r.upper_bound === true;
-    return { dataset: r.dataset, series: label(r), adaptType: r.adapt_type, n: r.n, mean: r.mean, upperBound };
-  });
+  const out: TypeMeanRow[] = rows.map((r) => ({
+    dataset: r.dataset, series: label(r), adaptType: r.adapt_type, n: r.n, mean: r.mean, upperBound: r.upper_bound === true,
+    ...(r.ci_low !== null && r.ci_high !== null ? { ciLow: r.ci_low, ciHigh: r.ci_high } : {}),
+  }));
+  if (q.level === 'qa' || rows.length === 0) return out;
+  // Methods without unit ids have no score rows at all; list them so the table says "n/a" rather than omitting them.
+  const text = await store.query<{ run_id: string; dataset: string; method: string; granularity: string }>(
+    `SELECT DISTINCT r.run_id, r.dataset, r.method, r.granularity FROM retrievals r
+     JOIN methods m ON m.run_id = r.run_id AND m.method = r.method WHERE m.output = 'text' ORDER BY ALL`);
+  for (const t of text) out.push({ dataset: t.dataset, series: label(t), adaptType: 'all', n: 0, mean: Number.NaN, na: true });
+  return out;
 }

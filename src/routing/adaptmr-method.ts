@@ -155,18 +155,24 @@ export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
       ...llmRolesOf(parts),
     },
     async run(query, index, ctx, oracleType) {
+      // Wall time per stage (classifier, retrieval, abstention gate), for the efficiency experiment (plan §3.4 exp 5).
+      const t0 = performance.now();
       const classified = needsClassifier ? await parts.classifier!.classify(query, ctx) : undefined;
       const bad = classified ? invalidTypeProbs(classified.probs) : undefined;
       if (bad) throw new Error(`classifier ${parts.classifier!.name} gave unusable probabilities (${bad}) for question ${query.id}`);
+      const t1 = performance.now();
       const plan = planRoute(parts.router, parts.abstention, {
         seed: ctx.seed,
         ...(classified ? { probs: classified.probs } : {}),
         ...(oracleType ? { oracleType } : {}),
       });
       let retrieval = await runRoute(parts, plan.runs, query, index, ctx);
-      const routed = { ...(retrieval.notes ?? {}), route: plan.route, abstentionMode: parts.abstention, ...(parts.router.kind === 'oracle' ? { upperBound: 'oracle (gold type)' } : {}) };
+      const t2 = performance.now();
+      const stageMs: Record<string, number> = { classify: t1 - t0, retrieve: t2 - t1 };
+      const routed = { ...(retrieval.notes ?? {}), route: plan.route, abstentionMode: parts.abstention, stageMs, ...(parts.router.kind === 'oracle' ? { upperBound: 'oracle (gold type)' } : {}) };
       if (parts.abstention === 'gate') {
         const decision = await decideAbstention(parts.judge, query, index, ctx);
+        stageMs.gate = performance.now() - t2;
         retrieval = decision.noMemory ? noMemoryRetrieval(decision, { ...routed, gated: true }) : { ...retrieval, notes: { ...routed, gate: decision } };
       } else {
         retrieval = { ...retrieval, notes: routed };

@@ -10,6 +10,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { experimentJsonSchema } from './json-schema.ts';
 import { loadExperiment } from './load-config.ts';
+import { expandSweep, loadSweep } from './sweep-file.ts';
 import { REPO_ROOT } from './provenance.ts';
 
 const dir = join(REPO_ROOT, 'experiments');
@@ -26,8 +27,10 @@ describe('experiment schema', () => {
     const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
     expect(files.length).toBeGreaterThanOrEqual(5);
     for (const f of files) {
-      await expect(loadExperiment(join(dir, f)), f).resolves.toBeDefined();
       const doc = parse(readFileSync(join(dir, f), 'utf8')) as unknown;
+      // A sweep file validates each of its variations through the sweep loader.
+      const isSweep = doc !== null && typeof doc === 'object' && 'variations' in doc;
+      await expect(isSweep ? loadSweep(join(dir, f)).then(expandSweep) : loadExperiment(join(dir, f)), f).resolves.toBeDefined();
       // Sweep files (base + variations) have their own format; experiment files validate as experiments.
       if (doc && typeof doc === 'object' && 'variations' in doc) continue;
       expect(validate(doc), `${f}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(true);

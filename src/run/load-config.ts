@@ -27,14 +27,19 @@ export async function loadExperiment(path: string): Promise<LoadedExperiment> {
 }
 
 export function parseExperiment(text: string, path: string): LoadedExperiment {
-  const parsed = ExperimentConfigSchema.safeParse(readYamlText(text, path));
+  return loadedFromValue(readYamlText(text, path), path);
+}
+
+/** Validates a plain config value (from YAML, or a sweep's expansion) into a LoadedExperiment; `path` names it in errors. */
+export function loadedFromValue(value: unknown, path: string): LoadedExperiment {
+  const parsed = ExperimentConfigSchema.safeParse(value);
   if (!parsed.success) throw new InputError(formatZodError(parsed.error), path);
   const config = parsed.data;
   const ids = config.methods.map((m) => m.id);
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup) throw new InputError(`methods: id "${dup}" is used twice; method ids must be unique`, path);
   // How many questions run at once does not change the results, so it is not part of the run's identity: a rerun
-  // with another concurrency resumes the same run.
-  const { concurrency: _concurrency, ...identity } = config;
+  // with another concurrency resumes the same run. Nor do the statistics settings and the report's plan section.
+  const { concurrency: _concurrency, stats: _stats, plan: _plan, ...identity } = config;
   return { path, config, configHash: stableHash(identity) };
 }

@@ -5,7 +5,7 @@
  * the same file resumes: questions already written are skipped, never duplicated.
  */
 import type { ExperimentConfig } from '../core/config.ts';
-import { InputError } from '../core/errors.ts';
+import { InputError, errorMessage } from '../core/errors.ts';
 import { redactSecrets } from '../core/secrets.ts';
 import type { Checkpoints, Embedder } from '../core/interfaces.ts';
 import {
@@ -16,10 +16,11 @@ import {
   type DataIssue,
 } from '../data/index.ts';
 import { embedders, openEmbeddingCache } from '../index/index.ts';
-import { openResultStore } from '../store/index.ts';
+import { openResultStore, refreshStats } from '../store/index.ts';
 import type { MethodRow, ResultStore, RunRecord } from '../store/types.ts';
 import type { LlmProvider } from '../core/llm.ts';
 import { createMethods, type ConfiguredMethod } from './create-methods.ts';
+import { methods as methodRegistry } from './method-registry.ts';
 import { IndexCache } from './index-cache.ts';
 import type { LoadedExperiment } from './load-config.ts';
 import { createProgress } from './progress.ts';
@@ -80,7 +81,11 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
   const embeddingCache = cached ? await openEmbeddingCache() : undefined;
   try {
     const embedder = await embedders.create(config.embedder.name, config.embedder.options, embeddingCache ? { cache: embeddingCache } : {}, `${exp.path}: embedder`);
-    return await runPlans(exp, plans, methods, embedder, llm, opts, log, started);
+    logUnregisteredPlanSystems(config, log);
+    // Warm-up (methods created — models loaded —, embedder vectors loaded, question catalogs read) is not part of any
+    // question's latency; it is stored once per run (checkpoint `warmup` of the pseudo-method RUN_SCOPE).
+    const warmupMs = performance.now() - started;
+    return await runPlans(exp, plans, methods, embedder, llm, opts, log, started, warmupMs);
   } finally {
     await embeddingCache?.close();
   }
@@ -95,6 +100,7 @@ async function runPlans(
   opts: RunOptions,
   log: (line: string) => void,
   started: number,
+  warmupMs: number,
 ): Promise<RunSummary> {
   const { config } = exp;
 
@@ -120,6 +126,7 @@ async function runPlans(
     };
     await store.upsertRun(record);
     await store.upsertMethods(runId, methods.map(methodRow));
+    await store.putCheckpoint(runId, RUN_SCOPE, 'warmup', JSON.stringify({ warmupMs, at: record.startedAt }));
     const done = await store.completedKeys(runId);
     const total = plans.reduce((n, p) => n + p.selected.size, 0);
     const progress = createProgress(total, opts.progress ?? true);
@@ -158,11 +165,28 @@ async function runPlans(
     // Methods release what they hold outside this process (server-side namespaces) once every question is done.
     for (const m of methods) await m.impl.close?.();
     await store.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'done' });
+    // Bootstrap CIs and paired comparisons of the whole file (every run in it), recomputed from the rows. The rows are
+    // committed already, so a failure here loses nothing; `adaptmr report` retries.
+    try {
+      const stats = await refreshStats(store);
+      if (stats.recomputed) log(`stats: ${stats.cells} CI cells, ${stats.comparisons} paired comparisons in ${(stats.ms / 1000).toFixed(1)} s`);
+    } catch (err) {
+      log(`stats: not computed (${errorMessage(err)}); \`adaptmr report\` computes them`);
+    }
     if (issues.length > 0) log(`data: ${issues.length} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
     return { runId, out: opts.out, questions: total, ...counters, dataIssues: issues.length, wallMs: performance.now() - started };
   } finally {
     await store.close();
   }
+}
+
+/** The checkpoints' method column for run-wide markers (the run's warm-up time). */
+export const RUN_SCOPE = '(run)';
+
+/** The plan's systems an experiment declares (`plan.systems`) that this harness has no method for yet. */
+function logUnregisteredPlanSystems(config: ExperimentConfig, log: (line: string) => void): void {
+  const missing = (config.plan?.systems ?? []).filter((name) => !methodRegistry.names().includes(name));
+  if (missing.length > 0) log(`plan: systems not available in this harness yet (not run): ${missing.join(', ')}`);
 }
 
 /**

@@ -17,3 +17,4 @@ export { openResultStore, type OpenOptions } from './open-store.ts';
 export { SCHEMA_VERSION, TABLES, VIEWS, type TableName } from './schema.ts';
 export { exportResults, type ExportFormat, type ExportOptions } from './export.ts';
 export * from './types.ts';
+export { refreshStats, statsFingerprint, loadRunStats, loadScoreInputs, STATS_VERSION, type RefreshResult } from './stats-tables.ts';

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { mergeResults } from './merge.ts';
+import { refreshStats } from './stats-tables.ts';
 
 interface MergeArgs {
   files: string[];
@@ -21,7 +22,8 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
       .option('out', { type: 'string', demandOption: true, describe: 'merged results file (created, or added to)' }),
   handler: async (argv) => {
     mkdirSync(dirname(argv.out), { recursive: true });
-    const s = await mergeResults(argv.files, argv.out);
+    // Statistics are derived: recomputed over the merged rows (deterministic, so equal to a single-file run's).
+    const s = await mergeResults(argv.files, argv.out, { recompute: async (store) => void (await refreshStats(store, { force: true })) });
     const added = Object.entries(s.added).filter(([, n]) => n > 0).map(([t, n]) => `${t} +${n}`).join(', ');
     console.log(`merged ${s.inputs} files of ${s.experiment} → ${s.out} (${added || 'no new rows'})`);
   },

@@ -7,7 +7,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { InputError, errorMessage } from '../core/errors.ts';
 import { readRows } from './read-rows.ts';
 import { ResultStoreImpl } from './result-store.ts';
-import { SCHEMA_VERSION, createSchemaSql, migrateV1ToV2Sql } from './schema.ts';
+import { SCHEMA_VERSION, UPGRADE_STATS_SQL, createSchemaSql, migrateV1ToV2Sql } from './schema.ts';
 import type { ResultStore } from './types.ts';
 
 export interface OpenOptions {
@@ -48,6 +48,7 @@ async function ensureSchema(connection: DuckDBConnection, path: string, readOnly
       path,
     );
   }
+  if (!readOnly && !tables.some((t) => t.table_name === 'score_cis')) await connection.run(`BEGIN; ${UPGRADE_STATS_SQL} COMMIT;`);
 }
 
 /** Opens (creating if needed and writable) the DuckDB results file at `path`. */

@@ -15,9 +15,9 @@ import { TableAppenders } from './appenders.ts';
 import { appendClassifierEval } from './classifier-eval.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
 import { readRows } from './read-rows.ts';
-import { answerCells, llmCallCells, questionCells, retrievalCells, scoreCells } from './row-cells.ts';
+import { answerCells, comparisonCells, llmCallCells, questionCells, retrievalCells, scoreCells, scoreCiCells } from './row-cells.ts';
 import { SerialQueue } from './serial-queue.ts';
-import { completedKey, type MethodRow, type QueryParam, type QuestionBatch, type ResultStore, type RunRecord } from './types.ts';
+import { completedKey, type MethodRow, type QueryParam, type QuestionBatch, type ResultStore, type RunRecord, type StatsTables } from './types.ts';
 import { redactBatch } from './redact-batch.ts';
 import { validateBatch } from './validate-batch.ts';
 
@@ -169,6 +169,25 @@ export class ResultStoreImpl implements ResultStore {
   query<T = Record<string, unknown>>(sql: string, params: readonly QueryParam[] = []): Promise<T[]> {
     if (this.closed) return Promise.reject(new Error(`results store ${this.path} is closed`));
     return this.queue.run(() => readRows<T>(this.connection, sql, params));
+  }
+
+  replaceStats(stats: StatsTables): Promise<void> {
+    this.assertWritable('replaceStats');
+    return this.queue.run(async () => {
+      await this.connection.run('BEGIN TRANSACTION');
+      try {
+        await this.connection.run('DELETE FROM score_cis; DELETE FROM comparisons;');
+        await this.appenders.append(scoreCiCells, '', stats.scoreCis);
+        await this.appenders.append(comparisonCells, '', stats.comparisons);
+        this.appenders.flushAll();
+        await this.connection.run(`INSERT OR REPLACE INTO meta VALUES ('stats_fingerprint', $1)`, [stats.fingerprint]);
+        await this.connection.run('COMMIT');
+      } catch (err) {
+        this.appenders.clearAll();
+        await this.connection.run('ROLLBACK');
+        throw new Error(`writing statistics to ${this.path}: ${errorMessage(err)}`, { cause: err });
+      }
+    });
   }
 
   async close(): Promise<void> {

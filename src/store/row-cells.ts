@@ -3,6 +3,7 @@
  * appender is DuckDB's bulk path (DESIGN.md §7); it takes values positionally, so the order here must match the
  * CREATE TABLE statements in schema.ts (the store test reads every column back to catch a mismatch).
  */
+import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
 import type { AnswerRow, LlmCallRow, QuestionRow, RetrievalRow, ScoreRow } from './types.ts';
 
 /** varchar · boolean · double · integer · varchar list · double list. */
@@ -10,7 +11,7 @@ export type CellType = 'v' | 'b' | 'd' | 'i' | 'vl' | 'dl';
 export type Cell = string | number | boolean | null | readonly string[] | readonly number[];
 
 export interface TableCells<R> {
-  table: 'questions' | 'retrievals' | 'scores' | 'answers' | 'llm_calls';
+  table: 'questions' | 'retrievals' | 'scores' | 'answers' | 'llm_calls' | 'score_cis' | 'comparisons';
   types: readonly CellType[];
   cells(runId: string, row: R): Cell[];
 }
@@ -59,5 +60,24 @@ export const llmCallCells: TableCells<LlmCallRow> = {
   cells: (runId, c) => [
     runId, c.dataset, c.questionId, c.method, c.stage, c.model, c.promptTokens, c.completionTokens, c.latencyMs,
     c.cached, c.costUsd, c.error ?? null,
+  ],
+};
+
+/** Statistics rows carry their own run id; the `runId` argument is ignored. */
+export const scoreCiCells: TableCells<ScoreCiRow> = {
+  table: 'score_cis',
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'v', 'i', 'd', 'd', 'd', 'v', 'v', 'i', 'i'],
+  cells: (_runId, r) => [
+    r.runId, r.dataset, r.method, r.granularity, r.level, r.metric, r.k, r.adaptType, r.nativeType, r.n, r.mean,
+    r.ciLow, r.ciHigh, r.ciMethod, r.bootstrap, r.units, r.resamples,
+  ],
+};
+
+export const comparisonCells: TableCells<ComparisonRow> = {
+  table: 'comparisons',
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'v', 'i', 'v', 'v', 'v', 'i'],
+  cells: (_runId, r) => [
+    r.run, r.dataset, r.methodA, r.methodB, r.level, r.metric, r.k, r.adaptType, r.nPairs, r.meanDiff, r.ciLow, r.ciHigh,
+    r.pValue, r.pHolm, r.test, r.family, r.nExcluded, r.runB, r.ciMethod, r.bootstrap, r.resamples,
   ],
 };

@@ -9,7 +9,7 @@ export const SCHEMA_VERSION = 2;
 /** Tables in write order; `export` writes these plus the view. */
 export const TABLES = [
   'meta', 'runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'llm_calls', 'checkpoints',
-  'classifier_eval', 'classifier_type_scores', 'classifier_confusion', 'classifier_predictions',
+  'classifier_eval', 'classifier_type_scores', 'classifier_confusion', 'classifier_predictions', 'score_cis', 'comparisons',
 ] as const;
 export type TableName = (typeof TABLES)[number];
 export const VIEWS = ['scores_by_type'] as const;
@@ -53,6 +53,7 @@ export function migrateV1ToV2Sql(): string {
   return `${DDL_V2}
 ALTER TABLE retrievals ADD COLUMN k INTEGER;
 DROP VIEW IF EXISTS scores_by_type;
+${DDL_STATS}
 ${DDL_VIEW}
 UPDATE meta SET value = '2' WHERE key = 'schema_version';`;
 }
@@ -101,11 +102,29 @@ CREATE TABLE llm_calls (
   latency_ms DOUBLE NOT NULL, cached BOOLEAN NOT NULL, cost_usd DOUBLE NOT NULL, error VARCHAR);
 `;
 
+// Statistics (issue 12), derived from the rows above and recomputed whenever they change (stats-tables.ts): a
+// bootstrap CI per scores_by_type cell, and paired comparisons of methods. Added without a version bump — a file
+// without them gets them on its next writable open (open-store.ts), and readers of older harnesses ignore them.
+const DDL_STATS = `
+CREATE TABLE IF NOT EXISTS score_cis (
+  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, method VARCHAR NOT NULL, granularity VARCHAR NOT NULL,
+  level VARCHAR NOT NULL, metric VARCHAR NOT NULL, k INTEGER, adapt_type VARCHAR NOT NULL, native_type VARCHAR NOT NULL,
+  n INTEGER NOT NULL, mean DOUBLE NOT NULL, ci_low DOUBLE NOT NULL, ci_high DOUBLE NOT NULL, ci_method VARCHAR NOT NULL,
+  bootstrap VARCHAR NOT NULL, units INTEGER NOT NULL, resamples INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS comparisons (
+  run VARCHAR NOT NULL, dataset VARCHAR NOT NULL, method_a VARCHAR NOT NULL, method_b VARCHAR NOT NULL,
+  level VARCHAR NOT NULL, metric VARCHAR NOT NULL, k INTEGER, adapt_type VARCHAR NOT NULL, n_pairs INTEGER NOT NULL,
+  mean_diff DOUBLE NOT NULL, ci_low DOUBLE NOT NULL, ci_high DOUBLE NOT NULL, p_value DOUBLE NOT NULL, p_holm DOUBLE NOT NULL,
+  test VARCHAR NOT NULL, family VARCHAR NOT NULL, n_excluded INTEGER NOT NULL, run_b VARCHAR NOT NULL,
+  ci_method VARCHAR NOT NULL, bootstrap VARCHAR NOT NULL, resamples INTEGER NOT NULL);
+`;
+
 const KEYS = 's.run_id, s.dataset, s.method, s.granularity, s.level, s.metric, s.k';
 
 /**
  * scores_by_type — the per-type averages contract (columns exactly: run_id, dataset, method, granularity, level,
- * metric, k, adapt_type, native_type, n, mean). Only `counted` score rows enter. Three grouping sets per
+ * metric, k, adapt_type, native_type, n, mean, then ci_low, ci_high, ci_method, bootstrap from `score_cis`: NULL
+ * until the statistics are computed, and for a cell whose n no longer matches, i.e. stale statistics). Only `counted` score rows enter. Three grouping sets per
  * (run, dataset, method, granularity, level, metric, k):
  *   - adapt_type × native_type            one row per dataset label inside each AdaptMR type;
  *   - adapt_type, native_type = 'all'     the per-AdaptMR-type average;
@@ -113,8 +132,9 @@ const KEYS = 's.run_id, s.dataset, s.method, s.granularity, s.level, s.metric, s
  * k is NULL for QA metrics; GROUP BY keeps NULL as its own group, so those rows survive with k IS NULL.
  */
 const DDL_VIEW = `
-CREATE VIEW scores_by_type AS
+CREATE OR REPLACE VIEW scores_by_type AS
 -- Per-type averages over counted rows; see schema.ts for the three grouping sets and the 'all' convention.
+WITH cells AS (
 SELECT ${KEYS},
   CASE WHEN GROUPING(q.adapt_type) = 1 THEN 'all' ELSE q.adapt_type END AS adapt_type,
   CASE WHEN GROUPING(q.native_type) = 1 THEN 'all' ELSE q.native_type END AS native_type,
@@ -128,15 +148,24 @@ WHERE s.counted
 GROUP BY GROUPING SETS (
   (${KEYS}, q.adapt_type, q.native_type),
   (${KEYS}, q.adapt_type),
-  (${KEYS}));
+  (${KEYS}))
+)
+SELECT cells.*, c.ci_low, c.ci_high, c.ci_method, c.bootstrap
+FROM cells LEFT JOIN score_cis c
+  ON c.run_id = cells.run_id AND c.dataset = cells.dataset AND c.method = cells.method AND c.granularity = cells.granularity
+ AND c.level = cells.level AND c.metric = cells.metric AND c.k IS NOT DISTINCT FROM cells.k
+ AND c.adapt_type = cells.adapt_type AND c.native_type = cells.native_type AND c.n = cells.n;
 `;
+
+/** Adds the statistics tables and the CI columns of scores_by_type to a file that lacks them. */
+export const UPGRADE_STATS_SQL = `${DDL_STATS}\n${DDL_VIEW}`;
 
 /** The current definition of the view (replaces an older one, e.g. when comparing files written by other versions). */
 export function scoresByTypeViewSql(): string {
-  return DDL_VIEW;
+  return `${DDL_STATS}\n${DDL_VIEW}`;
 }
 
 /** Statements creating a fresh results file, including the version row. */
 export function createSchemaSql(): string {
-  return `${DDL_TABLES}\n${DDL_VIEW}\nINSERT INTO meta VALUES ('schema_version', '${SCHEMA_VERSION}');`;
+  return `${DDL_TABLES}\n${DDL_STATS}\n${DDL_VIEW}\nINSERT INTO meta VALUES ('schema_version', '${SCHEMA_VERSION}');`;
 }

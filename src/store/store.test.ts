@@ -176,7 +176,7 @@ describe('scores_by_type', () => {
       const cols = await s.query<{ column_name: string }>(
         "SELECT column_name FROM information_schema.columns WHERE table_name = 'scores_by_type' ORDER BY ordinal_position");
       expect(cols.map((c) => c.column_name)).toEqual(['run_id', 'dataset', 'method', 'granularity', 'level', 'metric', 'k',
-        'adapt_type', 'native_type', 'n', 'mean']);
+        'adapt_type', 'native_type', 'n', 'mean', 'ci_low', 'ci_high', 'ci_method', 'bootstrap']);
     });
   });
 });

@@ -3,6 +3,7 @@
  * Field names are camelCase here and snake_case in DuckDB (schema.ts).
  */
 import type { CallRecord } from '../core/interfaces.ts';
+import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
 
 export type RunStatus = 'running' | 'done' | 'failed';
@@ -141,10 +142,19 @@ export interface ResultStore {
   writeQuestion(batch: QuestionBatch): Promise<void>;
   /** Rows as plain objects; BIGINT values that fit are returned as numbers, lists as arrays. */
   query<T = Record<string, unknown>>(sql: string, params?: readonly QueryParam[]): Promise<T[]>;
+  /** Replaces the statistics tables (score_cis, comparisons) and records the input fingerprint, in one transaction. */
+  replaceStats(stats: StatsTables): Promise<void>;
   close(): Promise<void>;
 }
 
 /** The key `completedKeys` returns, built the same way by the runner. */
 export function completedKey(dataset: string, questionId: string, method: string): string {
   return `${dataset}\t${questionId}\t${method}`;
+}
+
+/** Everything `replaceStats` writes: derived rows and the fingerprint of the rows they were computed from. */
+export interface StatsTables {
+  scoreCis: readonly ScoreCiRow[];
+  comparisons: readonly ComparisonRow[];
+  fingerprint: string;
 }

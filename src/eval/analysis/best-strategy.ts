@@ -1,0 +1,126 @@
+/**
+ * The best-strategy-per-type upper bound (plan experiment 2 "Oracle-Strategy"): every strategy ran on every
+ * question; on the selection half choose, per dataset and gold AdaptMR type, the strategy with the best mean; report
+ * that choice's mean on the report half next to each single strategy's and the unified baseline's mean on the same
+ * questions. It routes by the gold type, so it is labelled "upper bound (gold type)" — never a deployable method.
+ * Pure arithmetic over per-question scores; SQL loading and storing live in store.ts.
+ */
+import { splitKey, splitQuestions, type SplitHalf, type SplitQuestion } from './split.ts';
+
+export const UPPER_BOUND_LABEL = 'upper bound (gold type)';
+
+/** One counted score of one method on one question (one metric, level, k). */
+export interface QuestionScore {
+  dataset: string;
+  questionId: string;
+  adaptType: string;
+  method: string;
+  value: number;
+}
+
+export interface BestStrategyInput {
+  /** Every question of the results (the split is drawn over these, stratified by type). */
+  questions: readonly SplitQuestion[];
+  scores: readonly QuestionScore[];
+  /** Candidate strategies (method ids). */
+  strategies: readonly string[];
+  /** Methods shown next to the bound (e.g. unified-embedding). */
+  baselines: readonly string[];
+  fraction: number;
+  seed: number;
+}
+
+export interface BestStrategyRow {
+  dataset: string;
+  /** An AdaptMR type, or `all` (the bound over every report question, each served by its type's choice). */
+  adaptType: string;
+  /** `upper bound (gold type)`, or a strategy / baseline method id. */
+  series: string;
+  kind: 'upper-bound' | 'strategy' | 'baseline';
+  /** For the bound: the strategy chosen for this type (for `all`: type=strategy pairs). */
+  chosen: string | null;
+  /** For the bound: the chosen strategy's mean on the selection half. */
+  selectionMean: number | null;
+  nSelection: number;
+  /** Mean on the report half; null when no report question has a score. */
+  reportMean: number | null;
+  nReport: number;
+}
+
+function mean(values: readonly number[]): number | null {
+  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** Only questions where every candidate strategy has a score enter, so all series average the same questions. */
+export function bestStrategyPerType(input: BestStrategyInput): BestStrategyRow[] {
+  const half = splitQuestions(input.questions, input.fraction, input.seed);
+  // value by dataset\tquestion → method → value
+  const byQuestion = new Map<string, { q: QuestionScore; values: Map<string, number> }>();
+  for (const s of input.scores) {
+    const key = splitKey(s.dataset, s.questionId);
+    const entry = byQuestion.get(key) ?? { q: s, values: new Map<string, number>() };
+    entry.values.set(s.method, s.value);
+    byQuestion.set(key, entry);
+  }
+  const series = [...input.strategies, ...input.baselines];
+  // dataset → type → half → questions (complete for every strategy)
+  const groups = new Map<string, Map<string, Record<SplitHalf, Map<string, number>[]>>>();
+  for (const [key, { q, values }] of byQuestion) {
+    const h = half.get(key);
+    if (!h || !input.strategies.every((m) => values.has(m))) continue;
+    const types = groups.get(q.dataset) ?? new Map<string, Record<SplitHalf, Map<string, number>[]>>();
+    const g = types.get(q.adaptType) ?? { selection: [], report: [] };
+    g[h].push(values);
+    types.set(q.adaptType, g);
+    groups.set(q.dataset, types);
+  }
+  const rows: BestStrategyRow[] = [];
+  for (const dataset of [...groups.keys()].sort()) {
+    const types = groups.get(dataset)!;
+    const overall: number[] = [];
+    const overallBySeries = new Map<string, number[]>(series.map((m) => [m, []]));
+    const choices: string[] = [];
+    let nSelectionAll = 0;
+    for (const type of [...types.keys()].sort()) {
+      const g = types.get(type)!;
+      nSelectionAll += g.selection.length;
+      // Best selection mean; ties go to the first id in sorted order so the choice is deterministic.
+      let chosen: string | null = null;
+      let best = -Infinity;
+      for (const m of [...input.strategies].sort()) {
+        const v = mean(g.selection.map((vals) => vals.get(m)!));
+        if (v !== null && v > best) {
+          best = v;
+          chosen = m;
+        }
+      }
+      const reportValues = chosen ? g.report.map((vals) => vals.get(chosen)!) : [];
+      overall.push(...reportValues);
+      if (chosen) choices.push(`${type}=${chosen}`);
+      rows.push({
+        dataset, adaptType: type, series: UPPER_BOUND_LABEL, kind: 'upper-bound', chosen,
+        selectionMean: chosen ? best : null, nSelection: g.selection.length, reportMean: mean(reportValues), nReport: reportValues.length,
+      });
+      for (const m of series) {
+        const vals = g.report.flatMap((v) => (v.has(m) ? [v.get(m)!] : []));
+        overallBySeries.get(m)!.push(...vals);
+        rows.push({
+          dataset, adaptType: type, series: m, kind: input.strategies.includes(m) ? 'strategy' : 'baseline', chosen: null,
+          selectionMean: null, nSelection: g.selection.length, reportMean: mean(vals), nReport: vals.length,
+        });
+      }
+    }
+    rows.push({
+      dataset, adaptType: 'all', series: UPPER_BOUND_LABEL, kind: 'upper-bound', chosen: choices.join(' '),
+      selectionMean: null, nSelection: nSelectionAll, reportMean: mean(overall), nReport: overall.length,
+    });
+    for (const m of series) {
+      const vals = overallBySeries.get(m)!;
+      rows.push({
+        dataset, adaptType: 'all', series: m, kind: input.strategies.includes(m) ? 'strategy' : 'baseline', chosen: null,
+        selectionMean: null, nSelection: nSelectionAll, reportMean: mean(vals), nReport: vals.length,
+      });
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,89 @@
+/**
+ * Bootstrap CIs of every cell of the `scores_by_type` view: per (run, dataset, method, granularity, level, metric,
+ * k) the same three grouping sets the view has — (AdaptMR type × native type), (AdaptMR type, native 'all') and
+ * ('all', 'all') — each with n, mean, the interval and which bootstrap was used. Questions are sorted by id and
+ * the plan is seeded from the run's seed and the cell's question set, so the result depends only on the rows:
+ * recomputing a file (or a merge of files) gives the same numbers, and cells over the same questions share one
+ * resampling plan.
+ */
+import { bootstrapCi, clusterBy, singletons, type CiMethod } from '../bootstrap.ts';
+import { PlanCache, seedFor } from '../resample.ts';
+import { bootstrapFor, byId, clusterLabels, type Bootstrap, type RunStats, type ScoreInput } from './inputs.ts';
+
+export interface ScoreCiRow {
+  runId: string;
+  dataset: string;
+  method: string;
+  granularity: string;
+  level: string;
+  metric: string;
+  k: number | null;
+  adaptType: string;
+  nativeType: string;
+  n: number;
+  mean: number;
+  ciLow: number;
+  ciHigh: number;
+  ciMethod: CiMethod;
+  bootstrap: Bootstrap;
+  /** Resampled units (questions or conversations). */
+  units: number;
+  resamples: number;
+}
+
+const CELL_KEYS = ['runId', 'dataset', 'method', 'granularity', 'level', 'metric', 'k'] as const;
+
+export function groupBy<T>(rows: readonly T[], key: (r: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = out.get(k);
+    if (list) list.push(r);
+    else out.set(k, [r]);
+  }
+  return out;
+}
+
+/** The bootstrap decision per run and dataset, over all the dataset's questions in the rows. */
+export function bootstrapKinds(rows: readonly ScoreInput[], runs: ReadonlyMap<string, RunStats>): Map<string, Bootstrap> {
+  const ids = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const key = `${r.runId}\t${r.dataset}`;
+    (ids.get(key) ?? ids.set(key, new Set()).get(key)!).add(r.questionId);
+  }
+  const out = new Map<string, Bootstrap>();
+  for (const [key, set] of ids) out.set(key, bootstrapFor(set, runs.get(key.split('\t')[0]!)?.cluster ?? 'auto'));
+  return out;
+}
+
+export function computeScoreCis(rows: readonly ScoreInput[], runs: ReadonlyMap<string, RunStats>, plans = new PlanCache(32)): ScoreCiRow[] {
+  const kinds = bootstrapKinds(rows, runs);
+  const out: ScoreCiRow[] = [];
+  const cells = groupBy(rows, (r) => CELL_KEYS.map((k) => String(r[k])).join('\t'));
+  for (const cell of cells.values()) {
+    const first = cell[0]!;
+    const run = runs.get(first.runId);
+    if (!run) continue;
+    const bootstrap = kinds.get(`${first.runId}\t${first.dataset}`) ?? 'question';
+    const groups: [string, string, ScoreInput[]][] = [['all', 'all', cell]];
+    for (const [t, list] of groupBy(cell, (r) => r.adaptType)) {
+      groups.push([t, 'all', list]);
+      for (const [nt, sub] of groupBy(list, (r) => r.nativeType)) groups.push([t, nt, sub]);
+    }
+    for (const [adaptType, nativeType, list] of groups) {
+      const sorted = [...list].sort((a, b) => byId(a.questionId, b.questionId));
+      const ids = sorted.map((r) => r.questionId);
+      const labels = clusterLabels(ids, bootstrap);
+      const values = sorted.map((r) => r.value);
+      const units = labels ? clusterBy(values, labels) : singletons(values);
+      const seed = seedFor(run.seed, `${first.dataset}\t${bootstrap}\t${ids.join('\n')}`);
+      const ci = bootstrapCi(units, plans.get(units.sums.length, run.resamples, seed), run.ci, run.alpha);
+      out.push({
+        runId: first.runId, dataset: first.dataset, method: first.method, granularity: first.granularity, level: first.level,
+        metric: first.metric, k: first.k, adaptType, nativeType, n: sorted.length, mean: ci.estimate, ciLow: ci.low,
+        ciHigh: ci.high, ciMethod: ci.method, bootstrap, units: units.sums.length, resamples: run.resamples,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,75 @@
+/**
+ * Plan experiment 5 arithmetic over per-question rows (pure): latency per question (mean, p50, p95 — linear
+ * interpolation), mean time per stage, LLM calls and tokens per question by stage, the share of questions routed to
+ * each strategy, and the overhead ratio vs the reference, Σ latency(method) / Σ latency(reference) over the same
+ * questions, with a BCa bootstrap CI (a ratio of sums is the cluster statistic of src/eval/stats/bootstrap.ts with
+ * the reference latency as the "count").
+ */
+import { bootstrapCi, PlanCache, quantileSorted, seedFor, type Interval } from '../../eval/stats/index.ts';
+
+export interface QuestionTiming {
+  method: string;
+  questionId: string;
+  latencyMs: number;
+  /** Stage → ms inside the method (AdaptMR: classify, retrieve, gate); empty = one `retrieval` stage. */
+  stageMs: Record<string, number>;
+  route: string | null;
+  error: boolean;
+}
+
+export interface CallRow {
+  method: string;
+  questionId: string;
+  stage: string;
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number;
+}
+
+export interface MethodEfficiency {
+  method: string;
+  n: number;
+  meanMs: number;
+  p50Ms: number;
+  p95Ms: number;
+  stageMeanMs: Record<string, number>;
+  callsPerQuestion: Record<string, number>;
+  tokensPerQuestion: Record<string, number>;
+  routeShare: Record<string, number>;
+  /** null for the reference itself or without paired questions. */
+  overhead: Interval | null;
+}
+
+export function efficiencyOf(timings: readonly QuestionTiming[], calls: readonly CallRow[], reference: string | null, opts: { resamples: number; seed: number }): MethodEfficiency[] {
+  const ok = timings.filter((t) => !t.error);
+  const methods = [...new Set(timings.map((t) => t.method))];
+  const refBy = new Map(ok.filter((t) => t.method === reference).map((t) => [t.questionId, t.latencyMs]));
+  const plans = new PlanCache(8);
+  return methods.map((method) => {
+    const mine = ok.filter((t) => t.method === method).sort((a, b) => (a.questionId < b.questionId ? -1 : 1));
+    const n = mine.length;
+    const sorted = Float64Array.from(mine.map((t) => t.latencyMs)).sort();
+    const stageMeanMs: Record<string, number> = {};
+    for (const t of mine) {
+      const stages = Object.keys(t.stageMs).length > 0 ? t.stageMs : { retrieval: t.latencyMs };
+      for (const [s, ms] of Object.entries(stages)) stageMeanMs[s] = (stageMeanMs[s] ?? 0) + ms / n;
+    }
+    const callsPerQuestion: Record<string, number> = {};
+    const tokensPerQuestion: Record<string, number> = {};
+    for (const c of calls.filter((x) => x.method === method)) {
+      callsPerQuestion[c.stage] = (callsPerQuestion[c.stage] ?? 0) + 1 / Math.max(1, n);
+      tokensPerQuestion[c.stage] = (tokensPerQuestion[c.stage] ?? 0) + (c.promptTokens + c.completionTokens) / Math.max(1, n);
+    }
+    const routeShare: Record<string, number> = {};
+    for (const t of mine) if (t.route) routeShare[t.route] = (routeShare[t.route] ?? 0) + 1 / n;
+    let overhead: Interval | null = null;
+    const paired = mine.filter((t) => refBy.has(t.questionId));
+    if (reference && method !== reference && paired.length > 1) {
+      const units = { sums: Float64Array.from(paired.map((t) => t.latencyMs)), counts: Float64Array.from(paired.map((t) => refBy.get(t.questionId)!)) };
+      const seed = seedFor(opts.seed, `overhead\t${paired.map((t) => t.questionId).join('\n')}`);
+      overhead = bootstrapCi(units, plans.get(paired.length, opts.resamples, seed), 'bca');
+    }
+    const mean = n === 0 ? Number.NaN : sorted.reduce((s, v) => s + v, 0) / n;
+    return { method, n, meanMs: mean, p50Ms: quantileSorted(sorted, 0.5), p95Ms: quantileSorted(sorted, 0.95), stageMeanMs, callsPerQuestion, tokensPerQuestion, routeShare, overhead };
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * The plan-experiment sections end to end on real LoCoMo data (ADAPTMR_DATA_DIR): small runs of experiments 1, 2,
+ * 3, 4 (a sweep) and 5 into one results file through the real runner, then `adaptmr report`: every section is
+ * printed with its CIs and verdicts, the LoCoMo statistics use the conversation bootstrap, and every chart is
+ * rendered as SVG and PNG with whisker marks.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadedFromValue } from '../../run/load-config.ts';
+import { runExperiment } from '../../run/runner.ts';
+import { expandSweep } from '../../run/sweep-file.ts';
+import { openResultStore } from '../../store/index.ts';
+import { runReport, type ReportOutput } from '../report.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'adaptmr-plan-'));
+const file = join(dir, 'plan.duckdb');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const common = {
+  seed: 3,
+  datasets: [{ name: 'locomo', sample: { perType: 3 } }],
+  metrics: { ks: [5, 10] },
+  stats: { resamples: 300 },
+};
+const idx = { granularity: 'session' };
+const unified = { id: 'unified-embedding', method: 'unified-embedding', index: idx, k: 10 };
+const adaptmr = { id: 'adaptmr', method: 'adaptmr', index: idx, k: 10, options: { classifier: { name: 'rules' }, router: { kind: 'single' } } };
+const strategy = (name: string) => ({ id: `strategy-${name}`, method: 'strategy', index: idx, k: 10, options: { name } });
+
+let out: ReportOutput;
+beforeAll(async () => {
+  const configs = [
+    { ...common, name: 'e1', methods: [unified, { id: 'bm25', method: 'bm25', index: idx, k: 10 }], plan: { experiment: 'existing-systems', systems: ['bm25', 'unified-embedding', 'mem0'] } },
+    { ...common, name: 'e2', methods: [unified, strategy('factual'), strategy('temporal')], plan: { experiment: 'oracle-upper-bound', gapTarget: 10 } },
+    { ...common, name: 'e3', methods: [unified, adaptmr], plan: { experiment: 'adaptmr-vs-baselines' } },
+    { ...common, name: 'e5', methods: [unified, adaptmr], plan: { experiment: 'efficiency' } },
+  ].map((c) => loadedFromValue(c, c.name));
+  const sweep = expandSweep({
+    path: 'sweep', name: 'e4',
+    base: { ...common, name: 'e4', methods: [adaptmr], stats: { ...common.stats, reference: 'adaptmr', referenceRun: 'e4.full' }, plan: { experiment: 'ablations' } },
+    variations: [{ id: 'full', set: {} }, { id: 'no-classifier', set: { methods: { adaptmr: { options: { classifier: 'random' } } } } }],
+  }).map((r) => r.experiment);
+  for (const exp of [...configs, ...sweep]) await runExperiment(exp, { out: file, progress: false, log: () => {} });
+  out = await runReport(file, { outDir: dir, ks: [10] });
+}, 240_000);
+
+describe('plan experiment sections', () => {
+  it('prints each experiment with CIs and the plan verdicts', () => {
+    const t = out.text;
+    expect(t).toMatch(/Experiment 1 — existing systems by query type: recall_any@10 \(session level\), run e1/);
+    expect(t).toMatch(/plan systems missing from this run: mem0/);
+    expect(t).toMatch(/plan prediction "factual high/);
+    expect(t).toMatch(/Experiment 2 — oracle strategy upper bound vs unified-embedding/);
+    expect(t).toMatch(/plan prediction "oracle − unified ≥ 10–15 points" — (reached|not established|not reached)/);
+    expect(t).toMatch(/Experiment 3 — AdaptMR vs baselines/);
+    expect(t).toMatch(/overall: adaptmr − unified-embedding [+-]\d\.\d{3} \[-?\d\.\d{3}, -?\d\.\d{3}\] p_holm/);
+    expect(t).toMatch(/Experiment 4 — ablations vs full AdaptMR \(e4.full\)/);
+    expect(t).toMatch(/no-classifier: predicted drop on all/);
+    expect(t).toMatch(/Experiment 5 — efficiency, run e5/);
+    expect(t).toMatch(/warm-up .*: \d+\.\d s/);
+    expect(t).toMatch(/adaptmr +│ \d+ +│ [\d.]+ +│ [\d.]+ +│ [\d.]+ +│ [\d.]+× \[[\d.]+, [\d.]+\]/);
+  });
+
+  it('uses the conversation bootstrap for LoCoMo and compares each variation with the base run', async () => {
+    const store = await openResultStore(file, { readOnly: true });
+    try {
+      const kinds = await store.query<{ bootstrap: string }>(`SELECT DISTINCT bootstrap FROM score_cis`);
+      expect(kinds).toEqual([{ bootstrap: 'conversation' }]);
+      const abl = await store.query<{ run_b: string; test: string }>(
+        `SELECT DISTINCT c.run_b, c.test FROM comparisons c JOIN runs r ON r.run_id = c.run WHERE r.name = 'e4.no-classifier'`);
+      const base = await store.query<{ run_id: string }>(`SELECT run_id FROM runs WHERE name = 'e4.full'`);
+      expect(abl.length).toBeGreaterThan(0);
+      expect(abl.map((r) => r.run_b)).toEqual(abl.map(() => base[0]!.run_id));
+      expect(new Set(abl.map((r) => r.test))).toEqual(new Set(['cluster-sign-flip-exact']));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('renders every section chart as SVG and PNG, with CI whiskers', () => {
+    const names = out.planCharts.map((c) => c.svgPath.split('/').at(-1));
+    expect(names).toEqual(expect.arrayContaining(['exp1-existing-systems.svg', 'exp2-oracle-upper-bound.svg', 'exp3-adaptmr-vs-baselines.svg',
+      'exp4-ablations.svg', 'exp5-efficiency.svg', 'exp5-efficiency-stages.svg']));
+    for (const c of out.planCharts) {
+      expect(existsSync(c.pngPath)).toBe(true);
+      expect(readFileSync(c.pngPath).subarray(1, 4).toString()).toBe('PNG');
+    }
+    for (const name of ['exp1-existing-systems', 'exp2-oracle-upper-bound', 'exp4-ablations']) {
+      const svg = readFileSync(join(dir, 'charts', `${name}.svg`), 'utf8');
+      expect(svg, name).toMatch(/aria-roledescription="rule mark"/);
+    }
+  });
+});

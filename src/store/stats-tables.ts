@@ -1,0 +1,88 @@
+/**
+ * Keeps a results file's statistics (tables `score_cis` and `comparisons`, the CI columns of `scores_by_type`) in
+ * step with its rows. The statistics are a pure function of the counted scores, the questions and each run's
+ * `stats:` settings (src/eval/stats/results), so they are recomputed — deterministically — whenever those change:
+ * at the end of `adaptmr run`, by `adaptmr report`, and after a merge. A fingerprint of the inputs, stored in
+ * `meta`, makes an unchanged file a no-op.
+ */
+import { z } from 'zod';
+import { InputError } from '../core/errors.ts';
+import { stableHash } from '../core/hash.ts';
+import { StatsConfigSchema } from '../core/stats-config.ts';
+import {
+  computeComparisons, computeScoreCis, resolveRunStats, type RunStats, type ScoreInput,
+} from '../eval/stats/results/index.ts';
+import { PlanCache } from '../eval/stats/resample.ts';
+import type { ResultStore } from './types.ts';
+
+/** Bumped when the statistics code changes what it stores, so older tables are recomputed. */
+export const STATS_VERSION = 1;
+
+const RunConfig = z.object({
+  name: z.string(),
+  seed: z.number().int(),
+  methods: z.array(z.object({ id: z.string(), method: z.string() }).passthrough()),
+  stats: StatsConfigSchema.optional(),
+}).passthrough();
+
+/** A hash of everything the statistics depend on. */
+export async function statsFingerprint(store: ResultStore): Promise<string> {
+  const [scores] = await store.query<{ n: number; h: string | null }>(
+    `SELECT count(*) AS n, sum(hash(run_id, dataset, question_id, method, granularity, level, metric, k, value))::VARCHAR AS h
+     FROM scores WHERE counted`);
+  const [questions] = await store.query<{ h: string | null }>(
+    `SELECT sum(hash(run_id, dataset, question_id, adapt_type, native_type))::VARCHAR AS h FROM questions`);
+  const runs = await store.query<{ run_id: string; config_json: string }>(`SELECT run_id, config_json FROM runs ORDER BY run_id`);
+  return stableHash({ v: STATS_VERSION, scores, questions, runs: runs.map((r) => [r.run_id, stableHash(r.config_json)]) });
+}
+
+export async function loadRunStats(store: ResultStore): Promise<Map<string, RunStats>> {
+  const runs = await store.query<{ run_id: string; name: string; config_json: string }>(`SELECT run_id, name, config_json FROM runs ORDER BY run_id`);
+  const idOfName = (name: string): string | undefined => runs.filter((r) => r.name === name).at(-1)?.run_id;
+  const out = new Map<string, RunStats>();
+  for (const r of runs) {
+    const parsed = RunConfig.safeParse(JSON.parse(r.config_json));
+    if (!parsed.success) throw new InputError(`run ${r.run_id}: stored config has no valid methods/stats (${parsed.error.issues[0]?.message})`, store.path);
+    out.set(r.run_id, resolveRunStats(r.run_id, parsed.data, idOfName));
+  }
+  return out;
+}
+
+export async function loadScoreInputs(store: ResultStore): Promise<ScoreInput[]> {
+  const rows = await store.query<{
+    run_id: string; dataset: string; question_id: string; method: string; granularity: string; level: string; metric: string;
+    k: number | null; value: number; adapt_type: string; native_type: string;
+  }>(`SELECT s.run_id, s.dataset, s.question_id, s.method, s.granularity, s.level, s.metric, s.k, s.value, q.adapt_type, q.native_type
+      FROM scores s JOIN questions q ON q.run_id = s.run_id AND q.dataset = s.dataset AND q.question_id = s.question_id
+      WHERE s.counted`);
+  return rows.map((r) => ({
+    runId: r.run_id, dataset: r.dataset, questionId: r.question_id, method: r.method, granularity: r.granularity, level: r.level,
+    metric: r.metric, k: r.k, value: r.value, adaptType: r.adapt_type, nativeType: r.native_type,
+  }));
+}
+
+export interface RefreshResult {
+  /** False when the stored statistics were already up to date. */
+  recomputed: boolean;
+  cells: number;
+  comparisons: number;
+  ms: number;
+}
+
+/** Recomputes and stores the statistics when the inputs changed since the last time (or always with `force`). */
+export async function refreshStats(store: ResultStore, opts: { force?: boolean } = {}): Promise<RefreshResult> {
+  const t0 = performance.now();
+  const fingerprint = await statsFingerprint(store);
+  const [stored] = await store.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'stats_fingerprint'`);
+  if (!opts.force && stored?.value === fingerprint) {
+    const [c] = await store.query<{ cells: number; cmp: number }>(`SELECT (SELECT count(*) FROM score_cis) AS cells, (SELECT count(*) FROM comparisons) AS cmp`);
+    return { recomputed: false, cells: c?.cells ?? 0, comparisons: c?.cmp ?? 0, ms: performance.now() - t0 };
+  }
+  const runs = await loadRunStats(store);
+  const rows = await loadScoreInputs(store);
+  const plans = new PlanCache(32);
+  const scoreCis = computeScoreCis(rows, runs, plans);
+  const comparisons = computeComparisons(rows, runs, plans);
+  await store.replaceStats({ scoreCis, comparisons, fingerprint });
+  return { recomputed: true, cells: scoreCis.length, comparisons: comparisons.length, ms: performance.now() - t0 };
+}
