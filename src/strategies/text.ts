@@ -22,7 +22,7 @@ const HAN_FUNCTION = new Set([
   ...'我你他她它们的了吗呢吧啊是在有没什么哪谁怎样么个这那和与跟过说到就都也还要会能想种次',
   ...('我的 你的 我们 你们 他们 什么 怎么 怎样 哪里 哪儿 哪个 哪些 哪种 为什么 多少 几个 一下 一个 一只 一些 一种 ' +
     '这个 那个 我是 过的 还是 是不是 有没有 时候 可以 已经 就是 提到 说过 告诉 知道 记得 现在 最近 最多 最少 一共 总共 ' +
-    '次数 数量 里 上 中').split(' '),
+    '次数 数量 里 上 中 一家 一次 很 非常 不错 好的 谢谢 可能 应该 需要').split(' '),
 ]);
 
 const HAN_RUN = /\p{Script=Han}+/gu;
@@ -102,6 +102,21 @@ export function extractEntities(text: string): string[] {
   }
   for (const w of hanWords(text)) add(w);
   return found;
+}
+
+/** Names a text mentions: English capitalised words not at a sentence start ("Hangzhou", not "Try"), lower-cased,
+ * and Chinese content words (Chinese has no capitals to tell names apart). */
+export function namedWords(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(WORD)) {
+    const w = m[0];
+    if (!/^\p{Lu}/u.test(w) || /\p{Script=Han}/u.test(w)) continue;
+    if (m.index === 0 || /[.?!:;"“]\s*$/u.test(text.slice(0, m.index))) continue;
+    const lower = normaliseEnglish(w.toLowerCase());
+    if (lower.length >= 3 && !ENGLISH_STOPWORDS.has(lower)) out.add(lower);
+  }
+  for (const w of hanWords(text)) out.add(w);
+  return [...out];
 }
 
 /** The normalised word set and raw lowercase text of a unit, for `countOverlap`. */
