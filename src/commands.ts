@@ -18,6 +18,8 @@ const as = (m: unknown): AnyCommand => m as AnyCommand;
 
 export const commands: CommandEntry[] = [
   { name: 'run', describe: 'Run an experiment config (resumable)', load: async () => as((await import('./run/commands.ts')).runCommand) },
+  { name: 'sweep', describe: 'Run a sweep file (or one shard of it), one results file per variation', load: async () => as((await import('./run/sweep-command.ts')).sweepCommand) },
+  { name: 'merge', describe: 'Merge results files of one experiment (sweep shards) into one', load: async () => as((await import('./store/merge-command.ts')).mergeCommand) },
   { name: 'data', describe: 'Dataset info and download (data info | data pull)', load: async () => as((await import('./data/commands.ts')).dataCommand) },
   { name: 'report', describe: 'Per-type tables and charts of a results file', load: async () => as((await import('./report/commands.ts')).reportCommand) },
   { name: 'export', describe: 'Export a results file to CSV or Parquet', load: async () => as((await import('./store/commands.ts')).exportCommand) },
@@ -25,5 +27,6 @@ export const commands: CommandEntry[] = [
   { name: 'classifier', describe: 'Train or evaluate a query-type classifier', load: async () => as((await import('./tools/classifier/commands.ts')).classifierCommand) },
   { name: 'calibrate', describe: 'Pick abstention thresholds on a calibration split', load: async () => as((await import('./tools/calibrate/commands.ts')).calibrateCommand) },
   { name: 'analyze', describe: 'Analyses of a results file (best-strategy upper bound, abstention P/R)', load: async () => as((await import('./tools/analysis/commands.ts')).analyzeCommand) },
+  { name: 'doctor', describe: 'Check every endpoint an experiment uses (LLM roles, embedder, memory servers)', load: async () => as((await import('./tools/doctor/commands.ts')).doctorCommand) },
   { name: 'explain', describe: 'Case study: every method of an experiment on one question, with the gold apart', load: async () => as((await import('./tools/explain/commands.ts')).explainCommand) },
 ];

@@ -103,6 +103,21 @@ export interface Method {
   run(query: Query, index: MemoryIndex, ctx: Ctx, oracleType?: AdaptType): Promise<MethodOutput>;
   /** Called once when the run ends (delete server-side namespaces, close connections). */
   close?(): Promise<void>;
+  /**
+   * Checks the services the method calls besides the experiment's LLMs (a memory server): reachable, key accepted.
+   * `adaptmr doctor` prints the result; a run never calls it (a finished run must rerun from caches with no server).
+   */
+  checkEndpoints?(): Promise<EndpointCheck[]>;
+}
+
+/** One service an experiment depends on, as `adaptmr doctor` reports it. */
+export interface EndpointCheck {
+  /** What uses it: `llm reader`, `embedder`, `method mem0-oss (mem0:oss)`. */
+  user: string;
+  url: string;
+  ok: boolean;
+  /** `HTTP 200`, or what to check (one line, no secrets). */
+  detail: string;
 }
 
 /** What a method factory receives besides its own (parsed) options. Never gold. */

@@ -51,8 +51,25 @@ export interface LlmClient {
   chat(request: ChatRequest, meta: { stage: string; calls: CallRecord[] }): Promise<ChatResult>;
 }
 
+/**
+ * The LLM layer's admission control and retry policy, shared with other HTTP clients of a run (the memory-server
+ * adapters in baselines/), so Mem0/Zep requests count against the same concurrency and requests-per-minute limits
+ * and retry the same way. `cacheDir`/`cacheMode` are the LLM cache's, for content-addressed caches beside it.
+ */
+export interface RequestPolicy {
+  /** Runs one HTTP attempt inside the shared concurrency / rate limit. */
+  schedule<T>(fn: () => Promise<T>): Promise<T>;
+  timeoutMs: number;
+  maxRetries: number;
+  retryBaseMs: number;
+  cacheDir: string;
+  cacheMode: 'read-write' | 'read-only' | 'off';
+}
+
 /** Hands out the client configured for a role; throws a clear error when the experiment configured none. */
 export interface LlmProvider {
   forRole(role: LlmRole): LlmClient;
   has(role: LlmRole): boolean;
+  /** The shared request policy (present on the real provider; test doubles may leave it out). */
+  readonly requestPolicy?: RequestPolicy;
 }

@@ -13,6 +13,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { redactSecrets } from '../core/secrets.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { CacheMode } from './config.ts';
@@ -115,19 +116,36 @@ export class LlmCache {
   /** Stores a successful reply. Only `read-write` writes. */
   async put(key: string, request: CacheKeyMaterial, reply: CachedReply): Promise<void> {
     if (this.mode !== 'read-write') return;
-    const path = this.pathFor(key);
-    const dir = join(this.dir, key.slice(0, 2));
-    await mkdir(dir, { recursive: true });
     const entry = { version: 1, key, request, reply, createdAt: new Date().toISOString() };
-    // Temp file in the same directory so the rename stays on one file system (atomic).
-    const tmp = join(dir, `.${key}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    try {
-      await writeFile(tmp, JSON.stringify(entry), 'utf8');
-      await rename(tmp, path);
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    }
+    await writeEntryAtomic(this.dir, key, JSON.stringify(entry));
+  }
+}
+
+/**
+ * Writes `<root>/<aa>/<key>.json` through a temp file in the same directory and a rename (atomic on POSIX), the
+ * layout of every content-addressed cache here (LLM replies, memory-server searches).
+ */
+export async function writeEntryAtomic(root: string, key: string, text: string): Promise<void> {
+  const dir = join(root, key.slice(0, 2));
+  await mkdir(dir, { recursive: true });
+  const tmp = join(dir, `.${key}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    // A reply that echoes a key is stored redacted (src/core/secrets.ts).
+    await writeFile(tmp, redactSecrets(text), 'utf8');
+    await rename(tmp, join(dir, `${key}.json`));
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** The text of a cache entry, or undefined when there is none. */
+export async function readEntry(root: string, key: string): Promise<string | undefined> {
+  try {
+    return await readFile(join(root, key.slice(0, 2), `${key}.json`), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
   }
 }
 

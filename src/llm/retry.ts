@@ -26,19 +26,30 @@ export function httpStatus(err: unknown): number | undefined {
 
 /** Delay before retry number `attempt` (0-based). */
 export function backoffMs(attempt: number, baseMs: number, err: unknown, random: () => number = Math.random): number {
-  const retryAfter = retryAfterMs(err);
-  if (retryAfter !== undefined) return Math.min(retryAfter, MAX_BACKOFF_MS);
-  const exp = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt);
-  return Math.round(exp * (0.5 + 0.5 * random()));
+  return backoffDelayMs(attempt, baseMs, retryAfterMs(err), random);
 }
 
 function retryAfterMs(err: unknown): number | undefined {
   if (!(err instanceof APIError) || !err.headers) return undefined;
-  const ms = err.headers.get('retry-after-ms');
+  return retryAfterFromHeaders(err.headers);
+}
+
+/** A server's `Retry-After-Ms` / `Retry-After` (seconds or an HTTP date) in ms, if it sent one. */
+export function retryAfterFromHeaders(headers: Pick<Headers, 'get'>): number | undefined {
+  const ms = headers.get('retry-after-ms');
   if (ms !== null && Number.isFinite(Number(ms))) return Number(ms);
-  const s = err.headers.get('retry-after');
-  if (s !== null && s.trim() !== '' && Number.isFinite(Number(s))) return Number(s) * 1000;
-  return undefined;
+  const s = headers.get('retry-after');
+  if (s === null || s.trim() === '') return undefined;
+  if (Number.isFinite(Number(s))) return Number(s) * 1000;
+  const at = Date.parse(s);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** Exponential backoff with jitter, capped; `retryAfter` (a server's hint, ms) wins when given. */
+export function backoffDelayMs(attempt: number, baseMs: number, retryAfter: number | undefined, random: () => number = Math.random): number {
+  if (retryAfter !== undefined) return Math.min(retryAfter, MAX_BACKOFF_MS);
+  const exp = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt);
+  return Math.round(exp * (0.5 + 0.5 * random()));
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -2,12 +2,14 @@
  * `adaptmr report`: opens a results file read-only, builds the per-type table for each requested k and renders the
  * recall-by-type chart (first k) into `<outDir>/charts/`. Defaults follow LongMemEval's headline retrieval numbers:
  * recall_any at session level for k = 5 and 10. A file with QA rows adds the QA section (qa-tables.ts), the
- * accuracy-by-type chart and, with LLM calls, the latency/tokens/cost table (cost-table.ts).
+ * accuracy-by-type chart and, with LLM calls, the latency/tokens/cost table (cost-table.ts). Methods without source ids
+ * (Mem0) are named under each retrieval table as "n/a" (no-source-ids.ts).
  */
 import { dirname, join } from 'node:path';
 import { openResultStore, type ResultStore } from '../store/index.ts';
 import { loadStageCosts, stageCostTable } from './cost-table.ts';
 import { perTypeTable } from './per-type-table.ts';
+import { methodsWithoutSourceIds, noSourceIdsNote } from './no-source-ids.ts';
 import { loadQaItems } from './qa-items.ts';
 import { locomoTable, longMemEvalTable, qaAccuracyByType } from './qa-tables.ts';
 import { recallByTypeSpec } from './recall-by-type-spec.ts';
@@ -75,10 +77,11 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
     const tables: string[] = [];
     let chart: ChartFiles | null = null;
     const chartsDir = join(opts.outDir ?? dirname(file), 'charts');
+    const note = noSourceIdsNote(await methodsWithoutSourceIds(store));
     for (const [i, k] of ks.entries()) {
       const rows = await loadTypeMeans(store, { metric, level, k });
       const title = `${metric}@${k} (${level} level)`;
-      tables.push(perTypeTable(rows, title));
+      tables.push(note ? `${perTypeTable(rows, title)}\n${note}` : perTypeTable(rows, title));
       if (i === 0 && rows.length > 0) {
         chart = await renderChart(recallByTypeSpec(rows, { title }), join(chartsDir, 'recall-by-type'));
       }

@@ -5,7 +5,7 @@
  */
 import { Registry } from '../core/registry.ts';
 import type { Method, MethodFactoryContext } from '../core/interfaces.ts';
-import { bm25Entry, fullContextEntry, unifiedEmbeddingEntry } from '../../baselines/index.ts';
+import { bm25Entry, fullContextEntry, mem0Entry, unifiedEmbeddingEntry, zepEntry } from '../../baselines/index.ts';
 import { adaptmrEntry } from '../routing/adaptmr-method.ts';
 import { strategyMethodEntry } from '../routing/strategy-method.ts';
 
@@ -13,6 +13,8 @@ export const methods = new Registry<Method, MethodFactoryContext>('method')
   .register(bm25Entry)
   .register(unifiedEmbeddingEntry)
   .register(fullContextEntry)
+  .register(mem0Entry)
+  .register(zepEntry)
   .register(adaptmrEntry)
   .register(strategyMethodEntry)
   .freeze();

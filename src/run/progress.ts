@@ -1,8 +1,10 @@
 /**
  * A progress bar with ETA on stderr (cli-progress). On a terminal it redraws in place; elsewhere (CI logs) it prints
- * a line every 10 s so a long run still shows it is alive.
+ * a line every 10 s so a long run still shows it is alive. Ingestion into a memory server (src/core/progress-events.ts)
+ * shows after the ETA.
  */
 import { SingleBar, Presets } from 'cli-progress';
+import { onWorkProgress } from '../core/progress-events.ts';
 
 export interface Progress {
   tick(): void;
@@ -14,7 +16,7 @@ export function createProgress(total: number, enabled: boolean): Progress {
   const bar = new SingleBar(
     {
       stream: process.stderr,
-      format: 'questions {bar} {value}/{total} | {percentage}% | elapsed {duration_formatted} | eta {eta_formatted}',
+      format: 'questions {bar} {value}/{total} | {percentage}% | elapsed {duration_formatted} | eta {eta_formatted}{work}',
       noTTYOutput: true,
       notTTYSchedule: 10_000,
       hideCursor: true,
@@ -22,9 +24,14 @@ export function createProgress(total: number, enabled: boolean): Progress {
     },
     Presets.shades_classic,
   );
-  bar.start(total, 0);
+  bar.start(total, 0, { work: '' });
+  // Work inside a method (memory-server ingestion) shows after the ETA until it completes.
+  const off = onWorkProgress((p) => bar.update({ work: p.done < p.total ? ` | ${p.label} ${p.done}/${p.total}` : '' }));
   return {
     tick: () => bar.increment(),
-    stop: () => bar.stop(),
+    stop: () => {
+      off();
+      bar.stop();
+    },
   };
 }

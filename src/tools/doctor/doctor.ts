@@ -1,0 +1,57 @@
+/**
+ * `adaptmr doctor <experiment.yaml>`: checks every endpoint an experiment depends on before anything runs — each
+ * configured LLM role, an OpenAI-compatible embedder, and each method's own services (memory servers, through
+ * `Method.checkEndpoints`) — and returns one row per endpoint: reachable, key accepted, or the one thing to check.
+ * An LLM endpoint is probed with `GET <baseURL>/models` (any answer but 401/403 shows the server is there and takes
+ * the key; a server without that route answers 404, which is fine).
+ */
+import { errorMessage } from '../../core/errors.ts';
+import type { EndpointCheck } from '../../core/interfaces.ts';
+import { OPENAI_DEFAULT_BASE_URL } from '../../llm/config.ts';
+import { methods } from '../../run/method-registry.ts';
+import { configuredRoles } from '../../run/create-methods.ts';
+import type { LoadedExperiment } from '../../run/load-config.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export async function probeOpenAiCompatible(user: string, baseURL: string, keyVar: string, keyRequired: boolean, env: Env): Promise<EndpointCheck> {
+  const url = baseURL.replace(/\/+$/, '');
+  const key = env[keyVar];
+  if (keyRequired && (key === undefined || key === '')) return { user, url, ok: false, detail: `environment variable ${keyVar} (apiKeyEnv) is not set` };
+  try {
+    const res = await fetch(`${url}/models`, {
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+      signal: AbortSignal.timeout(10_000),
+    });
+    await res.arrayBuffer();
+    if (res.status === 401 || res.status === 403) return { user, url, ok: false, detail: `HTTP ${res.status}: the key was rejected — check ${keyVar}` };
+    return { user, url, ok: true, detail: `reachable (HTTP ${res.status})` };
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause?.code;
+    return { user, url, ok: false, detail: `unreachable (${cause ?? errorMessage(err)}): is the server running? check baseURL` };
+  }
+}
+
+export async function doctor(exp: LoadedExperiment, env: Env = process.env): Promise<EndpointCheck[]> {
+  const { config } = exp;
+  const checks: EndpointCheck[] = [];
+  for (const role of configuredRoles(config)) {
+    const rc = config.llm!.roles[role]!;
+    const baseURL = rc.baseURL ?? env.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL;
+    checks.push(await probeOpenAiCompatible(`llm ${role} (${rc.model})`, baseURL, rc.apiKeyEnv ?? 'OPENAI_API_KEY', rc.apiKeyEnv !== undefined, env));
+  }
+  if (config.embedder.name === 'openai') {
+    const o = config.embedder.options as { baseURL?: string; apiKeyEnv?: string; model?: string };
+    checks.push(await probeOpenAiCompatible(`embedder (${o.model ?? 'openai'})`, o.baseURL ?? env.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL, o.apiKeyEnv ?? 'OPENAI_API_KEY', true, env));
+  }
+  const llmRoles = configuredRoles(config);
+  for (const m of config.methods) {
+    try {
+      const impl = await methods.create(m.method, m.options, { id: m.id, index: m.index, k: m.k, seed: config.seed, runKey: exp.configHash.slice(0, 12), llmRoles }, `method ${m.id}`);
+      if (impl.checkEndpoints) checks.push(...(await impl.checkEndpoints()));
+    } catch (err) {
+      checks.push({ user: `method ${m.id}`, url: '—', ok: false, detail: errorMessage(err) });
+    }
+  }
+  return checks;
+}
