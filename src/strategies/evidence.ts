@@ -12,17 +12,9 @@
  * thresholds were calibrated on.
  */
 import type { MemoryUnit, ScoredUnit } from '../core/types.ts';
-import { countOverlap, extractEntities, textKeys, type TextKeys } from './text.ts';
+import { countOverlap, extractEntities, unitKeys, type TextKeys } from './text.ts';
 
-const keysCache = new WeakMap<MemoryUnit, TextKeys>();
-function keysOf(unit: MemoryUnit): TextKeys {
-  let k = keysCache.get(unit);
-  if (!k) {
-    k = textKeys(unit.text);
-    keysCache.set(unit, k);
-  }
-  return k;
-}
+const keysOf = (unit: MemoryUnit): TextKeys => unitKeys(unit);
 
 export interface Coverage {
   /** In [0, 1]; undefined when the question has no content word. */

@@ -14,7 +14,7 @@
  * one value, which keeps the turns of a session together at turn granularity.
  */
 import { familiesOf } from './attributes.ts';
-import { countOverlap, normaliseWord, textKeys, type TextKeys } from './text.ts';
+import { countOverlap, normaliseWord, textKeys, unitKeys, type TextKeys } from './text.ts';
 
 const CHANGE_EN = new Set(
   'now current currently switch switched change changed new newer no longer anymore instead upgrade upgraded replace replaced start started stop stopped quit became moved'
@@ -31,7 +31,7 @@ export interface TopicUnit {
 }
 
 export function topicUnit(unit: { sessionId: string; at: string; text: string }): TopicUnit {
-  const keys = textKeys(unit.text);
+  const keys = unitKeys(unit);
   return { sessionId: unit.sessionId, day: unit.at.slice(0, 10), keys, families: familiesOf(keys) };
 }
 

@@ -29,8 +29,16 @@ const HAN_RUN = /\p{Script=Han}+/gu;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
 /** An English word as entities and unit keys compare it: lower-cased, possessive and apostrophes gone, stemmed. */
+const normalised = new Map<string, string>();
 export function normaliseWord(word: string): string {
-  return porterStem(normaliseEnglish(word.toLowerCase()));
+  let n = normalised.get(word);
+  if (n === undefined) {
+    n = porterStem(normaliseEnglish(word.toLowerCase()));
+    // Bounded: the vocabulary of a run is a few hundred thousand words at most.
+    if (normalised.size >= 500_000) normalised.clear();
+    normalised.set(word, n);
+  }
+  return n;
 }
 
 /** Content words of each Han run (see header); adjacent one-character content words are joined (菜|系 → 菜系: the
@@ -123,6 +131,18 @@ export function namedWords(text: string): string[] {
 export interface TextKeys {
   words: ReadonlySet<string>;
   lower: string;
+}
+
+const unitKeysCache = new WeakMap<object, TextKeys>();
+/** `textKeys` of a memory unit, computed once per unit object (units live as long as their index, and every strategy
+ * of every question of a haystack reads the same units). */
+export function unitKeys(unit: { text: string }): TextKeys {
+  let k = unitKeysCache.get(unit);
+  if (!k) {
+    k = textKeys(unit.text);
+    unitKeysCache.set(unit, k);
+  }
+  return k;
 }
 
 export function textKeys(text: string): TextKeys {
