@@ -47,6 +47,29 @@ describe('AdaptMR method', () => {
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 
+  it('fusion and abstention: "no memory" wins only with more probability than the answering lists', async () => {
+    // A question whose memories never name it: the abstention strategy says no memory (plan thresholds).
+    const q = frozenQuery('What is my blood type?');
+    const likely = await (await make({ router: { kind: 'fusion' } }, fixed({ abstention: 0.6, factual: 0.4 }))).run(q, index, offlineCtx());
+    expect(likely.retrieval.noMemory).toBe(true);
+    const unlikely = await (await make({ router: { kind: 'fusion' } }, fixed({ abstention: 0.45, factual: 0.3, temporal: 0.25 }))).run(q, index, offlineCtx());
+    expect(unlikely.route).toBe('fusion:abstention+factual+temporal');
+    expect(unlikely.retrieval.noMemory).toBe(false);
+    expect(unlikely.retrieval.units.length).toBe(4);
+    expect(unlikely.retrieval.notes).toMatchObject({ fusion: { weights: { abstention: 0.45, factual: 0.3, temporal: 0.25 } } });
+  });
+
+  it('fusion weights follow the probabilities: the same lists in another proportion give another order', async () => {
+    const q = frozenQuery('Did I start running before I moved to Hangzhou?');
+    const a = await (await make({ router: { kind: 'fusion', threshold: 0.05 } }, fixed({ temporal: 0.9, update: 0.1 }))).run(q, index, offlineCtx());
+    const b = await (await make({ router: { kind: 'fusion', threshold: 0.05 } }, fixed({ temporal: 0.1, update: 0.9 }))).run(q, index, offlineCtx());
+    expect(a.route).toBe('fusion:temporal+update');
+    expect(b.route).toBe('fusion:update+temporal');
+    const temporalAlone = await (await make({}, fixed({ temporal: 1 }))).run(q, index, offlineCtx());
+    expect(a.retrieval.units[0]!.unit.id).toBe(temporalAlone.retrieval.units[0]!.unit.id);
+    expect(b.retrieval.units.map((u) => u.unit.id)).not.toEqual(a.retrieval.units.map((u) => u.unit.id));
+  });
+
   it('oracle: needs the gold type as oracleType and is labelled an upper bound', async () => {
     const m = await make({ router: { kind: 'oracle' } });
     expect(m.capabilities.oracleType).toBe(true);

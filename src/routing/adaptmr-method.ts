@@ -117,9 +117,15 @@ async function runRoute(parts: AdaptmrParts, runs: { type: AdaptType; weight: nu
   const results: { type: AdaptType; weight: number; retrieval: Retrieval }[] = [];
   for (const r of runs) results.push({ ...r, retrieval: await parts.strategies[r.type].retrieve(query, index, parts.k, ctx) });
   const first = results[0]!;
-  if (results.length === 1 || first.retrieval.noMemory) return first.retrieval;
+  if (results.length === 1) return first.retrieval;
+  // "No relevant memory" wins a fusion only with more probability behind it than behind the lists that answer, so a
+  // question the classifier finds only somewhat likely to be unanswerable still gets the other strategies' memories.
+  const silent = results.filter((r) => r.retrieval.noMemory);
+  const silentMass = silent.reduce((s, r) => s + r.weight, 0);
+  const answering = results.filter((r) => !r.retrieval.noMemory);
+  if (silent.length > 0 && silentMass >= answering.reduce((s, r) => s + r.weight, 0)) return silent[0]!.retrieval;
   const units = fuse(
-    results.map((r) => ({ type: r.type, weight: r.weight, units: r.retrieval.units })),
+    answering.map((r) => ({ type: r.type, weight: r.weight, units: r.retrieval.units })),
     parts.k,
     { method: parts.router.fusion, rrfK: parts.router.rrfK, rrfWeighted: parts.router.rrfWeighted },
   );

@@ -9,7 +9,9 @@
  * memories name none of its entities becomes uncertain, and a low-band question whose memories name at least
  * `minCoverage` of them becomes uncertain. Offline, the uncertain band is decided by coverage ≥ `minCoverage`
  * (the midpoint rule top-1 ≥ (θ_high + θ_low) / 2 when the question has no content word). `minCoverage: 0` turns the
- * lexical evidence off (the plan's cosine bands with the midpoint rule offline).
+ * lexical evidence off (the plan's cosine bands with the midpoint rule offline). The θ bands read the semantic top-1
+ * cosine (the scale `adaptmr calibrate` fits); the evidence, the LLM check and the returned list use the
+ * entity-ranked first stage of factual.ts (`baseRanking: semantic` = the bare cosine list).
  *
  * Thresholds are looked up by the index's embedder id: `thresholds` in the options, then `thresholdsFile` (written by
  * `adaptmr calibrate`; its entry must match the index granularity), then the plan's 0.85 / 0.60;
@@ -21,6 +23,7 @@ import { InputError } from '../core/errors.ts';
 import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
 import type { Query, Retrieval, ScoredUnit } from '../core/types.ts';
 import { lexicalCoverage } from './evidence.ts';
+import { BaseRankingSchema, entityRanked } from './factual.ts';
 import { askYesNo, strategyClient } from './llm-step.ts';
 import { NO_MEMORY_LINE, renderContext } from './render.ts';
 import type { Strategy } from '../core/interfaces.ts';
@@ -35,8 +38,10 @@ export const AbstentionOptionsSchema = z
     thresholdsFile: z.string().optional(),
     /** Units shown to the LLM relevance check (plan: candidates[:3]); also the units whose words count as evidence. */
     checkTopN: z.number().int().positive().default(3),
-    /** Share of the question's entities (idf-weighted) the top memories must name (see header); 0 = off. */
+    /** Share of the question's entities the top memories must name (see header); 0 = off. */
     minCoverage: z.number().min(0).max(1).default(0.5),
+    /** The list returned when answering, and the evidence: entity-ranked (factual.ts, default) or the bare cosine. */
+    baseRanking: BaseRankingSchema.default('entity'),
   })
   .strict();
 export type AbstentionOptions = z.output<typeof AbstentionOptionsSchema>;
@@ -62,7 +67,9 @@ export function relevancePrompt(question: string, memories: readonly ScoredUnit[
 
 export interface AbstentionJudge {
   thresholdsFor(embedderId: string, granularity: string): { thresholds: ThresholdPair; source: AbstentionDecision['thresholdSource'] };
-  decide(query: Query, candidates: readonly ScoredUnit[], index: Pick<MemoryIndex, 'embedder' | 'spec' | 'units'>, ctx: Ctx): Promise<AbstentionDecision>;
+  /** `candidates`: the semantic ranking (its top-1 cosine meets the θ bands); `evidence`: the memories whose words
+   * count as lexical evidence (default: the candidates). */
+  decide(query: Query, candidates: readonly ScoredUnit[], index: Pick<MemoryIndex, 'embedder' | 'spec'>, ctx: Ctx, evidence?: readonly ScoredUnit[]): Promise<AbstentionDecision>;
 }
 
 export function createAbstentionJudge(options: AbstentionOptions): AbstentionJudge {
@@ -82,10 +89,10 @@ export function createAbstentionJudge(options: AbstentionOptions): AbstentionJud
   };
   return {
     thresholdsFor,
-    async decide(query, candidates, index, ctx) {
+    async decide(query, candidates, index, ctx, evidenceUnits = candidates) {
       const { thresholds, source } = thresholdsFor(index.embedder.id, index.spec.granularity);
       const top = candidates[0];
-      const coverage = options.minCoverage > 0 && top ? lexicalCoverage(query.text, candidates.slice(0, options.checkTopN), index.units).value : undefined;
+      const coverage = options.minCoverage > 0 && top ? lexicalCoverage(query.text, evidenceUnits.slice(0, options.checkTopN)).value : undefined;
       const base = { thresholds, thresholdSource: source, coverage: coverage ?? null };
       if (!top) return { ...base, noMemory: true, band: 'empty', top1: null, decidedBy: 'threshold' };
       const evidence = coverage === undefined ? undefined : coverage >= options.minCoverage;
@@ -96,7 +103,7 @@ export function createAbstentionJudge(options: AbstentionOptions): AbstentionJud
           strategyClient(ctx, 'abstention'),
           ctx,
           'strategy.abstention.check',
-          relevancePrompt(query.text, candidates.slice(0, options.checkTopN)),
+          relevancePrompt(query.text, evidenceUnits.slice(0, options.checkTopN)),
         );
         return { ...base, noMemory: !relevant, band: 'uncertain', top1: top.score, decidedBy: 'llm' };
       }
@@ -107,9 +114,10 @@ export function createAbstentionJudge(options: AbstentionOptions): AbstentionJud
   };
 }
 
-/** The decision for a query on an index, from its own semantic top-k (used by the strategy and by the gate). */
+/** The decision for a query on an index: the semantic top-1 cosine against θ, the entity-ranked top memories
+ * (factual.ts) as evidence (used by the strategy and by the gate). */
 export async function decideAbstention(judge: AbstentionJudge, query: Query, index: MemoryIndex, ctx: Ctx, k = 3): Promise<AbstentionDecision> {
-  return judge.decide(query, await index.semantic(query.text, k), index, ctx);
+  return judge.decide(query, await index.semantic(query.text, k), index, ctx, await entityRanked(query.text, index, k));
 }
 
 export function noMemoryRetrieval(decision: AbstentionDecision, extraNotes: Record<string, unknown> = {}): Retrieval {
@@ -122,11 +130,12 @@ export function createAbstention(options: AbstentionOptions): Strategy {
     name: 'abstention',
     mode: options.mode,
     async retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval> {
-      const candidates = await index.semantic(query.text, k);
-      const decision = await judge.decide(query, candidates, index, ctx);
-      const notes = { strategy: 'abstention', contextOrder: 'rank' };
+      const semantic = await index.semantic(query.text, k);
+      const ranked = options.baseRanking === 'entity' ? await entityRanked(query.text, index, k) : semantic;
+      const decision = await judge.decide(query, semantic, index, ctx, ranked);
+      const notes = { strategy: 'abstention', contextOrder: 'rank', baseRanking: options.baseRanking };
       if (decision.noMemory) return noMemoryRetrieval(decision, notes);
-      return { units: candidates, noMemory: false, context: renderContext(candidates, 'rank'), notes: { ...notes, abstention: decision } };
+      return { units: ranked, noMemory: false, context: renderContext(ranked, 'rank'), notes: { ...notes, abstention: decision } };
     },
   };
 }

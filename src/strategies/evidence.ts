@@ -1,10 +1,10 @@
 /**
  * Lexical evidence for the abstention decision: how much of what the question asks about the retrieved memories
- * actually name. Coverage = Σ idf(e)·found(e) / Σ idf(e) over the question's entities e (text.ts: stemmed English
- * content words, segmented Chinese words), found(e) = the best overlap of e with any of the top memories (1 verbatim;
- * a Chinese word half-matched by its characters counts its share), idf(e) = ln(1 + (N − df + 0.5)/(df + 0.5)) over
- * the N units of the haystack (the non-negative BM25 idf of Lucene), so a rare word the question hinges on ("blood
- * type", "dog") weighs more than a common one ("name").
+ * actually name. Coverage = the mean over the question's entities e (text.ts: stemmed English content words,
+ * segmented Chinese words) of found(e), the best overlap of e with any of the top memories (1 verbatim; a Chinese
+ * word half-matched by its characters counts its share). Unweighted on purpose: an idf weighting (tried first) lets
+ * one category word the memories never use ("cuisine", 菜系 — they say "Japanese restaurant", 日料) outweigh
+ * everything they do name, and answerable aggregation questions abstained.
  *
  * Why: cosines do not separate answerable from unanswerable questions on the plan's own example — with the offline
  * SIF embedder the blood-type question's best memory ("I started running", cosine 0.83) scores above the cat
@@ -12,17 +12,9 @@
  * thresholds were calibrated on.
  */
 import type { MemoryUnit, ScoredUnit } from '../core/types.ts';
-import { countOverlap, extractEntities, textKeys, type TextKeys } from './text.ts';
+import { countOverlap, extractEntities, unitKeys, type TextKeys } from './text.ts';
 
-const keysCache = new WeakMap<MemoryUnit, TextKeys>();
-function keysOf(unit: MemoryUnit): TextKeys {
-  let k = keysCache.get(unit);
-  if (!k) {
-    k = textKeys(unit.text);
-    keysCache.set(unit, k);
-  }
-  return k;
-}
+const keysOf = (unit: MemoryUnit): TextKeys => unitKeys(unit);
 
 export interface Coverage {
   /** In [0, 1]; undefined when the question has no content word. */
@@ -31,21 +23,15 @@ export interface Coverage {
   missing: string[];
 }
 
-export function lexicalCoverage(question: string, top: readonly ScoredUnit[], haystack: readonly MemoryUnit[]): Coverage {
+export function lexicalCoverage(question: string, top: readonly ScoredUnit[]): Coverage {
   const entities = extractEntities(question);
   if (entities.length === 0) return { value: undefined, entities, missing: [] };
-  const n = haystack.length;
-  let total = 0;
   let covered = 0;
   const missing: string[] = [];
   for (const e of entities) {
-    let df = 0;
-    for (const u of haystack) if (countOverlap([e], keysOf(u)) >= 1) df++;
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
     const found = Math.min(1, Math.max(0, ...top.map((t) => countOverlap([e], keysOf(t.unit)))));
-    total += idf;
-    covered += idf * found;
+    covered += found;
     if (found === 0) missing.push(e);
   }
-  return { value: total > 0 ? covered / total : undefined, entities, missing };
+  return { value: covered / entities.length, entities, missing };
 }

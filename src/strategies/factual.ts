@@ -13,7 +13,7 @@ import type { Query, Retrieval, ScoredUnit } from '../core/types.ts';
 import { askJson, strategyClient } from './llm-step.ts';
 import { renderContext } from './render.ts';
 import type { Strategy } from '../core/interfaces.ts';
-import { countOverlap, extractEntities, normaliseWord, textKeys } from './text.ts';
+import { countOverlap, extractEntities, normaliseWord, unitKeys } from './text.ts';
 
 export const FactualOptionsSchema = z
   .object({
@@ -68,7 +68,7 @@ export function entityBoost(score: number, overlap: number, weight: number): num
 export function rerankByEntities(candidates: readonly ScoredUnit[], entities: readonly string[], weight: number): ScoredUnit[] {
   const scored = candidates.map((c, rank) => ({
     unit: c.unit,
-    score: entityBoost(c.score, countOverlap(entities, textKeys(c.unit.text)), weight),
+    score: entityBoost(c.score, countOverlap(entities, unitKeys(c.unit)), weight),
     rank,
   }));
   // Stable: equal scores keep the semantic rank.

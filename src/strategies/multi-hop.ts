@@ -12,19 +12,24 @@
  * several sessions rather than each step getting a slice of k. `merge: best-score` restores the previous merge
  * (sorted by best cosine).
  *
+ * Bridge step (offline): after two steps, the names (text.ts `namedWords`) that at least two of the evidence memories
+ * share and the question does not mention — "Hangzhou" / 杭州 for the plan's two restaurant recommendations — are
+ * searched as a step of their own (the bridge entity of multi-hop QA, as in HotpotQA's bridge questions), which
+ * brings in the memories linked through them ("I moved to Hangzhou"). LLM mode keeps the LLM's sub-questions.
+ *
  * For aggregation questions the reader also gets the collected evidence, dated and in time order, with how many
  * memories and sessions it spans ("passes the aggregation to the reader"; the counting itself is the reader's).
  */
 import { z } from 'zod';
 import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
-import type { Query, Retrieval, ScoredUnit } from '../core/types.ts';
+import type { MemoryUnit, Query, Retrieval, ScoredUnit } from '../core/types.ts';
 import { decomposeOffline, isAggregation } from './decompose.ts';
 import { baseRanked, BaseRankingSchema } from './factual.ts';
 import { askJson, askText, strategyClient } from './llm-step.ts';
 import { mmrOrder } from './mmr.ts';
 import { dayOf, monotoneScores, renderContext } from './render.ts';
 import type { Strategy } from '../core/interfaces.ts';
-import { countOverlap, extractEntities, sentences, textKeys } from './text.ts';
+import { contentWords, countOverlap, extractEntities, namedWords, sentences, textKeys } from './text.ts';
 
 export { decomposeOffline, isAggregation } from './decompose.ts';
 
@@ -81,6 +86,28 @@ export function extractiveAnswer(subQuestion: string, memories: readonly ScoredU
   return bestOverlap > 0 ? best : 'unknown';
 }
 
+/** Names that evidence memories of ≥ 2 sessions share, the question does not mention, and some memory outside the
+ * evidence mentions (a bridge must lead somewhere), most shared first (at most 3; Chinese words of one character are
+ * too ambiguous to bridge). */
+export function bridgeWords(question: string, evidence: readonly ScoredUnit[], haystack: readonly MemoryUnit[]): string[] {
+  const asked = new Set(contentWords(question));
+  const lowerQ = question.toLowerCase();
+  const sessionsOf = new Map<string, Set<string>>();
+  for (const e of evidence) {
+    for (const w of namedWords(e.unit.text)) {
+      if (asked.has(w) || lowerQ.includes(w) || (/\p{Script=Han}/u.test(w) && [...w].length < 2)) continue;
+      sessionsOf.set(w, (sessionsOf.get(w) ?? new Set<string>()).add(e.unit.sessionId));
+    }
+  }
+  const evidenceIds = new Set(evidence.map((e) => e.unit.id));
+  const outside = haystack.filter((u) => !evidenceIds.has(u.id)).map((u) => u.text.toLowerCase());
+  return [...sessionsOf.entries()]
+    .filter(([w, s]) => s.size >= 2 && outside.some((t) => t.includes(w)))
+    .sort((a, b) => b[1].size - a[1].size)
+    .slice(0, 3)
+    .map(([w]) => w);
+}
+
 /** Per-step min-max normalised relevance, so steps whose scores live on different scales mix fairly. */
 function normalised(found: readonly ScoredUnit[]): number[] {
   const scores = found.map((f) => f.score);
@@ -89,12 +116,17 @@ function normalised(found: readonly ScoredUnit[]): number[] {
   return scores.map((x) => (hi > lo ? (x - lo) / (hi - lo) : 1));
 }
 
-/** The dated evidence list for aggregation questions (see header). */
-function aggregationLines(units: readonly ScoredUnit[], question: string): string[] {
-  const entities = extractEntities(question);
+/** The dated evidence list for aggregation questions (see header): the returned units from the sessions of a
+ * decomposition step's evidence (not the bridge's), each as its sentence naming the most question words (else its
+ * first). */
+function aggregationLines(units: readonly ScoredUnit[], question: string, evidenceSessions: ReadonlySet<string>): string[] {
   const hits = units
-    .map((u) => ({ u, line: extractiveAnswer(question, [u]) }))
-    .filter((h) => h.line !== 'unknown' && countOverlap(entities, textKeys(h.u.unit.text)) > 0)
+    .filter((u) => evidenceSessions.has(u.unit.sessionId))
+    .map((u) => {
+      const best = extractiveAnswer(question, [u]);
+      const first = sentences(u.unit.text)[0] ?? u.unit.text;
+      return { u, line: best !== 'unknown' ? best : `[${dayOf(u.unit.at)}] ${first.length > 300 ? `${first.slice(0, 300)}…` : first}` };
+    })
     .sort((a, b) => (a.u.unit.at < b.u.unit.at ? -1 : a.u.unit.at > b.u.unit.at ? 1 : 0));
   if (hits.length === 0) return [];
   const sessions = new Set(hits.map((h) => h.u.unit.sessionId)).size;
@@ -123,10 +155,19 @@ export function createMultiHop(options: MultiHopOptions): Strategy {
       const best = new Map<string, { unit: ScoredUnit['unit']; score: number; relevance: number; firstSeen: number }>();
       const hops: { subQuestion: string; searchText: string; found: string[]; answer: string }[] = [];
       let seen = 0;
-      for (const [i, sub] of steps.entries()) {
+      const evidenceSoFar: ScoredUnit[] = [];
+      let bridgeStep: string | undefined;
+      const stepEvidence = new Set<string>();
+      for (let i = 0; i < steps.length && i < options.maxHops; i++) {
+        const sub = steps[i]!;
         const known = hops.map((h) => h.answer).filter((a) => a !== 'unknown');
-        const searchText = i === 0 || known.length === 0 ? sub : `${sub}\n\nKnown: ${known.join(' | ')}`;
-        const found = await baseRanked(options.baseRanking, searchText, index, k);
+        const isBridge = sub === bridgeStep;
+        // The bridge step is itself made of the findings: it is searched on its own.
+        const searchText = i === 0 || known.length === 0 || isBridge ? sub : `${sub}\n\nKnown: ${known.join(' | ')}`;
+        // The bridge step looks past the evidence it was made from.
+        const found = isBridge
+          ? (await baseRanked(options.baseRanking, searchText, index, k + evidenceSoFar.length)).filter((f) => !evidenceSoFar.some((e) => e.unit.id === f.unit.id)).slice(0, k)
+          : await baseRanked(options.baseRanking, searchText, index, k);
         const rel = normalised(found);
         found.forEach((f, j) => {
           const prev = best.get(f.unit.id);
@@ -137,11 +178,21 @@ export function createMultiHop(options: MultiHopOptions): Strategy {
           }
         });
         const evidence = found.slice(0, options.evidencePerHop);
+        evidenceSoFar.push(...evidence);
+        if (!isBridge) for (const e of evidence) stepEvidence.add(e.unit.sessionId);
         const answer =
           options.mode === 'llm'
             ? (await askText(strategyClient(ctx, 'multi-hop'), ctx, 'strategy.multi-hop.answer', intermediatePrompt(sub, evidence))) || 'unknown'
             : extractiveAnswer(sub, evidence);
         hops.push({ subQuestion: sub, searchText, found: found.map((f) => f.unit.id), answer });
+        if (i === 1 && notes.decomposition !== 'llm' && options.maxHops > 2) {
+          const bridge = bridgeWords(query.text, evidenceSoFar, index.units);
+          if (bridge.length > 0) {
+            bridgeStep = bridge.join(' ');
+            steps = [...steps.slice(0, 2), bridgeStep, ...steps.slice(2)];
+            notes.bridge = bridge;
+          }
+        }
       }
       const pool = [...best.values()].sort((a, b) => b.relevance - a.relevance || b.score - a.score || a.firstSeen - b.firstSeen);
       let chosen: typeof pool;
@@ -155,7 +206,7 @@ export function createMultiHop(options: MultiHopOptions): Strategy {
       }
       const units = monotoneScores(chosen.map(({ unit, relevance, score }) => ({ unit, score: options.merge === 'mmr' ? relevance : score })));
       const trailer = ['Intermediate reasoning:', ...hops.map((h, i) => `${i + 1}. ${h.subQuestion} → ${h.answer}`)];
-      if (isAggregation(query.text)) trailer.push(...aggregationLines(units, query.text));
+      if (isAggregation(query.text)) trailer.push(...aggregationLines(units, query.text, stepEvidence));
       notes.hops = hops.map(({ subQuestion, answer, found }) => ({ subQuestion, answer, found: found.length }));
       notes.merge = options.merge;
       notes.trailer = trailer;

@@ -5,14 +5,16 @@
  * vectors merged everything):
  * 1. attribute: both memories name an attribute family (attributes.ts) the question names too
  *    ("where do I live now?" — "I live in Beijing" / "I moved to Hangzhou");
- * 2. otherwise entity + change: both contain a question entity, a change is signalled — the newer memory carries a
+ * 2. otherwise, when the question names no attribute family, entity + change: both contain a question entity, a change is signalled — the newer memory carries a
  *    change cue ("switched", "no longer", "now", 换, 改 …) or the question asks for the current value ("now",
  *    "currently", "still", 现在, 目前) — and the pair's cosine is at least the median cosine of the candidate pairs
  *    (the embedding as one signal among three).
- * Never the same topic: memories of one session, or of one day (a memory does not update itself).
+ * Memories linked this way form a topic group (connected components, update.ts); inside a group only memories of
+ * different sessions and days can be old and new values (a session does not update itself) — units of one session are
+ * one value, which keeps the turns of a session together at turn granularity.
  */
 import { familiesOf } from './attributes.ts';
-import { countOverlap, normaliseWord, textKeys, type TextKeys } from './text.ts';
+import { countOverlap, normaliseWord, textKeys, unitKeys, type TextKeys } from './text.ts';
 
 const CHANGE_EN = new Set(
   'now current currently switch switched change changed new newer no longer anymore instead upgrade upgraded replace replaced start started stop stopped quit became moved'
@@ -29,7 +31,7 @@ export interface TopicUnit {
 }
 
 export function topicUnit(unit: { sessionId: string; at: string; text: string }): TopicUnit {
-  const keys = textKeys(unit.text);
+  const keys = unitKeys(unit);
   return { sessionId: unit.sessionId, day: unit.at.slice(0, 10), keys, families: familiesOf(keys) };
 }
 
@@ -39,7 +41,7 @@ function hasChangeCue(keys: TextKeys): boolean {
 }
 
 const CURRENT_EN = new Set('now current currently still latest anymore'.split(' ').map(normaliseWord));
-const CURRENT_ZH = ['现在', '目前', '最新', '如今', '还'];
+const CURRENT_ZH = ['现在', '目前', '最新', '如今', '还在', '仍然'];
 
 /** Whether a question asks for the current value of something. */
 export function asksCurrent(question: string): boolean {
@@ -61,8 +63,10 @@ export type TopicReason = 'attribute' | 'entity+change';
 
 /** Why `older` and `newer` are the same topic, or undefined when they are not (see header). */
 export function sameTopic(older: TopicUnit, newer: TopicUnit, cosine: number, ctx: SameTopicContext): TopicReason | undefined {
-  if (older.sessionId === newer.sessionId || older.day === newer.day) return undefined;
   for (const f of ctx.queryFamilies) if (older.families.has(f) && newer.families.has(f)) return 'attribute';
+  // A question that names an attribute is answered by rule 1 alone: "move to Hangzhou" must not make a job search in
+  // Hangzhou an earlier value of the residence.
+  if (ctx.queryFamilies.size > 0) return undefined;
   const shared = ctx.queryEntities.filter((e) => countOverlap([e], older.keys) >= 1 && countOverlap([e], newer.keys) >= 1);
   if (shared.length > 0 && (ctx.asksCurrent || hasChangeCue(newer.keys)) && cosine >= ctx.medianCosine) return 'entity+change';
   return undefined;

@@ -22,15 +22,23 @@ const HAN_FUNCTION = new Set([
   ...'我你他她它们的了吗呢吧啊是在有没什么哪谁怎样么个这那和与跟过说到就都也还要会能想种次',
   ...('我的 你的 我们 你们 他们 什么 怎么 怎样 哪里 哪儿 哪个 哪些 哪种 为什么 多少 几个 一下 一个 一只 一些 一种 ' +
     '这个 那个 我是 过的 还是 是不是 有没有 时候 可以 已经 就是 提到 说过 告诉 知道 记得 现在 最近 最多 最少 一共 总共 ' +
-    '次数 数量 里 上 中').split(' '),
+    '次数 数量 里 上 中 一家 一次 很 非常 不错 好的 谢谢 可能 应该 需要').split(' '),
 ]);
 
 const HAN_RUN = /\p{Script=Han}+/gu;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
 /** An English word as entities and unit keys compare it: lower-cased, possessive and apostrophes gone, stemmed. */
+const normalised = new Map<string, string>();
 export function normaliseWord(word: string): string {
-  return porterStem(normaliseEnglish(word.toLowerCase()));
+  let n = normalised.get(word);
+  if (n === undefined) {
+    n = porterStem(normaliseEnglish(word.toLowerCase()));
+    // Bounded: the vocabulary of a run is a few hundred thousand words at most.
+    if (normalised.size >= 500_000) normalised.clear();
+    normalised.set(word, n);
+  }
+  return n;
 }
 
 /** Content words of each Han run (see header); adjacent one-character content words are joined (菜|系 → 菜系: the
@@ -104,10 +112,37 @@ export function extractEntities(text: string): string[] {
   return found;
 }
 
+/** Names a text mentions: English capitalised words not at a sentence start ("Hangzhou", not "Try"), lower-cased,
+ * and Chinese content words (Chinese has no capitals to tell names apart). */
+export function namedWords(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(WORD)) {
+    const w = m[0];
+    if (!/^\p{Lu}/u.test(w) || /\p{Script=Han}/u.test(w)) continue;
+    if (m.index === 0 || /[.?!:;"“]\s*$/u.test(text.slice(0, m.index))) continue;
+    const lower = normaliseEnglish(w.toLowerCase());
+    if (lower.length >= 3 && !ENGLISH_STOPWORDS.has(lower)) out.add(lower);
+  }
+  for (const w of hanWords(text)) out.add(w);
+  return [...out];
+}
+
 /** The normalised word set and raw lowercase text of a unit, for `countOverlap`. */
 export interface TextKeys {
   words: ReadonlySet<string>;
   lower: string;
+}
+
+const unitKeysCache = new WeakMap<object, TextKeys>();
+/** `textKeys` of a memory unit, computed once per unit object (units live as long as their index, and every strategy
+ * of every question of a haystack reads the same units). */
+export function unitKeys(unit: { text: string }): TextKeys {
+  let k = unitKeysCache.get(unit);
+  if (!k) {
+    k = textKeys(unit.text);
+    unitKeysCache.set(unit, k);
+  }
+  return k;
 }
 
 export function textKeys(text: string): TextKeys {
