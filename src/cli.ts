@@ -5,6 +5,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { InputError, NotBuiltError } from './core/errors.ts';
+import { redactSecrets } from './core/secrets.ts';
 import { commands, type AnyCommand } from './commands.ts';
 
 async function main(): Promise<void> {
@@ -34,9 +35,9 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   if (err instanceof InputError || err instanceof NotBuiltError) {
-    console.error(`error: ${err.message}`);
+    console.error(`error: ${redactSecrets(err.message)}`);
     process.exit(2);
   }
-  console.error(err);
+  console.error(redactSecrets(err instanceof Error ? (err.stack ?? err.message) : String(err)));
   process.exit(1);
 });

@@ -18,6 +18,8 @@ const as = (m: unknown): AnyCommand => m as AnyCommand;
 
 export const commands: CommandEntry[] = [
   { name: 'run', describe: 'Run an experiment config (resumable)', load: async () => as((await import('./run/commands.ts')).runCommand) },
+  { name: 'sweep', describe: 'Run a sweep file (or one shard of it), one results file per variation', load: async () => as((await import('./run/sweep-command.ts')).sweepCommand) },
+  { name: 'merge', describe: 'Merge results files of one experiment (sweep shards) into one', load: async () => as((await import('./store/merge-command.ts')).mergeCommand) },
   { name: 'data', describe: 'Dataset info and download (data info | data pull)', load: async () => as((await import('./data/commands.ts')).dataCommand) },
   { name: 'report', describe: 'Per-type tables and charts of a results file', load: async () => as((await import('./report/commands.ts')).reportCommand) },
   { name: 'export', describe: 'Export a results file to CSV or Parquet', load: async () => as((await import('./store/commands.ts')).exportCommand) },

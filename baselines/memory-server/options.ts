@@ -5,6 +5,7 @@
  * means no auth, named-but-unset is an error (a typo must not send requests unauthenticated).
  */
 import { z } from 'zod';
+import { readSecret } from '../../src/core/secrets.ts';
 import { InputError } from '../../src/core/errors.ts';
 import type { HttpEndpoint } from '../../src/llm/http/index.ts';
 
@@ -40,7 +41,7 @@ export function resolveBaseUrl(o: { baseUrl?: string | undefined; baseUrlEnv?: s
 /** The key from `apiKeyEnv`, formatted into the header the API documents. */
 export function resolveAuth(apiKeyEnv: string | undefined, header: string, scheme: string, env: Env = process.env): HttpEndpoint['auth'] {
   if (apiKeyEnv === undefined) return undefined;
-  const key = env[apiKeyEnv];
+  const key = readSecret(apiKeyEnv, env);
   if (key === undefined || key === '') throw new InputError(`environment variable ${apiKeyEnv} (apiKeyEnv) is not set`);
   return { header, value: `${scheme}${key}`, secret: key };
 }

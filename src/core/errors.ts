@@ -2,6 +2,7 @@
  * Error types that carry where a problem is (file, field, question) so the CLI can say what to fix.
  * Every user-facing failure is one of these; the CLI prints `message` without a stack trace.
  */
+import { redactSecrets } from './secrets.ts';
 
 /** Bad user input: a config, dataset, model file or reply that cannot be used. */
 export class InputError extends Error {
@@ -33,6 +34,7 @@ export class EndpointError extends InputError {
   }
 }
 
+/** The message of any thrown value, with every registered secret redacted (it may end up in a row or on stderr). */
 export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return redactSecrets(err instanceof Error ? err.message : String(err));
 }

@@ -113,3 +113,19 @@ export function uniformProbs(): Record<AdaptType, number> {
 export function oneHot(type: AdaptType): Record<AdaptType, number> {
   return Object.fromEntries(ADAPT_TYPES.map((t) => [t, t === type ? 1 : 0])) as Record<AdaptType, number>;
 }
+
+/**
+ * Why a classifier's probabilities cannot be used for routing (not finite, outside [0, 1], not summing to 1, a type
+ * missing), or undefined when they can. A corrupt model must not silently route every question.
+ */
+export function invalidTypeProbs(probs: Readonly<Record<string, number>>): string | undefined {
+  let sum = 0;
+  for (const t of ADAPT_TYPES) {
+    const p = probs[t];
+    if (p === undefined) return `no probability for ${t}`;
+    if (!Number.isFinite(p) || p < 0 || p > 1) return `probability of ${t} is ${p}`;
+    sum += p;
+  }
+  if (Math.abs(sum - 1) > 1e-6) return `probabilities sum to ${sum}`;
+  return undefined;
+}

@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { datasetInfo, downloadFile, fileDownloadInfo } from '@huggingface/hub';
 import type { DatasetName } from '../core/config.ts';
+import { readSecret, registerSecret } from '../core/secrets.ts';
 import { InputError } from '../core/errors.ts';
 import { downloadTo, type Downloaded } from './download.ts';
 import { sha256File } from './hash.ts';
@@ -92,7 +93,8 @@ async function pullLongMemEval(name: Exclude<DatasetName, 'locomo'>, opts: PullO
     return { dataset: name, status: 'present', path: dest, entry: present };
   }
   const hubUrl = (opts.hubUrl ?? process.env.ADAPTMR_HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, '');
-  const accessToken = opts.accessToken ?? process.env.HF_TOKEN;
+  const accessToken = opts.accessToken ?? readSecret('HF_TOKEN');
+  registerSecret(accessToken);
   const creds = accessToken ? { accessToken } : {};
   const repo = { type: 'dataset' as const, name: LONGMEMEVAL_REPO };
   const where = `${hubUrl} ${LONGMEMEVAL_REPO}@${revision}`;

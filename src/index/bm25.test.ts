@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bm25, Bm25Index } from './bm25.ts';
-import { defaultTokenizer, whitespaceTokenizer } from './tokenizers.ts';
+import { defaultTokenizer, makeTokenizer, simpleTokenizer, whitespaceTokenizer } from './tokenizers.ts';
 import { rankIndices } from './top-k.ts';
 
 describe('Bm25 golden values (hand-computed)', () => {
@@ -118,10 +118,10 @@ describe('tokenizers', () => {
     expect(whitespaceTokenizer('What did I buy?')).toEqual(['What', 'did', 'I', 'buy?']);
   });
 
-  it('default: lowercase word tokens, CJK characters one by one, optional stopwords', () => {
-    expect(defaultTokenizer()('Hello, World! café naïve 2023')).toEqual(['hello', 'world', 'café', 'naïve', '2023']);
-    expect(defaultTokenizer()('我喜欢猫 abc中文')).toEqual(['我', '喜', '欢', '猫', 'abc', '中', '文']);
-    expect(defaultTokenizer({ stopwords: true })('What did Caroline buy at the store?')).toEqual([
+  it('simple (the earlier default): lowercase word tokens, CJK characters one by one, optional stopwords', () => {
+    expect(simpleTokenizer()('Hello, World! café naïve 2023')).toEqual(['hello', 'world', 'café', 'naïve', '2023']);
+    expect(simpleTokenizer()('我喜欢猫 abc中文')).toEqual(['我', '喜', '欢', '猫', 'abc', '中', '文']);
+    expect(makeTokenizer('simple', { stopwords: true })('What did Caroline buy at the store?')).toEqual([
       'caroline',
       'buy',
       'store',
@@ -136,6 +136,17 @@ describe('tokenizers', () => {
     expect(s[2]).toBeGreaterThan(0);
     const ws = new Bm25Index(['The Cat sat', 'a dog ran'], { tokenizer: 'whitespace' });
     expect(ws.scores('cat')[0]).toBe(0); // case-sensitive, like the official script
+  });
+
+  it('default is the standard analyser: stems, strips possessives, matches across forms', () => {
+    expect(defaultTokenizer()("My cat's toys")).toEqual(['my', 'cat', 'toy']);
+    const idx = new Bm25Index(['My sister bought a red car.', 'I went running yesterday.', 'Lunch was good.'], { stopwords: true });
+    const s = idx.scores("What colour is my sister's car?");
+    expect(s[0]).toBeGreaterThan(0);
+    expect(s[1]).toBe(0);
+    // The old tokenizer (no stemming) is still available by name.
+    expect(new Bm25Index(['I run daily', 'nothing here', 'or here'], { tokenizer: 'simple' }).scores('running')[0]).toBe(0);
+    expect(new Bm25Index(['I run daily', 'nothing here', 'or here'], { tokenizer: 'default' }).scores('running')[0]).toBeGreaterThan(0);
   });
 });
 

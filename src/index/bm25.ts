@@ -20,9 +20,9 @@ export const Bm25OptionsSchema = z
     k1: z.number().nonnegative().default(1.5),
     b: z.number().min(0).max(1).default(0.75),
     epsilon: z.number().default(0.25),
-    /** `whitespace` = the official LongMemEval `split(" ")`; `default` = lowercase word tokens, CJK per character. */
+    /** `whitespace` = the official LongMemEval `split(" ")`; `default`/`standard` = the standard analyser (stemmed, Chinese segmented); `simple` = the earlier lowercase word tokens, CJK per character (tokenizers.ts). */
     tokenizer: TokenizerNameSchema.default('default'),
-    /** Drop English stopwords (`default` tokenizer only). */
+    /** Drop English stopwords (`standard`/`default` and `simple` tokenizers). */
     stopwords: z.boolean().default(false),
     /** Order of equal scores; see top-k.ts (`reverse` approximates numpy's `argsort()[::-1]`). */
     tieBreak: z.enum(['position', 'reverse']).default('position'),

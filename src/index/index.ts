@@ -5,10 +5,12 @@ export {
   defaultTokenizer,
   ENGLISH_STOPWORDS,
   makeTokenizer,
+  simpleTokenizer,
   whitespaceTokenizer,
   type Tokenizer,
   type TokenizerName,
 } from './tokenizers.ts';
+export { standardAnalyser, cjkTokens, cjkWords, porterStem, type Analyser } from './analysers/index.ts';
 export { rankIndices, topK, type RankOptions, type TieBreak } from './top-k.ts';
 export { createMemoryIndex, type MemoryIndexOptions } from './memory-index.ts';
 export {
@@ -21,7 +23,7 @@ export {
 } from './embedding-cache.ts';
 export { resolveCacheDir } from './cache-dir.ts';
 export { embedders, WinkSifOptionsSchema, type EmbedderContext } from './embedders/registry.ts';
-export { createWinkSifEmbedder, WinkSifEmbedder, WINK_SIF_ID, type WinkSifOptions } from './embedders/wink-sif.ts';
+export { createWinkSifEmbedder, WinkSifEmbedder, WINK_SIF_ID, WINK_SIF_V1_ID, type WinkSifOptions } from './embedders/wink-sif.ts';
 export { loadWinkVectors, WordVectors } from './embedders/wink-vectors.ts';
 export {
   createOpenAIEmbedder,

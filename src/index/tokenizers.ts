@@ -1,13 +1,21 @@
 /**
- * Tokenizers for BM25. `whitespace` reproduces the official LongMemEval BM25 baseline (`doc.split(" ")` in
- * `src/retrieval/run_retrieval.py`); `default` is for normal use: lowercase Unicode word tokens, each CJK character
- * its own token (Chinese/Japanese have no spaces), optional English stopword removal.
+ * Tokenizers for BM25, by config name:
+ * - `whitespace`: the official LongMemEval BM25 baseline (`doc.split(" ")` in `src/retrieval/run_retrieval.py`);
+ *   official-parity configs (experiments/lme-s-bm25-official.yaml) name it explicitly.
+ * - `standard` (also the value `default`, and the default): the analyser of analysers/standard.ts — lower-case,
+ *   punctuation and possessives stripped, English Porter-stemmed, Chinese segmented into words + characters.
+ * - `simple`: the tokenizer `default` meant before the standard analyser existed (lowercase Unicode word tokens,
+ *   each CJK character its own token, no stemming) — kept so earlier numbers can be reproduced.
  */
 import { z } from 'zod';
+import { standardAnalyser } from './analysers/standard.ts';
+import { ENGLISH_STOPWORDS } from './analysers/stopwords.ts';
+
+export { ENGLISH_STOPWORDS };
 
 export type Tokenizer = (text: string) => string[];
 
-export const TokenizerNameSchema = z.enum(['whitespace', 'default']);
+export const TokenizerNameSchema = z.enum(['whitespace', 'default', 'standard', 'simple']);
 export type TokenizerName = z.infer<typeof TokenizerNameSchema>;
 
 /**
@@ -21,19 +29,8 @@ export const whitespaceTokenizer: Tokenizer = (text) => text.split(' ');
 const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}`;
 const WORD_RE = new RegExp(String.raw`[${CJK}]|(?:(?![${CJK}])[\p{L}\p{N}\p{M}])+`, 'gu');
 
-/** A short English stopword list (the classic SMART/NLTK core), applied after lowercasing. */
-export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set(
-  (
-    'a an the and or but if then else of at by for with about against between into through during before after ' +
-    'above below to from up down in out on off over under again further once here there when where why how all any ' +
-    'both each few more most other some such no nor not only own same so than too very s t can will just don should ' +
-    'now i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers ' +
-    'herself it its itself they them their theirs themselves what which who whom this that these those am is are ' +
-    'was were be been being have has had having do does did doing would could ll re ve d m o y'
-  ).split(' '),
-);
-
-export function defaultTokenizer(options: { stopwords?: boolean } = {}): Tokenizer {
+/** The `simple` tokenizer (the pre-analyser default; see header). */
+export function simpleTokenizer(options: { stopwords?: boolean } = {}): Tokenizer {
   const stop = options.stopwords ? ENGLISH_STOPWORDS : undefined;
   return (text) => {
     const tokens = text.toLowerCase().match(WORD_RE) ?? [];
@@ -41,6 +38,19 @@ export function defaultTokenizer(options: { stopwords?: boolean } = {}): Tokeniz
   };
 }
 
+/** The default analyser (`standard`). */
+export function defaultTokenizer(options: { stopwords?: boolean } = {}): Tokenizer {
+  return standardAnalyser(options);
+}
+
 export function makeTokenizer(name: TokenizerName, options: { stopwords?: boolean } = {}): Tokenizer {
-  return name === 'whitespace' ? whitespaceTokenizer : defaultTokenizer(options);
+  switch (name) {
+    case 'whitespace':
+      return whitespaceTokenizer;
+    case 'simple':
+      return simpleTokenizer(options);
+    case 'default':
+    case 'standard':
+      return standardAnalyser(options);
+  }
 }

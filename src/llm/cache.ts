@@ -13,6 +13,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { redactSecrets } from '../core/secrets.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { CacheMode } from './config.ts';
@@ -129,7 +130,8 @@ export async function writeEntryAtomic(root: string, key: string, text: string):
   await mkdir(dir, { recursive: true });
   const tmp = join(dir, `.${key}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFile(tmp, text, 'utf8');
+    // A reply that echoes a key is stored redacted (src/core/secrets.ts).
+    await writeFile(tmp, redactSecrets(text), 'utf8');
     await rename(tmp, join(dir, `${key}.json`));
   } catch (err) {
     await rm(tmp, { force: true });

@@ -277,6 +277,8 @@ function toReply(
   const choice = completion.choices?.[0];
   const text = choice?.message?.content;
   if (!choice || typeof text !== 'string') throw new MalformedReplyError('reply has no choices[0].message.content');
+  // Every caller (reader, judge, classifier, strategy steps) needs text: an empty reply is retried, never cached or scored.
+  if (text.trim() === '') throw new MalformedReplyError('reply content is empty');
   if (wantsJson && !parseJsonReply(text).ok) throw new MalformedReplyError('reply holds no parseable JSON');
   const usage = completion.usage;
   const hasUsage = usage != null && typeof usage.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number';

@@ -3,6 +3,7 @@
  * fails in a way retrying cannot fix); the runner records its message on the question's row and the run goes on.
  * Messages never contain the API key: `redact` scrubs it from any text that may echo request details.
  */
+import { redactSecrets, registerSecret } from '../core/secrets.ts';
 
 export class LlmCallError extends Error {
   constructor(
@@ -25,7 +26,8 @@ export class MalformedReplyError extends Error {
   }
 }
 
+/** Redacts `secret` and every other registered secret (src/core/secrets.ts: the one redaction mechanism). */
 export function redact(text: string, secret: string | undefined): string {
-  if (!secret || secret.length < 4) return text;
-  return text.split(secret).join('[redacted]');
+  registerSecret(secret);
+  return redactSecrets(text);
 }

@@ -12,6 +12,7 @@
 import { resolve } from 'node:path';
 import { InputError } from '../core/errors.ts';
 import { formatZodError } from '../core/registry.ts';
+import { readSecret } from '../core/secrets.ts';
 import { LLM_ROLES, type LlmClient, type LlmProvider, type LlmRole } from '../core/llm.ts';
 import { LlmCache } from './cache.ts';
 import { Scheduler } from './scheduler.ts';
@@ -73,7 +74,7 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
     if (!rc) continue;
     const baseURL = (rc.baseURL ?? env.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
     const keyVar = rc.apiKeyEnv ?? 'OPENAI_API_KEY';
-    const key = env[keyVar];
+    const key = readSecret(keyVar, env);
     if (rc.apiKeyEnv !== undefined && (key === undefined || key === '')) {
       throw new InputError(`environment variable ${rc.apiKeyEnv} (apiKeyEnv) is not set`, `llm.roles.${role}`);
     }

@@ -1,7 +1,8 @@
 /**
  * CLI command `adaptmr report <file.duckdb> [--out dir] [--level session|turn] [--k 5 10] [--metric recall_any]`:
  * prints the per-type tables and writes charts/recall-by-type.{vl.json,svg,png}; with QA rows also the QA tables,
- * the latency/tokens/cost table and charts/accuracy-by-type.{vl.json,svg,png}.
+ * the latency/tokens/cost table and charts/accuracy-by-type.{vl.json,svg,png}. `--html <page>` writes the
+ * self-contained HTML report instead (html/html-report.ts).
  */
 import type { CommandModule } from 'yargs';
 import { REPORT_DEFAULTS, runReport } from './report.ts';
@@ -12,6 +13,7 @@ interface ReportArgs {
   level: string;
   k: number[];
   metric: string;
+  html: string | undefined;
 }
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
@@ -23,8 +25,15 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       .option('out', { type: 'string', describe: 'output folder for charts/ (default: the results file folder)' })
       .option('level', { choices: ['session', 'turn'], default: REPORT_DEFAULTS.level })
       .option('k', { type: 'number', array: true, default: [...REPORT_DEFAULTS.ks], describe: 'cutoffs; the chart uses the first' })
-      .option('metric', { type: 'string', default: REPORT_DEFAULTS.metric, describe: 'retrieval metric id (recall_any, recall_all, ndcg_any…)' }),
+      .option('metric', { type: 'string', default: REPORT_DEFAULTS.metric, describe: 'retrieval metric id (recall_any, recall_all, ndcg_any…)' })
+      .option('html', { type: 'string', describe: 'write one self-contained HTML page (charts, tables, per-question drill-down) instead' }),
   handler: async (argv) => {
+    if (argv.html) {
+      const { writeHtmlReport } = await import('./html/html-report.ts');
+      const s = await writeHtmlReport(argv.file, argv.html);
+      console.log(`html report: ${s.path} (${(s.bytes / 1e6).toFixed(1)} MB; charts: ${s.charts.join(', ') || 'none'}; ${s.questions} questions)`);
+      return;
+    }
     const out = await runReport(argv.file, {
       metric: argv.metric, level: argv.level, ks: argv.k, ...(argv.out ? { outDir: argv.out } : {}),
     });

@@ -2,9 +2,11 @@
  * The per-type text table: rows dataset × method, columns the AdaptMR types then `all` (the official overall
  * average), each cell `mean% (n)`, or `mean% ± sd (n)` when the mean is over repeated judge runs. Showing n lets a reader judge a cell's sample size; a mean outside [0, 1] or not
  * finite is a bug upstream (every reported metric is a ratio), so it stops the report instead of being printed.
+ * Upper-bound (oracle) methods carry the mark of palette.ts.
  */
 import Table from 'cli-table3';
 import { ADAPT_TYPES } from '../core/types.ts';
+import { markedLabel } from './palette.ts';
 import type { TypeMeanRow } from './type-means.ts';
 
 export const TYPE_COLUMNS: readonly string[] = [...ADAPT_TYPES, 'all'];
@@ -23,9 +25,10 @@ export function perTypeTable(rows: readonly TypeMeanRow[], title: string): strin
   const table = new Table({ head: ['dataset', 'method', ...TYPE_COLUMNS], style: { head: [], border: [], compact: true } });
   const byKey = new Map(rows.map((r) => [`${r.dataset}\t${r.series}\t${r.adaptType}`, r]));
   const keys = [...new Set(rows.map((r) => `${r.dataset}\t${r.series}`))];
+  const upper = new Set(rows.filter((r) => r.upperBound === true).map((r) => `${r.dataset}\t${r.series}`));
   for (const key of keys) {
     const [dataset = '', series = ''] = key.split('\t');
-    table.push([dataset, series, ...TYPE_COLUMNS.map((t) => cell(byKey.get(`${key}\t${t}`)))]);
+    table.push([dataset, markedLabel(series, upper.has(key)), ...TYPE_COLUMNS.map((t) => cell(byKey.get(`${key}\t${t}`)))]);
   }
   if (keys.length === 0) return `${title}\n(no counted scores)`;
   return `${title}  — cells: mean (n questions)\n${table.toString()}`;

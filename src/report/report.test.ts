@@ -7,6 +7,7 @@ import { Resvg } from '@resvg/resvg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeBatch } from '../store/fake-batch.ts';
 import { openResultStore, type ScoreRow } from '../store/index.ts';
+import { assignColors } from './palette.ts';
 import { perTypeTable } from './per-type-table.ts';
 import { recallByTypeSpec } from './recall-by-type-spec.ts';
 import { CHART_FONT } from './render-chart.ts';
@@ -71,11 +72,14 @@ describe('runReport', () => {
     const svg = readFileSync(join(dir, 'out', 'charts', 'recall-by-type.svg'), 'utf8');
     const image = new Resvg(svg, { background: 'white', font: { loadSystemFonts: true, sansSerifFamily: CHART_FONT } }).render();
     const px = image.pixels;
+    // bm25's bars are drawn in its palette colour (palette.ts), whatever else the chart shows.
+    const bm25 = assignColors(['bm25', 'dense-emb']).get('bm25')!;
+    const [br, bg, bb] = [1, 3, 5].map((i) => parseInt(bm25.slice(i, i + 2), 16));
     let firstColour = 0;
     let dark = 0;
     for (let i = 0; i < px.length; i += 4) {
       const [r, g, b] = [px[i] ?? 0, px[i + 1] ?? 0, px[i + 2] ?? 0];
-      if (r === 0x4c && g === 0x78 && b === 0xa8) firstColour++; // vega's first category colour (bm25's bars)
+      if (r === br && g === bg && b === bb) firstColour++;
       if (r < 80 && g < 80 && b < 80) dark++; // titles and labels are black text; no mark is this dark
     }
     expect(firstColour).toBeGreaterThan(500);
@@ -93,9 +97,9 @@ describe('loadTypeMeans', () => {
       await store.writeQuestion({ ...session, retrievals: [], scores: session.scores.map((x) => ({ ...x, method: 'm', granularity: 'session' })) });
       const all = (await loadTypeMeans(store, { metric: 'f1', level: 'qa', k: null })).filter((r) => r.adaptType === 'all');
       expect(all).toEqual([
-        { dataset: 'fake', series: 'm (session)', adaptType: 'all', n: 1, mean: 0.5 },
-        { dataset: 'fake', series: 'm (turn)', adaptType: 'all', n: 4, mean: 0.5 },
-        { dataset: 'fake', series: 'm2', adaptType: 'all', n: 1, mean: 0.5 },
+        { dataset: 'fake', series: 'm (session)', adaptType: 'all', n: 1, mean: 0.5, upperBound: false },
+        { dataset: 'fake', series: 'm (turn)', adaptType: 'all', n: 4, mean: 0.5, upperBound: false },
+        { dataset: 'fake', series: 'm2', adaptType: 'all', n: 1, mean: 0.5, upperBound: false },
       ]);
     } finally {
       await store.close();

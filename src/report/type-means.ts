@@ -24,6 +24,8 @@ export interface TypeMeanRow {
   mean: number;
   /** Sample sd of the mean over repeated judge runs, when there were several (QA accuracy only). */
   sd?: number;
+  /** Oracle / upper-bound method (the `methods` table); tables and charts show its label marked (palette.ts). */
+  upperBound?: boolean;
 }
 
 interface ViewRow {
@@ -34,15 +36,20 @@ interface ViewRow {
   adapt_type: string;
   n: number;
   mean: number;
+  upper_bound: boolean | null;
 }
 
 export async function loadTypeMeans(store: ResultStore, q: TypeMeanQuery): Promise<TypeMeanRow[]> {
   const rows = await store.query<ViewRow>(
-    `SELECT run_id, dataset, method, granularity, adapt_type, n, mean FROM scores_by_type
-     WHERE native_type = 'all' AND metric = $1 AND level = $2 AND k IS NOT DISTINCT FROM $3
-     ORDER BY dataset, method, granularity, run_id, adapt_type`,
+    `SELECT s.run_id, s.dataset, s.method, s.granularity, s.adapt_type, s.n, s.mean, m.upper_bound
+     FROM scores_by_type s LEFT JOIN methods m ON m.run_id = s.run_id AND m.method = s.method
+     WHERE s.native_type = 'all' AND s.metric = $1 AND s.level = $2 AND s.k IS NOT DISTINCT FROM $3
+     ORDER BY s.dataset, s.method, s.granularity, s.run_id, s.adapt_type`,
     [q.metric, q.level, q.k],
   );
   const label = q.label ?? seriesLabeller(rows);
-  return rows.map((r) => ({ dataset: r.dataset, series: label(r), adaptType: r.adapt_type, n: r.n, mean: r.mean }));
+  return rows.map((r) => {
+    const upperBound = r.upper_bound === true;
+    return { dataset: r.dataset, series: label(r), adaptType: r.adapt_type, n: r.n, mean: r.mean, upperBound };
+  });
 }

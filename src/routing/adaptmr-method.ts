@@ -30,7 +30,7 @@ import type { Classifier, Ctx, MemoryIndex, Method, MethodFactoryContext, Strate
 import { defineMethod } from '../core/method-entry.ts';
 import { parseWith } from '../core/registry.ts';
 import type { LlmRole } from '../core/llm.ts';
-import { ADAPT_TYPES, type AdaptType, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
+import { ADAPT_TYPES, invalidTypeProbs, type AdaptType, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
 import { AbstentionOptionsSchema, createAbstentionJudge, decideAbstention, noMemoryRetrieval, type AbstentionJudge } from '../strategies/abstention.ts';
 import { readThresholdsFile } from '../strategies/thresholds.ts';
 import { strategies } from '../strategies/registry.ts';
@@ -156,6 +156,8 @@ export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
     },
     async run(query, index, ctx, oracleType) {
       const classified = needsClassifier ? await parts.classifier!.classify(query, ctx) : undefined;
+      const bad = classified ? invalidTypeProbs(classified.probs) : undefined;
+      if (bad) throw new Error(`classifier ${parts.classifier!.name} gave unusable probabilities (${bad}) for question ${query.id}`);
       const plan = planRoute(parts.router, parts.abstention, {
         seed: ctx.seed,
         ...(classified ? { probs: classified.probs } : {}),

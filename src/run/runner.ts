@@ -7,6 +7,7 @@
 import pLimit from 'p-limit';
 import type { ExperimentConfig } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
+import { redactSecrets } from '../core/secrets.ts';
 import type { Checkpoints, Embedder } from '../core/interfaces.ts';
 import type { Instance } from '../core/types.ts';
 import {
@@ -67,7 +68,7 @@ interface DatasetPlan {
 export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Promise<RunSummary> {
   const started = performance.now();
   const { config } = exp;
-  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${redactSecrets(line)}\n`));
 
   // 1. Resolve every component before touching data, so a typo costs nothing.
   if (config.qa && !config.llm?.roles.reader) {

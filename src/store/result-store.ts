@@ -10,6 +10,7 @@
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { InputError, errorMessage } from '../core/errors.ts';
+import { redactSecrets } from '../core/secrets.ts';
 import { TableAppenders } from './appenders.ts';
 import { appendClassifierEval } from './classifier-eval.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
@@ -17,6 +18,7 @@ import { readRows } from './read-rows.ts';
 import { answerCells, llmCallCells, questionCells, retrievalCells, scoreCells } from './row-cells.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { completedKey, type MethodRow, type QueryParam, type QuestionBatch, type ResultStore, type RunRecord } from './types.ts';
+import { redactBatch } from './redact-batch.ts';
 import { validateBatch } from './validate-batch.ts';
 
 const UPSERT_RUN = `INSERT INTO runs VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
@@ -51,7 +53,7 @@ export class ResultStoreImpl implements ResultStore {
     this.assertWritable('upsertRun');
     return this.queue.run(async () => {
       await this.connection.run(UPSERT_RUN, [
-        run.runId, run.name, run.configJson, run.configHash, run.gitCommit, run.gitDirty,
+        run.runId, run.name, redactSecrets(run.configJson), run.configHash, run.gitCommit, run.gitDirty,
         JSON.stringify(run.packageVersions), JSON.stringify(run.datasetHashes), run.seed, run.startedAt,
         run.endedAt ?? null, run.status,
       ]);
@@ -65,7 +67,7 @@ export class ResultStoreImpl implements ResultStore {
       try {
         for (const m of methods) {
           await this.connection.run(UPSERT_METHOD, [
-            runId, m.method, m.kind, m.granularity, m.k, m.output, m.upperBound, m.degraded, JSON.stringify(m.capabilities),
+            runId, m.method, m.kind, m.granularity, m.k, m.output, m.upperBound, m.degraded, redactSecrets(JSON.stringify(m.capabilities)),
           ]);
         }
         await this.connection.run('COMMIT');
@@ -85,7 +87,7 @@ export class ResultStoreImpl implements ResultStore {
   putCheckpoint(runId: string, method: string, key: string, value: string): Promise<void> {
     this.assertWritable('putCheckpoint');
     return this.queue.run(async () => {
-      await this.connection.run(UPSERT_CHECKPOINT, [runId, method, key, value]);
+      await this.connection.run(UPSERT_CHECKPOINT, [runId, method, redactSecrets(key), redactSecrets(value)]);
     });
   }
 
@@ -116,8 +118,9 @@ export class ResultStoreImpl implements ResultStore {
   writeQuestion(batch: QuestionBatch): Promise<void> {
     this.assertWritable('writeQuestion');
     validateBatch(batch);
+    const safe = redactBatch(batch);
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ batch, resolve, reject });
+      this.pending.push({ batch: safe, resolve, reject });
       if (this.pending.length === 1) void this.queue.run(() => this.flushPending());
     });
   }

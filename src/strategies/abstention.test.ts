@@ -35,18 +35,29 @@ describe('abstention strategy', () => {
     expect(r.notes).toMatchObject({ abstention: { band: 'low', decidedBy: 'threshold', thresholdSource: 'options' } });
   });
 
-  it('at or above θ_high: the top-k', async () => {
-    const r = await make({ thresholds: { [embedder.id]: { high: top1, low: top1 - 0.1 } } }).retrieve(q, index, 5, offlineCtx());
+  it('at or above θ_high: the top-k (lexical evidence off: the plan\'s bands)', async () => {
+    const r = await make({ minCoverage: 0, thresholds: { [embedder.id]: { high: top1, low: top1 - 0.1 } } }).retrieve(q, index, 5, offlineCtx());
     expect(r.noMemory).toBe(false);
     expect(r.units).toHaveLength(5);
-    expect(r.notes).toMatchObject({ abstention: { band: 'high' } });
+    expect(r.notes).toMatchObject({ abstention: { band: 'high', coverage: null } });
   });
 
-  it('in between, offline: the midpoint decides', async () => {
-    const keep = await make({ thresholds: { [embedder.id]: { high: top1 + 0.1, low: top1 - 0.2 } } }).retrieve(q, index, 5, offlineCtx());
+  it('in between, offline, lexical evidence off: the midpoint decides', async () => {
+    const keep = await make({ minCoverage: 0, thresholds: { [embedder.id]: { high: top1 + 0.1, low: top1 - 0.2 } } }).retrieve(q, index, 5, offlineCtx());
     expect(keep.notes).toMatchObject({ abstention: { band: 'uncertain', decidedBy: 'midpoint', noMemory: false } });
-    const drop = await make({ thresholds: { [embedder.id]: { high: top1 + 0.2, low: top1 - 0.1 } } }).retrieve(q, index, 5, offlineCtx());
+    const drop = await make({ minCoverage: 0, thresholds: { [embedder.id]: { high: top1 + 0.2, low: top1 - 0.1 } } }).retrieve(q, index, 5, offlineCtx());
     expect(drop.noMemory).toBe(true);
+  });
+
+  it('lexical evidence: a high cosine whose memories never name the blood type is not enough; a low cosine whose memories name the cat is', async () => {
+    const r = await make({ thresholds: { [embedder.id]: { high: top1, low: top1 - 0.1 } } }).retrieve(q, index, 5, offlineCtx());
+    expect(r.noMemory).toBe(true);
+    expect(r.notes).toMatchObject({ abstention: { band: 'uncertain', decidedBy: 'coverage', coverage: 0 } });
+    const cat = frozenQuery("What is my cat's name?");
+    const catTop = (await index.semantic(cat.text, 1))[0]!.score;
+    const c = await make({ thresholds: { [embedder.id]: { high: catTop + 0.2, low: catTop + 0.1 } } }).retrieve(cat, index, 5, offlineCtx());
+    expect(c.noMemory).toBe(false);
+    expect(c.notes).toMatchObject({ abstention: { band: 'uncertain', decidedBy: 'coverage', coverage: 1 } });
   });
 
   it('in between, llm: a NO from the relevance check abstains', async () => {

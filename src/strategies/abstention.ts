@@ -1,8 +1,15 @@
 /**
  * Strategy 5, abstention (plan §2.3 策略 5): retrieve top-K, compare the top-1 cosine with θ_high / θ_low:
  * ≥ θ_high → relevant, return top-K; < θ_low → an explicit "no relevant memory" result; in between → the LLM relevance
- * check on the top 3 (the plan's `llm_relevance_check`, `mode: llm`) or, offline, the midpoint rule
- * (top-1 ≥ (θ_high + θ_low) / 2 → relevant), the simplest LLM-free split of the uncertain band.
+ * check on the top 3 (the plan's `llm_relevance_check`, `mode: llm`) or an offline rule.
+ *
+ * Lexical evidence (evidence.ts: the idf-weighted share of the question's entities the top memories name) moves a
+ * question between bands, because cosines alone do not separate the plan's own example (the blood-type question's
+ * best cosine is higher than the cat question's; Chinese cosines live on another scale): a high-band question whose
+ * memories name none of its entities becomes uncertain, and a low-band question whose memories name at least
+ * `minCoverage` of them becomes uncertain. Offline, the uncertain band is decided by coverage ≥ `minCoverage`
+ * (the midpoint rule top-1 ≥ (θ_high + θ_low) / 2 when the question has no content word). `minCoverage: 0` turns the
+ * lexical evidence off (the plan's cosine bands with the midpoint rule offline).
  *
  * Thresholds are looked up by the index's embedder id: `thresholds` in the options, then `thresholdsFile` (written by
  * `adaptmr calibrate`; its entry must match the index granularity), then the plan's 0.85 / 0.60;
@@ -13,6 +20,7 @@ import { z } from 'zod';
 import { InputError } from '../core/errors.ts';
 import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
 import type { Query, Retrieval, ScoredUnit } from '../core/types.ts';
+import { lexicalCoverage } from './evidence.ts';
 import { askYesNo, strategyClient } from './llm-step.ts';
 import { NO_MEMORY_LINE, renderContext } from './render.ts';
 import type { Strategy } from '../core/interfaces.ts';
@@ -25,8 +33,10 @@ export const AbstentionOptionsSchema = z
     thresholds: z.record(z.string(), ThresholdPairSchema).default({}),
     /** JSON file written by `adaptmr calibrate`. */
     thresholdsFile: z.string().optional(),
-    /** Units shown to the LLM relevance check (plan: candidates[:3]). */
+    /** Units shown to the LLM relevance check (plan: candidates[:3]); also the units whose words count as evidence. */
     checkTopN: z.number().int().positive().default(3),
+    /** Share of the question's entities (idf-weighted) the top memories must name (see header); 0 = off. */
+    minCoverage: z.number().min(0).max(1).default(0.5),
   })
   .strict();
 export type AbstentionOptions = z.output<typeof AbstentionOptionsSchema>;
@@ -37,7 +47,9 @@ export interface AbstentionDecision {
   top1: number | null;
   thresholds: ThresholdPair;
   thresholdSource: 'options' | 'file' | 'plan-default';
-  decidedBy: 'threshold' | 'llm' | 'midpoint';
+  decidedBy: 'threshold' | 'llm' | 'midpoint' | 'coverage';
+  /** Lexical coverage of the question's entities by the top memories (evidence.ts); null without content words or when off. */
+  coverage: number | null;
 }
 
 export function relevancePrompt(question: string, memories: readonly ScoredUnit[]): string {
@@ -50,7 +62,7 @@ export function relevancePrompt(question: string, memories: readonly ScoredUnit[
 
 export interface AbstentionJudge {
   thresholdsFor(embedderId: string, granularity: string): { thresholds: ThresholdPair; source: AbstentionDecision['thresholdSource'] };
-  decide(query: Query, candidates: readonly ScoredUnit[], index: Pick<MemoryIndex, 'embedder' | 'spec'>, ctx: Ctx): Promise<AbstentionDecision>;
+  decide(query: Query, candidates: readonly ScoredUnit[], index: Pick<MemoryIndex, 'embedder' | 'spec' | 'units'>, ctx: Ctx): Promise<AbstentionDecision>;
 }
 
 export function createAbstentionJudge(options: AbstentionOptions): AbstentionJudge {
@@ -72,11 +84,13 @@ export function createAbstentionJudge(options: AbstentionOptions): AbstentionJud
     thresholdsFor,
     async decide(query, candidates, index, ctx) {
       const { thresholds, source } = thresholdsFor(index.embedder.id, index.spec.granularity);
-      const base = { thresholds, thresholdSource: source };
       const top = candidates[0];
+      const coverage = options.minCoverage > 0 && top ? lexicalCoverage(query.text, candidates.slice(0, options.checkTopN), index.units).value : undefined;
+      const base = { thresholds, thresholdSource: source, coverage: coverage ?? null };
       if (!top) return { ...base, noMemory: true, band: 'empty', top1: null, decidedBy: 'threshold' };
-      if (top.score >= thresholds.high) return { ...base, noMemory: false, band: 'high', top1: top.score, decidedBy: 'threshold' };
-      if (top.score < thresholds.low) return { ...base, noMemory: true, band: 'low', top1: top.score, decidedBy: 'threshold' };
+      const evidence = coverage === undefined ? undefined : coverage >= options.minCoverage;
+      if (top.score >= thresholds.high && coverage !== 0) return { ...base, noMemory: false, band: 'high', top1: top.score, decidedBy: 'threshold' };
+      if (top.score < thresholds.low && evidence !== true) return { ...base, noMemory: true, band: 'low', top1: top.score, decidedBy: 'threshold' };
       if (options.mode === 'llm') {
         const relevant = await askYesNo(
           strategyClient(ctx, 'abstention'),
@@ -86,6 +100,7 @@ export function createAbstentionJudge(options: AbstentionOptions): AbstentionJud
         );
         return { ...base, noMemory: !relevant, band: 'uncertain', top1: top.score, decidedBy: 'llm' };
       }
+      if (evidence !== undefined) return { ...base, noMemory: !evidence, band: 'uncertain', top1: top.score, decidedBy: 'coverage' };
       const mid = (thresholds.high + thresholds.low) / 2;
       return { ...base, noMemory: top.score < mid, band: 'uncertain', top1: top.score, decidedBy: 'midpoint' };
     },

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MemoryUnit } from '../core/types.ts';
 import { entityBoost, rerankByEntities } from './factual.ts';
-import { extractEntities } from './text.ts';
+import { countOverlap, extractEntities, textKeys } from './text.ts';
 
 const unit = (id: string, text: string): MemoryUnit => ({ id, sessionId: id, turnIds: [id], role: 'user', text, at: '2023-01-01T00:00:00Z' });
 
@@ -23,9 +23,9 @@ describe('factual rerank', () => {
       ['cat', 'name'],
       0.3,
     );
-    // cat: 0.5 × (1 + 0.3 × 1) = 0.65 ("named" ≠ "name"); run: 0.6.
+    // cat: 0.5 × (1 + 0.3 × 2) = 0.8 ("named" and "name" share the stem); run: 0.6.
     expect(ranked.map((r) => r.unit.id)).toEqual(['cat', 'run']);
-    expect(ranked[0]!.score).toBeCloseTo(0.65, 12);
+    expect(ranked[0]!.score).toBeCloseTo(0.8, 12);
   });
 
   it('entityWeight 0 keeps the semantic order (w/o entity reranking ablation)', () => {
@@ -41,8 +41,13 @@ describe('extractEntities', () => {
   it('keeps content words and capitalised phrases, drops question scaffolding', () => {
     expect(extractEntities("What is my cat's name?")).toEqual(['cat', 'name']);
     expect(extractEntities('When did I visit New York with Anna?')).toEqual(['new york', 'visit', 'new', 'york', 'anna']);
+    expect(extractEntities('Where did I move, and which restaurants did I like?')).toEqual(['move', 'restaur', 'like']);
   });
-  it('uses Han bigrams for Chinese', () => {
+  it('uses segmented content words for Chinese; a glued word still half-matches its characters', () => {
     expect(extractEntities('我的猫叫什么名字')).toEqual(['猫叫', '名字']);
+    expect(extractEntities('我提到过的餐厅里，哪种菜系我提到的次数最多？')).toEqual(['餐厅', '里', '菜', '系', '次数']);
+    const keys = textKeys('我养了一只叫小白的猫');
+    expect(countOverlap(['猫叫', '名字'], keys)).toBeCloseTo(0.5, 12);
+    expect(countOverlap(['小白'], keys)).toBe(1);
   });
 });

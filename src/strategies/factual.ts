@@ -76,6 +76,25 @@ export function rerankByEntities(candidates: readonly ScoredUnit[], entities: re
   return scored.map(({ unit, score }) => ({ unit, score }));
 }
 
+/**
+ * The entity-focused first stage the other offline strategies share: `factor`·n semantic candidates reranked by the
+ * text's own entities (the plan's strategy-1 rerank), top n. Measured on LongMemEval S and LoCoMo, this rerank is what
+ * separates the right memory when SIF cosines are flat (docs/adaptmr-offline.md), so temporal, update and multi-hop
+ * build their type-specific steps on it rather than on the bare cosine (`baseRanking: semantic` restores that).
+ */
+export async function entityRanked(text: string, index: MemoryIndex, n: number, weight = 0.3, factor = 2): Promise<ScoredUnit[]> {
+  const candidates = await index.semantic(text, Math.ceil(factor * n));
+  return rerankByEntities(candidates, extractEntities(text), weight).slice(0, n);
+}
+
+export const BaseRankingSchema = z.enum(['entity', 'semantic']);
+export type BaseRanking = z.infer<typeof BaseRankingSchema>;
+
+/** The base ranking of a text: entity-reranked (default) or the bare semantic top n. */
+export function baseRanked(base: BaseRanking, text: string, index: MemoryIndex, n: number): Promise<ScoredUnit[]> {
+  return base === 'entity' ? entityRanked(text, index, n) : index.semantic(text, n);
+}
+
 export function createFactual(options: FactualOptions): Strategy {
   return {
     name: 'factual',

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IndexSpec } from '../core/interfaces.ts';
 import { createMemoryIndex, createWinkSifEmbedder } from '../index/index.ts';
-import { createMultiHop, decomposeOffline, MultiHopOptionsSchema } from './multi-hop.ts';
+import { createMultiHop, decomposeOffline, isAggregation, MultiHopOptionsSchema } from './multi-hop.ts';
 import { frozenQuery, offlineCtx, PLAN_HAYSTACK } from './testing/fixtures.ts';
 
 const SPEC: IndexSpec = { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true };
@@ -10,12 +10,25 @@ const index = createMemoryIndex(PLAN_HAYSTACK, SPEC, createWinkSifEmbedder());
 
 describe('multi-hop strategy', () => {
   it('decomposes at clause conjunctions, else question + keywords, capped at maxHops', () => {
-    expect(decomposeOffline('What hobbies does Wang have and which hobbies did I mention?', 3)).toEqual([
-      'What hobbies does Wang have',
-      'which hobbies did I mention?',
-    ]);
-    expect(decomposeOffline('Which cuisine did I mention most?', 3)).toEqual(['Which cuisine did I mention most?', 'cuisine']);
-    expect(decomposeOffline('What hobbies does Wang have and which hobbies did I mention?', 1)).toHaveLength(1);
+    expect(decomposeOffline('What hobbies does Wang have and which hobbies did I mention?', 3)).toEqual({
+      kind: 'conjunction',
+      steps: ['What hobbies does Wang have', 'which hobbies did I mention?'],
+    });
+    expect(decomposeOffline('What did I say about the GPS?', 3)).toEqual({ kind: 'keywords', steps: ['What did I say about the GPS?', 'gps'] });
+    expect(decomposeOffline('What hobbies does Wang have and which hobbies did I mention?', 1).steps).toHaveLength(1);
+  });
+
+  it('aggregation questions: the question, its items, then each content word (English and Chinese)', () => {
+    expect(isAggregation('Which cuisine did I mention most?')).toBe(true);
+    expect(isAggregation('How many days did I spend camping in total?')).toBe(true);
+    expect(isAggregation('我提到过的餐厅里，哪种菜系我提到的次数最多？')).toBe(true);
+    expect(isAggregation('我一共去过几次杭州？')).toBe(true);
+    expect(isAggregation("What is my cat's name?")).toBe(false);
+    expect(decomposeOffline('Among the restaurants I asked about, which cuisine did I mention the most?', 3)).toEqual({
+      kind: 'aggregation',
+      steps: ['Among the restaurants I asked about, which cuisine did I mention the most?', 'restaurants cuisine', 'restaurants'],
+    });
+    expect(decomposeOffline('我提到过的餐厅里，哪种菜系我提到的次数最多？', 4).steps).toEqual(['我提到过的餐厅里，哪种菜系我提到的次数最多？', '餐厅 菜系', '餐厅', '菜系']);
   });
 
   it('returns deduplicated memories plus the intermediate reasoning', async () => {

@@ -7,17 +7,23 @@
  * 3. Otherwise plain semantic retrieval.
  * The reader sees every unit prefixed with its date, in chronological order (the plan's 按时间正序).
  *
+ * Rankings (the question's, within a window, and each event's) are the entity-focused first stage of factual.ts
+ * (`baseRanking: entity`, default; `semantic` = the bare cosine): with flat SIF cosines the bare cosine matched
+ * "move to Hangzhou" to a Hangzhou restaurant rather than "I moved to Xihu District in Hangzhou".
+ * When events are compared, a closing line names the earliest event by its memory's date, so the reader answers
+ * "which first" from the dates, not from the order of the list.
+ *
  * Budget: the plan returns K results of the window, or one per event. The harness gives every method the same
- * budget k, so with `padToK` (default true) the rest of the list is filled by the query's semantic ranking, ranked
+ * budget k, so with `padToK` (default true) the rest of the list is filled by the question's ranking, ranked
  * after the window / event matches; `padToK: false` returns only what the plan's path finds. `units` stays best
- * first (window or event matches first); scores are the query cosine, made non-increasing with a running minimum
- * (render.ts) because the tiers, not the cosine, decide the order.
+ * first (window or event matches first); scores are the ranking's, made non-increasing with a running minimum
+ * (render.ts) because the tiers, not the score, decide the order.
  */
 import { z } from 'zod';
 import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
 import type { Query, Retrieval, ScoredUnit } from '../core/types.ts';
-import { rankIndices } from '../index/top-k.ts';
 import { splitEvents } from './events.ts';
+import { baseRanked, BaseRankingSchema } from './factual.ts';
 import { askJson, strategyClient } from './llm-step.ts';
 import { dayOf, monotoneScores, renderContext } from './render.ts';
 import type { Strategy } from '../core/interfaces.ts';
@@ -30,6 +36,8 @@ export const TemporalOptionsSchema = z
     padToK: z.boolean().default(true),
     /** Candidates searched per event (plan: top_k=3, of which the best is kept). */
     perEventCandidates: z.number().int().positive().default(3),
+    /** First-stage ranking: entity-reranked semantic candidates (default) or the bare cosine. */
+    baseRanking: BaseRankingSchema.default('entity'),
   })
   .strict();
 export type TemporalOptions = z.output<typeof TemporalOptionsSchema>;
@@ -52,30 +60,25 @@ async function findEvents(query: Query, mode: 'llm' | 'offline', ctx: Ctx): Prom
   return { events: reply.value.events.map((e) => e.trim()).filter((e) => e.length > 0) };
 }
 
-function positionOf(units: MemoryIndex['units'], id: string): number {
-  return units.findIndex((u) => u.id === id);
-}
-
 export function createTemporal(options: TemporalOptions): Strategy {
   return {
     name: 'temporal',
     mode: options.mode,
     async retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval> {
-      const units = index.units;
-      const scores = await index.semanticScores(query.text);
+      // The question's ranking of every unit (the window path filters it; padding continues it).
+      const ranking = await baseRanked(options.baseRanking, query.text, index, index.units.length);
       const window: TimeWindow | undefined = findTimeWindow(query.text, query.askedAt);
-      let first: number[] = [];
+      let first: ScoredUnit[] = [];
       let path: 'window' | 'events' | 'semantic' = 'semantic';
-      const notes: Record<string, unknown> = { strategy: 'temporal', contextOrder: 'chronological' };
+      const notes: Record<string, unknown> = { strategy: 'temporal', contextOrder: 'chronological', baseRanking: options.baseRanking };
       const trailer: string[] = [];
 
       if (window) {
-        const inside = units.map((u, i) => (inWindow(u.at, window) ? i : -1)).filter((i) => i >= 0);
+        const inside = ranking.filter((r) => inWindow(r.unit.at, window));
         notes.window = { ...window, unitsInWindow: inside.length };
         if (inside.length > 0) {
           path = 'window';
-          const sub = inside.map((i) => scores[i]!);
-          first = rankIndices(sub, k).map((j) => inside[j]!);
+          first = inside.slice(0, k);
         }
       }
       if (path === 'semantic' && !window) {
@@ -85,16 +88,23 @@ export function createTemporal(options: TemporalOptions): Strategy {
           path = 'events';
           const matches: { event: string; unitId: string; day: string }[] = [];
           for (const event of events) {
-            const best = (await index.semantic(event, options.perEventCandidates))[0];
+            const best = (await baseRanked(options.baseRanking, event, index, options.perEventCandidates))[0];
             if (!best) continue;
             matches.push({ event, unitId: best.unit.id, day: dayOf(best.unit.at) });
-            const i = positionOf(units, best.unit.id);
-            if (i >= 0 && !first.includes(i)) first.push(i);
+            if (!first.some((f) => f.unit.id === best.unit.id)) first.push(best);
           }
           notes.events = matches;
           const ordered = [...matches].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
           trailer.push('Timeline of the events asked about (earliest first):');
           for (const m of ordered) trailer.push(`- [${m.day}] ${m.event}`);
+          const [earliest, second] = ordered;
+          if (earliest && second) {
+            trailer.push(
+              earliest.day === second.day
+                ? `"${earliest.event}" and "${second.event}" are dated the same day (${earliest.day}).`
+                : `Earliest: "${earliest.event}" (${earliest.day}), before "${second.event}" (${second.day}).`,
+            );
+          }
         } else {
           notes.events = events;
         }
@@ -102,10 +112,9 @@ export function createTemporal(options: TemporalOptions): Strategy {
       notes.path = path;
       if (trailer.length > 0) notes.trailer = trailer;
 
-      const firstSet = new Set(first);
-      const rest = path === 'semantic' || options.padToK ? rankIndices(scores, k + first.length).filter((i) => !firstSet.has(i)) : [];
-      const order = [...first, ...rest].slice(0, k);
-      const ranked: ScoredUnit[] = monotoneScores(order.map((i) => ({ unit: units[i]!, score: scores[i]! })));
+      const firstIds = new Set(first.map((f) => f.unit.id));
+      const rest = path === 'semantic' || options.padToK ? ranking.filter((r) => !firstIds.has(r.unit.id)) : [];
+      const ranked: ScoredUnit[] = monotoneScores([...first, ...rest].slice(0, k));
       return { units: ranked, noMemory: false, context: renderContext(ranked, 'chronological', { trailer }), notes };
     },
   };

@@ -1,50 +1,76 @@
 /**
  * LLM-free text helpers for the strategies: query entity/keyword extraction and matching against unit text.
  *
- * English: capitalised phrases ("New York", "Dr. Smith") plus non-stopword content words of ≥ 3 letters, with a light
- * normaliser (possessive `'s` stripped, plural `-ies` → `-y`, plural `-s` stripped) so "dogs" matches "dog". Chinese (and other Han text): character
- * bigrams of each Han run that avoid function characters (pronouns, particles, question words) — Chinese has no spaces, and bigrams are
- * the standard unsupervised unit for Chinese IR (Kwok 1997; Nie et al. 2000).
+ * English: capitalised phrases ("New York", "Dr. Smith") plus non-stopword content words of ≥ 3 letters, normalised
+ * like BM25's standard analyser (possessive stripped, Porter-stemmed: "moved" meets "move", "named" meets "name").
+ * Chinese (and other Han text): the dictionary words of each Han run (Intl.Segmenter, src/index/analysers/chinese.ts)
+ * that are not function words (pronouns, particles, question words). A Chinese entity found verbatim in a text counts
+ * 1; otherwise half the share of its content characters found — the segmenter glues words the way the question
+ * uses them ("我的猫叫什么名字" → 猫叫), and the memory says 猫 on its own.
  */
+import { cjkWords, normaliseEnglish, porterStem } from '../index/analysers/index.ts';
 import { ENGLISH_STOPWORDS } from '../index/tokenizers.ts';
 
 /** Question scaffolding that carries no topic ("what did I say about…"). */
 const QUESTION_WORDS: ReadonlySet<string> = new Set(
   ('what when where which who whom whose why how many much did does do tell remember mentioned mention said say ' +
-    'ever know recall remind last first time ago currently current now still previously recently yes').split(' '),
+    'ever know recall remind last first time ago currently current now still previously recently yes among ask asked ' +
+    'talk talked told').split(' '),
 );
-/** Han characters that are grammar, not topic (pronouns, particles, question words). */
-const HAN_FUNCTION = new Set([...'我你他她它们的了吗呢吧啊是在有没什么哪谁怎样么个这那和与跟过说到就都也还要会能想']);
+/** Han characters and words that are grammar, not topic (pronouns, particles, question and measure words). */
+const HAN_FUNCTION = new Set([
+  ...'我你他她它们的了吗呢吧啊是在有没什么哪谁怎样么个这那和与跟过说到就都也还要会能想种次',
+  ...('我的 你的 我们 你们 他们 什么 怎么 怎样 哪里 哪儿 哪个 哪些 哪种 为什么 多少 几个 一下 一个 一只 一些 一种 ' +
+    '这个 那个 我是 过的 还是 是不是 有没有 时候 可以 已经 就是 提到 说过 告诉 知道 记得 现在 最近 最多 最少 一共 总共 ' +
+    '次数 数量 里 上 中').split(' '),
+]);
 
 const HAN_RUN = /\p{Script=Han}+/gu;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
+/** An English word as entities and unit keys compare it: lower-cased, possessive and apostrophes gone, stemmed. */
 export function normaliseWord(word: string): string {
-  let w = word.toLowerCase().replace(/[’']s$/u, '').replace(/[’']/gu, '');
-  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
-  else if (w.length > 3 && w.endsWith('s') && !/(ss|us|is)$/u.test(w)) w = w.slice(0, -1);
-  return w;
+  return porterStem(normaliseEnglish(word.toLowerCase()));
 }
 
-/** Bigrams of each Han run that contain no function character; a content character covered by no such bigram
- * ("我的猫" → 猫) is kept on its own. */
-function hanBigrams(text: string): string[] {
+/** Content words of each Han run (see header); adjacent one-character content words are joined (菜|系 → 菜系: the
+ * dictionary splits words it does not know into characters). */
+function hanWords(text: string): string[] {
   const out: string[] = [];
   for (const run of text.match(HAN_RUN) ?? []) {
-    const chars = [...run];
-    const covered = new Set<number>();
-    const grams: string[] = [];
-    for (let i = 0; i + 1 < chars.length; i++) {
-      if (HAN_FUNCTION.has(chars[i]!) || HAN_FUNCTION.has(chars[i + 1]!)) continue;
-      grams.push(chars[i]! + chars[i + 1]!);
-      covered.add(i).add(i + 1);
+    let pending = '';
+    const flush = (): void => {
+      if (pending) out.push(pending);
+      pending = '';
+    };
+    for (const w of cjkWords(run)) {
+      // A word made only of function characters (过的, 我是) carries no topic either.
+      if (HAN_FUNCTION.has(w) || [...w].every((c) => HAN_FUNCTION.has(c))) {
+        flush();
+        continue;
+      }
+      if ([...w].length === 1) pending += w;
+      else {
+        flush();
+        out.push(w);
+      }
     }
-    chars.forEach((c, i) => {
-      if (!covered.has(i) && !HAN_FUNCTION.has(c)) grams.push(c);
-    });
-    out.push(...grams);
+    flush();
   }
   return out;
+}
+
+/** The content words of a text as written (lower-cased, unstemmed; Chinese words as segmented): search text for
+ * sub-queries, where a stem ("restaur") would mean nothing to an embedder. */
+export function contentWords(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(WORD)) {
+    const raw = normaliseEnglish(m[0].toLowerCase());
+    if (/\p{Script=Han}/u.test(raw) || raw.length < 3 || ENGLISH_STOPWORDS.has(raw) || QUESTION_WORDS.has(raw)) continue;
+    out.add(raw);
+  }
+  for (const w of hanWords(text)) out.add(w);
+  return [...out];
 }
 
 /** Entities/keywords of a query, normalised, deduplicated, in first-seen order. */
@@ -69,12 +95,12 @@ export function extractEntities(text: string): string[] {
     if (j > i && !sentenceStart) add(words.slice(i, j + 1).map((m) => normaliseWord(m[0])).join(' '));
   }
   for (const m of words) {
-    const raw = m[0].toLowerCase().replace(/[’']s$/u, '');
+    const raw = normaliseEnglish(m[0].toLowerCase());
     if (/\p{Script=Han}/u.test(raw)) continue;
     if (raw.length < 3 || ENGLISH_STOPWORDS.has(raw) || QUESTION_WORDS.has(raw)) continue;
     add(normaliseWord(raw));
   }
-  for (const b of hanBigrams(text)) add(b);
+  for (const w of hanWords(text)) add(w);
   return found;
 }
 
@@ -91,11 +117,18 @@ export function textKeys(text: string): TextKeys {
   return { words, lower };
 }
 
-/** How many of the entities occur in the text: words by normalised form, phrases and Han bigrams as substrings. */
+/** How many of the entities occur in the text: words by normalised form, phrases as substrings, Chinese words as
+ * substrings or, failing that, half the share of their content characters present (see header). */
 export function countOverlap(entities: readonly string[], keys: TextKeys): number {
   let n = 0;
   for (const e of entities) {
-    if (e.includes(' ') || /\p{Script=Han}/u.test(e)) {
+    if (/\p{Script=Han}/u.test(e)) {
+      if (keys.lower.includes(e)) n++;
+      else {
+        const chars = [...e].filter((c) => !HAN_FUNCTION.has(c));
+        if (chars.length > 1) n += (0.5 * chars.filter((c) => keys.lower.includes(c)).length) / chars.length;
+      }
+    } else if (e.includes(' ')) {
       if (keys.lower.includes(e)) n++;
     } else if (keys.words.has(e)) n++;
   }

@@ -1,5 +1,6 @@
 // Time expressions → day windows (English via chrono-node, Chinese rule table), golden values worked out by hand.
 import { describe, expect, it } from 'vitest';
+import { splitEvents } from './events.ts';
 import { findTimeWindow, inWindow } from './time-window.ts';
 
 const ASKED = '2023-05-30T23:40:00Z'; // a Tuesday
@@ -39,5 +40,28 @@ describe('findTimeWindow', () => {
     const w = findTimeWindow('What did I do today?', '2023-05-30T08:00:00Z')!;
     expect(inWindow('2023-05-30T23:59:00Z', w)).toBe(true);
     expect(inWindow('2023-05-31T00:00:00Z', w)).toBe(false);
+  });
+});
+
+describe('the Chinese forms of the plan (asked 2023-08-20, after M8)', () => {
+  const AT = '2023-08-20T12:00:00Z';
+  it.each([
+    ['上个月我们聊了什么？', '2023-07-01', '2023-07-31'],
+    ['两周前我跑了多少公里？', '2023-08-03', '2023-08-09'],
+    ['4月20日我做了什么？', '2023-04-20', '2023-04-20'],
+    ['五月一日你推荐了什么？', '2023-05-01', '2023-05-01'],
+    ['今年三月我养了什么宠物？', '2023-03-01', '2023-03-31'],
+    ['去年十二月我住在哪里？', '2022-12-01', '2022-12-31'],
+  ])('%s → %s … %s', (text, start, end) => {
+    const w = findTimeWindow(text, AT);
+    expect([w?.startDay, w?.endDay]).toEqual([start, end]);
+  });
+
+  it.each(['我是几月几日搬到杭州的？', '我几号搬的家？', '我是先开始跑步还是先搬到杭州的？'])('no window in %s (it asks for a date, or compares events)', (text) => {
+    expect(findTimeWindow(text, AT)).toBeUndefined();
+  });
+
+  it('先…还是先… splits into the two events', () => {
+    expect(splitEvents('我是先开始跑步还是先搬到杭州的？')).toEqual(['开始跑步', '搬到杭州']);
   });
 });

@@ -84,8 +84,22 @@ const EN_SPAN = /\b(past|last)\s+(\d+|a|an|one|two|three|four|five|six|seven|eig
 
 const ZH_NUM: Record<string, number> = { 一: 1, 两: 2, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10, 半: 0.5 };
 
-/** Chinese relative expressions chrono.zh does not parse. Each returns a window given the question date. */
+/** 1–12 written with digits or Chinese numerals (三, 十, 十二). */
+function zhMonthNumber(text: string): number {
+  if (/^\d+$/u.test(text)) return Number(text);
+  if (text.startsWith('十')) return 10 + (ZH_NUM[text.slice(1)] ?? 0);
+  return ZH_NUM[text] ?? 1;
+}
+const ZH_YEAR_OFFSET: Record<string, number> = { 今年: 0, 去年: 1, 前年: 2 };
+
+/** Chinese relative expressions chrono.zh does not parse. Each returns a window given the question date. A question
+ * that asks *for* a date (几月几日, 几号, 什么时候) names no window: none of these match it. */
 const ZH_RULES: { re: RegExp; window: (asked: Date, m: RegExpExecArray) => [number, number] }[] = [
+  // 今年三月 / 去年12月: that month of that year (before the bare year rules, which would take the whole year).
+  {
+    re: /(今年|去年|前年)(\d{1,2}|十[一二]?|[一二三四五六七八九])月份?/u,
+    window: (d, m) => monthWindow(d.getUTCFullYear() - ZH_YEAR_OFFSET[m[1]!]!, zhMonthNumber(m[2]!) - 1),
+  },
   { re: /上个?月/u, window: (d) => monthWindow(d.getUTCFullYear(), d.getUTCMonth() - 1) },
   { re: /(这个|本)月/u, window: (d) => monthWindow(d.getUTCFullYear(), d.getUTCMonth()) },
   { re: /前年/u, window: (d) => yearWindow(d.getUTCFullYear() - 2) },

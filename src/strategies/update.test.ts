@@ -39,11 +39,21 @@ describe('update strategy', () => {
     expect(r.units[0]!.score).toBeGreaterThanOrEqual(r.units[1]!.score);
   });
 
-  it('padToK: the superseded unit follows the resolved ones, flagged', async () => {
+  it('padToK: the superseded unit follows its current value (default), or every resolved unit (superseded: end)', async () => {
     const r = await createUpdate(UpdateOptionsSchema.parse({ similarity: 'cosine' })).retrieve(q, index, 5, offlineCtx());
-    expect(r.units.map((u) => u.unit.id)).toEqual(['new', 'cat', 'old']);
+    expect(r.units.map((u) => u.unit.id)).toEqual(['new', 'old', 'cat']);
     expect(r.context).toContain('My favorite color is blue. (superseded on 2023-04-20)');
-    expect(r.notes).toMatchObject({ padded: 1 });
+    const end = await createUpdate(UpdateOptionsSchema.parse({ similarity: 'cosine', superseded: 'end' })).retrieve(q, index, 5, offlineCtx());
+    expect(end.units.map((u) => u.unit.id)).toEqual(['new', 'cat', 'old']);
+  });
+
+  it('topic similarity (default): a shared question entity and a question about the current value merge the pair; the kitten stays apart', async () => {
+    const r = await createUpdate(UpdateOptionsSchema.parse({})).retrieve(q, index, 5, offlineCtx());
+    expect(r.notes).toMatchObject({ similarity: 'topic', merged: [{ kept: 'new', superseded: ['old'], reason: 'entity+change' }] });
+    expect(r.units.map((u) => u.unit.id)).toEqual(['new', 'old', 'cat']);
+    // Without "now" and without a change cue in the newer memory, two values are not taken for an update.
+    const plain = await createUpdate(UpdateOptionsSchema.parse({})).retrieve(frozenQuery('What is my favorite color?'), index, 5, offlineCtx());
+    expect(plain.notes).toMatchObject({ merged: [] });
   });
 
   it('quantile similarity (default): merges only the haystack\'s most similar pairs', async () => {
@@ -58,7 +68,7 @@ describe('update strategy', () => {
       'The dentist said I need a filling.',
     ].map((t, i) => s(`f${i}`, `2023-03-0${i + 1}T10:00:00Z`, t));
     const big = createMemoryIndex([...HAYSTACK, ...filler], SPEC, createWinkSifEmbedder());
-    const r = await createUpdate(UpdateOptionsSchema.parse({ padToK: false })).retrieve(q, big, 5, offlineCtx());
+    const r = await createUpdate(UpdateOptionsSchema.parse({ similarity: 'quantile', padToK: false })).retrieve(q, big, 5, offlineCtx());
     expect(r.notes).toMatchObject({ similarity: 'quantile', merged: [{ kept: 'new', superseded: ['old'] }] });
     expect(r.units).toHaveLength(5);
   });

@@ -1,47 +1,54 @@
 /**
- * Strategy 3, knowledge update (plan §2.3 策略 3): retrieve 2K candidates, cluster same-topic units by embedding
- * similarity (plan: threshold 0.85), and in each cluster with several units keep the newest when it supersedes the
- * oldest — decided by the LLM (`mode: llm`, the plan's `check_update_relation` prompt) or, offline, by the
- * newer-wins rule (a newer same-topic unit always supersedes) — annotated "(updated on …; previously: …)".
+ * Strategy 3, knowledge update (plan §2.3 策略 3): retrieve 2K candidates, group the memories of the same topic, and
+ * in each group with several memories keep the newest when it supersedes the oldest — decided by the LLM
+ * (`mode: llm`, the plan's `check_update_relation` prompt) or, offline, by the newer-wins rule — annotated
+ * "(updated on …; previously [day]: …)".
  *
- * Clustering is leader clustering in rank order (each candidate joins the first cluster whose leader — its best
- * ranked member — is similar enough, else starts one): deterministic, one pass, and the plan does not fix the
- * algorithm. A merged cluster is ranked by its best member's score (the leader's), so the list stays best first with
- * non-increasing scores; the kept unit is the newest member.
+ * Same topic (`similarity: topic`, the default, both modes): same-topic.ts — the question's attribute family shared
+ * by both memories, or a shared question entity with a change cue and an above-median cosine; never two memories of
+ * one session or day. The plan's embedding threshold (`similarity: cosine`, 0.85) and the haystack-quantile rule
+ * (`similarity: quantile`) remain selectable (update-similarity.ts); on the plan's example both merged unrelated
+ * memories ("I am looking for a job in Hangzhou" as an update of the cat), and with Chinese zero vectors everything.
+ * Groups are leader clusters in rank order: each candidate joins the first group whose leader (best ranked member)
+ * is the same topic, else starts one.
  *
- * "Similar enough": the plan's cosine ≥ 0.85 (`similarity: cosine`) assumes one embedder's scale. With the offline
- * SIF embedder, session vectors of one haystack have a median pairwise cosine of ~0.9 (measured on LongMemEval S),
- * so 0.85 puts every candidate in one cluster and the strategy returns a single unit. The default is therefore
- * scale-free (`similarity: quantile`): a pair is same-topic when its cosine is at least the `pairQuantile` (default
- * 0.99) quantile of all pairwise cosines of the haystack — "among the 1 % most similar pairs of this memory". A
- * mean + z·sd rule was rejected: the cosine distribution is bounded at 1 and skewed (SIF sessions: mean ≈ 0.88,
- * sd ≈ 0.06), so mean + 2–3 sd exceeds 1 and nothing ever merges. Not tuned on any question.
+ * Candidates: the entity-ranked first stage (factual.ts; `baseRanking: semantic` = the plan's bare cosine). When the
+ * question names an attribute family, the family's words are searched too, so the new value is a candidate even
+ * when it shares no word with the question ("where do I live now?" → "I moved to Hangzhou").
  *
- * Budget: the plan returns the resolved list only (fewer than K units once clusters merge). With `padToK` (default
- * true) the superseded units follow the resolved ones, ranked by their own score and annotated "(superseded on …)",
- * so every method gets the same budget k and the reader sees old values flagged as outdated.
+ * Order and budget: a resolved group takes the place of its best-ranked member, the current value first. The plan
+ * returns only the resolved list; with `padToK` (default) the superseded memories are kept, flagged
+ * "(superseded on …)", right after their current value (`superseded: follow`, default) or after every resolved
+ * memory (`superseded: end`, the previous behaviour), so every method gets the same budget k.
  */
-import { uniformInt } from 'pure-rand/distribution/uniformInt';
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { z } from 'zod';
-import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
+import type { Ctx, MemoryIndex, Strategy } from '../core/interfaces.ts';
 import type { MemoryUnit, Query, Retrieval, ScoredUnit } from '../core/types.ts';
+import { familiesOf, familyWords } from './attributes.ts';
+import { baseRanked, BaseRankingSchema, rerankByEntities } from './factual.ts';
 import { askYesNo, strategyClient } from './llm-step.ts';
 import { dayOf, monotoneScores, renderContext } from './render.ts';
-import type { Strategy } from '../core/interfaces.ts';
+import { asksCurrent, sameTopic, topicUnit, type TopicReason } from './same-topic.ts';
+import { extractEntities, textKeys } from './text.ts';
+import { dot, leaderClusters, pairwiseCosines, sortedQuantile } from './update-similarity.ts';
+
+export { leaderClusters, MAX_PAIRS, pairwiseCosines, sortedQuantile } from './update-similarity.ts';
 
 export const UpdateOptionsSchema = z
   .object({
     mode: z.enum(['llm', 'offline']).default('offline'),
-    /** `cosine`: cosine ≥ clusterThreshold (the plan's rule); `quantile`: cosine ≥ the pairQuantile quantile of the
-     * haystack's pairwise cosines (scale-free; see header). */
-    similarity: z.enum(['quantile', 'cosine']).default('quantile'),
+    /** `topic`: same-topic.ts (default); `cosine`: cosine ≥ clusterThreshold (the plan's rule); `quantile`: cosine ≥
+     * the pairQuantile quantile of the haystack's pairwise cosines (see header). */
+    similarity: z.enum(['topic', 'quantile', 'cosine']).default('topic'),
     /** Plan: similarity_threshold=0.85 (used with `similarity: cosine`). */
     clusterThreshold: z.number().min(-1).max(1).default(0.85),
     pairQuantile: z.number().min(0).max(1).default(0.99),
-    /** Append superseded units after the resolved ones so the list reaches k (see header). */
+    /** Keep superseded units (flagged) so the list reaches k (see header). */
     padToK: z.boolean().default(true),
+    /** Where kept superseded units go: right after their current value, or after every resolved unit. */
+    superseded: z.enum(['follow', 'end']).default('follow'),
     candidateFactor: z.number().min(1).default(2),
+    baseRanking: BaseRankingSchema.default('entity'),
     /** Characters of the superseded unit quoted in the annotation. */
     previousChars: z.number().int().positive().default(300),
   })
@@ -58,65 +65,31 @@ export function updatePrompt(newer: MemoryUnit, older: MemoryUnit): string {
   );
 }
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}
-
 function snippet(text: string, n: number): string {
   const t = text.replace(/\s+/gu, ' ').trim();
   return t.length <= n ? t : `${t.slice(0, n)}…`;
 }
 
-/** Sorted pairwise cosines of the haystack's unit vectors (cached per vector array; a turn-level LoCoMo haystack
- * has ~180k pairs, computed once and shared by its ~200 questions). Above MAX_PAIRS pairs (LongMemEval M at turn
- * level has ~10⁸) a fixed-seed uniform sample of MAX_PAIRS pairs estimates the quantile instead, deterministically. */
-const pairCache = new WeakMap<readonly Float32Array[], Float64Array>();
-export const MAX_PAIRS = 1_000_000;
-export function pairwiseCosines(vectors: readonly Float32Array[], maxPairs = MAX_PAIRS): Float64Array {
-  const hit = maxPairs === MAX_PAIRS ? pairCache.get(vectors) : undefined;
-  if (hit) return hit;
-  const n = vectors.length;
-  const total = (n * (n - 1)) / 2;
-  let out: Float64Array;
-  if (total <= maxPairs) {
-    out = new Float64Array(total);
-    let p = 0;
-    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) out[p++] = dot(vectors[i]!, vectors[j]!);
-  } else {
-    out = new Float64Array(maxPairs);
-    const rng = xoroshiro128plus(0);
-    for (let p = 0; p < maxPairs; p++) {
-      const i = uniformInt(rng, 0, n - 1);
-      let j = uniformInt(rng, 0, n - 2);
-      if (j >= i) j++;
-      out[p] = dot(vectors[i]!, vectors[j]!);
+type Ranked = ScoredUnit & { rank: number };
+const byTimeDesc = (a: Ranked, b: Ranked): number => (a.unit.at > b.unit.at ? -1 : a.unit.at < b.unit.at ? 1 : a.rank - b.rank);
+
+/** Candidates: the question's ranking, plus the attribute family's own search when the question names one. */
+async function candidatesFor(query: Query, index: MemoryIndex, k: number, options: UpdateOptions): Promise<{ list: Ranked[]; families: Set<string> }> {
+  const list: ScoredUnit[] = await baseRanked(options.baseRanking, query.text, index, Math.ceil(options.candidateFactor * k));
+  const families = options.similarity === 'topic' ? familiesOf(textKeys(query.text)) : new Set<string>();
+  if (families.size > 0) {
+    const seen = new Set(list.map((c) => c.unit.id));
+    const extra = (await index.semantic(familyWords(families), k)).filter((c) => !seen.has(c.unit.id));
+    if (extra.length > 0) {
+      // Score the family's finds against the question itself, so all candidates share one scale.
+      const scores = await index.semanticScores(query.text);
+      const position = new Map(index.units.map((u, i) => [u.id, i]));
+      const rescored = extra.map((c) => ({ unit: c.unit, score: scores[position.get(c.unit.id) ?? -1] ?? 0 }));
+      list.push(...rerankByEntities(rescored, extractEntities(query.text), 0.3));
     }
   }
-  out.sort();
-  if (maxPairs === MAX_PAIRS) pairCache.set(vectors, out);
-  return out;
-}
-
-/** The q-quantile of sorted values, linear interpolation (numpy.quantile default); undefined when empty. */
-export function sortedQuantile(sorted: Float64Array, q: number): number | undefined {
-  if (sorted.length === 0) return undefined;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
-}
-
-/** Leader clustering of ranked candidates (see header); returns clusters of candidate positions, leader first. */
-export function leaderClusters(vectors: readonly Float32Array[], threshold: number): number[][] {
-  const clusters: number[][] = [];
-  for (let i = 0; i < vectors.length; i++) {
-    const home = clusters.find((c) => dot(vectors[c[0]!]!, vectors[i]!) >= threshold);
-    if (home) home.push(i);
-    else clusters.push([i]);
-  }
-  return clusters;
+  list.sort((a, b) => b.score - a.score);
+  return { list: list.map((c, rank) => ({ ...c, rank })), families };
 }
 
 export function createUpdate(options: UpdateOptions): Strategy {
@@ -124,56 +97,72 @@ export function createUpdate(options: UpdateOptions): Strategy {
     name: 'update',
     mode: options.mode,
     async retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval> {
-      const candidates = await index.semantic(query.text, Math.ceil(options.candidateFactor * k));
+      const { list: candidates, families } = await candidatesFor(query, index, k, options);
       const all = await index.vectors();
       const position = new Map(index.units.map((u, i) => [u.id, i]));
       const vecs = candidates.map((c) => all[position.get(c.unit.id) ?? -1] ?? new Float32Array(index.embedder.dim));
-      let threshold = options.clusterThreshold;
-      if (options.similarity === 'quantile') {
-        // A haystack of one unit has no pairs: nothing merges.
-        threshold = sortedQuantile(pairwiseCosines(all), options.pairQuantile) ?? Infinity;
-      }
-      const clusters = leaderClusters(vecs, threshold);
 
-      const out: (ScoredUnit & { rank: number })[] = [];
-      const superseded: (ScoredUnit & { rank: number; by: string })[] = [];
+      let clusters: number[][];
+      let threshold: number | null = null;
+      const reasons: Record<string, TopicReason> = {};
+      if (options.similarity === 'topic') {
+        const topics = candidates.map((c) => topicUnit(c.unit));
+        const pairCos: number[] = [];
+        for (let i = 0; i < vecs.length; i++) for (let j = i + 1; j < vecs.length; j++) pairCos.push(dot(vecs[i]!, vecs[j]!));
+        const medianCosine = sortedQuantile(Float64Array.from(pairCos).sort(), 0.5) ?? Infinity;
+        const topicCtx = { asksCurrent: asksCurrent(query.text), queryFamilies: families, queryEntities: extractEntities(query.text), medianCosine };
+        clusters = [];
+        for (let i = 0; i < candidates.length; i++) {
+          const home = clusters.find((c) => {
+            const l = c[0]!;
+            const [older, newer] = candidates[l]!.unit.at <= candidates[i]!.unit.at ? [l, i] : [i, l];
+            const reason = sameTopic(topics[older]!, topics[newer]!, dot(vecs[l]!, vecs[i]!), topicCtx);
+            if (reason) reasons[`${candidates[l]!.unit.id}|${candidates[i]!.unit.id}`] = reason;
+            return reason !== undefined;
+          });
+          if (home) home.push(i);
+          else clusters.push([i]);
+        }
+      } else {
+        const t = options.similarity === 'quantile' ? (sortedQuantile(pairwiseCosines(all), options.pairQuantile) ?? Infinity) : options.clusterThreshold;
+        threshold = Number.isFinite(t) ? t : null;
+        clusters = leaderClusters(vecs, t);
+      }
+
+      // Blocks in the order of their best member; a resolved group is one block (current value, then superseded).
+      const blocks: { key: number; units: Ranked[] }[] = [];
+      const late: Ranked[] = [];
       const annotations: Record<string, string> = {};
-      const merged: { kept: string; superseded: string[]; decidedBy: 'llm' | 'newer-wins' }[] = [];
+      const merged: { kept: string; superseded: string[]; decidedBy: 'llm' | 'newer-wins'; reason?: TopicReason }[] = [];
       const notMerged: string[][] = [];
       for (const cluster of clusters) {
-        const members = cluster.map((i) => ({ ...candidates[i]!, rank: i }));
-        if (members.length === 1) {
-          out.push(members[0]!);
-          continue;
-        }
-        // Newest first; equal times keep rank order.
-        const byTime = [...members].sort((a, b) => (a.unit.at > b.unit.at ? -1 : a.unit.at < b.unit.at ? 1 : a.rank - b.rank));
+        const members = cluster.map((i) => candidates[i]!);
+        const byTime = [...members].sort(byTimeDesc);
         const newest = byTime[0]!;
         const oldest = byTime[byTime.length - 1]!;
         const isUpdate =
-          options.mode === 'llm'
-            ? await askYesNo(strategyClient(ctx, 'update'), ctx, 'strategy.update.check', updatePrompt(newest.unit, oldest.unit))
-            : true;
-        if (isUpdate) {
-          out.push({ unit: newest.unit, score: members[0]!.score, rank: members[0]!.rank });
-          annotations[newest.unit.id] =
-            `(updated on ${dayOf(newest.unit.at)}; previously [${dayOf(oldest.unit.at)}]: ${snippet(oldest.unit.text, options.previousChars)})`;
-          merged.push({ kept: newest.unit.id, superseded: byTime.slice(1).map((m) => m.unit.id), decidedBy: options.mode === 'llm' ? 'llm' : 'newer-wins' });
-          for (const m of byTime.slice(1)) superseded.push({ ...m, by: dayOf(newest.unit.at) });
-        } else {
-          out.push(...members);
-          notMerged.push(members.map((m) => m.unit.id));
+          members.length > 1 &&
+          (options.mode === 'llm' ? await askYesNo(strategyClient(ctx, 'update'), ctx, 'strategy.update.check', updatePrompt(newest.unit, oldest.unit)) : true);
+        if (!isUpdate) {
+          for (const m of members) blocks.push({ key: m.rank, units: [m] });
+          if (members.length > 1) notMerged.push(members.map((m) => m.unit.id));
+          continue;
         }
+        const leader = members[0]!;
+        annotations[newest.unit.id] = `(updated on ${dayOf(newest.unit.at)}; previously [${dayOf(oldest.unit.at)}]: ${snippet(oldest.unit.text, options.previousChars)})`;
+        const reason = reasons[`${leader.unit.id}|${members.find((m) => m !== leader)?.unit.id ?? ''}`];
+        merged.push({ kept: newest.unit.id, superseded: byTime.slice(1).map((m) => m.unit.id), decidedBy: options.mode === 'llm' ? 'llm' : 'newer-wins', ...(reason ? { reason } : {}) });
+        const older = byTime.slice(1);
+        for (const m of older) annotations[m.unit.id] = `(superseded on ${dayOf(newest.unit.at)})`;
+        const block: Ranked[] = [{ ...newest, score: leader.score }];
+        if (options.padToK && options.superseded === 'follow') block.push(...older);
+        else if (options.padToK) late.push(...older);
+        blocks.push({ key: leader.rank, units: block });
       }
-      out.sort((a, b) => b.score - a.score || a.rank - b.rank);
-      const resolved = out.slice(0, k).map(({ unit, score }) => ({ unit, score }));
-      let units = resolved;
-      if (options.padToK && resolved.length < k && superseded.length > 0) {
-        superseded.sort((a, b) => b.score - a.score || a.rank - b.rank);
-        const pad = superseded.slice(0, k - resolved.length);
-        for (const p of pad) annotations[p.unit.id] = `(superseded on ${p.by})`;
-        units = monotoneScores([...resolved, ...pad.map(({ unit, score }) => ({ unit, score }))]);
-      }
+      blocks.sort((a, b) => a.key - b.key);
+      late.sort((a, b) => a.rank - b.rank);
+      const ordered = [...blocks.flatMap((b) => b.units), ...late].slice(0, k);
+      const units = monotoneScores(ordered.map(({ unit, score }) => ({ unit, score })));
       const keptAnnotations = Object.fromEntries(units.filter((u) => annotations[u.unit.id]).map((u) => [u.unit.id, annotations[u.unit.id]!]));
       return {
         units,
@@ -187,8 +176,8 @@ export function createUpdate(options: UpdateOptions): Strategy {
           merged,
           notMerged,
           similarity: options.similarity,
-          clusterThreshold: Number.isFinite(threshold) ? threshold : null,
-          padded: units.length - resolved.length,
+          queryFamilies: [...families],
+          clusterThreshold: threshold,
           annotations: keptAnnotations,
         },
       };

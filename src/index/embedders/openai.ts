@@ -9,6 +9,8 @@
  */
 import OpenAI from 'openai';
 import { z } from 'zod';
+import { formatZodError } from '../../core/registry.ts';
+import { readSecret } from '../../core/secrets.ts';
 import { InputError } from '../../core/errors.ts';
 import type { Embedder } from '../../core/interfaces.ts';
 
@@ -60,9 +62,9 @@ export class OpenAIEmbedder implements Embedder {
    */
   static async create(options: OpenAIEmbedderOptions = {}): Promise<OpenAIEmbedder> {
     const parsed = OpenAIEmbedderOptionsSchema.safeParse(options);
-    if (!parsed.success) throw new InputError(parsed.error.message, 'openai embedder options');
+    if (!parsed.success) throw new InputError(formatZodError(parsed.error), 'openai embedder options');
     const settings = parsed.data;
-    const apiKey = process.env[settings.apiKeyEnv];
+    const apiKey = readSecret(settings.apiKeyEnv);
     if (apiKey === undefined || apiKey === '') {
       throw new InputError(
         `environment variable ${settings.apiKeyEnv} is not set (servers that need no key accept any value)`,
@@ -88,7 +90,7 @@ export class OpenAIEmbedder implements Embedder {
   async embed(texts: string[]): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += this.settings.batchSize) {
-      const vectors = await this.request(texts.slice(i, i + this.settings.batchSize));
+      const vectors = await this.requestValid(texts.slice(i, i + this.settings.batchSize));
       for (const v of vectors) {
         if (this.dim !== 0 && v.length !== this.dim) {
           throw new InputError(`expected ${this.dim}-d vectors, got ${v.length}`, this.id);
@@ -97,6 +99,22 @@ export class OpenAIEmbedder implements Embedder {
       }
     }
     return out;
+  }
+
+  /**
+   * A reply that decodes to unusable vectors (NaN/Infinity, the wrong dimension, a zero vector for a non-empty text)
+   * is an error, not a result: retried like a failed call, then thrown — so it becomes an error row and is never
+   * cached (the cache stores only what `embed` returns).
+   */
+  private async requestValid(input: string[]): Promise<Float32Array[]> {
+    let lastError: unknown;
+    for (let attempt = 0; attempt <= this.settings.maxRetries; attempt++) {
+      const vectors = await this.request(input);
+      const problem = invalidVector(vectors, input, this.dim);
+      if (problem === undefined) return vectors;
+      lastError = new InputError(`bad embedding reply: ${problem}`, this.id);
+    }
+    throw lastError;
   }
 
   private async request(input: string[]): Promise<Float32Array[]> {
@@ -126,6 +144,21 @@ export class OpenAIEmbedder implements Embedder {
     }
     return result;
   }
+}
+
+/** Why a reply's vectors cannot be used, or undefined when every one is finite, of the dimension, non-zero. */
+export function invalidVector(vectors: readonly Float32Array[], input: readonly string[], dim: number): string | undefined {
+  for (const [i, v] of vectors.entries()) {
+    if (dim !== 0 && v.length !== dim) return `vector ${i} has ${v.length} dimensions, expected ${dim}`;
+    let norm = 0;
+    for (let j = 0; j < v.length; j++) {
+      const x = v[j]!;
+      if (!Number.isFinite(x)) return `vector ${i} holds ${x}`;
+      norm += x * x;
+    }
+    if (norm === 0 && (input[i] ?? '').trim() !== '') return `vector ${i} is all zeros for a non-empty text`;
+  }
+  return undefined;
 }
 
 /** base64 float32 little-endian (what `encoding_format: 'base64'` returns) or a JSON number array. */

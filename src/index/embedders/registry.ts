@@ -22,6 +22,8 @@ export const WinkSifOptionsSchema = z
     a: z.number().positive().default(1e-3),
     /** Where the binary vector cache lives (default: ADAPTMR_CACHE_DIR, else <repo>/.cache). */
     cacheDir: z.string().optional(),
+    /** Hashed directions for words the vectors lack — all Chinese, English names (default); false = the v1 embedder. */
+    hashUnknown: z.boolean().default(true),
     /** Cache vectors in DuckDB; off by default since a SIF vector is cheaper to recompute than to look up. */
     cache: z.boolean().default(false),
   })
@@ -34,11 +36,11 @@ function maybeCached(embedder: Embedder, cache: boolean, context: EmbedderContex
 export const embedders = new Registry<Embedder, EmbedderContext>('embedder')
   .register({
     name: 'wink-sif',
-    description: 'Offline SIF-weighted average of wink GloVe-derived 100-d word vectors (Arora et al. 2017)',
+    description: 'Offline SIF-weighted average of wink GloVe-derived 100-d word vectors (Arora et al. 2017), unknown words and Chinese hashed',
     optionsSchema: WinkSifOptionsSchema,
     create(o, context) {
       // Lazy: the vectors load on the first embed call, so BM25-only runs never read them.
-      const embedder = new LazyWinkSifEmbedder(o.cacheDir === undefined ? { a: o.a } : { a: o.a, cacheDir: o.cacheDir });
+      const embedder = new LazyWinkSifEmbedder(o.cacheDir === undefined ? { a: o.a, hashUnknown: o.hashUnknown } : { a: o.a, hashUnknown: o.hashUnknown, cacheDir: o.cacheDir });
       return maybeCached(embedder, o.cache, context);
     },
   })

@@ -3,9 +3,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { embedders } from './registry.ts';
-import { createWinkSifEmbedder, LazyWinkSifEmbedder, WINK_SIF_ID } from './wink-sif.ts';
+import { createWinkSifEmbedder, LazyWinkSifEmbedder, WINK_SIF_ID, WINK_SIF_V1_ID } from './wink-sif.ts';
+import { HASH_BUCKETS } from './hashed-tokens.ts';
 import { convertWinkJson, loadWinkVectors, readWordVectors } from './wink-vectors.ts';
 
 const dot = (a: Float32Array, b: Float32Array): number => a.reduce((s, x, i) => s + x * b[i]!, 0);
@@ -79,9 +80,38 @@ describe('wink-sif on the real package', () => {
     expect(dot(a!, b!)).toBeGreaterThan(dot(a!, c!));
   });
 
-  it('unknown words are skipped; a text with none embeds to the zero vector', () => {
-    expect([...sif.embedOne('qqzxv zzkkq !!!')].every((x) => x === 0)).toBe(true);
-    expect(sif.embedOne('cat qqzxv')).toEqual(sif.embedOne('CAT'));
+  it('v1 (hashUnknown: false) skips unknown words; Chinese and punctuation-only texts embed to zero, counted and warned once', () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    const v1 = createWinkSifEmbedder({ hashUnknown: false });
+    expect(v1.id).toBe(WINK_SIF_V1_ID);
+    expect([...v1.embedOne('qqzxv zzkkq !!!')].every((x) => x === 0)).toBe(true);
+    expect([...v1.embedOne('我养了一只猫')].every((x) => x === 0)).toBe(true);
+    expect(v1.embedOne('cat qqzxv')).toEqual(v1.embedOne('CAT'));
+    expect(v1.unrepresented).toBe(2);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]![0])).toMatch(/zero vector/);
+    warn.mockRestore();
+  });
+
+  it('v2 hashes unknown words and Chinese: an exact unknown name or Chinese word matches, nothing is silently zero', () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    const e = createWinkSifEmbedder();
+    const [q, hit, miss] = ['Shuxiangqing', 'Try Shuxiangqing, a Sichuan restaurant.', 'Try Tsurumi, a Japanese restaurant.'].map((t) => e.embedOne(t));
+    expect(dot(q!, hit!)).toBeGreaterThan(dot(q!, miss!) + 0.2);
+    const [cat, catMemory, move] = ['我的猫叫什么名字？', '我养了一只叫小白的猫', '我搬到杭州西湖区了'].map((t) => e.embedOne(t));
+    expect(Math.hypot(...cat!)).toBeCloseTo(1, 5);
+    expect(dot(cat!, catMemory!)).toBeGreaterThan(dot(cat!, move!) + 0.1);
+    const [live, moved, run] = ['我现在住在哪个城市？杭州还是北京？', '我搬到杭州西湖区了', '我最近开始跑步了'].map((t) => e.embedOne(t));
+    expect(dot(live!, moved!)).toBeGreaterThan(dot(live!, run!));
+    // English texts of known words only keep their v1 vector in the first 100 dimensions, the hashed ones are 0.
+    const v2 = e.embedOne('The kitten slept on the rug.');
+    expect(v2.length).toBe(100 + HASH_BUCKETS);
+    expect(v2.subarray(0, 100)).toEqual(createWinkSifEmbedder({ hashUnknown: false }).embedOne('The kitten slept on the rug.'));
+    expect(v2.subarray(100).every((x) => x === 0)).toBe(true);
+    expect([...e.embedOne('!!! ...')].every((x) => x === 0)).toBe(true);
+    expect(e.unrepresented).toBe(1);
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
   });
 
   it('ids name the settings; common-component removal changes the id and the vectors', () => {
@@ -98,7 +128,7 @@ describe('wink-sif on the real package', () => {
     const lazy = new LazyWinkSifEmbedder({ a: 1e-4 });
     expect(lazy.loaded).toBe(false);
     expect(lazy.id).toBe(createWinkSifEmbedder({ a: 1e-4 }).id);
-    expect(lazy.dim).toBe(100);
+    expect(lazy.dim).toBe(100 + HASH_BUCKETS);
     const texts = ['The kitten slept on the rug.', 'we bought a car'];
     expect(await lazy.embed(texts)).toEqual(await createWinkSifEmbedder({ a: 1e-4 }).embed(texts));
     expect(lazy.loaded).toBe(true);
@@ -107,7 +137,8 @@ describe('wink-sif on the real package', () => {
   it('is in the embedders registry with strict options', async () => {
     const e = await embedders.create('wink-sif', {}, {});
     expect(e.id).toBe(WINK_SIF_ID);
-    expect(e.dim).toBe(100);
+    expect(e.dim).toBe(100 + HASH_BUCKETS);
+    expect((await embedders.create('wink-sif', { hashUnknown: false }, {})).dim).toBe(100);
     expect(() => embedders.parseOptions('wink-sif', { alpha: 1 })).toThrow(/alpha/);
     expect(() => embedders.get('wink-sfi')).toThrow(/Did you mean "wink-sif"/);
   });

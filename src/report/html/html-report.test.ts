@@ -1,0 +1,159 @@
+/**
+ * The HTML report in a real browser: the sample results file (a real run with the loopback LLM stand-in) is
+ * rendered to a page, which headless Chromium (Debian `chromium`, driven by puppeteer-core over the DevTools
+ * protocol; no browser download) opens from file://. The test fails on any console error or page error and on any
+ * request that is not the page itself, checks that every chart drew a non-empty SVG, that the filters narrow the
+ * question list as the data says, and that a click opens the drill-down with every method. A copy of the file with
+ * a `comparisons` table (the statistics issue's contract columns) must grow the comparisons section and chart; the
+ * file without it must not. Screenshots go to results/screenshots/.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../run/provenance.ts';
+import { openResultStore } from '../../store/index.ts';
+import { makeSampleResults } from '../testing/sample-results.ts';
+import { writeHtmlReport } from './html-report.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'adaptmr-html-'));
+const shots = join(REPO_ROOT, 'results', 'screenshots');
+let browser: Browser;
+
+/** The Debian chromium (or CHROMIUM_PATH); a missing browser fails the test with the install command. */
+function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => !!p);
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) throw new Error('no Chromium found: apt-get install chromium (or set CHROMIUM_PATH)');
+  return found;
+}
+
+const sample = join(dir, 'sample.duckdb');
+const withComparisons = join(dir, 'with-comparisons.duckdb');
+
+beforeAll(async () => {
+  await makeSampleResults(sample, dir);
+  copyFileSync(sample, withComparisons);
+  // A comparisons table with the contract's columns, its numbers computed from the file's own per-question scores
+  // (mean paired difference; the interval and p-values are placeholders of the right shape: this test checks the
+  // page, the statistics issue checks the statistics).
+  const store = await openResultStore(withComparisons);
+  await store.query(`CREATE TABLE comparisons AS
+    SELECT a.run_id AS run, a.dataset, a.method AS method_a, b.method AS method_b, a.level, a.metric, a.k, 'all' AS adapt_type,
+           count(*) AS n_pairs, avg(b.value - a.value) AS mean_diff, avg(b.value - a.value) - 0.1 AS ci_low,
+           avg(b.value - a.value) + 0.1 AS ci_high, 0.5 AS p_value, 0.5 AS p_holm, 'fixture' AS test, 'vs bm25' AS family
+    FROM scores a JOIN scores b USING (run_id, dataset, question_id, level, metric, k)
+    WHERE a.method = 'bm25' AND b.method <> 'bm25' AND a.counted AND b.counted
+    GROUP BY ALL`);
+  await store.close();
+  browser = await puppeteer.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Opened { page: Page; problems: string[] }
+
+async function open(html: string): Promise<Opened> {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${String(e)}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  page.on('request', (r) => { if (r.url() !== `file://${html}`) problems.push(`request: ${r.url()}`); });
+  await page.setViewport({ width: 1300, height: 900 });
+  await page.goto(`file://${html}`, { waitUntil: 'load' });
+  await page.waitForFunction(
+    'window.adaptmrReport && window.adaptmrReport.rendered + window.adaptmrReport.failed.length === window.adaptmrReport.expected',
+    { timeout: 60_000 },
+  );
+  return { page, problems };
+}
+
+/** Per chart container: number of drawn marks and the SVG's size. */
+async function chartStats(page: Page): Promise<Record<string, { marks: number; width: number; height: number }>> {
+  return page.$$eval('[data-chart]', (nodes) => Object.fromEntries(nodes.map((n) => {
+    const svg = n.querySelector('svg');
+    const box = svg?.getBoundingClientRect();
+    const marks = svg ? svg.querySelectorAll('path, rect, line, circle').length : 0;
+    return [n.getAttribute('data-chart') ?? '?', { marks, width: box?.width ?? 0, height: box?.height ?? 0 }];
+  })));
+}
+
+describe('HTML report in headless Chromium', () => {
+  it('renders every chart, filters and opens the drill-down, with no console error or request', async () => {
+    const html = join(dir, 'sample.html');
+    const summary = await writeHtmlReport(sample, html);
+    expect(summary.charts.sort()).toEqual(['latency', 'routes', 'scores', 'tokens']);
+    const text = readFileSync(html, 'utf8');
+    expect(text).not.toMatch(/<script[^>]+src=|<link[^>]+href=/u); // everything inline
+
+    const { page, problems } = await open(html);
+    const charts = await chartStats(page);
+    expect(Object.keys(charts).sort()).toEqual(summary.charts.sort());
+    for (const [id, c] of Object.entries(charts)) {
+      expect(c.marks, `chart ${id}`).toBeGreaterThan(5);
+      expect(c.width * c.height, `chart ${id}`).toBeGreaterThan(100 * 100);
+    }
+    // The upper-bound method is labelled in the legend and its bars outlined (dashed stroke).
+    expect(await page.$eval('#chart-scores', (n) => n.textContent ?? '')).toContain('adaptmr-oracle (upper bound)');
+    expect(await page.$$eval('#chart-scores path[stroke-dasharray="3,2"]', (n) => n.length)).toBeGreaterThan(0);
+
+    // Filters: the type filter keeps exactly the questions of that type.
+    const store = await openResultStore(sample, { readOnly: true });
+    const [temporal] = await store.query<{ n: number }>("SELECT count(DISTINCT (dataset, question_id)) AS n FROM questions WHERE adapt_type = 'temporal'");
+    const [all] = await store.query<{ n: number }>('SELECT count(DISTINCT (dataset, question_id)) AS n FROM questions');
+    await store.close();
+    expect(await page.$$eval('#drill-rows tr', (r) => r.length)).toBe(all!.n);
+    await page.select('#f-type', 'temporal');
+    expect(await page.$$eval('#drill-rows tr', (r) => r.length)).toBe(temporal!.n);
+
+    // The drill-down: a click shows the question, its gold and one card per method with units and answer.
+    await page.click('#drill-rows tr');
+    const detail = await page.$eval('#drill-detail', (n) => ({ hidden: n.hasAttribute('hidden'), text: n.textContent ?? '', cards: n.querySelectorAll('div.method').length, units: n.querySelectorAll('table.units tbody tr').length }));
+    expect(detail.hidden).toBe(false);
+    expect(detail.cards).toBe(3);
+    expect(detail.units).toBeGreaterThan(0);
+    expect(detail.text).toMatch(/gold type\s*temporal/u);
+    expect(detail.text).toContain('route: single:temporal');
+    expect(detail.text).toMatch(/verdict: (correct|wrong)/u);
+
+    // The picker switches the table and the charts to QA accuracy without errors.
+    const option = await page.$$eval('#pick-metric option', (o) => o.map((x) => x.getAttribute('value') ?? '').find((v) => v.startsWith('accuracy|')));
+    expect(option).toBeDefined();
+    await page.select('#pick-metric', option!);
+    expect(await page.$eval('#score-table', (n) => n.textContent ?? '')).toMatch(/\d+\.\d%/u);
+
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: join(shots, 'html-report.png'), fullPage: true });
+    expect(statSync(join(shots, 'html-report.png')).size).toBeGreaterThan(50_000);
+    await page.close();
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('shows the comparisons section and chart only when the file has a comparisons table', async () => {
+    const html = join(dir, 'with-comparisons.html');
+    const summary = await writeHtmlReport(withComparisons, html);
+    expect(summary.charts).toContain('comparisons');
+    const { page, problems } = await open(html);
+    const charts = await chartStats(page);
+    expect(charts.comparisons!.marks).toBeGreaterThan(5);
+    const rows = await page.$$eval('#comparison-table tbody tr', (r) => r.map((x) => x.textContent ?? ''));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.join('\n')).toContain('adaptmr-single');
+    await page.screenshot({ path: join(shots, 'html-report-comparisons.png'), fullPage: true });
+    await page.close();
+    expect(problems).toEqual([]);
+    expect(readFileSync(join(dir, 'sample.html'), 'utf8')).not.toContain('id="comparison-table"');
+  }, 120_000);
+
+  it('is refused with one line for a file that is not a results file', async () => {
+    const bogus = join(dir, 'bogus.duckdb');
+    execFileSync('node', ['-e', 'require("fs").writeFileSync(process.argv[1], "not duckdb")', bogus]);
+    await expect(writeHtmlReport(bogus, join(dir, 'x.html'))).rejects.toThrow(/bogus\.duckdb: cannot open results file/u);
+  });
+});

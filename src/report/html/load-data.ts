@@ -1,0 +1,189 @@
+/**
+ * Everything the HTML report shows, read from a results file (opened read-only) into plain JSON-able rows. A
+ * section's rows are empty when the file has nothing for it, and optional columns (`scores_by_type.ci_low/ci_high`,
+ * the `comparisons` table of the statistics issue) are read only when the file has them, so the page shows what the
+ * file holds and omits the rest. Series labels are shared with the text report (series-label.ts).
+ */
+import type { ResultStore } from '../../store/index.ts';
+import { seriesLabeller, type SeriesKey } from '../series-label.ts';
+
+export interface RunInfo {
+  runId: string; name: string; status: string; configHash: string; gitCommit: string | null; gitDirty: boolean | null;
+  seed: number; startedAt: string; endedAt: string | null; config: unknown; packageVersions: Record<string, string>;
+  datasetHashes: unknown;
+}
+
+export interface MethodInfo {
+  runId: string; method: string; series: string; kind: string; granularity: string; k: number; output: string;
+  upperBound: boolean; degraded: string | null;
+}
+
+export interface TypeScore {
+  dataset: string; series: string; upperBound: boolean; level: string; metric: string; k: number | null;
+  type: string; n: number; mean: number; ciLow: number | null; ciHigh: number | null;
+}
+
+export type Comparison = Record<string, string | number | boolean | null>;
+
+export interface Efficiency {
+  dataset: string; series: string; upperBound: boolean; stage: string; calls: number; errors: number;
+  p50Ms: number; p95Ms: number; meanMs: number; promptTokens: number; completionTokens: number; costUsd: number;
+}
+
+export interface RouteShare { dataset: string; series: string; route: string; n: number }
+
+export interface DrillMethod {
+  series: string; upperBound: boolean; degraded: string | null; predictedType: string | null; route: string | null;
+  units: [string, string, number][]; k: number | null; noMemory: boolean; latencyMs: number; error: string | null;
+  answer: string | null; verdicts: boolean[]; tokens: number; calls: number; hit: number | null;
+}
+
+export interface DrillQuestion {
+  dataset: string; id: string; text: string; askedAt: string; nativeType: string; type: string; isAbstention: boolean;
+  answer: string; evidenceSessions: string[]; methods: DrillMethod[];
+}
+
+export interface ReportData {
+  file: string; experiment: string | null; schemaVersion: string; generatedAt: string;
+  runs: RunInfo[]; methods: MethodInfo[]; scores: TypeScore[]; hasCi: boolean; comparisons: Comparison[];
+  efficiency: Efficiency[]; routes: RouteShare[]; questions: DrillQuestion[];
+  /** Units listed per method in the drill-down (the first of k). */
+  unitsShown: number;
+}
+
+export const UNITS_SHOWN = 20;
+
+async function columns(store: ResultStore, table: string): Promise<Set<string>> {
+  const rows = await store.query<{ column_name: string }>(
+    "SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' AND table_name = $1", [table]);
+  return new Set(rows.map((r) => r.column_name));
+}
+
+const json = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
+async function loadRuns(store: ResultStore): Promise<RunInfo[]> {
+  const rows = await store.query<Record<string, string | number | boolean | null>>('SELECT * FROM runs ORDER BY started_at, run_id');
+  return rows.map((r) => ({
+    runId: String(r.run_id), name: String(r.name), status: String(r.status), configHash: String(r.config_hash),
+    gitCommit: r.git_commit as string | null, gitDirty: r.git_dirty as boolean | null, seed: Number(r.seed),
+    startedAt: String(r.started_at), endedAt: r.ended_at as string | null, config: json(r.config_json as string),
+    packageVersions: json(r.package_versions as string) as Record<string, string>, datasetHashes: json(r.dataset_hashes as string),
+  }));
+}
+
+interface Labelled extends SeriesKey { upper_bound: boolean | null }
+
+export async function loadReportData(store: ResultStore, file: string): Promise<ReportData> {
+  const keys = await store.query<SeriesKey>(
+    `SELECT DISTINCT run_id, method, granularity FROM retrievals UNION SELECT DISTINCT run_id, method, granularity FROM scores`);
+  const label = seriesLabeller(keys);
+  const upper = new Set((await store.query<SeriesKey>('SELECT run_id, method, granularity FROM methods WHERE upper_bound'))
+    .map((r) => `${r.run_id}\t${r.method}`));
+  const isUpper = (r: SeriesKey): boolean => upper.has(`${r.run_id}\t${r.method}`);
+  const meta = new Map((await store.query<{ key: string; value: string }>('SELECT key, value FROM meta')).map((r) => [r.key, r.value]));
+
+  const methods = (await store.query<Labelled & { kind: string; k: number; output: string; degraded: string | null }>(
+    'SELECT * FROM methods ORDER BY run_id, method')).map((m) => ({
+    runId: m.run_id, method: m.method, series: label(m), kind: m.kind, granularity: m.granularity, k: m.k, output: m.output,
+    upperBound: m.upper_bound === true, degraded: m.degraded,
+  }));
+
+  const scoreCols = await columns(store, 'scores_by_type');
+  const ci = hasCiCols(scoreCols) ? 'ci_low, ci_high' : 'NULL AS ci_low, NULL AS ci_high';
+  const scores = (await store.query<SeriesKey & { dataset: string; level: string; metric: string; k: number | null; adapt_type: string; n: number; mean: number; ci_low: number | null; ci_high: number | null }>(
+    `SELECT run_id, dataset, method, granularity, level, metric, k, adapt_type, n, mean, ${ci}
+     FROM scores_by_type WHERE native_type = 'all' ORDER BY dataset, method, run_id, level, metric, k, adapt_type`)).map((r) => ({
+    dataset: r.dataset, series: label(r), upperBound: isUpper(r), level: r.level, metric: r.metric, k: r.k, type: r.adapt_type,
+    n: r.n, mean: r.mean, ciLow: r.ci_low, ciHigh: r.ci_high,
+  }));
+
+  const tables = new Set((await store.query<{ table_name: string }>(
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'")).map((t) => t.table_name));
+  const comparisons = tables.has('comparisons') ? await store.query<Comparison>('SELECT * FROM comparisons ORDER BY ALL') : [];
+
+  return {
+    file, experiment: meta.get('experiment') ?? null, schemaVersion: meta.get('schema_version') ?? '?',
+    generatedAt: new Date().toISOString(), runs: await loadRuns(store), methods, scores, hasCi: hasCiCols(scoreCols),
+    comparisons, efficiency: await loadEfficiency(store, label, isUpper), routes: await loadRoutes(store, label),
+    questions: await loadQuestions(store, label, isUpper), unitsShown: UNITS_SHOWN,
+  };
+}
+
+function hasCiCols(cols: Set<string>): boolean {
+  return cols.has('ci_low') && cols.has('ci_high');
+}
+
+async function loadEfficiency(store: ResultStore, label: (r: SeriesKey) => string, isUpper: (r: SeriesKey) => boolean): Promise<Efficiency[]> {
+  const rows = await store.query<SeriesKey & { dataset: string; stage: string; calls: number; errors: number; p50: number; p95: number; mean: number; prompt: number; completion: number; cost: number }>(`
+    SELECT run_id, dataset, method, granularity, 'retrieval' AS stage, count(*) AS calls, count(error) AS errors,
+           quantile_cont(latency_ms, 0.5) AS p50, quantile_cont(latency_ms, 0.95) AS p95, avg(latency_ms) AS mean,
+           0 AS prompt, 0 AS completion, 0 AS cost
+    FROM retrievals GROUP BY ALL
+    UNION ALL
+    SELECT c.run_id, c.dataset, c.method, coalesce(any_value(r.granularity), '') AS granularity, c.stage, count(*), count(c.error),
+           quantile_cont(c.latency_ms, 0.5), quantile_cont(c.latency_ms, 0.95), avg(c.latency_ms),
+           sum(c.prompt_tokens)::DOUBLE / count(DISTINCT c.question_id), sum(c.completion_tokens)::DOUBLE / count(DISTINCT c.question_id),
+           sum(c.cost_usd)
+    FROM llm_calls c LEFT JOIN retrievals r ON r.run_id = c.run_id AND r.dataset = c.dataset AND r.question_id = c.question_id AND r.method = c.method
+    GROUP BY c.run_id, c.dataset, c.method, c.stage
+    ORDER BY ALL`);
+  return rows.map((r) => ({
+    dataset: r.dataset, series: label(r), upperBound: isUpper(r), stage: r.stage, calls: r.calls, errors: r.errors,
+    p50Ms: r.p50, p95Ms: r.p95, meanMs: r.mean, promptTokens: r.prompt, completionTokens: r.completion, costUsd: r.cost,
+  }));
+}
+
+async function loadRoutes(store: ResultStore, label: (r: SeriesKey) => string): Promise<RouteShare[]> {
+  const rows = await store.query<SeriesKey & { dataset: string; route: string; n: number }>(
+    `SELECT run_id, dataset, method, granularity, route, count(*) AS n FROM retrievals WHERE route IS NOT NULL GROUP BY ALL ORDER BY ALL`);
+  return rows.map((r) => ({ dataset: r.dataset, series: label(r), route: r.route, n: r.n }));
+}
+
+interface DrillRow extends SeriesKey {
+  dataset: string; question_id: string; predicted_type: string | null; route: string | null; unit_ids: string[];
+  unit_session_ids: string[]; scores: number[]; k: number | null; no_memory: boolean; latency_ms: number; error: string | null;
+  answer: string | null; judge_verdicts: string | null; tokens: number | null; calls: number | null; hit: number | null;
+}
+
+async function loadQuestions(store: ResultStore, label: (r: SeriesKey) => string, isUpper: (r: SeriesKey) => boolean): Promise<DrillQuestion[]> {
+  const qs = await store.query<{ dataset: string; question_id: string; text: string; asked_at: string; native_type: string; adapt_type: string; is_abstention: boolean; answer: string; evidence_session_ids: string[] }>(
+    'SELECT DISTINCT ON (dataset, question_id) * FROM questions ORDER BY dataset, question_id, run_id');
+  const degraded = new Map((await store.query<{ run_id: string; method: string; degraded: string | null }>('SELECT run_id, method, degraded FROM methods'))
+    .map((m) => [`${m.run_id}\t${m.method}`, m.degraded]));
+  // One row per question × method, with its answer, verdicts, LLM tokens and the headline hit (recall_any at the
+  // method's own k, session level) when scored.
+  const rows = await store.query<DrillRow>(`
+    WITH calls AS (SELECT run_id, dataset, question_id, method, sum(prompt_tokens + completion_tokens) AS tokens, count(*) AS calls
+                   FROM llm_calls GROUP BY ALL),
+         hits AS (SELECT run_id, dataset, question_id, method, max(value) AS hit FROM scores
+                  WHERE metric = 'recall_any' AND level = 'session' AND k = (SELECT max(k) FROM scores WHERE metric = 'recall_any' AND level = 'session')
+                  GROUP BY ALL)
+    SELECT r.run_id, r.dataset, r.question_id, r.method, r.granularity, r.predicted_type, r.route,
+           r.unit_ids[1:${UNITS_SHOWN}] AS unit_ids, r.unit_session_ids[1:${UNITS_SHOWN}] AS unit_session_ids,
+           r.scores[1:${UNITS_SHOWN}] AS scores, r.k, r.no_memory, r.latency_ms, coalesce(r.error, a.error) AS error,
+           a.answer, a.judge_verdicts, coalesce(c.tokens, 0) + coalesce(a.context_tokens, 0) AS tokens, c.calls, h.hit
+    FROM retrievals r
+    LEFT JOIN answers a USING (run_id, dataset, question_id, method)
+    LEFT JOIN calls c USING (run_id, dataset, question_id, method)
+    LEFT JOIN hits h USING (run_id, dataset, question_id, method)
+    ORDER BY r.dataset, r.question_id, r.method, r.run_id`);
+  const byQuestion = new Map<string, DrillMethod[]>();
+  for (const r of rows) {
+    const key = `${r.dataset}\t${r.question_id}`;
+    const list = byQuestion.get(key) ?? [];
+    const verdicts = (json(r.judge_verdicts) as { correct?: boolean[] }[] | null) ?? [];
+    list.push({
+      series: label(r), upperBound: isUpper(r), degraded: degraded.get(`${r.run_id}\t${r.method}`) ?? null,
+      predictedType: r.predicted_type, route: r.route,
+      units: r.unit_ids.map((u, i) => [u, r.unit_session_ids[i] ?? '', r.scores[i] ?? NaN]), k: r.k, noMemory: r.no_memory,
+      latencyMs: r.latency_ms, error: r.error, answer: r.answer, verdicts: verdicts.flatMap((v) => v.correct ?? []),
+      tokens: r.tokens ?? 0, calls: r.calls ?? 0, hit: r.hit,
+    });
+    byQuestion.set(key, list);
+  }
+  return qs.map((q) => ({
+    dataset: q.dataset, id: q.question_id, text: q.text, askedAt: q.asked_at, nativeType: q.native_type, type: q.adapt_type,
+    isAbstention: q.is_abstention, answer: q.answer, evidenceSessions: q.evidence_session_ids,
+    methods: byQuestion.get(`${q.dataset}\t${q.question_id}`) ?? [],
+  }));
+}

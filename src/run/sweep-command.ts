@@ -1,0 +1,53 @@
+/**
+ * CLI command `adaptmr sweep <sweep.yaml> [--shard i/n] --out <dir>`: runs this shard's variations (all without
+ * --shard), one `<dir>/<variation>.duckdb` each; `--plan n` prints the shard matrix as one line of JSON instead
+ * (the CI plan job feeds it to the shard jobs' matrix).
+ */
+import type { CommandModule } from 'yargs';
+
+interface SweepArgs {
+  sweep: string;
+  out: string | undefined;
+  shard: string | undefined;
+  plan: number | undefined;
+  'data-dir': string | undefined;
+  concurrency: number | undefined;
+  progress: boolean;
+}
+
+export const sweepCommand: CommandModule<object, SweepArgs> = {
+  command: 'sweep <sweep>',
+  describe: 'Run a sweep file\'s variations (or one shard of them), one results file per variation',
+  builder: (y) =>
+    y
+      .positional('sweep', { type: 'string', demandOption: true, describe: 'sweep YAML: { name, base, variations: [{ id, set }] }' })
+      .option('out', { type: 'string', describe: 'folder for <variation>.duckdb files (default results/<sweep name>/)' })
+      .option('shard', { type: 'string', describe: 'run only shard i of n (1-based), e.g. --shard 2/4' })
+      .option('plan', { type: 'number', describe: 'print the matrix of at most n shards as JSON and exit' })
+      .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
+      .option('concurrency', { type: 'number', describe: 'questions processed at once (overrides the config)' })
+      .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' }),
+  handler: async (argv) => {
+    const { loadSweep } = await import('./sweep-file.ts');
+    const { runSweep, shardMatrix } = await import('./sweep.ts');
+    const { parseShard } = await import('./shard.ts');
+    const sweep = await loadSweep(argv.sweep);
+    if (argv.plan !== undefined) {
+      console.log(JSON.stringify(shardMatrix(sweep, argv.plan)));
+      return;
+    }
+    const outDir = argv.out ?? `results/${sweep.name}`;
+    const summary = await runSweep(sweep, {
+      outDir,
+      shard: argv.shard !== undefined ? parseShard(argv.shard) : undefined,
+      dataDir: argv['data-dir'],
+      concurrency: argv.concurrency,
+      progress: argv.progress,
+    });
+    for (const [i, r] of summary.runs.entries()) {
+      console.log(`${summary.variations[i]}: run ${r.runId}, ${r.written} questions written, ${r.skipped} already done, ${r.errors} method errors → ${r.out}`);
+    }
+    if (summary.runs.length === 0) console.log(`shard ${argv.shard ?? ''} of sweep ${summary.sweep} has no variation`);
+    console.log(`next: adaptmr merge ${outDir}/*.duckdb --out ${outDir}.duckdb`);
+  },
+};
