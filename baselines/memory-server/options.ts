@@ -5,8 +5,8 @@
  * means no auth, named-but-unset is an error (a typo must not send requests unauthenticated).
  */
 import { z } from 'zod';
-import { readSecret } from '../../src/core/secrets.ts';
 import { InputError } from '../../src/core/errors.ts';
+import { readSecret } from '../../src/core/secrets.ts';
 import type { HttpEndpoint } from '../../src/llm/http/index.ts';
 
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name, not a value');
@@ -25,7 +25,7 @@ export const CommonServerOptions = {
   ingestTimeoutMs: z.number().int().positive().default(30 * 60_000),
 };
 
-type Env = Readonly<Record<string, string | undefined>>;
+type Env = NodeJS.ProcessEnv;
 
 export function resolveBaseUrl(o: { baseUrl?: string | undefined; baseUrlEnv?: string | undefined }, fallback: string, env: Env = process.env): string {
   const fromEnv = o.baseUrlEnv ? env[o.baseUrlEnv] : undefined;
