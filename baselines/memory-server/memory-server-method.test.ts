@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EndpointError } from '../../src/core/errors.ts';
+import { onWorkProgress, type WorkProgress } from '../../src/core/progress-events.ts';
 import type { Checkpoints, Ctx, Embedder, IndexSpec, Method } from '../../src/core/interfaces.ts';
 import type { LlmProvider, RequestPolicy } from '../../src/core/llm.ts';
 import type { Query, Session } from '../../src/core/types.ts';
@@ -61,6 +62,8 @@ describe.each(SYSTEMS)('$name', (sys) => {
     const method = await create(sys, subject);
     expect(method.capabilities.output).toBe(sys.output);
     const cp = memoryCheckpoints();
+    const progress: WorkProgress[] = [];
+    const off = onWorkProgress((p) => progress.push(p));
     for (const query of QUERIES) {
       const ctx: Ctx = { seed: 1, calls: [], llm: provider(cacheDir), checkpoints: cp };
       const before = subject.server.requests.length;
@@ -83,6 +86,10 @@ describe.each(SYSTEMS)('$name', (sys) => {
       const again = await method.run(query, index, { seed: 1, calls: [], llm: provider(cacheDir), checkpoints: cp });
       expect(again.retrieval.context).toBe(out.retrieval.context);
     }
+    off();
+    // Ingestion progress reaches the progress bar: batch by batch up to every message.
+    expect(progress.map((p) => p.done)).toEqual([3, 5, 7, 7]); // sessions s1 (3 turns), s2, s3 (2 each), then done
+    expect(progress.every((p) => p.total === 7 && p.label === `ingest ${sys.method}:${sys.api}`)).toBe(true);
     expect(subject.server.violations).toEqual([]);
     // Ingested once, oldest session first, every message once.
     expect(subject.adds()).toBe(3);

@@ -26,7 +26,7 @@ export const CommonServerOptions = {
   ingestTimeoutMs: z.number().int().positive().default(30 * 60_000),
 };
 
-type Env = Readonly<Record<string, string | undefined>>;
+type Env = NodeJS.ProcessEnv;
 
 export function resolveBaseUrl(o: { baseUrl?: string | undefined; baseUrlEnv?: string | undefined }, fallback: string, env: Env = process.env): string {
   const fromEnv = o.baseUrlEnv ? env[o.baseUrlEnv] : undefined;

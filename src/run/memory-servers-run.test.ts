@@ -154,6 +154,27 @@ describe('memory servers through the runner', () => {
     }
   });
 
+  it('an unreachable memory server stops the run with one line naming the URL, and no question is written', async () => {
+    const yaml = `
+name: mem-dead
+datasets: [{ name: locomo, limit: 2 }]
+methods:
+  - { id: bm25, method: bm25, index: { granularity: turn } }
+  - { id: zep-dead, method: zep, index: { granularity: turn }, options: { api: graphiti, baseUrl: "http://127.0.0.1:9" } }
+llm:
+  cache: { mode: read-write, dir: ${join(dir, 'dead-cache')} }
+  roles:
+    reader: { baseURL: ${llm.baseURL}, model: fake-reader }
+    judge: { baseURL: ${llm.baseURL}, model: fake-judge }
+qa: {}
+`;
+    const out = join(dir, 'dead.duckdb');
+    const err = await runExperiment(parseExperiment(yaml, 'dead.yaml'), { out, progress: false, log: () => {} }).catch((e: unknown) => e);
+    expect(String(err)).toMatch(/^EndpointError: zep:graphiti at http:\/\/127\.0\.0\.1:9: unreachable .*compose\/graphiti\.yaml/);
+    expect(String(err)).not.toContain('\n');
+    expect(await query(out, 'select * from retrievals')).toEqual([]);
+  });
+
   it('sends the key to the servers but stores it in no file', () => {
     for (const sys of SYSTEMS.filter((x) => x.auth)) {
       const headers = subjects.get(sys.name)!.server.requests.map((r) => JSON.stringify(r.headers));

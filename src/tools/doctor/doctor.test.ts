@@ -1,6 +1,6 @@
 // adaptmr doctor: every endpoint of an experiment checked before anything runs — LLM roles, memory servers — with a
 // table and one line per failure naming the URL and what to check; the key never printed.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,12 +59,17 @@ describe('adaptmr doctor', () => {
     expect(text).not.toContain('not-the-key-123');
   });
 
-  it('exits 1 from the CLI when an endpoint fails', () => {
+  it('exits 1 from the CLI when an endpoint fails', async () => {
     const file = join(dir, 'doctor.yaml');
     writeFileSync(file, yaml());
-    const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/adaptmr.js'), 'doctor', file], { encoding: 'utf8', env: { ...process.env, DOCTOR_KEY: KEY, DOCTOR_WRONG: 'x-wrong-x' } });
-    expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/^FAIL method zep-down \(zep:graphiti\) at http:\/\/127\.0\.0\.1:9: /m);
-    expect(r.stdout + r.stderr).not.toContain(KEY);
+    // Asynchronous spawn: the stand-ins answer from this process's event loop.
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/adaptmr.js'), 'doctor', file], { env: { ...process.env, DOCTOR_KEY: KEY, DOCTOR_WRONG: 'x-wrong-x' } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(out).toMatch(/^FAIL method zep-down \(zep:graphiti\) at http:\/\/127\.0\.0\.1:9: /m);
+    expect(out).not.toContain(KEY);
   });
 });

@@ -6,17 +6,18 @@
  * the key; a server without that route answers 404, which is fine).
  */
 import { errorMessage } from '../../core/errors.ts';
+import { readSecret } from '../../core/secrets.ts';
 import type { EndpointCheck } from '../../core/interfaces.ts';
 import { OPENAI_DEFAULT_BASE_URL } from '../../llm/config.ts';
 import { methods } from '../../run/method-registry.ts';
 import { configuredRoles } from '../../run/create-methods.ts';
 import type { LoadedExperiment } from '../../run/load-config.ts';
 
-type Env = Readonly<Record<string, string | undefined>>;
+type Env = NodeJS.ProcessEnv;
 
 export async function probeOpenAiCompatible(user: string, baseURL: string, keyVar: string, keyRequired: boolean, env: Env): Promise<EndpointCheck> {
   const url = baseURL.replace(/\/+$/, '');
-  const key = env[keyVar];
+  const key = readSecret(keyVar, env);
   if (keyRequired && (key === undefined || key === '')) return { user, url, ok: false, detail: `environment variable ${keyVar} (apiKeyEnv) is not set` };
   try {
     const res = await fetch(`${url}/models`, {
