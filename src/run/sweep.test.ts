@@ -90,7 +90,9 @@ async function dump(file: string): Promise<Record<string, string[]>> {
   try {
     const out: Record<string, string[]> = {};
     for (const table of ['runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'llm_calls', 'checkpoints', 'meta']) {
-      const rows = await store.query<Record<string, unknown>>(`SELECT * FROM ${table}`);
+      // The run's warm-up time is a measurement (checkpoint key `warmup`), like the timing columns.
+      const where = table === 'checkpoints' ? " WHERE key <> 'warmup'" : '';
+      const rows = await store.query<Record<string, unknown>>(`SELECT * FROM ${table}${where}`);
       out[table] = rows.map((r) => JSON.stringify(Object.entries(r).filter(([k]) => !timing.has(k)))).sort();
     }
     return out;
