@@ -7,10 +7,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
-import { View, parse } from 'vega';
+import { View, parse, logger, Error as VEGA_ERROR } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 
 export const CHART_FONT = 'DejaVu Sans';
+
+const QUIET = logger(VEGA_ERROR);
 
 export interface ChartFiles {
   specPath: string;
@@ -19,7 +21,9 @@ export interface ChartFiles {
 }
 
 export async function specToSvg(spec: TopLevelSpec): Promise<string> {
-  const view = new View(parse(compile(spec).spec), { renderer: 'none' });
+  // Errors only: vega-lite's warnings about faceted independent scales are expected for our per-dataset facets and
+  // would otherwise land on stderr (and in notebook outputs) on every chart.
+  const view = new View(parse(compile(spec, { logger: QUIET }).spec), { renderer: 'none', logLevel: VEGA_ERROR });
   try {
     return await view.toSVG();
   } finally {
