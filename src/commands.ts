@@ -27,8 +27,8 @@ export const commands: CommandEntry[] = [
   { name: 'classifier', describe: 'Train or evaluate a query-type classifier', load: async () => as((await import('./tools/classifier/commands.ts')).classifierCommand) },
   { name: 'calibrate', describe: 'Pick abstention thresholds on a calibration split', load: async () => as((await import('./tools/calibrate/commands.ts')).calibrateCommand) },
   { name: 'analyze', describe: 'Analyses of a results file (best-strategy upper bound, abstention P/R)', load: async () => as((await import('./tools/analysis/commands.ts')).analyzeCommand) },
-  { name: 'score-answers', describe: 'Score {question_id, prediction} JSON lines against a dataset (F1, BLEU-1, judges)', load: async () => as((await import('./tools/score-answers/commands.ts')).scoreAnswersCommand) },
-  { name: 'compare', describe: 'Paired comparison of two methods of a results file (difference, bootstrap CI, test)', load: async () => as((await import('./tools/compare/commands.ts')).compareCommand) },
-  { name: 'doctor', describe: 'Check every endpoint an experiment uses (LLM roles, embedder, memory servers)', load: async () => as((await import('./tools/doctor/commands.ts')).doctorCommand) },
-  { name: 'explain', describe: 'Case study: every method of an experiment on one question, with the gold apart', load: async () => as((await import('./tools/explain/commands.ts')).explainCommand) },
+  { name: 'score-answers', describe: 'Score {question_id, prediction} lines (F1, BLEU-1, judges)', load: async () => as((await import('./tools/score-answers/commands.ts')).scoreAnswersCommand) },
+  { name: 'compare', describe: 'Paired comparison of two methods (difference, CI, test)', load: async () => as((await import('./tools/compare/commands.ts')).compareCommand) },
+  { name: 'doctor', describe: 'Check every endpoint an experiment uses', load: async () => as((await import('./tools/doctor/commands.ts')).doctorCommand) },
+  { name: 'explain', describe: 'Case study: every method on one question, gold apart', load: async () => as((await import('./tools/explain/commands.ts')).explainCommand) },
 ];
