@@ -22,9 +22,9 @@
  * invisible in cosines) at ~140 MB; Int8 with a per-row scale would be 4× smaller but adds ~0.5% error per
  * component, and memory is not the bottleneck here. The file is written atomically (temp + rename).
  */
-import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { InputError } from '../../core/errors.ts';
 import { resolveCacheDir, writeFileAtomic } from '../cache-dir.ts';
 
@@ -212,6 +212,8 @@ const STALE_LOCK_MS = 10 * 60_000;
  */
 function convertOnce(path: string): void {
   const lock = `${path}.lock`;
+  // A fresh checkout has no cache folder yet.
+  mkdirSync(dirname(path), { recursive: true });
   for (;;) {
     if (existsSync(path)) return;
     let fd: number | undefined;
