@@ -17,9 +17,9 @@
 import { z } from 'zod';
 import { type Call, type MemoryServerApi, parseReply, send, toUtcIso } from '../memory-server/api.ts';
 import { searchHits, type ZepScope } from './search-hits.ts';
+import { zepProcessed } from './task-status.ts';
 
 const AddSchema = z.looseObject({ message_uuids: z.array(z.string()).nullish(), task_id: z.string().nullish() });
-const TaskSchema = z.looseObject({ status: z.string().nullish(), error: z.looseObject({ message: z.string().nullish() }).nullish() });
 const MessagesSchema = z.looseObject({
   messages: z.array(z.looseObject({ uuid: z.string().nullish(), metadata: z.record(z.string(), z.unknown()).nullish(), processed: z.boolean().nullish() })).nullish(),
   total_count: z.number().nullish(),
@@ -84,20 +84,7 @@ export function createZepV3Api(o: { scope: ZepScope; reranker: string }): Memory
       return out;
     },
     async processed(ns, _state, receipts, expected, c) {
-      for (const id of receipts.flatMap((r) => r.handles)) {
-        if (done.has(id)) continue;
-        const t = parseReply(TaskSchema, (await send(c, { method: 'GET', path: `/tasks/${encodeURIComponent(id)}` })).body, label, 'GET /tasks/{id}');
-        const status = (t.status ?? '').toLowerCase();
-        if (status === 'failed' || status === 'error') return { done: false, failed: `task ${id}: ${t.error?.message ?? status}` };
-        if (status !== 'completed' && status !== 'succeeded') return { done: false };
-        done.add(id);
-      }
-      // A batch re-adopted after a kill has no task to poll: read the messages' own `processed` flags instead.
-      if (receipts.some((r) => r.handles.length === 0)) {
-        const msgs = await listMessages(ns, c);
-        if (msgs.length < expected || msgs.some((m) => m.processed === false)) return { done: false };
-      }
-      return { done: true };
+      return zepProcessed(receipts, expected, done, () => listMessages(ns, c), c, label, 'GET /tasks/{id}');
     },
     async count(ns, _state, c) {
       const res = await send(c, { method: 'GET', path: `/threads/${encodeURIComponent(ns)}/messages`, query: { limit: 1 } });

@@ -17,11 +17,11 @@
 import { z } from 'zod';
 import { type Call, type MemoryServerApi, parseReply, send, toUtcIso } from '../memory-server/api.ts';
 import { searchHits, type ZepScope } from './search-hits.ts';
+import { zepProcessed } from './task-status.ts';
 import { ZEP_MAX_LIMIT, ZEP_MAX_QUERY } from './v3-api.ts';
 
 const CreatedSchema = z.looseObject({ uuid: z.string() });
 const AddSchema = z.looseObject({ messages: z.array(z.looseObject({ uuid: z.string() })), task: z.looseObject({ uuid: z.string() }).nullish() });
-const TaskSchema = z.looseObject({ status: z.string().nullish(), error: z.looseObject({ message: z.string().nullish() }).nullish() });
 const PageSchema = z.looseObject({ items: z.array(z.unknown()).nullish(), next_cursor: z.string().nullish() });
 const MessageSchema = z.looseObject({ uuid: z.string(), metadata: z.record(z.string(), z.unknown()).nullish(), processed: z.boolean().nullish() });
 
@@ -86,20 +86,7 @@ export function createZepV4Api(o: { scope: ZepScope; reranker: string }): Memory
       return out;
     },
     async processed(_ns, state, receipts, expected, c) {
-      for (const id of receipts.flatMap((r) => r.handles)) {
-        if (done.has(id)) continue;
-        const t = parseReply(TaskSchema, (await send(c, { method: 'GET', path: `/tasks/${encodeURIComponent(id)}` })).body, label, 'GET /tasks/{uuid}');
-        const status = (t.status ?? '').toLowerCase();
-        if (status === 'failed' || status === 'error') return { done: false, failed: `task ${id}: ${t.error?.message ?? status}` };
-        if (status !== 'completed' && status !== 'succeeded') return { done: false };
-        done.add(id);
-      }
-      // A batch re-adopted after a kill has no task to poll: read the messages' own `processed` flags instead.
-      if (receipts.some((r) => r.handles.length === 0)) {
-        const msgs = await listMessages(need(state, 'threadUuid'), c);
-        if (msgs.length < expected || msgs.some((m) => m.processed === false)) return { done: false };
-      }
-      return { done: true };
+      return zepProcessed(receipts, expected, done, () => listMessages(need(state, 'threadUuid'), c), c, label, 'GET /tasks/{uuid}');
     },
     count: async (_ns, state, c) => (await listMessages(need(state, 'threadUuid'), c)).length,
     async search(_ns, state, query, k, c) {
