@@ -21,7 +21,6 @@ import type { Ctx, MemoryIndex, MethodCapabilities } from '../src/core/interface
 import { InputError } from '../src/core/errors.ts';
 import type { ChatMessage, LlmRole } from '../src/core/llm.ts';
 import type { ScoredUnit } from '../src/core/types.ts';
-import { perHaystack } from '../src/index/per-haystack.ts';
 
 export interface RankedMemory {
   score: number;
@@ -115,24 +114,6 @@ export function dot(a: Float32Array, b: Float32Array): number {
 /** The capabilities every seed memory system declares, from its resolved LLM role. */
 export function seedCapabilities(role: LlmRole | undefined): MethodCapabilities {
   return role === undefined ? { output: 'units', memorises: true, degraded: 'offline' } : { output: 'units', memorises: true, llmRoles: [role] };
-}
-
-/**
- * `perHaystack` for a build that needs the question's context (its LLM client and call list): the first question
- * on a haystack runs the build and its row carries the `index:*` calls; concurrent questions wait on the same
- * promise. The context is handed over synchronously, so concurrent questions on other haystacks cannot swap it.
- */
-export function memorisePerHaystack<T>(build: (index: MemoryIndex, ctx: Ctx) => Promise<T>): (index: MemoryIndex, ctx: Ctx) => Promise<T> {
-  let current: Ctx | undefined;
-  const memo = perHaystack((index) => build(index, current!));
-  return (index, ctx) => {
-    current = ctx;
-    try {
-      return memo(index);
-    } finally {
-      current = undefined;
-    }
-  };
 }
 
 /**

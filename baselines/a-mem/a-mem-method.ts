@@ -12,7 +12,7 @@
  * README.md for every deviation.
  */
 import { z } from 'zod';
-import type { Ctx, MemoryIndex, Method, MethodFactoryContext } from '../../src/core/interfaces.ts';
+import type { Method, MethodFactoryContext } from '../../src/core/interfaces.ts';
 import { defineMethod } from '../../src/core/method-entry.ts';
 import { rankedRetrieval } from '../../src/core/render.ts';
 import type { ScoredUnit } from '../../src/core/types.ts';
@@ -61,9 +61,8 @@ export function withLinks(hits: readonly { unit: number; score: number }[], link
 export function createAMem(o: AMemOptions, context: MethodFactoryContext): Method {
   const where = `method ${context.id}`;
   const { role } = resolveLlmMode(o, context);
-  const pending = new WeakMap<MemoryIndex, Ctx>();
-  const memory = perHaystack(async (index): Promise<Memory> => {
-    const notes = await buildNotes(index, pending.get(index) ?? { seed: 0, calls: [] }, { role, neighbours: o.neighbours, linkThreshold: o.linkThreshold, where });
+  const memory = perHaystack(async (index, ctx): Promise<Memory> => {
+    const notes = await buildNotes(index, ctx, { role, neighbours: o.neighbours, linkThreshold: o.linkThreshold, where });
     // Both modes embed the note text (content, keywords, tags, and the context when there is one).
     const vectors = await index.embedder.embed(notes.notes.map(noteText));
     return { ...notes, vectors };
@@ -73,9 +72,8 @@ export function createAMem(o: AMemOptions, context: MethodFactoryContext): Metho
     capabilities: { output: 'units', memorises: true, ...(role ? { llmRoles: [role] } : { degraded: 'offline' }) },
     async run(query, index, ctx) {
       if (index.units.length === 0) return { retrieval: rankedRetrieval([]) };
-      pending.set(index, ctx);
       const t0 = performance.now();
-      const mem = await memory(index);
+      const mem = await memory(index, ctx);
       // Time spent memorising (or waiting for it): the first question of a haystack carries it, later ones ~0.
       const memoriseMs = performance.now() - t0;
       const [q] = await index.embedder.embed([query.text]);

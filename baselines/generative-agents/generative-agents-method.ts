@@ -14,7 +14,8 @@ import type { Method, MethodFactoryContext } from '../../src/core/interfaces.ts'
 import { defineMethod } from '../../src/core/method-entry.ts';
 import { formatDate, NO_MEMORY_LINE, renderUnit } from '../../src/core/render.ts';
 import { haystackKey } from '../../src/index/per-haystack.ts';
-import { AccessLog, dot, expandToUnits, memorisePerHaystack, seedCapabilities } from '../derived-memories.ts';
+import { perHaystack } from '../../src/index/per-haystack.ts';
+import { AccessLog, dot, expandToUnits, seedCapabilities } from '../derived-memories.ts';
 import { LlmModeOptionsShape, resolveLlmMode } from '../llm-mode.ts';
 import { buildMemoryStream, type StreamMemory } from './memory-stream.ts';
 import { FilterStatementSchema, parseFilterStatement, rankRows, relativeRecency, scoreRows } from './scoring.ts';
@@ -49,7 +50,7 @@ export function createGenerativeAgentsMethod(o: GenerativeAgentsOptions, c: Meth
   const filter = o.filterStatement === undefined ? undefined : parseFilterStatement(o.filterStatement);
   const test = filter?.ok ? filter.test : undefined;
   const accesses = new AccessLog();
-  const streamFor = memorisePerHaystack((index, ctx) =>
+  const streamFor = perHaystack((index, ctx) =>
     buildMemoryStream(index, ctx, {
       role,
       weights,

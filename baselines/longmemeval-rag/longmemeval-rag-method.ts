@@ -58,8 +58,7 @@ export function createLongMemEvalRag(o: LongMemEvalRagOptions, context: MethodFa
   const { role } = resolveLlmMode(o, context);
   const settings = { role, expansion, joinMode, split: paper ? false : o.split, llmEvents: timeAware, where } as const;
 
-  const pending = new WeakMap<MemoryIndex, Ctx>();
-  const memory = perHaystack((index) => memorise(index, pending.get(index) ?? { seed: 0, calls: [] }, settings));
+  const memory = perHaystack((index, ctx) => memorise(index, ctx, settings));
   // Offline, key expansion and LLM event dates are gone: plain retrieval plus a rule-based time filter.
   const degraded = !role && (expansion !== 'none' || timeAware);
 
@@ -67,9 +66,8 @@ export function createLongMemEvalRag(o: LongMemEvalRagOptions, context: MethodFa
     capabilities: { output: 'units', memorises: true, ...(role ? { llmRoles: [role] } : {}), ...(degraded ? { degraded: 'offline' } : {}) },
     async run(query, index, ctx) {
       if (index.units.length === 0) return { retrieval: rankedRetrieval([]) };
-      pending.set(index, ctx);
       const t0 = performance.now();
-      const mem = await memory(index);
+      const mem = await memory(index, ctx);
       // Time spent memorising (or waiting for it): the first question of a haystack carries it, later ones ~0.
       const memoriseMs = performance.now() - t0;
       const scores = await keyScores(mem, index, query.text, o.retriever);

@@ -57,7 +57,6 @@ export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSe
   const fallbackCheckpoints = memoryCheckpoints();
   const known = new Map<string, Checkpoints>();
   let registryLock: Promise<void> = Promise.resolve();
-  const pending = new WeakMap<MemoryIndex, Ctx>();
 
   const setup = (ctx: Ctx) => {
     const policy = ctx.llm?.requestPolicy ?? defaultPolicy();
@@ -92,9 +91,7 @@ export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSe
     return next;
   };
 
-  const ingestHaystack = perHaystack(async (index): Promise<Ingested> => {
-    const ctx = pending.get(index);
-    if (!ctx) throw new Error(`${api.label}: ingestion started without a question context`);
+  const ingestHaystack = perHaystack(async (index, ctx): Promise<Ingested> => {
     const { http: client } = setup(ctx);
     await checkHealth(client, ctx.calls);
     const ns = namespaceOf(index);
@@ -138,8 +135,7 @@ export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSe
         }
       }
       if (index.units.length === 0) return { retrieval: renderSearch({ hits: [] }, index, f.k, api) };
-      pending.set(index, ctx);
-      const ingested = await ingestHaystack(index);
+      const ingested = await ingestHaystack(index, ctx);
       await checkHealth(client, ctx.calls);
       const hits = await api.search(namespaceOf(index), ingested.state, query.text, f.k, { http: client, calls: ctx.calls, stage: 'search' });
       const result: CachedSearch = {

@@ -16,7 +16,8 @@ import type { Method, MethodFactoryContext } from '../../src/core/interfaces.ts'
 import { defineMethod } from '../../src/core/method-entry.ts';
 import { formatDate, NO_MEMORY_LINE } from '../../src/core/render.ts';
 import { haystackKey } from '../../src/index/per-haystack.ts';
-import { AccessLog, dot, expandToUnits, memorisePerHaystack, seedCapabilities } from '../derived-memories.ts';
+import { perHaystack } from '../../src/index/per-haystack.ts';
+import { AccessLog, dot, expandToUnits, seedCapabilities } from '../derived-memories.ts';
 import { LlmModeOptionsShape, resolveLlmMode } from '../llm-mode.ts';
 import { rankMemories } from './retrieval.ts';
 import { formatMemories } from './prompts.ts';
@@ -44,7 +45,7 @@ export function scopeSession(store: Pick<RagoStore, 'sessions'>, askedAtMs: numb
 export function createRagoMethod(o: RagoOptions, c: MethodFactoryContext): Method {
   const { role } = resolveLlmMode(o, c);
   const accesses = new AccessLog();
-  const storeFor = memorisePerHaystack((index, ctx) => buildStore(index, ctx, { role, temperature: o.temperature, maxTokens: o.maxTokens }));
+  const storeFor = perHaystack((index, ctx) => buildStore(index, ctx, { role, temperature: o.temperature, maxTokens: o.maxTokens }));
   return {
     capabilities: seedCapabilities(role),
     async run(query, index, ctx) {

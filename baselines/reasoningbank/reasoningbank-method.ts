@@ -13,7 +13,8 @@ import type { Method, MethodFactoryContext } from '../../src/core/interfaces.ts'
 import { defineMethod } from '../../src/core/method-entry.ts';
 import { formatDate, NO_MEMORY_LINE } from '../../src/core/render.ts';
 import { haystackKey } from '../../src/index/per-haystack.ts';
-import { AccessLog, expandToUnits, memorisePerHaystack, seedCapabilities } from '../derived-memories.ts';
+import { perHaystack } from '../../src/index/per-haystack.ts';
+import { AccessLog, expandToUnits, seedCapabilities } from '../derived-memories.ts';
 import { LlmModeOptionsShape, resolveLlmMode } from '../llm-mode.ts';
 import { buildBank, scoreBank } from './bank.ts';
 import { formatMemoriesForPrompt } from './prompts.ts';
@@ -56,7 +57,7 @@ export function createReasoningBankMethod(o: ReasoningBankOptions, c: MethodFact
   const { role } = resolveLlmMode(o, c);
   const scoring = { strategy: o.strategy, weights: o.weights, halflifeDays: o.timeDecayHalflifeDays };
   const accesses = new AccessLog();
-  const bankFor = memorisePerHaystack((index, ctx) =>
+  const bankFor = perHaystack((index, ctx) =>
     buildBank(index, ctx, {
       role,
       ...scoring,
