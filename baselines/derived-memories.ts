@@ -104,13 +104,6 @@ export function sessionsOf(index: MemoryIndex): { sessionId: string; at: string;
     .map(({ sessionId, at, unitIds }) => ({ sessionId, at, unitIds }));
 }
 
-/** Cosine of two unit-length vectors (the index's embedders return unit vectors). */
-export function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}
-
 /** The capabilities every seed memory system declares, from its resolved LLM role. */
 export function seedCapabilities(role: LlmRole | undefined): MethodCapabilities {
   return role === undefined ? { output: 'units', memorises: true, degraded: 'offline' } : { output: 'units', memorises: true, llmRoles: [role] };

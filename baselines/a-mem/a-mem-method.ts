@@ -17,6 +17,7 @@ import { defineMethod } from '../../src/core/method-entry.ts';
 import { rankedRetrieval } from '../../src/core/render.ts';
 import type { ScoredUnit } from '../../src/core/types.ts';
 import { perHaystack } from '../../src/index/per-haystack.ts';
+import { dot } from '../../src/index/vectors.ts';
 import { LlmModeOptionsShape, rankByScore, resolveLlmMode } from '../llm-mode.ts';
 import { buildNotes, noteText, type Notes } from './notes.ts';
 
@@ -77,11 +78,7 @@ export function createAMem(o: AMemOptions, context: MethodFactoryContext): Metho
       // Time spent memorising (or waiting for it): the first question of a haystack carries it, later ones ~0.
       const memoriseMs = performance.now() - t0;
       const [q] = await index.embedder.embed([query.text]);
-      const scores = mem.vectors.map((v) => {
-        let s = 0;
-        for (let i = 0; i < v.length; i++) s += v[i]! * q![i]!;
-        return s;
-      });
+      const scores = mem.vectors.map((v) => dot(v, q!));
       const hits = rankByScore(scores).slice(0, context.k).map((unit) => ({ unit, score: scores[unit]! }));
       const listed = withLinks(hits, (u) => mem.notes[u]!.links, context.k, o.followLinks);
       const units: ScoredUnit[] = listed.map((x) => ({ unit: index.units[x.unit]!, score: x.score }));

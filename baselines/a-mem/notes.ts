@@ -18,6 +18,7 @@ import type { LlmRole } from '../../src/core/llm.ts';
 import { extractEntities } from '../../src/strategies/text.ts';
 import { chatText } from '../llm-mode.ts';
 import { amemTimestamp, analyzePrompt, evolutionPrompt, parseAnalysis, parseEvolution, type NoteView } from './prompts.ts';
+import { dot } from '../../src/index/vectors.ts';
 
 export interface Note extends NoteView {
   /** Position of the source unit in the index (the note's id). */
@@ -39,12 +40,6 @@ export interface Notes {
   /** Replies that did not parse (source fallbacks used). */
   fallbacks: number;
   evolutions: number;
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
 }
 
 /** Unit positions in time order (ties: index order), the order notes are added. */

@@ -11,7 +11,7 @@
 import type { Ctx, MemoryIndex } from '../../src/core/interfaces.ts';
 import type { LlmRole } from '../../src/core/llm.ts';
 import { chatText } from '../llm-mode.ts';
-import { dot } from '../derived-memories.ts';
+import { dot } from '../../src/index/vectors.ts';
 import { condenseMessages, formatInsights, importanceMessages, insightMessages, parseImportance, parseInsights, parseQuestions, questionsMessages, type Insight } from './prompts.ts';
 import { parseFilterStatement, rankRows, relativeRecency, scoreRows, type Weights } from './scoring.ts';
 

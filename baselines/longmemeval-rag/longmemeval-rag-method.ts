@@ -26,6 +26,7 @@ import { bestPerUnit } from './keys.ts';
 import { memorise, type Memory } from './memorise.ts';
 import { parseTimeRange, timeRangePrompt } from './prompts.ts';
 import { inRangeFirst, sessionsInRange } from './time-filter.ts';
+import { dot } from '../../src/index/vectors.ts';
 
 export const LongMemEvalRagOptionsSchema = z
   .object({
@@ -107,12 +108,6 @@ async function keyScores(mem: Memory, index: MemoryIndex, text: string, retrieve
   const a = minMax(bm25());
   const b = minMax(await dense());
   return a.map((x, i) => (x + b[i]!) / 2);
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
 }
 
 /** The question's time range: the official LLM prompt, or offline the rule-based window of src/strategies. */

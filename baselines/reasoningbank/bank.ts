@@ -12,7 +12,8 @@
  */
 import type { Ctx, MemoryIndex } from '../../src/core/interfaces.ts';
 import type { LlmRole } from '../../src/core/llm.ts';
-import { dot, seedChat, sessionsOf } from '../derived-memories.ts';
+import { seedChat, sessionsOf } from '../derived-memories.ts';
+import { dot } from '../../src/index/vectors.ts';
 import { extractSuccessPrompt, formatMergeMemories, formatTrajectory, mergePrompt, parseExtraction, parseMerge } from './prompts.ts';
 import { itemScore, type HybridWeights, type RetrievalStrategy } from './scoring.ts';
 

@@ -7,16 +7,12 @@
  * session (so a second turn of an already covered session must be clearly more relevant to be picked).
  * λ = 0.7 is the value commonly used for retrieval (not tuned here). Ties keep the input order; deterministic.
  */
+import { dot } from '../index/vectors.ts';
+
 export interface MmrItem {
   sessionId: string;
   relevance: number;
   vector: Float32Array;
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
 }
 
 /** Indices of `items` in MMR order, at most n. */
@@ -39,7 +35,7 @@ export function mmrOrder(items: readonly MmrItem[], n: number, lambda = 0.7, sam
     left.delete(best);
     const p = items[best]!;
     for (const i of left) {
-      const sim = sameSessionIsDuplicate && items[i]!.sessionId === p.sessionId ? 1 : cosine(items[i]!.vector, p.vector);
+      const sim = sameSessionIsDuplicate && items[i]!.sessionId === p.sessionId ? 1 : dot(items[i]!.vector, p.vector);
       if (sim > maxSim[i]!) maxSim[i] = sim;
     }
   }

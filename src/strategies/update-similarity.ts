@@ -7,12 +7,7 @@
  */
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-
-export function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}
+import { dot } from '../index/vectors.ts';
 
 /** Sorted pairwise cosines of the haystack's unit vectors (cached per vector array; a turn-level LoCoMo haystack
  * has ~180k pairs, computed once and shared by its ~200 questions). Above MAX_PAIRS pairs (LongMemEval M at turn

@@ -35,7 +35,8 @@ import { askYesNo, strategyClient } from './llm-step.ts';
 import { dayOf, monotoneScores, renderContext } from './render.ts';
 import { asksCurrent, sameTopic, topicUnit, type TopicReason } from './same-topic.ts';
 import { extractEntities, textKeys } from './text.ts';
-import { dot, leaderClusters, pairwiseCosines, sortedQuantile } from './update-similarity.ts';
+import { dot } from '../index/vectors.ts';
+import { leaderClusters, pairwiseCosines, sortedQuantile } from './update-similarity.ts';
 
 export { leaderClusters, MAX_PAIRS, pairwiseCosines, sortedQuantile } from './update-similarity.ts';
 
