@@ -14,7 +14,9 @@
  * relates an old and a new value, as the plan's check compares newest and oldest) — at session granularity a long
  * conversation names almost every attribute family somewhere, and an unbounded group made an unrelated newer session
  * "current" (LongMemEval S, knowledge-update questions, nDCG@10: unbounded 0.39; 3 members 0.80, 2 members 0.90,
- * measured on all 499 questions — the choice between 2 and 3 was made on that measurement); with `cosine`/`quantile`, leader clusters in rank order (each candidate joins
+ * measured on all 499 questions; re-made on the 150 calibration questions alone, which no evaluation includes:
+ * 2 → 0.975, 3 → 0.871, 4 → 0.790, unbounded → 0.361, experiments/update-group-size-calibration.yaml); with
+ * `cosine`/`quantile`, leader clusters in rank order (each candidate joins
  * the first group whose leader — its best ranked member — is similar enough, else starts one).
  *
  * Candidates: the entity-ranked first stage (factual.ts; `baseRanking: semantic` = the plan's bare cosine). When the
