@@ -12,6 +12,7 @@ interface RunArgs {
   concurrency: number | undefined;
   workers: number | undefined;
   progress: boolean;
+  'retry-errors': boolean;
   verbose: boolean;
 }
 
@@ -29,6 +30,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe: 'worker threads computing questions (0 = none; default one per core for LLM-free runs of 64+ questions)',
       })
       .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' })
+      .option('retry-errors', {
+        type: 'boolean',
+        default: true,
+        describe: 'on resume, compute again the questions whose rows are errors (--no-retry-errors keeps them)',
+      })
       .option('verbose', { type: 'boolean', default: false, describe: 'print each question id to stderr once its rows are committed' }),
   handler: async (argv) => {
     // Imported here so `adaptmr run --help` does not load the whole pipeline.
@@ -43,6 +49,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       concurrency: argv.concurrency,
       workers: argv.workers,
       progress: argv.progress,
+      retryErrors: argv['retry-errors'],
       ...(argv.verbose ? { onQuestionWritten: (d: string, q: string) => process.stderr.write(`written ${d} ${q}\n`) } : {}),
     });
     const secs = (summary.wallMs / 1000).toFixed(1);

@@ -30,6 +30,8 @@ export interface ComputeState {
   methods: ConfiguredMethod[];
   /** Question × method keys already in the results file (resume). */
   done: Set<string>;
+  /** Keys not in `done` whose rows in the file are errors: computed again, their rows replaced (`batch.replaces`). */
+  retry?: ReadonlySet<string> | undefined;
   indexes: IndexCache;
   llm: LlmProvider | undefined;
   checkpoints?: ((methodId: string) => Checkpoints) | undefined;
@@ -89,6 +91,8 @@ export async function computeQuestion(
   const todo = s.methods.filter((m) => !s.done.has(completedKey(instance.dataset, instance.query.id, m.id)));
   if (todo.length === 0) return { batch: undefined, errors: 0 };
   const batch = emptyBatch(instance, s.runId);
+  const replaces = todo.filter((m) => s.retry?.has(completedKey(instance.dataset, instance.query.id, m.id))).map((m) => m.id);
+  if (replaces.length > 0) batch.replaces = replaces;
   const context = { config: s.config, runId: s.runId, indexes: s.indexes, llm: s.llm, protocol, checkpoints: s.checkpoints };
   let errors = 0;
   for (const method of todo) {

@@ -2,7 +2,8 @@
  * Runs one experiment: resolves every component first (an unknown name fails before any work), streams each
  * dataset's selected questions, builds or reuses the memory index per haystack, runs every method, scores the
  * retrieval against the gold, and writes each question's rows in one transaction. A rerun of the same config into
- * the same file resumes: questions already written are skipped, never duplicated.
+ * the same file resumes: questions already written are skipped, never duplicated, and those whose rows are errors
+ * are computed again with their error rows replaced (unless `retryErrors: false`).
  */
 import type { ExperimentConfig } from '../core/config.ts';
 import { InputError, errorMessage } from '../core/errors.ts';
@@ -41,6 +42,11 @@ export interface RunOptions {
    */
   workers?: number | undefined;
   progress?: boolean;
+  /**
+   * Resume: compute again the questions whose rows in the results file are errors (method/retrieval, reader or judge
+   * failures) and replace those rows. Default true; false (`--no-retry-errors`) keeps the error rows as they are.
+   */
+  retryErrors?: boolean | undefined;
   log?: (line: string) => void;
   /** Called after each question's rows are committed (the CLI's --verbose prints it). */
   onQuestionWritten?: (dataset: string, questionId: string) => void;
@@ -127,7 +133,10 @@ async function runPlans(
     await store.upsertRun(record);
     await store.upsertMethods(runId, methods.map(methodRow));
     await store.putCheckpoint(runId, RUN_SCOPE, 'warmup', JSON.stringify({ warmupMs, at: record.startedAt }));
-    const done = await store.completedKeys(runId);
+    const retryErrors = opts.retryErrors ?? true;
+    const done = await store.completedKeys(runId, { retryErrors });
+    const retry = retryErrors ? await store.failedKeys(runId) : new Set<string>();
+    if (retry.size > 0) log(`resume: retrying ${retry.size} question × method results that were errors (--no-retry-errors keeps them)`);
     const total = plans.reduce((n, p) => n + p.selected.size, 0);
     const progress = createProgress(total, opts.progress ?? true);
     const counters = { written: 0, skipped: 0, errors: 0 };
@@ -144,6 +153,7 @@ async function runPlans(
           methods,
           store,
           done,
+          retry,
           indexes,
           progress,
           counters,

@@ -20,6 +20,8 @@ export interface WorkerInit {
   selected: string[];
   /** Question × method keys already in the results file. */
   done: string[];
+  /** Keys whose error rows are computed again and replaced (resume with retried errors). */
+  retry: string[];
   /** Int32[1]: index of the next folder file to claim (Atomics.add). */
   nextFile: SharedArrayBuffer;
   /** Int32[1]: batches sent by all workers and not yet written; workers pause at `maxUnwritten`. */

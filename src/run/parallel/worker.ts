@@ -27,7 +27,7 @@ async function setUp(): Promise<ComputeState> {
   // No embedding cache here: only uncached embedders run in workers (parallel/eligible.ts).
   const embedder = await embedders.create(config.embedder.name, config.embedder.options, {}, `${init.path}: embedder`);
   const specs = new Set(config.methods.map((m) => JSON.stringify(m.index))).size;
-  return { config, runId: init.runId, methods, done: new Set(init.done), indexes: new IndexCache(embedder, 2 * specs), llm: undefined };
+  return { config, runId: init.runId, methods, done: new Set(init.done), retry: new Set(init.retry), indexes: new IndexCache(embedder, 2 * specs), llm: undefined };
 }
 
 /** Waits (blocking this thread only) while the writer is behind, so unwritten rows stay bounded. */
