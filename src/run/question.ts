@@ -14,6 +14,7 @@ import { answerQuestion } from '../eval/qa/answer-question.ts';
 import type { QuestionBatch, RetrievalRow, ScoreRow } from '../store/types.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
 import type { IndexCache } from './index-cache.ts';
+import { methodFailureStage, type FailedStage } from './failures.ts';
 import { scoreRetrieval } from './score.ts';
 
 export interface QuestionContext {
@@ -71,8 +72,16 @@ export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
   };
 }
 
-/** Runs `method` on `instance` and appends its rows to `batch`; returns whether the method itself failed. */
-export async function runMethod(instance: Instance, method: ConfiguredMethod, batch: QuestionBatch, c: QuestionContext): Promise<boolean> {
+/**
+ * Runs `method` on `instance` and appends its rows to `batch`; returns the stage that failed (the method's retrieval,
+ * its classifier or memorising, or QA's reader or judge), or undefined when the result is whole.
+ */
+export async function runMethod(
+  instance: Instance,
+  method: ConfiguredMethod,
+  batch: QuestionBatch,
+  c: QuestionContext,
+): Promise<FailedStage | undefined> {
   const index = c.indexes.get(instance, method.index);
   const calls: CallRecord[] = [];
   const checkpoints = c.checkpoints?.(method.id);
@@ -87,7 +96,7 @@ export async function runMethod(instance: Instance, method: ConfiguredMethod, ba
   const base = { ...key, granularity: method.index.granularity };
   const capabilities = method.impl.capabilities;
   const t0 = performance.now();
-  let failed = false;
+  let failed: FailedStage | undefined;
   try {
     const oracleType = capabilities.oracleType ? instance.gold.type : undefined;
     const out = await method.impl.run(methodQuery(instance.query), index, ctx, oracleType);
@@ -115,11 +124,11 @@ export async function runMethod(instance: Instance, method: ConfiguredMethod, ba
         batch.scores.push({ ...base, ...r });
       }
     }
-    if (c.config.qa && c.llm) await answerAndScore(instance, out.retrieval, out.answer, batch, base, calls, c);
+    if (c.config.qa && c.llm) failed = await answerAndScore(instance, out.retrieval, out.answer, batch, base, calls, c);
   } catch (err) {
     // An unusable endpoint fails every question alike: stop the run with its one line instead of N error rows.
     if (err instanceof EndpointError) throw err;
-    failed = true;
+    failed = methodFailureStage(err, calls);
     batch.retrievals.push({
       ...base,
       k: method.k,
@@ -153,7 +162,7 @@ async function answerAndScore(
   base: Pick<ScoreRow, 'dataset' | 'questionId' | 'method' | 'granularity'>,
   calls: CallRecord[],
   c: QuestionContext,
-): Promise<void> {
+): Promise<FailedStage | undefined> {
   const qa = await answerQuestion(
     { protocol: c.protocol, instance, retrieval, ...(methodAnswer !== undefined ? { methodAnswer } : {}) },
     c.llm!,
@@ -169,7 +178,7 @@ async function answerAndScore(
     contextTokens: qa.contextTokens,
     error: qa.error ?? null,
   });
-  if (qa.error) return;
+  if (qa.error) return qa.failedStage ?? 'reader';
   const adversarial = c.protocol === 'locomo' && instance.gold.nativeType === '5';
   const flag = { counted: !adversarial, excludedWhy: adversarial ? 'adversarial (reported separately)' : null };
   const push = (metric: string, value: number) => batch.scores.push({ ...base, level: 'qa', metric, k: null, value, ...flag });
@@ -178,4 +187,5 @@ async function answerAndScore(
   }
   if (qa.f1 !== undefined) push('f1', qa.f1);
   if (qa.bleu1 !== undefined) push('bleu1', qa.bleu1);
+  return undefined;
 }

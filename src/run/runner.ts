@@ -28,7 +28,8 @@ import { createProgress } from './progress.ts';
 import { gitState, packageVersions } from './provenance.ts';
 import { workerCount, workerObstacle } from './parallel/eligible.ts';
 import { runDatasetInWorkers } from './parallel/pool.ts';
-import { runDatasetInProcess, type DatasetPlan, type DatasetRunState } from './run-dataset.ts';
+import { emptyFailureCounts, type FailedStage } from './failures.ts';
+import { runDatasetInProcess, type DatasetPlan, type DatasetRunState, type RunCounters } from './run-dataset.ts';
 import { selectQuestions } from './select.ts';
 
 export interface RunOptions {
@@ -61,8 +62,12 @@ export interface RunSummary {
   written: number;
   /** Questions already complete in the results file (resume). */
   skipped: number;
-  /** Method runs that ended in an error row. */
+  /** (question, method) results of this invocation that ended in an error row (any stage). */
   errors: number;
+  /** Those failed results by the stage that failed (method/retrieval, classifier, memorising, reader, judge). */
+  failures: Record<FailedStage, number>;
+  /** Questions of the run that still have an error row (any method, any stage) once this invocation is done. */
+  failedQuestions: number;
   dataIssues: number;
   wallMs: number;
 }
@@ -139,7 +144,7 @@ async function runPlans(
     if (retry.size > 0) log(`resume: retrying ${retry.size} question × method results that were errors (--no-retry-errors keeps them)`);
     const total = plans.reduce((n, p) => n + p.selected.size, 0);
     const progress = createProgress(total, opts.progress ?? true);
-    const counters = { written: 0, skipped: 0, errors: 0 };
+    const counters: RunCounters = { written: 0, skipped: 0, errors: 0, failures: emptyFailureCounts() };
     const issues: DataIssue[] = [];
     // Questions arrive grouped by haystack, so one index per spec per in-flight question is enough to reuse them.
     const indexes = new IndexCache(embedder, ((opts.concurrency ?? config.concurrency) + 1) * distinctSpecs(config));
@@ -184,7 +189,9 @@ async function runPlans(
       log(`stats: not computed (${errorMessage(err)}); \`adaptmr report\` computes them`);
     }
     if (issues.length > 0) log(`data: ${issues.length} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
-    return { runId, out: opts.out, questions: total, ...counters, dataIssues: issues.length, wallMs: performance.now() - started };
+    // Counted from the file, so a resume reports what is still failed (kept with --no-retry-errors, or failed again).
+    const failedQuestions = new Set([...(await store.failedKeys(runId))].map((k) => k.split('\t', 2).join('\t'))).size;
+    return { runId, out: opts.out, questions: total, ...counters, failedQuestions, dataIssues: issues.length, wallMs: performance.now() - started };
   } finally {
     await store.close();
   }

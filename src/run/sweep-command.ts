@@ -51,8 +51,15 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       progress: argv.progress,
       retryErrors: argv['retry-errors'],
     });
+    const { describeFailures, failureVerdict } = await import('./failures.ts');
     for (const [i, r] of summary.runs.entries()) {
-      console.log(`${summary.variations[i]}: run ${r.runId}, ${r.written} questions written, ${r.skipped} already done, ${r.errors} method errors → ${r.out}`);
+      console.log(`${summary.variations[i]}: run ${r.runId}, ${r.written} questions written, ${r.skipped} already done, ${describeFailures(r.failedQuestions, r.questions, r.failures)} → ${r.out}`);
+      // The same rule as `adaptmr run`, per variation, with each variation's own run.maxFailureShare.
+      const verdict = failureVerdict(r.failedQuestions, r.questions, summary.maxFailureShares[i]!);
+      if (verdict !== undefined) {
+        process.stderr.write(`adaptmr sweep: ${summary.variations[i]}: ${verdict}\n`);
+        process.exitCode = 1;
+      }
     }
     if (summary.runs.length === 0) console.log(`shard ${argv.shard ?? ''} of sweep ${summary.sweep} has no variation`);
     console.log(`next: adaptmr merge ${outDir}/*.duckdb --out ${outDir}.duckdb`);

@@ -7,6 +7,7 @@
 import type { ExperimentConfig } from '../../core/config.ts';
 import type { DataIssue, DatasetSource } from '../../data/index.ts';
 import type { QuestionBatch } from '../../store/types.ts';
+import type { FailedStage } from '../failures.ts';
 
 export interface WorkerInit {
   config: ExperimentConfig;
@@ -35,7 +36,7 @@ export type ToWorker = { type: 'record'; bytes: Uint8Array; file: string; index:
 /** Worker → runner. */
 export type FromWorker =
   | { type: 'ready' }
-  | { type: 'batch'; batch: QuestionBatch; errors: number }
+  | { type: 'batch'; batch: QuestionBatch; failed: FailedStage[] }
   | { type: 'skipped' }
   /** A posted record is processed (the runner's read-ahead credit). */
   | { type: 'record-done' }

@@ -41,13 +41,13 @@ async function processRecord(state: ComputeState, record: RawRecord): Promise<vo
   for (const instance of instancesOfRecord(init.source, record, { keep: (c) => selected.has(c.questionId), issues })) {
     if (!selected.has(instance.query.id)) continue;
     waitForWriter();
-    const { batch, errors } = await computeQuestion(instance, init.source.format, state);
+    const { batch, failed } = await computeQuestion(instance, init.source.format, state);
     if (!batch) {
       send({ type: 'skipped' });
       continue;
     }
     Atomics.add(unwritten, 0, 1);
-    send({ type: 'batch', batch, errors });
+    send({ type: 'batch', batch, failed });
   }
 }
 
