@@ -21,6 +21,7 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'ope
 import type { CallRecord } from '../core/interfaces.ts';
 import type { ChatMessage, ChatRequest, ChatResult, LlmClient, LlmRole, TokenLogprob } from '../core/llm.ts';
 import { errorMessage } from '../core/errors.ts';
+import { normaliseEndpoint } from '../core/http-url.ts';
 import { type CacheKeyMaterial, type CachedReply, cacheKey, LlmCache } from './cache.ts';
 import type { Price, StructuredOutputMode } from './config.ts';
 import { callCostUsd } from './cost.ts';
@@ -213,7 +214,9 @@ export class OpenAiCompatibleClient implements LlmClient {
       body.top_logprobs = request.logprobs.top;
     }
     const material: CacheKeyMaterial = {
-      baseURL: this.settings.baseURL,
+      // The full normalised endpoint (scheme, host, port, path; no credentials): identical to the configured URL for
+      // ordinary ones, so existing cache entries stay valid.
+      baseURL: normaliseEndpoint(this.settings.baseURL),
       model: this.model,
       messages,
       temperature: temperature ?? null,
