@@ -18,7 +18,7 @@
  */
 import OpenAI, { APIError } from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import type { CallRecord } from '../core/interfaces.ts';
+import { recordCall, type CallRecord } from '../core/calls.ts';
 import type { ChatMessage, ChatRequest, ChatResult, LlmClient, LlmRole, TokenLogprob } from '../core/llm.ts';
 import { errorMessage } from '../core/errors.ts';
 import { normaliseEndpoint } from '../core/http-url.ts';
@@ -105,7 +105,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       // the paid request's own HTTP latency.
       const latencyMs = performance.now() - started;
       const costUsd = callCostUsd(this.settings.prices, this.model, reply.promptTokens, reply.completionTokens);
-      meta.calls.push({
+      await recordCall(meta.calls, {
         stage: meta.stage,
         model: this.model,
         promptTokens: reply.promptTokens,
@@ -132,7 +132,7 @@ export class OpenAiCompatibleClient implements LlmClient {
     } catch (err) {
       this.shared.stats.errors++;
       const message = redact(errorMessage(err), this.settings.apiKey);
-      meta.calls.push({
+      await recordCall(meta.calls, {
         stage: meta.stage,
         model: this.model,
         promptTokens: 0,

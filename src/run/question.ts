@@ -15,6 +15,7 @@ import type { QuestionBatch, RetrievalRow, ScoreRow } from '../store/types.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
 import type { IndexCache } from './index-cache.ts';
 import { methodFailureStage, type FailedStage } from './failures.ts';
+import { plainCalls, type PaidCallLedger } from './paid-calls.ts';
 import { scoreRetrieval } from './score.ts';
 
 export interface QuestionContext {
@@ -26,6 +27,8 @@ export interface QuestionContext {
   protocol: 'longmemeval' | 'locomo';
   /** Durable markers per method id, when the run writes a results file. */
   checkpoints?: ((methodId: string) => Checkpoints) | undefined;
+  /** Records paid calls as they return (paid-calls.ts), when the run writes a results file. */
+  ledger?: PaidCallLedger | undefined;
 }
 
 const prepared = new WeakSet<MemoryIndex>();
@@ -83,7 +86,8 @@ export async function runMethod(
   c: QuestionContext,
 ): Promise<FailedStage | undefined> {
   const index = c.indexes.get(instance, method.index);
-  const calls: CallRecord[] = [];
+  const key = { dataset: instance.dataset, questionId: instance.query.id, method: method.id };
+  const { calls, batchRows } = c.ledger ? c.ledger.open(key) : plainCalls(key);
   const checkpoints = c.checkpoints?.(method.id);
   const ctx: Ctx = {
     seed: deriveSeed(c.config.seed, instance.query.id),
@@ -92,7 +96,6 @@ export async function runMethod(
     ...(checkpoints ? { checkpoints } : {}),
   };
   if (c.config.prepareIndex) await prepareIndex(index, calls);
-  const key = { dataset: instance.dataset, questionId: instance.query.id, method: method.id };
   const base = { ...key, granularity: method.index.granularity };
   const capabilities = method.impl.capabilities;
   const t0 = performance.now();
@@ -145,7 +148,7 @@ export async function runMethod(
       error: errorMessage(err),
     });
   }
-  for (const call of calls) batch.llmCalls!.push({ ...key, ...call });
+  batch.llmCalls!.push(...batchRows());
   return failed;
 }
 

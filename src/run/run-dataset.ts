@@ -14,6 +14,7 @@ import { completedKey, type QuestionBatch, type ResultStore } from '../store/typ
 import type { ConfiguredMethod } from './create-methods.ts';
 import type { FailedStage } from './failures.ts';
 import type { IndexCache } from './index-cache.ts';
+import type { PaidCallLedger } from './paid-calls.ts';
 import type { Progress } from './progress.ts';
 import { emptyBatch, runMethod } from './question.ts';
 
@@ -36,6 +37,8 @@ export interface ComputeState {
   indexes: IndexCache;
   llm: LlmProvider | undefined;
   checkpoints?: ((methodId: string) => Checkpoints) | undefined;
+  /** Durable accounting of paid calls (this process only: worker threads run LLM-free methods). */
+  ledger?: PaidCallLedger | undefined;
 }
 
 /** What this invocation did: questions written or skipped, failed (question, method) results and their stages. */
@@ -109,7 +112,7 @@ export async function computeQuestion(
   const batch = emptyBatch(instance, s.runId);
   const replaces = todo.filter((m) => s.retry?.has(completedKey(instance.dataset, instance.query.id, m.id))).map((m) => m.id);
   if (replaces.length > 0) batch.replaces = replaces;
-  const context = { config: s.config, runId: s.runId, indexes: s.indexes, llm: s.llm, protocol, checkpoints: s.checkpoints };
+  const context = { config: s.config, runId: s.runId, indexes: s.indexes, llm: s.llm, protocol, checkpoints: s.checkpoints, ledger: s.ledger };
   const failed: FailedStage[] = [];
   for (const method of todo) {
     const stage = await runMethod(instance, method, batch, context);

@@ -30,6 +30,7 @@ import { workerCount, workerObstacle } from './parallel/eligible.ts';
 import { runDatasetInWorkers } from './parallel/pool.ts';
 import { emptyFailureCounts, type FailedStage } from './failures.ts';
 import { runDatasetInProcess, type DatasetPlan, type DatasetRunState, type RunCounters } from './run-dataset.ts';
+import { PaidCallLedger } from './paid-calls.ts';
 import { selectQuestions } from './select.ts';
 
 export interface RunOptions {
@@ -141,6 +142,7 @@ async function runPlans(
     const retryErrors = opts.retryErrors ?? true;
     const done = await store.completedKeys(runId, { retryErrors });
     const retry = retryErrors ? await store.failedKeys(runId) : new Set<string>();
+    const ledger = await PaidCallLedger.open(store, runId, done);
     if (retry.size > 0) log(`resume: retrying ${retry.size} question × method results that were errors (--no-retry-errors keeps them)`);
     const total = plans.reduce((n, p) => n + p.selected.size, 0);
     const progress = createProgress(total, opts.progress ?? true);
@@ -167,6 +169,7 @@ async function runPlans(
           onWritten: opts.onQuestionWritten ?? (() => {}),
           llm,
           checkpoints: (methodId) => storeCheckpoints(store, runId, methodId),
+          ledger,
         };
         if (workers > 0) await runDatasetInWorkers(plan, state, { workers, path: exp.path, configHash: exp.configHash });
         else await runDatasetInProcess(plan, state);

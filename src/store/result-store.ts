@@ -17,7 +17,7 @@ import type { EvalResult } from './classifier-eval-types.ts';
 import { readRows } from './read-rows.ts';
 import { answerCells, comparisonCells, llmCallCells, questionCells, retrievalCells, scoreCells, scoreCiCells } from './row-cells.ts';
 import { SerialQueue } from './serial-queue.ts';
-import { completedKey, type MethodRow, type QueryParam, type QuestionBatch, type ResultStore, type RunRecord, type StatsTables } from './types.ts';
+import { completedKey, type LlmCallRow, type MethodRow, type QueryParam, type QuestionBatch, type ResultStore, type RunRecord, type StatsTables } from './types.ts';
 import { redactBatch } from './redact-batch.ts';
 import { validateBatch } from './validate-batch.ts';
 
@@ -182,6 +182,23 @@ export class ResultStoreImpl implements ResultStore {
         }
       }
     }
+  }
+
+  writeCalls(runId: string, calls: readonly LlmCallRow[]): Promise<void> {
+    this.assertWritable('writeCalls');
+    const safe = calls.map((c) => (c.error === undefined ? c : { ...c, error: redactSecrets(c.error) }));
+    return this.queue.run(async () => {
+      await this.connection.run('BEGIN TRANSACTION');
+      try {
+        await this.appenders.append(llmCallCells, runId, safe);
+        this.appenders.flushAll();
+        await this.connection.run('COMMIT');
+      } catch (err) {
+        this.appenders.clearAll();
+        await this.connection.run('ROLLBACK');
+        throw new Error(`recording ${calls.length} paid call(s) of run ${runId} in ${this.path}: ${errorMessage(err)}`, { cause: err });
+      }
+    });
   }
 
   query<T = Record<string, unknown>>(sql: string, params: readonly QueryParam[] = []): Promise<T[]> {

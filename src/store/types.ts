@@ -150,6 +150,11 @@ export interface ResultStore {
   failedKeys(runId: string): Promise<Set<string>>;
   /** All rows of one question in one transaction; rolls back and rethrows (naming the question) on any error. */
   writeQuestion(batch: QuestionBatch): Promise<void>;
+  /**
+   * Appends llm_calls rows in a transaction of their own, committed before it resolves: the runner records each paid
+   * call this way as it returns (durable accounting), apart from the question's other rows.
+   */
+  writeCalls(runId: string, calls: readonly LlmCallRow[]): Promise<void>;
   /** Rows as plain objects; BIGINT values that fit are returned as numbers, lists as arrays. */
   query<T = Record<string, unknown>>(sql: string, params?: readonly QueryParam[]): Promise<T[]>;
   /** Replaces the statistics tables (score_cis, comparisons) and records the input fingerprint, in one transaction. */
