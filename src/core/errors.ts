@@ -45,7 +45,7 @@ export function errorMessage(err: unknown): string {
  * already tagged keeps its first, innermost stage. Returns the error, for `throw tagStage(err, 'classify')`.
  */
 export function tagStage(err: unknown, stage: string): unknown {
-  if (err instanceof Error && stageOf(err) === undefined) {
+  if (err instanceof Error && Object.isExtensible(err) && stageOf(err) === undefined) {
     Object.defineProperty(err, STAGE, { value: stage, enumerable: false });
   }
   return err;
