@@ -15,6 +15,7 @@
  */
 import type { CallRecord } from '../../src/core/calls.ts';
 import { EndpointError, errorMessage } from '../../src/core/errors.ts';
+import { normaliseEndpoint } from '../../src/core/http-url.ts';
 import type { Checkpoints, Ctx, MemoryIndex, Method, MethodFactoryContext } from '../../src/core/interfaces.ts';
 import type { RequestPolicy } from '../../src/core/llm.ts';
 import { haystackKey, perHaystack } from '../../src/index/per-haystack.ts';
@@ -117,7 +118,7 @@ export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSe
       if (ctx.checkpoints) lastCheckpoints = ctx.checkpoints;
       const material = {
         api: api.label,
-        baseUrl: s.endpoint.baseUrl,
+        baseUrl: normaliseEndpoint(s.endpoint.baseUrl),
         content: haystackKey(index),
         ingest: api.ingestSettings,
         query: query.text,

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { errorMessage, InputError } from '../../src/core/errors.ts';
+import { recordCall } from '../../src/core/calls.ts';
 import type { Ctx } from '../../src/core/interfaces.ts';
 import { minMax } from '../llm-mode.ts';
 
@@ -39,9 +40,8 @@ export async function crossEncoderScores(endpoint: RerankEndpoint, query: string
   }
   const url = `${endpoint.baseURL.replace(/\/+$/u, '')}/rerank`;
   const t0 = performance.now();
-  const record = (promptTokens: number, error?: string): void => {
-    ctx.calls.push({ stage: 'query:rerank', model: endpoint.model, promptTokens, completionTokens: 0, latencyMs: performance.now() - t0, cached: false, costUsd: 0, ...(error ? { error } : {}) });
-  };
+  const record = (promptTokens: number, error?: string): Promise<void> =>
+    recordCall(ctx.calls, { stage: 'query:rerank', model: endpoint.model, promptTokens, completionTokens: 0, latencyMs: performance.now() - t0, cached: false, costUsd: 0, ...(error ? { error } : {}) });
   let body: unknown;
   try {
     const res = await fetch(url, {
@@ -53,15 +53,15 @@ export async function crossEncoderScores(endpoint: RerankEndpoint, query: string
     if (!res.ok) throw new Error(`HTTP ${res.status} from ${url}`);
     body = await res.json();
   } catch (err) {
-    record(0, errorMessage(err));
+    await record(0, errorMessage(err));
     throw new Error(`${where}: rerank endpoint failed: ${errorMessage(err)}`);
   }
   const parsed = ReplySchema.safeParse(body);
   if (!parsed.success || parsed.data.results.some((r) => r.index >= documents.length)) {
-    record(0, 'malformed rerank reply');
+    await record(0, 'malformed rerank reply');
     throw new Error(`${where}: rerank endpoint ${url} replied without a valid results list`);
   }
-  record(parsed.data.usage?.total_tokens ?? parsed.data.usage?.prompt_tokens ?? 0);
+  await record(parsed.data.usage?.total_tokens ?? parsed.data.usage?.prompt_tokens ?? 0);
   const scores = new Float64Array(documents.length).fill(-Infinity);
   for (const r of parsed.data.results) scores[r.index] = r.relevance_score;
   return scores;

@@ -14,3 +14,26 @@ export interface CallRecord {
   costUsd: number;
   error?: string;
 }
+
+/**
+ * Durable accounting of paid calls (issue 16): the runner attaches a sink to a question's `calls` list, and every
+ * client records through `recordCall`, which hands each paid call (not served from a cache) to the sink — the
+ * results file, committed — before the caller gets its reply. A run killed mid-question thus keeps the calls it paid
+ * for, though the question's other rows are lost and recomputed on resume (where those replies come from the cache).
+ */
+export type PaidCallSink = (record: CallRecord) => Promise<void>;
+
+const SINK = Symbol('adaptmr.paidCallSink');
+
+/** `calls` with `sink` attached (a hidden property: the list stays a plain array for every other use). */
+export function withPaidCallSink(calls: CallRecord[], sink: PaidCallSink): CallRecord[] {
+  Object.defineProperty(calls, SINK, { value: sink, enumerable: false });
+  return calls;
+}
+
+/** Appends `record` to `calls`; a paid call (`cached: false`) goes to the list's sink first, when it has one. */
+export async function recordCall(calls: CallRecord[], record: CallRecord): Promise<void> {
+  const sink = (calls as unknown as Record<symbol, PaidCallSink | undefined>)[SINK];
+  if (sink !== undefined && !record.cached) await sink(record);
+  calls.push(record);
+}

@@ -12,6 +12,12 @@ import { PlanConfigSchema, StatsConfigSchema } from './stats-config.ts';
 export { IndexSpecSchema };
 
 /** The official LongMemEval cut-offs (`src/retrieval/eval_utils.py`), the default of every experiment. */
+/**
+ * Default `run.maxFailureShare`: research numbers from a run where more than one question in twenty has no result
+ * are not the numbers of the experiment as configured.
+ */
+export const DEFAULT_MAX_FAILURE_SHARE = 0.05;
+
 export const DEFAULT_KS = [1, 3, 5, 10, 30, 50] as const;
 
 export const DATASET_NAMES = ['longmemeval-oracle', 'longmemeval-s', 'longmemeval-m', 'locomo'] as const;
@@ -124,6 +130,17 @@ export const ExperimentConfigSchema = z
     stats: StatsConfigSchema.optional(),
     /** Which of the plan's five experiments this is, for its section in `adaptmr report`; not part of the run's identity. */
     plan: PlanConfigSchema.optional(),
+    /** How the run judges itself; not part of the run's identity. */
+    run: z
+      .object({
+        /**
+         * `adaptmr run` exits non-zero when more than this share of the questions (0–1) still has an error row after
+         * the run (any method; retrieval, classifier, memorising, reader or judge). `--max-failure-share` overrides.
+         */
+        maxFailureShare: z.number().min(0).max(1).default(DEFAULT_MAX_FAILURE_SHARE),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 export type ExperimentConfig = z.infer<typeof ExperimentConfigSchema>;

@@ -38,3 +38,22 @@ export class EndpointError extends InputError {
 export function errorMessage(err: unknown): string {
   return redactSecrets(err instanceof Error ? err.message : String(err));
 }
+
+/**
+ * Marks an error with the stage it failed in (a `CallRecord.stage` name: `classify`, `index:embed`, `reader`…), so the
+ * runner's summary can count failures per stage. The error keeps its class (an EndpointError stays one); an error
+ * already tagged keeps its first, innermost stage. Returns the error, for `throw tagStage(err, 'classify')`.
+ */
+export function tagStage(err: unknown, stage: string): unknown {
+  if (err instanceof Error && Object.isExtensible(err) && stageOf(err) === undefined) {
+    Object.defineProperty(err, STAGE, { value: stage, enumerable: false });
+  }
+  return err;
+}
+
+/** The stage `tagStage` recorded on an error, if any. */
+export function stageOf(err: unknown): string | undefined {
+  return err instanceof Error ? ((err as unknown as Record<symbol, unknown>)[STAGE] as string | undefined) : undefined;
+}
+
+const STAGE = Symbol('adaptmr.failedStage');

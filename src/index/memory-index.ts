@@ -4,6 +4,7 @@
  * text within the index. Semantic scores are dot products of unit vectors, i.e. cosines; ranking ties go to the
  * earlier unit (or the later one with the BM25 option `tieBreak: 'reverse'`, see top-k.ts).
  */
+import { tagStage } from '../core/errors.ts';
 import type { Embedder, IndexSpec, MemoryIndex } from '../core/interfaces.ts';
 import type { MemoryUnit, ScoredUnit, Session } from '../core/types.ts';
 import { Bm25Index, Bm25OptionsSchema, type Bm25Options } from './bm25.ts';
@@ -65,7 +66,10 @@ class LazyMemoryIndex implements MemoryIndex {
 
   private async embedUnits(): Promise<Float32Array[]> {
     if (this.units.length === 0) return [];
-    const vectors = await this.embedder.embed(this.units.map((u) => u.text));
+    // Embedding the haystack is memorising: a failure here is counted as one in the run summary.
+    const vectors = await this.embedder.embed(this.units.map((u) => u.text)).catch((err: unknown) => {
+      throw tagStage(err, 'index:embed');
+    });
     if (vectors.length !== this.units.length) {
       throw new Error(`embedder ${this.embedder.id} returned ${vectors.length} vectors for ${this.units.length} units`);
     }

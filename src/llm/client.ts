@@ -1,7 +1,8 @@
 /**
  * One OpenAI-compatible chat client per role (reader, judge, classifier, strategy), implementing `LlmClient`
  * (src/core/llm.ts) through the `openai` SDK. Every call goes: cache → in-flight de-duplication → scheduler
- * (concurrency + requests/minute) → HTTP with retries → cache write → one `CallRecord` in `meta.calls`.
+ * (concurrency + requests/minute) → HTTP with retries → one `CallRecord` in `meta.calls` (a paid one committed to the
+ * results file first when the list has a sink: src/core/calls.ts) → cache write.
  *
  * - The SDK's own retries are off (`maxRetries: 0`): this layer retries, so it can count attempts, honour the
  *   experiment's limits, and retry replies the SDK accepts but we cannot use.
@@ -18,9 +19,10 @@
  */
 import OpenAI, { APIError } from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import type { CallRecord } from '../core/interfaces.ts';
+import { recordCall, type CallRecord } from '../core/calls.ts';
 import type { ChatMessage, ChatRequest, ChatResult, LlmClient, LlmRole, TokenLogprob } from '../core/llm.ts';
 import { errorMessage } from '../core/errors.ts';
+import { normaliseEndpoint } from '../core/http-url.ts';
 import { type CacheKeyMaterial, type CachedReply, cacheKey, LlmCache } from './cache.ts';
 import type { Price, StructuredOutputMode } from './config.ts';
 import { callCostUsd } from './cost.ts';
@@ -88,31 +90,38 @@ export class OpenAiCompatibleClient implements LlmClient {
   async chat(request: ChatRequest, meta: { stage: string; calls: CallRecord[] }): Promise<ChatResult> {
     const started = performance.now();
     let attempts = 0;
-    try {
-      let outcome: { reply: CachedReply; cached: boolean };
-      try {
-        outcome = await this.fetchReply(request, meta.stage, () => attempts++);
-      } catch (err) {
-        // Endpoints without json_schema support answer 400; fall back to schema-in-prompt once, then stay there.
-        if (request.jsonSchema && this.structuredOutput === 'json-schema' && rejectsStructuredOutput(err)) {
-          this.structuredOutput = 'prompt';
-          outcome = await this.fetchReply(request, meta.stage, () => attempts++);
-        } else throw err;
-      }
-      const { reply, cached } = outcome;
-      // Wall time of this call as the caller saw it (queueing, retries and backoff included); the cache entry keeps
-      // the paid request's own HTTP latency.
-      const latencyMs = performance.now() - started;
-      const costUsd = callCostUsd(this.settings.prices, this.model, reply.promptTokens, reply.completionTokens);
-      meta.calls.push({
+    let record: CallRecord | undefined;
+    // The call's accounting record. A paid reply is recorded (durably, when `meta.calls` has a sink) before it is
+    // cached: a kill between the two leaves a recorded call that the resume pays for again — never a cached reply
+    // whose payment went unrecorded.
+    const account = async (reply: CachedReply, cached: boolean): Promise<void> => {
+      record = {
         stage: meta.stage,
         model: this.model,
         promptTokens: reply.promptTokens,
         completionTokens: reply.completionTokens,
-        latencyMs,
+        // Wall time of this call as the caller saw it (queueing, retries and backoff included); the cache entry
+        // keeps the paid request's own HTTP latency.
+        latencyMs: performance.now() - started,
         cached,
-        costUsd,
-      });
+        costUsd: callCostUsd(this.settings.prices, this.model, reply.promptTokens, reply.completionTokens),
+      };
+      await recordCall(meta.calls, record);
+    };
+    try {
+      let outcome: { reply: CachedReply; cached: boolean };
+      try {
+        outcome = await this.fetchReply(request, meta.stage, () => attempts++, (reply) => account(reply, false));
+      } catch (err) {
+        // Endpoints without json_schema support answer 400; fall back to schema-in-prompt once, then stay there.
+        if (request.jsonSchema && this.structuredOutput === 'json-schema' && rejectsStructuredOutput(err) && record === undefined) {
+          this.structuredOutput = 'prompt';
+          outcome = await this.fetchReply(request, meta.stage, () => attempts++, (reply) => account(reply, false));
+        } else throw err;
+      }
+      const { reply, cached } = outcome;
+      if (record === undefined) await account(reply, cached);
+      const { latencyMs, costUsd } = record!;
       const result: ChatResult = {
         text: reply.text,
         model: this.model,
@@ -131,7 +140,8 @@ export class OpenAiCompatibleClient implements LlmClient {
     } catch (err) {
       this.shared.stats.errors++;
       const message = redact(errorMessage(err), this.settings.apiKey);
-      meta.calls.push({
+      // A reply already accounted for (paid, recorded) whose caching failed: its record stands, no second one.
+      if (record === undefined) await recordCall(meta.calls, {
         stage: meta.stage,
         model: this.model,
         promptTokens: 0,
@@ -157,6 +167,7 @@ export class OpenAiCompatibleClient implements LlmClient {
     request: ChatRequest,
     stage: string,
     onAttempt: () => void,
+    onPaid: (reply: CachedReply) => Promise<void>,
   ): Promise<{ reply: CachedReply; cached: boolean }> {
     const { body, material } = this.buildRequest(request);
     const key = cacheKey(material);
@@ -172,6 +183,7 @@ export class OpenAiCompatibleClient implements LlmClient {
     }
     const promise = (async () => {
       const reply = await this.withRetries(body, request.jsonSchema !== undefined, stage, onAttempt);
+      await onPaid(reply);
       await this.shared.cache.put(key, material, reply);
       return reply;
     })();
@@ -213,7 +225,9 @@ export class OpenAiCompatibleClient implements LlmClient {
       body.top_logprobs = request.logprobs.top;
     }
     const material: CacheKeyMaterial = {
-      baseURL: this.settings.baseURL,
+      // The full normalised endpoint (scheme, host, port, path; no credentials): identical to the configured URL for
+      // ordinary ones, so existing cache entries stay valid.
+      baseURL: normaliseEndpoint(this.settings.baseURL),
       model: this.model,
       messages,
       temperature: temperature ?? null,

@@ -25,7 +25,7 @@
  */
 import { z } from 'zod';
 import { classifiers } from '../classify/registry.ts';
-import { InputError } from '../core/errors.ts';
+import { InputError, tagStage } from '../core/errors.ts';
 import type { Classifier, Ctx, MemoryIndex, Method, MethodFactoryContext, Strategy } from '../core/interfaces.ts';
 import { defineMethod } from '../core/method-entry.ts';
 import { parseWith } from '../core/registry.ts';
@@ -163,9 +163,10 @@ export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
     async run(query, index, ctx, oracleType) {
       // Wall time per stage (classifier, retrieval, abstention gate), for the efficiency experiment (plan §3.4 exp 5).
       const t0 = performance.now();
-      const classified = needsClassifier ? await parts.classifier!.classify(query, ctx) : undefined;
+      // A classifier failure is tagged with its stage, so the run summary counts it as one (src/run/failures.ts).
+      const classified = needsClassifier ? await parts.classifier!.classify(query, ctx).catch((err: unknown) => { throw tagStage(err, 'classify'); }) : undefined;
       const bad = classified ? invalidTypeProbs(classified.probs) : undefined;
-      if (bad) throw new Error(`classifier ${parts.classifier!.name} gave unusable probabilities (${bad}) for question ${query.id}`);
+      if (bad) throw tagStage(new Error(`classifier ${parts.classifier!.name} gave unusable probabilities (${bad}) for question ${query.id}`), 'classify');
       const t1 = performance.now();
       const plan = planRoute(parts.router, parts.abstention, {
         seed: ctx.seed,

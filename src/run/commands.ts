@@ -12,6 +12,8 @@ interface RunArgs {
   concurrency: number | undefined;
   workers: number | undefined;
   progress: boolean;
+  'retry-errors': boolean;
+  'max-failure-share': number | undefined;
   verbose: boolean;
 }
 
@@ -29,12 +31,23 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe: 'worker threads computing questions (0 = none; default one per core for LLM-free runs of 64+ questions)',
       })
       .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' })
+      .option('retry-errors', {
+        type: 'boolean',
+        default: true,
+        describe: 'on resume, compute again the questions whose rows are errors (--no-retry-errors keeps them)',
+      })
+      .option('max-failure-share', {
+        type: 'number',
+        describe: 'exit non-zero when more than this share (0-1) of the questions has error rows (overrides run.maxFailureShare; default 0.05)',
+      })
       .option('verbose', { type: 'boolean', default: false, describe: 'print each question id to stderr once its rows are committed' }),
   handler: async (argv) => {
     // Imported here so `adaptmr run --help` does not load the whole pipeline.
     const { loadExperiment } = await import('./load-config.ts');
     const { runExperiment } = await import('./runner.ts');
+    const { describeFailures, failureVerdict, maxFailureShare } = await import('./failures.ts');
     const exp = await loadExperiment(argv.experiment);
+    const limit = maxFailureShare(argv['max-failure-share'], exp.config.run.maxFailureShare);
     const out = argv.out ?? join('results', `${exp.config.name}.duckdb`);
     mkdirSync(dirname(out), { recursive: true });
     const summary = await runExperiment(exp, {
@@ -43,13 +56,19 @@ export const runCommand: CommandModule<object, RunArgs> = {
       concurrency: argv.concurrency,
       workers: argv.workers,
       progress: argv.progress,
+      retryErrors: argv['retry-errors'],
       ...(argv.verbose ? { onQuestionWritten: (d: string, q: string) => process.stderr.write(`written ${d} ${q}\n`) } : {}),
     });
     const secs = (summary.wallMs / 1000).toFixed(1);
     console.log(
       `run ${summary.runId}: ${summary.written} questions written, ${summary.skipped} already done, ` +
-        `${summary.errors} method errors, in ${secs} s → ${summary.out}`,
+        `${describeFailures(summary.failedQuestions, summary.questions, summary.failures)}, in ${secs} s → ${summary.out}`,
     );
     console.log(`next: adaptmr report ${out}   (per-type table and charts; ${basename(out)})`);
+    const verdict = failureVerdict(summary.failedQuestions, summary.questions, limit);
+    if (verdict !== undefined) {
+      process.stderr.write(`adaptmr run: ${verdict}\n`);
+      process.exitCode = 1;
+    }
   },
 };

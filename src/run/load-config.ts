@@ -39,7 +39,8 @@ export function loadedFromValue(value: unknown, path: string): LoadedExperiment 
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup) throw new InputError(`methods: id "${dup}" is used twice; method ids must be unique`, path);
   // How many questions run at once does not change the results, so it is not part of the run's identity: a rerun
-  // with another concurrency resumes the same run. Nor do the statistics settings and the report's plan section.
-  const { concurrency: _concurrency, stats: _stats, plan: _plan, ...identity } = config;
+  // with another concurrency resumes the same run. Nor do the statistics settings, the report's plan section and the
+  // run's failure limit.
+  const { concurrency: _concurrency, stats: _stats, plan: _plan, run: _run, ...identity } = config;
   return { path, config, configHash: stableHash(identity) };
 }

@@ -14,6 +14,8 @@ import { answerQuestion } from '../eval/qa/answer-question.ts';
 import type { QuestionBatch, RetrievalRow, ScoreRow } from '../store/types.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
 import type { IndexCache } from './index-cache.ts';
+import { methodFailureStage, type FailedStage } from './failures.ts';
+import { plainCalls, type PaidCallLedger } from './paid-calls.ts';
 import { scoreRetrieval } from './score.ts';
 
 export interface QuestionContext {
@@ -25,6 +27,8 @@ export interface QuestionContext {
   protocol: 'longmemeval' | 'locomo';
   /** Durable markers per method id, when the run writes a results file. */
   checkpoints?: ((methodId: string) => Checkpoints) | undefined;
+  /** Records paid calls as they return (paid-calls.ts), when the run writes a results file. */
+  ledger?: PaidCallLedger | undefined;
 }
 
 const prepared = new WeakSet<MemoryIndex>();
@@ -71,10 +75,19 @@ export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
   };
 }
 
-/** Runs `method` on `instance` and appends its rows to `batch`; returns whether the method itself failed. */
-export async function runMethod(instance: Instance, method: ConfiguredMethod, batch: QuestionBatch, c: QuestionContext): Promise<boolean> {
+/**
+ * Runs `method` on `instance` and appends its rows to `batch`; returns the stage that failed (the method's retrieval,
+ * its classifier or memorising, or QA's reader or judge), or undefined when the result is whole.
+ */
+export async function runMethod(
+  instance: Instance,
+  method: ConfiguredMethod,
+  batch: QuestionBatch,
+  c: QuestionContext,
+): Promise<FailedStage | undefined> {
   const index = c.indexes.get(instance, method.index);
-  const calls: CallRecord[] = [];
+  const key = { dataset: instance.dataset, questionId: instance.query.id, method: method.id };
+  const { calls, batchRows } = c.ledger ? c.ledger.open(key) : plainCalls(key);
   const checkpoints = c.checkpoints?.(method.id);
   const ctx: Ctx = {
     seed: deriveSeed(c.config.seed, instance.query.id),
@@ -83,11 +96,10 @@ export async function runMethod(instance: Instance, method: ConfiguredMethod, ba
     ...(checkpoints ? { checkpoints } : {}),
   };
   if (c.config.prepareIndex) await prepareIndex(index, calls);
-  const key = { dataset: instance.dataset, questionId: instance.query.id, method: method.id };
   const base = { ...key, granularity: method.index.granularity };
   const capabilities = method.impl.capabilities;
   const t0 = performance.now();
-  let failed = false;
+  let failed: FailedStage | undefined;
   try {
     const oracleType = capabilities.oracleType ? instance.gold.type : undefined;
     const out = await method.impl.run(methodQuery(instance.query), index, ctx, oracleType);
@@ -115,11 +127,11 @@ export async function runMethod(instance: Instance, method: ConfiguredMethod, ba
         batch.scores.push({ ...base, ...r });
       }
     }
-    if (c.config.qa && c.llm) await answerAndScore(instance, out.retrieval, out.answer, batch, base, calls, c);
+    if (c.config.qa && c.llm) failed = await answerAndScore(instance, out.retrieval, out.answer, batch, base, calls, c);
   } catch (err) {
     // An unusable endpoint fails every question alike: stop the run with its one line instead of N error rows.
     if (err instanceof EndpointError) throw err;
-    failed = true;
+    failed = methodFailureStage(err, calls);
     batch.retrievals.push({
       ...base,
       k: method.k,
@@ -136,7 +148,7 @@ export async function runMethod(instance: Instance, method: ConfiguredMethod, ba
       error: errorMessage(err),
     });
   }
-  for (const call of calls) batch.llmCalls!.push({ ...key, ...call });
+  batch.llmCalls!.push(...batchRows());
   return failed;
 }
 
@@ -153,7 +165,7 @@ async function answerAndScore(
   base: Pick<ScoreRow, 'dataset' | 'questionId' | 'method' | 'granularity'>,
   calls: CallRecord[],
   c: QuestionContext,
-): Promise<void> {
+): Promise<FailedStage | undefined> {
   const qa = await answerQuestion(
     { protocol: c.protocol, instance, retrieval, ...(methodAnswer !== undefined ? { methodAnswer } : {}) },
     c.llm!,
@@ -169,7 +181,7 @@ async function answerAndScore(
     contextTokens: qa.contextTokens,
     error: qa.error ?? null,
   });
-  if (qa.error) return;
+  if (qa.error) return qa.failedStage ?? 'reader';
   const adversarial = c.protocol === 'locomo' && instance.gold.nativeType === '5';
   const flag = { counted: !adversarial, excludedWhy: adversarial ? 'adversarial (reported separately)' : null };
   const push = (metric: string, value: number) => batch.scores.push({ ...base, level: 'qa', metric, k: null, value, ...flag });
@@ -178,4 +190,5 @@ async function answerAndScore(
   }
   if (qa.f1 !== undefined) push('f1', qa.f1);
   if (qa.bleu1 !== undefined) push('bleu1', qa.bleu1);
+  return undefined;
 }

@@ -12,7 +12,9 @@ import type { Instance } from '../core/types.ts';
 import { readInstances, type DataIssue, type DatasetSource } from '../data/index.ts';
 import { completedKey, type QuestionBatch, type ResultStore } from '../store/types.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
+import type { FailedStage } from './failures.ts';
 import type { IndexCache } from './index-cache.ts';
+import type { PaidCallLedger } from './paid-calls.ts';
 import type { Progress } from './progress.ts';
 import { emptyBatch, runMethod } from './question.ts';
 
@@ -30,15 +32,34 @@ export interface ComputeState {
   methods: ConfiguredMethod[];
   /** Question × method keys already in the results file (resume). */
   done: Set<string>;
+  /** Keys not in `done` whose rows in the file are errors: computed again, their rows replaced (`batch.replaces`). */
+  retry?: ReadonlySet<string> | undefined;
   indexes: IndexCache;
   llm: LlmProvider | undefined;
   checkpoints?: ((methodId: string) => Checkpoints) | undefined;
+  /** Durable accounting of paid calls (this process only: worker threads run LLM-free methods). */
+  ledger?: PaidCallLedger | undefined;
+}
+
+/** What this invocation did: questions written or skipped, failed (question, method) results and their stages. */
+export interface RunCounters {
+  written: number;
+  skipped: number;
+  /** (question, method) results that failed at any stage. */
+  errors: number;
+  failures: Record<FailedStage, number>;
+}
+
+/** Adds one question's failed stages to the counters. */
+export function countFailures(counters: RunCounters, failed: readonly FailedStage[]): void {
+  counters.errors += failed.length;
+  for (const stage of failed) counters.failures[stage]++;
 }
 
 export interface DatasetRunState extends ComputeState {
   store: ResultStore;
   progress: Progress;
-  counters: { written: number; skipped: number; errors: number };
+  counters: RunCounters;
   issues: DataIssue[];
   concurrency: number;
   onWritten: (dataset: string, questionId: string) => void;
@@ -61,7 +82,7 @@ export async function runDatasetInProcess(plan: DatasetPlan, s: DatasetRunState)
     // next questions are computed while a commit is under way.
     const task: Promise<void> = limit(async () => {
       const computed = await computeQuestion(instance, plan.source.format, s);
-      if (computed.batch) s.counters.errors += computed.errors;
+      if (computed.batch) countFailures(s.counters, computed.failed);
       return computed.batch;
     })
       .then((batch) => (batch ? writeQuestion(batch, s) : skipQuestion(s)))
@@ -78,23 +99,26 @@ export async function runDatasetInProcess(plan: DatasetPlan, s: DatasetRunState)
 }
 
 /**
- * Runs every method not yet done on one question: the batch of rows to write and how many methods failed, or no
+ * Runs every method not yet done on one question: the batch of rows to write and the stages of the methods that failed, or no
  * batch when the results file already has them all.
  */
 export async function computeQuestion(
   instance: Instance,
   protocol: DatasetSource['format'],
   s: ComputeState,
-): Promise<{ batch: QuestionBatch | undefined; errors: number }> {
+): Promise<{ batch: QuestionBatch | undefined; failed: FailedStage[] }> {
   const todo = s.methods.filter((m) => !s.done.has(completedKey(instance.dataset, instance.query.id, m.id)));
-  if (todo.length === 0) return { batch: undefined, errors: 0 };
+  if (todo.length === 0) return { batch: undefined, failed: [] };
   const batch = emptyBatch(instance, s.runId);
-  const context = { config: s.config, runId: s.runId, indexes: s.indexes, llm: s.llm, protocol, checkpoints: s.checkpoints };
-  let errors = 0;
+  const replaces = todo.filter((m) => s.retry?.has(completedKey(instance.dataset, instance.query.id, m.id))).map((m) => m.id);
+  if (replaces.length > 0) batch.replaces = replaces;
+  const context = { config: s.config, runId: s.runId, indexes: s.indexes, llm: s.llm, protocol, checkpoints: s.checkpoints, ledger: s.ledger };
+  const failed: FailedStage[] = [];
   for (const method of todo) {
-    if (await runMethod(instance, method, batch, context)) errors++;
+    const stage = await runMethod(instance, method, batch, context);
+    if (stage !== undefined) failed.push(stage);
   }
-  return { batch, errors };
+  return { batch, failed };
 }
 
 export async function writeQuestion(batch: QuestionBatch, s: DatasetRunState): Promise<void> {

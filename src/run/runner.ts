@@ -2,7 +2,8 @@
  * Runs one experiment: resolves every component first (an unknown name fails before any work), streams each
  * dataset's selected questions, builds or reuses the memory index per haystack, runs every method, scores the
  * retrieval against the gold, and writes each question's rows in one transaction. A rerun of the same config into
- * the same file resumes: questions already written are skipped, never duplicated.
+ * the same file resumes: questions already written are skipped, never duplicated, and those whose rows are errors
+ * are computed again with their error rows replaced (unless `retryErrors: false`).
  */
 import type { ExperimentConfig } from '../core/config.ts';
 import { InputError, errorMessage } from '../core/errors.ts';
@@ -27,7 +28,9 @@ import { createProgress } from './progress.ts';
 import { gitState, packageVersions } from './provenance.ts';
 import { workerCount, workerObstacle } from './parallel/eligible.ts';
 import { runDatasetInWorkers } from './parallel/pool.ts';
-import { runDatasetInProcess, type DatasetPlan, type DatasetRunState } from './run-dataset.ts';
+import { emptyFailureCounts, type FailedStage } from './failures.ts';
+import { runDatasetInProcess, type DatasetPlan, type DatasetRunState, type RunCounters } from './run-dataset.ts';
+import { PaidCallLedger } from './paid-calls.ts';
 import { selectQuestions } from './select.ts';
 
 export interface RunOptions {
@@ -41,6 +44,11 @@ export interface RunOptions {
    */
   workers?: number | undefined;
   progress?: boolean;
+  /**
+   * Resume: compute again the questions whose rows in the results file are errors (method/retrieval, reader or judge
+   * failures) and replace those rows. Default true; false (`--no-retry-errors`) keeps the error rows as they are.
+   */
+  retryErrors?: boolean | undefined;
   log?: (line: string) => void;
   /** Called after each question's rows are committed (the CLI's --verbose prints it). */
   onQuestionWritten?: (dataset: string, questionId: string) => void;
@@ -55,8 +63,12 @@ export interface RunSummary {
   written: number;
   /** Questions already complete in the results file (resume). */
   skipped: number;
-  /** Method runs that ended in an error row. */
+  /** (question, method) results of this invocation that ended in an error row (any stage). */
   errors: number;
+  /** Those failed results by the stage that failed (method/retrieval, classifier, memorising, reader, judge). */
+  failures: Record<FailedStage, number>;
+  /** Questions of the run that still have an error row (any method, any stage) once this invocation is done. */
+  failedQuestions: number;
   dataIssues: number;
   wallMs: number;
 }
@@ -127,10 +139,14 @@ async function runPlans(
     await store.upsertRun(record);
     await store.upsertMethods(runId, methods.map(methodRow));
     await store.putCheckpoint(runId, RUN_SCOPE, 'warmup', JSON.stringify({ warmupMs, at: record.startedAt }));
-    const done = await store.completedKeys(runId);
+    const retryErrors = opts.retryErrors ?? true;
+    const done = await store.completedKeys(runId, { retryErrors });
+    const retry = retryErrors ? await store.failedKeys(runId) : new Set<string>();
+    const ledger = await PaidCallLedger.open(store, runId, done);
+    if (retry.size > 0) log(`resume: retrying ${retry.size} question × method results that were errors (--no-retry-errors keeps them)`);
     const total = plans.reduce((n, p) => n + p.selected.size, 0);
     const progress = createProgress(total, opts.progress ?? true);
-    const counters = { written: 0, skipped: 0, errors: 0 };
+    const counters: RunCounters = { written: 0, skipped: 0, errors: 0, failures: emptyFailureCounts() };
     const issues: DataIssue[] = [];
     // Questions arrive grouped by haystack, so one index per spec per in-flight question is enough to reuse them.
     const indexes = new IndexCache(embedder, ((opts.concurrency ?? config.concurrency) + 1) * distinctSpecs(config));
@@ -144,6 +160,7 @@ async function runPlans(
           methods,
           store,
           done,
+          retry,
           indexes,
           progress,
           counters,
@@ -152,6 +169,7 @@ async function runPlans(
           onWritten: opts.onQuestionWritten ?? (() => {}),
           llm,
           checkpoints: (methodId) => storeCheckpoints(store, runId, methodId),
+          ledger,
         };
         if (workers > 0) await runDatasetInWorkers(plan, state, { workers, path: exp.path, configHash: exp.configHash });
         else await runDatasetInProcess(plan, state);
@@ -174,7 +192,9 @@ async function runPlans(
       log(`stats: not computed (${errorMessage(err)}); \`adaptmr report\` computes them`);
     }
     if (issues.length > 0) log(`data: ${issues.length} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
-    return { runId, out: opts.out, questions: total, ...counters, dataIssues: issues.length, wallMs: performance.now() - started };
+    // Counted from the file, so a resume reports what is still failed (kept with --no-retry-errors, or failed again).
+    const failedQuestions = new Set([...(await store.failedKeys(runId))].map((k) => k.split('\t', 2).join('\t'))).size;
+    return { runId, out: opts.out, questions: total, ...counters, failedQuestions, dataIssues: issues.length, wallMs: performance.now() - started };
   } finally {
     await store.close();
   }

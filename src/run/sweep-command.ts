@@ -13,6 +13,7 @@ interface SweepArgs {
   'data-dir': string | undefined;
   concurrency: number | undefined;
   progress: boolean;
+  'retry-errors': boolean;
 }
 
 export const sweepCommand: CommandModule<object, SweepArgs> = {
@@ -26,7 +27,12 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       .option('plan', { type: 'number', describe: 'print the matrix of at most n shards as JSON and exit' })
       .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
       .option('concurrency', { type: 'number', describe: 'questions processed at once (overrides the config)' })
-      .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' }),
+      .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' })
+      .option('retry-errors', {
+        type: 'boolean',
+        default: true,
+        describe: 'on resume, compute again the questions whose rows are errors (--no-retry-errors keeps them)',
+      }),
   handler: async (argv) => {
     const { loadSweep } = await import('./sweep-file.ts');
     const { runSweep, shardMatrix } = await import('./sweep.ts');
@@ -43,9 +49,17 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       dataDir: argv['data-dir'],
       concurrency: argv.concurrency,
       progress: argv.progress,
+      retryErrors: argv['retry-errors'],
     });
+    const { describeFailures, failureVerdict } = await import('./failures.ts');
     for (const [i, r] of summary.runs.entries()) {
-      console.log(`${summary.variations[i]}: run ${r.runId}, ${r.written} questions written, ${r.skipped} already done, ${r.errors} method errors → ${r.out}`);
+      console.log(`${summary.variations[i]}: run ${r.runId}, ${r.written} questions written, ${r.skipped} already done, ${describeFailures(r.failedQuestions, r.questions, r.failures)} → ${r.out}`);
+      // The same rule as `adaptmr run`, per variation, with each variation's own run.maxFailureShare.
+      const verdict = failureVerdict(r.failedQuestions, r.questions, summary.maxFailureShares[i]!);
+      if (verdict !== undefined) {
+        process.stderr.write(`adaptmr sweep: ${summary.variations[i]}: ${verdict}\n`);
+        process.exitCode = 1;
+      }
     }
     if (summary.runs.length === 0) console.log(`shard ${argv.shard ?? ''} of sweep ${summary.sweep} has no variation`);
     console.log(`next: adaptmr merge ${outDir}/*.duckdb --out ${outDir}.duckdb`);

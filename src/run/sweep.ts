@@ -20,6 +20,8 @@ export interface SweepSummary {
   /** Variation ids this invocation ran, in order. */
   variations: string[];
   runs: RunSummary[];
+  /** Each run's `run.maxFailureShare`, aligned with `runs`. */
+  maxFailureShares: number[];
 }
 
 export function variationFile(outDir: string, id: string): string {
@@ -40,7 +42,7 @@ export async function runSweep(sweep: ResolvedSweep, opts: SweepOptions): Promis
     await tagExperiment(out, sweep.name);
     runs.push(await runExperiment(r.experiment, { ...runOpts, out }));
   }
-  return { sweep: sweep.name, variations: todo.map((r) => r.variation.id), runs };
+  return { sweep: sweep.name, variations: todo.map((r) => r.variation.id), runs, maxFailureShares: todo.map((r) => r.experiment.config.run.maxFailureShare) };
 }
 
 /** The CI shard matrix: one entry per non-empty shard of at most `count` shards (GitHub `strategy.matrix`). */

@@ -17,7 +17,7 @@ import type { EvalResult } from './classifier-eval-types.ts';
 import { readRows } from './read-rows.ts';
 import { answerCells, comparisonCells, llmCallCells, questionCells, retrievalCells, scoreCells, scoreCiCells } from './row-cells.ts';
 import { SerialQueue } from './serial-queue.ts';
-import { completedKey, type MethodRow, type QueryParam, type QuestionBatch, type ResultStore, type RunRecord, type StatsTables } from './types.ts';
+import { completedKey, type LlmCallRow, type MethodRow, type QueryParam, type QuestionBatch, type ResultStore, type RunRecord, type StatsTables } from './types.ts';
 import { redactBatch } from './redact-batch.ts';
 import { validateBatch } from './validate-batch.ts';
 
@@ -26,6 +26,13 @@ const UPSERT_RUN = `INSERT INTO runs VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
 
 const UPSERT_METHOD = `INSERT OR REPLACE INTO methods VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
 const UPSERT_CHECKPOINT = `INSERT OR REPLACE INTO checkpoints VALUES ($1, $2, $3, $4)`;
+
+/**
+ * A (question, method) whose result is an error: the method/retrieval failed, or its QA answer (reader or judge) did.
+ * `r` is the retrievals row; the answer row, when there is one, has the same key.
+ */
+const FAILED_ROW = `(r.error IS NOT NULL OR EXISTS (SELECT 1 FROM answers a WHERE a.run_id = r.run_id AND a.dataset = r.dataset
+  AND a.question_id = r.question_id AND a.method = r.method AND a.error IS NOT NULL))`;
 
 /** Questions per transaction at most, so one commit's memory stays bounded. */
 const MAX_GROUP = 64;
@@ -113,9 +120,20 @@ export class ResultStoreImpl implements ResultStore {
     });
   }
 
-  async completedKeys(runId: string): Promise<Set<string>> {
+  async completedKeys(runId: string, opts: { retryErrors?: boolean } = {}): Promise<Set<string>> {
+    // With retryErrors, a (question, method) whose retrieval or answer row holds an error is not complete: the resume
+    // computes it again and `writeQuestion` replaces its rows (batch.replaces).
+    const failed = opts.retryErrors === true ? `AND NOT (${FAILED_ROW})` : '';
     const rows = await this.query<{ dataset: string; question_id: string; method: string }>(
-      'SELECT dataset, question_id, method FROM retrievals WHERE run_id = $1',
+      `SELECT dataset, question_id, method FROM retrievals r WHERE run_id = $1 ${failed}`,
+      [runId],
+    );
+    return new Set(rows.map((r) => completedKey(r.dataset, r.question_id, r.method)));
+  }
+
+  async failedKeys(runId: string): Promise<Set<string>> {
+    const rows = await this.query<{ dataset: string; question_id: string; method: string }>(
+      `SELECT dataset, question_id, method FROM retrievals r WHERE run_id = $1 AND ${FAILED_ROW}`,
       [runId],
     );
     return new Set(rows.map((r) => completedKey(r.dataset, r.question_id, r.method)));
@@ -164,6 +182,23 @@ export class ResultStoreImpl implements ResultStore {
         }
       }
     }
+  }
+
+  writeCalls(runId: string, calls: readonly LlmCallRow[]): Promise<void> {
+    this.assertWritable('writeCalls');
+    const safe = calls.map((c) => (c.error === undefined ? c : { ...c, error: redactSecrets(c.error) }));
+    return this.queue.run(async () => {
+      await this.connection.run('BEGIN TRANSACTION');
+      try {
+        await this.appenders.append(llmCallCells, runId, safe);
+        this.appenders.flushAll();
+        await this.connection.run('COMMIT');
+      } catch (err) {
+        this.appenders.clearAll();
+        await this.connection.run('ROLLBACK');
+        throw new Error(`recording ${calls.length} paid call(s) of run ${runId} in ${this.path}: ${errorMessage(err)}`, { cause: err });
+      }
+    });
   }
 
   query<T = Record<string, unknown>>(sql: string, params: readonly QueryParam[] = []): Promise<T[]> {
@@ -226,6 +261,14 @@ export class ResultStoreImpl implements ResultStore {
   }
 
   private async writeRows(batch: QuestionBatch): Promise<void> {
+    // A retried (question, method): its earlier error rows go in the same transaction the new rows arrive in, so the
+    // file holds one or the other, never both. llm_calls are kept: they record calls that were made (and paid).
+    for (const method of batch.replaces ?? []) {
+      const key = [batch.runId, batch.question.dataset, batch.question.questionId, method];
+      for (const table of ['retrievals', 'scores', 'answers']) {
+        await this.connection.run(`DELETE FROM ${table} WHERE run_id = $1 AND dataset = $2 AND question_id = $3 AND method = $4`, key);
+      }
+    }
     await this.appenders.append(retrievalCells, batch.runId, batch.retrievals);
     await this.appenders.append(scoreCells, batch.runId, batch.scores);
     await this.appenders.append(answerCells, batch.runId, batch.answers ?? []);

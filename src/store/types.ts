@@ -104,6 +104,11 @@ export interface QuestionBatch {
   scores: ScoreRow[];
   answers?: AnswerRow[];
   llmCalls?: LlmCallRow[];
+  /**
+   * Methods whose earlier rows for this question (error rows of a previous attempt) this batch replaces: they are
+   * deleted from retrievals, scores and answers in the transaction that writes the new ones.
+   */
+  replaces?: string[];
 }
 
 /** A method of a run: its identity from the config and the capabilities it declared. */
@@ -136,10 +141,20 @@ export interface ResultStore {
   putCheckpoint(runId: string, method: string, key: string, value: string): Promise<void>;
   /** Classifier evaluations (classifier_* tables), one transaction each. */
   writeClassifierEvals(results: readonly EvalResult[]): Promise<void>;
-  /** `${dataset}\t${questionId}\t${method}` of every retrieval already written for the run. */
-  completedKeys(runId: string): Promise<Set<string>>;
+  /**
+   * `${dataset}\t${questionId}\t${method}` of every retrieval already written for the run; with `retryErrors`, only
+   * those whose retrieval and answer rows hold no error (the others are to be computed again).
+   */
+  completedKeys(runId: string, opts?: { retryErrors?: boolean }): Promise<Set<string>>;
+  /** The keys (as `completedKeys`) whose retrieval or answer row holds an error. */
+  failedKeys(runId: string): Promise<Set<string>>;
   /** All rows of one question in one transaction; rolls back and rethrows (naming the question) on any error. */
   writeQuestion(batch: QuestionBatch): Promise<void>;
+  /**
+   * Appends llm_calls rows in a transaction of their own, committed before it resolves: the runner records each paid
+   * call this way as it returns (durable accounting), apart from the question's other rows.
+   */
+  writeCalls(runId: string, calls: readonly LlmCallRow[]): Promise<void>;
   /** Rows as plain objects; BIGINT values that fit are returned as numbers, lists as arrays. */
   query<T = Record<string, unknown>>(sql: string, params?: readonly QueryParam[]): Promise<T[]>;
   /** Replaces the statistics tables (score_cis, comparisons) and records the input fingerprint, in one transaction. */

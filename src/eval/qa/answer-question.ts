@@ -22,6 +22,8 @@ export interface QaRow {
   f1?: number;
   bleu1?: number;
   error?: string;
+  /** Which step failed when `error` is set: the reader (no answer) or the judge (scoring the answer). */
+  failedStage?: 'reader' | 'judge';
 }
 
 export interface AnswerQuestionInput {
@@ -40,6 +42,7 @@ export async function answerQuestion(
 ): Promise<QaRow> {
   const { instance, retrieval } = input;
   const row: QaRow = { answer: input.methodAnswer ?? null, contextTokens: countTokens(retrieval.context), judge: null };
+  let reading = true;
   try {
     if (row.answer === null) {
       const read = await readAnswer(instance.query, retrieval, llm.forRole('reader'), {
@@ -54,6 +57,7 @@ export async function answerQuestion(
       row.answer = read.answer;
       row.contextTokens = read.contextTokens;
     }
+    reading = false;
     const scores = await scoreAnswer(
       {
         protocol: input.protocol,
@@ -71,6 +75,7 @@ export async function answerQuestion(
     if (scores.bleu1 !== undefined) row.bleu1 = scores.bleu1;
   } catch (err) {
     row.error = errorMessage(err);
+    row.failedStage = reading ? 'reader' : 'judge';
   }
   return row;
 }

@@ -31,7 +31,7 @@ describe('openai embedder', () => {
   it('batches, decodes base64 float32 and normalises', async () => {
     const e = await createOpenAIEmbedder({ baseURL: server.baseURL, model: 'fake-embed', dimensions: 32, batchSize: 2, apiKeyEnv: KEY_ENV });
     const port = new URL(server.baseURL).port;
-    expect(e.id).toBe(`openai:127.0.0.1:${port}/fake-embed@32`);
+    expect(e.id).toBe(`openai:http://127.0.0.1:${port}/v1/fake-embed@32`); // the full endpoint (endpoint-keys.test.ts)
     const before = embeddingRequests(server).length;
     const texts = ['I adopted a cat', 'my dog is old', 'we went to Paris', 'cats and dogs', 'hello'];
     const vectors = await e.embed(texts);

@@ -5,11 +5,13 @@
  * JSON number arrays accepted too for servers that ignore `encoding_format`. Vectors are L2-normalised.
  *
  * The API key is read from the environment variable named by `apiKeyEnv` at creation and handed to the SDK only;
- * it is never logged, stored, or part of the id. The id is `openai:<baseURL host>/<model>@<dims>`.
+ * it is never logged, stored, or part of the id. The id — the embedding cache's key — is
+ * `openai:<endpoint>/<model>@<dims>`, the endpoint being the full normalised base URL (src/core/http-url.ts), so two
+ * endpoints on one host that differ only in their path never share vectors.
  */
 import type OpenAI from 'openai';
 import { z } from 'zod';
-import { HttpUrlSchema } from '../../core/http-url.ts';
+import { HttpUrlSchema, normaliseEndpoint } from '../../core/http-url.ts';
 import { formatZodError } from '../../core/registry.ts';
 import { readSecret } from '../../core/secrets.ts';
 import { InputError } from '../../core/errors.ts';
@@ -54,7 +56,7 @@ export class OpenAIEmbedder implements Embedder {
     readonly dim: number,
   ) {
     this.#client = client;
-    this.id = `openai:${new URL(client.baseURL).host}/${settings.model}@${dim}`;
+    this.id = `openai:${endpointId(client.baseURL)}/${settings.model}@${dim}`;
   }
 
   /**
@@ -176,6 +178,17 @@ function decode(embedding: unknown): Float32Array {
   const parsed = z.array(z.number()).safeParse(embedding);
   if (!parsed.success) throw new InputError('embedding is neither a base64 string nor a number array');
   return Float32Array.from(parsed.data);
+}
+
+/**
+ * The endpoint part of the id. `https://<host>/v1` (OpenAI's own default, and most hosted APIs) keeps the host-only
+ * form ids had before the path was keyed, so existing caches and calibrations of those endpoints stay valid; any
+ * other URL (http, another path) is named in full — an older cache of such an endpoint misses once.
+ */
+function endpointId(baseURL: string): string {
+  const normal = normaliseEndpoint(baseURL);
+  const host = new URL(normal).host;
+  return normal === `https://${host}/v1` ? host : normal;
 }
 
 function normalise(v: Float32Array): Float32Array {

@@ -9,7 +9,7 @@
  * The API key is held in memory only and sent in the header the API documents; every error message passes through
  * `redact`, so a server echoing the header cannot put the key into a results row or a log.
  */
-import type { CallRecord } from '../../core/calls.ts';
+import { recordCall, type CallRecord } from '../../core/calls.ts';
 import { errorMessage } from '../../core/errors.ts';
 import type { RequestPolicy } from '../../core/llm.ts';
 import { redact } from '../errors.ts';
@@ -77,7 +77,7 @@ export class JsonHttpClient {
   /** Sends one request (with retries) and records it in `meta.calls`. */
   async request(req: JsonRequest, meta: { stage: string; calls: CallRecord[] }): Promise<JsonResponse> {
     const started = performance.now();
-    const record = (error?: string) => {
+    const record = async (error?: string): Promise<void> => {
       const call: CallRecord = {
         stage: meta.stage,
         model: this.endpoint.label,
@@ -88,15 +88,15 @@ export class JsonHttpClient {
         costUsd: 0,
       };
       if (error !== undefined) call.error = error;
-      meta.calls.push(call);
+      await recordCall(meta.calls, call);
     };
     try {
       const res = await this.withRetries(req);
-      record();
+      await record();
       return res;
     } catch (err) {
       const message = this.redact(errorMessage(err));
-      record(message);
+      await record(message);
       if (err instanceof HttpCallError) throw new HttpCallError(message, err.status, err.retryable);
       throw new HttpCallError(message, undefined, false);
     }

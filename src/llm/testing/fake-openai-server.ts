@@ -69,10 +69,15 @@ export interface FakeServerOptions {
   delayMs?: number;
   /** Default true. False: a `response_format: json_schema` request gets HTTP 400. */
   supportsJsonSchema?: boolean;
-  /** Chat reply when the queue is empty. */
-  chat?: (body: ChatRequestBody) => FakeReply | string | Promise<FakeReply | string>;
+  /** Chat reply when the queue is empty; `basePath` is the base path the request came in on (see `basePaths`). */
+  chat?: (body: ChatRequestBody, basePath: string) => FakeReply | string | Promise<FakeReply | string>;
   /** Embedding for one input text when the queue is empty; default: deterministic hash-based unit vector. */
-  embed?: (text: string, dimensions: number) => number[];
+  embed?: (text: string, dimensions: number, basePath: string) => number[];
+  /**
+   * Base paths served (default `['/v1']`): `<base>/chat/completions` and `<base>/embeddings` for each, so one server
+   * can stand for two endpoints that differ only in their path (`http://host/a/v1`, `http://host/b/v1`).
+   */
+  basePaths?: string[];
   /** Dimension of the default embeddings when a request names none (default 8). */
   embeddingDim?: number;
 }
@@ -95,6 +100,7 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
   const chatQueue: FakeReply[] = [];
   const embedQueue: FakeReply[] = [];
   const dim = options.embeddingDim ?? 8;
+  const basePaths = options.basePaths ?? ['/v1'];
   const hanging = new Set<ServerResponse>();
 
   const server = createServer((req, res) => {
@@ -115,14 +121,15 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
     const auth = req.headers.authorization;
     requests.push({ path, method: req.method ?? '', body, authorization: typeof auth === 'string' ? auth : undefined });
 
-    if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/v1/embeddings')) {
+    const basePath = basePaths.find((b) => path === `${b}/chat/completions` || path === `${b}/embeddings`);
+    if (req.method !== 'POST' || basePath === undefined) {
       sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
       return;
     }
-    const isChat = path === '/v1/chat/completions';
+    const isChat = path === `${basePath}/chat/completions`;
     let reply: FakeReply = (isChat ? chatQueue.shift() : embedQueue.shift()) ?? {};
     if (isChat && !hasQueued(reply) && options.chat) {
-      const r = await options.chat(body as ChatRequestBody);
+      const r = await options.chat(body as ChatRequestBody, basePath);
       reply = typeof r === 'string' ? { text: r } : r;
     }
     const delay = (options.delayMs ?? 0) + (reply.delayMs ?? 0);
@@ -144,7 +151,7 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
       return;
     }
     if (isChat) answerChat(res, body as ChatRequestBody, reply);
-    else answerEmbeddings(res, body, reply);
+    else answerEmbeddings(res, body, reply, basePath);
   }
 
   function answerChat(res: ServerResponse, body: ChatRequestBody, reply: FakeReply): void {
@@ -189,12 +196,12 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
     sendJson(res, 200, out);
   }
 
-  function answerEmbeddings(res: ServerResponse, body: unknown, reply: FakeReply): void {
+  function answerEmbeddings(res: ServerResponse, body: unknown, reply: FakeReply, basePath: string): void {
     const b = (body ?? {}) as { input?: unknown; model?: string; encoding_format?: string; dimensions?: number };
     const inputs = typeof b.input === 'string' ? [b.input] : Array.isArray(b.input) ? b.input.map(String) : [];
     const dimensions = typeof b.dimensions === 'number' ? b.dimensions : dim;
     const data = inputs.map((text, index) => {
-      const vec = options.embed ? options.embed(text, dimensions) : hashVector(text, dimensions);
+      const vec = options.embed ? options.embed(text, dimensions, basePath) : hashVector(text, dimensions);
       const embedding =
         b.encoding_format === 'base64' ? Buffer.from(new Float32Array(vec).buffer).toString('base64') : vec;
       return { object: 'embedding', index, embedding };

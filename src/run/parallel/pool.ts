@@ -8,7 +8,7 @@ import { InputError } from '../../core/errors.ts';
 import { splitJsonArrayFile } from '../../data/index.ts';
 import { completedKey } from '../../store/types.ts';
 import type { DatasetPlan, DatasetRunState } from '../run-dataset.ts';
-import { skipQuestion, writeQuestion } from '../run-dataset.ts';
+import { countFailures, skipQuestion, writeQuestion } from '../run-dataset.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol.ts';
 
 /** Batches sent but not yet committed, across workers, before workers pause (bounds the rows held in memory). */
@@ -52,6 +52,7 @@ export async function runDatasetInWorkers(plan: DatasetPlan, s: DatasetRunState,
     files,
     selected: [...plan.selected],
     done: [...s.done].filter((k) => k.startsWith(completedKey(plan.source.name, "", "").slice(0, plan.source.name.length + 1))),
+    retry: [...(s.retry ?? [])].filter((k) => k.startsWith(`${plan.source.name}\t`)),
     nextFile: new SharedArrayBuffer(4),
     unwritten: unwritten.buffer as SharedArrayBuffer,
     maxUnwritten: MAX_UNWRITTEN,
@@ -73,7 +74,7 @@ export async function runDatasetInWorkers(plan: DatasetPlan, s: DatasetRunState,
         worker.on('message', (m: FromWorker) => {
           switch (m.type) {
             case 'batch': {
-              s.counters.errors += m.errors;
+              countFailures(s.counters, m.failed);
               const p: Promise<void> = writeQuestion(m.batch, s)
                 .catch((err: unknown) => fail(err instanceof Error ? err : new Error(String(err))))
                 .finally(() => {

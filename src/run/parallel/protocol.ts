@@ -7,6 +7,7 @@
 import type { ExperimentConfig } from '../../core/config.ts';
 import type { DataIssue, DatasetSource } from '../../data/index.ts';
 import type { QuestionBatch } from '../../store/types.ts';
+import type { FailedStage } from '../failures.ts';
 
 export interface WorkerInit {
   config: ExperimentConfig;
@@ -20,6 +21,8 @@ export interface WorkerInit {
   selected: string[];
   /** Question × method keys already in the results file. */
   done: string[];
+  /** Keys whose error rows are computed again and replaced (resume with retried errors). */
+  retry: string[];
   /** Int32[1]: index of the next folder file to claim (Atomics.add). */
   nextFile: SharedArrayBuffer;
   /** Int32[1]: batches sent by all workers and not yet written; workers pause at `maxUnwritten`. */
@@ -33,7 +36,7 @@ export type ToWorker = { type: 'record'; bytes: Uint8Array; file: string; index:
 /** Worker → runner. */
 export type FromWorker =
   | { type: 'ready' }
-  | { type: 'batch'; batch: QuestionBatch; errors: number }
+  | { type: 'batch'; batch: QuestionBatch; failed: FailedStage[] }
   | { type: 'skipped' }
   /** A posted record is processed (the runner's read-ahead credit). */
   | { type: 'record-done' }

@@ -27,7 +27,7 @@ async function setUp(): Promise<ComputeState> {
   // No embedding cache here: only uncached embedders run in workers (parallel/eligible.ts).
   const embedder = await embedders.create(config.embedder.name, config.embedder.options, {}, `${init.path}: embedder`);
   const specs = new Set(config.methods.map((m) => JSON.stringify(m.index))).size;
-  return { config, runId: init.runId, methods, done: new Set(init.done), indexes: new IndexCache(embedder, 2 * specs), llm: undefined };
+  return { config, runId: init.runId, methods, done: new Set(init.done), retry: new Set(init.retry), indexes: new IndexCache(embedder, 2 * specs), llm: undefined };
 }
 
 /** Waits (blocking this thread only) while the writer is behind, so unwritten rows stay bounded. */
@@ -41,13 +41,13 @@ async function processRecord(state: ComputeState, record: RawRecord): Promise<vo
   for (const instance of instancesOfRecord(init.source, record, { keep: (c) => selected.has(c.questionId), issues })) {
     if (!selected.has(instance.query.id)) continue;
     waitForWriter();
-    const { batch, errors } = await computeQuestion(instance, init.source.format, state);
+    const { batch, failed } = await computeQuestion(instance, init.source.format, state);
     if (!batch) {
       send({ type: 'skipped' });
       continue;
     }
     Atomics.add(unwritten, 0, 1);
-    send({ type: 'batch', batch, errors });
+    send({ type: 'batch', batch, failed });
   }
 }
 
