@@ -46,11 +46,14 @@ export const PlanConfigSchema = z
   .object({
     /** Which of the plan's five experiments this file is (its section in `adaptmr report`). */
     experiment: z.enum(PLAN_EXPERIMENTS),
-    /** Headline metric of the section (default: accuracy when the file has QA scores, else recall_any). */
+    /**
+     * Headline metric of the section (default: judged accuracy when the run answers questions — `level` is then
+     * ignored, so one file serves offline and with an llm: block —, else recall_any).
+     */
     metric: z.string().optional(),
     /**
      * Level of the headline metric: one for every dataset, or one per dataset name (e.g. `{ longmemeval-s: session,
-     * locomo: turn }` when LoCoMo runs as turns); a dataset not in the map gets the default (qa with answers, else session).
+     * locomo: turn }` when LoCoMo runs as turns); a dataset not in the map gets session (qa for a QA metric).
      */
     level: z.union([PlanLevelSchema, z.record(z.string(), PlanLevelSchema)]).optional(),
     k: z.number().int().positive().optional(),

@@ -1,8 +1,8 @@
 /**
  * The runs of a results file that declare one of the plan's five experiments (`plan:` in their config), with the
  * headline metric each section reports per dataset: the `plan` block's metric / level / k (the level may differ per
- * dataset, e.g. LoCoMo as turns next to LongMemEval S as sessions), else judged accuracy when the run answered
- * questions, else recall_any@10 at session level.
+ * dataset, e.g. LoCoMo as turns next to LongMemEval S as sessions); judged accuracy when the run answered questions
+ * and names no metric; else recall_any@10 at session level.
  */
 import { z } from 'zod';
 import { PlanConfigSchema, type PlanConfig } from '../../core/stats-config.ts';
@@ -57,6 +57,9 @@ export async function loadPlanRuns(store: ResultStore): Promise<PlanRun[]> {
     const plan = c.plan!;
     const qa = c.qa !== undefined;
     const headlineOf = (dataset: string): Headline => {
+      // With answers and no metric named, the headline is judged accuracy whatever `level` says: `level` (and its
+      // per-dataset map) then describes the retrieval headline the same file reports offline.
+      if (qa && plan.metric === undefined) return { metric: 'accuracy', level: 'qa', k: null };
       const level = (typeof plan.level === 'string' ? plan.level : plan.level?.[dataset]) ?? (qa ? 'qa' : 'session');
       return { metric: plan.metric ?? (qa ? 'accuracy' : 'recall_any'), level, k: level === 'qa' ? null : (plan.k ?? 10) };
     };
