@@ -19,7 +19,7 @@ const WEAK_TYPES = ['temporal', 'update'] as const;
 export function predictionLine(c: ComparisonCell, lo: number, hi: number, scope: string): string {
   const d = c.meanDiff * 100;
   const verdict = c.ciLow * 100 >= lo && c.pHolm < HOLM_ALPHA ? 'met (CI at or above the low end, significant after Holm)'
-    : d >= lo ? 'not established (point estimate in range; CI reaches below or not significant)' : 'not met';
+    : d >= lo ? `not established (point estimate ${d > hi ? 'above the range' : 'in range'}; CI reaches below ${lo} or not significant)` : 'not met';
   return `  ${scope}: ${c.methodA} − ${c.methodB} ${formatComparison(c)} → plan +${lo}–${hi} points: ${verdict}`;
 }
 

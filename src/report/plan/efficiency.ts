@@ -106,7 +106,7 @@ export async function efficiencySection(store: ResultStore, run: PlanRun, charts
     }
     const refMean = eff.find((e) => e.method === run.reference)?.meanMs ?? Number.NaN;
     verdicts.push(...eff.filter((e) => adaptmr.has(e.method) && e.overhead).map((e) =>
-      `  ${dataset} / ${e.method}: +${(e.meanMs - refMean).toFixed(1)} ms per question; overhead ${((e.overhead!.estimate - 1) * 100).toFixed(0)}% [${((e.overhead!.low - 1) * 100).toFixed(0)}%, ${((e.overhead!.high - 1) * 100).toFixed(0)}%] → ${e.overhead!.high < 1.3 ? 'met' : e.overhead!.estimate < 1.3 ? 'not established (CI reaches 30%)' : 'not met'}`));
+      `  ${dataset} / ${e.method}: ${e.meanMs >= refMean ? '+' : '−'}${Math.abs(e.meanMs - refMean).toFixed(1)} ms per question; overhead ${((e.overhead!.estimate - 1) * 100).toFixed(0)}% [${((e.overhead!.low - 1) * 100).toFixed(0)}%, ${((e.overhead!.high - 1) * 100).toFixed(0)}%] → ${e.overhead!.high < 1.3 ? 'met' : e.overhead!.estimate < 1.3 ? 'not established (CI reaches 30%)' : 'not met'}`));
   }
   const text = [
     `${title}  — latency is each question's method time (warm-up excluded), per dataset; stages inside AdaptMR from its notes; overhead = Σ latency / Σ ${run.reference} latency over the same questions (BCa CI)`,
