@@ -85,7 +85,10 @@ export async function ablationsSection(store: ResultStore, runs: readonly PlanRu
       const type = PREDICTED_DROP[v];
       const c = type ? mine.find((x) => x.adaptType === type) : undefined;
       if (type && c) lines.push(`    ${v}: predicted drop on ${type}: ${formatComparison(c)} → ${dropVerdict(c)}`);
-      else if (type) lines.push(`    ${v}: predicted drop on ${type}: no ${headlineTitle(h(dataset))} for ${type} questions on ${dataset} (retrieval metrics skip abstention questions and LoCoMo has no update type; judge QA accuracy with an llm: block)`);
+      else if (type) {
+        const why = type === 'abstention' ? 'retrieval metrics skip abstention questions; judge QA accuracy with an llm: block' : `${dataset} has no ${type} questions`;
+        lines.push(`    ${v}: predicted drop on ${type}: no ${headlineTitle(h(dataset))} for ${type} questions on ${dataset} (${why})`);
+      }
     }
   }
   const text = [
