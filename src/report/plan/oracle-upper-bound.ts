@@ -84,7 +84,8 @@ export async function oracleSection(store: ResultStore, run: PlanRun, chartsDir:
       `${points(r.gap.meanDiff)} [${points(r.gap.ciLow)}, ${points(r.gap.ciHigh)}] p ${r.gap.pValue < 0.001 ? '<0.001' : r.gap.pValue.toFixed(3)}`]);
   }
   const text = [
-    `${title}\nchosen on a ${split} selection split (seed ${run.seed}), reported on the other questions; gap in points, paired bootstrap CI, ${rows[0]?.gap.test ?? ''}`,
+    `${title}\nchosen on a ${split} selection split (seed ${run.seed}), reported on the other questions; gap in points, paired bootstrap CI; ` +
+      [...new Set(rows.map((r) => `${r.dataset}: ${r.gap.test}, ${r.bootstrap}s resampled`))].join('; '),
     table.toString(),
     ...rows.filter((r) => r.adaptType === 'all').map((r) => `${r.dataset} (${headlineTitle(run.headlineOf(r.dataset))}): plan prediction "oracle − unified ≥ ${target}–15 points" — ${gapVerdict(r.gap, target)}`),
   ];

@@ -60,6 +60,9 @@ describe('plan experiment sections', () => {
     expect(t).toMatch(/plan systems missing from this run: mem0/);
     expect(t).toMatch(/plan prediction "factual high/);
     expect(t).toMatch(new RegExp(`Experiment 2 — oracle strategy upper bound vs unified-embedding: ${headline}`));
+    // The oracle gap resamples LoCoMo's conversations, as every other statistic of the file does.
+    expect(t).toMatch(/locomo: cluster-sign-flip-(exact|mc), conversations resampled/);
+    expect(t).toMatch(/longmemeval-oracle: (mcnemar-exact|sign-flip-exact|sign-flip-mc), questions resampled/);
     expect(t).toMatch(new RegExp(`Experiment 3 — AdaptMR vs baselines: ${headline}`));
     expect(t).toMatch(new RegExp(`Experiment 4 — ablations vs full AdaptMR \\(e4.full\\): ${headline}`));
     for (const [d, lvl] of Object.entries(level)) {
