@@ -33,7 +33,9 @@ export async function adaptmrVsBaselinesSection(store: ResultStore, run: PlanRun
   if (table) text.push(table);
   const adaptmr = new Set(run.methods.filter((m) => m.method === 'adaptmr').map((m) => m.id));
   for (const dataset of [...new Set(cmp.map((c) => c.dataset))]) {
-    const overall = cmp.filter((c) => c.dataset === dataset && c.adaptType === 'all' && adaptmr.has(c.methodA)).sort((a, b) => b.meanDiff - a.meanDiff);
+    const overall = cmp.filter((c) => c.dataset === dataset && c.adaptType === 'all' && adaptmr.has(c.methodA))
+      // Ties (common on small samples) go to the stronger evidence: lower p_holm, then the higher CI low end.
+      .sort((a, b) => b.meanDiff - a.meanDiff || a.pHolm - b.pHolm || b.ciLow - a.ciLow);
     const best = overall[0];
     if (!best) continue;
     const lines = [`${dataset} (${headlineTitle(run.headlineOf(dataset))}): plan predictions for the best AdaptMR variant overall (${best.methodA}; upper-bound methods excluded by construction):`,
