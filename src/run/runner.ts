@@ -148,6 +148,8 @@ async function runPlans(
       status: 'running',
     };
     await store.upsertRun(record);
+    // One row per method with its declared index; a dataset entry may change the units on that dataset (its score and
+    // retrieval rows carry their own granularity).
     await store.upsertMethods(runId, methods.map(methodRow));
     await store.putCheckpoint(runId, RUN_SCOPE, 'warmup', JSON.stringify({ warmupMs, at: record.startedAt }));
     const done = await store.completedKeys(runId);
