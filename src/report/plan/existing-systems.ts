@@ -19,7 +19,9 @@ function ci(r: TypeMeanRow | undefined): string {
 }
 
 export async function existingSystemsSection(store: ResultStore, run: PlanRun, chartsDir: string): Promise<PlanSection> {
-  const rows = await typeMeansOfRuns(store, [run.runId], run.headlineOf);
+  // One run: a method id names one series; its units may differ by dataset (the headline title says which), so the
+  // label leaves granularity out and each method keeps one colour across the dataset facets.
+  const rows = await typeMeansOfRuns(store, [run.runId], run.headlineOf, (k) => k.method);
   const title = `Experiment 1 — existing systems by query type: ${runHeadlineTitle(run)}, run ${run.name}`;
   const text = [perTypeTable(rows, title)];
   const ran = new Set(run.methods.map((m) => m.method));
