@@ -109,7 +109,7 @@ export async function efficiencySection(store: ResultStore, run: PlanRun, charts
       `  ${dataset} / ${e.method}: ${e.meanMs >= refMean ? '+' : '−'}${Math.abs(e.meanMs - refMean).toFixed(1)} ms per question; overhead ${((e.overhead!.estimate - 1) * 100).toFixed(0)}% [${((e.overhead!.low - 1) * 100).toFixed(0)}%, ${((e.overhead!.high - 1) * 100).toFixed(0)}%] → ${e.overhead!.high < 1.3 ? 'met' : e.overhead!.estimate < 1.3 ? 'not established (CI reaches 30%)' : 'not met'}`));
   }
   const text = [
-    `${title}  — latency is each question's method time (warm-up excluded), per dataset; stages inside AdaptMR from its notes; overhead = Σ latency / Σ ${run.reference} latency over the same questions (BCa CI)`,
+    `${title}  — latency is each question's method time (warm-up excluded), per dataset; stages inside AdaptMR from its notes; overhead = Σ latency / Σ ${run.reference} latency over the same questions (BCa CI; ${per.map((d) => `${d.dataset}: ${d.eff[0]?.bootstrap ?? 'question'}s resampled`).join(', ')})`,
     table.toString(),
     `warm-up (methods created and models loaded, embedder vectors loaded, question catalogue read), once per run: ${warmupMs === undefined ? 'not recorded (older run)' : `${(warmupMs / 1000).toFixed(1)} s`}`,
     ...(verdicts.length > 0 ? [`plan prediction "AdaptMR overhead < 30%" (met = CI below 30%; the plan means end to end, reader included — ` +
