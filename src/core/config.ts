@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { LlmConfigSchema } from './llm-config.ts';
 import { QaConfigSchema } from './qa-config.ts';
 import { IndexSpecSchema } from './index-spec.ts';
+import { GranularitySchema } from './types.ts';
 import { PlanConfigSchema, StatsConfigSchema } from './stats-config.ts';
 
 export { IndexSpecSchema };
@@ -32,12 +33,42 @@ export const SampleSchema = z
   })
   .strict();
 
+/** Some fields of an index spec, no defaults: what a dataset entry changes in its methods' indexes. */
+export const IndexPatchSchema = z
+  .object({
+    granularity: GranularitySchema.optional(),
+    roles: z.array(z.enum(['user', 'assistant'])).nonempty().optional(),
+    includeCaptions: z.boolean().optional(),
+    speakerPrefix: z.boolean().optional(),
+    keepEmpty: z.boolean().optional(),
+  })
+  .strict();
+
+/** One method's settings on one dataset: merged onto the method's own (src/core/dataset-methods.ts). */
+export const DatasetMethodPatchSchema = z
+  .object({
+    index: IndexPatchSchema.optional(),
+    /** Deep-merged onto the method's options: objects key by key, arrays and scalars replace. */
+    options: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
 const DatasetCommon = {
   sample: SampleSchema.optional(),
   /** Keep only these question ids (e.g. to reproduce a case study). */
   questionIds: z.array(z.string()).optional(),
   /** Keep the first N questions (after sorting by id); for smoke runs. */
   limit: z.number().int().positive().optional(),
+  /**
+   * Memory units of every method on this dataset, merged onto each method's `index` (e.g. LoCoMo as turns with the
+   * speaker's name while LongMemEval keeps the official sessions, in one run).
+   */
+  index: IndexPatchSchema.optional(),
+  /**
+   * Per-method settings on this dataset only, by method id (applied after `index`): e.g. an abstention threshold
+   * file calibrated on this dataset, or a classifier model never trained on its questions.
+   */
+  methods: z.record(z.string(), DatasetMethodPatchSchema).optional(),
 };
 
 /** A named, known dataset, or any file/folder in LongMemEval or LoCoMo format ("bring your own data"). */

@@ -40,13 +40,22 @@ export type StatsConfig = z.infer<typeof StatsConfigSchema>;
 
 export const PLAN_EXPERIMENTS = ['existing-systems', 'oracle-upper-bound', 'adaptmr-vs-baselines', 'ablations', 'efficiency'] as const;
 
+const PlanLevelSchema = z.enum(['session', 'turn', 'qa']);
+
 export const PlanConfigSchema = z
   .object({
     /** Which of the plan's five experiments this file is (its section in `adaptmr report`). */
     experiment: z.enum(PLAN_EXPERIMENTS),
-    /** Headline metric of the section (default: accuracy when the file has QA scores, else recall_any). */
+    /**
+     * Headline metric of the section (default: judged accuracy when the run answers questions — `level` is then
+     * ignored, so one file serves offline and with an llm: block —, else recall_any).
+     */
     metric: z.string().optional(),
-    level: z.enum(['session', 'turn', 'qa']).optional(),
+    /**
+     * Level of the headline metric: one for every dataset, or one per dataset name (e.g. `{ longmemeval-s: session,
+     * locomo: turn }` when LoCoMo runs as turns); a dataset not in the map gets session (qa for a QA metric).
+     */
+    level: z.union([PlanLevelSchema, z.record(z.string(), PlanLevelSchema)]).optional(),
     k: z.number().int().positive().optional(),
     /** existing-systems: the plan's systems (method registry names) the experiment should cover; the report lists those not run. */
     systems: z.array(z.string()).optional(),

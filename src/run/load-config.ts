@@ -7,6 +7,7 @@ import { ExperimentConfigSchema, type ExperimentConfig } from '../core/config.ts
 import { InputError, errorMessage } from '../core/errors.ts';
 import { formatZodError } from '../core/registry.ts';
 import { stableHash } from '../core/hash.ts';
+import { methodsForDataset } from '../core/dataset-methods.ts';
 import { readYamlText } from './yaml-text.ts';
 
 export interface LoadedExperiment {
@@ -38,6 +39,9 @@ export function loadedFromValue(value: unknown, path: string): LoadedExperiment 
   const ids = config.methods.map((m) => m.id);
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup) throw new InputError(`methods: id "${dup}" is used twice; method ids must be unique`, path);
+  // A dataset's method settings name existing methods and merge into valid entries (options are checked by each
+  // registry when the run builds the methods).
+  config.datasets.forEach((_, i) => methodsForDataset(config, i, path));
   // How many questions run at once does not change the results, so it is not part of the run's identity: a rerun
   // with another concurrency resumes the same run. Nor do the statistics settings, the report's plan section and the
   // run's failure limit.

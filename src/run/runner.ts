@@ -20,6 +20,7 @@ import { embedders, openEmbeddingCache } from '../index/index.ts';
 import { openResultStore, refreshStats } from '../store/index.ts';
 import type { MethodRow, ResultStore, RunRecord } from '../store/types.ts';
 import type { LlmProvider } from '../core/llm.ts';
+import { configForDataset, hasMethodPatch } from '../core/dataset-methods.ts';
 import { createMethods, type ConfiguredMethod } from './create-methods.ts';
 import { methods as methodRegistry } from './method-registry.ts';
 import { IndexCache } from './index-cache.ts';
@@ -87,7 +88,8 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
   const methods = await createMethods(config, exp.path, exp.configHash);
   const embedderOptions = embedders.parseOptions(config.embedder.name, config.embedder.options, `${exp.path}: embedder`);
   const plans = await planDatasets(config, opts.dataDir, log);
-  excludeFittedQuestions(plans, methods, log);
+  const datasets = await datasetMethods(exp, methods);
+  plans.forEach((plan, i) => excludeFittedQuestions(plan, datasets[i]!.methods, log));
   // The embedding cache (a DuckDB file) is opened only for an embedder that uses it.
   const cached = typeof embedderOptions === 'object' && embedderOptions !== null && 'cache' in embedderOptions && embedderOptions.cache === true;
   const embeddingCache = cached ? await openEmbeddingCache() : undefined;
@@ -97,15 +99,36 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
     // Warm-up (methods created — models loaded —, embedder vectors loaded, question catalogs read) is not part of any
     // question's latency; it is stored once per run (checkpoint `warmup` of the pseudo-method RUN_SCOPE).
     const warmupMs = performance.now() - started;
-    return await runPlans(exp, plans, methods, embedder, llm, opts, log, started, warmupMs);
+    return await runPlans(exp, plans, datasets, methods, embedder, llm, opts, log, started, warmupMs);
   } finally {
     await embeddingCache?.close();
   }
 }
 
+/** What one dataset of the run uses: the config as it sees it (its methods patched) and the methods built from it. */
+interface DatasetMethods {
+  config: ExperimentConfig;
+  methods: ConfiguredMethod[];
+}
+
+/**
+ * Each dataset's methods: the experiment's own, or — for a dataset entry with `index` / `methods` settings — the
+ * same methods built from the patched config (src/core/dataset-methods.ts), every one validated before any work.
+ */
+async function datasetMethods(exp: LoadedExperiment, base: ConfiguredMethod[]): Promise<DatasetMethods[]> {
+  const { config } = exp;
+  return Promise.all(config.datasets.map(async (ref, i) => {
+    if (!hasMethodPatch(ref)) return { config, methods: base };
+    const where = `${exp.path}: datasets.${i} (${ref.name ?? ref.path})`;
+    const patched = configForDataset(config, i, exp.path);
+    return { config: patched, methods: await createMethods(patched, where, exp.configHash) };
+  }));
+}
+
 async function runPlans(
   exp: LoadedExperiment,
   plans: DatasetPlan[],
+  datasets: DatasetMethods[],
   methods: ConfiguredMethod[],
   embedder: Embedder,
   llm: LlmProvider | undefined,
@@ -137,6 +160,8 @@ async function runPlans(
       status: 'running',
     };
     await store.upsertRun(record);
+    // One row per method with its declared index; a dataset entry may change the units on that dataset (its score and
+    // retrieval rows carry their own granularity).
     await store.upsertMethods(runId, methods.map(methodRow));
     await store.putCheckpoint(runId, RUN_SCOPE, 'warmup', JSON.stringify({ warmupMs, at: record.startedAt }));
     const retryErrors = opts.retryErrors ?? true;
@@ -149,15 +174,16 @@ async function runPlans(
     const counters: RunCounters = { written: 0, skipped: 0, errors: 0, failures: emptyFailureCounts() };
     const issues: DataIssue[] = [];
     // Questions arrive grouped by haystack, so one index per spec per in-flight question is enough to reuse them.
-    const indexes = new IndexCache(embedder, ((opts.concurrency ?? config.concurrency) + 1) * distinctSpecs(config));
-    const workers = workerCount(config, methods, total, opts.workers);
-    if ((opts.workers ?? 0) > 0 && workers === 0) log(`workers: not used (${workerObstacle(config, methods)})`);
+    const indexes = new IndexCache(embedder, ((opts.concurrency ?? config.concurrency) + 1) * distinctSpecs(datasets));
+    const everyMethod = datasets.flatMap((d) => d.methods);
+    const workers = workerCount(config, everyMethod, total, opts.workers);
+    if ((opts.workers ?? 0) > 0 && workers === 0) log(`workers: not used (${workerObstacle(config, everyMethod)})`);
     try {
-      for (const plan of plans) {
+      for (const [i, plan] of plans.entries()) {
         const state: DatasetRunState = {
-          config,
+          config: datasets[i]!.config,
           runId,
-          methods,
+          methods: datasets[i]!.methods,
           store,
           done,
           retry,
@@ -181,7 +207,7 @@ async function runPlans(
       progress.stop();
     }
     // Methods release what they hold outside this process (server-side namespaces) once every question is done.
-    for (const m of methods) await m.impl.close?.();
+    for (const m of new Set(everyMethod)) await m.impl.close?.();
     await store.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'done' });
     // Bootstrap CIs and paired comparisons of the whole file (every run in it), recomputed from the rows. The rows are
     // committed already, so a failure here loses nothing; `adaptmr report` retries.
@@ -210,23 +236,20 @@ function logUnregisteredPlanSystems(config: ExperimentConfig, log: (line: string
 }
 
 /**
- * Leaves out of every dataset the questions some method was fitted on (e.g. an abstention calibration split), so
- * all methods are compared on the same held-out questions.
+ * Leaves out of a dataset the questions some of its methods was fitted on (e.g. an abstention calibration split),
+ * so all methods are compared on the same held-out questions.
  */
-function excludeFittedQuestions(plans: DatasetPlan[], methods: ConfiguredMethod[], log: (line: string) => void): void {
+function excludeFittedQuestions(plan: DatasetPlan, methods: ConfiguredMethod[], log: (line: string) => void): void {
   const fitted = new Set(methods.flatMap((m) => [...(m.impl.excludedQuestionIds ?? [])]));
-  if (fitted.size === 0) return;
-  for (const plan of plans) {
-    const before = plan.selected.size;
-    for (const id of fitted) plan.selected.delete(id);
-    if (plan.selected.size < before) {
-      log(`${plan.source.name}: ${before - plan.selected.size} questions left out (a method was fitted or calibrated on them)`);
-    }
+  const before = plan.selected.size;
+  for (const id of fitted) plan.selected.delete(id);
+  if (plan.selected.size < before) {
+    log(`${plan.source.name}: ${before - plan.selected.size} questions left out (a method was fitted or calibrated on them)`);
   }
 }
 
-function distinctSpecs(config: ExperimentConfig): number {
-  return new Set(config.methods.map((m) => JSON.stringify(m.index))).size;
+function distinctSpecs(datasets: readonly DatasetMethods[]): number {
+  return Math.max(...datasets.map((d) => new Set(d.methods.map((m) => JSON.stringify(m.index))).size));
 }
 
 async function planDatasets(config: ExperimentConfig, dataDirFlag: string | undefined, log: (l: string) => void): Promise<DatasetPlan[]> {

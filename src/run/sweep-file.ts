@@ -22,6 +22,7 @@ import { readYamlText } from './yaml-text.ts';
 import { z } from 'zod';
 import { InputError, errorMessage } from '../core/errors.ts';
 import { formatZodError } from '../core/registry.ts';
+import { deepMerge } from '../core/dataset-methods.ts';
 import { parseExperiment, type LoadedExperiment } from './load-config.ts';
 
 const IdSchema = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'use letters, digits, _ . -');
@@ -63,12 +64,7 @@ export interface SweepRun {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function deepMerge(base: unknown, patch: unknown): unknown {
-  if (!isObj(base) || !isObj(patch)) return patch;
-  const out: Obj = { ...base };
-  for (const [key, value] of Object.entries(patch)) out[key] = key in out ? deepMerge(out[key], value) : value;
-  return out;
-}
+export { deepMerge };
 
 function patchMethods(methods: unknown, patch: Obj, where: string): unknown[] {
   if (!Array.isArray(methods)) throw new InputError('set.methods patches by id, but the base has no methods list', where);

@@ -25,5 +25,22 @@ describe('efficiencyOf', () => {
     expect(a!.overhead!.estimate).toBeCloseTo(72 / 60, 12);
     expect(a!.overhead!.low).toBeLessThanOrEqual(1.2);
     expect(a!.overhead!.high).toBeGreaterThanOrEqual(1.2);
+    expect(a!.bootstrap).toBe('question');
+  });
+
+  it('resamples whole conversations for LoCoMo-style ids: the ratio is the same, its CI spans the conversations', () => {
+    // Two conversations: c1 where method a costs 2× the reference, c2 where it costs the same.
+    const timings = [
+      t('ref', 'c1:q1', 10), t('ref', 'c1:q2', 10), t('ref', 'c2:q1', 10), t('ref', 'c2:q2', 10),
+      t('a', 'c1:q1', 20), t('a', 'c1:q2', 20), t('a', 'c2:q1', 10), t('a', 'c2:q2', 10),
+    ];
+    const [, a] = efficiencyOf(timings, [], 'ref', { resamples: 500, seed: 1 });
+    expect(a!.bootstrap).toBe('conversation');
+    expect(a!.overhead!.estimate).toBeCloseTo(60 / 40, 12);
+    // With conversations as units the resampled ratio is 1 (c2 twice), 1.5 or 2 (c1 twice); never a mix of halves.
+    expect(a!.overhead!.low).toBeGreaterThanOrEqual(1 - 1e-9);
+    expect(a!.overhead!.high).toBeLessThanOrEqual(2 + 1e-9);
+    const [, q] = efficiencyOf(timings, [], 'ref', { resamples: 500, seed: 1, cluster: 'question' });
+    expect(q!.bootstrap).toBe('question');
   });
 });

@@ -3,9 +3,11 @@
  * interpolation), mean time per stage, LLM calls and tokens per question by stage, the share of questions routed to
  * each strategy, and the overhead ratio vs the reference, Σ latency(method) / Σ latency(reference) over the same
  * questions, with a BCa bootstrap CI (a ratio of sums is the cluster statistic of src/eval/stats/bootstrap.ts with
- * the reference latency as the "count").
+ * the reference latency as the "count"); on LoCoMo-style ids the resampled units are whole conversations (sums of
+ * both latencies per conversation), as every other statistic of a LoCoMo run.
  */
 import { bootstrapCi, PlanCache, quantileSorted, seedFor, type Interval } from '../../eval/stats/index.ts';
+import { bootstrapFor, conversationOf, type Bootstrap } from '../../eval/stats/results/index.ts';
 
 export interface QuestionTiming {
   method: string;
@@ -38,10 +40,14 @@ export interface MethodEfficiency {
   routeShare: Record<string, number>;
   /** null for the reference itself or without paired questions. */
   overhead: Interval | null;
+  /** What the overhead's bootstrap resampled. */
+  bootstrap: Bootstrap;
 }
 
-export function efficiencyOf(timings: readonly QuestionTiming[], calls: readonly CallRow[], reference: string | null, opts: { resamples: number; seed: number }): MethodEfficiency[] {
+export function efficiencyOf(timings: readonly QuestionTiming[], calls: readonly CallRow[], reference: string | null, opts: { resamples: number; seed: number; cluster?: 'auto' | Bootstrap }): MethodEfficiency[] {
   const ok = timings.filter((t) => !t.error);
+  const bootstrap = bootstrapFor(new Set(ok.map((t) => t.questionId)), opts.cluster ?? 'auto');
+  const unitOf = (id: string): string => (bootstrap === 'conversation' ? conversationOf(id) ?? id : id);
   const methods = [...new Set(timings.map((t) => t.method))];
   const refBy = new Map(ok.filter((t) => t.method === reference).map((t) => [t.questionId, t.latencyMs]));
   const plans = new PlanCache(8);
@@ -65,11 +71,18 @@ export function efficiencyOf(timings: readonly QuestionTiming[], calls: readonly
     let overhead: Interval | null = null;
     const paired = mine.filter((t) => refBy.has(t.questionId));
     if (reference && method !== reference && paired.length > 1) {
-      const units = { sums: Float64Array.from(paired.map((t) => t.latencyMs)), counts: Float64Array.from(paired.map((t) => refBy.get(t.questionId)!)) };
-      const seed = seedFor(opts.seed, `overhead\t${paired.map((t) => t.questionId).join('\n')}`);
-      overhead = bootstrapCi(units, plans.get(paired.length, opts.resamples, seed), 'bca');
+      const sums = new Map<string, { a: number; ref: number }>();
+      for (const t of paired) {
+        const u = sums.get(unitOf(t.questionId)) ?? { a: 0, ref: 0 };
+        u.a += t.latencyMs;
+        u.ref += refBy.get(t.questionId)!;
+        sums.set(unitOf(t.questionId), u);
+      }
+      const units = { sums: Float64Array.from([...sums.values()].map((u) => u.a)), counts: Float64Array.from([...sums.values()].map((u) => u.ref)) };
+      const seed = seedFor(opts.seed, `overhead\t${bootstrap}\t${paired.map((t) => t.questionId).join('\n')}`);
+      overhead = bootstrapCi(units, plans.get(units.sums.length, opts.resamples, seed), 'bca');
     }
     const mean = n === 0 ? Number.NaN : sorted.reduce((s, v) => s + v, 0) / n;
-    return { method, n, meanMs: mean, p50Ms: quantileSorted(sorted, 0.5), p95Ms: quantileSorted(sorted, 0.95), stageMeanMs, callsPerQuestion, tokensPerQuestion, routeShare, overhead };
+    return { method, n, meanMs: mean, p50Ms: quantileSorted(sorted, 0.5), p95Ms: quantileSorted(sorted, 0.95), stageMeanMs, callsPerQuestion, tokensPerQuestion, routeShare, overhead, bootstrap };
   });
 }

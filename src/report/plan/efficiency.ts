@@ -11,7 +11,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ResultStore } from '../../store/index.ts';
 import { renderChart, type ChartFiles } from '../render-chart.ts';
 import { efficiencyOf, type CallRow, type MethodEfficiency, type QuestionTiming } from './efficiency-stats.ts';
-import { headlineTitle, pct, typeMeansOfRuns, type PlanRun } from './plan-runs.ts';
+import { headlineTitle, pct, runHeadlineTitle, typeMeansOfRuns, type PlanRun } from './plan-runs.ts';
 import type { PlanSection } from './section.ts';
 
 function stageMs(notes: string | null): Record<string, number> {
@@ -27,31 +27,46 @@ const ms = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '—');
 const fmtMap = (m: Record<string, number>, f: (x: number) => string): string =>
   Object.entries(m).sort().map(([k, v]) => `${k} ${f(v)}`).join(', ') || '—';
 
-function charts(eff: readonly MethodEfficiency[], means: Map<string, { mean: number; lo?: number; hi?: number }>, title: string): TopLevelSpec[] {
-  const points = eff.filter((e) => means.has(e.method)).map((e) => ({ method: e.method, latency: e.meanMs, ...means.get(e.method)! }));
-  const stages = eff.flatMap((e) => Object.entries(e.stageMeanMs).map(([stage, v]) => ({ method: e.method, stage, ms: v })));
-  const tokens = eff.flatMap((e) => Object.entries(e.tokensPerQuestion).map(([stage, v]) => ({ method: e.method, stage, tokens: v })));
+/** One dataset's efficiency and headline means (series label → mean with CI). */
+interface DatasetEfficiency {
+  dataset: string;
+  eff: MethodEfficiency[];
+  means: Map<string, { mean: number; lo?: number; hi?: number }>;
+}
+
+/** The section's charts, one column per dataset (each facet title names the dataset's headline). */
+function charts(per: readonly DatasetEfficiency[], title: string, facetTitle: (dataset: string) => string): TopLevelSpec[] {
+  const points = per.flatMap((d) => d.eff.filter((e) => d.means.has(e.method)).map((e) => ({ dataset: facetTitle(d.dataset), method: e.method, latency: e.meanMs, ...d.means.get(e.method)! })));
+  const stages = per.flatMap((d) => d.eff.flatMap((e) => Object.entries(e.stageMeanMs).map(([stage, v]) => ({ dataset: d.dataset, method: e.method, stage, ms: v }))));
+  const tokens = per.flatMap((d) => d.eff.flatMap((e) => Object.entries(e.tokensPerQuestion).map(([stage, v]) => ({ dataset: d.dataset, method: e.method, stage, tokens: v }))));
   const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config: { background: 'white' } };
+  const column = { field: 'dataset', type: 'nominal' as const, title: null };
   const specs: TopLevelSpec[] = [
     {
-      ...base, title: `${title}: operating points`, data: { values: points }, width: 360, height: 240,
-      encoding: { x: { field: 'latency', type: 'quantitative', title: 'mean latency per question (ms)', scale: { zero: false } }, color: { field: 'method', type: 'nominal' } },
-      layer: [
-        { mark: { type: 'rule' }, encoding: { y: { field: 'lo', type: 'quantitative', title: 'mean (95% CI)', axis: { format: '%' }, scale: { zero: false } }, y2: { field: 'hi' } } },
-        { mark: { type: 'point', filled: true, size: 70, tooltip: true }, encoding: { y: { field: 'mean', type: 'quantitative' } } },
-      ],
+      ...base, title: `${title}: operating points`, data: { values: points },
+      facet: { column },
+      // Latency and the headline differ in scale between datasets.
+      resolve: { scale: { x: 'independent', y: 'independent' } },
+      spec: {
+        width: 300, height: 240,
+        encoding: { x: { field: 'latency', type: 'quantitative', title: 'mean latency per question (ms)', scale: { zero: false } }, color: { field: 'method', type: 'nominal' } },
+        layer: [
+          { mark: { type: 'rule' }, encoding: { y: { field: 'lo', type: 'quantitative', title: 'mean (95% CI)', axis: { format: '%' }, scale: { zero: false } }, y2: { field: 'hi' } } },
+          { mark: { type: 'point', filled: true, size: 70, tooltip: true }, encoding: { y: { field: 'mean', type: 'quantitative' } } },
+        ],
+      },
     },
     {
       ...base, title: `${title}: time per stage`, data: { values: stages }, width: { step: 24 }, height: 220,
       mark: { type: 'bar', tooltip: true },
-      encoding: { x: { field: 'method', type: 'nominal', axis: { labelAngle: -30 } }, y: { field: 'ms', type: 'quantitative', title: 'mean ms per question', stack: 'zero' }, color: { field: 'stage', type: 'nominal' } },
+      encoding: { column, x: { field: 'method', type: 'nominal', axis: { labelAngle: -30 } }, y: { field: 'ms', type: 'quantitative', title: 'mean ms per question', stack: 'zero' }, color: { field: 'stage', type: 'nominal' } },
     },
   ];
   if (tokens.length > 0) {
     specs.push({
       ...base, title: `${title}: tokens per stage`, data: { values: tokens }, width: { step: 24 }, height: 220,
       mark: { type: 'bar', tooltip: true },
-      encoding: { x: { field: 'method', type: 'nominal', axis: { labelAngle: -30 } }, y: { field: 'tokens', type: 'quantitative', title: 'tokens per question', stack: 'zero' }, color: { field: 'stage', type: 'nominal' } },
+      encoding: { column, x: { field: 'method', type: 'nominal', axis: { labelAngle: -30 } }, y: { field: 'tokens', type: 'quantitative', title: 'tokens per question', stack: 'zero' }, color: { field: 'stage', type: 'nominal' } },
     });
   }
   return specs;
@@ -59,40 +74,50 @@ function charts(eff: readonly MethodEfficiency[], means: Map<string, { mean: num
 
 export async function efficiencySection(store: ResultStore, run: PlanRun, chartsDir: string, resamples: number): Promise<PlanSection> {
   const title = `Experiment 5 — efficiency, run ${run.name}`;
-  const rows = await store.query<{ method: string; question_id: string; latency_ms: number; route: string | null; notes: string | null; error: string | null }>(
-    `SELECT method, question_id, latency_ms, route, notes, error FROM retrievals WHERE run_id = $1`, [run.runId]);
-  const timings: QuestionTiming[] = rows.map((r) => ({ method: r.method, questionId: r.question_id, latencyMs: r.latency_ms, stageMs: stageMs(r.notes), route: r.route, error: r.error !== null }));
-  const calls: CallRow[] = (await store.query<{ method: string; question_id: string; stage: string; prompt_tokens: number; completion_tokens: number; latency_ms: number }>(
-    `SELECT method, question_id, stage, prompt_tokens, completion_tokens, latency_ms FROM llm_calls WHERE run_id = $1`, [run.runId]))
-    .map((c) => ({ method: c.method, questionId: c.question_id, stage: c.stage, promptTokens: c.prompt_tokens, completionTokens: c.completion_tokens, latencyMs: c.latency_ms }));
-  const eff = efficiencyOf(timings, calls, run.reference, { resamples, seed: run.seed });
+  const rows = await store.query<{ dataset: string; method: string; question_id: string; latency_ms: number; route: string | null; notes: string | null; error: string | null }>(
+    `SELECT dataset, method, question_id, latency_ms, route, notes, error FROM retrievals WHERE run_id = $1`, [run.runId]);
+  const calls = await store.query<{ dataset: string; method: string; question_id: string; stage: string; prompt_tokens: number; completion_tokens: number; latency_ms: number }>(
+    `SELECT dataset, method, question_id, stage, prompt_tokens, completion_tokens, latency_ms FROM llm_calls WHERE run_id = $1`, [run.runId]);
+  // Labelled by method id alone: one run, so within a dataset the id is unique (granularity may differ by dataset).
+  const allMeans = (await typeMeansOfRuns(store, [run.runId], run.headlineOf, (k) => k.method)).filter((r) => r.adaptType === 'all');
+  const datasets = run.datasets.length > 0 ? run.datasets : [...new Set(rows.map((r) => r.dataset))];
+  // Per dataset: latencies differ with the haystack (LongMemEval sessions vs LoCoMo turns), so they are never pooled.
+  const per: DatasetEfficiency[] = datasets.map((dataset) => {
+    const timings: QuestionTiming[] = rows.filter((r) => r.dataset === dataset)
+      .map((r) => ({ method: r.method, questionId: r.question_id, latencyMs: r.latency_ms, stageMs: stageMs(r.notes), route: r.route, error: r.error !== null }));
+    const callRows: CallRow[] = calls.filter((c) => c.dataset === dataset)
+      .map((c) => ({ method: c.method, questionId: c.question_id, stage: c.stage, promptTokens: c.prompt_tokens, completionTokens: c.completion_tokens, latencyMs: c.latency_ms }));
+    const means = new Map(allMeans.filter((r) => r.dataset === dataset).map((r) => [r.series, { mean: r.mean, ...(r.ciLow !== undefined ? { lo: r.ciLow, hi: r.ciHigh } : {}) }]));
+    return { dataset, eff: efficiencyOf(timings, callRows, run.reference, { resamples, seed: run.seed }), means };
+  });
   const [warm] = await store.query<{ value: string }>(`SELECT value FROM checkpoints WHERE run_id = $1 AND method = '(run)' AND key = 'warmup'`, [run.runId]);
   const warmupMs = warm ? (JSON.parse(warm.value) as { warmupMs?: number }).warmupMs : undefined;
   const table = new Table({
-    head: ['method', 'n', 'mean ms', 'p50 ms', 'p95 ms', `overhead vs ${run.reference} [95% CI]`, 'ms per stage', 'calls / q by stage', 'tokens / q', 'routes'],
+    head: ['dataset', 'method', 'n', 'mean ms', 'p50 ms', 'p95 ms', `overhead vs ${run.reference} [95% CI]`, 'ms per stage', 'calls / q by stage', 'tokens / q', 'routes'],
     style: { head: [], border: [], compact: true },
   });
-  for (const e of eff) {
-    table.push([e.method, e.n, ms(e.meanMs), ms(e.p50Ms), ms(e.p95Ms),
-      e.overhead ? `${e.overhead.estimate.toFixed(2)}× [${e.overhead.low.toFixed(2)}, ${e.overhead.high.toFixed(2)}]` : e.method === run.reference ? '1 (reference)' : '—',
-      fmtMap(e.stageMeanMs, ms), fmtMap(e.callsPerQuestion, (x) => x.toFixed(2)), fmtMap(e.tokensPerQuestion, (x) => x.toFixed(0)), fmtMap(e.routeShare, pct)]);
-  }
-  const means = new Map((await typeMeansOfRuns(store, [run.runId], run.headline)).filter((r) => r.adaptType === 'all')
-    .map((r) => [r.series, { mean: r.mean, ...(r.ciLow !== undefined ? { lo: r.ciLow, hi: r.ciHigh } : {}) }]));
   const adaptmr = new Set(run.methods.filter((m) => m.method === 'adaptmr').map((m) => m.id));
-  const refMean = eff.find((e) => e.method === run.reference)?.meanMs ?? Number.NaN;
-  const verdicts = eff.filter((e) => adaptmr.has(e.method) && e.overhead).map((e) =>
-    `  ${e.method}: +${(e.meanMs - refMean).toFixed(1)} ms per question; overhead ${((e.overhead!.estimate - 1) * 100).toFixed(0)}% [${((e.overhead!.low - 1) * 100).toFixed(0)}%, ${((e.overhead!.high - 1) * 100).toFixed(0)}%] → ${e.overhead!.high < 1.3 ? 'met' : e.overhead!.estimate < 1.3 ? 'not established (CI reaches 30%)' : 'not met'}`);
+  const verdicts: string[] = [];
+  for (const { dataset, eff } of per) {
+    for (const e of eff) {
+      table.push([dataset, e.method, e.n, ms(e.meanMs), ms(e.p50Ms), ms(e.p95Ms),
+        e.overhead ? `${e.overhead.estimate.toFixed(2)}× [${e.overhead.low.toFixed(2)}, ${e.overhead.high.toFixed(2)}]` : e.method === run.reference ? '1 (reference)' : '—',
+        fmtMap(e.stageMeanMs, ms), fmtMap(e.callsPerQuestion, (x) => x.toFixed(2)), fmtMap(e.tokensPerQuestion, (x) => x.toFixed(0)), fmtMap(e.routeShare, pct)]);
+    }
+    const refMean = eff.find((e) => e.method === run.reference)?.meanMs ?? Number.NaN;
+    verdicts.push(...eff.filter((e) => adaptmr.has(e.method) && e.overhead).map((e) =>
+      `  ${dataset} / ${e.method}: ${e.meanMs >= refMean ? '+' : '−'}${Math.abs(e.meanMs - refMean).toFixed(1)} ms per question; overhead ${((e.overhead!.estimate - 1) * 100).toFixed(0)}% [${((e.overhead!.low - 1) * 100).toFixed(0)}%, ${((e.overhead!.high - 1) * 100).toFixed(0)}%] → ${e.overhead!.high < 1.3 ? 'met' : e.overhead!.estimate < 1.3 ? 'not established (CI reaches 30%)' : 'not met'}`));
+  }
   const text = [
-    `${title}  — latency is each question's method time (warm-up excluded); stages inside AdaptMR from its notes; overhead = Σ latency / Σ ${run.reference} latency over the same questions (BCa CI)`,
+    `${title}  — latency is each question's method time (warm-up excluded), per dataset; stages inside AdaptMR from its notes; overhead = Σ latency / Σ ${run.reference} latency over the same questions (BCa CI; ${per.map((d) => `${d.dataset}: ${d.eff[0]?.bootstrap ?? 'question'}s resampled`).join(', ')})`,
     table.toString(),
     `warm-up (methods created and models loaded, embedder vectors loaded, question catalogue read), once per run: ${warmupMs === undefined ? 'not recorded (older run)' : `${(warmupMs / 1000).toFixed(1)} s`}`,
     ...(verdicts.length > 0 ? [`plan prediction "AdaptMR overhead < 30%" (met = CI below 30%; the plan means end to end, reader included — ` +
       `without an llm: block only retrieval is timed, so the ratio is over retrieval alone):`, ...verdicts] : []),
-    `headline for the operating points: ${headlineTitle(run.headline)}`,
+    `headline for the operating points: ${runHeadlineTitle(run)}`,
   ];
   const files: ChartFiles[] = [];
   const names = ['exp5-efficiency', 'exp5-efficiency-stages', 'exp5-efficiency-tokens'];
-  for (const [i, spec] of charts(eff, means, title).entries()) files.push(await renderChart(spec, join(chartsDir, names[i]!)));
+  for (const [i, spec] of charts(per, title, (d) => `${d}: ${headlineTitle(run.headlineOf(d))}`).entries()) files.push(await renderChart(spec, join(chartsDir, names[i]!)));
   return { experiment: 'efficiency', text: text.join('\n'), charts: files };
 }

@@ -10,7 +10,7 @@ import { perTypeTable } from '../per-type-table.ts';
 import { recallByTypeSpec } from '../recall-by-type-spec.ts';
 import { renderChart } from '../render-chart.ts';
 import type { TypeMeanRow } from '../type-means.ts';
-import { headlineTitle, pct, typeMeansOfRuns, type PlanRun } from './plan-runs.ts';
+import { pct, runHeadlineTitle, typeMeansOfRuns, type PlanRun } from './plan-runs.ts';
 import type { PlanSection } from './section.ts';
 
 function ci(r: TypeMeanRow | undefined): string {
@@ -19,8 +19,10 @@ function ci(r: TypeMeanRow | undefined): string {
 }
 
 export async function existingSystemsSection(store: ResultStore, run: PlanRun, chartsDir: string): Promise<PlanSection> {
-  const rows = await typeMeansOfRuns(store, [run.runId], run.headline);
-  const title = `Experiment 1 — existing systems by query type: ${headlineTitle(run.headline)}, run ${run.name}`;
+  // One run: a method id names one series; its units may differ by dataset (the headline title says which), so the
+  // label leaves granularity out and each method keeps one colour across the dataset facets.
+  const rows = await typeMeansOfRuns(store, [run.runId], run.headlineOf, (k) => k.method);
+  const title = `Experiment 1 — existing systems by query type: ${runHeadlineTitle(run)}, run ${run.name}`;
   const text = [perTypeTable(rows, title)];
   const ran = new Set(run.methods.map((m) => m.method));
   const missing = (run.plan.systems ?? []).filter((s) => !ran.has(s));

@@ -1,13 +1,15 @@
 /**
  * The runs of a results file that declare one of the plan's five experiments (`plan:` in their config), with the
- * headline metric each section reports: the `plan` block's metric / level / k, else judged accuracy when the run
- * answered questions, else recall_any@10 at session level.
+ * headline metric each section reports per dataset: the `plan` block's metric / level / k (the level may differ per
+ * dataset, e.g. LoCoMo as turns next to LongMemEval S as sessions); judged accuracy when the run answered questions
+ * and names no metric; else recall_any@10 at session level.
  */
 import { z } from 'zod';
 import { PlanConfigSchema, type PlanConfig } from '../../core/stats-config.ts';
 import type { ResultStore } from '../../store/index.ts';
 import { seriesLabeller, type SeriesKey } from '../series-label.ts';
 import type { TypeMeanRow } from '../type-means.ts';
+import { loadComparisons, type ComparisonCell } from '../comparison-cells.ts';
 
 export interface Headline {
   metric: string;
@@ -21,7 +23,10 @@ export interface PlanRun {
   description: string | null;
   seed: number;
   plan: PlanConfig;
-  headline: Headline;
+  /** Datasets of the run, in config order (as stored in the results). */
+  datasets: string[];
+  /** The headline metric on a dataset. */
+  headlineOf: (dataset: string) => Headline;
   /** Method ids and registry names, config order. */
   methods: { id: string; method: string }[];
   reference: string | null;
@@ -41,6 +46,9 @@ const StoredConfig = z.object({
 
 export async function loadPlanRuns(store: ResultStore): Promise<PlanRun[]> {
   const rows = await store.query<{ run_id: string; config_json: string }>(`SELECT run_id, config_json FROM runs ORDER BY started_at, run_id`);
+  // Datasets in the order the run wrote them (its config order).
+  const datasetRows = await store.query<{ run_id: string; dataset: string }>(
+    `SELECT run_id, dataset FROM questions GROUP BY run_id, dataset ORDER BY run_id, min(rowid)`);
   const out: PlanRun[] = [];
   for (const r of rows) {
     const parsed = StoredConfig.safeParse(JSON.parse(r.config_json));
@@ -48,10 +56,17 @@ export async function loadPlanRuns(store: ResultStore): Promise<PlanRun[]> {
     const c = parsed.data;
     const plan = c.plan!;
     const qa = c.qa !== undefined;
-    const level = plan.level ?? (qa ? 'qa' : 'session');
+    const headlineOf = (dataset: string): Headline => {
+      // With answers and no metric named, the headline is judged accuracy whatever `level` says: `level` (and its
+      // per-dataset map) then describes the retrieval headline the same file reports offline.
+      if (qa && plan.metric === undefined) return { metric: 'accuracy', level: 'qa', k: null };
+      const level = (typeof plan.level === 'string' ? plan.level : plan.level?.[dataset]) ?? (qa ? 'qa' : 'session');
+      return { metric: plan.metric ?? (qa ? 'accuracy' : 'recall_any'), level, k: level === 'qa' ? null : (plan.k ?? 10) };
+    };
     out.push({
       runId: r.run_id, name: c.name, description: c.description ?? null, seed: c.seed, plan,
-      headline: { metric: plan.metric ?? (qa ? 'accuracy' : 'recall_any'), level, k: level === 'qa' ? null : (plan.k ?? 10) },
+      datasets: datasetRows.filter((d) => d.run_id === r.run_id).map((d) => d.dataset),
+      headlineOf,
       methods: c.methods.map((m) => ({ id: m.id, method: m.method })),
       reference: c.stats?.reference ?? c.methods.find((m) => m.method === 'unified-embedding')?.id ?? null,
       referenceRun: c.stats?.referenceRun ?? null,
@@ -62,14 +77,45 @@ export async function loadPlanRuns(store: ResultStore): Promise<PlanRun[]> {
 
 export const headlineTitle = (h: Headline): string => `${h.metric}${h.k === null ? '' : `@${h.k}`} (${h.level} level)`;
 
-/** Per-type means with CIs of some runs (rows of scores_by_type with native_type = 'all'). */
-export async function typeMeansOfRuns(store: ResultStore, runIds: readonly string[], h: Headline, label?: (k: SeriesKey) => string): Promise<TypeMeanRow[]> {
+/** The run's headline over its datasets: `recall_any@10 (session level)`, or per dataset when they differ. */
+export function runHeadlineTitle(run: Pick<PlanRun, 'datasets' | 'headlineOf'>): string {
+  const titles = run.datasets.map((d) => headlineTitle(run.headlineOf(d)));
+  if (titles.length === 0) return headlineTitle(run.headlineOf(''));
+  if (new Set(titles).size === 1) return titles[0]!;
+  return run.datasets.map((d, i) => `${d}: ${titles[i]}`).join('; ');
+}
+
+/** Whether a row of some dataset carries that dataset's headline metric. */
+export function isHeadline(headlineOf: (dataset: string) => Headline, r: { dataset: string; metric: string; level: string; k: number | null }): boolean {
+  const h = headlineOf(r.dataset);
+  return r.metric === h.metric && r.level === h.level && (r.k ?? null) === h.k;
+}
+
+/** The headline comparisons of a run: each dataset's at its own headline (src/report/comparison-cells.ts). */
+export async function headlineComparisons(store: ResultStore, runIds: readonly string[], headlineOf: (dataset: string) => Headline, datasets: readonly string[]): Promise<ComparisonCell[]> {
+  const out: ComparisonCell[] = [];
+  const seen = new Set<string>();
+  for (const d of datasets) {
+    const h = headlineOf(d);
+    const key = headlineTitle(h);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(...(await loadComparisons(store, h)).filter((c) => runIds.includes(c.run) && headlineTitle(headlineOf(c.dataset)) === key));
+  }
+  return out.sort((a, b) => (a.dataset < b.dataset ? -1 : a.dataset > b.dataset ? 1 : 0));
+}
+
+/**
+ * Per-type means with CIs of some runs (rows of scores_by_type with native_type = 'all'), each dataset at its own
+ * headline metric (`h` a function of the dataset) or all at one.
+ */
+export async function typeMeansOfRuns(store: ResultStore, runIds: readonly string[], h: Headline | ((dataset: string) => Headline), label?: (k: SeriesKey) => string): Promise<TypeMeanRow[]> {
   if (runIds.length === 0) return [];
-  const rows = await store.query<SeriesKey & { dataset: string; adapt_type: string; n: number; mean: number; ci_low: number | null; ci_high: number | null }>(
-    `SELECT run_id, dataset, method, granularity, adapt_type, n, mean, ci_low, ci_high FROM scores_by_type
-     WHERE native_type = 'all' AND metric = $1 AND level = $2 AND k IS NOT DISTINCT FROM $3
-     ORDER BY dataset, run_id, method, adapt_type`,
-    [h.metric, h.level, h.k]).then((all) => all.filter((r) => runIds.includes(r.run_id)));
+  const headlineOf = typeof h === 'function' ? h : () => h;
+  const rows = await store.query<SeriesKey & { dataset: string; metric: string; level: string; k: number | null; adapt_type: string; n: number; mean: number; ci_low: number | null; ci_high: number | null }>(
+    `SELECT run_id, dataset, method, granularity, metric, level, k, adapt_type, n, mean, ci_low, ci_high FROM scores_by_type
+     WHERE native_type = 'all' ORDER BY dataset, run_id, method, adapt_type`)
+    .then((all) => all.filter((r) => runIds.includes(r.run_id) && isHeadline(headlineOf, r)));
   const lab = label ?? seriesLabeller(rows);
   return rows.map((r) => ({
     dataset: r.dataset, series: lab(r), adaptType: r.adapt_type, n: r.n, mean: r.mean,

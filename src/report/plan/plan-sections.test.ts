@@ -1,8 +1,10 @@
 /**
- * The plan-experiment sections end to end on real LoCoMo data (ADAPTMR_DATA_DIR): small runs of experiments 1, 2,
- * 3, 4 (a sweep) and 5 into one results file through the real runner, then `adaptmr report`: every section is
- * printed with its CIs and verdicts, the LoCoMo statistics use the conversation bootstrap, and every chart is
- * rendered as SVG and PNG with whisker marks.
+ * The plan-experiment sections end to end on real data (ADAPTMR_DATA_DIR): small runs of experiments 1, 2, 3, 4 (a
+ * sweep) and 5 into one results file through the real runner, each on two datasets the way the committed files run
+ * them — LongMemEval (oracle here: small haystacks) as sessions and LoCoMo as turns through the dataset entry's
+ * `index` — with the headline level per dataset; then `adaptmr report`: every section is printed per dataset with
+ * its CIs and verdicts, the LoCoMo statistics use the conversation bootstrap (LongMemEval's the question one), and
+ * every chart is rendered as SVG and PNG with whisker marks.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,10 +22,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const common = {
   seed: 3,
-  datasets: [{ name: 'locomo', sample: { perType: 3 } }],
+  datasets: [
+    { name: 'longmemeval-oracle', sample: { perType: 3 } },
+    { name: 'locomo', sample: { perType: 3 }, index: { granularity: 'turn' } },
+  ],
   metrics: { ks: [5, 10] },
   stats: { resamples: 300 },
 };
+const level = { 'longmemeval-oracle': 'session', locomo: 'turn' };
 const idx = { granularity: 'session' };
 const unified = { id: 'unified-embedding', method: 'unified-embedding', index: idx, k: 10 };
 const adaptmr = { id: 'adaptmr', method: 'adaptmr', index: idx, k: 10, options: { classifier: { name: 'rules' }, router: { kind: 'single' } } };
@@ -32,14 +38,14 @@ const strategy = (name: string) => ({ id: `strategy-${name}`, method: 'strategy'
 let out: ReportOutput;
 beforeAll(async () => {
   const configs = [
-    { ...common, name: 'e1', methods: [unified, { id: 'bm25', method: 'bm25', index: idx, k: 10 }], plan: { experiment: 'existing-systems', systems: ['bm25', 'unified-embedding', 'mem0'] } },
-    { ...common, name: 'e2', methods: [unified, strategy('factual'), strategy('temporal')], plan: { experiment: 'oracle-upper-bound', gapTarget: 10 } },
-    { ...common, name: 'e3', methods: [unified, adaptmr], plan: { experiment: 'adaptmr-vs-baselines' } },
-    { ...common, name: 'e5', methods: [unified, adaptmr], plan: { experiment: 'efficiency' } },
+    { ...common, name: 'e1', methods: [unified, { id: 'bm25', method: 'bm25', index: idx, k: 10 }], plan: { experiment: 'existing-systems', level, systems: ['bm25', 'unified-embedding', 'mem0'] } },
+    { ...common, name: 'e2', methods: [unified, strategy('factual'), strategy('temporal')], plan: { experiment: 'oracle-upper-bound', level, gapTarget: 10 } },
+    { ...common, name: 'e3', methods: [unified, adaptmr], plan: { experiment: 'adaptmr-vs-baselines', level } },
+    { ...common, name: 'e5', methods: [unified, adaptmr], plan: { experiment: 'efficiency', level } },
   ].map((c) => loadedFromValue(c, c.name));
   const sweep = expandSweep({
     path: 'sweep', name: 'e4',
-    base: { ...common, name: 'e4', methods: [adaptmr], stats: { ...common.stats, reference: 'adaptmr', referenceRun: 'e4.full' }, plan: { experiment: 'ablations' } },
+    base: { ...common, name: 'e4', methods: [adaptmr], stats: { ...common.stats, reference: 'adaptmr', referenceRun: 'e4.full' }, plan: { experiment: 'ablations', level } },
     variations: [{ id: 'full', set: {} }, { id: 'no-classifier', set: { methods: { adaptmr: { options: { classifier: 'random' } } } } }],
   }).map((r) => r.experiment);
   for (const exp of [...configs, ...sweep]) await runExperiment(exp, { out: file, progress: false, log: () => {} });
@@ -47,29 +53,48 @@ beforeAll(async () => {
 }, 240_000);
 
 describe('plan experiment sections', () => {
-  it('prints each experiment with CIs and the plan verdicts', () => {
+  it('prints each experiment per dataset, at its own headline, with CIs and the plan verdicts', () => {
     const t = out.text;
-    expect(t).toMatch(/Experiment 1 — existing systems by query type: recall_any@10 \(session level\), run e1/);
+    const headline = 'longmemeval-oracle: recall_any@10 \\(session level\\); locomo: recall_any@10 \\(turn level\\)';
+    expect(t).toMatch(new RegExp(`Experiment 1 — existing systems by query type: ${headline}, run e1`));
     expect(t).toMatch(/plan systems missing from this run: mem0/);
     expect(t).toMatch(/plan prediction "factual high/);
-    expect(t).toMatch(/Experiment 2 — oracle strategy upper bound vs unified-embedding/);
-    expect(t).toMatch(/plan prediction "oracle − unified ≥ 10–15 points" — (reached|not established|not reached)/);
-    expect(t).toMatch(/Experiment 3 — AdaptMR vs baselines/);
-    expect(t).toMatch(/overall: adaptmr − unified-embedding [+-]\d\.\d{3} \[-?\d\.\d{3}, -?\d\.\d{3}\] p_holm/);
-    expect(t).toMatch(/Experiment 4 — ablations vs full AdaptMR \(e4.full\)/);
-    expect(t).toMatch(/no-classifier: predicted drop on all/);
+    expect(t).toMatch(new RegExp(`Experiment 2 — oracle strategy upper bound vs unified-embedding: ${headline}`));
+    // The oracle gap resamples LoCoMo's conversations, as every other statistic of the file does.
+    expect(t).toMatch(/locomo: cluster-sign-flip-(exact|mc), conversations resampled/);
+    expect(t).toMatch(/longmemeval-oracle: (mcnemar-exact|sign-flip-exact|sign-flip-mc), questions resampled/);
+    expect(t).toMatch(new RegExp(`Experiment 3 — AdaptMR vs baselines: ${headline}`));
+    expect(t).toMatch(new RegExp(`Experiment 4 — ablations vs full AdaptMR \\(e4.full\\): ${headline}`));
+    for (const [d, lvl] of Object.entries(level)) {
+      const h = `${d} (recall_any@10 (${lvl} level))`;
+      expect(t).toContain(`${h}: plan prediction "oracle − unified ≥ 10–15 points" — `);
+      expect(t).toMatch(new RegExp(`${h.replaceAll(/[()]/g, '\\$&')}: plan predictions for the best AdaptMR variant[^\n]*\n  overall: adaptmr − unified-embedding [+-]\\d\\.\\d{3} \\[-?\\d\\.\\d{3}, -?\\d\\.\\d{3}\\] p_holm`));
+      expect(t).toMatch(new RegExp(`│ ${d} +│ no-classifier +│`));
+      expect(t).toContain(`  ${h}:\n    no-classifier: predicted drop on all`);
+      expect(t).toMatch(new RegExp(`│ ${d} +│ adaptmr +│ \\d+ +│ [\\d.]+ +│ [\\d.]+ +│ [\\d.]+ +│ [\\d.]+× \\[[\\d.]+, [\\d.]+\\]`));
+      expect(t).toMatch(new RegExp(`  ${d} / adaptmr: [+−]\\d+\\.\\d ms per question; overhead`));
+    }
     expect(t).toMatch(/Experiment 5 — efficiency, run e5/);
     expect(t).toMatch(/warm-up .*: \d+\.\d s/);
-    expect(t).toMatch(/adaptmr +│ \d+ +│ [\d.]+ +│ [\d.]+ +│ [\d.]+ +│ [\d.]+× \[[\d.]+, [\d.]+\]/);
+  });
+
+  it('runs each dataset with its own units: LoCoMo as turns, LongMemEval as sessions', async () => {
+    const store = await openResultStore(file, { readOnly: true });
+    try {
+      const grans = await store.query<{ dataset: string; granularity: string }>(`SELECT DISTINCT dataset, granularity FROM scores ORDER BY ALL`);
+      expect(grans).toEqual([{ dataset: 'locomo', granularity: 'turn' }, { dataset: 'longmemeval-oracle', granularity: 'session' }]);
+    } finally {
+      await store.close();
+    }
   });
 
   it('uses the conversation bootstrap for LoCoMo and compares each variation with the base run', async () => {
     const store = await openResultStore(file, { readOnly: true });
     try {
-      const kinds = await store.query<{ bootstrap: string }>(`SELECT DISTINCT bootstrap FROM score_cis`);
-      expect(kinds).toEqual([{ bootstrap: 'conversation' }]);
+      const kinds = await store.query<{ dataset: string; bootstrap: string }>(`SELECT DISTINCT dataset, bootstrap FROM score_cis ORDER BY ALL`);
+      expect(kinds).toEqual([{ dataset: 'locomo', bootstrap: 'conversation' }, { dataset: 'longmemeval-oracle', bootstrap: 'question' }]);
       const abl = await store.query<{ run_b: string; test: string }>(
-        `SELECT DISTINCT c.run_b, c.test FROM comparisons c JOIN runs r ON r.run_id = c.run WHERE r.name = 'e4.no-classifier'`);
+        `SELECT DISTINCT c.run_b, c.test FROM comparisons c JOIN runs r ON r.run_id = c.run WHERE r.name = 'e4.no-classifier' AND c.dataset = 'locomo'`);
       const base = await store.query<{ run_id: string }>(`SELECT run_id FROM runs WHERE name = 'e4.full'`);
       expect(abl.length).toBeGreaterThan(0);
       expect(abl.map((r) => r.run_b)).toEqual(abl.map(() => base[0]!.run_id));

@@ -1,6 +1,6 @@
 /**
  * CLI: `adaptmr compare <results.duckdb> --a X --b Y [--metric recall_any] [--level session] [--k 10] [--type t]
- * [--run r] [--run-b r]` — one paired comparison (mean difference, paired bootstrap CI, exact/permutation test).
+ * [--dataset d] [--run r] [--run-b r]` — one paired comparison (mean difference, paired bootstrap CI, exact/permutation test).
  */
 import type { CommandModule } from 'yargs';
 import { compareMethods } from './compare.ts';
@@ -13,6 +13,7 @@ interface CompareArgs {
   level: string;
   k: number | undefined;
   type: string | undefined;
+  dataset: string | undefined;
   run: string | undefined;
   'run-b': string | undefined;
   json: boolean;
@@ -30,13 +31,14 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
       .option('level', { choices: ['session', 'turn', 'qa'], default: 'session' })
       .option('k', { type: 'number', describe: 'cutoff (default 10; none for --level qa)' })
       .option('type', { type: 'string', describe: 'one AdaptMR type (default: every type and all)' })
+      .option('dataset', { type: 'string', describe: 'one dataset of the file (default: each dataset, one block of rows each)' })
       .option('run', { type: 'string', describe: 'run id of A, when A is in several runs' })
       .option('run-b', { type: 'string', describe: 'run id of B (default: A\'s run, else the one run with B)' })
       .option('json', { type: 'boolean', default: false }),
   handler: async (argv) => {
     const k = argv.level === 'qa' ? null : (argv.k ?? 10);
     const out = await compareMethods(argv.file, {
-      a: argv.a, b: argv.b, metric: argv.metric, level: argv.level, k, type: argv.type, run: argv.run, runB: argv['run-b'],
+      a: argv.a, b: argv.b, metric: argv.metric, level: argv.level, k, type: argv.type, dataset: argv.dataset, run: argv.run, runB: argv['run-b'],
     });
     console.log(argv.json ? JSON.stringify(out.rows, null, 2) : out.text);
   },

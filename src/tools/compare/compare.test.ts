@@ -1,5 +1,6 @@
 // `adaptmr compare` and the report's comparison cells on a real results file: the on-demand comparison equals the
-// stored one, unknown methods fail with one clear line, and the report prints `+d [lo, hi] p_holm p` cells.
+// stored one, rows name their dataset when there are several, unknown methods fail with one clear line, and the
+// report prints `+d [lo, hi] p_holm p` cells.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,17 @@ describe('adaptmr compare', () => {
     const all = plain.find((r) => r.adaptType === 'all')!;
     expect(report.text).toContain(formatComparison(all));
     expect(report.text).toMatch(/recall_any@5 \(session level\) {2}— cells: mean \[95% bootstrap CI\] \(n questions\)/);
+  });
+
+  it('names each row\'s dataset when the file has several, and --dataset keeps one', async () => {
+    const both = await compareMethods(file, { a: 'better', b: 'base', metric: 'recall_any', level: 'session', k: 5 });
+    expect(new Set(both.rows.map((r) => r.dataset))).toEqual(new Set(['plain', 'convs']));
+    expect(both.text).toMatch(/\n {2}convs +all +n=\d+ .*conversation bootstrap/);
+    expect(both.text).toMatch(/\n {2}plain +all +n=\d+ .*question bootstrap/);
+    const one = await compareMethods(file, { a: 'better', b: 'base', metric: 'recall_any', level: 'session', k: 5, dataset: 'convs' });
+    expect(new Set(one.rows.map((r) => r.dataset))).toEqual(new Set(['convs']));
+    expect(one.text).toMatch(/\n {2}all +n=\d+ .*conversation bootstrap/);
+    await expect(compareMethods(file, { a: 'better', b: 'base', metric: 'recall_any', level: 'session', k: 5, dataset: 'nope' })).rejects.toThrow(/method "better"/);
   });
 
   it('formats cells with sign, CI and the Holm marker', () => {

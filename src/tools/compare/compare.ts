@@ -15,6 +15,8 @@ export interface CompareOptions {
   level: string;
   k: number | null;
   type?: string | undefined;
+  /** One dataset of the file (default: every dataset, each its own rows). */
+  dataset?: string | undefined;
   /** Run of A (needed when A ran in several runs of the file); B's run defaults to A's, else the one run that has B. */
   run?: string | undefined;
   runB?: string | undefined;
@@ -35,7 +37,8 @@ export async function compareMethods(path: string, o: CompareOptions): Promise<{
   const store = await openResultStore(path, { readOnly: true });
   try {
     const runs = await loadRunStats(store);
-    const rows = (await loadScoreInputs(store)).filter((r) => r.metric === o.metric && r.level === o.level && r.k === o.k);
+    const rows = (await loadScoreInputs(store))
+      .filter((r) => r.metric === o.metric && r.level === o.level && r.k === o.k && (o.dataset === undefined || r.dataset === o.dataset));
     const runsOf = (m: string): string[] => [...new Set(rows.filter((r) => r.method === m).map((r) => r.runId))].sort();
     const runA = pickRun(runsOf(o.a), o.run, o.a, path);
     const runB = pickRun(runsOf(o.b), o.runB, o.b, path, runA);
@@ -51,12 +54,15 @@ export async function compareMethods(path: string, o: CompareOptions): Promise<{
          AND metric = $5 AND level = $6 AND k IS NOT DISTINCT FROM $7`, [runA, runB, o.a, o.b, o.metric, o.level, o.k]);
     const holmOf = new Map(stored.map((r) => [`${r.dataset}\t${r.adapt_type}`, r.p_holm]));
     out = out.map((r) => ({ ...r, pHolm: holmOf.get(`${r.dataset}\t${r.adaptType}`) ?? Number.NaN }));
-    if (out.length === 0) throw new InputError(`no question scored by both "${o.a}" and "${o.b}"${o.type ? ` of type ${o.type}` : ''}`, path);
+    if (out.length === 0) throw new InputError(`no question scored by both "${o.a}" and "${o.b}"${o.type ? ` of type ${o.type}` : ''}${o.dataset ? ` in ${o.dataset}` : ''}`, path);
+    // Several datasets (e.g. LongMemEval and LoCoMo in one run): each row names its dataset.
+    const width = Math.max(...out.map((r) => r.dataset.length));
+    const where = (r: ComparisonRow): string => (new Set(out.map((x) => x.dataset)).size > 1 ? `${r.dataset.padEnd(width)}  ` : '');
     const k = o.k === null ? '' : `@${o.k}`;
     const lines = [
       `${o.a} (${runA}) − ${o.b} (${runB}), ${o.metric}${k} at ${o.level} level; ${spec.ci} ${Math.round((1 - spec.alpha) * 100)}% CI, ` +
         `${spec.resamples} resamples, seed ${spec.seed}; p_holm from the experiment's comparison family (${spec.family}), n/a when this pair is not in it`,
-      ...out.map((r) => `  ${r.adaptType.padEnd(11)} n=${String(r.nPairs).padEnd(4)} ${formatComparison(r)}  (p ${r.pValue.toPrecision(3)}, ${r.test}, ${r.bootstrap} bootstrap${r.nExcluded > 0 ? `, ${r.nExcluded} unpaired questions left out` : ''})`),
+      ...out.map((r) => `  ${where(r)}${r.adaptType.padEnd(11)} n=${String(r.nPairs).padEnd(4)} ${formatComparison(r)}  (p ${r.pValue.toPrecision(3)}, ${r.test}, ${r.bootstrap} bootstrap${r.nExcluded > 0 ? `, ${r.nExcluded} unpaired questions left out` : ''})`),
     ];
     return { rows: out, text: lines.join('\n') };
   } finally {

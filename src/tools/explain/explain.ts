@@ -16,6 +16,7 @@ import { createLlmProvider } from '../../llm/provider.ts';
 import { IndexCache } from '../../run/index-cache.ts';
 import type { LoadedExperiment } from '../../run/load-config.ts';
 import { emptyBatch, runMethod } from '../../run/question.ts';
+import { configForDataset } from '../../core/dataset-methods.ts';
 import { createMethods } from '../../run/create-methods.ts';
 
 export const PREVIEW_CHARS = 100;
@@ -67,18 +68,18 @@ export interface ExplainOptions {
 }
 
 /** Finds the question in the config's datasets (whole datasets: sample / limit do not apply to a case study). */
-async function findInstance(config: ExperimentConfig, o: ExplainOptions, path: string): Promise<{ instance: Instance; source: DatasetSource }> {
+async function findInstance(config: ExperimentConfig, o: ExplainOptions, path: string): Promise<{ instance: Instance; source: DatasetSource; datasetIndex: number }> {
   const dataDir = resolveDataDir({ flag: o.dataDir, config: config.dataDir });
-  const found: { instance: Instance; source: DatasetSource }[] = [];
-  for (const ref of config.datasets) {
+  const found: { instance: Instance; source: DatasetSource; datasetIndex: number }[] = [];
+  for (const [datasetIndex, ref] of config.datasets.entries()) {
     const source = resolveDataset(ref, dataDir);
     if (o.dataset && source.name !== o.dataset) continue;
     const catalog = await readCatalog(source);
     if (!catalog.some((c) => c.questionId === o.questionId)) continue;
-    const { sample: _sample, limit: _limit, questionIds: _ids, ...rest } = ref;
+    const { sample: _sample, limit: _limit, questionIds: _ids, index: _index, methods: _methods, ...rest } = ref;
     const { instances } = await loadDataset({ ...rest, questionIds: [o.questionId] }, dataDir);
     const instance = instances[0];
-    if (instance) found.push({ instance, source });
+    if (instance) found.push({ instance, source, datasetIndex });
   }
   if (o.dataset && !config.datasets.some((r) => resolveDataset(r, dataDir).name === o.dataset)) {
     throw new InputError(`dataset "${o.dataset}" is not in the experiment (${config.datasets.map((r) => r.name ?? r.path).join(', ')})`, path);
@@ -89,10 +90,12 @@ async function findInstance(config: ExperimentConfig, o: ExplainOptions, path: s
 }
 
 export async function explainQuestion(exp: LoadedExperiment, o: ExplainOptions): Promise<ExplainResult> {
-  const { config } = exp;
-  const methods = await createMethods(config, exp.path, exp.configHash);
-  embedders.parseOptions(config.embedder.name, config.embedder.options, `${exp.path}: embedder`);
-  const { instance, source } = await findInstance(config, o, exp.path);
+  const methods0 = await createMethods(exp.config, exp.path, exp.configHash);
+  embedders.parseOptions(exp.config.embedder.name, exp.config.embedder.options, `${exp.path}: embedder`);
+  const { instance, source, datasetIndex } = await findInstance(exp.config, o, exp.path);
+  // The methods as that dataset runs them (its entry's index / methods settings, src/core/dataset-methods.ts).
+  const config = configForDataset(exp.config, datasetIndex, exp.path);
+  const methods = config === exp.config ? methods0 : await createMethods(config, `${exp.path}: datasets.${datasetIndex}`, exp.configHash);
   const llm = config.llm ? createLlmProvider(config.llm) : undefined;
   const cache = await openEmbeddingCache();
   try {
