@@ -38,3 +38,44 @@ export class EndpointError extends InputError {
 export function errorMessage(err: unknown): string {
   return redactSecrets(err instanceof Error ? err.message : String(err));
 }
+
+/** What a file-system error code means for the user (Node's `err.code`, from libuv / POSIX errno names). */
+const FS_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EEXIST: 'exists and is not a folder',
+  EISDIR: 'is a folder, not a file',
+  ENOENT: 'no such file or folder',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  ENAMETOOLONG: 'file name too long',
+  EMFILE: 'too many open files',
+};
+
+/** Node's system errors (fs calls) carry these fields (https://nodejs.org/api/errors.html#class-systemerror). */
+interface SystemErrorLike {
+  code?: unknown;
+  path?: unknown;
+  dest?: unknown;
+  syscall?: unknown;
+}
+
+/**
+ * The one line the CLI prints for a failure the user can fix: a bad input (InputError and its kinds), a feature not
+ * built, or a file-system error on a path (an `--out` under a file, a read-only folder, an unwritable cache dir),
+ * named by path and reason. Undefined for anything else (a bug: the CLI prints its stack).
+ */
+export function userFacingMessage(err: unknown): string | undefined {
+  if (err instanceof InputError || err instanceof NotBuiltError) return redactSecrets(err.message);
+  if (err instanceof Error) {
+    const sys = err as SystemErrorLike;
+    const reason = typeof sys.code === 'string' ? FS_REASONS[sys.code] : undefined;
+    if (reason !== undefined && typeof sys.path === 'string') {
+      const op = typeof sys.syscall === 'string' ? `cannot ${sys.syscall}` : 'cannot use';
+      return redactSecrets(`${sys.path}: ${op}: ${reason} (${sys.code})`);
+    }
+  }
+  return undefined;
+}

@@ -1,6 +1,7 @@
 /**
  * CLI commands of the runner: `adaptmr run <experiment.yaml>`.
  */
+import { intFlag } from '../core/cli-options.ts';
 import { basename, dirname, join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
@@ -23,11 +24,10 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .positional('experiment', { type: 'string', demandOption: true, describe: 'experiment YAML (experiments/*.yaml)' })
       .option('out', { type: 'string', describe: 'results DuckDB file (default results/<name>.duckdb)' })
       .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
-      .option('concurrency', { type: 'number', describe: 'questions processed at once (overrides the config)' })
-      .option('workers', {
-        type: 'number',
+      .option('concurrency', intFlag('concurrency', 1, { describe: 'questions processed at once (overrides the config)' }))
+      .option('workers', intFlag('workers', 0, {
         describe: 'worker threads computing questions (0 = none; default one per core for LLM-free runs of 64+ questions)',
-      })
+      }))
       .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' })
       .option('verbose', { type: 'boolean', default: false, describe: 'print each question id to stderr once its rows are committed' }),
   handler: async (argv) => {
