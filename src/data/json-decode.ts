@@ -6,7 +6,13 @@
  * re-decoded from those same bytes as UTF-8 (the Latin-1 round trip is lossless). That is exact unless the text
  * also escapes a character ≥ U+0080 as `\uXXXX` (the parsed string would then mix decoded characters with raw
  * bytes), so a file with such an escape takes the ordinary path.
+ *
+ * Bytes that are not valid UTF-8 are an error naming the byte offset, never silently replaced by U+FFFD (an id
+ * with a replaced byte would no longer match its gold): `buffer.isUtf8` (simdutf, Node ≥ 18.14) checks the whole
+ * input first, which costs far less than the parse.
  */
+import { isUtf8 } from 'node:buffer';
+import { InputError } from '../core/errors.ts';
 
 const HIGH = /[\u0080-\u00ff]/;
 const BACKSLASH_U = Buffer.from('\\u');
@@ -57,9 +63,69 @@ function fixStrings(value: unknown): unknown {
   return value;
 }
 
-/** `JSON.parse` of UTF-8 bytes; throws JSON.parse's SyntaxError on malformed input. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Offset of the first byte of `b` that does not start a well-formed UTF-8 sequence (Unicode 15, table 3-7: no
+ * overlong forms, no surrogates, nothing above U+10FFFF); `b.length` when all are well formed.
+ */
+export function firstInvalidUtf8(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    const n = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 0;
+    if (n === 0 || i + n >= b.length) return i;
+    const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+    const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+    const second = b[i + 1]!;
+    if (second < lo || second > hi) return i;
+    for (let k = 2; k <= n; k++) if ((b[i + k]! & 0xc0) !== 0x80) return i;
+    i += n + 1;
+  }
+  return b.length;
+}
+
+/** Thrown for bytes that are not UTF-8; callers add the file (and element) to the message. */
+export class InvalidUtf8Error extends Error {
+  constructor(readonly offset: number) {
+    super(`invalid UTF-8 at byte ${offset}`);
+    this.name = 'InvalidUtf8Error';
+  }
+}
+
+/** Decodes UTF-8 bytes, throwing InvalidUtf8Error instead of substituting U+FFFD. */
+export function decodeUtf8Strict(bytes: Uint8Array): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new InvalidUtf8Error(firstInvalidUtf8(bytes));
+  }
+}
+
+/**
+ * `JSON.parse` of UTF-8 bytes; throws JSON.parse's SyntaxError on malformed input and InvalidUtf8Error on bytes that
+ * are not UTF-8.
+ */
 export function parseJsonBytes(bytes: Uint8Array): unknown {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!isUtf8(buf)) throw new InvalidUtf8Error(firstInvalidUtf8(buf));
   if (hasHighEscape(buf)) return JSON.parse(buf.toString('utf8'));
   return fixStrings(JSON.parse(buf.toString('latin1')));
+}
+
+/**
+ * The InputError for a data file (or one element of a streamed array file) that could not be decoded: not gzip,
+ * not UTF-8, or not JSON. One wording for every reader (records.ts, json-stream.ts).
+ */
+export function decodeFailure(err: unknown, file: string, element?: number): InputError {
+  const at = element === undefined ? '' : `element ${element}: `;
+  if (err instanceof InvalidUtf8Error) return new InputError(`${at}not valid UTF-8 (byte ${err.offset}${element === undefined ? '' : ' of the element'})`, file);
+  const code = (err as { code?: unknown }).code;
+  const msg = err instanceof Error ? err.message : String(err);
+  if (typeof code === 'string' && code.startsWith('Z_')) return new InputError(`not a valid gzip file (${msg})`, file);
+  return new InputError(`${at}not valid JSON (${msg})`, file);
 }

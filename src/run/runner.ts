@@ -219,6 +219,9 @@ async function planDatasets(config: ExperimentConfig, dataDirFlag: string | unde
     }
     const catalog = await readCatalog(source);
     const selected = selectQuestions(catalog, ref, config.seed);
+    // An empty selection would "succeed" with nothing measured; say so before any work.
+    if (catalog.length === 0) throw new InputError('the dataset holds no questions', source.path);
+    if (selected.size === 0) throw new InputError('no questions left after questionIds / sample / limit', `${source.path} (dataset "${source.name}")`);
     const kept = catalog.filter((c) => selected.has(c.questionId));
     const files = kept.every((c) => c.file !== undefined) ? new Set(kept.map((c) => c.file!)) : undefined;
     plans.push(files ? { source, selected, files } : { source, selected });
