@@ -24,10 +24,21 @@ export class NotBuiltError extends Error {
 }
 
 /**
- * A service the run depends on cannot be used at all (unreachable server, rejected key). Unlike other method errors
- * it is not recorded per question: the runner stops the run with this one line, naming the URL and what to check.
+ * Something every question depends on cannot be used at all (an unwritable cache folder, an unusable endpoint).
+ * Unlike other method errors it is not recorded per question: the runner stops the run with this one line.
  */
-export class EndpointError extends InputError {
+export class SetupError extends InputError {
+  constructor(message: string, where?: string) {
+    super(message, where);
+    this.name = 'SetupError';
+  }
+}
+
+/**
+ * A service the run depends on cannot be used at all (unreachable server, rejected key): a SetupError naming the
+ * URL and what to check.
+ */
+export class EndpointError extends SetupError {
   constructor(message: string) {
     super(message);
     this.name = 'EndpointError';
@@ -67,14 +78,21 @@ interface SystemErrorLike {
  * built, or a file-system error on a path (an `--out` under a file, a read-only folder, an unwritable cache dir),
  * named by path and reason. Undefined for anything else (a bug: the CLI prints its stack).
  */
+/** `reason (CODE)` of a Node file-system error with a known code, else undefined. */
+export function systemErrorReason(err: unknown): string | undefined {
+  const code = err instanceof Error ? (err as SystemErrorLike).code : undefined;
+  const reason = typeof code === 'string' ? FS_REASONS[code] : undefined;
+  return reason === undefined ? undefined : `${reason} (${String(code)})`;
+}
+
 export function userFacingMessage(err: unknown): string | undefined {
   if (err instanceof InputError || err instanceof NotBuiltError) return redactSecrets(err.message);
   if (err instanceof Error) {
     const sys = err as SystemErrorLike;
-    const reason = typeof sys.code === 'string' ? FS_REASONS[sys.code] : undefined;
+    const reason = systemErrorReason(err);
     if (reason !== undefined && typeof sys.path === 'string') {
       const op = typeof sys.syscall === 'string' ? `cannot ${sys.syscall}` : 'cannot use';
-      return redactSecrets(`${sys.path}: ${op}: ${reason} (${sys.code})`);
+      return redactSecrets(`${sys.path}: ${op}: ${reason}`);
     }
   }
   return undefined;

@@ -3,7 +3,7 @@
  */
 import { intFlag } from '../core/cli-options.ts';
 import { basename, dirname, join } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { ensureWritableDir } from '../core/writable-dir.ts';
 import type { CommandModule } from 'yargs';
 
 interface RunArgs {
@@ -36,7 +36,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
     const { runExperiment } = await import('./runner.ts');
     const exp = await loadExperiment(argv.experiment);
     const out = argv.out ?? join('results', `${exp.config.name}.duckdb`);
-    mkdirSync(dirname(out), { recursive: true });
+    ensureWritableDir(dirname(out), 'results folder', 'choose another --out');
     const summary = await runExperiment(exp, {
       out,
       dataDir: argv['data-dir'],
