@@ -45,6 +45,20 @@ export class EndpointError extends SetupError {
   }
 }
 
+/**
+ * A reply body or error text as one short line: an HTML error page (a proxy's 502) becomes its title or first
+ * heading, whitespace collapses, and the text is cut at `max` characters. For messages that quote what a server sent.
+ */
+export function oneLine(text: string, max = 200): string {
+  let t = text;
+  if (/<html|<!doctype/iu.test(t)) {
+    const title = /<title[^>]*>([^<]*)<\/title>|<h1[^>]*>([^<]*)<\/h1>/iu.exec(t);
+    t = t.replace(/<html[\s\S]*$|<!doctype[\s\S]*$/iu, `an HTML page${title ? ` ("${(title[1] ?? title[2] ?? '').trim()}")` : ''}`);
+  }
+  t = t.replace(/\s+/gu, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
 /** The message of any thrown value, with every registered secret redacted (it may end up in a row or on stderr). */
 export function errorMessage(err: unknown): string {
   return redactSecrets(err instanceof Error ? err.message : String(err));
