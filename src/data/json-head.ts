@@ -6,7 +6,7 @@
  */
 import { open } from 'node:fs/promises';
 import { constants, gunzipSync } from 'node:zlib';
-import { decodeUtf8Strict } from './json-decode.ts';
+import { decodeUtf8Strict } from '../core/utf8.ts';
 
 const PREFIX_BYTES = 64 * 1024;
 

@@ -165,6 +165,8 @@ async function runPlans(
     // Methods release what they hold outside this process (server-side namespaces) once every question is done.
     for (const m of methods) await m.impl.close?.();
     await store.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'done' });
+    // Data defects first: a question whose gold is missing from its haystack must not vanish from averages unsaid.
+    if (issues.length > 0) log(`data: ${issues.length} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
     // Bootstrap CIs and paired comparisons of the whole file (every run in it), recomputed from the rows. The rows are
     // committed already, so a failure here loses nothing; `adaptmr report` retries.
     try {
@@ -173,7 +175,6 @@ async function runPlans(
     } catch (err) {
       log(`stats: not computed (${errorMessage(err)}); \`adaptmr report\` computes them`);
     }
-    if (issues.length > 0) log(`data: ${issues.length} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
     return { runId, out: opts.out, questions: total, ...counters, dataIssues: issues.length, wallMs: performance.now() - started };
   } finally {
     await store.close();
