@@ -58,6 +58,7 @@ function notDuplicate(places: Map<string, string>, id: string, place: string): v
  */
 async function readFolderCatalog(src: DatasetSource): Promise<CatalogEntry[]> {
   const files = await listDataFiles(src.path);
+  if (files.length === 0) throw new InputError('folder holds no .json or .json.gz files', src.path);
   const out: CatalogEntry[] = [];
   const places = new Map<string, string>();
   const add = (entry: CatalogEntry, place: string): void => {

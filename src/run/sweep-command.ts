@@ -32,6 +32,8 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
     const { loadSweep } = await import('./sweep-file.ts');
     const { runSweep, shardMatrix } = await import('./sweep.ts');
     const { parseShard } = await import('./shard.ts');
+    // Flags before files: a bad --shard is reported before the sweep file is read.
+    const shard = argv.shard !== undefined ? parseShard(argv.shard) : undefined;
     const sweep = await loadSweep(argv.sweep);
     if (argv.plan !== undefined) {
       console.log(JSON.stringify(shardMatrix(sweep, argv.plan)));
@@ -40,7 +42,7 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
     const outDir = (argv.out ?? `results/${sweep.name}`).replace(/\/+$/u, '');
     const summary = await runSweep(sweep, {
       outDir,
-      shard: argv.shard !== undefined ? parseShard(argv.shard) : undefined,
+      shard,
       dataDir: argv['data-dir'],
       concurrency: argv.concurrency,
       progress: argv.progress,
