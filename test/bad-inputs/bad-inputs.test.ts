@@ -61,7 +61,14 @@ describe('malformed-input corpus', () => {
     await Promise.all(CASES.map((c, i) => limit(async () => outcomes.set(c.name, await runCase(c, i)))));
   }, 600_000);
 
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+    // BAD_INPUTS_TIMES=1 lists the slowest cases (to keep the corpus fast).
+    if (process.env.BAD_INPUTS_TIMES) {
+      const slow = [...outcomes].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15);
+      for (const [name, o] of slow) process.stderr.write(`${(o.ms / 1000).toFixed(1).padStart(5)} s  ${name}\n`);
+    }
+  });
 
   it('has at least 60 cases, uniquely named, across every area', () => {
     expect(CASES.length).toBeGreaterThanOrEqual(60);

@@ -89,12 +89,20 @@ export const configCases: BadInputCase[] = [
     first: /^error: .*metrics\.ks.*each k once/u,
   },
   {
-    name: 'ks with 1,000,000 entries',
+    name: 'ks with 1,000,000 entries (a 6.9 MB config)',
     area: 'config',
     setup: withData((d) => ok(d, `metrics:\n  ks: [${Array.from({ length: 1_000_000 }, (_, i) => i + 1).join(',')}]`)),
     args: runArgs(),
     exit: 2,
-    first: /^error: .*metrics\.ks.*(at most 64|100000)/u,
+    first: /^error: exp\.yaml: experiment file is 6\.9 MB; a config is at most 1 MiB$/u,
+  },
+  {
+    name: 'ks with 65 entries',
+    area: 'config',
+    setup: withData((d) => ok(d, `metrics:\n  ks: [${Array.from({ length: 65 }, (_, i) => i + 1).join(',')}]`)),
+    args: runArgs(),
+    exit: 2,
+    first: /^error: exp\.yaml: metrics\.ks: at most 64 cut-offs$/u,
   },
   {
     name: 'k = 0 for a method',
