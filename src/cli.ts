@@ -36,7 +36,9 @@ async function main(): Promise<void> {
       // yargs' own usage errors (unknown flag, a flag value a coerce rejected: src/core/cli-options.ts) come as a
       // YError or none; anything else was thrown by a command and goes to the common handler below.
       if (err && err.name !== 'YError') throw err;
-      console.error(`${msg}\nRun with --help for usage.`);
+      // recommendCommands' message alone ("Did you mean run?") does not say what was wrong.
+      const line = msg.startsWith('Did you mean') ? `Unknown command: ${args[0] ?? ''}. ${msg}` : msg;
+      console.error(`${line}\nRun with --help for usage.`);
       process.exit(2);
     });
   for (const m of modules) cli = cli.command(m);

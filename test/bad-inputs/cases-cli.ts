@@ -81,7 +81,7 @@ export const flagCases: BadInputCase[] = [
     exit: 2,
     first: usage('--concurrency', 'x'),
   },
-  { name: 'misspelt command gets "did you mean"', area: 'flags', args: () => ['rnu', 'exp.yaml'], exit: 2, first: /^Unknown argument: rnu|Did you mean run/u },
+  { name: 'misspelt command gets "did you mean"', area: 'flags', args: () => ['rnu', 'exp.yaml'], exit: 2, first: /^Unknown command: rnu\. Did you mean run\?$/u },
   { name: 'unknown flag', area: 'flags', setup: validRun(), args: runArgs('--concurency', '2'), exit: 2, first: /^Unknown arguments?: concurency/u },
 ];
 
