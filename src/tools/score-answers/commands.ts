@@ -53,7 +53,6 @@ export const scoreAnswersCommand: CommandModule<object, ScoreAnswersArgs> = {
       .option('data-dir', { type: 'string', describe: 'data directory (default ADAPTMR_DATA_DIR, then ./datasets)' }) as unknown as Argv<ScoreAnswersArgs>,
   handler: async (argv) => {
     if (!(DATASET_NAMES as readonly string[]).includes(argv.dataset)) throw new InputError(`unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')}`, '--dataset');
-    if (!Number.isInteger(argv.concurrency) || argv.concurrency < 1) throw new InputError('must be a positive integer', '--concurrency');
     const judge = judgeClient(argv);
     const lines = readPredictions(argv.file);
     const gold = await goldFor(lines, argv.dataset as DatasetName, resolveDataDir({ flag: argv['data-dir'] }), argv.file);
