@@ -2,7 +2,7 @@
  * `adaptmr <command>`: the command-line entry. Only the module of the command being run is imported (see
  * commands.ts); for top-level help every command is listed from the table. Known errors become one clear line.
  */
-import { InputError, NotBuiltError } from './core/errors.ts';
+import { userFacingMessage } from './core/errors.ts';
 import { topLevelHelp, USAGE } from './cli-help.ts';
 import { redactSecrets } from './core/secrets.ts';
 import { commands, type AnyCommand } from './commands.ts';
@@ -33,19 +33,32 @@ async function main(): Promise<void> {
     .alias('h', 'help')
     .wrap(WIDTH)
     .fail((msg, err) => {
-      if (err) throw err;
-      console.error(`${msg}\nRun with --help for usage.`);
+      // yargs' own usage errors (unknown flag, a flag value a coerce rejected: src/core/cli-options.ts) come as a
+      // YError or none; anything else was thrown by a command and goes to the common handler below.
+      if (err && err.name !== 'YError') throw err;
+      // recommendCommands' message alone ("Did you mean run?") does not say what was wrong.
+      const line = msg.startsWith('Did you mean') ? `Unknown command: ${args[0] ?? ''}. ${msg}` : msg;
+      console.error(`${line}\nRun with --help for usage.`);
       process.exit(2);
     });
   for (const m of modules) cli = cli.command(m);
   await cli.parseAsync();
 }
 
-main().catch((err: unknown) => {
-  if (err instanceof InputError || err instanceof NotBuiltError) {
-    console.error(`error: ${redactSecrets(err.message)}`);
+/** Ends the process on a failure: bad input as one line (exit 2), anything else (a bug) with its stack (exit 1). */
+function fail(err: unknown): never {
+  // Bad input (a config, dataset, flag, path the user can fix): one line, no stack (src/core/errors.ts).
+  const line = userFacingMessage(err);
+  if (line !== undefined) {
+    console.error(`error: ${line.replace(/\s*\n\s*/gu, ' ')}`);
     process.exit(2);
   }
   console.error(redactSecrets(err instanceof Error ? (err.stack ?? err.message) : String(err)));
   process.exit(1);
-});
+}
+
+// An error raised outside the awaited chain (a stream's 'error' event, a rejected promise nobody awaited) goes
+// through the same mapping instead of Node's default trace.
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
+main().catch(fail);

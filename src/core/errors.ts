@@ -24,14 +24,39 @@ export class NotBuiltError extends Error {
 }
 
 /**
- * A service the run depends on cannot be used at all (unreachable server, rejected key). Unlike other method errors
- * it is not recorded per question: the runner stops the run with this one line, naming the URL and what to check.
+ * Something every question depends on cannot be used at all (an unwritable cache folder, an unusable endpoint).
+ * Unlike other method errors it is not recorded per question: the runner stops the run with this one line.
  */
-export class EndpointError extends InputError {
+export class SetupError extends InputError {
+  constructor(message: string, where?: string) {
+    super(message, where);
+    this.name = 'SetupError';
+  }
+}
+
+/**
+ * A service the run depends on cannot be used at all (unreachable server, rejected key): a SetupError naming the
+ * URL and what to check.
+ */
+export class EndpointError extends SetupError {
   constructor(message: string) {
     super(message);
     this.name = 'EndpointError';
   }
+}
+
+/**
+ * A reply body or error text as one short line: an HTML error page (a proxy's 502) becomes its title or first
+ * heading, whitespace collapses, and the text is cut at `max` characters. For messages that quote what a server sent.
+ */
+export function oneLine(text: string, max = 200): string {
+  let t = text;
+  if (/<html|<!doctype/iu.test(t)) {
+    const title = /<title[^>]*>([^<]*)<\/title>|<h1[^>]*>([^<]*)<\/h1>/iu.exec(t);
+    t = t.replace(/<html[\s\S]*$|<!doctype[\s\S]*$/iu, `an HTML page${title ? ` ("${(title[1] ?? title[2] ?? '').trim()}")` : ''}`);
+  }
+  t = t.replace(/\s+/gu, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
 /** The message of any thrown value, with every registered secret redacted (it may end up in a row or on stderr). */
@@ -57,3 +82,51 @@ export function stageOf(err: unknown): string | undefined {
 }
 
 const STAGE = Symbol('adaptmr.failedStage');
+
+/** What a file-system error code means for the user (Node's `err.code`, from libuv / POSIX errno names). */
+const FS_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EEXIST: 'exists and is not a folder',
+  EISDIR: 'is a folder, not a file',
+  ENOENT: 'no such file or folder',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  ENAMETOOLONG: 'file name too long',
+  EMFILE: 'too many open files',
+};
+
+/** Node's system errors (fs calls) carry these fields (https://nodejs.org/api/errors.html#class-systemerror). */
+interface SystemErrorLike {
+  code?: unknown;
+  path?: unknown;
+  dest?: unknown;
+  syscall?: unknown;
+}
+
+/** `reason (CODE)` of a Node file-system error with a known code, else undefined. */
+export function systemErrorReason(err: unknown): string | undefined {
+  const code = err instanceof Error ? (err as SystemErrorLike).code : undefined;
+  const reason = typeof code === 'string' ? FS_REASONS[code] : undefined;
+  return reason === undefined ? undefined : `${reason} (${String(code)})`;
+}
+
+/**
+ * The one line the CLI prints for a failure the user can fix: a bad input (InputError and its kinds), a feature not
+ * built, or a file-system error on a path (an `--out` under a file, a read-only folder, an unwritable cache dir),
+ * named by path and reason. Undefined for anything else (a bug: the CLI prints its stack).
+ */
+export function userFacingMessage(err: unknown): string | undefined {
+  if (err instanceof InputError || err instanceof NotBuiltError) return redactSecrets(err.message);
+  if (err instanceof Error) {
+    const sys = err as SystemErrorLike;
+    const reason = systemErrorReason(err);
+    if (reason !== undefined && typeof sys.path === 'string') {
+      const op = typeof sys.syscall === 'string' ? `cannot ${sys.syscall}` : 'cannot use';
+      return redactSecrets(`${sys.path}: ${op}: ${reason}`);
+    }
+  }
+  return undefined;
+}

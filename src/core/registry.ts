@@ -114,10 +114,33 @@ function levenshtein(a: string, b: string): number {
 
 /** One line per issue, each naming the field path, e.g. `methods.0.k: expected number, received string`. */
 export function formatZodError(error: z.ZodError): string {
-  return error.issues
+  return leafIssues(error.issues, [])
     .map((i) => {
       const path = i.path.length ? i.path.join('.') : '(top level)';
       return `${path}: ${i.message}`;
     })
     .join('; ');
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** How badly a union branch fails to fit: a missing required key or an unknown key says "not this shape". */
+function misfit(issues: readonly Issue[]): number {
+  return issues.reduce((n, i) => n + (i.code === 'unrecognized_keys' || (i.code === 'invalid_type' && /received undefined/u.test(i.message)) ? 10 : 1), 0);
+}
+
+/**
+ * The issues to show: a union's bare "Invalid input" is replaced by the issues of the branch the value fits best
+ * (e.g. a dataset entry with `path:` is reported against the custom-file shape, naming the field that is wrong),
+ * with paths made absolute.
+ */
+function leafIssues(issues: readonly Issue[], prefix: PropertyKey[]): { path: PropertyKey[]; message: string }[] {
+  return issues.flatMap((i) => {
+    const path = [...prefix, ...i.path];
+    if (i.code === 'invalid_union' && i.errors.length > 0) {
+      const best = [...i.errors].sort((a, b) => misfit(a) - misfit(b))[0]!;
+      return leafIssues(best, path);
+    }
+    return [{ path, message: i.message }];
+  });
 }

@@ -6,7 +6,16 @@
  * re-decoded from those same bytes as UTF-8 (the Latin-1 round trip is lossless). That is exact unless the text
  * also escapes a character ≥ U+0080 as `\uXXXX` (the parsed string would then mix decoded characters with raw
  * bytes), so a file with such an escape takes the ordinary path.
+ *
+ * Bytes that are not valid UTF-8 are an error naming the byte offset, never silently replaced by U+FFFD (an id
+ * with a replaced byte would no longer match its gold): `buffer.isUtf8` (simdutf, Node ≥ 18.14) checks the whole
+ * input first, which costs far less than the parse.
  */
+import { isUtf8 } from 'node:buffer';
+import { InputError } from '../core/errors.ts';
+import { InvalidUtf8Error, firstInvalidUtf8 } from '../core/utf8.ts';
+
+export { InvalidUtf8Error, decodeUtf8Strict, firstInvalidUtf8 } from '../core/utf8.ts';
 
 const HIGH = /[\u0080-\u00ff]/;
 const BACKSLASH_U = Buffer.from('\\u');
@@ -57,9 +66,27 @@ function fixStrings(value: unknown): unknown {
   return value;
 }
 
-/** `JSON.parse` of UTF-8 bytes; throws JSON.parse's SyntaxError on malformed input. */
+
+/**
+ * `JSON.parse` of UTF-8 bytes; throws JSON.parse's SyntaxError on malformed input and InvalidUtf8Error on bytes that
+ * are not UTF-8.
+ */
 export function parseJsonBytes(bytes: Uint8Array): unknown {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!isUtf8(buf)) throw new InvalidUtf8Error(firstInvalidUtf8(buf));
   if (hasHighEscape(buf)) return JSON.parse(buf.toString('utf8'));
   return fixStrings(JSON.parse(buf.toString('latin1')));
+}
+
+/**
+ * The InputError for a data file (or one element of a streamed array file) that could not be decoded: not gzip,
+ * not UTF-8, or not JSON. One wording for every reader (records.ts, json-stream.ts).
+ */
+export function decodeFailure(err: unknown, file: string, element?: number): InputError {
+  const at = element === undefined ? '' : `element ${element}: `;
+  if (err instanceof InvalidUtf8Error) return new InputError(`${at}not valid UTF-8 (byte ${err.offset}${element === undefined ? '' : ' of the element'})`, file);
+  const code = (err as { code?: unknown }).code;
+  const msg = err instanceof Error ? err.message : String(err);
+  if (typeof code === 'string' && code.startsWith('Z_')) return new InputError(`not a valid gzip file (${msg})`, file);
+  return new InputError(`${at}not valid JSON (${msg})`, file);
 }

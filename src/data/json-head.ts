@@ -6,6 +6,7 @@
  */
 import { open } from 'node:fs/promises';
 import { constants, gunzipSync } from 'node:zlib';
+import { decodeUtf8Strict } from '../core/utf8.ts';
 
 const PREFIX_BYTES = 64 * 1024;
 
@@ -52,7 +53,8 @@ function valueEnd(bytes: Uint8Array, i: number): number {
  * parse the whole file, which also reports malformed input properly).
  */
 export function headFields(bytes: Uint8Array, keys: readonly string[]): Record<string, unknown> | undefined {
-  const text = (from: number, to: number): string => Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString('utf8');
+  // Strict: a key or value that is not UTF-8 throws, and the caller's full parse reports it (json-decode.ts).
+  const text = (from: number, to: number): string => decodeUtf8Strict(bytes.subarray(from, to));
   const found: Record<string, unknown> = {};
   let i = 0;
   const skip = (): void => {

@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { InputError } from '../core/errors.ts';
 import { splitJsonArrayFile } from './json-array-split.ts';
-import { parseJsonBytes } from './json-decode.ts';
+import { decodeFailure, parseJsonBytes } from './json-decode.ts';
 import { headFields } from './json-head.ts';
 
 export interface StreamArrayOptions {
@@ -31,7 +31,7 @@ async function readWhole(file: string): Promise<unknown[]> {
     if (file.endsWith('.gz')) buf = gunzipSync(buf);
     value = parseJsonBytes(buf);
   } catch (err) {
-    throw new InputError(`not valid JSON (${err instanceof Error ? err.message : String(err)})`, file);
+    throw decodeFailure(err, file);
   }
   if (!Array.isArray(value)) throw new InputError('expected a JSON array at the top level', file);
   return value as unknown[];
@@ -60,7 +60,7 @@ export async function* streamJsonArray(file: string, opts: StreamArrayOptions = 
       try {
         value = parseJsonBytes(bytes);
       } catch (err) {
-        throw new InputError(`element ${index} is not valid JSON (${err instanceof Error ? err.message : String(err)})`, file);
+        throw decodeFailure(err, file, index);
       }
       yield withoutKeys(value, opts.skipKeys);
     }

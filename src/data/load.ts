@@ -24,17 +24,32 @@ const LME_HEAVY = ['haystack_sessions', 'haystack_dates', 'haystack_session_ids'
 const LME_HEAD = ['question_id', 'question_type'];
 const LOCOMO_HEAVY = ['conversation', 'event_summary', 'observation', 'session_summary'];
 
+/**
+ * Every question's id and labels, read before any work. A question id that appears twice (two files of a folder,
+ * two elements of an array file, a LoCoMo conversation listed twice) is an InputError naming the id and both places:
+ * the results file keys rows by question id, so a duplicate would otherwise fail mid-run on a primary-key append.
+ */
 export async function readCatalog(src: DatasetSource, opts: Pick<StreamArrayOptions, 'wholeBelowBytes'> = {}): Promise<CatalogEntry[]> {
   if (src.format === 'longmemeval' && src.kind === 'folder') return readFolderCatalog(src);
   const out: CatalogEntry[] = [];
+  const places = new Map<string, string>();
   const skipKeys = src.format === 'longmemeval' ? LME_HEAVY : LOCOMO_HEAVY;
   // LongMemEval: id and type lead each item, so a streamed file's items are read from their first bytes only.
   const headKeys = src.format === 'longmemeval' ? LME_HEAD : undefined;
   for await (const { raw, file, index } of readRecords(src, { skipKeys, headKeys, wholeBelowBytes: opts.wholeBelowBytes })) {
-    if (src.format === 'longmemeval') out.push(longMemEvalCatalogEntry(raw, file));
-    else out.push(...locomoCatalogEntries(raw, file, index));
+    const entries = src.format === 'longmemeval' ? [longMemEvalCatalogEntry(raw, file)] : locomoCatalogEntries(raw, file, index);
+    for (const e of entries) notDuplicate(places, e.questionId, `${file} element ${index}`);
+    out.push(...entries);
   }
   return out;
+}
+
+function notDuplicate(places: Map<string, string>, id: string, place: string): void {
+  const first = places.get(id);
+  if (first !== undefined) {
+    throw new InputError(`question id "${id}" appears twice: in ${first} and in ${place}; each question id must be unique`);
+  }
+  places.set(id, place);
 }
 
 /**
@@ -43,15 +58,21 @@ export async function readCatalog(src: DatasetSource, opts: Pick<StreamArrayOpti
  */
 async function readFolderCatalog(src: DatasetSource): Promise<CatalogEntry[]> {
   const files = await listDataFiles(src.path);
+  if (files.length === 0) throw new InputError('folder holds no .json or .json.gz files', src.path);
   const out: CatalogEntry[] = [];
+  const places = new Map<string, string>();
+  const add = (entry: CatalogEntry, place: string): void => {
+    notDuplicate(places, entry.questionId, place);
+    out.push(entry);
+  };
   for (const file of files) {
     const head = await readJsonHead(file, LME_HEAD);
     if (head) {
-      out.push({ ...longMemEvalCatalogEntry(head, file), file });
+      add({ ...longMemEvalCatalogEntry(head, file), file }, file);
       continue;
     }
-    for await (const { raw } of readRecords(src, { files: new Set([file]) })) {
-      out.push({ ...longMemEvalCatalogEntry(raw, file), file });
+    for await (const { raw, index } of readRecords(src, { files: new Set([file]) })) {
+      add({ ...longMemEvalCatalogEntry(raw, file), file }, index === 0 ? file : `${file} element ${index}`);
     }
   }
   return out;
@@ -84,7 +105,7 @@ export function* instancesOfRecord(
 ): Generator<Instance> {
   if (src.format === 'longmemeval') {
     if (opts.keep && !opts.keep(longMemEvalCatalogEntry(raw, file))) return;
-    yield normaliseLongMemEval(raw, file, src.name);
+    yield normaliseLongMemEval(raw, file, src.name, opts.issues);
   } else {
     yield* normaliseLocomo(raw, file, index, src.name, opts.issues, opts.keep);
   }

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { InputError } from '../core/errors.ts';
 import type { Instance, Session, Turn } from '../core/types.ts';
 import type { CatalogEntry } from './catalog.ts';
+import type { DataIssue } from './issues.ts';
 import { parseLongMemEvalDate } from './dates.ts';
 import { longMemEvalType } from './type-map.ts';
 
@@ -61,7 +62,12 @@ function date(text: string, field: string, file: string, raw: unknown): string {
   return at;
 }
 
-export function normaliseLongMemEval(raw: unknown, file: string, dataset: string): Instance {
+/**
+ * One item as an Instance. A gold session id (`answer_session_ids`) that is not among the haystack's sessions is
+ * a data defect recorded in `issues` (kept in the gold, where it can never be retrieved), so a question whose gold
+ * cannot be found is counted and reported rather than silently scored against a haystack that lacks it.
+ */
+export function normaliseLongMemEval(raw: unknown, file: string, dataset: string, issues?: DataIssue[]): Instance {
   const entry = longMemEvalCatalogEntry(raw, file);
   const parsed = LongMemEvalItemSchema.safeParse(raw);
   if (!parsed.success) fail(file, raw, parsed.error);
@@ -84,6 +90,20 @@ export function normaliseLongMemEval(raw: unknown, file: string, dataset: string
     });
     return { id: sessionId, at, turns };
   });
+  const inHaystack = new Set(item.haystack_session_ids);
+  const absent = item.answer_session_ids.filter((id) => !inHaystack.has(id));
+  for (const [i, id] of item.answer_session_ids.entries()) {
+    if (inHaystack.has(id)) continue;
+    issues?.push({
+      file,
+      questionId: item.question_id,
+      field: `answer_session_ids[${i}]`,
+      problem:
+        `"${id}" is not a session of the haystack` +
+        (absent.length === item.answer_session_ids.length ? ' (no gold session is; the question has no retrievable gold)' : ''),
+      action: 'kept',
+    });
+  }
   return {
     dataset,
     query: { id: item.question_id, text: item.question, askedAt: date(item.question_date, 'question_date', file, raw) },

@@ -8,7 +8,7 @@ import { gunzip, gunzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import { InputError } from '../core/errors.ts';
 import { listDataFiles } from './hash.ts';
-import { parseJsonBytes } from './json-decode.ts';
+import { decodeFailure, parseJsonBytes } from './json-decode.ts';
 import { streamJsonArray, type StreamArrayOptions } from './json-stream.ts';
 import type { DatasetSource } from './source.ts';
 
@@ -27,7 +27,7 @@ async function readJson(file: string): Promise<unknown> {
     if (file.endsWith('.gz')) buf = await gunzipAsync(buf);
     return parseJsonBytes(buf);
   } catch (err) {
-    throw new InputError(`not valid JSON (${err instanceof Error ? err.message : String(err)})`, file);
+    throw decodeFailure(err, file);
   }
 }
 
@@ -42,7 +42,7 @@ export function readFileRecordsSync(file: string): RawRecord[] {
     if (file.endsWith('.gz')) buf = gunzipSync(buf);
     value = parseJsonBytes(buf);
   } catch (err) {
-    throw new InputError(`not valid JSON (${err instanceof Error ? err.message : String(err)})`, file);
+    throw decodeFailure(err, file);
   }
   return Array.isArray(value) ? value.map((raw: unknown, index) => ({ raw, file, index })) : [{ raw: value, file, index: 0 }];
 }

@@ -18,6 +18,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Embedder } from '../core/interfaces.ts';
 import { errorMessage } from '../core/errors.ts';
 import { resolveCacheDir } from './cache-dir.ts';
+import { CACHE_DIR_HINT, ensureWritableDir } from '../core/writable-dir.ts';
 
 export const EMBEDDINGS_DB_FILE = 'embeddings.duckdb';
 
@@ -150,6 +151,7 @@ export class DuckDBEmbeddingCache implements EmbeddingCache {
  */
 export async function openEmbeddingCache(options: { cacheDir?: string; path?: string } = {}): Promise<EmbeddingCache> {
   const path = options.path ?? join(resolveCacheDir(options.cacheDir), EMBEDDINGS_DB_FILE);
+  ensureWritableDir(dirname(path), 'cache folder', CACHE_DIR_HINT);
   try {
     return await DuckDBEmbeddingCache.open(path);
   } catch (err) {

@@ -21,7 +21,7 @@ import OpenAI, { APIError } from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { recordCall, type CallRecord } from '../core/calls.ts';
 import type { ChatMessage, ChatRequest, ChatResult, LlmClient, LlmRole, TokenLogprob } from '../core/llm.ts';
-import { errorMessage } from '../core/errors.ts';
+import { errorMessage, oneLine } from '../core/errors.ts';
 import { normaliseEndpoint } from '../core/http-url.ts';
 import { type CacheKeyMaterial, type CachedReply, cacheKey, LlmCache } from './cache.ts';
 import type { Price, StructuredOutputMode } from './config.ts';
@@ -278,8 +278,9 @@ function rejectsStructuredOutput(err: unknown): boolean {
 }
 
 function describe(err: unknown): string {
-  if (err instanceof APIError && err.status !== undefined) return `HTTP ${err.status}: ${err.message}`;
-  return errorMessage(err);
+  // oneLine: a proxy's HTML error page is quoted by its title, never stored whole in an error row.
+  if (err instanceof APIError && err.status !== undefined) return `HTTP ${err.status}: ${oneLine(errorMessage(err), 300)}`;
+  return oneLine(errorMessage(err), 300);
 }
 
 function toReply(

@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { InputError } from '../core/errors.ts';
 import { formatZodError } from '../core/registry.ts';
 import { readSecret } from '../core/secrets.ts';
+import { CACHE_DIR_HINT, ensureWritableDir } from '../core/writable-dir.ts';
 import { LLM_ROLES, type LlmClient, type LlmProvider, type LlmRole } from '../core/llm.ts';
 import { LlmCache } from './cache.ts';
 import { Scheduler } from './scheduler.ts';
@@ -61,6 +62,8 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
   if (!parsed.success) throw new InputError(formatZodError(parsed.error), 'llm');
   const config = parsed.data;
   const cacheDir = resolveLlmCacheRoot(config, env);
+  // Checked before any call: a cache that cannot take writes would fail every call alike.
+  if (config.cache.mode === 'read-write') ensureWritableDir(cacheDir, 'LLM cache folder', config.cache.dir !== undefined ? 'set llm.cache.dir to a writable folder' : CACHE_DIR_HINT);
   const shared: ClientShared = {
     cache: new LlmCache(cacheDir, config.cache.mode),
     scheduler: new Scheduler(config.concurrency, config.requestsPerMinute),

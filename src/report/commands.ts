@@ -4,6 +4,7 @@
  * the latency/tokens/cost table and charts/accuracy-by-type.{vl.json,svg,png}. `--html <page>` writes the
  * self-contained HTML report instead (html/html-report.ts).
  */
+import { intListFlag } from '../core/cli-options.ts';
 import type { CommandModule } from 'yargs';
 import { REPORT_DEFAULTS, runReport } from './report.ts';
 
@@ -24,7 +25,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       .positional('file', { type: 'string', demandOption: true, describe: 'results .duckdb file (opened read-only)' })
       .option('out', { type: 'string', describe: 'output folder for charts/ (default: the results file folder)' })
       .option('level', { choices: ['session', 'turn'], default: REPORT_DEFAULTS.level })
-      .option('k', { type: 'number', array: true, default: [...REPORT_DEFAULTS.ks], describe: 'cutoffs; the chart uses the first' })
+      .option('k', intListFlag('k', 1, { default: [...REPORT_DEFAULTS.ks], describe: 'cutoffs; the chart uses the first' }))
       .option('metric', { type: 'string', default: REPORT_DEFAULTS.metric, describe: 'retrieval metric id (recall_any, recall_all, ndcg_any…)' })
       .option('html', { type: 'string', describe: 'write one self-contained HTML page (charts, tables, per-question drill-down) instead' }),
   handler: async (argv) => {

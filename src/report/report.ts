@@ -6,6 +6,7 @@
  * (Mem0) are named under each retrieval table as "n/a" (no-source-ids.ts).
  */
 import { dirname, join } from 'node:path';
+import { ensureWritableDir } from '../core/writable-dir.ts';
 import { openResultStore, type ResultStore } from '../store/index.ts';
 import { loadStageCosts, stageCostTable } from './cost-table.ts';
 import { perTypeTable } from './per-type-table.ts';
@@ -85,6 +86,7 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
     const tables: string[] = statsNote ? [statsNote] : [];
     let chart: ChartFiles | null = null;
     const chartsDir = join(opts.outDir ?? dirname(file), 'charts');
+    ensureWritableDir(chartsDir, 'charts folder', 'choose another --out');
     const note = noSourceIdsNote(await methodsWithoutSourceIds(store));
     for (const [i, k] of ks.entries()) {
       const rows = await loadTypeMeans(store, { metric, level, k });

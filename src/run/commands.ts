@@ -1,8 +1,9 @@
 /**
  * CLI commands of the runner: `adaptmr run <experiment.yaml>`.
  */
+import { intFlag, numberFlag } from '../core/cli-options.ts';
 import { basename, dirname, join } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { ensureWritableDir } from '../core/writable-dir.ts';
 import type { CommandModule } from 'yargs';
 
 interface RunArgs {
@@ -25,21 +26,19 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .positional('experiment', { type: 'string', demandOption: true, describe: 'experiment YAML (experiments/*.yaml)' })
       .option('out', { type: 'string', describe: 'results DuckDB file (default results/<name>.duckdb)' })
       .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
-      .option('concurrency', { type: 'number', describe: 'questions processed at once (overrides the config)' })
-      .option('workers', {
-        type: 'number',
+      .option('concurrency', intFlag('concurrency', 1, { describe: 'questions processed at once (overrides the config)' }))
+      .option('workers', intFlag('workers', 0, {
         describe: 'worker threads computing questions (0 = none; default one per core for LLM-free runs of 64+ questions)',
-      })
+      }))
       .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' })
       .option('retry-errors', {
         type: 'boolean',
         default: true,
         describe: 'on resume, compute again the questions whose rows are errors (--no-retry-errors keeps them)',
       })
-      .option('max-failure-share', {
-        type: 'number',
+      .option('max-failure-share', numberFlag('max-failure-share', 0, 1, {
         describe: 'exit non-zero when more than this share (0-1) of the questions has error rows (overrides run.maxFailureShare; default 0.05)',
-      })
+      }))
       .option('verbose', { type: 'boolean', default: false, describe: 'print each question id to stderr once its rows are committed' }),
   handler: async (argv) => {
     // Imported here so `adaptmr run --help` does not load the whole pipeline.
@@ -49,7 +48,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
     const exp = await loadExperiment(argv.experiment);
     const limit = maxFailureShare(argv['max-failure-share'], exp.config.run.maxFailureShare);
     const out = argv.out ?? join('results', `${exp.config.name}.duckdb`);
-    mkdirSync(dirname(out), { recursive: true });
+    ensureWritableDir(dirname(out), 'results folder', 'choose another --out');
     const summary = await runExperiment(exp, {
       out,
       dataDir: argv['data-dir'],

@@ -5,7 +5,7 @@
  * questions left failed exceeds `run.maxFailureShare` (or `--max-failure-share`).
  */
 import type { CallRecord } from '../core/calls.ts';
-import { InputError, stageOf } from '../core/errors.ts';
+import { stageOf } from '../core/errors.ts';
 
 export const FAILED_STAGES = ['method', 'classifier', 'memorising', 'reader', 'judge'] as const;
 export type FailedStage = (typeof FAILED_STAGES)[number];
@@ -53,11 +53,7 @@ export function failureVerdict(failedQuestions: number, questions: number, maxSh
   );
 }
 
-/** The limit in force: the CLI flag when given (checked to be a share), else the config's. */
+/** The limit in force: the CLI flag when given (checked to be a share by its numberFlag coerce), else the config's. */
 export function maxFailureShare(flag: number | undefined, config: number): number {
-  if (flag === undefined) return config;
-  if (!Number.isFinite(flag) || flag < 0 || flag > 1) {
-    throw new InputError(`--max-failure-share must be a number from 0 to 1, got ${String(flag)}`);
-  }
-  return flag;
+  return flag ?? config;
 }

@@ -2,13 +2,12 @@
  * Reads an experiment YAML file into a validated `ExperimentConfig`. Every failure names the file and, for schema
  * errors, the field path (the config schema is strict, so a typo fails loudly instead of being ignored).
  */
-import { readFile } from 'node:fs/promises';
 import { ExperimentConfigSchema, type ExperimentConfig } from '../core/config.ts';
-import { InputError, errorMessage } from '../core/errors.ts';
+import { InputError } from '../core/errors.ts';
 import { formatZodError } from '../core/registry.ts';
 import { stableHash } from '../core/hash.ts';
 import { methodsForDataset } from '../core/dataset-methods.ts';
-import { readYamlText } from './yaml-text.ts';
+import { readYamlFile, readYamlText } from './yaml-text.ts';
 
 export interface LoadedExperiment {
   path: string;
@@ -18,13 +17,7 @@ export interface LoadedExperiment {
 }
 
 export async function loadExperiment(path: string): Promise<LoadedExperiment> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new InputError(`cannot read experiment file (${errorMessage(err)})`, path);
-  }
-  return parseExperiment(text, path);
+  return loadedFromValue(await readYamlFile(path, 'experiment file'), path);
 }
 
 export function parseExperiment(text: string, path: string): LoadedExperiment {

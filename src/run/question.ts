@@ -5,7 +5,7 @@
  * store writes atomically. A method or QA failure is recorded on its row; the run goes on.
  */
 import type { ExperimentConfig } from '../core/config.ts';
-import { EndpointError, errorMessage } from '../core/errors.ts';
+import { SetupError, errorMessage } from '../core/errors.ts';
 import { deriveSeed } from '../core/hash.ts';
 import type { CallRecord, Checkpoints, Ctx, MemoryIndex } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
@@ -129,8 +129,9 @@ export async function runMethod(
     }
     if (c.config.qa && c.llm) failed = await answerAndScore(instance, out.retrieval, out.answer, batch, base, calls, c);
   } catch (err) {
-    // An unusable endpoint fails every question alike: stop the run with its one line instead of N error rows.
-    if (err instanceof EndpointError) throw err;
+    // An unusable endpoint or cache folder fails every question alike: stop the run with its one line instead of N
+    // error rows.
+    if (err instanceof SetupError) throw err;
     failed = methodFailureStage(err, calls);
     batch.retrievals.push({
       ...base,

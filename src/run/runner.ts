@@ -209,6 +209,8 @@ async function runPlans(
     // Methods release what they hold outside this process (server-side namespaces) once every question is done.
     for (const m of new Set(everyMethod)) await m.impl.close?.();
     await store.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'done' });
+    // Data defects first: a question whose gold is missing from its haystack must not vanish from averages unsaid.
+    if (issues.length > 0) log(`data: ${issues.length} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
     // Bootstrap CIs and paired comparisons of the whole file (every run in it), recomputed from the rows. The rows are
     // committed already, so a failure here loses nothing; `adaptmr report` retries.
     try {
@@ -217,7 +219,6 @@ async function runPlans(
     } catch (err) {
       log(`stats: not computed (${errorMessage(err)}); \`adaptmr report\` computes them`);
     }
-    if (issues.length > 0) log(`data: ${issues.length} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
     // Counted from the file, so a resume reports what is still failed (kept with --no-retry-errors, or failed again).
     const failedQuestions = new Set([...(await store.failedKeys(runId))].map((k) => k.split('\t', 2).join('\t'))).size;
     return { runId, out: opts.out, questions: total, ...counters, failedQuestions, dataIssues: issues.length, wallMs: performance.now() - started };
@@ -262,6 +263,9 @@ async function planDatasets(config: ExperimentConfig, dataDirFlag: string | unde
     }
     const catalog = await readCatalog(source);
     const selected = selectQuestions(catalog, ref, config.seed);
+    // An empty selection would "succeed" with nothing measured; say so before any work.
+    if (catalog.length === 0) throw new InputError('the dataset holds no questions', source.path);
+    if (selected.size === 0) throw new InputError('no questions left after questionIds / sample / limit', `${source.path} (dataset "${source.name}")`);
     const kept = catalog.filter((c) => selected.has(c.questionId));
     const files = kept.every((c) => c.file !== undefined) ? new Set(kept.map((c) => c.file!)) : undefined;
     plans.push(files ? { source, selected, files } : { source, selected });

@@ -3,6 +3,7 @@
  * --shard), one `<dir>/<variation>.duckdb` each; `--plan n` prints the shard matrix as one line of JSON instead
  * (the CI plan job feeds it to the shard jobs' matrix).
  */
+import { intFlag } from '../core/cli-options.ts';
 import type { CommandModule } from 'yargs';
 
 interface SweepArgs {
@@ -24,9 +25,9 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       .positional('sweep', { type: 'string', demandOption: true, describe: 'sweep YAML: { name, base, variations: [{ id, set }] }' })
       .option('out', { type: 'string', describe: 'folder for <variation>.duckdb files (default results/<sweep name>/)' })
       .option('shard', { type: 'string', describe: 'run only shard i of n (1-based), e.g. --shard 2/4' })
-      .option('plan', { type: 'number', describe: 'print the matrix of at most n shards as JSON and exit' })
+      .option('plan', intFlag('plan', 1, { describe: 'print the matrix of at most n shards as JSON and exit' }))
       .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
-      .option('concurrency', { type: 'number', describe: 'questions processed at once (overrides the config)' })
+      .option('concurrency', intFlag('concurrency', 1, { describe: 'questions processed at once (overrides the config)' }))
       .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' })
       .option('retry-errors', {
         type: 'boolean',
@@ -37,6 +38,8 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
     const { loadSweep } = await import('./sweep-file.ts');
     const { runSweep, shardMatrix } = await import('./sweep.ts');
     const { parseShard } = await import('./shard.ts');
+    // Flags before files: a bad --shard is reported before the sweep file is read.
+    const shard = argv.shard !== undefined ? parseShard(argv.shard) : undefined;
     const sweep = await loadSweep(argv.sweep);
     if (argv.plan !== undefined) {
       console.log(JSON.stringify(shardMatrix(sweep, argv.plan)));
@@ -45,7 +48,7 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
     const outDir = (argv.out ?? `results/${sweep.name}`).replace(/\/+$/u, '');
     const summary = await runSweep(sweep, {
       outDir,
-      shard: argv.shard !== undefined ? parseShard(argv.shard) : undefined,
+      shard,
       dataDir: argv['data-dir'],
       concurrency: argv.concurrency,
       progress: argv.progress,

@@ -16,11 +16,10 @@
  * only what it changes. Each variation's config is named `<sweep>.<variation id>` unless its `set` names it, so
  * every variation is its own run with its own config hash.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { readYamlText } from './yaml-text.ts';
+import { readYamlFile } from './yaml-text.ts';
 import { z } from 'zod';
-import { InputError, errorMessage } from '../core/errors.ts';
+import { InputError } from '../core/errors.ts';
 import { formatZodError } from '../core/registry.ts';
 import { deepMerge } from '../core/dataset-methods.ts';
 import { parseExperiment, type LoadedExperiment } from './load-config.ts';
@@ -97,13 +96,7 @@ export function expandSweep(sweep: ResolvedSweep): SweepRun[] {
 }
 
 async function readYaml(path: string, what: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new InputError(`cannot read ${what} (${errorMessage(err)})`, path);
-  }
-  return readYamlText(text, path);
+  return readYamlFile(path, what);
 }
 
 /** Reads and validates a sweep file, resolving a base given as a path. */

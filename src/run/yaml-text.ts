@@ -4,7 +4,36 @@
  * one InputError line naming the file, never a stack trace.
  */
 import { parseDocument } from 'yaml';
+import { readFile } from 'node:fs/promises';
 import { InputError, errorMessage } from '../core/errors.ts';
+import { InvalidUtf8Error, decodeUtf8Strict } from '../core/utf8.ts';
+
+/**
+ * Largest config file read. Experiment and sweep files are a few KB; a multi-MB one (a generated 1,000,000-entry `ks`
+ * list) would take the YAML parser tens of seconds and GBs before the schema could refuse it.
+ */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** Reads a YAML config file as strict UTF-8 (a byte that is not UTF-8 is an error naming its offset) and parses it. */
+export async function readYamlFile(path: string, what: string): Promise<unknown> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (err) {
+    throw new InputError(`cannot read ${what} (${errorMessage(err)})`, path);
+  }
+  if (bytes.length > MAX_CONFIG_BYTES) {
+    throw new InputError(`${what} is ${(bytes.length / 1e6).toFixed(1)} MB; a config is at most ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`, path);
+  }
+  let text: string;
+  try {
+    text = decodeUtf8Strict(bytes);
+  } catch (err) {
+    if (err instanceof InvalidUtf8Error) throw new InputError(`${what} is not valid UTF-8 (byte ${err.offset})`, path);
+    throw err;
+  }
+  return readYamlText(text, path);
+}
 
 export function readYamlText(text: string, path: string): unknown {
   const doc = parseDocument(text, { prettyErrors: true });

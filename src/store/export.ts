@@ -3,7 +3,8 @@
  * opened read-only. CSV goes through csv-stringify with list and object cells as JSON strings (so a spreadsheet
  * round-trips them), booleans as true/false and NULL as an empty cell; Parquet is written by DuckDB itself with `COPY (…) TO … (FORMAT parquet)`, keeping types.
  */
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import { ensureWritableDir } from '../core/writable-dir.ts';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -57,9 +58,9 @@ async function writeParquet(store: ResultStore, table: string, file: string): Pr
 /** Writes `<outDir>/<table>.<format>` for each chosen table; returns the written paths. */
 export async function exportResults(path: string, opts: ExportOptions): Promise<string[]> {
   const tables = chooseTables(opts.tables);
-  mkdirSync(opts.outDir, { recursive: true });
   const store = await openResultStore(path, { readOnly: true });
   try {
+    ensureWritableDir(opts.outDir, 'export folder', 'choose another --out');
     const written: string[] = [];
     for (const table of tables) {
       const file = join(opts.outDir, `${table}.${opts.format}`);

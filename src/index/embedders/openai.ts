@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { HttpUrlSchema, normaliseEndpoint } from '../../core/http-url.ts';
 import { formatZodError } from '../../core/registry.ts';
 import { readSecret } from '../../core/secrets.ts';
-import { InputError } from '../../core/errors.ts';
+import { EndpointError, InputError, errorMessage, oneLine } from '../../core/errors.ts';
 import type { Embedder } from '../../core/interfaces.ts';
 
 export const OpenAIEmbedderOptionsSchema = z
@@ -85,7 +85,16 @@ export class OpenAIEmbedder implements Embedder {
     let dim = settings.dimensions ?? KNOWN_DIMS[settings.model];
     if (dim === undefined) {
       const probe = new OpenAIEmbedder(client, settings, 0);
-      const [v] = await probe.request(['dimension probe']);
+      let v: Float32Array | undefined;
+      try {
+        [v] = await probe.request(['dimension probe']);
+      } catch (err) {
+        // The start-up check: a rejected key, a server error or a reply of the wrong shape stops the run here, in
+        // one line (the key is redacted by errorMessage), before any question is read.
+        throw new EndpointError(
+          `embeddings endpoint ${client.baseURL} (model ${settings.model}) failed the start-up check: ${oneLine(errorMessage(err))}`,
+        );
+      }
       dim = v?.length ?? 0;
       if (dim === 0) throw new InputError(`model ${settings.model} returned an empty vector`, client.baseURL);
     }
@@ -139,6 +148,9 @@ export class OpenAIEmbedder implements Embedder {
     this.stats.requests++;
     this.stats.texts += sendIdx.length;
     this.stats.promptTokens += response.usage?.prompt_tokens ?? 0;
+    if (!Array.isArray((response as { data?: unknown }).data)) {
+      throw new InputError('reply is not an embeddings list (no `data` array)', this.#client.baseURL);
+    }
     if (response.data.length !== sendIdx.length) {
       throw new InputError(`sent ${sendIdx.length} inputs, got ${response.data.length} embeddings`, this.#client.baseURL);
     }

@@ -22,11 +22,12 @@
  * invisible in cosines) at ~140 MB; Int8 with a per-row scale would be 4× smaller but adds ~0.5% error per
  * component, and memory is not the bottleneck here. The file is written atomically (temp + rename).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { InputError } from '../../core/errors.ts';
 import { resolveCacheDir, writeFileAtomic } from '../cache-dir.ts';
+import { CACHE_DIR_HINT, ensureWritableDir } from '../../core/writable-dir.ts';
 
 const MAGIC = 'ADMRWV01';
 const HEADER_BYTES = 32;
@@ -212,8 +213,8 @@ const STALE_LOCK_MS = 10 * 60_000;
  */
 function convertOnce(path: string): void {
   const lock = `${path}.lock`;
-  // A fresh checkout has no cache folder yet.
-  mkdirSync(dirname(path), { recursive: true });
+  // A fresh checkout has no cache folder yet; one that cannot be written stops the run with one line.
+  ensureWritableDir(dirname(path), 'cache folder', CACHE_DIR_HINT, { setup: true });
   for (;;) {
     if (existsSync(path)) return;
     let fd: number | undefined;

@@ -10,7 +10,7 @@
  * `redact`, so a server echoing the header cannot put the key into a results row or a log.
  */
 import { recordCall, type CallRecord } from '../../core/calls.ts';
-import { errorMessage } from '../../core/errors.ts';
+import { errorMessage, oneLine } from '../../core/errors.ts';
 import type { RequestPolicy } from '../../core/llm.ts';
 import { redact } from '../errors.ts';
 import { backoffDelayMs, retryAfterFromHeaders, sleep } from '../backoff.ts';
@@ -137,7 +137,7 @@ export class JsonHttpClient {
     const text = await res.text();
     const ok = (res.status >= 200 && res.status < 300) || (req.accept ?? []).includes(res.status);
     if (!ok) {
-      const detail = text.length > 300 ? `${text.slice(0, 300)}…` : text;
+      const detail = oneLine(text, 300);
       const message = `${what}: HTTP ${res.status}${detail ? ` ${detail}` : ''}`;
       const s = res.status;
       if (s === 408 || s === 409 || s === 429 || s >= 500) throw new RetryableStatus(message, s, retryAfterFromHeaders(res.headers));

@@ -2,7 +2,8 @@
  * `adaptmr report <file> --html <page>`: reads the results file read-only and writes one self-contained HTML page
  * (page.ts). Which sections and charts appear depends only on what the file holds.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { ensureWritableDir } from '../../core/writable-dir.ts';
 import { dirname } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { openResultStore } from '../../store/index.ts';
@@ -45,6 +46,8 @@ export function pageCharts(data: ReportData, initial: string): { charts: Record<
 
 export async function writeHtmlReport(file: string, htmlPath: string): Promise<HtmlReportSummary> {
   const store = await openResultStore(file, { readOnly: true });
+  // Checked before the data are read and the page rendered.
+  ensureWritableDir(dirname(htmlPath), 'folder of the --html page', 'choose another --html path');
   let data: ReportData;
   try {
     data = await loadReportData(store, file);
@@ -54,7 +57,6 @@ export async function writeHtmlReport(file: string, htmlPath: string): Promise<H
   const { options, initial } = combos(data.scores);
   const { charts, picked } = pageCharts(data, initial);
   const html = renderPage({ data, charts, picked, combos: options, initial });
-  mkdirSync(dirname(htmlPath), { recursive: true });
   writeFileSync(htmlPath, html);
   return { path: htmlPath, charts: Object.keys(charts), questions: data.questions.length, bytes: Buffer.byteLength(html) };
 }

@@ -3,6 +3,7 @@
  * --seed 42]` (the best-strategy-per-type upper bound, gold type) and `adaptmr analyze abstention <results.duckdb>`
  * (no-memory precision / recall). Both print markdown tables and store them as tables in the file.
  */
+import { intFlag, numberFlag } from '../../core/cli-options.ts';
 import type { Argv, CommandModule } from 'yargs';
 import { analyzeAbstention, analyzeBestStrategy, BEST_STRATEGY_DEFAULTS } from './run-analysis.ts';
 
@@ -30,10 +31,10 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
       .positional('file', { type: 'string', demandOption: true, describe: 'results .duckdb file (opened read-write; not while a job writes it)' })
       .option('run', { type: 'string', describe: 'only this run id (when a dataset appears in several runs)' })
       .option('metric', { type: 'string', default: BEST_STRATEGY_DEFAULTS.metric, describe: 'best-strategy: retrieval metric id' })
-      .option('k', { type: 'number', default: BEST_STRATEGY_DEFAULTS.k })
+      .option('k', intFlag('k', 1, { default: BEST_STRATEGY_DEFAULTS.k }))
       .option('level', { choices: ['session', 'turn'], default: BEST_STRATEGY_DEFAULTS.level })
-      .option('split', { type: 'number', default: BEST_STRATEGY_DEFAULTS.split, describe: 'share of each type in the selection half' })
-      .option('seed', { type: 'number', default: BEST_STRATEGY_DEFAULTS.seed })
+      .option('split', numberFlag('split', 0, 1, { default: BEST_STRATEGY_DEFAULTS.split, describe: 'share of each type in the selection half' }))
+      .option('seed', intFlag('seed', 0, { default: BEST_STRATEGY_DEFAULTS.seed }))
       .option('strategies', { type: 'string', array: true, describe: 'candidate method ids (default: every `method: strategy`)' })
       .option('baselines', { type: 'string', array: true, describe: 'methods shown beside the bound (default: every unified-embedding)' }) as unknown as Argv<AnalyzeArgs>,
   handler: async (argv) => {

@@ -3,6 +3,7 @@
  * abstention thresholds for the embedder on a seeded, stratified calibration split (calibrate.ts) and writes them,
  * keyed by embedder id, with the calibration question ids the evaluation must exclude.
  */
+import { intFlag, numberFlag } from '../../core/cli-options.ts';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CommandModule } from 'yargs';
@@ -37,8 +38,8 @@ export const calibrateCommand: CommandModule<object, CalibrateArgs> = {
       .option('embedder-options', { type: 'string', describe: 'embedder options as JSON' })
       .option('granularity', { choices: GRANULARITIES, default: 'session' as Granularity })
       .option('roles', { type: 'string', default: 'user,assistant', describe: 'roles indexed, comma-separated' })
-      .option('fraction', { type: 'number', default: 0.3, describe: 'share of each type used for calibration' })
-      .option('seed', { type: 'number', default: 42 })
+      .option('fraction', numberFlag('fraction', 0, 1, { default: 0.3, describe: 'share of each type used for calibration' }))
+      .option('seed', intFlag('seed', 0, { default: 42 }))
       .option('out', { type: 'string', default: 'calibration/abstention-thresholds.json', describe: 'thresholds file (merged if it exists)' }),
   handler: async (argv) => {
     if (!(DATASET_NAMES as readonly string[]).includes(argv.dataset)) throw new InputError(`unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')}`, '--dataset');

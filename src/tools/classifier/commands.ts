@@ -3,6 +3,7 @@
  * hashed ONNX model on a whole dataset), `adaptmr classifier eval` (score a classifier on a dataset; k-fold or
  * cross-dataset for the trainable model; DuckDB + heatmap) and `adaptmr classifier calibrate` (calibrate/commands.ts).
  */
+import { intFlag } from '../../core/cli-options.ts';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
@@ -126,8 +127,8 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
     y
       .option('dataset', { type: 'string', demandOption: true, describe: DATASET_NAMES.join(', ') })
       .option('out', { type: 'string', demandOption: true, describe: 'model file to write (.onnx)' })
-      .option('seed', { type: 'number', default: 42 })
-      .option('epochs', { type: 'number', default: 30 })
+      .option('seed', intFlag('seed', 0, { default: 42 }))
+      .option('epochs', intFlag('epochs', 1, { default: 30 }))
       .option('data-dir', { type: 'string', describe: 'data directory (default ADAPTMR_DATA_DIR, then ./datasets)' }) as unknown as Argv<TrainArgs>,
   handler: async (argv) => {
     const questions = await loadQuestions(argv.dataset, '--dataset', argv['data-dir']);
@@ -156,11 +157,11 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
       y
         .option('classifier', { type: 'string', demandOption: true, describe: `${classifiers.names().join(', ')}, or oracle (upper bound)` })
         .option('dataset', { type: 'string', demandOption: true, describe: DATASET_NAMES.join(', ') })
-        .option('folds', { type: 'number', describe: 'onnx: k-fold cross-validation (stratified, seeded)' })
+        .option('folds', intFlag('folds', 2, { describe: 'onnx: k-fold cross-validation (stratified, seeded)' }))
         .option('train-dataset', { type: 'string', describe: 'onnx: train on this dataset, test on --dataset' })
         .option('model', { type: 'string', describe: 'onnx: evaluate this trained file / Hugging Face folder' })
         .option('options', { type: 'string', describe: 'classifier options as JSON' })
-        .option('seed', { type: 'number', default: 42 })
+        .option('seed', intFlag('seed', 0, { default: 42 }))
         .option('out', { type: 'string', default: 'results/classifier-eval.duckdb', describe: 'DuckDB file to append to' })
         .option('chart-dir', { type: 'string', describe: 'heatmap folder (default: <out dir>/charts)' })
         .option('data-dir', { type: 'string' })

@@ -2,6 +2,7 @@
  * CLI: `adaptmr compare <results.duckdb> --a X --b Y [--metric recall_any] [--level session] [--k 10] [--type t]
  * [--dataset d] [--run r] [--run-b r]` — one paired comparison (mean difference, paired bootstrap CI, exact/permutation test).
  */
+import { intFlag } from '../../core/cli-options.ts';
 import type { CommandModule } from 'yargs';
 import { compareMethods } from './compare.ts';
 
@@ -29,7 +30,7 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
       .option('b', { type: 'string', demandOption: true, describe: 'method id B (the reference)' })
       .option('metric', { type: 'string', default: 'recall_any' })
       .option('level', { choices: ['session', 'turn', 'qa'], default: 'session' })
-      .option('k', { type: 'number', describe: 'cutoff (default 10; none for --level qa)' })
+      .option('k', intFlag('k', 1, { describe: 'cutoff (default 10; none for --level qa)' }))
       .option('type', { type: 'string', describe: 'one AdaptMR type (default: every type and all)' })
       .option('dataset', { type: 'string', describe: 'one dataset of the file (default: each dataset, one block of rows each)' })
       .option('run', { type: 'string', describe: 'run id of A, when A is in several runs' })

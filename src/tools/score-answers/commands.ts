@@ -6,6 +6,7 @@
  * The judge endpoint: `--judge-model`, `--base-url` (else OPENAI_BASE_URL), key from OPENAI_API_KEY — as
  * `adaptmr classify --llm-model --base-url` does for the classifier role.
  */
+import { intFlag } from '../../core/cli-options.ts';
 import type { Argv, CommandModule } from 'yargs';
 import { DATASET_NAMES, type DatasetName } from '../../core/config.ts';
 import { InputError } from '../../core/errors.ts';
@@ -48,11 +49,10 @@ export const scoreAnswersCommand: CommandModule<object, ScoreAnswersArgs> = {
       .option('judge-model', { type: 'string', describe: 'judge model (role "judge")' })
       .option('base-url', { type: 'string', describe: 'OpenAI-compatible endpoint for the judge (default OPENAI_BASE_URL)' })
       .option('judge-adversarial', { type: 'boolean', default: false, describe: 'LoCoMo: judge category 5 too (Mem0 does not)' })
-      .option('concurrency', { type: 'number', default: 4, describe: 'judge calls in flight' })
+      .option('concurrency', intFlag('concurrency', 1, { default: 4, describe: 'judge calls in flight' }))
       .option('data-dir', { type: 'string', describe: 'data directory (default ADAPTMR_DATA_DIR, then ./datasets)' }) as unknown as Argv<ScoreAnswersArgs>,
   handler: async (argv) => {
     if (!(DATASET_NAMES as readonly string[]).includes(argv.dataset)) throw new InputError(`unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')}`, '--dataset');
-    if (!Number.isInteger(argv.concurrency) || argv.concurrency < 1) throw new InputError('must be a positive integer', '--concurrency');
     const judge = judgeClient(argv);
     const lines = readPredictions(argv.file);
     const gold = await goldFor(lines, argv.dataset as DatasetName, resolveDataDir({ flag: argv['data-dir'] }), argv.file);

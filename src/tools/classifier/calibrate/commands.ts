@@ -4,6 +4,7 @@
  * probability map on the calibration split (calibrate.ts), writes the file the `rules` classifier reads through
  * its `calibrationFile` option, prints held-out ECE / accuracy and fusion routes, and renders the reliability chart.
  */
+import { intFlag, numberFlag } from '../../../core/cli-options.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
@@ -53,8 +54,8 @@ export const calibrateClassifierCommand: CommandModule<object, CalibrateArgs> = 
     y
       .option('dataset', { type: 'string', demandOption: true, describe: DATASET_NAMES.join(', ') })
       .option('method', { choices: ['matrix', 'temperature'] as const, default: 'matrix' as CalibrationMethod, describe: 'matrix scaling (Platt, multiclass) or temperature scaling' })
-      .option('fraction', { type: 'number', default: 0.3, describe: 'share of each type used for calibration' })
-      .option('seed', { type: 'number', default: 42 })
+      .option('fraction', numberFlag('fraction', 0, 1, { default: 0.3, describe: 'share of each type used for calibration' }))
+      .option('seed', intFlag('seed', 0, { default: 42 }))
       .option('out', { type: 'string', describe: 'calibration file (default calibration/classifier-rules-<dataset>.json)' })
       .option('chart-dir', { type: 'string', describe: 'reliability chart folder (default results/charts)' })
       .option('data-dir', { type: 'string' })

@@ -4,6 +4,7 @@
  * pooled datasets (default LongMemEval + LoCoMo + the committed Chinese questions), and, when both LongMemEval and
  * LoCoMo are in, cross-dataset runs in both directions; prints Markdown (or JSON), optionally writes the JSON.
  */
+import { intFlag } from '../../../core/cli-options.ts';
 import { writeFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { InputError } from '../../../core/errors.ts';
@@ -30,9 +31,9 @@ export const tableCommand: CommandModule<object, TableArgs> = {
   builder: (y) =>
     y
       .option('datasets', { type: 'string', default: KNOWN.join(','), describe: `pooled training/test data, from ${KNOWN.join(', ')}` })
-      .option('folds', { type: 'number', default: 5 })
-      .option('inner-folds', { type: 'number', default: 3 })
-      .option('seed', { type: 'number', default: 42 })
+      .option('folds', intFlag('folds', 2, { default: 5 }))
+      .option('inner-folds', intFlag('inner-folds', 2, { default: 3 }))
+      .option('seed', intFlag('seed', 0, { default: 42 }))
       .option('json', { type: 'boolean', default: false })
       .option('out', { type: 'string', describe: 'also write the JSON result here' })
       .option('data-dir', { type: 'string' }) as unknown as Argv<TableArgs>,
