@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import onnxProto from 'onnx-proto';
-import { featureWidth } from '../../../classify/onnx/features.ts';
+import { featureWidth, specCues } from '../../../classify/onnx/features.ts';
 import { KIND_HASHED_LINEAR, META_FEATURES, META_KIND, META_LABELS, META_TRAINED_ON } from '../../../classify/onnx/model-format.ts';
 import type { LinearModel } from './train.ts';
 
@@ -16,7 +16,8 @@ const { onnx } = onnxProto;
 /** Human-readable statement of the input contract, stored in the file beside the machine-readable spec. */
 export function featureContractText(model: LinearModel): string {
   const s = model.spec;
-  const cues = s.version === 'adaptmr-hash-v2' ? s.cues.length : 0;
+  const cues = specCues(s).length;
+  const wv = s.version === 'adaptmr-hash-v3' ? s.wordVectors : undefined;
   return [
     `input "features": float32 [N, ${featureWidth(s)}] (${s.version})`,
     'text → NFKC → lower case → whitespace runs collapsed to one space, trimmed',
@@ -24,6 +25,9 @@ export function featureContractText(model: LinearModel): string {
     `char ${s.charNgrams[0]}..${s.charNgrams[1]}-grams (code points) over " " + text + " ", as "c:" + gram`,
     `index = FNV-1a 32-bit(UTF-8 bytes of the feature string) mod ${s.dim}; value 1 (binary), then entries 0..${s.dim - 1} are L2-normalised`,
     ...(cues > 0 ? [`entries ${s.dim}..${s.dim + cues - 1}: 1 when rules cue i of metadata adaptmr.features.cues ("<type>:<regex source>") matches the raw question, else 0`] : []),
+    ...(wv
+      ? [`entries ${s.dim + cues}..${s.dim + cues + wv.dim - 1}: ${wv.scale} × the unit-length sentence vector of the raw question by the offline embedder ${wv.embedder} (SIF-weighted mean of the wink GloVe word vectors + hashed buckets for Chinese and unknown words; zero when no word is representable)`]
+      : []),
     `output "probabilities": float32 [N, ${model.labels.length}] in label order ${model.labels.join(',')}`,
   ].join('\n');
 }

@@ -81,7 +81,7 @@ describe('Chinese questions and model selection', () => {
 
   it('inner CV scores every candidate on the training part only and picks the best', () => {
     const zh = readZhQuestions();
-    const cache = new RowCache(specWithCues({ ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 }));
+    const cache = new RowCache();
     const small = CANDIDATES.map((c) => ({ ...c, spec: c.spec.version === 'adaptmr-hash-v2' ? specWithCues({ ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 }) : { ...c.spec, dim: 1 << 10 } }));
     const s = selectCandidate(zh, cache, 3, 3, small);
     expect(Object.keys(s.scores)).toEqual(small.map((c) => c.name));

@@ -5,7 +5,7 @@
  * trained on the whole training part. Nothing of the outer test part is seen by the choice. Feature rows are
  * computed once per question (v1 rows are the v2 rows without the cue block).
  */
-import { specWithCues, sparseRow, type FeatureSpec, type SparseRow } from '../../../classify/onnx/features.ts';
+import { specWithCues, specWithWordVectors, sparseRow, type FeatureSpec, type SparseRow } from '../../../classify/onnx/features.ts';
 import { argmaxType, probsFromArray } from '../../../classify/result.ts';
 import { DEFAULT_FEATURE_SPEC } from '../../../classify/onnx/features.ts';
 import { ADAPT_TYPES } from '../../../core/types.ts';
@@ -20,6 +20,8 @@ export interface Candidate {
 }
 
 const V2 = specWithCues();
+const V3 = specWithWordVectors();
+const CUES_WV = specWithWordVectors({ ...DEFAULT_FEATURE_SPEC, dim: 0 });
 
 /** The grid, simplest first (tie-break order). */
 export const CANDIDATES: readonly Candidate[] = [
@@ -27,25 +29,32 @@ export const CANDIDATES: readonly Candidate[] = [
   { name: 'ngrams l2=1e-3', spec: DEFAULT_FEATURE_SPEC, l2: 1e-3 },
   { name: 'ngrams+cues l2=1e-2', spec: V2, l2: 1e-2 },
   { name: 'ngrams+cues l2=1e-3', spec: V2, l2: 1e-3 },
+  { name: 'cues+wv l2=1e-3', spec: CUES_WV, l2: 1e-3 },
+  { name: 'ngrams+cues+wv l2=1e-2', spec: V3, l2: 1e-2 },
+  { name: 'ngrams+cues+wv l2=1e-3', spec: V3, l2: 1e-3 },
 ];
 
 /** Training settings for the selection runs and the final models (lazy Adam; see train.ts). */
 export const SELECT_TRAIN: Partial<TrainOptions> = { epochs: 15, lazy: true };
 
+/** Feature rows per (spec, question), each built once by features.ts `sparseRow` — the function inference uses. */
 export class RowCache {
-  private readonly rows = new Map<string, SparseRow>();
-  constructor(private readonly v2: FeatureSpec = V2) {}
+  private readonly rows = new Map<string, Map<string, SparseRow>>();
 
   row(q: LabelledQuestion, spec: FeatureSpec): SparseRow {
-    const key = `${q.dataset}\u0000${q.query.id}`;
-    let r = this.rows.get(key);
-    if (!r) {
-      r = sparseRow(q.query.text, this.v2);
-      this.rows.set(key, r);
+    const specKey = JSON.stringify(spec);
+    let bySpec = this.rows.get(specKey);
+    if (!bySpec) {
+      bySpec = new Map();
+      this.rows.set(specKey, bySpec);
     }
-    if (spec.version === 'adaptmr-hash-v2') return r;
-    const keep = [...r.indices].map((i, j) => [i, j] as const).filter(([i]) => i < spec.dim);
-    return { indices: Int32Array.from(keep.map(([i]) => i)), values: Float32Array.from(keep.map(([, j]) => r.values[j] ?? 0)) };
+    const key = `${q.dataset}\u0000${q.query.id}`;
+    let r = bySpec.get(key);
+    if (!r) {
+      r = sparseRow(q.query.text, spec);
+      bySpec.set(key, r);
+    }
+    return r;
   }
 }
 
