@@ -15,7 +15,7 @@ import { argmaxType, probsFromArray, type Classification } from '../result.ts';
 import { denseFeatures, featureWidth, WORD_VECTOR_EMBEDDER, type FeatureSpec } from './features.ts';
 import { LazyWinkSifEmbedder } from '../../index/embedders/wink-sif.ts';
 import { cueIds } from '../rules.ts';
-import { KIND_HASHED_LINEAR, META_FEATURES, META_KIND, META_LABELS } from './model-format.ts';
+import { HASHED_KINDS, META_FEATURES, META_KIND, META_LABELS } from './model-format.ts';
 
 const { onnx } = onnxProto;
 
@@ -74,7 +74,7 @@ export class HashedOnnxClassifier implements Classifier {
 
   static async load(file: string, meta?: Record<string, string>): Promise<HashedOnnxClassifier> {
     const props = meta ?? (await readOnnxMetadata(file));
-    if (props[META_KIND] !== KIND_HASHED_LINEAR) {
+    if (!HASHED_KINDS.includes(props[META_KIND] ?? '')) {
       throw new InputError(`not an AdaptMR hashed-feature model (metadata ${META_KIND} is ${JSON.stringify(props[META_KIND])})`, file);
     }
     const parse = <T>(key: string, schema: z.ZodType<T>): T => {
