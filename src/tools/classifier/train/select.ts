@@ -33,6 +33,14 @@ const V2 = specWithCues();
 const V3 = specWithWordVectors();
 const CUES_WV = specWithWordVectors({ ...DEFAULT_FEATURE_SPEC, dim: 0 });
 
+/** Feature sets by name, as `adaptmr classifier train --features` takes them. */
+export const FEATURE_SETS: Readonly<Record<string, FeatureSpec>> = {
+  ngrams: DEFAULT_FEATURE_SPEC,
+  'ngrams+cues': V2,
+  'cues+wv': CUES_WV,
+  'ngrams+cues+wv': V3,
+};
+
 /** The grid, simplest first (tie-break order). */
 export const CANDIDATES: readonly Candidate[] = [
   // ('ngrams l2=1e-2' left the grid: it had the lowest inner score in every selection of the previous table.)
