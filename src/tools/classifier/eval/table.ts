@@ -30,14 +30,17 @@ export interface TableRow {
 export interface TableResult {
   rows: TableRow[];
   selections: { protocol: string; fold: number | null; selection: Selection }[];
-  /** Per protocol, dataset and native type (e.g. LongMemEval's `single-session-user`): predicted-type counts. */
+  /** Per protocol, dataset, native type (e.g. LongMemEval's `single-session-user`) and gold type: predicted-type counts. */
   byNativeType: { protocol: string; dataset: string; nativeType: string; gold: string; n: number; predicted: Record<string, number> }[];
+  /** Every outer prediction (for paired comparisons between table runs). */
+  predictions: { protocol: string; dataset: string; id: string; gold: string; predicted: string }[];
 }
 
 export function byNativeType(protocol: string, preds: readonly Prediction[]): TableResult['byNativeType'] {
   const groups = new Map<string, TableResult['byNativeType'][number]>();
   for (const p of preds) {
-    const key = `${p.dataset}\u0000${p.nativeType}`;
+    // LongMemEval's `_abs` questions keep their native type, so the gold type is part of the key.
+    const key = `${p.dataset}\u0000${p.nativeType}\u0000${p.gold}`;
     let g = groups.get(key);
     if (!g) {
       g = { protocol, dataset: p.dataset, nativeType: p.nativeType, gold: p.gold, n: 0, predicted: {} };
@@ -46,7 +49,7 @@ export function byNativeType(protocol: string, preds: readonly Prediction[]): Ta
     g.n += 1;
     g.predicted[p.predicted] = (g.predicted[p.predicted] ?? 0) + 1;
   }
-  return [...groups.values()].sort((a, b) => a.dataset.localeCompare(b.dataset) || a.nativeType.localeCompare(b.nativeType));
+  return [...groups.values()].sort((a, b) => a.dataset.localeCompare(b.dataset) || a.nativeType.localeCompare(b.nativeType) || a.gold.localeCompare(b.gold));
 }
 
 const language = (text: string): 'en' | 'zh' => (/\p{Script=Han}/u.test(text) ? 'zh' : 'en');
@@ -93,6 +96,9 @@ export async function classifierTable(input: TableInput): Promise<TableResult> {
   const rows: TableRow[] = [];
   const selections: TableResult['selections'] = [];
   const natives: TableResult['byNativeType'] = [];
+  const predictions: TableResult['predictions'] = [];
+  const keep = (protocol: string, preds: readonly Prediction[]) =>
+    predictions.push(...preds.map((p) => ({ protocol, dataset: p.dataset, id: p.questionId, gold: p.gold, predicted: p.predicted })));
   const log = input.log ?? (() => undefined);
   const dir = await mkdtemp(join(tmpdir(), 'adaptmr-cls-table-'));
   try {
@@ -109,6 +115,7 @@ export async function classifierTable(input: TableInput): Promise<TableResult> {
     }
     const protocol = `${input.folds}-fold nested CV (pooled)`;
     natives.push(...byNativeType(protocol, cv));
+    keep(protocol, cv);
     for (const d of ['all', ...Object.keys(input.datasets)]) {
       for (const lang of ['all', 'en', 'zh'] as const) {
         const r = rowOf(protocol, d, lang, cv);
@@ -128,11 +135,12 @@ export async function classifierTable(input: TableInput): Promise<TableResult> {
       const r = rowOf(crossProtocol, testName, 'all', preds);
       if (r) rows.push(r);
       natives.push(...byNativeType(crossProtocol, preds));
+      keep(crossProtocol, preds);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  return { rows, selections, byNativeType: natives };
+  return { rows, selections, byNativeType: natives, predictions };
 }
 
 const pct = (x: number) => (Number.isNaN(x) ? 'n/a' : `${(x * 100).toFixed(1)}%`);
