@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HashedOnnxClassifier } from '../../../classify/onnx/hashed-classifier.ts';
 import { writeModel } from '../train/export.ts';
-import { fitCandidate, RowCache, selectCandidate, type Selection } from '../train/select.ts';
+import { fitCandidate, RowCache, selectCandidate, type Candidate, type Selection } from '../train/select.ts';
 import { predictAll, type Prediction } from './evaluate.ts';
 import { stratifiedFolds } from './folds.ts';
 import type { LabelledQuestion } from './questions.ts';
@@ -87,6 +87,8 @@ export interface TableInput {
   folds: number;
   innerFolds: number;
   seed: number;
+  /** The model-choice grid (default train/select.ts CANDIDATES). */
+  candidates?: readonly Candidate[];
   log?: (line: string) => void;
 }
 
@@ -108,7 +110,7 @@ export async function classifierTable(input: TableInput): Promise<TableResult> {
     for (let f = 0; f < input.folds; f++) {
       const train = all.filter((_, i) => fold[i] !== f);
       const test = all.filter((_, i) => fold[i] === f);
-      const selection = selectCandidate(train, cache, input.seed, input.innerFolds);
+      const selection = selectCandidate(train, cache, input.seed, input.innerFolds, input.candidates);
       selections.push({ protocol: 'nested-cv', fold: f, selection });
       log(`fold ${f + 1}/${input.folds}: chose ${selection.chosen.name} (inner accuracy ${JSON.stringify(selection.scores)})`);
       cv.push(...(await predictWith(selection, train, test, cache, input.seed, dir, `cv-${f}`, f)));
@@ -127,7 +129,7 @@ export async function classifierTable(input: TableInput): Promise<TableResult> {
       const test = input.datasets[testName] ?? [];
       const train = Object.entries(input.datasets).filter(([n]) => n !== testName).flatMap(([, qs]) => qs);
       const trainNames = Object.keys(input.datasets).filter((n) => n !== testName).join(' + ');
-      const selection = selectCandidate(train, cache, input.seed, input.innerFolds);
+      const selection = selectCandidate(train, cache, input.seed, input.innerFolds, input.candidates);
       selections.push({ protocol: `cross → ${testName}`, fold: null, selection });
       log(`cross-dataset → ${testName}: chose ${selection.chosen.name}`);
       const preds = await predictWith(selection, train, test, cache, input.seed, dir, `cross-${testName}`, null);

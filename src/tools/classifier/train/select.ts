@@ -33,6 +33,14 @@ const V2 = specWithCues();
 const V3 = specWithWordVectors();
 const CUES_WV = specWithWordVectors({ ...DEFAULT_FEATURE_SPEC, dim: 0 });
 
+/** The grid of the previous table (n-grams ± cues × L2 1e-2/1e-3, linear), for before/after comparisons. */
+export const PREVIOUS_CANDIDATES: readonly Candidate[] = [
+  { name: 'ngrams l2=1e-2', spec: DEFAULT_FEATURE_SPEC, l2: 1e-2 },
+  { name: 'ngrams l2=1e-3', spec: DEFAULT_FEATURE_SPEC, l2: 1e-3 },
+  { name: 'ngrams+cues l2=1e-2', spec: V2, l2: 1e-2 },
+  { name: 'ngrams+cues l2=1e-3', spec: V2, l2: 1e-3 },
+];
+
 /** Feature sets by name, as `adaptmr classifier train --features` takes them. */
 export const FEATURE_SETS: Readonly<Record<string, FeatureSpec>> = {
   ngrams: DEFAULT_FEATURE_SPEC,
