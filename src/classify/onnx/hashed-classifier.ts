@@ -12,9 +12,10 @@ import { InputError, errorMessage } from '../../core/errors.ts';
 import type { Classifier, Ctx } from '../../core/interfaces.ts';
 import { AdaptTypeSchema, type Query } from '../../core/types.ts';
 import { argmaxType, probsFromArray, type Classification } from '../result.ts';
-import { denseFeatures, featureWidth, type FeatureSpec } from './features.ts';
+import { denseFeatures, featureWidth, WORD_VECTOR_EMBEDDER, type FeatureSpec } from './features.ts';
+import { LazyWinkSifEmbedder } from '../../index/embedders/wink-sif.ts';
 import { cueIds } from '../rules.ts';
-import { KIND_HASHED_LINEAR, META_FEATURES, META_KIND, META_LABELS } from './model-format.ts';
+import { HASHED_KINDS, META_FEATURES, META_KIND, META_LABELS } from './model-format.ts';
 
 const { onnx } = onnxProto;
 
@@ -26,6 +27,15 @@ const HashedSpec = {
 const FeatureSpecSchema = z.discriminatedUnion('version', [
   z.object({ version: z.literal('adaptmr-hash-v1'), ...HashedSpec }).strict(),
   z.object({ version: z.literal('adaptmr-hash-v2'), ...HashedSpec, cues: z.array(z.string()) }).strict(),
+  z
+    .object({
+      version: z.literal('adaptmr-hash-v3'),
+      ...HashedSpec,
+      dim: z.number().int().nonnegative(),
+      cues: z.array(z.string()),
+      wordVectors: z.object({ embedder: z.string(), dim: z.number().int().positive(), scale: z.number().positive() }).strict(),
+    })
+    .strict(),
 ]);
 
 /** Reads an ONNX file's metadata_props; a file that is not an ONNX model fails naming the file. */
@@ -64,7 +74,7 @@ export class HashedOnnxClassifier implements Classifier {
 
   static async load(file: string, meta?: Record<string, string>): Promise<HashedOnnxClassifier> {
     const props = meta ?? (await readOnnxMetadata(file));
-    if (props[META_KIND] !== KIND_HASHED_LINEAR) {
+    if (!HASHED_KINDS.includes(props[META_KIND] ?? '')) {
       throw new InputError(`not an AdaptMR hashed-feature model (metadata ${META_KIND} is ${JSON.stringify(props[META_KIND])})`, file);
     }
     const parse = <T>(key: string, schema: z.ZodType<T>): T => {
@@ -77,7 +87,13 @@ export class HashedOnnxClassifier implements Classifier {
       }
     };
     const spec: FeatureSpec = parse(META_FEATURES, FeatureSpecSchema);
-    if (spec.version === 'adaptmr-hash-v2') {
+    if (spec.version === 'adaptmr-hash-v3') {
+      const wv = new LazyWinkSifEmbedder();
+      if (spec.wordVectors.embedder !== WORD_VECTOR_EMBEDDER || spec.wordVectors.dim !== wv.dim) {
+        throw new InputError(`the model was trained on word vectors ${spec.wordVectors.embedder} (${spec.wordVectors.dim} d); this version has ${WORD_VECTOR_EMBEDDER} (${wv.dim} d); retrain it`, file);
+      }
+    }
+    if (spec.version !== 'adaptmr-hash-v1') {
       // A cue the rules no longer have would silently read as "never matches": refuse instead.
       const known = new Set(cueIds());
       const missing = spec.cues.filter((c) => !known.has(c));

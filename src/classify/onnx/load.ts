@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { InputError, errorMessage } from '../../core/errors.ts';
 import type { HashedOnnxClassifier } from './hashed-classifier.ts';
 import type { HfOnnxClassifier } from './hf-classifier.ts';
-import { KIND_HASHED_LINEAR, META_KIND } from './model-format.ts';
+import { HASHED_KINDS, META_KIND } from './model-format.ts';
 
 export type OnnxFormat = 'auto' | 'hashed' | 'hf';
 
@@ -31,7 +31,7 @@ export async function loadOnnxClassifier(path: string, format: OnnxFormat = 'aut
     throw new InputError('is a folder but not the Hugging Face layout (model.onnx, tokenizer.json, config.json with id2label)', path);
   }
   const meta = await readOnnxMetadata(path);
-  if (meta[META_KIND] === KIND_HASHED_LINEAR || format === 'hashed') return HashedOnnxClassifier.load(path, meta);
+  if (HASHED_KINDS.includes(meta[META_KIND] ?? '') || format === 'hashed') return HashedOnnxClassifier.load(path, meta);
   if (await isHfLayout(dirname(path))) return HfOnnxClassifier.load(dirname(path), maxLength);
   throw new InputError(
     `is neither a model written by \`adaptmr classifier train\` (no ${META_KIND} metadata) nor model.onnx of a Hugging Face folder (tokenizer.json and config.json beside it)`,

@@ -10,6 +10,10 @@ export const META_FEATURES = 'adaptmr.features';
 export const META_LABELS = 'adaptmr.labels';
 export const META_TRAINED_ON = 'adaptmr.trained_on';
 export const KIND_HASHED_LINEAR = 'hashed-ngram-softmax-regression';
+/** One hidden ReLU layer over the same features (the graph differs; input and output are the same). */
+export const KIND_HASHED_MLP = 'hashed-feature-mlp';
+/** Kinds whose input is the features.ts vector and whose output is the probabilities. */
+export const HASHED_KINDS: readonly string[] = [KIND_HASHED_LINEAR, KIND_HASHED_MLP];
 
 /** Numerically stable softmax (max subtracted before exp). */
 export function softmax(logits: ArrayLike<number>): number[] {

@@ -75,6 +75,19 @@ describe('adaptmr classify / classifier', () => {
     expect(Object.entries(r?.probs ?? {}).sort((a, b) => b[1] - a[1])[0]?.[0]).toBe(r?.type);
   });
 
+  it('classifier train --features ngrams+cues+wv --hidden pools datasets into an MLP that classify --model loads', async () => {
+    const model = join(dir, 'mlp.onnx');
+    const msg = await capture(() =>
+      call(trainCommand, { dataset: 'zh-plan,longmemeval-oracle', out: model, seed: 1, epochs: 2, features: 'ngrams+cues+wv', hidden: 4, 'data-dir': undefined }),
+    );
+    expect(msg).toMatch(/trained on 625 questions of zh-plan \+ longmemeval-oracle \(ngrams\+cues\+wv, MLP 4\)/);
+    const json = await capture(() => call(classifyCommand, { ...base, json: true, classifier: 'onnx', model, questions: ['我现在住在哪里？', 'When did I buy my car?'] }));
+    const rs = JSON.parse(json) as { source: string; probs: Record<string, number> }[];
+    expect(rs).toHaveLength(2);
+    for (const r of rs) expect(Object.values(r.probs).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+    await expect(call(trainCommand, { dataset: 'zh-plan', out: model, seed: 1, features: 'words', 'data-dir': undefined })).rejects.toThrow(/--features.*unknown feature set "words"/);
+  });
+
   it('classifier eval --json prints { accuracy, macroF1, perType, confusion, n } and stores DuckDB + heatmap', async () => {
     const out = join(dir, 'ce.duckdb');
     const json = await capture(() =>

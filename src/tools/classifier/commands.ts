@@ -3,7 +3,7 @@
  * hashed ONNX model on a whole dataset), `adaptmr classifier eval` (score a classifier on a dataset; k-fold or
  * cross-dataset for the trainable model; DuckDB + heatmap) and `adaptmr classifier calibrate` (calibrate/commands.ts).
  */
-import { intFlag } from '../../core/cli-options.ts';
+import { intFlag, numberFlag } from '../../core/cli-options.ts';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
@@ -21,8 +21,12 @@ import { evalJson, evalText } from './eval/format.ts';
 import { writeEvalResults } from '../../store/classifier-eval.ts';
 import { confusionChartSpec } from '../../report/confusion-chart.ts';
 import { renderChart } from '../../report/index.ts';
-import { trainLinear } from './train/train.ts';
-import { writeLinearModel } from './train/export.ts';
+import { DEFAULT_TRAIN_OPTIONS, trainLinearRows } from './train/train.ts';
+import { trainMlpRows } from './train/mlp.ts';
+import { FEATURE_SETS, SELECT_MLP_TRAIN, SELECT_TRAIN } from './train/select.ts';
+import { readZhQuestions, ZH_DATASET } from './train/zh-questions.ts';
+import { sparseRow } from '../../classify/onnx/features.ts';
+import { writeModel } from './train/export.ts';
 import type { Classification } from '../../classify/result.ts';
 import { calibrateClassifierCommand } from './calibrate/commands.ts';
 import { tableCommand } from './eval/table-command.ts';
@@ -116,26 +120,47 @@ interface TrainArgs {
   dataset: string;
   out: string;
   seed: number;
-  epochs: number;
+  epochs: number | undefined;
+  features?: string;
+  hidden?: number;
+  l2?: number | undefined;
   'data-dir': string | undefined;
 }
 
 export const trainCommand: CommandModule<object, TrainArgs> = {
   command: 'train',
-  describe: 'Train the hashed n-gram softmax model on a whole dataset and export it as ONNX',
+  describe: 'Train the hashed-feature softmax model (or MLP) on whole datasets and export it as ONNX',
   builder: (y) =>
     y
-      .option('dataset', { type: 'string', demandOption: true, describe: DATASET_NAMES.join(', ') })
+      .option('dataset', { type: 'string', demandOption: true, describe: `${DATASET_NAMES.join(', ')}, or ${ZH_DATASET}; several comma-separated are pooled` })
       .option('out', { type: 'string', demandOption: true, describe: 'model file to write (.onnx)' })
       .option('seed', intFlag('seed', 0, { default: 42 }))
-      .option('epochs', intFlag('epochs', 1, { default: 30 }))
+      .option('features', { type: 'string', default: 'ngrams', describe: `feature set: ${Object.keys(FEATURE_SETS).join(', ')} (wv = the offline wink SIF sentence vector)` })
+      .option('hidden', intFlag('hidden', 0, { default: 0, describe: 'hidden units of an MLP; 0 = linear softmax' }))
+      .option('l2', numberFlag('l2', 0, 1e6, { describe: 'L2 penalty (default 3e-3 for ngrams, else 1e-3)' }))
+      .option('epochs', intFlag('epochs', 1, { describe: 'default 30 (ngrams, dense Adam), else 15 (lazy Adam, as the table)' }))
       .option('data-dir', { type: 'string', describe: 'data directory (default ADAPTMR_DATA_DIR, then ./datasets)' }) as unknown as Argv<TrainArgs>,
   handler: async (argv) => {
-    const questions = await loadQuestions(argv.dataset, '--dataset', argv['data-dir']);
-    const model = trainLinear(questions.map((q) => ({ text: q.query.text, type: q.gold })), { seed: argv.seed, epochs: argv.epochs });
+    const features = argv.features ?? 'ngrams';
+    const hidden = argv.hidden ?? 0;
+    const spec = FEATURE_SETS[features];
+    if (!spec) throw new InputError(`unknown feature set "${features}"; known: ${Object.keys(FEATURE_SETS).join(', ')}`, '--features');
+    if (!Number.isInteger(hidden) || hidden < 0) throw new InputError('must be an integer ≥ 0', '--hidden');
+    const names = argv.dataset.split(',').map((n) => n.trim()).filter((n) => n !== '');
+    const questions: LabelledQuestion[] = [];
+    for (const n of names) questions.push(...(n === ZH_DATASET ? readZhQuestions() : await loadQuestions(n, '--dataset', argv['data-dir'])));
+    const rows = questions.map((q) => sparseRow(q.query.text, spec));
+    const golds = questions.map((q) => q.gold);
+    const l2 = argv.l2 ?? (features === 'ngrams' && hidden === 0 ? DEFAULT_TRAIN_OPTIONS.l2 : 1e-3);
+    const model =
+      hidden > 0
+        ? trainMlpRows(rows, golds, { ...SELECT_MLP_TRAIN, spec, l2, seed: argv.seed, hidden, ...(argv.epochs !== undefined ? { epochs: argv.epochs } : {}) })
+        : features === 'ngrams'
+          ? trainLinearRows(rows, golds, { spec, l2, seed: argv.seed, epochs: argv.epochs ?? DEFAULT_TRAIN_OPTIONS.epochs })
+          : trainLinearRows(rows, golds, { ...SELECT_TRAIN, spec, l2, seed: argv.seed, ...(argv.epochs !== undefined ? { epochs: argv.epochs } : {}) });
     await mkdir(resolve(argv.out, '..'), { recursive: true });
-    await writeLinearModel(model, argv.out);
-    console.log(`trained on ${questions.length} questions of ${argv.dataset}; wrote ${argv.out}`);
+    await writeModel(model, argv.out);
+    console.log(`trained on ${questions.length} questions of ${names.join(' + ')} (${features}${hidden > 0 ? `, MLP ${hidden}` : ''}); wrote ${argv.out}`);
   },
 };
 

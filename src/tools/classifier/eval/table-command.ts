@@ -1,6 +1,6 @@
 /**
  * CLI: `adaptmr classifier table [--datasets longmemeval-oracle,locomo,zh-plan] [--folds 5] [--inner-folds 3]
- * [--seed 42] [--json] [--out file.json]` — the trained classifier's accuracy table (table.ts): nested CV on the
+ * [--seed 42] [--grid current|previous] [--json] [--out file.json]` — the trained classifier's accuracy table (table.ts): nested CV on the
  * pooled datasets (default LongMemEval + LoCoMo + the committed Chinese questions), and, when both LongMemEval and
  * LoCoMo are in, cross-dataset runs in both directions; prints Markdown (or JSON), optionally writes the JSON.
  */
@@ -10,6 +10,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { InputError } from '../../../core/errors.ts';
 import { loadDataset, resolveDataDir } from '../../../data/index.ts';
 import { readZhQuestions, ZH_DATASET } from '../train/zh-questions.ts';
+import { CANDIDATES, PREVIOUS_CANDIDATES } from '../train/select.ts';
 import { labelledQuestions, type LabelledQuestion } from './questions.ts';
 import { classifierTable, tableMarkdown } from './table.ts';
 
@@ -20,6 +21,7 @@ interface TableArgs {
   folds: number;
   'inner-folds': number;
   seed: number;
+  grid: string;
   json: boolean;
   out: string | undefined;
   'data-dir': string | undefined;
@@ -34,6 +36,7 @@ export const tableCommand: CommandModule<object, TableArgs> = {
       .option('folds', intFlag('folds', 2, { default: 5 }))
       .option('inner-folds', intFlag('inner-folds', 2, { default: 3 }))
       .option('seed', intFlag('seed', 0, { default: 42 }))
+      .option('grid', { type: 'string', default: 'current', choices: ['current', 'previous'], describe: 'model-choice grid: current, or previous (n-grams ± cues, linear) for before/after' })
       .option('json', { type: 'boolean', default: false })
       .option('out', { type: 'string', describe: 'also write the JSON result here' })
       .option('data-dir', { type: 'string' }) as unknown as Argv<TableArgs>,
@@ -55,6 +58,7 @@ export const tableCommand: CommandModule<object, TableArgs> = {
       folds: argv.folds,
       innerFolds: argv['inner-folds'],
       seed: argv.seed,
+      candidates: argv.grid === 'previous' ? PREVIOUS_CANDIDATES : CANDIDATES,
       log: (l) => console.error(l),
     });
     if (argv.out) writeFileSync(argv.out, `${JSON.stringify(result, null, 2)}\n`);

@@ -13,7 +13,7 @@ import { linearModelToOnnx, writeLinearModel } from './export.ts';
 import { predictLinear, trainLinear, type LabelledText } from './train.ts';
 import { readZhQuestions } from './zh-questions.ts';
 import { CANDIDATES, RowCache, selectCandidate } from './select.ts';
-import { rowOf } from '../eval/table.ts';
+import { byNativeType, rowOf } from '../eval/table.ts';
 
 const SMALL_V2 = specWithCues({ ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 });
 const TRAIN: LabelledText[] = [
@@ -81,7 +81,7 @@ describe('Chinese questions and model selection', () => {
 
   it('inner CV scores every candidate on the training part only and picks the best', () => {
     const zh = readZhQuestions();
-    const cache = new RowCache(specWithCues({ ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 }));
+    const cache = new RowCache();
     const small = CANDIDATES.map((c) => ({ ...c, spec: c.spec.version === 'adaptmr-hash-v2' ? specWithCues({ ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 }) : { ...c.spec, dim: 1 << 10 } }));
     const s = selectCandidate(zh, cache, 3, 3, small);
     expect(Object.keys(s.scores)).toEqual(small.map((c) => c.name));
@@ -93,5 +93,14 @@ describe('Chinese questions and model selection', () => {
     const r = rowOf('cv', 'all', 'all', [p('factual', 'factual'), p('abstention', 'factual'), p('abstention', 'factual'), p('temporal', 'factual')]);
     expect(r).toMatchObject({ n: 4, accuracy: 0.25, accuracyWithoutAbstention: 0.5 });
     expect(r?.abstentionShareOfErrors).toBeCloseTo(2 / 3, 12);
+  });
+
+  it('per native type: an _abs question keeps its native type but is counted under its own gold type', () => {
+    const p = (nativeType: string, gold: string, predicted: string) => ({ questionId: 'q', dataset: 'd', fold: 0, gold, nativeType, isAbstention: gold === 'abstention', predicted, probs: {}, source: 'model', route: null, latencyMs: 0 }) as never;
+    const g = byNativeType('cv', [p('single-session-user', 'factual', 'factual'), p('single-session-user', 'abstention', 'factual'), p('single-session-user', 'factual', 'temporal')]);
+    expect(g.map((x) => [x.nativeType, x.gold, x.n, x.predicted])).toEqual([
+      ['single-session-user', 'abstention', 1, { factual: 1 }],
+      ['single-session-user', 'factual', 2, { factual: 1, temporal: 1 }],
+    ]);
   });
 });

@@ -1,0 +1,64 @@
+// The one-hidden-layer MLP: it learns a small English + Chinese set, its ONNX export (MatMul → Add → Relu → MatMul →
+// Add → Softmax) run by onnxruntime-node gives the TypeScript forward pass's probabilities, the same seed gives the
+// same file, and `--model` loading recognises its kind.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_FEATURE_SPEC, sparseRow, specWithCues } from '../../../classify/onnx/features.ts';
+import { HashedOnnxClassifier } from '../../../classify/onnx/hashed-classifier.ts';
+import { loadOnnxClassifier } from '../../../classify/onnx/load.ts';
+import { KIND_HASHED_MLP, META_KIND } from '../../../classify/onnx/model-format.ts';
+import { readOnnxMetadata } from '../../../classify/onnx/hashed-classifier.ts';
+import { ADAPT_TYPES } from '../../../core/types.ts';
+import { mlpModelToOnnx, writeModel } from './export.ts';
+import { predictMlpRow, trainMlpRows } from './mlp.ts';
+import type { LabelledText } from './train.ts';
+
+const SPEC = specWithCues({ ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 });
+const TRAIN: LabelledText[] = [
+  { text: 'When did I visit the museum?', type: 'temporal' },
+  { text: '我是先换的工作还是先搬的家？', type: 'temporal' },
+  { text: 'Where do I work now?', type: 'update' },
+  { text: '我现在住在哪里？', type: 'update' },
+  { text: 'How many plants did I buy in total?', type: 'multi-hop' },
+  { text: '我一共养过几只宠物？', type: 'multi-hop' },
+  { text: 'What is the name of my dog?', type: 'factual' },
+  { text: '我的猫叫什么名字？', type: 'factual' },
+  { text: '我有没有跟你说过我的血型？', type: 'abstention' },
+  { text: 'Did I ever mention my blood type?', type: 'abstention' },
+];
+const rows = TRAIN.map((e) => sparseRow(e.text, SPEC));
+const types = TRAIN.map((e) => e.type);
+const train = (seed: number, epochs = 60) => trainMlpRows(rows, types, { spec: SPEC, hidden: 8, epochs, seed, learningRate: 0.01, batchSize: 4 });
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adaptmr-mlp-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('MLP classifier', () => {
+  it('learns the training set; onnxruntime gives the TypeScript probabilities', async () => {
+    const model = train(3);
+    const file = join(dir, 'mlp.onnx');
+    await writeModel(model, file);
+    expect((await readOnnxMetadata(file))[META_KIND]).toBe(KIND_HASHED_MLP);
+    const clf = await loadOnnxClassifier(file);
+    expect(clf).toBeInstanceOf(HashedOnnxClassifier);
+    for (const [i, ex] of TRAIN.entries()) {
+      const r = await clf.classify({ id: 'q', text: ex.text, askedAt: '2023-01-01T00:00:00Z' });
+      const ts = predictMlpRow(model, rows[i]!);
+      ADAPT_TYPES.forEach((t, k) => expect(r.probs[t]).toBeCloseTo(ts[k] ?? Number.NaN, 5));
+      expect(r.type).toBe(ex.type);
+    }
+  });
+
+  it('the same seed gives the same file; another seed another one', () => {
+    const a = Buffer.from(mlpModelToOnnx(train(1, 3)));
+    expect(a.equals(Buffer.from(mlpModelToOnnx(train(1, 3))))).toBe(true);
+    expect(a.equals(Buffer.from(mlpModelToOnnx(train(2, 3))))).toBe(false);
+  });
+});
