@@ -58,11 +58,8 @@ export const classifiers = new Registry<Classifier, ClassifierDeps | undefined>(
     description: 'ONNX model through onnxruntime-node: a hashed n-gram model trained by `adaptmr classifier train`, or a Hugging Face transformer folder',
     optionsSchema: OnnxOptionsSchema,
     examples: [
-      {
-        label: 'trained model',
-        options: { model: 'model.onnx' },
-        skip: 'needs a model file made at test time; src/tools/classifier/train/onnx.test.ts trains one and checks it',
-      },
+      { label: 'trained hashed n-gram model', options: { model: 'model.onnx' }, fixtures: { model: 'trained-hashed-model' } },
+      { label: 'Hugging Face folder', options: { model: 'hf-model' }, fixtures: { model: 'tiny-hf-model' } },
     ],
     create: (o) => loadOnnxClassifier(o.model, o.format, o.maxLength),
   })

@@ -11,13 +11,16 @@ import { InputError } from './errors.ts';
 /**
  * A configuration of an entry that its interface's conformance suite runs (and docs may show). Without examples the
  * suite runs the entry with empty options. `exempt` names a conformance check the entry does not meet by design,
- * with the reason (e.g. full context ignores k); `skip` leaves the example out with a reason.
+ * with the reason (e.g. full context ignores k); `skip` leaves the example out with a reason. `fixtures` names files
+ * the suite makes at test time (a trained model, say) and puts into options: option name → fixture name; each suite
+ * keeps the table of fixtures it can build (a component cannot depend on the tools that make its files).
  */
 export interface EntryExample<O = unknown> {
   label: string;
   options: O;
   exempt?: Partial<Record<string, string>>;
   skip?: string;
+  fixtures?: Partial<Record<string, string>>;
 }
 
 export interface RegistryEntry<T, C = unknown, S extends z.ZodType = z.ZodType> {

@@ -11,7 +11,7 @@ import { formatZodError } from '../../core/registry.ts';
 import { InputError, errorMessage } from '../../core/errors.ts';
 import type { Classifier, Ctx } from '../../core/interfaces.ts';
 import { AdaptTypeSchema, type Query } from '../../core/types.ts';
-import { argmaxType, probsFromArray, type Classification } from '../result.ts';
+import { argmaxType, normalise, probsFromArray, type Classification } from '../result.ts';
 import { denseFeatures, featureWidth, WORD_VECTOR_EMBEDDER, type FeatureSpec } from './features.ts';
 import { LazyWinkSifEmbedder } from '../../index/embedders/wink-sif.ts';
 import { cueIds } from '../rules.ts';
@@ -112,7 +112,10 @@ export class HashedOnnxClassifier implements Classifier {
     if (!tensor || !(tensor.data instanceof Float32Array)) throw new InputError('model gave no float output', this.file);
     const K = this.labels.length;
     return texts.map((_, row) => {
-      const probs = probsFromArray((tensor.data as Float32Array).subarray(row * K, row * K + K), this.labels);
+      // The graph's float32 softmax sums to 1 only within ~1e-7; rescaled in float64 so the probabilities sum to 1 as
+      // the Classifier contract says. Unusable output (NaN, negative) is left as it is for the routing check to refuse.
+      const raw = probsFromArray((tensor.data as Float32Array).subarray(row * K, row * K + K), this.labels);
+      const probs = normalise(raw) ?? raw;
       return { type: argmaxType(probs), probs, source: 'model' };
     });
   }
