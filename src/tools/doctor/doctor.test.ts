@@ -9,7 +9,8 @@ import { startMem0OssStandIn, type Mem0StandIn } from '../../../baselines/mem0/t
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { REPO_ROOT } from '../../run/provenance.ts';
 import { parseExperiment } from '../../run/load-config.ts';
-import { doctor } from './doctor.ts';
+import { createServer } from 'node:http';
+import { doctor, probeOpenAiCompatible } from './doctor.ts';
 import { formatChecks } from './format.ts';
 
 const KEY = 'doctor-key-5f2a9e01';
@@ -57,6 +58,20 @@ describe('adaptmr doctor', () => {
     expect(text).toContain('FAIL method zep-down (zep:graphiti) at http://127.0.0.1:9');
     expect(text).not.toContain(KEY);
     expect(text).not.toContain('not-the-key-123');
+  });
+
+  it('fails an endpoint that answers with a 5xx error page, naming it by its title', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' }).end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    try {
+      const check = await probeOpenAiCompatible('llm reader (r)', `http://127.0.0.1:${port}/v1`, 'DOCTOR_KEY', false, { DOCTOR_KEY: KEY });
+      expect(check).toMatchObject({ ok: false, detail: expect.stringMatching(/^HTTP 502: an HTML page \("502 Bad Gateway"\) — the server answers but fails/) });
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('exits 1 from the CLI when an endpoint fails', async () => {

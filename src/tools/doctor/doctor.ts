@@ -2,11 +2,12 @@
  * `adaptmr doctor <experiment.yaml>`: checks every endpoint an experiment depends on before anything runs — each
  * configured LLM role, an OpenAI-compatible embedder, and each method's own services (memory servers, through
  * `Method.checkEndpoints`) — and returns one row per endpoint: reachable, key accepted, or the one thing to check.
- * An LLM endpoint is probed with `GET <baseURL>/models` (any answer but 401/403 shows the server is there and takes
- * the key; a server without that route answers 404, which is fine).
+ * An LLM endpoint is probed with `GET <baseURL>/models`: 401/403 means the key was refused, a 5xx (a proxy's 502 page,
+ * a crashed server) that the server is there but failing; any other answer shows it is there and takes the key (a
+ * server without that route answers 404, which is fine).
  */
-import { errorMessage } from '../../core/errors.ts';
-import { readSecret } from '../../core/secrets.ts';
+import { errorMessage, oneLine } from '../../core/errors.ts';
+import { readSecret, redactSecrets } from '../../core/secrets.ts';
 import type { EndpointCheck } from '../../core/interfaces.ts';
 import { OPENAI_DEFAULT_BASE_URL } from '../../llm/config.ts';
 import { methods } from '../../run/method-registry.ts';
@@ -24,8 +25,11 @@ export async function probeOpenAiCompatible(user: string, baseURL: string, keyVa
       headers: key ? { authorization: `Bearer ${key}` } : {},
       signal: AbortSignal.timeout(10_000),
     });
-    await res.arrayBuffer();
+    const body = await res.text();
     if (res.status === 401 || res.status === 403) return { user, url, ok: false, detail: `HTTP ${res.status}: the key was rejected — check ${keyVar}` };
+    if (res.status >= 500) {
+      return { user, url, ok: false, detail: redactSecrets(`HTTP ${res.status}: ${oneLine(body, 120) || res.statusText} — the server answers but fails; check it and its upstream`) };
+    }
     return { user, url, ok: true, detail: `reachable (HTTP ${res.status})` };
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;
