@@ -16,6 +16,7 @@ import { readSecret } from '../core/secrets.ts';
 import { LLM_ROLES, type LlmClient, type LlmProvider, type LlmRole } from '../core/llm.ts';
 import { LlmCache } from './cache.ts';
 import { Scheduler } from './scheduler.ts';
+import { createPooledFetch } from './http/node-fetch.ts';
 import { type ClientShared, type LlmStats, OpenAiCompatibleClient } from './client.ts';
 import {
   type CacheMode,
@@ -66,6 +67,8 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
     scheduler: new Scheduler(config.concurrency, config.requestsPerMinute),
     inflight: new Map(),
     stats: { requests: 0, cacheHits: 0, deduplicated: 0, errors: 0 },
+    // One keep-alive pool for every role, as wide as the scheduler lets requests through.
+    fetch: createPooledFetch(config.concurrency),
   };
   const clients = new Map<LlmRole, LlmClient>();
   const described: ResolvedRole[] = [];
