@@ -16,8 +16,8 @@
  *             this is the per-question latency a run sees, and the figure the goal is about;
  *     `warm`  a second call on the same index: per-haystack memos hit (and the query vector is memoised), i.e. the
  *             query-time cost alone; `cold − warm` is the per-haystack build.
- *   p50/p95/mean in milliseconds of wall time, and p50/p95 of the CPU time (user+sys of this process) per cold call —
- *   steadier than wall time on a loaded machine.
+ *   p50/p95/mean in milliseconds of wall time, and p50/p95 of the CPU time (user+sys of this process) per call —
+ *   steadier than wall time on a loaded machine; a method whose CPU p95 exceeds 20 ms, cold or warm, is flagged.
  *
  *   npm run bench:latency                                  # all methods, 100 questions
  *   npm run bench:latency -- --per-type 100 --only bm25,adaptmr-fusion-rules
@@ -130,8 +130,11 @@ try {
     `LongMemEval S, ${instances.length} questions (stratified, ${perType} per type, seed ${seed}), session units, k 10; ` +
       `load ${(loadMs / 1000).toFixed(1)} s, wink-sif vectors ${embedderMs.toFixed(0)} ms; load average ${uptime}`,
   );
-  console.log('times in ms per question; cold = first run on the haystack (the goal), warm = repeat (query-time only), cpu = user+sys CPU time of this process per cold run (steadier than wall time under load)\n');
-  console.log(`${'method'.padEnd(27)} ${'warm-up'.padStart(8)}  ${'cold p50'.padStart(8)} ${'p95'.padStart(8)} ${'mean'.padStart(8)}  ${'cpu p50'.padStart(8)} ${'p95'.padStart(8)}  ${'warm p50'.padStart(8)} ${'p95'.padStart(8)}`);
+  console.log(
+    'ms per question; cold = first run on the haystack (per-haystack work included; on S every question has its own), ' +
+      'warm = repeat on the same index (query time only); cpu = user+sys CPU time of this process for that run (steadier than wall time under load)\n',
+  );
+  console.log(`${'method'.padEnd(27)} ${'warm-up'.padStart(8)}  ${'cold p50'.padStart(8)} ${'p95'.padStart(8)} ${'mean'.padStart(8)}  ${'cpu p50'.padStart(8)} ${'p95'.padStart(8)}  ${'warm p50'.padStart(8)} ${'p95'.padStart(8)}  ${'cpu p50'.padStart(8)} ${'p95'.padStart(8)}`);
 
   // Index building (BM25 + unit embeddings), once per haystack.
   const spec = experiment('index', 'bm25').config.methods[0]!.index;
@@ -168,6 +171,7 @@ try {
     const cold: number[] = [];
     const warm: number[] = [];
     const cpu: number[] = [];
+    const warmCpu: number[] = [];
     for (const inst of instances) {
       const index = await prepare(inst);
       const c0 = cpuMs();
@@ -175,15 +179,18 @@ try {
       await call(inst, index);
       cold.push(performance.now() - r0);
       cpu.push(cpuMs() - c0);
+      const c1 = cpuMs();
       const r1 = performance.now();
       await call(inst, index);
       warm.push(performance.now() - r1);
+      warmCpu.push(cpuMs() - c1);
     }
     await impl.close?.();
-    const [c, w, u] = [summary(cold), summary(warm), summary(cpu)];
-    const flag = c.p95 > 20 ? ' >20' : '';
+    const [c, w, u, wu] = [summary(cold), summary(warm), summary(cpu), summary(warmCpu)];
+    // Over the goal (p95 ≤ 20 ms) by CPU time, the figure a loaded machine does not inflate: cold / warm.
+    const flag = u.p95 > 20 || wu.p95 > 20 ? `  over 20 ms:${u.p95 > 20 ? ' cold' : ''}${wu.p95 > 20 ? ' warm' : ''}` : '';
     console.log(
-      `${id.padEnd(27)} ${ms(warmupMs)}  ${ms(c.p50)} ${ms(c.p95)} ${ms(c.mean)}  ${ms(u.p50)} ${ms(u.p95)}  ${ms(w.p50)} ${ms(w.p95)}${flag}`,
+      `${id.padEnd(27)} ${ms(warmupMs)}  ${ms(c.p50)} ${ms(c.p95)} ${ms(c.mean)}  ${ms(u.p50)} ${ms(u.p95)}  ${ms(w.p50)} ${ms(w.p95)}  ${ms(wu.p50)} ${ms(wu.p95)}${flag}`,
     );
   }
 } finally {
