@@ -1,6 +1,7 @@
 // The memory index layer: units, BM25, embedders (offline wink SIF, OpenAI-compatible), the embedding cache.
 export { buildUnits, groupRounds, turnText, type BuildUnitsOptions } from './units.ts';
 export { Bm25, Bm25Index, Bm25OptionsSchema, type Bm25Options, type Bm25Settings } from './bm25.ts';
+export { bm25Settings, sharedBm25 } from './bm25-shared.ts';
 export {
   defaultTokenizer,
   ENGLISH_STOPWORDS,
