@@ -10,7 +10,8 @@
  *   once; then for each sampled question a fresh MemoryIndex (so no method inherits another's per-unit caches),
  *   prepared (BM25 built; the unit vectors come from a memo of the first pass: an embedding call of more than one
  *   text is answered from the vectors computed for the same texts before, so only the index pass pays for them —
- *   single-text calls, i.e. query embeddings, are always computed), then `run` timed twice:
+ *   single-text calls, i.e. query embeddings, are always computed; the `bm25` method with default settings ranks
+ *   with that prepared BM25 index, as it does in a run: src/index/bm25-shared.ts), then `run` timed twice:
  *     `cold`  the first call on the haystack: the method's per-haystack work (its `perHaystack` builds, per-unit
  *             text keys, full-context's rendering, …) is included — on S every question has its own haystack, so
  *             this is the per-question latency a run sees, and the figure the goal is about;
