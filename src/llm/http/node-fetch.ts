@@ -2,11 +2,11 @@
  * A `fetch` for the openai SDK (its `fetch` option) on node:http / node:https with one keep-alive connection pool per
  * LLM provider, sized to the provider's concurrency.
  *
- * Why: Node 20's global fetch (undici) routes every body through WHATWG streams, and with the SDK's own work that
- * costs ~1.5–2 ms of CPU per call on this 2-core machine — at concurrency 16 and 50 ms per call (320 calls/s) the
- * event loop, not the endpoint, was the limit (scripts/bench-llm.ts: 37 % of the concurrency ÷ delay bound; CPU
- * profile: undici + web streams + AbortSignal ≈ 60 % of non-idle time). A plain http.request with a pooled socket
- * and a small Response stand-in does the same exchange for a fraction of that.
+ * Why: Node 20's global fetch (undici) routes every body through WHATWG streams; with the SDK's own work a call
+ * cost 0.84–1.25 ms of main-thread CPU on this 2-core machine, so at concurrency 16 and 50 ms per call (320 calls/s)
+ * the event loop, not the endpoint, was the limit on a loaded machine (CPU profile: undici + web streams +
+ * AbortSignal ≈ 60 % of the non-idle time). A plain http.request over a pooled socket and a small Response stand-in
+ * does the same exchange for 0.44–0.66 ms (scripts/bench-llm.ts, alternated in one process).
  *
  * What it implements is what the SDK uses for non-streaming JSON calls (openai/client.mjs `fetchWithTimeout`,
  * `makeRequest`; internal/parse.mjs): method, `Headers` or record headers, a string/bytes body and an AbortSignal
