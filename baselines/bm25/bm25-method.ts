@@ -7,22 +7,17 @@
 import type { Method, MemoryIndex } from '../../src/core/interfaces.ts';
 import { defineMethod } from '../../src/core/method-entry.ts';
 import { rankedRetrieval } from '../../src/core/render.ts';
-import { Bm25Index, Bm25OptionsSchema, type Bm25Options } from '../../src/index/bm25.ts';
+import { type Bm25Index, Bm25OptionsSchema, type Bm25Options } from '../../src/index/bm25.ts';
+import { bm25Settings, sharedBm25 } from '../../src/index/bm25-shared.ts';
 import { topK } from '../../src/index/top-k.ts';
 
 export const Bm25MethodOptionsSchema = Bm25OptionsSchema;
 
 export function createBm25Method(k: number, options: Bm25Options): Method {
-  // One BM25 index per memory index (a LoCoMo conversation serves ~200 questions); weak keys free it with the index.
-  const built = new WeakMap<MemoryIndex, Bm25Index>();
-  const bm25For = (mi: MemoryIndex): Bm25Index => {
-    let b = built.get(mi);
-    if (!b) {
-      b = new Bm25Index(mi.units.map((u) => u.text), options);
-      built.set(mi, b);
-    }
-    return b;
-  };
+  // One BM25 index per memory index (a LoCoMo conversation serves ~200 questions), shared with the memory index's
+  // own keyword search when the settings are the same (src/index/bm25-shared.ts); freed with the index.
+  const settings = bm25Settings(options);
+  const bm25For = (mi: MemoryIndex): Bm25Index => sharedBm25(mi.units, settings);
   return {
     capabilities: { output: 'units' },
     async run(query, mi) {

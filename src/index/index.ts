@@ -1,6 +1,7 @@
 // The memory index layer: units, BM25, embedders (offline wink SIF, OpenAI-compatible), the embedding cache.
 export { buildUnits, groupRounds, turnText, type BuildUnitsOptions } from './units.ts';
 export { Bm25, Bm25Index, Bm25OptionsSchema, type Bm25Options, type Bm25Settings } from './bm25.ts';
+export { bm25Settings, sharedBm25 } from './bm25-shared.ts';
 export {
   defaultTokenizer,
   ENGLISH_STOPWORDS,
@@ -24,7 +25,8 @@ export {
 export { resolveCacheDir } from './cache-dir.ts';
 export { embedders, WinkSifOptionsSchema, type EmbedderContext } from './embedders/registry.ts';
 export { createWinkSifEmbedder, WinkSifEmbedder, WINK_SIF_ID, WINK_SIF_V1_ID, type WinkSifOptions } from './embedders/wink-sif.ts';
-export { loadWinkVectors, WordVectors } from './embedders/wink-vectors.ts';
+export { loadWinkVectors, winkCachePath, WordVectors } from './embedders/wink-vectors.ts';
+export { createWordVectorsSlot, useWordVectorsSlot, type WordVectorsSlot } from './embedders/shared-word-vectors.ts';
 export {
   createOpenAIEmbedder,
   OpenAIEmbedder,

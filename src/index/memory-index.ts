@@ -7,7 +7,8 @@
 import { tagStage } from '../core/errors.ts';
 import type { Embedder, IndexSpec, MemoryIndex } from '../core/interfaces.ts';
 import type { MemoryUnit, ScoredUnit, Session } from '../core/types.ts';
-import { Bm25Index, Bm25OptionsSchema, type Bm25Options } from './bm25.ts';
+import { type Bm25Index, Bm25OptionsSchema, type Bm25Options } from './bm25.ts';
+import { bm25Settings, sharedBm25 } from './bm25-shared.ts';
 import { topK, type TieBreak } from './top-k.ts';
 import { buildUnits } from './units.ts';
 
@@ -48,10 +49,8 @@ class LazyMemoryIndex implements MemoryIndex {
 
   keywordScores(text: string): Float64Array {
     if (this.units.length === 0) return new Float64Array(0);
-    this.bm25 ??= new Bm25Index(
-      this.units.map((u) => u.text),
-      this.bm25Options,
-    );
+    // Shared with a `bm25` method whose settings are the same (bm25-shared.ts).
+    this.bm25 ??= sharedBm25(this.units, bm25Settings(this.bm25Options));
     return this.bm25.scores(text);
   }
 

