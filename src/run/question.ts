@@ -4,6 +4,8 @@
  * answer and judge it (QA), and collect the rows — retrieval, scores, answer, LLM calls — into one batch that the
  * store writes atomically. A method or QA failure is recorded on its row; the run goes on.
  */
+import { withCallScope, type CallScope } from '../core/call-scope.ts';
+import { callCostUsd } from '../llm/cost.ts';
 import type { ExperimentConfig } from '../core/config.ts';
 import { SetupError, errorMessage } from '../core/errors.ts';
 import { deriveSeed } from '../core/hash.ts';
@@ -95,14 +97,16 @@ export async function runMethod(
     ...(c.llm ? { llm: c.llm } : {}),
     ...(checkpoints ? { checkpoints } : {}),
   };
-  if (c.config.prepareIndex) await prepareIndex(index, calls);
+  // Paid requests of shared clients (the embedder) made for this method are accounted to it (core/call-scope.ts).
+  const scope: CallScope = { calls, costUsd: (model, p, q) => callCostUsd(c.config.llm?.prices ?? {}, model, p, q) };
+  if (c.config.prepareIndex) await withCallScope(scope, () => prepareIndex(index, calls));
   const base = { ...key, granularity: method.index.granularity };
   const capabilities = method.impl.capabilities;
   const t0 = performance.now();
   let failed: FailedStage | undefined;
   try {
     const oracleType = capabilities.oracleType ? instance.gold.type : undefined;
-    const out = await method.impl.run(methodQuery(instance.query), index, ctx, oracleType);
+    const out = await withCallScope(scope, () => method.impl.run(methodQuery(instance.query), index, ctx, oracleType));
     const latencyMs = performance.now() - t0;
     const units = out.retrieval.units;
     const row: RetrievalRow = {

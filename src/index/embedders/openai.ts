@@ -9,6 +9,7 @@
  * `openai:<endpoint>/<model>@<dims>`, the endpoint being the full normalised base URL (src/core/http-url.ts), so two
  * endpoints on one host that differ only in their path never share vectors.
  */
+import { recordInScope } from '../../core/call-scope.ts';
 import type OpenAI from 'openai';
 import { z } from 'zod';
 import { HttpUrlSchema, normaliseEndpoint } from '../../core/http-url.ts';
@@ -139,6 +140,7 @@ export class OpenAIEmbedder implements Embedder {
     });
     const result: Float32Array[] = input.map(() => new Float32Array(this.dim));
     if (sendIdx.length === 0) return result;
+    const t0 = performance.now();
     const response = await this.#client.embeddings.create({
       model: this.settings.model,
       input: sendIdx.map((i) => input[i]!),
@@ -148,6 +150,9 @@ export class OpenAIEmbedder implements Embedder {
     this.stats.requests++;
     this.stats.texts += sendIdx.length;
     this.stats.promptTokens += response.usage?.prompt_tokens ?? 0;
+    // A paid request (the cache in front of this embedder serves the rest): accounted to the method or index
+    // preparation that sent it, durably (core/call-scope.ts), even if its reply is then refused below.
+    await recordInScope({ stage: 'embed', model: this.settings.model, promptTokens: response.usage?.prompt_tokens ?? 0, completionTokens: 0, latencyMs: performance.now() - t0, cached: false });
     if (!Array.isArray((response as { data?: unknown }).data)) {
       throw new InputError('reply is not an embeddings list (no `data` array)', this.#client.baseURL);
     }
