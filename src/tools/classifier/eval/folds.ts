@@ -4,7 +4,7 @@
  * proportion and the same seed gives the same folds.
  */
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { shuffleInPlace } from '../train/optimiser.ts';
 
 /** fold[i] ∈ 0..k-1 for item i. Items are grouped by `strata[i]`; group order is the sorted stratum names. */
 export function stratifiedFolds(strata: readonly string[], k: number, seed: number): number[] {
@@ -17,12 +17,7 @@ export function stratifiedFolds(strata: readonly string[], k: number, seed: numb
   let next = 0; // continue dealing across groups so fold sizes differ by at most one
   for (const key of [...groups.keys()].sort()) {
     const idx = groups.get(key) ?? [];
-    for (let i = idx.length - 1; i > 0; i--) {
-      const j = uniformInt(rng, 0, i);
-      const t = idx[i] as number;
-      idx[i] = idx[j] as number;
-      idx[j] = t;
-    }
+    shuffleInPlace(idx, rng);
     for (const i of idx) {
       fold[i] = next;
       next = (next + 1) % k;

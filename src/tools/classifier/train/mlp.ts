@@ -16,6 +16,7 @@ import { softmax } from '../../../classify/onnx/model-format.ts';
 import { featureWidth, type FeatureSpec, type SparseRow } from '../../../classify/onnx/features.ts';
 import { ADAPT_TYPES, type AdaptType } from '../../../core/types.ts';
 import { DEFAULT_TRAIN_OPTIONS, type TrainOptions } from './train.ts';
+import { Adam, shuffleInPlace } from './optimiser.ts';
 
 export interface MlpOptions extends Omit<TrainOptions, 'lazy'> {
   hidden: number;
@@ -60,13 +61,8 @@ export function trainMlpRows(xs: readonly SparseRow[], types: readonly AdaptType
   for (let p = 0; p < oB1; p++) theta[p] = uniform(lim1);
   const lim2 = Math.sqrt(6 / (H + K));
   for (let p = oW2; p < oB2; p++) theta[p] = uniform(lim2);
-  const m = new Float64Array(P);
-  const v = new Float64Array(P);
-  const grad = new Float64Array(P);
-  const beta1 = 0.9;
-  const beta2 = 0.999;
-  const eps = 1e-8;
-  let step = 0;
+  const adam = new Adam(theta, o.learningRate, o.l2);
+  const grad = adam.grad;
   const stamp = new Int32Array(D).fill(-1);
   const touched: number[] = [];
   let batchNo = 0;
@@ -78,12 +74,7 @@ export function trainMlpRows(xs: readonly SparseRow[], types: readonly AdaptType
   const da = new Float64Array(H);
 
   for (let epoch = 0; epoch < o.epochs; epoch++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = uniformInt(rng, 0, i);
-      const t = order[i] as number;
-      order[i] = order[j] as number;
-      order[j] = t;
-    }
+    shuffleInPlace(order, rng);
     for (let start = 0; start < order.length; start += o.batchSize) {
       const batch = order.slice(start, start + o.batchSize);
       touched.length = 0;
@@ -129,22 +120,11 @@ export function trainMlpRows(xs: readonly SparseRow[], types: readonly AdaptType
           for (let k = 0; k < H; k++) grad[base + k] = (grad[base + k] as number) + (da[k] as number) * xv;
         }
       }
-      step += 1;
-      const c1 = 1 - beta1 ** step;
-      const c2 = 1 - beta2 ** step;
-      const update = (q: number, decay: boolean) => {
-        const g = (grad[q] as number) + (decay ? o.l2 * (theta[q] as number) : 0);
-        grad[q] = 0;
-        const mq = beta1 * (m[q] as number) + (1 - beta1) * g;
-        const vq = beta2 * (v[q] as number) + (1 - beta2) * g * g;
-        m[q] = mq;
-        v[q] = vq;
-        theta[q] = (theta[q] as number) - (o.learningRate * (mq / c1)) / (Math.sqrt(vq / c2) + eps);
-      };
-      for (const i of touched) for (let k = 0; k < H; k++) update(i * H + k, true);
-      for (let q = oB1; q < oW2; q++) update(q, false);
-      for (let q = oW2; q < oB2; q++) update(q, true);
-      for (let q = oB2; q < P; q++) update(q, false);
+      adam.nextStep();
+      for (const i of touched) for (let k = 0; k < H; k++) adam.update(i * H + k, true);
+      for (let q = oB1; q < oW2; q++) adam.update(q, false);
+      for (let q = oW2; q < oB2; q++) adam.update(q, true);
+      for (let q = oB2; q < P; q++) adam.update(q, false);
     }
   }
   const { spec, ...rest } = o;

@@ -11,7 +11,7 @@
  * ~10× cheaper per step, which nested cross-validation needs; the dense update stays the default for v1 models.
  */
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { Adam, shuffleInPlace } from './optimiser.ts';
 import { softmax } from '../../../classify/onnx/model-format.ts';
 import { ADAPT_TYPES, type AdaptType } from '../../../core/types.ts';
 import { DEFAULT_FEATURE_SPEC, featureWidth, sparseRow, type FeatureSpec, type SparseRow } from '../../../classify/onnx/features.ts';
@@ -79,13 +79,8 @@ export function trainLinearRows(xs: readonly SparseRow[], types: readonly AdaptT
   // Parameters: W [D, K] and b [K] in one vector so Adam treats them uniformly; b sits after W.
   const P = D * K + K;
   const theta = new Float64Array(P);
-  const m = new Float64Array(P);
-  const v = new Float64Array(P);
-  const grad = new Float64Array(P);
-  const beta1 = 0.9;
-  const beta2 = 0.999;
-  const eps = 1e-8;
-  let step = 0;
+  const adam = new Adam(theta, o.learningRate, o.l2);
+  const grad = adam.grad;
   const rng = xoroshiro128plus(o.seed);
   // Lazy mode: which feature rows the current batch touched (stamp = batch number), listed in `touched`.
   const stamp = new Int32Array(D).fill(-1);
@@ -95,16 +90,9 @@ export function trainLinearRows(xs: readonly SparseRow[], types: readonly AdaptT
   const logits = new Float64Array(K);
 
   for (let epoch = 0; epoch < o.epochs; epoch++) {
-    // Fisher–Yates shuffle with the seeded generator.
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = uniformInt(rng, 0, i);
-      const t = order[i] as number;
-      order[i] = order[j] as number;
-      order[j] = t;
-    }
+    shuffleInPlace(order, rng);
     for (let start = 0; start < order.length; start += o.batchSize) {
       const batch = order.slice(start, start + o.batchSize);
-      if (!o.lazy) grad.fill(0);
       touched.length = 0;
       batchNo += 1;
       for (const idx of batch) {
@@ -136,30 +124,13 @@ export function trainLinearRows(xs: readonly SparseRow[], types: readonly AdaptT
           }
         }
       }
-      step += 1;
-      const c1 = 1 - beta1 ** step;
-      const c2 = 1 - beta2 ** step;
-      const update = (p: number) => {
-        const g = (grad[p] as number) + (p < D * K ? o.l2 * (theta[p] as number) : 0);
-        const mp = beta1 * (m[p] as number) + (1 - beta1) * g;
-        const vp = beta2 * (v[p] as number) + (1 - beta2) * g * g;
-        m[p] = mp;
-        v[p] = vp;
-        theta[p] = (theta[p] as number) - (o.learningRate * (mp / c1)) / (Math.sqrt(vp / c2) + eps);
-      };
+      // Weights get L2, biases not; an update consumes its gradient, so every batch starts from zero.
+      adam.nextStep();
       if (o.lazy) {
-        for (const i of touched) {
-          for (let k = 0; k < K; k++) {
-            update(i * K + k);
-            grad[i * K + k] = 0;
-          }
-        }
-        for (let k = 0; k < K; k++) {
-          update(D * K + k);
-          grad[D * K + k] = 0;
-        }
+        for (const i of touched) for (let k = 0; k < K; k++) adam.update(i * K + k, true);
+        for (let k = 0; k < K; k++) adam.update(D * K + k, false);
       } else {
-        for (let p = 0; p < P; p++) update(p);
+        for (let p = 0; p < P; p++) adam.update(p, p < D * K);
       }
     }
   }

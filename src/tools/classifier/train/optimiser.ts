@@ -1,0 +1,60 @@
+/**
+ * The pieces both trainers share (train.ts, the linear softmax; mlp.ts, the one-hidden-layer network): the seeded
+ * Fisher–Yates shuffle (also used to deal cross-validation folds, eval/folds.ts) and Adam over one flat parameter
+ * vector (Kingma & Ba 2015, Algorithm 1, with the bias-corrected moments; L2 added to the gradient of the parameters
+ * it applies to). One implementation, so a seed gives the same weights whichever trainer runs.
+ */
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
+
+/** Shuffles `items` in place with `rng` (Fisher–Yates, from the end). */
+export function shuffleInPlace<T>(items: T[], rng: RandomGenerator): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = uniformInt(rng, 0, i);
+    const t = items[i] as T;
+    items[i] = items[j] as T;
+    items[j] = t;
+  }
+}
+
+const BETA1 = 0.9;
+const BETA2 = 0.999;
+const EPS = 1e-8;
+
+/** Adam over `theta`; gradients are accumulated into `grad` by the caller and consumed (zeroed) by `update`. */
+export class Adam {
+  readonly grad: Float64Array;
+  private readonly m: Float64Array;
+  private readonly v: Float64Array;
+  private t = 0;
+  private c1 = 1;
+  private c2 = 1;
+
+  constructor(
+    private readonly theta: Float64Array,
+    private readonly learningRate: number,
+    private readonly l2: number,
+  ) {
+    this.grad = new Float64Array(theta.length);
+    this.m = new Float64Array(theta.length);
+    this.v = new Float64Array(theta.length);
+  }
+
+  /** Starts an optimiser step (the bias corrections of step t). */
+  nextStep(): void {
+    this.t += 1;
+    this.c1 = 1 - BETA1 ** this.t;
+    this.c2 = 1 - BETA2 ** this.t;
+  }
+
+  /** Updates parameter `q` from its accumulated gradient (plus L2 when `decay`), then zeroes that gradient. */
+  update(q: number, decay: boolean): void {
+    const g = (this.grad[q] as number) + (decay ? this.l2 * (this.theta[q] as number) : 0);
+    this.grad[q] = 0;
+    const mq = BETA1 * (this.m[q] as number) + (1 - BETA1) * g;
+    const vq = BETA2 * (this.v[q] as number) + (1 - BETA2) * g * g;
+    this.m[q] = mq;
+    this.v[q] = vq;
+    this.theta[q] = (this.theta[q] as number) - (this.learningRate * (mq / this.c1)) / (Math.sqrt(vq / this.c2) + EPS);
+  }
+}
