@@ -11,21 +11,11 @@ import { cueIds } from '../../../classify/rules.ts';
 import { createWinkSifEmbedder } from '../../../index/embedders/wink-sif.ts';
 import { ADAPT_TYPES } from '../../../core/types.ts';
 import { linearModelToOnnx, writeLinearModel } from './export.ts';
-import { predictLinear, trainLinear, type LabelledText } from './train.ts';
+import { predictLinear, trainLinear } from './train.ts';
+import { BILINGUAL_TRAIN } from './testing/bilingual-train.ts';
 
 const SMALL_V3 = specWithWordVectors({ ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 }, { scale: 2 });
-const TRAIN: LabelledText[] = [
-  { text: 'When did I visit the museum?', type: 'temporal' },
-  { text: '我是先换的工作还是先搬的家？', type: 'temporal' },
-  { text: 'Where do I work now?', type: 'update' },
-  { text: '我现在住在哪里？', type: 'update' },
-  { text: 'How many plants did I buy in total?', type: 'multi-hop' },
-  { text: '我一共养过几只宠物？', type: 'multi-hop' },
-  { text: 'What is the name of my dog?', type: 'factual' },
-  { text: '我的猫叫什么名字？', type: 'factual' },
-  { text: '我有没有跟你说过我的血型？', type: 'abstention' },
-  { text: 'Did I ever mention my blood type?', type: 'abstention' },
-];
+const TRAIN = BILINGUAL_TRAIN;
 
 let dir: string;
 beforeAll(async () => {

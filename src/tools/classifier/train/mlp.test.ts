@@ -13,21 +13,10 @@ import { readOnnxMetadata } from '../../../classify/onnx/hashed-classifier.ts';
 import { ADAPT_TYPES } from '../../../core/types.ts';
 import { mlpModelToOnnx, writeModel } from './export.ts';
 import { predictMlpRow, trainMlpRows } from './mlp.ts';
-import type { LabelledText } from './train.ts';
+import { BILINGUAL_TRAIN } from './testing/bilingual-train.ts';
 
 const SPEC = specWithCues({ ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 });
-const TRAIN: LabelledText[] = [
-  { text: 'When did I visit the museum?', type: 'temporal' },
-  { text: '我是先换的工作还是先搬的家？', type: 'temporal' },
-  { text: 'Where do I work now?', type: 'update' },
-  { text: '我现在住在哪里？', type: 'update' },
-  { text: 'How many plants did I buy in total?', type: 'multi-hop' },
-  { text: '我一共养过几只宠物？', type: 'multi-hop' },
-  { text: 'What is the name of my dog?', type: 'factual' },
-  { text: '我的猫叫什么名字？', type: 'factual' },
-  { text: '我有没有跟你说过我的血型？', type: 'abstention' },
-  { text: 'Did I ever mention my blood type?', type: 'abstention' },
-];
+const TRAIN = BILINGUAL_TRAIN;
 const rows = TRAIN.map((e) => sparseRow(e.text, SPEC));
 const types = TRAIN.map((e) => e.type);
 const train = (seed: number, epochs = 60) => trainMlpRows(rows, types, { spec: SPEC, hidden: 8, epochs, seed, learningRate: 0.01, batchSize: 4 });
