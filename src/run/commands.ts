@@ -44,9 +44,10 @@ export const runCommand: CommandModule<object, RunArgs> = {
     // Imported here so `adaptmr run --help` does not load the whole pipeline.
     const { loadExperiment } = await import('./load-config.ts');
     const { runExperiment } = await import('./runner.ts');
-    const { describeFailures, failureVerdict, maxFailureShare } = await import('./failures.ts');
+    const { describeFailures, failureVerdict } = await import('./failures.ts');
     const exp = await loadExperiment(argv.experiment);
-    const limit = maxFailureShare(argv['max-failure-share'], exp.config.run.maxFailureShare);
+    // The flag (checked to be a share by its numberFlag coerce) overrides the config.
+    const limit = argv['max-failure-share'] ?? exp.config.run.maxFailureShare;
     const out = argv.out ?? join('results', `${exp.config.name}.duckdb`);
     ensureWritableDir(dirname(out), 'results folder', 'choose another --out');
     const summary = await runExperiment(exp, {

@@ -52,8 +52,3 @@ export function failureVerdict(failedQuestions: number, questions: number, maxSh
     '(run.maxFailureShare / --max-failure-share); fix the cause and rerun: the resume retries them'
   );
 }
-
-/** The limit in force: the CLI flag when given (checked to be a share by its numberFlag coerce), else the config's. */
-export function maxFailureShare(flag: number | undefined, config: number): number {
-  return flag ?? config;
-}
