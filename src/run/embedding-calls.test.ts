@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
-import { openResultStore } from '../store/index.ts';
+import { queryFile } from '../store/testing/query-file.ts';
 import { parseExperiment } from './load-config.ts';
 import { runExperiment } from './runner.ts';
 
@@ -45,17 +45,13 @@ llm:
 `;
 
 async function embedCalls(file: string): Promise<{ rows: number; tokens: number; cost: number; methods: number }> {
-  const store = await openResultStore(file, { readOnly: true });
-  try {
-    const [r] = await store.query<{ rows: number; tokens: number; cost: number; methods: number }>(
-      `SELECT count(*)::INTEGER AS rows, coalesce(sum(prompt_tokens), 0)::INTEGER AS tokens, coalesce(sum(cost_usd), 0) AS cost,
-              count(DISTINCT method)::INTEGER AS methods
-       FROM llm_calls WHERE stage = 'embed' AND NOT cached`,
-    );
-    return r!;
-  } finally {
-    await store.close();
-  }
+  const [r] = await queryFile<{ rows: number; tokens: number; cost: number; methods: number }>(
+    file,
+    `SELECT count(*)::INTEGER AS rows, coalesce(sum(prompt_tokens), 0)::INTEGER AS tokens, coalesce(sum(cost_usd), 0) AS cost,
+            count(DISTINCT method)::INTEGER AS methods
+     FROM llm_calls WHERE stage = 'embed' AND NOT cached`,
+  );
+  return r!;
 }
 
 describe('paid embedding requests', () => {

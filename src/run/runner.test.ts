@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openResultStore } from '../store/index.ts';
 import { loadExperiment, parseExperiment } from './load-config.ts';
 import { REPO_ROOT } from './provenance.ts';
 import { runExperiment } from './runner.ts';
+import { queryFile } from '../store/testing/query-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-runner-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,15 +35,6 @@ methods:
     k: 50
 `;
 
-async function rows<T>(file: string, sql: string): Promise<T[]> {
-  const store = await openResultStore(file, { readOnly: true });
-  try {
-    return await store.query<T>(sql);
-  } finally {
-    await store.close();
-  }
-}
-
 describe('runExperiment', () => {
   const out = join(dir, 'small.duckdb');
 
@@ -54,14 +45,14 @@ describe('runExperiment', () => {
     expect(summary.written).toBe(summary.questions);
     expect(summary.errors).toBe(0);
 
-    const [counts] = await rows<{ q: number; r: number; runs: number; done: number }>(
+    const [counts] = await queryFile<{ q: number; r: number; runs: number; done: number }>(
       out,
       `select (select count(*) from questions) q, (select count(*) from retrievals) r,
               (select count(*) from runs) runs, (select count(*) from runs where status = 'done') done`,
     );
     expect(counts).toEqual({ q: 18, r: 36, runs: 1, done: 1 });
 
-    const overall = await rows<{ dataset: string; method: string; level: string; n: number; mean: number }>(
+    const overall = await queryFile<{ dataset: string; method: string; level: string; n: number; mean: number }>(
       out,
       `select dataset, method, level, n, mean from scores_by_type
         where adapt_type = 'all' and native_type = 'all' and metric = 'recall_any' and k = 10 order by all`,
@@ -82,7 +73,7 @@ describe('runExperiment', () => {
       expect(r.n).toBeLessThanOrEqual(r.dataset === 'locomo' ? 6 : 8);
     }
     // Methods never see gold, but the runner records what they returned; every retrieved id exists in the haystack.
-    const bad = await rows<{ n: number }>(
+    const bad = await queryFile<{ n: number }>(
       out,
       `select count(*) n from retrievals where len(unit_ids) = 0 or error is not null`,
     );
@@ -93,7 +84,7 @@ describe('runExperiment', () => {
     const summary = await runExperiment(parseExperiment(SMALL, 'small.yaml'), { out, progress: false, log: () => {} });
     expect(summary.written).toBe(0);
     expect(summary.skipped).toBe(18);
-    const [c] = await rows<{ r: number; d: number }>(
+    const [c] = await queryFile<{ r: number; d: number }>(
       out,
       `select count(*) r, count(distinct (dataset, question_id, method)) d from retrievals`,
     );
@@ -120,7 +111,7 @@ describe('runExperiment', () => {
     });
     expect(writtenBeforeKill).toBeGreaterThanOrEqual(5);
 
-    const [before] = await rows<{ n: number }>(killOut, 'select count(*) n from retrievals');
+    const [before] = await queryFile<{ n: number }>(killOut, 'select count(*) n from retrievals');
     // Each question commits atomically: at least the ones reported, never a partial question.
     expect(before?.n).toBeGreaterThanOrEqual(5);
     expect(before?.n).toBeLessThan(24);
@@ -128,7 +119,7 @@ describe('runExperiment', () => {
     const summary = await runExperiment(await loadExperiment(yaml), { out: killOut, progress: false, log: () => {} });
     expect(summary.skipped).toBe(before?.n);
     expect(summary.written).toBe(24 - (before?.n ?? 0));
-    const [after] = await rows<{ r: number; d: number; s: number }>(
+    const [after] = await queryFile<{ r: number; d: number; s: number }>(
       killOut,
       `select count(*) r, count(distinct question_id) d, (select count(*) from runs) s from retrievals`,
     );

@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openResultStore } from '../../store/index.ts';
 import { createMethods } from '../create-methods.ts';
 import { parseExperiment } from '../load-config.ts';
 import { REPO_ROOT } from '../provenance.ts';
 import { runExperiment } from '../runner.ts';
 import { workerCount, workerObstacle } from './eligible.ts';
+import { queryFile } from '../../store/testing/query-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-parallel-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,15 +40,6 @@ methods:
     k: 20
 `;
 
-async function rows<T>(file: string, sql: string): Promise<T[]> {
-  const store = await openResultStore(file, { readOnly: true });
-  try {
-    return await store.query<T>(sql);
-  } finally {
-    await store.close();
-  }
-}
-
 const RETRIEVALS = `select dataset, question_id, method, unit_ids, unit_session_ids, scores, no_memory, k, error
   from retrievals order by all`;
 const SCORES = `select dataset, question_id, method, level, metric, k, value, counted from scores order by all`;
@@ -63,8 +54,8 @@ describe('compute workers', () => {
     expect(b.written).toBe(a.written);
     expect(b.errors).toBe(0);
     expect(a.written).toBe(2 * 4 + 3 * 5);
-    expect(await rows(parallel, RETRIEVALS)).toEqual(await rows(inProcess, RETRIEVALS));
-    expect(await rows(parallel, SCORES)).toEqual(await rows(inProcess, SCORES));
+    expect(await queryFile(parallel, RETRIEVALS)).toEqual(await queryFile(inProcess, RETRIEVALS));
+    expect(await queryFile(parallel, SCORES)).toEqual(await queryFile(inProcess, SCORES));
     // A rerun with workers resumes: nothing left to do.
     const again = await runExperiment(exp, { out: parallel, workers: 2, progress: false, log: () => {} });
     expect(again).toMatchObject({ written: 0, skipped: a.written });
@@ -105,14 +96,14 @@ describe('compute workers', () => {
       child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve(n) : reject(new Error(`child ended with ${code}`))));
     });
     expect(written).toBeGreaterThanOrEqual(10);
-    const [before] = await rows<{ n: number }>(out, 'select count(*) n from retrievals');
+    const [before] = await queryFile<{ n: number }>(out, 'select count(*) n from retrievals');
     expect(before!.n).toBeGreaterThanOrEqual(10);
     expect(before!.n).toBeLessThan(90);
     const exp = parseExperiment(`name: kill-workers\ndatasets:\n  - name: longmemeval-s\n    limit: 90\nmethods:\n  - id: bm25\n    method: bm25\n    index: { granularity: turn }\n    k: 50\n`, yaml);
     const summary = await runExperiment(exp, { out, workers: 2, progress: false, log: () => {} });
     expect(summary.skipped).toBe(before!.n);
     expect(summary.written).toBe(90 - before!.n);
-    const [after] = await rows<{ r: number; d: number; q: number }>(
+    const [after] = await queryFile<{ r: number; d: number; q: number }>(
       out,
       'select count(*) r, count(distinct question_id) d, (select count(*) from questions) q from retrievals',
     );
