@@ -23,6 +23,13 @@ describe('parseJsonBytes', () => {
     );
   });
 
+  it('keeps an own "__proto__" key in an object whose keys are re-decoded (found by the property above)', () => {
+    const bytes = Buffer.from('{"value": {"é": 1, "__proto__": false, "键": [1]}}', 'utf8');
+    const parsed = parseJsonBytes(bytes) as { value: Record<string, unknown> };
+    expect(Object.keys(parsed.value)).toEqual(['é', '__proto__', '键']);
+    expect(parsed).toEqual(reference(bytes));
+  });
+
   it('handles mixed raw and escaped characters, Chinese and emoji', () => {
     const text = '{"a": "é \\u00e9 我 \\u6211 😀 \\ud83d\\ude00", "b": ["\\u0041", "ü"], "ñ": 1}';
     const bytes = Buffer.from(text, 'utf8');

@@ -59,7 +59,8 @@ function fixStrings(value: unknown): unknown {
       // Rebuild in the same key order with decoded keys.
       const entries = Object.entries(obj);
       for (const k of Object.keys(obj)) delete obj[k];
-      for (const [k, v] of entries) obj[utf8(k)] = v;
+      // defineProperty, not assignment: JSON.parse makes "__proto__" an own key, which `obj[k] = v` would not.
+      for (const [k, v] of entries) Object.defineProperty(obj, utf8(k), { value: v, writable: true, enumerable: true, configurable: true });
     }
     return obj;
   }
