@@ -1,11 +1,13 @@
 /**
  * sha256 of dataset files, streamed (the M file is GBs), for run provenance and lock-file checks. A folder gives
- * one row per data file (sorted by name), hashed as stored on disk (a `.json.gz` is hashed compressed).
+ * one row per data file (sorted by name), hashed as stored on disk (a `.json.gz` is hashed compressed). A run's
+ * provenance takes the hashes from the file-facts memo while a file's stat data is unchanged (file-facts.ts).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FileFacts, fileStamp } from './file-facts.ts';
 import type { DatasetSource } from './source.ts';
 
 export interface FileDigest {
@@ -31,9 +33,37 @@ export async function listDataFiles(folder: string): Promise<string[]> {
   return names.map((f) => join(folder, f));
 }
 
+/** Files hashed at once: a folder of small files is bound by per-file latency, not bandwidth. */
+const PARALLEL_FILES = 8;
+
 export async function hashDatasetFiles(src: DatasetSource): Promise<FileDigest[]> {
-  if (src.kind === 'file') return [await sha256File(src.path)];
-  const out: FileDigest[] = [];
-  for (const f of await listDataFiles(src.path)) out.push(await sha256File(f));
+  return hashMemoised(src.path, src.kind === 'file' ? [src.path] : await listDataFiles(src.path));
+}
+
+/** sha256 of one data file, from the file-facts memo while its stat data is unchanged (lock-file checks). */
+export async function sha256Memoised(path: string): Promise<FileDigest> {
+  return (await hashMemoised(path, [path]))[0]!;
+}
+
+async function hashMemoised(sourcePath: string, files: readonly string[]): Promise<FileDigest[]> {
+  const facts = FileFacts.open(sourcePath);
+  const out: FileDigest[] = new Array(files.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    for (let i = next++; i < files.length; i = next++) {
+      const path = files[i]!;
+      const stamp = await fileStamp(path);
+      const known = facts.get(path, stamp, 'sha256');
+      if (known !== undefined) {
+        out[i] = { path, sha256: known, bytes: stamp.size };
+        continue;
+      }
+      out[i] = await sha256File(path);
+      // Recorded against the stamp taken before reading: a file changed meanwhile is hashed again next time.
+      facts.set(path, stamp, 'sha256', out[i]!.sha256);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_FILES, files.length) }, lane));
+  facts.save();
   return out;
 }

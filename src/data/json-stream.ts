@@ -4,11 +4,11 @@
  * and each element parsed natively (json-decode.ts). Memory holds one element at a time.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
 import { InputError } from '../core/errors.ts';
 import { splitJsonArrayFile } from './json-array-split.ts';
 import { decodeFailure, parseJsonBytes } from './json-decode.ts';
 import { headFields } from './json-head.ts';
+import { gunzipWhole } from './gunzip.ts';
 
 export interface StreamArrayOptions {
   /** Keys of each element that are dropped (the catalog pass never needs the haystacks). */
@@ -28,7 +28,7 @@ async function readWhole(file: string): Promise<unknown[]> {
   let buf = await readFile(file);
   let value: unknown;
   try {
-    if (file.endsWith('.gz')) buf = gunzipSync(buf);
+    if (file.endsWith('.gz')) buf = gunzipWhole(buf);
     value = parseJsonBytes(buf);
   } catch (err) {
     throw decodeFailure(err, file);

@@ -14,6 +14,7 @@ import { longMemEvalCatalogEntry, normaliseLongMemEval } from './longmemeval.ts'
 import type { StreamArrayOptions } from './json-stream.ts';
 import { listDataFiles } from './hash.ts';
 import { readJsonHead } from './json-head.ts';
+import { FileFacts, fileStamp } from './file-facts.ts';
 import { readRecords, type RawRecord } from './records.ts';
 import { stratifiedSample } from './sample.ts';
 import { compareIds } from './sort.ts';
@@ -23,6 +24,8 @@ import { resolveDataset, type DatasetSource } from './source.ts';
 const LME_HEAVY = ['haystack_sessions', 'haystack_dates', 'haystack_session_ids'];
 const LME_HEAD = ['question_id', 'question_type'];
 const LOCOMO_HEAVY = ['conversation', 'event_summary', 'observation', 'session_summary'];
+/** Files whose heads are read at once (a folder of small files is bound by per-file latency). */
+const PARALLEL_HEADS = 8;
 
 /**
  * Every question's id and labels, read before any work. A question id that appears twice (two files of a folder,
@@ -53,20 +56,35 @@ function notDuplicate(places: Map<string, string>, id: string, place: string): v
 }
 
 /**
- * One file per question: read just the head of each file for its id and type (json-head.ts); a file whose head
+ * One file per question: read just the head of each file for its id and type (json-head.ts), several files at a
+ * time, the heads memoised across runs while a file's stat data is unchanged (file-facts.ts); a file whose head
  * does not give them (another key order, an array, malformed) is parsed whole instead.
  */
 async function readFolderCatalog(src: DatasetSource): Promise<CatalogEntry[]> {
   const files = await listDataFiles(src.path);
   if (files.length === 0) throw new InputError('folder holds no .json or .json.gz files', src.path);
+  const facts = FileFacts.open(src.path);
+  const heads = new Array<Record<string, unknown> | undefined>(files.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    for (let i = next++; i < files.length; i = next++) {
+      const file = files[i]!;
+      const stamp = await fileStamp(file);
+      heads[i] = facts.get(file, stamp, 'head');
+      if (heads[i] !== undefined) continue;
+      heads[i] = await readJsonHead(file, LME_HEAD);
+      if (heads[i] !== undefined) facts.set(file, stamp, 'head', heads[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_HEADS, files.length) }, lane));
   const out: CatalogEntry[] = [];
   const places = new Map<string, string>();
   const add = (entry: CatalogEntry, place: string): void => {
     notDuplicate(places, entry.questionId, place);
     out.push(entry);
   };
-  for (const file of files) {
-    const head = await readJsonHead(file, LME_HEAD);
+  for (const [i, file] of files.entries()) {
+    const head = heads[i];
     if (head) {
       add({ ...longMemEvalCatalogEntry(head, file), file }, file);
       continue;
@@ -75,6 +93,8 @@ async function readFolderCatalog(src: DatasetSource): Promise<CatalogEntry[]> {
       add({ ...longMemEvalCatalogEntry(raw, file), file }, index === 0 ? file : `${file} element ${index}`);
     }
   }
+  // Saved only once every entry is valid, so a bad file is read again (and reported) next time.
+  facts.save();
   return out;
 }
 

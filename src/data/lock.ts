@@ -7,7 +7,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../core/errors.ts';
-import { sha256File } from './hash.ts';
+import { sha256Memoised } from './hash.ts';
 
 export const LOCK_FILE = 'adaptmr-data.lock.json';
 
@@ -79,7 +79,7 @@ export function lockEntryFor(lock: LockFile, dataDir: string, path: string): Loc
 export async function verifyLocked(dataDir: string, path: string): Promise<LockEntry | undefined> {
   const entry = lockEntryFor(await readLock(dataDir), dataDir, path);
   if (!entry) return undefined;
-  const { sha256 } = await sha256File(path);
+  const { sha256 } = await sha256Memoised(path);
   if (sha256 !== entry.sha256) {
     throw new InputError(
       `sha256 ${sha256} differs from ${entry.sha256} recorded in ${lockPath(dataDir)} when it was pulled ` +

@@ -4,15 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { gunzip, gunzipSync } from 'node:zlib';
-import { promisify } from 'node:util';
 import { InputError } from '../core/errors.ts';
+import { gunzipWhole, gunzipWholeAsync } from './gunzip.ts';
 import { listDataFiles } from './hash.ts';
 import { decodeFailure, parseJsonBytes } from './json-decode.ts';
 import { streamJsonArray, type StreamArrayOptions } from './json-stream.ts';
 import type { DatasetSource } from './source.ts';
-
-const gunzipAsync = promisify(gunzip);
 
 export interface RawRecord {
   raw: unknown;
@@ -24,7 +21,7 @@ export interface RawRecord {
 async function readJson(file: string): Promise<unknown> {
   let buf = await readFile(file);
   try {
-    if (file.endsWith('.gz')) buf = await gunzipAsync(buf);
+    if (file.endsWith('.gz')) buf = await gunzipWholeAsync(buf);
     return parseJsonBytes(buf);
   } catch (err) {
     throw decodeFailure(err, file);
@@ -39,7 +36,7 @@ export function readFileRecordsSync(file: string): RawRecord[] {
   let value: unknown;
   try {
     let buf = readFileSync(file);
-    if (file.endsWith('.gz')) buf = gunzipSync(buf);
+    if (file.endsWith('.gz')) buf = gunzipWhole(buf);
     value = parseJsonBytes(buf);
   } catch (err) {
     throw decodeFailure(err, file);

@@ -52,17 +52,22 @@ export class Bm25 {
     if (n === 0) throw new Error('BM25 needs at least one document (rank_bm25 divides by the corpus size)');
     this.size = n;
     const vocab = new Map<string, number>();
-    const docFreq: number[] = [];
+    // Every array is sized by the corpus's token count, which bounds both the vocabulary and the (doc, term) pairs,
+    // so nothing grows while the corpus is read (typed arrays: no per-element boxing, no regrowth garbage).
+    let tokens = 0;
+    for (let d = 0; d < n; d++) tokens += docs[d]!.length;
+    const docFreq = new Int32Array(tokens);
     // Per-doc term ids and counts, flattened (doc d spans docTermStart[d] … docTermStart[d+1]-1).
     const docTermStart = new Int32Array(n + 1);
-    const flatTerm: number[] = [];
-    const flatTf: number[] = [];
+    const flatTerm = new Int32Array(tokens);
+    const flatTf = new Float64Array(tokens);
+    let pairs = 0;
     const docLen = new Float64Array(n);
     let totalLen = 0;
     // Term frequencies without a per-document Map: lastDoc[t] is the last document term t was seen in, slot[t]
     // its entry in flatTf for that document.
-    const lastDoc: number[] = [];
-    const slot: number[] = [];
+    const lastDoc = new Int32Array(tokens).fill(-1);
+    const slot = new Int32Array(tokens);
     for (let d = 0; d < n; d++) {
       const doc = docs[d]!;
       docLen[d] = doc.length;
@@ -73,21 +78,19 @@ export class Bm25 {
         if (id === undefined) {
           id = vocab.size;
           vocab.set(token, id);
-          docFreq.push(0);
-          lastDoc.push(-1);
-          slot.push(0);
         }
         if (lastDoc[id] !== d) {
           lastDoc[id] = d;
-          slot[id] = flatTf.length;
+          slot[id] = pairs;
           docFreq[id]! += 1;
-          flatTerm.push(id);
-          flatTf.push(1);
+          flatTerm[pairs] = id;
+          flatTf[pairs] = 1;
+          pairs++;
         } else {
           flatTf[slot[id]!]! += 1;
         }
       }
-      docTermStart[d + 1] = flatTerm.length;
+      docTermStart[d + 1] = pairs;
     }
     this.vocab = vocab;
     this.avgdl = totalLen / n;
@@ -111,8 +114,8 @@ export class Bm25 {
     const start = new Int32Array(v + 1);
     for (let t = 0; t < v; t++) start[t + 1] = start[t]! + docFreq[t]!;
     const fill = start.slice(0, v);
-    const postingDoc = new Int32Array(flatTerm.length);
-    const postingWeight = new Float64Array(flatTerm.length);
+    const postingDoc = new Int32Array(pairs);
+    const postingWeight = new Float64Array(pairs);
     for (let d = 0; d < n; d++) {
       // numpy: k1 * (1 - b + b * doc_len / avgdl), with `b * doc_len` evaluated first.
       const lenNorm = k1 * (1 - b + (b * docLen[d]!) / this.avgdl);

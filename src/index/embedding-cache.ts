@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Embedder } from '../core/interfaces.ts';
 import { errorMessage } from '../core/errors.ts';
-import { resolveCacheDir } from './cache-dir.ts';
+import { resolveCacheDir } from '../core/cache-dir.ts';
 import { CACHE_DIR_HINT, ensureWritableDir } from '../core/writable-dir.ts';
 
 export const EMBEDDINGS_DB_FILE = 'embeddings.duckdb';

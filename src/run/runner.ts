@@ -28,7 +28,7 @@ import type { LoadedExperiment } from './load-config.ts';
 import { createProgress } from './progress.ts';
 import { gitState, packageVersions } from './provenance.ts';
 import { workerCount, workerObstacle } from './parallel/eligible.ts';
-import { runDatasetInWorkers } from './parallel/pool.ts';
+import { startWorkerPool, type WorkerPool } from './parallel/pool.ts';
 import { emptyFailureCounts, type FailedStage } from './failures.ts';
 import { runDatasetInProcess, type DatasetPlan, type DatasetRunState, type RunCounters } from './run-dataset.ts';
 import { PaidCallLedger } from './paid-calls.ts';
@@ -90,17 +90,31 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
   const plans = await planDatasets(config, opts.dataDir, log);
   const datasets = await datasetMethods(exp, methods);
   plans.forEach((plan, i) => excludeFittedQuestions(plan, datasets[i]!.methods, log));
+  // Compute workers boot (modules, methods) while this thread opens the results file and records the run.
+  const everyMethod = datasets.flatMap((d) => d.methods);
+  const total = plans.reduce((n, p) => n + p.selected.size, 0);
+  const workers = workerCount(config, everyMethod, total, opts.workers);
+  if ((opts.workers ?? 0) > 0 && workers === 0) log(`workers: not used (${workerObstacle(config, everyMethod)})`);
+  const runId = runIdOf(exp);
+  const firstPool = workers > 0 ? startWorkerPool(plans[0]!, datasets[0]!.config, runId, { workers, path: exp.path, configHash: exp.configHash }) : undefined;
   // The embedding cache (a DuckDB file) is opened only for an embedder that uses it.
   const cached = typeof embedderOptions === 'object' && embedderOptions !== null && 'cache' in embedderOptions && embedderOptions.cache === true;
   const embeddingCache = cached ? await openEmbeddingCache() : undefined;
+  let poolUsed = false;
   try {
     const embedder = await embedders.create(config.embedder.name, config.embedder.options, embeddingCache ? { cache: embeddingCache } : {}, `${exp.path}: embedder`);
     logUnregisteredPlanSystems(config, log);
     // Warm-up (methods created — models loaded —, embedder vectors loaded, question catalogs read) is not part of any
     // question's latency; it is stored once per run (checkpoint `warmup` of the pseudo-method RUN_SCOPE).
     const warmupMs = performance.now() - started;
-    return await runPlans(exp, plans, datasets, methods, embedder, llm, opts, log, started, warmupMs);
+    const pools = (i: number): WorkerPool | undefined => {
+      if (workers === 0) return undefined;
+      if (i === 0) return ((poolUsed = true), firstPool);
+      return startWorkerPool(plans[i]!, datasets[i]!.config, runId, { workers, path: exp.path, configHash: exp.configHash });
+    };
+    return await runPlans(exp, plans, datasets, methods, embedder, llm, opts, log, { started, warmupMs, runId, total, pools });
   } finally {
+    if (!poolUsed) await firstPool?.stop();
     await embeddingCache?.close();
   }
 }
@@ -134,13 +148,11 @@ async function runPlans(
   llm: LlmProvider | undefined,
   opts: RunOptions,
   log: (line: string) => void,
-  started: number,
-  warmupMs: number,
+  { started, warmupMs, runId, total, pools }: { started: number; warmupMs: number; runId: string; total: number; pools: (i: number) => WorkerPool | undefined },
 ): Promise<RunSummary> {
   const { config } = exp;
 
-  // 2. Record the run with its provenance; the id is derived from the config so a rerun resumes the same run.
-  const runId = `${config.name}-${exp.configHash.slice(0, 12)}`;
+  // 2. Record the run with its provenance.
   const store = await openResultStore(opts.out);
   try {
     const git = await gitState();
@@ -169,15 +181,12 @@ async function runPlans(
     const retry = retryErrors ? await store.failedKeys(runId) : new Set<string>();
     const ledger = await PaidCallLedger.open(store, runId, done);
     if (retry.size > 0) log(`resume: retrying ${retry.size} question × method results that were errors (--no-retry-errors keeps them)`);
-    const total = plans.reduce((n, p) => n + p.selected.size, 0);
     const progress = createProgress(total, opts.progress ?? true);
     const counters: RunCounters = { written: 0, skipped: 0, errors: 0, failures: emptyFailureCounts() };
     const issues: DataIssue[] = [];
     // Questions arrive grouped by haystack, so one index per spec per in-flight question is enough to reuse them.
     const indexes = new IndexCache(embedder, ((opts.concurrency ?? config.concurrency) + 1) * distinctSpecs(datasets));
     const everyMethod = datasets.flatMap((d) => d.methods);
-    const workers = workerCount(config, everyMethod, total, opts.workers);
-    if ((opts.workers ?? 0) > 0 && workers === 0) log(`workers: not used (${workerObstacle(config, everyMethod)})`);
     try {
       for (const [i, plan] of plans.entries()) {
         const state: DatasetRunState = {
@@ -197,7 +206,8 @@ async function runPlans(
           checkpoints: (methodId) => storeCheckpoints(store, runId, methodId),
           ledger,
         };
-        if (workers > 0) await runDatasetInWorkers(plan, state, { workers, path: exp.path, configHash: exp.configHash });
+        const pool = pools(i);
+        if (pool) await pool.run(state);
         else await runDatasetInProcess(plan, state);
       }
     } catch (err) {
@@ -225,6 +235,11 @@ async function runPlans(
   } finally {
     await store.close();
   }
+}
+
+/** The run's id, derived from the config so a rerun of the same config resumes the same run. */
+function runIdOf(exp: LoadedExperiment): string {
+  return `${exp.config.name}-${exp.configHash.slice(0, 12)}`;
 }
 
 /** The checkpoints' method column for run-wide markers (the run's warm-up time). */

@@ -78,6 +78,16 @@ export function bootstrapDistribution(c: Clustered, plan: Uint32Array): Float64A
   const b = plan.length / g;
   if (!Number.isInteger(b)) throw new RangeError(`plan of ${plan.length} indices does not fit ${g} clusters`);
   const out = new Float64Array(b);
+  // Clusters of one question each (the common case): every draw counts g questions, so only the sums are gathered.
+  // Σ of g ones is exactly g in float64, so the values are the same as the general loop's.
+  if (c.counts.every((v) => v === 1)) {
+    for (let r = 0, o = 0; r < b; r++) {
+      let s = 0;
+      for (let j = 0; j < g; j++, o++) s += c.sums[plan[o]!]!;
+      out[r] = s / g;
+    }
+    return out;
+  }
   for (let r = 0, o = 0; r < b; r++) {
     let s = 0;
     let n = 0;

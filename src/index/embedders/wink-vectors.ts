@@ -26,7 +26,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { InputError } from '../../core/errors.ts';
-import { resolveCacheDir, writeFileAtomic } from '../cache-dir.ts';
+import { resolveCacheDir, writeFileAtomic } from '../../core/cache-dir.ts';
 import { CACHE_DIR_HINT, ensureWritableDir } from '../../core/writable-dir.ts';
 import { sharedWordVectorBytes } from './shared-word-vectors.ts';
 

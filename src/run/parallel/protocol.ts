@@ -1,7 +1,8 @@
 /**
  * Messages between the runner (the results file's single writer) and its compute workers. A worker gets its
- * experiment and dataset in `WorkerInit`, takes work (folder files by a shared counter, or records the runner posts),
- * and sends back each question's rows. Two shared counters bound memory: the next folder file to claim, and the
+ * experiment and dataset in `WorkerInit` and boots (modules, methods) while the runner opens the results file; then
+ * `start` says what the file already holds, and the worker takes work (folder files by a shared counter, or records
+ * the runner posts) and sends back each question's rows. Two shared counters bound memory: the next folder file to claim, and the
  * batches sent but not yet committed (a worker waits when the writer falls behind).
  */
 import type { ExperimentConfig } from '../../core/config.ts';
@@ -20,10 +21,6 @@ export interface WorkerInit {
   /** Folder layouts: the files to read, claimed one at a time through `nextFile`; absent for array files. */
   files: string[] | undefined;
   selected: string[];
-  /** Question × method keys already in the results file. */
-  done: string[];
-  /** Keys whose error rows are computed again and replaced (resume with retried errors). */
-  retry: string[];
   /** Int32[1]: index of the next folder file to claim (Atomics.add). */
   nextFile: SharedArrayBuffer;
   /** Int32[1]: batches sent by all workers and not yet written; workers pause at `maxUnwritten`. */
@@ -33,8 +30,22 @@ export interface WorkerInit {
   wordVectors?: WordVectorsSlot;
 }
 
-/** Runner → worker: one raw record of an array file (its JSON bytes), or the end of the records. */
-export type ToWorker = { type: 'record'; bytes: Uint8Array; file: string; index: number } | { type: 'end' };
+/**
+ * Runner → worker. `start` comes first, once the results file is open: workers boot (load modules, build methods)
+ * while the runner opens it. Then, for array files, each raw record (its JSON bytes) and the end of the records.
+ */
+export type ToWorker =
+  | { type: 'start'; done: string[]; retry: string[] }
+  | { type: 'record'; bytes: Uint8Array; file: string; index: number }
+  | { type: 'end' };
+
+/** What the runner knows only once the results file is open. */
+export interface WorkerStart {
+  /** Question × method keys already in the results file. */
+  done: string[];
+  /** Keys whose error rows are computed again and replaced (resume with retried errors). */
+  retry: string[];
+}
 
 /** Worker → runner. */
 export type FromWorker =

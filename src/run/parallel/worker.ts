@@ -12,7 +12,7 @@ import { embedders, useWordVectorsSlot } from '../../index/index.ts';
 import { createMethods } from '../create-methods.ts';
 import { IndexCache } from '../index-cache.ts';
 import { computeQuestion, type ComputeState } from '../run-dataset.ts';
-import type { FromWorker, ToWorker, WorkerInit } from './protocol.ts';
+import type { FromWorker, ToWorker, WorkerInit, WorkerStart } from './protocol.ts';
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
@@ -22,13 +22,38 @@ const selected = new Set(init.selected);
 const issues: DataIssue[] = [];
 if (init.wordVectors) useWordVectorsSlot(init.wordVectors);
 
-async function setUp(): Promise<ComputeState> {
+/**
+ * Messages in arrival order: `start` is taken here, record messages are queued until `runRecords` consumes them
+ * (the runner posts none before `start`, but the port delivers as soon as it is listened to).
+ */
+const inbox: ToWorker[] = [];
+let deliver: ((m: ToWorker) => void) | undefined;
+port.on('message', (m: ToWorker) => (deliver ? deliver(m) : inbox.push(m)));
+function nextMessage(): Promise<ToWorker> {
+  const queued = inbox.shift();
+  if (queued) return Promise.resolve(queued);
+  return new Promise((resolve) => {
+    deliver = (m) => {
+      deliver = undefined;
+      resolve(m);
+    };
+  });
+}
+
+async function setUp(start: Promise<WorkerStart>): Promise<ComputeState> {
   const { config } = init;
   const methods = await createMethods(config, init.path, init.configHash);
   // No embedding cache here: only uncached embedders run in workers (parallel/eligible.ts).
   const embedder = await embedders.create(config.embedder.name, config.embedder.options, {}, `${init.path}: embedder`);
   const specs = new Set(config.methods.map((m) => JSON.stringify(m.index))).size;
-  return { config, runId: init.runId, methods, done: new Set(init.done), retry: new Set(init.retry), indexes: new IndexCache(embedder, 2 * specs), llm: undefined };
+  const { done, retry } = await start;
+  return { config, runId: init.runId, methods, done: new Set(done), retry: new Set(retry), indexes: new IndexCache(embedder, 2 * specs), llm: undefined };
+}
+
+async function awaitStart(): Promise<WorkerStart> {
+  const m = await nextMessage();
+  if (m.type !== 'start') throw new Error(`compute worker: expected the start message, got ${m.type}`);
+  return m;
 }
 
 /** Waits (blocking this thread only) while the writer is behind, so unwritten rows stay bounded. */
@@ -60,28 +85,24 @@ async function runFolder(state: ComputeState, files: string[]): Promise<void> {
 }
 
 /** Array files: records arrive as JSON bytes from the runner, which reads and splits the file. */
-function runRecords(state: ComputeState): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let chain = Promise.resolve();
-    port.on('message', (m: ToWorker) => {
-      chain = chain.then(async () => {
-        if (m.type === 'end') return resolve();
-        let raw: unknown;
-        try {
-          raw = parseJsonBytes(m.bytes);
-        } catch (err) {
-          throw new InputError(`not valid JSON in element ${m.index} (${errorMessage(err)})`, m.file);
-        }
-        await processRecord(state, { raw, file: m.file, index: m.index });
-        send({ type: 'record-done' });
-      });
-      chain.catch(reject);
-    });
-  });
+async function runRecords(state: ComputeState): Promise<void> {
+  for (let m = await nextMessage(); m.type !== 'end'; m = await nextMessage()) {
+    if (m.type !== 'record') throw new Error(`compute worker: unexpected ${m.type} message`);
+    let raw: unknown;
+    try {
+      raw = parseJsonBytes(m.bytes);
+    } catch (err) {
+      throw new InputError(`not valid JSON in element ${m.index} (${errorMessage(err)})`, m.file);
+    }
+    await processRecord(state, { raw, file: m.file, index: m.index });
+    send({ type: 'record-done' });
+  }
 }
 
+const started = awaitStart();
+started.catch(() => undefined); // a failing setUp is reported first; this only keeps the rejection handled
 try {
-  const state = await setUp();
+  const state = await setUp(started);
   send({ type: 'ready' });
   if (init.files) await runFolder(state, init.files);
   else await runRecords(state);

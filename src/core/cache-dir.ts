@@ -1,12 +1,12 @@
 /**
- * Where the index layer keeps derived files (the wink binary vectors, the embeddings DuckDB): an explicit option,
+ * Where derived files are kept (the wink binary vectors, the embeddings DuckDB, dataset file facts): an explicit option,
  * else env `ADAPTMR_CACHE_DIR`, else `<repo>/.cache` (gitignored). Also an atomic file write, so two processes
  * writing the same cache file can never leave a torn one behind.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PACKAGE_ROOT } from '../core/package-root.ts';
+import { PACKAGE_ROOT } from './package-root.ts';
 
 export function resolveCacheDir(option?: string): string {
   if (option !== undefined && option !== '') return option;
