@@ -28,7 +28,7 @@ import type { LoadedExperiment } from './load-config.ts';
 import { createProgress } from './progress.ts';
 import { gitState, packageVersions } from './provenance.ts';
 import { workerCount, workerObstacle } from './parallel/eligible.ts';
-import { startWorkerPool, type WorkerPool } from './parallel/pool.ts';
+import { runnerComputes, startWorkerPool, type WorkerPool } from './parallel/pool.ts';
 import { emptyFailureCounts, type FailedStage } from './failures.ts';
 import { runDatasetInProcess, type DatasetPlan, type DatasetRunState, type RunCounters } from './run-dataset.ts';
 import { PaidCallLedger } from './paid-calls.ts';
@@ -93,10 +93,15 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
   // Compute workers boot (modules, methods) while this thread opens the results file and records the run.
   const everyMethod = datasets.flatMap((d) => d.methods);
   const total = plans.reduce((n, p) => n + p.selected.size, 0);
-  const workers = workerCount(config, everyMethod, total, opts.workers);
-  if ((opts.workers ?? 0) > 0 && workers === 0) log(`workers: not used (${workerObstacle(config, everyMethod)})`);
+  // Folder datasets: the runner's thread computes questions too, beside the workers (parallel/pool.ts).
+  const workersFor = (plan: DatasetPlan): number => workerCount(config, everyMethod, total, opts.workers, runnerComputes(plan));
+  if ((opts.workers ?? 0) > 0 && workerObstacle(config, everyMethod) !== undefined) log(`workers: not used (${workerObstacle(config, everyMethod)})`);
   const runId = runIdOf(exp);
-  const firstPool = workers > 0 ? startWorkerPool(plans[0]!, datasets[0]!.config, runId, { workers, path: exp.path, configHash: exp.configHash }) : undefined;
+  const startPool = (i: number): WorkerPool | undefined => {
+    const workers = workersFor(plans[i]!);
+    return workers > 0 ? startWorkerPool(plans[i]!, datasets[i]!.config, runId, { workers, path: exp.path, configHash: exp.configHash }) : undefined;
+  };
+  const firstPool = startPool(0);
   // The embedding cache (a DuckDB file) is opened only for an embedder that uses it.
   const cached = typeof embedderOptions === 'object' && embedderOptions !== null && 'cache' in embedderOptions && embedderOptions.cache === true;
   const embeddingCache = cached ? await openEmbeddingCache() : undefined;
@@ -107,11 +112,7 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
     // Warm-up (methods created — models loaded —, embedder vectors loaded, question catalogs read) is not part of any
     // question's latency; it is stored once per run (checkpoint `warmup` of the pseudo-method RUN_SCOPE).
     const warmupMs = performance.now() - started;
-    const pools = (i: number): WorkerPool | undefined => {
-      if (workers === 0) return undefined;
-      if (i === 0) return ((poolUsed = true), firstPool);
-      return startWorkerPool(plans[i]!, datasets[i]!.config, runId, { workers, path: exp.path, configHash: exp.configHash });
-    };
+    const pools = (i: number): WorkerPool | undefined => (i === 0 ? ((poolUsed = true), firstPool) : startPool(i));
     return await runPlans(exp, plans, datasets, methods, embedder, llm, opts, log, { started, warmupMs, runId, total, pools });
   } finally {
     if (!poolUsed) await firstPool?.stop();

@@ -29,11 +29,13 @@ export function workerObstacle(config: ExperimentConfig, methods: readonly Confi
 
 /**
  * Worker threads to use: `requested` when given (0 = none), else one per core (at most 4) when the run has enough
- * questions; 0 whenever `workerObstacle` finds a reason.
+ * questions — one fewer when the runner's thread computes questions too (folder datasets, pool.ts), so the threads
+ * computing match the cores; 0 whenever `workerObstacle` finds a reason.
  */
-export function workerCount(config: ExperimentConfig, methods: readonly ConfiguredMethod[], questions: number, requested?: number): number {
+export function workerCount(config: ExperimentConfig, methods: readonly ConfiguredMethod[], questions: number, requested?: number, runnerComputes = false): number {
   if (requested === 0 || workerObstacle(config, methods) !== undefined) return 0;
   if (requested !== undefined) return requested;
   const cores = Math.min(availableParallelism(), 4);
-  return cores >= 2 && questions >= MIN_QUESTIONS_FOR_WORKERS ? cores : 0;
+  if (cores < 2 || questions < MIN_QUESTIONS_FOR_WORKERS) return 0;
+  return runnerComputes ? cores - 1 : cores;
 }
