@@ -69,6 +69,7 @@ export interface DatasetRunState extends ComputeState {
 export async function runDatasetInProcess(plan: DatasetPlan, s: DatasetRunState): Promise<void> {
   const limit = pLimit(s.concurrency);
   const inflight = new Set<Promise<void>>();
+  const computing = new Set<Promise<unknown>>();
   let failure: unknown;
   const stream = readInstances(plan.source, {
     keep: (c) => plan.selected.has(c.questionId),
@@ -80,11 +81,14 @@ export async function runDatasetInProcess(plan: DatasetPlan, s: DatasetRunState)
     if (failure) break;
     // Only the computation holds a concurrency slot; the write waits in the store's group-commit queue, so the
     // next questions are computed while a commit is under way.
-    const task: Promise<void> = limit(async () => {
-      const computed = await computeQuestion(instance, plan.source.format, s);
-      if (computed.batch) countFailures(s.counters, computed.failed);
-      return computed.batch;
-    })
+    const computed = limit(async () => {
+      const c = await computeQuestion(instance, plan.source.format, s);
+      if (c.batch) countFailures(s.counters, c.failed);
+      return c.batch;
+    });
+    computing.add(computed);
+    void computed.catch(() => undefined).finally(() => computing.delete(computed));
+    const task: Promise<void> = computed
       .then((batch) => (batch ? writeQuestion(batch, s) : skipQuestion(s)))
       .catch((err: unknown) => {
         failure ??= err;
@@ -94,6 +98,9 @@ export async function runDatasetInProcess(plan: DatasetPlan, s: DatasetRunState)
     // Bounded read-ahead keeps memory flat on large splits (LongMemEval M).
     if (inflight.size >= s.concurrency * 16) await Promise.race(inflight);
   }
+  // Every question computed: commit what is queued now rather than after the group-commit wait.
+  await Promise.allSettled([...computing]);
+  s.store.commitQueued();
   await Promise.all(inflight);
   if (failure) throw failure;
 }

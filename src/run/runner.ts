@@ -154,7 +154,7 @@ async function runPlans(
   const { config } = exp;
 
   // 2. Record the run with its provenance.
-  const store = await openResultStore(opts.out);
+  const store = await openResultStore(opts.out, { lingerMs: RUN_LINGER_MS });
   try {
     const git = await gitState();
     const record: RunRecord = {
@@ -237,6 +237,14 @@ async function runPlans(
     await store.close();
   }
 }
+
+/**
+ * The run's group-commit wait. Workers deliver hundreds of questions a second, and the appender flushes of a
+ * transaction cost the runner's thread, which computes questions too: on LongMemEval S (BM25, 499 questions) 100 ms
+ * instead of 25 ms cuts them from 233 to 87 ms of CPU. A killed run loses at most ~100 ms of work; the end of a
+ * run does not wait (`commitQueued`).
+ */
+const RUN_LINGER_MS = 100;
 
 /** The run's id, derived from the config so a rerun of the same config resumes the same run. */
 function runIdOf(exp: LoadedExperiment): string {

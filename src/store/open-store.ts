@@ -12,6 +12,11 @@ import type { ResultStore } from './types.ts';
 
 export interface OpenOptions {
   readOnly?: boolean;
+  /**
+   * Group commit: how long a first queued question waits for others before its transaction starts (default 25 ms,
+   * see result-store.ts). A run with many producers passes more and calls `commitQueued` when they are done.
+   */
+  lingerMs?: number;
 }
 
 async function connect(path: string, readOnly: boolean): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
@@ -62,5 +67,5 @@ export async function openResultStore(path: string, opts: OpenOptions = {}): Pro
     instance.closeSync();
     throw err;
   }
-  return new ResultStoreImpl(path, readOnly, instance, connection);
+  return new ResultStoreImpl(path, readOnly, instance, connection, opts.lingerMs);
 }

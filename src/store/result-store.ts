@@ -37,9 +37,10 @@ const FAILED_ROW = `(r.error IS NOT NULL OR EXISTS (SELECT 1 FROM answers a WHER
 /** Questions per transaction at most, so one commit's memory stays bounded. */
 const MAX_GROUP = 64;
 /**
- * How long a first queued question waits for others before its transaction starts. A transaction costs ~6–20 ms
- * whatever its size (appender flush into indexed tables, WAL commit), so one per question caps a run at ~100
- * questions/s; a short wait lets questions computed meanwhile (worker threads deliver hundreds per second) share it.
+ * How long, by default, a first queued question waits for others before its transaction starts. A transaction costs
+ * ~6–20 ms whatever its size (appender flush into indexed tables, WAL commit), so one per question caps a run at
+ * ~100 questions/s; a short wait lets questions computed meanwhile share it. The runner opens its results file with
+ * a longer wait (RUN_LINGER_MS in src/run/runner.ts) and calls `commitQueued` once its producers are done.
  */
 const LINGER_MS = 25;
 
@@ -58,6 +59,7 @@ export class ResultStoreImpl implements ResultStore {
     readonly readOnly: boolean,
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
+    private readonly lingerMs = LINGER_MS,
   ) {
     this.appenders = new TableAppenders(connection);
   }
@@ -146,8 +148,12 @@ export class ResultStoreImpl implements ResultStore {
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ batch: safe, resolve, reject });
       if (this.pending.length >= MAX_GROUP) this.scheduleFlush(0);
-      else if (this.pending.length === 1) this.scheduleFlush(LINGER_MS);
+      else if (this.pending.length === 1) this.scheduleFlush(this.lingerMs);
     });
+  }
+
+  commitQueued(): void {
+    if (this.pending.length > 0) this.scheduleFlush(0);
   }
 
   private lingerTimer: NodeJS.Timeout | undefined;

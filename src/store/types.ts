@@ -148,8 +148,13 @@ export interface ResultStore {
   completedKeys(runId: string, opts?: { retryErrors?: boolean }): Promise<Set<string>>;
   /** The keys (as `completedKeys`) whose retrieval or answer row holds an error. */
   failedKeys(runId: string): Promise<Set<string>>;
-  /** All rows of one question in one transaction; rolls back and rethrows (naming the question) on any error. */
+  /**
+   * All rows of one question in one transaction (group-committed with the questions queued meanwhile); rolls back
+   * and rethrows (naming the question) on any error.
+   */
   writeQuestion(batch: QuestionBatch): Promise<void>;
+  /** Commits the questions queued so far now, without waiting for more (the producers are done). */
+  commitQueued(): void;
   /**
    * Appends llm_calls rows in a transaction of their own, committed before it resolves: the runner records each paid
    * call this way as it returns (durable accounting), apart from the question's other rows.

@@ -194,6 +194,8 @@ async function runInWorkers(
     if (!files) await feedRecords();
     else if (runnerComputes(plan)) await computeHere(files);
     await Promise.all(finished);
+    // Every question computed: commit what is queued now rather than after the group-commit wait.
+    s.store.commitQueued();
     await Promise.all(writes);
   } finally {
     if (failure) await Promise.all(workers.map((w) => w.terminate()));
@@ -217,8 +219,12 @@ async function runInWorkers(
             countFailures(s.counters, failed);
             const p: Promise<void> = writeQuestion(batch, s)
               .catch((err: unknown) => fail(err instanceof Error ? err : new Error(String(err))))
-              .finally(() => mine.delete(p));
+              .finally(() => {
+                mine.delete(p);
+                writes.delete(p);
+              });
             mine.add(p);
+            writes.add(p);
           }
         }
       } catch (err) {
@@ -229,7 +235,6 @@ async function runInWorkers(
       await new Promise<void>((resolve) => setImmediate(resolve));
       while (mine.size >= MAX_UNWRITTEN) await Promise.race(mine);
     }
-    await Promise.all(mine);
   }
 
   /** Array files: split the file here and hand each record's bytes to the least busy worker. */
