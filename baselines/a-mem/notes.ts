@@ -98,7 +98,7 @@ async function llmNotes(notes: Note[], order: number[], vectors: readonly Float3
 
 function offlineNotes(notes: Note[], order: number[], vectors: readonly Float32Array[], s: NoteSettings): Notes {
   const df = new Map<string, number>();
-  const keywords = notes.map((n) => extractEntities(n.content).slice(0, 8));
+  const keywords = notes.map((n) => extractEntities(n.content, 8));
   for (const ks of keywords) for (const k of new Set(ks)) df.set(k, (df.get(k) ?? 0) + 1);
   notes.forEach((n, i) => {
     n.keywords = keywords[i]!;

@@ -5,11 +5,18 @@
  * memory with importance 0.5. Each memory is embedded (its content) and indexed for keyword search (Okapi BM25 over
  * the contents, standing in for SQLite FTS5, whose `bm25()` ranking is the same Okapi formula). Memories keep their
  * session's id (the seed's `session_id`) and its unit ids.
+ *
+ * Offline, when the memories are the index's units in the index's order (every unit once, same text — sessions in
+ * time order, as a LongMemEval haystack is), the keyword index is the index's own default-settings BM25
+ * (bm25-shared.ts), which the runner builds once per haystack and the `bm25` method shares: the same class over the
+ * same texts in the same order with the same settings, so the same scores (BM25's average idf sums the vocabulary in
+ * first-seen order, which is why the order must match), without tokenising the haystack a second time.
  */
 import type { Ctx, MemoryIndex } from '../../src/core/interfaces.ts';
 import type { LlmRole } from '../../src/core/llm.ts';
 import { formatDate, renderUnit } from '../../src/core/render.ts';
 import { Bm25Index } from '../../src/index/bm25.ts';
+import { bm25Settings, sharedBm25 } from '../../src/index/bm25-shared.ts';
 import { seedChat, sessionsOf } from '../derived-memories.ts';
 import { parseSummary, summaryPrompt, type MemoryType } from './prompts.ts';
 
@@ -39,6 +46,12 @@ export interface StoreSettings {
 }
 
 const WHERE = 'method rago';
+const DEFAULT_BM25 = bm25Settings({});
+
+/** Whether memory i is unit i of the index with its text, for every i (see header). */
+function sameAsUnits(memories: readonly Omit<RagoMemory, 'vector'>[], index: MemoryIndex): boolean {
+  return memories.length === index.units.length && memories.every((m, i) => m.unitIds.length === 1 && m.unitIds[0] === index.units[i]!.id && m.content === index.units[i]!.text);
+}
 
 export async function buildStore(index: MemoryIndex, ctx: Ctx, s: StoreSettings): Promise<RagoStore> {
   const t0 = performance.now();
@@ -67,7 +80,7 @@ export async function buildStore(index: MemoryIndex, ctx: Ctx, s: StoreSettings)
   const vecs = s.role === undefined ? flat.map((m) => vectors[position.get(m.unitIds[0]!)!]!) : flat.length === 0 ? [] : await index.embedder.embed(flat.map((m) => m.content));
   const memories = flat.map((m, i) => ({ ...m, vector: vecs[i]! }));
   const withMemories = new Set(memories.map((m) => m.sessionId));
-  const keyword = memories.length === 0 ? undefined : new Bm25Index(memories.map((m) => m.content));
+  const keyword = memories.length === 0 ? undefined : sameAsUnits(memories, index) ? sharedBm25(index.units, DEFAULT_BM25) : new Bm25Index(memories.map((m) => m.content));
   stats.memoriseMs = performance.now() - t0;
   return {
     memories,

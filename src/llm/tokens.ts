@@ -5,27 +5,62 @@
  * counts with `tiktoken.get_encoding('o200k_base')`, `src/generation/run_generation.py`). For non-OpenAI models
  * (Llama, Qwen, Mistral…) the count is an approximation of their own tokenizer's, typically within ~10–20 %.
  * The encoder is built lazily once per process (loading the ranks takes ~100 ms).
+ *
+ * Counting is exact and cheaper than encoding: tiktoken splits a text with the encoding's pre-tokenisation pattern
+ * (`pat_str`) and byte-pair-encodes each piece on its own (js-tiktoken 1.0 `Tiktoken.encode`, as the Rust/Python
+ * tiktoken), so a text's count is the sum of its pieces' counts, and a piece's count is memoised — a haystack
+ * repeats the same words, and BPE of every word occurrence was the full-context baseline's whole per-question cost
+ * (LongMemEval S: ~400 ms a haystack, scripts/bench-latency.ts). A piece is counted by encoding it alone, which is its
+ * count in context only when the pattern splits it alone into exactly itself; that is checked once per piece, and a
+ * text with a piece that would not be (none known) is encoded whole instead.
  */
 import { createRequire } from 'node:module';
 import type { Tiktoken } from 'js-tiktoken/lite';
 import type o200kBase from 'js-tiktoken/ranks/o200k_base';
 
 let encoder: Tiktoken | undefined;
+/** The encoding's pre-tokenisation pattern, as `Tiktoken.encode` compiles it. */
+let pieces: RegExp | undefined;
 
 function enc(): Tiktoken {
   // Required on the first count, so processes that never count tokens do not load the ranks module.
   if (!encoder) {
     const require = createRequire(import.meta.url);
     const { Tiktoken: Encoder } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
-    encoder = new Encoder(require('js-tiktoken/ranks/o200k_base') as typeof o200kBase);
+    const ranks = require('js-tiktoken/ranks/o200k_base') as typeof o200kBase;
+    encoder = new Encoder(ranks);
+    pieces = new RegExp(ranks.pat_str, 'gu');
   }
   return encoder;
 }
 
-/** Tokens in a text (o200k_base). Special-token text is counted as ordinary text, never interpreted. */
+/** Tokens of each piece seen (see header); -1 marks a piece the pattern would split differently on its own. */
+const pieceTokens = new Map<string, number>();
+const PIECE_MEMO_MAX = 200_000;
+
+function tokensOfPiece(piece: string): number {
+  let n = pieceTokens.get(piece);
+  if (n === undefined) {
+    const alone = piece.match(pieces!);
+    n = alone?.length === 1 && alone[0] === piece ? enc().encode(piece, [], []).length : -1;
+    if (pieceTokens.size >= PIECE_MEMO_MAX) pieceTokens.clear();
+    pieceTokens.set(piece, n);
+  }
+  return n;
+}
+
+/** Tokens in a text (o200k_base), exactly `encode(text).length` (see header). Special-token text is counted as
+ * ordinary text, never interpreted. */
 export function countTokens(text: string): number {
   if (text === '') return 0;
-  return enc().encode(text, [], []).length;
+  const e = enc();
+  let n = 0;
+  for (const m of text.matchAll(pieces!)) {
+    const t = tokensOfPiece(m[0]);
+    if (t < 0) return e.encode(text, [], []).length;
+    n += t;
+  }
+  return n;
 }
 
 /** Token ids of a text, for truncation to a budget. */

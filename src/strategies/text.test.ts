@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ENGLISH_STOPWORDS } from '../index/tokenizers.ts';
 import { normaliseEnglish } from '../index/analysers/index.ts';
-import { extractEntities, namedWords } from './text.ts';
+import { extractEntities, namedWords, normaliseWord, textKeys } from './text.ts';
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
@@ -43,5 +43,67 @@ describe('namedWords', () => {
   it('extractEntities takes capitalised phrases only off sentence starts', () => {
     expect(extractEntities('When did I visit New York City?')).toContain('new york citi');
     expect(extractEntities('New York. Where is it?')).not.toContain('new york');
+  });
+});
+
+/** textKeys as first written: the text's own words, each normalised (before the lower-case-first scan). */
+function textKeysReference(text: string): { words: string[]; lower: string } {
+  const words = new Set<string>();
+  for (const w of new Set(text.match(WORD))) words.add(normaliseWord(w));
+  return { words: [...words], lower: text.toLowerCase() };
+}
+const keysOf = (text: string) => {
+  const k = textKeys(text);
+  return { words: [...k.words], lower: k.lower };
+};
+
+describe('textKeys', () => {
+  it('lower-casing keeps the word boundaries: every code point keeps its length and word class, but İ', () => {
+    const start = /^[\p{L}\p{N}]$/u;
+    const inner = /^[\p{L}\p{N}'’-]$/u;
+    const changed: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      const l = c.toLowerCase();
+      if (l.length !== c.length || start.test(l) !== start.test(c) || inner.test(l) !== inner.test(c)) changed.push(c);
+    }
+    // The one exception is why textKeys checks the length (U+0130 → i + U+0307, a mark that ends a word).
+    expect(changed).toEqual(['İ']);
+  });
+
+  const piece = fc.constantFrom('The', 'the', 'THE', 'Running', 'runs', "cat's", 'don’t', 'well-known', 'İstanbul', 'ΟΔΟΣ', 'Σ', '.', 'Χ', ' ', '\n', '杭州', '我搬到', 'Ñandú', 'straße', 'ǅ', '𐐀𐐨', '42');
+  it('gives the words and lower-cased text of the per-word definition on any text (English, Chinese, Greek sigma, İ)', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+        const text = parts.join('');
+        expect(keysOf(text)).toEqual(textKeysReference(text));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const text of ['ΟΔΟΣ.Χ ΟΔΟΣ', 'İSTANBUL and Istanbul', 'The THE the'])
+      expect(keysOf(text)).toEqual(textKeysReference(text));
+  });
+});
+
+describe('extractEntities limit', () => {
+  const piece = fc.constantFrom('Alice', 'Bob', 'New', 'York', 'moved', 'to', 'the', 'Hangzhou', 'restaurant', 'cats', '.', ' ', '  ', '\n', '杭州', '我的猫叫什么名字', '西湖区', 'Dr', '’s');
+  it('is the first n entities of the full list, for any n', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 0, max: 10 }), (parts, n) => {
+        const text = parts.join('');
+        expect(extractEntities(text, n)).toEqual(extractEntities(text).slice(0, n));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('countOverlap', () => {
+  it('the Han script starts at U+2E80 (countOverlap skips its Han regex below it)', () => {
+    const below: number[] = [];
+    for (let cp = 0; cp < 0x2e80; cp++) if (/\p{Script=Han}/u.test(String.fromCodePoint(cp))) below.push(cp);
+    expect(below).toEqual([]);
+    expect(/\p{Script=Han}/u.test('\u2e80')).toBe(true);
   });
 });

@@ -81,8 +81,11 @@ export function contentWords(text: string): string[] {
   return [...out];
 }
 
-/** Entities/keywords of a query, normalised, deduplicated, in first-seen order. */
-export function extractEntities(text: string): string[] {
+/** Entities/keywords of a query, normalised, deduplicated, in first-seen order. With `limit`, the first `limit` of
+ * them — the same list as `extractEntities(text).slice(0, limit)`, but the scan stops once it has them (A-MEM's
+ * offline notes keep 8 keywords of each whole session; finding every word of it first was most of that method's
+ * per-haystack time, scripts/bench-latency.ts). */
+export function extractEntities(text: string, limit = Infinity): string[] {
   const found: string[] = [];
   const seen = new Set<string>();
   const add = (e: string): void => {
@@ -91,9 +94,10 @@ export function extractEntities(text: string): string[] {
       found.push(e);
     }
   };
+  if (limit <= 0) return found;
   // Capitalised multi-word phrases (not at sentence start) first: they are the likeliest named entities.
   const words = [...text.matchAll(WORD)];
-  for (let i = 0; i < words.length; i++) {
+  for (let i = 0; i < words.length && found.length < limit; i++) {
     const w = words[i]![0];
     if (!/^\p{Lu}/u.test(w)) continue;
     const start = words[i]!.index;
@@ -102,14 +106,14 @@ export function extractEntities(text: string): string[] {
     while (j + 1 < words.length && /^\p{Lu}/u.test(words[j + 1]![0]) && /^\s+$/u.test(text.slice(words[j]!.index + words[j]![0].length, words[j + 1]!.index))) j++;
     if (j > i && !sentenceStart) add(words.slice(i, j + 1).map((m) => normaliseWord(m[0])).join(' '));
   }
-  for (const m of words) {
-    const raw = normaliseEnglish(m[0].toLowerCase());
+  for (let i = 0; i < words.length && found.length < limit; i++) {
+    const raw = normaliseEnglish(words[i]![0].toLowerCase());
     if (/\p{Script=Han}/u.test(raw)) continue;
     if (raw.length < 3 || ENGLISH_STOPWORDS.has(raw) || QUESTION_WORDS.has(raw)) continue;
     add(normaliseWord(raw));
   }
-  for (const w of hanWords(text)) add(w);
-  return found;
+  if (found.length < limit) for (const w of hanWords(text)) add(w);
+  return found.length > limit ? found.slice(0, limit) : found;
 }
 
 const SPACE = /\s/u;
@@ -202,10 +206,24 @@ export function unitSentenceKeys(unit: { text: string }): readonly SentenceKeys[
 export function textKeys(text: string): TextKeys {
   // Distinct surface forms first (a small set), then one memo lookup each: a session repeats most of its words, and
   // the memo is large (measured ~20 % less CPU per LongMemEval S haystack; same words, same order).
-  const words = new Set<string>();
-  for (const w of new Set(text.match(WORD))) words.add(normaliseWord(w));
   const lower = text.toLowerCase();
+  // The words of the lower-cased text are the lower-cased words of the text when lower-casing keeps every code unit
+  // in place and is context-free (it then maps letters to letters and leaves the rest, checked for every code point
+  // in text.test.ts): fewer distinct forms ("The"/"the") and a smaller memo. Otherwise the text's own words: İ
+  // becomes i + a combining dot, and Σ lower-cases by context (final ς, Unicode SpecialCasing), which a word alone
+  // does not have.
+  const forms = new Set((lower.length === text.length && !text.includes('Σ') ? lower : text).match(WORD));
+  const words = new Set<string>();
+  for (const w of forms) words.add(normaliseWord(w));
   return { words, lower };
+}
+
+/** False when no code unit of `s` can belong to a Han character (all below U+2E80, where the Han script starts;
+ * astral Han is written with surrogates, above it): skips the Unicode-property regex for English words, which
+ * countOverlap would otherwise run for every entity against every candidate unit. */
+function mayBeHan(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x2e80) return true;
+  return false;
 }
 
 /** How many of the entities occur in the text: words by normalised form, phrases as substrings, Chinese words as
@@ -213,7 +231,7 @@ export function textKeys(text: string): TextKeys {
 export function countOverlap(entities: readonly string[], keys: TextKeys): number {
   let n = 0;
   for (const e of entities) {
-    if (/\p{Script=Han}/u.test(e)) {
+    if (mayBeHan(e) && /\p{Script=Han}/u.test(e)) {
       if (keys.lower.includes(e)) n++;
       else {
         const chars = [...e].filter((c) => !HAN_FUNCTION.has(c));
