@@ -6,7 +6,7 @@
  * recomputing a file (or a merge of files) gives the same numbers, and cells over the same questions share one
  * resampling plan.
  */
-import { bootstrapCi, clusterBy, singletons, type CiMethod } from '../bootstrap.ts';
+import { bootstrapCi, clusterBy, singletons, type CiMethod, type Interval } from '../bootstrap.ts';
 import { PlanCache, seedFor } from '../resample.ts';
 import { bootstrapFor, byId, clusterLabels, type Bootstrap, type RunStats, type ScoreInput } from './inputs.ts';
 
@@ -60,6 +60,7 @@ export function computeScoreCis(rows: readonly ScoreInput[], runs: ReadonlyMap<s
   const kinds = bootstrapKinds(rows, runs);
   const out: ScoreCiRow[] = [];
   const cells = groupBy(rows, (r) => CELL_KEYS.map((k) => String(r[k])).join('\t'));
+  const intervals = new Map<string, Interval>();
   for (const cell of cells.values()) {
     const first = cell[0]!;
     const run = runs.get(first.runId);
@@ -77,7 +78,14 @@ export function computeScoreCis(rows: readonly ScoreInput[], runs: ReadonlyMap<s
       const values = sorted.map((r) => r.value);
       const units = labels ? clusterBy(values, labels) : singletons(values);
       const seed = seedFor(run.seed, `${first.dataset}\t${bootstrap}\t${ids.join('\n')}`);
-      const ci = bootstrapCi(units, plans.get(units.sums.length, run.resamples, seed), run.ci, run.alpha);
+      // Cells over the same questions often hold the same values (recall_any@30 and @50 both all ones, say): the
+      // interval is a pure function of the units, the plan and the method, so an identical cell reuses it.
+      const memoKey = `${units.sums.length}:${run.resamples}:${seed}:${run.ci}:${run.alpha}:${units.sums.join(',')}:${labels ? units.counts.join(',') : ''}`;
+      let ci = intervals.get(memoKey);
+      if (!ci) {
+        ci = bootstrapCi(units, plans.get(units.sums.length, run.resamples, seed), run.ci, run.alpha);
+        intervals.set(memoKey, ci);
+      }
       out.push({
         runId: first.runId, dataset: first.dataset, method: first.method, granularity: first.granularity, level: first.level,
         metric: first.metric, k: first.k, adaptType, nativeType, n: sorted.length, mean: ci.estimate, ciLow: ci.low,
