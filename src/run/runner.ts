@@ -17,7 +17,6 @@ import {
   type DataIssue,
 } from '../data/index.ts';
 import { embedders, openEmbeddingCache } from '../index/index.ts';
-import { openResultStore, refreshStats } from '../store/index.ts';
 import type { MethodRow, ResultStore, RunRecord } from '../store/types.ts';
 import type { LlmProvider } from '../core/llm.ts';
 import { configForDataset, hasMethodPatch } from '../core/dataset-methods.ts';
@@ -153,7 +152,8 @@ async function runPlans(
 ): Promise<RunSummary> {
   const { config } = exp;
 
-  // 2. Record the run with its provenance.
+  // 2. Record the run with its provenance. DuckDB loads only now, after the compute workers were started.
+  const { openResultStore, refreshStats } = await import('../store/index.ts');
   const store = await openResultStore(opts.out, { lingerMs: RUN_LINGER_MS });
   try {
     const git = await gitState();
