@@ -134,7 +134,8 @@ async function main(): Promise<void> {
     }
     const inFile = join(dir, 'longmemeval_s.json');
     await combinedS(dataDir, inFile);
-    const env = { ...process.env, PYTHONPATH: [stubs, officialDir!].join(':') };
+    // The stand-ins first; then the official code and whatever PYTHONPATH holds (e.g. a --target dir with rank_bm25).
+    const env = { ...process.env, PYTHONPATH: [stubs, officialDir!, process.env.PYTHONPATH].filter(Boolean).join(':') };
     console.log(`official pipeline (${officialDir}, flat-bm25; peak RSS = its largest process):`);
     for (const name of official) {
       const g = CONFIGS[name]!.granularity;

@@ -28,7 +28,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
       .option('concurrency', intFlag('concurrency', 1, { describe: 'questions processed at once (overrides the config)' }))
       .option('workers', intFlag('workers', 0, {
-        describe: 'worker threads computing questions (0 = none; default one per core for LLM-free runs of 64+ questions)',
+        describe: 'worker threads computing questions (0 = none; default one per core for LLM-free runs of 64+ questions, minus one for folder datasets, where the runner thread computes too)',
       }))
       .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' })
       .option('retry-errors', {
