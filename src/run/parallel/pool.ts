@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../../core/errors.ts';
 import { instancesOfRecord, readFileRecordsSync, splitJsonArrayFile } from '../../data/index.ts';
-import { createWordVectorsSlot, embedders, winkCachePath, type WordVectorsSlot } from '../../index/index.ts';
+import { createWordVectorsSlot, embedders, useWordVectorsSlot, winkCachePath, type WordVectorsSlot } from '../../index/index.ts';
 import type { DatasetPlan, DatasetRunState } from '../run-dataset.ts';
 import { computeQuestion, countFailures, skipQuestion, writeQuestion } from '../run-dataset.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol.ts';
@@ -107,7 +107,11 @@ export function startWorkerPool(plan: DatasetPlan, config: DatasetRunState['conf
     maxUnwritten: MAX_UNWRITTEN,
   };
   const wordVectors = wordVectorsSlot(config);
-  if (wordVectors) init.wordVectors = wordVectors;
+  if (wordVectors) {
+    init.wordVectors = wordVectors;
+    // This thread computes questions too (folder datasets): it reads the vectors through the same slot.
+    useWordVectorsSlot(wordVectors);
+  }
   const mailboxes = Array.from({ length: opts.workers }, () => new Mailbox(startWorker(init)));
   return {
     stop: async () => {
