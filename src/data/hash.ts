@@ -4,6 +4,7 @@
  * provenance takes the hashes from the file-facts memo while a file's stat data is unchanged (file-facts.ts).
  */
 import { createHash } from 'node:crypto';
+import pLimit from 'p-limit';
 import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -47,23 +48,20 @@ export async function sha256Memoised(path: string): Promise<FileDigest> {
 
 async function hashMemoised(sourcePath: string, files: readonly string[]): Promise<FileDigest[]> {
   const facts = FileFacts.open(sourcePath);
-  const out: FileDigest[] = new Array(files.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    for (let i = next++; i < files.length; i = next++) {
-      const path = files[i]!;
-      const stamp = await fileStamp(path);
-      const known = facts.get(path, stamp, 'sha256');
-      if (known !== undefined) {
-        out[i] = { path, sha256: known, bytes: stamp.size };
-        continue;
-      }
-      out[i] = await sha256File(path);
-      // Recorded against the stamp taken before reading: a file changed meanwhile is hashed again next time.
-      facts.set(path, stamp, 'sha256', out[i]!.sha256);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_FILES, files.length) }, lane));
+  const limit = pLimit(PARALLEL_FILES);
+  const out = await Promise.all(
+    files.map((path) =>
+      limit(async (): Promise<FileDigest> => {
+        const stamp = await fileStamp(path);
+        const known = facts.get(path, stamp, 'sha256');
+        if (known !== undefined) return { path, sha256: known, bytes: stamp.size };
+        const digest = await sha256File(path);
+        // Recorded against the stamp taken before reading: a file changed meanwhile is hashed again next time.
+        facts.set(path, stamp, 'sha256', digest.sha256);
+        return digest;
+      }),
+    ),
+  );
   facts.save();
   return out;
 }

@@ -3,6 +3,7 @@
  * instance reader, and `loadDataset`, which resolves a config reference, verifies the lock-file sha256, applies
  * the reference's `questionIds` / `sample` / `limit`, and returns instances sorted by question id (`compareIds`).
  */
+import pLimit from 'p-limit';
 import type { DatasetRef } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
 import type { Instance } from '../core/types.ts';
@@ -64,19 +65,19 @@ async function readFolderCatalog(src: DatasetSource): Promise<CatalogEntry[]> {
   const files = await listDataFiles(src.path);
   if (files.length === 0) throw new InputError('folder holds no .json or .json.gz files', src.path);
   const facts = FileFacts.open(src.path);
-  const heads = new Array<Record<string, unknown> | undefined>(files.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    for (let i = next++; i < files.length; i = next++) {
-      const file = files[i]!;
-      const stamp = await fileStamp(file);
-      heads[i] = facts.get(file, stamp, 'head');
-      if (heads[i] !== undefined) continue;
-      heads[i] = await readJsonHead(file, LME_HEAD);
-      if (heads[i] !== undefined) facts.set(file, stamp, 'head', heads[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_HEADS, files.length) }, lane));
+  const limit = pLimit(PARALLEL_HEADS);
+  const heads = await Promise.all(
+    files.map((file) =>
+      limit(async () => {
+        const stamp = await fileStamp(file);
+        const known = facts.get(file, stamp, 'head');
+        if (known !== undefined) return known;
+        const head = await readJsonHead(file, LME_HEAD);
+        if (head !== undefined) facts.set(file, stamp, 'head', head);
+        return head;
+      }),
+    ),
+  );
   const out: CatalogEntry[] = [];
   const places = new Map<string, string>();
   const add = (entry: CatalogEntry, place: string): void => {
