@@ -19,7 +19,7 @@ import { startFakeOpenAiServer } from '../src/llm/testing/fake-openai-server.ts'
 import { labelledQuestions } from '../src/tools/classifier/eval/questions.ts';
 import { evaluateClassifier } from '../src/tools/classifier/eval/run-eval.ts';
 import { trainAndLoad, type EvalResult } from '../src/tools/classifier/eval/evaluate.ts';
-import { writeEvalResults } from '../src/store/classifier-eval.ts';
+import { writeEvalResults } from '../src/store/classifier-eval-file.ts';
 import { writeTinyHfModel } from '../src/classify/onnx/testing/tiny-hf-model.ts';
 
 const outIdx = process.argv.indexOf('--out');

@@ -3,14 +3,12 @@
  * the results schema, schema.ts, so one writer and one version check serve runs and evaluations): `classifier_eval` (one row per evaluation: accuracy, macro-F1, abstention visibility, latency
  * p50/p95), `classifier_type_scores` (per-type P/R/F1), `classifier_confusion` (gold × predicted counts) and
  * `classifier_predictions` (one row per question with probabilities, source and latency_ms). One evaluation is
- * written in one transaction. Rows are appended, never replaced: `eval_id` tells evaluations apart.
+ * written in one transaction. Rows are appended, never replaced: `eval_id` tells evaluations apart. Opening a file
+ * to write them: classifier-eval-file.ts (kept apart so the store's own modules import no cycle).
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { ADAPT_TYPES } from '../core/types.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
-import { openResultStore } from './open-store.ts';
 
 export { CLASSIFIER_EVAL_SCHEMA } from './schema.ts';
 
@@ -66,15 +64,4 @@ export async function appendClassifierEval(conn: DuckDBConnection, r: EvalResult
       p.probs.factual, p.probs.temporal, p.probs.update, p.probs['multi-hop'], p.probs.abstention, p.source, p.route, p.latencyMs,
     ]),
   );
-}
-
-/** Writes evaluations into a results file (created with the full schema when new), one transaction each. */
-export async function writeEvalResults(file: string, results: readonly EvalResult[]): Promise<void> {
-  mkdirSync(dirname(file), { recursive: true });
-  const store = await openResultStore(file);
-  try {
-    await store.writeClassifierEvals(results);
-  } finally {
-    await store.close();
-  }
 }

@@ -18,7 +18,7 @@ import { classifiers } from '../../classify/registry.ts';
 import { labelledQuestions, type LabelledQuestion } from './eval/questions.ts';
 import { evaluateClassifier } from './eval/run-eval.ts';
 import { evalJson, evalText } from './eval/format.ts';
-import { writeEvalResults } from '../../store/classifier-eval.ts';
+import { writeEvalResults } from '../../store/classifier-eval-file.ts';
 import { confusionChartSpec } from '../../report/confusion-chart.ts';
 import { renderChart } from '../../report/index.ts';
 import { DEFAULT_TRAIN_OPTIONS, trainLinearRows } from './train/train.ts';

@@ -11,7 +11,7 @@ import { confusionChartSpec } from '../../../report/confusion-chart.ts';
 import { evaluateClassifier } from './run-eval.ts';
 import { labelledQuestions, type LabelledQuestion } from './questions.ts';
 import { renderChart } from '../../../report/index.ts';
-import { writeEvalResults } from '../../../store/classifier-eval.ts';
+import { writeEvalResults } from '../../../store/classifier-eval-file.ts';
 
 const dataDir = process.env.ADAPTMR_DATA_DIR ?? '';
 let questions: LabelledQuestion[];
