@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
+import { parisQaChat } from '../llm/testing/paris-qa.ts';
 import { parseExperiment } from '../run/load-config.ts';
 import { runExperiment } from '../run/runner.ts';
 import { openResultStore } from '../store/index.ts';
@@ -18,20 +19,8 @@ import { runReport } from './report.ts';
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-qa-e2e-'));
 let server: FakeOpenAiServer;
 
-// The question line of LongMemEval's reader prompt and of the LoCoMo reader: "Question: <text>" then a newline.
-function questionOf(prompt: string): string {
-  return /Question: (.*)\n/u.exec(prompt)?.[1] ?? '';
-}
-
 beforeAll(async () => {
-  server = await startFakeOpenAiServer({
-    chat: (body) => {
-      const prompt = body.messages.map((m) => m.content).join('\n');
-      if (/Answer yes or no only/iu.test(prompt)) return /Paris/u.test(prompt) ? 'yes' : 'no';
-      if (/CORRECT/u.test(prompt) && /WRONG/u.test(prompt)) return /Paris/u.test(prompt) ? '{"label": "CORRECT"}' : '{"label": "WRONG"}';
-      return questionOf(prompt).length % 2 === 0 ? 'It was in Paris.' : 'I do not know.';
-    },
-  });
+  server = await startFakeOpenAiServer({ chat: parisQaChat() });
 });
 afterAll(async () => {
   await server.close();

@@ -13,6 +13,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FEATURE_SPEC } from '../classify/onnx/features.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
+import { parisQaChat } from '../llm/testing/paris-qa.ts';
 import { runReport } from '../report/report.ts';
 import { openResultStore } from '../store/index.ts';
 import { trainLinear } from '../tools/classifier/train/train.ts';
@@ -29,14 +30,8 @@ const model = join(dir, 'classifier.onnx');
 let server: FakeOpenAiServer;
 
 beforeAll(async () => {
-  server = await startFakeOpenAiServer({
-    chat: (body) => {
-      const prompt = body.messages.map((m) => m.content).join('\n');
-      if (/Answer yes or no only/iu.test(prompt)) return /Paris/u.test(prompt) ? 'yes' : 'no';
-      if (/CORRECT/u.test(prompt) && /WRONG/u.test(prompt)) return /Paris/u.test(prompt) ? '{"label": "CORRECT"}' : '{"label": "WRONG"}';
-      return prompt.length % 2 === 0 ? 'It was in Paris.' : 'I do not know.';
-    },
-  });
+  // The reader's answer depends on the whole prompt's length here (retrieved context included).
+  server = await startFakeOpenAiServer({ chat: parisQaChat((prompt) => prompt) });
   const train = ['When did I go?', 'What is my address now?', 'How many in total?', 'What is the name of my dog?']
     .map((text, i) => ({ text, type: (['temporal', 'update', 'multi-hop', 'factual'] as const)[i]! }));
   await writeLinearModel(trainLinear(train, { spec: { ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 }, epochs: 5, seed: 1 }), model);

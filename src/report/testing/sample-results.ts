@@ -7,20 +7,12 @@
  */
 import { join } from 'node:path';
 import { startFakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
+import { parisQaChat } from '../../llm/testing/paris-qa.ts';
 import { parseExperiment } from '../../run/load-config.ts';
 import { runExperiment } from '../../run/runner.ts';
 
-const questionOf = (prompt: string): string => /Question: (.*)\n/u.exec(prompt)?.[1] ?? '';
-
 export async function makeSampleResults(out: string, cacheDir: string): Promise<void> {
-  const server = await startFakeOpenAiServer({
-    chat: (body) => {
-      const prompt = body.messages.map((m) => m.content).join('\n');
-      if (/Answer yes or no only/iu.test(prompt)) return /Paris/u.test(prompt) ? 'yes' : 'no';
-      if (/CORRECT/u.test(prompt) && /WRONG/u.test(prompt)) return /Paris/u.test(prompt) ? '{"label": "CORRECT"}' : '{"label": "WRONG"}';
-      return questionOf(prompt).length % 2 === 0 ? 'It was in Paris.' : 'I do not know.';
-    },
-  });
+  const server = await startFakeOpenAiServer({ chat: parisQaChat() });
   try {
     const yaml = `
 name: sample
