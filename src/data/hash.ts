@@ -8,7 +8,7 @@ import pLimit from 'p-limit';
 import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FileFacts, fileStamp } from './file-facts.ts';
+import { FILES_AT_ONCE, FileFacts } from './file-facts.ts';
 import type { DatasetSource } from './source.ts';
 
 export interface FileDigest {
@@ -34,9 +34,6 @@ export async function listDataFiles(folder: string): Promise<string[]> {
   return names.map((f) => join(folder, f));
 }
 
-/** Files hashed at once: a folder of small files is bound by per-file latency, not bandwidth. */
-const PARALLEL_FILES = 8;
-
 export async function hashDatasetFiles(src: DatasetSource): Promise<FileDigest[]> {
   return hashMemoised(src.path, src.kind === 'file' ? [src.path] : await listDataFiles(src.path));
 }
@@ -48,17 +45,13 @@ export async function sha256Memoised(path: string): Promise<FileDigest> {
 
 async function hashMemoised(sourcePath: string, files: readonly string[]): Promise<FileDigest[]> {
   const facts = FileFacts.open(sourcePath);
-  const limit = pLimit(PARALLEL_FILES);
+  const limit = pLimit(FILES_AT_ONCE);
   const out = await Promise.all(
     files.map((path) =>
       limit(async (): Promise<FileDigest> => {
-        const stamp = await fileStamp(path);
-        const known = facts.get(path, stamp, 'sha256');
-        if (known !== undefined) return { path, sha256: known, bytes: stamp.size };
-        const digest = await sha256File(path);
-        // Recorded against the stamp taken before reading: a file changed meanwhile is hashed again next time.
-        facts.set(path, stamp, 'sha256', digest.sha256);
-        return digest;
+        let read: FileDigest | undefined;
+        const { value, stamp } = await facts.memoised(path, 'sha256', async () => (read = await sha256File(path)).sha256);
+        return read ?? { path, sha256: value!, bytes: stamp.size };
       }),
     ),
   );

@@ -15,7 +15,7 @@ import { longMemEvalCatalogEntry, normaliseLongMemEval } from './longmemeval.ts'
 import type { StreamArrayOptions } from './json-stream.ts';
 import { listDataFiles } from './hash.ts';
 import { readJsonHead } from './json-head.ts';
-import { FileFacts, fileStamp } from './file-facts.ts';
+import { FILES_AT_ONCE, FileFacts } from './file-facts.ts';
 import { readRecords, type RawRecord } from './records.ts';
 import { stratifiedSample } from './sample.ts';
 import { compareIds } from './sort.ts';
@@ -25,8 +25,6 @@ import { resolveDataset, type DatasetSource } from './source.ts';
 const LME_HEAVY = ['haystack_sessions', 'haystack_dates', 'haystack_session_ids'];
 const LME_HEAD = ['question_id', 'question_type'];
 const LOCOMO_HEAVY = ['conversation', 'event_summary', 'observation', 'session_summary'];
-/** Files whose heads are read at once (a folder of small files is bound by per-file latency). */
-const PARALLEL_HEADS = 8;
 
 /**
  * Every question's id and labels, read before any work. A question id that appears twice (two files of a folder,
@@ -65,18 +63,9 @@ async function readFolderCatalog(src: DatasetSource): Promise<CatalogEntry[]> {
   const files = await listDataFiles(src.path);
   if (files.length === 0) throw new InputError('folder holds no .json or .json.gz files', src.path);
   const facts = FileFacts.open(src.path);
-  const limit = pLimit(PARALLEL_HEADS);
+  const limit = pLimit(FILES_AT_ONCE);
   const heads = await Promise.all(
-    files.map((file) =>
-      limit(async () => {
-        const stamp = await fileStamp(file);
-        const known = facts.get(file, stamp, 'head');
-        if (known !== undefined) return known;
-        const head = await readJsonHead(file, LME_HEAD);
-        if (head !== undefined) facts.set(file, stamp, 'head', head);
-        return head;
-      }),
-    ),
+    files.map((file) => limit(async () => (await facts.memoised(file, 'head', () => readJsonHead(file, LME_HEAD))).value)),
   );
   const out: CatalogEntry[] = [];
   const places = new Map<string, string>();
