@@ -9,7 +9,7 @@ import type { ExperimentConfig } from '../core/config.ts';
 import type { Checkpoints } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
 import type { Instance } from '../core/types.ts';
-import { readInstances, type DataIssue, type DatasetSource } from '../data/index.ts';
+import { instancesOfRecord, readInstances, type DataIssue, type DatasetSource, type RawRecord } from '../data/index.ts';
 import { completedKey, type QuestionBatch, type ResultStore } from '../store/types.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
 import type { FailedStage } from './failures.ts';
@@ -126,6 +126,26 @@ export async function computeQuestion(
     if (stage !== undefined) failed.push(stage);
   }
   return { batch, failed };
+}
+
+/**
+ * The selected questions of one raw record, each computed (`computeQuestion`) — the loop the worker threads and the
+ * runner's own thread (parallel/) share. `beforeEach` runs before each question is computed (a worker waits there
+ * while the writer is behind).
+ */
+export async function* computeRecord(
+  source: DatasetSource,
+  record: RawRecord,
+  selected: ReadonlySet<string>,
+  s: ComputeState,
+  issues: DataIssue[],
+  beforeEach: () => void = () => {},
+): AsyncGenerator<{ batch: QuestionBatch | undefined; failed: FailedStage[] }> {
+  for (const instance of instancesOfRecord(source, record, { keep: (c) => selected.has(c.questionId), issues })) {
+    if (!selected.has(instance.query.id)) continue;
+    beforeEach();
+    yield await computeQuestion(instance, source.format, s);
+  }
 }
 
 export async function writeQuestion(batch: QuestionBatch, s: DatasetRunState): Promise<void> {

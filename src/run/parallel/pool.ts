@@ -6,10 +6,10 @@
  */
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../../core/errors.ts';
-import { instancesOfRecord, readFileRecordsSync, splitJsonArrayFile } from '../../data/index.ts';
+import { readFileRecordsSync, splitJsonArrayFile } from '../../data/index.ts';
 import { createWordVectorsSlot, embedders, useWordVectorsSlot, winkCachePath, type WordVectorsSlot } from '../../index/index.ts';
 import type { DatasetPlan, DatasetRunState } from '../run-dataset.ts';
-import { computeQuestion, countFailures, skipQuestion, writeQuestion } from '../run-dataset.ts';
+import { computeRecord, countFailures, skipQuestion, writeQuestion } from '../run-dataset.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol.ts';
 
 /**
@@ -213,9 +213,7 @@ async function runInWorkers(
     for (let i = Atomics.add(next, 0, 1); i < list.length && !failure; i = Atomics.add(next, 0, 1)) {
       try {
         for (const record of readFileRecordsSync(list[i]!)) {
-          for (const instance of instancesOfRecord(plan.source, record, { keep: (c) => plan.selected.has(c.questionId), issues: s.issues })) {
-            if (!plan.selected.has(instance.query.id)) continue;
-            const { batch, failed } = await computeQuestion(instance, plan.source.format, s);
+          for await (const { batch, failed } of computeRecord(plan.source, record, plan.selected, s, s.issues)) {
             if (!batch) {
               skipQuestion(s);
               continue;

@@ -7,11 +7,11 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage, InputError } from '../../core/errors.ts';
-import { instancesOfRecord, parseJsonBytes, readFileRecordsSync, type DataIssue, type RawRecord } from '../../data/index.ts';
+import { parseJsonBytes, readFileRecordsSync, type DataIssue, type RawRecord } from '../../data/index.ts';
 import { embedders, useWordVectorsSlot } from '../../index/index.ts';
 import { createMethods } from '../create-methods.ts';
 import { IndexCache } from '../index-cache.ts';
-import { computeQuestion, type ComputeState } from '../run-dataset.ts';
+import { computeRecord, type ComputeState } from '../run-dataset.ts';
 import type { FromWorker, ToWorker, WorkerInit, WorkerStart } from './protocol.ts';
 
 const init = workerData as WorkerInit;
@@ -64,10 +64,7 @@ function waitForWriter(): void {
 }
 
 async function processRecord(state: ComputeState, record: RawRecord): Promise<void> {
-  for (const instance of instancesOfRecord(init.source, record, { keep: (c) => selected.has(c.questionId), issues })) {
-    if (!selected.has(instance.query.id)) continue;
-    waitForWriter();
-    const { batch, failed } = await computeQuestion(instance, init.source.format, state);
+  for await (const { batch, failed } of computeRecord(init.source, record, selected, state, issues, waitForWriter)) {
     if (!batch) {
       send({ type: 'skipped' });
       continue;
