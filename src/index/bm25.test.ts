@@ -107,6 +107,24 @@ describe('Bm25 properties', () => {
   });
 });
 
+describe('Bm25 on a corpus past its initial array sizes', () => {
+  it('matches the literal formula with a vocabulary over 1,024 terms and over 4,096 (doc, term) pairs, from arrays or streamed', () => {
+    let seed = 7;
+    const next = (m: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), Math.floor((seed / 2 ** 31) * m)); // a fixed LCG
+    const docs = Array.from({ length: 60 }, () => Array.from({ length: next(160) }, () => `w${next(3000)}`));
+    const query = ['w1', 'w2', 'w2999', 'w17', 'nope'];
+    const ref = referenceScores(docs, query);
+    const fromArrays = new Bm25(docs).scores(query);
+    const streamed = new Bm25({ count: docs.length, tokens: (d) => docs[d]! }).scores(query);
+    expect(new Set(docs.flat()).size).toBeGreaterThan(1024);
+    expect(docs.flat().length).toBeGreaterThan(4096);
+    ref.forEach((r, i) => {
+      expect(fromArrays[i]).toBe(r);
+      expect(streamed[i]).toBe(r);
+    });
+  });
+});
+
 describe('tokenizers', () => {
   it('whitespace = Python str.split(" ") (empty strings kept, case kept)', () => {
     // Expected values are Python 3 outputs of s.split(" ").

@@ -42,42 +42,54 @@ export class Bm25 {
   private readonly postingDoc: Int32Array;
   private readonly postingWeight: Float64Array;
 
-  /** Builds the index from already tokenized documents (rank_bm25 takes a tokenized corpus too). */
+  /**
+   * Builds the index from tokenized documents: an array of token arrays (rank_bm25 takes a tokenized corpus too),
+   * or a count and a function giving document d's tokens, which is called once per document in order — so a
+   * document's tokens are garbage as soon as they are counted, instead of every token of the corpus staying alive
+   * (and being copied by each young-generation collection) until the index is built.
+   */
   constructor(
-    docs: readonly (readonly string[])[],
+    docs: readonly (readonly string[])[] | { readonly count: number; tokens(d: number): readonly string[] },
     readonly params: { k1: number; b: number; epsilon: number } = { k1: 1.5, b: 0.75, epsilon: 0.25 },
   ) {
     const { k1, b, epsilon } = params;
-    const n = docs.length;
+    const n = Array.isArray(docs) ? docs.length : (docs as { count: number }).count;
+    const tokensOf = Array.isArray(docs) ? (d: number) => (docs as readonly (readonly string[])[])[d]! : (d: number) => (docs as { tokens(d: number): readonly string[] }).tokens(d);
     if (n === 0) throw new Error('BM25 needs at least one document (rank_bm25 divides by the corpus size)');
     this.size = n;
     const vocab = new Map<string, number>();
-    // Every array is sized by the corpus's token count, which bounds both the vocabulary and the (doc, term) pairs,
-    // so nothing grows while the corpus is read (typed arrays: no per-element boxing, no regrowth garbage).
-    let tokens = 0;
-    for (let d = 0; d < n; d++) tokens += docs[d]!.length;
-    const docFreq = new Int32Array(tokens);
-    // Per-doc term ids and counts, flattened (doc d spans docTermStart[d] … docTermStart[d+1]-1).
+    // Typed arrays (no per-element boxing), doubled when full: per term (document frequency, and for counting term
+    // frequencies without a per-document Map: lastDoc[t], the last document term t was seen in, and slot[t], its
+    // entry in flatTf there) and per (doc, term) pair (doc d's pairs are docTermStart[d] … docTermStart[d+1]-1).
+    let docFreq = new Int32Array(1024);
+    let lastDoc = new Int32Array(1024).fill(-1);
+    let slot = new Int32Array(1024);
+    let flatTerm = new Int32Array(4096);
+    let flatTf = new Float64Array(4096);
     const docTermStart = new Int32Array(n + 1);
-    const flatTerm = new Int32Array(tokens);
-    const flatTf = new Float64Array(tokens);
     let pairs = 0;
     const docLen = new Float64Array(n);
     let totalLen = 0;
-    // Term frequencies without a per-document Map: lastDoc[t] is the last document term t was seen in, slot[t]
-    // its entry in flatTf for that document.
-    const lastDoc = new Int32Array(tokens).fill(-1);
-    const slot = new Int32Array(tokens);
     for (let d = 0; d < n; d++) {
-      const doc = docs[d]!;
+      const doc = tokensOf(d);
       docLen[d] = doc.length;
       totalLen += doc.length;
+      if (pairs + doc.length > flatTerm.length) {
+        const size = Math.max(2 * flatTerm.length, pairs + doc.length);
+        flatTerm = grown(flatTerm, new Int32Array(size));
+        flatTf = grown(flatTf, new Float64Array(size));
+      }
       for (let i = 0; i < doc.length; i++) {
         const token = doc[i]!;
         let id = vocab.get(token);
         if (id === undefined) {
           id = vocab.size;
           vocab.set(token, id);
+          if (id === docFreq.length) {
+            docFreq = grown(docFreq, new Int32Array(2 * id));
+            lastDoc = grown(lastDoc, new Int32Array(2 * id).fill(-1));
+            slot = grown(slot, new Int32Array(2 * id));
+          }
         }
         if (lastDoc[id] !== d) {
           lastDoc[id] = d;
@@ -152,6 +164,12 @@ export class Bm25 {
   }
 }
 
+/** `to` with `from` copied into its start. */
+function grown<T extends Int32Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
 /** A BM25 index over raw texts with its tokenizer, so queries are tokenized the same way as the documents. */
 export class Bm25Index {
   readonly settings: Bm25Settings;
@@ -161,7 +179,7 @@ export class Bm25Index {
   constructor(texts: readonly string[], options: Bm25Options = {}) {
     this.settings = Bm25OptionsSchema.parse(options);
     this.tokenize = makeTokenizer(this.settings.tokenizer, { stopwords: this.settings.stopwords });
-    this.bm25 = new Bm25(texts.map(this.tokenize), this.settings);
+    this.bm25 = new Bm25({ count: texts.length, tokens: (d) => this.tokenize(texts[d]!) }, this.settings);
   }
 
   scores(query: string): Float64Array {
