@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Entry for the `adaptmr` command. Runs the compiled CLI in dist/ (built by `npm run build`, which `npm install` runs
-// through `prepare`), so no TypeScript is transpiled at start-up. In a development checkout whose dist/ is missing or
+// Entry for the `adaptmr` command. Runs the compiled CLI, bundled (dist/bundle/cli.js: tsc's output in dist/src,
+// bundled by scripts/bundle.mjs; `npm run build`, which `npm install` runs through `prepare`), so no TypeScript is
+// transpiled at start-up and a few files load instead of hundreds of modules. In a development checkout whose dist/ is missing or
 // older than a source file, it says so on stderr and runs the TypeScript sources through tsx instead: correct, only
 // slower to start.
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = join(import.meta.dirname, '..');
-const compiled = join(root, 'dist', 'src', 'cli.js');
+const compiled = join(root, 'dist', 'bundle', 'cli.js');
 const stamp = join(root, 'dist', 'BUILT');
 
 /** Newest modification time of the .ts sources under `dir` (0 when the folder is absent, as in a packed install). */

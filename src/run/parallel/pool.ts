@@ -39,7 +39,11 @@ export interface WorkerRunOptions {
   configHash: string;
 }
 
-/** The worker script: compiled JavaScript under dist/, or the TypeScript source loaded through tsx (tests, dev). */
+/**
+ * The worker script: compiled JavaScript beside this module (dist/src/run/parallel/, or dist/bundle/, where the
+ * bundle writes its worker entry next to every chunk: scripts/bundle.mjs), or the TypeScript source loaded through
+ * tsx (tests, dev).
+ */
 function startWorker(init: WorkerInit): Worker {
   const self = import.meta.url;
   const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };

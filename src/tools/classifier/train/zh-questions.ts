@@ -4,12 +4,15 @@
  * dataset `zh-plan`, so they join LongMemEval and LoCoMo in training and get their own rows in the table.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../../../core/errors.ts';
+import { PACKAGE_ROOT } from '../../../core/package-root.ts';
 import { AdaptTypeSchema } from '../../../core/types.ts';
 import type { LabelledQuestion } from '../eval/questions.ts';
 
-export const ZH_QUESTIONS_FILE = new URL('../../../classify/data/zh-questions.jsonl', import.meta.url);
+// From the package root, not this module's URL: the compiled CLI runs from a bundle elsewhere (scripts/bundle.mjs).
+export const ZH_QUESTIONS_FILE = join(PACKAGE_ROOT, 'src', 'classify', 'data', 'zh-questions.jsonl');
 export const ZH_DATASET = 'zh-plan';
 
 const LineSchema = z.object({ id: z.string().min(1), question: z.string().min(1), type: AdaptTypeSchema }).strict();

@@ -1,0 +1,61 @@
+/**
+ * The bundle the published `bin` runs (scripts/bundle.mjs): built here from the sources into a folder inside the
+ * package (so its external packages resolve from node_modules as in dist/bundle), it answers `--help`, and an
+ * `adaptmr run` through it with a compute worker (the worker entry found beside the chunks) stores exactly the rows
+ * the in-process run stores.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../src/core/package-root.ts';
+import { parseExperiment } from '../src/run/load-config.ts';
+import { runExperiment } from '../src/run/runner.ts';
+import { queryFile } from '../src/store/testing/query-file.ts';
+// @ts-expect-error: a plain .mjs build script without type declarations
+import { bundle } from './bundle.mjs';
+
+mkdirSync(join(PACKAGE_ROOT, '.cache'), { recursive: true });
+const dir = mkdtempSync(join(PACKAGE_ROOT, '.cache', 'bundle-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const EXPERIMENT = `
+name: bundled
+seed: 5
+datasets:
+  - name: longmemeval-s
+    sample: { perType: 2 }
+methods:
+  - id: bm25-session
+    method: bm25
+    index: { granularity: session, roles: [user], keepEmpty: true }
+    k: 50
+    options: { tokenizer: whitespace, tieBreak: reverse }
+`;
+const ROWS = 'select question_id, method, unit_ids, scores from retrievals order by all';
+
+describe('the bundled CLI', () => {
+  it('runs a config with a compute worker and stores the rows the in-process run stores', async () => {
+    const out = join(dir, 'bundle');
+    await bundle(join(PACKAGE_ROOT, 'src'), out);
+    expect(existsSync(join(out, 'cli.js')) && existsSync(join(out, 'worker.js'))).toBe(true);
+    const help = spawnSync(process.execPath, [join(out, 'cli.js'), '--help'], { encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/adaptmr <command>/);
+
+    const yaml = join(dir, 'bundled.yaml');
+    writeFileSync(yaml, EXPERIMENT);
+    const viaBundle = join(dir, 'bundle.duckdb');
+    const r = spawnSync(process.execPath, [join(out, 'cli.js'), 'run', yaml, '--out', viaBundle, '--no-progress', '--workers', '1'], {
+      encoding: 'utf8',
+      env: process.env,
+    });
+    expect(r.stderr).not.toMatch(/Error|error:/);
+    expect(r.status).toBe(0);
+    const inProcess = join(dir, 'in-process.duckdb');
+    await runExperiment(parseExperiment(EXPERIMENT, yaml), { out: inProcess, workers: 0, progress: false, log: () => {} });
+    const rows = await queryFile(inProcess, ROWS);
+    expect(rows.length).toBeGreaterThan(5);
+    expect(await queryFile(viaBundle, ROWS)).toEqual(rows);
+  });
+});
