@@ -14,13 +14,19 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 
-/** Small pure-JavaScript packages every command loads at start; everything else in `dependencies` stays external. */
-export const BUNDLED_PACKAGES = ['zod', 'yaml', 'yargs', 'safe-stable-stringify', 'p-limit', 'pure-rand'];
+/**
+ * Pure-JavaScript packages every run loads; everything else in `dependencies` stays external. DuckDB's JavaScript
+ * API is ~180 CommonJS files that Node's ESM loader would scan one by one for their exports (~0.1 s); its native
+ * bindings stay external.
+ */
+export const BUNDLED_PACKAGES = ['zod', 'yaml', 'yargs', 'safe-stable-stringify', 'p-limit', 'pure-rand', '@duckdb/node-api'];
+/** Packages reached only through bundled ones that must stay external (native code). */
+const NATIVE = ['@duckdb/node-bindings'];
 
 /** Builds the bundle from `from` (dist/src, or src: esbuild reads the TypeScript sources as well) into `out`. */
 export async function bundle(from = join(root, 'dist', 'src'), out = join(root, 'dist', 'bundle')) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const external = Object.keys(pkg.dependencies).filter((name) => !BUNDLED_PACKAGES.includes(name));
+  const external = [...Object.keys(pkg.dependencies).filter((name) => !BUNDLED_PACKAGES.includes(name)), ...NATIVE];
   const ext = existsTs(from) ? 'ts' : 'js';
   rmSync(out, { recursive: true, force: true });
   await build({
