@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openResultStore, refreshStats, type ResultStore } from './index.ts';
+import { loadScoreInputs, openResultStore, refreshStats, type ResultStore } from './index.ts';
 import { RUN, writeStatsFixture } from './testing/stats-fixture.ts';
 
 let dir: string;
@@ -56,6 +56,22 @@ describe('statistics tables', () => {
       `SELECT test, mean_diff FROM comparisons WHERE dataset = 'plain' AND metric = 'ndcg_any' AND adapt_type = 'all'`);
     expect(ndcg[0]!.test).toBe('sign-flip-mc');
     expect(ndcg[0]!.mean_diff).toBeGreaterThan(0);
+  });
+
+  it('loadScoreInputs reads every counted score with its question types, as the plain join does (k NULL included)', async () => {
+    await fill();
+    // A metric without k, and an uncounted row, beside the fixture's rows.
+    await store.query(`INSERT INTO scores SELECT run_id, dataset, question_id, method, granularity, level, 'mrr', NULL, value / 2, counted, NULL
+      FROM scores WHERE metric = 'recall_any' AND dataset = 'plain'`);
+    await store.query(`UPDATE scores SET counted = false WHERE metric = 'ndcg_any' AND question_id = 'q03'`);
+    const plain = await store.query<Record<string, unknown>>(
+      `SELECT s.run_id AS "runId", s.dataset, s.question_id AS "questionId", s.method, s.granularity, s.level, s.metric, s.k, s.value,
+         q.adapt_type AS "adaptType", q.native_type AS "nativeType"
+       FROM scores s JOIN questions q ON q.run_id = s.run_id AND q.dataset = s.dataset AND q.question_id = s.question_id WHERE s.counted`);
+    const key = (r: object) => JSON.stringify(r, Object.keys(r).sort());
+    const loaded = (await loadScoreInputs(store)).map(key).sort();
+    expect(loaded.length).toBe(2 * 40 * 2 + 2 * 39 * 2 + 40 + 39 - 2);
+    expect(loaded).toEqual(plain.map(key).sort());
   });
 
   it('is idempotent, and recomputes identically when the rows change back', async () => {
