@@ -14,8 +14,10 @@ export const REPO_ROOT = PACKAGE_ROOT;
 
 export async function gitState(cwd = REPO_ROOT): Promise<{ commit: string | null; dirty: boolean | null }> {
   try {
-    const { stdout: commit } = await exec('git', ['rev-parse', 'HEAD'], { cwd });
-    const { stdout: status } = await exec('git', ['status', '--porcelain', '--untracked-files=no'], { cwd });
+    const [{ stdout: commit }, { stdout: status }] = await Promise.all([
+      exec('git', ['rev-parse', 'HEAD'], { cwd }),
+      exec('git', ['status', '--porcelain', '--untracked-files=no'], { cwd }),
+    ]);
     return { commit: commit.trim(), dirty: status.trim().length > 0 };
   } catch {
     // Not a git checkout (e.g. an npm tarball): record the absence rather than guess.
@@ -29,14 +31,15 @@ export async function packageVersions(root = REPO_ROOT): Promise<Record<string, 
     version: string;
     dependencies?: Record<string, string>;
   };
-  const out: Record<string, string> = { 'adaptmr-bench': pkg.version, node: process.version };
-  for (const name of Object.keys(pkg.dependencies ?? {}).sort()) {
+  const names = Object.keys(pkg.dependencies ?? {}).sort();
+  const versions = await Promise.all(names.map(async (name) => {
     try {
-      const dep = JSON.parse(await readFile(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
-      out[name] = dep.version;
+      return (JSON.parse(await readFile(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
     } catch {
-      out[name] = 'missing';
+      return 'missing';
     }
-  }
+  }));
+  const out: Record<string, string> = { 'adaptmr-bench': pkg.version, node: process.version };
+  names.forEach((name, i) => (out[name] = versions[i]!));
   return out;
 }

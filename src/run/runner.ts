@@ -152,11 +152,18 @@ async function runPlans(
 ): Promise<RunSummary> {
   const { config } = exp;
 
-  // 2. Record the run with its provenance. DuckDB loads only now, after the compute workers were started.
+  // 2. Record the run with its provenance. DuckDB loads only now, after the compute workers were started. The
+  // provenance (git, node_modules, data file hashes: waits on other processes and the disk) is read meanwhile.
+  const provenance = Promise.all([
+    gitState(),
+    packageVersions(),
+    Promise.all(plans.map(async (p) => [p.source.name, { path: p.source.path, files: await hashDatasetFiles(p.source) }] as const)),
+  ]);
+  provenance.catch(() => {}); // awaited below; a failure to open the file must not surface as an unhandled rejection
   const { openResultStore, refreshStats } = await import('../store/index.ts');
   const store = await openResultStore(opts.out, { lingerMs: RUN_LINGER_MS });
   try {
-    const git = await gitState();
+    const [git, versions, hashes] = await provenance;
     const record: RunRecord = {
       runId,
       name: config.name,
@@ -164,10 +171,8 @@ async function runPlans(
       configHash: exp.configHash,
       gitCommit: git.commit,
       gitDirty: git.dirty,
-      packageVersions: await packageVersions(),
-      datasetHashes: Object.fromEntries(
-        await Promise.all(plans.map(async (p) => [p.source.name, { path: p.source.path, files: await hashDatasetFiles(p.source) }] as const)),
-      ),
+      packageVersions: versions,
+      datasetHashes: Object.fromEntries(hashes),
       seed: config.seed,
       startedAt: new Date().toISOString(),
       status: 'running',
