@@ -6,11 +6,14 @@
  * the contents, standing in for SQLite FTS5, whose `bm25()` ranking is the same Okapi formula). Memories keep their
  * session's id (the seed's `session_id`) and its unit ids.
  *
- * Offline, when the memories are the index's units in the index's order (every unit once, same text — sessions in
- * time order, as a LongMemEval haystack is), the keyword index is the index's own default-settings BM25
- * (bm25-shared.ts), which the runner builds once per haystack and the `bm25` method shares: the same class over the
- * same texts in the same order with the same settings, so the same scores (BM25's average idf sums the vocabulary in
- * first-seen order, which is why the order must match), without tokenising the haystack a second time.
+ * Offline, the memories are the index's units (every unit once, same text), in time order. The keyword index is
+ * then the index's own default-settings BM25 (bm25-shared.ts), which the runner builds once per haystack and the
+ * `bm25` method shares, read through the permutation from memory order to unit order: BM25 over the same set of
+ * texts with the same settings, without tokenising the haystack a second time. When the haystack is not in time
+ * order (210 of LongMemEval S's 499), the documents are indexed in the haystack's order rather than the memories':
+ * idf, lengths and weights are the same, and only BM25's average idf (summed over the vocabulary in first-seen
+ * order, used for the ε floor of negative idfs) may round differently in its last bit. SQLite FTS5, which this
+ * index stands in for, defines no document order either.
  */
 import type { Ctx, MemoryIndex } from '../../src/core/interfaces.ts';
 import type { LlmRole } from '../../src/core/llm.ts';
@@ -31,9 +34,14 @@ export interface RagoMemory {
   unitIds: string[];
 }
 
+/** Keyword search over the memories: BM25 score of each memory, in memory order. */
+export interface KeywordIndex {
+  scores(query: string): ArrayLike<number>;
+}
+
 export interface RagoStore {
   memories: RagoMemory[];
-  keyword: Bm25Index | undefined;
+  keyword: KeywordIndex | undefined;
   /** Sessions with memories, oldest first (for the question's session scope). */
   sessions: { sessionId: string; atMs: number }[];
   stats: { extractFailures: number; skippedItems: number; memoriseMs: number };
@@ -48,9 +56,35 @@ export interface StoreSettings {
 const WHERE = 'method rago';
 const DEFAULT_BM25 = bm25Settings({});
 
-/** Whether memory i is unit i of the index with its text, for every i (see header). */
-function sameAsUnits(memories: readonly Omit<RagoMemory, 'vector'>[], index: MemoryIndex): boolean {
-  return memories.length === index.units.length && memories.every((m, i) => m.unitIds.length === 1 && m.unitIds[0] === index.units[i]!.id && m.content === index.units[i]!.text);
+/**
+ * For memories that are the index's units (each unit exactly once, with its text), the unit position of each memory;
+ * otherwise undefined (see header).
+ */
+function unitPositions(memories: readonly Omit<RagoMemory, 'vector'>[], index: MemoryIndex, position: ReadonlyMap<string, number>): Int32Array | undefined {
+  if (memories.length !== index.units.length) return undefined;
+  const at = new Int32Array(memories.length);
+  const seen = new Uint8Array(memories.length);
+  for (let i = 0; i < memories.length; i++) {
+    const m = memories[i]!;
+    const p = m.unitIds.length === 1 ? position.get(m.unitIds[0]!) : undefined;
+    if (p === undefined || seen[p] === 1 || m.content !== index.units[p]!.text) return undefined;
+    seen[p] = 1;
+    at[i] = p;
+  }
+  return at;
+}
+
+/** The index's shared BM25, scores read in memory order. */
+function sharedKeywordIndex(index: MemoryIndex, at: Int32Array): KeywordIndex {
+  const bm25 = sharedBm25(index.units, DEFAULT_BM25);
+  return {
+    scores(query) {
+      const byUnit = bm25.scores(query);
+      const out = new Float64Array(at.length);
+      for (let i = 0; i < at.length; i++) out[i] = byUnit[at[i]!]!;
+      return out;
+    },
+  };
 }
 
 export async function buildStore(index: MemoryIndex, ctx: Ctx, s: StoreSettings): Promise<RagoStore> {
@@ -80,7 +114,8 @@ export async function buildStore(index: MemoryIndex, ctx: Ctx, s: StoreSettings)
   const vecs = s.role === undefined ? flat.map((m) => vectors[position.get(m.unitIds[0]!)!]!) : flat.length === 0 ? [] : await index.embedder.embed(flat.map((m) => m.content));
   const memories = flat.map((m, i) => ({ ...m, vector: vecs[i]! }));
   const withMemories = new Set(memories.map((m) => m.sessionId));
-  const keyword = memories.length === 0 ? undefined : sameAsUnits(memories, index) ? sharedBm25(index.units, DEFAULT_BM25) : new Bm25Index(memories.map((m) => m.content));
+  const at = memories.length === 0 ? undefined : unitPositions(memories, index, position);
+  const keyword = memories.length === 0 ? undefined : at ? sharedKeywordIndex(index, at) : new Bm25Index(memories.map((m) => m.content));
   stats.memoriseMs = performance.now() - t0;
   return {
     memories,
