@@ -99,6 +99,46 @@ describe('extractEntities limit', () => {
   });
 });
 
+/** extractEntities' English part as first written: every word of the text matched first, phrases then words. */
+function entitiesReference(text: string): string[] {
+  const found: string[] = [];
+  const add = (e: string) => void (e && !found.includes(e) && found.push(e));
+  const words = [...text.matchAll(WORD)];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]![0];
+    if (!/^\p{Lu}/u.test(w)) continue;
+    const sentenceStart = words[i]!.index === 0 || /[.?!]\s*$/u.test(text.slice(0, words[i]!.index));
+    let j = i;
+    while (j + 1 < words.length && /^\p{Lu}/u.test(words[j + 1]![0]) && /^\s+$/u.test(text.slice(words[j]!.index + words[j]![0].length, words[j + 1]!.index))) j++;
+    if (j > i && !sentenceStart) add(words.slice(i, j + 1).map((m) => normaliseWord(m[0])).join(' '));
+  }
+  for (const m of words) {
+    const raw = normaliseEnglish(m[0].toLowerCase());
+    if (/\p{Script=Han}/u.test(raw) || raw.length < 3 || ENGLISH_STOPWORDS.has(raw)) continue;
+    add(normaliseWord(raw));
+  }
+  return found;
+}
+
+describe('extractEntities phrases', () => {
+  // Token edges WORD draws (a capital inside "iPhone", after "x-" or "O’", hyphen and apostrophe runs, digits).
+  const piece = fc.constantFrom('Alice', 'Bob', 'New', 'York', 'iPhone', 'x-Ray', '-', '--', '’', "'", 'O’Neil', 'McDonald', '42', '4B', 'Éva', 'ÉVA',
+    'Σ', 'İstanbul', 'moved', 'the', ' ', '  ', '\n', '\u00a0', '.', '?', ',', '杭州', 'Dr', '’s');
+  it('finds the phrases and words of the all-words definition on any text', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        // QUESTION_WORDS are not among the pieces, so the reference need not know them; the Chinese words come last.
+        const ours = extractEntities(text);
+        const ref = entitiesReference(text);
+        expect(ours.slice(0, ref.length)).toEqual(ref);
+        for (const e of ours.slice(ref.length)) expect(e).toMatch(/^\p{Script=Han}+$/u);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
 describe('countOverlap', () => {
   it('the Han script starts at U+2E80 (countOverlap skips its Han regex below it)', () => {
     const below: number[] = [];

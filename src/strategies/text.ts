@@ -81,6 +81,15 @@ export function contentWords(text: string): string[] {
   return [...out];
 }
 
+/**
+ * The WORD tokens that start with a capital letter, and only those: a capital at a position where WORD would not
+ * start a token (inside "iPhone", after "a-") is not matched: the lookbehind, tried only where a capital matched,
+ * rejects a capital that a letter or digit followed by token characters leads up to. Far fewer matches than every
+ * word of a long text.
+ */
+const CAPITALISED = /\p{Lu}(?<![\p{L}\p{N}][\p{L}\p{N}'’-]*\p{Lu})[\p{L}\p{N}'’-]*/gu;
+const WHITESPACE_ONLY = /^\s+$/u;
+
 /** Entities/keywords of a query, normalised, deduplicated, in first-seen order. With `limit`, the first `limit` of
  * them — the same list as `extractEntities(text).slice(0, limit)`, but the scan stops once it has them (A-MEM's
  * offline notes keep 8 keywords of each whole session; finding every word of it first was most of that method's
@@ -95,22 +104,25 @@ export function extractEntities(text: string, limit = Infinity): string[] {
     }
   };
   if (limit <= 0) return found;
-  // Capitalised multi-word phrases (not at sentence start) first: they are the likeliest named entities.
-  const words = [...text.matchAll(WORD)];
-  for (let i = 0; i < words.length && found.length < limit; i++) {
-    const w = words[i]![0];
-    if (!/^\p{Lu}/u.test(w)) continue;
-    const start = words[i]!.index;
+  // Capitalised multi-word phrases (not at sentence start) first: they are the likeliest named entities. A phrase is
+  // a run of capitalised tokens with only whitespace between them (so no other token either), each a possible start.
+  const caps = [...text.matchAll(CAPITALISED)];
+  for (let i = 0; i < caps.length && found.length < limit; i++) {
+    const start = caps[i]!.index;
     const sentenceStart = start === 0 || follows(text, start, '.?!');
     let j = i;
-    while (j + 1 < words.length && /^\p{Lu}/u.test(words[j + 1]![0]) && /^\s+$/u.test(text.slice(words[j]!.index + words[j]![0].length, words[j + 1]!.index))) j++;
-    if (j > i && !sentenceStart) add(words.slice(i, j + 1).map((m) => normaliseWord(m[0])).join(' '));
+    while (j + 1 < caps.length && WHITESPACE_ONLY.test(text.slice(caps[j]!.index + caps[j]![0].length, caps[j + 1]!.index))) j++;
+    if (j > i && !sentenceStart) add(caps.slice(i, j + 1).map((m) => normaliseWord(m[0])).join(' '));
   }
-  for (let i = 0; i < words.length && found.length < limit; i++) {
-    const raw = normaliseEnglish(words[i]![0].toLowerCase());
-    if (/\p{Script=Han}/u.test(raw)) continue;
-    if (raw.length < 3 || ENGLISH_STOPWORDS.has(raw) || QUESTION_WORDS.has(raw)) continue;
-    add(normaliseWord(raw));
+  // Then content words in text order, read lazily: the scan stops at the limit.
+  if (found.length < limit) {
+    for (const m of text.matchAll(WORD)) {
+      const raw = normaliseEnglish(m[0].toLowerCase());
+      if (/\p{Script=Han}/u.test(raw)) continue;
+      if (raw.length < 3 || ENGLISH_STOPWORDS.has(raw) || QUESTION_WORDS.has(raw)) continue;
+      add(normaliseWord(raw));
+      if (found.length >= limit) break;
+    }
   }
   if (found.length < limit) for (const w of hanWords(text)) add(w);
   return found.length > limit ? found.slice(0, limit) : found;
