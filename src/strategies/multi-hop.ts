@@ -99,14 +99,19 @@ export function bridgeWords(question: string, evidence: readonly ScoredUnit[], h
       sessionsOf.set(w, (sessionsOf.get(w) ?? new Set<string>()).add(e.unit.sessionId));
     }
   }
+  // Most shared first (a stable sort: ties keep first-seen order), and the haystack searched only until three are
+  // found: the same three as searching for every shared name first, which scanned the haystack once per name.
+  const ranked = [...sessionsOf.entries()].filter(([, s]) => s.size >= 2).sort((a, b) => b[1].size - a[1].size);
+  if (ranked.length === 0) return [];
   const evidenceIds = new Set(evidence.map((e) => e.unit.id));
   // Lower-cased once per unit, not the whole haystack again on every question.
   const outside = haystack.filter((u) => !evidenceIds.has(u.id)).map(unitLower);
-  return [...sessionsOf.entries()]
-    .filter(([w, s]) => s.size >= 2 && outside.some((t) => t.includes(w)))
-    .sort((a, b) => b[1].size - a[1].size)
-    .slice(0, 3)
-    .map(([w]) => w);
+  const out: string[] = [];
+  for (const [w] of ranked) {
+    if (out.length === 3) break;
+    if (outside.some((t) => t.includes(w))) out.push(w);
+  }
+  return out;
 }
 
 /** Per-step min-max normalised relevance, so steps whose scores live on different scales mix fairly. */
