@@ -41,6 +41,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
       }))
       .option('verbose', { type: 'boolean', default: false, describe: 'print each question id to stderr once its rows are committed' }),
   handler: async (argv) => {
+    // A compute worker starts loading its modules now, while this thread reads the experiment (parallel/spawn.ts).
+    if (argv.workers !== 0) (await import('./parallel/spawn.ts')).prewarmComputeWorker();
     // Imported here so `adaptmr run --help` does not load the whole pipeline.
     const { loadExperiment } = await import('./load-config.ts');
     const { runExperiment } = await import('./runner.ts');

@@ -5,6 +5,7 @@
  * the same file resumes: questions already written are skipped, never duplicated, and those whose rows are errors
  * are computed again with their error rows replaced (unless `retryErrors: false`).
  */
+import { existsSync } from 'node:fs';
 import type { ExperimentConfig } from '../core/config.ts';
 import { InputError, errorMessage } from '../core/errors.ts';
 import { redactSecrets } from '../core/secrets.ts';
@@ -28,6 +29,7 @@ import { createProgress } from './progress.ts';
 import { gitState, packageVersions } from './provenance.ts';
 import { workerCount, workerObstacle } from './parallel/eligible.ts';
 import { runnerComputes, startWorkerPool, type WorkerPool } from './parallel/pool.ts';
+import { releaseWarmWorker } from './parallel/spawn.ts';
 import { emptyFailureCounts, type FailedStage } from './failures.ts';
 import { runDatasetInProcess, type DatasetPlan, type DatasetRunState, type RunCounters } from './run-dataset.ts';
 import { PaidCallLedger } from './paid-calls.ts';
@@ -96,9 +98,11 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
   const workersFor = (plan: DatasetPlan): number => workerCount(config, everyMethod, total, opts.workers, runnerComputes(plan));
   if ((opts.workers ?? 0) > 0 && workerObstacle(config, everyMethod) !== undefined) log(`workers: not used (${workerObstacle(config, everyMethod)})`);
   const runId = runIdOf(exp);
+  // No results file yet: nothing of the first dataset is done, and its workers can start at once (parallel/pool.ts).
+  const fresh = !existsSync(opts.out) && !existsSync(`${opts.out}.wal`);
   const startPool = (i: number): WorkerPool | undefined => {
     const workers = workersFor(plans[i]!);
-    return workers > 0 ? startWorkerPool(plans[i]!, datasets[i]!.config, runId, { workers, path: exp.path, configHash: exp.configHash }) : undefined;
+    return workers > 0 ? startWorkerPool(plans[i]!, datasets[i]!.config, runId, { workers, path: exp.path, configHash: exp.configHash, freshResults: i === 0 && fresh }) : undefined;
   };
   const firstPool = startPool(0);
   // The embedding cache (a DuckDB file) is opened only for an embedder that uses it.
@@ -115,6 +119,7 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
     return await runPlans(exp, plans, datasets, methods, embedder, llm, opts, log, { started, warmupMs, runId, total, pools });
   } finally {
     if (!poolUsed) await firstPool?.stop();
+    await releaseWarmWorker();
     await embeddingCache?.close();
   }
 }

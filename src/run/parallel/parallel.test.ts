@@ -14,6 +14,9 @@ import { parseExperiment } from '../load-config.ts';
 import { REPO_ROOT } from '../provenance.ts';
 import { runExperiment } from '../runner.ts';
 import { workerCount, workerObstacle } from './eligible.ts';
+import { startWorkerPool } from './pool.ts';
+import { openResultStore } from '../../store/index.ts';
+import type { DatasetPlan, DatasetRunState } from '../run-dataset.ts';
 import { queryFile } from '../../store/testing/query-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-parallel-'));
@@ -75,6 +78,28 @@ describe('compute workers', () => {
     await expect(runExperiment(exp, { out: join(dir, 'broken.duckdb'), workers: 2, progress: false, log: () => {} })).rejects.toThrow(
       /zz_broken\.json\.gz: not valid JSON/,
     );
+  });
+
+  it('started for a fresh results file, stop before writing anything when the file turns out to hold the dataset', async () => {
+    const folder = join(DATA, 'longmemeval/s_cleaned');
+    const files = readdirSync(folder).sort().slice(0, 2).map((f) => join(folder, f));
+    const plan: DatasetPlan = {
+      source: { name: 'longmemeval-s', format: 'longmemeval', path: folder, kind: 'folder' },
+      selected: new Set(['any']),
+      files: new Set(files),
+    };
+    const exp = parseExperiment('name: fresh\ndatasets: [{ name: longmemeval-s }]\nmethods: [{ id: bm25, method: bm25, k: 5 }]\n', 'fresh.yaml');
+    // The workers are told at once that nothing is done (the file did not exist when the run started)…
+    const pool = startWorkerPool(plan, exp.config, 'fresh-run', { workers: 1, path: 'fresh.yaml', configHash: exp.configHash, freshResults: true });
+    const store = await openResultStore(join(dir, 'appeared.duckdb'));
+    try {
+      // …but the file, once open, holds a question of the dataset: another run created it meanwhile.
+      const state = { done: new Set(['longmemeval-s\tq1\tbm25']), retry: new Set<string>(), store } as unknown as DatasetRunState;
+      await expect(pool.run(state)).rejects.toThrow(/appeared while this run was starting/);
+      expect(await store.query('select count(*)::INT AS n from retrievals')).toEqual([{ n: 0 }]);
+    } finally {
+      await store.close();
+    }
   });
 
   it('a killed CLI run with workers resumes without duplicates', async () => {

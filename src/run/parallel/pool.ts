@@ -4,13 +4,13 @@
  * through the store's group commit, and keeps the counters and progress. The first failure stops every worker and
  * is raised here: a data error keeps its one-line InputError form.
  */
-import { Worker } from 'node:worker_threads';
 import { InputError } from '../../core/errors.ts';
 import { readFileRecordsSync, splitJsonArrayFile } from '../../data/index.ts';
 import { createWordVectorsSlot, embedders, useWordVectorsSlot, winkCachePath, type WordVectorsSlot } from '../../index/index.ts';
 import type { DatasetPlan, DatasetRunState } from '../run-dataset.ts';
 import { computeRecord, countFailures, skipQuestion, writeQuestion } from '../run-dataset.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol.ts';
+import { adoptWarmWorker, Mailbox, startWorker } from './spawn.ts';
 
 /**
  * Whether the runner's thread computes questions beside the workers: for folder datasets it claims files from the
@@ -23,12 +23,6 @@ export function runnerComputes(plan: DatasetPlan): boolean {
 
 /** Batches sent but not yet committed, across workers, before workers pause (bounds the rows held in memory). */
 const MAX_UNWRITTEN = 256;
-/**
- * Young-generation size of a worker's heap. V8's default lets each worker's heap grow by ~100 MB while it parses
- * haystacks that are garbage a few milliseconds later; 8 MB keeps a worker near 60–80 MB for the same CPU time
- * (measured on LongMemEval S: peak RSS 431 → 336 MB with two workers, user CPU within noise).
- */
-const YOUNG_GENERATION_MB = 8;
 /** Array files: records posted to a worker and not yet processed (read-ahead per worker). */
 const RECORDS_AHEAD = 2;
 
@@ -37,21 +31,12 @@ export interface WorkerRunOptions {
   /** The experiment file and its config hash, which the workers rebuild the methods from. */
   path: string;
   configHash: string;
-}
-
-/**
- * The worker script: compiled JavaScript beside this module (dist/src/run/parallel/, or dist/bundle/, where the
- * bundle writes its worker entry next to every chunk: scripts/bundle.mjs), or the TypeScript source loaded through
- * tsx (tests, dev).
- */
-function startWorker(init: WorkerInit): Worker {
-  const self = import.meta.url;
-  const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
-  if (!self.endsWith('.ts')) return new Worker(new URL('./worker.js', self), { workerData: init, resourceLimits });
-  const entry = new URL('./worker.ts', self).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { eval: true, workerData: init, resourceLimits });
+  /**
+   * The results file does not exist yet, so nothing is done: the workers are told so (`start` with no keys) as soon
+   * as they are started and compute while the runner creates the file and records the run; their rows wait in the
+   * mailbox. `run` checks that the file, once open, indeed holds nothing of this dataset.
+   */
+  freshResults?: boolean;
 }
 
 /** One shared copy of the wink vectors for all workers of a wink-sif run (shared-word-vectors.ts). */
@@ -59,30 +44,6 @@ function wordVectorsSlot(config: DatasetRunState['config']): WordVectorsSlot | u
   if (config.embedder.name !== 'wink-sif') return undefined;
   const o = embedders.parseOptions(config.embedder.name, config.embedder.options) as { cacheDir?: string };
   return createWordVectorsSlot(winkCachePath(o.cacheDir));
-}
-
-type WorkerEvent = { kind: 'message'; m: FromWorker } | { kind: 'error'; err: Error } | { kind: 'exit'; code: number };
-
-/** A worker's events, kept from its start until the runner listens (a worker may fail or exit while booting). */
-class Mailbox {
-  private readonly queue: WorkerEvent[] = [];
-  private handler: ((e: WorkerEvent) => void) | undefined;
-
-  constructor(readonly worker: Worker) {
-    worker.on('message', (m: FromWorker) => this.push({ kind: 'message', m }));
-    worker.on('error', (err) => this.push({ kind: 'error', err }));
-    worker.on('exit', (code) => this.push({ kind: 'exit', code }));
-  }
-
-  listen(handler: (e: WorkerEvent) => void): void {
-    this.handler = handler;
-    for (const e of this.queue.splice(0)) handler(e);
-  }
-
-  private push(e: WorkerEvent): void {
-    if (this.handler) this.handler(e);
-    else this.queue.push(e);
-  }
 }
 
 /**
@@ -116,12 +77,13 @@ export function startWorkerPool(plan: DatasetPlan, config: DatasetRunState['conf
     // This thread computes questions too (folder datasets): it reads the vectors through the same slot.
     useWordVectorsSlot(wordVectors);
   }
-  const mailboxes = Array.from({ length: opts.workers }, () => new Mailbox(startWorker(init)));
+  const mailboxes = Array.from({ length: opts.workers }, (_, i) => (i === 0 ? adoptWarmWorker(init) : undefined) ?? new Mailbox(startWorker(init)));
+  if (opts.freshResults) for (const b of mailboxes) b.worker.postMessage({ type: 'start', done: [], retry: [] } satisfies ToWorker);
   return {
     stop: async () => {
       await Promise.all(mailboxes.map((b) => b.worker.terminate()));
     },
-    run: (s) => runInWorkers(mailboxes, plan, s, unwritten, files, init.nextFile),
+    run: (s) => runInWorkers(mailboxes, plan, s, unwritten, files, init.nextFile, opts.freshResults === true),
   };
 }
 
@@ -132,8 +94,21 @@ async function runInWorkers(
   unwritten: Int32Array,
   files: string[] | undefined,
   nextFile: SharedArrayBuffer,
+  started: boolean,
 ): Promise<void> {
   const workers = mailboxes.map((b) => b.worker);
+  const prefix = `${plan.source.name}\t`;
+  const start = {
+    type: 'start',
+    done: [...s.done].filter((k) => k.startsWith(prefix)),
+    retry: [...(s.retry ?? [])].filter((k) => k.startsWith(prefix)),
+  } satisfies ToWorker;
+  if (started && start.done.length + start.retry.length > 0) {
+    // Another process created the results file between the check and the open: what the workers computed may be in
+    // it already. Stop before writing any of it rather than write a question twice.
+    await Promise.all(workers.map((w) => w.terminate()));
+    throw new InputError('the results file appeared while this run was starting (another run writing it?); run again to resume', s.store.path);
+  }
   const pendingRecords = workers.map(() => 0);
   let creditWaiter: (() => void) | undefined;
   let failure: Error | undefined;
@@ -190,13 +165,7 @@ async function runInWorkers(
         });
       }),
   );
-  const prefix = `${plan.source.name}\t`;
-  const start: ToWorker = {
-    type: 'start',
-    done: [...s.done].filter((k) => k.startsWith(prefix)),
-    retry: [...(s.retry ?? [])].filter((k) => k.startsWith(prefix)),
-  };
-  for (const w of workers) w.postMessage(start);
+  if (!started) for (const w of workers) w.postMessage(start);
 
   try {
     if (!files) await feedRecords();

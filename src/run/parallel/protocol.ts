@@ -31,10 +31,13 @@ export interface WorkerInit {
 }
 
 /**
- * Runner → worker. `start` comes first, once the results file is open: workers boot (load modules, build methods)
- * while the runner opens it. Then, for array files, each raw record (its JSON bytes) and the end of the records.
+ * Runner → worker. `init` first, only to a worker started before the experiment was read (the others get their
+ * `WorkerInit` as workerData). `start` comes once the results file is open — workers boot (load modules, build
+ * methods) while the runner opens it — or at once when there is no results file yet (nothing can be done). Then, for array files, each raw record (its JSON bytes) and the end of the
+ * records.
  */
 export type ToWorker =
+  | { type: 'init'; init: WorkerInit }
   | { type: 'start'; done: string[]; retry: string[] }
   | { type: 'record'; bytes: Uint8Array; file: string; index: number }
   | { type: 'end' };

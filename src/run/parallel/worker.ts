@@ -14,17 +14,12 @@ import { IndexCache } from '../index-cache.ts';
 import { computeRecord, type ComputeState } from '../run-dataset.ts';
 import type { FromWorker, ToWorker, WorkerInit, WorkerStart } from './protocol.ts';
 
-const init = workerData as WorkerInit;
 const port = parentPort!;
 const send = (m: FromWorker): void => port.postMessage(m);
-const unwritten = new Int32Array(init.unwritten);
-const selected = new Set(init.selected);
-const issues: DataIssue[] = [];
-if (init.wordVectors) useWordVectorsSlot(init.wordVectors);
 
 /**
- * Messages in arrival order: `start` is taken here, record messages are queued until `runRecords` consumes them
- * (the runner posts none before `start`, but the port delivers as soon as it is listened to).
+ * Messages in arrival order: `init` (a worker started before the experiment was read) and `start` are taken here,
+ * record messages are queued until `runRecords` consumes them (the port delivers as soon as it is listened to).
  */
 const inbox: ToWorker[] = [];
 let deliver: ((m: ToWorker) => void) | undefined;
@@ -39,6 +34,18 @@ function nextMessage(): Promise<ToWorker> {
     };
   });
 }
+
+/** The experiment and dataset: given at start, or — a worker started early (pool.ts `prewarmComputeWorker`) — sent. */
+async function receiveInit(): Promise<WorkerInit> {
+  const m = await nextMessage();
+  if (m.type !== 'init') throw new Error(`compute worker: expected the init message, got ${m.type}`);
+  return m.init;
+}
+const init: WorkerInit = (workerData as WorkerInit | null) ?? (await receiveInit());
+const unwritten = new Int32Array(init.unwritten);
+const selected = new Set(init.selected);
+const issues: DataIssue[] = [];
+if (init.wordVectors) useWordVectorsSlot(init.wordVectors);
 
 async function setUp(start: Promise<WorkerStart>): Promise<ComputeState> {
   const { config } = init;
