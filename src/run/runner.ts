@@ -105,6 +105,8 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
     return workers > 0 ? startWorkerPool(plans[i]!, datasets[i]!.config, runId, { workers, path: exp.path, configHash: exp.configHash, freshResults: i === 0 && fresh }) : undefined;
   };
   const firstPool = startPool(0);
+  // A run without workers (LLM calls, few questions) has no use for the worker `adaptmr run` started early.
+  if (!firstPool) await releaseWarmWorker();
   // The embedding cache (a DuckDB file) is opened only for an embedder that uses it.
   const cached = typeof embedderOptions === 'object' && embedderOptions !== null && 'cache' in embedderOptions && embedderOptions.cache === true;
   const embeddingCache = cached ? await openEmbeddingCache() : undefined;
