@@ -7,20 +7,18 @@
  * With OFFICIAL_LME_DIR pointing at a checkout of the official code (github.com/xiaowu0162/LongMemEval) and
  * `rank_bm25` importable by python3, the official pipeline (`src/retrieval/run_retrieval.py --retriever flat-bm25`)
  * runs in the same way on the same 499 questions (combined into one JSON file, as it expects), and the ratio is
- * printed. Its top-level imports that flat-bm25 never calls (torch, transformers, sentence-transformers, sklearn,
- * the openai client) are satisfied by empty stand-in modules on PYTHONPATH, and numpy 2's removed `np.asfarray` is
- * restored as `np.asarray(…, dtype=float)` (a sitecustomize); the official files are run unmodified.
+ * printed (official-pipeline.ts: the stand-ins for its unused imports; the official files are run unmodified).
  *
  *   npm run build && npm run bench:retrieval                      # all configurations
  *   npm run bench:retrieval -- --runs 3 bm25-session bm25-turn    # some, fewer runs
  */
-import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { gunzipSync } from 'node:zlib';
-import { loadAverage, repeat, runAdaptmr, runPython } from './bench-process.ts';
+import { loadAverage, repeat, runAdaptmr } from './bench-process.ts';
+import { officialEnv, officialObstacle, runOfficialBm25 } from './official-pipeline.ts';
 
 const OFFICIAL_INDEX = 'index: { granularity: %G, roles: [user], includeCaptions: false, keepEmpty: true }';
 const CONFIGS: Record<string, { method: string; granularity: 'session' | 'turn'; k: number; options?: string; official?: boolean }> = {
@@ -46,29 +44,6 @@ function experimentYaml(name: string): string {
     ...(c.options ? [`    options: ${c.options}`] : []),
     '',
   ].join('\n');
-}
-
-const STUBS: Record<string, string> = {
-  'torch/__init__.py': 'class _Cuda:\n    @staticmethod\n    def device_count():\n        return 0\ncuda = _Cuda()\nclass Tensor: pass\ndef device(*a, **k): return None\n',
-  'torch/nn/__init__.py': '',
-  'torch/nn/functional.py': '',
-  'torch/utils/__init__.py': '',
-  'torch/utils/data.py': 'class DataLoader: pass\n',
-  'sentence_transformers/__init__.py': 'class SentenceTransformer: pass\nutil = None\n',
-  'transformers/__init__.py': 'class AutoModel: pass\nclass AutoTokenizer: pass\n',
-  'sklearn/__init__.py': '',
-  'sklearn/preprocessing.py': 'def normalize(*a, **k):\n    raise NotImplementedError("stand-in: flat-bm25 never normalises")\n',
-  'openai/__init__.py': 'class OpenAI:\n    def __init__(self, **kwargs):\n        pass\n',
-  'sitecustomize.py': 'import numpy as np\nif not hasattr(np, "asfarray"):\n    np.asfarray = lambda a, dtype=float: np.asarray(a, dtype=dtype)\n',
-};
-
-/** Why the official pipeline cannot run here, or undefined when it can. */
-function officialObstacle(dir: string | undefined): string | undefined {
-  if (!dir) return 'OFFICIAL_LME_DIR is not set';
-  if (!existsSync(join(dir, 'src/retrieval/run_retrieval.py'))) return `${dir} has no src/retrieval/run_retrieval.py`;
-  const r = spawnSync('python3', ['-c', 'import rank_bm25, numpy, tqdm, nltk'], { encoding: 'utf8' });
-  if (r.status !== 0) return `python3 cannot import rank_bm25/numpy/tqdm/nltk (${(r.stderr.trim().split('\n').pop() ?? '').trim()})`;
-  return undefined;
 }
 
 /** The S split as the one JSON array file the official script reads. */
@@ -127,23 +102,13 @@ async function main(): Promise<void> {
       console.log(`official pipeline: not run (${obstacle})`);
       return;
     }
-    const stubs = join(dir, 'stubs');
-    for (const [rel, text] of Object.entries(STUBS)) {
-      mkdirSync(join(stubs, rel, '..'), { recursive: true });
-      writeFileSync(join(stubs, rel), text);
-    }
     const inFile = join(dir, 'longmemeval_s.json');
     await combinedS(dataDir, inFile);
-    // The stand-ins first; then the official code and whatever PYTHONPATH holds (e.g. a --target dir with rank_bm25).
-    const env = { ...process.env, PYTHONPATH: [stubs, officialDir!, process.env.PYTHONPATH].filter(Boolean).join(':') };
+    const env = officialEnv(dir, officialDir!);
     console.log(`official pipeline (${officialDir}, flat-bm25; peak RSS = its largest process):`);
     for (const name of official) {
       const g = CONFIGS[name]!.granularity;
-      const out = join(dir, `official-${g}`);
-      mkdirSync(out, { recursive: true });
-      const m = repeat(runs, 1, () =>
-        runPython(['src/retrieval/run_retrieval.py', '--in_file', inFile, '--out_dir', out, '--retriever', 'flat-bm25', '--granularity', g], { cwd: officialDir!, env }),
-      );
+      const m = repeat(runs, 1, () => runOfficialBm25(officialDir!, env, inFile, join(dir, `official-${g}`), g));
       const ratio = m.wallS / ours.get(name)!;
       console.log(row([`official ${g}`, 499, m.wallS.toFixed(2), `${m.minS.toFixed(1)}–${m.maxS.toFixed(1)}`, (499 / m.wallS).toFixed(1), m.rssMb.toFixed(0)]) + `   official ÷ ours = ${ratio.toFixed(2)}×`);
     }

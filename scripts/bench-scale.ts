@@ -3,7 +3,9 @@
  * the end) — every S question keeps its own sessions and gets the sessions of the next `--factor − 1` questions as
  * extra filler (renamed ids, no answer labels), one JSON array file as M is published (~2.7 GB at factor 10) — then
  * measures, each as a fresh process: `adaptmr data info` on it, and BM25 in the official configuration at session
- * granularity over it. Prints wall time and peak RSS: memory should not grow with the file.
+ * granularity over it. Prints wall time and peak RSS: memory should not grow with the file. With OFFICIAL_LME_DIR
+ * set as for bench:retrieval, the official flat-bm25 pipeline runs once on the same file too, and the ratio is
+ * printed (it loads the whole file with `json.load`: expect ~10 GB of memory at factor 10).
  *
  *   npm run bench:scale                 # factor 10 (≈ M: ~500 sessions per question, ~2.7 GB)
  *   npm run bench:scale -- --factor 3   # smaller, quicker
@@ -14,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { loadAverage, runAdaptmr } from './bench-process.ts';
+import { officialEnv, officialObstacle, runOfficialBm25 } from './official-pipeline.ts';
 
 interface Item {
   question_id: string;
@@ -94,6 +97,17 @@ async function main(): Promise<void> {
     const run = runAdaptmr(['run', yaml, '--out', join(dir, 'bm25.duckdb'), '--no-progress']);
     const written = run.stdout.match(/(\d+) questions written/)?.[1] ?? '?';
     console.log(`BM25 session   wall ${run.wallS.toFixed(1)} s  peak RSS ${run.rssMb.toFixed(0)} MB  (${written} questions written)`);
+    const officialDir = process.env.OFFICIAL_LME_DIR;
+    const obstacle = officialObstacle(officialDir);
+    if (obstacle) {
+      console.log(`official pipeline: not run (${obstacle})`);
+      return;
+    }
+    const official = runOfficialBm25(officialDir!, officialEnv(dir, officialDir!), file, join(dir, 'official'), 'session');
+    console.log(
+      `official BM25  wall ${official.wallS.toFixed(1)} s  peak RSS ${official.rssMb.toFixed(0)} MB (its largest process)   ` +
+        `official ÷ ours: ${(official.wallS / run.wallS).toFixed(2)}× wall, ${(official.rssMb / run.rssMb).toFixed(1)}× memory`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
