@@ -32,11 +32,18 @@ export function runAdaptmr(args: string[], env: NodeJS.ProcessEnv = process.env)
   return { wallS, rssMb: m ? Number(m[1]) / 1024 : NaN, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** A Python command, measured; peak RSS is the largest process it ran (its pool workers included). */
-export function runPython(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Measured {
+/**
+ * A Python command, measured; peak RSS is the largest process it ran (its pool workers included). With
+ * `maxProcessBytes`, each of its processes gets that address-space limit (RLIMIT_AS), so a run too big for the
+ * machine fails with a MemoryError instead of calling in the kernel's OOM killer.
+ */
+export function runPython(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; maxProcessBytes?: number }): Measured {
+  const limit = opts.maxProcessBytes ? Math.floor(opts.maxProcessBytes) : 0;
   const wrapper = [
     'import resource, subprocess, sys',
-    'r = subprocess.run(sys.argv[1:], capture_output=True, text=True)',
+    `limit = ${limit}`,
+    'cap = (lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))) if limit else None',
+    'r = subprocess.run(sys.argv[1:], capture_output=True, text=True, preexec_fn=cap)',
     'sys.stdout.write(r.stdout); sys.stderr.write(r.stderr)',
     `sys.stderr.write("\\n${RSS_TAG} %d\\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)`,
     'sys.exit(r.returncode)',

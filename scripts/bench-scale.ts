@@ -3,16 +3,19 @@
  * the end) — every S question keeps its own sessions and gets the sessions of the next `--factor − 1` questions as
  * extra filler (renamed ids, no answer labels), one JSON array file as M is published (~2.7 GB at factor 10) — then
  * measures, each as a fresh process: `adaptmr data info` on it, and BM25 in the official configuration at session
- * granularity over it. Prints wall time and peak RSS: memory should not grow with the file. With OFFICIAL_LME_DIR
- * set as for bench:retrieval, the official flat-bm25 pipeline runs once on the same file too, and the ratio is
- * printed (it loads the whole file with `json.load`: expect ~10 GB of memory at factor 10).
+ * granularity over it. Prints wall time and peak RSS: memory should not grow with the file. With `--official` and
+ * OFFICIAL_LME_DIR set as for bench:retrieval, the official flat-bm25 pipeline runs once on the same file too and the
+ * ratio is printed. It reads the whole file with `json.load`: on this 24 GB machine, at factor 10, it went past
+ * 21 GB and had to be stopped, so each of its processes is capped at half the machine's memory (RLIMIT_AS) and a
+ * run that hits the cap is reported as such.
  *
  *   npm run bench:scale                 # factor 10 (≈ M: ~500 sessions per question, ~2.7 GB)
  *   npm run bench:scale -- --factor 3   # smaller, quicker
+ *   OFFICIAL_LME_DIR=~/LongMemEval npm run bench:scale -- --official   # + the official pipeline
  */
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { loadAverage, runAdaptmr } from './bench-process.ts';
@@ -59,9 +62,11 @@ async function buildFile(dataDir: string, factor: number, out: string): Promise<
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const factor = args[0] === '--factor' ? Number(args[1]) : 10;
+  const at = args.indexOf('--factor');
+  const factor = at >= 0 ? Number(args[at + 1]) : 10;
+  const withOfficial = args.includes('--official');
   if (!(factor >= 1)) {
-    console.error('usage: bench-scale [--factor N]');
+    console.error('usage: bench-scale [--factor N] [--official]');
     process.exit(2);
   }
   const dataDir = process.env.ADAPTMR_DATA_DIR ?? join(import.meta.dirname, '..', '..', 'shared', 'datasets');
@@ -97,13 +102,22 @@ async function main(): Promise<void> {
     const run = runAdaptmr(['run', yaml, '--out', join(dir, 'bm25.duckdb'), '--no-progress']);
     const written = run.stdout.match(/(\d+) questions written/)?.[1] ?? '?';
     console.log(`BM25 session   wall ${run.wallS.toFixed(1)} s  peak RSS ${run.rssMb.toFixed(0)} MB  (${written} questions written)`);
+    if (!withOfficial) return;
     const officialDir = process.env.OFFICIAL_LME_DIR;
     const obstacle = officialObstacle(officialDir);
     if (obstacle) {
       console.log(`official pipeline: not run (${obstacle})`);
       return;
     }
-    const official = runOfficialBm25(officialDir!, officialEnv(dir, officialDir!), file, join(dir, 'official'), 'session');
+    const cap = totalmem() / 2;
+    let official;
+    try {
+      official = runOfficialBm25(officialDir!, officialEnv(dir, officialDir!), file, join(dir, 'official'), 'session', cap);
+    } catch (err) {
+      const last = String(err instanceof Error ? err.message : err).trim().split('\n').filter(Boolean).pop() ?? '';
+      console.log(`official BM25  did not finish with ${(cap / 2 ** 30).toFixed(0)} GiB per process (${last.slice(0, 160)})`);
+      return;
+    }
     console.log(
       `official BM25  wall ${official.wallS.toFixed(1)} s  peak RSS ${official.rssMb.toFixed(0)} MB (its largest process)   ` +
         `official ÷ ours: ${(official.wallS / run.wallS).toFixed(2)}× wall, ${(official.rssMb / run.rssMb).toFixed(1)}× memory`,

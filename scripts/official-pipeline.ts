@@ -46,7 +46,10 @@ export function officialEnv(dir: string, officialDir: string): NodeJS.ProcessEnv
 }
 
 /** One run of the official flat-bm25 retrieval on `inFile` (one JSON array of items) at `granularity`. */
-export function runOfficialBm25(officialDir: string, env: NodeJS.ProcessEnv, inFile: string, outDir: string, granularity: 'session' | 'turn'): Measured {
+export function runOfficialBm25(
+  officialDir: string, env: NodeJS.ProcessEnv, inFile: string, outDir: string, granularity: 'session' | 'turn', maxProcessBytes?: number,
+): Measured {
   mkdirSync(outDir, { recursive: true });
-  return runPython(['src/retrieval/run_retrieval.py', '--in_file', inFile, '--out_dir', outDir, '--retriever', 'flat-bm25', '--granularity', granularity], { cwd: officialDir, env });
+  const args = ['src/retrieval/run_retrieval.py', '--in_file', inFile, '--out_dir', outDir, '--retriever', 'flat-bm25', '--granularity', granularity];
+  return runPython(args, { cwd: officialDir, env, ...(maxProcessBytes ? { maxProcessBytes } : {}) });
 }
