@@ -114,8 +114,9 @@ async function main(): Promise<void> {
     try {
       official = runOfficialBm25(officialDir!, officialEnv(dir, officialDir!), file, join(dir, 'official'), 'session', cap);
     } catch (err) {
-      const last = String(err instanceof Error ? err.message : err).trim().split('\n').filter(Boolean).pop() ?? '';
-      console.log(`official BM25  did not finish with ${(cap / 2 ** 30).toFixed(0)} GiB per process (${last.slice(0, 160)})`);
+      // Its own last words (a MemoryError, say), not the wrapper's RSS line after them.
+      const lines = String(err instanceof Error ? err.message : err).trim().split('\n').filter((l) => l.trim() && !l.includes('max-rss'));
+      console.log(`official BM25  did not finish with ${(cap / 2 ** 30).toFixed(0)} GiB of address space per process (${(lines.pop() ?? '').trim().slice(0, 160)})`);
       return;
     }
     console.log(
