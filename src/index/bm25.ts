@@ -31,6 +31,12 @@ export const Bm25OptionsSchema = z
 export type Bm25Options = z.input<typeof Bm25OptionsSchema>;
 export type Bm25Settings = z.output<typeof Bm25OptionsSchema>;
 
+/** A corpus read one document at a time: `tokens(d)` is called once per document, in order. */
+export interface TokenStream {
+  readonly count: number;
+  tokens(d: number): readonly string[];
+}
+
 export class Bm25 {
   readonly size: number;
   readonly avgdl: number;
@@ -49,12 +55,12 @@ export class Bm25 {
    * (and being copied by each young-generation collection) until the index is built.
    */
   constructor(
-    docs: readonly (readonly string[])[] | { readonly count: number; tokens(d: number): readonly string[] },
+    docs: readonly (readonly string[])[] | TokenStream,
     readonly params: { k1: number; b: number; epsilon: number } = { k1: 1.5, b: 0.75, epsilon: 0.25 },
   ) {
     const { k1, b, epsilon } = params;
-    const n = Array.isArray(docs) ? docs.length : (docs as { count: number }).count;
-    const tokensOf = Array.isArray(docs) ? (d: number) => (docs as readonly (readonly string[])[])[d]! : (d: number) => (docs as { tokens(d: number): readonly string[] }).tokens(d);
+    const corpus: TokenStream = 'tokens' in docs ? docs : { count: docs.length, tokens: (d) => docs[d]! };
+    const n = corpus.count;
     if (n === 0) throw new Error('BM25 needs at least one document (rank_bm25 divides by the corpus size)');
     this.size = n;
     const vocab = new Map<string, number>();
@@ -71,7 +77,7 @@ export class Bm25 {
     const docLen = new Float64Array(n);
     let totalLen = 0;
     for (let d = 0; d < n; d++) {
-      const doc = tokensOf(d);
+      const doc = corpus.tokens(d);
       docLen[d] = doc.length;
       totalLen += doc.length;
       if (pairs + doc.length > flatTerm.length) {
