@@ -60,9 +60,27 @@ const MERGE_TOP_K = 10;
 /** Bank items scored against an embedding at `nowMs`, best first (ties: bank order). During memorising no item has been retrieved yet. */
 export function scoreBank(items: readonly BankItem[], vector: Float32Array, nowMs: number, s: Pick<BankSettings, 'strategy' | 'weights' | 'halflifeDays'>, counts?: (id: string) => number): { item: BankItem; score: number }[] {
   return items
-    .map((item, i) => ({ item, i, score: itemScore(dot(vector, item.vector), { createdMs: item.createdMs, success: item.success, retrievalCount: counts?.(item.id) ?? 0 }, nowMs, s) }))
+    .map((item, i) => ({ item, i, score: scoreOf(item, vector, nowMs, s, counts) }))
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .map(({ item, score }) => ({ item, score }));
+}
+
+function scoreOf(item: BankItem, vector: Float32Array, nowMs: number, s: Pick<BankSettings, 'strategy' | 'weights' | 'halflifeDays'>, counts?: (id: string) => number): number {
+  return itemScore(dot(vector, item.vector), { createdMs: item.createdMs, success: item.success, retrievalCount: counts?.(item.id) ?? 0 }, nowMs, s);
+}
+
+/**
+ * The items of `scoreBank(items, …).slice(0, k)` that score at least `threshold`: those passing are a prefix of that
+ * order, so they are the first k passing items in it — found without sorting the whole bank for each new item (the
+ * dedup and merge checks ran one full sort per item: quadratic in a haystack's units).
+ */
+function topAtLeast(items: readonly BankItem[], vector: Float32Array, nowMs: number, s: BankSettings, threshold: number, k: number): BankItem[] {
+  const passing: { item: BankItem; i: number; score: number }[] = [];
+  items.forEach((item, i) => {
+    const score = scoreOf(item, vector, nowMs, s);
+    if (score >= threshold) passing.push({ item, i, score });
+  });
+  return passing.sort((a, b) => b.score - a.score || a.i - b.i).slice(0, k).map((p) => p.item);
 }
 
 export async function buildBank(index: MemoryIndex, ctx: Ctx, s: BankSettings): Promise<Bank> {
@@ -97,13 +115,13 @@ export async function buildBank(index: MemoryIndex, ctx: Ctx, s: BankSettings): 
     const now = fresh[0]!.createdMs;
     const unique: BankItem[] = [];
     for (const item of fresh) {
-      if (s.dedup && scoreBank(bank, item.vector, now, s).slice(0, s.dedupTopK).some((r) => r.score >= s.dedupThreshold)) stats.duplicatesSkipped++;
+      if (s.dedup && topAtLeast(bank, item.vector, now, s, s.dedupThreshold, s.dedupTopK).length > 0) stats.duplicatesSkipped++;
       else unique.push(item);
     }
     const groups: BankItem[][] = [];
     if (s.merge) {
       for (const item of unique) {
-        const similar = scoreBank(bank, item.vector, now, s).slice(0, MERGE_TOP_K).filter((r) => r.score >= s.mergeThreshold).map((r) => r.item);
+        const similar = topAtLeast(bank, item.vector, now, s, s.mergeThreshold, MERGE_TOP_K);
         // llm_merge.py / voting_merge.py `should_merge`: group large enough and ≥ 60% successful (all are here).
         if (similar.length >= s.mergeMinSimilar) groups.push([...similar, item]);
       }
@@ -140,9 +158,12 @@ async function mergeGroup(group: BankItem[], now: number, index: MemoryIndex, ct
   return { id: `merged:${group.map((g) => g.id).join('+')}`, ...m, createdMs: now, success: true, vector: vector!, unitIds, merged: true };
 }
 
-/** Offline title: the unit's first words (CJK: first characters). */
-function titleOf(text: string): string {
-  const words = text.trim().split(/\s+/u);
-  const t = words.length > 1 ? words.slice(0, 8).join(' ') : text.slice(0, 12);
-  return t.length < text.trim().length ? `${t}…` : t;
+/** Offline title: the unit's first words (CJK: first characters). Exported for tests. */
+export function titleOf(text: string): string {
+  const trimmed = text.trim();
+  // The first 8 of `trimmed.split(/\s+/u)`, read off the start rather than splitting a whole session's text.
+  const words = (FIRST_WORDS.exec(trimmed)?.[0] ?? '').split(/\s+/u);
+  const t = /\s/u.test(trimmed) ? words.join(' ') : text.slice(0, 12);
+  return t.length < trimmed.length ? `${t}…` : t;
 }
+const FIRST_WORDS = /^\S+(?:\s+\S+){0,7}/u;
