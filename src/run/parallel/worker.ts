@@ -35,7 +35,7 @@ function nextMessage(): Promise<ToWorker> {
   });
 }
 
-/** The experiment and dataset: given at start, or — a worker started early (pool.ts `prewarmComputeWorker`) — sent. */
+/** The experiment and dataset: given at start, or — a worker started early (spawn.ts `prewarmComputeWorker`) — sent. */
 async function receiveInit(): Promise<WorkerInit> {
   const m = await nextMessage();
   if (m.type !== 'init') throw new Error(`compute worker: expected the init message, got ${m.type}`);
