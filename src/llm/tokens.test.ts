@@ -21,8 +21,7 @@ const piece = fc.constantFrom(
 describe('countTokens', () => {
   it('equals the encoder on any text', () => {
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 40 }), (parts) => {
-        const text = parts.join('');
+      fc.property(fc.string({ unit: piece, maxLength: 40 }), (text) => {
         expect(countTokens(text)).toBe(encoded(text));
       }),
       { numRuns: 3000 },
