@@ -105,7 +105,8 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
     return workers > 0 ? startWorkerPool(plans[i]!, datasets[i]!.config, runId, { workers, path: exp.path, configHash: exp.configHash, freshResults: i === 0 && fresh }) : undefined;
   };
   const firstPool = startPool(0);
-  // A run without workers (LLM calls, few questions) has no use for the worker `adaptmr run` started early.
+  // The first pool adopts the worker `adaptmr run` started early; a run without workers (LLM calls, few questions)
+  // has no use for it.
   if (!firstPool) await releaseWarmWorker();
   // The embedding cache (a DuckDB file) is opened only for an embedder that uses it.
   const cached = typeof embedderOptions === 'object' && embedderOptions !== null && 'cache' in embedderOptions && embedderOptions.cache === true;
@@ -121,7 +122,6 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
     return await runPlans(exp, plans, datasets, methods, embedder, llm, opts, log, { started, warmupMs, runId, total, pools });
   } finally {
     if (!poolUsed) await firstPool?.stop();
-    await releaseWarmWorker();
     await embeddingCache?.close();
   }
 }
