@@ -82,6 +82,32 @@ describe('textKeys', () => {
     for (const text of ['ΟΔΟΣ.Χ ΟΔΟΣ', 'İSTANBUL and Istanbul', 'The THE the'])
       expect(keysOf(text)).toEqual(textKeysReference(text));
   });
+
+  // textKeys scans ASCII words itself and leaves a word with a non-ASCII code unit in or next to it to the regex:
+  // the pieces put every kind of code unit at a word's start, middle and end.
+  const edge = fc.constantFrom('cafe', 'e\u0301', '\u0301', 'é', 'É', '😀', '𠀀', '\ud83d', '\udc00', '-', "'", '’', '“', '\u00a0', 'a-', "x'", 'b’', ',', '_', '9', 'Z', '我', 'ǅ', 'Ⅻ', '²', ' ');
+  it('gives the regex words next to non-ASCII letters, marks, digits, symbols and lone surrogates', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: edge, maxLength: 24 }), (text) => {
+        expect(keysOf(text)).toEqual(textKeysReference(text));
+      }),
+      { numRuns: 5000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (text) => {
+        expect(keysOf(text)).toEqual(textKeysReference(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('keeps its answers while its table of forms grows past its first sizes, over many calls', () => {
+    const texts = Array.from({ length: 60 }, (_, t) =>
+      Array.from({ length: 800 }, (_, w) => `w${((t * 797 + w * 31) % 40_000).toString(36)} the Same-word`).join(' '),
+    );
+    for (const text of texts) expect(keysOf(text)).toEqual(textKeysReference(text));
+    for (const text of texts.slice(0, 5)) expect(keysOf(text)).toEqual(textKeysReference(text));
+  });
 });
 
 describe('extractEntities limit', () => {

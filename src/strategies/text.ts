@@ -216,18 +216,160 @@ export function unitSentenceKeys(unit: { text: string }): readonly SentenceKeys[
 }
 
 export function textKeys(text: string): TextKeys {
-  // Distinct surface forms first (a small set), then one memo lookup each: a session repeats most of its words, and
-  // the memo is large (measured ~20 % less CPU per LongMemEval S haystack; same words, same order).
   const lower = text.toLowerCase();
   // The words of the lower-cased text are the lower-cased words of the text when lower-casing keeps every code unit
   // in place and is context-free (it then maps letters to letters and leaves the rest, checked for every code point
   // in text.test.ts): fewer distinct forms ("The"/"the") and a smaller memo. Otherwise the text's own words: İ
   // becomes i + a combining dot, and Σ lower-cases by context (final ς, Unicode SpecialCasing), which a word alone
   // does not have.
-  const forms = new Set((lower.length === text.length && !text.includes('Σ') ? lower : text).match(WORD));
+  return { words: wordStems(lower.length === text.length && !text.includes('Σ') ? lower : text), lower };
+}
+
+/** ASCII code units by their part in WORD: 1 starts or continues a word (letter, digit), 2 only continues one (' -). */
+const ASCII_WORD = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  ASCII_WORD[c] = /[\p{L}\p{N}]/u.test(ch) ? 1 : /['’-]/u.test(ch) ? 2 : 0;
+}
+/** WORD anchored at `lastIndex`: the exact word at a position where a non-ASCII code unit is involved. */
+const WORD_AT = new RegExp(WORD.source, 'uy');
+
+/**
+ * `new Set(src.match(WORD))`, each form normalised (`normaliseWord`), as a set in the order of first occurrence —
+ * without slicing every word out of the text. A session repeats most of its words; an ASCII word is hashed as it is
+ * scanned and found in `FORMS` by comparing it in place, so only a form never seen before becomes a string. A word
+ * with a non-ASCII code unit in it or next to it is taken by the regex itself (WORD_AT), so the words are exactly the
+ * regex's (property test in text.test.ts, against the regex; this was ~80 % of the strategies' per-haystack time,
+ * scripts/bench-latency.ts).
+ */
+function wordStems(src: string): Set<string> {
   const words = new Set<string>();
-  for (const w of forms) words.add(normaliseWord(w));
-  return { words, lower };
+  const epoch = FORMS.nextEpoch();
+  const n = src.length;
+  let i = 0;
+  while (i < n) {
+    let c = src.charCodeAt(i);
+    if (c < 128 && ASCII_WORD[c] !== 1) {
+      i++;
+      continue;
+    }
+    const start = i;
+    if (c < 128) {
+      let h = FNV_OFFSET;
+      while (c < 128 && ASCII_WORD[c] !== 0) {
+        h = Math.imul(h ^ c, FNV_PRIME);
+        if (++i === n) break;
+        c = src.charCodeAt(i);
+      }
+      if (i === n || c < 128) {
+        FORMS.add(words, epoch, src, start, i, h);
+        continue;
+      }
+    }
+    // A non-ASCII code unit starts the word or follows its ASCII part: the regex decides where the word ends.
+    WORD_AT.lastIndex = start;
+    const m = WORD_AT.exec(src);
+    if (m) {
+      const w = m[0];
+      FORMS.add(words, epoch, w, 0, w.length, fnv(w));
+      i = start + w.length;
+    } else {
+      // Not a word start: step over the whole code point (WORD reads code points).
+      i = start + (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (src.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1);
+    }
+  }
+  return words;
+}
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 16777619;
+function fnv(s: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+/**
+ * Word forms seen by `textKeys` and their normalised forms: open addressing on the FNV-1a hash of the form's code
+ * units. `marks` holds, per form, the last `textKeys` call (epoch) that added its stem, so each distinct form of a
+ * text costs one Set insertion. Bounded like `normaliseWord`'s memo.
+ */
+class FormTable {
+  private hashes = new Int32Array(1 << 14);
+  private forms: (string | undefined)[] = new Array<string | undefined>(1 << 14).fill(undefined);
+  private stems: string[] = new Array<string>(1 << 14).fill('');
+  private marks = new Int32Array(1 << 14);
+  private size = 0;
+  private epoch = 0;
+
+  nextEpoch(): number {
+    if (this.epoch === 0x7fffffff) {
+      // Marks of earlier calls could equal the epochs counted again: forget them all (once per 2^31 calls).
+      this.reset(this.forms.length);
+      this.epoch = 0;
+    }
+    return ++this.epoch;
+  }
+
+  /** Adds the normalised form of `src[start, end)` (hash `h`) to `words`, once per epoch. */
+  add(words: Set<string>, epoch: number, src: string, start: number, end: number, h: number): void {
+    const { forms, hashes } = this;
+    const mask = forms.length - 1;
+    const len = end - start;
+    let slot = h & mask;
+    for (;;) {
+      const f = forms[slot];
+      if (f === undefined) break;
+      if (hashes[slot] === h && f.length === len && sameAt(f, src, start)) {
+        if (this.marks[slot] !== epoch) {
+          this.marks[slot] = epoch;
+          words.add(this.stems[slot]!);
+        }
+        return;
+      }
+      slot = (slot + 1) & mask;
+    }
+    const form = start === 0 && end === src.length ? src : src.slice(start, end);
+    const stem = porterStem(normaliseEnglish(form.toLowerCase()));
+    words.add(stem);
+    if (this.size >= 500_000) this.reset(1 << 14);
+    else if (2 * (this.size + 1) > this.forms.length) this.reset(2 * this.forms.length, true);
+    this.insert(form, stem, h, epoch);
+  }
+
+  private insert(form: string, stem: string, h: number, mark: number): void {
+    const mask = this.forms.length - 1;
+    let slot = h & mask;
+    while (this.forms[slot] !== undefined) slot = (slot + 1) & mask;
+    this.forms[slot] = form;
+    this.stems[slot] = stem;
+    this.hashes[slot] = h;
+    this.marks[slot] = mark;
+    this.size++;
+  }
+
+  /** Empties the table at `capacity` slots, or moves its entries into one of that size (`keep`). The epoch goes on
+   * counting: a cleared mark (0) never equals one. */
+  private reset(capacity: number, keep = false): void {
+    const { forms, stems, hashes, marks } = this;
+    this.forms = new Array<string | undefined>(capacity).fill(undefined);
+    this.stems = new Array<string>(capacity).fill('');
+    this.hashes = new Int32Array(capacity);
+    this.marks = new Int32Array(capacity);
+    this.size = 0;
+    if (!keep) return;
+    for (let s = 0; s < forms.length; s++) {
+      const f = forms[s];
+      if (f !== undefined) this.insert(f, stems[s]!, hashes[s]!, marks[s]!);
+    }
+  }
+}
+const FORMS = new FormTable();
+
+/** `src.startsWith(f, start)` for a short `f`: a loop the optimiser inlines, where the builtin is a call. */
+function sameAt(f: string, src: string, start: number): boolean {
+  for (let k = 0; k < f.length; k++) if (f.charCodeAt(k) !== src.charCodeAt(start + k)) return false;
+  return true;
 }
 
 /** False when no code unit of `s` can belong to a Han character (all below U+2E80, where the Han script starts;
