@@ -71,6 +71,10 @@ export function createAMem(o: AMemOptions, context: MethodFactoryContext): Metho
 
   return {
     capabilities: { output: 'units', memorises: true, ...(role ? { llmRoles: [role] } : { degraded: 'offline' }) },
+    // A-MEM builds its notes (and links them) as memories are added (agiresearch/A-mem, memory_system.py add_note).
+    async memorise(index, ctx) {
+      if (index.units.length > 0) await memory(index, ctx);
+    },
     async run(query, index, ctx) {
       if (index.units.length === 0) return { retrieval: rankedRetrieval([]) };
       const t0 = performance.now();

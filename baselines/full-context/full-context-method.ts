@@ -80,27 +80,37 @@ export function truncateNewest(
   return { kept: units.slice(start), ...best };
 }
 
+type History = { units: ScoredUnit[]; context: string; notes: TruncationNotes };
+
 export function createFullContextMethod(options: FullContextOptions): Method {
   // The context depends only on the haystack, so it is built once per memory index (a LoCoMo conversation serves
-  // ~200 questions); weak keys free it with the index.
-  const built = new WeakMap<MemoryIndex, { units: ScoredUnit[]; context: string; notes: TruncationNotes }>();
+  // ~200 questions); weak keys free it with the index. It is this method's memory: the history as the reader will
+  // read it, which `memorise` writes before the questions.
+  const built = new WeakMap<MemoryIndex, History>();
+  const historyOf = (mi: MemoryIndex): History => {
+    let result = built.get(mi);
+    if (!result) {
+      const all = chronological(mi);
+      const { kept, context, tokens } = truncateNewest(all, options.maxContextTokens, options.withDates);
+      const notes: TruncationNotes = {
+        truncated: kept.length < all.length,
+        keptUnits: kept.length,
+        droppedUnits: all.length - kept.length,
+        tokens,
+        maxContextTokens: options.maxContextTokens,
+      };
+      result = { units: kept, context, notes };
+      built.set(mi, result);
+    }
+    return result;
+  };
   return {
     capabilities: { output: 'units' },
+    async memorise(mi) {
+      historyOf(mi);
+    },
     async run(_query, mi) {
-      let result = built.get(mi);
-      if (!result) {
-        const all = chronological(mi);
-        const { kept, context, tokens } = truncateNewest(all, options.maxContextTokens, options.withDates);
-        const notes: TruncationNotes = {
-          truncated: kept.length < all.length,
-          keptUnits: kept.length,
-          droppedUnits: all.length - kept.length,
-          tokens,
-          maxContextTokens: options.maxContextTokens,
-        };
-        result = { units: kept, context, notes };
-        built.set(mi, result);
-      }
+      const result = historyOf(mi);
       return { retrieval: { units: [...result.units], noMemory: false, context: result.context, notes: { ...result.notes } } };
     },
   };

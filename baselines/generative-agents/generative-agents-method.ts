@@ -66,6 +66,9 @@ export function createGenerativeAgentsMethod(o: GenerativeAgentsOptions, c: Meth
   );
   return {
     capabilities: seedCapabilities(role),
+    async memorise(index, ctx) {
+      await streamFor(index, ctx);
+    },
     async run(query, index, ctx) {
       const stream = await streamFor(index, ctx);
       const memories = stream.memories;

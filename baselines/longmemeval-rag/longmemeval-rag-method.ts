@@ -65,6 +65,9 @@ export function createLongMemEvalRag(o: LongMemEvalRagOptions, context: MethodFa
 
   return {
     capabilities: { output: 'units', memorises: true, ...(role ? { llmRoles: [role] } : {}), ...(degraded ? { degraded: 'offline' } : {}) },
+    async memorise(index, ctx) {
+      if (index.units.length > 0) await memory(index, ctx);
+    },
     async run(query, index, ctx) {
       if (index.units.length === 0) return { retrieval: rankedRetrieval([]) };
       const t0 = performance.now();

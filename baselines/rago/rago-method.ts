@@ -49,6 +49,9 @@ export function createRagoMethod(o: RagoOptions, c: MethodFactoryContext): Metho
   const storeFor = perHaystack((index, ctx) => buildStore(index, ctx, { role, temperature: o.temperature, maxTokens: o.maxTokens }));
   return {
     capabilities: seedCapabilities(role),
+    async memorise(index, ctx) {
+      await storeFor(index, ctx);
+    },
     async run(query, index, ctx) {
       const store = await storeFor(index, ctx);
       if (store.memories.length === 0) return { retrieval: { units: [], noMemory: false, context: NO_MEMORY_LINE, notes: { memories: 0 } } };

@@ -75,6 +75,9 @@ export function createReasoningBankMethod(o: ReasoningBankOptions, c: MethodFact
   );
   return {
     capabilities: seedCapabilities(role),
+    async memorise(index, ctx) {
+      await bankFor(index, ctx);
+    },
     async run(query, index, ctx) {
       const bank = await bankFor(index, ctx);
       const key = haystackKey(index);

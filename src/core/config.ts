@@ -147,8 +147,10 @@ export const ExperimentConfigSchema = z
      */
     storeContext: z.boolean().default(false),
     /**
-     * Build each haystack's BM25 and unit embeddings before any method is timed (recorded as stage
-     * `index:memorise`), so per-question latency excludes index building; for timing experiments (exp 5).
+     * Build each haystack's BM25 and unit embeddings (recorded as stage `index:memorise`), then each method's own
+     * memory writing (`Method.memorise`: unit text keys, notes, the rendered history; stage `memorise`), before any
+     * method is timed, so per-question latency is the method's work from query to answer and no method carries what
+     * another built first; for timing experiments (exp 5).
      */
     prepareIndex: z.boolean().optional(),
     /** Questions processed at once. */

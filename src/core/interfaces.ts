@@ -101,6 +101,14 @@ export interface Method {
    */
   readonly excludedQuestionIds?: ReadonlySet<string>;
   run(query: Query, index: MemoryIndex, ctx: Ctx, oracleType?: AdaptType): Promise<MethodOutput>;
+  /**
+   * Memory writing: the work the method does from the memories alone, before any question about them (per-unit
+   * text keys, A-MEM notes, a memory server's ingestion, the rendered full history). Optional and idempotent per
+   * index: `run` does the same work lazily when it was not called, so calling it never changes what `run` returns
+   * (methods-conformance.test.ts). The runner calls it before timing a question when `prepareIndex` is on (plan
+   * experiment 5 times a question from query to answer), and records it as stage `memorise`.
+   */
+  memorise?(index: MemoryIndex, ctx: Ctx): Promise<void>;
   /** Called once when the run ends (delete server-side namespaces, close connections). */
   close?(): Promise<void>;
   /**
@@ -158,6 +166,8 @@ export interface Strategy {
   /** `llm` strategies call `ctx.llm` (role `strategy`); `offline` ones never touch it. */
   readonly mode: 'llm' | 'offline';
   retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval>;
+  /** Memory writing for this strategy (its per-unit text keys), as `Method.memorise`: never changes `retrieve`. */
+  memorise?(index: MemoryIndex): void;
 }
 
 /** Per-unit extras a strategy wants shown next to a unit (update annotations) and trailing text (multi-hop

@@ -35,6 +35,7 @@ import { AbstentionOptionsSchema, createAbstentionJudge, decideAbstention, noMem
 import { readThresholdsFile } from '../strategies/thresholds.ts';
 import { strategies } from '../strategies/registry.ts';
 import { renderContext } from '../strategies/render.ts';
+import { memoriseUnitKeys } from '../strategies/text.ts';
 import { createUnified } from '../strategies/unified.ts';
 import { fuse } from './fusion.ts';
 import { planRoute, RouterConfigSchema, type RouterConfig } from './router.ts';
@@ -159,6 +160,11 @@ export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
       output: 'units',
       ...(parts.router.kind === 'oracle' ? { oracleType: true } : {}),
       ...llmRolesOf(parts),
+    },
+    // Memory writing of every strategy a question may be routed to (each once), and the gate's unit keys.
+    async memorise(index) {
+      for (const s of new Set(Object.values(parts.strategies))) s.memorise?.(index);
+      if (parts.abstention === 'gate') memoriseUnitKeys(index.units);
     },
     async run(query, index, ctx, oracleType) {
       // Wall time per stage (classifier, retrieval, abstention gate), for the efficiency experiment (plan §3.4 exp 5).

@@ -27,6 +27,9 @@ export async function createStrategyMethod(opts: StrategyMethodOptions, context:
   const strategy = await strategies.create(name, options, undefined, `${where}.options`);
   const method: Method = {
     capabilities: { output: 'units', ...(strategy.mode === 'llm' ? { llmRoles: ['strategy'] as const } : {}) },
+    async memorise(index) {
+      strategy.memorise?.(index);
+    },
     async run(query, index, ctx) {
       const retrieval = await strategy.retrieve(query, index, context.k, ctx);
       // The route names the strategy so reports and `explain` show what ran, as for the adaptmr method.

@@ -1,7 +1,7 @@
 /**
  * The run's failure accounting (issue 16, "honest run summaries"): which stage each failed (question, method) result
- * failed in — the method's own retrieval, the classifier, memorising (building the haystack's index or a memory
- * server's ingestion), the reader or the judge — and the exit rule: `adaptmr run` exits non-zero when the share of
+ * failed in — the method's own retrieval, the classifier, memorising (building the haystack's index, a memory
+ * server's ingestion or a method's `memorise`), the reader or the judge — and the exit rule: `adaptmr run` exits non-zero when the share of
  * questions left failed exceeds `run.maxFailureShare` (or `--max-failure-share`).
  */
 import type { CallRecord } from '../core/calls.ts';
@@ -20,7 +20,7 @@ export function emptyFailureCounts(): Record<FailedStage, number> {
 export function stageCategory(stage: string | undefined): FailedStage {
   if (stage === undefined) return 'method';
   if (stage === 'classify' || stage.startsWith('classify:')) return 'classifier';
-  if (stage.startsWith('index:') || stage === 'ingest') return 'memorising';
+  if (stage.startsWith('index:') || stage === 'ingest' || stage === 'memorise') return 'memorising';
   if (stage === 'reader' || stage.startsWith('reader:')) return 'reader';
   if (stage === 'judge' || stage.startsWith('judge:')) return 'judge';
   return 'method';

@@ -8,7 +8,9 @@
  *   - no gold reachable: the query is a frozen {id, text, askedAt} and the index a proxy that throws on anything
  *     outside the MemoryIndex contract;
  *   - accounting complete: every request the loopback server received is a CallRecord in ctx.calls;
- *   - errors become data: through the runner's runMethod, a method whose index fails yields an error row, no throw.
+ *   - errors become data: through the runner's runMethod, a method whose index fails yields an error row, no throw;
+ *   - memory writing changes nothing: on a fresh index of the same haystack, `memorise` then `run` gives the same
+ *     units, scores and context as `run` alone (a method without `memorise` passes trivially).
  * An example may exempt itself from a check with a reason (EntryExample.exempt) or be skipped with a reason; a method
  * that needs an LLM role is skipped offline because the runner refuses it there (that refusal is checked too).
  */
@@ -37,6 +39,8 @@ interface Case {
   label: string;
   spec: IndexSpec;
   index: MemoryIndex;
+  /** Another index of the same haystack, with units no method has seen (per-unit memos are keyed by unit object). */
+  fresh: () => MemoryIndex;
   queries: Query[];
 }
 
@@ -50,6 +54,7 @@ beforeAll(async () => {
     label: 'plan haystack',
     spec: SESSION,
     index: createMemoryIndex(PLAN_HAYSTACK, SESSION, embedder),
+    fresh: () => createMemoryIndex(PLAN_HAYSTACK, SESSION, embedder),
     queries: [frozenQuery("What is my cat's name?"), frozenQuery('Where do I live now?', ASKED_AT, 'q2'), frozenQuery('我的猫叫什么名字？', ASKED_AT, 'q3')],
   });
   const locomo = await loadDataset({ name: 'locomo', limit: 3 }, DATA);
@@ -58,11 +63,18 @@ beforeAll(async () => {
     label: 'LoCoMo',
     spec: TURN,
     index: createMemoryIndex(c.haystack, TURN, embedder),
+    fresh: () => createMemoryIndex(c.haystack, TURN, embedder),
     queries: locomo.instances.filter((i) => i.haystackId === c.haystackId).slice(0, 2).map((i) => frozenQuery(i.query.text, i.query.askedAt, i.query.id)),
   });
   const lme = await loadDataset({ name: 'longmemeval-s', questionIds: ['gpt4_2655b836'] }, DATA);
   const l = lme.instances[0]!;
-  cases.push({ label: 'LongMemEval S', spec: SESSION, index: createMemoryIndex(l.haystack, SESSION, embedder), queries: [frozenQuery(l.query.text, l.query.askedAt, l.query.id)] });
+  cases.push({
+    label: 'LongMemEval S',
+    spec: SESSION,
+    index: createMemoryIndex(l.haystack, SESSION, embedder),
+    fresh: () => createMemoryIndex(l.haystack, SESSION, embedder),
+    queries: [frozenQuery(l.query.text, l.query.askedAt, l.query.id)],
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -159,6 +171,26 @@ describe.each(variants)('method $method ($label, $env)', (v) => {
         const scores = a.retrieval.units.map((u) => u.score);
         for (let i = 1; i < scores.length; i++) expect(scores[i]!, where).toBeLessThanOrEqual(scores[i - 1]!);
         if (a.retrieval.noMemory) expect(ids, where).toEqual([]);
+      }
+    }
+  });
+
+  it.skipIf(v.skip !== undefined)('gives the same results after memorise as without it', async () => {
+    for (const c of cases) {
+      const [lazy, prepared] = [await build(v, c.spec), await build(v, c.spec)];
+      if (typeof lazy === 'string' || typeof prepared === 'string') return;
+      if (!prepared.memorise) return;
+      const ctx = (): Ctx => (v.env === 'llm' ? { seed: 3, calls: [], llm: llmProvider() } : { seed: 3, calls: [] });
+      const [lazyIndex, preparedIndex] = [guardedIndex(c.fresh()), guardedIndex(c.fresh())];
+      await prepared.memorise(preparedIndex, ctx());
+      for (const q of c.queries) {
+        const a = await lazy.run(q, lazyIndex, ctx());
+        const b = await prepared.run(q, preparedIndex, ctx());
+        const where = `${c.label} / ${q.text}`;
+        if (v.exempt.deterministic) continue;
+        expect(b.retrieval.units.map((u) => [u.unit.id, u.score]), where).toEqual(a.retrieval.units.map((u) => [u.unit.id, u.score]));
+        expect(b.retrieval.context, where).toBe(a.retrieval.context);
+        expect(b.retrieval.noMemory, where).toBe(a.retrieval.noMemory);
       }
     }
   });

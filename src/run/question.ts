@@ -7,9 +7,9 @@
 import { withCallScope, type CallScope } from '../core/call-scope.ts';
 import { callCostUsd } from '../llm/cost.ts';
 import type { ExperimentConfig } from '../core/config.ts';
-import { SetupError, errorMessage } from '../core/errors.ts';
+import { SetupError, errorMessage, tagStage } from '../core/errors.ts';
 import { deriveSeed } from '../core/hash.ts';
-import type { CallRecord, Checkpoints, Ctx, MemoryIndex } from '../core/interfaces.ts';
+import type { CallRecord, Checkpoints, Ctx, MemoryIndex, Method } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
 import type { Instance, Query, Retrieval } from '../core/types.ts';
 import { answerQuestion } from '../eval/qa/answer-question.ts';
@@ -47,6 +47,35 @@ async function prepareIndex(index: MemoryIndex, calls: CallRecord[]): Promise<vo
   index.keywordScores('');
   await index.vectors();
   calls.push({ stage: 'index:memorise', model: index.embedder.id, promptTokens: 0, completionTokens: 0, latencyMs: performance.now() - t0, cached: false, costUsd: 0 });
+}
+
+const memorised = new WeakMap<MemoryIndex, Map<Method, Promise<void>>>();
+
+/**
+ * `prepareIndex: true`, after the index: the method's own memory writing for this haystack (`Method.memorise`: unit
+ * text keys, A-MEM notes, the rendered full history), so the question's latency is the method's work from query to
+ * answer and no method carries what another built first (the strategies share per-unit keys). Once per method and
+ * index; a question sharing the haystack waits for it outside its timing. Recorded once, as a call of stage
+ * `memorise`; an error is tagged `memorise` (a memorising failure in the run summary) and forgotten, so the next
+ * question retries.
+ */
+async function memoriseFor(method: ConfiguredMethod, index: MemoryIndex, ctx: Ctx): Promise<void> {
+  const memorise = method.impl.memorise;
+  if (!memorise) return;
+  let byMethod = memorised.get(index);
+  if (!byMethod) memorised.set(index, (byMethod = new Map()));
+  let done = byMethod.get(method.impl);
+  if (!done) {
+    const t0 = performance.now();
+    done = memorise.call(method.impl, index, ctx).then(() => {
+      ctx.calls.push({ stage: 'memorise', model: method.id, promptTokens: 0, completionTokens: 0, latencyMs: performance.now() - t0, cached: false, costUsd: 0 });
+    });
+    byMethod.set(method.impl, done);
+    done.catch(() => byMethod.delete(method.impl));
+  }
+  await done.catch((err: unknown) => {
+    throw tagStage(err, 'memorise');
+  });
 }
 
 /** What a method may see of a question: a fresh frozen object with exactly the query fields, never the gold. */
@@ -102,9 +131,13 @@ export async function runMethod(
   if (c.config.prepareIndex) await withCallScope(scope, () => prepareIndex(index, calls));
   const base = { ...key, granularity: method.index.granularity };
   const capabilities = method.impl.capabilities;
-  const t0 = performance.now();
+  let t0 = performance.now();
   let failed: FailedStage | undefined;
   try {
+    if (c.config.prepareIndex && method.impl.memorise) {
+      await withCallScope(scope, () => memoriseFor(method, index, ctx));
+      t0 = performance.now();
+    }
     const oracleType = capabilities.oracleType ? instance.gold.type : undefined;
     const out = await withCallScope(scope, () => method.impl.run(methodQuery(instance.query), index, ctx, oracleType));
     const latencyMs = performance.now() - t0;

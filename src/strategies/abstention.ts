@@ -26,6 +26,7 @@ import { lexicalCoverage } from './evidence.ts';
 import { BaseRankingSchema, entityRanked } from './factual.ts';
 import { askYesNo, strategyClient } from './llm-step.ts';
 import { NO_MEMORY_LINE, renderContext } from './render.ts';
+import { memoriseUnitKeys } from './text.ts';
 import type { Strategy } from '../core/interfaces.ts';
 import { PLAN_THRESHOLDS, readThresholdsFile, ThresholdPairSchema, type ThresholdPair } from './thresholds.ts';
 
@@ -129,6 +130,7 @@ export function createAbstention(options: AbstentionOptions): Strategy {
   return {
     name: 'abstention',
     mode: options.mode,
+    memorise: (index) => memoriseUnitKeys(index.units),
     async retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval> {
       const semantic = await index.semantic(query.text, k);
       const ranked = options.baseRanking === 'entity' ? await entityRanked(query.text, index, k) : semantic;

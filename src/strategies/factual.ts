@@ -13,7 +13,7 @@ import type { Query, Retrieval, ScoredUnit } from '../core/types.ts';
 import { askJson, strategyClient } from './llm-step.ts';
 import { renderContext } from './render.ts';
 import type { Strategy } from '../core/interfaces.ts';
-import { countOverlap, extractEntities, normaliseWord, unitKeys } from './text.ts';
+import { countOverlap, extractEntities, memoriseUnitKeys, normaliseWord, unitKeys } from './text.ts';
 
 export const FactualOptionsSchema = z
   .object({
@@ -99,6 +99,7 @@ export function createFactual(options: FactualOptions): Strategy {
   return {
     name: 'factual',
     mode: options.mode,
+    memorise: (index) => memoriseUnitKeys(index.units),
     async retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval> {
       const { entities, fallback } =
         options.entityWeight > 0 ? await queryEntities(query, options.mode, ctx, 'strategy.factual.entities') : { entities: [] };

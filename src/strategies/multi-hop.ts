@@ -29,7 +29,7 @@ import { askJson, askText, strategyClient } from './llm-step.ts';
 import { mmrOrder } from './mmr.ts';
 import { dayOf, monotoneScores, renderContext } from './render.ts';
 import type { Strategy } from '../core/interfaces.ts';
-import { contentWords, countOverlap, extractEntities, sentences, unitLower, unitNamedWords, unitSentenceKeys } from './text.ts';
+import { contentWords, countOverlap, extractEntities, memoriseUnitKeys, sentences, unitLower, unitNamedWords, unitSentenceKeys } from './text.ts';
 
 export { decomposeOffline, isAggregation } from './decompose.ts';
 
@@ -143,6 +143,8 @@ export function createMultiHop(options: MultiHopOptions): Strategy {
   return {
     name: 'multi-hop',
     mode: options.mode,
+    // Its steps rank by entities (unit keys), answer from the evidence's sentences and bridge by names.
+    memorise: (index) => memoriseUnitKeys(index.units, { sentences: true, names: true }),
     async retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval> {
       const notes: Record<string, unknown> = { strategy: 'multi-hop', contextOrder: 'rank' };
       const offline = decomposeOffline(query.text, options.maxHops);

@@ -26,6 +26,7 @@ import { splitEvents } from './events.ts';
 import { baseRanked, BaseRankingSchema } from './factual.ts';
 import { askJson, strategyClient } from './llm-step.ts';
 import { dayOf, monotoneScores, renderContext } from './render.ts';
+import { memoriseUnitKeys } from './text.ts';
 import type { Strategy } from '../core/interfaces.ts';
 import { findTimeWindow, inWindow, type TimeWindow } from './time-window.ts';
 
@@ -64,6 +65,7 @@ export function createTemporal(options: TemporalOptions): Strategy {
   return {
     name: 'temporal',
     mode: options.mode,
+    memorise: (index) => memoriseUnitKeys(index.units),
     async retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval> {
       // The question's ranking of every unit (the window path filters it; padding continues it).
       const ranking = await baseRanked(options.baseRanking, query.text, index, index.units.length);

@@ -199,6 +199,19 @@ export function unitNamedWords(unit: { text: string }): readonly string[] {
   return n;
 }
 
+/**
+ * Memory writing for the strategies (`Strategy.memorise`): the per-unit keys they read, built for every unit of the
+ * haystack before any question, so a question's latency is its own work (plan experiment 5). `run`s that come first
+ * build the same keys lazily; building them here changes nothing they return.
+ */
+export function memoriseUnitKeys(units: readonly { text: string }[], parts: { sentences?: boolean; names?: boolean } = {}): void {
+  for (const u of units) {
+    unitKeys(u);
+    if (parts.sentences) unitSentenceKeys(u);
+    if (parts.names) unitNamedWords(u);
+  }
+}
+
 export interface SentenceKeys {
   sentence: string;
   keys: TextKeys;

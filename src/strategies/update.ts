@@ -36,7 +36,7 @@ import { baseRanked, BaseRankingSchema, rerankByEntities } from './factual.ts';
 import { askYesNo, strategyClient } from './llm-step.ts';
 import { dayOf, monotoneScores, renderContext } from './render.ts';
 import { asksCurrent, sameTopic, topicUnit, type TopicReason } from './same-topic.ts';
-import { extractEntities, textKeys } from './text.ts';
+import { extractEntities, memoriseUnitKeys, textKeys } from './text.ts';
 import { dot } from '../index/vectors.ts';
 import { leaderClusters, pairwiseCosines, sortedQuantile } from './update-similarity.ts';
 
@@ -106,6 +106,10 @@ export function createUpdate(options: UpdateOptions): Strategy {
   return {
     name: 'update',
     mode: options.mode,
+    memorise(index) {
+      memoriseUnitKeys(index.units);
+      if (options.similarity === 'topic') for (const u of index.units) topicUnit(u);
+    },
     async retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval> {
       const { list: candidates, families } = await candidatesFor(query, index, k, options);
       const all = await index.vectors();
