@@ -123,6 +123,15 @@ describe('Bm25 on a corpus past its initial array sizes', () => {
       expect(streamed[i]).toBe(r);
     });
   });
+
+  it('matches the literal formula when the vocabulary passes its array sizes one new term per document', () => {
+    const docs = Array.from({ length: 2100 }, (_, d) => ['common', `t${d}`, 'common', `x${d % 7}`]);
+    for (const query of [['common', 't1500', 'x3'], ['t2099', 't0', 't1023', 't1024', 't1025', 't2047', 't2048']]) {
+      const ref = referenceScores(docs, query);
+      const ours = new Bm25(docs).scores(query);
+      ref.forEach((r, i) => expect(ours[i]).toBe(r));
+    }
+  });
 });
 
 describe('tokenizers', () => {

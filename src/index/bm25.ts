@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import { makeTokenizer, TokenizerNameSchema, type Tokenizer } from './tokenizers.ts';
+import { termIdsOfSpaceSplit, termIdsOfTokens, type TermIdStream, type Vocabulary } from './vocabulary.ts';
 
 export const Bm25OptionsSchema = z
   .object({
@@ -41,7 +42,7 @@ export class Bm25 {
   readonly size: number;
   readonly avgdl: number;
   readonly averageIdf: number;
-  private readonly vocab: Map<string, number>;
+  private readonly vocab: Vocabulary;
   private readonly idfs: Float64Array;
   /** Postings of term t are entries postingStart[t] … postingStart[t+1]-1 of postingDoc / postingWeight. */
   private readonly postingStart: Int32Array;
@@ -50,20 +51,21 @@ export class Bm25 {
 
   /**
    * Builds the index from tokenized documents: an array of token arrays (rank_bm25 takes a tokenized corpus too),
-   * or a count and a function giving document d's tokens, which is called once per document in order — so a
-   * document's tokens are garbage as soon as they are counted, instead of every token of the corpus staying alive
-   * (and being copied by each young-generation collection) until the index is built.
+   * a count and a function giving document d's tokens, or the documents as term ids (vocabulary.ts) — the last two
+   * are read once per document in order, so a document's tokens are garbage as soon as they are counted, instead of
+   * every token of the corpus staying alive (and being copied by each young-generation collection) until the index
+   * is built.
    */
   constructor(
-    docs: readonly (readonly string[])[] | TokenStream,
+    docs: readonly (readonly string[])[] | TokenStream | TermIdStream,
     readonly params: { k1: number; b: number; epsilon: number } = { k1: 1.5, b: 0.75, epsilon: 0.25 },
   ) {
     const { k1, b, epsilon } = params;
-    const corpus: TokenStream = 'tokens' in docs ? docs : { count: docs.length, tokens: (d) => docs[d]! };
+    const corpus: TermIdStream =
+      'termIds' in docs ? docs : 'tokens' in docs ? termIdsOfTokens(docs.count, (d) => docs.tokens(d)) : termIdsOfTokens(docs.length, (d) => docs[d]!);
     const n = corpus.count;
     if (n === 0) throw new Error('BM25 needs at least one document (rank_bm25 divides by the corpus size)');
     this.size = n;
-    const vocab = new Map<string, number>();
     // Typed arrays (no per-element boxing), doubled when full: per term (document frequency, and for counting term
     // frequencies without a per-document Map: lastDoc[t], the last document term t was seen in, and slot[t], its
     // entry in flatTf there) and per (doc, term) pair (doc d's pairs are docTermStart[d] … docTermStart[d+1]-1).
@@ -77,26 +79,24 @@ export class Bm25 {
     const docLen = new Float64Array(n);
     let totalLen = 0;
     for (let d = 0; d < n; d++) {
-      const doc = corpus.tokens(d);
-      docLen[d] = doc.length;
-      totalLen += doc.length;
-      if (pairs + doc.length > flatTerm.length) {
-        const size = Math.max(2 * flatTerm.length, pairs + doc.length);
+      const { ids, length } = corpus.termIds(d);
+      docLen[d] = length;
+      totalLen += length;
+      if (pairs + length > flatTerm.length) {
+        const size = Math.max(2 * flatTerm.length, pairs + length);
         flatTerm = grown(flatTerm, new Int32Array(size));
         flatTf = grown(flatTf, new Float64Array(size));
       }
-      for (let i = 0; i < doc.length; i++) {
-        const token = doc[i]!;
-        let id = vocab.get(token);
-        if (id === undefined) {
-          id = vocab.size;
-          vocab.set(token, id);
-          if (id === docFreq.length) {
-            docFreq = grown(docFreq, new Int32Array(2 * id));
-            lastDoc = grown(lastDoc, new Int32Array(2 * id).fill(-1));
-            slot = grown(slot, new Int32Array(2 * id));
-          }
-        }
+      // Ids are numbered in order of first occurrence, so a new one is at most one past the arrays' end.
+      const seen = corpus.vocabulary.size;
+      if (seen > docFreq.length) {
+        const size = Math.max(2 * docFreq.length, seen);
+        docFreq = grown(docFreq, new Int32Array(size));
+        lastDoc = grown(lastDoc, new Int32Array(size).fill(-1));
+        slot = grown(slot, new Int32Array(size));
+      }
+      for (let i = 0; i < length; i++) {
+        const id = ids[i]!;
         if (lastDoc[id] !== d) {
           lastDoc[id] = d;
           slot[id] = pairs;
@@ -110,11 +110,11 @@ export class Bm25 {
       }
       docTermStart[d + 1] = pairs;
     }
-    this.vocab = vocab;
+    this.vocab = corpus.vocabulary;
     this.avgdl = totalLen / n;
 
-    // idf exactly as BM25Okapi._calc_idf (math.log is the natural log).
-    const v = vocab.size;
+    // idf exactly as BM25Okapi._calc_idf (math.log is the natural log), summed in first-occurrence order as its dict.
+    const v = corpus.vocabulary.size;
     const idfs = new Float64Array(v);
     let idfSum = 0;
     for (let t = 0; t < v; t++) {
@@ -154,7 +154,7 @@ export class Bm25 {
   scores(queryTokens: readonly string[]): Float64Array {
     const out = new Float64Array(this.size);
     for (const token of queryTokens) {
-      const t = this.vocab.get(token);
+      const t = this.vocab.id(token);
       if (t === undefined) continue;
       for (let p = this.postingStart[t]!, end = this.postingStart[t + 1]!; p < end; p++) {
         out[this.postingDoc[p]!]! += this.postingWeight[p]!;
@@ -165,7 +165,7 @@ export class Bm25 {
 
   /** The idf rank_bm25 would use for a token (0 for a token not in the corpus, as `self.idf.get(q) or 0`). */
   idf(token: string): number {
-    const t = this.vocab.get(token);
+    const t = this.vocab.id(token);
     return t === undefined ? 0 : this.idfs[t]!;
   }
 }
@@ -185,7 +185,10 @@ export class Bm25Index {
   constructor(texts: readonly string[], options: Bm25Options = {}) {
     this.settings = Bm25OptionsSchema.parse(options);
     this.tokenize = makeTokenizer(this.settings.tokenizer, { stopwords: this.settings.stopwords });
-    this.bm25 = new Bm25({ count: texts.length, tokens: (d) => this.tokenize(texts[d]!) }, this.settings);
+    // The official whitespace tokenizer is read off the texts without token arrays (vocabulary.ts); the same tokens.
+    const corpus =
+      this.settings.tokenizer === 'whitespace' ? termIdsOfSpaceSplit(texts) : termIdsOfTokens(texts.length, (d) => this.tokenize(texts[d]!));
+    this.bm25 = new Bm25(corpus, this.settings);
   }
 
   scores(query: string): Float64Array {

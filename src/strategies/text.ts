@@ -9,6 +9,7 @@
  * uses them ("我的猫叫什么名字" → 猫叫), and the memory says 猫 on its own.
  */
 import { cjkWords, normaliseEnglish, porterStem } from '../index/analysers/index.ts';
+import { FNV_OFFSET, FNV_PRIME, fnvHash, SubstringTable } from '../index/substring-table.ts';
 import { ENGLISH_STOPWORDS } from '../index/tokenizers.ts';
 
 /** Question scaffolding that carries no topic ("what did I say about…"). */
@@ -250,7 +251,7 @@ const WORD_AT = new RegExp(WORD.source, 'uy');
 /**
  * `new Set(src.match(WORD))`, each form normalised (`normaliseWord`), as a set in the order of first occurrence —
  * without slicing every word out of the text. A session repeats most of its words; an ASCII word is hashed as it is
- * scanned and found in `FORMS` by comparing it in place, so only a form never seen before becomes a string. A word
+ * scanned and found in `FORMS` (a SubstringTable) in place, so only a form never seen before becomes a string. A word
  * with a non-ASCII code unit in it or next to it is taken by the regex itself (WORD_AT), so the words are exactly the
  * regex's (property test in text.test.ts, against the regex; this was ~80 % of the strategies' per-haystack time,
  * scripts/bench-latency.ts).
@@ -284,7 +285,7 @@ function wordStems(src: string): Set<string> {
     const m = WORD_AT.exec(src);
     if (m) {
       const w = m[0];
-      FORMS.add(words, epoch, w, 0, w.length, fnv(w));
+      FORMS.add(words, epoch, w, 0, w.length, fnvHash(w));
       i = start + w.length;
     } else {
       // Not a word start: step over the whole code point (WORD reads code points).
@@ -294,31 +295,21 @@ function wordStems(src: string): Set<string> {
   return words;
 }
 
-const FNV_OFFSET = 0x811c9dc5 | 0;
-const FNV_PRIME = 16777619;
-function fnv(s: string): number {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
-  return h;
-}
-
 /**
- * Word forms seen by `textKeys` and their normalised forms: open addressing on the FNV-1a hash of the form's code
- * units. `marks` holds, per form, the last `textKeys` call (epoch) that added its stem, so each distinct form of a
- * text costs one Set insertion. Bounded like `normaliseWord`'s memo.
+ * Word forms seen by `textKeys` (a SubstringTable: ids in order of first sight) and, per id, the normalised form and
+ * the last `textKeys` call (epoch) that added it, so each distinct form of a text costs one Set insertion. Bounded like
+ * `normaliseWord`'s memo.
  */
 class FormTable {
-  private hashes = new Int32Array(1 << 14);
-  private forms: (string | undefined)[] = new Array<string | undefined>(1 << 14).fill(undefined);
-  private stems: string[] = new Array<string>(1 << 14).fill('');
-  private marks = new Int32Array(1 << 14);
-  private size = 0;
+  private forms = new SubstringTable();
+  private stems: string[] = [];
+  private marks = new Int32Array(1 << 12);
   private epoch = 0;
 
   nextEpoch(): number {
     if (this.epoch === 0x7fffffff) {
       // Marks of earlier calls could equal the epochs counted again: forget them all (once per 2^31 calls).
-      this.reset(this.forms.length);
+      this.clear();
       this.epoch = 0;
     }
     return ++this.epoch;
@@ -326,64 +317,31 @@ class FormTable {
 
   /** Adds the normalised form of `src[start, end)` (hash `h`) to `words`, once per epoch. */
   add(words: Set<string>, epoch: number, src: string, start: number, end: number, h: number): void {
-    const { forms, hashes } = this;
-    const mask = forms.length - 1;
-    const len = end - start;
-    let slot = h & mask;
-    for (;;) {
-      const f = forms[slot];
-      if (f === undefined) break;
-      if (hashes[slot] === h && f.length === len && sameAt(f, src, start)) {
-        if (this.marks[slot] !== epoch) {
-          this.marks[slot] = epoch;
-          words.add(this.stems[slot]!);
-        }
-        return;
+    if (this.forms.size >= 500_000) this.clear();
+    const seen = this.forms.size;
+    const id = this.forms.intern(src, start, end, h);
+    if (id === seen) {
+      this.stems.push(porterStem(normaliseEnglish(this.forms.text(id).toLowerCase())));
+      if (id >= this.marks.length) {
+        const marks = new Int32Array(2 * this.marks.length);
+        marks.set(this.marks);
+        this.marks = marks;
       }
-      slot = (slot + 1) & mask;
+    } else if (this.marks[id] === epoch) {
+      return;
     }
-    const form = start === 0 && end === src.length ? src : src.slice(start, end);
-    const stem = porterStem(normaliseEnglish(form.toLowerCase()));
-    words.add(stem);
-    if (this.size >= 500_000) this.reset(1 << 14);
-    else if (2 * (this.size + 1) > this.forms.length) this.reset(2 * this.forms.length, true);
-    this.insert(form, stem, h, epoch);
+    this.marks[id] = epoch;
+    words.add(this.stems[id]!);
   }
 
-  private insert(form: string, stem: string, h: number, mark: number): void {
-    const mask = this.forms.length - 1;
-    let slot = h & mask;
-    while (this.forms[slot] !== undefined) slot = (slot + 1) & mask;
-    this.forms[slot] = form;
-    this.stems[slot] = stem;
-    this.hashes[slot] = h;
-    this.marks[slot] = mark;
-    this.size++;
-  }
-
-  /** Empties the table at `capacity` slots, or moves its entries into one of that size (`keep`). The epoch goes on
-   * counting: a cleared mark (0) never equals one. */
-  private reset(capacity: number, keep = false): void {
-    const { forms, stems, hashes, marks } = this;
-    this.forms = new Array<string | undefined>(capacity).fill(undefined);
-    this.stems = new Array<string>(capacity).fill('');
-    this.hashes = new Int32Array(capacity);
-    this.marks = new Int32Array(capacity);
-    this.size = 0;
-    if (!keep) return;
-    for (let s = 0; s < forms.length; s++) {
-      const f = forms[s];
-      if (f !== undefined) this.insert(f, stems[s]!, hashes[s]!, marks[s]!);
-    }
+  /** Forgets every form; the epoch goes on counting, so a cleared mark (0) never equals one. */
+  private clear(): void {
+    this.forms.clear();
+    this.stems = [];
+    this.marks = new Int32Array(1 << 12);
   }
 }
 const FORMS = new FormTable();
-
-/** `src.startsWith(f, start)` for a short `f`: a loop the optimiser inlines, where the builtin is a call. */
-function sameAt(f: string, src: string, start: number): boolean {
-  for (let k = 0; k < f.length; k++) if (f.charCodeAt(k) !== src.charCodeAt(start + k)) return false;
-  return true;
-}
 
 /** False when no code unit of `s` can belong to a Han character (all below U+2E80, where the Han script starts;
  * astral Han is written with surrogates, above it): skips the Unicode-property regex for English words, which
