@@ -23,4 +23,4 @@ export {
   type PullResult,
 } from './pull.ts';
 export { openDataStream, splitJsonArray, splitJsonArrayFile } from './json-array-split.ts';
-export { parseJsonBytes } from './json-decode.ts';
+export { parseJsonBytes, type ParseOptions } from './json-decode.ts';

@@ -14,6 +14,7 @@
 import { isUtf8 } from 'node:buffer';
 import { InputError } from '../core/errors.ts';
 import { InvalidUtf8Error, firstInvalidUtf8 } from '../core/utf8.ts';
+import { elideTurnContent } from './json-elide.ts';
 
 export { InvalidUtf8Error, decodeUtf8Strict, firstInvalidUtf8 } from '../core/utf8.ts';
 
@@ -79,9 +80,26 @@ function fixStrings(value: unknown): unknown {
  * `JSON.parse` of UTF-8 bytes; throws JSON.parse's SyntaxError on malformed input and InvalidUtf8Error on bytes that
  * are not UTF-8.
  */
-export function parseJsonBytes(bytes: Uint8Array): unknown {
+export function parseJsonBytes(bytes: Uint8Array, opts: ParseOptions = {}): unknown {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (!isUtf8(buf)) throw new InvalidUtf8Error(firstInvalidUtf8(buf));
+  if (opts.elideContentOfRole === undefined) return parseUtf8Json(buf);
+  const elided = elideTurnContent(buf, opts.elideContentOfRole);
+  if (elided === buf) return parseUtf8Json(buf);
+  try {
+    return parseUtf8Json(elided);
+  } catch {
+    // Positions in the shortened bytes would mislead: the error of the whole input, where it is.
+    return parseUtf8Json(buf);
+  }
+}
+
+export interface ParseOptions {
+  /** Empty the `content` of every turn object with this `role` unread (json-elide.ts): only when nothing reads it. */
+  elideContentOfRole?: string | undefined;
+}
+
+function parseUtf8Json(buf: Buffer): unknown {
   if (hasHighEscape(buf)) return JSON.parse(buf.toString('utf8'));
   return fixStrings(JSON.parse(buf.toString('latin1')));
 }

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { InputError } from '../core/errors.ts';
 import { splitJsonArrayFile } from './json-array-split.ts';
-import { decodeFailure, parseJsonBytes } from './json-decode.ts';
+import { decodeFailure, parseJsonBytes, type ParseOptions } from './json-decode.ts';
 import { headFields } from './json-head.ts';
 import { gunzipWhole } from './gunzip.ts';
 
@@ -20,16 +20,18 @@ export interface StreamArrayOptions {
   headKeys?: readonly string[] | undefined;
   /** Files smaller than this (bytes on disk) are read whole; larger ones are streamed so memory stays flat. */
   wholeBelowBytes?: number | undefined;
+  /** What the caller never reads (json-decode.ts `ParseOptions`: unindexed turns' text). */
+  parse?: ParseOptions | undefined;
 }
 
 export const WHOLE_BELOW_BYTES = 32 * 1024 * 1024;
 
-async function readWhole(file: string): Promise<unknown[]> {
+async function readWhole(file: string, parse: ParseOptions | undefined): Promise<unknown[]> {
   let buf = await readFile(file);
   let value: unknown;
   try {
     if (file.endsWith('.gz')) buf = gunzipWhole(buf);
-    value = parseJsonBytes(buf);
+    value = parseJsonBytes(buf, parse);
   } catch (err) {
     throw decodeFailure(err, file);
   }
@@ -47,7 +49,7 @@ function withoutKeys(value: unknown, keys: readonly string[] | undefined): unkno
 /** Yields each element of the top-level array in `file`; a parse error becomes an InputError naming the file. */
 export async function* streamJsonArray(file: string, opts: StreamArrayOptions = {}): AsyncGenerator<unknown> {
   if ((await stat(file)).size < (opts.wholeBelowBytes ?? WHOLE_BELOW_BYTES)) {
-    for (const v of await readWhole(file)) yield withoutKeys(v, opts.skipKeys);
+    for (const v of await readWhole(file, opts.parse)) yield withoutKeys(v, opts.skipKeys);
     return;
   }
   let index = 0;
@@ -58,7 +60,7 @@ export async function* streamJsonArray(file: string, opts: StreamArrayOptions = 
     } else {
       let value: unknown;
       try {
-        value = parseJsonBytes(bytes);
+        value = parseJsonBytes(bytes, opts.parse);
       } catch (err) {
         throw decodeFailure(err, file, index);
       }

@@ -13,6 +13,7 @@ import { verifyLocked } from './lock.ts';
 import { locomoCatalogEntries, normaliseLocomo } from './locomo.ts';
 import { longMemEvalCatalogEntry, normaliseLongMemEval } from './longmemeval.ts';
 import type { StreamArrayOptions } from './json-stream.ts';
+import type { ParseOptions } from './json-decode.ts';
 import { listDataFiles } from './hash.ts';
 import { readJsonHead } from './json-head.ts';
 import { FILES_AT_ONCE, FileFacts } from './file-facts.ts';
@@ -97,12 +98,14 @@ export interface ReadOptions {
   files?: ReadonlySet<string>;
   /** Array files below this size are parsed whole rather than streamed (see json-stream.ts). */
   wholeBelowBytes?: number;
+  /** What the caller never reads (json-decode.ts `ParseOptions`). */
+  parse?: ParseOptions;
 }
 
 /** Streams instances in source order (array order, or folder file-name order). */
 export async function* readInstances(src: DatasetSource, opts: ReadOptions = {}): AsyncGenerator<Instance> {
   const issues = opts.issues ?? [];
-  for await (const record of readRecords(src, { wholeBelowBytes: opts.wholeBelowBytes, files: opts.files })) {
+  for await (const record of readRecords(src, { wholeBelowBytes: opts.wholeBelowBytes, files: opts.files, parse: opts.parse })) {
     yield* instancesOfRecord(src, record, { keep: opts.keep, issues });
   }
 }

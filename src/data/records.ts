@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/errors.ts';
 import { gunzipWhole, gunzipWholeAsync } from './gunzip.ts';
 import { listDataFiles } from './hash.ts';
-import { decodeFailure, parseJsonBytes } from './json-decode.ts';
+import { decodeFailure, parseJsonBytes, type ParseOptions } from './json-decode.ts';
 import { streamJsonArray, type StreamArrayOptions } from './json-stream.ts';
 import type { DatasetSource } from './source.ts';
 
@@ -18,11 +18,11 @@ export interface RawRecord {
   index: number;
 }
 
-async function readJson(file: string): Promise<unknown> {
+async function readJson(file: string, parse: ParseOptions | undefined): Promise<unknown> {
   let buf = await readFile(file);
   try {
     if (file.endsWith('.gz')) buf = await gunzipWholeAsync(buf);
-    return parseJsonBytes(buf);
+    return parseJsonBytes(buf, parse);
   } catch (err) {
     throw decodeFailure(err, file);
   }
@@ -32,12 +32,12 @@ async function readJson(file: string): Promise<unknown> {
  * One data file read and parsed synchronously, as its records (an array file's elements, or the file's one
  * object): for worker threads, which have no event loop to share and gain nothing from async reads.
  */
-export function readFileRecordsSync(file: string): RawRecord[] {
+export function readFileRecordsSync(file: string, parse?: ParseOptions): RawRecord[] {
   let value: unknown;
   try {
     let buf = readFileSync(file);
     if (file.endsWith('.gz')) buf = gunzipWhole(buf);
-    value = parseJsonBytes(buf);
+    value = parseJsonBytes(buf, parse);
   } catch (err) {
     throw decodeFailure(err, file);
   }
@@ -62,7 +62,7 @@ export async function* readRecords(src: DatasetSource, opts: ReadRecordsOptions 
   // Read a few files ahead so disk and gunzip overlap with normalisation.
   const ahead = 4;
   const start = (f: string): Promise<unknown> => {
-    const p = readJson(f);
+    const p = readJson(f, opts.parse);
     p.catch(() => undefined); // awaited below in order; this only stops an early exit from leaving it unhandled
     return p;
   };

@@ -9,7 +9,7 @@ import type { ExperimentConfig } from '../core/config.ts';
 import type { Checkpoints } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
 import type { Instance } from '../core/types.ts';
-import { instancesOfRecord, readInstances, type DataIssue, type DatasetSource, type RawRecord } from '../data/index.ts';
+import { instancesOfRecord, readInstances, type DataIssue, type DatasetSource, type ParseOptions, type RawRecord } from '../data/index.ts';
 import { completedKey, type QuestionBatch, type ResultStore } from '../store/types.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
 import type { FailedStage } from './failures.ts';
@@ -23,6 +23,15 @@ export interface DatasetPlan {
   selected: Set<string>;
   /** Folder layouts: the files holding the selected questions, so no other file is opened. */
   files?: ReadonlySet<string>;
+}
+
+/**
+ * What no method of a dataset can read, so the reader skips it undecoded: the text of assistant turns when no
+ * method's index includes that role (the official BM25 setup indexes user turns only). Methods see only the memory
+ * index's units, which are built from the indexed roles, so their results cannot change (data/json-elide.ts).
+ */
+export function unreadData(methods: readonly ConfiguredMethod[]): ParseOptions {
+  return methods.length > 0 && methods.every((m) => !m.index.roles.includes('assistant')) ? { elideContentOfRole: 'assistant' } : {};
 }
 
 /** What computing a question needs; the worker threads build their own from the same config. */
@@ -74,6 +83,7 @@ export async function runDatasetInProcess(plan: DatasetPlan, s: DatasetRunState)
   const stream = readInstances(plan.source, {
     keep: (c) => plan.selected.has(c.questionId),
     issues: s.issues,
+    parse: unreadData(s.methods),
     ...(plan.files ? { files: plan.files } : {}),
   });
   for await (const instance of stream) {

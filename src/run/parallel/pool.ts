@@ -8,7 +8,7 @@ import { InputError } from '../../core/errors.ts';
 import { readFileRecordsSync, splitJsonArrayFile } from '../../data/index.ts';
 import { createWordVectorsSlot, embedders, useWordVectorsSlot, winkCachePath, type WordVectorsSlot } from '../../index/index.ts';
 import type { DatasetPlan, DatasetRunState } from '../run-dataset.ts';
-import { computeRecord, countFailures, skipQuestion, writeQuestion } from '../run-dataset.ts';
+import { computeRecord, countFailures, skipQuestion, unreadData, writeQuestion } from '../run-dataset.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol.ts';
 import { adoptWarmWorker, Mailbox, startWorker } from './spawn.ts';
 
@@ -183,9 +183,10 @@ async function runInWorkers(
   async function computeHere(list: string[]): Promise<void> {
     const next = new Int32Array(nextFile);
     const mine = new Set<Promise<void>>();
+    const parse = unreadData(s.methods);
     for (let i = Atomics.add(next, 0, 1); i < list.length && !failure; i = Atomics.add(next, 0, 1)) {
       try {
-        for (const record of readFileRecordsSync(list[i]!)) {
+        for (const record of readFileRecordsSync(list[i]!, parse)) {
           for await (const { batch, failed } of computeRecord(plan.source, record, plan.selected, s, s.issues)) {
             if (!batch) {
               skipQuestion(s);

@@ -11,7 +11,7 @@ import { parseJsonBytes, readFileRecordsSync, type DataIssue, type RawRecord } f
 import { embedders, useWordVectorsSlot } from '../../index/index.ts';
 import { createMethods } from '../create-methods.ts';
 import { IndexCache } from '../index-cache.ts';
-import { computeRecord, type ComputeState } from '../run-dataset.ts';
+import { computeRecord, unreadData, type ComputeState } from '../run-dataset.ts';
 import type { FromWorker, ToWorker, WorkerInit, WorkerStart } from './protocol.ts';
 
 const port = parentPort!;
@@ -83,18 +83,20 @@ async function processRecord(state: ComputeState, record: RawRecord): Promise<vo
 
 async function runFolder(state: ComputeState, files: string[]): Promise<void> {
   const next = new Int32Array(init.nextFile);
+  const parse = unreadData(state.methods);
   for (let i = Atomics.add(next, 0, 1); i < files.length; i = Atomics.add(next, 0, 1)) {
-    for (const record of readFileRecordsSync(files[i]!)) await processRecord(state, record);
+    for (const record of readFileRecordsSync(files[i]!, parse)) await processRecord(state, record);
   }
 }
 
 /** Array files: records arrive as JSON bytes from the runner, which reads and splits the file. */
 async function runRecords(state: ComputeState): Promise<void> {
+  const parse = unreadData(state.methods);
   for (let m = await nextMessage(); m.type !== 'end'; m = await nextMessage()) {
     if (m.type !== 'record') throw new Error(`compute worker: unexpected ${m.type} message`);
     let raw: unknown;
     try {
-      raw = parseJsonBytes(m.bytes);
+      raw = parseJsonBytes(m.bytes, parse);
     } catch (err) {
       throw new InputError(`not valid JSON in element ${m.index} (${errorMessage(err)})`, m.file);
     }
