@@ -8,7 +8,7 @@
  *   the texts themselves. A haystack repeats most of its tokens; a token is hashed as it is scanned and found in an
  *   open-addressing table by comparing it in place, so only a token never seen before becomes a string, and no
  *   per-document token array is made. This was a third of the official BM25 run's allocations (`split` and the
- *   vocabulary Map's growth, ~280 MB of 1.2 GB on LongMemEval S: scripts/bench-retrieval.ts), all young garbage.
+ *   vocabulary Map's growth, ~280 MB of 1.2 GB on LongMemEval S, sampling heap profile), all young garbage.
  *   The pieces and their order are exactly `split(' ')`'s, empty strings included (property test in
  *   vocabulary.test.ts).
  */
@@ -28,6 +28,15 @@ export interface TermIdStream {
   termIds(d: number): { ids: Int32Array; length: number };
 }
 
+// The vocabularies are made outside the builders' scopes: a closure there would keep the texts and the id buffer
+// alive as long as the index that keeps its vocabulary.
+function mapVocabulary(map: Map<string, number>): Vocabulary {
+  return { get size() { return map.size; }, id: (t) => map.get(t) };
+}
+function tableVocabulary(table: SubstringTable): Vocabulary {
+  return { get size() { return table.size; }, id: (t) => table.id(t) };
+}
+
 /** A growing id buffer, reused across documents. */
 class IdBuffer {
   ids = new Int32Array(1024);
@@ -43,7 +52,7 @@ export function termIdsOfTokens(count: number, tokens: (d: number) => readonly s
   const buffer = new IdBuffer();
   return {
     count,
-    vocabulary: { get size() { return map.size; }, id: (t) => map.get(t) },
+    vocabulary: mapVocabulary(map),
     termIds(d) {
       const doc = tokens(d);
       const ids = buffer.fit(doc.length);
@@ -66,7 +75,7 @@ export function termIdsOfSpaceSplit(texts: readonly string[]): TermIdStream {
   const buffer = new IdBuffer();
   return {
     count: texts.length,
-    vocabulary: { get size() { return table.size; }, id: (t) => table.id(t) },
+    vocabulary: tableVocabulary(table),
     termIds(d) {
       const text = texts[d]!;
       const n = text.length;
