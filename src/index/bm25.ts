@@ -69,8 +69,11 @@ export class Bm25 {
     // Typed arrays (no per-element boxing), doubled when full: per term (document frequency, and for counting term
     // frequencies without a per-document Map: lastDoc[t], the last document term t was seen in, and slot[t], its
     // entry in flatTf there) and per (doc, term) pair (doc d's pairs are docTermStart[d] … docTermStart[d+1]-1).
-    // They are the previous build's, returned clean (see `BuildScratch`).
-    let { docFreq, lastDoc, slot, flatTerm, flatTf } = SCRATCH.take();
+    let docFreq = new Int32Array(1024);
+    let lastDoc = new Int32Array(1024).fill(-1);
+    let slot = new Int32Array(1024);
+    let flatTerm = new Int32Array(4096);
+    let flatTf = new Float64Array(4096);
     const docTermStart = new Int32Array(n + 1);
     let pairs = 0;
     const docLen = new Float64Array(n);
@@ -145,7 +148,6 @@ export class Bm25 {
     this.postingStart = start;
     this.postingDoc = postingDoc;
     this.postingWeight = postingWeight;
-    SCRATCH.give({ docFreq, lastDoc, slot, flatTerm, flatTf }, v);
   }
 
   /** BM25 score of every document for a tokenized query (`BM25Okapi.get_scores`); unknown tokens add nothing. */
@@ -167,50 +169,6 @@ export class Bm25 {
     return t === undefined ? 0 : this.idfs[t]!;
   }
 }
-
-interface Scratch {
-  docFreq: Int32Array;
-  lastDoc: Int32Array;
-  slot: Int32Array;
-  flatTerm: Int32Array;
-  flatTf: Float64Array;
-}
-
-/**
- * The build's working arrays, kept from one build to the next: a run builds an index per haystack, and growing them
- * anew each time was 80 MB of a LongMemEval S run's ~590 MB of allocation (sampling heap profile). `take` hands
- * them out (fresh ones if a build that threw still holds them), `give` takes them back with the per-term arrays
- * reset over the `terms` used; arrays past `KEEP` entries (a haystack far larger than S's) are dropped rather than
- * held for the rest of the process. The constructor is synchronous, so one set per thread is enough.
- */
-class BuildScratch {
-  private static readonly KEEP = 1 << 20;
-  private held: Scratch | undefined = BuildScratch.fresh();
-
-  private static fresh(): Scratch {
-    return {
-      docFreq: new Int32Array(1024),
-      lastDoc: new Int32Array(1024).fill(-1),
-      slot: new Int32Array(1024),
-      flatTerm: new Int32Array(4096),
-      flatTf: new Float64Array(4096),
-    };
-  }
-
-  take(): Scratch {
-    const s = this.held ?? BuildScratch.fresh();
-    this.held = undefined;
-    return s;
-  }
-
-  give(s: Scratch, terms: number): void {
-    if (s.docFreq.length > BuildScratch.KEEP || s.flatTerm.length > BuildScratch.KEEP) return;
-    s.docFreq.fill(0, 0, terms);
-    s.lastDoc.fill(-1, 0, terms);
-    this.held = s;
-  }
-}
-const SCRATCH = new BuildScratch();
 
 /** `to` with `from` copied into its start. */
 function grown<T extends Int32Array | Float64Array>(from: T, to: T): T {
