@@ -3,8 +3,9 @@
  * (`{"role": "assistant", "content": "…"}`, any JSON whitespace between the tokens) emptied in the raw bytes, before
  * they are decoded. The runner asks for it when no method of the run indexes that role (the official BM25 setup
  * indexes user turns only: `roles: [user]`), so nothing downstream can read the text — methods see the memory
- * index's units, built from the indexed roles only. On LongMemEval S the assistant turns are 82 % of the bytes, so
- * the Latin-1 copy, JSON.parse, and the garbage they make shrink about five-fold (scripts/bench-retrieval.ts).
+ * index's units, built from the indexed roles only. On LongMemEval S the assistant turns' text is 82 % of the bytes,
+ * so the Latin-1 copy, JSON.parse, and the garbage they make shrink about five-fold: cutting and parsing 120 S files
+ * took ~90 ms against ~140–190 ms for the full parse (README, "Benchmarks and performance", has the run figures).
  *
  * Nothing is accepted that the full parse would reject: each removed string is checked as JSON.parse checks a string
  * — no raw control character (below U+0020), only the escapes `\" \\ \/ \b \f \n \r \t \uXXXX` — and the caller
