@@ -44,6 +44,12 @@ class IdBuffer {
     if (n > this.ids.length) this.ids = new Int32Array(Math.max(n, 2 * this.ids.length));
     return this.ids;
   }
+  /** Twice the room, the ids so far kept. */
+  grow(): Int32Array {
+    const ids = new Int32Array(2 * this.ids.length);
+    ids.set(this.ids);
+    return (this.ids = ids);
+  }
 }
 
 /** Tokenized documents (`tokens(d)` called once per document, in order) as term ids. */
@@ -79,16 +85,14 @@ export function termIdsOfSpaceSplit(texts: readonly string[]): TermIdStream {
     termIds(d) {
       const text = texts[d]!;
       const n = text.length;
-      // split(' ') gives one piece more than there are spaces.
-      let spaces = 0;
-      for (let i = text.indexOf(' '); i !== -1; i = text.indexOf(' ', i + 1)) spaces++;
-      const ids = buffer.fit(spaces + 1);
+      let ids: Int32Array = buffer.ids;
       let length = 0;
       let start = 0;
       let h = FNV_OFFSET;
       for (let i = 0; i < n; i++) {
         const c = text.charCodeAt(i);
         if (c === SPACE) {
+          if (length === ids.length) ids = buffer.grow();
           ids[length++] = table.intern(text, start, i, h);
           start = i + 1;
           h = FNV_OFFSET;
@@ -96,6 +100,8 @@ export function termIdsOfSpaceSplit(texts: readonly string[]): TermIdStream {
           h = Math.imul(h ^ c, FNV_PRIME);
         }
       }
+      // split(' ') gives one piece more than there are spaces: the rest after the last one.
+      if (length === ids.length) ids = buffer.grow();
       ids[length++] = table.intern(text, start, n, h);
       return { ids, length };
     },
