@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bm25, Bm25Index } from './bm25.ts';
+import { termIdsOfTokens } from './vocabulary.ts';
 import { defaultTokenizer, makeTokenizer, simpleTokenizer, whitespaceTokenizer } from './tokenizers.ts';
 import { rankIndices } from './top-k.ts';
 
@@ -115,7 +116,7 @@ describe('Bm25 on a corpus past its initial array sizes', () => {
     const query = ['w1', 'w2', 'w2999', 'w17', 'nope'];
     const ref = referenceScores(docs, query);
     const fromArrays = new Bm25(docs).scores(query);
-    const streamed = new Bm25({ count: docs.length, tokens: (d) => docs[d]! }).scores(query);
+    const streamed = new Bm25(termIdsOfTokens(docs.length, (d) => docs[d]!)).scores(query);
     expect(new Set(docs.flat()).size).toBeGreaterThan(1024);
     expect(docs.flat().length).toBeGreaterThan(4096);
     ref.forEach((r, i) => {

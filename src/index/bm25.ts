@@ -32,12 +32,6 @@ export const Bm25OptionsSchema = z
 export type Bm25Options = z.input<typeof Bm25OptionsSchema>;
 export type Bm25Settings = z.output<typeof Bm25OptionsSchema>;
 
-/** A corpus read one document at a time: `tokens(d)` is called once per document, in order. */
-export interface TokenStream {
-  readonly count: number;
-  tokens(d: number): readonly string[];
-}
-
 export class Bm25 {
   readonly size: number;
   readonly avgdl: number;
@@ -51,18 +45,16 @@ export class Bm25 {
 
   /**
    * Builds the index from tokenized documents: an array of token arrays (rank_bm25 takes a tokenized corpus too),
-   * a count and a function giving document d's tokens, or the documents as term ids (vocabulary.ts) — the last two
-   * are read once per document in order, so a document's tokens are garbage as soon as they are counted, instead of
-   * every token of the corpus staying alive (and being copied by each young-generation collection) until the index
-   * is built.
+   * or the documents as term ids (vocabulary.ts), read once per document in order — so a document's tokens are
+   * garbage as soon as they are counted, instead of every token of the corpus staying alive (and being copied by
+   * each young-generation collection) until the index is built.
    */
   constructor(
-    docs: readonly (readonly string[])[] | TokenStream | TermIdStream,
+    docs: readonly (readonly string[])[] | TermIdStream,
     readonly params: { k1: number; b: number; epsilon: number } = { k1: 1.5, b: 0.75, epsilon: 0.25 },
   ) {
     const { k1, b, epsilon } = params;
-    const corpus: TermIdStream =
-      'termIds' in docs ? docs : 'tokens' in docs ? termIdsOfTokens(docs.count, (d) => docs.tokens(d)) : termIdsOfTokens(docs.length, (d) => docs[d]!);
+    const corpus: TermIdStream = 'termIds' in docs ? docs : termIdsOfTokens(docs.length, (d) => docs[d]!);
     const n = corpus.count;
     if (n === 0) throw new Error('BM25 needs at least one document (rank_bm25 divides by the corpus size)');
     this.size = n;

@@ -11,9 +11,9 @@ export const FNV_OFFSET = 0x811c9dc5 | 0;
 export const FNV_PRIME = 16777619;
 
 /** FNV-1a of a whole string's code units: the hash a scanner reaching its end has. */
-export function fnvHash(s: string, start = 0, end = s.length): number {
+export function fnvHash(s: string): number {
   let h = FNV_OFFSET;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
   return h;
 }
 
