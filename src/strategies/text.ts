@@ -30,11 +30,16 @@ const HAN_RUN = /\p{Script=Han}+/gu;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
 /** An English word as entities and unit keys compare it: lower-cased, possessive and apostrophes gone, stemmed. */
+function normalise(word: string): string {
+  return porterStem(normaliseEnglish(word.toLowerCase()));
+}
+
+/** `normalise`, memoised. */
 const normalised = new Map<string, string>();
 export function normaliseWord(word: string): string {
   let n = normalised.get(word);
   if (n === undefined) {
-    n = porterStem(normaliseEnglish(word.toLowerCase()));
+    n = normalise(word);
     // Bounded: the vocabulary of a run is a few hundred thousand words at most.
     if (normalised.size >= 500_000) normalised.clear();
     normalised.set(word, n);
@@ -321,7 +326,7 @@ class FormTable {
     const seen = this.forms.size;
     const id = this.forms.intern(src, start, end, h);
     if (id === seen) {
-      this.stems.push(porterStem(normaliseEnglish(this.forms.text(id).toLowerCase())));
+      this.stems.push(normalise(this.forms.text(id)));
       if (id >= this.marks.length) {
         const marks = new Int32Array(2 * this.marks.length);
         marks.set(this.marks);
