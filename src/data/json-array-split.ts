@@ -9,13 +9,8 @@ import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { InputError } from '../core/errors.ts';
+import { BACKSLASH, isJsonSpace, QUOTE } from './json-bytes.ts';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-
-function isSpace(b: number): boolean {
-  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-}
 
 /** The byte stream of a data file, gunzipped when it ends in `.gz`. */
 export function openDataStream(file: string, highWaterMark = 4 << 20): { stream: Readable; close: () => void } {
@@ -113,16 +108,16 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, where: 
       const b = chunk[i]!;
       if (!started) {
         if (b === 0x5b) started = true;
-        else if (!isSpace(b) && !(b === 0xef || b === 0xbb || b === 0xbf)) throw new InputError('expected a JSON array at the top level', where);
+        else if (!isJsonSpace(b) && !(b === 0xef || b === 0xbb || b === 0xbf)) throw new InputError('expected a JSON array at the top level', where);
         i++;
         continue;
       }
       if (!inElement) {
         if (ended) {
-          if (!isSpace(b)) throw new InputError('unexpected data after the top-level array', where);
+          if (!isJsonSpace(b)) throw new InputError('unexpected data after the top-level array', where);
         } else if (b === 0x5d) {
           ended = true;
-        } else if (b !== 0x2c && !isSpace(b)) {
+        } else if (b !== 0x2c && !isJsonSpace(b)) {
           inElement = true;
           start = i;
           if (b === QUOTE) inString = true;
@@ -133,7 +128,7 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, where: 
         continue;
       }
       if (scalar) {
-        if (b === 0x2c || b === 0x5d || isSpace(b)) {
+        if (b === 0x2c || b === 0x5d || isJsonSpace(b)) {
           take(chunk, start, i);
           start = -1;
           yield finish();

@@ -13,17 +13,12 @@
  * `"content":` key and the first unescaped quote after it, so the bytes outside the ranges, and their validity, are
  * unchanged. A turn written another way (`content` before `role`) is simply not elided.
  */
+import { BACKSLASH, isJsonSpace, QUOTE } from './json-bytes.ts';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 const COMMA = 0x2c;
 /** The escapes JSON allows after a backslash (besides `u`). */
 const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
-
-function isSpace(b: number | undefined): boolean {
-  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-}
 
 function isHex(b: number | undefined): boolean {
   return b !== undefined && ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66));
@@ -131,23 +126,23 @@ export function elideTurnContent(buf: Buffer, role: string): Buffer {
   for (let v = buf.indexOf(value); v !== -1; v = buf.indexOf(value, v + value.length)) {
     // Backwards: `"role"` ws `:` ws, right before the value.
     let j = v - 1;
-    while (isSpace(buf[j])) j--;
+    while (isJsonSpace(buf[j])) j--;
     if (buf[j] !== COLON) continue;
     j--;
-    while (isSpace(buf[j])) j--;
+    while (isJsonSpace(buf[j])) j--;
     if (!startsAt(buf, j - roleKey.length + 1, roleKey)) continue;
     // Forwards: ws `,` ws `"content"` ws `:` ws `"`.
     let k = v + value.length;
-    while (isSpace(buf[k])) k++;
+    while (isJsonSpace(buf[k])) k++;
     if (buf[k] !== COMMA) continue;
     k++;
-    while (isSpace(buf[k])) k++;
+    while (isJsonSpace(buf[k])) k++;
     if (!startsAt(buf, k, contentKey)) continue;
     k += contentKey.length;
-    while (isSpace(buf[k])) k++;
+    while (isJsonSpace(buf[k])) k++;
     if (buf[k] !== COLON) continue;
     k++;
-    while (isSpace(buf[k])) k++;
+    while (isJsonSpace(buf[k])) k++;
     if (buf[k] !== QUOTE) continue;
     const start = k + 1;
     const end = (scanner ??= new StringScanner(buf)).end(start);

@@ -7,12 +7,9 @@
 import { open } from 'node:fs/promises';
 import { constants, gunzipSync } from 'node:zlib';
 import { decodeUtf8Strict } from '../core/utf8.ts';
+import { isJsonSpace } from './json-bytes.ts';
 
 const PREFIX_BYTES = 64 * 1024;
-
-function isSpace(b: number | undefined): boolean {
-  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-}
 
 /** End (exclusive) of the string starting with the quote at `i`, or -1 when it runs past the bytes. */
 function stringEnd(bytes: Uint8Array, i: number): number {
@@ -43,7 +40,7 @@ function valueEnd(bytes: Uint8Array, i: number): number {
     return -1;
   }
   let j = i;
-  while (j < bytes.length && bytes[j] !== 0x2c && bytes[j] !== 0x7d && !isSpace(bytes[j])) j++;
+  while (j < bytes.length && bytes[j] !== 0x2c && bytes[j] !== 0x7d && !isJsonSpace(bytes[j])) j++;
   return j < bytes.length ? j : -1;
 }
 
@@ -58,7 +55,7 @@ export function headFields(bytes: Uint8Array, keys: readonly string[]): Record<s
   const found: Record<string, unknown> = {};
   let i = 0;
   const skip = (): void => {
-    while (isSpace(bytes[i])) i++;
+    while (isJsonSpace(bytes[i])) i++;
   };
   skip();
   if (bytes[i] !== 0x7b) return undefined;
