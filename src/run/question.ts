@@ -13,6 +13,7 @@ import type { CallRecord, Checkpoints, Ctx, MemoryIndex, Method } from '../core/
 import type { LlmProvider } from '../core/llm.ts';
 import type { Instance, Query, Retrieval } from '../core/types.ts';
 import { answerQuestion } from '../eval/qa/answer-question.ts';
+import { perHaystack } from '../index/per-haystack.ts';
 import type { QuestionBatch, RetrievalRow, ScoreRow } from '../store/types.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
 import type { IndexCache } from './index-cache.ts';
@@ -49,31 +50,30 @@ async function prepareIndex(index: MemoryIndex, calls: CallRecord[]): Promise<vo
   calls.push({ stage: 'index:memorise', model: index.embedder.id, promptTokens: 0, completionTokens: 0, latencyMs: performance.now() - t0, cached: false, costUsd: 0 });
 }
 
-const memorised = new WeakMap<MemoryIndex, Map<Method, Promise<void>>>();
+/** Per method, its memory writing memoised per index (`perHaystack`: shared by concurrent questions, a failure
+ * forgotten so the next question retries), recorded as one call of stage `memorise` by the question that ran it. */
+const memorisers = new WeakMap<Method, (index: MemoryIndex, ctx: Ctx) => Promise<void>>();
 
 /**
  * `prepareIndex: true`, after the index: the method's own memory writing for this haystack (`Method.memorise`: unit
  * text keys, A-MEM notes, the rendered full history), so the question's latency is the method's work from query to
  * answer and no method carries what another built first (the strategies share per-unit keys). Once per method and
- * index; a question sharing the haystack waits for it outside its timing. Recorded once, as a call of stage
- * `memorise`; an error is tagged `memorise` (a memorising failure in the run summary) and forgotten, so the next
- * question retries.
+ * index; a question sharing the haystack waits for it outside its timing. An error is tagged `memorise` (a
+ * memorising failure in the run summary).
  */
 async function memoriseFor(method: ConfiguredMethod, index: MemoryIndex, ctx: Ctx): Promise<void> {
-  const memorise = method.impl.memorise;
-  if (!memorise) return;
-  let byMethod = memorised.get(index);
-  if (!byMethod) memorised.set(index, (byMethod = new Map()));
-  let done = byMethod.get(method.impl);
-  if (!done) {
-    const t0 = performance.now();
-    done = memorise.call(method.impl, index, ctx).then(() => {
-      ctx.calls.push({ stage: 'memorise', model: method.id, promptTokens: 0, completionTokens: 0, latencyMs: performance.now() - t0, cached: false, costUsd: 0 });
+  const impl = method.impl;
+  if (!impl.memorise) return;
+  let memorise = memorisers.get(impl);
+  if (!memorise) {
+    memorise = perHaystack(async (ix, c) => {
+      const t0 = performance.now();
+      await impl.memorise!(ix, c);
+      c.calls.push({ stage: 'memorise', model: method.id, promptTokens: 0, completionTokens: 0, latencyMs: performance.now() - t0, cached: false, costUsd: 0 });
     });
-    byMethod.set(method.impl, done);
-    done.catch(() => byMethod.delete(method.impl));
+    memorisers.set(impl, memorise);
   }
-  await done.catch((err: unknown) => {
+  await memorise(index, ctx).catch((err: unknown) => {
     throw tagStage(err, 'memorise');
   });
 }
