@@ -1,13 +1,16 @@
 // LongMemEval loader: official turn ids and evidence, dates, abstention, the array layout (streamed) against the
-// folder layout, and clear errors on malformed input.
+// folder layout, clear errors on malformed input, and the in-place shape check against the schema.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../core/errors.ts';
 import type { Instance } from '../core/types.ts';
 import { loadDataset, readCatalog, readInstances, type DatasetSource } from './index.ts';
+import { hasItemShape, LongMemEvalItemSchema } from './longmemeval.ts';
+import { readRecords } from './records.ts';
 
 const dataDir = process.env.ADAPTMR_DATA_DIR!;
 const oracleDir = join(dataDir, 'longmemeval', 'oracle');
@@ -157,5 +160,58 @@ describe('malformed input', () => {
     item.question_type = 'temporal';
     writeFileSync(file, JSON.stringify([item]));
     await expect(loadDataset({ format: 'longmemeval', path: file }, dataDir)).rejects.toThrow(/unknown question_type "temporal"/);
+  });
+});
+
+describe('the in-place shape check', () => {
+  // Every field drawn from values the schema accepts and values it rejects; the check must agree with it on each.
+  const text = fc.constantFrom('', 'x', '2023/05/30 (Tue) 23:40');
+  const notText = fc.constantFrom(undefined, null, 0, true, [], {});
+  const field = <T,>(good: fc.Arbitrary<T>) => fc.oneof({ weight: 6, arbitrary: good }, { weight: 1, arbitrary: notText });
+  const turn = fc.oneof(
+    { weight: 8, arbitrary: fc.record({ role: field(fc.constantFrom('user', 'assistant', 'system')), content: field(text), has_answer: fc.constantFrom(undefined, true, false, null, 'yes') }, { requiredKeys: ['role', 'content'] }) },
+    { weight: 1, arbitrary: fc.constantFrom(null, 'turn', [], 1) },
+  );
+  const strings = fc.oneof({ weight: 6, arbitrary: fc.array(text, { maxLength: 3 }) }, { weight: 1, arbitrary: fc.constantFrom([1], [null], 'ids', {}) });
+  const item = fc.record(
+    {
+      question_id: field(fc.constantFrom('', 'q1', 'x_abs')),
+      question_type: field(text),
+      question: field(text),
+      answer: fc.oneof(text, fc.constantFrom(3, 0.5, Number.NaN, Number.POSITIVE_INFINITY, null, [], true)),
+      question_date: field(text),
+      haystack_session_ids: strings,
+      haystack_dates: strings,
+      haystack_sessions: fc.oneof({ weight: 6, arbitrary: fc.array(fc.oneof({ weight: 6, arbitrary: fc.array(turn, { maxLength: 3 }) }, { weight: 1, arbitrary: fc.constantFrom(null, 'session', {}) }), { maxLength: 3 }) }, { weight: 1, arbitrary: fc.constantFrom(null, {}, 'x') }),
+      answer_session_ids: strings,
+      extra: fc.constantFrom(1, 'x'),
+    },
+    { requiredKeys: ['question_id', 'question_type', 'question', 'answer', 'haystack_sessions'] },
+  );
+
+  it('accepts exactly what LongMemEvalItemSchema accepts', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.oneof(item, fc.constantFrom(null, [], 'item', 3)), (raw) => {
+        const ok = LongMemEvalItemSchema.safeParse(raw).success;
+        expect(hasItemShape(raw)).toBe(ok);
+        if (ok) accepted++;
+      }),
+      { numRuns: 3000 },
+    );
+    // Both verdicts are exercised.
+    expect(accepted).toBeGreaterThan(20);
+  });
+
+  it('every S and oracle item passes it', async () => {
+    for (const [name, folder, items] of [['longmemeval-oracle', 'oracle', 500], ['longmemeval-s', 's_cleaned', 499]] as const) {
+      const src: DatasetSource = { name, format: 'longmemeval', path: join(dataDir, 'longmemeval', folder), kind: 'folder' };
+      let n = 0;
+      for await (const { raw } of readRecords(src)) {
+        expect(hasItemShape(raw)).toBe(true);
+        n++;
+      }
+      expect(n).toBe(items);
+    }
   });
 });
