@@ -21,39 +21,55 @@ export class SubstringTable {
   /** Per slot: id + 1 (0 = empty) and the hash. */
   private slotIds = new Int32Array(1 << 12);
   private slotHashes = new Int32Array(1 << 12);
-  private strings: string[] = [];
-  private hashes: number[] = [];
+  /** Per id: the string it is read from (its own copy, or a kept source), where it starts there, its length, its hash. */
+  private sources: string[] = [];
+  private starts = new Int32Array(1 << 10);
+  private lengths = new Int32Array(1 << 10);
+  private hashes = new Int32Array(1 << 10);
+
+  /**
+   * `keepSources`: an entry is read where it was first found (its source string and position), never sliced out —
+   * for a table that lives no longer than its sources (a BM25 index and its units' texts). Otherwise each new entry
+   * is copied out, so a long-lived table keeps no source alive.
+   */
+  constructor(private readonly keepSources = false) {}
 
   get size(): number {
-    return this.strings.length;
+    return this.sources.length;
   }
 
   /** The string of an id. */
   text(id: number): string {
-    return this.strings[id]!;
+    const src = this.sources[id]!;
+    const start = this.starts[id]!;
+    const length = this.lengths[id]!;
+    return start === 0 && length === src.length ? src : src.slice(start, start + length);
   }
 
   /** The id of `src[start, end)`, whose hash is `h`, or -1. */
   find(src: string, start: number, end: number, h: number): number {
-    const { slotIds, slotHashes, strings } = this;
+    const { slotIds, slotHashes, sources, starts, lengths } = this;
     const mask = slotIds.length - 1;
     const len = end - start;
     for (let slot = h & mask, e = slotIds[slot]!; e !== 0; slot = (slot + 1) & mask, e = slotIds[slot]!) {
-      if (slotHashes[slot] !== h) continue;
-      const t = strings[e - 1]!;
-      if (t.length === len && sameAt(t, src, start)) return e - 1;
+      if (slotHashes[slot] !== h || lengths[e - 1] !== len) continue;
+      if (sameAt(sources[e - 1]!, starts[e - 1]!, src, start, len)) return e - 1;
     }
     return -1;
   }
 
-  /** The id of `src[start, end)` (hash `h`), added (sliced once) when new. */
+  /** The id of `src[start, end)` (hash `h`), added when new. */
   intern(src: string, start: number, end: number, h: number): number {
     const found = this.find(src, start, end, h);
     if (found >= 0) return found;
-    const id = this.strings.length;
-    this.strings.push(start === 0 && end === src.length ? src : src.slice(start, end));
-    this.hashes.push(h);
-    if (2 * this.strings.length > this.slotIds.length) this.rehash(2 * this.slotIds.length);
+    const id = this.sources.length;
+    if (id === this.starts.length) this.growEntries();
+    const whole = start === 0 && end === src.length;
+    this.sources.push(whole || this.keepSources ? src : src.slice(start, end));
+    this.starts[id] = whole || !this.keepSources ? 0 : start;
+    this.lengths[id] = end - start;
+    this.hashes[id] = h;
+    if (2 * this.sources.length > this.slotIds.length) this.rehash(2 * this.slotIds.length);
     else this.place(id, h);
     return id;
   }
@@ -66,10 +82,20 @@ export class SubstringTable {
 
   /** Forgets every string (ids start again at 0). */
   clear(): void {
-    this.strings = [];
-    this.hashes = [];
+    this.sources = [];
     this.slotIds = new Int32Array(1 << 12);
     this.slotHashes = new Int32Array(1 << 12);
+  }
+
+  private growEntries(): void {
+    const grow = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
+      const out = new Int32Array(2 * a.length);
+      out.set(a);
+      return out;
+    };
+    this.starts = grow(this.starts);
+    this.lengths = grow(this.lengths);
+    this.hashes = grow(this.hashes);
   }
 
   private place(id: number, h: number): void {
@@ -83,12 +109,12 @@ export class SubstringTable {
   private rehash(capacity: number): void {
     this.slotIds = new Int32Array(capacity);
     this.slotHashes = new Int32Array(capacity);
-    for (let id = 0; id < this.strings.length; id++) this.place(id, this.hashes[id]!);
+    for (let id = 0; id < this.sources.length; id++) this.place(id, this.hashes[id]!);
   }
 }
 
-/** `src.startsWith(t, start)` for a short `t`: a loop the optimiser inlines, where the builtin is a call. */
-function sameAt(t: string, src: string, start: number): boolean {
-  for (let k = 0; k < t.length; k++) if (t.charCodeAt(k) !== src.charCodeAt(start + k)) return false;
+/** `a[aStart, aStart + len)` equals `b[bStart, bStart + len)`: a loop the optimiser inlines, where a builtin is a call. */
+function sameAt(a: string, aStart: number, b: string, bStart: number, len: number): boolean {
+  for (let k = 0; k < len; k++) if (a.charCodeAt(aStart + k) !== b.charCodeAt(bStart + k)) return false;
   return true;
 }

@@ -77,7 +77,8 @@ const SPACE = 0x20;
 
 /** The texts' `split(' ')` tokens as term ids (see header). */
 export function termIdsOfSpaceSplit(texts: readonly string[]): TermIdStream {
-  const table = new SubstringTable();
+  // Terms are read off the texts, which the index's units keep alive anyway: no string is made per term.
+  const table = new SubstringTable(true);
   const buffer = new IdBuffer();
   return {
     count: texts.length,
