@@ -1,7 +1,8 @@
 /**
  * Interned substrings: ids 0, 1, … in order of first `intern`, and a substring `src[start, end)` found from its
  * position and hash without slicing it out — a text repeats most of its words, so a scanner that hashes each word as
- * it reads it makes a string only for a word it has never seen. Open addressing (linear probing, load ≤ ½) on the
+ * it reads it makes a string only for a word it has never seen, or none at all when the table may keep its sources
+ * (`keepSources`). Open addressing (linear probing, load ≤ ½) on the
  * FNV-1a hash of the UTF-16 code units; callers hash as they scan, from `FNV_OFFSET` with
  * `h = Math.imul(h ^ codeUnit, FNV_PRIME)` per code unit (written out in their loops: `fnvHash` is the same).
  * Users: BM25's whitespace vocabulary (vocabulary.ts) and the strategies' unit word keys (strategies/text.ts).

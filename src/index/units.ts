@@ -98,30 +98,29 @@ function makeUnit(
   spec: IndexSpec,
   keepEmpty: boolean,
 ): MemoryUnit | undefined {
-  const parts: string[] = [];
+  // Empty turns stay in the join (as the official script keeps them), so session text matches it byte for byte. One
+  // turn (turn granularity: once per turn of every haystack) is its own text, without an array to join.
+  const text = turns.length === 1 ? turnText(turns[0]!, spec) : turns.map((t) => turnText(t, spec)).join(' ');
   const turnIds: string[] = [];
-  const roles = new Set<Role>();
-  const speakers = new Set<string | undefined>();
-  for (const turn of turns) {
-    // Empty turns stay in the join (as the official script keeps them), so session text matches it byte for byte.
-    parts.push(turnText(turn, spec));
+  let role: Role | 'mixed' | undefined;
+  let speaker: string | undefined;
+  let oneSpeaker = true;
+  for (const [i, turn] of turns.entries()) {
     turnIds.push(turn.id);
-    roles.add(turn.role);
-    speakers.add(turn.speaker);
+    role = role === undefined || role === turn.role ? turn.role : 'mixed';
+    if (i === 0) speaker = turn.speaker;
+    else if (turn.speaker !== speaker) oneSpeaker = false;
   }
-  const text = parts.join(' ');
   if (!keepEmpty && text.trim() === '') return undefined;
-  const [onlyRole] = roles.size === 1 ? roles : spec.roles.length === 1 ? spec.roles : [];
   const unit: MemoryUnit = {
     id,
     sessionId: session.id,
     turnIds,
-    role: onlyRole ?? 'mixed',
+    role: role !== undefined && role !== 'mixed' ? role : (spec.roles.length === 1 ? spec.roles[0]! : 'mixed'),
     text,
     // Datasets give no per-turn times: a turn's `at` is its session's time, so the first kept turn's time is right.
     at: turns[0]?.at || session.at,
   };
-  const [speaker] = speakers;
-  if (speakers.size === 1 && speaker !== undefined) unit.speaker = speaker;
+  if (oneSpeaker && speaker !== undefined) unit.speaker = speaker;
   return unit;
 }

@@ -6,11 +6,11 @@
  * - `termIdsOfTokens`: documents already tokenized (any tokenizer), interned through a Map;
  * - `termIdsOfSpaceSplit`: the official whitespace tokenizer (`text.split(' ')`, Python's `str.split(" ")`) read off
  *   the texts themselves. A haystack repeats most of its tokens; a token is hashed as it is scanned and found in an
- *   open-addressing table by comparing it in place, so only a token never seen before becomes a string, and no
- *   per-document token array is made. This was a third of the official BM25 run's allocations (`split` and the
- *   vocabulary Map's growth, ~280 MB of 1.2 GB on LongMemEval S, sampling heap profile), all young garbage.
- *   The pieces and their order are exactly `split(' ')`'s, empty strings included (property test in
- *   vocabulary.test.ts).
+ *   open-addressing table by comparing it in place, and a new one is kept as a span of its text (the table keeps
+ *   its sources), so no token becomes a string and no per-document token array is made. Splitting was a third of
+ *   the official BM25 run's allocations (`split` and the vocabulary Map's growth, ~280 MB of 1.2 GB on LongMemEval S,
+ *   sampling heap profile), and the term strings later a fifth of what was left, all young garbage. The pieces and
+ *   their order are exactly `split(' ')`'s, empty strings included (property test in vocabulary.test.ts).
  */
 import { FNV_OFFSET, FNV_PRIME, SubstringTable } from './substring-table.ts';
 
