@@ -31,8 +31,6 @@ export interface ScoreCiRow {
   resamples: number;
 }
 
-const CELL_KEYS = ['runId', 'dataset', 'method', 'granularity', 'level', 'metric', 'k'] as const;
-
 export function groupBy<T>(rows: readonly T[], key: (r: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();
   for (const r of rows) {
@@ -62,7 +60,11 @@ export function computeScoreCis(rows: readonly ScoreInput[], runs: ReadonlyMap<s
   // Distinct intervals to compute, by memo key, grouped by the plan they resample with.
   const wanted = new Map<string, { units: Clustered; ci: CiMethod; alpha: number; plan: string }>();
   const byPlan = new Map<string, { n: number; resamples: number; seed: number; keys: string[] }>();
-  const cells = groupBy(rows, (r) => CELL_KEYS.map((k) => String(r[k])).join('\t'));
+  // The rows in question-id order once, so that every group below is in that order without a sort of its own.
+  const ordered = [...rows].sort((a, b) => byId(a.questionId, b.questionId));
+  const cells = groupBy(ordered, (r) => `${r.runId}\t${r.dataset}\t${r.method}\t${r.granularity}\t${r.level}\t${r.metric}\t${r.k}`);
+  // Cells of different metrics over the same questions share their seed (and so their plan).
+  const seeds = new Map<string, number>();
   for (const cell of cells.values()) {
     const first = cell[0]!;
     const run = runs.get(first.runId);
@@ -74,12 +76,14 @@ export function computeScoreCis(rows: readonly ScoreInput[], runs: ReadonlyMap<s
       for (const [nt, sub] of groupBy(list, (r) => r.nativeType)) groups.push([t, nt, sub]);
     }
     for (const [adaptType, nativeType, list] of groups) {
-      const sorted = [...list].sort((a, b) => byId(a.questionId, b.questionId));
+      const sorted = list;
       const ids = sorted.map((r) => r.questionId);
       const labels = clusterLabels(ids, bootstrap);
       const values = sorted.map((r) => r.value);
       const units = labels ? clusterBy(values, labels) : singletons(values);
-      const seed = seedFor(run.seed, `${first.dataset}\t${bootstrap}\t${ids.join('\n')}`);
+      const seedInput = `${first.dataset}\t${bootstrap}\t${ids.join('\n')}`;
+      let seed = seeds.get(`${run.seed}:${seedInput}`);
+      if (seed === undefined) seeds.set(`${run.seed}:${seedInput}`, (seed = seedFor(run.seed, seedInput)));
       // Cells over the same questions often hold the same values (recall_any@30 and @50 both all ones, say): the
       // interval is a pure function of the units, the plan and the method, so an identical cell reuses it.
       const plan = `${units.sums.length}:${run.resamples}:${seed}`;
