@@ -79,6 +79,9 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
   const started = performance.now();
   const { config } = exp;
   const log = opts.log ?? ((line: string) => process.stderr.write(`${redactSecrets(line)}\n`));
+  // The git child process starts first, while this process is smallest: starting one forks the process, and each page
+  // written afterwards faults once more (provenance.ts).
+  const git = gitState();
 
   // 1. Resolve every component before touching data, so a typo costs nothing.
   if (config.qa && !config.llm?.roles.reader) {
@@ -119,7 +122,7 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
     // question's latency; it is stored once per run (checkpoint `warmup` of the pseudo-method RUN_SCOPE).
     const warmupMs = performance.now() - started;
     const pools = (i: number): WorkerPool | undefined => (i === 0 ? ((poolUsed = true), firstPool) : startPool(i));
-    return await runPlans(exp, plans, datasets, methods, embedder, llm, opts, log, { started, warmupMs, runId, total, pools });
+    return await runPlans(exp, plans, datasets, methods, embedder, llm, opts, log, { started, warmupMs, runId, total, pools, git });
   } finally {
     if (!poolUsed) await firstPool?.stop();
     await embeddingCache?.close();
@@ -155,14 +158,21 @@ async function runPlans(
   llm: LlmProvider | undefined,
   opts: RunOptions,
   log: (line: string) => void,
-  { started, warmupMs, runId, total, pools }: { started: number; warmupMs: number; runId: string; total: number; pools: (i: number) => WorkerPool | undefined },
+  { started, warmupMs, runId, total, pools, git }: {
+    started: number;
+    warmupMs: number;
+    runId: string;
+    total: number;
+    pools: (i: number) => WorkerPool | undefined;
+    git: ReturnType<typeof gitState>;
+  },
 ): Promise<RunSummary> {
   const { config } = exp;
 
   // 2. Record the run with its provenance. DuckDB loads only now, after the compute workers were started. The
-  // provenance (git, node_modules, data file hashes: waits on other processes and the disk) is read meanwhile.
+  // provenance (git, node_modules, data file hashes: waits on another process and the disk) is read meanwhile.
   const provenance = Promise.all([
-    gitState(),
+    git,
     packageVersions(),
     Promise.all(plans.map(async (p) => [p.source.name, { path: p.source.path, files: await hashDatasetFiles(p.source) }] as const)),
   ]);
