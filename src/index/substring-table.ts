@@ -22,8 +22,15 @@ export class SubstringTable {
   /** Per slot: id + 1 (0 = empty) and the hash. */
   private slotIds = new Int32Array(1 << 12);
   private slotHashes = new Int32Array(1 << 12);
-  /** Per id: the string it is read from (its own copy, or a kept source), where it starts there, its length, its hash. */
+  /**
+   * The strings entries are read from: each entry's own copy, or — keeping sources — each distinct source once (a
+   * scanner interns a text's words one after another, so a source is added when it differs from the last one).
+   */
   private sources: string[] = [];
+  private lastSource: string | undefined;
+  private entries = 0;
+  /** Per id: the index of its string in `sources`, where it starts there, its length, its hash. */
+  private sourceOf = new Int32Array(1 << 10);
   private starts = new Int32Array(1 << 10);
   private lengths = new Int32Array(1 << 10);
   private hashes = new Int32Array(1 << 10);
@@ -36,12 +43,12 @@ export class SubstringTable {
   constructor(private readonly keepSources = false) {}
 
   get size(): number {
-    return this.sources.length;
+    return this.entries;
   }
 
   /** The string of an id. */
   text(id: number): string {
-    const src = this.sources[id]!;
+    const src = this.sources[this.sourceOf[id]!]!;
     const start = this.starts[id]!;
     const length = this.lengths[id]!;
     return start === 0 && length === src.length ? src : src.slice(start, start + length);
@@ -49,12 +56,12 @@ export class SubstringTable {
 
   /** The id of `src[start, end)`, whose hash is `h`, or -1. */
   find(src: string, start: number, end: number, h: number): number {
-    const { slotIds, slotHashes, sources, starts, lengths } = this;
+    const { slotIds, slotHashes, sources, sourceOf, starts, lengths } = this;
     const mask = slotIds.length - 1;
     const len = end - start;
     for (let slot = h & mask, e = slotIds[slot]!; e !== 0; slot = (slot + 1) & mask, e = slotIds[slot]!) {
       if (slotHashes[slot] !== h || lengths[e - 1] !== len) continue;
-      if (sameAt(sources[e - 1]!, starts[e - 1]!, src, start, len)) return e - 1;
+      if (sameAt(sources[sourceOf[e - 1]!]!, starts[e - 1]!, src, start, len)) return e - 1;
     }
     return -1;
   }
@@ -63,14 +70,21 @@ export class SubstringTable {
   intern(src: string, start: number, end: number, h: number): number {
     const found = this.find(src, start, end, h);
     if (found >= 0) return found;
-    const id = this.sources.length;
+    const id = this.entries++;
     if (id === this.starts.length) this.growEntries();
     const whole = start === 0 && end === src.length;
-    this.sources.push(whole || this.keepSources ? src : src.slice(start, end));
-    this.starts[id] = whole || !this.keepSources ? 0 : start;
+    if (this.keepSources || whole) {
+      if (src !== this.lastSource) this.sources.push((this.lastSource = src));
+      this.starts[id] = start;
+    } else {
+      this.sources.push(src.slice(start, end));
+      this.lastSource = undefined;
+      this.starts[id] = 0;
+    }
+    this.sourceOf[id] = this.sources.length - 1;
     this.lengths[id] = end - start;
     this.hashes[id] = h;
-    if (2 * this.sources.length > this.slotIds.length) this.rehash(2 * this.slotIds.length);
+    if (2 * this.entries > this.slotIds.length) this.rehash(2 * this.slotIds.length);
     else this.place(id, h);
     return id;
   }
@@ -84,6 +98,8 @@ export class SubstringTable {
   /** Forgets every string (ids start again at 0). */
   clear(): void {
     this.sources = [];
+    this.lastSource = undefined;
+    this.entries = 0;
     this.slotIds = new Int32Array(1 << 12);
     this.slotHashes = new Int32Array(1 << 12);
   }
@@ -94,6 +110,7 @@ export class SubstringTable {
       out.set(a);
       return out;
     };
+    this.sourceOf = grow(this.sourceOf);
     this.starts = grow(this.starts);
     this.lengths = grow(this.lengths);
     this.hashes = grow(this.hashes);
@@ -110,7 +127,7 @@ export class SubstringTable {
   private rehash(capacity: number): void {
     this.slotIds = new Int32Array(capacity);
     this.slotHashes = new Int32Array(capacity);
-    for (let id = 0; id < this.sources.length; id++) this.place(id, this.hashes[id]!);
+    for (let id = 0; id < this.entries; id++) this.place(id, this.hashes[id]!);
   }
 }
 
