@@ -116,64 +116,52 @@ export function bootstrapDistributions(cs: readonly Clustered[], plan: Uint32Arr
 
 const LANES = 4;
 
-/** Up to four statistics' distributions in one pass (missing lanes are zeros, their results dropped). */
+/** Up to four statistics' distributions (missing lanes are zeros, their results dropped). */
 function distributionsOfFour(cs: readonly Clustered[], plan: Uint32Array): Float64Array[] {
   const g = cs[0]!.sums.length;
+  if (!Number.isInteger(plan.length / g) || cs.some((c) => c.sums.length !== g)) throw new RangeError(`plan of ${plan.length} indices does not fit ${g} clusters`);
+  const sums = drawSumsOfFour(cs.map((c) => c.sums), plan);
+  // Clusters of one question each (the common case): every draw counts g questions, as in bootstrapDistribution.
+  if (cs.every((c) => c.counts.every((v) => v === 1))) {
+    for (const lane of sums) for (let r = 0; r < lane.length; r++) lane[r] = lane[r]! / g;
+  } else {
+    const counts = drawSumsOfFour(cs.map((c) => c.counts), plan);
+    sums.forEach((lane, k) => {
+      for (let r = 0; r < lane.length; r++) lane[r] = lane[r]! / counts[k]![r]!;
+    });
+  }
+  return sums.slice(0, cs.length);
+}
+
+/** Per draw of `plan`, the sum of each of up to four value arrays over the drawn clusters, each in draw order. */
+function drawSumsOfFour(values: readonly Float64Array[], plan: Uint32Array): Float64Array[] {
+  const g = values[0]!.length;
   const b = plan.length / g;
-  if (!Number.isInteger(b) || cs.some((c) => c.sums.length !== g)) throw new RangeError(`plan of ${plan.length} indices does not fit ${g} clusters`);
-  // Interleaved per cluster: the four statistics' values of a drawn cluster are adjacent.
-  const sums = new Float64Array(g * LANES);
-  const counts = new Float64Array(g * LANES);
-  cs.forEach((c, k) => {
-    for (let i = 0; i < g; i++) {
-      sums[i * LANES + k] = c.sums[i]!;
-      counts[i * LANES + k] = c.counts[i]!;
-    }
+  // Interleaved per cluster: the four arrays' values of a drawn cluster are adjacent.
+  const v = new Float64Array(g * LANES);
+  values.forEach((a, k) => {
+    for (let i = 0; i < g; i++) v[i * LANES + k] = a[i]!;
   });
   const out = Array.from({ length: LANES }, () => new Float64Array(b));
   const [o0, o1, o2, o3] = out as [Float64Array, Float64Array, Float64Array, Float64Array];
-  // Clusters of one question each (the common case): every draw counts g questions, as in bootstrapDistribution.
-  const singletons = cs.every((c) => c.counts.every((v) => v === 1));
   for (let r = 0, o = 0; r < b; r++) {
     let s0 = 0;
     let s1 = 0;
     let s2 = 0;
     let s3 = 0;
-    if (singletons) {
-      for (let j = 0; j < g; j++, o++) {
-        const at = plan[o]! * LANES;
-        s0 += sums[at]!;
-        s1 += sums[at + 1]!;
-        s2 += sums[at + 2]!;
-        s3 += sums[at + 3]!;
-      }
-      o0[r] = s0 / g;
-      o1[r] = s1 / g;
-      o2[r] = s2 / g;
-      o3[r] = s3 / g;
-      continue;
-    }
-    let n0 = 0;
-    let n1 = 0;
-    let n2 = 0;
-    let n3 = 0;
     for (let j = 0; j < g; j++, o++) {
       const at = plan[o]! * LANES;
-      s0 += sums[at]!;
-      s1 += sums[at + 1]!;
-      s2 += sums[at + 2]!;
-      s3 += sums[at + 3]!;
-      n0 += counts[at]!;
-      n1 += counts[at + 1]!;
-      n2 += counts[at + 2]!;
-      n3 += counts[at + 3]!;
+      s0 += v[at]!;
+      s1 += v[at + 1]!;
+      s2 += v[at + 2]!;
+      s3 += v[at + 3]!;
     }
-    o0[r] = s0 / n0;
-    o1[r] = s1 / n1;
-    o2[r] = s2 / n2;
-    o3[r] = s3 / n3;
+    o0[r] = s0;
+    o1[r] = s1;
+    o2[r] = s2;
+    o3[r] = s3;
   }
-  return out.slice(0, cs.length);
+  return out;
 }
 
 /** Leave-one-cluster-out values of the ratio mean (the jackknife of Efron & Tibshirani ch. 11). */
