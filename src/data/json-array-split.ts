@@ -11,7 +11,6 @@ import type { Readable } from 'node:stream';
 import { InputError } from '../core/errors.ts';
 import { BACKSLASH, isJsonSpace, QUOTE } from './json-bytes.ts';
 
-
 /** The byte stream of a data file, gunzipped when it ends in `.gz`. */
 export function openDataStream(file: string, highWaterMark = 4 << 20): { stream: Readable; close: () => void } {
   const source = createReadStream(file, { highWaterMark });

@@ -58,7 +58,7 @@ export function computeScoreCis(rows: readonly ScoreInput[], runs: ReadonlyMap<s
   const kinds = bootstrapKinds(rows, runs);
   const out: { row: Omit<ScoreCiRow, 'mean' | 'ciLow' | 'ciHigh' | 'ciMethod'>; interval: string }[] = [];
   // Distinct intervals to compute, by memo key, grouped by the plan they resample with.
-  const wanted = new Map<string, { units: Clustered; ci: CiMethod; alpha: number; plan: string }>();
+  const wanted = new Map<string, { units: Clustered; ci: CiMethod; alpha: number }>();
   const byPlan = new Map<string, { n: number; resamples: number; seed: number; keys: string[] }>();
   // The rows in question-id order once, so that every group below is in that order without a sort of its own.
   const ordered = [...rows].sort((a, b) => byId(a.questionId, b.questionId));
@@ -76,10 +76,9 @@ export function computeScoreCis(rows: readonly ScoreInput[], runs: ReadonlyMap<s
       for (const [nt, sub] of groupBy(list, (r) => r.nativeType)) groups.push([t, nt, sub]);
     }
     for (const [adaptType, nativeType, list] of groups) {
-      const sorted = list;
-      const ids = sorted.map((r) => r.questionId);
+      const ids = list.map((r) => r.questionId);
       const labels = clusterLabels(ids, bootstrap);
-      const values = sorted.map((r) => r.value);
+      const values = list.map((r) => r.value);
       const units = labels ? clusterBy(values, labels) : singletons(values);
       const seedInput = `${first.dataset}\t${bootstrap}\t${ids.join('\n')}`;
       let seed = seeds.get(`${run.seed}:${seedInput}`);
@@ -89,14 +88,14 @@ export function computeScoreCis(rows: readonly ScoreInput[], runs: ReadonlyMap<s
       const plan = `${units.sums.length}:${run.resamples}:${seed}`;
       const memoKey = `${plan}:${run.ci}:${run.alpha}:${units.sums.join(',')}:${labels ? units.counts.join(',') : ''}`;
       if (!wanted.has(memoKey)) {
-        wanted.set(memoKey, { units, ci: run.ci, alpha: run.alpha, plan });
+        wanted.set(memoKey, { units, ci: run.ci, alpha: run.alpha });
         const p = byPlan.get(plan) ?? byPlan.set(plan, { n: units.sums.length, resamples: run.resamples, seed, keys: [] }).get(plan)!;
         p.keys.push(memoKey);
       }
       out.push({
         row: {
           runId: first.runId, dataset: first.dataset, method: first.method, granularity: first.granularity, level: first.level,
-          metric: first.metric, k: first.k, adaptType, nativeType, n: sorted.length, bootstrap, units: units.sums.length,
+          metric: first.metric, k: first.k, adaptType, nativeType, n: list.length, bootstrap, units: units.sums.length,
           resamples: run.resamples,
         },
         interval: memoKey,
