@@ -1,7 +1,8 @@
 // The runner's memory-writing step (question.ts memoriseFor): with `prepareIndex`, a method's `memorise` runs before
 // its question is timed, once per method and index (concurrent questions of a haystack wait for the same one), is
 // recorded as one call of stage `memorise`, and a failure is an error row of stage `memorising` that the next
-// question retries. Without `prepareIndex` the runner never calls it.
+// question retries. Without `prepareIndex` the runner never calls it. The index build before it (prepareIndex) is
+// shared the same way: no question's method starts before the haystack's embeddings are ready.
 import { describe, expect, it } from 'vitest';
 import { ExperimentConfigSchema } from '../core/config.ts';
 import type { IndexSpec, MemoryIndex, Method } from '../core/interfaces.ts';
@@ -101,5 +102,44 @@ describe('memorise in the runner', () => {
     const [second] = await run(method, index, ['q2'], true);
     expect(second!.failed).toBeUndefined();
     expect(memorised).toEqual([PLAN_HAYSTACK.length]);
+  });
+
+  it('builds the index once: questions arriving meanwhile wait for it before their methods start', async () => {
+    const base = createMemoryIndex(PLAN_HAYSTACK, SPEC, embedder);
+    let builds = 0;
+    let ready = false;
+    let failures = 0;
+    // The embeddings take a while (and fail the first time when asked), so the questions overlap the build.
+    const index = Object.create(base, {
+      vectors: {
+        value: async () => {
+          builds++;
+          await new Promise((r) => setTimeout(r, 30));
+          if (failures-- > 0) throw new Error('embedding endpoint unavailable');
+          const v = await base.vectors();
+          ready = true;
+          return v;
+        },
+      },
+    }) as MemoryIndex;
+    const sawReady: boolean[] = [];
+    const method: Method = {
+      capabilities: { output: 'units' },
+      async run(_query, ix) {
+        sawReady.push(ready);
+        return { retrieval: { units: [{ unit: ix.units[0]!, score: 1 }], noMemory: false, context: 'x' } };
+      },
+    };
+    failures = 1;
+    const failedFirst = await run(method, index, ['q1', 'q2'], true);
+    expect(failedFirst.map((o) => o.failed)).toEqual(['memorising', 'memorising']);
+    expect(failedFirst[0]!.batch.retrievals[0]!.error).toContain('embedding endpoint unavailable');
+    expect(sawReady).toEqual([]);
+    const out = await run(method, index, ['q3', 'q4', 'q5'], true);
+    expect(out.map((o) => o.failed)).toEqual([undefined, undefined, undefined]);
+    expect(sawReady).toEqual([true, true, true]);
+    expect(builds).toBe(2); // the failed one, then one for the three concurrent questions
+    const stages = out.flatMap((o) => o.batch.llmCalls!.map((c) => c.stage));
+    expect(stages.filter((s) => s === 'index:memorise')).toHaveLength(1);
   });
 });

@@ -34,21 +34,20 @@ export interface QuestionContext {
   ledger?: PaidCallLedger | undefined;
 }
 
-const prepared = new WeakSet<MemoryIndex>();
-
 /**
  * `prepareIndex: true` (plan experiment 5): build the haystack's BM25 and unit embeddings before the first method is
  * timed, so no method's latency carries the index building (memorising) that would otherwise fall on whichever
- * method touches the lazy index first. The build is recorded once, as a call of stage `index:memorise`.
+ * method touches the lazy index first. Once per index (`perHaystack`): questions of the same haystack arriving while
+ * it runs wait for it before their clocks start, and a failure is forgotten, so the next question retries. Recorded
+ * once, as a call of stage `index:memorise` of the question that ran it; a failure is that method's error row of
+ * stage `memorising`.
  */
-async function prepareIndex(index: MemoryIndex, calls: CallRecord[]): Promise<void> {
-  if (prepared.has(index)) return;
-  prepared.add(index);
+const prepareIndex = perHaystack(async (index: MemoryIndex, ctx: Ctx): Promise<void> => {
   const t0 = performance.now();
   index.keywordScores('');
   await index.vectors();
-  calls.push({ stage: 'index:memorise', model: index.embedder.id, promptTokens: 0, completionTokens: 0, latencyMs: performance.now() - t0, cached: false, costUsd: 0 });
-}
+  ctx.calls.push({ stage: 'index:memorise', model: index.embedder.id, promptTokens: 0, completionTokens: 0, latencyMs: performance.now() - t0, cached: false, costUsd: 0 });
+});
 
 /** Per method, its memory writing memoised per index (`perHaystack`: shared by concurrent questions, a failure
  * forgotten so the next question retries), recorded as one call of stage `memorise` by the question that ran it. */
@@ -128,14 +127,14 @@ export async function runMethod(
   };
   // Paid requests of shared clients (the embedder) made for this method are accounted to it (core/call-scope.ts).
   const scope: CallScope = { calls, costUsd: (model, p, q) => callCostUsd(c.config.llm?.prices ?? {}, model, p, q) };
-  if (c.config.prepareIndex) await withCallScope(scope, () => prepareIndex(index, calls));
   const base = { ...key, granularity: method.index.granularity };
   const capabilities = method.impl.capabilities;
   let t0 = performance.now();
   let failed: FailedStage | undefined;
   try {
-    if (c.config.prepareIndex && method.impl.memorise) {
-      await withCallScope(scope, () => memoriseFor(method, index, ctx));
+    if (c.config.prepareIndex) {
+      await withCallScope(scope, () => prepareIndex(index, ctx).catch((err: unknown) => Promise.reject(tagStage(err, 'index:memorise'))));
+      if (method.impl.memorise) await withCallScope(scope, () => memoriseFor(method, index, ctx));
       t0 = performance.now();
     }
     const oracleType = capabilities.oracleType ? instance.gold.type : undefined;
