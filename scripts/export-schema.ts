@@ -8,5 +8,5 @@ import { join } from 'node:path';
 import { experimentJsonSchema } from '../src/run/json-schema.ts';
 
 const out = join(import.meta.dirname, '..', 'experiments', 'experiment.schema.json');
-writeFileSync(out, `${JSON.stringify(experimentJsonSchema(), null, 2)}\n`);
+writeFileSync(out, `${JSON.stringify(await experimentJsonSchema(), null, 2)}\n`);
 console.log(`wrote ${out}`);

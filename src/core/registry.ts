@@ -37,17 +37,35 @@ export function defineEntry<T, C, S extends z.ZodType>(entry: RegistryEntry<T, C
   return entry;
 }
 
+/**
+ * Named entries, each registered as it is or as a loader (`registerLazy`): the module of a lazy entry — its schema,
+ * its implementation and what they import — is loaded only when something asks for it by name (`load`, `create`),
+ * so a run loads the methods its config names and no others. Its name is known from the start, for "did you mean".
+ */
 export class Registry<T, C = unknown> {
   private readonly entries = new Map<string, RegistryEntry<T, C>>();
+  private readonly loaders = new Map<string, () => Promise<RegistryEntry<T, C>>>();
+  private readonly loading = new Map<string, Promise<RegistryEntry<T, C>>>();
   private frozen = false;
 
   constructor(readonly kind: string) {}
 
   register<S extends z.ZodType>(entry: RegistryEntry<T, C, S>): this {
-    if (this.frozen) throw new Error(`${this.kind} registry is frozen; register "${entry.name}" at start-up`);
-    if (this.entries.has(entry.name)) throw new Error(`${this.kind} "${entry.name}" registered twice`);
+    this.claim(entry.name);
     this.entries.set(entry.name, entry);
     return this;
+  }
+
+  /** An entry whose module is imported on first use; `load` checks it is the entry of that name. */
+  registerLazy(name: string, load: () => Promise<RegistryEntry<T, C>>): this {
+    this.claim(name);
+    this.loaders.set(name, load);
+    return this;
+  }
+
+  private claim(name: string): void {
+    if (this.frozen) throw new Error(`${this.kind} registry is frozen; register "${name}" at start-up`);
+    if (this.entries.has(name) || this.loaders.has(name)) throw new Error(`${this.kind} "${name}" registered twice`);
   }
 
   /** No more entries after this; returns the registry for chaining at module level. */
@@ -57,22 +75,48 @@ export class Registry<T, C = unknown> {
   }
 
   names(): string[] {
-    return [...this.entries.keys()].sort();
+    return [...new Set([...this.entries.keys(), ...this.loaders.keys()])].sort();
   }
 
   has(name: string): boolean {
-    return this.entries.has(name);
+    return this.entries.has(name) || this.loaders.has(name);
   }
 
-  /** Every entry in name order (the JSON Schema generator describes each entry's options). */
+  /** The entry of `name`, its module imported first if it is lazy; an unknown name is an InputError. */
+  async load(name: string, where?: string): Promise<RegistryEntry<T, C>> {
+    const entry = this.entries.get(name);
+    if (entry) return entry;
+    const load = this.loaders.get(name);
+    if (!load) throw new InputError(unknownName(this.kind, name, this.names()), where);
+    let pending = this.loading.get(name);
+    if (!pending) {
+      pending = load().then((e) => {
+        if (e.name !== name) throw new Error(`${this.kind} "${name}" loaded the entry "${e.name}"`);
+        this.entries.set(name, e);
+        return e;
+      });
+      this.loading.set(name, pending);
+      pending.catch(() => this.loading.delete(name));
+    }
+    return pending;
+  }
+
+  /** Loads every lazy entry (for what describes them all: the JSON Schema, the conformance suites). */
+  async loadAll(): Promise<void> {
+    for (const name of this.loaders.keys()) await this.load(name);
+  }
+
+  /** Every entry in name order (the JSON Schema generator describes each entry's options); after `loadAll`. */
   list(): RegistryEntry<T, C>[] {
-    return this.names().map((n) => this.entries.get(n)!);
+    return this.names().map((n) => this.get(n));
   }
 
+  /** A registered entry, synchronously: a lazy one must have been loaded (`load`) before. */
   get(name: string, where?: string): RegistryEntry<T, C> {
     const entry = this.entries.get(name);
-    if (!entry) throw new InputError(unknownName(this.kind, name, this.names()), where);
-    return entry;
+    if (entry) return entry;
+    if (this.loaders.has(name)) throw new Error(`${this.kind} "${name}" is not loaded yet: await load("${name}") first`);
+    throw new InputError(unknownName(this.kind, name, this.names()), where);
   }
 
   /** Validates options against the entry's schema (naming the field) before creating anything. */
@@ -82,6 +126,7 @@ export class Registry<T, C = unknown> {
   }
 
   async create(name: string, options: unknown, context: C, where?: string): Promise<T> {
+    await this.load(name, where);
     const parsed = this.parseOptions(name, options, where);
     return this.get(name, where).create(parsed, context);
   }

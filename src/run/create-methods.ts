@@ -29,8 +29,12 @@ export function configuredRoles(config: ExperimentConfig): LlmRole[] {
 /** `configHash` is the run's identity hash (load-config.ts); its prefix namespaces methods' server-side state. */
 export async function createMethods(config: ExperimentConfig, path: string, configHash: string): Promise<ConfiguredMethod[]> {
   const where = (i: number) => `${path}: methods.${i} (${config.methods[i]!.id})`;
-  // Validate all options first so every error is reported before anything heavy is created.
-  config.methods.forEach((m, i) => methodRegistry.parseOptions(m.method, m.options, where(i)));
+  // Validate all options first so every error is reported before anything heavy is created (each named method's
+  // module is imported here, in config order, so the first bad entry is the one reported).
+  for (const [i, m] of config.methods.entries()) {
+    await methodRegistry.load(m.method, where(i));
+    methodRegistry.parseOptions(m.method, m.options, where(i));
+  }
   const runKey = configHash.slice(0, 12);
   const llmRoles = configuredRoles(config);
   const built = await Promise.all(

@@ -59,7 +59,9 @@ function refineMethodOptions(name: string, options: Json): Json {
   };
 }
 
-export function experimentJsonSchema(): Record<string, unknown> {
+/** The JSON Schema of experiment files; every method's entry is loaded first (their options are described). */
+export async function experimentJsonSchema(): Promise<Record<string, unknown>> {
+  await methods.loadAll();
   const base = z.toJSONSchema(ExperimentConfigSchema, { io: 'input', unrepresentable: 'any' }) as Json;
   const props = base.properties as Record<string, Json>;
   const methodsProp = props.methods!;

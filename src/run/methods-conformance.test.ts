@@ -100,6 +100,7 @@ interface Variant {
   skip?: string;
 }
 
+await methods.loadAll(); // every entry, lazy ones included, runs the suite
 const variants: Variant[] = methods.list().flatMap((entry) => {
   const examples = entry.examples ?? [{ label: 'defaults', options: {} }];
   return examples.flatMap((ex) =>
