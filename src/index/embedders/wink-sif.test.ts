@@ -114,6 +114,13 @@ describe('wink-sif on the real package', () => {
     warn.mockRestore();
   });
 
+  it("a text's vector does not depend on the texts embedded before it (hashed buckets included)", () => {
+    const texts = ['Try Shuxiangqing, a Sichuan restaurant.', '我搬到杭州西湖区了', 'Shuxiangqing again: Shuxiangqing!', 'The kitten slept on the rug.', '我现在住在杭州'];
+    const fresh = texts.map((t) => createWinkSifEmbedder().embedOne(t));
+    const e = createWinkSifEmbedder();
+    for (let round = 0; round < 2; round++) texts.forEach((t, i) => expect(e.embedOne(t), `${round}: ${t}`).toEqual(fresh[i]));
+  });
+
   it('ids name the settings; common-component removal changes the id and the vectors', () => {
     expect(sif.id).toBe(WINK_SIF_ID);
     expect(createWinkSifEmbedder({ a: 1e-4 }).id).toBe(`${WINK_SIF_ID}(a=0.0001)`);
