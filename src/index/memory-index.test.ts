@@ -89,6 +89,42 @@ describe('createMemoryIndex', () => {
     for (const x of s) expect(Math.abs(x)).toBeLessThanOrEqual(1 + 1e-6);
   });
 
+  it('semantic scores equal the full dot product bit for bit, for sparse and dense query vectors', async () => {
+    // Random finite vectors; queries with a few non-zero entries (the sparse path) and with all of them (the plain
+    // loop), both with -0 entries. The reference is the loop over every entry, summed in a double from +0.
+    const rng = (seed: number) => () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) * 2 - 1;
+    const next = rng(7);
+    const dim = 97;
+    const unitVectors = new Map<string, Float32Array>();
+    const queries: Record<string, Float32Array> = {
+      sparse: Float32Array.from({ length: dim }, (_, j) => (j % 13 === 0 ? next() : j % 17 === 0 ? -0 : 0)),
+      dense: Float32Array.from({ length: dim }, (_, j) => (j === 5 ? -0 : next())),
+    };
+    const embedder: Embedder = {
+      id: 'random',
+      dim,
+      embed: (texts) =>
+        Promise.resolve(
+          texts.map((t) => {
+            if (queries[t]) return queries[t]!;
+            if (!unitVectors.has(t)) unitVectors.set(t, Float32Array.from({ length: dim }, () => next()));
+            return unitVectors.get(t)!;
+          }),
+        ),
+    };
+    const index = createMemoryIndex(haystack, spec, embedder);
+    const vectors = await index.vectors();
+    for (const [name, q] of Object.entries(queries)) {
+      const got = await index.semanticScores(name);
+      const want = vectors.map((v) => {
+        let s = 0;
+        for (let j = 0; j < dim; j++) s += q[j]! * v[j]!;
+        return Math.fround(s);
+      });
+      expect([...got], name).toEqual(want);
+    }
+  });
+
   it('an empty haystack gives empty results', async () => {
     const index = createMemoryIndex([], spec, countingEmbedder());
     expect(index.keyword('cat', 3)).toEqual([]);

@@ -92,10 +92,12 @@ class LazyMemoryIndex implements MemoryIndex {
   async semanticScores(text: string): Promise<Float32Array> {
     const [q, vectors] = await Promise.all([this.queryVector(text), this.vectors()]);
     const out = new Float32Array(vectors.length);
+    const nz = sparseEntries(q);
     for (let i = 0; i < vectors.length; i++) {
       const v = vectors[i]!;
       let s = 0;
-      for (let j = 0; j < q.length; j++) s += q[j]! * v[j]!;
+      if (nz) for (let t = 0; t < nz.length; t++) s += q[nz[t]!]! * v[nz[t]!]!;
+      else for (let j = 0; j < q.length; j++) s += q[j]! * v[j]!;
       out[i] = s;
     }
     return out;
@@ -104,6 +106,22 @@ class LazyMemoryIndex implements MemoryIndex {
   async semantic(text: string, k: number): Promise<ScoredUnit[]> {
     return topK(await this.semanticScores(text), k, this.units);
   }
+}
+
+/**
+ * The indices of a query vector's non-zero entries, in order, when they are fewer than half of them (else undefined:
+ * the plain loop is faster). Leaving out the zero entries gives the same dot product, bit for bit: a term q_j·v_j
+ * with q_j = 0 is ±0, and adding ±0 to a sum that starts at +0 changes nothing, since every unit vector is finite
+ * (the embedders' conformance suite checks it; the OpenAI client rejects a reply that is not). wink-sif queries use
+ * ~100 of their 1,124 entries (the 1,024 hashed buckets hold only a text's unknown words).
+ */
+function sparseEntries(q: Float32Array): Int32Array | undefined {
+  let n = 0;
+  for (let j = 0; j < q.length; j++) if (q[j] !== 0) n++;
+  if (2 * n >= q.length) return undefined;
+  const nz = new Int32Array(n);
+  for (let j = 0, t = 0; j < q.length; j++) if (q[j] !== 0) nz[t++] = j;
+  return nz;
 }
 
 export function createMemoryIndex(
