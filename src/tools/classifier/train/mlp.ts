@@ -16,7 +16,7 @@ import { softmax } from '../../../classify/onnx/model-format.ts';
 import { featureWidth, type FeatureSpec, type SparseRow } from '../../../classify/onnx/features.ts';
 import { ADAPT_TYPES, type AdaptType } from '../../../core/types.ts';
 import { DEFAULT_TRAIN_OPTIONS, type TrainOptions } from './train.ts';
-import { Adam, shuffleInPlace } from './optimiser.ts';
+import { Adam, labelled, miniBatches, TouchedRows } from './optimiser.ts';
 
 export interface MlpOptions extends Omit<TrainOptions, 'lazy'> {
   hidden: number;
@@ -63,69 +63,55 @@ export function trainMlpRows(xs: readonly SparseRow[], types: readonly AdaptType
   for (let p = oW2; p < oB2; p++) theta[p] = uniform(lim2);
   const adam = new Adam(theta, o.learningRate, o.l2);
   const grad = adam.grad;
-  const stamp = new Int32Array(D).fill(-1);
-  const touched: number[] = [];
-  let batchNo = 0;
-  const order = xs.map((_, i) => i);
+  const touched = new TouchedRows(D);
   const a = new Float64Array(H);
   const h = new Float64Array(H);
   const z = new Float64Array(K);
   const dz = new Float64Array(K);
   const da = new Float64Array(H);
 
-  for (let epoch = 0; epoch < o.epochs; epoch++) {
-    shuffleInPlace(order, rng);
-    for (let start = 0; start < order.length; start += o.batchSize) {
-      const batch = order.slice(start, start + o.batchSize);
-      touched.length = 0;
-      batchNo += 1;
-      for (const idx of batch) {
-        const x = xs[idx];
-        const y = ys[idx];
-        if (!x || y === undefined) continue;
-        const nnz = x.indices.length;
-        for (let k = 0; k < H; k++) a[k] = theta[oB1 + k] as number;
-        for (let j = 0; j < nnz; j++) {
-          const i = x.indices[j] as number;
-          const xv = x.values[j] as number;
-          if (stamp[i] !== batchNo) {
-            stamp[i] = batchNo;
-            touched.push(i);
-          }
-          const base = i * H;
-          for (let k = 0; k < H; k++) a[k] = (a[k] as number) + (theta[base + k] as number) * xv;
-        }
-        for (let k = 0; k < H; k++) h[k] = Math.max(0, a[k] as number);
-        for (let c = 0; c < K; c++) {
-          let s = theta[oB2 + c] as number;
-          for (let k = 0; k < H; k++) s += (h[k] as number) * (theta[oW2 + k * K + c] as number);
-          z[c] = s;
-        }
-        const p = softmax(z);
-        for (let c = 0; c < K; c++) dz[c] = ((p[c] as number) - (c === y ? 1 : 0)) / batch.length;
-        for (let k = 0; k < H; k++) {
-          let s = 0;
-          for (let c = 0; c < K; c++) {
-            const q = oW2 + k * K + c;
-            s += (theta[q] as number) * (dz[c] as number);
-            grad[q] = (grad[q] as number) + (h[k] as number) * (dz[c] as number);
-          }
-          da[k] = (a[k] as number) > 0 ? s : 0;
-          grad[oB1 + k] = (grad[oB1 + k] as number) + (da[k] as number);
-        }
-        for (let c = 0; c < K; c++) grad[oB2 + c] = (grad[oB2 + c] as number) + (dz[c] as number);
-        for (let j = 0; j < nnz; j++) {
-          const base = (x.indices[j] as number) * H;
-          const xv = x.values[j] as number;
-          for (let k = 0; k < H; k++) grad[base + k] = (grad[base + k] as number) + (da[k] as number) * xv;
-        }
+  for (const batch of miniBatches(labelled(xs, ys), o.epochs, o.batchSize, rng)) {
+    touched.nextBatch();
+    for (const { x, y } of batch) {
+      const nnz = x.indices.length;
+      for (let k = 0; k < H; k++) a[k] = theta[oB1 + k] as number;
+      for (let j = 0; j < nnz; j++) {
+        const i = x.indices[j] as number;
+        const xv = x.values[j] as number;
+        touched.touch(i);
+        const base = i * H;
+        for (let k = 0; k < H; k++) a[k] = (a[k] as number) + (theta[base + k] as number) * xv;
       }
-      adam.nextStep();
-      for (const i of touched) for (let k = 0; k < H; k++) adam.update(i * H + k, true);
-      for (let q = oB1; q < oW2; q++) adam.update(q, false);
-      for (let q = oW2; q < oB2; q++) adam.update(q, true);
-      for (let q = oB2; q < P; q++) adam.update(q, false);
+      for (let k = 0; k < H; k++) h[k] = Math.max(0, a[k] as number);
+      for (let c = 0; c < K; c++) {
+        let s = theta[oB2 + c] as number;
+        for (let k = 0; k < H; k++) s += (h[k] as number) * (theta[oW2 + k * K + c] as number);
+        z[c] = s;
+      }
+      const p = softmax(z);
+      for (let c = 0; c < K; c++) dz[c] = ((p[c] as number) - (c === y ? 1 : 0)) / batch.length;
+      for (let k = 0; k < H; k++) {
+        let s = 0;
+        for (let c = 0; c < K; c++) {
+          const q = oW2 + k * K + c;
+          s += (theta[q] as number) * (dz[c] as number);
+          grad[q] = (grad[q] as number) + (h[k] as number) * (dz[c] as number);
+        }
+        da[k] = (a[k] as number) > 0 ? s : 0;
+        grad[oB1 + k] = (grad[oB1 + k] as number) + (da[k] as number);
+      }
+      for (let c = 0; c < K; c++) grad[oB2 + c] = (grad[oB2 + c] as number) + (dz[c] as number);
+      for (let j = 0; j < nnz; j++) {
+        const base = (x.indices[j] as number) * H;
+        const xv = x.values[j] as number;
+        for (let k = 0; k < H; k++) grad[base + k] = (grad[base + k] as number) + (da[k] as number) * xv;
+      }
     }
+    adam.nextStep();
+    for (const i of touched.rows) for (let k = 0; k < H; k++) adam.update(i * H + k, true);
+    for (let q = oB1; q < oW2; q++) adam.update(q, false);
+    for (let q = oW2; q < oB2; q++) adam.update(q, true);
+    for (let q = oB2; q < P; q++) adam.update(q, false);
   }
   const { spec, ...rest } = o;
   return {

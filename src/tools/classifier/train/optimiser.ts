@@ -1,11 +1,13 @@
 /**
  * The pieces both trainers share (train.ts, the linear softmax; mlp.ts, the one-hidden-layer network): the seeded
- * Fisher–Yates shuffle (also used to deal cross-validation folds, eval/folds.ts) and Adam over one flat parameter
+ * Fisher–Yates shuffle (also used to deal cross-validation folds, eval/folds.ts), the mini-batch schedule and the
+ * rows a batch touched, and Adam over one flat parameter
  * vector (Kingma & Ba 2015, Algorithm 1, with the bias-corrected moments; L2 added to the gradient of the parameters
  * it applies to). One implementation, so a seed gives the same weights whichever trainer runs.
  */
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
+import type { SparseRow } from '../../../classify/onnx/features.ts';
 
 /** Shuffles `items` in place with `rng` (Fisher–Yates, from the end). */
 export function shuffleInPlace<T>(items: T[], rng: RandomGenerator): void {
@@ -14,6 +16,50 @@ export function shuffleInPlace<T>(items: T[], rng: RandomGenerator): void {
     const t = items[i] as T;
     items[i] = items[j] as T;
     items[j] = t;
+  }
+}
+
+/**
+ * The mini-batch schedule both trainers share: every epoch shuffles the examples with `rng`, then yields them in
+ * batches of `batchSize`. (The shuffle's swaps depend only on the length and `rng`, so the order is the one a shuffle
+ * of their indices gives.)
+ */
+export function* miniBatches<T>(examples: readonly T[], epochs: number, batchSize: number, rng: RandomGenerator): Generator<readonly T[]> {
+  const order = [...examples];
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    shuffleInPlace(order, rng);
+    for (let start = 0; start < order.length; start += batchSize) yield order.slice(start, start + batchSize);
+  }
+}
+
+/** Feature rows with their label indices, as the trainers iterate them. */
+export function labelled(xs: readonly SparseRow[], ys: readonly number[]): { x: SparseRow; y: number }[] {
+  return xs.map((x, i) => ({ x, y: ys[i]! }));
+}
+
+/**
+ * The feature rows one batch touched, each listed once, for lazy updates (only the rows of features that occur in the
+ * batch are updated): a row is stamped with the batch's number when first touched.
+ */
+export class TouchedRows {
+  readonly rows: number[] = [];
+  private readonly stamp: Int32Array;
+  private batch = 0;
+
+  constructor(width: number) {
+    this.stamp = new Int32Array(width).fill(-1);
+  }
+
+  nextBatch(): void {
+    this.batch += 1;
+    this.rows.length = 0;
+  }
+
+  touch(row: number): void {
+    if (this.stamp[row] !== this.batch) {
+      this.stamp[row] = this.batch;
+      this.rows.push(row);
+    }
   }
 }
 

@@ -11,7 +11,7 @@
  * ~10× cheaper per step, which nested cross-validation needs; the dense update stays the default for v1 models.
  */
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { Adam, shuffleInPlace } from './optimiser.ts';
+import { Adam, labelled, miniBatches, TouchedRows } from './optimiser.ts';
 import { softmax } from '../../../classify/onnx/model-format.ts';
 import { ADAPT_TYPES, type AdaptType } from '../../../core/types.ts';
 import { DEFAULT_FEATURE_SPEC, featureWidth, sparseRow, type FeatureSpec, type SparseRow } from '../../../classify/onnx/features.ts';
@@ -82,56 +82,37 @@ export function trainLinearRows(xs: readonly SparseRow[], types: readonly AdaptT
   const adam = new Adam(theta, o.learningRate, o.l2);
   const grad = adam.grad;
   const rng = xoroshiro128plus(o.seed);
-  // Lazy mode: which feature rows the current batch touched (stamp = batch number), listed in `touched`.
-  const stamp = new Int32Array(D).fill(-1);
-  const touched: number[] = [];
-  let batchNo = 0;
-  const order = xs.map((_, i) => i);
+  // Lazy mode: only the feature rows the current batch touched are updated.
+  const touched = new TouchedRows(D);
   const logits = new Float64Array(K);
 
-  for (let epoch = 0; epoch < o.epochs; epoch++) {
-    shuffleInPlace(order, rng);
-    for (let start = 0; start < order.length; start += o.batchSize) {
-      const batch = order.slice(start, start + o.batchSize);
-      touched.length = 0;
-      batchNo += 1;
-      for (const idx of batch) {
-        const x = xs[idx];
-        const y = ys[idx];
-        if (!x || y === undefined) continue;
-        const nnz = x.indices.length;
-        if (o.lazy) {
-          for (let j = 0; j < nnz; j++) {
-            const i = x.indices[j] as number;
-            if (stamp[i] !== batchNo) {
-              stamp[i] = batchNo;
-              touched.push(i);
-            }
-          }
-        }
-        for (let k = 0; k < K; k++) {
-          let z = theta[D * K + k] as number;
-          for (let j = 0; j < nnz; j++) z += (theta[(x.indices[j] as number) * K + k] as number) * (x.values[j] as number);
-          logits[k] = z;
-        }
-        const probs = softmax(logits);
-        for (let k = 0; k < K; k++) {
-          const g = ((probs[k] as number) - (k === y ? 1 : 0)) / batch.length;
-          grad[D * K + k] = (grad[D * K + k] as number) + g;
-          for (let j = 0; j < nnz; j++) {
-            const q = (x.indices[j] as number) * K + k;
-            grad[q] = (grad[q] as number) + g * (x.values[j] as number);
-          }
+  for (const batch of miniBatches(labelled(xs, ys), o.epochs, o.batchSize, rng)) {
+    touched.nextBatch();
+    for (const { x, y } of batch) {
+      const nnz = x.indices.length;
+      if (o.lazy) for (let j = 0; j < nnz; j++) touched.touch(x.indices[j] as number);
+      for (let k = 0; k < K; k++) {
+        let z = theta[D * K + k] as number;
+        for (let j = 0; j < nnz; j++) z += (theta[(x.indices[j] as number) * K + k] as number) * (x.values[j] as number);
+        logits[k] = z;
+      }
+      const probs = softmax(logits);
+      for (let k = 0; k < K; k++) {
+        const g = ((probs[k] as number) - (k === y ? 1 : 0)) / batch.length;
+        grad[D * K + k] = (grad[D * K + k] as number) + g;
+        for (let j = 0; j < nnz; j++) {
+          const q = (x.indices[j] as number) * K + k;
+          grad[q] = (grad[q] as number) + g * (x.values[j] as number);
         }
       }
-      // Weights get L2, biases not; an update consumes its gradient, so every batch starts from zero.
-      adam.nextStep();
-      if (o.lazy) {
-        for (const i of touched) for (let k = 0; k < K; k++) adam.update(i * K + k, true);
-        for (let k = 0; k < K; k++) adam.update(D * K + k, false);
-      } else {
-        for (let p = 0; p < P; p++) adam.update(p, p < D * K);
-      }
+    }
+    // Weights get L2, biases not; an update consumes its gradient, so every batch starts from zero.
+    adam.nextStep();
+    if (o.lazy) {
+      for (const i of touched.rows) for (let k = 0; k < K; k++) adam.update(i * K + k, true);
+      for (let k = 0; k < K; k++) adam.update(D * K + k, false);
+    } else {
+      for (let p = 0; p < P; p++) adam.update(p, p < D * K);
     }
   }
   const { spec, ...rest } = o;
