@@ -45,6 +45,7 @@ export function defineEntry<T, C, S extends z.ZodType>(entry: RegistryEntry<T, C
 export class Registry<T, C = unknown> {
   private readonly entries = new Map<string, RegistryEntry<T, C>>();
   private readonly loaders = new Map<string, () => Promise<RegistryEntry<T, C>>>();
+  /** Imports under way (a settled one is forgotten: its entry is in `entries`, or the next `load` retries). */
   private readonly loading = new Map<string, Promise<RegistryEntry<T, C>>>();
   private frozen = false;
 
@@ -57,7 +58,7 @@ export class Registry<T, C = unknown> {
   }
 
   /** An entry whose module is imported on first use; `load` checks it is the entry of that name. */
-  registerLazy(name: string, load: () => Promise<RegistryEntry<T, C>>): this {
+  registerLazy<S extends z.ZodType>(name: string, load: () => Promise<RegistryEntry<T, C, S>>): this {
     this.claim(name);
     this.loaders.set(name, load);
     return this;
@@ -96,7 +97,8 @@ export class Registry<T, C = unknown> {
         return e;
       });
       this.loading.set(name, pending);
-      pending.catch(() => this.loading.delete(name));
+      const settled = (): void => void this.loading.delete(name);
+      pending.then(settled, settled);
     }
     return pending;
   }

@@ -7,26 +7,19 @@
  */
 import { Registry } from '../core/registry.ts';
 import type { Method, MethodFactoryContext } from '../core/interfaces.ts';
-import type { MethodEntry } from '../core/method-entry.ts';
-
-/** A loader of one entry, as the registry stores it (the schema's own type is the entry module's business). */
-const lazy =
-  <S extends MethodEntry>(load: () => Promise<S>) =>
-  async (): Promise<MethodEntry> =>
-    (await load()) as MethodEntry;
 
 export const methods = new Registry<Method, MethodFactoryContext>('method')
-  .registerLazy('bm25', lazy(async () => (await import('../../baselines/bm25/bm25-method.ts')).bm25Entry))
-  .registerLazy('unified-embedding', lazy(async () => (await import('../../baselines/unified-embedding/unified-embedding-method.ts')).unifiedEmbeddingEntry))
-  .registerLazy('full-context', lazy(async () => (await import('../../baselines/full-context/index.ts')).fullContextEntry))
-  .registerLazy('mem0', lazy(async () => (await import('../../baselines/mem0/index.ts')).mem0Entry))
-  .registerLazy('zep', lazy(async () => (await import('../../baselines/zep/index.ts')).zepEntry))
-  .registerLazy('longmemeval-rag', lazy(async () => (await import('../../baselines/longmemeval-rag/longmemeval-rag-method.ts')).longMemEvalRagEntry))
-  .registerLazy('a-mem', lazy(async () => (await import('../../baselines/a-mem/a-mem-method.ts')).aMemEntry))
-  .registerLazy('rae', lazy(async () => (await import('../../baselines/rae/rae-method.ts')).raeEntry))
-  .registerLazy('generative-agents', lazy(async () => (await import('../../baselines/generative-agents/index.ts')).generativeAgentsEntry))
-  .registerLazy('reasoningbank', lazy(async () => (await import('../../baselines/reasoningbank/index.ts')).reasoningBankEntry))
-  .registerLazy('rago', lazy(async () => (await import('../../baselines/rago/index.ts')).ragoEntry))
-  .registerLazy('adaptmr', lazy(async () => (await import('../routing/adaptmr-method.ts')).adaptmrEntry))
-  .registerLazy('strategy', lazy(async () => (await import('../routing/strategy-method.ts')).strategyMethodEntry))
+  .registerLazy('bm25', async () => (await import('../../baselines/bm25/bm25-method.ts')).bm25Entry)
+  .registerLazy('unified-embedding', async () => (await import('../../baselines/unified-embedding/unified-embedding-method.ts')).unifiedEmbeddingEntry)
+  .registerLazy('full-context', async () => (await import('../../baselines/full-context/index.ts')).fullContextEntry)
+  .registerLazy('mem0', async () => (await import('../../baselines/mem0/index.ts')).mem0Entry)
+  .registerLazy('zep', async () => (await import('../../baselines/zep/index.ts')).zepEntry)
+  .registerLazy('longmemeval-rag', async () => (await import('../../baselines/longmemeval-rag/longmemeval-rag-method.ts')).longMemEvalRagEntry)
+  .registerLazy('a-mem', async () => (await import('../../baselines/a-mem/a-mem-method.ts')).aMemEntry)
+  .registerLazy('rae', async () => (await import('../../baselines/rae/rae-method.ts')).raeEntry)
+  .registerLazy('generative-agents', async () => (await import('../../baselines/generative-agents/index.ts')).generativeAgentsEntry)
+  .registerLazy('reasoningbank', async () => (await import('../../baselines/reasoningbank/index.ts')).reasoningBankEntry)
+  .registerLazy('rago', async () => (await import('../../baselines/rago/index.ts')).ragoEntry)
+  .registerLazy('adaptmr', async () => (await import('../routing/adaptmr-method.ts')).adaptmrEntry)
+  .registerLazy('strategy', async () => (await import('../routing/strategy-method.ts')).strategyMethodEntry)
   .freeze();
