@@ -133,7 +133,11 @@ export async function runMethod(
   let failed: FailedStage | undefined;
   try {
     if (c.config.prepareIndex) {
-      await withCallScope(scope, () => prepareIndex(index, ctx).catch((err: unknown) => Promise.reject(tagStage(err, 'index:memorise'))));
+      await withCallScope(scope, () =>
+        prepareIndex(index, ctx).catch((err: unknown) => {
+          throw tagStage(err, 'index:memorise');
+        }),
+      );
       if (method.impl.memorise) await withCallScope(scope, () => memoriseFor(method, index, ctx));
       t0 = performance.now();
     }
