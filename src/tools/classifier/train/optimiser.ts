@@ -1,9 +1,9 @@
 /**
  * The pieces both trainers share (train.ts, the linear softmax; mlp.ts, the one-hidden-layer network): the seeded
  * Fisher–Yates shuffle (also used to deal cross-validation folds, eval/folds.ts), the mini-batch schedule and the
- * rows a batch touched, and Adam over one flat parameter
- * vector (Kingma & Ba 2015, Algorithm 1, with the bias-corrected moments; L2 added to the gradient of the parameters
- * it applies to). One implementation, so a seed gives the same weights whichever trainer runs.
+ * rows a batch touched, and Adam over one flat parameter vector (Kingma & Ba 2015, Algorithm 1, with the
+ * bias-corrected moments; L2 added to the gradient of the parameters it applies to). One implementation, so a seed
+ * gives the same weights whichever trainer runs.
  */
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
