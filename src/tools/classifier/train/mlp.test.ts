@@ -30,6 +30,12 @@ afterAll(async () => {
 });
 
 describe('MLP classifier', () => {
+  it('refuses feature rows and labels of different lengths (the linear trainer too)', async () => {
+    const { trainLinearRows } = await import('./train.ts');
+    const opts = { spec: SPEC, hidden: 8, epochs: 1, seed: 1, learningRate: 0.01, batchSize: 4 };
+    expect(() => trainMlpRows(rows, types.slice(1), opts)).toThrow(`${rows.length} feature rows but ${rows.length - 1} labels`);
+    expect(() => trainLinearRows(rows.slice(1), types, { spec: SPEC, epochs: 1, seed: 1 })).toThrow(`${rows.length - 1} feature rows but ${rows.length} labels`);
+  });
   it('learns the training set; onnxruntime gives the TypeScript probabilities', async () => {
     const model = train(3);
     const file = join(dir, 'mlp.onnx');

@@ -32,8 +32,9 @@ export function* miniBatches<T>(examples: readonly T[], epochs: number, batchSiz
   }
 }
 
-/** Feature rows with their label indices, as the trainers iterate them. */
+/** Feature rows with their label indices, as the trainers iterate them; one label per row, or the caller erred. */
 export function labelled(xs: readonly SparseRow[], ys: readonly number[]): { x: SparseRow; y: number }[] {
+  if (xs.length !== ys.length) throw new Error(`trainer: ${xs.length} feature rows but ${ys.length} labels`);
   return xs.map((x, i) => ({ x, y: ys[i]! }));
 }
 
