@@ -74,12 +74,17 @@ describe('embedding cache (DuckDB)', () => {
     const holder = spawn(
       process.execPath,
       [
+        '--expose-gc',
         '--input-type=module',
         '-e',
         `import { DuckDBInstance } from '@duckdb/node-api';
          const db = await DuckDBInstance.create(${JSON.stringify(path)});
-         await (await db.connect()).run('CREATE TABLE t (x INT)');
-         process.stdout.write('ready\\n');
+         const conn = await db.connect();
+         await conn.run('CREATE TABLE t (x INT)');
+         // Kept reachable: a collected instance closes the file and releases its lock (seen as a CI flake).
+         globalThis.held = { db, conn };
+         // Collect once the module has finished, so a dropped reference fails here every time, not now and then.
+         setTimeout(() => { gc(); process.stdout.write('ready\\n'); }, 0);
          setInterval(() => {}, 1000);`,
       ],
       { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },

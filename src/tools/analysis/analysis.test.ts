@@ -181,8 +181,10 @@ describe('abstention precision / recall', () => {
   it('fails clearly when a running job holds the file', async () => {
     const locked = join(mkdtempSync(join(tmpdir(), 'analysis-lock-')), 'locked.duckdb');
     copyFileSync(file, locked);
-    // Another process holding a read-write connection, as `adaptmr run` does while it writes.
-    const holder = spawn(process.execPath, ['-e', `require('@duckdb/node-api').DuckDBInstance.create(${JSON.stringify(locked)}).then(async (i) => { await i.connect(); console.log('ready'); setInterval(() => {}, 1000); })`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // Another process holding a read-write connection, as `adaptmr run` does while it writes. The instance is kept
+    // reachable (a collected one releases the lock), and gc() runs once the callback has returned, so a dropped
+    // reference fails every time.
+    const holder = spawn(process.execPath, ['--expose-gc', '-e', `require('@duckdb/node-api').DuckDBInstance.create(${JSON.stringify(locked)}).then(async (i) => { globalThis.held = { i, c: await i.connect() }; setTimeout(() => { gc(); console.log('ready'); }, 0); setInterval(() => {}, 1000); })`], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       await new Promise<void>((resolve, reject) => {
         holder.stdout.on('data', (d: Buffer) => (String(d).includes('ready') ? resolve() : undefined));
