@@ -11,7 +11,7 @@
  * what the dictionary words already give.
  */
 
-// Made on first use: creating it loads ICU's word-break data (~9 ms and ~4 MB per thread, measured on Node 20),
+// Made on first use: creating it loads ICU's word-break data (~10 ms and 2–4 MB per thread, measured on Node 20),
 // which a run that never meets Chinese text (the official BM25 setup, say) does not need.
 let segmenter: Intl.Segmenter | undefined;
 
