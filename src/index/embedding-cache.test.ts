@@ -1,7 +1,6 @@
 // The DuckDB embedding cache: a rerun embeds nothing (zero calls reach the loopback server), vectors read back
 // bit-identical, concurrent identical texts are embedded once, and a file locked by another process falls back
 // to an in-memory cache instead of failing.
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import type { Embedder } from '../core/interfaces.ts';
 import { createOpenAIEmbedder } from './embedders/openai.ts';
 import { embedders } from './embedders/registry.ts';
 import { CachedEmbedder, EMBEDDINGS_DB_FILE, MemoryEmbeddingCache, openEmbeddingCache } from './embedding-cache.ts';
+import { holdDuckDbLock } from '../store/testing/lock-holder.ts';
 import { embeddingRequests, startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 
 const KEY_ENV = 'ADAPTMR_TEST_CACHE_KEY';
@@ -71,29 +71,8 @@ describe('embedding cache (DuckDB)', () => {
   it('falls back to memory with a warning when another process holds the file', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'emb-lock-'));
     const path = join(cacheDir, EMBEDDINGS_DB_FILE);
-    const holder = spawn(
-      process.execPath,
-      [
-        '--expose-gc',
-        '--input-type=module',
-        '-e',
-        `import { DuckDBInstance } from '@duckdb/node-api';
-         const db = await DuckDBInstance.create(${JSON.stringify(path)});
-         const conn = await db.connect();
-         await conn.run('CREATE TABLE t (x INT)');
-         // Kept reachable: a collected instance closes the file and releases its lock (seen as a CI flake).
-         globalThis.held = { db, conn };
-         // Collect once the module has finished, so a dropped reference fails here every time, not now and then.
-         setTimeout(() => { gc(); process.stdout.write('ready\\n'); }, 0);
-         setInterval(() => {}, 1000);`,
-      ],
-      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    const holder = await holdDuckDbLock(path);
     try {
-      await new Promise<void>((resolve, reject) => {
-        holder.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
-        holder.on('exit', (code) => reject(new Error(`holder exited with ${code}`)));
-      });
       const warn = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
       const cache = await openEmbeddingCache({ path });
       const warning = warn.mock.calls.map((c) => String(c[0])).join('');

@@ -3,12 +3,12 @@
  * stratified by type; best-strategy means are the hand-computed ones below; the abstention golden case
  * (TP 2, FP 1, FN 3, TN 4 → P 2/3, R 2/5, F1 1/2); both tables are stored in the file and re-read.
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openResultStore } from '../../store/index.ts';
+import { holdDuckDbLock } from '../../store/testing/lock-holder.ts';
 import type { QuestionBatch, RetrievalRow, ScoreRow } from '../../store/types.ts';
 import { abstentionScores } from './abstention.ts';
 import { bestStrategyPerType, UPPER_BOUND_LABEL, type BestStrategyRow } from './best-strategy.ts';
@@ -181,15 +181,8 @@ describe('abstention precision / recall', () => {
   it('fails clearly when a running job holds the file', async () => {
     const locked = join(mkdtempSync(join(tmpdir(), 'analysis-lock-')), 'locked.duckdb');
     copyFileSync(file, locked);
-    // Another process holding a read-write connection, as `adaptmr run` does while it writes. The instance is kept
-    // reachable (a collected one releases the lock), and gc() runs once the callback has returned, so a dropped
-    // reference fails every time.
-    const holder = spawn(process.execPath, ['--expose-gc', '-e', `require('@duckdb/node-api').DuckDBInstance.create(${JSON.stringify(locked)}).then(async (i) => { globalThis.held = { i, c: await i.connect() }; setTimeout(() => { gc(); console.log('ready'); }, 0); setInterval(() => {}, 1000); })`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = await holdDuckDbLock(locked);
     try {
-      await new Promise<void>((resolve, reject) => {
-        holder.stdout.on('data', (d: Buffer) => (String(d).includes('ready') ? resolve() : undefined));
-        holder.on('exit', (code) => reject(new Error(`lock holder exited with ${code}`)));
-      });
       await expect(analyzeAbstention(locked)).rejects.toThrow(/locked, probably by a running `adaptmr run` job/);
     } finally {
       holder.kill();
