@@ -13,6 +13,7 @@ import { readOnnxMetadata } from '../../../classify/onnx/hashed-classifier.ts';
 import { ADAPT_TYPES } from '../../../core/types.ts';
 import { mlpModelToOnnx, writeModel } from './export.ts';
 import { predictMlpRow, trainMlpRows } from './mlp.ts';
+import { trainLinearRows } from './train.ts';
 import { BILINGUAL_TRAIN } from './testing/bilingual-train.ts';
 
 const SPEC = specWithCues({ ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 });
@@ -30,8 +31,7 @@ afterAll(async () => {
 });
 
 describe('MLP classifier', () => {
-  it('refuses feature rows and labels of different lengths (the linear trainer too)', async () => {
-    const { trainLinearRows } = await import('./train.ts');
+  it('refuses feature rows and labels of different lengths (the linear trainer too)', () => {
     const opts = { spec: SPEC, hidden: 8, epochs: 1, seed: 1, learningRate: 0.01, batchSize: 4 };
     expect(() => trainMlpRows(rows, types.slice(1), opts)).toThrow(`${rows.length} feature rows but ${rows.length - 1} labels`);
     expect(() => trainLinearRows(rows.slice(1), types, { spec: SPEC, epochs: 1, seed: 1 })).toThrow(`${rows.length - 1} feature rows but ${rows.length} labels`);
