@@ -14,7 +14,7 @@ const PROBE = `data:text/javascript,process.on("exit",()=>process.stderr.write("
 
 export interface Measured {
   wallS: number;
-  rssMb: number;
+  rssMiB: number;
   stdout: string;
   stderr: string;
 }
@@ -29,7 +29,7 @@ export function runAdaptmr(args: string[], env: NodeJS.ProcessEnv = process.env)
     throw new Error('dist/ is missing or older than the sources: run `npm run build` first (the benchmark measures the compiled CLI)');
   }
   const m = r.stderr.match(new RegExp(`${RSS_TAG} (\\d+)`));
-  return { wallS, rssMb: m ? Number(m[1]) / 1024 : NaN, stdout: r.stdout, stderr: r.stderr };
+  return { wallS, rssMiB: m ? Number(m[1]) / 1024 : NaN, stdout: r.stdout, stderr: r.stderr };
 }
 
 /**
@@ -53,7 +53,7 @@ export function runPython(args: string[], opts: { cwd: string; env: NodeJS.Proce
   const wallS = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`python3 ${args.join(' ')} failed (exit ${r.status}):\n${r.stderr.slice(-2000)}`);
   const m = r.stderr.match(new RegExp(`${RSS_TAG} (\\d+)`));
-  return { wallS, rssMb: m ? Number(m[1]) / 1024 : NaN, stdout: r.stdout, stderr: r.stderr };
+  return { wallS, rssMiB: m ? Number(m[1]) / 1024 : NaN, stdout: r.stdout, stderr: r.stderr };
 }
 
 export function median(xs: readonly number[]): number {
@@ -63,11 +63,11 @@ export function median(xs: readonly number[]): number {
 }
 
 /** Runs `once` warm-up times unmeasured, then `runs` times; the medians and the spread (min–max). */
-export function repeat(runs: number, warmUp: number, once: (i: number) => Measured): { wallS: number; rssMb: number; minS: number; maxS: number; last: Measured } {
+export function repeat(runs: number, warmUp: number, once: (i: number) => Measured): { wallS: number; rssMiB: number; minS: number; maxS: number; last: Measured } {
   for (let i = 0; i < warmUp; i++) once(-1 - i);
   const all = Array.from({ length: runs }, (_, i) => once(i));
   const walls = all.map((m) => m.wallS);
-  return { wallS: median(walls), rssMb: median(all.map((m) => m.rssMb)), minS: Math.min(...walls), maxS: Math.max(...walls), last: all[all.length - 1]! };
+  return { wallS: median(walls), rssMiB: median(all.map((m) => m.rssMiB)), minS: Math.min(...walls), maxS: Math.max(...walls), last: all[all.length - 1]! };
 }
 
 export function loadAverage(): string {

@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   try {
     console.log(`LongMemEval S, whole split (${dataDir}); whole process from spawn to exit; 1 warm-up + median of ${runs} runs`);
     console.log(`load average at start: ${loadAverage()} (the machine is shared: compare runs made together)`);
-    console.log(row(['configuration', 'questions', 'wall s', 'wall min–max', 'q/s', 'peak RSS MB']));
+    console.log(row(['configuration', 'questions', 'wall s', 'wall min–max', 'q/s', 'peak RSS MiB']));
     const ours = new Map<string, number>();
     for (const name of chosen) {
       const yaml = join(dir, `${name}.yaml`);
@@ -94,7 +94,7 @@ async function main(): Promise<void> {
       const m = repeat(runs, 1, (i) => runAdaptmr(['run', yaml, '--out', join(dir, `${name}-${i}.duckdb`), '--no-progress'], { ...process.env, ADAPTMR_DATA_DIR: dataDir }));
       const questions = Number(m.last.stdout.match(/(\d+) questions written/)?.[1] ?? NaN);
       ours.set(name, m.wallS);
-      console.log(row([name, questions, m.wallS.toFixed(2), `${m.minS.toFixed(1)}–${m.maxS.toFixed(1)}`, (questions / m.wallS).toFixed(1), m.rssMb.toFixed(0)]));
+      console.log(row([name, questions, m.wallS.toFixed(2), `${m.minS.toFixed(1)}–${m.maxS.toFixed(1)}`, (questions / m.wallS).toFixed(1), m.rssMiB.toFixed(0)]));
     }
     const official = chosen.filter((n) => CONFIGS[n]!.official);
     if (official.length === 0) return;
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
       const g = CONFIGS[name]!.granularity;
       const m = repeat(runs, 1, () => runOfficialBm25(officialDir!, env, inFile, join(dir, `official-${g}`), g));
       const ratio = m.wallS / ours.get(name)!;
-      console.log(row([`official ${g}`, 499, m.wallS.toFixed(2), `${m.minS.toFixed(1)}–${m.maxS.toFixed(1)}`, (499 / m.wallS).toFixed(1), m.rssMb.toFixed(0)]) + `   official ÷ ours = ${ratio.toFixed(2)}×`);
+      console.log(row([`official ${g}`, 499, m.wallS.toFixed(2), `${m.minS.toFixed(1)}–${m.maxS.toFixed(1)}`, (499 / m.wallS).toFixed(1), m.rssMiB.toFixed(0)]) + `   official ÷ ours = ${ratio.toFixed(2)}×`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     console.log(`load average: ${loadAverage()} (shared machine)`);
     const info = runAdaptmr(['data', 'info', '--path', file, '--format', 'longmemeval', '--json']);
     const counted = JSON.parse(info.stdout) as { questions: number; sessions: number; turns: number };
-    console.log(`data info      wall ${info.wallS.toFixed(1)} s  peak RSS ${info.rssMb.toFixed(0)} MB  (${counted.questions} questions, ${counted.sessions} sessions, ${counted.turns} turns)`);
+    console.log(`data info      wall ${info.wallS.toFixed(1)} s  peak RSS ${info.rssMiB.toFixed(0)} MiB  (${counted.questions} questions, ${counted.sessions} sessions, ${counted.turns} turns)`);
     const yaml = join(dir, 'bm25.yaml');
     writeFileSync(
       yaml,
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     );
     const run = runAdaptmr(['run', yaml, '--out', join(dir, 'bm25.duckdb'), '--no-progress']);
     const written = run.stdout.match(/(\d+) questions written/)?.[1] ?? '?';
-    console.log(`BM25 session   wall ${run.wallS.toFixed(1)} s  peak RSS ${run.rssMb.toFixed(0)} MB  (${written} questions written)`);
+    console.log(`BM25 session   wall ${run.wallS.toFixed(1)} s  peak RSS ${run.rssMiB.toFixed(0)} MiB  (${written} questions written)`);
     if (!withOfficial) return;
     const officialDir = process.env.OFFICIAL_LME_DIR;
     const obstacle = officialObstacle(officialDir);
@@ -120,8 +120,8 @@ async function main(): Promise<void> {
       return;
     }
     console.log(
-      `official BM25  wall ${official.wallS.toFixed(1)} s  peak RSS ${official.rssMb.toFixed(0)} MB (its largest process)   ` +
-        `official ÷ ours: ${(official.wallS / run.wallS).toFixed(2)}× wall, ${(official.rssMb / run.rssMb).toFixed(1)}× memory`,
+      `official BM25  wall ${official.wallS.toFixed(1)} s  peak RSS ${official.rssMiB.toFixed(0)} MiB (its largest process)   ` +
+        `official ÷ ours: ${(official.wallS / run.wallS).toFixed(2)}× wall, ${(official.rssMiB / run.rssMiB).toFixed(1)}× memory`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
