@@ -9,7 +9,7 @@
 // The worker entry and every chunk are written to one folder, so `new URL('./worker.js', import.meta.url)` in
 // src/run/parallel/pool.ts finds the worker from whichever chunk holds the pool.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -45,6 +45,26 @@ export async function bundle(from = join(root, 'dist', 'src'), out = join(root, 
     legalComments: 'none',
     logLevel: 'warning',
   });
+  refuseDefaultOnlyChunks(out);
+}
+
+/**
+ * A bundled CommonJS package reached by a dynamic `import()` becomes a chunk that is only `export default
+ * require_x()`: its named exports are gone, so `const { Name } = await import('pkg')` gets undefined in the bundle
+ * while it works from the sources (Node gives CommonJS modules named exports). Fails the build instead; the fix is to
+ * import the package statically from a module of ours and import that module dynamically.
+ */
+export function refuseDefaultOnlyChunks(out) {
+  for (const name of readdirSync(out)) {
+    if (!name.endsWith('.js')) continue;
+    const text = readFileSync(join(out, name), 'utf8');
+    if (/^export default require_\w+\(\);?\s*$/m.test(text) && !/^export (?!default)/m.test(text)) {
+      throw new Error(
+        `bundle: ${name} re-exports a bundled CommonJS package as its default export only — a dynamic import() of that package ` +
+          'loses its named exports in the bundle; import it statically from a module of ours and import that module dynamically',
+      );
+    }
+  }
 }
 
 function existsTs(dir) {
@@ -57,5 +77,10 @@ function existsTs(dir) {
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
-  await bundle(process.argv[2], process.argv[3]);
+  try {
+    await bundle(process.argv[2], process.argv[3]);
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
 }

@@ -2,7 +2,9 @@
  * The bundle the published `bin` runs (scripts/bundle.mjs): built here from the sources into a folder inside the
  * package (so its external packages resolve from node_modules as in dist/bundle), it answers `--help`, and an
  * `adaptmr run` through it with a compute worker (the worker entry found beside the chunks) stores exactly the rows
- * the in-process run stores.
+ * the in-process run stores, and `adaptmr explain` through it opens the embedding cache (DuckDB imported on demand:
+ * a path the sources, run through tsx, cannot show broken). The build refuses a chunk that would hand a dynamic
+ * import of a bundled CommonJS package its default export only.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +15,7 @@ import { parseExperiment } from '../src/run/load-config.ts';
 import { runExperiment } from '../src/run/runner.ts';
 import { queryFile } from '../src/store/testing/query-file.ts';
 // @ts-expect-error: a plain .mjs build script without type declarations
-import { bundle } from './bundle.mjs';
+import { bundle, refuseDefaultOnlyChunks } from './bundle.mjs';
 
 mkdirSync(join(PACKAGE_ROOT, '.cache'), { recursive: true });
 const dir = mkdtempSync(join(PACKAGE_ROOT, '.cache', 'bundle-test-'));
@@ -57,5 +59,31 @@ describe('the bundled CLI', () => {
     const rows = await queryFile(inProcess, ROWS);
     expect(rows.length).toBeGreaterThan(5);
     expect(await queryFile(viaBundle, ROWS)).toEqual(rows);
+  });
+
+  it('explains a question through the bundle, opening the embedding cache', () => {
+    const out = join(dir, 'bundle');
+    if (!existsSync(join(out, 'cli.js'))) return expect.fail('the bundle of the first test is missing');
+    const yaml = join(dir, 'explain.yaml');
+    writeFileSync(yaml, EXPERIMENT);
+    const r = spawnSync(process.execPath, [join(out, 'cli.js'), 'explain', '--experiment', yaml, '--question', 'gpt4_2655b836', '--json'], {
+      encoding: 'utf8',
+      env: { ...process.env, ADAPTMR_CACHE_DIR: join(dir, 'cache') },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const result = JSON.parse(r.stdout) as { methods: { method: string; units: unknown[] }[] };
+    expect(result.methods.map((m) => m.method)).toEqual(['bm25-session']);
+    expect(result.methods[0]!.units.length).toBeGreaterThan(0);
+    expect(existsSync(join(dir, 'cache', 'embeddings.duckdb'))).toBe(true);
+  });
+
+  it('refuses a chunk that re-exports a bundled CommonJS package as a default export only', () => {
+    const chunks = join(dir, 'chunks');
+    mkdirSync(chunks, { recursive: true });
+    writeFileSync(join(chunks, 'lib-X.js'), 'import { require_lib } from "./chunk-Y.js";\nexport default require_lib();\n');
+    expect(() => refuseDefaultOnlyChunks(chunks)).toThrow(/lib-X\.js re-exports a bundled CommonJS package/);
+    writeFileSync(join(chunks, 'lib-X.js'), 'var x = 1;\nexport { x };\nexport default x;\n');
+    expect(() => refuseDefaultOnlyChunks(chunks)).not.toThrow();
   });
 });

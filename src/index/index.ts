@@ -16,7 +16,6 @@ export { rankIndices, topK, type RankOptions, type TieBreak } from './top-k.ts';
 export { createMemoryIndex, type MemoryIndexOptions } from './memory-index.ts';
 export {
   CachedEmbedder,
-  DuckDBEmbeddingCache,
   MemoryEmbeddingCache,
   openEmbeddingCache,
   textHash,
