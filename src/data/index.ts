@@ -3,7 +3,9 @@ export type { CatalogEntry } from './catalog.ts';
 export { parseLocomoDate, parseLongMemEvalDate } from './dates.ts';
 export { hashDatasetFiles, sha256File, type FileDigest } from './hash.ts';
 export { formatIssue, type DataIssue } from './issues.ts';
-export { instancesOfRecord, loadDataset, readCatalog, readInstances, type LoadedDataset, type ReadOptions } from './load.ts';
+export {
+  instancesOfRecord, loadDataset, loadQuestions, readCatalog, readInstances, type LoadedDataset, type LoadedQuestions, type Question, type ReadOptions,
+} from './load.ts';
 export { readFileRecordsSync, type RawRecord } from './records.ts';
 export { LOCK_FILE, readLock, verifyLocked, type LockEntry, type LockFile } from './lock.ts';
 export { repairEvidence } from './locomo.ts';

@@ -1,7 +1,8 @@
 /**
  * Reading a resolved dataset source: a light catalog pass (ids and types only, for sampling), a streaming
  * instance reader, and `loadDataset`, which resolves a config reference, verifies the lock-file sha256, applies
- * the reference's `questionIds` / `sample` / `limit`, and returns instances sorted by question id (`compareIds`).
+ * the reference's `questionIds` / `sample` / `limit`, and returns instances sorted by question id (`compareIds`) —
+ * or, `loadQuestions`, the same questions without their haystacks.
  */
 import pLimit from 'p-limit';
 import type { DatasetRef } from '../core/config.ts';
@@ -131,6 +132,37 @@ export interface LoadedDataset {
 }
 
 export async function loadDataset(ref: DatasetRef, dataDir: string, opts: { seed?: number } = {}): Promise<LoadedDataset> {
+  const { source, items, issues } = await collect(ref, dataDir, opts, (instance) => instance, {});
+  return { source, instances: items, issues };
+}
+
+/** A question with its labels and gold, without its haystack. */
+export type Question = Omit<Instance, 'haystack'>;
+
+export interface LoadedQuestions {
+  source: DatasetSource;
+  questions: Question[];
+  issues: DataIssue[];
+}
+
+/**
+ * `loadDataset` for commands that read no haystack (classifier training and evaluation, answer scoring): each
+ * instance is checked as `loadDataset` checks it and then kept without its haystack, so memory does not grow with
+ * the haystacks (LongMemEval M holds ~500 sessions per question), and assistant turns' text is cut undecoded.
+ */
+export async function loadQuestions(ref: DatasetRef, dataDir: string, opts: { seed?: number } = {}): Promise<LoadedQuestions> {
+  const { source, items, issues } = await collect(ref, dataDir, opts, ({ haystack: _haystack, ...question }) => question, { elideContentOfRole: 'assistant' });
+  return { source, questions: items, issues };
+}
+
+/** Streams the instances `ref` selects, keeps `keep(instance)` of each, checks ids, sorts by question id. */
+async function collect<T extends { query: { id: string } }>(
+  ref: DatasetRef,
+  dataDir: string,
+  opts: { seed?: number },
+  keepOf: (instance: Instance) => T,
+  parse: ParseOptions,
+): Promise<{ source: DatasetSource; items: T[]; issues: DataIssue[] }> {
   const source = resolveDataset(ref, dataDir);
   if (source.kind === 'file' && source.root) await verifyLocked(source.root, source.path);
   const wanted = ref.questionIds ? new Set(ref.questionIds) : undefined;
@@ -145,12 +177,12 @@ export async function loadDataset(ref: DatasetRef, dataDir: string, opts: { seed
       ? (c: CatalogEntry) => (!wanted || wanted.has(c.questionId)) && (!sampled || sampled.has(c.questionId))
       : undefined;
   const issues: DataIssue[] = [];
-  const instances: Instance[] = [];
+  const items: T[] = [];
   const seen = new Set<string>();
-  for await (const inst of readInstances(source, keep ? { keep, issues } : { issues })) {
+  for await (const inst of readInstances(source, { ...(keep ? { keep } : {}), issues, parse })) {
     if (seen.has(inst.query.id)) throw new InputError(`question id "${inst.query.id}" appears twice`, source.path);
     seen.add(inst.query.id);
-    instances.push(inst);
+    items.push(keepOf(inst));
   }
   if (wanted) {
     const missing = [...wanted].filter((id) => !seen.has(id));
@@ -158,6 +190,6 @@ export async function loadDataset(ref: DatasetRef, dataDir: string, opts: { seed
       throw new InputError(`questionIds not in the dataset: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`, source.path);
     }
   }
-  instances.sort((a, b) => compareIds(a.query.id, b.query.id));
-  return { source, instances: ref.limit ? instances.slice(0, ref.limit) : instances, issues };
+  items.sort((a, b) => compareIds(a.query.id, b.query.id));
+  return { source, items: ref.limit ? items.slice(0, ref.limit) : items, issues };
 }

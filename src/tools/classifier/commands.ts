@@ -11,7 +11,7 @@ import { DATASET_NAMES, type DatasetName } from '../../core/config.ts';
 import { InputError } from '../../core/errors.ts';
 import type { Classifier } from '../../core/interfaces.ts';
 import type { LlmProvider } from '../../core/llm.ts';
-import { loadDataset, resolveDataDir } from '../../data/index.ts';
+import { loadQuestions, resolveDataDir } from '../../data/index.ts';
 import { createLlmProvider } from '../../llm/index.ts';
 import { ORACLE_LABEL, ORACLE_NAME } from '../../classify/oracle.ts';
 import { classifiers } from '../../classify/registry.ts';
@@ -36,9 +36,9 @@ function datasetName(name: string, flag: string): DatasetName {
   return name as DatasetName;
 }
 
-async function loadQuestions(name: string, flag: string, dataDir: string | undefined): Promise<LabelledQuestion[]> {
-  const { instances } = await loadDataset({ name: datasetName(name, flag) }, resolveDataDir({ flag: dataDir }));
-  return labelledQuestions(instances);
+async function datasetQuestions(name: string, flag: string, dataDir: string | undefined): Promise<LabelledQuestion[]> {
+  const { questions } = await loadQuestions({ name: datasetName(name, flag) }, resolveDataDir({ flag: dataDir }));
+  return labelledQuestions(questions);
 }
 
 function parseOptions(text: string | undefined): Record<string, unknown> {
@@ -148,7 +148,7 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
     if (!Number.isInteger(hidden) || hidden < 0) throw new InputError('must be an integer ≥ 0', '--hidden');
     const names = argv.dataset.split(',').map((n) => n.trim()).filter((n) => n !== '');
     const questions: LabelledQuestion[] = [];
-    for (const n of names) questions.push(...(n === ZH_DATASET ? readZhQuestions() : await loadQuestions(n, '--dataset', argv['data-dir'])));
+    for (const n of names) questions.push(...(n === ZH_DATASET ? readZhQuestions() : await datasetQuestions(n, '--dataset', argv['data-dir'])));
     const rows = questions.map((q) => sparseRow(q.query.text, spec));
     const golds = questions.map((q) => q.gold);
     const l2 = argv.l2 ?? (features === 'ngrams' && hidden === 0 ? DEFAULT_TRAIN_OPTIONS.l2 : 1e-3);
@@ -193,8 +193,8 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
         .option('json', { type: 'boolean', default: false }),
     ) as unknown as Argv<EvalArgs>,
   handler: async (argv) => {
-    const questions = await loadQuestions(argv.dataset, '--dataset', argv['data-dir']);
-    const trainQuestions = argv['train-dataset'] ? await loadQuestions(argv['train-dataset'], '--train-dataset', argv['data-dir']) : undefined;
+    const questions = await datasetQuestions(argv.dataset, '--dataset', argv['data-dir']);
+    const trainQuestions = argv['train-dataset'] ? await datasetQuestions(argv['train-dataset'], '--train-dataset', argv['data-dir']) : undefined;
     const options = { ...parseOptions(argv.options), ...(argv.model !== undefined ? { model: argv.model } : {}) };
     const provider = llmFromFlags(argv);
     const result = await evaluateClassifier({

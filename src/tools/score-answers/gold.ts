@@ -1,10 +1,11 @@
 /**
  * The gold answers a predictions file needs, read through the data layer: a light catalog pass first (so an
- * unknown question id fails naming its line before the haystacks are read), then only those questions' instances.
+ * unknown question id fails naming its line before any question is decoded), then only those questions, without
+ * their haystacks.
  */
 import { type DatasetName } from '../../core/config.ts';
 import { InputError } from '../../core/errors.ts';
-import { loadDataset, readCatalog, resolveDataset } from '../../data/index.ts';
+import { loadQuestions, readCatalog, resolveDataset } from '../../data/index.ts';
 import type { PredictionLine } from './predictions.ts';
 import type { GoldAnswer } from './score.ts';
 
@@ -18,10 +19,10 @@ export async function goldFor(lines: readonly PredictionLine[], dataset: Dataset
     }
   }
   const questionIds = [...new Set(lines.map((l) => l.questionId))];
-  const { instances } = await loadDataset({ name: dataset, questionIds }, dataDir);
+  const { questions } = await loadQuestions({ name: dataset, questionIds }, dataDir);
   const protocol = dataset === 'locomo' ? 'locomo' : 'longmemeval';
   return new Map(
-    instances.map((i) => [
+    questions.map((i) => [
       i.query.id,
       { protocol, question: i.query.text, nativeType: i.gold.nativeType, adaptType: i.gold.type, answer: i.gold.answer },
     ]),

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { DATASET_NAMES, type DatasetName } from '../../../core/config.ts';
 import { InputError } from '../../../core/errors.ts';
-import { loadDataset, resolveDataDir } from '../../../data/index.ts';
+import { loadQuestions, resolveDataDir } from '../../../data/index.ts';
 import { reliabilityChartSpec } from '../../../report/reliability-chart.ts';
 import { renderChart } from '../../../report/index.ts';
 import { labelledQuestions } from '../eval/questions.ts';
@@ -63,8 +63,8 @@ export const calibrateClassifierCommand: CommandModule<object, CalibrateArgs> = 
   handler: async (argv) => {
     if (!(DATASET_NAMES as readonly string[]).includes(argv.dataset)) throw new InputError(`unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')}`, '--dataset');
     if (!(argv.fraction > 0 && argv.fraction < 1)) throw new InputError('must be between 0 and 1', '--fraction');
-    const { instances } = await loadDataset({ name: argv.dataset as DatasetName }, resolveDataDir({ flag: argv['data-dir'] }));
-    const report = calibrateRules({ dataset: argv.dataset, questions: labelledQuestions(instances), method: argv.method, seed: argv.seed, fraction: argv.fraction });
+    const { questions } = await loadQuestions({ name: argv.dataset as DatasetName }, resolveDataDir({ flag: argv['data-dir'] }));
+    const report = calibrateRules({ dataset: argv.dataset, questions: labelledQuestions(questions), method: argv.method, seed: argv.seed, fraction: argv.fraction });
     const out = argv.out ?? join('calibration', `classifier-rules-${argv.dataset}.json`);
     mkdirSync(dirname(resolve(out)), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report.file, null, 2)}\n`);

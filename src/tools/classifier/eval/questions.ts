@@ -1,8 +1,8 @@
 /**
- * The labelled questions a classifier evaluation needs, taken from loaded instances (src/data). Gold stays here:
+ * The labelled questions a classifier evaluation needs, taken from loaded questions or instances (src/data). Gold stays here:
  * classifiers receive only `query`.
  */
-import type { Instance, AdaptType, Query } from '../../../core/types.ts';
+import type { AdaptType, Instance, Query } from '../../../core/types.ts';
 
 export interface LabelledQuestion {
   dataset: string;
@@ -12,7 +12,7 @@ export interface LabelledQuestion {
   isAbstention: boolean;
 }
 
-export function labelledQuestions(instances: readonly Instance[]): LabelledQuestion[] {
+export function labelledQuestions(instances: readonly Pick<Instance, 'dataset' | 'query' | 'gold'>[]): LabelledQuestion[] {
   return instances.map((i) => ({
     dataset: i.dataset,
     query: i.query,

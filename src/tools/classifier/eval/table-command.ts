@@ -8,7 +8,7 @@ import { intFlag } from '../../../core/cli-options.ts';
 import { writeFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { InputError } from '../../../core/errors.ts';
-import { loadDataset, resolveDataDir } from '../../../data/index.ts';
+import { loadQuestions, resolveDataDir } from '../../../data/index.ts';
 import { readZhQuestions, ZH_DATASET } from '../train/zh-questions.ts';
 import { CANDIDATES, PREVIOUS_CANDIDATES } from '../train/select.ts';
 import { labelledQuestions, type LabelledQuestion } from './questions.ts';
@@ -49,7 +49,7 @@ export const tableCommand: CommandModule<object, TableArgs> = {
     const dir = resolveDataDir({ flag: argv['data-dir'] });
     const datasets: Record<string, LabelledQuestion[]> = {};
     for (const n of names) {
-      datasets[n] = n === ZH_DATASET ? readZhQuestions() : labelledQuestions((await loadDataset({ name: n as 'locomo' | 'longmemeval-oracle' }, dir)).instances);
+      datasets[n] = n === ZH_DATASET ? readZhQuestions() : labelledQuestions((await loadQuestions({ name: n as 'locomo' | 'longmemeval-oracle' }, dir)).questions);
     }
     const both = names.includes('longmemeval-oracle') && names.includes('locomo');
     const result = await classifierTable({
