@@ -2,8 +2,9 @@
  * Scale benchmark: builds a synthetic LongMemEval-M-shaped file from S in a temp dir (never committed, removed at
  * the end) — every S question keeps its own sessions and gets the sessions of the next `--factor − 1` questions as
  * extra filler (renamed ids, no answer labels), one JSON array file as M is published (~2.7 GB at factor 10) — then
- * measures, each as a fresh process: `adaptmr data info` on it, and BM25 in the official configuration at session
- * granularity over it. Prints wall time and peak RSS: memory should not grow with the file. With `--official` and
+ * measures, each as a fresh process: `adaptmr data info` on it, BM25 in the official configuration at session
+ * granularity over it, `adaptmr classifier eval` (rules) on its questions, and `adaptmr explain` of its last question
+ * (the file is read to the end). Prints wall time and peak RSS: memory should not grow with the file. With `--official` and
  * OFFICIAL_LME_DIR set as for bench:retrieval, the official flat-bm25 pipeline runs once on the same file too and the
  * ratio is printed. It reads the whole file with `json.load`: on this 24 GB machine, at factor 10, it went past
  * 21 GB and had to be stopped, so each of its processes is capped at half the machine's memory (RLIMIT_AS) and a
@@ -13,10 +14,10 @@
  *   npm run bench:scale -- --factor 3   # smaller, quicker
  *   OFFICIAL_LME_DIR=~/LongMemEval npm run bench:scale -- --official   # + the official pipeline
  */
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { loadAverage, runAdaptmr } from './bench-process.ts';
 import { officialEnv, officialObstacle, runOfficialBm25 } from './official-pipeline.ts';
@@ -29,7 +30,8 @@ interface Item {
   [key: string]: unknown;
 }
 
-async function buildFile(dataDir: string, factor: number, out: string): Promise<number> {
+/** Writes the file; returns the number of questions and the last question's id. */
+async function buildFile(dataDir: string, factor: number, out: string): Promise<{ questions: number; lastId: string }> {
   const folder = join(dataDir, 'longmemeval', 's_cleaned');
   const files = readdirSync(folder).filter((f) => f.endsWith('.json.gz')).sort();
   const read = (i: number): Item => JSON.parse(gunzipSync(readFileSync(join(folder, files[i % files.length]!))).toString('utf8')) as Item;
@@ -37,8 +39,10 @@ async function buildFile(dataDir: string, factor: number, out: string): Promise<
   w.write('[');
   // A window of the next questions supplies the filler, so at most `factor` parsed files are held at once.
   const window: Item[] = Array.from({ length: factor }, (_, j) => read(j));
+  let lastId = '';
   for (let i = 0; i < files.length; i++) {
     const item = window[0]!;
+    lastId = item.question_id;
     const ids = [...item.haystack_session_ids];
     const dates = [...item.haystack_dates];
     const sessions = [...item.haystack_sessions];
@@ -57,7 +61,7 @@ async function buildFile(dataDir: string, factor: number, out: string): Promise<
   }
   w.end(']');
   await once(w, 'finish');
-  return files.length;
+  return { questions: files.length, lastId };
 }
 
 async function main(): Promise<void> {
@@ -72,9 +76,12 @@ async function main(): Promise<void> {
   const dataDir = process.env.ADAPTMR_DATA_DIR ?? join(import.meta.dirname, '..', '..', 'shared', 'datasets');
   const dir = mkdtempSync(join(tmpdir(), 'adaptmr-scale-'));
   try {
-    const file = join(dir, 'longmemeval_m_synthetic.json');
+    // Where a data folder keeps M, so the commands that take a dataset name (classifier eval, explain) find it.
+    const mDataDir = join(dir, 'data');
+    const file = join(mDataDir, 'longmemeval', 'longmemeval_m_cleaned.json');
+    mkdirSync(dirname(file), { recursive: true });
     const t0 = performance.now();
-    const questions = await buildFile(dataDir, factor, file);
+    const { questions, lastId } = await buildFile(dataDir, factor, file);
     const gb = statSync(file).size / 1e9;
     console.log(`synthetic M-shaped file: ${questions} questions × ~${factor}× S haystacks, ${gb.toFixed(2)} GB (built in ${((performance.now() - t0) / 1000).toFixed(0)} s, ${file})`);
     console.log(`load average: ${loadAverage()} (shared machine)`);
@@ -102,6 +109,17 @@ async function main(): Promise<void> {
     const run = runAdaptmr(['run', yaml, '--out', join(dir, 'bm25.duckdb'), '--no-progress']);
     const written = run.stdout.match(/(\d+) questions written/)?.[1] ?? '?';
     console.log(`BM25 session   wall ${run.wallS.toFixed(1)} s  peak RSS ${run.rssMiB.toFixed(0)} MiB  (${written} questions written)`);
+    const evalRun = runAdaptmr(['classifier', 'eval', '--classifier', 'rules', '--dataset', 'longmemeval-m', '--data-dir', mDataDir, '--out', join(dir, 'classifier-eval.duckdb'), '--chart-dir', join(dir, 'charts'), '--json']);
+    const evaluated = JSON.parse(evalRun.stdout) as { n: number };
+    console.log(`classifier eval wall ${evalRun.wallS.toFixed(1)} s  peak RSS ${evalRun.rssMiB.toFixed(0)} MiB  (rules, ${evaluated.n} questions)`);
+    const explainYaml = join(dir, 'explain.yaml');
+    writeFileSync(
+      explainYaml,
+      ['name: bench-scale-explain', 'datasets:', '  - name: longmemeval-m', 'methods:', '  - id: bm25-session', '    method: bm25', '    index: { granularity: session }', '    k: 10', ''].join('\n'),
+    );
+    const explained = runAdaptmr(['explain', '--experiment', explainYaml, '--question', lastId, '--data-dir', mDataDir, '--json'], { ...process.env, ADAPTMR_CACHE_DIR: join(dir, 'cache') });
+    const units = (JSON.parse(explained.stdout) as { methods: { units: unknown[] }[] }).methods[0]?.units.length ?? 0;
+    console.log(`explain        wall ${explained.wallS.toFixed(1)} s  peak RSS ${explained.rssMiB.toFixed(0)} MiB  (question ${lastId}, the file's last; ${units} units ranked)`);
     if (!withOfficial) return;
     const officialDir = process.env.OFFICIAL_LME_DIR;
     const obstacle = officialObstacle(officialDir);
