@@ -4,10 +4,12 @@
  * `adaptmr run` through it with a compute worker (the worker entry found beside the chunks) stores exactly the rows
  * the in-process run stores, and `adaptmr explain` through it opens the embedding cache (DuckDB imported on demand:
  * a path the sources, run through tsx, cannot show broken). The build refuses a chunk that would hand a dynamic
- * import of a bundled CommonJS package its default export only.
+ * import of a bundled CommonJS package its default export only, and `--version` reads the package version wherever
+ * the command runs.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../src/core/package-root.ts';
@@ -76,6 +78,15 @@ describe('the bundled CLI', () => {
     expect(result.methods.map((m) => m.method)).toEqual(['bm25-session']);
     expect(result.methods[0]!.units.length).toBeGreaterThan(0);
     expect(existsSync(join(dir, 'cache', 'embeddings.duckdb'))).toBe(true);
+  });
+
+  it('prints the package version from any working folder', () => {
+    const out = join(dir, 'bundle');
+    if (!existsSync(join(out, 'cli.js'))) return expect.fail('the bundle of the first test is missing');
+    const { version } = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+    const r = spawnSync(process.execPath, [join(out, 'cli.js'), '--version'], { encoding: 'utf8', cwd: tmpdir() });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe(version);
   });
 
   it('refuses a chunk that re-exports a bundled CommonJS package as a default export only', () => {

@@ -4,6 +4,7 @@
  */
 import { userFacingMessage } from './core/errors.ts';
 import { topLevelHelp, USAGE } from './cli-help.ts';
+import { packageVersion } from './core/package-root.ts';
 import { redactSecrets } from './core/secrets.ts';
 import { commands, type AnyCommand } from './commands.ts';
 
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     .demandCommand(1, 'Name a command; `adaptmr --help` lists them.')
     .strict()
     .recommendCommands()
+    .version(packageVersion())
     .help()
     .alias('h', 'help')
     .wrap(WIDTH)

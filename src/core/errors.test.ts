@@ -2,7 +2,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseIntFlag, parseNumberFlag, UsageError } from './cli-options.ts';
-import { InputError, oneLine, userFacingMessage } from './errors.ts';
+import { InputError, oneLine, ServiceCallError, userFacingMessage } from './errors.ts';
+import { LlmCallError } from '../llm/errors.ts';
 
 function thrown(fn: () => unknown): unknown {
   try {
@@ -21,6 +22,12 @@ describe('userFacingMessage', () => {
     expect(userFacingMessage(err)).toMatch(new RegExp(`^${file}(/sub)?: cannot mkdir: .*\\((ENOTDIR|EEXIST)\\)$`, 'u'));
     expect(userFacingMessage(new InputError('bad', 'x.yaml'))).toBe('x.yaml: bad');
     expect(userFacingMessage(new TypeError('undefined is not a function'))).toBeUndefined();
+  });
+
+  it('prints a failed service call (an LLM call after its retries, a download) as its message', () => {
+    expect(userFacingMessage(new ServiceCallError('https://x/y: cannot download: fetch failed'))).toBe('https://x/y: cannot download: fetch failed');
+    const llm = new LlmCallError('reader call (reader, m) still failing after 5 attempt(s): Connection error.', 'reader', 'm', 5, true);
+    expect(userFacingMessage(llm)).toBe(llm.message);
   });
 });
 

@@ -46,6 +46,18 @@ export class EndpointError extends SetupError {
 }
 
 /**
+ * A call to an outside service (an LLM or embeddings API, a download) failed after its retries or was refused. A
+ * run records it on the question's row and goes on; a command it stops prints its message as one line (the user
+ * fixes the endpoint, key or network), not a stack trace.
+ */
+export class ServiceCallError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ServiceCallError';
+  }
+}
+
+/**
  * A reply body or error text as one short line: an HTML error page (a proxy's 502) becomes its title or first
  * heading, whitespace collapses, and the text is cut at `max` characters. For messages that quote what a server sent.
  */
@@ -115,11 +127,11 @@ export function systemErrorReason(err: unknown): string | undefined {
 
 /**
  * The one line the CLI prints for a failure the user can fix: a bad input (InputError and its kinds), a feature not
- * built, or a file-system error on a path (an `--out` under a file, a read-only folder, an unwritable cache dir),
+ * built, a service call that failed (ServiceCallError: LLM calls after their retries, downloads), or a file-system error on a path (an `--out` under a file, a read-only folder, an unwritable cache dir),
  * named by path and reason. Undefined for anything else (a bug: the CLI prints its stack).
  */
 export function userFacingMessage(err: unknown): string | undefined {
-  if (err instanceof InputError || err instanceof NotBuiltError) return redactSecrets(err.message);
+  if (err instanceof InputError || err instanceof NotBuiltError || err instanceof ServiceCallError) return redactSecrets(err.message);
   if (err instanceof Error) {
     const sys = err as SystemErrorLike;
     const reason = systemErrorReason(err);

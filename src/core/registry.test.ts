@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InputError } from './errors.ts';
-import { defineEntry, Registry, type RegistryEntry } from './registry.ts';
+import { defineEntry, formatZodError, Registry, type RegistryEntry } from './registry.ts';
 
 const entry = (name: string): RegistryEntry<string> =>
   defineEntry({
@@ -72,5 +72,14 @@ describe('Registry with lazy entries', () => {
     expect(() => r.register(entry('b'))).toThrow(/registered twice/);
     r.freeze();
     expect(() => r.registerLazy('c', async () => entry('c'))).toThrow(/frozen/);
+  });
+});
+
+describe('formatZodError', () => {
+  it('says a required key is missing and what it expects, and keeps other messages', () => {
+    const schema = z.object({ model: z.string(), size: z.number() }).strict();
+    const r = schema.safeParse({ size: 'big' });
+    expect(r.success).toBe(false);
+    expect(formatZodError(r.error!)).toBe('model: missing (expected string); size: Invalid input: expected number, received string');
   });
 });

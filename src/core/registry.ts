@@ -176,7 +176,7 @@ type Issue = z.core.$ZodIssue;
 
 /** How badly a union branch fails to fit: a missing required key or an unknown key says "not this shape". */
 function misfit(issues: readonly Issue[]): number {
-  return issues.reduce((n, i) => n + (i.code === 'unrecognized_keys' || (i.code === 'invalid_type' && /received undefined/u.test(i.message)) ? 10 : 1), 0);
+  return issues.reduce((n, i) => n + (i.code === 'unrecognized_keys' || missingKey(i) ? 10 : 1), 0);
 }
 
 /**
@@ -191,6 +191,11 @@ function leafIssues(issues: readonly Issue[], prefix: PropertyKey[]): { path: Pr
       const best = [...i.errors].sort((a, b) => misfit(a) - misfit(b))[0]!;
       return leafIssues(best, path);
     }
-    return [{ path, message: i.message }];
+    return [{ path, message: missingKey(i) ? `missing (expected ${i.expected})` : i.message }];
   });
+}
+
+/** A required key that is absent: zod words it "Invalid input: expected string, received undefined". */
+function missingKey(i: Issue): i is Issue & { code: 'invalid_type'; expected: string } {
+  return i.code === 'invalid_type' && /received undefined/u.test(i.message);
 }

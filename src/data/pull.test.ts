@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { InputError } from '../core/errors.ts';
+import { InputError, ServiceCallError, userFacingMessage } from '../core/errors.ts';
 import { ensureDataset, loadDataset, readLock, summarize } from './index.ts';
 import { LOCOMO_COMMIT, LONGMEMEVAL_REPO, pullDataset } from './pull.ts';
 
@@ -219,6 +219,18 @@ describe('pull locomo from the pinned GitHub raw file', () => {
     expect(existsSync(join(dir, 'locomo', 'locomo10.json'))).toBe(false);
     expect(leftovers('locomo')).toEqual([]);
     expect((await readLock(dir)).datasets).toEqual({});
+  });
+
+  it('an unreachable host is a one-line error naming the URL, and leaves no file', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'adaptmr-pull-offline-'));
+    try {
+      const err = await pullDataset('locomo', { dataDir: fresh, locomoBaseUrl: 'http://127.0.0.1:1' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ServiceCallError);
+      expect(userFacingMessage(err)).toMatch(/^http:\/\/127\.0\.0\.1:1\/snap-research\/locomo\/.*locomo10\.json: cannot download: fetch failed/);
+      expect(existsSync(join(fresh, 'locomo', 'locomo10.json'))).toBe(false);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
   });
 });
 

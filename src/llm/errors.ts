@@ -1,11 +1,13 @@
 /**
  * Errors of the LLM layer. `LlmCallError` is what `chat` throws when a call stays broken after its retries (or
- * fails in a way retrying cannot fix); the runner records its message on the question's row and the run goes on.
+ * fails in a way retrying cannot fix); the runner records its message on the question's row and the run goes on,
+ * and a command it stops prints it as one line (a ServiceCallError).
  * Messages never contain the API key: `redact` scrubs it from any text that may echo request details.
  */
+import { ServiceCallError } from '../core/errors.ts';
 import { redactSecrets, registerSecret } from '../core/secrets.ts';
 
-export class LlmCallError extends Error {
+export class LlmCallError extends ServiceCallError {
   constructor(
     message: string,
     readonly stage: string,

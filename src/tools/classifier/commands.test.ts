@@ -1,5 +1,5 @@
 // CLI commands: classify (arguments, stdin, --json), classifier train → classify --model, classifier eval --json.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -146,6 +146,30 @@ describe('adaptmr classify / classifier', () => {
     } finally {
       if (before === undefined) delete process.env.ADAPTMR_CACHE_DIR;
       else process.env.ADAPTMR_CACHE_DIR = before;
+      await server.close();
+    }
+  });
+
+  it('an endpoint that refuses the call ends classify with one error line, not a stack (real CLI process)', async () => {
+    const server = await startFakeOpenAiServer();
+    server.enqueue({ status: 401 });
+    try {
+      const cli = resolve(import.meta.dirname, '../../cli.ts');
+      // Asynchronously: the fake server answers from this process's event loop.
+      const r = await new Promise<{ status: number | null; stderr: string }>((done) => {
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', cli, 'classify', '--classifier', 'llm', '--llm-model', 'fake', '--base-url', server.baseURL, 'When did I move?'],
+          { env: { ...process.env, ADAPTMR_CACHE_DIR: join(dir, 'cache-401') }, stdio: ['ignore', 'ignore', 'pipe'] },
+        );
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+        child.on('close', (status) => done({ status, stderr }));
+      });
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: classifier call \(classify, fake\) failed after 1 attempt\(s\): 401/)]);
+      expect(server.count('/v1/chat/completions')).toBe(1);
+    } finally {
       await server.close();
     }
   });

@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import type { CallRecord, Classifier, Ctx } from '../../../core/interfaces.ts';
 import type { LlmProvider } from '../../../core/llm.ts';
+import { ServiceCallError } from '../../../core/errors.ts';
 import { HashedOnnxClassifier } from '../../../classify/onnx/hashed-classifier.ts';
 import { writeLinearModel } from '../train/export.ts';
 import { trainLinear, type TrainOptions } from '../train/train.ts';
@@ -47,7 +48,9 @@ export async function predictAll(classifier: Classifier, questions: readonly Lab
         try {
           r = (await classifier.classify(q.query, ctx)) as Classification;
         } catch (err) {
-          throw new Error(`classifier ${classifier.name} failed on question ${q.query.id}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+          const message = `classifier ${classifier.name} failed on question ${q.query.id}: ${err instanceof Error ? err.message : String(err)}`;
+          // A service that failed (the LLM endpoint) is the user's to fix: one line; anything else is a bug.
+          throw err instanceof ServiceCallError ? new ServiceCallError(message, { cause: err }) : new Error(message, { cause: err });
         }
         const latencyMs = performance.now() - t0;
         return {
