@@ -101,8 +101,16 @@ async function readYaml(path: string, what: string): Promise<unknown> {
 
 /** Reads and validates a sweep file, resolving a base given as a path. */
 export async function loadSweep(path: string): Promise<ResolvedSweep> {
-  const parsed = SweepFileSchema.safeParse(await readYaml(path, 'sweep file'));
-  if (!parsed.success) throw new InputError(formatZodError(parsed.error), path);
+  const raw = await readYaml(path, 'sweep file');
+  const parsed = SweepFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    // An experiment config given where a sweep file belongs: say so rather than list the sweep keys it lacks.
+    const keys = raw !== null && typeof raw === 'object' ? Object.keys(raw) : [];
+    if (keys.includes('methods') && keys.includes('datasets') && !keys.includes('base')) {
+      throw new InputError('is an experiment config, not a sweep file (no `base:`); run it with `adaptmr run`, or name it as the `base:` of a sweep file', path);
+    }
+    throw new InputError(formatZodError(parsed.error), path);
+  }
   const s = parsed.data;
   let base: Obj;
   if (typeof s.base === 'string') {

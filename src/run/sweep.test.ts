@@ -4,17 +4,18 @@
  * merge of an unsharded run row for row (timing columns aside); merging twice adds nothing; mixed experiments and
  * other schema versions are refused with one line naming the file.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { InputError } from '../core/errors.ts';
 import { mergeResults } from '../store/merge.ts';
 import { openResultStore } from '../store/index.ts';
 import { parseExperiment } from './load-config.ts';
 import { runExperiment } from './runner.ts';
 import { parseShard, shardIds } from './shard.ts';
-import { expandSweep, type ResolvedSweep } from './sweep-file.ts';
+import { expandSweep, loadSweep, type ResolvedSweep } from './sweep-file.ts';
 import { runSweep, shardMatrix, variationFile } from './sweep.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-sweep-'));
@@ -58,6 +59,17 @@ describe('expandSweep', () => {
     expect(() => expandSweep(unknown)).toThrow(/variation x: set\.methods: no method "nope"/);
     const dup = { ...sweep, variations: [{ id: 'a', set: {} }, { id: 'a', set: {} }] };
     expect(() => expandSweep(dup)).toThrow(/"a" is used twice/);
+  });
+});
+
+describe('loadSweep', () => {
+  it('says an experiment config is not a sweep file', async () => {
+    const file = join(dir, 'experiment.yaml');
+    writeFileSync(file, stringify(base));
+    await expect(loadSweep(file)).rejects.toThrow(/experiment\.yaml: is an experiment config, not a sweep file \(no `base:`\); run it with `adaptmr run`/);
+    const odd = join(dir, 'odd.yaml');
+    writeFileSync(odd, stringify({ name: 'x', vary: [] }));
+    await expect(loadSweep(odd)).rejects.toThrow(/odd\.yaml: base: missing/);
   });
 });
 
