@@ -166,20 +166,24 @@ async function collect<T extends { query: { id: string } }>(
   const source = resolveDataset(ref, dataDir);
   if (source.kind === 'file' && source.root) await verifyLocked(source.root, source.path);
   const wanted = ref.questionIds ? new Set(ref.questionIds) : undefined;
+  // The catalog (ids and types, from each file's head in a folder) when a selection needs it or can use it.
+  const catalog = ref.sample || (wanted && source.kind === 'folder') ? await readCatalog(source) : undefined;
   let sampled: Set<string> | undefined;
   if (ref.sample) {
-    const catalog = await readCatalog(source);
-    const pool = wanted ? catalog.filter((c) => wanted.has(c.questionId)) : catalog;
+    const pool = wanted ? catalog!.filter((c) => wanted.has(c.questionId)) : catalog!;
     sampled = stratifiedSample(pool, ref.sample.perType, ref.sample.seed ?? opts.seed ?? 42);
   }
   const keep =
     wanted || sampled
       ? (c: CatalogEntry) => (!wanted || wanted.has(c.questionId)) && (!sampled || sampled.has(c.questionId))
       : undefined;
+  // A folder's selected questions are read from their own files only (one question: one file, not all of S).
+  const kept = keep && catalog && source.kind === 'folder' ? catalog.filter(keep) : undefined;
+  const files = kept && kept.every((c) => c.file !== undefined) ? new Set(kept.map((c) => c.file!)) : undefined;
   const issues: DataIssue[] = [];
   const items: T[] = [];
   const seen = new Set<string>();
-  for await (const inst of readInstances(source, { ...(keep ? { keep } : {}), issues, parse })) {
+  for await (const inst of readInstances(source, { ...(keep ? { keep } : {}), ...(files ? { files } : {}), issues, parse })) {
     if (seen.has(inst.query.id)) throw new InputError(`question id "${inst.query.id}" appears twice`, source.path);
     seen.add(inst.query.id);
     items.push(keepOf(inst));
