@@ -25,4 +25,5 @@ export {
   type PullResult,
 } from './pull.ts';
 export { openDataStream, splitJsonArray, splitJsonArrayFile } from './json-array-split.ts';
+export { headFields } from './json-head.ts';
 export { parseJsonBytes, type ParseOptions } from './json-decode.ts';

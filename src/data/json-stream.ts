@@ -22,6 +22,12 @@ export interface StreamArrayOptions {
   wholeBelowBytes?: number | undefined;
   /** What the caller never reads (json-decode.ts `ParseOptions`: unindexed turns' text). */
   parse?: ParseOptions | undefined;
+  /**
+   * Elements whose head fields (`keys`, read from their first bytes) `keep` refuses are passed over unparsed: a
+   * few questions of a multi-GB file are read without parsing every haystack. An element whose head does not give
+   * the keys is parsed and yielded as usual.
+   */
+  keepHead?: { keys: readonly string[]; keep: (head: Record<string, unknown>) => boolean } | undefined;
 }
 
 export const WHOLE_BELOW_BYTES = 32 * 1024 * 1024;
@@ -54,6 +60,13 @@ export async function* streamJsonArray(file: string, opts: StreamArrayOptions = 
   }
   let index = 0;
   for await (const bytes of splitJsonArrayFile(file)) {
+    if (opts.keepHead) {
+      const selector = headFields(bytes, opts.keepHead.keys);
+      if (selector && !opts.keepHead.keep(selector)) {
+        index++;
+        continue;
+      }
+    }
     const head = opts.headKeys ? headFields(bytes, opts.headKeys) : undefined;
     if (head) {
       yield head;

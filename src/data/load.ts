@@ -106,7 +106,10 @@ export interface ReadOptions {
 /** Streams instances in source order (array order, or folder file-name order). */
 export async function* readInstances(src: DatasetSource, opts: ReadOptions = {}): AsyncGenerator<Instance> {
   const issues = opts.issues ?? [];
-  for await (const record of readRecords(src, { wholeBelowBytes: opts.wholeBelowBytes, files: opts.files, parse: opts.parse })) {
+  const { keep } = opts;
+  // A streamed LongMemEval file: questions `keep` refuses are passed over by their id and type, unparsed.
+  const keepHead = keep && src.format === 'longmemeval' ? { keys: LME_HEAD, keep: (head: Record<string, unknown>) => keep(longMemEvalCatalogEntry(head, src.path)) } : undefined;
+  for await (const record of readRecords(src, { wholeBelowBytes: opts.wholeBelowBytes, files: opts.files, parse: opts.parse, keepHead })) {
     yield* instancesOfRecord(src, record, { keep: opts.keep, issues });
   }
 }

@@ -31,6 +31,8 @@ datasets:
     sample: { perType: 2 }
   - name: longmemeval-s
     sample: { perType: 3 }
+  - name: longmemeval-oracle
+    sample: { perType: 2 }
 methods:
   - id: bm25-turn
     method: bm25
@@ -48,7 +50,7 @@ const RETRIEVALS = `select dataset, question_id, method, unit_ids, unit_session_
 const SCORES = `select dataset, question_id, method, level, metric, k, value, counted from scores order by all`;
 
 describe('compute workers', () => {
-  it('store exactly the rows the in-process run stores (folder and array-file datasets)', async () => {
+  it('store exactly the rows the in-process run stores (folder and array-file datasets; a LongMemEval array file\'s unselected elements are passed over unparsed)', async () => {
     const exp = parseExperiment(EXPERIMENT, 'parallel.yaml');
     const inProcess = join(dir, 'in-process.duckdb');
     const parallel = join(dir, 'workers.duckdb');
@@ -56,7 +58,7 @@ describe('compute workers', () => {
     const b = await runExperiment(exp, { out: parallel, workers: 2, progress: false, log: () => {} });
     expect(b.written).toBe(a.written);
     expect(b.errors).toBe(0);
-    expect(a.written).toBe(2 * 4 + 3 * 5);
+    expect(a.written).toBe(2 * 4 + 3 * 5 + 2 * 5);
     expect(await queryFile(parallel, RETRIEVALS)).toEqual(await queryFile(inProcess, RETRIEVALS));
     expect(await queryFile(parallel, SCORES)).toEqual(await queryFile(inProcess, SCORES));
     // A rerun with workers resumes: nothing left to do.
