@@ -158,7 +158,7 @@ export async function loadQuestions(ref: DatasetRef, dataDir: string, opts: { se
   return { source, questions: items, issues };
 }
 
-/** Streams the instances `ref` selects, keeps `keep(instance)` of each, checks ids, sorts by question id. */
+/** Streams the instances `ref` selects, keeps `keepOf(instance)` of each, checks ids, sorts by question id. */
 async function collect<T extends { query: { id: string } }>(
   ref: DatasetRef,
   dataDir: string,
