@@ -1,9 +1,9 @@
-// The file-facts memo: hashes and catalog heads are reused only while a file's stat data is unchanged, a changed
-// file is read again, and a damaged or unwritable cache never fails a run.
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+// The file-facts memo: hashes and catalog heads (a folder's files, an array file's items) are reused only while a
+// file's stat data is unchanged, a changed file is read again, and a damaged or unwritable cache never fails a run.
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashDatasetFiles } from './hash.ts';
@@ -60,6 +60,29 @@ describe('file facts (hash and catalog memo)', () => {
     // Root ignores permissions; the point is that no error escapes either way.
     expect((await readCatalog(source)).map((c) => c.questionId)).toEqual(['q1', 'q2']);
     chmodSync(join(root, 'readonly'), 0o755);
+  });
+
+  it('memoises the item heads of a LongMemEval array file, reads them again once it changes, keeps no invalid ones', async () => {
+    const file = join(root, 'm.json');
+    const plain = (ids: [string, string][]) => `[${ids.map(([id, type]) => gunzipSync(item(id, type)).toString()).join(',')}]`;
+    writeFileSync(file, plain([['q1', 'single-session-user'], ['q2', 'temporal-reasoning']]));
+    const array = { kind: 'file', path: file, format: 'longmemeval', name: 'lme-array' } as DatasetSource;
+    expect((await readCatalog(array)).map((c) => [c.questionId, c.adaptType])).toEqual([['q1', 'factual'], ['q2', 'temporal']]);
+    const [memo] = readdirSync(join(root, 'cache', 'datasets'));
+    const stored = JSON.parse(readFileSync(join(root, 'cache', 'datasets', memo!), 'utf8')) as { files: Record<string, { heads?: unknown }> };
+    expect(stored.files['m.json']?.heads).toEqual([
+      { question_id: 'q1', question_type: 'single-session-user' },
+      { question_id: 'q2', question_type: 'temporal-reasoning' },
+    ]);
+
+    writeFileSync(file, plain([['q1', 'single-session-user'], ['q3', 'multi-session']]));
+    utimesSync(file, new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+    expect((await readCatalog(array)).map((c) => c.questionId)).toEqual(['q1', 'q3']);
+
+    writeFileSync(file, plain([['q1', 'single-session-user'], ['q1', 'multi-session']]));
+    utimesSync(file, new Date(Date.now() + 9000), new Date(Date.now() + 9000));
+    await expect(readCatalog(array)).rejects.toThrow(/question id "q1" appears twice/);
+    await expect(readCatalog(array)).rejects.toThrow(/question id "q1" appears twice/);
   });
 
   it('is bypassed with ADAPTMR_FILE_FACTS=off', async () => {

@@ -34,14 +34,11 @@ const LOCOMO_HEAVY = ['conversation', 'event_summary', 'observation', 'session_s
  * the results file keys rows by question id, so a duplicate would otherwise fail mid-run on a primary-key append.
  */
 export async function readCatalog(src: DatasetSource, opts: Pick<StreamArrayOptions, 'wholeBelowBytes'> = {}): Promise<CatalogEntry[]> {
-  if (src.format === 'longmemeval' && src.kind === 'folder') return readFolderCatalog(src);
+  if (src.format === 'longmemeval') return src.kind === 'folder' ? readFolderCatalog(src) : readArrayCatalog(src, opts);
   const out: CatalogEntry[] = [];
   const places = new Map<string, string>();
-  const skipKeys = src.format === 'longmemeval' ? LME_HEAVY : LOCOMO_HEAVY;
-  // LongMemEval: id and type lead each item, so a streamed file's items are read from their first bytes only.
-  const headKeys = src.format === 'longmemeval' ? LME_HEAD : undefined;
-  for await (const { raw, file, index } of readRecords(src, { skipKeys, headKeys, wholeBelowBytes: opts.wholeBelowBytes })) {
-    const entries = src.format === 'longmemeval' ? [longMemEvalCatalogEntry(raw, file)] : locomoCatalogEntries(raw, file, index);
+  for await (const { raw, file, index } of readRecords(src, { skipKeys: LOCOMO_HEAVY, wholeBelowBytes: opts.wholeBelowBytes })) {
+    const entries = locomoCatalogEntries(raw, file, index);
     for (const e of entries) notDuplicate(places, e.questionId, `${file} element ${index}`);
     out.push(...entries);
   }
@@ -54,6 +51,37 @@ function notDuplicate(places: Map<string, string>, id: string, place: string): v
     throw new InputError(`question id "${id}" appears twice: in ${first} and in ${place}; each question id must be unique`);
   }
   places.set(id, place);
+}
+
+/**
+ * A LongMemEval array file (oracle, M): each item's id and type from its first bytes, the file streamed once and
+ * the heads memoised by its stat data (file-facts.ts), as a folder's are — M is ~2.7 GB, a full scan of it before
+ * every run or case study. The heads are stored as read and mapped to types here, so a change of the mapping needs
+ * no new memo; they are saved only once every one is valid.
+ */
+async function readArrayCatalog(src: DatasetSource, opts: Pick<StreamArrayOptions, 'wholeBelowBytes'>): Promise<CatalogEntry[]> {
+  const facts = FileFacts.open(src.path);
+  const { value: heads } = await facts.memoised(src.path, 'heads', async () => {
+    const read: unknown[] = [];
+    for await (const { raw } of readRecords(src, { skipKeys: LME_HEAVY, headKeys: LME_HEAD, wholeBelowBytes: opts.wholeBelowBytes })) read.push(headOf(raw));
+    return read;
+  });
+  const out: CatalogEntry[] = [];
+  const places = new Map<string, string>();
+  for (const [index, head] of (heads ?? []).entries()) {
+    const entry = longMemEvalCatalogEntry(head, src.path);
+    notDuplicate(places, entry.questionId, `${src.path} element ${index}`);
+    out.push(entry);
+  }
+  facts.save();
+  return out;
+}
+
+/** An item's head fields (an item that is not an object is kept as is, for the error that names it). */
+function headOf(raw: unknown): unknown {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const item = raw as Record<string, unknown>;
+  return Object.fromEntries(LME_HEAD.filter((k) => k in item).map((k) => [k, item[k]]));
 }
 
 /**
