@@ -4,7 +4,8 @@
  * extra filler (renamed ids, no answer labels), one JSON array file as M is published (~2.7 GB at factor 10) — then
  * measures, each as a fresh process: `adaptmr data info` on it, BM25 in the official configuration at session
  * granularity over it, `adaptmr classifier eval` (rules) on its questions, and `adaptmr explain` of its last question
- * (the file is read to the end). Prints wall time and peak RSS: memory should not grow with the file. With `--official` and
+ * (the file is read to the end), in that order: the run memoises the file's catalog (question ids and types), which
+ * the later two reuse. Prints wall time and peak RSS: memory should not grow with the file. With `--official` and
  * OFFICIAL_LME_DIR set as for bench:retrieval, the official flat-bm25 pipeline runs once on the same file too and the
  * ratio is printed. It reads the whole file with `json.load`: on this 24 GB machine, at factor 10, it went past
  * 21 GB and had to be stopped, so each of its processes is capped at half the machine's memory (RLIMIT_AS) and a
@@ -85,7 +86,9 @@ async function main(): Promise<void> {
     const gb = statSync(file).size / 1e9;
     console.log(`synthetic M-shaped file: ${questions} questions × ~${factor}× S haystacks, ${gb.toFixed(2)} GB (built in ${((performance.now() - t0) / 1000).toFixed(0)} s, ${file})`);
     console.log(`load average: ${loadAverage()} (shared machine)`);
-    const info = runAdaptmr(['data', 'info', '--path', file, '--format', 'longmemeval', '--json']);
+    // The commands' memos of this temporary file (its hash, its catalog) live and die with the temp dir.
+    const env = { ...process.env, ADAPTMR_CACHE_DIR: join(dir, 'cache') };
+    const info = runAdaptmr(['data', 'info', '--path', file, '--format', 'longmemeval', '--json'], env);
     const counted = JSON.parse(info.stdout) as { questions: number; sessions: number; turns: number };
     console.log(`data info      wall ${info.wallS.toFixed(1)} s  peak RSS ${info.rssMiB.toFixed(0)} MiB  (${counted.questions} questions, ${counted.sessions} sessions, ${counted.turns} turns)`);
     const yaml = join(dir, 'bm25.yaml');
@@ -106,10 +109,10 @@ async function main(): Promise<void> {
         '',
       ].join('\n'),
     );
-    const run = runAdaptmr(['run', yaml, '--out', join(dir, 'bm25.duckdb'), '--no-progress']);
+    const run = runAdaptmr(['run', yaml, '--out', join(dir, 'bm25.duckdb'), '--no-progress'], env);
     const written = run.stdout.match(/(\d+) questions written/)?.[1] ?? '?';
     console.log(`BM25 session   wall ${run.wallS.toFixed(1)} s  peak RSS ${run.rssMiB.toFixed(0)} MiB  (${written} questions written)`);
-    const evalRun = runAdaptmr(['classifier', 'eval', '--classifier', 'rules', '--dataset', 'longmemeval-m', '--data-dir', mDataDir, '--out', join(dir, 'classifier-eval.duckdb'), '--chart-dir', join(dir, 'charts'), '--json']);
+    const evalRun = runAdaptmr(['classifier', 'eval', '--classifier', 'rules', '--dataset', 'longmemeval-m', '--data-dir', mDataDir, '--out', join(dir, 'classifier-eval.duckdb'), '--chart-dir', join(dir, 'charts'), '--json'], env);
     const evaluated = JSON.parse(evalRun.stdout) as { n: number };
     console.log(`classifier eval wall ${evalRun.wallS.toFixed(1)} s  peak RSS ${evalRun.rssMiB.toFixed(0)} MiB  (rules, ${evaluated.n} questions)`);
     const explainYaml = join(dir, 'explain.yaml');
@@ -117,7 +120,7 @@ async function main(): Promise<void> {
       explainYaml,
       ['name: bench-scale-explain', 'datasets:', '  - name: longmemeval-m', 'methods:', '  - id: bm25-session', '    method: bm25', '    index: { granularity: session }', '    k: 10', ''].join('\n'),
     );
-    const explained = runAdaptmr(['explain', '--experiment', explainYaml, '--question', lastId, '--data-dir', mDataDir, '--json'], { ...process.env, ADAPTMR_CACHE_DIR: join(dir, 'cache') });
+    const explained = runAdaptmr(['explain', '--experiment', explainYaml, '--question', lastId, '--data-dir', mDataDir, '--json'], env);
     const units = (JSON.parse(explained.stdout) as { methods: { units: unknown[] }[] }).methods[0]?.units.length ?? 0;
     console.log(`explain        wall ${explained.wallS.toFixed(1)} s  peak RSS ${explained.rssMiB.toFixed(0)} MiB  (question ${lastId}, the file's last; ${units} units ranked)`);
     if (!withOfficial) return;
