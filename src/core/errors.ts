@@ -127,8 +127,9 @@ export function systemErrorReason(err: unknown): string | undefined {
 
 /**
  * The one line the CLI prints for a failure the user can fix: a bad input (InputError and its kinds), a feature not
- * built, a service call that failed (ServiceCallError: LLM calls after their retries, downloads), or a file-system error on a path (an `--out` under a file, a read-only folder, an unwritable cache dir),
- * named by path and reason. Undefined for anything else (a bug: the CLI prints its stack).
+ * built, a service call that failed (ServiceCallError: LLM calls after their retries, downloads), or a file-system
+ * error on a path (an `--out` under a file, a read-only folder, an unwritable cache dir), named by path and reason.
+ * Undefined for anything else (a bug: the CLI prints its stack).
  */
 export function userFacingMessage(err: unknown): string | undefined {
   if (err instanceof InputError || err instanceof NotBuiltError || err instanceof ServiceCallError) return redactSecrets(err.message);
