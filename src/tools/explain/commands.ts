@@ -5,6 +5,7 @@
  * — answer and judge verdict next to the context it was given (nothing rerun).
  */
 import type { CommandModule } from 'yargs';
+import { InputError } from '../../core/errors.ts';
 import { loadExperiment } from '../../run/load-config.ts';
 import { explainQuestion } from './explain.ts';
 import { formatExplain } from './format.ts';
@@ -26,12 +27,13 @@ export const explainCommand: CommandModule<object, ExplainArgs> = {
     y
       .option('experiment', { type: 'string', describe: 'experiment config (YAML): rerun every method on the question' })
       .option('results', { type: 'string', describe: 'results .duckdb file: show what each method stored (answer, verdict, context)' })
-      .check((a) => (a.experiment || a.results ? true : 'give --experiment <file.yaml> or --results <file.duckdb>'))
       .option('question', { type: 'string', demandOption: true, describe: 'question id' })
       .option('dataset', { type: 'string', describe: 'dataset of the config to look in (when an id is in several)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' })
       .option('data-dir', { type: 'string', describe: 'data directory (default: ADAPTMR_DATA_DIR, then the config, then ./datasets)' }),
   handler: async (argv) => {
+    // Checked here rather than with yargs' check(), whose failure inside a command bypasses the CLI's usage exit code.
+    if (!argv.experiment && !argv.results) throw new InputError('give --experiment <file.yaml> or --results <file.duckdb>');
     if (argv.results) {
       const stored = await loadStoredCase(argv.results, argv.question, argv.dataset);
       console.log(argv.json ? JSON.stringify(stored, null, 2) : formatStoredCase(stored));

@@ -8,9 +8,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { InputError } from '../../core/errors.ts';
 import { loadDataset } from '../../data/index.ts';
 import { createMemoryIndex, createWinkSifEmbedder } from '../../index/index.ts';
 import { loadExperiment, type LoadedExperiment } from '../../run/load-config.ts';
+import { explainCommand } from './commands.ts';
 import { explainQuestion } from './explain.ts';
 import { formatExplain } from './format.ts';
 
@@ -96,5 +98,13 @@ describe('explainQuestion on real questions', () => {
     expect(json.methods[3]!.route).toBe('oracle:temporal');
     await expect(explainQuestion(exp, { questionId: LOCOMO_ID, dataDir: DATA, dataset: 'longmemeval-s' })).rejects.toThrow(/in none of the experiment's datasets/);
     await expect(explainQuestion(exp, { questionId: 'no-such-q', dataDir: DATA })).rejects.toThrow(/explain\.yaml/);
+  });
+});
+
+describe('adaptmr explain (command)', () => {
+  it('refuses to run with neither --experiment nor --results, as a usage line', async () => {
+    const handler = explainCommand.handler as (argv: Record<string, unknown>) => Promise<void>;
+    await expect(handler({ _: [], $0: 'adaptmr', question: 'x', json: false })).rejects.toThrow(InputError);
+    await expect(handler({ _: [], $0: 'adaptmr', question: 'x', json: false })).rejects.toThrow(/give --experiment <file\.yaml> or --results <file\.duckdb>/);
   });
 });
