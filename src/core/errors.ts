@@ -71,6 +71,14 @@ export function oneLine(text: string, max = 200): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
+/** A failed `fetch` in words: `fetch failed` hides its cause (ECONNREFUSED, ENOTFOUND…); timeouts surface as TimeoutError. */
+export function describeNetworkError(err: unknown): string {
+  if (err instanceof Error && err.name === 'TimeoutError') return 'timed out';
+  const cause = err instanceof Error ? (err as Error & { cause?: unknown }).cause : undefined;
+  const code = cause && typeof cause === 'object' && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
+  return code ? `${errorMessage(err)} (${code})` : errorMessage(err);
+}
+
 /** The message of any thrown value, with every registered secret redacted (it may end up in a row or on stderr). */
 export function errorMessage(err: unknown): string {
   return redactSecrets(err instanceof Error ? err.message : String(err));

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { DatasetName } from '../core/config.ts';
 import { readSecret, registerSecret } from '../core/secrets.ts';
-import { errorMessage, InputError, ServiceCallError } from '../core/errors.ts';
+import { describeNetworkError, InputError, ServiceCallError } from '../core/errors.ts';
 import { downloadTo, type Downloaded } from './download.ts';
 import { sha256File } from './hash.ts';
 import { readLock, writeLockEntry, type LockEntry } from './lock.ts';
@@ -153,9 +153,7 @@ async function pullLocomo(opts: PullOptions): Promise<PullResult> {
   const url = `${base}/${LOCOMO_REPO}/${LOCOMO_COMMIT}/${LOCOMO_PATH}`;
   log(`locomo: downloading ${url}`);
   const res = await fetch(url).catch((err: unknown) => {
-    // fetch rejects with a bare "fetch failed"; its cause says why (DNS, refused, TLS).
-    const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : '';
-    throw new ServiceCallError(`${url}: cannot download: ${errorMessage(err)}${cause}`, { cause: err });
+    throw new ServiceCallError(`${url}: cannot download: ${describeNetworkError(err)}`, { cause: err });
   });
   if (!res.ok || !res.body) throw new InputError(`HTTP ${res.status} ${res.statusText}`, url);
   const got = await downloadTo(res.body, dest, (d) => {

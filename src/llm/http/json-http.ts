@@ -10,7 +10,7 @@
  * `redact`, so a server echoing the header cannot put the key into a results row or a log.
  */
 import { recordCall, type CallRecord } from '../../core/calls.ts';
-import { errorMessage, oneLine } from '../../core/errors.ts';
+import { describeNetworkError, errorMessage, oneLine } from '../../core/errors.ts';
 import type { RequestPolicy } from '../../core/llm.ts';
 import { redact } from '../errors.ts';
 import { backoffDelayMs, retryAfterFromHeaders, sleep } from '../backoff.ts';
@@ -163,10 +163,3 @@ class RetryableStatus extends HttpCallError {
   }
 }
 
-/** `fetch failed` hides its cause (ECONNREFUSED, ENOTFOUND…); timeouts surface as TimeoutError. */
-function describeNetworkError(err: unknown): string {
-  if (err instanceof Error && err.name === 'TimeoutError') return 'timed out';
-  const cause = err instanceof Error ? (err as Error & { cause?: unknown }).cause : undefined;
-  const code = cause && typeof cause === 'object' && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
-  return code ? `${errorMessage(err)} (${code})` : errorMessage(err);
-}
