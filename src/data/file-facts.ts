@@ -1,8 +1,8 @@
 /**
  * Facts derived from a dataset file's bytes — its sha256, the id and type at the head of a LongMemEval question
- * file or of each item of a LongMemEval array file — memoised across processes in `<cache>/datasets/<key>.json` (cache root: ADAPTMR_CACHE_DIR, else
- * `<repo>/.cache`), and reused while the file's stat data (size, mtime in ns, inode) is unchanged, as git's index
- * and make trust stat data. Before every run the runner needs the hash of every data file (provenance) and the
+ * file or of each item of a LongMemEval array file — memoised across processes in `<cache>/datasets/<key>.json`
+ * (cache root: ADAPTMR_CACHE_DIR, else `<repo>/.cache`), and reused while the file's stat data (size, mtime in ns,
+ * inode) is unchanged, as git's index and make trust stat data. Before every run the runner needs the hash of every data file (provenance) and the
  * catalog (selection); on LongMemEval S that is 499 files read twice, ~0.6 s of a 4 s run, for facts that only
  * change when a file does.
  *

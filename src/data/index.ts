@@ -4,7 +4,7 @@ export { parseLocomoDate, parseLongMemEvalDate } from './dates.ts';
 export { hashDatasetFiles, sha256File, type FileDigest } from './hash.ts';
 export { formatIssue, type DataIssue } from './issues.ts';
 export {
-  instancesOfRecord, loadDataset, loadQuestions, readCatalog, readInstances, type LoadedDataset, type LoadedQuestions, type Question, type ReadOptions,
+  headSelector, instancesOfRecord, loadDataset, loadQuestions, readCatalog, readInstances, type LoadedDataset, type LoadedQuestions, type Question, type ReadOptions,
 } from './load.ts';
 export { readFileRecordsSync, type RawRecord } from './records.ts';
 export { LOCK_FILE, readLock, verifyLocked, type LockEntry, type LockFile } from './lock.ts';
@@ -25,5 +25,5 @@ export {
   type PullResult,
 } from './pull.ts';
 export { openDataStream, splitJsonArray, splitJsonArrayFile } from './json-array-split.ts';
-export { headFields } from './json-head.ts';
+export { refusedByHead } from './json-stream.ts';
 export { parseJsonBytes, type ParseOptions } from './json-decode.ts';

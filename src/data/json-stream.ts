@@ -27,7 +27,19 @@ export interface StreamArrayOptions {
    * few questions of a multi-GB file are read without parsing every haystack. An element whose head does not give
    * the keys is parsed and yielded as usual.
    */
-  keepHead?: { keys: readonly string[]; keep: (head: Record<string, unknown>) => boolean } | undefined;
+  keepHead?: HeadSelector | undefined;
+}
+
+/** Which elements to read, judged by head fields alone (`StreamArrayOptions.keepHead`). */
+export interface HeadSelector {
+  keys: readonly string[];
+  keep: (head: Record<string, unknown>) => boolean;
+}
+
+/** Whether `selector` refuses the element `bytes` by its head (false when the head does not give the keys). */
+export function refusedByHead(bytes: Uint8Array, selector: HeadSelector): boolean {
+  const head = headFields(bytes, selector.keys);
+  return head !== undefined && !selector.keep(head);
 }
 
 export const WHOLE_BELOW_BYTES = 32 * 1024 * 1024;
@@ -60,12 +72,9 @@ export async function* streamJsonArray(file: string, opts: StreamArrayOptions = 
   }
   let index = 0;
   for await (const bytes of splitJsonArrayFile(file)) {
-    if (opts.keepHead) {
-      const selector = headFields(bytes, opts.keepHead.keys);
-      if (selector && !opts.keepHead.keep(selector)) {
-        index++;
-        continue;
-      }
+    if (opts.keepHead && refusedByHead(bytes, opts.keepHead)) {
+      index++;
+      continue;
     }
     const head = opts.headKeys ? headFields(bytes, opts.headKeys) : undefined;
     if (head) {

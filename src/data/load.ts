@@ -13,7 +13,7 @@ import type { DataIssue } from './issues.ts';
 import { verifyLocked } from './lock.ts';
 import { locomoCatalogEntries, normaliseLocomo } from './locomo.ts';
 import { longMemEvalCatalogEntry, normaliseLongMemEval } from './longmemeval.ts';
-import type { StreamArrayOptions } from './json-stream.ts';
+import type { HeadSelector, StreamArrayOptions } from './json-stream.ts';
 import type { ParseOptions } from './json-decode.ts';
 import { listDataFiles } from './hash.ts';
 import { readJsonHead } from './json-head.ts';
@@ -131,12 +131,19 @@ export interface ReadOptions {
   parse?: ParseOptions;
 }
 
+/**
+ * The items of a LongMemEval array file that `keep` refuses, told by their id and type at the head of each item, so
+ * a reader passes them over unparsed (json-stream.ts `refusedByHead`); undefined for LoCoMo, whose items hold many
+ * questions.
+ */
+export function headSelector(src: DatasetSource, keep: (c: CatalogEntry) => boolean): HeadSelector | undefined {
+  return src.format === 'longmemeval' ? { keys: LME_HEAD, keep: (head) => keep(longMemEvalCatalogEntry(head, src.path)) } : undefined;
+}
+
 /** Streams instances in source order (array order, or folder file-name order). */
 export async function* readInstances(src: DatasetSource, opts: ReadOptions = {}): AsyncGenerator<Instance> {
   const issues = opts.issues ?? [];
-  const { keep } = opts;
-  // A streamed LongMemEval file: questions `keep` refuses are passed over by their id and type, unparsed.
-  const keepHead = keep && src.format === 'longmemeval' ? { keys: LME_HEAD, keep: (head: Record<string, unknown>) => keep(longMemEvalCatalogEntry(head, src.path)) } : undefined;
+  const keepHead = opts.keep ? headSelector(src, opts.keep) : undefined;
   for await (const record of readRecords(src, { wholeBelowBytes: opts.wholeBelowBytes, files: opts.files, parse: opts.parse, keepHead })) {
     yield* instancesOfRecord(src, record, { keep: opts.keep, issues });
   }

@@ -5,7 +5,7 @@
  * is raised here: a data error keeps its one-line InputError form.
  */
 import { InputError } from '../../core/errors.ts';
-import { headFields, readFileRecordsSync, splitJsonArrayFile } from '../../data/index.ts';
+import { headSelector, readFileRecordsSync, refusedByHead, splitJsonArrayFile } from '../../data/index.ts';
 import { createWordVectorsSlot, embedders, useWordVectorsSlot, winkCachePath, type WordVectorsSlot } from '../../index/index.ts';
 import type { DatasetPlan, DatasetRunState } from '../run-dataset.ts';
 import { computeRecord, countFailures, skipQuestion, unreadData, writeQuestion } from '../run-dataset.ts';
@@ -217,12 +217,10 @@ async function runInWorkers(
   async function feedRecords(): Promise<void> {
     const post = (w: number, m: ToWorker, transfer: ArrayBuffer[] = []): void => workers[w]!.postMessage(m, transfer);
     let index = 0;
-    // A LongMemEval element names its question first: one not selected (a sample of M, say) is passed over here,
-    // never copied to a worker nor parsed.
-    const selectable = plan.source.format === 'longmemeval';
+    // An item not selected (a sample of M, say) is passed over here by its head, never copied to a worker nor parsed.
+    const selector = headSelector(plan.source, (c) => plan.selected.has(c.questionId));
     for await (const bytes of splitJsonArrayFile(plan.source.path)) {
-      const id = selectable ? headFields(bytes, ['question_id'])?.question_id : undefined;
-      if (typeof id === 'string' && !plan.selected.has(id)) {
+      if (selector && refusedByHead(bytes, selector)) {
         index++;
         continue;
       }
