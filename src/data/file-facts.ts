@@ -1,10 +1,10 @@
 /**
- * Facts derived from a dataset file's bytes — its sha256, the id and type at the head of a LongMemEval question
- * file or of each item of a LongMemEval array file — memoised across processes in `<cache>/datasets/<key>.json`
- * (cache root: ADAPTMR_CACHE_DIR, else `<repo>/.cache`), and reused while the file's stat data (size, mtime in ns,
- * inode) is unchanged, as git's index and make trust stat data. Before every run the runner needs the hash of every data file (provenance) and the
- * catalog (selection); on LongMemEval S that is 499 files read twice, ~0.6 s of a 4 s run, for facts that only
- * change when a file does.
+ * Facts derived from a dataset file's bytes — its sha256, the id and type at the head of a LongMemEval question file
+ * or of each item of a LongMemEval array file — memoised across processes in `<cache>/datasets/<key>.json` (cache
+ * root: ADAPTMR_CACHE_DIR, else `<repo>/.cache`), and reused while the file's stat data (size, mtime in ns, inode)
+ * is unchanged, as git's index and make trust stat data. Before every run the runner needs the hash of every data
+ * file (provenance) and the catalog (selection); on LongMemEval S that is 499 files read twice, ~0.6 s of a 4 s run,
+ * for facts that only change when a file does.
  *
  * The cache is an optimisation only: an unreadable or malformed cache file counts as empty, and one that cannot
  * be written (read-only cache folder) is skipped silently. A file edited in place within the same nanosecond
