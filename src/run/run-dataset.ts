@@ -10,7 +10,7 @@ import type { Checkpoints } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
 import type { Instance } from '../core/types.ts';
 import { instancesOfRecord, readInstances, type DataIssue, type DatasetSource, type ParseOptions, type RawRecord } from '../data/index.ts';
-import { completedKey, type QuestionBatch, type ResultStore } from '../store/types.ts';
+import { completedKey, type QuestionBatch, type QuestionSink } from '../store/types.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
 import type { FailedStage } from './failures.ts';
 import type { IndexCache } from './index-cache.ts';
@@ -66,7 +66,7 @@ export function countFailures(counters: RunCounters, failed: readonly FailedStag
 }
 
 export interface DatasetRunState extends ComputeState {
-  store: ResultStore;
+  store: QuestionSink;
   progress: Progress;
   counters: RunCounters;
   issues: DataIssue[];

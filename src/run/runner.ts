@@ -18,7 +18,8 @@ import {
   type DataIssue,
 } from '../data/index.ts';
 import { embedders, openEmbeddingCache } from '../index/index.ts';
-import type { MethodRow, ResultStore, RunRecord } from '../store/types.ts';
+import type { MethodRow, QuestionSink, ResultStore, RunRecord } from '../store/types.ts';
+import { SpoolWriter, spoolPathOf } from '../store/spool.ts';
 import type { LlmProvider } from '../core/llm.ts';
 import { configForDataset, hasMethodPatch } from '../core/dataset-methods.ts';
 import { createMethods, type ConfiguredMethod } from './create-methods.ts';
@@ -102,7 +103,7 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
   if ((opts.workers ?? 0) > 0 && workerObstacle(config, everyMethod) !== undefined) log(`workers: not used (${workerObstacle(config, everyMethod)})`);
   const runId = runIdOf(exp);
   // No results file yet: nothing of the first dataset is done, and its workers can start at once (parallel/pool.ts).
-  const fresh = !existsSync(opts.out) && !existsSync(`${opts.out}.wal`);
+  const fresh = !existsSync(opts.out) && !existsSync(`${opts.out}.wal`) && !existsSync(spoolPathOf(opts.out));
   const startPool = (i: number): WorkerPool | undefined => {
     const workers = workersFor(plans[i]!);
     return workers > 0 ? startWorkerPool(plans[i]!, datasets[i]!.config, runId, { workers, path: exp.path, configHash: exp.configHash, freshResults: i === 0 && fresh }) : undefined;
@@ -122,7 +123,7 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
     // question's latency; it is stored once per run (checkpoint `warmup` of the pseudo-method RUN_SCOPE).
     const warmupMs = performance.now() - started;
     const pools = (i: number): WorkerPool | undefined => (i === 0 ? ((poolUsed = true), firstPool) : startPool(i));
-    return await runPlans(exp, plans, datasets, methods, embedder, llm, opts, log, { started, warmupMs, runId, total, pools, git });
+    return await runPlans(exp, plans, datasets, methods, embedder, llm, opts, log, { started, warmupMs, runId, total, pools, git, fresh });
   } finally {
     if (!poolUsed) await firstPool?.stop();
     await embeddingCache?.close();
@@ -158,27 +159,41 @@ async function runPlans(
   llm: LlmProvider | undefined,
   opts: RunOptions,
   log: (line: string) => void,
-  { started, warmupMs, runId, total, pools, git }: {
+  { started, warmupMs, runId, total, pools, git, fresh }: {
     started: number;
     warmupMs: number;
     runId: string;
     total: number;
     pools: (i: number) => WorkerPool | undefined;
     git: ReturnType<typeof gitState>;
+    /** No results file (nor its write-ahead log or row spool) existed when the run started. */
+    fresh: boolean;
   },
 ): Promise<RunSummary> {
   const { config } = exp;
 
-  // 2. Record the run with its provenance. DuckDB loads only now, after the compute workers were started. The
-  // provenance (git, node_modules, data file hashes: waits on another process and the disk) is read meanwhile.
+  // 2. Record the run with its provenance. The provenance (git, node_modules, data file hashes: waits on another
+  // process and the disk) is read meanwhile.
   const provenance = Promise.all([
     git,
     packageVersions(),
     Promise.all(plans.map(async (p) => [p.source.name, { path: p.source.path, files: await hashDatasetFiles(p.source) }] as const)),
   ]);
   provenance.catch(() => {}); // awaited below; a failure to open the file must not surface as an unhandled rejection
-  const { openResultStore, refreshStats } = await import('../store/index.ts');
-  const store = await openResultStore(opts.out, { lingerMs: RUN_LINGER_MS });
+  const everyMethod = datasets.flatMap((d) => d.methods);
+  // Where the question rows go. A run that starts a new results file and only computes (no LLM, no memorising method:
+  // nothing it reads back or writes apart from its questions) spools them and loads DuckDB only at the end, after its
+  // compute threads are gone (src/store/spool.ts); any other run opens the file now — DuckDB loads after the compute
+  // workers were started — to read what is done.
+  const spooling = fresh && workerObstacle(config, everyMethod) === undefined;
+  const openStore = async (): Promise<ResultStore> => (await import('../store/index.ts')).openResultStore(opts.out, { lingerMs: RUN_LINGER_MS });
+  let store = spooling ? undefined : await openStore();
+  let spool: SpoolWriter | undefined;
+  /** The results file with the spool folded in (its rows are then in the file and the spool is gone). */
+  const foldedStore = async (): Promise<ResultStore> => {
+    await spool?.close();
+    return (store ??= await openStore());
+  };
   try {
     const [git, versions, hashes] = await provenance;
     const record: RunRecord = {
@@ -194,29 +209,42 @@ async function runPlans(
       startedAt: new Date().toISOString(),
       status: 'running',
     };
-    await store.upsertRun(record);
     // One row per method with its declared index; a dataset entry may change the units on that dataset (its score and
     // retrieval rows carry their own granularity).
-    await store.upsertMethods(runId, methods.map(methodRow));
-    await store.putCheckpoint(runId, RUN_SCOPE, 'warmup', JSON.stringify({ warmupMs, at: record.startedAt }));
+    const methodRows = methods.map(methodRow);
+    const warmup = JSON.stringify({ warmupMs, at: record.startedAt });
     const retryErrors = opts.retryErrors ?? true;
-    const done = await store.completedKeys(runId, { retryErrors });
-    const retry = retryErrors ? await store.failedKeys(runId) : new Set<string>();
-    const ledger = await PaidCallLedger.open(store, runId, done);
+    let done = new Set<string>();
+    let retry = new Set<string>();
+    let ledger: PaidCallLedger | undefined;
+    let sink: QuestionSink;
+    if (store) {
+      await store.upsertRun(record);
+      await store.upsertMethods(runId, methodRows);
+      await store.putCheckpoint(runId, RUN_SCOPE, 'warmup', warmup);
+      done = await store.completedKeys(runId, { retryErrors });
+      retry = retryErrors ? await store.failedKeys(runId) : new Set<string>();
+      ledger = await PaidCallLedger.open(store, runId, done);
+      sink = store;
+    } else {
+      spool = SpoolWriter.create(opts.out, { run: record, methods: methodRows, checkpoints: [{ method: RUN_SCOPE, key: 'warmup', value: warmup }] }, RUN_LINGER_MS);
+      sink = spool;
+    }
     if (retry.size > 0) log(`resume: retrying ${retry.size} question × method results that were errors (--no-retry-errors keeps them)`);
     const progress = createProgress(total, opts.progress ?? true);
     const counters: RunCounters = { written: 0, skipped: 0, errors: 0, failures: emptyFailureCounts() };
     const issues: DataIssue[] = [];
     // Questions arrive grouped by haystack, so one index per spec per in-flight question is enough to reuse them.
     const indexes = new IndexCache(embedder, ((opts.concurrency ?? config.concurrency) + 1) * distinctSpecs(datasets));
-    const everyMethod = datasets.flatMap((d) => d.methods);
+    // Checkpoints are read and written as the run goes, so only a run writing the file directly has them.
+    const direct = store;
     try {
       for (const [i, plan] of plans.entries()) {
         const state: DatasetRunState = {
           config: datasets[i]!.config,
           runId,
           methods: datasets[i]!.methods,
-          store,
+          store: sink,
           done,
           retry,
           indexes,
@@ -226,7 +254,7 @@ async function runPlans(
           concurrency: opts.concurrency ?? config.concurrency,
           onWritten: opts.onQuestionWritten ?? (() => {}),
           llm,
-          checkpoints: (methodId) => storeCheckpoints(store, runId, methodId),
+          checkpoints: direct ? (methodId: string) => storeCheckpoints(direct, runId, methodId) : undefined,
           ledger,
         };
         const pool = pools(i);
@@ -234,29 +262,35 @@ async function runPlans(
         else await runDatasetInProcess(plan, state);
       }
     } catch (err) {
-      await store.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'failed' });
+      // What was computed is kept: the spooled questions go into the file with the run marked failed. (If even that
+      // fails, the spool stays for the next command that opens the file.)
+      const failed = await foldedStore().catch(() => undefined);
+      await failed?.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'failed' });
       throw err;
     } finally {
       progress.stop();
     }
     // Methods release what they hold outside this process (server-side namespaces) once every question is done.
     for (const m of new Set(everyMethod)) await m.impl.close?.();
-    await store.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'done' });
+    const results = await foldedStore();
+    await results.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'done' });
     // Data defects first: a question whose gold is missing from its haystack must not vanish from averages unsaid.
     if (issues.length > 0) log(`data: ${issues.length} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
     // Bootstrap CIs and paired comparisons of the whole file (every run in it), recomputed from the rows. The rows are
     // committed already, so a failure here loses nothing; `adaptmr report` retries.
     try {
-      const stats = await refreshStats(store);
+      const { refreshStats } = await import('../store/index.ts');
+      const stats = await refreshStats(results);
       if (stats.recomputed) log(`stats: ${stats.cells} CI cells, ${stats.comparisons} paired comparisons in ${(stats.ms / 1000).toFixed(1)} s`);
     } catch (err) {
       log(`stats: not computed (${errorMessage(err)}); \`adaptmr report\` computes them`);
     }
     // Counted from the file, so a resume reports what is still failed (kept with --no-retry-errors, or failed again).
-    const failedQuestions = new Set([...(await store.failedKeys(runId))].map((k) => k.split('\t', 2).join('\t'))).size;
+    const failedQuestions = new Set([...(await results.failedKeys(runId))].map((k) => k.split('\t', 2).join('\t'))).size;
     return { runId, out: opts.out, questions: total, ...counters, failedQuestions, dataIssues: issues.length, wallMs: performance.now() - started };
   } finally {
-    await store.close();
+    await spool?.close();
+    await store?.close();
   }
 }
 

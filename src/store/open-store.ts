@@ -1,13 +1,15 @@
 /**
  * Opens a results file: creates the schema in a new file, and refuses a file of another schema version (or one
- * that is not a results file) with a message naming the file. Read-only opens never create anything.
+ * that is not a results file) with a message naming the file. Read-only opens create nothing, except the file a
+ * killed run's row spool is folded into (spool.ts).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { InputError, errorMessage } from '../core/errors.ts';
 import { readRows } from './read-rows.ts';
 import { ResultStoreImpl } from './result-store.ts';
 import { SCHEMA_VERSION, UPGRADE_STATS_SQL, createSchemaSql, migrateV1ToV2Sql } from './schema.ts';
+import { readSpool, spoolBusy, spoolPathOf } from './spool.ts';
 import type { ResultStore } from './types.ts';
 
 export interface OpenOptions {
@@ -56,9 +58,35 @@ async function ensureSchema(connection: DuckDBConnection, path: string, readOnly
   if (!readOnly && !tables.some((t) => t.table_name === 'score_cis')) await connection.run(`BEGIN; ${UPGRADE_STATS_SQL} COMMIT;`);
 }
 
-/** Opens (creating if needed and writable) the DuckDB results file at `path`. */
+/**
+ * Opens (creating if needed and writable) the DuckDB results file at `path`. A row spool left beside it (spool.ts: a
+ * run that was killed, or one that has just ended) is folded in first, so every reader sees every question written;
+ * one whose writer is still running is refused, as DuckDB refuses a second writer.
+ */
 export async function openResultStore(path: string, opts: OpenOptions = {}): Promise<ResultStore> {
   const readOnly = opts.readOnly ?? false;
+  const spool = spoolPathOf(path);
+  const spooled = existsSync(spool) ? readSpool(spool) : undefined;
+  if (spooled?.header) {
+    const busy = spoolBusy(spool, spooled.header.owner);
+    if (busy) throw new InputError(`${busy} (its rows are in ${spool}); open the results file once that run has ended`, path);
+  }
+  // A read-only open folds through a writable one first (creating the file if the killed run had not yet).
+  if (spooled && readOnly) await (await openResultStore(path)).close();
+  const store = await openExisting(path, readOnly, opts.lingerMs);
+  if (spooled && !readOnly) {
+    try {
+      await store.importSpool(spooled);
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    rmSync(spool, { force: true });
+  }
+  return store;
+}
+
+async function openExisting(path: string, readOnly: boolean, lingerMs: number | undefined): Promise<ResultStoreImpl> {
   const { instance, connection } = await connect(path, readOnly);
   try {
     await ensureSchema(connection, path, readOnly);
@@ -67,5 +95,5 @@ export async function openResultStore(path: string, opts: OpenOptions = {}): Pro
     instance.closeSync();
     throw err;
   }
-  return new ResultStoreImpl(path, readOnly, instance, connection, opts.lingerMs);
+  return new ResultStoreImpl(path, readOnly, instance, connection, lingerMs);
 }

@@ -16,7 +16,9 @@ import { appendClassifierEval } from './classifier-eval.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
 import { readRows } from './read-rows.ts';
 import { answerCells, comparisonCells, llmCallCells, questionCells, retrievalCells, scoreCells, scoreCiCells } from './row-cells.ts';
+import { GroupCommit } from './group-commit.ts';
 import { SerialQueue } from './serial-queue.ts';
+import type { SpoolContents } from './spool.ts';
 import { completedKey, type LlmCallRow, type MethodRow, type QueryParam, type QuestionBatch, type ResultStore, type RunRecord, type StatsTables } from './types.ts';
 import { redactBatch } from './redact-batch.ts';
 import { validateBatch } from './validate-batch.ts';
@@ -31,8 +33,30 @@ const UPSERT_CHECKPOINT = `INSERT OR REPLACE INTO checkpoints VALUES ($1, $2, $3
  * A (question, method) whose result is an error: the method/retrieval failed, or its QA answer (reader or judge) did.
  * `r` is the retrievals row; the answer row, when there is one, has the same key.
  */
+function runParams(run: RunRecord): QueryParam[] {
+  return [
+    run.runId, run.name, redactSecrets(run.configJson), run.configHash, run.gitCommit, run.gitDirty,
+    JSON.stringify(run.packageVersions), JSON.stringify(run.datasetHashes), run.seed, run.startedAt,
+    run.endedAt ?? null, run.status,
+  ];
+}
+
+function methodParams(runId: string, m: MethodRow): QueryParam[] {
+  return [runId, m.method, m.kind, m.granularity, m.k, m.output, m.upperBound, m.degraded, redactSecrets(JSON.stringify(m.capabilities))];
+}
+
+function checkpointParams(runId: string, method: string, key: string, value: string): QueryParam[] {
+  return [runId, method, redactSecrets(key), redactSecrets(value)];
+}
+
 const FAILED_ROW = `(r.error IS NOT NULL OR EXISTS (SELECT 1 FROM answers a WHERE a.run_id = r.run_id AND a.dataset = r.dataset
   AND a.question_id = r.question_id AND a.method = r.method AND a.error IS NOT NULL))`;
+
+/** A gold row appended by a transaction not yet committed, and the run's set it joins on COMMIT. */
+interface GoldAdded {
+  gold: Set<string>;
+  key: string;
+}
 
 /** Questions per transaction at most, so one commit's memory stays bounded. */
 const MAX_GROUP = 64;
@@ -49,7 +73,7 @@ export class ResultStoreImpl implements ResultStore {
   private readonly appenders: TableAppenders;
   private closed = false;
   /** Questions waiting for the next group commit. */
-  private readonly pending: { batch: QuestionBatch; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private readonly groups: GroupCommit<QuestionBatch>;
   /** Questions whose gold row is committed, per run, loaded from the file on a run's first write. Only this process
    * writes the file (DuckDB holds a write lock), so the set stays exact; it spares a statement per question. */
   private readonly goldWritten = new Map<string, Set<string>>();
@@ -59,19 +83,16 @@ export class ResultStoreImpl implements ResultStore {
     readonly readOnly: boolean,
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
-    private readonly lingerMs = LINGER_MS,
+    lingerMs = LINGER_MS,
   ) {
     this.appenders = new TableAppenders(connection);
+    this.groups = new GroupCommit(this.queue, (batches) => this.writeGroup(batches), lingerMs, MAX_GROUP);
   }
 
   upsertRun(run: RunRecord): Promise<void> {
     this.assertWritable('upsertRun');
     return this.queue.run(async () => {
-      await this.connection.run(UPSERT_RUN, [
-        run.runId, run.name, redactSecrets(run.configJson), run.configHash, run.gitCommit, run.gitDirty,
-        JSON.stringify(run.packageVersions), JSON.stringify(run.datasetHashes), run.seed, run.startedAt,
-        run.endedAt ?? null, run.status,
-      ]);
+      await this.connection.run(UPSERT_RUN, runParams(run));
     });
   }
 
@@ -80,11 +101,7 @@ export class ResultStoreImpl implements ResultStore {
     return this.queue.run(async () => {
       await this.connection.run('BEGIN TRANSACTION');
       try {
-        for (const m of methods) {
-          await this.connection.run(UPSERT_METHOD, [
-            runId, m.method, m.kind, m.granularity, m.k, m.output, m.upperBound, m.degraded, redactSecrets(JSON.stringify(m.capabilities)),
-          ]);
-        }
+        for (const m of methods) await this.connection.run(UPSERT_METHOD, methodParams(runId, m));
         await this.connection.run('COMMIT');
       } catch (err) {
         await this.connection.run('ROLLBACK');
@@ -102,7 +119,7 @@ export class ResultStoreImpl implements ResultStore {
   putCheckpoint(runId: string, method: string, key: string, value: string): Promise<void> {
     this.assertWritable('putCheckpoint');
     return this.queue.run(async () => {
-      await this.connection.run(UPSERT_CHECKPOINT, [runId, method, redactSecrets(key), redactSecrets(value)]);
+      await this.connection.run(UPSERT_CHECKPOINT, checkpointParams(runId, method, key, value));
     });
   }
 
@@ -144,49 +161,33 @@ export class ResultStoreImpl implements ResultStore {
   writeQuestion(batch: QuestionBatch): Promise<void> {
     this.assertWritable('writeQuestion');
     validateBatch(batch);
-    const safe = redactBatch(batch);
-    return new Promise<void>((resolve, reject) => {
-      this.pending.push({ batch: safe, resolve, reject });
-      if (this.pending.length >= MAX_GROUP) this.scheduleFlush(0);
-      else if (this.pending.length === 1) this.scheduleFlush(this.lingerMs);
-    });
+    return this.groups.add(redactBatch(batch));
   }
 
   commitQueued(): void {
-    if (this.pending.length > 0) this.scheduleFlush(0);
+    this.groups.flushNow();
   }
 
-  private lingerTimer: NodeJS.Timeout | undefined;
-
-  private scheduleFlush(delayMs: number): void {
-    clearTimeout(this.lingerTimer);
-    this.lingerTimer = undefined;
-    const flush = (): void => void this.queue.run(() => this.flushPending());
-    if (delayMs === 0) flush();
-    else this.lingerTimer = setTimeout(() => ((this.lingerTimer = undefined), flush()), delayMs);
-  }
-
-  /** Writes every question queued so far in one transaction (see the header on group commit). */
-  private async flushPending(): Promise<void> {
-    const group = this.pending.splice(0, MAX_GROUP);
-    if (this.pending.length > 0) void this.queue.run(() => this.flushPending());
-    if (group.length === 0) return;
+  /**
+   * A group of questions in one transaction; if it fails, each question again in its own, so an error reaches only
+   * the question that caused it.
+   */
+  private async writeGroup(batches: readonly QuestionBatch[]): Promise<unknown[]> {
     try {
-      await this.writeInTransaction(group.map((g) => g.batch));
-      for (const g of group) g.resolve();
+      await this.writeInTransaction(batches);
+      return batches.map(() => undefined);
     } catch (err) {
-      if (group.length === 1) {
-        group[0]!.reject(err);
-        return;
-      }
-      for (const g of group) {
+      if (batches.length === 1) return [err];
+      const outcomes: unknown[] = [];
+      for (const b of batches) {
         try {
-          await this.writeInTransaction([g.batch]);
-          g.resolve();
+          await this.writeInTransaction([b]);
+          outcomes.push(undefined);
         } catch (single) {
-          g.reject(single);
+          outcomes.push(single);
         }
       }
+      return outcomes;
     }
   }
 
@@ -234,27 +235,58 @@ export class ResultStoreImpl implements ResultStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.lingerTimer !== undefined) this.scheduleFlush(0);
+    this.groups.flushNow();
     await this.queue.idle();
     this.appenders.closeAll();
     this.connection.closeSync();
     this.instance.closeSync();
   }
 
+  /**
+   * Folds a row spool (spool.ts) into the file: the run, its methods and checkpoints and every spooled question, in
+   * one transaction that also records the spool's id in `meta`, so a spool folded but not yet deleted (a kill in
+   * between) is recognised and not folded twice. Returns the questions written (0 when it was folded already).
+   */
+  importSpool(spool: SpoolContents): Promise<number> {
+    this.assertWritable('importSpool');
+    const header = spool.header;
+    if (!header) return Promise.resolve(0);
+    return this.queue.run(async () => {
+      const marker = `spool:${header.id}`;
+      const seen = await readRows(this.connection, 'SELECT key FROM meta WHERE key = $1', [marker]);
+      if (seen.length > 0) return 0;
+      const added: GoldAdded[] = [];
+      let questions = 0;
+      await this.connection.run('BEGIN TRANSACTION');
+      try {
+        const runId = header.run.runId;
+        await this.connection.run(UPSERT_RUN, runParams(header.run));
+        for (const m of header.methods) await this.connection.run(UPSERT_METHOD, methodParams(runId, m));
+        for (const c of header.checkpoints) await this.connection.run(UPSERT_CHECKPOINT, checkpointParams(runId, c.method, c.key, c.value));
+        for (const group of spool.groups()) {
+          for (const batch of group) {
+            await this.appendBatch(batch, added);
+            questions++;
+          }
+        }
+        this.appenders.flushAll();
+        await this.connection.run('INSERT INTO meta VALUES ($1, $2)', [marker, new Date().toISOString()]);
+        await this.connection.run('COMMIT');
+        for (const a of added) a.gold.add(a.key);
+        return questions;
+      } catch (err) {
+        this.appenders.clearAll();
+        await this.connection.run('ROLLBACK');
+        throw new Error(`folding the row spool of run ${header.run.runId} into ${this.path}: ${errorMessage(err)}`, { cause: err });
+      }
+    });
+  }
+
   private async writeInTransaction(batches: readonly QuestionBatch[]): Promise<void> {
-    const added: { gold: Set<string>; key: string }[] = [];
+    const added: GoldAdded[] = [];
     await this.connection.run('BEGIN TRANSACTION');
     try {
-      for (const batch of batches) {
-        const gold = await this.goldKeys(batch.runId);
-        const key = completedKey(batch.question.dataset, batch.question.questionId, '');
-        // Gold is identical for every method of a question, so it is written once per run and question.
-        if (!gold.has(key) && !added.some((a) => a.gold === gold && a.key === key)) {
-          await this.appenders.append(questionCells, batch.runId, [batch.question]);
-          added.push({ gold, key });
-        }
-        await this.writeRows(batch);
-      }
+      for (const batch of batches) await this.appendBatch(batch, added);
       this.appenders.flushAll();
       await this.connection.run('COMMIT');
       for (const a of added) a.gold.add(a.key);
@@ -264,6 +296,18 @@ export class ResultStoreImpl implements ResultStore {
       const where = batches.map((b) => `${b.question.dataset}/${b.question.questionId}`).join(', ');
       throw new Error(`writing run ${batches[0]?.runId}, question ${where}: ${errorMessage(err)}`, { cause: err });
     }
+  }
+
+  /** One question's rows, inside the caller's transaction; `added` collects the gold rows it appended. */
+  private async appendBatch(batch: QuestionBatch, added: GoldAdded[]): Promise<void> {
+    const gold = await this.goldKeys(batch.runId);
+    const key = completedKey(batch.question.dataset, batch.question.questionId, '');
+    // Gold is identical for every method of a question, so it is written once per run and question.
+    if (!gold.has(key) && !added.some((a) => a.gold === gold && a.key === key)) {
+      await this.appenders.append(questionCells, batch.runId, [batch.question]);
+      added.push({ gold, key });
+    }
+    await this.writeRows(batch);
   }
 
   private async writeRows(batch: QuestionBatch): Promise<void> {

@@ -129,8 +129,23 @@ export interface MethodRow {
 /** Plain JS values a query parameter may take. */
 export type QueryParam = string | number | boolean | bigint | null;
 
-export interface ResultStore {
+/**
+ * Where a run's question rows go: the results file itself, or — for a run that starts a new results file — its row
+ * spool (spool.ts), folded into the file when the run ends.
+ */
+export interface QuestionSink {
+  /** The results file. */
   readonly path: string;
+  /**
+   * All rows of one question, durable when this resolves (group-committed with the questions queued meanwhile); an
+   * error (naming the question) leaves none of them.
+   */
+  writeQuestion(batch: QuestionBatch): Promise<void>;
+  /** Commits the questions queued so far now, without waiting for more (the producers are done). */
+  commitQueued(): void;
+}
+
+export interface ResultStore extends QuestionSink {
   readonly readOnly: boolean;
   /** Inserts the run, or updates `endedAt`/`status` of an existing one (other fields are fixed at start). */
   upsertRun(run: RunRecord): Promise<void>;
@@ -148,13 +163,8 @@ export interface ResultStore {
   completedKeys(runId: string, opts?: { retryErrors?: boolean }): Promise<Set<string>>;
   /** The keys (as `completedKeys`) whose retrieval or answer row holds an error. */
   failedKeys(runId: string): Promise<Set<string>>;
-  /**
-   * All rows of one question in one transaction (group-committed with the questions queued meanwhile); rolls back
-   * and rethrows (naming the question) on any error.
-   */
+  /** Written in one transaction per group of questions; rolls back and rethrows (naming the question) on any error. */
   writeQuestion(batch: QuestionBatch): Promise<void>;
-  /** Commits the questions queued so far now, without waiting for more (the producers are done). */
-  commitQueued(): void;
   /**
    * Appends llm_calls rows in a transaction of their own, committed before it resolves: the runner records each paid
    * call this way as it returns (durable accounting), apart from the question's other rows.
