@@ -4,7 +4,7 @@
  * and config errors that name the file and field.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { loadExperiment, parseExperiment } from './load-config.ts';
 import { REPO_ROOT } from './provenance.ts';
 import { runExperiment } from './runner.ts';
 import { queryFile } from '../store/testing/query-file.ts';
+import { spoolPathOf } from '../store/spool.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-runner-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -124,6 +125,37 @@ describe('runExperiment', () => {
       `select count(*) r, count(distinct question_id) d, (select count(*) from runs) s from retrievals`,
     );
     expect(after).toEqual({ r: 24, d: 24, s: 1 });
+  });
+});
+
+describe('where a run writes its rows', () => {
+  const spec = (name: string): string =>
+    `name: ${name}\ndatasets:\n  - name: longmemeval-s\n    limit: 6\nmethods:\n  - id: bm25\n    method: bm25\n    index: { granularity: session }\n    k: 10\n`;
+  /** Whether the results file and its row spool existed when the first question was written. */
+  async function firstWrite(name: string, out: string): Promise<{ file: boolean; spool: boolean }> {
+    let seen: { file: boolean; spool: boolean } | undefined;
+    const onQuestionWritten = (): void => void (seen ??= { file: existsSync(out), spool: existsSync(spoolPathOf(out)) });
+    const summary = await runExperiment(parseExperiment(spec(name), `${name}.yaml`), { out, progress: false, log: () => {}, onQuestionWritten });
+    expect(summary.written).toBe(6);
+    return seen!;
+  }
+
+  it('spools the rows of a run that starts the file, folds them when it ends, and writes an existing file directly', async () => {
+    const out = join(dir, 'spooled.duckdb');
+    // A new file: the rows wait in the spool and DuckDB is not opened before the run ends.
+    expect(await firstWrite('spool-a', out)).toEqual({ file: false, spool: true });
+    expect(existsSync(spoolPathOf(out))).toBe(false);
+    // The file exists now: a second run reads what is done from it and writes there as it goes.
+    expect(await firstWrite('spool-b', out)).toEqual({ file: true, spool: false });
+    const runs = await queryFile<{ name: string; status: string; q: number; warm: number }>(
+      out,
+      `select name, status, (select count(*) from retrievals r where r.run_id = runs.run_id) q,
+              (select count(*) from checkpoints c where c.run_id = runs.run_id and c.key = 'warmup') warm from runs order by name`,
+    );
+    expect(runs).toEqual([
+      { name: 'spool-a', status: 'done', q: 6, warm: 1 },
+      { name: 'spool-b', status: 'done', q: 6, warm: 1 },
+    ]);
   });
 });
 
