@@ -95,7 +95,7 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
   const plans = await planDatasets(config, opts.dataDir, log);
   const datasets = await datasetMethods(exp, methods);
   plans.forEach((plan, i) => excludeFittedQuestions(plan, datasets[i]!.methods, log));
-  // Compute workers boot (modules, methods) while this thread opens the results file and records the run.
+  // Compute workers boot (modules, methods) while this thread records the run (row spool or results file).
   const everyMethod = datasets.flatMap((d) => d.methods);
   const total = plans.reduce((n, p) => n + p.selected.size, 0);
   // Folder datasets: the runner's thread computes questions too, beside the workers (parallel/pool.ts).

@@ -33,8 +33,8 @@ export interface WorkerRunOptions {
   configHash: string;
   /**
    * The results file does not exist yet, so nothing is done: the workers are told so (`start` with no keys) as soon
-   * as they are started and compute while the runner creates the file and records the run; their rows wait in the
-   * mailbox. `run` checks that the file, once open, indeed holds nothing of this dataset.
+   * as they are started and compute while the runner records the run (in its row spool, or the new file); their rows
+   * wait in the mailbox. `run` checks that the file, if opened, indeed holds nothing of this dataset.
    */
   freshResults?: boolean;
 }
