@@ -84,7 +84,10 @@ const writing = new Set<string>();
 /** Why the spool cannot be folded now (its writer is running), or undefined when it can. */
 export function spoolBusy(spoolPath: string, owner: SpoolOwner): string | undefined {
   const me = thisProcess();
-  if (owner.host !== me.host) return `a run on host ${owner.host} (pid ${owner.pid}) may still be writing it`;
+  // Another machine sharing the folder: its process cannot be checked from here.
+  if (owner.host !== me.host) {
+    return `a run on host ${owner.host} (pid ${owner.pid}) may still be writing it (if it has ended, open the file there, or delete the spool to drop its rows)`;
+  }
   if (owner.pid === me.pid && owner.start === me.start) return writing.has(spoolPath) ? 'this process is still writing it' : undefined;
   try {
     process.kill(owner.pid, 0);
