@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerSecret } from '../core/secrets.ts';
 import { FAKE_SCORES_PER_METHOD, fakeBatch } from './fake-batch.ts';
@@ -102,6 +103,25 @@ describe('row spool', () => {
     expect(() => SpoolWriter.create(file, RUN, 5)).toThrow(/row spool .* exists: another run is writing this results file/);
     await spool.close();
     expect((await counts(file)).runs).toBe(1);
+  });
+
+  it("refuses a spool written on another host, whose process cannot be checked from here, saying what to do", async () => {
+    const file = freshPath();
+    await spoolQuestions(file, 2);
+    // Rewrite the header record's owner (framing: magic line, then [u32 length][v8 payload][u32 length]).
+    const bytes = readFileSync(spoolPathOf(file));
+    const magic = bytes.indexOf(10) + 1;
+    const len = bytes.readUInt32LE(magic);
+    const header = deserialize(bytes.subarray(magic + 4, magic + 4 + len)) as { header: { owner: { host: string } } };
+    header.header.owner.host = 'elsewhere.example';
+    const payload = serialize(header);
+    const frame = Buffer.alloc(payload.length + 8);
+    frame.writeUInt32LE(payload.length, 0);
+    payload.copy(frame, 4);
+    frame.writeUInt32LE(payload.length, payload.length + 4);
+    writeFileSync(spoolPathOf(file), Buffer.concat([bytes.subarray(0, magic), frame, bytes.subarray(magic + 8 + len)]));
+    await expect(openResultStore(file, { readOnly: true })).rejects.toThrow(/host elsewhere\.example .* delete the spool to drop its rows/);
+    rmSync(spoolPathOf(file));
   });
 
   it('cuts a record torn by a kill, and a spool torn inside its header holds nothing', async () => {
