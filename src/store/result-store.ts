@@ -7,6 +7,7 @@
  * arrive while one commit is under way are written together in the next transaction. Each question is still whole
  * or absent after a crash; a killed run loses at most the questions of the transaction in flight. If a group fails,
  * each of its questions is retried in its own transaction so an error reaches only the question that caused it.
+ * (The grouping is group-commit.ts, shared with the row spool; `importSpool` folds a spool in: spool.ts.)
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { InputError, errorMessage } from '../core/errors.ts';
@@ -29,10 +30,7 @@ const UPSERT_RUN = `INSERT INTO runs VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
 const UPSERT_METHOD = `INSERT OR REPLACE INTO methods VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
 const UPSERT_CHECKPOINT = `INSERT OR REPLACE INTO checkpoints VALUES ($1, $2, $3, $4)`;
 
-/**
- * A (question, method) whose result is an error: the method/retrieval failed, or its QA answer (reader or judge) did.
- * `r` is the retrievals row; the answer row, when there is one, has the same key.
- */
+/** Statement parameters of the run, method and checkpoint rows (secrets redacted), for their upserts and a fold. */
 function runParams(run: RunRecord): QueryParam[] {
   return [
     run.runId, run.name, redactSecrets(run.configJson), run.configHash, run.gitCommit, run.gitDirty,
@@ -49,6 +47,10 @@ function checkpointParams(runId: string, method: string, key: string, value: str
   return [runId, method, redactSecrets(key), redactSecrets(value)];
 }
 
+/**
+ * A (question, method) whose result is an error: the method/retrieval failed, or its QA answer (reader or judge) did.
+ * `r` is the retrievals row; the answer row, when there is one, has the same key.
+ */
 const FAILED_ROW = `(r.error IS NOT NULL OR EXISTS (SELECT 1 FROM answers a WHERE a.run_id = r.run_id AND a.dataset = r.dataset
   AND a.question_id = r.question_id AND a.method = r.method AND a.error IS NOT NULL))`;
 
