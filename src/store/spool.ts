@@ -15,7 +15,7 @@
  * batches. A record cut short by a kill (length or trailer missing, payload unreadable) ends the spool: it and
  * anything after it were never acknowledged to the run. This file never imports DuckDB.
  */
-import { closeSync, fdatasyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
@@ -78,15 +78,23 @@ function thisProcess(): SpoolOwner {
   return { pid: process.pid, host: hostname(), start: processStart(process.pid) };
 }
 
+/** A spool of another host not written for this long is taken as its run's, killed: it is folded from here. */
+const ABANDONED_AFTER_MS = 10 * 60_000;
+
 /** Spools this process has open for writing (their results paths): never folded from under their writer. */
 const writing = new Set<string>();
 
 /** Why the spool cannot be folded now (its writer is running), or undefined when it can. */
 export function spoolBusy(spoolPath: string, owner: SpoolOwner): string | undefined {
   const me = thisProcess();
-  // Another machine sharing the folder: its process cannot be checked from here.
+  // Another machine (or container) sharing the folder: its process cannot be checked from here, so the spool counts
+  // as abandoned once it has not been written for a while (a computing run appends within ~100 ms of each question
+  // it finishes).
   if (owner.host !== me.host) {
-    return `a run on host ${owner.host} (pid ${owner.pid}) may still be writing it (if it has ended, open the file there, or delete the spool to drop its rows)`;
+    const idleMs = Date.now() - statSync(spoolPath).mtimeMs;
+    if (idleMs >= ABANDONED_AFTER_MS) return undefined;
+    const wait = Math.ceil((ABANDONED_AFTER_MS - idleMs) / 60_000);
+    return `a run on host ${owner.host} (pid ${owner.pid}) may still be writing it (open the file there, or here once the spool has not changed for ${ABANDONED_AFTER_MS / 60_000} minutes: in ~${wait} min)`;
   }
   if (owner.pid === me.pid && owner.start === me.start) return writing.has(spoolPath) ? 'this process is still writing it' : undefined;
   try {
