@@ -77,11 +77,11 @@ export async function openResultStore(path: string, opts: OpenOptions = {}): Pro
   if (spooled && !readOnly) {
     try {
       await store.importSpool(spooled);
+      rmSync(spool, { force: true });
     } catch (err) {
       await store.close();
       throw err;
     }
-    rmSync(spool, { force: true });
   }
   return store;
 }

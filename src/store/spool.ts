@@ -17,6 +17,7 @@
  */
 import { closeSync, fdatasyncSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
 import { InputError, errorMessage } from '../core/errors.ts';
@@ -31,8 +32,9 @@ const MAGIC = Buffer.from('adaptmr row spool 1\n');
 /** Questions per spool record at most (as per transaction in the store). */
 const MAX_GROUP = 64;
 
+/** The spool beside a results file (absolute, so a writer and an opener in one process name it alike). */
 export function spoolPathOf(resultsPath: string): string {
-  return `${resultsPath}.spool`;
+  return `${resolve(resultsPath)}.spool`;
 }
 
 /** The process writing a spool: a spool is folded only once its writer is gone (or is this process, done with it). */
