@@ -80,10 +80,10 @@ function thisProcess(): SpoolOwner {
   return { pid: process.pid, host: hostname(), start: processStart(process.pid) };
 }
 
-/** A spool of another host not written for this long is taken as its run's, killed: it is folded from here. */
+/** A spool of another host not written for this long is taken to be a killed run's, and folded from here. */
 const ABANDONED_AFTER_MS = 10 * 60_000;
 
-/** Spools this process has open for writing (their results paths): never folded from under their writer. */
+/** Spools (their paths) this process has open for writing: never folded from under their writer. */
 const writing = new Set<string>();
 
 /** Why the spool cannot be folded now (its writer is running), or undefined when it can. */
