@@ -96,6 +96,30 @@ describe('row spool', () => {
     expect((await counts(file)).q).toBe(3);
   });
 
+  it('folds the spool of a writer killed but not yet reaped by its parent (a zombie still answers kill(pid, 0))', async () => {
+    const file = freshPath();
+    // `exec sleep` makes the writer's parent a process that never waits for it.
+    const shell = spawn('sh', ['-c', `"${process.execPath}" --import tsx "${FIXTURE}" "${file}" 0 3 hold & echo "pid $!"; exec sleep 60`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const writer = await new Promise<number>((resolve) => {
+        let out = '';
+        shell.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          out += chunk;
+          const pid = /pid (\d+)/.exec(out)?.[1];
+          if (pid && (out.match(/^q\d+$/gm) ?? []).length >= 3) resolve(Number(pid));
+        });
+      });
+      process.kill(writer, 'SIGKILL');
+      for (let i = 0; i < 50 && !readFileSync(`/proc/${writer}/stat`, 'utf8').includes(') Z '); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(readFileSync(`/proc/${writer}/stat`, 'utf8')).toContain(') Z ');
+      expect((await counts(file)).q).toBe(3);
+    } finally {
+      shell.kill('SIGKILL');
+    }
+  });
+
   it('refuses an open from the process writing the spool until its writer is closed', async () => {
     const file = freshPath();
     const spool = SpoolWriter.create(file, RUN, 5);

@@ -66,18 +66,20 @@ export interface SpoolHeader extends SpoolRun {
 
 type SpoolRecord = { kind: 'header'; header: SpoolHeader } | { kind: 'batches'; batches: QuestionBatch[] };
 
-function processStart(pid: number): string | undefined {
+/** A process's state and start time from `/proc/<pid>/stat` (Linux), or undefined where there is no such file. */
+function procStat(pid: number): { state: string; start: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name, which is in parentheses and may hold spaces: state is field 3, start time 22.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', start: fields[19] ?? '' };
   } catch {
     return undefined;
   }
 }
 
 function thisProcess(): SpoolOwner {
-  return { pid: process.pid, host: hostname(), start: processStart(process.pid) };
+  return { pid: process.pid, host: hostname(), start: procStat(process.pid)?.start };
 }
 
 /** A spool of another host not written for this long is taken to be a killed run's, and folded from here. */
@@ -104,8 +106,9 @@ export function spoolBusy(spoolPath: string, owner: SpoolOwner): string | undefi
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
   }
-  const start = processStart(owner.pid);
-  if (owner.start !== undefined && start !== undefined && start !== owner.start) return undefined;
+  const stat = procStat(owner.pid);
+  // A reused pid is another process; a killed one its parent has not reaped yet (a zombie) still answers kill(pid, 0).
+  if (stat && ((owner.start !== undefined && stat.start !== owner.start) || stat.state === 'Z' || stat.state === 'X')) return undefined;
   return `a run (pid ${owner.pid}) is still writing it`;
 }
 
