@@ -96,7 +96,8 @@ describe('row spool', () => {
     expect((await counts(file)).q).toBe(3);
   });
 
-  it('folds the spool of a writer killed but not yet reaped by its parent (a zombie still answers kill(pid, 0))', async () => {
+  // Process states come from /proc (Linux, as CI); elsewhere a zombie writer is only told apart once it is reaped.
+  it.skipIf(!existsSync('/proc/self/stat'))('folds the spool of a writer killed but not yet reaped by its parent (a zombie still answers kill(pid, 0))', async () => {
     const file = freshPath();
     // `exec sleep` makes the writer's parent a process that never waits for it.
     const shell = spawn('sh', ['-c', `"${process.execPath}" --import tsx "${FIXTURE}" "${file}" 0 3 hold & echo "pid $!"; exec sleep 60`], {
