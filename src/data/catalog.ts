@@ -9,3 +9,11 @@ export interface CatalogEntry {
   /** The file the question was read from (folder layouts), so a later pass can read only the files it keeps. */
   file?: string;
 }
+
+/**
+ * The files holding `kept` (folder layouts: one question per file), so a reader opens only those; undefined when an
+ * entry names no file (an array file), where the whole file is read.
+ */
+export function filesOf(kept: readonly CatalogEntry[]): Set<string> | undefined {
+  return kept.every((c) => c.file !== undefined) ? new Set(kept.map((c) => c.file!)) : undefined;
+}

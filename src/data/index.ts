@@ -1,5 +1,5 @@
 /** The dataset layer: resolution, loading and normalisation of LongMemEval and LoCoMo, summaries, sampling, download. */
-export type { CatalogEntry } from './catalog.ts';
+export { filesOf, type CatalogEntry } from './catalog.ts';
 export { parseLocomoDate, parseLongMemEvalDate } from './dates.ts';
 export { hashDatasetFiles, sha256File, type FileDigest } from './hash.ts';
 export { formatIssue, type DataIssue } from './issues.ts';

@@ -8,7 +8,7 @@ import pLimit from 'p-limit';
 import type { DatasetRef } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
 import type { Instance } from '../core/types.ts';
-import type { CatalogEntry } from './catalog.ts';
+import { filesOf, type CatalogEntry } from './catalog.ts';
 import type { DataIssue } from './issues.ts';
 import { verifyLocked } from './lock.ts';
 import { locomoCatalogEntries, normaliseLocomo } from './locomo.ts';
@@ -217,7 +217,7 @@ async function collect<T extends { query: { id: string } }>(
       : undefined;
   // A folder's selected questions are read from their own files only (one question: one file, not all of S).
   const kept = keep && catalog && source.kind === 'folder' ? catalog.filter(keep) : undefined;
-  const files = kept && kept.every((c) => c.file !== undefined) ? new Set(kept.map((c) => c.file!)) : undefined;
+  const files = kept ? filesOf(kept) : undefined;
   const issues: DataIssue[] = [];
   const items: T[] = [];
   const seen = new Set<string>();

@@ -12,6 +12,7 @@ import { redactSecrets } from '../core/secrets.ts';
 import type { Checkpoints, Embedder } from '../core/interfaces.ts';
 import {
   ensureDataset,
+  filesOf,
   hashDatasetFiles,
   readCatalog,
   resolveDataDir,
@@ -347,7 +348,7 @@ async function planDatasets(config: ExperimentConfig, dataDirFlag: string | unde
     if (catalog.length === 0) throw new InputError('the dataset holds no questions', source.path);
     if (selected.size === 0) throw new InputError('no questions left after questionIds / sample / limit', `${source.path} (dataset "${source.name}")`);
     const kept = catalog.filter((c) => selected.has(c.questionId));
-    const files = kept.every((c) => c.file !== undefined) ? new Set(kept.map((c) => c.file!)) : undefined;
+    const files = filesOf(kept);
     plans.push(files ? { source, selected, files } : { source, selected });
   }
   return plans;
