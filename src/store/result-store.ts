@@ -257,47 +257,58 @@ export class ResultStoreImpl implements ResultStore {
       const marker = `spool:${header.id}`;
       const seen = await readRows(this.connection, 'SELECT key FROM meta WHERE key = $1', [marker]);
       if (seen.length > 0) return 0;
-      const added: GoldAdded[] = [];
-      let questions = 0;
-      await this.connection.run('BEGIN TRANSACTION');
+      const runId = header.run.runId;
       try {
-        const runId = header.run.runId;
-        await this.connection.run(UPSERT_RUN, runParams(header.run));
-        for (const m of header.methods) await this.connection.run(UPSERT_METHOD, methodParams(runId, m));
-        for (const c of header.checkpoints) await this.connection.run(UPSERT_CHECKPOINT, checkpointParams(runId, c.method, c.key, c.value));
-        for (const group of spool.groups()) {
-          for (const batch of group) {
-            await this.appendBatch(batch, added);
-            questions++;
-          }
-        }
-        this.appenders.flushAll();
-        await this.connection.run('INSERT INTO meta VALUES ($1, $2)', [marker, new Date().toISOString()]);
-        await this.connection.run('COMMIT');
-        for (const a of added) a.gold.add(a.key);
-        return questions;
+        return await this.appendInTransaction(
+          spool.batches(),
+          async () => {
+            await this.connection.run(UPSERT_RUN, runParams(header.run));
+            for (const m of header.methods) await this.connection.run(UPSERT_METHOD, methodParams(runId, m));
+            for (const c of header.checkpoints) await this.connection.run(UPSERT_CHECKPOINT, checkpointParams(runId, c.method, c.key, c.value));
+          },
+          async () => {
+            await this.connection.run('INSERT INTO meta VALUES ($1, $2)', [marker, new Date().toISOString()]);
+          },
+        );
       } catch (err) {
-        this.appenders.clearAll();
-        await this.connection.run('ROLLBACK');
-        throw new Error(`folding the row spool of run ${header.run.runId} into ${this.path}: ${errorMessage(err)}`, { cause: err });
+        throw new Error(`folding the row spool of run ${runId} into ${this.path}: ${errorMessage(err)}`, { cause: err });
       }
     });
   }
 
   private async writeInTransaction(batches: readonly QuestionBatch[]): Promise<void> {
-    const added: GoldAdded[] = [];
-    await this.connection.run('BEGIN TRANSACTION');
     try {
-      for (const batch of batches) await this.appendBatch(batch, added);
-      this.appenders.flushAll();
-      await this.connection.run('COMMIT');
-      for (const a of added) a.gold.add(a.key);
+      await this.appendInTransaction(batches);
     } catch (err) {
-      this.appenders.clearAll();
-      await this.connection.run('ROLLBACK');
       const where = batches.map((b) => `${b.question.dataset}/${b.question.questionId}`).join(', ');
       throw new Error(`writing run ${batches[0]?.runId}, question ${where}: ${errorMessage(err)}`, { cause: err });
     }
+  }
+
+  /**
+   * Questions' rows in one transaction, with the statements of `before` and `after` (a fold's run rows and marker);
+   * rolled back on any error. Returns the questions written.
+   */
+  private async appendInTransaction(batches: Iterable<QuestionBatch>, before?: () => Promise<void>, after?: () => Promise<void>): Promise<number> {
+    const added: GoldAdded[] = [];
+    let questions = 0;
+    await this.connection.run('BEGIN TRANSACTION');
+    try {
+      await before?.();
+      for (const batch of batches) {
+        await this.appendBatch(batch, added);
+        questions++;
+      }
+      this.appenders.flushAll();
+      await after?.();
+      await this.connection.run('COMMIT');
+    } catch (err) {
+      this.appenders.clearAll();
+      await this.connection.run('ROLLBACK');
+      throw err;
+    }
+    for (const a of added) a.gold.add(a.key);
+    return questions;
   }
 
   /** One question's rows, inside the caller's transaction; `added` collects the gold rows it appended. */

@@ -211,11 +211,11 @@ export class SpoolWriter implements QuestionSink {
   }
 }
 
-/** A spool read back: its header (undefined when even that was cut short: no question was written) and its groups. */
+/** A spool read back: its header (undefined when even that was cut short: no question was written) and its questions. */
 export interface SpoolContents {
   header: SpoolHeader | undefined;
-  /** The groups of question batches, read one record at a time; ends at the first incomplete record. */
-  groups(): Generator<QuestionBatch[]>;
+  /** The question batches, read one record (group) at a time; they end at the first incomplete record. */
+  batches(): Generator<QuestionBatch>;
 }
 
 /** Reads the spool at `spoolPath`; a file that does not start as a spool is an InputError naming it. */
@@ -244,9 +244,9 @@ export function readSpool(spoolPath: string): SpoolContents {
   const header = first?.kind === 'header' ? first.header : undefined;
   return {
     header,
-    *groups() {
+    *batches() {
       if (!header) return;
-      for (let r = next(); r?.kind === 'batches'; r = next()) yield r.batches;
+      for (let r = next(); r?.kind === 'batches'; r = next()) yield* r.batches;
     },
   };
 }
