@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import type { CallRecord, Classifier, Ctx } from '../../../core/interfaces.ts';
 import type { LlmProvider } from '../../../core/llm.ts';
-import { ServiceCallError } from '../../../core/errors.ts';
+import { errorMessage, ServiceCallError } from '../../../core/errors.ts';
 import { HashedOnnxClassifier } from '../../../classify/onnx/hashed-classifier.ts';
 import { writeLinearModel } from '../train/export.ts';
 import { trainLinear, type TrainOptions } from '../train/train.ts';
@@ -48,7 +48,7 @@ export async function predictAll(classifier: Classifier, questions: readonly Lab
         try {
           r = (await classifier.classify(q.query, ctx)) as Classification;
         } catch (err) {
-          const message = `classifier ${classifier.name} failed on question ${q.query.id}: ${err instanceof Error ? err.message : String(err)}`;
+          const message = `classifier ${classifier.name} failed on question ${q.query.id}: ${errorMessage(err)}`;
           // A service that failed (the LLM endpoint) is the user's to fix: one line; anything else is a bug.
           throw err instanceof ServiceCallError ? new ServiceCallError(message, { cause: err }) : new Error(message, { cause: err });
         }
