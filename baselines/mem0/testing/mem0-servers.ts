@@ -160,6 +160,8 @@ const PlatformSearch = z
     filters: z.object({ user_id: z.string() }).strict(),
     top_k: z.number().int().min(1).max(1000).optional(),
     threshold: z.number().min(0).max(1).optional(),
+    // The official client (mem0ai 3.3.1 `MemoryClient.search`) always adds it.
+    output_format: z.literal('v1.1').optional(),
   })
   .strict();
 
