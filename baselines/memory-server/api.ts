@@ -99,6 +99,8 @@ export interface MemoryServerApi {
   readonly maxMessageChars?: number;
   /** Whether a search sends the question's date (then part of the search cache key). */
   readonly usesQuestionDate?: boolean;
+  /** Hits cite our unit ids themselves (http-memory), not server ids to map. */
+  readonly sourcesAreUnitIds?: boolean;
   /** Settings that change what ingestion stores (part of the search cache key). */
   readonly ingestSettings: Record<string, unknown>;
   /** Settings that change what a search returns (part of the search cache key). */

@@ -14,7 +14,7 @@
  * - `close()` deletes every namespace the run created (listed in the results file's markers) unless `keep`.
  */
 import type { CallRecord } from '../../src/core/calls.ts';
-import { EndpointError, errorMessage } from '../../src/core/errors.ts';
+import { EndpointError, errorMessage, SetupError } from '../../src/core/errors.ts';
 import { normaliseEndpoint } from '../../src/core/http-url.ts';
 import type { Checkpoints, Ctx, MemoryIndex, Method, MethodFactoryContext } from '../../src/core/interfaces.ts';
 import type { RequestPolicy } from '../../src/core/llm.ts';
@@ -75,6 +75,8 @@ export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSe
   const checkHealth = (client: JsonHttpClient, calls: CallRecord[]): Promise<void> => {
     healthy ??= api.health({ http: client, calls, stage: 'ingest' }).catch((err: unknown) => {
       healthy = undefined;
+      // The server answered, but cannot be used as configured (its own one line says why).
+      if (err instanceof SetupError) throw new EndpointError(`${err.message}. ${s.hint}`);
       const status = err instanceof HttpCallError ? err.status : undefined;
       const what =
         status === 401 || status === 403
@@ -153,7 +155,7 @@ export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSe
           text: h.text,
           score: h.score,
           ...(h.at !== undefined ? { at: h.at } : {}),
-          unitIds: [...new Set(h.sources.map((id) => ingested.ids.get(id)).filter((u): u is string => u !== undefined))],
+          unitIds: [...new Set(h.sources.map((id) => (api.sourcesAreUnitIds ? id : ingested.ids.get(id))).filter((u): u is string => u !== undefined))],
         })),
       };
       await store.put(key, material, result);
