@@ -1,7 +1,8 @@
 /**
  * The `http-memory` method: any memory system that speaks the small http-memory protocol (docs/http-memory.openapi.yaml)
  * — written in any language, e.g. from examples/http-memory-python/server.py — benchmarked next to every other
- * method, on the same machinery as Mem0 and Zep (ingest once, resume, cache, accounting). Options: `url` (the server),
+ * method, on the same machinery as Mem0 and Zep (ingest once, resume, cache, accounting). Options: `url` (the server;
+ * `urlEnv` names a variable that overrides it),
  * `apiKeyEnv` (the variable holding its key, sent as `Authorization: Bearer`), `output` (`units` when the server's
  * items cite unit ids, for retrieval metrics; `text` otherwise, judged by answers only), `version` (part of the
  * cache keys: change it when the system changes, or a rerun is served the old system's results), `keep`, `pollMs`,
@@ -14,12 +15,14 @@ import { createMemoryServerMethod } from '../memory-server/memory-server-method.
 import { CommonServerOptions, resolveAuth, resolveBaseUrl } from '../memory-server/options.ts';
 import { createHttpMemoryApi } from './http-memory-api.ts';
 
-const { apiKeyEnv, keep, pollMs, ingestTimeoutMs } = CommonServerOptions;
+const { apiKeyEnv, baseUrlEnv, keep, pollMs, ingestTimeoutMs } = CommonServerOptions;
 
 export const HttpMemoryOptionsSchema = z
   .object({
     /** The server's base URL (the protocol's paths are appended). */
     url: HttpUrlSchema,
+    /** Variable holding the URL; when set and non-empty it wins over `url` (one file, any port or host). */
+    urlEnv: baseUrlEnv,
     apiKeyEnv,
     /** `units`: items cite unit ids (retrieval metrics); `text`: they do not (answers only; the experiment needs qa). */
     output: z.enum(['units', 'text']).default('units'),
@@ -38,7 +41,7 @@ export const httpMemoryEntry = defineMethod({
   optionsSchema: HttpMemoryOptionsSchema,
   examples: [{ label: 'TypeScript reference server', options: { url: 'http://127.0.0.1:1' }, fixtures: { url: 'http-memory-server' } }],
   create(o, f) {
-    const baseUrl = resolveBaseUrl({ baseUrl: o.url }, o.url);
+    const baseUrl = resolveBaseUrl({ baseUrl: o.url, baseUrlEnv: o.urlEnv }, o.url);
     const auth = resolveAuth(o.apiKeyEnv, 'Authorization', 'Bearer ');
     const api = createHttpMemoryApi({ output: o.output, version: o.version });
     const hint = 'Check that the server runs (adaptmr protocol-check <url>), the url option and the key variable';
