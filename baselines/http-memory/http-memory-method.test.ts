@@ -106,7 +106,7 @@ describe('http-memory method', () => {
   });
 
   it('a server without source ids needs output: text; a wrong protocol is one line', async () => {
-    const textOnly = await startProxy(server.url, (method, path, status, body) => {
+    const textOnly = await startProxy(server.url, (_method, path, status, body) => {
       if (path === '/health') return { status, body: { ...(body as object), sources: false } };
       if (path.endsWith('/search')) return { status, body: { items: (body as { items: object[] }).items.map((i) => ({ ...i, unit_ids: null })) } };
       return undefined;

@@ -62,7 +62,7 @@ describe('protocol-check', () => {
     ],
     [
       'answers 500 for an unknown namespace',
-      (method, path, status) => (status === 404 && path.includes('never-created') ? { status: 500, body: { error: 'KeyError' } } : undefined),
+      (_method, path, status) => (status === 404 && path.includes('never-created') ? { status: 500, body: { error: 'KeyError' } } : undefined),
       /an unknown namespace is 404/,
       /HTTP 500, expected 404/,
     ],
