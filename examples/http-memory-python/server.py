@@ -8,7 +8,7 @@ It speaks the protocol of docs/http-memory.openapi.yaml, so AdaptMR Bench can be
 
 Run it with `python3 server.py --port 8765` (`--port 0` picks a free port; the first line printed names the URL).
 Check it with `adaptmr protocol-check http://127.0.0.1:8765`. Start your own system from this file: replace
-`Memory.add` and `Memory.search` with calls into it and keep the HTTP layer.
+`Namespace.add` and `Namespace.search` with calls into it and keep the HTTP layer.
 
 The memory: each message is one memory; a search ranks a namespace's messages with Okapi BM25 (k1 = 1.2, b = 0.75,
 Lucene's IDF) and returns the best k, each citing its message's unit id, dated with the message's time. Messages
