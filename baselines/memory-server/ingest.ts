@@ -18,6 +18,7 @@
  * refused connection stored nothing and is retried as is. Processing is then polled until done or until `timeoutMs`,
  * which throws (an error row for the question; the next question resumes the wait) rather than hanging.
  */
+import { SetupError } from '../../src/core/errors.ts';
 import type { Checkpoints } from '../../src/core/interfaces.ts';
 import type { MemoryUnit } from '../../src/core/types.ts';
 import { reportWorkProgress } from '../../src/core/progress-events.ts';
@@ -106,7 +107,15 @@ export async function ingest(
   const savedState = await cp.get(`${ns}:state`);
   if (savedState !== undefined) state = JSON.parse(savedState) as NamespaceState;
   else {
-    state = await api.prepare(ns, c);
+    try {
+      state = await api.prepare(ns, c);
+    } catch (err) {
+      // A refused user/thread/namespace (a bad id, a plan limit, a key without the right): every question would fail.
+      if (err instanceof HttpCallError && !err.retryable && err.status !== undefined && err.status >= 400 && err.status < 500) {
+        throw new SetupError(`${api.label}: could not create namespace ${ns}: ${err.message}`);
+      }
+      throw err;
+    }
     await cp.put(`${ns}:state`, JSON.stringify(state));
   }
 

@@ -210,6 +210,19 @@ describe('Zep v3 setup: only "already exists" is an accepted failure', () => {
     }
   });
 
+  it('v4: a refused user stops the run with one line too', async () => {
+    const s = await startZepV4StandIn(TEST_KEY);
+    try {
+      s.faults.push({ match: 'POST /api/v4/users', status: 403 });
+      const method = await create('zep', { api: 'v4', baseUrl: s.baseUrl, apiKeyEnv: KEY_ENV, pollMs: 1 });
+      const err = await method.run(q('cat'), createMemoryIndex(SMALL, TURN, noEmbedder), ctx(provider())).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SetupError);
+      expect(String(err)).toMatch(/zep:v4: could not create namespace .*HTTP 403/);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a resumed run that finds its user and thread existing goes on', async () => {
     const s = await startZepV3StandIn(TEST_KEY);
     try {
