@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'baselines/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'baselines/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',

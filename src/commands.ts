@@ -30,5 +30,6 @@ export const commands: CommandEntry[] = [
   { name: 'score-answers', describe: 'Score {question_id, prediction} lines (F1, BLEU-1, judges)', load: async () => as((await import('./tools/score-answers/commands.ts')).scoreAnswersCommand) },
   { name: 'compare', describe: 'Paired comparison of two methods (difference, CI, test)', load: async () => as((await import('./tools/compare/commands.ts')).compareCommand) },
   { name: 'doctor', describe: 'Check every endpoint an experiment uses', load: async () => as((await import('./tools/doctor/commands.ts')).doctorCommand) },
+  { name: 'protocol-check', describe: 'Check a memory server against the http-memory protocol', load: async () => as((await import('./tools/protocol-check/commands.ts')).protocolCheckCommand) },
   { name: 'explain', describe: 'Case study: every method on one question, gold apart', load: async () => as((await import('./tools/explain/commands.ts')).explainCommand) },
 ];

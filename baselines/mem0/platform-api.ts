@@ -12,7 +12,7 @@
  * - delete: `DELETE /v2/entities/user/{user_id}/` (the client's `delete_users`; the issue's v1 path is older).
  */
 import { z } from 'zod';
-import { type Call, type MemoryServerApi, parseReply, send, type ServerHit, toUtcIso } from '../memory-server/api.ts';
+import { type Call, type MemoryServerApi, parseReply, send, sendAdd, type ServerHit, toUtcIso } from '../memory-server/api.ts';
 
 const MemorySchema = z.looseObject({
   id: z.string().optional(),
@@ -41,6 +41,8 @@ export function createMem0PlatformApi(opts: { infer: boolean }): MemoryServerApi
     label,
     output: 'text',
     maxBatch: 20,
+    // An add is an event processed in the background: its memories are listed only once it succeeded.
+    visibility: 'after-processing',
     ingestSettings: { infer: opts.infer, format: 'v3-timestamp-v1' },
     searchSettings: { threshold: 0 },
     async health(c) {
@@ -49,7 +51,7 @@ export function createMem0PlatformApi(opts: { infer: boolean }): MemoryServerApi
     prepare: async () => ({}),
     async addBatch(ns, _state, batch, c) {
       const first = batch.messages[0]!;
-      const res = await send(c, {
+      const res = await sendAdd(c, {
         method: 'POST',
         path: '/v3/memories/add/',
         body: {
@@ -82,7 +84,7 @@ export function createMem0PlatformApi(opts: { infer: boolean }): MemoryServerApi
     },
     count: async (ns, _state, c) => (await list(ns, c)).length,
     async search(ns, _state, query, k, c) {
-      const res = await send(c, { method: 'POST', path: '/v3/memories/search/', body: { query, filters: { user_id: ns }, top_k: k, threshold: 0 } });
+      const res = await send(c, { method: 'POST', path: '/v3/memories/search/', body: { query: query.text, filters: { user_id: ns }, top_k: k, threshold: 0 } });
       return parseReply(PageSchema, res.body, label, 'POST /v3/memories/search/').results.map((m): ServerHit => {
         const at = toUtcIso(m.created_at);
         return { text: m.memory ?? '', score: m.score ?? 0, ...(at ? { at } : {}), sources: [] };

@@ -4,7 +4,6 @@
  * speaks its own documented wire format through the shared JSON HTTP client (src/llm/http); everything else —
  * batching, resumable ingestion markers, polling with a timeout, the search cache, rendering — is shared.
  */
-import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { CallRecord } from '../../src/core/calls.ts';
 import type { JsonHttpClient, JsonRequest, JsonResponse } from '../../src/llm/http/index.ts';
@@ -19,6 +18,14 @@ export interface ServerMessage {
   text: string;
   /** ISO 8601 UTC time of the message (its session's time). */
   at: string;
+  /** Set when a message longer than the server's cap was split: this part's index (0-based) and the part count. */
+  part?: { index: number; of: number };
+}
+
+/** What a search sends: the question and the time it is asked at (ISO 8601). */
+export interface SearchQuery {
+  text: string;
+  askedAt: string;
 }
 
 export interface Batch {
@@ -58,9 +65,21 @@ export interface Call {
   stage: string;
 }
 
+/** The parts of a reply an adapter reads. */
+export type JsonResponseLike = Pick<JsonResponse, 'status' | 'body'>;
+
 /** Sends one request of an adapter, recorded under the call's stage. */
 export function send(c: Call, req: JsonRequest): Promise<JsonResponse> {
   return c.http.request(req, { stage: c.stage, calls: c.calls });
+}
+
+/**
+ * Sends a non-idempotent add once: no retry inside the client. A failed add may still have been stored (a 500 after
+ * the write, a dropped connection, a lost reply), so whether to send it again is decided by ingestion after asking
+ * the server what it holds (ingest.ts `addChecked`).
+ */
+export function sendAdd(c: Call, req: JsonRequest): Promise<JsonResponse> {
+  return send(c, { ...req, maxRetries: 0 });
 }
 
 export interface MemoryServerApi {
@@ -70,6 +89,18 @@ export interface MemoryServerApi {
   readonly output: 'units' | 'text';
   /** Messages per add request the API accepts. */
   readonly maxBatch: number;
+  /**
+   * When an accepted batch shows in `landedBatches`: `immediate` (stored before the add answers: Mem0 OSS, Zep thread
+   * messages) or `after-processing` (queued: Graphiti episodes, Mem0 Platform events), so a check right after a
+   * failed add cannot tell "not stored" from "not processed yet".
+   */
+  readonly visibility: 'immediate' | 'after-processing';
+  /** Longest message content the server accepts, in characters (code points); absent = no cap. */
+  readonly maxMessageChars?: number;
+  /** Whether a search sends the question's date (then part of the search cache key). */
+  readonly usesQuestionDate?: boolean;
+  /** Hits cite our unit ids themselves (http-memory), not server ids to map. */
+  readonly sourcesAreUnitIds?: boolean;
   /** Settings that change what ingestion stores (part of the search cache key). */
   readonly ingestSettings: Record<string, unknown>;
   /** Settings that change what a search returns (part of the search cache key). */
@@ -78,17 +109,24 @@ export interface MemoryServerApi {
   health(c: Call): Promise<void>;
   /** Creates the namespace's containers; returns what later calls need (server-assigned UUIDs). */
   prepare(ns: string, c: Call): Promise<NamespaceState>;
+  /** Sends one batch, once (through `sendAdd`): retries are ingestion's, after checking the server. */
   addBatch(ns: string, state: NamespaceState, batch: Batch, c: Call): Promise<BatchReceipt>;
   /**
    * Batches already stored on the server (read from the metadata each message carries), with their server ids →
-   * unit ids, so a resume never re-sends them and still maps provenance.
+   * unit ids, so a resume never re-sends them and still maps provenance. `candidates` are the batches in question
+   * (an adapter that cannot list everything checks these one by one); the map may hold others too.
    */
-  landedBatches(ns: string, state: NamespaceState, c: Call): Promise<Map<string, Record<string, string>>>;
+  landedBatches(ns: string, state: NamespaceState, c: Call, candidates: readonly Batch[]): Promise<Map<string, Record<string, string>>>;
+  /**
+   * Server ids → unit ids that exist only once processing is done (Graphiti assigns episode uuids in its queue):
+   * read once, after processing, and kept with the namespace's markers.
+   */
+  resolveIds?(ns: string, state: NamespaceState, c: Call): Promise<Record<string, string>>;
   /** Whether the server has finished processing everything in `receipts` (messages expected in `expected`). */
   processed(ns: string, state: NamespaceState, receipts: readonly BatchReceipt[], expected: number, c: Call): Promise<Processing>;
   /** Messages (episodes) the server holds for the namespace; used by tests and the kill-resume check. */
   count(ns: string, state: NamespaceState, c: Call): Promise<number>;
-  search(ns: string, state: NamespaceState, query: string, k: number, c: Call): Promise<ServerHit[]>;
+  search(ns: string, state: NamespaceState, query: SearchQuery, k: number, c: Call): Promise<ServerHit[]>;
   /** Deletes the namespace and everything in it. */
   remove(ns: string, state: NamespaceState, c: Call): Promise<void>;
 }
@@ -109,11 +147,4 @@ export function parseReply<S extends z.ZodType>(schema: S, body: unknown, label:
     throw new Error(`${label}: unexpected reply to ${what}: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}`);
   }
   return r.data;
-}
-
-/** A stable UUID (RFC 4122 layout, version 5 bits) from a name: ids we assign where an API takes ours. */
-export function nameUuid(name: string): string {
-  const h = createHash('sha256').update(name).digest('hex');
-  const v = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${v}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

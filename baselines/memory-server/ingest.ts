@@ -1,26 +1,39 @@
 /**
  * Resumable ingestion of one haystack into one namespace. Messages go in time order (sessions by date, turns in
- * order), in batches of at most `api.maxBatch` messages that never span two sessions. Durable markers in the results
- * file (`ctx.checkpoints`) make a killed run resume without adding any message twice:
+ * order), in batches of at most `api.maxBatch` messages that never span two sessions; messages over the server's
+ * content cap are split or refused (split.ts) before any request. Durable markers in the results file
+ * (`ctx.checkpoints`) make a killed run resume without adding any message twice:
  *
- *   `<ns>:state`  server containers (user/thread UUIDs) — written right after they are created;
- *   `<ns>:b<i>`   the receipt of batch i (handles to poll, server ids → unit ids) — written once the server accepted it;
- *   `<ns>:done`   processing finished.
+ *   `<ns>:state`        server containers (user/thread UUIDs) — written right after they are created;
+ *   `<ns>:sending:b<i>` batch i is about to be sent: from here on the server may hold it;
+ *   `<ns>:b<i>`         the receipt of batch i (handles to poll, server ids → unit ids) — once the server accepted it;
+ *   `<ns>:ids`          server ids known only after processing (Graphiti episodes) → unit ids;
+ *   `<ns>:done`         processing finished.
  *
- * A kill between the server accepting a batch and its marker being written would re-send it; to close that window, a
- * resumed ingestion first asks the server which batch ids it already holds (`landedBatches`, read from the metadata
- * every message carries) and skips them. Processing is then polled until done or until `timeoutMs`, which throws (an
- * error row for the question; the next question resumes the wait) rather than hanging.
+ * An add is not idempotent on any of these servers, so it is never resent blindly. When one fails in a way that may
+ * have stored it (a 5xx, a dropped connection or timeout, a 2xx whose body is lost), the server is asked what it
+ * holds (`landedBatches`, read from the metadata every message carries) before the batch is sent again; the same
+ * check runs for a batch a killed run may have sent (its `sending` marker without a receipt). A server that shows a
+ * batch only once processed (`visibility: after-processing`) is watched for up to `timeoutMs` first. A 429 or a
+ * refused connection stored nothing and is retried as is. Processing is then polled until done or until `timeoutMs`,
+ * which throws (an error row for the question; the next question resumes the wait) rather than hanging.
  */
+import { SetupError } from '../../src/core/errors.ts';
 import type { Checkpoints } from '../../src/core/interfaces.ts';
 import type { MemoryUnit } from '../../src/core/types.ts';
 import { reportWorkProgress } from '../../src/core/progress-events.ts';
-import { sleep } from '../../src/llm/backoff.ts';
+import { backoffDelayMs, sleep } from '../../src/llm/backoff.ts';
+import { HttpCallError } from '../../src/llm/http/index.ts';
 import type { Batch, BatchReceipt, Call, MemoryServerApi, NamespaceState, ServerMessage } from './api.ts';
+import { fitMessages, type LongMessages } from './split.ts';
 
 export interface IngestOptions {
   pollMs: number;
   timeoutMs: number;
+  /** How often a failed add is tried again (after checking the server), and the backoff base. */
+  retries: number;
+  retryBaseMs: number;
+  longMessages: LongMessages;
 }
 
 export interface Ingested {
@@ -71,6 +84,13 @@ export function memoryCheckpoints(): Checkpoints {
   return { has: async (k) => m.has(k), get: async (k) => m.get(k), put: async (k, v) => void m.set(k, v) };
 }
 
+/** Whether a failed add may have been stored: anything but a refusal (4xx), a rate limit or a refused connection. */
+export function mayHaveLanded(err: unknown): boolean {
+  if (!(err instanceof HttpCallError) || !err.retryable) return false;
+  if (err.status === 429) return false;
+  return !(err.status === undefined && /ECONNREFUSED/.test(err.message));
+}
+
 export async function ingest(
   api: MemoryServerApi,
   ns: string,
@@ -79,7 +99,7 @@ export async function ingest(
   c: Call,
   opts: IngestOptions,
 ): Promise<Ingested> {
-  const batches = toBatches(toMessages(units), api.maxBatch);
+  const batches = toBatches(fitMessages(toMessages(units), api.maxMessageChars, opts.longMessages, api.label), api.maxBatch);
   const total = batches.reduce((n, b) => n + b.messages.length, 0);
   const label = `ingest ${api.label}`;
 
@@ -87,9 +107,45 @@ export async function ingest(
   const savedState = await cp.get(`${ns}:state`);
   if (savedState !== undefined) state = JSON.parse(savedState) as NamespaceState;
   else {
-    state = await api.prepare(ns, c);
+    try {
+      state = await api.prepare(ns, c);
+    } catch (err) {
+      // A refused user/thread/namespace (a bad id, a plan limit, a key without the right): every question would fail.
+      if (err instanceof HttpCallError && !err.retryable && err.status !== undefined && err.status >= 400 && err.status < 500) {
+        throw new SetupError(`${api.label}: could not create namespace ${ns}: ${err.message}`);
+      }
+      throw err;
+    }
     await cp.put(`${ns}:state`, JSON.stringify(state));
   }
+
+  /** The batch as the server holds it, looking for up to `waitMs` (a queued batch shows once processed). */
+  const findLanded = async (b: Batch, waitMs: number): Promise<BatchReceipt | undefined> => {
+    const until = Date.now() + waitMs;
+    for (;;) {
+      const ids = (await api.landedBatches(ns, state, c, [b])).get(b.id);
+      if (ids) return { handles: [], ids };
+      if (Date.now() >= until) return undefined;
+      await sleep(opts.pollMs);
+    }
+  };
+  const settleMs = api.visibility === 'after-processing' ? opts.timeoutMs : 0;
+
+  /** Sends a batch; after a failure that may have stored it, sends it again only if the server does not hold it. */
+  const addChecked = async (b: Batch): Promise<BatchReceipt> => {
+    await cp.put(`${ns}:sending:${b.id}`, new Date().toISOString());
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await api.addBatch(ns, state, b, c);
+      } catch (err) {
+        if (!(err instanceof HttpCallError) || !err.retryable || attempt >= opts.retries) throw err;
+        await sleep(backoffDelayMs(attempt, opts.retryBaseMs, undefined));
+        if (!mayHaveLanded(err)) continue;
+        const found = await findLanded(b, settleMs);
+        if (found) return found;
+      }
+    }
+  };
 
   const receipts: BatchReceipt[] = [];
   const missing: Batch[] = [];
@@ -101,17 +157,17 @@ export async function ingest(
   if (!(await cp.has(`${ns}:done`)) && missing.length > 0) {
     // Something was sent before (state or a batch marker exists): ask the server what it already holds.
     const resumed = savedState !== undefined || missing.length < batches.length;
-    const landed = resumed ? await api.landedBatches(ns, state, c) : new Map<string, Record<string, string>>();
+    const landed = resumed ? await api.landedBatches(ns, state, c, missing) : new Map<string, Record<string, string>>();
     let sent = total - missing.reduce((n, b) => n + b.messages.length, 0);
     for (const b of missing) {
       const onServer = landed.get(b.id);
-      if (onServer) {
-        // On the server but unmarked (killed between accept and marker): its handles are lost; counting the
-        // namespace's messages (`processed` gets the expected total) still tells when processing is done.
-        receipts[b.index] = { handles: [], ids: onServer };
-      } else {
-        receipts[b.index] = await api.addBatch(ns, state, b, c);
-      }
+      let receipt: BatchReceipt | undefined;
+      // On the server but unmarked (killed between accept and marker): its handles are lost; counting the
+      // namespace's messages (`processed` gets the expected total) still tells when processing is done.
+      if (onServer) receipt = { handles: [], ids: onServer };
+      // Sent by a run that was killed before the reply: a queued batch may show only later.
+      else if (settleMs > 0 && (await cp.has(`${ns}:sending:${b.id}`))) receipt = await findLanded(b, settleMs);
+      receipts[b.index] = receipt ?? (await addChecked(b));
       await cp.put(`${ns}:${b.id}`, JSON.stringify(receipts[b.index]));
       sent += b.messages.length;
       reportWorkProgress({ label, done: sent, total });
@@ -128,10 +184,19 @@ export async function ingest(
       }
       await sleep(opts.pollMs);
     }
+    if (api.resolveIds) await cp.put(`${ns}:ids`, JSON.stringify(await api.resolveIds(ns, state, c)));
     await cp.put(`${ns}:done`, new Date().toISOString());
   }
   reportWorkProgress({ label, done: total, total });
   const ids = new Map<string, string>();
   for (const r of receipts) for (const [k, v] of Object.entries(r?.ids ?? {})) ids.set(k, v);
+  if (api.resolveIds) {
+    let saved = await cp.get(`${ns}:ids`);
+    if (saved === undefined) {
+      saved = JSON.stringify(await api.resolveIds(ns, state, c));
+      await cp.put(`${ns}:ids`, saved);
+    }
+    for (const [k, v] of Object.entries(JSON.parse(saved) as Record<string, string>)) ids.set(k, v);
+  }
   return { state, ids, messages: total };
 }

@@ -14,7 +14,7 @@
  * - `close()` deletes every namespace the run created (listed in the results file's markers) unless `keep`.
  */
 import type { CallRecord } from '../../src/core/calls.ts';
-import { EndpointError, errorMessage } from '../../src/core/errors.ts';
+import { EndpointError, errorMessage, SetupError } from '../../src/core/errors.ts';
 import { normaliseEndpoint } from '../../src/core/http-url.ts';
 import type { Checkpoints, Ctx, MemoryIndex, Method, MethodFactoryContext } from '../../src/core/interfaces.ts';
 import type { RequestPolicy } from '../../src/core/llm.ts';
@@ -23,14 +23,17 @@ import { DEFAULT_CACHE_DIR } from '../../src/llm/config.ts';
 import { HttpCallError, type HttpEndpoint, JsonHttpClient, ResponseCache } from '../../src/llm/http/index.ts';
 import { Scheduler } from '../../src/llm/scheduler.ts';
 import type { MemoryServerApi } from './api.ts';
-import { ingest, type Ingested, memoryCheckpoints } from './ingest.ts';
+import { ingest, type Ingested, memoryCheckpoints, toMessages } from './ingest.ts';
 import { CachedSearchSchema, type CachedSearch, renderSearch } from './render.ts';
+import { fitMessages, type LongMessages } from './split.ts';
 
 export interface MemoryServerSettings {
   endpoint: HttpEndpoint;
   keep: boolean;
   pollMs: number;
   ingestTimeoutMs: number;
+  /** What to do with a message over the server's content cap (`api.maxMessageChars`); default split. */
+  longMessages?: LongMessages;
   /** What to tell the user when the server cannot be used (how to start it, which variable holds the key). */
   hint: string;
 }
@@ -53,6 +56,7 @@ function defaultPolicy(): RequestPolicy {
 export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSettings, f: MethodFactoryContext): Method {
   let http: JsonHttpClient | undefined;
   let cache: ResponseCache | undefined;
+  let retry = { retries: 4, retryBaseMs: 1000 };
   let healthy: Promise<void> | undefined;
   let lastCheckpoints: Checkpoints | undefined;
   const fallbackCheckpoints = memoryCheckpoints();
@@ -61,6 +65,7 @@ export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSe
 
   const setup = (ctx: Ctx) => {
     const policy = ctx.llm?.requestPolicy ?? defaultPolicy();
+    if (!http) retry = { retries: policy.maxRetries, retryBaseMs: policy.retryBaseMs };
     http ??= new JsonHttpClient(s.endpoint, policy);
     cache ??= new ResponseCache(policy.cacheDir, policy.cacheMode);
     return { http, cache };
@@ -70,6 +75,8 @@ export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSe
   const checkHealth = (client: JsonHttpClient, calls: CallRecord[]): Promise<void> => {
     healthy ??= api.health({ http: client, calls, stage: 'ingest' }).catch((err: unknown) => {
       healthy = undefined;
+      // The server answered, but cannot be used as configured (its own one line says why).
+      if (err instanceof SetupError) throw new EndpointError(`${err.message}. ${s.hint}`);
       const status = err instanceof HttpCallError ? err.status : undefined;
       const what =
         status === 401 || status === 403
@@ -94,11 +101,13 @@ export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSe
 
   const ingestHaystack = perHaystack(async (index, ctx): Promise<Ingested> => {
     const { http: client } = setup(ctx);
+    // A message the server would refuse stops the run before any request (split.ts).
+    fitMessages(toMessages(index.units), api.maxMessageChars, s.longMessages ?? 'split', api.label);
     await checkHealth(client, ctx.calls);
     const ns = namespaceOf(index);
     const cp = ctx.checkpoints ?? fallbackCheckpoints;
     await register(ns, cp);
-    return ingest(api, ns, index.units, cp, { http: client, calls: ctx.calls, stage: 'ingest' }, { pollMs: s.pollMs, timeoutMs: s.ingestTimeoutMs });
+    return ingest(api, ns, index.units, cp, { http: client, calls: ctx.calls, stage: 'ingest' }, { pollMs: s.pollMs, timeoutMs: s.ingestTimeoutMs, ...retry, longMessages: s.longMessages ?? 'split' });
   });
 
   return {
@@ -122,6 +131,8 @@ export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSe
         content: haystackKey(index),
         ingest: api.ingestSettings,
         query: query.text,
+        // Only where the question's date is sent: the cache keys of the other APIs stay as they were.
+        ...(api.usesQuestionDate ? { askedAt: query.askedAt } : {}),
         k: f.k,
         search: api.searchSettings,
       };
@@ -138,13 +149,13 @@ export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSe
       if (index.units.length === 0) return { retrieval: renderSearch({ hits: [] }, index, f.k, api) };
       const ingested = await ingestHaystack(index, ctx);
       await checkHealth(client, ctx.calls);
-      const hits = await api.search(namespaceOf(index), ingested.state, query.text, f.k, { http: client, calls: ctx.calls, stage: 'search' });
+      const hits = await api.search(namespaceOf(index), ingested.state, { text: query.text, askedAt: query.askedAt }, f.k, { http: client, calls: ctx.calls, stage: 'search' });
       const result: CachedSearch = {
         hits: hits.map((h) => ({
           text: h.text,
           score: h.score,
           ...(h.at !== undefined ? { at: h.at } : {}),
-          unitIds: [...new Set(h.sources.map((id) => ingested.ids.get(id)).filter((u): u is string => u !== undefined))],
+          unitIds: [...new Set(h.sources.map((id) => (api.sourcesAreUnitIds ? id : ingested.ids.get(id))).filter((u): u is string => u !== undefined))],
         })),
       };
       await store.put(key, material, result);

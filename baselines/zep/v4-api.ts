@@ -8,6 +8,7 @@
  *   `{ uuid }`; both are stored (results-file markers) next to our namespace name.
  * - add: `POST /threads/{thread_uuid}/messages` `{ messages: [{ role, name, content, reference_time, metadata }] }` →
  *   202 `{ messages: [{ uuid }], task: { uuid, status } }`; the message UUIDs are stored next to our unit ids.
+ *   Messages over the content cap (`maxMessageChars`, 2,500 on the free plan) are split, as for v3.
  *   Processing: `GET /tasks/{task_uuid}` until completed.
  * - list: `GET /threads/{thread_uuid}/messages?page_size=&cursor=` → `{ items, next_cursor }`.
  * - search: `POST /graphs/{graph_uuid}/search/{edges|episodes}?page_size=` `{ query, reranker }` → `{ items,
@@ -15,17 +16,17 @@
  * - delete: `DELETE /users/{user_uuid}` → 202 with a task (the user's threads and graph go with it).
  */
 import { z } from 'zod';
-import { type Call, type MemoryServerApi, parseReply, send, toUtcIso } from '../memory-server/api.ts';
-import { searchHits, type ZepScope } from './search-hits.ts';
+import { type Call, type MemoryServerApi, parseReply, send, sendAdd, toUtcIso } from '../memory-server/api.ts';
+import { searchHits } from './search-hits.ts';
 import { zepProcessed } from './task-status.ts';
-import { ZEP_MAX_LIMIT, ZEP_MAX_QUERY } from './v3-api.ts';
+import { capSettings, messageMetadata, ZEP_MAX_LIMIT, ZEP_MAX_QUERY, type ZepApiOptions } from './v3-api.ts';
 
 const CreatedSchema = z.looseObject({ uuid: z.string() });
 const AddSchema = z.looseObject({ messages: z.array(z.looseObject({ uuid: z.string() })), task: z.looseObject({ uuid: z.string() }).nullish() });
 const PageSchema = z.looseObject({ items: z.array(z.unknown()).nullish(), next_cursor: z.string().nullish() });
 const MessageSchema = z.looseObject({ uuid: z.string(), metadata: z.record(z.string(), z.unknown()).nullish(), processed: z.boolean().nullish() });
 
-export function createZepV4Api(o: { scope: ZepScope; reranker: string }): MemoryServerApi {
+export function createZepV4Api(o: ZepApiOptions): MemoryServerApi {
   const label = 'zep:v4';
   const done = new Set<string>();
   const listMessages = async (thread: string, c: Call) => {
@@ -48,7 +49,9 @@ export function createZepV4Api(o: { scope: ZepScope; reranker: string }): Memory
     label,
     output: 'units',
     maxBatch: 30,
-    ingestSettings: { thread: 'one-per-haystack-v1' },
+    visibility: 'immediate',
+    maxMessageChars: o.maxMessageChars,
+    ingestSettings: { thread: 'one-per-haystack-v1', ...capSettings(o.maxMessageChars) },
     searchSettings: { scope: o.scope, reranker: o.reranker },
     async health(c) {
       await send(c, { method: 'GET', path: '/tasks', query: { page_size: 1 }, maxRetries: 1 });
@@ -59,7 +62,7 @@ export function createZepV4Api(o: { scope: ZepScope; reranker: string }): Memory
       return { userUuid: user.uuid, threadUuid: thread.uuid };
     },
     async addBatch(_ns, state, batch, c) {
-      const res = await send(c, {
+      const res = await sendAdd(c, {
         method: 'POST',
         path: `/threads/${encodeURIComponent(need(state, 'threadUuid'))}/messages`,
         body: {
@@ -68,7 +71,7 @@ export function createZepV4Api(o: { scope: ZepScope; reranker: string }): Memory
             ...(m.speaker ? { name: m.speaker } : {}),
             content: m.text,
             reference_time: m.at,
-            metadata: { unit_id: m.unitId, batch: batch.id },
+            metadata: messageMetadata(m, batch.id),
           })),
         },
       });
@@ -97,7 +100,7 @@ export function createZepV4Api(o: { scope: ZepScope; reranker: string }): Memory
           method: 'POST',
           path: `/graphs/${encodeURIComponent(need(state, 'userUuid'))}/search/${o.scope}`,
           query: { page_size: Math.min(k, ZEP_MAX_LIMIT), cursor },
-          body: { query: query.slice(0, ZEP_MAX_QUERY), reranker: o.reranker },
+          body: { query: query.text.slice(0, ZEP_MAX_QUERY), reranker: o.reranker },
         });
         const page = parseReply(PageSchema, res.body, label, `POST /graphs/{uuid}/search/${o.scope}`);
         items.push(...(page.items ?? []));

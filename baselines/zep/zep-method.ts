@@ -9,7 +9,7 @@ import { defineMethod } from '../../src/core/method-entry.ts';
 import { createMemoryServerMethod } from '../memory-server/memory-server-method.ts';
 import { CommonServerOptions, resolveAuth, resolveBaseUrl } from '../memory-server/options.ts';
 import { createGraphitiApi } from './graphiti-api.ts';
-import { createZepV3Api } from './v3-api.ts';
+import { createZepV3Api, ZEP_MAX_MESSAGE_CHARS } from './v3-api.ts';
 import { createZepV4Api } from './v4-api.ts';
 
 export const ZepOptionsSchema = z
@@ -20,6 +20,10 @@ export const ZepOptionsSchema = z
     scope: z.enum(['edges', 'episodes']).default('edges'),
     /** Zep's reranker (`rrf` default, `mmr`, `cross_encoder`, …). Not for graphiti. */
     reranker: z.string().default('rrf'),
+    /** Longest message content Zep Cloud accepts (2,500 characters on the free plan). Not for graphiti. */
+    maxMessageChars: z.number().int().min(100).default(ZEP_MAX_MESSAGE_CHARS),
+    /** A longer message: sent in parts (`split`, each part mapped to its unit) or the run stopped before any request. */
+    longMessages: z.enum(['split', 'refuse']).default('split'),
   })
   .strict();
 
@@ -38,12 +42,17 @@ export const zepEntry = defineMethod({
     const baseUrl = resolveBaseUrl(o, DEFAULT_ZEP_URLS[o.api]);
     if (o.api === 'graphiti' && o.apiKeyEnv !== undefined) throw new InputError('the Graphiti server has no authentication: remove apiKeyEnv');
     if (o.api === 'graphiti' && o.scope !== 'edges') throw new InputError('the Graphiti server searches facts only: remove scope');
+    if (o.api === 'graphiti' && o.maxMessageChars !== ZEP_MAX_MESSAGE_CHARS) throw new InputError('the Graphiti server has no message cap: remove maxMessageChars');
     const auth = resolveAuth(o.apiKeyEnv, 'Authorization', 'Api-Key ');
     const api = o.api === 'graphiti' ? createGraphitiApi() : o.api === 'v3' ? createZepV3Api(o) : createZepV4Api(o);
     const hint =
       o.api === 'graphiti'
         ? 'Start it with `docker compose -f compose/graphiti.yaml up -d` (README "Memory servers") and check baseUrl/GRAPHITI_BASE_URL'
         : `Check the key in ${o.apiKeyEnv ?? 'apiKeyEnv (none configured)'} and baseUrl`;
-    return createMemoryServerMethod(api, { endpoint: { label: api.label, baseUrl, ...(auth ? { auth } : {}) }, keep: o.keep, pollMs: o.pollMs, ingestTimeoutMs: o.ingestTimeoutMs, hint }, f);
+    return createMemoryServerMethod(
+      api,
+      { endpoint: { label: api.label, baseUrl, ...(auth ? { auth } : {}) }, keep: o.keep, pollMs: o.pollMs, ingestTimeoutMs: o.ingestTimeoutMs, longMessages: o.longMessages, hint },
+      f,
+    );
   },
 });

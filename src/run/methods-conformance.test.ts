@@ -7,14 +7,18 @@
  *   - deterministic for a seed (two runs give the same ids, scores and context);
  *   - no gold reachable: the query is a frozen {id, text, askedAt} and the index a proxy that throws on anything
  *     outside the MemoryIndex contract;
- *   - accounting complete: every request the loopback server received is a CallRecord in ctx.calls;
+ *   - accounting complete: every request the loopback server (and a fixture memory server) received is a CallRecord;
  *   - errors become data: through the runner's runMethod, a method whose index fails yields an error row, no throw;
  *   - memory writing changes nothing: on a fresh index of the same haystack, `memorise` then `run` gives the same
  *     units, scores and context as `run` alone (a method without `memorise` passes trivially).
  * An example may exempt itself from a check with a reason (EntryExample.exempt) or be skipped with a reason; a method
  * that needs an LLM role is skipped offline because the runner refuses it there (that refusal is checked too).
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HttpMemoryServer, startHttpMemoryServer } from '../../examples/http-memory-typescript/server.ts';
 import { ExperimentConfigSchema } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
 import type { Ctx, IndexSpec, MemoryIndex, Method } from '../core/interfaces.ts';
@@ -79,7 +83,30 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
+  await httpMemory?.close();
 });
+
+let httpMemory: HttpMemoryServer | undefined;
+/** What an example can ask for (`fixtures`): fixture name → a maker returning the option's value. */
+const FIXTURES: Record<string, () => Promise<string>> = {
+  /** The TypeScript reference http-memory server on a free port (its search cache in a temporary folder). */
+  'http-memory-server': async () => {
+    process.env.ADAPTMR_CACHE_DIR ??= mkdtempSync(join(tmpdir(), 'adaptmr-conformance-cache-'));
+    httpMemory ??= await startHttpMemoryServer();
+    return httpMemory.url;
+  },
+};
+
+async function withFixtures(options: unknown, fixtures: Partial<Record<string, string>> | undefined): Promise<unknown> {
+  if (!fixtures) return options;
+  const out = { ...(options as Record<string, unknown>) };
+  for (const [option, name] of Object.entries(fixtures)) {
+    const make = FIXTURES[name!];
+    if (!make) throw new Error(`no conformance fixture named ${name}`);
+    out[option] = await make();
+  }
+  return out;
+}
 
 /** The strategies' scripted replies, plus a classifier reply naming one type (the plan's label set). */
 function conformanceChat(body: ChatRequestBody): FakeReply {
@@ -98,6 +125,7 @@ interface Variant {
   env: Env;
   exempt: Partial<Record<string, string>>;
   skip?: string;
+  fixtures?: Partial<Record<string, string>>;
 }
 
 await methods.loadAll(); // every entry, lazy ones included, runs the suite
@@ -111,6 +139,7 @@ const variants: Variant[] = methods.list().flatMap((entry) => {
       env,
       exempt: ex.exempt ?? {},
       ...(ex.skip ? { skip: ex.skip } : {}),
+      ...(ex.fixtures ? { fixtures: ex.fixtures } : {}),
     })),
   );
 });
@@ -125,6 +154,7 @@ function llmProvider(): LlmProvider {
 
 async function build(v: Variant, spec: IndexSpec): Promise<Method | string> {
   const llmRoles = v.env === 'llm' ? [...LLM_ROLES] : [];
+  v = { ...v, options: await withFixtures(v.options, v.fixtures) };
   const config = ExperimentConfigSchema.parse({
     name: 'conformance',
     datasets: [{ name: 'locomo' }],
@@ -152,12 +182,14 @@ describe.each(variants)('method $method ($label, $env)', (v) => {
       }
       for (const q of c.queries) {
         const where = `${c.label} / ${q.text}`;
-        const before = server.requests.length;
+        // Requests to every endpoint a method may use: the LLM server and a fixture memory server.
+        const seen = () => server.requests.length + (httpMemory?.requests ?? 0);
+        const before = seen();
         const ctx = (): Ctx => (v.env === 'llm' ? { seed: 3, calls: [], llm: llmProvider() } : { seed: 3, calls: [] });
         const c1 = ctx();
         const a = await method.run(q, guardedIndex(c.index), c1);
-        // Every request the endpoint saw is accounted for.
-        expect(c1.calls.filter((x) => !x.cached && !x.error).length, `${where}: calls recorded`).toBe(server.requests.length - before);
+        // Every request the endpoints saw is accounted for.
+        expect(c1.calls.filter((x) => !x.cached && !x.error).length, `${where}: calls recorded`).toBe(seen() - before);
         const b = await method.run(q, guardedIndex(c.index), ctx());
         if (!v.exempt.deterministic) {
           expect(b.retrieval.units.map((u) => [u.unit.id, u.score]), where).toEqual(a.retrieval.units.map((u) => [u.unit.id, u.score]));

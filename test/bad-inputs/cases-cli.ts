@@ -64,6 +64,14 @@ export const flagCases: BadInputCase[] = [
     exit: 2,
     first: /^error: --shard: "3\/2" is not a shard/u,
   },
+  { name: 'protocol-check notaurl', area: 'flags', args: () => ['protocol-check', 'notaurl'], exit: 2, first: /^error: protocol-check <url>: "notaurl" is not an http\(s\) URL/u },
+  {
+    name: 'protocol-check --api-key-env naming an unset variable',
+    area: 'flags',
+    args: () => ['protocol-check', 'http://127.0.0.1:9', '--api-key-env', 'ADAPTMR_SURELY_UNSET_KEY'],
+    exit: 2,
+    first: /^error: environment variable ADAPTMR_SURELY_UNSET_KEY \(--api-key-env\) is not set/u,
+  },
   { name: 'report -k 0', area: 'flags', setup: resultsFile, args: () => ['report', 'results.duckdb', '-k', '0'], exit: 2, first: usage('-k', '0') },
   { name: 'report -k ten', area: 'flags', setup: resultsFile, args: () => ['report', 'results.duckdb', '-k', '5', 'ten'], exit: 2, first: usage('-k', 'ten') },
   {

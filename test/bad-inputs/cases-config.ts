@@ -195,6 +195,22 @@ export const configCases: BadInputCase[] = [
     first: /^error: .*bogus/u,
   },
   {
+    name: 'http-memory method without url',
+    area: 'config',
+    setup: withData((d) => experimentYaml({ datasets: pathDataset(d), methods: '  - { id: mine, method: http-memory, options: { apiKeyEnv: MY_KEY } }' })),
+    args: runArgs(),
+    exit: 2,
+    first: /^error: .*methods\.0 \(mine\): url: missing/u,
+  },
+  {
+    name: 'http-memory method with a key instead of the name of its variable',
+    area: 'config',
+    setup: withData((d) => experimentYaml({ datasets: pathDataset(d), methods: "  - { id: mine, method: http-memory, options: { url: 'http://127.0.0.1:8765', apiKeyEnv: 'sk-live 123' } }" })),
+    args: runArgs(),
+    exit: 2,
+    first: /^error: .*apiKeyEnv.*environment variable name/u,
+  },
+  {
     name: 'sweep file that is not valid YAML',
     area: 'config',
     setup: (c) => put(c, 'sweep.yaml', 'name: s\nbase: [\n'),

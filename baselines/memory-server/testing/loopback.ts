@@ -4,7 +4,9 @@
  * semantics the adapters rely on; this module checks every request against them (unknown route, wrong auth header,
  * body or query off the documented shape → recorded in `violations` and answered 4xx, so a test fails on the first
  * wrong request), records every request, and applies scripted faults first: an HTTP status (429 with Retry-After,
- * 500…), a delay (slow server), a malformed JSON body.
+ * 500…), a delay (slow server), a malformed JSON body, a dropped connection — or, with `after`, the same failures once
+ * the request has been handled (the server stored a batch, then answered 500 or the connection broke: what a client
+ * must not answer by blindly sending the add again).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +23,7 @@ export interface Route {
   path: RegExp;
   body?: z.ZodType;
   query?: z.ZodType;
-  handle(params: string[], body: unknown, query: Record<string, string>): Reply | Promise<Reply>;
+  handle(params: string[], body: unknown, query: Record<string, string>, headers: Record<string, string | undefined>): Reply | Promise<Reply>;
 }
 
 export interface Fault {
@@ -31,6 +33,10 @@ export interface Fault {
   retryAfterSec?: number;
   delayMs?: number;
   malformed?: boolean;
+  /** Close the connection without any reply. */
+  drop?: boolean;
+  /** Handle the request first (its effects happen), then fail as scripted instead of sending the real reply. */
+  after?: boolean;
 }
 
 export interface LoggedRequest {
@@ -55,8 +61,8 @@ export interface LoopbackOptions {
   routes: Route[];
   /** Path prefix of every route (e.g. `/api/v2`). */
   prefix?: string;
-  /** Required auth header (lower-case name) and its exact value; absent = the API has no auth. */
-  auth?: { header: string; value: string };
+  /** Required auth header (lower-case name) and its exact value (or any of several keys); absent = no auth. */
+  auth?: { header: string; value: string | readonly string[] };
 }
 
 export async function startLoopback(opts: LoopbackOptions): Promise<Loopback> {
@@ -87,31 +93,40 @@ export async function startLoopback(opts: LoopbackOptions): Promise<Loopback> {
     const what = `${method} ${url.pathname}`;
 
     const fi = faults.findIndex((f) => f.match === undefined || what.includes(f.match));
-    if (fi >= 0) {
-      const [f] = faults.splice(fi, 1);
-      if (f!.delayMs) await new Promise((r) => setTimeout(r, f!.delayMs));
-      if (f!.malformed) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"results": [');
-        return;
-      }
-      if (f!.status) {
-        const h: Record<string, string> = { 'content-type': 'application/json' };
-        if (f!.retryAfterSec !== undefined) h['retry-after'] = String(f!.retryAfterSec);
-        res.writeHead(f!.status, h).end(JSON.stringify({ error: `scripted ${f!.status}` }));
-        return;
-      }
-    }
+    const fault = fi >= 0 ? faults.splice(fi, 1)[0] : undefined;
+    if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+    if (fault && !fault.after && fail(res, fault)) return;
+    const reply = await route(method, url.pathname, what, body, query, headers);
+    if (fault?.after && fail(res, fault)) return;
+    send(res, reply.status ?? 200, reply.body);
+  }
 
-    if (opts.auth && headers[opts.auth.header] !== opts.auth.value) {
-      send(res, 401, { detail: 'Authentication required' });
-      return;
+  /** Answers as the fault says; false when the fault only delays. */
+  function fail(res: ServerResponse, f: Fault): boolean {
+    if (f.drop) {
+      res.socket?.destroy();
+      return true;
     }
-    if (!url.pathname.startsWith(prefix)) {
+    if (f.malformed) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"results": [');
+      return true;
+    }
+    if (f.status) {
+      const h: Record<string, string> = { 'content-type': 'application/json' };
+      if (f.retryAfterSec !== undefined) h['retry-after'] = String(f.retryAfterSec);
+      res.writeHead(f.status, h).end(JSON.stringify({ error: `scripted ${f.status}` }));
+      return true;
+    }
+    return false;
+  }
+
+  async function route(method: string, pathname: string, what: string, body: unknown, query: Record<string, string>, headers: Record<string, string | undefined>): Promise<Reply> {
+    if (opts.auth && !accepted(opts.auth, headers)) return { status: 401, body: { detail: 'Authentication required' } };
+    if (!pathname.startsWith(prefix)) {
       violations.push(`${what}: outside ${prefix}`);
-      send(res, 404, { detail: 'Not Found' });
-      return;
+      return { status: 404, body: { detail: 'Not Found' } };
     }
-    const path = url.pathname.slice(prefix.length);
+    const path = pathname.slice(prefix.length);
     for (const r of opts.routes) {
       const m = r.method === method ? r.path.exec(path) : null;
       if (!m) continue;
@@ -121,17 +136,14 @@ export async function startLoopback(opts: LoopbackOptions): Promise<Loopback> {
         if (!p.success) {
           const issue = p.error.issues[0];
           violations.push(`${what} ${part}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`);
-          send(res, 422, { detail: `invalid ${part}` });
-          return;
+          return { status: 422, body: { detail: `invalid ${part}` } };
         }
       }
       if (r.body === undefined && body !== undefined) violations.push(`${what}: unexpected body`);
-      const reply = await r.handle(m.slice(1).map(decodeURIComponent), body, query);
-      send(res, reply.status ?? 200, reply.body);
-      return;
+      return r.handle(m.slice(1).map(decodeURIComponent), body, query, headers);
     }
     violations.push(`${what}: no such route`);
-    send(res, 404, { detail: 'Not Found' });
+    return { status: 404, body: { detail: 'Not Found' } };
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -144,6 +156,11 @@ export async function startLoopback(opts: LoopbackOptions): Promise<Loopback> {
     count: (match) => requests.filter((r) => !match || match.test(`${r.method} ${r.path}`)).length,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+function accepted(auth: NonNullable<LoopbackOptions['auth']>, headers: Record<string, string | undefined>): boolean {
+  const got = headers[auth.header];
+  return typeof auth.value === 'string' ? got === auth.value : got !== undefined && auth.value.includes(got);
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

@@ -82,7 +82,7 @@ export const SYSTEMS: System[] = [
         return {
           server: s,
           options: { api, ...common(s.baseUrl, api !== 'graphiti') },
-          stored: () => s.episodes.map((e) => (api === 'graphiti' ? (e.name ?? '') : String(e.metadata.unit_id))),
+          stored: () => s.episodes.map((e) => (api === 'graphiti' ? (e.name ?? '') : `${String(e.metadata.unit_id)}/${String(e.metadata.part ?? 0)}`)),
           namespaces: () => s.owners(),
           adds: () => s.count(api === 'graphiti' ? /^POST \/messages$/ : /^POST .*\/threads\/[^/]+\/messages$/),
           setNeverFinish: (v) => void (s.neverFinish = v),

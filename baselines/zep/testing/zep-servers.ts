@@ -3,7 +3,11 @@
  * the documented shapes (zep-js 3bbc802b for v3; the v4 API reference for v4; graphiti 993e081a `server/graph_service`
  * DTOs) and implementing what the adapters rely on: asynchronous processing (a task — or, for Graphiti, the episode
  * queue — finishes after `processingPolls` status polls; never with `neverFinish`), 202 replies, paging (v3 cursor
- * pages, v4 opaque cursors), server-assigned UUIDs (v4), `limit ≤ 50` and ids only where the API takes them.
+ * pages, v4 opaque cursors), server-assigned UUIDs (v4), `limit ≤ 50` and ids only where the API takes them, and
+ * Zep Cloud's cap on a message's content (2,500 characters on the free plan: a longer message is refused with 400).
+ * v3's message-list `cursor` is a 1-based page number here, as in the code Zep's API descends from
+ * (getzep/zep@7de18df `legacy/src/store/message_common.go`, `Offset((currentPage - 1) * pageSize)`); the cloud API
+ * reference only calls it "Cursor for pagination", so the adapter does not rely on it (it reads `lastn`).
  * Every message becomes an episode; a search returns one fact (edge) per matching processed episode, citing it.
  * Processing advances on any status read of the owner's data (task, message list, episode list), as a real
  * server's background queue advances whatever the client polls.
@@ -35,6 +39,15 @@ export interface ZepStandIn extends Loopback {
 }
 
 const Role = z.enum(['norole', 'system', 'assistant', 'user', 'function', 'tool']);
+
+/** Zep Cloud's per-message content cap (free plan), in characters (code points). */
+export const ZEP_MESSAGE_CAP = 2500;
+
+/** The 400 Zep answers for a message over the cap, or undefined. */
+function overCap(messages: readonly { content: string }[]): { status: number; body: unknown } | undefined {
+  const i = messages.findIndex((m) => [...m.content].length > ZEP_MESSAGE_CAP);
+  return i < 0 ? undefined : { status: 400, body: { message: `messages[${i}].content exceeds the maximum length of ${ZEP_MESSAGE_CAP} characters` } };
+}
 
 function poll(s: { neverFinish: boolean }, eps: StoredEpisode[]): void {
   if (s.neverFinish) return;
@@ -78,7 +91,7 @@ export async function startZepV3StandIn(key: string, processingPolls = 1): Promi
         body: z.object({ user_id: z.string(), email: z.string().optional(), first_name: z.string().optional(), last_name: z.string().optional(), metadata: z.record(z.string(), z.unknown()).optional() }).strict(),
         handle(_p, b) {
           const id = (b as { user_id: string }).user_id;
-          if (users.has(id)) return { status: 400, body: { message: 'user already exists' } };
+          if (users.has(id)) return { status: 400, body: { message: `user already exists with user_id: ${id}` } };
           users.add(id);
           return { status: 201, body: { user_id: id, uuid: randomUUID() } };
         },
@@ -90,7 +103,7 @@ export async function startZepV3StandIn(key: string, processingPolls = 1): Promi
         handle(_p, b) {
           const { thread_id, user_id } = b as { thread_id: string; user_id: string };
           if (!users.has(user_id)) return { status: 404, body: { message: 'user not found' } };
-          if (threads.has(thread_id)) return { status: 400, body: { message: 'thread already exists' } };
+          if (threads.has(thread_id)) return { status: 400, body: { message: `thread already exists with thread_id: ${thread_id}` } };
           threads.set(thread_id, user_id);
           return { status: 201, body: { thread_id, user_id, uuid: randomUUID() } };
         },
@@ -102,6 +115,8 @@ export async function startZepV3StandIn(key: string, processingPolls = 1): Promi
         handle([thread], b) {
           const owner = threads.get(thread!);
           if (!owner) return { status: 404, body: { message: 'thread not found' } };
+          const refused = overCap((b as { messages: z.infer<typeof Msg>[] }).messages);
+          if (refused) return refused;
           const task = randomUUID();
           const uuids = (b as { messages: z.infer<typeof Msg>[] }).messages.map((m) => {
             const uuid = randomUUID();
@@ -124,7 +139,7 @@ export async function startZepV3StandIn(key: string, processingPolls = 1): Promi
       {
         method: 'GET',
         path: /^\/threads\/([^/]+)\/messages$/,
-        query: z.object({ limit: z.string().regex(/^\d+$/).optional(), cursor: z.string().regex(/^\d+$/).optional(), lastn: z.string().optional() }).strict(),
+        query: z.object({ limit: z.string().regex(/^\d+$/).optional(), cursor: z.string().regex(/^\d+$/).optional(), lastn: z.string().regex(/^\d+$/).optional() }).strict(),
         handle([thread], _b, q) {
           const owner = threads.get(thread!);
           if (!owner) return { status: 404, body: { message: 'thread not found' } };
@@ -132,7 +147,9 @@ export async function startZepV3StandIn(key: string, processingPolls = 1): Promi
           poll(self, all);
           const limit = Number(q.limit ?? 100);
           const page = Number(q.cursor ?? 1);
-          const messages = all.slice((page - 1) * limit, page * limit).map((e) => ({ uuid: e.uuid, role: e.role, content: e.content, metadata: e.metadata, created_at: e.at, processed: e.remaining === 0 }));
+          // `lastn`: the most recent messages, oldest first; it overrides limit and cursor (API reference).
+          const picked = q.lastn !== undefined ? all.slice(Math.max(0, all.length - Number(q.lastn))) : all.slice((page - 1) * limit, page * limit);
+          const messages = picked.map((e) => ({ uuid: e.uuid, role: e.role, content: e.content, metadata: e.metadata, created_at: e.at, processed: e.remaining === 0 }));
           return { body: { messages, total_count: all.length, row_count: messages.length } };
         },
       },
@@ -223,6 +240,8 @@ export async function startZepV4StandIn(key: string, processingPolls = 1): Promi
         handle([thread], b) {
           const owner = threads.get(thread!);
           if (!owner) return { status: 404, body: { message: 'thread not found' } };
+          const refused = overCap((b as { messages: z.infer<typeof Msg>[] }).messages);
+          if (refused) return refused;
           const task = randomUUID();
           tasks.add(task);
           const messages = (b as { messages: z.infer<typeof Msg>[] }).messages.map((m) => {
@@ -282,9 +301,39 @@ export async function startZepV4StandIn(key: string, processingPolls = 1): Promi
   return Object.defineProperty(standIn, 'neverFinish', { get: () => self.neverFinish, set: (v: boolean) => void (self.neverFinish = v), enumerable: true }) as ZepStandIn;
 }
 
-export async function startGraphitiStandIn(processingPolls = 1): Promise<ZepStandIn> {
+/**
+ * The Graphiti server as `server/graph_service` runs it (getzep/graphiti@993e081a): `POST /messages` puts one job per
+ * message on an in-process `asyncio.Queue` and answers 202 at once (`routers/ingest.py`); a single worker takes the
+ * jobs in order, and each becomes an episode only when processed (`Graphiti.add_episode`). A message carrying a
+ * `uuid` means "reprocess the existing episode with this uuid" (`EpisodicNode.get_by_uuid`, which raises
+ * `NodeNotFoundError` for an unknown one; getzep/graphiti#1646, fix PR #1648 unmerged); the worker's loop catches
+ * only `CancelledError`, so that exception ends the worker task for good: every later job stays queued, nothing is
+ * saved, and the server keeps answering 202 — silently, as the real one does (`workerDied` records it for tests).
+ * Here the worker advances one step per status read of the group (`GET /episodes`), as a real queue advances
+ * whatever the client polls.
+ */
+export interface GraphitiStandIn extends ZepStandIn {
+  /** Set when the worker hit an unknown uuid and stopped (the real server logs nothing a client can see). */
+  workerDied: boolean;
+  /** Jobs still queued. */
+  queued(): number;
+}
+
+interface GraphitiJob {
+  group: string;
+  uuid: string | null;
+  name: string;
+  content: string;
+  roleType: string;
+  at: string;
+  sourceDescription: string;
+  remaining: number;
+}
+
+export async function startGraphitiStandIn(processingPolls = 1): Promise<GraphitiStandIn> {
   const episodes: StoredEpisode[] = [];
-  const self = { neverFinish: false };
+  const queue: GraphitiJob[] = [];
+  const self = { neverFinish: false, workerDied: false };
   // dto/common.py Message: `role` has no default, so the key must be present (null allowed).
   const Msg = z
     .object({
@@ -297,6 +346,29 @@ export async function startGraphitiStandIn(processingPolls = 1): Promise<ZepStan
       source_description: z.string().optional(),
     })
     .strict();
+  /** One step of the worker: the head job advances; a finished job becomes an episode; an unknown uuid kills it. */
+  const work = () => {
+    if (self.neverFinish || self.workerDied) return;
+    for (let steps = queue.length; steps > 0 && queue.length > 0; steps--) {
+      const job = queue[0]!;
+      if (job.uuid !== null) {
+        const existing = episodes.find((e) => e.uuid === job.uuid);
+        if (!existing) {
+          self.workerDied = true; // NodeNotFoundError escapes `AsyncWorker.worker`: the task ends, the queue stays.
+          return;
+        }
+        queue.shift();
+        existing.remaining = 0; // reprocessed with its stored content (the request's content is not used)
+        continue;
+      }
+      if (job.remaining > 1) {
+        job.remaining--;
+        return;
+      }
+      queue.shift();
+      episodes.push({ uuid: randomUUID(), owner: job.group, content: job.content, role: job.roleType, name: job.name, at: job.at, metadata: {}, sourceDescription: job.sourceDescription, remaining: 0 });
+    }
+  };
   const server = await startLoopback({
     routes: [
       { method: 'GET', path: /^\/healthcheck$/, handle: () => ({ body: { status: 'healthy' } }) },
@@ -307,13 +379,17 @@ export async function startGraphitiStandIn(processingPolls = 1): Promise<ZepStan
         handle(_p, body) {
           const b = body as { group_id: string; messages: z.infer<typeof Msg>[] };
           for (const m of b.messages) {
-            const ep: StoredEpisode = { uuid: m.uuid ?? randomUUID(), owner: b.group_id, content: `${m.role ?? ''}(${m.role_type}): ${m.content}`, role: m.role_type, at: m.timestamp ?? new Date().toISOString(), metadata: {}, remaining: processingPolls };
-            if (m.name !== undefined) ep.name = m.name;
-            if (m.source_description !== undefined) ep.sourceDescription = m.source_description;
-            // graphiti_core saves episodes with `MERGE (n:Episodic {uuid: $uuid})`: a re-sent uuid is the same episode.
-            const same = episodes.findIndex((e) => e.uuid === ep.uuid);
-            if (same >= 0) episodes.splice(same, 1, ep);
-            else episodes.push(ep);
+            queue.push({
+              group: b.group_id,
+              uuid: m.uuid ?? null,
+              name: m.name ?? '',
+              // routers/ingest.py: episode_body=f'{m.role or ""}({m.role_type}): {m.content}'
+              content: `${m.role ?? ''}(${m.role_type}): ${m.content}`,
+              roleType: m.role_type,
+              at: m.timestamp ?? new Date().toISOString(),
+              sourceDescription: m.source_description ?? '',
+              remaining: processingPolls,
+            });
           }
           return { status: 202, body: { message: 'Messages added to processing queue', success: true } };
         },
@@ -323,10 +399,11 @@ export async function startGraphitiStandIn(processingPolls = 1): Promise<ZepStan
         path: /^\/episodes\/([^/]+)$/,
         query: z.object({ last_n: z.string().regex(/^\d+$/) }).strict(),
         handle([group], _b, q) {
-          poll(self, episodes.filter((e) => e.owner === group));
-          const done = episodes.filter((e) => e.owner === group && e.remaining === 0);
-          const lastN = Number(q.last_n);
-          return { body: done.slice(Math.max(0, done.length - lastN)).map((e) => ({ uuid: e.uuid, name: e.name ?? '', group_id: group, content: e.content, source_description: e.sourceDescription ?? '', valid_at: e.at, created_at: e.at })) };
+          work();
+          // retrieve_episodes: valid_at <= now, newest first (ORDER BY valid_at DESC LIMIT last_n).
+          const now = new Date().toISOString();
+          const mine = episodes.filter((e) => e.owner === group && e.at <= now).sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+          return { body: mine.slice(0, Number(q.last_n)).map((e) => ({ uuid: e.uuid, name: e.name ?? '', group_id: group, labels: [], source: 'message', content: e.content, source_description: e.sourceDescription ?? '', valid_at: e.at, created_at: e.at, entity_edges: [] })) };
         },
       },
       {
@@ -336,8 +413,9 @@ export async function startGraphitiStandIn(processingPolls = 1): Promise<ZepStan
         handle(_p, body) {
           const b = body as { group_ids: string[]; query: string; max_facts?: number };
           const hits = (b.group_ids ?? []).flatMap((g) => ranked(episodes, g, b.query)).slice(0, b.max_facts ?? 10);
-          // FactResult carries no score.
-          return { body: { facts: hits.map(({ e }) => { const { score: _s, ...f } = edge(e, 0, 'episodes'); return { ...f, invalid_at: null, expired_at: null }; }) } };
+          // FactResult (dto/retrieve.py) carries no score; a fact does not repeat its episode's name.
+          const facts = hits.map(({ e }) => ({ ...edge({ ...e, name: null }, 0, 'episodes'), score: undefined, invalid_at: null, expired_at: null }));
+          return { body: { facts: JSON.parse(JSON.stringify(facts)) as unknown } };
         },
       },
       {
@@ -345,11 +423,13 @@ export async function startGraphitiStandIn(processingPolls = 1): Promise<ZepStan
         path: /^\/group\/([^/]+)$/,
         handle([group]) {
           for (let i = episodes.length - 1; i >= 0; i--) if (episodes[i]!.owner === group) episodes.splice(i, 1);
+          for (let i = queue.length - 1; i >= 0; i--) if (queue[i]!.group === group) queue.splice(i, 1);
           return { body: { message: 'Group deleted', success: true } };
         },
       },
     ],
   });
-  const standIn = Object.assign(server, { episodes, owners: () => [...new Set(episodes.map((e) => e.owner))] });
-  return Object.defineProperty(standIn, 'neverFinish', { get: () => self.neverFinish, set: (v: boolean) => void (self.neverFinish = v), enumerable: true }) as ZepStandIn;
+  const standIn = Object.assign(server, { episodes, owners: () => [...new Set([...episodes.map((e) => e.owner), ...queue.map((j) => j.group)])], queued: () => queue.length });
+  for (const key of ['neverFinish', 'workerDied'] as const) Object.defineProperty(standIn, key, { get: () => self[key], set: (v: boolean) => void (self[key] = v), enumerable: true });
+  return standIn as GraphitiStandIn;
 }
