@@ -5,7 +5,8 @@
  *   1. `yes-no`: a yes/no gold answer flipped (Yes → No; 是 → 不是, 有 → 没有, and back);
  *   2. `date-shift`: a date moved: the first month name four months on (May → September), else a weekday three days
  *      on, else a four-digit year one back (2023 → 2022); Chinese `N月` / `N年` likewise;
- *   3. `number-shift`: the first number in the answer plus two (digits, English number words one–twenty, Chinese 一–十);
+ *   3. `number-shift`: every number in the answer plus two (digits), else the first English number word (one–twenty)
+ *      or Chinese numeral (一–八) two on — outside the off-by-one LongMemEval's temporal prompt forgives;
  *   4. `neighbour`: the gold answer of another question of the same AdaptMR type (same conversation first, when
  *      ids name one), the first in id order after this one that shares no content token with this gold answer — a
  *      specific, well-formed answer to a different question.
@@ -65,7 +66,8 @@ function dateShift(gold: string): string | undefined {
   if (month) {
     const full = month[1]!.toLowerCase();
     const i = MONTHS.findIndex((m) => m.toLowerCase() === full || m.slice(0, 3).toLowerCase() === full);
-    return gold.replace(MONTH_RE, sameCase(month[1]!, MONTHS[(i + 4) % 12]!));
+    const next = MONTHS[(i + 4) % 12]!;
+    return gold.replace(MONTH_RE, sameCase(month[1]!, MONTHS.includes(month[1]!) ? next : next.slice(0, 3)));
   }
   const day = WEEKDAY_RE.exec(gold);
   if (day) {
@@ -79,7 +81,8 @@ function dateShift(gold: string): string | undefined {
 }
 
 function numberShift(gold: string): string | undefined {
-  if (/\d/u.test(gold)) return gold.replace(/\d+(\.\d+)?/u, (n) => String(Number(n) + 2));
+  // Every number moves, so a gold answer that repeats its value ("19 days ago. 20 days … is also acceptable") stays wrong.
+  if (/\d/u.test(gold)) return gold.replace(/\d+(\.\d+)?/gu, (n) => String(Number(n) + 2));
   const word = NUMBER_WORD_RE.exec(gold);
   if (word) {
     const i = NUMBER_WORDS.indexOf(word[1]!.toLowerCase());
@@ -134,7 +137,8 @@ function nameIn(question: string): string | undefined {
 function vagueEnglish(question: string, gold: string): [string, string] {
   const q = question.trim();
   const lower = q.toLowerCase();
-  const name = nameIn(q);
+  // A question in the first person (LongMemEval's user asking the assistant) is about "you".
+  const name = /\b(i|my|me|i'm|i’ve|i've)\b/u.test(lower) ? 'you' : nameIn(q);
   const who = name ?? 'them';
   const year = /\b(19|20)\d{2}\b/u.exec(gold)?.[0];
   if (/^(when|what (date|day|year|month|time))\b/u.test(lower) || /\bhow long ago\b/u.test(lower)) {
