@@ -7,6 +7,7 @@
  * probe answer the run holds. A file written before judge panels first gets its one judge's verdicts as rows.
  * Statistics (judge_agreement, judge_comparisons) are recomputed at the end.
  */
+import { existsSync } from 'node:fs';
 import { InputError } from '../../core/errors.ts';
 import { LlmConfigSchema, type LlmConfigInput } from '../../core/llm-config.ts';
 import { JUDGE_PROMPTS, JudgeIdSchema, type JudgePromptKind } from '../../core/qa-config.ts';
@@ -61,6 +62,7 @@ export async function rejudgeFile(file: string, o: RejudgeOptions): Promise<Reju
   const panel = o.judges.map(parseJudgeSpec);
   if (new Set(panel.map((j) => j.id)).size !== panel.length) throw new InputError('each judge id once', '--judge');
   const log = o.log ?? (() => {});
+  if (!existsSync(file)) throw new InputError('results file not found', file);
   const store = await openResultStore(file);
   const total: RejudgeSummary = { runs: 0, backfilled: 0, judged: 0, copied: 0, probesAdded: 0, failed: 0 };
   try {
