@@ -10,6 +10,7 @@
 import Table from 'cli-table3';
 import { majorityVerdict, type VerdictInput } from '../eval/qa/agreement/index.ts';
 import { loadVerdictInputs } from '../store/stats-tables.ts';
+import { primaryJudgeOf } from '../eval/qa/panel.ts';
 import type { ResultStore } from '../store/index.ts';
 import { HOLM_ALPHA } from './comparison-cells.ts';
 import { TYPE_COLUMNS } from './per-type-table.ts';
@@ -43,19 +44,21 @@ const judgeName = (info: Map<string, JudgeInfo>, id: string): string => {
   return j ? `${id} (${j.model}, ${j.prompt})` : id;
 };
 
-function accuracyTable(verdicts: readonly VerdictInput[], info: Map<string, JudgeInfo>, label: Label): string {
+function accuracyTable(verdicts: readonly VerdictInput[], info: Map<string, JudgeInfo>, label: Label, primary: (runId: string) => string): string {
   const table = new Table({ head: ['dataset', 'method', 'judge', ...TYPE_COLUMNS], style });
   const groups = new Map<string, VerdictInput[]>();
   for (const v of verdicts.filter((x) => x.counted)) {
-    const k = `${v.dataset}\t${label({ run_id: v.runId, method: v.method, granularity: v.granularity })}\t${v.judge}`;
+    const mark = primary(v.runId) === v.judge ? ' *' : '';
+    const k = `${v.dataset}\t${label({ run_id: v.runId, method: v.method, granularity: v.granularity })}\t${v.judge}${mark}`;
     groups.set(k, [...(groups.get(k) ?? []), v]);
   }
   for (const [k, rows] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const [dataset = '', series = '', judge = ''] = k.split('\t');
     const types = byType(rows);
-    table.push([dataset, series, judgeName(info, judge), ...TYPE_COLUMNS.map((t) => rate((types.get(t) ?? []).map((v) => majorityVerdict(v.correct))))]);
+    const [id = '', mark = ''] = judge.split(' ');
+    table.push([dataset, series, `${judgeName(info, id)}${mark ? ' *' : ''}`, ...TYPE_COLUMNS.map((t) => rate((types.get(t) ?? []).map((v) => majorityVerdict(v.correct))))]);
   }
-  return `QA accuracy under each judge (counted questions, headline gold version)  — cells: accuracy (n answers)\n${table.toString()}`;
+  return `QA accuracy under each judge (counted questions, headline gold version; * = the run's primary judge, whose verdicts are the accuracy scores)  — cells: accuracy (n answers)\n${table.toString()}`;
 }
 
 async function agreementTable(store: ResultStore, verdicts: readonly VerdictInput[]): Promise<string | null> {
@@ -170,7 +173,9 @@ export async function judgeSections(store: ResultStore, label: Label): Promise<s
   if (!count || (count.judges < 2 && count.probes === 0)) return [];
   const verdicts = await loadVerdictInputs(store);
   const info = await judgeInfo(store);
-  const out = [accuracyTable(verdicts, info, label)];
+  const runs = await store.query<{ run_id: string; config_json: string }>('SELECT run_id, config_json FROM runs');
+  const primaries = new Map(runs.map((r) => [r.run_id, primaryJudgeOf(r.config_json)]));
+  const out = [accuracyTable(verdicts, info, label, (runId) => primaries.get(runId) ?? '')];
   for (const t of [await agreementTable(store, verdicts), await robustnessTable(store), await probesTable(store, verdicts, info)]) if (t) out.push(t);
   return out;
 }
