@@ -30,7 +30,7 @@ export async function goldVersionsSection(store: ResultStore, label: Label): Pro
   const runs = await store.query<{ run_id: string; config_json: string }>('SELECT run_id, config_json FROM runs');
   const primary = new Map(runs.map((r) => [r.run_id, primaryJudgeOf(r.config_json)]));
   const rows = await store.query<{ run_id: string; dataset: string; question_id: string; method: string; granularity: string; gold: string; judge: string; correct: boolean[]; adapt_type: string }>(
-    `SELECT v.run_id, v.dataset, v.question_id, v.method, s.granularity, v.gold, v.judge, v.correct, q.adapt_type FROM verdicts v
+    `SELECT v.run_id, v.dataset, v.question_id, v.method, s.granularity, v.gold, v.judge, v.correct, q.adapt_type FROM answer_verdicts v
      JOIN questions q ON q.run_id = v.run_id AND q.dataset = v.dataset AND q.question_id = v.question_id
      JOIN scores s ON s.run_id = v.run_id AND s.dataset = v.dataset AND s.question_id = v.question_id AND s.method = v.method
        AND s.level = 'qa' AND s.metric = 'accuracy' AND s.counted

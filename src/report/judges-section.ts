@@ -35,7 +35,7 @@ function byType<T extends { adaptType: string }>(rows: readonly T[]): Map<string
 interface JudgeInfo { judge: string; model: string; prompt: string }
 
 async function judgeInfo(store: ResultStore): Promise<Map<string, JudgeInfo>> {
-  const rows = await store.query<JudgeInfo>('SELECT DISTINCT judge, model, prompt FROM verdicts ORDER BY judge');
+  const rows = await store.query<JudgeInfo>('SELECT DISTINCT judge, model, prompt FROM answer_verdicts ORDER BY judge');
   return new Map(rows.map((r) => [r.judge, r]));
 }
 
@@ -136,7 +136,7 @@ async function robustnessTable(store: ResultStore): Promise<string | null> {
 
 async function probesTable(store: ResultStore, verdicts: readonly VerdictInput[], info: Map<string, JudgeInfo>): Promise<string | null> {
   const rows = await store.query<{ dataset: string; question_id: string; probe: string; judge: string; correct: boolean[]; adapt_type: string; source: string }>(
-    `SELECT v.dataset, v.question_id, v.probe, v.judge, v.correct, q.adapt_type, p.source FROM verdicts v
+    `SELECT v.dataset, v.question_id, v.probe, v.judge, v.correct, q.adapt_type, p.source FROM answer_verdicts v
      JOIN questions q ON q.run_id = v.run_id AND q.dataset = v.dataset AND q.question_id = v.question_id
      JOIN probe_answers p ON p.run_id = v.run_id AND p.dataset = v.dataset AND p.question_id = v.question_id AND p.probe = v.probe
      WHERE v.probe <> '' AND v.gold = 'original' ORDER BY ALL`);
@@ -169,7 +169,7 @@ async function probesTable(store: ResultStore, verdicts: readonly VerdictInput[]
 
 export async function judgeSections(store: ResultStore, label: Label): Promise<string[]> {
   const [count] = await store.query<{ judges: number; probes: number }>(
-    `SELECT count(DISTINCT judge)::INT AS judges, count(*) FILTER (WHERE probe <> '')::INT AS probes FROM verdicts`);
+    `SELECT count(DISTINCT judge)::INT AS judges, count(*) FILTER (WHERE probe <> '')::INT AS probes FROM answer_verdicts`);
   if (!count || (count.judges < 2 && count.probes === 0)) return [];
   const verdicts = await loadVerdictInputs(store);
   const info = await judgeInfo(store);

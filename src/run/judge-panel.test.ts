@@ -102,7 +102,7 @@ describe('judge panel', () => {
     const summary = await runExperiment(exp, { out: file, progress: false, log: () => {} });
     expect(summary.errors).toBe(0);
     const byJudge = await query<{ judge: string; n: number; correct: number }>(file,
-      `select judge, count(*)::INT n, sum(correct[1]::INT)::INT correct from verdicts where probe = '' and gold = 'errata' group by judge order by judge`);
+      `select judge, count(*)::INT n, sum(correct[1]::INT)::INT correct from answer_verdicts where probe = '' and gold = 'errata' group by judge order by judge`);
     // 8 questions × 2 methods each; A says correct on 4 questions, B on 3
     expect(byJudge).toEqual([{ judge: 'a', n: 16, correct: 8 }, { judge: 'b', n: 16, correct: 6 }]);
     // both judges' calls went to their own models
@@ -130,7 +130,7 @@ describe('judge panel', () => {
     expect(prompts.some((p) => p.includes('Gold answer: The Saturday before 25 May 2023'))).toBe(true);
     expect(prompts.some((p) => p.includes('Gold answer: The sunday before 25 May 2023'))).toBe(true);
     // every answer has both versions from both judges
-    const [n] = await query<{ n: number }>(file, `select count(*)::INT n from verdicts where probe = ''`);
+    const [n] = await query<{ n: number }>(file, `select count(*)::INT n from answer_verdicts where probe = ''`);
     expect(n?.n).toBe(16 * 2 * 2);
   });
 
@@ -138,7 +138,7 @@ describe('judge panel', () => {
     const probes = await query<{ probe: string; n: number }>(file, `select probe, count(*)::INT n from probe_answers group by probe order by probe`);
     expect(probes.length).toBeGreaterThan(0);
     const rates = await query<{ judge: string; accepted: number; n: number }>(file,
-      `select judge, sum(correct[1]::INT)::INT accepted, count(*)::INT n from verdicts where probe <> '' group by judge order by judge`);
+      `select judge, sum(correct[1]::INT)::INT accepted, count(*)::INT n from answer_verdicts where probe <> '' group by judge order by judge`);
     const total = probes.reduce((s, p) => s + p.n, 0);
     expect(rates).toEqual([{ judge: 'a', accepted: total, n: total }, { judge: 'b', accepted: 0, n: total }]);
     const report = await runReport(file, { outDir: dir });

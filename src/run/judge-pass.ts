@@ -108,7 +108,7 @@ export async function judgePass(store: ResultStore, o: JudgePassOptions): Promis
   const changed = new Set(goldRows.map((g) => key(g.dataset, g.question_id)));
   const versionsOf = (dataset: string): string[] => ['original', ...new Set(goldRows.filter((g) => g.dataset === dataset && g.version !== 'original').map((g) => g.version))].sort();
   const existing = await store.query<{ dataset: string; question_id: string; method: string; probe: string; judge: string; gold: string; model: string; prompt: string; correct: boolean[]; raw: string[] }>(
-    'SELECT dataset, question_id, method, probe, judge, gold, model, prompt, correct, raw FROM verdicts WHERE run_id = $1', [o.runId]);
+    'SELECT dataset, question_id, method, probe, judge, gold, model, prompt, correct, raw FROM answer_verdicts WHERE run_id = $1', [o.runId]);
   checkJudgeIds(existing, o.panel, protocols);
   const have = new Map(existing.map((v) => [key(v.dataset, v.question_id, v.method, v.probe, v.judge, v.gold), v]));
 
@@ -274,7 +274,7 @@ export async function backfillLegacyVerdicts(store: ResultStore, runId: string, 
   const rows = await store.query<{ dataset: string; question_id: string; method: string; judge_verdicts: string; native_type: string }>(
     `SELECT a.dataset, a.question_id, a.method, a.judge_verdicts, q.native_type FROM answers a
      JOIN questions q ON q.run_id = a.run_id AND q.dataset = a.dataset AND q.question_id = a.question_id
-     WHERE a.run_id = $1 AND a.error IS NULL AND NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.run_id = a.run_id
+     WHERE a.run_id = $1 AND a.error IS NULL AND NOT EXISTS (SELECT 1 FROM answer_verdicts v WHERE v.run_id = a.run_id
        AND v.dataset = a.dataset AND v.question_id = a.question_id AND v.method = a.method AND v.probe = '')`, [runId]);
   const protocols = new Map<string, QaProtocol | null>();
   const verdicts: VerdictRow[] = [];

@@ -22,11 +22,11 @@ describe('exportResults', () => {
     const out = join(dir, 'parquet');
     const written = await exportResults(file, { format: 'parquet', outDir: out });
     expect(readdirSync(out).sort()).toEqual([
-      'answers.parquet', 'checkpoints.parquet', 'classifier_confusion.parquet', 'classifier_eval.parquet',
+      'answer_verdicts.parquet', 'answers.parquet', 'checkpoints.parquet', 'classifier_confusion.parquet', 'classifier_eval.parquet',
       'classifier_predictions.parquet', 'classifier_type_scores.parquet', 'comparisons.parquet', 'gold_versions.parquet',
       'judge_agreement.parquet', 'judge_comparisons.parquet', 'llm_calls.parquet', 'meta.parquet',
       'methods.parquet', 'probe_answers.parquet', 'questions.parquet', 'retrievals.parquet', 'runs.parquet', 'score_cis.parquet',
-      'scores.parquet', 'scores_by_type.parquet', 'verdicts.parquet',
+      'scores.parquet', 'scores_by_type.parquet',
     ]);
     expect(written).toHaveLength(21);
     const db = await DuckDBInstance.create(':memory:');

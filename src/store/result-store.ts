@@ -357,7 +357,7 @@ export class ResultStoreImpl implements ResultStore {
     // file holds one or the other, never both. llm_calls are kept: they record calls that were made (and paid).
     for (const method of batch.replaces ?? []) {
       const key = [batch.runId, batch.question.dataset, batch.question.questionId, method];
-      for (const table of ['retrievals', 'scores', 'answers', 'verdicts']) {
+      for (const table of ['retrievals', 'scores', 'answers', 'answer_verdicts']) {
         await this.connection.run(`DELETE FROM ${table} WHERE run_id = $1 AND dataset = $2 AND question_id = $3 AND method = $4`, key);
       }
     }

@@ -14,7 +14,7 @@ export type Cell = string | number | boolean | null | readonly string[] | readon
 export interface TableCells<R> {
   table:
     | 'questions' | 'retrievals' | 'scores' | 'answers' | 'llm_calls' | 'score_cis' | 'comparisons'
-    | 'verdicts' | 'probe_answers' | 'gold_versions' | 'judge_agreement' | 'judge_comparisons';
+    | 'answer_verdicts' | 'probe_answers' | 'gold_versions' | 'judge_agreement' | 'judge_comparisons';
   types: readonly CellType[];
   cells(runId: string, row: R): Cell[];
 }
@@ -59,7 +59,7 @@ export const answerCells: TableCells<AnswerRow> = {
 };
 
 export const verdictCells: TableCells<VerdictRow> = {
-  table: 'verdicts',
+  table: 'answer_verdicts',
   types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'v', 'v', 'bl', 'vl'],
   cells: (runId, v) => [runId, v.dataset, v.questionId, v.method, v.probe, v.judge, v.gold, v.model, v.prompt, v.correct, v.raw],
 };

@@ -18,7 +18,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** What version 3 added, undone (the version-2 layout). */
-const V3_TO_V2 = 'DROP TABLE verdicts; DROP TABLE probe_answers; DROP TABLE gold_versions; ALTER TABLE answers DROP COLUMN answer_tokens;';
+const V3_TO_V2 = 'DROP TABLE answer_verdicts; DROP TABLE probe_answers; DROP TABLE gold_versions; ALTER TABLE answers DROP COLUMN answer_tokens;';
 
 /** Turns a fresh file back into the version-1 layout (no methods/checkpoints tables, no retrievals.k). */
 async function downgradeToV1(path: string): Promise<void> {
@@ -42,7 +42,7 @@ describe('schema version 3', () => {
     const s2 = await openResultStore(file);
     expect(await s2.query("SELECT value FROM meta WHERE key = 'schema_version'")).toEqual([{ value: '3' }]);
     expect(await s2.query('SELECT answer, judge_verdicts, answer_tokens FROM answers')).toEqual([{ answer: 'A', judge_verdicts: '[{"correct":[true],"raw":["yes"]}]', answer_tokens: null }]);
-    expect(await s2.query('SELECT (SELECT count(*) FROM verdicts)::INT v, (SELECT count(*) FROM judge_agreement)::INT a')).toEqual([{ v: 0, a: 0 }]);
+    expect(await s2.query('SELECT (SELECT count(*) FROM answer_verdicts)::INT v, (SELECT count(*) FROM judge_agreement)::INT a')).toEqual([{ v: 0, a: 0 }]);
     await s2.close();
   });
 

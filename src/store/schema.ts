@@ -8,7 +8,7 @@ export const SCHEMA_VERSION = 3;
 
 /** Tables in write order; `export` writes these plus the view. */
 export const TABLES = [
-  'meta', 'runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'verdicts', 'probe_answers', 'gold_versions',
+  'meta', 'runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'answer_verdicts', 'probe_answers', 'gold_versions',
   'llm_calls', 'checkpoints', 'classifier_eval', 'classifier_type_scores', 'classifier_confusion', 'classifier_predictions',
   'score_cis', 'comparisons', 'judge_agreement', 'judge_comparisons',
 ] as const;
@@ -60,7 +60,7 @@ UPDATE meta SET value = '2' WHERE key = 'schema_version';`;
 }
 
 // Added in version 3: judge panels, gold versions and leniency probes (docs/qa-and-judges.md).
-//   verdicts       one row per judged answer × judge × gold version; `method` is '' and `probe` names the probe kind
+//   answer_verdicts one row per judged answer × judge × gold version; `method` is '' and `probe` names the probe kind
 //                  for a known-wrong probe answer (probe_answers), `probe` is '' for a method's own answer. `correct`
 //                  and `raw` hold one entry per judge repeat. The first judge of a run's panel, on the run's headline
 //                  gold version, is the one the `accuracy` score rows (and answers.judge_verdicts) carry.
@@ -68,7 +68,7 @@ UPDATE meta SET value = '2' WHERE key = 'schema_version';`;
 //   gold_versions  a question's gold answer under each version where they differ (LoCoMo `original` | `errata`).
 //   answers.answer_tokens  o200k tokens of the answer (NULL in files written before version 3).
 const DDL_V3 = `
-CREATE TABLE verdicts (
+CREATE TABLE answer_verdicts (
   run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
   probe VARCHAR NOT NULL, judge VARCHAR NOT NULL, gold VARCHAR NOT NULL, model VARCHAR NOT NULL, prompt VARCHAR NOT NULL,
   correct BOOLEAN[] NOT NULL, raw VARCHAR[] NOT NULL,

@@ -36,7 +36,7 @@ export async function statsFingerprint(store: ResultStore): Promise<string> {
     `SELECT sum(hash(run_id, dataset, question_id, adapt_type, native_type))::VARCHAR AS h FROM questions`);
   const runs = await store.query<{ run_id: string; config_json: string }>(`SELECT run_id, config_json FROM runs ORDER BY run_id`);
   const [verdicts] = await store.query<{ n: number; h: string | null }>(
-    `SELECT count(*) AS n, sum(hash(run_id, dataset, question_id, method, probe, judge, gold, correct))::VARCHAR AS h FROM verdicts`);
+    `SELECT count(*) AS n, sum(hash(run_id, dataset, question_id, method, probe, judge, gold, correct))::VARCHAR AS h FROM answer_verdicts`);
   return stableHash({ v: STATS_VERSION, scores, questions, verdicts, runs: runs.map((r) => [r.run_id, stableHash(r.config_json)]) });
 }
 
@@ -99,7 +99,7 @@ export async function loadVerdictInputs(store: ResultStore): Promise<VerdictInpu
   }>(
     `SELECT v.run_id, v.dataset, v.question_id, v.method, v.judge, v.gold, v.correct, q.adapt_type, q.native_type,
             s.granularity, s.counted
-     FROM verdicts v
+     FROM answer_verdicts v
      JOIN questions q ON q.run_id = v.run_id AND q.dataset = v.dataset AND q.question_id = v.question_id
      LEFT JOIN scores s ON s.run_id = v.run_id AND s.dataset = v.dataset AND s.question_id = v.question_id AND s.method = v.method
        AND s.level = 'qa' AND s.metric = 'accuracy'

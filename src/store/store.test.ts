@@ -77,7 +77,7 @@ describe('writeQuestion', () => {
         k: null, value: 0.5, counted: true, excluded_why: null }]);
       expect(await s.query('SELECT * FROM answers')).toEqual([{ run_id: 'r1', dataset: 'fake', question_id: 'q1',
         method: 'bm25', answer: 'Paris', judge_verdicts: '[{"verdict":"yes"}]', context_tokens: 812, error: null, answer_tokens: 1 }]);
-      expect(await s.query('SELECT * FROM verdicts')).toEqual([{ run_id: 'r1', dataset: 'fake', question_id: 'q1', method: 'bm25',
+      expect(await s.query('SELECT * FROM answer_verdicts')).toEqual([{ run_id: 'r1', dataset: 'fake', question_id: 'q1', method: 'bm25',
         probe: '', judge: 'j1', gold: 'original', model: 'gpt-j', prompt: 'locomo', correct: [true, false], raw: ['{"label":"CORRECT"}', 'WRONG'] }]);
       expect(await s.query('SELECT * FROM gold_versions')).toEqual([{ run_id: 'r1', dataset: 'fake', question_id: 'q1', version: 'errata',
         answer: 'Lyon', note: 'HALLUCINATION' }]);

@@ -93,7 +93,7 @@ export interface AnswerRow {
 }
 
 /**
- * One judge's verdict on one answer against one gold version (table `verdicts`, schema.ts). A probe answer (a
+ * One judge's verdict on one answer against one gold version (table `answer_verdicts`, schema.ts). A probe answer (a
  * known-wrong answer, `probe_answers`) has `method` '' and `probe` its kind; a method's own answer has `probe` ''.
  */
 export interface VerdictRow {

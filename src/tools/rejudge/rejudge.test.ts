@@ -59,7 +59,7 @@ describe('rejudge on a file written before judge panels', () => {
     expect(server.requests.every((r) => (r.body as ChatRequestBody).model === 'new-judge')).toBe(true);
     const r = await openResultStore(file, { readOnly: true });
     try {
-      expect(await r.query(`select judge, model, count(*)::INT n from verdicts group by all order by all`)).toEqual([
+      expect(await r.query(`select judge, model, count(*)::INT n from answer_verdicts group by all order by all`)).toEqual([
         { judge: 'judge', model: 'old-judge', n: 4 }, { judge: 'new', model: 'new-judge', n: 4 },
       ]);
       // p_o = 2/4; both judges say yes on half → p_e = 0.5 → κ = 0

@@ -97,7 +97,7 @@ describe('score-answers --format locomo-audit', () => {
     expect(s!.judge!.kappa).toBeCloseTo((po - pe) / (1 - pe), 12);
     const store = await openResultStore(out, { readOnly: true });
     try {
-      const rows = await store.query<{ judge: string; n: number }>(`select judge, count(*)::INT n from verdicts group by judge order by judge`);
+      const rows = await store.query<{ judge: string; n: number }>(`select judge, count(*)::INT n from answer_verdicts group by judge order by judge`);
       expect(rows).toEqual([{ judge: 'audit', n: 12 }, { judge: 'judge', n: 12 }]);
       const [agree] = await store.query<{ kappa: number }>(`select kappa from judge_agreement where judge_a = 'audit' and judge_b = 'judge' and adapt_type = 'all'`);
       expect(agree?.kappa).toBeCloseTo(s!.judge!.kappa!, 12);

@@ -172,7 +172,7 @@ export async function scoreAuditFiles(files: readonly string[], o: AuditImportOp
 
 async function judgeAgainstImported(store: ResultStore, runId: string, method: string, model: string): Promise<NonNullable<AuditSummary['judge']>> {
   const rows = await store.query<{ question_id: string; judge: string; correct: boolean[] }>(
-    `SELECT question_id, judge, correct FROM verdicts WHERE run_id = $1 AND method = $2 AND probe = '' ORDER BY question_id`, [runId, method]);
+    `SELECT question_id, judge, correct FROM answer_verdicts WHERE run_id = $1 AND method = $2 AND probe = '' ORDER BY question_id`, [runId, method]);
   const audit = new Map(rows.filter((r) => r.judge === 'audit').map((r) => [r.question_id, majorityVerdict(r.correct)]));
   const mine = rows.filter((r) => r.judge === 'judge' && audit.has(r.question_id));
   const ours = mine.map((r) => majorityVerdict(r.correct));
