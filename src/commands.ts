@@ -28,6 +28,7 @@ export const commands: CommandEntry[] = [
   { name: 'calibrate', describe: 'Pick abstention thresholds on a calibration split', load: async () => as((await import('./tools/calibrate/commands.ts')).calibrateCommand) },
   { name: 'analyze', describe: 'Analyses of a results file (best-strategy upper bound, abstention P/R)', load: async () => as((await import('./tools/analysis/commands.ts')).analyzeCommand) },
   { name: 'score-answers', describe: 'Score {question_id, prediction} lines (F1, BLEU-1, judges)', load: async () => as((await import('./tools/score-answers/commands.ts')).scoreAnswersCommand) },
+  { name: 'rejudge', describe: 'Add judges\' verdicts to a results file\'s stored answers (no reader calls)', load: async () => as((await import('./tools/rejudge/commands.ts')).rejudgeCommand) },
   { name: 'compare', describe: 'Paired comparison of two methods (difference, CI, test)', load: async () => as((await import('./tools/compare/commands.ts')).compareCommand) },
   { name: 'doctor', describe: 'Check every endpoint an experiment uses', load: async () => as((await import('./tools/doctor/commands.ts')).doctorCommand) },
   { name: 'protocol-check', describe: 'Check a memory server against the http-memory protocol', load: async () => as((await import('./tools/protocol-check/commands.ts')).protocolCheckCommand) },

@@ -71,9 +71,25 @@ const DatasetCommon = {
   methods: z.record(z.string(), DatasetMethodPatchSchema).optional(),
 };
 
+/**
+ * Which gold answers a LoCoMo run judges against: `original` (the dataset as released) or `errata` (the
+ * dial481/locomo-audit corrections applied by question; both versions are then judged and reported, the errata
+ * version in the `accuracy` scores). docs/qa-and-judges.md.
+ */
+export const GoldConfigSchema = z
+  .object({ answers: z.enum(['original', 'errata']).default('original') })
+  .strict();
+export type GoldConfig = z.infer<typeof GoldConfigSchema>;
+
 /** A named, known dataset, or any file/folder in LongMemEval or LoCoMo format ("bring your own data"). */
 export const DatasetRefSchema = z.union([
-  z.object({ name: DatasetNameSchema, ...DatasetCommon }).strict(),
+  z
+    .object({ name: DatasetNameSchema, ...DatasetCommon, gold: GoldConfigSchema.optional() })
+    .strict()
+    .refine((d) => d.gold === undefined || d.gold.answers === 'original' || d.name === 'locomo', {
+      message: 'gold.answers: errata exists for LoCoMo only (the audit corrects locomo10.json)',
+      path: ['gold'],
+    }),
   z
     .object({
       format: z.enum(['longmemeval', 'locomo']),

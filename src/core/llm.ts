@@ -70,6 +70,19 @@ export interface RequestPolicy {
 export interface LlmProvider {
   forRole(role: LlmRole): LlmClient;
   has(role: LlmRole): boolean;
+  /**
+   * A client for `role` asking another model on the role's endpoint, with its key, settings, cache and limits (the
+   * judges of a panel). Optional for test doubles; `clientFor` (below) falls back to `forRole` for the role's model.
+   */
+  forModel?(role: LlmRole, model: string): LlmClient;
   /** The shared request policy (present on the real provider; test doubles may leave it out). */
   readonly requestPolicy?: RequestPolicy;
+}
+
+/** The client of `role` for `model`: the role's own when it is that model, else `forModel` (a judge panel). */
+export function clientFor(llm: LlmProvider, role: LlmRole, model: string): LlmClient {
+  const own = llm.forRole(role);
+  if (own.model === model) return own;
+  if (!llm.forModel) throw new Error(`this LLM provider cannot ask model "${model}" for role "${role}"`);
+  return llm.forModel(role, model);
 }

@@ -2,8 +2,51 @@
  * The `qa:` block an experiment can carry to answer and judge questions (needs `llm.roles.reader`, and
  * `llm.roles.judge` for LLM-judge verdicts). Defaults follow the official protocols: LongMemEval's reader with
  * dates and no chain-of-note, one judge run, Mem0's habit of not judging LoCoMo category 5.
+ * `judges` makes a judge panel (docs/qa-and-judges.md): every answer gets a verdict from each judge; the first is
+ * the one the `accuracy` scores carry. Without it, `llm.roles.judge` is a one-judge panel with id `judge`.
  */
 import { z } from 'zod';
+
+/**
+ * Judge prompts: `longmemeval` (LongMemEval's official type-specific prompts), `locomo` (the LoCoMo judge as Mem0
+ * runs it), `strict` (this project's variant: a specific answer is required; src/eval/qa/prompts/strict-judge.ts).
+ */
+export const JUDGE_PROMPTS = ['longmemeval', 'locomo', 'strict'] as const;
+export type JudgePromptKind = (typeof JUDGE_PROMPTS)[number];
+
+/** The id the one-judge panel of a config without `qa.judges` has. */
+export const DEFAULT_JUDGE_ID = 'judge';
+
+/** A judge id: used in `--judge <id>:<model>[:<prompt>]`, so no colon; `all` names Fleiss' kappa rows. */
+export const JudgeIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]+$/, 'use letters, digits, _ . -')
+  .refine((id) => id !== 'all', '"all" is reserved (it names the whole panel in judge_agreement)');
+
+export const JudgeSpecSchema = z
+  .object({
+    id: JudgeIdSchema,
+    /** The judge model, sent to the endpoint of `llm.roles.judge` (its key, settings and cache). */
+    model: z.string().min(1),
+    /** Default: the dataset's official prompt (LongMemEval's for LongMemEval, Mem0's LoCoMo judge for LoCoMo). */
+    prompt: z.enum(JUDGE_PROMPTS).optional(),
+  })
+  .strict();
+export type JudgeSpec = z.infer<typeof JudgeSpecSchema>;
+
+export const ProbesConfigSchema = z
+  .object({
+    /** Questions per AdaptMR type (stratified, seeded) that get known-wrong probe answers. */
+    perType: z.number().int().positive(),
+    seed: z.number().int().optional(),
+    /**
+     * `rules`: generated offline by the project's rules (src/eval/qa/probes); `audit`: on LoCoMo, the
+     * dial481/locomo-audit probe answers (other datasets still use the rules).
+     */
+    source: z.enum(['rules', 'audit']).default('rules'),
+  })
+  .strict();
+export type ProbesConfig = z.infer<typeof ProbesConfigSchema>;
 
 export const QaConfigSchema = z
   .object({
@@ -29,6 +72,14 @@ export const QaConfigSchema = z
       })
       .strict()
       .default({ repeats: 1, judgeAdversarial: false }),
+    /** A judge panel; the first judge is the primary one (its verdicts are the `accuracy` scores). */
+    judges: z
+      .array(JudgeSpecSchema)
+      .nonempty()
+      .refine((js) => new Set(js.map((j) => j.id)).size === js.length, 'each judge id once')
+      .optional(),
+    /** Leniency probes: known-wrong answers judged alongside the real ones, for each judge's acceptance rate. */
+    probes: ProbesConfigSchema.optional(),
   })
   .strict();
 export type QaConfig = z.infer<typeof QaConfigSchema>;

@@ -1,6 +1,7 @@
 /**
  * CLI: `adaptmr data info --dataset <name> [--json] [--verbose]` (counts by type, data defects found) and
- * `adaptmr data pull <name> [--revision r] [--hub-url u] [--force]` (download, pin, verify).
+ * `adaptmr data pull <name> [--revision r] [--hub-url u] [--force]` (download, pin, verify). `locomo-audit` is not a
+ * dataset of questions but the LoCoMo audit's errata, probes and baseline runs (locomo-audit.ts), pulled the same way.
  */
 import Table from 'cli-table3';
 import type { CommandModule } from 'yargs';
@@ -10,6 +11,7 @@ import { formatIssue, type DataIssue } from './issues.ts';
 import { readInstances } from './load.ts';
 import { verifyLocked } from './lock.ts';
 import { pullDataset } from './pull.ts';
+import { LOCOMO_AUDIT_DIR, pullLocomoAudit } from './locomo-audit.ts';
 import { resolveDataDir, resolveDataset } from './source.ts';
 import { Summarizer } from './summary.ts';
 
@@ -23,7 +25,7 @@ interface InfoArgs {
 }
 
 interface PullArgs {
-  name: DatasetName;
+  name: DatasetName | typeof LOCOMO_AUDIT_DIR;
   revision: string | undefined;
   'data-dir': string | undefined;
   'hub-url': string | undefined;
@@ -94,13 +96,21 @@ export const dataPullCommand: CommandModule<object, PullArgs> = {
   describe: 'Download a dataset into the data directory (pinned revision, sha256 recorded in adaptmr-data.lock.json)',
   builder: (y) =>
     y
-      .positional('name', { choices: DATASET_NAMES, demandOption: true, describe: 'dataset to download' })
+      .positional('name', { choices: [...DATASET_NAMES, LOCOMO_AUDIT_DIR] as const, demandOption: true, describe: 'dataset to download (locomo-audit: LoCoMo errata, probes, baselines)' })
       .option('revision', { type: 'string', describe: 'LongMemEval: HF branch, tag or commit (default main; resolved to a commit)' })
       .option('data-dir', { type: 'string', describe: 'data directory (default: ADAPTMR_DATA_DIR, then ./datasets)' })
       .option('hub-url', { type: 'string', describe: 'Hugging Face endpoint (default: ADAPTMR_HF_ENDPOINT, then https://huggingface.co)' })
       .option('locomo-url', { type: 'string', describe: 'base of the LoCoMo raw URL (default: ADAPTMR_LOCOMO_URL, then https://raw.githubusercontent.com)' })
       .option('force', { type: 'boolean', default: false, describe: 'download even when a verified copy is present' }),
   handler: async (argv) => {
+    if (argv.name === LOCOMO_AUDIT_DIR) {
+      if (argv.revision !== undefined) throw new InputError('locomo-audit is pinned to one commit (its files\' sha256 are checked); --revision does not apply');
+      const audit = await pullLocomoAudit({
+        dataDir: resolveDataDir({ flag: argv['data-dir'] }), baseUrl: argv['locomo-url'], force: argv.force, log: (line) => console.error(line),
+      });
+      console.log(`locomo-audit: ${audit.downloaded.length} downloaded, ${audit.present.length} already present and verified → ${audit.dir}`);
+      return;
+    }
     const result = await pullDataset(argv.name, {
       dataDir: resolveDataDir({ flag: argv['data-dir'] }),
       revision: argv.revision,

@@ -74,6 +74,7 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
     fetch: createPooledFetch(config.concurrency),
   };
   const clients = new Map<LlmRole, LlmClient>();
+  const settingsOf = new Map<LlmRole, ConstructorParameters<typeof OpenAiCompatibleClient>[0]>();
   const described: ResolvedRole[] = [];
   for (const role of LLM_ROLES) {
     const rc = config.roles[role];
@@ -98,6 +99,7 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
       ...(rc.temperature !== undefined ? { temperature: rc.temperature } : {}),
       ...(rc.maxTokens !== undefined ? { maxTokens: rc.maxTokens } : {}),
     };
+    settingsOf.set(role, settings);
     clients.set(role, new OpenAiCompatibleClient(settings, shared));
     described.push({
       role,
@@ -108,15 +110,26 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
       maxTokens: rc.maxTokens ?? null,
     });
   }
+  // Other models on a role's endpoint (a judge panel), one client each, sharing the cache, scheduler and in-flight map.
+  const byModel = new Map<string, LlmClient>();
+  const forRole = (role: LlmRole): LlmClient => {
+    const client = clients.get(role);
+    if (!client) {
+      throw new InputError(`this experiment configures no "${role}" model; add llm.roles.${role} to the config`, 'llm.roles');
+    }
+    return client;
+  };
   return {
     cacheDir,
     cacheMode: config.cache.mode,
     has: (role) => clients.has(role),
-    forRole(role) {
-      const client = clients.get(role);
-      if (!client) {
-        throw new InputError(`this experiment configures no "${role}" model; add llm.roles.${role} to the config`, 'llm.roles');
-      }
+    forRole,
+    forModel(role, model) {
+      const own = forRole(role);
+      if (own.model === model) return own;
+      const key = `${role}\t${model}`;
+      let client = byModel.get(key);
+      if (!client) byModel.set(key, (client = new OpenAiCompatibleClient({ ...settingsOf.get(role)!, model }, shared)));
       return client;
     },
     requestPolicy: {

@@ -2,7 +2,8 @@
  * `adaptmr report`: opens a results file read-only, builds the per-type table for each requested k and renders the
  * recall-by-type chart (first k) into `<outDir>/charts/`. Defaults follow LongMemEval's headline retrieval numbers:
  * recall_any at session level for k = 5 and 10. A file with QA rows adds the QA section (qa-tables.ts), the
- * accuracy-by-type chart and, with LLM calls, the latency/tokens/cost table (cost-table.ts). Methods without source ids
+ * accuracy-by-type chart, the judge-panel, probe, gold-version and answer-length tables (judges-section.ts,
+ * gold-length-section.ts) and, with LLM calls, the latency/tokens/cost table (cost-table.ts). Methods without source ids
  * (Mem0) are named under each retrieval table as "n/a" (no-source-ids.ts).
  */
 import { dirname, join } from 'node:path';
@@ -13,6 +14,8 @@ import { perTypeTable } from './per-type-table.ts';
 import { methodsWithoutSourceIds, noSourceIdsNote } from './no-source-ids.ts';
 import { loadQaItems } from './qa-items.ts';
 import { locomoTable, longMemEvalTable, qaAccuracyByType } from './qa-tables.ts';
+import { judgeSections } from './judges-section.ts';
+import { answerLengthSection, goldVersionsSection } from './gold-length-section.ts';
 import { recallByTypeSpec } from './recall-by-type-spec.ts';
 import { renderChart, type ChartFiles } from './render-chart.ts';
 import { seriesLabeller, type SeriesKey } from './series-label.ts';
@@ -61,6 +64,9 @@ async function qaSection(store: ResultStore, chartsDir: string): Promise<{ text:
       chart = await renderChart(recallByTypeSpec(byType, { title: QA_ACCURACY_TITLE }), join(chartsDir, 'accuracy-by-type'));
     }
     for (const t of [longMemEvalTable(items, label), locomoTable(items, label)]) if (t) text.push(t);
+    // Judge panels, leniency probes, gold versions, answer length (docs/qa-and-judges.md).
+    text.push(...(await judgeSections(store, label)));
+    for (const t of [await goldVersionsSection(store, label), await answerLengthSection(store, label)]) if (t) text.push(t);
   }
   const costs = stageCostTable(await loadStageCosts(store, label));
   if (costs) text.push(costs);

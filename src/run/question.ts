@@ -20,6 +20,8 @@ import type { IndexCache } from './index-cache.ts';
 import { methodFailureStage, type FailedStage } from './failures.ts';
 import { plainCalls, type PaidCallLedger } from './paid-calls.ts';
 import { scoreRetrieval } from './score.ts';
+import { answerErratum, goldAnswer, primaryJudge, type DatasetJudging } from './judging.ts';
+import { promptFor } from '../eval/qa/panel.ts';
 
 export interface QuestionContext {
   config: ExperimentConfig;
@@ -32,6 +34,8 @@ export interface QuestionContext {
   checkpoints?: ((methodId: string) => Checkpoints) | undefined;
   /** Records paid calls as they return (paid-calls.ts), when the run writes a results file. */
   ledger?: PaidCallLedger | undefined;
+  /** The judge panel and gold versions of this dataset (QA runs with a judge). */
+  judging?: DatasetJudging | undefined;
 }
 
 /**
@@ -207,11 +211,20 @@ async function answerAndScore(
   calls: CallRecord[],
   c: QuestionContext,
 ): Promise<FailedStage | undefined> {
+  // The panel's first judge scores the answer against the headline gold version; the other judges and versions are
+  // judged after the questions (src/run/judge-pass.ts).
+  const judging = c.judging;
+  const first = judging?.panel[0];
+  const headline = judging?.headline ?? 'original';
   const qa = await answerQuestion(
-    { protocol: c.protocol, instance, retrieval, ...(methodAnswer !== undefined ? { methodAnswer } : {}) },
+    {
+      protocol: c.protocol, instance, retrieval, ...(methodAnswer !== undefined ? { methodAnswer } : {}),
+      gold: goldAnswer(instance, headline, answerErratum(judging, instance)),
+    },
     c.llm!,
     c.config.qa!,
     calls,
+    judging && first ? primaryJudge(c.config, c.llm!, judging.panel, c.protocol) : undefined,
   );
   batch.answers!.push({
     dataset: base.dataset,
@@ -221,7 +234,14 @@ async function answerAndScore(
     judgeVerdicts: qa.judge ? [qa.judge] : [],
     contextTokens: qa.contextTokens,
     error: qa.error ?? null,
+    answerTokens: qa.answer === null ? null : qa.answerTokens,
   });
+  if (qa.judge && first) {
+    (batch.verdicts ??= []).push({
+      dataset: base.dataset, questionId: base.questionId, method: base.method, probe: '', judge: first.id, gold: headline,
+      model: first.model, prompt: promptFor(first, c.protocol), correct: qa.judge.correct, raw: qa.judge.raw,
+    });
+  }
   if (qa.error) return qa.failedStage ?? 'reader';
   const adversarial = c.protocol === 'locomo' && instance.gold.nativeType === '5';
   const flag = { counted: !adversarial, excludedWhy: adversarial ? 'adversarial (reported separately)' : null };

@@ -8,6 +8,8 @@ import pLimit from 'p-limit';
 import type { ExperimentConfig } from '../core/config.ts';
 import type { Checkpoints } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
+import { answerErratum, goldVersionRows, type DatasetJudging } from './judging.ts';
+import type { Erratum } from '../data/locomo-audit.ts';
 import type { Instance } from '../core/types.ts';
 import { instancesOfRecord, readInstances, type DataIssue, type DatasetSource, type ParseOptions, type RawRecord } from '../data/index.ts';
 import { completedKey, type QuestionBatch, type QuestionSink } from '../store/types.ts';
@@ -21,6 +23,8 @@ import { emptyBatch, runMethod } from './question.ts';
 export interface DatasetPlan {
   source: DatasetSource;
   selected: Set<string>;
+  /** LoCoMo errata by question id, when the dataset entry asks for `gold: { answers: errata }`. */
+  errata?: ReadonlyMap<string, Erratum>;
   /** Folder layouts: the files holding the selected questions, so no other file is opened. */
   files?: ReadonlySet<string>;
 }
@@ -48,6 +52,8 @@ export interface ComputeState {
   checkpoints?: ((methodId: string) => Checkpoints) | undefined;
   /** Durable accounting of paid calls (this process only: worker threads run LLM-free methods). */
   ledger?: PaidCallLedger | undefined;
+  /** The judge panel and gold versions of the dataset (QA with a judge; this process only). */
+  judging?: DatasetJudging | undefined;
 }
 
 /** What this invocation did: questions written or skipped, failed (question, method) results and their stages. */
@@ -127,9 +133,11 @@ export async function computeQuestion(
   const todo = s.methods.filter((m) => !s.done.has(completedKey(instance.dataset, instance.query.id, m.id)));
   if (todo.length === 0) return { batch: undefined, failed: [] };
   const batch = emptyBatch(instance, s.runId);
+  const gold = goldVersionRows(instance, answerErratum(s.judging, instance));
+  if (gold.length > 0) batch.goldVersions = gold;
   const replaces = todo.filter((m) => s.retry?.has(completedKey(instance.dataset, instance.query.id, m.id))).map((m) => m.id);
   if (replaces.length > 0) batch.replaces = replaces;
-  const context = { config: s.config, runId: s.runId, indexes: s.indexes, llm: s.llm, protocol, checkpoints: s.checkpoints, ledger: s.ledger };
+  const context = { config: s.config, runId: s.runId, indexes: s.indexes, llm: s.llm, protocol, checkpoints: s.checkpoints, ledger: s.ledger, judging: s.judging };
   const failed: FailedStage[] = [];
   for (const method of todo) {
     const stage = await runMethod(instance, method, batch, context);

@@ -36,6 +36,8 @@ import { emptyFailureCounts, type FailedStage } from './failures.ts';
 import { runDatasetInProcess, type DatasetPlan, type DatasetRunState, type RunCounters } from './run-dataset.ts';
 import { PaidCallLedger } from './paid-calls.ts';
 import { selectQuestions } from './select.ts';
+import { judgeStage, runPanel } from './judging.ts';
+import { loadErrata } from '../data/locomo-audit.ts';
 
 export interface RunOptions {
   /** Results file (DuckDB). */
@@ -89,6 +91,7 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
   if (config.qa && !config.llm?.roles.reader) {
     throw new InputError('qa needs a reader model: add llm.roles.reader (and llm.roles.judge for LLM-judge verdicts)', exp.path);
   }
+  runPanel(config, exp.path);
   // The LLM client (openai SDK, tokenizer) loads only for experiments that call an LLM.
   const llm = config.llm ? (await import('../llm/provider.ts')).createLlmProvider(config.llm) : undefined;
   const methods = await createMethods(config, exp.path, exp.configHash);
@@ -172,6 +175,7 @@ async function runPlans(
   },
 ): Promise<RunSummary> {
   const { config } = exp;
+  const panel = runPanel(config, exp.path);
 
   // 2. Record the run with its provenance. The provenance (git, node_modules, data file hashes: waits on another
   // process and the disk) is read meanwhile.
@@ -257,6 +261,7 @@ async function runPlans(
           llm,
           checkpoints: direct ? (methodId: string) => storeCheckpoints(direct, runId, methodId) : undefined,
           ledger,
+          judging: panel.length > 0 ? { panel, headline: plans[i]!.errata ? 'errata' : 'original', errata: plans[i]!.errata } : undefined,
         };
         const pool = pools(i);
         if (pool) await pool.run(state);
@@ -274,6 +279,18 @@ async function runPlans(
     // Methods release what they hold outside this process (server-side namespaces) once every question is done.
     for (const m of new Set(everyMethod)) await m.impl.close?.();
     const results = await foldedStore();
+    // The other judges of the panel, the other gold versions and the leniency probes, from the stored answers.
+    if (panel.length > 0 && llm) {
+      const { judgePass } = await import('./judge-pass.ts');
+      const qa = config.qa!;
+      const judged = await judgePass(results, {
+        runId, panel, llm, stageOf: (id) => judgeStage(config, id), repeats: qa.judge.repeats, judgeAdversarial: qa.judge.judgeAdversarial,
+        probes: qa.probes ? { perType: qa.probes.perType, seed: qa.probes.seed ?? config.seed, source: qa.probes.source } : undefined,
+        dataDir: resolveDataDir({ flag: opts.dataDir, config: config.dataDir }), log,
+      });
+      counters.failures.judge += judged.failed;
+      counters.errors += judged.failed;
+    }
     await results.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'done' });
     // Data defects first: a question whose gold is missing from its haystack must not vanish from averages unsaid.
     if (issues.length > 0) log(`data: ${issues.length} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
@@ -349,7 +366,9 @@ async function planDatasets(config: ExperimentConfig, dataDirFlag: string | unde
     if (selected.size === 0) throw new InputError('no questions left after questionIds / sample / limit', `${source.path} (dataset "${source.name}")`);
     const kept = catalog.filter((c) => selected.has(c.questionId));
     const files = filesOf(kept);
-    plans.push(files ? { source, selected, files } : { source, selected });
+    // Gold for the judge only (never a method): read before any work, so a missing audit file costs nothing.
+    const errata = 'gold' in ref && ref.gold?.answers === 'errata' ? await loadErrata(dataDir) : undefined;
+    plans.push({ source, selected, ...(files ? { files } : {}), ...(errata ? { errata } : {}) });
   }
   return plans;
 }

@@ -35,6 +35,7 @@ const DUCKDB_TYPES: Record<CellType, DuckDBType> = {
   i: INTEGER,
   vl: LIST(VARCHAR),
   dl: LIST(DOUBLE),
+  bl: LIST(BOOLEAN),
 };
 
 function toValue(type: CellType, cell: Cell | undefined): DuckDBValue {
@@ -46,6 +47,7 @@ function toValue(type: CellType, cell: Cell | undefined): DuckDBValue {
     case 'i': return Number(cell);
     case 'vl': return listValue(cell as readonly string[]);
     case 'dl': return listValue(cell as readonly number[]);
+    case 'bl': return listValue(cell as readonly boolean[]);
   }
 }
 

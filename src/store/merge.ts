@@ -3,7 +3,8 @@
  * Every input is checked first — a results file of this schema version (open-store.ts refuses others, naming the
  * file) holding the same experiment as every other input and as the output — so nothing is written when any
  * input is wrong. Rows are copied with DuckDB's ATTACH, one transaction per input:
- *   - tables with a primary key (runs, methods, questions, retrievals, answers, checkpoints) keep the row already
+ *   - tables with a primary key (runs, methods, questions, retrievals, answers, verdicts, probe_answers, gold_versions,
+ *     checkpoints) keep the row already
  *     present (a run seen as `done` in any input ends `done`);
  *   - scores and llm_calls have no key; they are copied per (run, dataset, question, method) only when the output
  *     holds no row of that question and method yet — a question's rows are written atomically, so "some" means "all".
@@ -29,7 +30,7 @@ export interface MergeSummary {
   added: Record<string, number>;
 }
 
-const KEYED = ['runs', 'methods', 'questions', 'retrievals', 'answers', 'checkpoints'] as const;
+const KEYED = ['runs', 'methods', 'questions', 'retrievals', 'answers', 'answer_verdicts', 'probe_answers', 'gold_versions', 'checkpoints'] as const;
 const PER_QUESTION = ['scores', 'llm_calls'] as const;
 
 const sqlString = (s: string): string => `'${s.replaceAll("'", "''")}'`;

@@ -8,7 +8,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { InputError, errorMessage } from '../core/errors.ts';
 import { readRows } from './read-rows.ts';
 import { ResultStoreImpl } from './result-store.ts';
-import { SCHEMA_VERSION, UPGRADE_STATS_SQL, createSchemaSql, migrateV1ToV2Sql } from './schema.ts';
+import { SCHEMA_VERSION, UPGRADE_STATS_SQL, createSchemaSql, migrateV1ToV2Sql, migrateV2ToV3Sql } from './schema.ts';
 import { readSpool, spoolBusy, spoolPathOf } from './spool.ts';
 import type { ResultStore } from './types.ts';
 
@@ -48,6 +48,10 @@ async function ensureSchema(connection: DuckDBConnection, path: string, readOnly
     await connection.run(`BEGIN; ${migrateV1ToV2Sql()} COMMIT;`);
     found = '2';
   }
+  if (found === '2' && !readOnly) {
+    await connection.run(`BEGIN; ${migrateV2ToV3Sql()} COMMIT;`);
+    found = '3';
+  }
   if (found !== String(SCHEMA_VERSION)) {
     throw new InputError(
       `results file has schema version ${found ?? 'none'}, this harness reads version ${SCHEMA_VERSION}; ` +
@@ -55,7 +59,8 @@ async function ensureSchema(connection: DuckDBConnection, path: string, readOnly
       path,
     );
   }
-  if (!readOnly && !tables.some((t) => t.table_name === 'score_cis')) await connection.run(`BEGIN; ${UPGRADE_STATS_SQL} COMMIT;`);
+  // Derived tables added since (statistics, judge agreement) are created on a writable open.
+  if (!readOnly && !tables.some((t) => t.table_name === 'judge_comparisons')) await connection.run(`BEGIN; ${UPGRADE_STATS_SQL} COMMIT;`);
 }
 
 /**

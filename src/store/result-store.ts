@@ -16,11 +16,14 @@ import { TableAppenders } from './appenders.ts';
 import { appendClassifierEval } from './classifier-eval.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
 import { readRows } from './read-rows.ts';
-import { answerCells, comparisonCells, llmCallCells, questionCells, retrievalCells, scoreCells, scoreCiCells } from './row-cells.ts';
+import {
+  answerCells, comparisonCells, goldVersionCells, judgeAgreementCells, judgeComparisonCells, llmCallCells, probeAnswerCells,
+  questionCells, retrievalCells, scoreCells, scoreCiCells, verdictCells,
+} from './row-cells.ts';
 import { GroupCommit } from './group-commit.ts';
 import { SerialQueue } from './serial-queue.ts';
 import type { SpoolContents } from './spool.ts';
-import { completedKey, type LlmCallRow, type MethodRow, type QueryParam, type QuestionBatch, type ResultStore, type RunRecord, type StatsTables } from './types.ts';
+import { completedKey, type JudgingRows, type LlmCallRow, type MethodRow, type QueryParam, type QuestionBatch, type ResultStore, type RunRecord, type StatsTables } from './types.ts';
 import { redactBatch } from './redact-batch.ts';
 import { validateBatch } from './validate-batch.ts';
 
@@ -210,6 +213,29 @@ export class ResultStoreImpl implements ResultStore {
     });
   }
 
+  writeJudging(runId: string, rows: JudgingRows): Promise<void> {
+    this.assertWritable('writeJudging');
+    const safe = redactBatch({
+      runId, question: {} as QuestionBatch['question'], retrievals: [], scores: [],
+      verdicts: [...rows.verdicts], llmCalls: [...(rows.llmCalls ?? [])],
+    });
+    const probes = (rows.probeAnswers ?? []).map((p) => ({ ...p, answer: redactSecrets(p.answer) }));
+    return this.queue.run(async () => {
+      await this.connection.run('BEGIN TRANSACTION');
+      try {
+        await this.appenders.append(probeAnswerCells, runId, probes);
+        await this.appenders.append(verdictCells, runId, safe.verdicts ?? []);
+        await this.appenders.append(llmCallCells, runId, safe.llmCalls ?? []);
+        this.appenders.flushAll();
+        await this.connection.run('COMMIT');
+      } catch (err) {
+        this.appenders.clearAll();
+        await this.connection.run('ROLLBACK');
+        throw new Error(`writing ${rows.verdicts.length} verdict(s) of run ${runId} to ${this.path}: ${errorMessage(err)}`, { cause: err });
+      }
+    });
+  }
+
   query<T = Record<string, unknown>>(sql: string, params: readonly QueryParam[] = []): Promise<T[]> {
     if (this.closed) return Promise.reject(new Error(`results store ${this.path} is closed`));
     return this.queue.run(() => readRows<T>(this.connection, sql, params));
@@ -220,9 +246,11 @@ export class ResultStoreImpl implements ResultStore {
     return this.queue.run(async () => {
       await this.connection.run('BEGIN TRANSACTION');
       try {
-        await this.connection.run('DELETE FROM score_cis; DELETE FROM comparisons;');
+        await this.connection.run('DELETE FROM score_cis; DELETE FROM comparisons; DELETE FROM judge_agreement; DELETE FROM judge_comparisons;');
         await this.appenders.append(scoreCiCells, '', stats.scoreCis);
         await this.appenders.append(comparisonCells, '', stats.comparisons);
+        await this.appenders.append(judgeAgreementCells, '', stats.judgeAgreement ?? []);
+        await this.appenders.append(judgeComparisonCells, '', stats.judgeComparisons ?? []);
         this.appenders.flushAll();
         await this.connection.run(`INSERT OR REPLACE INTO meta VALUES ('stats_fingerprint', $1)`, [stats.fingerprint]);
         await this.connection.run('COMMIT');
@@ -318,6 +346,7 @@ export class ResultStoreImpl implements ResultStore {
     // Gold is identical for every method of a question, so it is written once per run and question.
     if (!gold.has(key) && !added.some((a) => a.gold === gold && a.key === key)) {
       await this.appenders.append(questionCells, batch.runId, [batch.question]);
+      await this.appenders.append(goldVersionCells, batch.runId, batch.goldVersions ?? []);
       added.push({ gold, key });
     }
     await this.writeRows(batch);
@@ -328,13 +357,14 @@ export class ResultStoreImpl implements ResultStore {
     // file holds one or the other, never both. llm_calls are kept: they record calls that were made (and paid).
     for (const method of batch.replaces ?? []) {
       const key = [batch.runId, batch.question.dataset, batch.question.questionId, method];
-      for (const table of ['retrievals', 'scores', 'answers']) {
+      for (const table of ['retrievals', 'scores', 'answers', 'answer_verdicts']) {
         await this.connection.run(`DELETE FROM ${table} WHERE run_id = $1 AND dataset = $2 AND question_id = $3 AND method = $4`, key);
       }
     }
     await this.appenders.append(retrievalCells, batch.runId, batch.retrievals);
     await this.appenders.append(scoreCells, batch.runId, batch.scores);
     await this.appenders.append(answerCells, batch.runId, batch.answers ?? []);
+    await this.appenders.append(verdictCells, batch.runId, batch.verdicts ?? []);
     await this.appenders.append(llmCallCells, batch.runId, batch.llmCalls ?? []);
   }
 

@@ -4,14 +4,17 @@
  * CREATE TABLE statements in schema.ts (the store test reads every column back to catch a mismatch).
  */
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
-import type { AnswerRow, LlmCallRow, QuestionRow, RetrievalRow, ScoreRow } from './types.ts';
+import type { JudgeAgreementRow, JudgeComparisonRow } from '../eval/qa/agreement/index.ts';
+import type { AnswerRow, GoldVersionRow, LlmCallRow, ProbeAnswerRow, QuestionRow, RetrievalRow, ScoreRow, VerdictRow } from './types.ts';
 
-/** varchar · boolean · double · integer · varchar list · double list. */
-export type CellType = 'v' | 'b' | 'd' | 'i' | 'vl' | 'dl';
-export type Cell = string | number | boolean | null | readonly string[] | readonly number[];
+/** varchar · boolean · double · integer · varchar list · double list · boolean list. */
+export type CellType = 'v' | 'b' | 'd' | 'i' | 'vl' | 'dl' | 'bl';
+export type Cell = string | number | boolean | null | readonly string[] | readonly number[] | readonly boolean[];
 
 export interface TableCells<R> {
-  table: 'questions' | 'retrievals' | 'scores' | 'answers' | 'llm_calls' | 'score_cis' | 'comparisons';
+  table:
+    | 'questions' | 'retrievals' | 'scores' | 'answers' | 'llm_calls' | 'score_cis' | 'comparisons'
+    | 'answer_verdicts' | 'probe_answers' | 'gold_versions' | 'judge_agreement' | 'judge_comparisons';
   types: readonly CellType[];
   cells(runId: string, row: R): Cell[];
 }
@@ -48,9 +51,44 @@ export const scoreCells: TableCells<ScoreRow> = {
 
 export const answerCells: TableCells<AnswerRow> = {
   table: 'answers',
-  types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'v'],
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i'],
   cells: (runId, a) => [
     runId, a.dataset, a.questionId, a.method, a.answer, JSON.stringify(a.judgeVerdicts), a.contextTokens, a.error,
+    a.answerTokens ?? null,
+  ],
+};
+
+export const verdictCells: TableCells<VerdictRow> = {
+  table: 'answer_verdicts',
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'v', 'v', 'bl', 'vl'],
+  cells: (runId, v) => [runId, v.dataset, v.questionId, v.method, v.probe, v.judge, v.gold, v.model, v.prompt, v.correct, v.raw],
+};
+
+export const probeAnswerCells: TableCells<ProbeAnswerRow> = {
+  table: 'probe_answers',
+  types: ['v', 'v', 'v', 'v', 'v', 'v'],
+  cells: (runId, p) => [runId, p.dataset, p.questionId, p.probe, p.source, p.answer],
+};
+
+export const goldVersionCells: TableCells<GoldVersionRow> = {
+  table: 'gold_versions',
+  types: ['v', 'v', 'v', 'v', 'v', 'v'],
+  cells: (runId, g) => [runId, g.dataset, g.questionId, g.version, g.answer, g.note],
+};
+
+/** Derived rows; the `runId` argument is ignored. */
+export const judgeAgreementCells: TableCells<JudgeAgreementRow> = {
+  table: 'judge_agreement',
+  types: ['v', 'v', 'v', 'v', 'i', 'd', 'd'],
+  cells: (_runId, r) => [r.dataset, r.judgeA, r.judgeB, r.adaptType, r.n, r.agreement, r.kappa],
+};
+
+export const judgeComparisonCells: TableCells<JudgeComparisonRow> = {
+  table: 'judge_comparisons',
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'v'],
+  cells: (_runId, r) => [
+    r.judge, r.run, r.dataset, r.methodA, r.methodB, r.adaptType, r.nPairs, r.meanDiff, r.ciLow, r.ciHigh, r.pValue,
+    r.pHolm, r.test, r.runB,
   ],
 };
 

@@ -7,6 +7,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBatch } from './fake-batch.ts';
 import { openResultStore } from './open-store.ts';
+import { SCHEMA_VERSION } from './schema.ts';
 
 let dir: string;
 let file: string;
@@ -16,14 +17,45 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+/** What version 3 added, undone (the version-2 layout). */
+const V3_TO_V2 = 'DROP TABLE answer_verdicts; DROP TABLE probe_answers; DROP TABLE gold_versions; ALTER TABLE answers DROP COLUMN answer_tokens;';
+
 /** Turns a fresh file back into the version-1 layout (no methods/checkpoints tables, no retrievals.k). */
 async function downgradeToV1(path: string): Promise<void> {
   const db = await DuckDBInstance.create(path);
   const c = await db.connect();
-  await c.run("DROP TABLE methods; DROP TABLE checkpoints; ALTER TABLE retrievals DROP COLUMN k; UPDATE meta SET value = '1' WHERE key = 'schema_version';");
+  await c.run(`${V3_TO_V2} DROP TABLE methods; DROP TABLE checkpoints; ALTER TABLE retrievals DROP COLUMN k; UPDATE meta SET value = '1' WHERE key = 'schema_version';`);
   c.closeSync();
   db.closeSync();
 }
+
+describe('schema version 3', () => {
+  it('migrates a version-2 file on open: its rows kept, the judge-panel tables added, answer_tokens NULL on old answers', async () => {
+    const s1 = await openResultStore(file);
+    await s1.writeQuestion({ ...fakeBatch('r1', 0, ['bm25']), answers: [{ dataset: 'fake', questionId: 'q0', method: 'bm25', answer: 'A', judgeVerdicts: [{ correct: [true], raw: ['yes'] }], contextTokens: 3, error: null }] });
+    await s1.close();
+    const db = await DuckDBInstance.create(file);
+    const c = await db.connect();
+    await c.run(`${V3_TO_V2} DROP TABLE judge_agreement; DROP TABLE judge_comparisons; UPDATE meta SET value = '2' WHERE key = 'schema_version';`);
+    c.closeSync();
+    db.closeSync();
+    const s2 = await openResultStore(file);
+    expect(await s2.query("SELECT value FROM meta WHERE key = 'schema_version'")).toEqual([{ value: '3' }]);
+    expect(await s2.query('SELECT answer, judge_verdicts, answer_tokens FROM answers')).toEqual([{ answer: 'A', judge_verdicts: '[{"correct":[true],"raw":["yes"]}]', answer_tokens: null }]);
+    expect(await s2.query('SELECT (SELECT count(*) FROM answer_verdicts)::INT v, (SELECT count(*) FROM judge_agreement)::INT a')).toEqual([{ v: 0, a: 0 }]);
+    await s2.close();
+  });
+
+  it('refuses a version-2 file read-only (a writable open migrates it), naming the file', async () => {
+    await (await openResultStore(file)).close();
+    const db = await DuckDBInstance.create(file);
+    const c = await db.connect();
+    await c.run(`${V3_TO_V2} UPDATE meta SET value = '2' WHERE key = 'schema_version';`);
+    c.closeSync();
+    db.closeSync();
+    await expect(openResultStore(file, { readOnly: true })).rejects.toThrow(/results\.duckdb: results file has schema version 2, this harness reads version 3/);
+  });
+});
 
 describe('schema version 2', () => {
   it('migrates a version-1 file on open, keeping its rows', async () => {
@@ -33,7 +65,7 @@ describe('schema version 2', () => {
     const s2 = await openResultStore(file);
     await s2.writeQuestion({ ...fakeBatch('r1', 0, ['bm25']), retrievals: fakeBatch('r1', 0, ['bm25']).retrievals.map((r) => ({ ...r, k: 50 })) });
     const rows = await s2.query<{ k: number; v: string }>("SELECT r.k, m.value AS v FROM retrievals r, meta m WHERE m.key = 'schema_version'");
-    expect(rows).toEqual([{ k: 50, v: '2' }]);
+    expect(rows).toEqual([{ k: 50, v: String(SCHEMA_VERSION) }]);
     await s2.close();
   });
 

@@ -4,12 +4,13 @@
  * of another version are refused on open (see open-store.ts) rather than misread.
  */
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Tables in write order; `export` writes these plus the view. */
 export const TABLES = [
-  'meta', 'runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'llm_calls', 'checkpoints',
-  'classifier_eval', 'classifier_type_scores', 'classifier_confusion', 'classifier_predictions', 'score_cis', 'comparisons',
+  'meta', 'runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'answer_verdicts', 'probe_answers', 'gold_versions',
+  'llm_calls', 'checkpoints', 'classifier_eval', 'classifier_type_scores', 'classifier_confusion', 'classifier_predictions',
+  'score_cis', 'comparisons', 'judge_agreement', 'judge_comparisons',
 ] as const;
 export type TableName = (typeof TABLES)[number];
 export const VIEWS = ['scores_by_type'] as const;
@@ -58,6 +59,38 @@ ${DDL_VIEW}
 UPDATE meta SET value = '2' WHERE key = 'schema_version';`;
 }
 
+// Added in version 3: judge panels, gold versions and leniency probes (docs/qa-and-judges.md).
+//   answer_verdicts one row per judged answer × judge × gold version; `method` is '' and `probe` names the probe kind
+//                  for a known-wrong probe answer (probe_answers), `probe` is '' for a method's own answer. `correct`
+//                  and `raw` hold one entry per judge repeat. The first judge of a run's panel, on the run's headline
+//                  gold version, is the one the `accuracy` score rows (and answers.judge_verdicts) carry.
+//   probe_answers  the known-wrong answers judged for a stratified sample of questions (kind 'specific' | 'vague').
+//   gold_versions  a question's gold answer under each version where they differ (LoCoMo `original` | `errata`).
+//   answers.answer_tokens  o200k tokens of the answer (NULL in files written before version 3).
+const DDL_V3 = `
+CREATE TABLE answer_verdicts (
+  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
+  probe VARCHAR NOT NULL, judge VARCHAR NOT NULL, gold VARCHAR NOT NULL, model VARCHAR NOT NULL, prompt VARCHAR NOT NULL,
+  correct BOOLEAN[] NOT NULL, raw VARCHAR[] NOT NULL,
+  PRIMARY KEY (run_id, dataset, question_id, method, probe, judge, gold));
+CREATE TABLE probe_answers (
+  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, probe VARCHAR NOT NULL,
+  source VARCHAR NOT NULL, answer VARCHAR NOT NULL,
+  PRIMARY KEY (run_id, dataset, question_id, probe));
+CREATE TABLE gold_versions (
+  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, version VARCHAR NOT NULL,
+  answer VARCHAR NOT NULL, note VARCHAR,
+  PRIMARY KEY (run_id, dataset, question_id, version));
+`;
+
+/** Version 2 → 3, run in one transaction on open (additive: every v2 row is kept; answer_tokens stays NULL there). */
+export function migrateV2ToV3Sql(): string {
+  return `${DDL_V3}
+ALTER TABLE answers ADD COLUMN answer_tokens INTEGER;
+${DDL_STATS}
+UPDATE meta SET value = '3' WHERE key = 'schema_version';`;
+}
+
 // JSON-valued columns (config, package versions, type probabilities, notes, judge verdicts) are VARCHAR holding
 // JSON text: open-ended shapes stay lossless without DuckDB's JSON extension. Id lists are native VARCHAR[] so
 // SQL can unnest them. Times are ISO 8601 strings exactly as the dataset/runner gave them (cast with ::TIMESTAMP).
@@ -93,8 +126,9 @@ CREATE TABLE scores (
 
 CREATE TABLE answers (
   run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
-  answer VARCHAR, judge_verdicts VARCHAR NOT NULL, context_tokens INTEGER, error VARCHAR,
+  answer VARCHAR, judge_verdicts VARCHAR NOT NULL, context_tokens INTEGER, error VARCHAR, answer_tokens INTEGER,
   PRIMARY KEY (run_id, dataset, question_id, method));
+${DDL_V3}
 
 CREATE TABLE llm_calls (
   run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
@@ -117,6 +151,17 @@ CREATE TABLE IF NOT EXISTS comparisons (
   mean_diff DOUBLE NOT NULL, ci_low DOUBLE NOT NULL, ci_high DOUBLE NOT NULL, p_value DOUBLE NOT NULL, p_holm DOUBLE NOT NULL,
   test VARCHAR NOT NULL, family VARCHAR NOT NULL, n_excluded INTEGER NOT NULL, run_b VARCHAR NOT NULL,
   ci_method VARCHAR NOT NULL, bootstrap VARCHAR NOT NULL, resamples INTEGER NOT NULL);
+-- Judge panels (src/eval/qa/agreement): per dataset, pair of judges and AdaptMR type (plus 'all'), over the answers
+-- both judged on each run's headline gold version; judge_a = judge_b = 'all' is Fleiss' kappa over every judge
+-- (3 or more) on the answers all of them judged.
+CREATE TABLE IF NOT EXISTS judge_agreement (
+  dataset VARCHAR NOT NULL, judge_a VARCHAR NOT NULL, judge_b VARCHAR NOT NULL, adapt_type VARCHAR NOT NULL,
+  n INTEGER NOT NULL, agreement DOUBLE NOT NULL, kappa DOUBLE);
+-- The paired comparisons of judged accuracy (comparisons, level qa) recomputed under each judge of the panel.
+CREATE TABLE IF NOT EXISTS judge_comparisons (
+  judge VARCHAR NOT NULL, run VARCHAR NOT NULL, dataset VARCHAR NOT NULL, method_a VARCHAR NOT NULL, method_b VARCHAR NOT NULL,
+  adapt_type VARCHAR NOT NULL, n_pairs INTEGER NOT NULL, mean_diff DOUBLE NOT NULL, ci_low DOUBLE NOT NULL,
+  ci_high DOUBLE NOT NULL, p_value DOUBLE NOT NULL, p_holm DOUBLE NOT NULL, test VARCHAR NOT NULL, run_b VARCHAR NOT NULL);
 `;
 
 const KEYS = 's.run_id, s.dataset, s.method, s.granularity, s.level, s.metric, s.k';

@@ -13,6 +13,8 @@ import {
   computeComparisons, computeScoreCis, resolveRunStats, type RunStats, type ScoreInput,
 } from '../eval/stats/results/index.ts';
 import { PlanCache } from '../eval/stats/resample.ts';
+import { computeJudgeAgreement, computeJudgeComparisons, type VerdictInput } from '../eval/qa/agreement/index.ts';
+import { headlineGoldOf } from '../eval/qa/panel.ts';
 import type { ResultStore } from './types.ts';
 
 /** Bumped when the statistics code changes what it stores, so older tables are recomputed. */
@@ -33,7 +35,9 @@ export async function statsFingerprint(store: ResultStore): Promise<string> {
   const [questions] = await store.query<{ h: string | null }>(
     `SELECT sum(hash(run_id, dataset, question_id, adapt_type, native_type))::VARCHAR AS h FROM questions`);
   const runs = await store.query<{ run_id: string; config_json: string }>(`SELECT run_id, config_json FROM runs ORDER BY run_id`);
-  return stableHash({ v: STATS_VERSION, scores, questions, runs: runs.map((r) => [r.run_id, stableHash(r.config_json)]) });
+  const [verdicts] = await store.query<{ n: number; h: string | null }>(
+    `SELECT count(*) AS n, sum(hash(run_id, dataset, question_id, method, probe, judge, gold, correct))::VARCHAR AS h FROM answer_verdicts`);
+  return stableHash({ v: STATS_VERSION, scores, questions, verdicts, runs: runs.map((r) => [r.run_id, stableHash(r.config_json)]) });
 }
 
 export async function loadRunStats(store: ResultStore): Promise<Map<string, RunStats>> {
@@ -82,6 +86,33 @@ export async function loadScoreInputs(store: ResultStore): Promise<ScoreInput[]>
   });
 }
 
+/**
+ * Every judge's verdict on a real answer (not a probe) against its run's headline gold version, with the question's
+ * types and whether its `accuracy` score counts (answers without one, e.g. LoCoMo category 5, count as not counted).
+ */
+export async function loadVerdictInputs(store: ResultStore): Promise<VerdictInput[]> {
+  const runs = await store.query<{ run_id: string; config_json: string }>(`SELECT run_id, config_json FROM runs`);
+  const headline = new Map(runs.map((r) => [r.run_id, headlineGoldOf(r.config_json)]));
+  const rows = await store.query<{
+    run_id: string; dataset: string; question_id: string; method: string; judge: string; gold: string; correct: boolean[];
+    adapt_type: string; native_type: string; granularity: string | null; counted: boolean | null;
+  }>(
+    `SELECT v.run_id, v.dataset, v.question_id, v.method, v.judge, v.gold, v.correct, q.adapt_type, q.native_type,
+            s.granularity, s.counted
+     FROM answer_verdicts v
+     JOIN questions q ON q.run_id = v.run_id AND q.dataset = v.dataset AND q.question_id = v.question_id
+     LEFT JOIN scores s ON s.run_id = v.run_id AND s.dataset = v.dataset AND s.question_id = v.question_id AND s.method = v.method
+       AND s.level = 'qa' AND s.metric = 'accuracy'
+     WHERE v.probe = ''
+     ORDER BY v.run_id, v.dataset, v.question_id, v.method, v.judge`);
+  return rows
+    .filter((r) => r.gold === (headline.get(r.run_id)?.(r.dataset) ?? 'original'))
+    .map((r) => ({
+      runId: r.run_id, dataset: r.dataset, questionId: r.question_id, method: r.method, granularity: r.granularity ?? '',
+      adaptType: r.adapt_type, nativeType: r.native_type, judge: r.judge, correct: r.correct, counted: r.counted === true,
+    }));
+}
+
 export interface RefreshResult {
   /** False when the stored statistics were already up to date. */
   recomputed: boolean;
@@ -109,7 +140,10 @@ export async function refreshStats(store: ResultStore, opts: { force?: boolean }
   const plans = new PlanCache(32);
   const scoreCis = computeScoreCis(rows, runs, plans);
   const comparisons = computeComparisons(rows, runs, plans);
+  const verdicts = await loadVerdictInputs(store);
+  const judgeAgreement = computeJudgeAgreement(verdicts);
+  const judgeComparisons = computeJudgeComparisons(verdicts, runs, plans);
   await checkpoint;
-  await store.replaceStats({ scoreCis, comparisons, fingerprint });
+  await store.replaceStats({ scoreCis, comparisons, judgeAgreement, judgeComparisons, fingerprint });
   return { recomputed: true, cells: scoreCis.length, comparisons: comparisons.length, ms: performance.now() - t0 };
 }

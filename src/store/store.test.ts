@@ -52,7 +52,10 @@ describe('writeQuestion', () => {
     const batch: QuestionBatch = {
       ...fakeBatch('r1', 1, ['bm25']),
       answers: [{ dataset: 'fake', questionId: 'q1', method: 'bm25', answer: 'Paris', judgeVerdicts: [{ verdict: 'yes' }],
-        contextTokens: 812, error: null }],
+        contextTokens: 812, error: null, answerTokens: 1 }],
+      verdicts: [{ dataset: 'fake', questionId: 'q1', method: 'bm25', probe: '', judge: 'j1', gold: 'original', model: 'gpt-j',
+        prompt: 'locomo', correct: [true, false], raw: ['{"label":"CORRECT"}', 'WRONG'] }],
+      goldVersions: [{ dataset: 'fake', questionId: 'q1', version: 'errata', answer: 'Lyon', note: 'HALLUCINATION' }],
       llmCalls: [{ dataset: 'fake', questionId: 'q1', method: 'bm25', stage: 'reader', model: 'gpt-x', promptTokens: 900,
         completionTokens: 12, latencyMs: 250.5, cached: true, costUsd: 0.0012 }],
     };
@@ -73,7 +76,11 @@ describe('writeQuestion', () => {
         run_id: 'r1', dataset: 'fake', question_id: 'q1', method: 'bm25', granularity: 'turn', level: 'qa', metric: 'f1',
         k: null, value: 0.5, counted: true, excluded_why: null }]);
       expect(await s.query('SELECT * FROM answers')).toEqual([{ run_id: 'r1', dataset: 'fake', question_id: 'q1',
-        method: 'bm25', answer: 'Paris', judge_verdicts: '[{"verdict":"yes"}]', context_tokens: 812, error: null }]);
+        method: 'bm25', answer: 'Paris', judge_verdicts: '[{"verdict":"yes"}]', context_tokens: 812, error: null, answer_tokens: 1 }]);
+      expect(await s.query('SELECT * FROM answer_verdicts')).toEqual([{ run_id: 'r1', dataset: 'fake', question_id: 'q1', method: 'bm25',
+        probe: '', judge: 'j1', gold: 'original', model: 'gpt-j', prompt: 'locomo', correct: [true, false], raw: ['{"label":"CORRECT"}', 'WRONG'] }]);
+      expect(await s.query('SELECT * FROM gold_versions')).toEqual([{ run_id: 'r1', dataset: 'fake', question_id: 'q1', version: 'errata',
+        answer: 'Lyon', note: 'HALLUCINATION' }]);
       expect(await s.query('SELECT * FROM llm_calls')).toEqual([{ run_id: 'r1', dataset: 'fake', question_id: 'q1',
         method: 'bm25', stage: 'reader', model: 'gpt-x', prompt_tokens: 900, completion_tokens: 12, latency_ms: 250.5,
         cached: true, cost_usd: 0.0012, error: null }]);
@@ -189,7 +196,7 @@ describe('opening', () => {
     await c.run("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
     c.closeSync();
     db.closeSync();
-    await expect(openResultStore(file)).rejects.toThrow(/results\.duckdb: results file has schema version 99.*reads version 2/);
+    await expect(openResultStore(file)).rejects.toThrow(/results\.duckdb: results file has schema version 99.*reads version 3/);
   });
 
   it('refuses a DuckDB file that is not a results file', async () => {

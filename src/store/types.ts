@@ -5,6 +5,7 @@
 import type { CallRecord } from '../core/interfaces.ts';
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
+import type { JudgeAgreementRow, JudgeComparisonRow } from '../eval/qa/agreement/index.ts';
 
 export type RunStatus = 'running' | 'done' | 'failed';
 
@@ -87,6 +88,50 @@ export interface AnswerRow {
   judgeVerdicts: unknown[];
   contextTokens: number | null;
   error: string | null;
+  /** o200k tokens of `answer` (null when there is none). */
+  answerTokens?: number | null;
+}
+
+/**
+ * One judge's verdict on one answer against one gold version (table `answer_verdicts`, schema.ts). A probe answer (a
+ * known-wrong answer, `probe_answers`) has `method` '' and `probe` its kind; a method's own answer has `probe` ''.
+ */
+export interface VerdictRow {
+  dataset: string;
+  questionId: string;
+  method: string;
+  probe: string;
+  /** The judge's id in the panel. */
+  judge: string;
+  /** The gold version judged against: `original`, or `errata` (LoCoMo). */
+  gold: string;
+  model: string;
+  /** The prompt kind (`longmemeval`, `locomo`, `strict`). */
+  prompt: string;
+  /** One entry per judge repeat. */
+  correct: boolean[];
+  raw: string[];
+}
+
+/** A known-wrong answer judged alongside the real ones (leniency probe). */
+export interface ProbeAnswerRow {
+  dataset: string;
+  questionId: string;
+  /** `specific` (a plausible wrong value of the right kind) or `vague` (on topic, no answer). */
+  probe: string;
+  /** Which rule made it, or which file it was imported from. */
+  source: string;
+  answer: string;
+}
+
+/** A question's gold answer under one version, where the versions differ. */
+export interface GoldVersionRow {
+  dataset: string;
+  questionId: string;
+  version: string;
+  answer: string;
+  /** Why the version differs (the erratum's error type). */
+  note: string | null;
 }
 
 /** One LLM/embedding call, attributed to a question and method. */
@@ -103,6 +148,10 @@ export interface QuestionBatch {
   retrievals: RetrievalRow[];
   scores: ScoreRow[];
   answers?: AnswerRow[];
+  /** Judge verdicts on this question's answers (and probe answers). */
+  verdicts?: VerdictRow[];
+  /** The question's gold under each version where they differ; written once per run and question, as the gold. */
+  goldVersions?: GoldVersionRow[];
   llmCalls?: LlmCallRow[];
   /**
    * Methods whose earlier rows for this question (error rows of a previous attempt) this batch replaces: they are
@@ -166,6 +215,12 @@ export interface ResultStore extends QuestionSink {
   /** Written in one transaction per group of questions; rolls back and rethrows (naming the question) on any error. */
   writeQuestion(batch: QuestionBatch): Promise<void>;
   /**
+   * Judging rows added to questions already written (judge panels, re-judging, leniency probes): probe answers,
+   * verdicts and the calls that made them, in one transaction. The rows must be new (the judging pass writes only
+   * what is missing); a key already present fails the transaction, which then writes nothing.
+   */
+  writeJudging(runId: string, rows: JudgingRows): Promise<void>;
+  /**
    * Appends llm_calls rows in a transaction of their own, committed before it resolves: the runner records each paid
    * call this way as it returns (durable accounting), apart from the question's other rows.
    */
@@ -177,6 +232,13 @@ export interface ResultStore extends QuestionSink {
   close(): Promise<void>;
 }
 
+/** What `writeJudging` writes. */
+export interface JudgingRows {
+  verdicts: readonly VerdictRow[];
+  probeAnswers?: readonly ProbeAnswerRow[];
+  llmCalls?: readonly LlmCallRow[];
+}
+
 /** The key `completedKeys` returns, built the same way by the runner. */
 export function completedKey(dataset: string, questionId: string, method: string): string {
   return `${dataset}\t${questionId}\t${method}`;
@@ -186,5 +248,7 @@ export function completedKey(dataset: string, questionId: string, method: string
 export interface StatsTables {
   scoreCis: readonly ScoreCiRow[];
   comparisons: readonly ComparisonRow[];
+  judgeAgreement?: readonly JudgeAgreementRow[];
+  judgeComparisons?: readonly JudgeComparisonRow[];
   fingerprint: string;
 }

@@ -72,6 +72,22 @@ export const flagCases: BadInputCase[] = [
     exit: 2,
     first: /^error: environment variable ADAPTMR_SURELY_UNSET_KEY \(--api-key-env\) is not set/u,
   },
+  {
+    name: 'rejudge --judge without an id',
+    area: 'flags',
+    setup: resultsFile,
+    args: () => ['rejudge', 'results.duckdb', '--judge', 'gpt-4o'],
+    exit: 2,
+    first: /^error: --judge: "gpt-4o" is not <id>:<model>\[:<prompt>\]/u,
+  },
+  {
+    name: 'score-answers --format locomo-audit on a file that is not JSON',
+    area: 'flags',
+    setup: (c) => void put(c, 'eval_results.json', '{"total_questions": '),
+    args: () => ['score-answers', '--format', 'locomo-audit', 'eval_results.json'],
+    exit: 2,
+    first: /^error: .*eval_results\.json: locomo-audit eval_results: not valid JSON/u,
+  },
   { name: 'report -k 0', area: 'flags', setup: resultsFile, args: () => ['report', 'results.duckdb', '-k', '0'], exit: 2, first: usage('-k', '0') },
   { name: 'report -k ten', area: 'flags', setup: resultsFile, args: () => ['report', 'results.duckdb', '-k', '5', 'ten'], exit: 2, first: usage('-k', 'ten') },
   {

@@ -218,4 +218,28 @@ export const configCases: BadInputCase[] = [
     exit: 2,
     first: /^error: .*sweep\.yaml: invalid YAML/u,
   },
+  {
+    name: 'gold errata on a dataset that is not LoCoMo',
+    area: 'config',
+    setup: (c) => put(c, 'exp.yaml', experimentYaml({ datasets: '  - { name: longmemeval-oracle, gold: { answers: errata } }' })),
+    args: runArgs(),
+    exit: 2,
+    first: /^error: .*exp\.yaml.*gold.*errata exists for LoCoMo only/u,
+  },
+  {
+    name: 'a judge panel without a judge endpoint',
+    area: 'config',
+    setup: withData((d) => ok(d, 'llm:\n  roles:\n    reader: { model: r }\nqa:\n  judges:\n    - { id: a, model: m }')),
+    args: runArgs(),
+    exit: 2,
+    first: /^error: .*exp\.yaml: qa\.judges needs llm\.roles\.judge/u,
+  },
+  {
+    name: 'a judge panel naming one id twice',
+    area: 'config',
+    setup: withData((d) => ok(d, 'llm:\n  roles:\n    reader: { model: r }\n    judge: { model: j }\nqa:\n  judges:\n    - { id: a, model: m }\n    - { id: a, model: n }')),
+    args: runArgs(),
+    exit: 2,
+    first: /^error: .*exp\.yaml.*each judge id once/u,
+  },
 ];

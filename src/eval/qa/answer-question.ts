@@ -6,7 +6,8 @@
  */
 import { errorMessage } from '../../core/errors.ts';
 import type { CallRecord } from '../../core/interfaces.ts';
-import type { LlmProvider } from '../../core/llm.ts';
+import type { LlmClient, LlmProvider } from '../../core/llm.ts';
+import type { JudgePromptKind } from '../../core/qa-config.ts';
 import type { Instance, Retrieval } from '../../core/types.ts';
 import { countTokens } from '../../llm/tokens.ts';
 import type { QaConfig } from './config.ts';
@@ -18,6 +19,8 @@ export interface QaRow {
   answer: string | null;
   /** o200k_base tokens of the context the reader got (or would have got). */
   contextTokens: number;
+  /** o200k tokens of the answer (0 when there is none). */
+  answerTokens: number;
   judge: JudgeResult | null;
   f1?: number;
   bleu1?: number;
@@ -32,6 +35,16 @@ export interface AnswerQuestionInput {
   retrieval: Retrieval;
   /** The method's own answer, when it produces one (then no reader call). */
   methodAnswer?: string;
+  /** The gold answer the judge compares with (default the instance's): the run's headline gold version. */
+  gold?: string;
+}
+
+/** The judge that scores the answer (a panel's primary judge); default: the judge role with the official prompt. */
+export interface PrimaryJudge {
+  client: LlmClient;
+  prompt: JudgePromptKind;
+  /** Call-record stage (`judge`, or `judge:<id>` in a panel). */
+  stage: string;
 }
 
 export async function answerQuestion(
@@ -39,9 +52,10 @@ export async function answerQuestion(
   llm: LlmProvider,
   config: QaConfig,
   calls: CallRecord[],
+  judge?: PrimaryJudge,
 ): Promise<QaRow> {
   const { instance, retrieval } = input;
-  const row: QaRow = { answer: input.methodAnswer ?? null, contextTokens: countTokens(retrieval.context), judge: null };
+  const row: QaRow = { answer: input.methodAnswer ?? null, contextTokens: countTokens(retrieval.context), answerTokens: 0, judge: null };
   let reading = true;
   try {
     if (row.answer === null) {
@@ -58,17 +72,21 @@ export async function answerQuestion(
       row.contextTokens = read.contextTokens;
     }
     reading = false;
+    row.answerTokens = countTokens(row.answer);
     const scores = await scoreAnswer(
       {
         protocol: input.protocol,
         questionId: instance.query.id,
         nativeType: instance.gold.nativeType,
         question: instance.query.text,
-        gold: instance.gold.answer,
+        gold: input.gold ?? instance.gold.answer,
         hypothesis: row.answer,
       },
-      llm.has('judge') ? llm.forRole('judge') : undefined,
-      { calls, repeats: config.judge.repeats, judgeAdversarial: config.judge.judgeAdversarial },
+      judge?.client ?? (llm.has('judge') ? llm.forRole('judge') : undefined),
+      {
+        calls, repeats: config.judge.repeats, judgeAdversarial: config.judge.judgeAdversarial,
+        ...(judge ? { prompt: judge.prompt, stage: judge.stage } : {}),
+      },
     );
     if (scores.judge) row.judge = scores.judge;
     if (scores.f1 !== undefined) row.f1 = scores.f1;

@@ -92,9 +92,14 @@ export async function judgeLongMemEval(
   llm: LlmClient,
   options: JudgeOptions,
 ): Promise<JudgeResult> {
+  return judgeWithLongMemEvalPrompt(longMemEvalJudgePrompt(input), llm, options);
+}
+
+/** One filled LongMemEval judge prompt, asked with the official settings and parsed with the yes/no rule. */
+export async function judgeWithLongMemEvalPrompt(prompt: string, llm: LlmClient, options: JudgeOptions): Promise<JudgeResult> {
   return judgeRepeatedly(
     llm,
-    { messages: [{ role: 'user', content: longMemEvalJudgePrompt(input) }], temperature: LME_JUDGE_TEMPERATURE, maxTokens: LME_JUDGE_MAX_TOKENS },
+    { messages: [{ role: 'user', content: prompt }], temperature: LME_JUDGE_TEMPERATURE, maxTokens: LME_JUDGE_MAX_TOKENS },
     (r) => parseYesNoVerdict(r.text.trim()),
     options,
   );

@@ -278,6 +278,7 @@ describe('answerQuestion', () => {
     expect(row).toEqual({
       answer: 'Paris',
       contextTokens: countTokens('Ann: I live in Paris.'),
+      answerTokens: countTokens('Paris'),
       judge: { correct: [true], raw: ['{"label": "CORRECT"}'] },
       f1: 1,
       bleu1: 1,

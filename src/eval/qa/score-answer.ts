@@ -12,9 +12,10 @@
 import { InputError } from '../../core/errors.ts';
 import type { CallRecord } from '../../core/interfaces.ts';
 import type { LlmClient } from '../../core/llm.ts';
+import type { JudgePromptKind } from '../../core/qa-config.ts';
 import { bleu1, locomoAnswerScore } from './answer-metrics.ts';
-import { judgeLocomo } from './judge-locomo.ts';
-import { type JudgeResult, judgeLongMemEval } from './judge-longmemeval.ts';
+import type { JudgeResult } from './judge-longmemeval.ts';
+import { judgeAnswer, officialJudgePrompt } from './panel.ts';
 
 export interface AnswerToScore {
   /** Which protocol: LongMemEval (any split) or LoCoMo. */
@@ -42,13 +43,18 @@ export interface ScoreOptions {
   repeats?: number;
   /** Judge LoCoMo category 5 too (Mem0 does not). */
   judgeAdversarial?: boolean;
+  /** The judge's prompt (default: the dataset's official one). */
+  prompt?: JudgePromptKind | undefined;
+  /** Call-record stage of the judge calls (default `judge`). */
+  stage?: string;
 }
 
 export async function scoreAnswer(input: AnswerToScore, judge: LlmClient | undefined, options: ScoreOptions): Promise<AnswerScores> {
-  const judgeOptions = { calls: options.calls, repeats: options.repeats ?? 1 };
+  const judgeOptions = { calls: options.calls, repeats: options.repeats ?? 1, ...(options.stage ? { stage: options.stage } : {}) };
+  const prompt = options.prompt ?? officialJudgePrompt(input.protocol);
   if (input.protocol === 'longmemeval') {
     if (!judge) return {};
-    return { judge: await judgeLongMemEval({ ...input, answer: input.gold }, judge, judgeOptions) };
+    return { judge: await judgeAnswer(input, prompt, judge, judgeOptions) };
   }
   const category = Number(input.nativeType);
   if (!Number.isInteger(category) || category < 1 || category > 5) {
@@ -59,7 +65,7 @@ export async function scoreAnswer(input: AnswerToScore, judge: LlmClient | undef
     bleu1: bleu1(input.hypothesis, input.gold),
   };
   if (judge && (category !== 5 || options.judgeAdversarial)) {
-    scores.judge = await judgeLocomo({ question: input.question, answer: input.gold, hypothesis: input.hypothesis }, judge, judgeOptions);
+    scores.judge = await judgeAnswer(input, prompt, judge, judgeOptions);
   }
   return scores;
 }

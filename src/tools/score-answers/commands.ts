@@ -3,6 +3,10 @@
  * of `{question_id, prediction}` lines (published predictions of other systems, or ours) with the harness's own
  * answer metrics and, with `--judge`, its LLM judges. Prints one JSON object per input line, in input order, on
  * stdout (with or without `--json`); without `--json` a per-type summary follows on stderr.
+ * `--format locomo-audit <eval_results.json> [more files…] [--out f.duckdb]`: answers with their judge verdicts in the
+ * LoCoMo audit's format (locomo-audit.ts): the published per-category table on stdout (one JSON object with
+ * `--json`), optionally imported into a results file, and with `--judge` re-judged with kappa against the imported
+ * verdicts.
  * The judge endpoint: `--judge-model`, `--base-url` (else OPENAI_BASE_URL), key from OPENAI_API_KEY — as
  * `adaptmr classify --llm-model --base-url` does for the classifier role.
  */
@@ -17,10 +21,16 @@ import { goldFor } from './gold.ts';
 import { readPredictions } from './predictions.ts';
 import { scoreLines, type ScoredLine } from './score.ts';
 import { summaryText } from './summary.ts';
+import { formatSummary, scoreAuditFiles } from './locomo-audit.ts';
+import { JUDGE_PROMPTS, type JudgePromptKind } from '../../core/qa-config.ts';
 
 export interface ScoreAnswersArgs {
   file: string;
-  dataset: string;
+  more?: string[];
+  format?: 'jsonl' | 'locomo-audit';
+  out?: string | undefined;
+  'judge-prompt'?: JudgePromptKind | undefined;
+  dataset: string | undefined;
   json: boolean;
   judge: boolean;
   'judge-model': string | undefined;
@@ -38,12 +48,16 @@ function judgeClient(argv: ScoreAnswersArgs): LlmClient | undefined {
 }
 
 export const scoreAnswersCommand: CommandModule<object, ScoreAnswersArgs> = {
-  command: 'score-answers <file>',
+  command: 'score-answers <file> [more..]',
   describe: 'Score a JSON-lines file of {question_id, prediction} against a dataset (LoCoMo F1, Mem0 F1, BLEU-1, judges)',
   builder: (y) =>
     y
-      .positional('file', { type: 'string', demandOption: true, describe: 'predictions, one JSON object per line' })
-      .option('dataset', { type: 'string', demandOption: true, describe: DATASET_NAMES.join(', ') })
+      .positional('file', { type: 'string', demandOption: true, describe: 'predictions, one JSON object per line (or an eval_results.json with --format locomo-audit)' })
+      .positional('more', { type: 'string', array: true, describe: '--format locomo-audit: more eval_results.json files (one method each)' })
+      .option('format', { choices: ['jsonl', 'locomo-audit'] as const, default: 'jsonl' as const, describe: 'input format' })
+      .option('out', { type: 'string', describe: '--format locomo-audit: import the answers and verdicts into this results file' })
+      .option('judge-prompt', { choices: JUDGE_PROMPTS, describe: "--format locomo-audit: the judge's prompt (default: LoCoMo's, as Mem0 runs it)" })
+      .option('dataset', { type: 'string', describe: `${DATASET_NAMES.join(', ')} (jsonl; locomo-audit files are LoCoMo)` })
       .option('json', { type: 'boolean', default: false, describe: 'JSON lines only (no summary on stderr)' })
       .option('judge', { type: 'boolean', default: false, describe: "also run the dataset's LLM judge" })
       .option('judge-model', { type: 'string', describe: 'judge model (role "judge")' })
@@ -52,7 +66,22 @@ export const scoreAnswersCommand: CommandModule<object, ScoreAnswersArgs> = {
       .option('concurrency', intFlag('concurrency', 1, { default: 4, describe: 'judge calls in flight' }))
       .option('data-dir', { type: 'string', describe: 'data directory (default ADAPTMR_DATA_DIR, then ./datasets)' }) as unknown as Argv<ScoreAnswersArgs>,
   handler: async (argv) => {
-    if (!(DATASET_NAMES as readonly string[]).includes(argv.dataset)) throw new InputError(`unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')}`, '--dataset');
+    if (argv.format === 'locomo-audit') {
+      if (argv.judge && !argv['judge-model']) throw new InputError('--judge needs --judge-model (e.g. gpt-4o-mini; endpoint from --base-url or OPENAI_BASE_URL)', '--judge-model');
+      const summaries = await scoreAuditFiles([argv.file, ...(argv.more ?? [])], {
+        dataDir: resolveDataDir({ flag: argv['data-dir'] }),
+        out: argv.out,
+        judge: argv.judge ? { model: argv['judge-model']!, prompt: argv['judge-prompt'], baseUrl: argv['base-url'] } : undefined,
+        log: (line) => console.error(line),
+      });
+      if (argv.json) console.log(JSON.stringify({ format: 'locomo-audit', files: summaries }));
+      else console.log(summaries.map(formatSummary).join('\n\n'));
+      return;
+    }
+    if ((argv.more ?? []).length > 0) throw new InputError('one predictions file at a time (several files: --format locomo-audit)', argv.more!.join(' '));
+    if (argv.dataset === undefined || !(DATASET_NAMES as readonly string[]).includes(argv.dataset)) {
+      throw new InputError(`${argv.dataset === undefined ? 'missing --dataset' : `unknown dataset "${argv.dataset}"`}; known: ${DATASET_NAMES.join(', ')}`, '--dataset');
+    }
     const judge = judgeClient(argv);
     const lines = readPredictions(argv.file);
     const gold = await goldFor(lines, argv.dataset as DatasetName, resolveDataDir({ flag: argv['data-dir'] }), argv.file);

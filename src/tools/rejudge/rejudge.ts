@@ -1,0 +1,106 @@
+/**
+ * `adaptmr rejudge <file> --judge <id>:<model>[:<prompt>] …`: adds verdicts to a results file's stored answers with new
+ * judges — no retrieval, no reader call — through the judging pass of src/run/judge-pass.ts (cached, resumable: a
+ * verdict already in the file is not asked again; calls recorded in `llm_calls` as stage `judge:<id>`). The judges
+ * use the endpoint, key variable, settings and cache of the run's `llm.roles.judge` (`--base-url` / `--api-key-env`
+ * override or supply them), the run's judge repeats and its LoCoMo category-5 rule, and judge every gold version and
+ * probe answer the run holds. A file written before judge panels first gets its one judge's verdicts as rows.
+ * Statistics (judge_agreement, judge_comparisons) are recomputed at the end.
+ */
+import { existsSync } from 'node:fs';
+import { InputError } from '../../core/errors.ts';
+import { LlmConfigSchema, type LlmConfigInput } from '../../core/llm-config.ts';
+import { JUDGE_PROMPTS, JudgeIdSchema, type JudgePromptKind } from '../../core/qa-config.ts';
+import type { PanelJudge } from '../../eval/qa/panel.ts';
+import { primaryJudgeOf } from '../../eval/qa/panel.ts';
+import { createLlmProvider } from '../../llm/provider.ts';
+import { backfillLegacyVerdicts, judgePass, type JudgePassSummary } from '../../run/judge-pass.ts';
+import { openResultStore, refreshStats } from '../../store/index.ts';
+
+export interface RejudgeOptions {
+  /** `<id>:<model>[:<prompt>]` each. */
+  judges: readonly string[];
+  /** Only this run (default: every run of the file with answers). */
+  run?: string | undefined;
+  baseUrl?: string | undefined;
+  apiKeyEnv?: string | undefined;
+  log?: (line: string) => void;
+}
+
+export interface RejudgeSummary extends JudgePassSummary {
+  runs: number;
+  backfilled: number;
+}
+
+/**
+ * `<id>:<model>[:<prompt>]`: the id is up to the first colon, the prompt the last segment when it names one (a model
+ * name may hold colons, as Ollama's `llama3:8b`).
+ */
+export function parseJudgeSpec(spec: string): PanelJudge {
+  const i = spec.indexOf(':');
+  if (i <= 0 || i === spec.length - 1) throw new InputError(`"${spec}" is not <id>:<model>[:<prompt>] (prompts: ${JUDGE_PROMPTS.join(', ')})`, '--judge');
+  const id = spec.slice(0, i);
+  const idCheck = JudgeIdSchema.safeParse(id);
+  if (!idCheck.success) throw new InputError(`judge id "${id}": ${idCheck.error.issues[0]?.message ?? 'invalid'}`, '--judge');
+  let model = spec.slice(i + 1);
+  let prompt: JudgePromptKind | undefined;
+  const last = model.lastIndexOf(':');
+  if (last > 0 && (JUDGE_PROMPTS as readonly string[]).includes(model.slice(last + 1))) {
+    prompt = model.slice(last + 1) as JudgePromptKind;
+    model = model.slice(0, last);
+  }
+  return { id, model, ...(prompt ? { prompt } : {}) };
+}
+
+interface StoredConfig {
+  llm?: LlmConfigInput;
+  qa?: { judge?: { repeats?: number; judgeAdversarial?: boolean } };
+}
+
+export async function rejudgeFile(file: string, o: RejudgeOptions): Promise<RejudgeSummary> {
+  if (o.judges.length === 0) throw new InputError('name at least one judge: --judge <id>:<model>[:<prompt>]', '--judge');
+  const panel = o.judges.map(parseJudgeSpec);
+  if (new Set(panel.map((j) => j.id)).size !== panel.length) throw new InputError('each judge id once', '--judge');
+  const log = o.log ?? (() => {});
+  if (!existsSync(file)) throw new InputError('results file not found', file);
+  const store = await openResultStore(file);
+  const total: RejudgeSummary = { runs: 0, backfilled: 0, judged: 0, copied: 0, probesAdded: 0, failed: 0 };
+  try {
+    const runs = await store.query<{ run_id: string; config_json: string }>(
+      `SELECT r.run_id, r.config_json FROM runs r WHERE EXISTS (SELECT 1 FROM answers a WHERE a.run_id = r.run_id) ORDER BY r.run_id`);
+    const chosen = o.run ? runs.filter((r) => r.run_id === o.run) : runs;
+    if (chosen.length === 0) throw new InputError(o.run ? `no run "${o.run}" with answers` : 'the file holds no answers to judge (run an experiment with qa: first)', file);
+    for (const run of chosen) {
+      const stored = JSON.parse(run.config_json) as StoredConfig;
+      const role = stored.llm?.roles?.judge;
+      const llmInput: LlmConfigInput = {
+        ...(stored.llm ?? {}),
+        roles: {
+          judge: {
+            ...(role ?? {}),
+            model: panel[0]!.model,
+            ...(o.baseUrl ? { baseURL: o.baseUrl } : {}),
+            ...(o.apiKeyEnv ? { apiKeyEnv: o.apiKeyEnv } : {}),
+          },
+        },
+      };
+      const llmParsed = LlmConfigSchema.safeParse(llmInput);
+      if (!llmParsed.success) throw new InputError(`run ${run.run_id}: its llm settings do not parse (${llmParsed.error.issues[0]?.message})`, file);
+      const llm = createLlmProvider(llmParsed.data);
+      if (role?.model) total.backfilled += await backfillLegacyVerdicts(store, run.run_id, { id: primaryJudgeOf(run.config_json), model: role.model });
+      const summary = await judgePass(store, {
+        runId: run.run_id, panel, llm, stageOf: (id) => `judge:${id}`,
+        repeats: stored.qa?.judge?.repeats ?? 1, judgeAdversarial: stored.qa?.judge?.judgeAdversarial ?? false, log,
+      });
+      total.runs++;
+      total.judged += summary.judged;
+      total.copied += summary.copied;
+      total.failed += summary.failed;
+      if (summary.firstError !== undefined) total.firstError ??= summary.firstError;
+    }
+    await refreshStats(store);
+    return total;
+  } finally {
+    await store.close();
+  }
+}
