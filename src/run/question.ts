@@ -13,6 +13,7 @@ import type { CallRecord, Checkpoints, Ctx, MemoryIndex, Method } from '../core/
 import type { LlmProvider } from '../core/llm.ts';
 import type { Instance, Query, Retrieval } from '../core/types.ts';
 import { answerQuestion } from '../eval/qa/answer-question.ts';
+import type { AnswerProtocol } from '../eval/qa/score-answer.ts';
 import { perHaystack } from '../index/per-haystack.ts';
 import type { QuestionBatch, RetrievalRow, ScoreRow } from '../store/types.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
@@ -27,7 +28,7 @@ export interface QuestionContext {
   indexes: IndexCache;
   llm: LlmProvider | undefined;
   /** Answer/judging protocol of the dataset (its file format). */
-  protocol: 'longmemeval' | 'locomo';
+  protocol: AnswerProtocol;
   /** Durable markers per method id, when the run writes a results file. */
   checkpoints?: ((methodId: string) => Checkpoints) | undefined;
   /** Records paid calls as they return (paid-calls.ts), when the run writes a results file. */

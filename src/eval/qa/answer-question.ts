@@ -12,7 +12,7 @@ import { countTokens } from '../../llm/tokens.ts';
 import type { QaConfig } from './config.ts';
 import type { JudgeResult } from './judge-longmemeval.ts';
 import { readAnswer } from './reader.ts';
-import { scoreAnswer } from './score-answer.ts';
+import { scoreAnswer, type AnswerProtocol } from './score-answer.ts';
 
 export interface QaRow {
   answer: string | null;
@@ -27,7 +27,7 @@ export interface QaRow {
 }
 
 export interface AnswerQuestionInput {
-  protocol: 'longmemeval' | 'locomo';
+  protocol: AnswerProtocol;
   instance: Instance;
   retrieval: Retrieval;
   /** The method's own answer, when it produces one (then no reader call). */

@@ -16,9 +16,12 @@ import { bleu1, locomoAnswerScore } from './answer-metrics.ts';
 import { judgeLocomo } from './judge-locomo.ts';
 import { type JudgeResult, judgeLongMemEval } from './judge-longmemeval.ts';
 
+/** The answer protocols: one per dataset format (src/data/source.ts `DatasetFormat`). */
+export type AnswerProtocol = 'longmemeval' | 'locomo' | 'beam' | 'memdaily' | 'locomo-plus';
+
 export interface AnswerToScore {
-  /** Which protocol: LongMemEval (any split) or LoCoMo. */
-  protocol: 'longmemeval' | 'locomo';
+  /** Which protocol: LongMemEval (any split), LoCoMo, BEAM, MemDaily or LoCoMo-Plus. */
+  protocol: AnswerProtocol;
   questionId: string;
   /** LongMemEval `question_type`, or LoCoMo's category number as a string. */
   nativeType: string;
