@@ -11,7 +11,7 @@ import { SetupError, errorMessage, tagStage } from '../core/errors.ts';
 import { deriveSeed } from '../core/hash.ts';
 import type { CallRecord, Checkpoints, Ctx, MemoryIndex, Method } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
-import type { Instance, Query, Retrieval } from '../core/types.ts';
+import { reportedType, type Instance, type Query, type Retrieval } from '../core/types.ts';
 import { answerQuestion } from '../eval/qa/answer-question.ts';
 import type { AnswerProtocol } from '../eval/qa/score-answer.ts';
 import { perHaystack } from '../index/per-haystack.ts';
@@ -20,7 +20,7 @@ import type { ConfiguredMethod } from './create-methods.ts';
 import type { IndexCache } from './index-cache.ts';
 import { methodFailureStage, type FailedStage } from './failures.ts';
 import { plainCalls, type PaidCallLedger } from './paid-calls.ts';
-import { scoreRetrieval } from './score.ts';
+import { outsideHeadline, scoreRetrieval } from './score.ts';
 
 export interface QuestionContext {
   config: ExperimentConfig;
@@ -93,7 +93,7 @@ export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
       text: instance.query.text,
       askedAt: instance.query.askedAt,
       nativeType: g.nativeType,
-      adaptType: g.type,
+      adaptType: reportedType(g),
       isAbstention: g.isAbstention,
       evidenceSessionIds: g.evidenceSessionIds,
       evidenceTurnIds: g.evidenceTurnIds,
@@ -225,7 +225,8 @@ async function answerAndScore(
   });
   if (qa.error) return qa.failedStage ?? 'reader';
   const adversarial = c.protocol === 'locomo' && instance.gold.nativeType === '5';
-  const flag = { counted: !adversarial, excludedWhy: adversarial ? 'adversarial (reported separately)' : null };
+  const outside = outsideHeadline(instance);
+  const flag = { counted: !adversarial && outside === null, excludedWhy: adversarial ? 'adversarial (reported separately)' : outside };
   const push = (metric: string, value: number) => batch.scores.push({ ...base, level: 'qa', metric, k: null, value, ...flag });
   if (qa.judge && qa.judge.correct.length > 0) {
     push('accuracy', qa.judge.correct.filter(Boolean).length / qa.judge.correct.length);
