@@ -62,3 +62,11 @@ export function parseBeamAnchor(text: string): string | undefined {
   if (month < 0) return undefined;
   return iso(Number(m[3]), month + 1, Number(m[2]), 0, 0);
 }
+
+/** The inverse of `parseMemDailyTime`: `2024-04-02T07:24:00Z` → `2024年04月02日 周二 07:24` (for MemSim's prompts). */
+export function formatMemDailyTime(at: string): string {
+  const d = new Date(at);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  const weekday = ZH_WEEKDAYS[(d.getUTCDay() + 6) % 7];
+  return `${d.getUTCFullYear()}年${two(d.getUTCMonth() + 1)}月${two(d.getUTCDate())}日 周${weekday} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
+}

@@ -228,9 +228,13 @@ async function answerAndScore(
   const outside = outsideHeadline(instance);
   const flag = { counted: !adversarial && outside === null, excludedWhy: adversarial ? 'adversarial (reported separately)' : outside };
   const push = (metric: string, value: number) => batch.scores.push({ ...base, level: 'qa', metric, k: null, value, ...flag });
-  if (qa.judge && qa.judge.correct.length > 0) {
+  if (qa.judge && qa.judge.scores && qa.judge.scores.length > 0) {
+    // A graded judge (BEAM's rubric, LoCoMo-Plus's points): the mean score over judge runs.
+    push('accuracy', qa.judge.scores.reduce((a, b) => a + b, 0) / qa.judge.scores.length);
+  } else if (qa.judge && qa.judge.correct.length > 0) {
     push('accuracy', qa.judge.correct.filter(Boolean).length / qa.judge.correct.length);
   }
+  for (const [metric, value] of Object.entries(qa.metrics ?? {})) push(metric, value);
   if (qa.f1 !== undefined) push('f1', qa.f1);
   if (qa.bleu1 !== undefined) push('bleu1', qa.bleu1);
   return undefined;

@@ -7,6 +7,10 @@
  *   when a judge model is configured. Mem0 skips category 5 (adversarial) in its judge; so do we unless
  *   `judgeAdversarial` is set. Category 5 has no gold answer in most items, so its F1 is LoCoMo's phrase rule and
  *   BLEU-1 is 0 when the gold answer is empty.
+ * - BEAM: the rubric judge, one call per rubric item, and the event-ordering score (judge-beam.ts).
+ * - MemDaily: a letter scored exactly against `ground_truth` (no judge), or a free-form answer judged with
+ *   LongMemEval's default prompt (memdaily.ts).
+ * - LoCoMo-Plus: the "Cognitive" judge against the cue (locomo-plus.ts); there is no reference answer.
  * LLM failures propagate (`LlmCallError`): the caller records the error on the question's row.
  */
 import { InputError } from '../../core/errors.ts';
@@ -14,7 +18,13 @@ import type { CallRecord } from '../../core/interfaces.ts';
 import type { LlmClient } from '../../core/llm.ts';
 import { bleu1, locomoAnswerScore } from './answer-metrics.ts';
 import { judgeLocomo } from './judge-locomo.ts';
-import { type JudgeResult, judgeLongMemEval } from './judge-longmemeval.ts';
+import { type JudgeResult, judgeLongMemEval, judgeRepeatedly } from './judge-longmemeval.ts';
+import { judgeBeam } from './judge-beam.ts';
+import { judgeLocomoPlus } from './locomo-plus.ts';
+import { scoreChoice } from './memdaily.ts';
+import { formatPositional } from './prompts/format.ts';
+import { LME_JUDGE_DEFAULT, LME_JUDGE_MAX_TOKENS, LME_JUDGE_TEMPERATURE } from './prompts/longmemeval-judge.ts';
+import { parseYesNoVerdict } from './verdict.ts';
 
 /** The answer protocols: one per dataset format (src/data/source.ts `DatasetFormat`). */
 export type AnswerProtocol = 'longmemeval' | 'locomo' | 'beam' | 'memdaily' | 'locomo-plus';
@@ -29,6 +39,12 @@ export interface AnswerToScore {
   /** Gold answer (LongMemEval: answer, rubric or abstention explanation). */
   gold: string;
   hypothesis: string;
+  /** BEAM: the rubric items (the scored gold). */
+  rubric?: readonly string[];
+  /** MemDaily answered by letter: the correct letter (scored exactly, no judge). */
+  correctChoice?: string;
+  /** LoCoMo-Plus: the cue the judge checks the reply against. */
+  evidenceText?: string;
 }
 
 export interface AnswerScores {
@@ -37,6 +53,8 @@ export interface AnswerScores {
   f1?: number;
   /** Mem0 BLEU-1. */
   bleu1?: number;
+  /** Further per-question metrics the protocol defines (MemDaily: exact `accuracy`; BEAM event ordering: `event_order`, `kendall_tau_b`). */
+  metrics?: Record<string, number>;
 }
 
 export interface ScoreOptions {
@@ -49,9 +67,31 @@ export interface ScoreOptions {
 
 export async function scoreAnswer(input: AnswerToScore, judge: LlmClient | undefined, options: ScoreOptions): Promise<AnswerScores> {
   const judgeOptions = { calls: options.calls, repeats: options.repeats ?? 1 };
-  if (input.protocol === 'longmemeval') {
-    if (!judge) return {};
-    return { judge: await judgeLongMemEval({ ...input, answer: input.gold }, judge, judgeOptions) };
+  switch (input.protocol) {
+    case 'longmemeval':
+      if (!judge) return {};
+      return { judge: await judgeLongMemEval({ ...input, answer: input.gold }, judge, judgeOptions) };
+    case 'beam': {
+      if (!judge) return {};
+      if (!input.rubric) throw new InputError('a BEAM question needs its rubric', `question ${input.questionId}`);
+      return judgeBeam({ ability: input.nativeType, question: input.question, rubric: input.rubric, response: input.hypothesis }, judge, judgeOptions);
+    }
+    case 'memdaily':
+      if (input.correctChoice !== undefined) return { metrics: { accuracy: scoreChoice(input.hypothesis, input.correctChoice) } };
+      if (!judge) return {};
+      return {
+        judge: await judgeRepeatedly(
+          judge,
+          { messages: [{ role: 'user', content: formatPositional(LME_JUDGE_DEFAULT, input.question, input.gold, input.hypothesis) }], temperature: LME_JUDGE_TEMPERATURE, maxTokens: LME_JUDGE_MAX_TOKENS },
+          (r) => parseYesNoVerdict(r.text.trim()),
+          judgeOptions,
+        ),
+      };
+    case 'locomo-plus':
+      if (!judge) return {};
+      return { judge: await judgeLocomoPlus({ evidence: input.evidenceText ?? '', prediction: input.hypothesis }, judge, judgeOptions) };
+    case 'locomo':
+      break;
   }
   const category = Number(input.nativeType);
   if (!Number.isInteger(category) || category < 1 || category > 5) {
