@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/errors.ts';
 import { beamChatDirs, readBeamChat, readBeamChatSync } from './beam.ts';
+import { memDailyFileKind } from './memdaily.ts';
 import { gunzipWhole, gunzipWholeAsync } from './gunzip.ts';
 import { listDataFiles } from './hash.ts';
 import { decodeFailure, parseJsonBytes, type ParseOptions } from './json-decode.ts';
@@ -59,6 +60,8 @@ export function readSourceRecordsSync(src: Pick<DatasetSource, 'format'>, file: 
 export async function sourceUnits(src: DatasetSource): Promise<string[]> {
   const listed = src.format === 'beam' ? beamChatDirs(src.path) : await listDataFiles(src.path);
   if (listed.length === 0) throw new InputError('folder holds no .json or .json.gz files', src.path);
+  // A MemDaily file's name is its question type: a file not named like one is refused even when it is empty.
+  if (src.format === 'memdaily') for (const f of listed) memDailyFileKind(f);
   return listed;
 }
 
