@@ -64,8 +64,14 @@ export const PlanConfigSchema = z
     gapTarget: z.number().positive().optional(),
     /** oracle-upper-bound (and beyond-benchmarks' oracle): share of each type used to choose the strategy (the rest reports it). */
     split: z.number().gt(0).lt(1).optional(),
-    /** beyond-benchmarks: a Chinese dataset whose per-type recall is shown next to an English one's (e.g. `{ zh: memdaily, en: beam-100k }`). */
-    languages: z.object({ zh: z.string(), en: z.string() }).strict().optional(),
+    /**
+     * beyond-benchmarks: a Chinese dataset whose per-type means are shown next to an English one's, both at ONE metric
+     * (default ndcg_any@10 at turn level), e.g. `{ zh: memdaily, en: beam-100k }`.
+     */
+    languages: z
+      .object({ zh: z.string(), en: z.string(), metric: z.string().optional(), level: PlanLevelSchema.optional(), k: z.number().int().positive().optional() })
+      .strict()
+      .optional(),
     /** router-transfer: the benchmark each transferred method's classifier and thresholds were fitted on, by method id. */
     transfer: z.record(z.string(), z.string()).optional(),
   })

@@ -1,7 +1,7 @@
 // LoCoMo-Plus: upstream's time-gap parser (data/build_conv.py `parse_time_gap`) and the deterministic stitching
 // (item i into conversation i % 10; cue at query_time − gap, query_time = last session + 7 days, ties after the
 // session), on a two-conversation LoCoMo file written here and on the real 401 items (counts of the datasets README).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

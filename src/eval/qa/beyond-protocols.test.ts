@@ -68,13 +68,13 @@ const qa = QaConfigSchema.parse({});
 
 const unit = (id: string, text: string, at: string, speaker?: string): ScoredUnit => ({ unit: { id, sessionId: 's1', turnIds: [id], role: 'user', text, at, ...(speaker ? { speaker } : {}) }, score: 1 });
 const retrieval = (units: ScoredUnit[]): Retrieval => ({ units, noMemory: false, context: units.map((u) => u.unit.text).join('\n') });
-const base = (over: Partial<Instance> & { gold: Partial<Instance['gold']> }): Instance => ({
+const base = ({ gold, ...over }: Partial<Omit<Instance, 'gold'>> & { gold: Partial<Instance['gold']> }): Instance => ({
   dataset: 'd',
   query: { id: 'q', text: 'Q?', askedAt: '2024-04-05T07:04:00Z' },
   haystackId: 'h',
   haystack: [],
   ...over,
-  gold: { nativeType: 'x', type: 'factual', isAbstention: false, evidenceSessionIds: [], evidenceTurnIds: [], answer: '', ...over.gold },
+  gold: { nativeType: 'x', type: 'factual', isAbstention: false, evidenceSessionIds: [], evidenceTurnIds: [], answer: '', ...gold },
 });
 
 describe('BEAM rubric judge', () => {
