@@ -60,16 +60,17 @@ export async function transferCells(store: ResultStore, run: PlanRun, resamples:
 export async function routerTransferSection(store: ResultStore, run: PlanRun, _chartsDir: string, resamples: number): Promise<PlanSection> {
   const cells = await transferCells(store, run, resamples);
   const rowsOf = [...new Set(cells.map((c) => c.method))];
+  const upper = new Set((await store.query<{ method: string }>(`SELECT method FROM methods WHERE run_id = $1 AND upper_bound`, [run.runId])).map((r) => r.method));
   const rowLabel = (m: string): string => {
     const t = run.plan.transfer?.[m];
-    return t ? `${t} (${m})` : `${m} (not fitted on a benchmark)`;
+    return t ? `${t} (${m})` : upper.has(m) ? `${m} (upper bound)` : `${m} (not fitted on a benchmark)`;
   };
   const head = ['fitted on ↓ / tested on →', ...run.datasets.map((d) => `${d}\n${headlineTitle(run.headlineOf(d))}`)];
   const acc = new Table({ head, style: { head: [], border: [], compact: true } });
   const gain = new Table({ head, style: { head: [], border: [], compact: true } });
   for (const m of rowsOf) {
     const mine = run.datasets.map((d) => cells.find((c) => c.method === m && c.dataset === d));
-    acc.push([rowLabel(m), ...mine.map((c) => (c?.accuracy ? pctCi(c.accuracy) : 'n/a'))]);
+    acc.push([rowLabel(m), ...mine.map((c) => (upper.has(m) ? 'gold type (upper bound)' : c?.accuracy ? pctCi(c.accuracy) : 'n/a'))]);
     gain.push([rowLabel(m), ...mine.map((c) => (c?.gain ? `${formatComparison(c.gain)} (${c.gain.nPairs})` : '—'))]);
   }
   const text = [
