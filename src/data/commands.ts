@@ -1,6 +1,6 @@
 /**
  * CLI: `adaptmr data info --dataset <name> [--json] [--verbose]` (counts by type, data defects found) and
- * `adaptmr data pull <name> [--revision r] [--hub-url u] [--force]` (download, pin, verify).
+ * `adaptmr data pull <name> [--revision r] [--hub-url u] [--github-url u] [--force]` (download, pin, verify).
  */
 import Table from 'cli-table3';
 import type { CommandModule } from 'yargs';
@@ -27,6 +27,7 @@ interface PullArgs {
   'data-dir': string | undefined;
   'hub-url': string | undefined;
   'locomo-url': string | undefined;
+  'github-url': string | undefined;
   force: boolean;
 }
 
@@ -98,6 +99,7 @@ export const dataPullCommand: CommandModule<object, PullArgs> = {
       .option('data-dir', { type: 'string', describe: 'data directory (default: ADAPTMR_DATA_DIR, then ./datasets)' })
       .option('hub-url', { type: 'string', describe: 'Hugging Face endpoint (default: ADAPTMR_HF_ENDPOINT, then https://huggingface.co)' })
       .option('locomo-url', { type: 'string', describe: 'base of the LoCoMo raw URL (default: ADAPTMR_LOCOMO_URL, then https://raw.githubusercontent.com)' })
+      .option('github-url', { type: 'string', describe: 'base of the raw URLs of BEAM, MemDaily, LoCoMo-Plus (default: ADAPTMR_GITHUB_RAW_URL, then https://raw.githubusercontent.com)' })
       .option('force', { type: 'boolean', default: false, describe: 'download even when a verified copy is present' }),
   handler: async (argv) => {
     const result = await pullDataset(argv.name, {
@@ -105,6 +107,7 @@ export const dataPullCommand: CommandModule<object, PullArgs> = {
       revision: argv.revision,
       hubUrl: argv['hub-url'],
       locomoBaseUrl: argv['locomo-url'],
+      githubBaseUrl: argv['github-url'],
       force: argv.force,
       log: (line) => console.error(line),
     });

@@ -8,6 +8,7 @@ import type { ArgumentsCamelCase, CommandModule } from 'yargs';
 import { startFakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { classifyCommand, evalCommand, trainCommand } from './commands.ts';
 import { loadOnnxClassifier } from '../../classify/onnx/load.ts';
+import type { Classifier } from '../../core/interfaces.ts';
 import { loadQuestions, resolveDataDir } from '../../data/index.ts';
 
 let dir: string;
@@ -96,7 +97,7 @@ describe('adaptmr classify / classifier', () => {
     // 280 BEAM 100K questions have one of the five types (the 120 of the three abilities outside them have none):
     // 30 % of each type's 40 or 80 → 12 + 24 + 24 + 12 + 12 = 84.
     expect(msg).toMatch(/trained on 84 questions of the 0\.3 calibration split \(seed 42; a run leaves these questions out\) of beam-100k/);
-    const clf = await loadOnnxClassifier(model);
+    const clf: Classifier = await loadOnnxClassifier(model);
     const ids = [...(clf.excludedQuestionIds ?? [])];
     expect(ids).toHaveLength(84);
     const { questions } = await loadQuestions({ name: 'beam-100k', questionIds: ids }, resolveDataDir({}));
@@ -107,7 +108,7 @@ describe('adaptmr classify / classifier', () => {
     expect((JSON.parse(json) as { n: number }).n).toBe(280 - 84);
     const all = join(dir, 'beam-all.onnx');
     await capture(() => call(trainCommand, { dataset: 'beam-100k', out: all, seed: 42, epochs: 1, features: 'cues+wv', 'data-dir': undefined }));
-    expect((await loadOnnxClassifier(all)).excludedQuestionIds).toBeUndefined();
+    expect(((await loadOnnxClassifier(all)) as Classifier).excludedQuestionIds).toBeUndefined();
   });
 
   it('classifier eval --json prints { accuracy, macroF1, perType, confusion, n } and stores DuckDB + heatmap', async () => {
