@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../core/errors.ts';
 import { answerContradictsRubric, statedDurations } from './beam.ts';
+import { buildUnits } from '../index/units.ts';
+import { evaluateRetrieval } from '../eval/retrieval-metrics.ts';
 import { loadDataset, readCatalog, readInstances, resolveDataset, summarize, type DataIssue } from './index.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'adaptmr-beam-'));
@@ -116,6 +118,24 @@ describe('BEAM loader (fixture)', () => {
     const err = await load(badChat).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect((err as Error).message).toMatch(/chat\.json.*role|role.*chat\.json/s);
+  });
+});
+
+describe('BEAM units at the three levels (messages, turn pairs, batches)', () => {
+  it('turn / round / session granularity give messages, user+reply pairs and batches; metrics at turn and session level', async () => {
+    const tier = join(root, '100K');
+    const { instances } = await load(tier);
+    const inst = instances.find((i) => i.gold.nativeType === 'multi_session_reasoning')!; // evidence m0 (batch 1), m4 (batch 2)
+    const spec = (granularity: 'turn' | 'round' | 'session') => ({ granularity, roles: ['user', 'assistant'] as ('user' | 'assistant')[], includeCaptions: true, speakerPrefix: false, keepEmpty: false });
+    expect(buildUnits(inst.haystack, spec('turn')).map((u) => u.turnIds)).toEqual([['m0'], ['m1'], ['m2'], ['m3'], ['m4'], ['m5']]);
+    expect(buildUnits(inst.haystack, spec('round')).map((u) => [u.id, u.turnIds])).toEqual([['b1#r1', ['m0', 'm1']], ['b1#r2', ['m2', 'm3']], ['b2#r1', ['m4', 'm5']]]);
+    expect(buildUnits(inst.haystack, spec('session')).map((u) => [u.id, u.turnIds.length])).toEqual([['b1', 4], ['b2', 2]]);
+    // A ranking that holds the first pair only: recall_any@1 = 1, recall_all@1 = 0 at turn level (pairs) and session level.
+    const rounds = buildUnits(inst.haystack, spec('round'));
+    const r = evaluateRetrieval({ ranked: [rounds[0]!], indexed: rounds, granularity: 'round', gold: inst.gold, ks: [1] });
+    expect(r.rows.map((x) => `${x.level} ${x.metric}@${x.k}=${x.value}`).filter((x) => x.includes('recall'))).toEqual([
+      'turn recall_any@1=1', 'turn recall_all@1=0', 'session recall_any@1=1', 'session recall_all@1=0',
+    ]);
   });
 });
 
