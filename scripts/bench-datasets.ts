@@ -2,8 +2,9 @@
  * Scale benchmark of the BEAM 500K tier (35 chats of 772–1,424 messages, ≈ 2.4 MB of JSON each; 700 questions), each
  * measurement a fresh `adaptmr` process (wall time, peak RSS with worker threads counted — bench-process.ts):
  *   - `adaptmr data info --dataset beam-500k` (every chat read and normalised, defects counted);
- *   - BM25 over all of it (messages, both roles, k 10): `adaptmr run` of a one-method experiment;
- *   - AdaptMR over all of it (rules classifier, single route, the five strategies, BEAM 100K's abstention thresholds);
+ *   - BM25 over all of it (messages, both roles, k 10): `adaptmr run` of a one-method experiment — and over the first
+ *     5 chats only, so the peak RSS of 35 chats can be read against that of 5 (bounded memory: it must not grow);
+ *   - AdaptMR the same way (rules classifier, single route, the five strategies, BEAM 100K's abstention thresholds);
  *   - with `--all-methods`, once: every offline method of the registry in one run (the baselines offline, the
  *     strategies, AdaptMR single / fusion / oracle), to show the tier runs through all of them in bounded memory.
  * Each run writes a fresh results file in a temp dir and includes its statistics pass (bootstrap CIs and paired
@@ -23,10 +24,10 @@ import { loadAverage, repeat, runAdaptmr, type Measured } from './bench-process.
 const DATASET = 'beam-500k';
 const THRESHOLDS = join(import.meta.dirname, '..', 'calibration', 'abstention-beam-100k-turn.json');
 
-function experiment(name: string, methods: string): string {
+function experiment(name: string, methods: string, limit?: number): string {
   return `name: ${name}
 datasets:
-  - name: ${DATASET}
+  - name: ${DATASET}${limit ? `\n    limit: ${limit}` : ''}
 embedder: { name: wink-sif }
 methods:
 ${methods}
@@ -86,13 +87,17 @@ function main(): void {
     const info = repeat(runs, 0, () => runAdaptmr(['data', 'info', '--dataset', DATASET, '--json']));
     const questions = (JSON.parse(info.last.stdout) as { questions: number }).questions;
     row(`data info --dataset ${DATASET}`, info, questions);
-    const measureRun = (name: string, methods: string, times: number): void => {
+    const measureRun = (name: string, methods: string, times: number, limit?: number): void => {
       const file = join(dir, `${name}.yaml`);
-      writeFileSync(file, experiment(name, methods));
+      writeFileSync(file, experiment(name, methods, limit));
       const r = repeat(times, 0, (i) => runAdaptmr(['run', file, '--out', join(dir, `${name}-${i}.duckdb`), '--no-progress', ...workerArgs]));
-      row(`run: ${name} (${methods.split('\n').length} method${methods.includes('\n') ? 's' : ''})`, r, questions, statsSeconds(r.last));
+      const n = limit ?? questions;
+      row(`run: ${name} (${methods.split('\n').length} method${methods.includes('\n') ? 's' : ''}, ${n} questions)`, r, n, statsSeconds(r.last));
     };
+    // The first 5 chats (their 100 questions) against all 35: peak RSS that does not grow with the chats read is bounded.
+    measureRun('bm25-5-chats', BM25, runs, 100);
     measureRun('bm25', BM25, runs);
+    measureRun('adaptmr-5-chats', ADAPTMR, runs, 100);
     measureRun('adaptmr-single-rules', ADAPTMR, runs);
     if (args.includes('--all-methods')) measureRun('all-offline-methods', ALL, 1);
     const head = ['command', 'wall time, median (min–max)', 'questions/s', 'peak RSS', 'of which statistics'];
