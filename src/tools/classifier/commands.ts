@@ -39,7 +39,11 @@ function datasetName(name: string, flag: string): DatasetName {
 
 async function datasetQuestions(name: string, flag: string, dataDir: string | undefined): Promise<LabelledQuestion[]> {
   const { questions } = await loadQuestions({ name: datasetName(name, flag) }, resolveDataDir({ flag: dataDir }));
-  return labelledQuestions(questions);
+  const labelled = labelledQuestions(questions);
+  if (questions.length > 0 && labelled.length === 0) {
+    throw new InputError(`none of ${name}'s ${questions.length} questions has one of the five AdaptMR types (they are reported as "${questions[0]!.gold.reportAs}"); a classifier cannot be trained or scored on it`, flag);
+  }
+  return labelled;
 }
 
 function parseOptions(text: string | undefined): Record<string, unknown> {
