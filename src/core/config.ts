@@ -21,7 +21,7 @@ export const DEFAULT_MAX_FAILURE_SHARE = 0.05;
 
 export const DEFAULT_KS = [1, 3, 5, 10, 30, 50] as const;
 
-export const DATASET_NAMES = ['longmemeval-oracle', 'longmemeval-s', 'longmemeval-m', 'locomo'] as const;
+export const DATASET_NAMES = ['longmemeval-oracle', 'longmemeval-s', 'longmemeval-m', 'locomo', 'beam-100k', 'beam-500k', 'memdaily', 'locomo-plus'] as const;
 export const DatasetNameSchema = z.enum(DATASET_NAMES);
 export type DatasetName = z.infer<typeof DatasetNameSchema>;
 
@@ -81,6 +81,12 @@ export const GoldConfigSchema = z
   .strict();
 export type GoldConfig = z.infer<typeof GoldConfigSchema>;
 
+/**
+ * Formats a user-given path may have: a LongMemEval array file or folder, a LoCoMo file, a BEAM tier folder (one
+ * folder per chat) or a folder of MemDaily files. LoCoMo-Plus is named only: it is stitched into LoCoMo.
+ */
+export const PATH_FORMATS = ['longmemeval', 'locomo', 'beam', 'memdaily'] as const;
+
 /** A named, known dataset, or any file/folder in LongMemEval or LoCoMo format ("bring your own data"). */
 export const DatasetRefSchema = z.union([
   z
@@ -92,7 +98,7 @@ export const DatasetRefSchema = z.union([
     }),
   z
     .object({
-      format: z.enum(['longmemeval', 'locomo']),
+      format: z.enum(PATH_FORMATS),
       path: z.string(),
       /** Name used in results; defaults to the file name. Never a known dataset's name: that would label a custom
        * file as the official dataset. */

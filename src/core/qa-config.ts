@@ -60,9 +60,14 @@ export const QaConfigSchema = z
         order: z.enum(['method', 'chronological']).default('method'),
         /** With `context: official`: session content as the official `json` (default), `nl`, or the unit `text`. */
         historyFormat: z.enum(['json', 'nl', 'text']).default('json'),
+        /**
+         * Questions with choices (MemDaily): `letter` asks MemSim's multiple-choice prompt and scores the letter
+         * exactly, without a judge; `free-form` asks the question alone and has the answer judged.
+         */
+        choices: z.enum(['letter', 'free-form']).default('letter'),
       })
       .strict()
-      .default({ chainOfNote: false, context: 'method', withDates: true, order: 'method', historyFormat: 'json' }),
+      .default({ chainOfNote: false, context: 'method', withDates: true, order: 'method', historyFormat: 'json', choices: 'letter' }),
     judge: z
       .object({
         /** Judge runs per question; > 1 reports mean ± sd. */

@@ -38,7 +38,7 @@ export const StatsConfigSchema = z
   .strict();
 export type StatsConfig = z.infer<typeof StatsConfigSchema>;
 
-export const PLAN_EXPERIMENTS = ['existing-systems', 'oracle-upper-bound', 'adaptmr-vs-baselines', 'ablations', 'efficiency'] as const;
+export const PLAN_EXPERIMENTS = ['existing-systems', 'oracle-upper-bound', 'adaptmr-vs-baselines', 'ablations', 'efficiency', 'beyond-benchmarks', 'router-transfer'] as const;
 
 const PlanLevelSchema = z.enum(['session', 'turn', 'qa']);
 
@@ -47,22 +47,33 @@ export const PlanConfigSchema = z
     /** Which of the plan's five experiments this file is (its section in `adaptmr report`). */
     experiment: z.enum(PLAN_EXPERIMENTS),
     /**
-     * Headline metric of the section (default: judged accuracy when the run answers questions — `level` is then
-     * ignored, so one file serves offline and with an llm: block —, else recall_any).
+     * Headline metric of the section, for every dataset or per dataset name (default: judged accuracy when the run
+     * answers questions — `level` is then ignored, so one file serves offline and with an llm: block —, else recall_any).
      */
-    metric: z.string().optional(),
+    metric: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
     /**
      * Level of the headline metric: one for every dataset, or one per dataset name (e.g. `{ longmemeval-s: session,
      * locomo: turn }` when LoCoMo runs as turns); a dataset not in the map gets session (qa for a QA metric).
      */
     level: z.union([PlanLevelSchema, z.record(z.string(), PlanLevelSchema)]).optional(),
-    k: z.number().int().positive().optional(),
+    /** Cut-off of the headline metric: one for every dataset, or one per dataset name (a dataset not in the map gets 10). */
+    k: z.union([z.number().int().positive(), z.record(z.string(), z.number().int().positive())]).optional(),
     /** existing-systems: the plan's systems (method registry names) the experiment should cover; the report lists those not run. */
     systems: z.array(z.string()).optional(),
     /** oracle-upper-bound: the gap (in points of the metric, 0–100) the plan predicts. */
     gapTarget: z.number().positive().optional(),
-    /** oracle-upper-bound: share of each type used to choose the strategy (the rest reports it). */
+    /** oracle-upper-bound (and beyond-benchmarks' oracle): share of each type used to choose the strategy (the rest reports it). */
     split: z.number().gt(0).lt(1).optional(),
+    /**
+     * beyond-benchmarks: a Chinese dataset whose per-type means are shown next to an English one's, both at ONE metric
+     * (default ndcg_any@10 at turn level), e.g. `{ zh: memdaily, en: beam-100k }`.
+     */
+    languages: z
+      .object({ zh: z.string(), en: z.string(), metric: z.string().optional(), level: PlanLevelSchema.optional(), k: z.number().int().positive().optional() })
+      .strict()
+      .optional(),
+    /** router-transfer: the benchmark each transferred method's classifier and thresholds were fitted on, by method id. */
+    transfer: z.record(z.string(), z.string()).optional(),
   })
   .strict();
 export type PlanConfig = z.infer<typeof PlanConfigSchema>;

@@ -45,7 +45,21 @@ export interface Query {
   text: string;
   /** ISO 8601 time the question is asked at. */
   askedAt: string;
+  /**
+   * Multiple-choice options shown with the question (MemDaily: letter → text). Only the reader sees them: a method
+   * gets the question's id, text and time alone (src/run/question.ts `methodQuery`), as MemSim's retrieval does.
+   */
+  choices?: Readonly<Record<string, string>>;
 }
+
+/**
+ * Labels a question is reported under when none of the five types fits (datasets README §4.5): `cognitive` is
+ * LoCoMo-Plus's own type (implicit recall of a cue; counted, its own column); `outside` marks BEAM's preference
+ * following, instruction following and summarization, which are kept out of every per-type and overall average and
+ * reported by their native ability only.
+ */
+export const EXTRA_TYPE_LABELS = ['cognitive', 'outside'] as const;
+export type ExtraTypeLabel = (typeof EXTRA_TYPE_LABELS)[number];
 
 /** Labels that methods must never see (DESIGN.md §3); only the runner, metrics and the oracle read them. */
 export interface Gold {
@@ -58,6 +72,23 @@ export interface Gold {
   answer: string;
   /** LoCoMo category-5 adversarial answer, when present. */
   adversarialAnswer?: string;
+  /**
+   * Set when the question fits none of the five types: the label written as its type in the results (see
+   * `EXTRA_TYPE_LABELS`). `type` then holds the nearest type, which only the oracle router reads (documented per
+   * dataset in docs/datasets.md); classifier accuracy leaves such questions out.
+   */
+  reportAs?: ExtraTypeLabel;
+  /** BEAM: the rubric items the answer is judged against, one judge call each (the scored gold; event ordering: the order). */
+  rubric?: string[];
+  /** MemDaily: the letter of the correct choice (`Query.choices`). */
+  correctChoice?: string;
+  /** LoCoMo-Plus: the cue as its judge reads it (`Speaker：text` lines); there is no reference answer. */
+  evidenceText?: string;
+}
+
+/** The type a question is reported under: its extra label when it has one, else its AdaptMR type. */
+export function reportedType(gold: Pick<Gold, 'type' | 'reportAs'>): string {
+  return gold.reportAs ?? gold.type;
 }
 
 export interface Instance {

@@ -1,11 +1,13 @@
 /** The light, per-question view used to choose questions (stratified sampling) before full haystacks are built. */
-import type { AdaptType } from '../core/types.ts';
+import type { AdaptType, ExtraTypeLabel } from '../core/types.ts';
 
 export interface CatalogEntry {
   questionId: string;
   nativeType: string;
   adaptType: AdaptType;
   isAbstention: boolean;
+  /** The label the question is reported under when it fits none of the five types (`Gold.reportAs`). */
+  reportAs?: ExtraTypeLabel;
   /** The file the question was read from (folder layouts), so a later pass can read only the files it keeps. */
   file?: string;
 }
@@ -16,4 +18,9 @@ export interface CatalogEntry {
  */
 export function filesOf(kept: readonly CatalogEntry[]): Set<string> | undefined {
   return kept.every((c) => c.file !== undefined) ? new Set(kept.map((c) => c.file!)) : undefined;
+}
+
+/** The label a catalog entry is stratified and reported under: its extra label, else its AdaptMR type. */
+export function stratum(c: Pick<CatalogEntry, 'adaptType' | 'reportAs'>): string {
+  return c.reportAs ?? c.adaptType;
 }

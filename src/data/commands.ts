@@ -1,24 +1,24 @@
 /**
  * CLI: `adaptmr data info --dataset <name> [--json] [--verbose]` (counts by type, data defects found) and
- * `adaptmr data pull <name> [--revision r] [--hub-url u] [--force]` (download, pin, verify). `locomo-audit` is not a
- * dataset of questions but the LoCoMo audit's errata, probes and baseline runs (locomo-audit.ts), pulled the same way.
+ * `adaptmr data pull <name> [--revision r] [--hub-url u] [--github-url u] [--force]` (download, pin, verify). `locomo-audit`
+ * is not a dataset of questions but the LoCoMo audit's errata, probes and baseline runs (locomo-audit.ts), pulled the
+ * same way.
  */
 import Table from 'cli-table3';
 import type { CommandModule } from 'yargs';
-import { DATASET_NAMES, type DatasetName, type DatasetRef } from '../core/config.ts';
+import { DATASET_NAMES, PATH_FORMATS, type DatasetName, type DatasetRef } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
 import { formatIssue, type DataIssue } from './issues.ts';
 import { readInstances } from './load.ts';
-import { verifyLocked } from './lock.ts';
 import { pullDataset } from './pull.ts';
 import { LOCOMO_AUDIT_DIR, pullLocomoAudit } from './locomo-audit.ts';
-import { resolveDataDir, resolveDataset } from './source.ts';
+import { resolveDataDir, resolveDataset, verifySource } from './source.ts';
 import { Summarizer } from './summary.ts';
 
 interface InfoArgs {
   dataset: string | undefined;
   path: string | undefined;
-  format: 'longmemeval' | 'locomo' | undefined;
+  format: (typeof PATH_FORMATS)[number] | undefined;
   'data-dir': string | undefined;
   json: boolean;
   verbose: boolean;
@@ -30,12 +30,13 @@ interface PullArgs {
   'data-dir': string | undefined;
   'hub-url': string | undefined;
   'locomo-url': string | undefined;
+  'github-url': string | undefined;
   force: boolean;
 }
 
 function infoRef(argv: InfoArgs): DatasetRef {
   if (argv.path !== undefined) {
-    if (!argv.format) throw new InputError('--path needs --format longmemeval|locomo');
+    if (!argv.format) throw new InputError(`--path needs --format ${PATH_FORMATS.join('|')}`);
     return { format: argv.format, path: argv.path, ...(argv.dataset !== undefined ? { name: argv.dataset } : {}) };
   }
   if (argv.dataset === undefined) throw new InputError(`give --dataset (${DATASET_NAMES.join(', ')}) or --path with --format`);
@@ -51,8 +52,8 @@ export const dataInfoCommand: CommandModule<object, InfoArgs> = {
   builder: (y) =>
     y
       .option('dataset', { type: 'string', describe: `dataset name (${DATASET_NAMES.join(', ')}); with --path, the name shown` })
-      .option('path', { type: 'string', describe: 'a file or folder in LongMemEval or LoCoMo format instead of a named dataset' })
-      .option('format', { choices: ['longmemeval', 'locomo'] as const, describe: 'format of --path' })
+      .option('path', { type: 'string', describe: 'a file or folder in LongMemEval, LoCoMo, BEAM or MemDaily format instead of a named dataset' })
+      .option('format', { choices: PATH_FORMATS, describe: 'format of --path' })
       .option('data-dir', { type: 'string', describe: 'data directory (default: ADAPTMR_DATA_DIR, then ./datasets)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON only' })
       .option('verbose', { type: 'boolean', default: false, describe: 'list every data issue' }),
@@ -60,7 +61,7 @@ export const dataInfoCommand: CommandModule<object, InfoArgs> = {
     const dataDir = resolveDataDir({ flag: argv['data-dir'] });
     // Counted as the questions stream by, so memory stays flat whatever the file size (LongMemEval M is ~2.7 GB).
     const source = resolveDataset(infoRef(argv), dataDir);
-    if (source.kind === 'file' && source.root) await verifyLocked(source.root, source.path);
+    await verifySource(source);
     const issues: DataIssue[] = [];
     const summary = new Summarizer(source.name);
     for await (const inst of readInstances(source, { issues })) {
@@ -101,6 +102,7 @@ export const dataPullCommand: CommandModule<object, PullArgs> = {
       .option('data-dir', { type: 'string', describe: 'data directory (default: ADAPTMR_DATA_DIR, then ./datasets)' })
       .option('hub-url', { type: 'string', describe: 'Hugging Face endpoint (default: ADAPTMR_HF_ENDPOINT, then https://huggingface.co)' })
       .option('locomo-url', { type: 'string', describe: 'base of the LoCoMo raw URL (default: ADAPTMR_LOCOMO_URL, then https://raw.githubusercontent.com)' })
+      .option('github-url', { type: 'string', describe: 'base of the raw URLs of BEAM, MemDaily, LoCoMo-Plus (default: ADAPTMR_GITHUB_RAW_URL, then https://raw.githubusercontent.com)' })
       .option('force', { type: 'boolean', default: false, describe: 'download even when a verified copy is present' }),
   handler: async (argv) => {
     if (argv.name === LOCOMO_AUDIT_DIR) {
@@ -116,6 +118,7 @@ export const dataPullCommand: CommandModule<object, PullArgs> = {
       revision: argv.revision,
       hubUrl: argv['hub-url'],
       locomoBaseUrl: argv['locomo-url'],
+      githubBaseUrl: argv['github-url'],
       force: argv.force,
       log: (line) => console.error(line),
     });

@@ -8,6 +8,7 @@ import pLimit from 'p-limit';
 import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { beamChatDirs, beamChatFiles } from './beam.ts';
 import { FILES_AT_ONCE, FileFacts } from './file-facts.ts';
 import type { DatasetSource } from './source.ts';
 
@@ -34,8 +35,15 @@ export async function listDataFiles(folder: string): Promise<string[]> {
   return names.map((f) => join(folder, f));
 }
 
+/** Every data file a source reads: its file (LoCoMo-Plus: and the LoCoMo file), a folder's data files, a BEAM tier's chat files. */
+export async function sourceDataFiles(src: DatasetSource): Promise<string[]> {
+  if (src.kind === 'file') return src.companion ? [src.path, src.companion.path] : [src.path];
+  if (src.format === 'beam') return beamChatDirs(src.path).flatMap(beamChatFiles);
+  return listDataFiles(src.path);
+}
+
 export async function hashDatasetFiles(src: DatasetSource): Promise<FileDigest[]> {
-  return hashMemoised(src.path, src.kind === 'file' ? [src.path] : await listDataFiles(src.path));
+  return hashMemoised(src.path, await sourceDataFiles(src));
 }
 
 /** sha256 of one data file, from the file-facts memo while its stat data is unchanged (lock-file checks). */

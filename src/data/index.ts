@@ -6,7 +6,7 @@ export { formatIssue, type DataIssue } from './issues.ts';
 export {
   headSelector, instancesOfRecord, loadDataset, loadQuestions, readCatalog, readInstances, type LoadedDataset, type LoadedQuestions, type Question, type ReadOptions,
 } from './load.ts';
-export { readFileRecordsSync, type RawRecord } from './records.ts';
+export { readFileRecordsSync, readSourceRecordsSync, type RawRecord } from './records.ts';
 export { LOCK_FILE, readLock, verifyLocked, type LockEntry, type LockFile } from './lock.ts';
 export { repairEvidence } from './locomo.ts';
 export { stratifiedSample } from './sample.ts';

@@ -10,8 +10,10 @@ import { InputError } from '../core/errors.ts';
 import type { Instance } from '../core/types.ts';
 import { filesOf, type CatalogEntry } from './catalog.ts';
 import type { DataIssue } from './issues.ts';
-import { verifyLocked } from './lock.ts';
 import { locomoCatalogEntries, normaliseLocomo } from './locomo.ts';
+import { beamCatalogEntries, beamChatDirs, normaliseBeam, readBeamChat, type BeamRecord } from './beam.ts';
+import { memDailyCatalogEntries, normaliseMemDaily } from './memdaily.ts';
+import { locomoPlusCatalogEntry, normaliseLocomoPlus } from './locomo-plus.ts';
 import { longMemEvalCatalogEntry, normaliseLongMemEval } from './longmemeval.ts';
 import type { HeadSelector, StreamArrayOptions } from './json-stream.ts';
 import type { ParseOptions } from './json-decode.ts';
@@ -21,7 +23,7 @@ import { FILES_AT_ONCE, FileFacts } from './file-facts.ts';
 import { readRecords, type RawRecord } from './records.ts';
 import { stratifiedSample } from './sample.ts';
 import { compareIds } from './sort.ts';
-import { resolveDataset, type DatasetSource } from './source.ts';
+import { resolveDataset, verifySource, type DatasetSource } from './source.ts';
 
 /** LongMemEval keys a catalog pass never needs; skipping them avoids assembling the haystacks. */
 const LME_HEAVY = ['haystack_sessions', 'haystack_dates', 'haystack_session_ids'];
@@ -37,10 +39,21 @@ export async function readCatalog(src: DatasetSource, opts: Pick<StreamArrayOpti
   if (src.format === 'longmemeval') return src.kind === 'folder' ? readFolderCatalog(src) : readArrayCatalog(src, opts);
   const out: CatalogEntry[] = [];
   const places = new Map<string, string>();
-  for await (const { raw, file, index } of readRecords(src, { skipKeys: LOCOMO_HEAVY, wholeBelowBytes: opts.wholeBelowBytes })) {
-    const entries = locomoCatalogEntries(raw, file, index);
-    for (const e of entries) notDuplicate(places, e.questionId, `${file} element ${index}`);
+  const add = (entries: CatalogEntry[], place: string): void => {
+    for (const e of entries) notDuplicate(places, e.questionId, place);
     out.push(...entries);
+  };
+  if (src.format === 'beam') {
+    // The probing questions alone (a few KB per chat), not the chats (up to 3.4 MB each).
+    for (const dir of beamChatDirs(src.path)) add(beamCatalogEntries(await readBeamChat(dir, { withChat: false }), dir), dir);
+    return out;
+  }
+  const skipKeys = src.format === 'locomo' ? LOCOMO_HEAVY : src.format === 'memdaily' ? ['message_list'] : [];
+  for await (const { raw, file, index } of readRecords(src, { skipKeys, wholeBelowBytes: opts.wholeBelowBytes })) {
+    const place = `${file} element ${index}`;
+    if (src.format === 'memdaily') add(memDailyCatalogEntries(raw, file, index).map((e) => ({ ...e, file })), place);
+    else if (src.format === 'locomo-plus') add([locomoPlusCatalogEntry(raw, file, index)], place);
+    else add(locomoCatalogEntries(raw, file, index), place);
   }
   return out;
 }
@@ -155,11 +168,24 @@ export function* instancesOfRecord(
   { raw, file, index }: RawRecord,
   opts: { keep?: ((c: CatalogEntry) => boolean) | undefined; issues: DataIssue[] },
 ): Generator<Instance> {
-  if (src.format === 'longmemeval') {
-    if (opts.keep && !opts.keep(longMemEvalCatalogEntry(raw, file))) return;
-    yield normaliseLongMemEval(raw, file, src.name, opts.issues);
-  } else {
-    yield* normaliseLocomo(raw, file, index, src.name, opts.issues, opts.keep);
+  switch (src.format) {
+    case 'longmemeval':
+      if (opts.keep && !opts.keep(longMemEvalCatalogEntry(raw, file))) return;
+      yield normaliseLongMemEval(raw, file, src.name, opts.issues);
+      return;
+    case 'locomo':
+      yield* normaliseLocomo(raw, file, index, src.name, opts.issues, opts.keep);
+      return;
+    case 'beam':
+      yield* normaliseBeam(raw as BeamRecord, file, src.name, opts.issues, opts.keep);
+      return;
+    case 'memdaily':
+      yield* normaliseMemDaily(raw, file, index, src.name, opts.issues, opts.keep);
+      return;
+    case 'locomo-plus':
+      if (!src.companion) throw new InputError('LoCoMo-Plus needs the LoCoMo file it is stitched into', src.path);
+      yield* normaliseLocomoPlus(raw, file, index, src.companion.path, src.name, opts.issues, opts.keep);
+      return;
   }
 }
 
@@ -202,7 +228,7 @@ async function collect<T extends { query: { id: string } }>(
   parse: ParseOptions,
 ): Promise<{ source: DatasetSource; items: T[]; issues: DataIssue[] }> {
   const source = resolveDataset(ref, dataDir);
-  if (source.kind === 'file' && source.root) await verifyLocked(source.root, source.path);
+  await verifySource(source);
   const wanted = ref.questionIds ? new Set(ref.questionIds) : undefined;
   // The catalog (ids and types, from each file's head in a folder) when a selection needs it or can use it.
   const catalog = ref.sample || (wanted && source.kind === 'folder') ? await readCatalog(source) : undefined;

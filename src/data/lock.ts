@@ -3,6 +3,7 @@
  * commit resolved, sha256, size, time). Later pulls and `loadDataset` verify the file's sha256 against it; a
  * dataset with no entry (e.g. a hand-placed copy) loads without a check.
  */
+import { createHash } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { z } from 'zod';
@@ -10,6 +11,14 @@ import { InputError } from '../core/errors.ts';
 import { sha256Memoised } from './hash.ts';
 
 export const LOCK_FILE = 'adaptmr-data.lock.json';
+
+export const LockedFileSchema = z.object({
+  /** Relative to the entry's `path` (a folder). */
+  path: z.string(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  bytes: z.number().int().nonnegative(),
+});
+export type LockedFile = z.infer<typeof LockedFileSchema>;
 
 export const LockEntrySchema = z.object({
   dataset: z.string(),
@@ -23,6 +32,11 @@ export const LockEntrySchema = z.object({
   bytes: z.number().int().nonnegative(),
   url: z.string().optional(),
   fetchedAt: z.string(),
+  /**
+   * A dataset of several files (BEAM, MemDaily): `path` is their folder, each file is checked on its own, and
+   * `sha256` is that of the listing (`listingSha256`).
+   */
+  files: z.array(LockedFileSchema).optional(),
 });
 export type LockEntry = z.infer<typeof LockEntrySchema>;
 
@@ -75,10 +89,42 @@ export function lockEntryFor(lock: LockFile, dataDir: string, path: string): Loc
   return Object.values(lock.datasets).find((e) => e.path === rel);
 }
 
+/** sha256 of a many-file entry's listing: one `<sha256>  <path>` line per file (sorted by path), as sha256sum prints. */
+export function listingSha256(files: readonly LockedFile[]): string {
+  const lines = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((f) => `${f.sha256}  ${f.path}\n`);
+  return createHash('sha256').update(lines.join('')).digest('hex');
+}
+
+/** The files of a many-file entry that are missing or whose sha256 differs from the lock file's (empty: all verified). */
+export async function verifyLockedFiles(dataDir: string, entry: LockEntry): Promise<string[]> {
+  const bad: string[] = [];
+  for (const f of entry.files ?? []) {
+    const file = join(resolve(dataDir), entry.path, f.path);
+    try {
+      if ((await sha256Memoised(file)).sha256 !== f.sha256) bad.push(`${f.path} (sha256 differs)`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') bad.push(`${f.path} (missing)`);
+      else throw err;
+    }
+  }
+  return bad;
+}
+
 /** Throws when `path` has a lock entry and its sha256 differs; returns the entry checked, if any. */
 export async function verifyLocked(dataDir: string, path: string): Promise<LockEntry | undefined> {
   const entry = lockEntryFor(await readLock(dataDir), dataDir, path);
   if (!entry) return undefined;
+  if (entry.files) {
+    const bad = await verifyLockedFiles(dataDir, entry);
+    if (bad.length > 0) {
+      throw new InputError(
+        `${bad.length} of ${entry.files.length} files differ from ${lockPath(dataDir)} (${bad.slice(0, 3).join(', ')}${bad.length > 3 ? ', …' : ''}), ` +
+          `pulled from ${entry.repo}@${entry.commit}; the files changed or are damaged. Run \`adaptmr data pull ${entry.dataset} --force\`.`,
+        path,
+      );
+    }
+    return entry;
+  }
   const { sha256 } = await sha256Memoised(path);
   if (sha256 !== entry.sha256) {
     throw new InputError(

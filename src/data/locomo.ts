@@ -44,7 +44,7 @@ const HeadSchema = z.looseObject({
   qa: z.array(z.looseObject({ category: z.number().int() })),
 });
 
-const SampleSchema = z.looseObject({
+export const SampleSchema = z.looseObject({
   sample_id: z.string().min(1),
   conversation: z.looseObject({ speaker_a: z.string(), speaker_b: z.string() }),
   qa: z.array(QaSchema),
@@ -100,13 +100,13 @@ export function repairEvidence(rawValue: string): { ids: string[]; problems: str
   return { ids, problems, unparsable };
 }
 
-interface Built {
+export interface Built {
   haystack: Session[];
   turnIds: Set<string>;
   askedAt: string;
 }
 
-function buildHaystack(
+export function buildHaystack(
   conv: Record<string, unknown> & { speaker_a: string; speaker_b: string },
   file: string,
   sampleId: string,

@@ -6,7 +6,11 @@
  *   HTTP (`xet: false`) is used so any hub mirror that serves `resolve/` URLs works.
  * - LoCoMo from GitHub raw `snap-research/locomo` at a pinned commit, checked against its pinned sha256
  *   (datasets README §1); a mismatch deletes the download.
- * Each pull streams to a temp file, renames it, and records repo, revisions, sha256 and size in the lock file.
+ * - BEAM (one tier), MemDaily and LoCoMo-Plus from GitHub raw at the commits pinned in pins.ts, every file checked
+ *   against its pinned sha256 and size (base from `githubBaseUrl` / ADAPTMR_GITHUB_RAW_URL). LoCoMo-Plus is stitched
+ *   into LoCoMo, which is pulled too when the data directory lacks it.
+ * Each pull streams to a temp file, renames it, and records repo, revisions, sha256 and size in the lock file
+ * (a many-file dataset: its folder, every file's digest, and the sha256 of that listing).
  * A file already present whose lock entry matches the asked revision and whose sha256 verifies is skipped.
  */
 import { existsSync } from 'node:fs';
@@ -16,11 +20,13 @@ import { readSecret, registerSecret } from '../core/secrets.ts';
 import { describeNetworkError, InputError, ServiceCallError } from '../core/errors.ts';
 import { downloadTo, type Downloaded } from './download.ts';
 import { sha256File } from './hash.ts';
-import { readLock, writeLockEntry, type LockEntry } from './lock.ts';
-import { primaryDataDir } from './source.ts';
+import { listingSha256, readLock, verifyLockedFiles, writeLockEntry, type LockEntry, type LockedFile } from './lock.ts';
+import { GITHUB_PINS, type PinnedDataset } from './pins.ts';
+import { dataDirs, LOCOMO_PLUS_COMPANION, primaryDataDir } from './source.ts';
 
 export const LONGMEMEVAL_REPO = 'xiaowu0162/longmemeval-cleaned';
-export const LONGMEMEVAL_FILES: Record<Exclude<DatasetName, 'locomo'>, string> = {
+type LongMemEvalName = 'longmemeval-oracle' | 'longmemeval-s' | 'longmemeval-m';
+export const LONGMEMEVAL_FILES: Record<LongMemEvalName, string> = {
   'longmemeval-oracle': 'longmemeval_oracle.json',
   'longmemeval-s': 'longmemeval_s_cleaned.json',
   'longmemeval-m': 'longmemeval_m_cleaned.json',
@@ -38,6 +44,8 @@ export interface PullOptions {
   hubUrl?: string | undefined;
   /** Base of the LoCoMo raw URL; default ADAPTMR_LOCOMO_URL, then https://raw.githubusercontent.com. */
   locomoBaseUrl?: string | undefined;
+  /** Base of the GitHub raw URLs of BEAM, MemDaily, LoCoMo-Plus; default ADAPTMR_GITHUB_RAW_URL, then https://raw.githubusercontent.com. */
+  githubBaseUrl?: string | undefined;
   /** Download even when a verified copy is present. */
   force?: boolean | undefined;
   /** HF token for gated/private mirrors; default HF_TOKEN if set. */
@@ -80,7 +88,7 @@ async function presentAndVerified(
   return entry;
 }
 
-async function pullLongMemEval(name: Exclude<DatasetName, 'locomo'>, opts: PullOptions): Promise<PullResult> {
+async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promise<PullResult> {
   const dataDir = primaryDataDir(opts.dataDir);
   const log = opts.log ?? (() => undefined);
   const file = LONGMEMEVAL_FILES[name];
@@ -177,6 +185,75 @@ async function pullLocomo(opts: PullOptions): Promise<PullResult> {
   return { dataset: 'locomo', status: 'downloaded', path: dest, entry };
 }
 
+async function fetchBody(url: string): Promise<ReadableStream<Uint8Array>> {
+  const res = await fetch(url).catch((err: unknown) => {
+    throw new ServiceCallError(`${url}: cannot download: ${describeNetworkError(err)}`, { cause: err });
+  });
+  if (!res.ok || !res.body) throw new InputError(`HTTP ${res.status} ${res.statusText}`, url);
+  return res.body;
+}
+
+/**
+ * A dataset of several pinned GitHub files (pins.ts): each file already present with its pinned sha256 is kept, each
+ * other one downloaded and checked (size and sha256; a mismatch discards the download and fails the pull); the
+ * lock entry lists every file.
+ */
+async function pullPinned(name: PinnedDataset, opts: PullOptions): Promise<PullResult> {
+  const pin = GITHUB_PINS[name];
+  const dataDir = primaryDataDir(opts.dataDir);
+  const log = opts.log ?? (() => undefined);
+  const root = join(dataDir, pin.localRoot);
+  if (opts.revision !== undefined && opts.revision !== pin.commit) {
+    throw new InputError(`${name} is pinned to ${pin.repo}@${pin.commit} (every file's sha256 is checked); --revision does not apply`);
+  }
+  const files: LockedFile[] = pin.files.map(([path, sha256, bytes]) => ({ path, sha256, bytes }));
+  const base = (opts.githubBaseUrl ?? process.env.ADAPTMR_GITHUB_RAW_URL ?? 'https://raw.githubusercontent.com').replace(/\/+$/, '');
+  const urlRoot = `${base}/${pin.repo}/${pin.commit}/${pin.upstreamRoot}`;
+  const entry: LockEntry = {
+    dataset: name,
+    repo: `github:${pin.repo}`,
+    revision: pin.commit,
+    commit: pin.commit,
+    path: pin.localRoot,
+    sha256: listingSha256(files),
+    bytes: files.reduce((s, f) => s + f.bytes, 0),
+    url: urlRoot,
+    fetchedAt: new Date().toISOString(),
+    files,
+  };
+  if (name === 'locomo-plus' && !dataDirs(opts.dataDir).some((d) => existsSync(join(d, LOCOMO_PLUS_COMPANION)))) {
+    log('locomo-plus: it is stitched into LoCoMo, which is missing; pulling locomo first');
+    await pullLocomo(opts);
+  }
+  const locked = (await readLock(dataDir)).datasets[name];
+  if (!opts.force && locked?.commit === pin.commit && locked.files && (await verifyLockedFiles(dataDir, locked)).length === 0) {
+    log(`${name}: already present and verified (${pin.repo}@${pin.commit}, ${files.length} files); skipped`);
+    return { dataset: name, status: 'present', path: root, entry: locked };
+  }
+  let fetched = 0;
+  for (const f of files) {
+    const dest = join(root, f.path);
+    if (!opts.force && existsSync(dest)) {
+      const have = await sha256File(dest);
+      if (have.sha256 === f.sha256) continue;
+      log(`${name}: ${f.path} differs from the pinned sha256; downloading it again`);
+    }
+    const url = `${urlRoot}/${f.path}`;
+    log(`${name}: downloading ${url}`);
+    await downloadTo(await fetchBody(url), dest, (d) => {
+      if (d.bytes !== f.bytes || d.sha256 !== f.sha256) {
+        throw new InputError(`got ${d.bytes} bytes with sha256 ${d.sha256}; pinned ${f.bytes} bytes, ${f.sha256}; the download was discarded`, url);
+      }
+    });
+    fetched++;
+  }
+  await writeLockEntry(dataDir, entry);
+  log(`${name}: done, ${fetched} of ${files.length} files downloaded, all verified`);
+  return { dataset: name, status: fetched > 0 ? 'downloaded' : 'present', path: root, entry };
+}
+
 export async function pullDataset(name: DatasetName, opts: PullOptions): Promise<PullResult> {
-  return name === 'locomo' ? pullLocomo(opts) : pullLongMemEval(name, opts);
+  if (name === 'locomo') return pullLocomo(opts);
+  if (name in GITHUB_PINS) return pullPinned(name as PinnedDataset, opts);
+  return pullLongMemEval(name as LongMemEvalName, opts);
 }

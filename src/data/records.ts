@@ -1,10 +1,14 @@
 /**
  * Raw JSON records of a dataset source, one at a time: the elements of an array file (streamed), or the contents
- * of each `.json`/`.json.gz` file of a folder in file-name order (a file holding an array yields its elements).
+ * of each `.json`/`.json.gz` file of a folder in file-name order (a file holding an array yields its elements), or —
+ * a BEAM tier folder — one record per chat folder (its chat and probing questions, `BeamRecord`), whose `file` is
+ * the chat folder.
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/errors.ts';
+import { beamChatDirs, readBeamChat, readBeamChatSync } from './beam.ts';
+import { memDailyFileKind } from './memdaily.ts';
 import { gunzipWhole, gunzipWholeAsync } from './gunzip.ts';
 import { listDataFiles } from './hash.ts';
 import { decodeFailure, parseJsonBytes, type ParseOptions } from './json-decode.ts';
@@ -44,6 +48,23 @@ export function readFileRecordsSync(file: string, parse?: ParseOptions): RawReco
   return Array.isArray(value) ? value.map((raw: unknown, index) => ({ raw, file, index })) : [{ raw: value, file, index: 0 }];
 }
 
+/**
+ * The records of one of a source's reading units (a data file; a chat folder of BEAM) without an event loop: what the
+ * compute pool and its workers read (src/run/parallel).
+ */
+export function readSourceRecordsSync(src: Pick<DatasetSource, 'format'>, file: string, parse?: ParseOptions): RawRecord[] {
+  return src.format === 'beam' ? [{ raw: readBeamChatSync(file, parse), file, index: 0 }] : readFileRecordsSync(file, parse);
+}
+
+/** A folder source's reading units in order: its data files, or a BEAM tier's chat folders. */
+export async function sourceUnits(src: DatasetSource): Promise<string[]> {
+  const listed = src.format === 'beam' ? beamChatDirs(src.path) : await listDataFiles(src.path);
+  if (listed.length === 0) throw new InputError('folder holds no .json or .json.gz files', src.path);
+  // A MemDaily file's name is its question type: a file not named like one is refused even when it is empty.
+  if (src.format === 'memdaily') for (const f of listed) memDailyFileKind(f);
+  return listed;
+}
+
 export interface ReadRecordsOptions extends StreamArrayOptions {
   /** Folder layouts: read only these files (absolute paths, as listed); array files ignore it. */
   files?: ReadonlySet<string> | undefined;
@@ -55,10 +76,13 @@ export async function* readRecords(src: DatasetSource, opts: ReadRecordsOptions 
     for await (const raw of streamJsonArray(src.path, opts)) yield { raw, file: src.path, index: index++ };
     return;
   }
-  const listed = await listDataFiles(src.path);
-  if (listed.length === 0) throw new InputError('folder holds no .json or .json.gz files', src.path);
+  const listed = await sourceUnits(src);
   const only = opts.files;
   const files = only ? listed.filter((f) => only.has(f)) : listed;
+  if (src.format === 'beam') {
+    for (const dir of files) yield { raw: await readBeamChat(dir, { parse: opts.parse }), file: dir, index: 0 };
+    return;
+  }
   // Read a few files ahead so disk and gunzip overlap with normalisation.
   const ahead = 4;
   const start = (f: string): Promise<unknown> => {

@@ -1,12 +1,11 @@
 /**
- * Seeded stratified sampling by AdaptMR type: per type, ids are sorted, shuffled with a seeded Fisher–Yates
+ * Seeded stratified sampling by AdaptMR type (a question outside the five types by its extra label, `stratum`): per type, ids are sorted, shuffled with a seeded Fisher–Yates
  * (pure-rand xoroshiro128+), and the first `perType` kept; a type with fewer questions keeps them all. The same
  * catalog and seed always give the same set, whatever order the catalog came in.
  */
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import type { AdaptType } from '../core/types.ts';
-import type { CatalogEntry } from './catalog.ts';
+import { stratum, type CatalogEntry } from './catalog.ts';
 import { compareIds } from './sort.ts';
 
 /**
@@ -15,17 +14,17 @@ import { compareIds } from './sort.ts';
  * draw, and different uses (sampling, calibration) draw independently through their salt.
  */
 export function shuffledByType(
-  catalog: readonly Pick<CatalogEntry, 'questionId' | 'adaptType'>[],
+  catalog: readonly Pick<CatalogEntry, 'questionId' | 'adaptType' | 'reportAs'>[],
   seed: number,
-  salt: (type: AdaptType) => string = (type) => type,
-): Map<AdaptType, string[]> {
-  const byType = new Map<AdaptType, string[]>();
+  salt: (type: string) => string = (type) => type,
+): Map<string, string[]> {
+  const byType = new Map<string, string[]>();
   for (const c of catalog) {
-    const list = byType.get(c.adaptType) ?? [];
+    const list = byType.get(stratum(c)) ?? [];
     list.push(c.questionId);
-    byType.set(c.adaptType, list);
+    byType.set(stratum(c), list);
   }
-  const out = new Map<AdaptType, string[]>();
+  const out = new Map<string, string[]>();
   for (const type of [...byType.keys()].sort()) {
     const ids = byType.get(type)!.sort(compareIds);
     let typeSeed = seed | 0;

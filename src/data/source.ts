@@ -8,8 +8,10 @@ import { statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { DatasetName, DatasetRef } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
+import { verifyLocked } from './lock.ts';
 
-export type DatasetFormat = 'longmemeval' | 'locomo';
+/** How a source is read: the four upstream layouts, and LoCoMo-Plus (its items stitched into LoCoMo). */
+export type DatasetFormat = 'longmemeval' | 'locomo' | 'beam' | 'memdaily' | 'locomo-plus';
 
 export interface DatasetSource {
   /** Name used in results (`longmemeval-s`, `locomo`, or the user-given / file name). */
@@ -20,6 +22,8 @@ export interface DatasetSource {
   kind: 'file' | 'folder';
   /** The data directory it was found in (named datasets): its lock file verifies the file. */
   root?: string;
+  /** LoCoMo-Plus: the LoCoMo file its items are stitched into (the first `locomo/locomo10.json` of the search path), and its data directory. */
+  companion?: { path: string; root: string };
 }
 
 /**
@@ -71,7 +75,28 @@ export const NAMED_LAYOUTS: Record<DatasetName, { format: DatasetFormat; candida
     ],
   },
   locomo: { format: 'locomo', candidates: [{ rel: 'locomo/locomo10.json', kind: 'file' }] },
+  // BEAM's upstream folder `100K` is the paper's "128K" tier; one folder per chat (datasets README §4.1).
+  'beam-100k': { format: 'beam', candidates: [{ rel: 'beam/chats/100K', kind: 'folder' }] },
+  'beam-500k': { format: 'beam', candidates: [{ rel: 'beam/chats/500K', kind: 'folder' }] },
+  memdaily: { format: 'memdaily', candidates: [{ rel: 'memdaily/messages_and_QAs', kind: 'folder' }] },
+  'locomo-plus': { format: 'locomo-plus', candidates: [{ rel: 'locomo-plus/locomo_plus.json', kind: 'file' }] },
 };
+
+/** Where LoCoMo-Plus finds the LoCoMo conversations it is stitched into (the same blob upstream ships). */
+export const LOCOMO_PLUS_COMPANION = NAMED_LAYOUTS.locomo.candidates[0]!.rel;
+
+function locomoCompanion(dataDir: string): { path: string; root: string } {
+  const tried: string[] = [];
+  for (const root of dataDirs(dataDir)) {
+    const path = join(root, LOCOMO_PLUS_COMPANION);
+    if (kindOf(path) === 'file') return { path, root };
+    tried.push(path);
+  }
+  throw new InputError(
+    `dataset "locomo-plus" is stitched into LoCoMo, which was not found; tried ${tried.join(' and ')}. ` +
+      'Run `adaptmr data pull locomo`, or point --data-dir / ADAPTMR_DATA_DIR at a folder that has it.',
+  );
+}
 
 function kindOf(path: string): 'file' | 'folder' | undefined {
   try {
@@ -96,11 +121,19 @@ export function resolveDataset(ref: DatasetRef, dataDir: string): DatasetSource 
     for (const c of layout.candidates) {
       const path = join(root, c.rel);
       tried.push(path);
-      if (kindOf(path) === c.kind) return { name: ref.name, format: layout.format, path, kind: c.kind, root };
+      if (kindOf(path) !== c.kind) continue;
+      const found: DatasetSource = { name: ref.name, format: layout.format, path, kind: c.kind, root };
+      return layout.format === 'locomo-plus' ? { ...found, companion: locomoCompanion(dataDir) } : found;
     }
   }
   throw new InputError(
     `dataset "${ref.name}" not found; tried ${tried.join(' and ')}. ` +
       `Run \`adaptmr data pull ${ref.name}\`, or point --data-dir / ADAPTMR_DATA_DIR at a folder that has it.`,
   );
+}
+
+/** Checks a source's files against the lock file of the data directory they were found in (and LoCoMo-Plus's LoCoMo file). */
+export async function verifySource(source: DatasetSource): Promise<void> {
+  if (source.root) await verifyLocked(source.root, source.path);
+  if (source.companion) await verifyLocked(source.companion.root, source.companion.path);
 }

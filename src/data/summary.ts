@@ -2,7 +2,7 @@
  * Dataset summary for `adaptmr data info` and reports: questions by native and AdaptMR type, and sessions/turns
  * counted once per distinct haystack (a LoCoMo conversation shared by ~200 questions counts once).
  */
-import type { AdaptType, Instance } from '../core/types.ts';
+import { reportedType, type AdaptType, type ExtraTypeLabel, type Instance } from '../core/types.ts';
 import { compareIds } from './sort.ts';
 
 export interface DataInfo {
@@ -11,7 +11,8 @@ export interface DataInfo {
   sessions: number;
   turns: number;
   byNativeType: Record<string, number>;
-  byAdaptType: Partial<Record<AdaptType, number>>;
+  /** Per AdaptMR type, and per extra label for questions outside the five types (`cognitive`, `outside`). */
+  byAdaptType: Partial<Record<AdaptType | ExtraTypeLabel, number>>;
   abstention: number;
 }
 
@@ -26,7 +27,7 @@ export class Summarizer {
   private sessions = 0;
   private turns = 0;
   private readonly native = new Map<string, number>();
-  private readonly adapt = new Map<AdaptType, number>();
+  private readonly adapt = new Map<AdaptType | ExtraTypeLabel, number>();
   private abstention = 0;
   private questions = 0;
 
@@ -43,7 +44,8 @@ export class Summarizer {
       for (const s of inst.haystack) this.turns += s.turns.length;
     }
     this.native.set(inst.gold.nativeType, (this.native.get(inst.gold.nativeType) ?? 0) + 1);
-    this.adapt.set(inst.gold.type, (this.adapt.get(inst.gold.type) ?? 0) + 1);
+    const label = reportedType(inst.gold) as AdaptType | ExtraTypeLabel;
+    this.adapt.set(label, (this.adapt.get(label) ?? 0) + 1);
     if (inst.gold.isAbstention) this.abstention++;
     return true;
   }

@@ -5,7 +5,7 @@
  */
 import Table from 'cli-table3';
 import type { ResultStore } from '../store/index.ts';
-import { TYPE_COLUMNS } from './per-type-table.ts';
+import { typeColumns } from './per-type-table.ts';
 import type { SeriesKey } from './series-label.ts';
 
 export const HOLM_ALPHA = 0.05;
@@ -57,7 +57,8 @@ export async function loadComparisons(store: ResultStore, q: { metric: string; l
 /** One row per dataset × method (vs its reference), one column per type; null when there are no comparisons. */
 export function comparisonsTable(cells: readonly ComparisonCell[], title: string, label: (k: SeriesKey) => string): string | null {
   if (cells.length === 0) return null;
-  const table = new Table({ head: ['dataset', 'method', 'vs', ...TYPE_COLUMNS], style: { head: [], border: [], compact: true } });
+  const columns = typeColumns(cells.map((c) => c.adaptType));
+  const table = new Table({ head: ['dataset', 'method', 'vs', ...columns], style: { head: [], border: [], compact: true } });
   const groups = new Map<string, ComparisonCell[]>();
   for (const c of cells) {
     const key = `${c.dataset}\t${c.run}\t${c.methodA}\t${c.methodB}`;
@@ -67,7 +68,7 @@ export function comparisonsTable(cells: readonly ComparisonCell[], title: string
     const c0 = list[0]!;
     const byType = new Map(list.map((c) => [c.adaptType, c]));
     table.push([c0.dataset, label({ run_id: c0.run, method: c0.methodA, granularity: c0.granularity }), c0.methodB,
-      ...TYPE_COLUMNS.map((t) => {
+      ...columns.map((t) => {
         const c = byType.get(t);
         return c ? `${formatComparison(c)}${c.nExcluded > 0 ? ` (${c.nExcluded} excl.)` : ''}` : '—';
       })]);

@@ -5,11 +5,20 @@
  * Upper-bound (oracle) methods carry the mark of palette.ts.
  */
 import Table from 'cli-table3';
-import { ADAPT_TYPES } from '../core/types.ts';
+import { ADAPT_TYPES, EXTRA_TYPE_LABELS } from '../core/types.ts';
 import { markedLabel } from './palette.ts';
 import type { TypeMeanRow } from './type-means.ts';
 
 export const TYPE_COLUMNS: readonly string[] = [...ADAPT_TYPES, 'all'];
+
+/**
+ * The type columns of a table over `present` types: the five, then each label of a question outside them that
+ * occurs (LoCoMo-Plus's `cognitive`), then `all` — so the tables of LongMemEval and LoCoMo keep their columns.
+ */
+export function typeColumns(present: Iterable<string>): string[] {
+  const seen = new Set(present);
+  return [...ADAPT_TYPES, ...EXTRA_TYPE_LABELS.filter((l) => seen.has(l)), 'all'];
+}
 
 const pct = (x: number): string => (x * 100).toFixed(1);
 
@@ -26,14 +35,15 @@ function cell(row: TypeMeanRow | undefined): string {
 
 /** Renders the table as text; `title` is printed above it. */
 export function perTypeTable(rows: readonly TypeMeanRow[], title: string): string {
-  const table = new Table({ head: ['dataset', 'method', ...TYPE_COLUMNS], style: { head: [], border: [], compact: true } });
+  const columns = typeColumns(rows.map((r) => r.adaptType));
+  const table = new Table({ head: ['dataset', 'method', ...columns], style: { head: [], border: [], compact: true } });
   const byKey = new Map(rows.map((r) => [`${r.dataset}\t${r.series}\t${r.adaptType}`, r]));
   const keys = [...new Set(rows.map((r) => `${r.dataset}\t${r.series}`))];
   const na = new Set(rows.filter((r) => r.na).map((r) => `${r.dataset}\t${r.series}`));
   const upper = new Set(rows.filter((r) => r.upperBound === true).map((r) => `${r.dataset}\t${r.series}`));
   for (const key of keys) {
     const [dataset = '', series = ''] = key.split('\t');
-    table.push([dataset, markedLabel(series, upper.has(key)), ...TYPE_COLUMNS.map((t) => (na.has(key) ? 'n/a' : cell(byKey.get(`${key}\t${t}`))))]);
+    table.push([dataset, markedLabel(series, upper.has(key)), ...columns.map((t) => (na.has(key) ? 'n/a' : cell(byKey.get(`${key}\t${t}`))))]);
   }
   if (keys.length === 0) return `${title}\n(no counted scores)`;
   const legend = rows.some((r) => r.ciLow !== undefined) ? 'mean [95% bootstrap CI] (n questions)' : 'mean (n questions)';

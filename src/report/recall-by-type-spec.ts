@@ -10,7 +10,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { colorScale, markedLabel, upperBoundEncoding } from './palette.ts';
-import { TYPE_COLUMNS } from './per-type-table.ts';
+import { typeColumns } from './per-type-table.ts';
 import type { TypeMeanRow } from './type-means.ts';
 
 export interface RecallByTypeOptions {
@@ -27,7 +27,7 @@ export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTyp
     ...(r.sd !== undefined ? { sd: r.sd } : {}),
     ...(r.ciLow !== undefined ? { ci_low: r.ciLow, ci_high: r.ciHigh } : {}),
   }));
-  const x = { field: 'type', type: 'nominal' as const, sort: [...TYPE_COLUMNS], title: 'AdaptMR type', axis: { labelAngle: -30 } };
+  const x = { field: 'type', type: 'nominal' as const, sort: typeColumns(shown.map((r) => r.adaptType)), title: 'AdaptMR type', axis: { labelAngle: -30 } };
   const y = { field: 'mean', type: 'quantitative' as const, title: 'mean over counted questions', scale: { domain: [0, 1] }, axis: { format: '%' } };
   const color = { field: 'method', type: 'nominal' as const, title: 'method', scale: colorScale(shown.map((r) => markedLabel(r.series, r.upperBound === true))) };
   const tooltip = [

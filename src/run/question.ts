@@ -11,15 +11,16 @@ import { SetupError, errorMessage, tagStage } from '../core/errors.ts';
 import { deriveSeed } from '../core/hash.ts';
 import type { CallRecord, Checkpoints, Ctx, MemoryIndex, Method } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
-import type { Instance, Query, Retrieval } from '../core/types.ts';
+import { reportedType, type Instance, type Query, type Retrieval } from '../core/types.ts';
 import { answerQuestion } from '../eval/qa/answer-question.ts';
+import type { AnswerProtocol } from '../eval/qa/score-answer.ts';
 import { perHaystack } from '../index/per-haystack.ts';
 import type { QuestionBatch, RetrievalRow, ScoreRow } from '../store/types.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
 import type { IndexCache } from './index-cache.ts';
 import { methodFailureStage, type FailedStage } from './failures.ts';
 import { plainCalls, type PaidCallLedger } from './paid-calls.ts';
-import { scoreRetrieval } from './score.ts';
+import { outsideHeadline, scoreRetrieval } from './score.ts';
 import { answerErratum, goldAnswer, primaryJudge, type DatasetJudging } from './judging.ts';
 import { promptFor } from '../eval/qa/panel.ts';
 
@@ -29,7 +30,7 @@ export interface QuestionContext {
   indexes: IndexCache;
   llm: LlmProvider | undefined;
   /** Answer/judging protocol of the dataset (its file format). */
-  protocol: 'longmemeval' | 'locomo';
+  protocol: AnswerProtocol;
   /** Durable markers per method id, when the run writes a results file. */
   checkpoints?: ((methodId: string) => Checkpoints) | undefined;
   /** Records paid calls as they return (paid-calls.ts), when the run writes a results file. */
@@ -96,7 +97,7 @@ export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
       text: instance.query.text,
       askedAt: instance.query.askedAt,
       nativeType: g.nativeType,
-      adaptType: g.type,
+      adaptType: reportedType(g),
       isAbstention: g.isAbstention,
       evidenceSessionIds: g.evidenceSessionIds,
       evidenceTurnIds: g.evidenceTurnIds,
@@ -215,6 +216,9 @@ async function answerAndScore(
   // judged after the questions (src/run/judge-pass.ts).
   const judging = c.judging;
   const first = judging?.panel[0];
+  // BEAM, MemDaily and LoCoMo-Plus keep their benchmark's own judge (score-answer.ts); panel prompts apply to
+  // LongMemEval and LoCoMo answers, and the judging pass asks the other judges on those only.
+  const panelProtocol = c.protocol === 'longmemeval' || c.protocol === 'locomo' ? c.protocol : undefined;
   const headline = judging?.headline ?? 'original';
   const qa = await answerQuestion(
     {
@@ -224,7 +228,7 @@ async function answerAndScore(
     c.llm!,
     c.config.qa!,
     calls,
-    judging && first ? primaryJudge(c.config, c.llm!, judging.panel, c.protocol) : undefined,
+    judging && first ? primaryJudge(c.config, c.llm!, judging.panel, panelProtocol ?? 'longmemeval') : undefined,
   );
   batch.answers!.push({
     dataset: base.dataset,
@@ -239,16 +243,21 @@ async function answerAndScore(
   if (qa.judge && first) {
     (batch.verdicts ??= []).push({
       dataset: base.dataset, questionId: base.questionId, method: base.method, probe: '', judge: first.id, gold: headline,
-      model: first.model, prompt: promptFor(first, c.protocol), correct: qa.judge.correct, raw: qa.judge.raw,
+      model: first.model, prompt: panelProtocol ? promptFor(first, panelProtocol) : `${c.protocol} (benchmark judge)`, correct: qa.judge.correct, raw: qa.judge.raw,
     });
   }
   if (qa.error) return qa.failedStage ?? 'reader';
   const adversarial = c.protocol === 'locomo' && instance.gold.nativeType === '5';
-  const flag = { counted: !adversarial, excludedWhy: adversarial ? 'adversarial (reported separately)' : null };
+  const outside = outsideHeadline(instance);
+  const flag = { counted: !adversarial && outside === null, excludedWhy: adversarial ? 'adversarial (reported separately)' : outside };
   const push = (metric: string, value: number) => batch.scores.push({ ...base, level: 'qa', metric, k: null, value, ...flag });
-  if (qa.judge && qa.judge.correct.length > 0) {
+  if (qa.judge && qa.judge.scores && qa.judge.scores.length > 0) {
+    // A graded judge (BEAM's rubric, LoCoMo-Plus's points): the mean score over judge runs.
+    push('accuracy', qa.judge.scores.reduce((a, b) => a + b, 0) / qa.judge.scores.length);
+  } else if (qa.judge && qa.judge.correct.length > 0) {
     push('accuracy', qa.judge.correct.filter(Boolean).length / qa.judge.correct.length);
   }
+  for (const [metric, value] of Object.entries(qa.metrics ?? {})) push(metric, value);
   if (qa.f1 !== undefined) push('f1', qa.f1);
   if (qa.bleu1 !== undefined) push('bleu1', qa.bleu1);
   return undefined;

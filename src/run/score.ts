@@ -11,6 +11,15 @@ import type { ScoreRow } from '../store/types.ts';
 
 export type LevelScore = Pick<ScoreRow, 'level' | 'metric' | 'k' | 'value' | 'counted' | 'excludedWhy'>;
 
+/**
+ * Why a question's rows stay out of every average whatever the level, or null: a question outside the five types
+ * (BEAM's preference following, instruction following, summarization; `Gold.reportAs: outside`) is reported by its
+ * native ability only, never inside a per-type or overall mean (datasets README §4.5).
+ */
+export function outsideHeadline(instance: Pick<Instance, 'gold'>): string | null {
+  return instance.gold.reportAs === 'outside' ? `outside the five AdaptMR types (${instance.gold.nativeType}; reported by native type)` : null;
+}
+
 export function scoreRetrieval(
   instance: Instance,
   index: MemoryIndex,
@@ -27,8 +36,10 @@ export function scoreRetrieval(
     ks,
   });
   const verdicts = new Map(result.levels.map((l) => [l.level, l]));
+  const outside = outsideHeadline(instance);
   return result.rows.map((r) => {
     const v = verdicts.get(r.level);
+    if (outside !== null) return { ...r, counted: false, excludedWhy: v?.skipReason ?? outside };
     return { ...r, counted: v?.counted ?? false, excludedWhy: v?.skipReason ?? null };
   });
 }

@@ -65,3 +65,36 @@ describe('the Chinese forms of the plan (asked 2023-08-20, after M8)', () => {
     expect(splitEvents('我是先开始跑步还是先搬到杭州的？')).toEqual(['开始跑步', '搬到杭州']);
   });
 });
+
+// MemDaily's calendar (asked Wednesday 2024-04-10; weeks run Monday–Sunday): weekdays of last / this week, a bare
+// weekday (the latest on or before the question day), and MemDaily's own full dates with their weekday.
+describe('Chinese weekdays and dates with weekdays (asked Wed 2024-04-10)', () => {
+  const WED = '2024-04-10T09:00:00Z';
+  it.each([
+    ['我上周三和谁吃了饭？', '2024-04-03'],
+    ['上星期五我去了哪里？', '2024-04-05'],
+    ['这周二我见了谁？', '2024-04-09'],
+    ['本周一的会议讲了什么？', '2024-04-08'],
+    ['周一我去了哪里？', '2024-04-08'],
+    ['我星期天去了哪？', '2024-04-07'], // this week's Sunday (14th) is after the question: last Sunday
+    ['周三我做了什么？', '2024-04-10'], // today
+    ['2024年04月08日 周一 我做了什么？', '2024-04-08'],
+    ['我在2024年4月2日见了谁？', '2024-04-02'],
+  ])('%s → %s', (text, day) => {
+    const w = findTimeWindow(text, WED);
+    expect([w?.startDay, w?.endDay]).toEqual([day, day]);
+  });
+
+  it('a weekday of next week lies after the question: no window (questions ask about the past)', () => {
+    expect(findTimeWindow('下周五的安排是什么？', WED)).toBeUndefined();
+  });
+
+  it('a date with its weekday is one expression, not a date and a weekday', () => {
+    expect(findTimeWindow('2024年04月08日 周一 我做了什么？', WED)?.expressions).toEqual(['2024年04月08日 周一']);
+  });
+
+  it('上周 alone is still the whole week', () => {
+    const w = findTimeWindow('上周我做了什么？', WED);
+    expect([w?.startDay, w?.endDay]).toEqual(['2024-04-01', '2024-04-07']);
+  });
+});

@@ -2,7 +2,8 @@
  * Resolves the time expression of a question to a window of days, against the question's own date (`askedAt`).
  *
  * English (and Chinese absolute dates such as 2023年5月 / 五月) go through chrono-node 2.10; chrono's Chinese parser
- * lacks relative expressions like 上个月, 上周, 去年, 两周前, so a small rule table below covers them. Windows are at
+ * lacks relative expressions like 上个月, 上周, 去年, 两周前, and weekdays (上周三, 周五), so a small rule table below
+ * covers them, and full dates with the weekday written after them (MemDaily's `2024年04月12日 周五`). Windows are at
  * DAY precision on purpose: LongMemEval's haystack sessions can be timestamped later on the same day than the
  * question (shared/datasets README), so a minute-level filter would drop evidence.
  *
@@ -97,10 +98,35 @@ function zhMonthNumber(text: string): number {
   return ZH_NUM[text] ?? 1;
 }
 const ZH_YEAR_OFFSET: Record<string, number> = { 今年: 0, 去年: 1, 前年: 2 };
+/** Days after Monday of 周一 … 周日 (天 is the spoken Sunday: 星期天). */
+const ZH_WEEKDAY_OFFSET: Record<string, number> = { 一: 0, 二: 1, 三: 2, 四: 3, 五: 4, 六: 5, 日: 6, 天: 6 };
 
 /** Chinese relative expressions chrono.zh does not parse. Each returns a window given the question date. A question
  * that asks *for* a date (几月几日, 几号, 什么时候) names no window: none of these match it. */
 const ZH_RULES: { re: RegExp; window: (asked: Date, m: RegExpExecArray) => [number, number] }[] = [
+  // A full date, with the weekday MemDaily writes after it (2024年04月12日 周五): that day. The weekday is not
+  // checked here (the data loader checks the dataset's own times); it must not be read again as a bare weekday.
+  {
+    re: /(\d{4})年(\d{1,2})月(\d{1,2})[日号](?:\s*(?:周|星期|礼拜)[一二三四五六日天])?/u,
+    window: (_d, m) => {
+      const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+      return [t, t];
+    },
+  },
+  // A weekday of last / next / this week (上周三, 下星期五, 这周一) or a bare one (周三: the latest on or before the
+  // question day): that day. Before the week rules, which would take the whole week. Weeks run Monday–Sunday.
+  {
+    re: /(上|下|这|本)?(个)?(周|星期|礼拜)([一二三四五六日天])/u,
+    window: (d, m) => {
+      const today = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+      const monday = today - ((d.getUTCDay() + 6) % 7) * DAY_MS;
+      const offset = ZH_WEEKDAY_OFFSET[m[4]!]!;
+      const week = m[1] === '上' ? -7 : m[1] === '下' ? 7 : 0;
+      let t = monday + (week + offset) * DAY_MS;
+      if (m[1] === undefined && t > today) t -= 7 * DAY_MS;
+      return [t, t];
+    },
+  },
   // 今年三月 / 去年12月: that month of that year (before the bare year rules, which would take the whole year).
   {
     re: /(今年|去年|前年)(\d{1,2}|十[一二]?|[一二三四五六七八九])月份?/u,

@@ -7,7 +7,7 @@ import { experimentYaml, lmeItem, locomoSample, pathDataset } from './fixtures.t
 import { put, runArgs, type BadInputCase, type CaseContext } from './case.ts';
 
 /** `exp.yaml` over the dataset `rel` (written by `write`). */
-function dataset(rel: string, write: (c: CaseContext) => void, format: 'longmemeval' | 'locomo' = 'longmemeval', extra = '') {
+function dataset(rel: string, write: (c: CaseContext) => void, format: 'longmemeval' | 'locomo' | 'beam' | 'memdaily' = 'longmemeval', extra = '') {
   return (c: CaseContext): void => {
     write(c);
     put(c, 'exp.yaml', experimentYaml({ datasets: pathDataset(`${c.dir}/${rel}`, format, extra) }));
@@ -217,6 +217,37 @@ export const datasetCases: BadInputCase[] = [
     args: (c) => ['run', 'exp.yaml', '--out', 'r.duckdb', '--no-progress', '--data-dir', c.dir],
     exit: 2,
     first: /^error: dataset "longmemeval-m" not found; tried /u,
+  },
+  {
+    name: 'BEAM chat folder whose chat.json has a message of an unknown role',
+    area: 'dataset',
+    setup: dataset('beam/100K', (c) => {
+      put(c, 'beam/100K/1/chat.json', json([{ batch_number: 1, turns: [[{ role: 'robot', id: 0, content: 'hi', time_anchor: 'March-15-2024' }]] }]));
+      put(c, 'beam/100K/1/probing_questions/probing_questions.json', json({ information_extraction: [{ question: 'Q?', rubric: ['state: x'], source_chat_ids: [0] }] }));
+    }, 'beam'),
+    args: runArgs(),
+    exit: 2,
+    first: /^error: .*beam\/100K\/1\/chat\.json: field `0\.turns\.0\.0\.role`/u,
+  },
+  {
+    name: 'MemDaily message with a time that is not "YYYY年MM月DD日 周X HH:MM"',
+    area: 'dataset',
+    setup: dataset('md', (c) => put(c, 'md/01_simple_roles.json', json([{
+      tid: 0,
+      message_list: [{ mid: 0, message: '我的上司叫赵雅琳。', time: '2024-04-02 07:24', place: '上海' }],
+      question_list: [{ question: '我的上司叫什么？', answer: '赵雅琳', target_step_id: [0], choices: { A: '赵雅琳', B: 'b', C: 'c', D: 'd' }, ground_truth: 'A', time: '2024年04月05日 周五 07:04' }],
+    }])), 'memdaily'),
+    args: runArgs(),
+    exit: 2,
+    first: /^error: .*01_simple_roles\.json \(tid 0\): field `message_list\.0\.time`: bad time "2024-04-02 07:24"/u,
+  },
+  {
+    name: 'MemDaily folder holding a file not named <NN>_<type>_<entity>.json',
+    area: 'dataset',
+    setup: dataset('md', (c) => put(c, 'md/questions.json', '[]'), 'memdaily'),
+    args: runArgs(),
+    exit: 2,
+    first: /^error: .*md\/questions\.json: is not a MemDaily file name/u,
   },
   {
     name: 'gold session not in the haystack: counted, reported data defect (run completes)',

@@ -68,7 +68,7 @@ export function experimentYaml(parts: { datasets: string; methods?: string; extr
 }
 
 /** A dataset entry of a custom file. */
-export function pathDataset(path: string, format: 'longmemeval' | 'locomo' = 'longmemeval', extra = ''): string {
+export function pathDataset(path: string, format: 'longmemeval' | 'locomo' | 'beam' | 'memdaily' = 'longmemeval', extra = ''): string {
   return `  - { format: ${format}, path: '${path}'${extra ? `, ${extra}` : ''} }`;
 }
 

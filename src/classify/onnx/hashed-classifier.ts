@@ -15,7 +15,7 @@ import { argmaxType, normalise, probsFromArray, type Classification } from '../r
 import { denseFeatures, featureWidth, WORD_VECTOR_EMBEDDER, type FeatureSpec } from './features.ts';
 import { LazyWinkSifEmbedder } from '../../index/embedders/wink-sif.ts';
 import { cueIds } from '../rules.ts';
-import { HASHED_KINDS, META_FEATURES, META_KIND, META_LABELS } from './model-format.ts';
+import { HASHED_KINDS, META_FEATURES, META_KIND, META_LABELS, META_TRAINING_IDS } from './model-format.ts';
 
 const { onnx } = onnxProto;
 
@@ -65,12 +65,17 @@ export async function createSession(file: string): Promise<ort.InferenceSession>
 
 export class HashedOnnxClassifier implements Classifier {
   readonly name = 'onnx';
+  /** The questions of the split the model was trained on (metadata `adaptmr.training_question_ids`): left out of evaluation. */
+  readonly excludedQuestionIds?: ReadonlySet<string>;
   private constructor(
     private readonly session: ort.InferenceSession,
     readonly spec: FeatureSpec,
     readonly labels: readonly z.infer<typeof AdaptTypeSchema>[],
     readonly file: string,
-  ) {}
+    trainingIds?: readonly string[],
+  ) {
+    if (trainingIds && trainingIds.length > 0) this.excludedQuestionIds = new Set(trainingIds);
+  }
 
   static async load(file: string, meta?: Record<string, string>): Promise<HashedOnnxClassifier> {
     const props = meta ?? (await readOnnxMetadata(file));
@@ -100,8 +105,9 @@ export class HashedOnnxClassifier implements Classifier {
       if (missing.length > 0) throw new InputError(`the model uses rules cues this version does not have (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}); retrain it`, file);
     }
     const labels = parse(META_LABELS, z.array(AdaptTypeSchema).nonempty());
+    const trainingIds = props[META_TRAINING_IDS] !== undefined ? parse(META_TRAINING_IDS, z.array(z.string())) : undefined;
     const session = await createSession(file);
-    return new HashedOnnxClassifier(session, spec, labels, file);
+    return new HashedOnnxClassifier(session, spec, labels, file, trainingIds);
   }
 
   async classifyBatch(texts: readonly string[]): Promise<Classification[]> {

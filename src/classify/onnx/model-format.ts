@@ -9,6 +9,11 @@ export const META_KIND = 'adaptmr.kind';
 export const META_FEATURES = 'adaptmr.features';
 export const META_LABELS = 'adaptmr.labels';
 export const META_TRAINED_ON = 'adaptmr.trained_on';
+/**
+ * The question ids a model was trained on, when it was trained on a split of a dataset (`classifier train --split
+ * calibration`): a method using the model leaves them out of evaluation, as it does a calibration split's.
+ */
+export const META_TRAINING_IDS = 'adaptmr.training_question_ids';
 export const KIND_HASHED_LINEAR = 'hashed-ngram-softmax-regression';
 /** One hidden ReLU layer over the same features (the graph differs; input and output are the same). */
 export const KIND_HASHED_MLP = 'hashed-feature-mlp';

@@ -12,8 +12,10 @@ import type { Instance, Retrieval } from '../../core/types.ts';
 import { countTokens } from '../../llm/tokens.ts';
 import type { QaConfig } from './config.ts';
 import type { JudgeResult } from './judge-longmemeval.ts';
+import { readLocomoPlus } from './locomo-plus.ts';
+import { readMemDailyChoice } from './memdaily.ts';
 import { readAnswer } from './reader.ts';
-import { scoreAnswer } from './score-answer.ts';
+import { scoreAnswer, type AnswerProtocol } from './score-answer.ts';
 
 export interface QaRow {
   answer: string | null;
@@ -24,13 +26,15 @@ export interface QaRow {
   judge: JudgeResult | null;
   f1?: number;
   bleu1?: number;
+  /** Further metrics of the protocol (score-answer.ts `AnswerScores.metrics`). */
+  metrics?: Record<string, number>;
   error?: string;
   /** Which step failed when `error` is set: the reader (no answer) or the judge (scoring the answer). */
   failedStage?: 'reader' | 'judge';
 }
 
 export interface AnswerQuestionInput {
-  protocol: 'longmemeval' | 'locomo';
+  protocol: AnswerProtocol;
   instance: Instance;
   retrieval: Retrieval;
   /** The method's own answer, when it produces one (then no reader call). */
@@ -47,6 +51,13 @@ export interface PrimaryJudge {
   stage: string;
 }
 
+/** The question with its choices when it is asked as multiple choice (MemDaily with `reader.choices: letter`), else undefined. */
+function multipleChoice(protocol: AnswerProtocol, instance: Instance, config: QaConfig): (Instance['query'] & { choices: Readonly<Record<string, string>> }) | undefined {
+  const q = instance.query;
+  if (protocol !== 'memdaily' || config.reader.choices !== 'letter' || !q.choices || instance.gold.correctChoice === undefined) return undefined;
+  return { ...q, choices: q.choices };
+}
+
 export async function answerQuestion(
   input: AnswerQuestionInput,
   llm: LlmProvider,
@@ -58,7 +69,14 @@ export async function answerQuestion(
   const row: QaRow = { answer: input.methodAnswer ?? null, contextTokens: countTokens(retrieval.context), answerTokens: 0, judge: null };
   let reading = true;
   try {
-    if (row.answer === null) {
+    const choices = multipleChoice(input.protocol, instance, config);
+    if (row.answer === null && choices) {
+      const read = await readMemDailyChoice(choices, retrieval, llm.forRole('reader'), calls);
+      row.answer = read.answer;
+      row.contextTokens = countTokens(read.prompt);
+    } else if (row.answer === null && input.protocol === 'locomo-plus') {
+      row.answer = await readLocomoPlus(instance.query, retrieval, instance.haystack, llm.forRole('reader'), calls);
+    } else if (row.answer === null) {
       const read = await readAnswer(instance.query, retrieval, llm.forRole('reader'), {
         chainOfNote: config.reader.chainOfNote,
         context: config.reader.context,
@@ -81,6 +99,9 @@ export async function answerQuestion(
         question: instance.query.text,
         gold: input.gold ?? instance.gold.answer,
         hypothesis: row.answer,
+        ...(instance.gold.rubric ? { rubric: instance.gold.rubric } : {}),
+        ...(choices && instance.gold.correctChoice !== undefined ? { correctChoice: instance.gold.correctChoice } : {}),
+        ...(instance.gold.evidenceText !== undefined ? { evidenceText: instance.gold.evidenceText } : {}),
       },
       judge?.client ?? (llm.has('judge') ? llm.forRole('judge') : undefined),
       {
@@ -91,6 +112,7 @@ export async function answerQuestion(
     if (scores.judge) row.judge = scores.judge;
     if (scores.f1 !== undefined) row.f1 = scores.f1;
     if (scores.bleu1 !== undefined) row.bleu1 = scores.bleu1;
+    if (scores.metrics) row.metrics = scores.metrics;
   } catch (err) {
     row.error = errorMessage(err);
     row.failedStage = reading ? 'reader' : 'judge';

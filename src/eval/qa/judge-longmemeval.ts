@@ -41,6 +41,11 @@ export interface JudgeOptions {
 export interface JudgeResult {
   correct: boolean[];
   raw: string[];
+  /**
+   * Per judge run, a graded score in [0, 1] where the protocol defines one (BEAM: the mean rubric-item score;
+   * LoCoMo-Plus: its label's points); accuracy is then its mean rather than the share of `correct`.
+   */
+  scores?: number[];
 }
 
 /**

@@ -61,7 +61,9 @@ export async function loadPlanRuns(store: ResultStore): Promise<PlanRun[]> {
       // per-dataset map) then describes the retrieval headline the same file reports offline.
       if (qa && plan.metric === undefined) return { metric: 'accuracy', level: 'qa', k: null };
       const level = (typeof plan.level === 'string' ? plan.level : plan.level?.[dataset]) ?? (qa ? 'qa' : 'session');
-      return { metric: plan.metric ?? (qa ? 'accuracy' : 'recall_any'), level, k: level === 'qa' ? null : (plan.k ?? 10) };
+      const metric = (typeof plan.metric === 'string' ? plan.metric : plan.metric?.[dataset]) ?? (qa ? 'accuracy' : 'recall_any');
+      const k = (typeof plan.k === 'number' ? plan.k : plan.k?.[dataset]) ?? 10;
+      return { metric, level, k: level === 'qa' ? null : k };
     };
     out.push({
       runId: r.run_id, name: c.name, description: c.description ?? null, seed: c.seed, plan,

@@ -5,7 +5,7 @@
  * is raised here: a data error keeps its one-line InputError form.
  */
 import { InputError } from '../../core/errors.ts';
-import { headSelector, readFileRecordsSync, refusedByHead, splitJsonArrayFile } from '../../data/index.ts';
+import { headSelector, readSourceRecordsSync, refusedByHead, splitJsonArrayFile } from '../../data/index.ts';
 import { createWordVectorsSlot, embedders, useWordVectorsSlot, winkCachePath, type WordVectorsSlot } from '../../index/index.ts';
 import type { DatasetPlan, DatasetRunState } from '../run-dataset.ts';
 import { computeRecord, countFailures, skipQuestion, unreadData, writeQuestion } from '../run-dataset.ts';
@@ -186,7 +186,7 @@ async function runInWorkers(
     const parse = unreadData(s.methods);
     for (let i = Atomics.add(next, 0, 1); i < list.length && !failure; i = Atomics.add(next, 0, 1)) {
       try {
-        for (const record of readFileRecordsSync(list[i]!, parse)) {
+        for (const record of readSourceRecordsSync(plan.source, list[i]!, parse)) {
           for await (const { batch, failed } of computeRecord(plan.source, record, plan.selected, s, s.issues)) {
             if (!batch) {
               skipQuestion(s);

@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage, InputError } from '../../core/errors.ts';
-import { parseJsonBytes, readFileRecordsSync, type DataIssue, type RawRecord } from '../../data/index.ts';
+import { parseJsonBytes, readSourceRecordsSync, type DataIssue, type RawRecord } from '../../data/index.ts';
 import { embedders, useWordVectorsSlot } from '../../index/index.ts';
 import { createMethods } from '../create-methods.ts';
 import { IndexCache } from '../index-cache.ts';
@@ -85,7 +85,7 @@ async function runFolder(state: ComputeState, files: string[]): Promise<void> {
   const next = new Int32Array(init.nextFile);
   const parse = unreadData(state.methods);
   for (let i = Atomics.add(next, 0, 1); i < files.length; i = Atomics.add(next, 0, 1)) {
-    for (const record of readFileRecordsSync(files[i]!, parse)) await processRecord(state, record);
+    for (const record of readSourceRecordsSync(init.source, files[i]!, parse)) await processRecord(state, record);
   }
 }
 

@@ -25,7 +25,7 @@ import type { CalibrationEntry, ThresholdsFile } from '../../strategies/threshol
 
 export const CALIBRATION_RULE = 'theta_low = p5(top1 | answerable), theta_high = p95(top1 | abstention); midpoint if crossed';
 
-export function calibrationSplit(catalog: readonly Pick<CatalogEntry, 'questionId' | 'adaptType'>[], fraction: number, seed: number): string[] {
+export function calibrationSplit(catalog: readonly Pick<CatalogEntry, 'questionId' | 'adaptType' | 'reportAs'>[], fraction: number, seed: number): string[] {
   const chosen: string[] = [];
   for (const ids of shuffledByType(catalog, seed, (type) => `calibrate:${type}`).values()) {
     chosen.push(...ids.slice(0, Math.max(1, Math.round(fraction * ids.length))));

@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ArgumentsCamelCase, CommandModule } from 'yargs';
 import { startFakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { classifyCommand, evalCommand, trainCommand } from './commands.ts';
+import { loadOnnxClassifier } from '../../classify/onnx/load.ts';
+import type { Classifier } from '../../core/interfaces.ts';
+import { loadQuestions, resolveDataDir } from '../../data/index.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -86,6 +89,26 @@ describe('adaptmr classify / classifier', () => {
     expect(rs).toHaveLength(2);
     for (const r of rs) expect(Object.values(r.probs).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
     await expect(call(trainCommand, { dataset: 'zh-plan', out: model, seed: 1, features: 'words', 'data-dir': undefined })).rejects.toThrow(/--features.*unknown feature set "words"/);
+  });
+
+  it('classifier train --split calibration trains on the calibration split only and names it; eval then leaves it out', async () => {
+    const model = join(dir, 'beam-split.onnx');
+    const msg = await capture(() => call(trainCommand, { dataset: 'beam-100k', out: model, seed: 42, epochs: 2, features: 'cues+wv', split: 'calibration', fraction: 0.3, 'data-dir': undefined }));
+    // 280 BEAM 100K questions have one of the five types (the 120 of the three abilities outside them have none):
+    // 30 % of each type's 40 or 80 → 12 + 24 + 24 + 12 + 12 = 84.
+    expect(msg).toMatch(/trained on 84 questions of the 0\.3 calibration split \(seed 42; a run leaves these questions out\) of beam-100k/);
+    const clf: Classifier = await loadOnnxClassifier(model);
+    const ids = [...(clf.excludedQuestionIds ?? [])];
+    expect(ids).toHaveLength(84);
+    const { questions } = await loadQuestions({ name: 'beam-100k', questionIds: ids }, resolveDataDir({}));
+    expect(questions.filter((q) => q.gold.reportAs !== undefined)).toEqual([]);
+    const json = await capture(() =>
+      call(evalCommand, { ...base, json: true, classifier: 'onnx', model, dataset: 'beam-100k', questions: undefined, folds: undefined, 'train-dataset': undefined, out: join(dir, 'ce-split.duckdb'), 'chart-dir': join(dir, 'charts'), seed: 42, 'data-dir': undefined }),
+    );
+    expect((JSON.parse(json) as { n: number }).n).toBe(280 - 84);
+    const all = join(dir, 'beam-all.onnx');
+    await capture(() => call(trainCommand, { dataset: 'beam-100k', out: all, seed: 42, epochs: 1, features: 'cues+wv', 'data-dir': undefined }));
+    expect(((await loadOnnxClassifier(all)) as Classifier).excludedQuestionIds).toBeUndefined();
   });
 
   it('classifier eval --json prints { accuracy, macroF1, perType, confusion, n } and stores DuckDB + heatmap', async () => {

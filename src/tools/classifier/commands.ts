@@ -11,7 +11,8 @@ import { DATASET_NAMES, type DatasetName } from '../../core/config.ts';
 import { InputError } from '../../core/errors.ts';
 import type { Classifier } from '../../core/interfaces.ts';
 import type { LlmProvider } from '../../core/llm.ts';
-import { loadQuestions, resolveDataDir } from '../../data/index.ts';
+import { compareIds, loadQuestions, resolveDataDir } from '../../data/index.ts';
+import { calibrationSplit } from '../calibrate/calibrate.ts';
 import { createLlmProvider } from '../../llm/index.ts';
 import { ORACLE_LABEL, ORACLE_NAME } from '../../classify/oracle.ts';
 import { classifiers } from '../../classify/registry.ts';
@@ -38,7 +39,11 @@ function datasetName(name: string, flag: string): DatasetName {
 
 async function datasetQuestions(name: string, flag: string, dataDir: string | undefined): Promise<LabelledQuestion[]> {
   const { questions } = await loadQuestions({ name: datasetName(name, flag) }, resolveDataDir({ flag: dataDir }));
-  return labelledQuestions(questions);
+  const labelled = labelledQuestions(questions);
+  if (questions.length > 0 && labelled.length === 0) {
+    throw new InputError(`none of ${name}'s ${questions.length} questions has one of the five AdaptMR types (they are reported as "${questions[0]!.gold.reportAs}"); a classifier cannot be trained or scored on it`, flag);
+  }
+  return labelled;
 }
 
 function parseOptions(text: string | undefined): Record<string, unknown> {
@@ -124,6 +129,8 @@ interface TrainArgs {
   features?: string;
   hidden?: number;
   l2?: number | undefined;
+  split?: 'all' | 'calibration';
+  fraction?: number;
   'data-dir': string | undefined;
 }
 
@@ -139,6 +146,12 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
       .option('hidden', intFlag('hidden', 0, { default: 0, describe: 'hidden units of an MLP; 0 = linear softmax' }))
       .option('l2', numberFlag('l2', 0, 1e6, { describe: 'L2 penalty (default 3e-3 for ngrams, else 1e-3)' }))
       .option('epochs', intFlag('epochs', 1, { describe: 'default 30 (ngrams, dense Adam), else 15 (lazy Adam, as the table)' }))
+      .option('split', {
+        choices: ['all', 'calibration'] as const,
+        default: 'all' as const,
+        describe: 'calibration: train on the seeded calibration split of each dataset only (the split `adaptmr calibrate` uses with the same --seed and --fraction); the model names those questions, and a run leaves them out',
+      })
+      .option('fraction', numberFlag('fraction', 0, 1, { default: 0.3, describe: 'with --split calibration: share of each type' }))
       .option('data-dir', { type: 'string', describe: 'data directory (default ADAPTMR_DATA_DIR, then ./datasets)' }) as unknown as Argv<TrainArgs>,
   handler: async (argv) => {
     const features = argv.features ?? 'ngrams';
@@ -147,8 +160,19 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
     if (!spec) throw new InputError(`unknown feature set "${features}"; known: ${Object.keys(FEATURE_SETS).join(', ')}`, '--features');
     if (!Number.isInteger(hidden) || hidden < 0) throw new InputError('must be an integer ≥ 0', '--hidden');
     const names = argv.dataset.split(',').map((n) => n.trim()).filter((n) => n !== '');
+    const split = argv.split ?? 'all';
+    const fraction = argv.fraction ?? 0.3;
+    if (split === 'calibration' && !(fraction > 0 && fraction < 1)) throw new InputError('must be between 0 and 1', '--fraction');
     const questions: LabelledQuestion[] = [];
-    for (const n of names) questions.push(...(n === ZH_DATASET ? readZhQuestions() : await datasetQuestions(n, '--dataset', argv['data-dir'])));
+    for (const n of names) {
+      const all = n === ZH_DATASET ? readZhQuestions() : await datasetQuestions(n, '--dataset', argv['data-dir']);
+      if (split === 'all') questions.push(...all);
+      else {
+        const ids = new Set(calibrationSplit(all.map((q) => ({ questionId: q.query.id, adaptType: q.gold })), fraction, argv.seed));
+        questions.push(...all.filter((q) => ids.has(q.query.id)));
+      }
+    }
+    if (questions.length === 0) throw new InputError('no question with one of the five AdaptMR types to train on', '--dataset');
     const rows = questions.map((q) => sparseRow(q.query.text, spec));
     const golds = questions.map((q) => q.gold);
     const l2 = argv.l2 ?? (features === 'ngrams' && hidden === 0 ? DEFAULT_TRAIN_OPTIONS.l2 : 1e-3);
@@ -158,9 +182,11 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
         : features === 'ngrams'
           ? trainLinearRows(rows, golds, { spec, l2, seed: argv.seed, epochs: argv.epochs ?? DEFAULT_TRAIN_OPTIONS.epochs })
           : trainLinearRows(rows, golds, { ...SELECT_TRAIN, spec, l2, seed: argv.seed, ...(argv.epochs !== undefined ? { epochs: argv.epochs } : {}) });
+    if (split === 'calibration') model.trainingIds = questions.map((q) => q.query.id).sort(compareIds);
     await mkdir(resolve(argv.out, '..'), { recursive: true });
     await writeModel(model, argv.out);
-    console.log(`trained on ${questions.length} questions of ${names.join(' + ')} (${features}${hidden > 0 ? `, MLP ${hidden}` : ''}); wrote ${argv.out}`);
+    const what = split === 'calibration' ? `the ${fraction} calibration split (seed ${argv.seed}; a run leaves these questions out) of ` : '';
+    console.log(`trained on ${questions.length} questions of ${what}${names.join(' + ')} (${features}${hidden > 0 ? `, MLP ${hidden}` : ''}); wrote ${argv.out}`);
   },
 };
 

@@ -47,6 +47,9 @@ function judgeClient(argv: ScoreAnswersArgs): LlmClient | undefined {
   return provider.forRole('judge');
 }
 
+/** The datasets whose predictions files this command scores (the others need what only a run holds: rubric, choices, cue). */
+const SCORED_HERE: readonly string[] = ['longmemeval-oracle', 'longmemeval-s', 'longmemeval-m', 'locomo'];
+
 export const scoreAnswersCommand: CommandModule<object, ScoreAnswersArgs> = {
   command: 'score-answers <file> [more..]',
   describe: 'Score a JSON-lines file of {question_id, prediction} against a dataset (LoCoMo F1, Mem0 F1, BLEU-1, judges)',
@@ -81,6 +84,9 @@ export const scoreAnswersCommand: CommandModule<object, ScoreAnswersArgs> = {
     if ((argv.more ?? []).length > 0) throw new InputError('one predictions file at a time (several files: --format locomo-audit)', argv.more!.join(' '));
     if (argv.dataset === undefined || !(DATASET_NAMES as readonly string[]).includes(argv.dataset)) {
       throw new InputError(`${argv.dataset === undefined ? 'missing --dataset' : `unknown dataset "${argv.dataset}"`}; known: ${DATASET_NAMES.join(', ')}`, '--dataset');
+    }
+    if (!SCORED_HERE.includes(argv.dataset)) {
+      throw new InputError(`scores LongMemEval and LoCoMo predictions; ${argv.dataset}'s answers are scored in a run with a qa: block (its rubric, choices or cue judge)`, '--dataset');
     }
     const judge = judgeClient(argv);
     const lines = readPredictions(argv.file);

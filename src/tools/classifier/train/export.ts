@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import onnxProto from 'onnx-proto';
 import { featureWidth, specCues } from '../../../classify/onnx/features.ts';
-import { KIND_HASHED_LINEAR, KIND_HASHED_MLP, META_FEATURES, META_KIND, META_LABELS, META_TRAINED_ON } from '../../../classify/onnx/model-format.ts';
+import { KIND_HASHED_LINEAR, KIND_HASHED_MLP, META_FEATURES, META_KIND, META_LABELS, META_TRAINED_ON, META_TRAINING_IDS } from '../../../classify/onnx/model-format.ts';
 import type { LinearModel } from './train.ts';
 import type { MlpModel } from './mlp.ts';
 import type { TrainedModel } from './select.ts';
@@ -88,6 +88,7 @@ function modelProto(model: TrainedModel, kind: string, nodes: ReturnType<typeof 
       meta(META_FEATURES, JSON.stringify(model.spec)),
       meta(META_LABELS, JSON.stringify(model.labels)),
       meta(META_TRAINED_ON, JSON.stringify(model.trainedOn)),
+      ...(model.trainingIds ? [meta(META_TRAINING_IDS, JSON.stringify(model.trainingIds))] : []),
       meta('adaptmr.feature_contract', contract),
     ],
   });

@@ -33,6 +33,8 @@ export interface MlpModel {
   w2: Float32Array;
   b2: Float32Array;
   trainedOn: { n: number; counts: Record<AdaptType, number>; options: Omit<MlpOptions, 'spec'> };
+  /** The question ids of a split the model was trained on (`--split`), written to its metadata. */
+  trainingIds?: string[];
 }
 
 const U30 = 2 ** 30;

@@ -53,6 +53,8 @@ export interface LinearModel {
   bias: Float32Array;
   /** Provenance written into the ONNX metadata. */
   trainedOn: { n: number; counts: Record<AdaptType, number>; options: Omit<TrainOptions, 'spec'> };
+  /** The question ids of a split the model was trained on (`--split`), written to its metadata. */
+  trainingIds?: string[];
 }
 
 export function trainLinear(examples: readonly LabelledText[], opts: Partial<TrainOptions> = {}): LinearModel {

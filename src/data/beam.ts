@@ -1,0 +1,366 @@
+/**
+ * BEAM (mohammadtavakoli78/BEAM@b2a3ee8, `chats/<tier>/<n>/`): one chat folder → normalised `Instance`s, one per
+ * probing question, all sharing ONE haystack (the chat), so an index is built once per chat.
+ *
+ * Units and ids (datasets README §4.1):
+ * - a batch is a session, id `b<batch_number>`, dated by the `time_anchor` of its first message (`March-15-2024`);
+ *   the batch's own `time_anchor` is always null upstream, so it is not read (reported once per chat). Every message
+ *   gets its batch's date: the chat has no per-message times;
+ * - a message is a turn, id `m<id>` (`id` runs 0..n−1 over the whole chat; `source_chat_ids` are these ids); a turn
+ *   pair is what the index's `round` granularity builds (a user message and the reply after it);
+ * - the `->-> <batch>,<bullet>` plan marker at the end of user (and some echoed assistant) messages leaks the batch
+ *   number and is not part of what the user said: it is cut from the text and the cuts are reported;
+ * - question ids `<tier>-<chat>:q<i>`, i over the abilities in BEAM's own (alphabetical) order, then file order,
+ *   so the chat is the bootstrap cluster (src/eval/stats: ids ending in `:q<n>`); the chat id is the folder number
+ *   (`topic.json` ids are stale in 100K and are not read);
+ * - `askedAt` = the chat's last anchor (the questions carry no date and are asked after the chat).
+ *
+ * Gold: evidence = `source_chat_ids` flattened (nested event-ordering lists, the two sides of a contradiction or of
+ * a temporal gap; for knowledge updates `updated_info` only — `original_info` is the superseded value), duplicates
+ * removed, ids outside the chat dropped, every repair reported; a question without ids is kept and left out of
+ * retrieval recall. The scored gold is `rubric` (upstream's `src/evaluation/run_evaluation.py` judges nothing
+ * else): `gold.rubric`, and `gold.answer` = the rubric items one per line. An `answer` whose durations disagree with
+ * the rubric's is reported and the rubric kept. Types: src/data/type-map.ts `BEAM_ABILITIES`.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { z } from 'zod';
+import { InputError } from '../core/errors.ts';
+import type { Instance, Session, Turn } from '../core/types.ts';
+import type { CatalogEntry } from './catalog.ts';
+import { parseBeamAnchor } from './dates.ts';
+import type { DataIssue } from './issues.ts';
+import { decodeFailure, parseJsonBytes, type ParseOptions } from './json-decode.ts';
+import { BEAM_ABILITIES, BEAM_ABILITY_ORDER } from './type-map.ts';
+
+export const BEAM_CHAT_FILE = 'chat.json';
+export const BEAM_QUESTIONS_FILE = join('probing_questions', 'probing_questions.json');
+
+/** The raw record of one chat: its two files, parsed. */
+export interface BeamRecord {
+  tier: string;
+  chat: string;
+  messages?: unknown;
+  questions: unknown;
+}
+
+const MessageSchema = z.looseObject({
+  role: z.enum(['user', 'assistant']),
+  id: z.number().int().nonnegative(),
+  content: z.string(),
+  time_anchor: z.string().nullable().optional(),
+});
+const BatchSchema = z.looseObject({
+  batch_number: z.number().int(),
+  turns: z.array(z.array(MessageSchema)),
+  time_anchor: z.string().nullable().optional(),
+});
+const ChatSchema = z.array(BatchSchema).min(1);
+const QuestionSchema = z.looseObject({
+  question: z.string(),
+  rubric: z.array(z.string()),
+  answer: z.string().optional(),
+  source_chat_ids: z.unknown().optional(),
+  total_mentions: z.number().optional(),
+  ordering_tested: z.array(z.unknown()).optional(),
+});
+const QuestionsSchema = z.record(z.string(), z.array(z.unknown()));
+
+/** The chat folders of a tier folder (`1`, `2`, … holding chat.json), in numeric order. */
+export function beamChatDirs(tierPath: string): string[] {
+  const dirs = readdirSync(tierPath)
+    .filter((n) => /^\d+$/.test(n))
+    .filter((n) => {
+      try {
+        return statSync(join(tierPath, n, BEAM_QUESTIONS_FILE)).isFile();
+      } catch {
+        return false;
+      }
+    })
+    .sort((a, b) => Number(a) - Number(b));
+  if (dirs.length === 0) throw new InputError(`holds no BEAM chat folders (<n>/${BEAM_QUESTIONS_FILE})`, tierPath);
+  return dirs.map((d) => join(tierPath, d));
+}
+
+/** The files of one chat folder that are data (hashed for provenance and the lock file). */
+export function beamChatFiles(dir: string): string[] {
+  return [join(dir, BEAM_CHAT_FILE), join(dir, BEAM_QUESTIONS_FILE)];
+}
+
+function decode(buf: Buffer, file: string, parse: ParseOptions | undefined): unknown {
+  try {
+    return parseJsonBytes(buf, parse);
+  } catch (err) {
+    throw decodeFailure(err, file);
+  }
+}
+
+function tierOf(dir: string): string {
+  return basename(join(dir, '..'));
+}
+
+/** One chat folder read and parsed (`withChat: false`: the probing questions only, for the catalog). */
+export async function readBeamChat(dir: string, opts: { parse?: ParseOptions | undefined; withChat?: boolean } = {}): Promise<BeamRecord> {
+  const qFile = join(dir, BEAM_QUESTIONS_FILE);
+  const questions = decode(await readFile(qFile), qFile, undefined);
+  const record: BeamRecord = { tier: tierOf(dir), chat: basename(dir), questions };
+  if (opts.withChat !== false) {
+    const cFile = join(dir, BEAM_CHAT_FILE);
+    record.messages = decode(await readFile(cFile), cFile, opts.parse);
+  }
+  return record;
+}
+
+/** `readBeamChat` without an event loop (worker threads). */
+export function readBeamChatSync(dir: string, parse?: ParseOptions): BeamRecord {
+  const qFile = join(dir, BEAM_QUESTIONS_FILE);
+  const cFile = join(dir, BEAM_CHAT_FILE);
+  return { tier: tierOf(dir), chat: basename(dir), questions: decode(readFileSync(qFile), qFile, undefined), messages: decode(readFileSync(cFile), cFile, parse) };
+}
+
+function zodFail(where: string, error: z.ZodError, prefix = ''): never {
+  const first = error.issues[0];
+  throw new InputError(`field \`${prefix}${first?.path.join('.') ?? ''}\`: ${first?.message ?? 'invalid'}`, where);
+}
+
+interface RawQuestion {
+  ability: string;
+  index: number;
+  raw: unknown;
+}
+
+/** The questions of a chat in BEAM's ability order; an ability BEAM does not define is an error naming it. */
+function questionsOf(record: BeamRecord, where: string): RawQuestion[] {
+  const parsed = QuestionsSchema.safeParse(record.questions);
+  if (!parsed.success) zodFail(`${where} ${BEAM_QUESTIONS_FILE}`, parsed.error);
+  for (const key of Object.keys(parsed.data)) {
+    if (!BEAM_ABILITIES[key]) throw new InputError(`unknown ability "${key}" (BEAM has ${BEAM_ABILITY_ORDER.join(', ')})`, `${where} ${BEAM_QUESTIONS_FILE}`);
+  }
+  return BEAM_ABILITY_ORDER.flatMap((ability) => (parsed.data[ability] ?? []).map((raw, index) => ({ ability, index, raw })));
+}
+
+function chatKey(record: BeamRecord): string {
+  return `${record.tier}-${record.chat}`;
+}
+
+/** Catalog entries of one chat, from its probing questions alone. */
+export function beamCatalogEntries(record: BeamRecord, dir: string): CatalogEntry[] {
+  return questionsOf(record, dir).map((q, i) => {
+    const map = BEAM_ABILITIES[q.ability]!;
+    return {
+      questionId: `${chatKey(record)}:q${i}`,
+      nativeType: q.ability,
+      adaptType: map.type,
+      isAbstention: q.ability === 'abstention',
+      ...(map.reportAs ? { reportAs: map.reportAs } : {}),
+      file: dir,
+    };
+  });
+}
+
+/** The `->-> <batch>,<bullet>` plan marker (and any LLM commentary after it) ending a message; never followed by a newline. */
+const MARKER = /\s*->->[^\n]*$/u;
+
+interface BuiltChat {
+  haystack: Session[];
+  ids: Set<number>;
+  sessionOf: Map<number, string>;
+  askedAt: string;
+}
+
+function buildChat(record: BeamRecord, dir: string, issues: DataIssue[]): BuiltChat {
+  const file = join(dir, BEAM_CHAT_FILE);
+  const loc = `${chatKey(record)}/${BEAM_CHAT_FILE} `;
+  const parsed = ChatSchema.safeParse(record.messages);
+  if (!parsed.success) zodFail(file, parsed.error);
+  const haystack: Session[] = [];
+  const ids = new Set<number>();
+  const sessionOf = new Map<number, string>();
+  let lastAnchor: string | undefined;
+  let nullBatchAnchors = 0;
+  let inherited = 0;
+  const cut = { user: 0, assistant: 0 };
+  parsed.data.forEach((batch, b) => {
+    if (batch.time_anchor === null || batch.time_anchor === undefined) nullBatchAnchors++;
+    const messages = batch.turns.flat();
+    const first = messages[0];
+    let at: string | undefined;
+    if (first?.time_anchor) {
+      at = parseBeamAnchor(first.time_anchor);
+      if (!at) throw new InputError(`field \`[${b}].turns[0][0].time_anchor\`: bad date "${first.time_anchor}" (expected e.g. "March-15-2024")`, file);
+      if (lastAnchor && at < lastAnchor) {
+        issues.push({ file, field: `${loc}[${b}].turns[0][0].time_anchor`, problem: `anchor ${at.slice(0, 10)} is earlier than the previous batch's ${lastAnchor.slice(0, 10)}`, action: 'kept' });
+      }
+    } else {
+      if (!lastAnchor) throw new InputError(`field \`[${b}].turns[0][0].time_anchor\`: the first batch's first message has no time anchor`, file);
+      at = lastAnchor;
+      inherited++;
+    }
+    lastAnchor = at;
+    const sessionId = `b${batch.batch_number}`;
+    const turns: Turn[] = messages.map((m, i) => {
+      if (ids.has(m.id)) throw new InputError(`message id ${m.id} appears twice`, file);
+      ids.add(m.id);
+      sessionOf.set(m.id, sessionId);
+      let text = m.content;
+      if (text.includes('->->')) {
+        const stripped = text.replace(MARKER, '');
+        if (stripped !== text) {
+          cut[m.role]++;
+          text = stripped;
+        }
+      }
+      return { id: `m${m.id}`, sessionId, index: i, role: m.role, text, at: at! };
+    });
+    if (haystack.some((s) => s.id === sessionId)) throw new InputError(`batch_number ${batch.batch_number} appears twice`, file);
+    haystack.push({ id: sessionId, at, turns });
+  });
+  if (nullBatchAnchors > 0) {
+    issues.push({
+      file,
+      field: `${loc}[*].time_anchor`,
+      problem: `batch time_anchor is null in ${nullBatchAnchors} of ${parsed.data.length} batches; each batch is dated by its first message's time_anchor`,
+      action: 'repaired',
+    });
+  }
+  if (inherited > 0) {
+    issues.push({ file, field: `${loc}[*].turns[0][0].time_anchor`, problem: `${inherited} batches have no anchor on their first message; dated as the batch before`, action: 'repaired' });
+  }
+  if (cut.user + cut.assistant > 0) {
+    issues.push({
+      file,
+      field: `${loc}[*].turns[*][*].content`,
+      problem: `${cut.user} user and ${cut.assistant} assistant messages end with a "->-> <batch>,<bullet>" plan marker; cut from the text`,
+      action: 'repaired',
+    });
+  }
+  return { haystack, ids, sessionOf, askedAt: lastAnchor! };
+}
+
+const NUMBER_WORDS: Record<string, number> = { zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
+const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, month: 30, year: 365 };
+const DURATION = /\b(\d+(?:\.\d+)?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(day|week|month|year)s?\b/giu;
+
+/** Durations a text states, in days (months as 30, years as 365; "same day" is 0). */
+export function statedDurations(text: string): number[] {
+  const out = [...text.matchAll(DURATION)].map((m) => {
+    const n = NUMBER_WORDS[m[1]!.toLowerCase()] ?? Number(m[1]);
+    return n * UNIT_DAYS[m[2]!.toLowerCase()]!;
+  });
+  if (/\bsame day\b/iu.test(text)) out.push(0);
+  return out;
+}
+
+/**
+ * Whether `answer` states durations none of which is one the rubric states (±1 day): upstream scores the rubric only,
+ * so such an answer is a reference text that contradicts the gold (4 temporal items, datasets README §4.1).
+ */
+export function answerContradictsRubric(answer: string, rubric: readonly string[]): boolean {
+  const want = statedDurations(rubric.join('\n'));
+  const said = statedDurations(answer);
+  if (want.length === 0 || said.length === 0) return false;
+  return !want.some((w) => said.some((s) => Math.abs(s - w) <= 1));
+}
+
+/** The evidence ids of a question's `source_chat_ids`, with what was repaired or dropped. */
+function evidenceOf(ability: string, value: unknown): { ids: number[]; problems: string[]; bad: string[]; note?: string } {
+  const problems: string[] = [];
+  const bad: string[] = [];
+  let source = value;
+  let note: string | undefined;
+  if (ability === 'knowledge_update' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    source = (value as Record<string, unknown>).updated_info;
+    if (Array.isArray(source) && source.length === 0) note = 'updated_info is empty (the new value has no evidence id); left out of retrieval recall';
+  }
+  const ids: number[] = [];
+  let nested = false;
+  const walk = (v: unknown, depth: number): void => {
+    if (typeof v === 'number' && Number.isInteger(v) && v >= 0) ids.push(v);
+    else if (Array.isArray(v)) {
+      if (depth > 0) nested = true;
+      for (const x of v) walk(x, depth + 1);
+    } else if (v !== null && typeof v === 'object') {
+      for (const x of Object.values(v)) walk(x, depth);
+    } else if (v !== undefined) bad.push(JSON.stringify(v));
+  };
+  walk(source, 0);
+  if (nested) problems.push('nested id lists flattened');
+  const unique = [...new Set(ids)];
+  if (unique.length < ids.length) problems.push(`${ids.length - unique.length} repeated ids removed`);
+  return { ids: unique, problems, bad, ...(note ? { note } : {}) };
+}
+
+/** Normalises one chat; `keep` filters questions (others are not built); defects go to `issues`. */
+export function normaliseBeam(
+  record: BeamRecord,
+  dir: string,
+  dataset: string,
+  issues: DataIssue[],
+  keep?: (c: CatalogEntry) => boolean,
+): Instance[] {
+  const catalog = beamCatalogEntries(record, dir);
+  const wanted = keep ? catalog.filter(keep) : catalog;
+  if (wanted.length === 0) return [];
+  const chat = buildChat(record, dir, issues);
+  const qFile = join(dir, BEAM_QUESTIONS_FILE);
+  const out: Instance[] = [];
+  const raws = questionsOf(record, dir);
+  catalog.forEach((entry, i) => {
+    const { ability, index, raw } = raws[i]!;
+    const field = `${ability}[${index}]`;
+    const parsed = QuestionSchema.safeParse(raw);
+    if (!parsed.success) zodFail(qFile, parsed.error, `${field}.`);
+    const q = parsed.data;
+    const questionId = entry.questionId;
+    const issue = (f: string, problem: string, action: DataIssue['action']): void => {
+      issues.push({ file: qFile, questionId, field: `${field}${f}`, problem, action });
+    };
+    const evidenceTurnIds: string[] = [];
+    if (ability !== 'abstention') {
+      if (q.source_chat_ids === undefined) issue('.source_chat_ids', 'no source_chat_ids (left out of retrieval recall)', 'kept');
+      const { ids, problems, bad, note } = evidenceOf(ability, q.source_chat_ids);
+      if (problems.length > 0) issue('.source_chat_ids', problems.join('; '), 'repaired');
+      if (note) issue('.source_chat_ids.updated_info', note, 'kept');
+      for (const b of bad) issue('.source_chat_ids', `${b} is not a message id`, 'dropped');
+      for (const id of ids) {
+        if (chat.ids.has(id)) evidenceTurnIds.push(`m${id}`);
+        else issue('.source_chat_ids', `id ${id} names no message of chat ${record.chat}`, 'dropped');
+      }
+      if (q.source_chat_ids !== undefined && !note && ids.length === 0 && bad.length === 0) {
+        issue('.source_chat_ids', 'empty (left out of retrieval recall)', 'kept');
+      }
+    }
+    if (q.rubric.length === 0) throw new InputError(`field \`${field}.rubric\`: empty (the rubric is the scored gold)`, qFile);
+    if (q.answer !== undefined && answerContradictsRubric(q.answer, q.rubric)) {
+      issue('.answer', `answer "${q.answer.slice(0, 80)}" states another duration than the rubric (${q.rubric.join(' | ').slice(0, 80)}); the rubric is the gold`, 'kept');
+    }
+    if (ability === 'event_ordering') {
+      if (q.total_mentions !== undefined && q.total_mentions !== q.rubric.length) {
+        issue('.total_mentions', `total_mentions ${q.total_mentions} ≠ ${q.rubric.length} rubric items; the rubric is the order gold`, 'kept');
+      }
+      if (q.ordering_tested && q.ordering_tested.length !== q.rubric.length) {
+        issue('.ordering_tested', `${q.ordering_tested.length} ordering_tested items ≠ ${q.rubric.length} rubric items; the rubric is the order gold`, 'kept');
+      }
+    }
+    if (keep && !keep(entry)) return;
+    const inst: Instance = {
+      dataset,
+      query: { id: questionId, text: q.question, askedAt: chat.askedAt },
+      haystackId: chatKey(record),
+      haystack: chat.haystack,
+      gold: {
+        nativeType: ability,
+        type: entry.adaptType,
+        isAbstention: entry.isAbstention,
+        evidenceSessionIds: [...new Set(evidenceTurnIds.map((t) => chat.sessionOf.get(Number(t.slice(1)))!))],
+        evidenceTurnIds,
+        answer: q.rubric.join('\n'),
+        rubric: q.rubric,
+      },
+    };
+    if (entry.reportAs) inst.gold.reportAs = entry.reportAs;
+    out.push(inst);
+  });
+  return out;
+}
