@@ -22,7 +22,7 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'ope
 import { recordCall, type CallRecord } from '../core/calls.ts';
 import type { ChatMessage, ChatRequest, ChatResult, LlmClient, LlmRole, TokenLogprob } from '../core/llm.ts';
 import { errorMessage, oneLine } from '../core/errors.ts';
-import { normaliseEndpoint } from '../core/http-url.ts';
+import { normaliseEndpoint, splitUrlCredentials } from '../core/http-url.ts';
 import { type CacheKeyMaterial, type CachedReply, cacheKey, LlmCache } from './cache.ts';
 import type { Price, StructuredOutputMode } from './config.ts';
 import { callCostUsd } from './cost.ts';
@@ -81,8 +81,12 @@ export class OpenAiCompatibleClient implements LlmClient {
     this.role = settings.role;
     this.model = settings.model;
     this.structuredOutput = settings.structuredOutput;
+    // Credentials in the URL (a basic-auth proxy) travel as the Authorization header, which the SDK's defaultHeaders
+    // set over its Bearer header (src/core/http-url.ts `splitUrlCredentials`).
+    const endpoint = splitUrlCredentials(settings.baseURL);
     this.sdk = new OpenAI({
-      baseURL: settings.baseURL,
+      baseURL: endpoint.url,
+      ...(endpoint.authorization !== undefined ? { defaultHeaders: { Authorization: endpoint.authorization } } : {}),
       apiKey: settings.apiKey,
       maxRetries: 0,
       timeout: settings.timeoutMs,

@@ -12,7 +12,7 @@
 import { recordInScope } from '../../core/call-scope.ts';
 import type OpenAI from 'openai';
 import { z } from 'zod';
-import { HttpUrlSchema, normaliseEndpoint } from '../../core/http-url.ts';
+import { HttpUrlSchema, normaliseEndpoint, splitUrlCredentials } from '../../core/http-url.ts';
 import { formatZodError } from '../../core/registry.ts';
 import { readSecret } from '../../core/secrets.ts';
 import { EndpointError, InputError, errorMessage, oneLine } from '../../core/errors.ts';
@@ -77,11 +77,15 @@ export class OpenAIEmbedder implements Embedder {
     }
     // The SDK loads on first use, so runs without this embedder never import it.
     const { default: OpenAIClient } = await import('openai');
+    // URL credentials (a basic-auth proxy) go in the Authorization header: fetch refuses a URL that carries them.
+    const base = settings.baseURL ?? (process.env.OPENAI_BASE_URL || undefined);
+    const endpoint = base === undefined ? undefined : splitUrlCredentials(base);
     const client = new OpenAIClient({
       apiKey,
       maxRetries: settings.maxRetries,
       timeout: settings.timeoutMs,
-      ...(settings.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
+      ...(endpoint === undefined ? {} : { baseURL: endpoint.url }),
+      ...(endpoint?.authorization !== undefined ? { defaultHeaders: { Authorization: endpoint.authorization } } : {}),
     });
     let dim = settings.dimensions ?? KNOWN_DIMS[settings.model];
     if (dim === undefined) {

@@ -11,6 +11,7 @@
  */
 import { recordCall, type CallRecord } from '../../core/calls.ts';
 import { describeNetworkError, errorMessage, oneLine } from '../../core/errors.ts';
+import { splitUrlCredentials } from '../../core/http-url.ts';
 import type { RequestPolicy } from '../../core/llm.ts';
 import { redact } from '../errors.ts';
 import { backoffDelayMs, retryAfterFromHeaders, sleep } from '../backoff.ts';
@@ -66,10 +67,15 @@ export class JsonHttpClient {
   constructor(
     readonly endpoint: HttpEndpoint,
     private readonly policy: Pick<RequestPolicy, 'schedule' | 'timeoutMs' | 'maxRetries' | 'retryBaseMs'>,
-  ) {}
+  ) {
+    this.base = splitUrlCredentials(endpoint.baseUrl);
+  }
+
+  /** The base URL without credentials, and the Basic header they become (fetch refuses a URL holding them). */
+  private readonly base: { url: string; authorization?: string };
 
   url(path: string, query?: JsonRequest['query']): string {
-    const u = new URL(this.endpoint.baseUrl + path);
+    const u = new URL(this.base.url + path);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
     return u.toString();
   }
@@ -131,6 +137,11 @@ export class JsonHttpClient {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     if (this.endpoint.auth) headers[this.endpoint.auth.header] = this.endpoint.auth.value;
+    if (this.base.authorization !== undefined) {
+      // The URL's own credentials win over a configured key header of the same name (as for the LLM roles).
+      for (const k of Object.keys(headers)) if (k.toLowerCase() === 'authorization') delete headers[k];
+      headers.authorization = this.base.authorization;
+    }
     const init: RequestInit = { method: req.method, headers, signal: AbortSignal.timeout(this.policy.timeoutMs) };
     if (req.body !== undefined) init.body = JSON.stringify(req.body);
     const res = await fetch(this.url(req.path, req.query), init);

@@ -3,6 +3,7 @@
  * (page.ts). Which sections and charts appear depends only on what the file holds.
  */
 import { writeFileSync } from 'node:fs';
+import { redactDeep } from '../../core/secrets.ts';
 import { ensureWritableDir } from '../../core/writable-dir.ts';
 import { dirname } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
@@ -50,7 +51,9 @@ export async function writeHtmlReport(file: string, htmlPath: string): Promise<H
   ensureWritableDir(dirname(htmlPath), 'folder of the --html page', 'choose another --html path');
   let data: ReportData;
   try {
-    data = await loadReportData(store, file);
+    // A file written before URL credentials were redacted (or by another tool) may still hold them: the page
+    // shows every string redacted, the resolved config and the JSON payload included.
+    data = redactDeep(await loadReportData(store, file));
   } finally {
     await store.close();
   }
