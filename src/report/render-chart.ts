@@ -4,8 +4,7 @@
  * with a font it can load: it reads the system fonts and maps vega's default `sans-serif` to DejaVu Sans (Debian
  * package fonts-dejavu-core); without any system font the PNG would have bars but no text.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { writeFilesAtomic } from '../core/atomic-write.ts';
 import { Resvg } from '@resvg/resvg-js';
 import { View, parse, logger, Error as VEGA_ERROR } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
@@ -43,11 +42,13 @@ export function svgToPng(svg: string): Buffer {
 
 /** Writes the spec, SVG and PNG beside each other at `basePath` + extension, creating folders as needed. */
 export async function renderChart(spec: TopLevelSpec, basePath: string): Promise<ChartFiles> {
-  mkdirSync(dirname(basePath), { recursive: true });
   const files = { specPath: `${basePath}.vl.json`, svgPath: `${basePath}.svg`, pngPath: `${basePath}.png` };
   const svg = await specToSvg(spec);
-  writeFileSync(files.specPath, `${JSON.stringify(spec, null, 2)}\n`);
-  writeFileSync(files.svgPath, svg);
-  writeFileSync(files.pngPath, svgToPng(svg));
+  // All three replace the previous chart together, or none does (a full disk keeps the last good chart).
+  writeFilesAtomic([
+    { path: files.specPath, data: `${JSON.stringify(spec, null, 2)}\n` },
+    { path: files.svgPath, data: svg },
+    { path: files.pngPath, data: svgToPng(svg) },
+  ]);
   return files;
 }

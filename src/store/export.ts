@@ -8,6 +8,7 @@ import { ensureWritableDir } from '../core/writable-dir.ts';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import { replaceAtomically } from '../core/atomic-write.ts';
 import { InputError } from '../core/errors.ts';
 import { redactSecrets } from '../core/secrets.ts';
 import { openResultStore } from './open-store.ts';
@@ -60,7 +61,7 @@ async function writeCsv(store: ResultStore, table: string, file: string): Promis
   const header = columns.map((c) => c.column_name);
   const records = rows.map((row) => header.map((name) => csvCell(row[name])));
   const { stringify } = await import('csv-stringify');
-  await pipeline(Readable.from(records), stringify({ header: true, columns: header }), createWriteStream(file));
+  await replaceAtomically(file, (tmp) => pipeline(Readable.from(records), stringify({ header: true, columns: header }), createWriteStream(tmp)));
 }
 
 async function writeParquet(store: ResultStore, table: string, file: string): Promise<void> {
@@ -77,7 +78,7 @@ async function writeParquet(store: ResultStore, table: string, file: string): Pr
     })
     .join(', ');
   // COPY TO writes an outside file; it is allowed on a read-only database. The path is quoted as an SQL literal.
-  await store.query(`COPY (SELECT ${select} FROM ${table}) TO '${file.replaceAll("'", "''")}' (FORMAT parquet)`);
+  await replaceAtomically(file, (tmp) => store.query(`COPY (SELECT ${select} FROM ${table}) TO '${tmp.replaceAll("'", "''")}' (FORMAT parquet)`));
 }
 
 /** The user-info of a URL, as an RE2 pattern for DuckDB's regexp_replace (src/core/secrets.ts `redactUrlCredentials`). */

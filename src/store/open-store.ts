@@ -8,11 +8,11 @@
  * half-made results file that the next command would stumble on. A file is opened only with its own write-ahead
  * log (wal-identity.ts).
  */
-import { existsSync, linkSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { InputError, errorMessage, systemErrorReason } from '../core/errors.ts';
+import { InputError, errorMessage, userFacingMessage } from '../core/errors.ts';
 import { readRows } from './read-rows.ts';
 import { ResultStoreImpl } from './result-store.ts';
 import { SCHEMA_VERSION, UPGRADE_STATS_SQL, createSchemaSql, migrateV1ToV2Sql } from './schema.ts';
@@ -139,9 +139,13 @@ async function createWhole(path: string, spooled: SpoolContents | undefined, lin
     const store = await openExisting(tmp, false, lingerMs);
     try {
       if (spooled) await store.importSpool(spooled);
+      // Everything into the file itself, or an error: closing checkpoints too, but says nothing when that fails
+      // (a full disk), and the rows would then be only in the temporary file's log.
+      await store.query('CHECKPOINT');
     } finally {
       await store.close();
     }
+    if (existsSync(`${tmp}.wal`) && statSync(`${tmp}.wal`).size > 0) throw new InputError('the new file could not be checkpointed (is the disk full?)', path);
     try {
       linkSync(tmp, path);
       created = true;
@@ -151,9 +155,9 @@ async function createWhole(path: string, spooled: SpoolContents | undefined, lin
     }
   } catch (err) {
     cleanup();
-    // The temporary name is an implementation detail: a file-system error names the results file.
-    if (systemErrorReason(err) !== undefined) throw err;
-    throw err instanceof InputError ? new InputError(err.message.replace(tmp, path)) : err;
+    // The temporary name is an implementation detail: errors name the results file.
+    const line = userFacingMessage(err);
+    throw line === undefined ? err : new InputError(line.replaceAll(tmp, path));
   }
   cleanup();
   return created;

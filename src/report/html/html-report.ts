@@ -2,7 +2,7 @@
  * `adaptmr report <file> --html <page>`: reads the results file read-only and writes one self-contained HTML page
  * (page.ts). Which sections and charts appear depends only on what the file holds.
  */
-import { writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../core/atomic-write.ts';
 import { redactDeep } from '../../core/secrets.ts';
 import { ensureWritableDir } from '../../core/writable-dir.ts';
 import { dirname } from 'node:path';
@@ -60,6 +60,7 @@ export async function writeHtmlReport(file: string, htmlPath: string): Promise<H
   const { options, initial } = combos(data.scores);
   const { charts, picked } = pageCharts(data, initial);
   const html = renderPage({ data, charts, picked, combos: options, initial });
-  writeFileSync(htmlPath, html);
+  // The previous page stays whole until the new one is on disk (atomic-write.ts).
+  writeFileAtomic(htmlPath, html);
   return { path: htmlPath, charts: Object.keys(charts), questions: data.questions.length, bytes: Buffer.byteLength(html) };
 }
