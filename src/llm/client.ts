@@ -17,7 +17,8 @@
  *   (tiny) latency, the original token counts and the original call's cost — the cost of the method, stable across
  *   reruns; sum `costUsd` where `!cached` for the money actually spent by this run.
  */
-import OpenAI, { APIError } from 'openai';
+import OpenAI, { APIConnectionError, APIError } from 'openai';
+import { ReplyTooLargeError } from '../core/reply-limit.ts';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { recordCall, type CallRecord } from '../core/calls.ts';
 import type { ChatMessage, ChatRequest, ChatResult, LlmClient, LlmRole, TokenLogprob } from '../core/llm.ts';
@@ -262,7 +263,9 @@ export class OpenAiCompatibleClient implements LlmClient {
           const completion = await this.sdk.chat.completions.create(body);
           return toReply(completion, body, wantsJson, performance.now() - t0);
         });
-      } catch (err) {
+      } catch (caught) {
+        // The cap's own error, not the SDK's "Connection error." it is wrapped in (src/core/reply-limit.ts).
+        const err = caught instanceof APIConnectionError && caught.cause instanceof ReplyTooLargeError ? caught.cause : caught;
         if (!isRetryable(err) || attempt >= this.settings.maxRetries) {
           if (!isRetryable(err)) throw err;
           throw new LlmCallError(

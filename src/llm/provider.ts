@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { InputError } from '../core/errors.ts';
 import { formatZodError } from '../core/registry.ts';
 import { readSecret } from '../core/secrets.ts';
+import { DEFAULT_MAX_REPLY_BYTES } from '../core/reply-limit.ts';
 import { CACHE_DIR_HINT, ensureWritableDir } from '../core/writable-dir.ts';
 import { LLM_ROLES, type LlmClient, type LlmProvider, type LlmRole } from '../core/llm.ts';
 import { LlmCache } from './cache.ts';
@@ -71,7 +72,7 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
     inflight: new Map(),
     stats: { requests: 0, cacheHits: 0, deduplicated: 0, errors: 0 },
     // One keep-alive pool for every role, as wide as the scheduler lets requests through.
-    fetch: createPooledFetch(config.concurrency),
+    fetch: createPooledFetch(config.concurrency, config.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES),
   };
   const clients = new Map<LlmRole, LlmClient>();
   const described: ResolvedRole[] = [];
@@ -124,6 +125,7 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
       timeoutMs: config.timeoutMs,
       maxRetries: config.maxRetries,
       retryBaseMs: config.retryBaseMs,
+      maxReplyBytes: config.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
       cacheDir,
       cacheMode: config.cache.mode,
     },

@@ -12,6 +12,7 @@
 import { recordCall, type CallRecord } from '../../core/calls.ts';
 import { describeNetworkError, errorMessage, oneLine } from '../../core/errors.ts';
 import { splitUrlCredentials } from '../../core/http-url.ts';
+import { DEFAULT_MAX_REPLY_BYTES, InvalidReplyTextError, ReplyTooLargeError, readBodyCapped, replyText } from '../../core/reply-limit.ts';
 import type { RequestPolicy } from '../../core/llm.ts';
 import { redact } from '../errors.ts';
 import { backoffDelayMs, retryAfterFromHeaders, sleep } from '../backoff.ts';
@@ -66,7 +67,7 @@ export class JsonHttpClient {
 
   constructor(
     readonly endpoint: HttpEndpoint,
-    private readonly policy: Pick<RequestPolicy, 'schedule' | 'timeoutMs' | 'maxRetries' | 'retryBaseMs'>,
+    private readonly policy: Pick<RequestPolicy, 'schedule' | 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'maxReplyBytes'>,
   ) {
     this.base = splitUrlCredentials(endpoint.baseUrl);
   }
@@ -145,7 +146,15 @@ export class JsonHttpClient {
     const init: RequestInit = { method: req.method, headers, signal: AbortSignal.timeout(this.policy.timeoutMs) };
     if (req.body !== undefined) init.body = JSON.stringify(req.body);
     const res = await fetch(this.url(req.path, req.query), init);
-    const text = await res.text();
+    let text: string;
+    try {
+      // Capped while it streams in, and strict UTF-8 (src/core/reply-limit.ts).
+      text = replyText(await readBodyCapped(res, this.policy.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES, 'llm.maxReplyBytes'));
+    } catch (err) {
+      if (err instanceof ReplyTooLargeError) throw new HttpCallError(`${what}: ${err.message}`, res.status, false);
+      if (err instanceof InvalidReplyTextError) throw new HttpCallError(`${what}: HTTP ${res.status}: ${err.message}`, res.status, true);
+      throw err;
+    }
     const ok = (res.status >= 200 && res.status < 300) || (req.accept ?? []).includes(res.status);
     if (!ok) {
       const detail = oneLine(text, 300);

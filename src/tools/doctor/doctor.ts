@@ -8,6 +8,7 @@
  */
 import { errorMessage, oneLine } from '../../core/errors.ts';
 import { endpointAuth } from '../../core/http-url.ts';
+import { readBodyCapped, ReplyTooLargeError } from '../../core/reply-limit.ts';
 import { readSecret, redactSecrets } from '../../core/secrets.ts';
 import type { EndpointCheck } from '../../core/interfaces.ts';
 import { OPENAI_DEFAULT_BASE_URL } from '../../llm/config.ts';
@@ -29,7 +30,11 @@ export async function probeOpenAiCompatible(user: string, baseURL: string, keyVa
       headers: endpoint.headers,
       signal: AbortSignal.timeout(10_000),
     });
-    const body = await res.text();
+    // Only the status matters; the body (quoted when the server fails) is read up to 1 MiB, never without end.
+    const body = await readBodyCapped(res, 1024 * 1024, 'doctor').then(
+      (b) => Buffer.from(b).toString('utf8'),
+      (err: unknown) => (err instanceof ReplyTooLargeError ? '(a reply body over 1 MiB)' : Promise.reject(err)),
+    );
     if (res.status === 401 || res.status === 403) return { user, url, ok: false, detail: `HTTP ${res.status}: the key was rejected — check ${keyVar}` };
     if (res.status >= 500) {
       return { user, url, ok: false, detail: redactSecrets(`HTTP ${res.status}: ${oneLine(body, 120) || res.statusText} — the server answers but fails; check it and its upstream`) };
