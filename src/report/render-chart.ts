@@ -19,12 +19,25 @@ export interface ChartFiles {
   pngPath: string;
 }
 
+/**
+ * Characters XML 1.0 does not allow in a document (§2.2 Char: C0 controls other than tab, newline and carriage
+ * return; lone surrogates; U+FFFE, U+FFFF). vega writes text from the data (a dataset or method name) into the SVG
+ * as it is, escaping only markup, so such a character would make the SVG unparseable (resvg refuses it).
+ */
+// eslint-disable-next-line no-control-regex
+const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
+
+/** An SVG with every character XML forbids removed (the SVG file, the PNG and notebook outputs all use this). */
+export function xmlSafe(svg: string): string {
+  return svg.replace(XML_FORBIDDEN, '');
+}
+
 export async function specToSvg(spec: TopLevelSpec): Promise<string> {
   // Errors only: vega-lite's warnings about faceted independent scales are expected for our per-dataset facets and
   // would otherwise land on stderr (and in notebook outputs) on every chart.
   const view = new View(parse(compile(spec, { logger: QUIET }).spec), { renderer: 'none', logLevel: VEGA_ERROR });
   try {
-    return await view.toSVG();
+    return xmlSafe(await view.toSVG());
   } finally {
     view.finalize();
   }
