@@ -35,6 +35,7 @@ import { releaseWarmWorker } from './parallel/spawn.ts';
 import { emptyFailureCounts, type FailedStage } from './failures.ts';
 import { runDatasetInProcess, type DatasetPlan, type DatasetRunState, type RunCounters } from './run-dataset.ts';
 import { PaidCallLedger } from './paid-calls.ts';
+import { RunInterrupted, type InterruptState } from './interrupt.ts';
 import { selectQuestions } from './select.ts';
 
 export interface RunOptions {
@@ -56,6 +57,8 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** Called after each question's rows are committed (the CLI's --verbose prints it). */
   onQuestionWritten?: (dataset: string, questionId: string) => void;
+  /** SIGTERM/SIGINT handling (interrupt.ts): once a signal is requested, no new question starts. */
+  interrupt?: InterruptState;
 }
 
 export interface RunSummary {
@@ -257,8 +260,12 @@ async function runPlans(
           llm,
           checkpoints: direct ? (methodId: string) => storeCheckpoints(direct, runId, methodId) : undefined,
           ledger,
+          stopping: () => opts.interrupt?.requested !== undefined,
         };
+        if (opts.interrupt?.requested) break;
         const pool = pools(i);
+        // Questions computed here can be finished on a signal; workers are stopped at once (no paid call in them).
+        if (opts.interrupt) opts.interrupt.graceful = pool === undefined;
         if (pool) await pool.run(state);
         else await runDatasetInProcess(plan, state);
       }
@@ -270,6 +277,12 @@ async function runPlans(
       throw err;
     } finally {
       progress.stop();
+      if (opts.interrupt) opts.interrupt.graceful = false;
+    }
+    if (opts.interrupt?.requested) {
+      // Interrupted: what finished is in the file; the run stays `running`, to be resumed.
+      await foldedStore();
+      throw new RunInterrupted(opts.interrupt.requested, counters.written);
     }
     // Methods release what they hold outside this process (server-side namespaces) once every question is done.
     for (const m of new Set(everyMethod)) await m.impl.close?.();
