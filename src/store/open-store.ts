@@ -47,8 +47,8 @@ export function openFailure(err: unknown): string {
   if (/WAL does not match database file|WAL checkpoint iteration does not match/u.test(message)) {
     return `its write-ahead log (.wal beside it) belongs to another file or to an older copy of this one; move the .wal away and rerun (${message})`;
   }
-  if (/Corrupt database file|checksum .* does not match|not a valid DuckDB database file/iu.test(message)) {
-    return `the file is damaged or not a DuckDB file (${message}); restore it from a copy or rerun the experiment into a new file`;
+  if (/Corrupt database file|checksum .* does not match/iu.test(message)) {
+    return `the file is damaged (${message}); restore it from a copy, or rerun the experiment into a new file`;
   }
   return message;
 }
