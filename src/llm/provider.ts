@@ -65,7 +65,10 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
   const config = parsed.data;
   const cacheDir = resolveLlmCacheRoot(config, env);
   // Checked before any call: a cache that cannot take writes would fail every call alike.
-  if (config.cache.mode === 'read-write') ensureWritableDir(cacheDir, 'LLM cache folder', config.cache.dir !== undefined ? 'set llm.cache.dir to a writable folder' : CACHE_DIR_HINT);
+  // A cache on a read-only mount (a shared copy holding every reply) is usable as it is: the message says how.
+  if (config.cache.mode === 'read-write') {
+    ensureWritableDir(cacheDir, 'LLM cache folder', `${config.cache.dir !== undefined ? 'set llm.cache.dir to a writable folder' : CACHE_DIR_HINT}, or set llm.cache.mode: read-only to use the replies it holds without adding any`);
+  }
   const shared: ClientShared = {
     cache: new LlmCache(cacheDir, config.cache.mode),
     scheduler: new Scheduler(config.concurrency, config.requestsPerMinute),
