@@ -37,7 +37,9 @@ export async function readYamlFile(path: string, what: string): Promise<unknown>
 }
 
 export function readYamlText(text: string, path: string): unknown {
-  const doc = parseDocument(text, { prettyErrors: true });
+  // `merge`: YAML 1.1 merge keys (`<<: *defaults`), which configs use to share a method's settings; the alias cap
+  // below still bounds what they expand to.
+  const doc = parseDocument(text, { prettyErrors: true, merge: true });
   if (doc.errors.length > 0) throw new InputError(`invalid YAML: ${doc.errors.map((e) => e.message.split('\n')[0]).join('; ')}`, path);
   let value: unknown;
   try {
