@@ -40,6 +40,8 @@ let locomoFault: 'cut' | 'endless' | undefined;
 /** The hub as a mirror behind basic auth: every request must carry this Authorization header. */
 let requireAuth: string | undefined;
 let authSeen: string[] = [];
+/** The hub's API answers with a JSON body that never ends. */
+let hubEndless = false;
 let dir: string;
 
 function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<[Server, string]> {
@@ -73,6 +75,18 @@ function hubHandler(req: IncomingMessage, res: ServerResponse): void {
   }
   requests.push(`${req.method} ${url.pathname}${req.headers.range ? ` [${req.headers.range}]` : ''}`);
   const api = new RegExp(`^/api/datasets/${LONGMEMEVAL_REPO}/revision/([^/]+)$`).exec(url.pathname);
+  if (api && hubEndless) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"sha":"');
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const pump = (): void => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once('drain', pump);
+    };
+    res.on('close', () => res.removeAllListeners('drain'));
+    pump();
+    return;
+  }
   if (api) {
     const commit = REVISIONS[decodeURIComponent(api[1]!)];
     if (!commit) {
@@ -159,6 +173,7 @@ beforeEach(() => {
   locomoFault = undefined;
   requireAuth = undefined;
   authSeen = [];
+  hubEndless = false;
   return () => rmSync(dir, { recursive: true, force: true });
 });
 
@@ -242,6 +257,11 @@ describe('pull longmemeval from the hub', () => {
     expect(line).toMatch(/cannot resolve revision/u);
     expect(line).not.toContain(password);
     expect(line).not.toContain(Buffer.from(`mirror-user:${password}`).toString('base64'));
+  });
+
+  it('a hub API reply without end is cut off at its cap: one line', async () => {
+    hubEndless = true;
+    await expect(pullDataset('longmemeval-oracle', { dataDir: dir, hubUrl })).rejects.toThrow(/cannot resolve revision \(reply body exceeds the 1048576-byte cap \(hub API reply\)/u);
   });
 
   it('fails clearly on an unknown revision, a missing file, and a body whose sha256 differs from the ETag', async () => {

@@ -15,6 +15,7 @@ import type { DatasetName } from '../core/config.ts';
 import { readSecret, registerSecret } from '../core/secrets.ts';
 import { describeNetworkError, errorMessage, InputError, oneLine, ServiceCallError } from '../core/errors.ts';
 import { fetchWithAuthorization, splitUrlCredentials } from '../core/http-url.ts';
+import { cappedFetch } from '../core/reply-limit.ts';
 import { downloadTo, type Downloaded } from './download.ts';
 import { sha256File } from './hash.ts';
 import { readLock, writeLockEntry, type LockEntry } from './lock.ts';
@@ -30,6 +31,8 @@ export const LOCOMO_REPO = 'snap-research/locomo';
 export const LOCOMO_COMMIT = '3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376';
 export const LOCOMO_PATH = 'data/locomo10.json';
 export const LOCOMO_SHA256 = '79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4';
+/** Largest hub API (JSON) reply read. */
+const HUB_API_MAX_BYTES = 1024 * 1024;
 /** Size of the file with that sha256: a longer body is stopped while it streams. */
 export const LOCOMO_BYTES = 2_805_274;
 
@@ -110,7 +113,8 @@ async function pullLongMemEval(name: Exclude<DatasetName, 'locomo'>, opts: PullO
   const { datasetInfo, downloadFile, fileDownloadInfo } = await import('@huggingface/hub');
   let commit: string;
   try {
-    const info = await datasetInfo({ name: LONGMEMEVAL_REPO, revision, hubUrl, additionalFields: ['sha'], ...creds });
+    // The hub's JSON answer is read through the reply cap (src/core/reply-limit.ts); the file itself is capped below.
+    const info = await datasetInfo({ name: LONGMEMEVAL_REPO, revision, hubUrl, additionalFields: ['sha'], ...creds, fetch: cappedFetch(HUB_API_MAX_BYTES, 'hub API reply', creds.fetch) });
     commit = String(info.sha);
   } catch (err) {
     throw new InputError(`cannot resolve revision (${oneLine(errorMessage(err))})`, where);
