@@ -5,13 +5,20 @@
 import { userFacingMessage } from './core/errors.ts';
 import { topLevelHelp, USAGE } from './cli-help.ts';
 import { packageVersion } from './core/package-root.ts';
-import { redactSecrets } from './core/secrets.ts';
+import { redactSecrets, registerCredentialsIn } from './core/secrets.ts';
 import { commands, type AnyCommand } from './commands.ts';
+import { guardTerminalOutput } from './core/terminal-text.ts';
 
 const WIDTH = Math.min(110, process.stdout.columns ?? 110);
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  // Credentials in any endpoint URL the environment holds (OPENAI_BASE_URL, ADAPTMR_HF_ENDPOINT…) and in the
+  // arguments are secrets for everything this process writes or prints.
+  registerCredentialsIn(process.env);
+  registerCredentialsIn(args);
+  // Stored replies and data strings reach the terminal through many commands: no control sequence gets through.
+  guardTerminalOutput();
   // `adaptmr --help` lists the commands without loading yargs (cli-help.ts).
   const help = args.length === 1 && (args[0] === '--help' || args[0] === '-h') ? topLevelHelp(commands, WIDTH) : undefined;
   if (help !== undefined) {

@@ -10,6 +10,7 @@ import { LlmClassifier, LlmClassifierOptionsSchema } from './llm/llm-classifier.
 import { loadOnnxClassifier } from './onnx/load.ts';
 import { RulesClassifier, RulesOptionsSchema } from './rules.ts';
 import { RulesLlmClassifier } from './rules-llm.ts';
+import { checkedClassifier } from './checked.ts';
 
 /** What factories may be given besides options: never gold. */
 export interface ClassifierDeps {
@@ -39,19 +40,19 @@ export const classifiers = new Registry<Classifier, ClassifierDeps | undefined>(
     name: 'rules',
     description: 'keyword/regex cues (plan §2.2 option C, English + Chinese); soft probabilities from cue counts',
     optionsSchema: RulesOptionsSchema,
-    create: (options) => new RulesClassifier(options),
+    create: (options) => checkedClassifier(new RulesClassifier(options)),
   })
   .register({
     name: 'llm',
     description: 'few-shot LLM prompt of plan §2.2 option A (English/Chinese), structured output, logprobs when given',
     optionsSchema: LlmClassifierOptionsSchema,
-    create: (options, deps) => new LlmClassifier(options, deps?.llm),
+    create: (options, deps) => checkedClassifier(new LlmClassifier(options, deps?.llm)),
   })
   .register({
     name: 'rules+llm',
     description: 'rules decide where a cue matches; the rest go to the LLM (plan §2.2 option C)',
     optionsSchema: RulesLlmOptionsSchema,
-    create: (o, deps) => new RulesLlmClassifier(new RulesClassifier(o.rules), new LlmClassifier(o.llm, deps?.llm)),
+    create: (o, deps) => checkedClassifier(new RulesLlmClassifier(new RulesClassifier(o.rules), new LlmClassifier(o.llm, deps?.llm))),
   })
   .register({
     name: 'onnx',
@@ -61,6 +62,6 @@ export const classifiers = new Registry<Classifier, ClassifierDeps | undefined>(
       { label: 'trained hashed n-gram model', options: { model: 'model.onnx' }, fixtures: { model: 'trained-hashed-model' } },
       { label: 'Hugging Face folder', options: { model: 'hf-model' }, fixtures: { model: 'tiny-hf-model' } },
     ],
-    create: (o) => loadOnnxClassifier(o.model, o.format, o.maxLength),
+    create: async (o) => checkedClassifier(await loadOnnxClassifier(o.model, o.format, o.maxLength), o.model),
   })
   .freeze();

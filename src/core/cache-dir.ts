@@ -3,9 +3,8 @@
  * else env `ADAPTMR_CACHE_DIR`, else `<repo>/.cache` (gitignored). Also an atomic file write, so two processes
  * writing the same cache file can never leave a torn one behind.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { writeFilesAtomic } from './atomic-write.ts';
 import { PACKAGE_ROOT } from './package-root.ts';
 
 export function resolveCacheDir(option?: string): string {
@@ -15,15 +14,7 @@ export function resolveCacheDir(option?: string): string {
   return join(PACKAGE_ROOT, '.cache');
 }
 
-/** Writes to a unique temp file in the same directory, then renames it over `path` (rename is atomic on POSIX). */
+/** Writes to a unique temp file in the same directory, then renames it over `path` (atomic-write.ts). */
 export function writeFileAtomic(path: string, chunks: readonly Uint8Array[]): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    writeFileSync(tmp, Buffer.concat(chunks));
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  writeFilesAtomic([{ path, data: Buffer.concat(chunks) }]);
 }

@@ -141,6 +141,8 @@ export function systemErrorReason(err: unknown): string | undefined {
  */
 export function userFacingMessage(err: unknown): string | undefined {
   if (err instanceof InputError || err instanceof NotBuiltError || err instanceof ServiceCallError) return redactSecrets(err.message);
+  const full = diskFullMessage(err) ?? damagedFileMessage(err);
+  if (full !== undefined) return redactSecrets(full);
   if (err instanceof Error) {
     const sys = err as SystemErrorLike;
     const reason = systemErrorReason(err);
@@ -150,4 +152,32 @@ export function userFacingMessage(err: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * A full disk said in words by a library (DuckDB: `Could not write file "<path>": No space left on device`, also
+ * inside its "database has been invalidated" error), as one line naming the file; Node's own ENOSPC errors are
+ * system errors with a path (above). Every write the harness makes is committed whole or not at all, so what was
+ * committed before is kept.
+ */
+export function diskFullMessage(err: unknown): string | undefined {
+  const message = err instanceof Error ? err.message : typeof err === 'string' ? err : '';
+  const code = err instanceof Error ? (err as SystemErrorLike).code : undefined;
+  if (code !== 'ENOSPC' && code !== 'EDQUOT' && !/No space left on device|Disk quota exceeded/u.test(message)) return undefined;
+  const file = (err instanceof Error && typeof (err as SystemErrorLike).path === 'string' ? String((err as SystemErrorLike).path) : undefined) ?? /file "([^"]+)"/u.exec(message)?.[1];
+  const reason = /Disk quota exceeded/u.test(message) || code === 'EDQUOT' ? 'disk quota exceeded (EDQUOT)' : 'no space left on the device (ENOSPC)';
+  return `${file ?? 'writing a file'}: ${reason}; what was committed before is kept (a results file's questions, a previous page or chart) — free space and run the command again`;
+}
+
+/** DuckDB's words for a file whose bytes changed under it (a block checksum that does not match). */
+const DAMAGED = /Corrupt database file|computed checksum \d+ does not match stored checksum/u;
+
+/**
+ * A damaged database file (a flipped bit on disk, a torn copy) as one line; `path` names it when the caller knows
+ * it (the results store does: ResultStoreImpl.query), else DuckDB's message says which block.
+ */
+export function damagedFileMessage(err: unknown, path?: string): string | undefined {
+  const message = err instanceof Error ? err.message : '';
+  if (!DAMAGED.test(message)) return undefined;
+  return `${path ?? 'a DuckDB file'}: the file is damaged (${oneLine(message.replace(/^(IO |Invalid Input |FATAL )?Error: /u, ''), 160)}); restore it from a copy, or rerun the experiment into a new file`;
 }

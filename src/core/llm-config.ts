@@ -59,6 +59,11 @@ export const LlmConfigSchema = z
     requestsPerMinute: z.number().positive().optional(),
     /** Per-attempt timeout. */
     timeoutMs: z.number().int().positive().default(60_000),
+    /**
+     * Largest reply body read, in bytes (default 4 MiB, src/core/reply-limit.ts); a longer one is cut off while it
+     * streams in and becomes an error row naming this option. Also caps the memory servers' replies.
+     */
+    maxReplyBytes: z.number().int().positive().optional(),
     /** Retries after the first attempt on 429, 5xx, timeouts, connection errors and malformed replies. */
     maxRetries: z.number().int().nonnegative().default(4),
     /** First backoff delay; doubles per retry (with jitter), capped at 30 s; a Retry-After header wins. */

@@ -62,6 +62,8 @@ export interface RequestPolicy {
   timeoutMs: number;
   maxRetries: number;
   retryBaseMs: number;
+  /** Largest reply body read (llm.maxReplyBytes; src/core/reply-limit.ts). Absent: the default cap. */
+  maxReplyBytes?: number;
   cacheDir: string;
   cacheMode: 'read-write' | 'read-only' | 'off';
 }

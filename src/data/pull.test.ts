@@ -35,6 +35,13 @@ let rawUrl: string;
 let requests: string[] = [];
 let badEtag = false;
 let corruptLocomo = false;
+/** The raw server's misbehaviour: cut the body off midway, or stream it without end. */
+let locomoFault: 'cut' | 'endless' | undefined;
+/** The hub as a mirror behind basic auth: every request must carry this Authorization header. */
+let requireAuth: string | undefined;
+let authSeen: string[] = [];
+/** The hub's API answers with a JSON body that never ends. */
+let hubEndless = false;
 let dir: string;
 
 function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<[Server, string]> {
@@ -59,8 +66,27 @@ function sendBytes(req: IncomingMessage, res: ServerResponse, body: Buffer, etag
 
 function hubHandler(req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://x');
+  authSeen.push(req.headers.authorization ?? '');
+  if (requireAuth !== undefined && req.headers.authorization !== requireAuth) {
+    // A mirror that echoes what it got, as proxies' error pages do.
+    res.writeHead(401, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: `unauthorized: ${req.headers.authorization ?? 'no credentials'} for ${req.url}` }));
+    return;
+  }
   requests.push(`${req.method} ${url.pathname}${req.headers.range ? ` [${req.headers.range}]` : ''}`);
   const api = new RegExp(`^/api/datasets/${LONGMEMEVAL_REPO}/revision/([^/]+)$`).exec(url.pathname);
+  if (api && hubEndless) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"sha":"');
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const pump = (): void => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once('drain', pump);
+    };
+    res.on('close', () => res.removeAllListeners('drain'));
+    pump();
+    return;
+  }
   if (api) {
     const commit = REVISIONS[decodeURIComponent(api[1]!)];
     if (!commit) {
@@ -109,6 +135,24 @@ beforeAll(async () => {
     requests.push(`GET ${req.url}`);
     if (req.url === `/snap-research/locomo/${LOCOMO_COMMIT}/data/locomo10.json`) {
       const body = corruptLocomo ? Buffer.concat([locomoReal.subarray(0, 1000), Buffer.from('x'), locomoReal.subarray(1001)]) : locomoReal;
+      if (locomoFault === 'cut') {
+        // The announced length, half the bytes, then the connection drops.
+        res.writeHead(200, { 'content-length': body.length });
+        res.write(body.subarray(0, body.length >> 1), () => res.destroy());
+        return;
+      }
+      if (locomoFault === 'endless') {
+        // Chunked, without end: only the client's limit stops it.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const pump = (): void => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        res.on('close', () => res.removeAllListeners('drain'));
+        pump();
+        return;
+      }
       res.writeHead(200, { 'content-length': body.length });
       res.end(body);
     } else {
@@ -126,6 +170,10 @@ beforeEach(() => {
   requests = [];
   badEtag = false;
   corruptLocomo = false;
+  locomoFault = undefined;
+  requireAuth = undefined;
+  authSeen = [];
+  hubEndless = false;
   return () => rmSync(dir, { recursive: true, force: true });
 });
 
@@ -186,6 +234,36 @@ describe('pull longmemeval from the hub', () => {
     expect(instances).toHaveLength(5);
   });
 
+  it('a mirror URL with credentials (ADAPTMR_HF_ENDPOINT) sends them as Basic auth and records them nowhere', async () => {
+    const password = 'mirror-Pa55-9e7c1d';
+    requireAuth = `Basic ${Buffer.from(`mirror-user:${password}`).toString('base64')}`;
+    const withCreds = hubUrl.replace('http://', `http://mirror-user:${password}@`);
+    process.env.ADAPTMR_HF_ENDPOINT = withCreds;
+    try {
+      const r = await pullDataset('longmemeval-oracle', { dataDir: dir });
+      expect(r.status).toBe('downloaded');
+    } finally {
+      delete process.env.ADAPTMR_HF_ENDPOINT;
+    }
+    // Every request to the mirror carried the credentials; none reached it in the URL.
+    expect(authSeen.filter((a) => a === requireAuth).length).toBeGreaterThanOrEqual(2);
+    const lockText = readFileSync(join(dir, 'adaptmr-data.lock.json'), 'utf8');
+    expect(lockText).not.toContain(password);
+    expect(lockText).toContain(`${hubUrl}/datasets/`);
+    // A wrong password: the mirror's echo of the header and URL reaches the one-line error redacted.
+    requireAuth = 'Basic none';
+    const err = await pullDataset('longmemeval-oracle', { dataDir: dir, hubUrl: withCreds, force: true }).catch((e: unknown) => e);
+    const line = userFacingMessage(err) ?? '';
+    expect(line).toMatch(/cannot resolve revision/u);
+    expect(line).not.toContain(password);
+    expect(line).not.toContain(Buffer.from(`mirror-user:${password}`).toString('base64'));
+  });
+
+  it('a hub API reply without end is cut off at its cap: one line', async () => {
+    hubEndless = true;
+    await expect(pullDataset('longmemeval-oracle', { dataDir: dir, hubUrl })).rejects.toThrow(/cannot resolve revision \(reply body exceeds the 1048576-byte cap \(hub API reply\)/u);
+  });
+
   it('fails clearly on an unknown revision, a missing file, and a body whose sha256 differs from the ETag', async () => {
     await expect(pullDataset('longmemeval-oracle', { dataDir: dir, hubUrl, revision: 'nope' })).rejects.toThrow(/cannot resolve revision/);
     await expect(pullDataset('longmemeval-m', { dataDir: dir, hubUrl })).rejects.toThrow(/longmemeval_m_cleaned\.json not found at commit/);
@@ -219,6 +297,23 @@ describe('pull locomo from the pinned GitHub raw file', () => {
     expect(existsSync(join(dir, 'locomo', 'locomo10.json'))).toBe(false);
     expect(leftovers('locomo')).toEqual([]);
     expect((await readLock(dir)).datasets).toEqual({});
+  });
+
+  it('a body cut off midway is one line naming the URL and the bytes received, and leaves no file', async () => {
+    locomoFault = 'cut';
+    const err = await pullDataset('locomo', { dataDir: dir, locomoBaseUrl: rawUrl }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServiceCallError);
+    expect(userFacingMessage(err)).toMatch(/locomo10\.json: download cut off after \d+ bytes .*run the pull again$/u);
+    expect(existsSync(join(dir, 'locomo', 'locomo10.json'))).toBe(false);
+    expect(leftovers('locomo')).toEqual([]);
+  });
+
+  it('an endless body stops at the pinned size while streaming, with one line, and leaves no file', async () => {
+    locomoFault = 'endless';
+    const err = await pullDataset('locomo', { dataDir: dir, locomoBaseUrl: rawUrl }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServiceCallError);
+    expect(userFacingMessage(err)).toMatch(/locomo10\.json: download stopped: the body is longer than the 2805274 bytes expected/u);
+    expect(leftovers('locomo')).toEqual([]);
   });
 
   it('an unreachable host is a one-line error naming the URL, and leaves no file', async () => {

@@ -17,7 +17,9 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { DatasetName } from '../core/config.ts';
 import { readSecret, registerSecret } from '../core/secrets.ts';
-import { describeNetworkError, InputError, ServiceCallError } from '../core/errors.ts';
+import { describeNetworkError, errorMessage, InputError, oneLine, ServiceCallError } from '../core/errors.ts';
+import { fetchWithAuthorization, splitUrlCredentials } from '../core/http-url.ts';
+import { cappedFetch } from '../core/reply-limit.ts';
 import { downloadTo, type Downloaded } from './download.ts';
 import { sha256File } from './hash.ts';
 import { listingSha256, readLock, verifyLockedFiles, writeLockEntry, type LockEntry, type LockedFile } from './lock.ts';
@@ -35,6 +37,10 @@ export const LOCOMO_REPO = 'snap-research/locomo';
 export const LOCOMO_COMMIT = '3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376';
 export const LOCOMO_PATH = 'data/locomo10.json';
 export const LOCOMO_SHA256 = '79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4';
+/** Largest hub API (JSON) reply read. */
+const HUB_API_MAX_BYTES = 1024 * 1024;
+/** Size of the file with that sha256: a longer body is stopped while it streams. */
+export const LOCOMO_BYTES = 2_805_274;
 
 export interface PullOptions {
   dataDir: string;
@@ -99,20 +105,27 @@ async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promis
     log(`${name}: already present and verified (${present.repo}@${present.commit}, sha256 ${present.sha256}); skipped`);
     return { dataset: name, status: 'present', path: dest, entry: present };
   }
-  const hubUrl = (opts.hubUrl ?? process.env.ADAPTMR_HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, '');
+  // A mirror behind basic auth (`https://user:pass@mirror`): fetch refuses a URL with credentials, so they travel
+  // as the Authorization header of every request to the mirror (src/core/http-url.ts) and appear nowhere else.
+  const hub = splitUrlCredentials((opts.hubUrl ?? process.env.ADAPTMR_HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, ''));
+  const hubUrl = hub.url;
   const accessToken = opts.accessToken ?? readSecret('HF_TOKEN');
   registerSecret(accessToken);
-  const creds = accessToken ? { accessToken } : {};
+  const creds = {
+    ...(accessToken ? { accessToken } : {}),
+    ...(hub.authorization !== undefined ? { fetch: fetchWithAuthorization(hub.authorization, new URL(hubUrl).origin) } : {}),
+  };
   const repo = { type: 'dataset' as const, name: LONGMEMEVAL_REPO };
   const where = `${hubUrl} ${LONGMEMEVAL_REPO}@${revision}`;
   // The hub client loads only when something is downloaded.
   const { datasetInfo, downloadFile, fileDownloadInfo } = await import('@huggingface/hub');
   let commit: string;
   try {
-    const info = await datasetInfo({ name: LONGMEMEVAL_REPO, revision, hubUrl, additionalFields: ['sha'], ...creds });
+    // The hub's JSON answer is read through the reply cap (src/core/reply-limit.ts); the file itself is capped below.
+    const info = await datasetInfo({ name: LONGMEMEVAL_REPO, revision, hubUrl, additionalFields: ['sha'], ...creds, fetch: cappedFetch(HUB_API_MAX_BYTES, 'hub API reply', creds.fetch) });
     commit = String(info.sha);
   } catch (err) {
-    throw new InputError(`cannot resolve revision (${err instanceof Error ? err.message : String(err)})`, where);
+    throw new InputError(`cannot resolve revision (${oneLine(errorMessage(err))})`, where);
   }
   if (!HEX40.test(commit)) throw new InputError(`hub returned "${commit}" as the commit id`, where);
   log(`${name}: ${LONGMEMEVAL_REPO}@${revision} → commit ${commit}`);
@@ -128,7 +141,7 @@ async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promis
     if (/^[0-9a-f]{64}$/.test(etag) && etag !== d.sha256) {
       throw new InputError(`sha256 ${d.sha256} differs from the hub's ETag ${etag}`, `${where} ${file}`);
     }
-  });
+  }, { source: `${where} ${file}`, maxBytes: info.size });
   const entry: LockEntry = {
     dataset: name,
     repo: `hf-dataset:${LONGMEMEVAL_REPO}`,
@@ -168,7 +181,7 @@ async function pullLocomo(opts: PullOptions): Promise<PullResult> {
     if (d.sha256 !== LOCOMO_SHA256) {
       throw new InputError(`sha256 ${d.sha256} differs from the pinned ${LOCOMO_SHA256}; the download was discarded`, url);
     }
-  });
+  }, { source: url, maxBytes: LOCOMO_BYTES });
   const entry: LockEntry = {
     dataset: 'locomo',
     repo: `github:${LOCOMO_REPO}`,

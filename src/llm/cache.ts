@@ -15,6 +15,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile as readFileCallback } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { redactSecrets } from '../core/secrets.ts';
+import { decodeUtf8Strict } from '../core/utf8.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { CacheMode } from './config.ts';
@@ -96,17 +97,14 @@ export class LlmCache {
     return join(this.dir, key.slice(0, 2), `${key}.json`);
   }
 
-  /** The stored reply, or undefined. `off` never reads. A corrupt entry is an error naming the file, not a miss. */
+  /**
+   * The stored reply, or undefined. `off` never reads. A damaged entry (cut short, edited, another key's) is a miss:
+   * the call is made again, and in `read-write` mode its reply replaces the entry.
+   */
   async get(key: string): Promise<CachedReply | undefined> {
     if (this.mode === 'off') return undefined;
-    const path = this.pathFor(key);
-    const text = await readText(path);
-    if (text === undefined) return undefined;
-    const parsed = EntrySchema.safeParse(safeJson(text));
-    if (!parsed.success || parsed.data.key !== key) {
-      throw new Error(`LLM cache entry ${path} is corrupt; delete it to refetch`);
-    }
-    return parsed.data.reply;
+    const entry = await readValidEntry(this.dir, key, EntrySchema);
+    return entry?.reply;
   }
 
   /** Stores a successful reply. Only `read-write` writes. */
@@ -141,18 +139,39 @@ export function readEntry(root: string, key: string): Promise<string | undefined
 }
 
 /**
+ * A cache entry that parses as `schema` and is stored under its own key, or undefined — when there is none, and
+ * when it is damaged (a torn copy, bytes changed on disk, not UTF-8): a damaged entry counts as a miss, never as a
+ * failure of the call it would have served.
+ */
+export async function readValidEntry<T extends { key: string }>(root: string, key: string, schema: z.ZodType<T>): Promise<T | undefined> {
+  const text = await readEntry(root, key);
+  if (text === undefined) return undefined;
+  const parsed = schema.safeParse(safeJson(text));
+  return parsed.success && parsed.data.key === key ? parsed.data : undefined;
+}
+
+/**
  * A file's text, or undefined when it does not exist. The callback `fs.readFile` rather than `fs/promises`: for a
  * cache hit (a small file in the page cache) it costs about half the main-thread CPU (no FileHandle, fewer promise
  * hops; measured 42–72 µs against 82–124 µs per read, 2,000 reads in parallel), and it stays off the event loop.
  */
 function readText(path: string): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
-    readFileCallback(path, 'utf8', (err, text) => {
-      if (!err) resolve(text);
+    readFileCallback(path, (err, bytes) => {
+      if (!err) resolve(strictText(bytes));
       else if (err.code === 'ENOENT') resolve(undefined);
       else reject(err);
     });
   });
+}
+
+/** Strict UTF-8: a changed byte is a damaged entry (an empty text, which parses as nothing), never a U+FFFD. */
+function strictText(bytes: Buffer): string {
+  try {
+    return decodeUtf8Strict(bytes);
+  } catch {
+    return '';
+  }
 }
 
 function safeJson(text: string): unknown {

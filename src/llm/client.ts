@@ -17,12 +17,13 @@
  *   (tiny) latency, the original token counts and the original call's cost — the cost of the method, stable across
  *   reruns; sum `costUsd` where `!cached` for the money actually spent by this run.
  */
-import OpenAI, { APIError } from 'openai';
+import OpenAI, { APIConnectionError, APIError } from 'openai';
+import { ReplyTooLargeError } from '../core/reply-limit.ts';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { recordCall, type CallRecord } from '../core/calls.ts';
 import type { ChatMessage, ChatRequest, ChatResult, LlmClient, LlmRole, TokenLogprob } from '../core/llm.ts';
 import { errorMessage, oneLine } from '../core/errors.ts';
-import { normaliseEndpoint } from '../core/http-url.ts';
+import { normaliseEndpoint, splitUrlCredentials } from '../core/http-url.ts';
 import { type CacheKeyMaterial, type CachedReply, cacheKey, LlmCache } from './cache.ts';
 import type { Price, StructuredOutputMode } from './config.ts';
 import { callCostUsd } from './cost.ts';
@@ -81,8 +82,12 @@ export class OpenAiCompatibleClient implements LlmClient {
     this.role = settings.role;
     this.model = settings.model;
     this.structuredOutput = settings.structuredOutput;
+    // Credentials in the URL (a basic-auth proxy) travel as the Authorization header, which the SDK's defaultHeaders
+    // set over its Bearer header (src/core/http-url.ts `splitUrlCredentials`).
+    const endpoint = splitUrlCredentials(settings.baseURL);
     this.sdk = new OpenAI({
-      baseURL: settings.baseURL,
+      baseURL: endpoint.url,
+      ...(endpoint.authorization !== undefined ? { defaultHeaders: { Authorization: endpoint.authorization } } : {}),
       apiKey: settings.apiKey,
       maxRetries: 0,
       timeout: settings.timeoutMs,
@@ -258,7 +263,9 @@ export class OpenAiCompatibleClient implements LlmClient {
           const completion = await this.sdk.chat.completions.create(body);
           return toReply(completion, body, wantsJson, performance.now() - t0);
         });
-      } catch (err) {
+      } catch (caught) {
+        // The cap's own error, not the SDK's "Connection error." it is wrapped in (src/core/reply-limit.ts).
+        const err = caught instanceof APIConnectionError && caught.cause instanceof ReplyTooLargeError ? caught.cause : caught;
         if (!isRetryable(err) || attempt >= this.settings.maxRetries) {
           if (!isRetryable(err)) throw err;
           throw new LlmCallError(

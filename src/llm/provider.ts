@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { InputError } from '../core/errors.ts';
 import { formatZodError } from '../core/registry.ts';
 import { readSecret } from '../core/secrets.ts';
+import { DEFAULT_MAX_REPLY_BYTES } from '../core/reply-limit.ts';
 import { CACHE_DIR_HINT, ensureWritableDir } from '../core/writable-dir.ts';
 import { LLM_ROLES, type LlmClient, type LlmProvider, type LlmRole } from '../core/llm.ts';
 import { LlmCache } from './cache.ts';
@@ -64,14 +65,17 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
   const config = parsed.data;
   const cacheDir = resolveLlmCacheRoot(config, env);
   // Checked before any call: a cache that cannot take writes would fail every call alike.
-  if (config.cache.mode === 'read-write') ensureWritableDir(cacheDir, 'LLM cache folder', config.cache.dir !== undefined ? 'set llm.cache.dir to a writable folder' : CACHE_DIR_HINT);
+  // A cache on a read-only mount (a shared copy holding every reply) is usable as it is: the message says how.
+  if (config.cache.mode === 'read-write') {
+    ensureWritableDir(cacheDir, 'LLM cache folder', `${config.cache.dir !== undefined ? 'set llm.cache.dir to a writable folder' : CACHE_DIR_HINT}, or set llm.cache.mode: read-only to use the replies it holds without adding any`);
+  }
   const shared: ClientShared = {
     cache: new LlmCache(cacheDir, config.cache.mode),
     scheduler: new Scheduler(config.concurrency, config.requestsPerMinute),
     inflight: new Map(),
     stats: { requests: 0, cacheHits: 0, deduplicated: 0, errors: 0 },
     // One keep-alive pool for every role, as wide as the scheduler lets requests through.
-    fetch: createPooledFetch(config.concurrency),
+    fetch: createPooledFetch(config.concurrency, config.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES),
   };
   const clients = new Map<LlmRole, LlmClient>();
   const settingsOf = new Map<LlmRole, ConstructorParameters<typeof OpenAiCompatibleClient>[0]>();
@@ -137,6 +141,7 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
       timeoutMs: config.timeoutMs,
       maxRetries: config.maxRetries,
       retryBaseMs: config.retryBaseMs,
+      maxReplyBytes: config.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
       cacheDir,
       cacheMode: config.cache.mode,
     },

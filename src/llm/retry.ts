@@ -7,13 +7,17 @@
 import { APIConnectionError, APIError } from 'openai';
 import { backoffDelayMs, retryAfterFromHeaders } from './backoff.ts';
 import { MalformedReplyError } from './errors.ts';
+import { InvalidReplyTextError, ReplyTooLargeError } from '../core/reply-limit.ts';
 
 // The SDK-free helpers live in backoff.ts (plain-HTTP clients use them without loading the openai SDK).
 export { backoffDelayMs, MAX_BACKOFF_MS, retryAfterFromHeaders, sleep } from './backoff.ts';
 
 
 export function isRetryable(err: unknown): boolean {
-  if (err instanceof APIConnectionError) return true; // includes APIConnectionTimeoutError
+  // A reply over the size cap reaches the SDK as a failed fetch: the same request would get the same reply.
+  if (err instanceof APIConnectionError) return !(err.cause instanceof ReplyTooLargeError); // includes APIConnectionTimeoutError
+  if (err instanceof ReplyTooLargeError) return false;
+  if (err instanceof InvalidReplyTextError) return true;
   if (err instanceof APIError) {
     const s = err.status;
     return s === undefined || s === 408 || s === 409 || s === 429 || s >= 500;

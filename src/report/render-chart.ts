@@ -4,8 +4,7 @@
  * with a font it can load: it reads the system fonts and maps vega's default `sans-serif` to DejaVu Sans (Debian
  * package fonts-dejavu-core); without any system font the PNG would have bars but no text.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { writeFilesAtomic } from '../core/atomic-write.ts';
 import { Resvg } from '@resvg/resvg-js';
 import { View, parse, logger, Error as VEGA_ERROR } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
@@ -20,12 +19,25 @@ export interface ChartFiles {
   pngPath: string;
 }
 
+/**
+ * Characters XML 1.0 does not allow in a document (§2.2 Char: C0 controls other than tab, newline and carriage
+ * return; lone surrogates; U+FFFE, U+FFFF). vega writes text from the data (a dataset or method name) into the SVG
+ * as it is, escaping only markup, so such a character would make the SVG unparseable (resvg refuses it).
+ */
+// eslint-disable-next-line no-control-regex
+const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
+
+/** An SVG with every character XML forbids removed (the SVG file, the PNG and notebook outputs all use this). */
+export function xmlSafe(svg: string): string {
+  return svg.replace(XML_FORBIDDEN, '');
+}
+
 export async function specToSvg(spec: TopLevelSpec): Promise<string> {
   // Errors only: vega-lite's warnings about faceted independent scales are expected for our per-dataset facets and
   // would otherwise land on stderr (and in notebook outputs) on every chart.
   const view = new View(parse(compile(spec, { logger: QUIET }).spec), { renderer: 'none', logLevel: VEGA_ERROR });
   try {
-    return await view.toSVG();
+    return xmlSafe(await view.toSVG());
   } finally {
     view.finalize();
   }
@@ -43,11 +55,13 @@ export function svgToPng(svg: string): Buffer {
 
 /** Writes the spec, SVG and PNG beside each other at `basePath` + extension, creating folders as needed. */
 export async function renderChart(spec: TopLevelSpec, basePath: string): Promise<ChartFiles> {
-  mkdirSync(dirname(basePath), { recursive: true });
   const files = { specPath: `${basePath}.vl.json`, svgPath: `${basePath}.svg`, pngPath: `${basePath}.png` };
   const svg = await specToSvg(spec);
-  writeFileSync(files.specPath, `${JSON.stringify(spec, null, 2)}\n`);
-  writeFileSync(files.svgPath, svg);
-  writeFileSync(files.pngPath, svgToPng(svg));
+  // All three replace the previous chart together, or none does (a full disk keeps the last good chart).
+  writeFilesAtomic([
+    { path: files.specPath, data: `${JSON.stringify(spec, null, 2)}\n` },
+    { path: files.svgPath, data: svg },
+    { path: files.pngPath, data: svgToPng(svg) },
+  ]);
   return files;
 }

@@ -52,15 +52,28 @@ export const runCommand: CommandModule<object, RunArgs> = {
     const limit = argv['max-failure-share'] ?? exp.config.run.maxFailureShare;
     const out = argv.out ?? join('results', `${exp.config.name}.duckdb`);
     ensureWritableDir(dirname(out), 'results folder', 'choose another --out');
-    const summary = await runExperiment(exp, {
-      out,
-      dataDir: argv['data-dir'],
-      concurrency: argv.concurrency,
-      workers: argv.workers,
-      progress: argv.progress,
-      retryErrors: argv['retry-errors'],
-      ...(argv.verbose ? { onQuestionWritten: (d: string, q: string) => process.stderr.write(`written ${d} ${q}\n`) } : {}),
-    });
+    const { RunInterrupted, exitCodeOf, watchInterrupts } = await import('./interrupt.ts');
+    const interrupt = watchInterrupts();
+    let summary: Awaited<ReturnType<typeof runExperiment>>;
+    try {
+      summary = await runExperiment(exp, {
+        out,
+        dataDir: argv['data-dir'],
+        concurrency: argv.concurrency,
+        workers: argv.workers,
+        progress: argv.progress,
+        retryErrors: argv['retry-errors'],
+        interrupt,
+        ...(argv.verbose ? { onQuestionWritten: (d: string, q: string) => process.stderr.write(`written ${d} ${q}\n`) } : {}),
+      });
+    } catch (err) {
+      if (!(err instanceof RunInterrupted)) throw err;
+      process.stderr.write(`adaptmr run: ${err.message}\n`);
+      process.exitCode = exitCodeOf(err.signal);
+      return;
+    } finally {
+      interrupt.dispose();
+    }
     const secs = (summary.wallMs / 1000).toFixed(1);
     console.log(
       `run ${summary.runId}: ${summary.written} questions written, ${summary.skipped} already done, ` +

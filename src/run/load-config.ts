@@ -6,6 +6,7 @@ import { ExperimentConfigSchema, type ExperimentConfig } from '../core/config.ts
 import { InputError } from '../core/errors.ts';
 import { formatZodError } from '../core/registry.ts';
 import { stableHash } from '../core/hash.ts';
+import { registerCredentialsIn } from '../core/secrets.ts';
 import { methodsForDataset } from '../core/dataset-methods.ts';
 import { readYamlFile, readYamlText } from './yaml-text.ts';
 
@@ -26,6 +27,7 @@ export function parseExperiment(text: string, path: string): LoadedExperiment {
 
 /** Validates a plain config value (from YAML, or a sweep's expansion) into a LoadedExperiment; `path` names it in errors. */
 export function loadedFromValue(value: unknown, path: string): LoadedExperiment {
+  registerCredentialsIn(value);
   const parsed = ExperimentConfigSchema.safeParse(value);
   if (!parsed.success) throw new InputError(formatZodError(parsed.error), path);
   const config = parsed.data;

@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import type * as CliProgress from 'cli-progress';
 import { onWorkProgress } from '../core/progress-events.ts';
+import { rawStderr, terminalSafe } from '../core/terminal-text.ts';
 
 export interface Progress {
   tick(): void;
@@ -18,7 +19,7 @@ export function createProgress(total: number, enabled: boolean): Progress {
   const { SingleBar, Presets } = createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
   const bar = new SingleBar(
     {
-      stream: process.stderr,
+      stream: rawStderr(),
       format: 'questions {bar} {value}/{total} | {percentage}% | elapsed {duration_formatted} | eta {eta_formatted}{work}',
       noTTYOutput: true,
       notTTYSchedule: 10_000,
@@ -29,7 +30,7 @@ export function createProgress(total: number, enabled: boolean): Progress {
   );
   bar.start(total, 0, { work: '' });
   // Work inside a method (memory-server ingestion) shows after the ETA until it completes.
-  const off = onWorkProgress((p) => bar.update({ work: p.done < p.total ? ` | ${p.label} ${p.done}/${p.total}` : '' }));
+  const off = onWorkProgress((p) => bar.update({ work: p.done < p.total ? ` | ${terminalSafe(p.label)} ${p.done}/${p.total}` : '' }));
   return {
     tick: () => bar.increment(),
     stop: () => {

@@ -78,6 +78,8 @@ export interface DatasetRunState extends ComputeState {
   issues: DataIssue[];
   concurrency: number;
   onWritten: (dataset: string, questionId: string) => void;
+  /** True once the run is to start no new question (a signal: interrupt.ts); those in flight finish. */
+  stopping?: () => boolean;
 }
 
 /** In this process: a p-limit pool over the streamed questions with bounded read-ahead. */
@@ -94,10 +96,12 @@ export async function runDatasetInProcess(plan: DatasetPlan, s: DatasetRunState)
   });
   for await (const instance of stream) {
     if (!plan.selected.has(instance.query.id)) continue;
-    if (failure) break;
+    if (failure || s.stopping?.()) break;
     // Only the computation holds a concurrency slot; the write waits in the store's group-commit queue, so the
-    // next questions are computed while a commit is under way.
+    // next questions are computed while a commit is under way. A question still queued when the run is told to stop
+    // is not started (null): neither written nor counted.
     const computed = limit(async () => {
+      if (s.stopping?.()) return null;
       const c = await computeQuestion(instance, plan.source.format, s);
       if (c.batch) countFailures(s.counters, c.failed);
       return c.batch;
@@ -105,7 +109,7 @@ export async function runDatasetInProcess(plan: DatasetPlan, s: DatasetRunState)
     computing.add(computed);
     void computed.catch(() => undefined).finally(() => computing.delete(computed));
     const task: Promise<void> = computed
-      .then((batch) => (batch ? writeQuestion(batch, s) : skipQuestion(s)))
+      .then((batch) => (batch === null ? undefined : batch ? writeQuestion(batch, s) : skipQuestion(s)))
       .catch((err: unknown) => {
         failure ??= err;
       })

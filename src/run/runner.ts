@@ -35,6 +35,7 @@ import { releaseWarmWorker } from './parallel/spawn.ts';
 import { emptyFailureCounts, type FailedStage } from './failures.ts';
 import { runDatasetInProcess, type DatasetPlan, type DatasetRunState, type RunCounters } from './run-dataset.ts';
 import { PaidCallLedger } from './paid-calls.ts';
+import { RunInterrupted, type InterruptState } from './interrupt.ts';
 import { selectQuestions } from './select.ts';
 import { judgeStage, runPanel } from './judging.ts';
 import { loadErrata } from '../data/locomo-audit.ts';
@@ -58,6 +59,8 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** Called after each question's rows are committed (the CLI's --verbose prints it). */
   onQuestionWritten?: (dataset: string, questionId: string) => void;
+  /** SIGTERM/SIGINT handling (interrupt.ts): once a signal is requested, no new question starts. */
+  interrupt?: InterruptState;
 }
 
 export interface RunSummary {
@@ -262,8 +265,12 @@ async function runPlans(
           checkpoints: direct ? (methodId: string) => storeCheckpoints(direct, runId, methodId) : undefined,
           ledger,
           judging: panel.length > 0 ? { panel, headline: plans[i]!.errata ? 'errata' : 'original', errata: plans[i]!.errata } : undefined,
+          stopping: () => opts.interrupt?.requested !== undefined,
         };
+        if (opts.interrupt?.requested) break;
         const pool = pools(i);
+        // Questions computed here can be finished on a signal; workers are stopped at once (no paid call in them).
+        if (opts.interrupt) opts.interrupt.graceful = pool === undefined;
         if (pool) await pool.run(state);
         else await runDatasetInProcess(plan, state);
       }
@@ -275,6 +282,12 @@ async function runPlans(
       throw err;
     } finally {
       progress.stop();
+      if (opts.interrupt) opts.interrupt.graceful = false;
+    }
+    if (opts.interrupt?.requested) {
+      // Interrupted: what finished is in the file; the run stays `running`, to be resumed.
+      await foldedStore();
+      throw new RunInterrupted(opts.interrupt.requested, counters.written);
     }
     // Methods release what they hold outside this process (server-side namespaces) once every question is done.
     for (const m of new Set(everyMethod)) await m.impl.close?.();

@@ -7,6 +7,7 @@ import { parseDocument } from 'yaml';
 import { readFile } from 'node:fs/promises';
 import { InputError, errorMessage } from '../core/errors.ts';
 import { InvalidUtf8Error, decodeUtf8Strict } from '../core/utf8.ts';
+import { registerCredentialsIn } from '../core/secrets.ts';
 
 /**
  * Largest config file read. Experiment and sweep files are a few KB; a multi-MB one (a generated 1,000,000-entry `ks`
@@ -36,11 +37,17 @@ export async function readYamlFile(path: string, what: string): Promise<unknown>
 }
 
 export function readYamlText(text: string, path: string): unknown {
-  const doc = parseDocument(text, { prettyErrors: true });
+  // `merge`: YAML 1.1 merge keys (`<<: *defaults`), which configs use to share a method's settings; the alias cap
+  // below still bounds what they expand to.
+  const doc = parseDocument(text, { prettyErrors: true, merge: true });
   if (doc.errors.length > 0) throw new InputError(`invalid YAML: ${doc.errors.map((e) => e.message.split('\n')[0]).join('; ')}`, path);
+  let value: unknown;
   try {
-    return doc.toJS({ maxAliasCount: 100 }) as unknown;
+    value = doc.toJS({ maxAliasCount: 100 }) as unknown;
   } catch (err) {
     throw new InputError(`invalid YAML: ${errorMessage(err)}`, path);
   }
+  // A password in an endpoint URL (`http://user:pass@proxy/v1`) is a secret from here on (src/core/secrets.ts).
+  registerCredentialsIn(value);
+  return value;
 }

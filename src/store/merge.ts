@@ -10,9 +10,15 @@
  *     holds no row of that question and method yet — a question's rows are written atomically, so "some" means "all".
  * Merging the same files twice therefore adds no row. Derived tables (statistics, comparisons) are not copied:
  * `recompute` (when given) rebuilds them over the merged questions.
+ *
+ * The merge is built in a temporary file beside the output (a copy of it, when it exists) and renamed over it only
+ * when complete: a merge killed or failing midway (a full disk) leaves the output as it was, and the same merge
+ * can simply be run again. An output that is an input — by name, through a symlink or a hard link — is refused.
  */
-import { resolve } from 'node:path';
-import { InputError } from '../core/errors.ts';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { InputError, userFacingMessage } from '../core/errors.ts';
 import { experimentOf, EXPERIMENT_META_KEY } from './meta.ts';
 import { openResultStore } from './open-store.ts';
 import type { ResultStore } from './types.ts';
@@ -40,11 +46,23 @@ async function count(store: ResultStore, table: string): Promise<number> {
   return row?.n ?? 0;
 }
 
+/** The file a path names in the end (a symlink followed), and its identity (device and inode) when it exists. */
+function identity(path: string): { real: string; id?: string } {
+  if (!existsSync(path)) return { real: resolve(path) };
+  const st = statSync(path);
+  return { real: realpathSync(path), id: `${st.dev}:${st.ino}` };
+}
+
 /** The experiment each input holds, refusing a mix (one line naming both files). */
 async function checkInputs(files: readonly string[], out: string): Promise<string> {
+  const target = identity(out);
   let first: { file: string; experiment: string } | undefined;
   for (const file of files) {
-    if (resolve(file) === resolve(out)) throw new InputError('an input is also the output of the merge', file);
+    const input = identity(file);
+    if (input.real === target.real || (input.id !== undefined && input.id === target.id)) {
+      const how = target.real !== resolve(out) ? `--out ${out} is a symlink to it` : input.real !== target.real ? `--out ${out} is a hard link of it` : `--out ${out} is this file`;
+      throw new InputError(`an input is also the output of the merge (${how}); merge into a new file`, file);
+    }
     const store = await openResultStore(file, { readOnly: true });
     try {
       const experiment = await experimentOf(store);
@@ -91,6 +109,46 @@ async function copyInput(store: ResultStore, file: string): Promise<void> {
 /** Merges `files` into `out` (created when missing; an existing output must hold the same experiment). */
 export async function mergeResults(files: readonly string[], out: string, opts: MergeOptions = {}): Promise<MergeSummary> {
   const experiment = await checkInputs(files, out);
+  // A symlinked output is written where it points (the link stays a link).
+  const target = identity(out).real;
+  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.merging`);
+  const cleanup = (): void => {
+    for (const f of [tmp, `${tmp}.wal`]) rmSync(f, { force: true });
+  };
+  removeAbandoned(target);
+  try {
+    if (existsSync(target)) {
+      // Opened once as itself first: a killed run's spool or log is folded in (and a foreign log refused), so the
+      // copy is the whole file.
+      await (await openResultStore(target)).close();
+      copyFileSync(target, tmp);
+    }
+    const summary = await mergeInto(tmp, files, experiment, opts);
+    renameSync(tmp, target);
+    return { ...summary, out };
+  } catch (err) {
+    cleanup();
+    const line = userFacingMessage(err);
+    throw line === undefined ? err : new InputError(line.replaceAll(tmp, target));
+  }
+}
+
+/** Temporary files of earlier merges into `target` whose process is gone (killed): never an output, only clutter. */
+function removeAbandoned(target: string): void {
+  const base = basename(target).replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+  const mine = new RegExp(`^\\.{1,2}${base}\\.(\\d+)-[0-9a-f]{8}\\.merging`, 'u');
+  for (const name of readdirSync(dirname(target))) {
+    const pid = Number(mine.exec(name)?.[1] ?? NaN);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ESRCH') rmSync(join(dirname(target), name), { force: true });
+    }
+  }
+}
+
+async function mergeInto(out: string, files: readonly string[], experiment: string, opts: MergeOptions): Promise<MergeSummary> {
   const store = await openResultStore(out);
   try {
     const existing = await experimentOf(store);
@@ -104,6 +162,8 @@ export async function mergeResults(files: readonly string[], out: string, opts: 
     if (opts.recompute) await opts.recompute(store);
     const added: Record<string, number> = {};
     for (const t of tables) added[t] = (await count(store, t)) - (before[t] ?? 0);
+    // Into the file itself before it is renamed into place (closing would checkpoint silently, errors unsaid).
+    await store.query('CHECKPOINT');
     return { out, experiment, inputs: files.length, added };
   } finally {
     await store.close();

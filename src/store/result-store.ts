@@ -10,7 +10,7 @@
  * (The grouping is group-commit.ts, shared with the row spool; `importSpool` folds a spool in: spool.ts.)
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { InputError, errorMessage } from '../core/errors.ts';
+import { InputError, damagedFileMessage, errorMessage } from '../core/errors.ts';
 import { redactSecrets } from '../core/secrets.ts';
 import { TableAppenders } from './appenders.ts';
 import { appendClassifierEval } from './classifier-eval.ts';
@@ -238,7 +238,11 @@ export class ResultStoreImpl implements ResultStore {
 
   query<T = Record<string, unknown>>(sql: string, params: readonly QueryParam[] = []): Promise<T[]> {
     if (this.closed) return Promise.reject(new Error(`results store ${this.path} is closed`));
-    return this.queue.run(() => readRows<T>(this.connection, sql, params));
+    // A block whose checksum fails (a bit flipped on disk) surfaces when it is read: one line naming this file.
+    return this.queue.run(() => readRows<T>(this.connection, sql, params)).catch((err: unknown) => {
+      const damaged = damagedFileMessage(err, this.path);
+      throw damaged === undefined ? err : new InputError(damaged);
+    });
   }
 
   replaceStats(stats: StatsTables): Promise<void> {

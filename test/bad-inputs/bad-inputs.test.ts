@@ -80,6 +80,7 @@ describe('malformed-input corpus', () => {
     const o = outcomes.get(c.name)!;
     const context = `stderr:\n${o.stderr}\nstdout:\n${o.stdout.slice(0, 2000)}`;
     expect(firstLine(o.stderr), context).toMatch(c.first);
+    if (c.errorLine) expect(o.stderr.split('\n').filter((l) => l.startsWith('error:')), context).toEqual([expect.stringMatching(c.errorLine)]);
     expect(o.code, context).toBe(c.exit);
     expect(o.stderr, context).not.toMatch(/^\s{4}at /mu);
     expect(o.stderr + o.stdout).not.toContain(SECRET_KEY);

@@ -26,6 +26,8 @@ export interface BadInputCase {
   exit: number;
   /** The first line of stderr (the tsx fallback notice of bin/adaptmr.js aside). */
   first: RegExp;
+  /** The `error:` line, when the command logs progress before it fails (`data pull`). */
+  errorLine?: RegExp;
 }
 
 /** Writes `content` to `rel` under the case folder (creating folders) and returns the absolute path. */

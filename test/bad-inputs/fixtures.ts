@@ -73,7 +73,20 @@ export function pathDataset(path: string, format: 'longmemeval' | 'locomo' | 'be
 }
 
 /** How the loopback server misbehaves. */
-export type ReplyMode = 'echo-key-401' | 'error-500' | 'html-502' | 'not-json' | 'rate-limit-429' | 'wrong-shape' | 'empty-200';
+export type ReplyMode =
+  | 'echo-key-401'
+  | 'error-500'
+  | 'html-502'
+  | 'not-json'
+  | 'rate-limit-429'
+  | 'wrong-shape'
+  | 'empty-200'
+  /** A chunked body that never ends. */
+  | 'endless-body'
+  /** A JSON reply with a byte that is not UTF-8 (Latin-1 "café"). */
+  | 'not-utf8'
+  /** The announced length, then a tenth of the bytes, then the connection drops. */
+  | 'cut-body';
 
 /** A loopback server answering every request per `mode` (401 echoes the Authorization header, as in issue 16). */
 export async function startServer(mode: ReplyMode): Promise<{ url: string; close: () => Promise<void> }> {
@@ -102,6 +115,26 @@ export async function startServer(mode: ReplyMode): Promise<{ url: string; close
         case 'empty-200':
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end('');
+        case 'endless-body': {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{"object":"list","data":[{"object":"embedding","index":0,"embedding":"');
+          const chunk = Buffer.alloc(16 * 1024, 0x41);
+          const pump = (): void => {
+            while (!res.destroyed && res.write(chunk));
+            if (!res.destroyed) res.once('drain', pump);
+          };
+          res.on('close', () => res.removeAllListeners('drain'));
+          return pump();
+        }
+        case 'not-utf8': {
+          const bytes = Buffer.from(JSON.stringify({ error: { message: 'caf#' } }), 'latin1');
+          bytes[bytes.indexOf('caf#') + 3] = 0xe9;
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length });
+          return res.end(bytes);
+        }
+        case 'cut-body':
+          res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': 100_000 });
+          return res.write(Buffer.alloc(10_000, 0x7b), () => res.destroy());
       }
     });
   });

@@ -55,6 +55,31 @@ export async function readOnnxMetadata(file: string): Promise<Record<string, str
   }
 }
 
+/**
+ * Refuses a model whose weights (graph initializers, float or double, inline or raw) hold NaN or ±Infinity: every
+ * question would get NaN probabilities. Checked when the model loads, so `classify`, `classifier eval` and a run
+ * all stop at once with this line (a run used to find out per question).
+ */
+export async function assertFiniteWeights(file: string): Promise<void> {
+  const model = onnx.ModelProto.decode(await readFile(file));
+  for (const t of model.graph?.initializer ?? []) {
+    const name = t.name ?? '?';
+    const check = (values: ArrayLike<number>): void => {
+      for (let i = 0; i < values.length; i++) {
+        if (!Number.isFinite(values[i]!)) throw new InputError(`weights hold ${values[i]} (initializer ${name}, element ${i}); retrain the model or restore the file`, file);
+      }
+    };
+    check(t.floatData ?? []);
+    check(t.doubleData ?? []);
+    const raw = t.rawData;
+    if (raw && raw.length > 0) {
+      const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+      if (t.dataType === onnx.TensorProto.DataType.FLOAT) check(Array.from({ length: raw.length >> 2 }, (_, i) => view.getFloat32(i * 4, true)));
+      if (t.dataType === onnx.TensorProto.DataType.DOUBLE) check(Array.from({ length: raw.length >> 3 }, (_, i) => view.getFloat64(i * 8, true)));
+    }
+  }
+}
+
 export async function createSession(file: string): Promise<ort.InferenceSession> {
   try {
     return await ort.InferenceSession.create(file);
@@ -106,6 +131,7 @@ export class HashedOnnxClassifier implements Classifier {
     }
     const labels = parse(META_LABELS, z.array(AdaptTypeSchema).nonempty());
     const trainingIds = props[META_TRAINING_IDS] !== undefined ? parse(META_TRAINING_IDS, z.array(z.string())) : undefined;
+    await assertFiniteWeights(file);
     const session = await createSession(file);
     return new HashedOnnxClassifier(session, spec, labels, file, trainingIds);
   }

@@ -12,10 +12,11 @@
 import { recordInScope } from '../../core/call-scope.ts';
 import type OpenAI from 'openai';
 import { z } from 'zod';
-import { HttpUrlSchema, normaliseEndpoint } from '../../core/http-url.ts';
+import { HttpUrlSchema, normaliseEndpoint, splitUrlCredentials } from '../../core/http-url.ts';
 import { formatZodError } from '../../core/registry.ts';
 import { readSecret } from '../../core/secrets.ts';
 import { EndpointError, InputError, errorMessage, oneLine } from '../../core/errors.ts';
+import { InvalidReplyTextError, ReplyTooLargeError, cappedFetch } from '../../core/reply-limit.ts';
 import type { Embedder } from '../../core/interfaces.ts';
 
 export const OpenAIEmbedderOptionsSchema = z
@@ -31,11 +32,18 @@ export const OpenAIEmbedderOptionsSchema = z
     apiKeyEnv: z.string().min(1).default('OPENAI_API_KEY'),
     maxRetries: z.number().int().nonnegative().default(4),
     timeoutMs: z.number().int().positive().default(60_000),
+    /**
+     * Largest reply body read, in bytes (default 64 MiB: a batch of 2048 base64 vectors of 3072 dimensions is
+     * ~34 MB); a longer one is cut off while it streams in (src/core/reply-limit.ts).
+     */
+    maxReplyBytes: z.number().int().positive().optional(),
     /** Store vectors in the DuckDB embedding cache (see embedding-cache.ts); on by default for paid APIs. */
     cache: z.boolean().default(true),
   })
   .strict();
 export type OpenAIEmbedderOptions = z.input<typeof OpenAIEmbedderOptionsSchema>;
+
+const EMBEDDINGS_MAX_REPLY_BYTES = 64 * 1024 * 1024;
 
 /** Native dimensions of well-known models, so the id is known without a probe request. */
 const KNOWN_DIMS: Record<string, number> = {
@@ -77,11 +85,16 @@ export class OpenAIEmbedder implements Embedder {
     }
     // The SDK loads on first use, so runs without this embedder never import it.
     const { default: OpenAIClient } = await import('openai');
+    // URL credentials (a basic-auth proxy) go in the Authorization header: fetch refuses a URL that carries them.
+    const base = settings.baseURL ?? (process.env.OPENAI_BASE_URL || undefined);
+    const endpoint = base === undefined ? undefined : splitUrlCredentials(base);
     const client = new OpenAIClient({
       apiKey,
       maxRetries: settings.maxRetries,
       timeout: settings.timeoutMs,
-      ...(settings.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
+      ...(endpoint === undefined ? {} : { baseURL: endpoint.url }),
+      ...(endpoint?.authorization !== undefined ? { defaultHeaders: { Authorization: endpoint.authorization } } : {}),
+      fetch: cappedFetch(settings.maxReplyBytes ?? EMBEDDINGS_MAX_REPLY_BYTES, 'embedder option maxReplyBytes'),
     });
     let dim = settings.dimensions ?? KNOWN_DIMS[settings.model];
     if (dim === undefined) {
@@ -141,12 +154,18 @@ export class OpenAIEmbedder implements Embedder {
     const result: Float32Array[] = input.map(() => new Float32Array(this.dim));
     if (sendIdx.length === 0) return result;
     const t0 = performance.now();
-    const response = await this.#client.embeddings.create({
-      model: this.settings.model,
-      input: sendIdx.map((i) => input[i]!),
-      encoding_format: 'base64',
-      ...(this.settings.dimensions === undefined ? {} : { dimensions: this.settings.dimensions }),
-    });
+    const response = await this.#client.embeddings
+      .create({
+        model: this.settings.model,
+        input: sendIdx.map((i) => input[i]!),
+        encoding_format: 'base64',
+        ...(this.settings.dimensions === undefined ? {} : { dimensions: this.settings.dimensions }),
+      })
+      .catch((err: unknown) => {
+        // The SDK reports a reply cut off at the size cap as a connection error; say what happened.
+        const cause = err instanceof Error ? err.cause : undefined;
+        throw cause instanceof ReplyTooLargeError || cause instanceof InvalidReplyTextError ? new InputError(cause.message, this.id) : err;
+      });
     this.stats.requests++;
     this.stats.texts += sendIdx.length;
     this.stats.promptTokens += response.usage?.prompt_tokens ?? 0;

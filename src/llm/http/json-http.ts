@@ -11,6 +11,8 @@
  */
 import { recordCall, type CallRecord } from '../../core/calls.ts';
 import { describeNetworkError, errorMessage, oneLine } from '../../core/errors.ts';
+import { splitUrlCredentials } from '../../core/http-url.ts';
+import { DEFAULT_MAX_REPLY_BYTES, InvalidReplyTextError, ReplyTooLargeError, readBodyCapped, replyText } from '../../core/reply-limit.ts';
 import type { RequestPolicy } from '../../core/llm.ts';
 import { redact } from '../errors.ts';
 import { backoffDelayMs, retryAfterFromHeaders, sleep } from '../backoff.ts';
@@ -65,11 +67,16 @@ export class JsonHttpClient {
 
   constructor(
     readonly endpoint: HttpEndpoint,
-    private readonly policy: Pick<RequestPolicy, 'schedule' | 'timeoutMs' | 'maxRetries' | 'retryBaseMs'>,
-  ) {}
+    private readonly policy: Pick<RequestPolicy, 'schedule' | 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'maxReplyBytes'>,
+  ) {
+    this.base = splitUrlCredentials(endpoint.baseUrl);
+  }
+
+  /** The base URL without credentials, and the Basic header they become (fetch refuses a URL holding them). */
+  private readonly base: { url: string; authorization?: string };
 
   url(path: string, query?: JsonRequest['query']): string {
-    const u = new URL(this.endpoint.baseUrl + path);
+    const u = new URL(this.base.url + path);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
     return u.toString();
   }
@@ -131,10 +138,23 @@ export class JsonHttpClient {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     if (this.endpoint.auth) headers[this.endpoint.auth.header] = this.endpoint.auth.value;
+    if (this.base.authorization !== undefined) {
+      // The URL's own credentials win over a configured key header of the same name (as for the LLM roles).
+      for (const k of Object.keys(headers)) if (k.toLowerCase() === 'authorization') delete headers[k];
+      headers.authorization = this.base.authorization;
+    }
     const init: RequestInit = { method: req.method, headers, signal: AbortSignal.timeout(this.policy.timeoutMs) };
     if (req.body !== undefined) init.body = JSON.stringify(req.body);
     const res = await fetch(this.url(req.path, req.query), init);
-    const text = await res.text();
+    let text: string;
+    try {
+      // Capped while it streams in, and strict UTF-8 (src/core/reply-limit.ts).
+      text = replyText(await readBodyCapped(res, this.policy.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES, 'llm.maxReplyBytes'));
+    } catch (err) {
+      if (err instanceof ReplyTooLargeError) throw new HttpCallError(`${what}: ${err.message}`, res.status, false);
+      if (err instanceof InvalidReplyTextError) throw new HttpCallError(`${what}: HTTP ${res.status}: ${err.message}`, res.status, true);
+      throw err;
+    }
     const ok = (res.status >= 200 && res.status < 300) || (req.accept ?? []).includes(res.status);
     if (!ok) {
       const detail = oneLine(text, 300);

@@ -15,9 +15,13 @@
  * and `body: null` (nothing to cancel; the whole body has been read). Network errors reject with the socket error
  * (ECONNREFUSED, ECONNRESET…) as its `cause`, as undici's "fetch failed" does. Streaming responses are not
  * supported — no caller here streams.
+ *
+ * Replies are capped while they stream in (`maxReplyBytes`, src/core/reply-limit.ts): past the cap the socket is
+ * destroyed and the promise rejects with ReplyTooLargeError; `text()` / `json()` decode strict UTF-8.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { DEFAULT_MAX_REPLY_BYTES, ReplyTooLargeError, replyText } from '../../core/reply-limit.ts';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -40,12 +44,16 @@ class BufferedResponse {
   }
 
   text(): Promise<string> {
-    return Promise.resolve(this.bytes.toString('utf8'));
+    try {
+      return Promise.resolve(replyText(this.bytes));
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
   }
 
   json(): Promise<unknown> {
     try {
-      return Promise.resolve(JSON.parse(this.bytes.toString('utf8')) as unknown);
+      return Promise.resolve(JSON.parse(replyText(this.bytes)) as unknown);
     } catch (err) {
       return Promise.reject(err as Error);
     }
@@ -84,7 +92,7 @@ function responseHeaders(res: IncomingMessage): Headers {
  * A fetch with its own keep-alive pools (one for http, one for https) of at most `maxSockets` connections per
  * host. `close()` destroys idle sockets (call it when the provider is done; the pools also time out idle sockets).
  */
-export function createPooledFetch(maxSockets: number): FetchLike & { close(): void } {
+export function createPooledFetch(maxSockets: number, maxReplyBytes = DEFAULT_MAX_REPLY_BYTES, capOption = 'llm.maxReplyBytes'): FetchLike & { close(): void } {
   const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const };
   const agents = { http: new HttpAgent(options), https: new HttpsAgent(options) };
   const fetchImpl = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
@@ -113,14 +121,34 @@ export function createPooledFetch(maxSockets: number): FetchLike & { close(): vo
       });
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let received = 0;
+        let tooLarge: ReplyTooLargeError | undefined;
+        const declared = Number(res.headers['content-length'] ?? NaN);
+        const refuse = (): void => {
+          tooLarge = new ReplyTooLargeError(maxReplyBytes, capOption);
+          done();
+          reject(tooLarge);
+          req.destroy(tooLarge);
+        };
+        if (Number.isFinite(declared) && declared > maxReplyBytes) {
+          refuse();
+          return;
+        }
+        res.on('data', (c: Buffer) => {
+          received += c.length;
+          if (received > maxReplyBytes) {
+            if (!tooLarge) refuse();
+            return;
+          }
+          chunks.push(c);
+        });
         res.on('error', (err) => {
           done();
           reject(err.name === 'AbortError' ? err : new TypeError('fetch failed', { cause: err }));
         });
         // Destroyed mid-body (the signal aborted, the socket dropped) without an 'error' event: not a response.
         res.on('close', () => {
-          if (!res.complete) {
+          if (!res.complete && !tooLarge) {
             done();
             reject(signal?.aborted ? abortError(signal) : new TypeError('fetch failed', { cause: new Error('response body incomplete') }));
           }

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { CacheMode } from '../config.ts';
-import { canonicalJson, readEntry, writeEntryAtomic } from '../cache.ts';
+import { canonicalJson, readValidEntry, writeEntryAtomic } from '../cache.ts';
 
 const EntrySchema = z.object({ version: z.literal(1), key: z.string(), request: z.unknown(), value: z.unknown(), createdAt: z.string() });
 
@@ -28,22 +28,10 @@ export class ResponseCache {
     return createHash('sha256').update(canonicalJson(material)).digest('hex');
   }
 
-  /** The stored value, or undefined. A corrupt entry is an error naming the file, not a miss. */
+  /** The stored value, or undefined. A damaged entry is a miss (src/llm/cache.ts `readValidEntry`). */
   async get(key: string): Promise<unknown> {
     if (this.mode === 'off') return undefined;
-    const text = await readEntry(this.dir, key);
-    if (text === undefined) return undefined;
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    const parsed = EntrySchema.safeParse(json);
-    if (!parsed.success || parsed.data.key !== key) {
-      throw new Error(`memory-search cache entry ${join(this.dir, key.slice(0, 2), `${key}.json`)} is corrupt; delete it to refetch`);
-    }
-    return parsed.data.value;
+    return (await readValidEntry(this.dir, key, EntrySchema))?.value;
   }
 
   async put(key: string, request: Record<string, unknown>, value: unknown): Promise<void> {

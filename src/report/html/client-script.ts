@@ -33,7 +33,9 @@ export const CLIENT_SCRIPT = String.raw`
 
   // Charts.
   Object.keys(payload.charts).forEach(function (id) {
-    vegaEmbed('#chart-' + id, payload.charts[id], { renderer: 'svg', actions: { export: true, source: true, compiled: false, editor: false } })
+    // No "View Source" (vega-embed writes the spec, data strings included, unescaped into a new window) nor editor;
+    // ast: expressions run in vega's interpreter, so the page's CSP needs no 'unsafe-eval'.
+    vegaEmbed('#chart-' + id, payload.charts[id], { renderer: 'svg', ast: true, actions: { export: true, source: false, compiled: false, editor: false } })
       .then(function (result) { state.views[id] = result.view; state.rendered++; })
       .catch(function (err) { state.failed.push(id); console.error('chart ' + id + ' failed: ' + err); });
   });

@@ -168,6 +168,45 @@ describe('HTML report in headless Chromium', () => {
     expect(readFileSync(join(dir, 'sample.html'), 'utf8').includes('id="comparison-table"')).toBe((await comparisonRows(sample)) > 0);
   }, 120_000);
 
+  it('runs no script from data strings: no "View Source" action, and the CSP blocks markup a window is written', async () => {
+    // A dataset named with markup whose handler, if it ever ran, marks the report window (its opener, for a popup).
+    const hostile = join(dir, 'hostile.duckdb');
+    copyFileSync(sample, hostile);
+    const name = 'loc<img src=x onerror="(window.opener||window).__pwned=1">';
+    const store = await openResultStore(hostile);
+    const tables = await store.query<{ table_name: string }>(
+      "SELECT DISTINCT table_name FROM information_schema.columns WHERE column_name = 'dataset' AND table_schema = 'main' AND table_name IN (SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE')",
+    );
+    for (const t of tables) await store.query(`UPDATE ${t.table_name} SET dataset = $1`, [name]);
+    await store.close();
+    const html = join(dir, 'hostile.html');
+    await writeHtmlReport(hostile, html);
+    const text = readFileSync(html, 'utf8');
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/u.exec(text)?.[1] ?? '';
+    expect(csp).toMatch(/script-src 'sha256-/u);
+    expect(csp).not.toMatch(/unsafe-inline'[^;]*;.*style|script-src[^;]*unsafe/u);
+
+    const { page, problems } = await open(html);
+    const popups: string[] = [];
+    browser.on('targetcreated', (t) => popups.push(t.url()));
+    // Every action the chart menus offer is clicked: none may open a window with the spec (vega-embed's "View
+    // Source" / "View Compiled Vega" / "Open in Vega Editor" write or post it unescaped).
+    const actions = await page.$$eval('.vega-actions a', (as) => as.map((a) => a.textContent ?? ''));
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.filter((a) => /source|compiled|editor/iu.test(a))).toEqual([]);
+    // What the source action did, done by hand: the CSP the window inherits refuses the inline handler.
+    await page.evaluate(`(() => { const w = window.open('', '_blank'); w.document.write('<pre>' + ${JSON.stringify(name)} + '</pre>'); w.document.close(); })()`);
+    // The same markup put into the report's own DOM does not run either.
+    await page.evaluate(`document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(name)})`);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await page.evaluate('window.__pwned || 0')).toBe(0);
+    expect(await page.$eval('#drill-rows', (n) => n.textContent ?? '')).toContain('loc<img');
+    await page.close();
+    // The two refused handlers are the only complaints (the CSP's own console errors).
+    expect(problems.filter((p) => !/Content Security Policy|request(?: failed)?: .*\/x$/u.test(p))).toEqual([]);
+    expect(popups.length).toBeLessThanOrEqual(1);
+  }, 120_000);
+
   it('is refused with one line for a file that is not a results file', async () => {
     const bogus = join(dir, 'bogus.duckdb');
     execFileSync('node', ['-e', 'require("fs").writeFileSync(process.argv[1], "not duckdb")', bogus]);

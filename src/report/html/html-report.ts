@@ -2,7 +2,8 @@
  * `adaptmr report <file> --html <page>`: reads the results file read-only and writes one self-contained HTML page
  * (page.ts). Which sections and charts appear depends only on what the file holds.
  */
-import { writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../core/atomic-write.ts';
+import { redactDeep } from '../../core/secrets.ts';
 import { ensureWritableDir } from '../../core/writable-dir.ts';
 import { dirname } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
@@ -50,13 +51,16 @@ export async function writeHtmlReport(file: string, htmlPath: string): Promise<H
   ensureWritableDir(dirname(htmlPath), 'folder of the --html page', 'choose another --html path');
   let data: ReportData;
   try {
-    data = await loadReportData(store, file);
+    // A file written before URL credentials were redacted (or by another tool) may still hold them: the page
+    // shows every string redacted, the resolved config and the JSON payload included.
+    data = redactDeep(await loadReportData(store, file));
   } finally {
     await store.close();
   }
   const { options, initial } = combos(data.scores);
   const { charts, picked } = pageCharts(data, initial);
   const html = renderPage({ data, charts, picked, combos: options, initial });
-  writeFileSync(htmlPath, html);
+  // The previous page stays whole until the new one is on disk (atomic-write.ts).
+  writeFileAtomic(htmlPath, html);
   return { path: htmlPath, charts: Object.keys(charts), questions: data.questions.length, bytes: Buffer.byteLength(html) };
 }

@@ -2,9 +2,11 @@
  * The HTML of the report page: one file with every style, script and datum inline. vega, vega-lite and vega-embed
  * are read from node_modules (their UMD builds) and inlined, the data travels as JSON in a
  * `<script type="application/json">`, and a Content-Security-Policy with `default-src 'none'` makes the browser
- * refuse any fetch, so the page provably works offline from file://. Server-rendered: provenance, methods and
+ * refuse any fetch, so the page provably works offline from file://; it lets only the page's own scripts run
+ * (`contentSecurityPolicy`). Server-rendered: provenance, methods and
  * efficiency tables; client-rendered (client-script.ts): tables that follow the metric picker, charts, drill-down.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -29,7 +31,20 @@ export function vegaBundles(): string[] {
 
 const esc = (s: unknown): string =>
   String(s ?? '').replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
-const inlineScript = (js: string): string => `<script>${js.replaceAll('</script', '<\\/script')}</script>`;
+/** A script's text as it is inlined (a `</script` inside it escaped). */
+const scriptText = (js: string): string => js.replaceAll('</script', '<\\/script');
+const inlineScript = (js: string): string => `<script>${scriptText(js)}</script>`;
+
+/**
+ * The page's Content-Security-Policy: nothing is fetched (`default-src 'none'`), and the only scripts that run are
+ * the page's own inline scripts, each allowed by its sha256 — no `'unsafe-inline'`, so markup that reaches the DOM
+ * or a window the page opens (a dataset named `<img onerror=…>`) cannot run, and no `'unsafe-eval'`: vega evaluates
+ * its expressions with its interpreter (`ast: true`, client-script.ts) rather than generated code.
+ */
+export function contentSecurityPolicy(scripts: readonly string[]): string {
+  const hashes = scripts.map((js) => `'sha256-${createHash('sha256').update(scriptText(js), 'utf8').digest('base64')}'`);
+  return `default-src 'none'; script-src ${hashes.join(' ')}; style-src 'unsafe-inline'; img-src data: blob:; base-uri 'none'; form-action 'none'`;
+}
 const td = (v: unknown, cls = ''): string => `<td${cls ? ` class="${cls}"` : ''}>${esc(v)}</td>`;
 
 export interface PageInput {
@@ -119,16 +134,16 @@ export function renderPage(p: PageInput): string {
     .filter(([id]) => sections.some((s) => s.includes(`<section id="${id}"`))).map(([id, t]) => `<a href="#${id}">${t}</a>`).join('');
   const payload = JSON.stringify({ data: d, charts: p.charts, picked: p.picked, types: TYPE_COLUMNS }).replaceAll('<', '\\u003c');
   const title = `AdaptMR report — ${d.experiment ?? d.runs.map((r) => r.name).join(', ')}`;
+  const scripts = [...vegaBundles(), CLIENT_SCRIPT];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:">
+<meta http-equiv="Content-Security-Policy" content="${esc(contentSecurityPolicy(scripts))}">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title><style>${STYLE}</style></head>
 <body><header><h1>${esc(title)}</h1></header><nav>${nav}</nav><main>
 ${sections.join('\n')}
 </main>
 <script id="report-data" type="application/json">${payload}</script>
-${vegaBundles().map(inlineScript).join('\n')}
-${inlineScript(CLIENT_SCRIPT)}
+${scripts.map(inlineScript).join('\n')}
 </body></html>
 `;
 }

@@ -77,9 +77,31 @@ export function table<T extends object>(rows: readonly T[], columns: (keyof T & 
   return display({ 'text/html': `<table><thead>${head}</thead><tbody>${body}</tbody></table>`, 'text/plain': text });
 }
 
-/** Markdown output (section notes that depend on the file). */
-export function note(markdown: string): Displayable {
-  return display({ 'text/markdown': markdown, 'text/plain': markdown });
+/**
+ * Text from a results file (experiment, run, method and dataset names — a shard or CI artifact may come from
+ * anywhere) as literal markdown text: HTML's `& < >` become entities and every markdown punctuation mark is
+ * backslash-escaped (CommonMark §2.4), so nbconvert renders it as the characters it is — never a tag, link or
+ * emphasis — and control characters are dropped.
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/[\t\n\r]+/gu, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/gu, '')
+    .replace(/[\\`*_{}[\]()#+\-.!|~]/gu, (c) => `\\${c}`)
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+}
+
+/**
+ * Markdown output (section notes that depend on the file), as a tagged template: the literal parts are the
+ * notebook author's markdown, every interpolated value is text (`escapeMarkdown`), so a name like
+ * `<img src=x onerror=…>` in a results file is shown, not run. The plain-text form carries the values as they are.
+ */
+export function note(strings: TemplateStringsArray, ...values: unknown[]): Displayable {
+  const markdown = strings.reduce((acc, s, i) => acc + s + (i < values.length ? escapeMarkdown(String(values[i])) : ''), '');
+  const text = strings.reduce((acc, s, i) => acc + s + (i < values.length ? String(values[i]) : ''), '');
+  return display({ 'text/markdown': markdown, 'text/plain': text });
 }
 
 export const pct = (v: unknown): string => (typeof v === 'number' && Number.isFinite(v) ? `${(v * 100).toFixed(1)}%` : '—');

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../run/provenance.ts';
 import { makeSampleResults } from '../testing/sample-results.ts';
+import { note } from './notebook-kit.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-notebooks-'));
 const results = join(dir, 'sample.duckdb');
@@ -25,6 +26,36 @@ function runNotebooks(...args: string[]): { status: number | null; out: string }
   });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
+
+describe('notes from a results file', () => {
+  // Names in a results file (an experiment, run or dataset from a shard made elsewhere) with markup, a markdown
+  // link and Chinese text: rendered by nbconvert itself, as the dashboards' HTML is.
+  const hostile = '实验 <img src=x onerror=alert(1)> [click](javascript:alert(2)) *bold* <script>alert(3)</script>';
+
+  it('shows interpolated values as text in nbconvert\'s HTML: no tag, no link, no emphasis', () => {
+    const bundle = (note`**${hostile}** · ${2} run(s) · metric ${'recall_any'}` as unknown as Record<symbol, () => Record<string, string>>)[Symbol.for('Jupyter.display')]!();
+    expect(bundle['text/plain']).toBe(`**${hostile}** · 2 run(s) · metric recall_any`);
+    const nb = {
+      nbformat: 4, nbformat_minor: 5, metadata: {},
+      cells: [{ cell_type: 'code', id: 'n', metadata: {}, execution_count: 1, source: ['note'], outputs: [{ output_type: 'display_data', metadata: {}, data: bundle }] }],
+    };
+    const file = join(dir, 'hostile-note.ipynb');
+    writeFileSync(file, JSON.stringify(nb));
+    const r = spawnSync('jupyter-nbconvert', ['--to', 'html', '--stdout', file], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const body = r.stdout.slice(r.stdout.indexOf('jp-RenderedMarkdown'));
+    expect(body).not.toMatch(/<img[^>]*onerror|<script>alert|href="javascript|<em>bold<\/em>/u);
+    expect(body).toContain('实验 &lt;img src=x onerror=alert(1)&gt;');
+    expect(body).toMatch(/<strong>实验 &lt;img/u);
+    expect(body).toContain('recall_any');
+  });
+
+  it('every note in the dashboards is a tagged template (an interpolated string could carry markup)', () => {
+    for (const nb of readdirSync(join(REPO_ROOT, 'notebooks')).filter((f) => f.endsWith('.ipynb'))) {
+      expect(readFileSync(join(REPO_ROOT, 'notebooks', nb), 'utf8'), nb).not.toMatch(/\bnote\(/u);
+    }
+  });
+});
 
 describe('npm run notebooks', () => {
   it('executes every notebook into results HTML with PNG charts and no error', () => {

@@ -4,8 +4,7 @@
  * keyed by embedder id, with the calibration question ids the evaluation must exclude.
  */
 import { intFlag, numberFlag } from '../../core/cli-options.ts';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { DATASET_NAMES, type DatasetName } from '../../core/config.ts';
 import { InputError } from '../../core/errors.ts';
@@ -14,6 +13,7 @@ import { loadDataset, readCatalog, resolveDataDir, resolveDataset } from '../../
 import { embedders } from '../../index/embedders/registry.ts';
 import { readThresholdsFile } from '../../strategies/thresholds.ts';
 import { calibrate, calibrationSplit, mergeThresholds } from './calibrate.ts';
+import { writeFileAtomic } from '../../core/atomic-write.ts';
 
 interface CalibrateArgs {
   dataset: string;
@@ -68,8 +68,7 @@ export const calibrateCommand: CommandModule<object, CalibrateArgs> = {
       fraction: argv.fraction,
     });
     const existing = existsSync(argv.out) ? readThresholdsFile(argv.out) : undefined;
-    mkdirSync(dirname(argv.out), { recursive: true });
-    writeFileSync(argv.out, `${JSON.stringify(mergeThresholds(existing, embedder.id, entry), null, 2)}\n`);
+    writeFileAtomic(argv.out, `${JSON.stringify(mergeThresholds(existing, embedder.id, entry), null, 2)}\n`);
     process.stdout.write(
       `${embedder.id}: θ_high=${entry.high.toFixed(4)} θ_low=${entry.low.toFixed(4)} from ${entry.nCalibration} questions ` +
         `(${entry.nAbstention} abstention) → ${argv.out}; exclude its ${entry.calibrationQuestionIds.length} calibration ids from evaluation\n`,

@@ -7,6 +7,8 @@
  * server without that route answers 404, which is fine).
  */
 import { errorMessage, oneLine } from '../../core/errors.ts';
+import { endpointAuth } from '../../core/http-url.ts';
+import { readBodyCapped, ReplyTooLargeError } from '../../core/reply-limit.ts';
 import { readSecret, redactSecrets } from '../../core/secrets.ts';
 import type { EndpointCheck } from '../../core/interfaces.ts';
 import { OPENAI_DEFAULT_BASE_URL } from '../../llm/config.ts';
@@ -17,15 +19,22 @@ import type { LoadedExperiment } from '../../run/load-config.ts';
 type Env = NodeJS.ProcessEnv;
 
 export async function probeOpenAiCompatible(user: string, baseURL: string, keyVar: string, keyRequired: boolean, env: Env): Promise<EndpointCheck> {
-  const url = baseURL.replace(/\/+$/, '');
   const key = readSecret(keyVar, env);
+  // Credentials in the URL travel as a Basic header, as a run sends them (fetch refuses a URL that holds them); the
+  // row shows the URL without them.
+  const endpoint = endpointAuth(baseURL.replace(/\/+$/, ''), key);
+  const url = redactSecrets(baseURL.replace(/\/+$/, ''));
   if (keyRequired && (key === undefined || key === '')) return { user, url, ok: false, detail: `environment variable ${keyVar} (apiKeyEnv) is not set` };
   try {
-    const res = await fetch(`${url}/models`, {
-      headers: key ? { authorization: `Bearer ${key}` } : {},
+    const res = await fetch(`${endpoint.url}/models`, {
+      headers: endpoint.headers,
       signal: AbortSignal.timeout(10_000),
     });
-    const body = await res.text();
+    // Only the status matters; the body (quoted when the server fails) is read up to 1 MiB, never without end.
+    const body = await readBodyCapped(res, 1024 * 1024, 'doctor').then(
+      (b) => Buffer.from(b).toString('utf8'),
+      (err: unknown) => (err instanceof ReplyTooLargeError ? '(a reply body over 1 MiB)' : Promise.reject(err)),
+    );
     if (res.status === 401 || res.status === 403) return { user, url, ok: false, detail: `HTTP ${res.status}: the key was rejected — check ${keyVar}` };
     if (res.status >= 500) {
       return { user, url, ok: false, detail: redactSecrets(`HTTP ${res.status}: ${oneLine(body, 120) || res.statusText} — the server answers but fails; check it and its upstream`) };
@@ -33,7 +42,7 @@ export async function probeOpenAiCompatible(user: string, baseURL: string, keyVa
     return { user, url, ok: true, detail: `reachable (HTTP ${res.status})` };
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;
-    return { user, url, ok: false, detail: `unreachable (${cause ?? errorMessage(err)}): is the server running? check baseURL` };
+    return { user, url, ok: false, detail: redactSecrets(`unreachable (${cause ?? errorMessage(err)}): is the server running? check baseURL`) };
   }
 }
 

@@ -5,8 +5,7 @@
  * its `calibrationFile` option, prints held-out ECE / accuracy and fusion routes, and renders the reliability chart.
  */
 import { intFlag, numberFlag } from '../../../core/cli-options.ts';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { DATASET_NAMES, type DatasetName } from '../../../core/config.ts';
 import { InputError } from '../../../core/errors.ts';
@@ -15,6 +14,7 @@ import { reliabilityChartSpec } from '../../../report/reliability-chart.ts';
 import { renderChart } from '../../../report/index.ts';
 import { labelledQuestions } from '../eval/questions.ts';
 import { calibrateRules, type CalibrationMethod, type CalibrationReport } from './calibrate.ts';
+import { writeFileAtomic } from '../../../core/atomic-write.ts';
 
 interface CalibrateArgs {
   dataset: string;
@@ -66,8 +66,7 @@ export const calibrateClassifierCommand: CommandModule<object, CalibrateArgs> = 
     const { questions } = await loadQuestions({ name: argv.dataset as DatasetName }, resolveDataDir({ flag: argv['data-dir'] }));
     const report = calibrateRules({ dataset: argv.dataset, questions: labelledQuestions(questions), method: argv.method, seed: argv.seed, fraction: argv.fraction });
     const out = argv.out ?? join('calibration', `classifier-rules-${argv.dataset}.json`);
-    mkdirSync(dirname(resolve(out)), { recursive: true });
-    writeFileSync(out, `${JSON.stringify(report.file, null, 2)}\n`);
+    writeFileAtomic(resolve(out), `${JSON.stringify(report.file, null, 2)}\n`);
     const h = report.heldOut;
     const chart = await renderChart(
       reliabilityChartSpec(`rules classifier on ${argv.dataset}, ${h.n} held-out questions`, [

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import type { CallRecord, Classifier, Ctx } from '../../../core/interfaces.ts';
 import type { LlmProvider } from '../../../core/llm.ts';
-import { errorMessage, ServiceCallError } from '../../../core/errors.ts';
+import { errorMessage, InputError, ServiceCallError } from '../../../core/errors.ts';
 import { HashedOnnxClassifier } from '../../../classify/onnx/hashed-classifier.ts';
 import { writeLinearModel } from '../train/export.ts';
 import { trainLinear, type TrainOptions } from '../train/train.ts';
@@ -49,7 +49,9 @@ export async function predictAll(classifier: Classifier, questions: readonly Lab
           r = (await classifier.classify(q.query, ctx)) as Classification;
         } catch (err) {
           const message = `classifier ${classifier.name} failed on question ${q.query.id}: ${errorMessage(err)}`;
-          // A service that failed (the LLM endpoint) is the user's to fix: one line; anything else is a bug.
+          // A service that failed (the LLM endpoint) or unusable output (checked.ts) is the user's to fix: one line;
+          // anything else is a bug.
+          if (err instanceof InputError) throw new InputError(message);
           throw err instanceof ServiceCallError ? new ServiceCallError(message, { cause: err }) : new Error(message, { cause: err });
         }
         const latencyMs = performance.now() - t0;

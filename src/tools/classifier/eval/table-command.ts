@@ -5,7 +5,6 @@
  * LoCoMo are in, cross-dataset runs in both directions; prints Markdown (or JSON), optionally writes the JSON.
  */
 import { intFlag } from '../../../core/cli-options.ts';
-import { writeFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { InputError } from '../../../core/errors.ts';
 import { loadQuestions, resolveDataDir } from '../../../data/index.ts';
@@ -13,6 +12,7 @@ import { readZhQuestions, ZH_DATASET } from '../train/zh-questions.ts';
 import { CANDIDATES, PREVIOUS_CANDIDATES } from '../train/select.ts';
 import { labelledQuestions, type LabelledQuestion } from './questions.ts';
 import { classifierTable, tableMarkdown } from './table.ts';
+import { writeFileAtomic } from '../../../core/atomic-write.ts';
 
 const KNOWN = ['longmemeval-oracle', 'locomo', ZH_DATASET] as const;
 
@@ -61,7 +61,7 @@ export const tableCommand: CommandModule<object, TableArgs> = {
       candidates: argv.grid === 'previous' ? PREVIOUS_CANDIDATES : CANDIDATES,
       log: (l) => console.error(l),
     });
-    if (argv.out) writeFileSync(argv.out, `${JSON.stringify(result, null, 2)}\n`);
+    if (argv.out) writeFileAtomic(argv.out, `${JSON.stringify(result, null, 2)}\n`);
     console.log(argv.json ? JSON.stringify(result, null, 2) : tableMarkdown(result.rows));
   },
 };

@@ -5,13 +5,13 @@
  * The feature contract and label order travel inside the file as `metadata_props`, so the file alone is enough
  * to use it (README "ONNX classifier").
  */
-import { writeFile } from 'node:fs/promises';
 import onnxProto from 'onnx-proto';
 import { featureWidth, specCues } from '../../../classify/onnx/features.ts';
 import { KIND_HASHED_LINEAR, KIND_HASHED_MLP, META_FEATURES, META_KIND, META_LABELS, META_TRAINED_ON, META_TRAINING_IDS } from '../../../classify/onnx/model-format.ts';
 import type { LinearModel } from './train.ts';
 import type { MlpModel } from './mlp.ts';
 import type { TrainedModel } from './select.ts';
+import { writeFileAtomic } from '../../../core/atomic-write.ts';
 
 const { onnx } = onnxProto;
 
@@ -133,9 +133,9 @@ export function modelToOnnx(model: TrainedModel): Uint8Array {
 }
 
 export async function writeLinearModel(model: LinearModel, file: string): Promise<void> {
-  await writeFile(file, linearModelToOnnx(model));
+  writeFileAtomic(file, linearModelToOnnx(model));
 }
 
 export async function writeModel(model: TrainedModel, file: string): Promise<void> {
-  await writeFile(file, modelToOnnx(model));
+  writeFileAtomic(file, modelToOnnx(model));
 }
