@@ -77,6 +77,29 @@ async function memoriseFor(method: ConfiguredMethod, index: MemoryIndex, ctx: Ct
   });
 }
 
+/**
+ * `timingRepeats` (plan experiment 5): runs a pure-computation method `repeats − 1` more times on the same question,
+ * each timed alone, and returns every time (the first is `firstMs`); undefined when there is nothing to repeat. The
+ * repeats' outputs and calls are discarded: the first run's are the question's.
+ */
+async function timingRepeats(method: ConfiguredMethod, repeats: number, firstMs: number, again: () => Promise<unknown>): Promise<number[] | undefined> {
+  const c = method.impl.capabilities;
+  if (repeats < 2 || (c.llmRoles?.length ?? 0) > 0 || c.memorises || c.answers) return undefined;
+  const times = [firstMs];
+  for (let i = 1; i < repeats; i++) {
+    const t = performance.now();
+    await again();
+    times.push(performance.now() - t);
+  }
+  return times;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
 /** What a method may see of a question: a fresh frozen object with exactly the query fields, never the gold. */
 function methodQuery(q: Query): Query {
   return Object.freeze({ id: q.id, text: q.text, askedAt: q.askedAt });
@@ -143,7 +166,9 @@ export async function runMethod(
     }
     const oracleType = capabilities.oracleType ? instance.gold.type : undefined;
     const out = await withCallScope(scope, () => method.impl.run(methodQuery(instance.query), index, ctx, oracleType));
-    const latencyMs = performance.now() - t0;
+    let latencyMs = performance.now() - t0;
+    const timingMs = await timingRepeats(method, c.config.timingRepeats ?? 1, latencyMs, () => method.impl.run(methodQuery(instance.query), index, { ...ctx, calls: [] }, oracleType));
+    if (timingMs) latencyMs = median(timingMs);
     const units = out.retrieval.units;
     const row: RetrievalRow = {
       ...base,
@@ -157,12 +182,13 @@ export async function runMethod(
       predictedType: out.predictedType ?? null,
       typeProbs: out.typeProbs ?? null,
       route: out.route ?? null,
-      notes: out.retrieval.notes ?? null,
+      notes: timingMs ? { ...(out.retrieval.notes ?? {}), timingMs } : out.retrieval.notes ?? null,
       error: null,
     };
     batch.retrievals.push(row);
-    // A method without source unit ids has no retrieval metrics: no score rows (NULL, "n/a"), never 0.
-    if (capabilities.output === 'units') {
+    // A method without source unit ids, or one that does not rank (the whole history), has no retrieval metrics: no
+    // score rows (NULL, "n/a"), never 0 nor the recall of the first k units of a list in date order.
+    if (capabilities.output === 'units' && capabilities.ranks !== false) {
       for (const r of scoreRetrieval(instance, index, out.retrieval, c.config.metrics.ks, c.config.metrics.gold)) {
         batch.scores.push({ ...base, ...r });
       }
