@@ -287,7 +287,7 @@ async function runPlans(
     try {
       const { refreshStats } = await import('../store/index.ts');
       const stats = await refreshStats(results);
-      if (stats.recomputed) log(`stats: ${stats.cells} CI cells, ${stats.comparisons} paired comparisons in ${(stats.ms / 1000).toFixed(1)} s`);
+      if (stats.recomputed) log(`stats: ${stats.cells} CI cells, ${stats.comparisons} paired comparisons, ${stats.verdicts} verdicts in ${(stats.ms / 1000).toFixed(1)} s`);
     } catch (err) {
       log(`stats: not computed (${errorMessage(err)}); \`adaptmr report\` computes them`);
     }

@@ -55,7 +55,8 @@ async function ensureSchema(connection: DuckDBConnection, path: string, readOnly
       path,
     );
   }
-  if (!readOnly && !tables.some((t) => t.table_name === 'score_cis')) await connection.run(`BEGIN; ${UPGRADE_STATS_SQL} COMMIT;`);
+  // Derived tables added since (statistics, then verdicts and comparisons.family_size): created on a writable open.
+  if (!readOnly && !tables.some((t) => t.table_name === 'verdicts')) await connection.run(`BEGIN; ${UPGRADE_STATS_SQL} COMMIT;`);
 }
 
 /**

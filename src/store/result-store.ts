@@ -16,7 +16,7 @@ import { TableAppenders } from './appenders.ts';
 import { appendClassifierEval } from './classifier-eval.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
 import { readRows } from './read-rows.ts';
-import { answerCells, comparisonCells, llmCallCells, questionCells, retrievalCells, scoreCells, scoreCiCells } from './row-cells.ts';
+import { answerCells, comparisonCells, llmCallCells, questionCells, retrievalCells, scoreCells, scoreCiCells, verdictCells } from './row-cells.ts';
 import { GroupCommit } from './group-commit.ts';
 import { SerialQueue } from './serial-queue.ts';
 import type { SpoolContents } from './spool.ts';
@@ -220,9 +220,10 @@ export class ResultStoreImpl implements ResultStore {
     return this.queue.run(async () => {
       await this.connection.run('BEGIN TRANSACTION');
       try {
-        await this.connection.run('DELETE FROM score_cis; DELETE FROM comparisons;');
+        await this.connection.run('DELETE FROM score_cis; DELETE FROM comparisons; DELETE FROM verdicts;');
         await this.appenders.append(scoreCiCells, '', stats.scoreCis);
         await this.appenders.append(comparisonCells, '', stats.comparisons);
+        await this.appenders.append(verdictCells, '', stats.verdicts);
         this.appenders.flushAll();
         await this.connection.run(`INSERT OR REPLACE INTO meta VALUES ('stats_fingerprint', $1)`, [stats.fingerprint]);
         await this.connection.run('COMMIT');

@@ -4,6 +4,7 @@
  * CREATE TABLE statements in schema.ts (the store test reads every column back to catch a mismatch).
  */
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
+import type { VerdictRow } from '../eval/verdicts/index.ts';
 import type { AnswerRow, LlmCallRow, QuestionRow, RetrievalRow, ScoreRow } from './types.ts';
 
 /** varchar · boolean · double · integer · varchar list · double list. */
@@ -11,7 +12,7 @@ export type CellType = 'v' | 'b' | 'd' | 'i' | 'vl' | 'dl';
 export type Cell = string | number | boolean | null | readonly string[] | readonly number[];
 
 export interface TableCells<R> {
-  table: 'questions' | 'retrievals' | 'scores' | 'answers' | 'llm_calls' | 'score_cis' | 'comparisons';
+  table: 'questions' | 'retrievals' | 'scores' | 'answers' | 'llm_calls' | 'score_cis' | 'comparisons' | 'verdicts';
   types: readonly CellType[];
   cells(runId: string, row: R): Cell[];
 }
@@ -75,9 +76,18 @@ export const scoreCiCells: TableCells<ScoreCiRow> = {
 
 export const comparisonCells: TableCells<ComparisonRow> = {
   table: 'comparisons',
-  types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'v', 'i', 'v', 'v', 'v', 'i'],
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'v', 'i', 'v', 'v', 'v', 'i', 'i'],
   cells: (_runId, r) => [
     r.run, r.dataset, r.methodA, r.methodB, r.level, r.metric, r.k, r.adaptType, r.nPairs, r.meanDiff, r.ciLow, r.ciHigh,
-    r.pValue, r.pHolm, r.test, r.family, r.nExcluded, r.runB, r.ciMethod, r.bootstrap, r.resamples,
+    r.pValue, r.pHolm, r.test, r.family, r.nExcluded, r.runB, r.ciMethod, r.bootstrap, r.resamples, r.familySize,
+  ],
+};
+
+export const verdictCells: TableCells<VerdictRow> = {
+  table: 'verdicts',
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'i', 'd', 'v', 'v'],
+  cells: (_runId, r) => [
+    r.experiment, r.dataset, r.claim, r.methodA, r.methodB, r.metric, r.level, r.k, r.adaptType, r.n, r.estimate, r.ciLow,
+    r.ciHigh, r.pValue, r.pHolm, r.family, r.familySize, r.mde, r.verdict, r.reason,
   ],
 };

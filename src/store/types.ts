@@ -4,6 +4,7 @@
  */
 import type { CallRecord } from '../core/interfaces.ts';
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
+import type { VerdictRow } from '../eval/verdicts/index.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
 
 export type RunStatus = 'running' | 'done' | 'failed';
@@ -186,5 +187,6 @@ export function completedKey(dataset: string, questionId: string, method: string
 export interface StatsTables {
   scoreCis: readonly ScoreCiRow[];
   comparisons: readonly ComparisonRow[];
+  verdicts: readonly VerdictRow[];
   fingerprint: string;
 }

@@ -10,7 +10,7 @@ import Table from 'cli-table3';
 import type { TopLevelSpec } from 'vega-lite';
 import type { ResultStore } from '../../store/index.ts';
 import { renderChart, type ChartFiles } from '../render-chart.ts';
-import { efficiencyOf, type CallRow, type MethodEfficiency, type QuestionTiming } from './efficiency-stats.ts';
+import { efficiencyOf, type CallRow, type MethodEfficiency, type QuestionTiming } from '../../eval/verdicts/efficiency.ts';
 import { headlineTitle, pct, runHeadlineTitle, typeMeansOfRuns, type PlanRun } from './plan-runs.ts';
 import type { PlanSection } from './section.ts';
 

@@ -14,7 +14,7 @@ import type { PlanSection } from './section.ts';
 
 export type { PlanSection } from './section.ts';
 export { oracleGap, type OracleGapRow } from './oracle-gap.ts';
-export { efficiencyOf, type MethodEfficiency } from './efficiency-stats.ts';
+export { efficiencyOf, type MethodEfficiency } from '../../eval/verdicts/efficiency.ts';
 export { loadPlanRuns, type PlanRun } from './plan-runs.ts';
 
 /** Sections in the plan's order (experiment 1 … 5). */
