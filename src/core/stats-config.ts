@@ -79,7 +79,8 @@ export const PlanConfigSchema = z
     /**
      * Each dataset's headline (metric, level, k), declared before the run; `auto` (or a dataset left out, when
      * neither this nor metric/level/k is given) = the one that separates the methods most on the selection half
-     * (docs/statistics.md). Takes precedence over metric / level / k.
+     * (docs/statistics.md). Takes precedence over level / k; a run with answers (`qa:`) headlines judged accuracy
+     * unless `metric` names another, as with `level`.
      */
     headline: z.record(z.string(), z.union([z.literal('auto'), HeadlineSchema])).optional(),
     /**

@@ -19,5 +19,5 @@ export { SCHEMA_VERSION, TABLES, VIEWS, type TableName } from './schema.ts';
 export { exportResults, type ExportFormat, type ExportOptions } from './export.ts';
 export * from './types.ts';
 export { refreshStats, statsFingerprint, loadRunStats, loadScoreInputs, STATS_VERSION, type RefreshResult } from './stats-tables.ts';
-export { readVerdicts, type VerdictFilter } from './verdicts-table.ts';
+export { readVerdicts, loadVerdictInput, loadPlanRunInputs, type VerdictFilter } from './verdicts-table.ts';
 export type { VerdictRow } from '../eval/verdicts/index.ts';

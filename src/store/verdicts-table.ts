@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import { PlanConfigSchema } from '../core/stats-config.ts';
-import type { MethodFacts, PlanRunInput, QuestionFact, RetrievalFact, VerdictRow } from '../eval/verdicts/index.ts';
+import type { MethodFacts, PlanRunInput, QuestionFact, RetrievalFact, VerdictInput, VerdictRow } from '../eval/verdicts/index.ts';
+import { loadRunStats, loadScoreInputs } from './stats-tables.ts';
 import type { ResultStore } from './types.ts';
 
 const StoredPlanRun = z.object({
@@ -103,4 +104,15 @@ export async function readVerdicts(store: ResultStore, filter: VerdictFilter = {
     k: r.k, adaptType: r.adapt_type, n: r.n, estimate: r.estimate, ciLow: r.ci_low, ciHigh: r.ci_high, pValue: r.p_value, pHolm: r.p_holm,
     family: r.family, familySize: r.family_size, mde: r.mde, verdict: r.verdict, reason: r.reason,
   }));
+}
+
+/**
+ * Everything the verdicts are computed from, read from a file (the comparisons left empty): what a report needs to
+ * show the descriptive numbers beside the stored verdicts (experiment 2's choices, ceiling and best single strategy).
+ */
+export async function loadVerdictInput(store: ResultStore): Promise<VerdictInput> {
+  const [scores, questions, methods, retrievals, runs, runStats] = await Promise.all([
+    loadScoreInputs(store), loadQuestionFacts(store), loadMethodFacts(store), loadRetrievalFacts(store), loadPlanRunInputs(store), loadRunStats(store),
+  ]);
+  return { scores, questions, methods, retrievals, runs, runStats, comparisons: [] };
 }

@@ -1,6 +1,7 @@
 /**
- * Each dataset's headline (metric, level, k) of a plan run: declared in the experiment file (`plan.headline`, or the
- * older `metric` / `level` / `k`), judged accuracy when the run answers questions and declares nothing, else chosen
+ * Each dataset's headline (metric, level, k) of a plan run: judged accuracy when the run answers questions (unless
+ * `plan.metric` names another); else declared in the experiment file (`plan.headline`, or the older `metric` /
+ * `level` / `k`); else chosen
  * by a rule fixed before the data: on the selection half of the seeded split (the one experiment 2 uses), the
  * retrieval cell — level × k of recall_any — whose method means are most spread out (largest standard deviation
  * across the run's ranking methods that are neither upper bounds nor silent stand-ins). A headline at ceiling, where
@@ -21,6 +22,9 @@ const LEVEL_ORDER = ['turn', 'round', 'session'];
 
 /** The declared headline of a dataset, or undefined when the file leaves it to the rule. */
 export function declaredHeadline(plan: PlanConfig, dataset: string, qa: boolean): Headline | undefined {
+  // With answers and no `metric` named, the headline is judged accuracy whatever `headline` / `level` say: they
+  // describe the retrieval headline the same file reports offline (one file serves both).
+  if (qa && plan.metric === undefined) return { metric: 'accuracy', level: 'qa', k: null };
   const entry = plan.headline?.[dataset];
   if (entry === 'auto') return undefined;
   if (entry) {
@@ -28,8 +32,6 @@ export function declaredHeadline(plan: PlanConfig, dataset: string, qa: boolean)
     return { metric: entry.metric, level: entry.level, k: qaMetric ? null : entry.k ?? 10 };
   }
   const old = plan.metric !== undefined || plan.level !== undefined || plan.k !== undefined;
-  // With answers and no metric named, the headline is judged accuracy whatever `level` says (one file serves both).
-  if (qa && plan.metric === undefined) return { metric: 'accuracy', level: 'qa', k: null };
   if (!old) return undefined;
   const level = (typeof plan.level === 'string' ? plan.level : plan.level?.[dataset]) ?? 'session';
   return { metric: plan.metric ?? 'recall_any', level, k: level === 'qa' ? null : plan.k ?? 10 };
