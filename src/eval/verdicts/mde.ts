@@ -9,7 +9,7 @@
  *     n = ( z_{1−α/2} √ψ + z_{1−β} √(ψ − δ²) )² / δ²,
  * with δ = p₁₀ − p₀₁ the difference and ψ = p₁₀ + p₀₁ the share of discordant pairs, solved here for δ given n and
  * the observed ψ̂. A difference cannot exceed the discordant share, so ψ = max(ψ̂, δ): with no discordant pair
- * observed the MDE is the one-directional case δ = z²_{1−α/2} / n.
+ * observed the MDE is the one-directional case ψ = δ, n δ = (z_{1−α/2} + z_{1−β} √(1 − δ))².
  *
  * Continuous scores (nDCG, F1): the normal-approximation MDE of a paired mean difference,
  *     δ = (z_{1−α/2} + z_{1−β}) · σ_d / √n    (e.g. Cohen 1988, Statistical Power Analysis, ch. 2),
