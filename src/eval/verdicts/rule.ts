@@ -40,7 +40,8 @@ const pText = (p: number): string => (p < 0.001 ? '<0.001' : p.toFixed(3));
 export function judge(e: Evidence | null, c: Claim, alpha = ALPHA): { verdict: Verdict; reason: string } {
   if (!e || e.n === 0) return { verdict: 'n/a', reason: 'no cell: no question scored by both methods' };
   if (e.units < MIN_UNITS) {
-    return { verdict: 'n/a', reason: `n too small: ${e.units} ${e.units === e.n ? 'pairs' : 'conversations'} (< ${MIN_UNITS}), no exact paired test can reach p < ${alpha}` };
+    const what = e.units === e.n ? (e.units === 1 ? 'pair' : 'pairs') : e.units === 1 ? 'conversation' : 'conversations';
+    return { verdict: 'n/a', reason: `n too small: ${e.units} ${what} (< ${MIN_UNITS}), no exact paired test can reach p < ${alpha}` };
   }
   const g = c.direction === 'greater';
   // Mirror a `less` claim so one set of comparisons serves both.
