@@ -113,7 +113,7 @@ CREATE TABLE IF NOT EXISTS verdicts (
   verdict VARCHAR NOT NULL, reason VARCHAR NOT NULL);
 `;
 
-// Statistics (issue 12), derived from the rows above and recomputed whenever they change (stats-tables.ts): a
+// Statistics, derived from the rows above and recomputed whenever they change (stats-tables.ts): a
 // bootstrap CI per scores_by_type cell, and paired comparisons of methods. Added without a version bump — a file
 // without them gets them on its next writable open (open-store.ts), and readers of older harnesses ignore them.
 const DDL_STATS = `

@@ -1,5 +1,5 @@
 /**
- * The plan's five experiments as report sections (issue 12): each run whose config has a `plan:` block gets its
+ * The plan's five experiments as report sections: each run whose config has a `plan:` block gets its
  * experiment's section — text, chart(s) and its stored verdicts — in `adaptmr report`. Ablation sweeps are one section
  * over the base run and its variation runs. Re-exports and the dispatcher.
  */
