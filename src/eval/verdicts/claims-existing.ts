@@ -4,9 +4,10 @@
  * (~30–50%). The estimate is mean(factual) − mean(weak type), over different questions of the same system, so the CI
  * is a two-sample bootstrap (percentile): the two types' questions resampled separately, or — where questions share a
  * conversation (LoCoMo) — whole conversations, each carrying both types. reached = CI above 0; not met = CI at or
- * below 0; not established otherwise. No paired test, no family: the section is descriptive.
+ * below 0; not established otherwise. No paired test, no family: the section is descriptive. MDE: (z₀.₉₇₅ + z₀.₈) × the
+ * bootstrap standard error of the difference (80% power, two-sided 0.05), so it carries the clustering too.
  */
-import { resampleIndices, seedFor } from '../stats/index.ts';
+import { normalQuantile, resampleIndices, seedFor } from '../stats/index.ts';
 import { bootstrapFor, conversationOf } from '../stats/results/index.ts';
 import type { ClaimContext } from './context.ts';
 import type { PendingVerdict } from './families.ts';
@@ -16,8 +17,8 @@ import type { Verdict } from './rule.ts';
 const WEAK = ['temporal', 'update'];
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
-/** Percentile 95% CI of mean(A) − mean(B): units carry (sum, count) of each group. */
-export function differenceCi(units: readonly { sa: number; na: number; sb: number; nb: number }[], resamples: number, seed: number, stratified: boolean): { low: number; high: number } | null {
+/** Percentile 95% CI of mean(A) − mean(B) and the bootstrap standard error: units carry (sum, count) of each group. */
+export function differenceCi(units: readonly { sa: number; na: number; sb: number; nb: number }[], resamples: number, seed: number, stratified: boolean): { low: number; high: number; se: number } | null {
   const diffs: number[] = [];
   if (stratified) {
     const a = units.filter((u) => u.na > 0);
@@ -45,7 +46,9 @@ export function differenceCi(units: readonly { sa: number; na: number; sb: numbe
   if (diffs.length === 0) return null;
   diffs.sort((x, y) => x - y);
   const at = (p: number): number => diffs[Math.min(diffs.length - 1, Math.max(0, Math.floor(p * diffs.length)))]!;
-  return { low: at(0.025), high: at(0.975) };
+  const m = diffs.reduce((s, x) => s + x, 0) / diffs.length;
+  const se = Math.sqrt(diffs.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, diffs.length - 1));
+  return { low: at(0.025), high: at(0.975), se };
 }
 
 export function existingClaims(ctx: ClaimContext, run: PlanRunInput, experiment: string): PendingVerdict[] {
@@ -88,6 +91,8 @@ export function existingClaims(ctx: ClaimContext, run: PlanRunInput, experiment:
         const ciText = ci ? `[${(ci.low * 100).toFixed(1)}, ${(ci.high * 100).toFixed(1)}]` : '(no CI)';
         out.push({
           row: { ...base, n, estimate: est, ciLow: ci?.low ?? null, ciHigh: ci?.high ?? null }, family: null, tested: null, pValue: Number.NaN, claim: null,
+          // Two independent samples: the normal-approximation MDE over the bootstrap standard error of the difference.
+          mde: ci ? (normalQuantile(0.975) + normalQuantile(0.8)) * ci.se : null,
           fixed: {
             verdict,
             reason: `factual ${pct(mf)} (n ${factual.length}) vs ${t} ${pct(mw)} (n ${weak.length}); difference ${(est * 100).toFixed(1)} points ${ciText} (${bootstrap === 'conversation' ? 'conversations' : 'questions of each type'} resampled); plan: factual ~70–80%, ${t} ~30–50%`,

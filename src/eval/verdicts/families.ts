@@ -35,6 +35,8 @@ export interface PendingVerdict {
   claim: Claim | null;
   /** Replaces the standard rule (e.g. the premise's intersection-union test). */
   judgeWith?: (e: Evidence) => { verdict: Verdict; reason: string };
+  /** The MDE when it does not come from a paired sample (experiment 1's two-sample difference). */
+  mde?: number | null;
   /** A fixed verdict (n/a rows, descriptive claims). */
   fixed?: { verdict: Verdict; reason: string };
   /** Said before the rule's reason (the comparator, the tie rule, routing facts…). */
@@ -107,7 +109,7 @@ export function finishVerdicts(pending: readonly PendingVerdict[]): VerdictRow[]
     const size = p.familySize ?? null;
     const base = { ...p.row, family: p.family, familySize: size, pHolm: p.pHolm ?? null };
     const alpha = ALPHA / Math.max(1, size ?? 1);
-    const mde = p.tested ? mdePaired(p.tested.a, p.tested.b, p.tested.clusters, { ...MDE_DEFAULTS, alpha }) : null;
+    const mde = p.mde !== undefined ? p.mde : p.tested ? mdePaired(p.tested.a, p.tested.b, p.tested.clusters, { ...MDE_DEFAULTS, alpha }) : null;
     let outcome: { verdict: Verdict; reason: string };
     if (p.fixed) outcome = p.fixed;
     else {

@@ -261,3 +261,22 @@ describe('headline rule', () => {
     expect(h.how).toMatch(/spreads the 3 methods' means most/);
   });
 });
+
+// ── experiment 1: factual above the weak types ──────────────────────────────────────────────────────────────────
+describe('experiment 1', () => {
+  it('compares a system\'s factual mean with each weak type (two-sample bootstrap) and gives the MDE', () => {
+    const f = ids(20, 'f');
+    const t = ids(20, 't');
+    const types = { ...Object.fromEntries(f.map((q) => [q, 'factual'])), ...Object.fromEntries(t.map((q) => [q, 'temporal'])) };
+    const run = { runId: 'r1', name: 'e1', plan: { experiment: 'existing-systems' as const }, methods: [{ id: 'good', method: 'bm25' }, { id: 'flat', method: 'unified-embedding' }] };
+    const values = { r1: { good: { ...series(f, () => 1), ...series(t, (_, i) => i % 2) }, flat: { ...series(f, () => 0), ...series(t, () => 1) } } };
+    const rows = computeVerdicts(build([run], values, types));
+    const good = find(rows, 'factual-high-weak-low', 'temporal', 'good');
+    expect(good.estimate).toBeCloseTo(0.5, 12); // 100% − 50% (by hand)
+    expect(good.verdict).toBe('reached');
+    expect(good.mde!).toBeGreaterThan(0);
+    expect(good.reason).toMatch(/factual 100\.0% \(n 20\) vs temporal 50\.0% \(n 20\)/);
+    const flat = find(rows, 'factual-high-weak-low', 'temporal', 'flat');
+    expect(flat).toMatchObject({ estimate: -1, ciLow: -1, ciHigh: -1, verdict: 'not met' });
+  });
+});
