@@ -11,7 +11,7 @@ import { SetupError, errorMessage, tagStage } from '../core/errors.ts';
 import { deriveSeed } from '../core/hash.ts';
 import type { CallRecord, Checkpoints, Ctx, MemoryIndex, Method } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
-import type { Instance, Query, Retrieval } from '../core/types.ts';
+import type { Instance, MethodOutput, Query, Retrieval } from '../core/types.ts';
 import { answerQuestion } from '../eval/qa/answer-question.ts';
 import { perHaystack } from '../index/per-haystack.ts';
 import type { QuestionBatch, RetrievalRow, ScoreRow } from '../store/types.ts';
@@ -79,19 +79,24 @@ async function memoriseFor(method: ConfiguredMethod, index: MemoryIndex, ctx: Ct
 
 /**
  * `timingRepeats` (plan experiment 5): runs a pure-computation method `repeats − 1` more times on the same question,
- * each timed alone, and returns every time (the first is `firstMs`); undefined when there is nothing to repeat. The
- * repeats' outputs and calls are discarded: the first run's are the question's.
+ * each timed alone. The question's latency is the median run's, and so are its per-stage times (`stageMs` of the
+ * AdaptMR notes), so stages and latency describe the same run; `timingMs` lists every time (the first is
+ * `firstMs`). Undefined when there is nothing to repeat. The repeats' outputs and calls are otherwise discarded: the
+ * first run's are the question's.
  */
-async function timingRepeats(method: ConfiguredMethod, repeats: number, firstMs: number, again: () => Promise<unknown>): Promise<number[] | undefined> {
+async function timingRepeats(method: ConfiguredMethod, repeats: number, firstMs: number, firstNotes: Record<string, unknown> | undefined, again: () => Promise<MethodOutput>): Promise<{ latencyMs: number; notes: Record<string, unknown> } | undefined> {
   const c = method.impl.capabilities;
   if (repeats < 2 || (c.llmRoles?.length ?? 0) > 0 || c.memorises || c.answers) return undefined;
-  const times = [firstMs];
+  const runs = [{ ms: firstMs, stageMs: firstNotes?.stageMs }];
   for (let i = 1; i < repeats; i++) {
     const t = performance.now();
-    await again();
-    times.push(performance.now() - t);
+    const out = await again();
+    runs.push({ ms: performance.now() - t, stageMs: out.retrieval.notes?.stageMs });
   }
-  return times;
+  const timingMs = runs.map((r) => r.ms);
+  const mid = [...runs].sort((a, b) => a.ms - b.ms)[(runs.length - 1) >> 1]!;
+  const latencyMs = median(timingMs);
+  return { latencyMs, notes: { timingMs, ...(mid.stageMs !== undefined ? { stageMs: mid.stageMs } : {}) } };
 }
 
 function median(xs: readonly number[]): number {
@@ -167,8 +172,8 @@ export async function runMethod(
     const oracleType = capabilities.oracleType ? instance.gold.type : undefined;
     const out = await withCallScope(scope, () => method.impl.run(methodQuery(instance.query), index, ctx, oracleType));
     let latencyMs = performance.now() - t0;
-    const timingMs = await timingRepeats(method, c.config.timingRepeats ?? 1, latencyMs, () => method.impl.run(methodQuery(instance.query), index, { ...ctx, calls: [] }, oracleType));
-    if (timingMs) latencyMs = median(timingMs);
+    const timed = await timingRepeats(method, c.config.timingRepeats ?? 1, latencyMs, out.retrieval.notes, () => method.impl.run(methodQuery(instance.query), index, { ...ctx, calls: [] }, oracleType));
+    if (timed) latencyMs = timed.latencyMs;
     const units = out.retrieval.units;
     const row: RetrievalRow = {
       ...base,
@@ -182,7 +187,7 @@ export async function runMethod(
       predictedType: out.predictedType ?? null,
       typeProbs: out.typeProbs ?? null,
       route: out.route ?? null,
-      notes: timingMs ? { ...(out.retrieval.notes ?? {}), timingMs } : out.retrieval.notes ?? null,
+      notes: timed ? { ...(out.retrieval.notes ?? {}), ...timed.notes } : out.retrieval.notes ?? null,
       error: null,
     };
     batch.retrievals.push(row);
