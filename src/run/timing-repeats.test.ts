@@ -17,9 +17,9 @@ const instance: Instance = {
   gold: { nativeType: 'knowledge-update', type: 'update', isAbstention: false, evidenceSessionIds: ['M4'], evidenceTurnIds: ['M4#1'], answer: '杭州' },
 };
 
-/** Sleeps 80, 30, 5 ms on its successive runs (each a different unit first, so a repeat's output would show). */
+/** Sleeps 300, 100, 0 ms on its successive runs (far apart, so a loaded machine cannot reorder them) (each a different unit first, so a repeat's output would show). */
 function sleepyMethod(llm = false): { method: Method; runs: number[] } {
-  const delays = [80, 30, 5];
+  const delays = [300, 100, 0];
   const runs: number[] = [];
   return {
     runs,
@@ -51,16 +51,16 @@ describe('timing repeats', () => {
     expect(runs).toEqual([0, 1, 2]);
     const times = (row.notes as { timingMs: number[] }).timingMs;
     expect(times).toHaveLength(3);
-    expect(times[0]!).toBeGreaterThanOrEqual(75);
-    expect(times[1]!).toBeGreaterThanOrEqual(25);
-    expect(row.latencyMs).toBe(times[1]); // the median: the 30 ms run, not the first (80 ms)
-    expect((row.notes as { stageMs: { retrieve: number } }).stageMs.retrieve).toBe(30); // its stages, not the first run's
+    expect(times[0]!).toBeGreaterThanOrEqual(290);
+    expect(times[1]!).toBeGreaterThanOrEqual(95);
+    expect(row.latencyMs).toBe(times[1]); // the median: the 100 ms run, not the first (300 ms)
+    expect((row.notes as { stageMs: { retrieve: number } }).stageMs.retrieve).toBe(100); // its stages, not the first run's
     expect(row.unitIds).toEqual([first]);
   });
 
   it('times once without repeats, and a method that calls an LLM once whatever the setting', async () => {
     const plain = sleepyMethod();
-    expect((await timed(plain.method, undefined)).row.notes).toEqual({ stageMs: { retrieve: 80 } });
+    expect((await timed(plain.method, undefined)).row.notes).toEqual({ stageMs: { retrieve: 300 } });
     expect(plain.runs).toEqual([0]);
     const llm = sleepyMethod(true);
     const { row } = await timed(llm.method, 3);
