@@ -40,10 +40,10 @@ interface DatasetEfficiency {
 }
 
 /** The section's charts, one column per dataset (each facet title names the dataset's headline). */
-function charts(per: readonly DatasetEfficiency[], title: string, facetTitle: (dataset: string) => string): TopLevelSpec[] {
-  const points = per.flatMap((d) => d.eff.filter((e) => d.means.has(e.method)).map((e) => ({ dataset: facetTitle(d.dataset), method: e.method, latency: e.meanMs, ...d.means.get(e.method)! })));
-  const stages = per.flatMap((d) => d.eff.flatMap((e) => Object.entries(e.stageMeanMs).map(([stage, v]) => ({ dataset: d.dataset, method: e.method, stage, ms: v }))));
-  const tokens = per.flatMap((d) => d.eff.flatMap((e) => Object.entries(e.tokensPerQuestion).map(([stage, v]) => ({ dataset: d.dataset, method: e.method, stage, tokens: v }))));
+function charts(per: readonly DatasetEfficiency[], title: string, facetTitle: (dataset: string) => string, label: (method: string) => string): TopLevelSpec[] {
+  const points = per.flatMap((d) => d.eff.filter((e) => d.means.has(e.method)).map((e) => ({ dataset: facetTitle(d.dataset), method: label(e.method), latency: e.meanMs, ...d.means.get(e.method)! })));
+  const stages = per.flatMap((d) => d.eff.flatMap((e) => Object.entries(e.stageMeanMs).map(([stage, v]) => ({ dataset: d.dataset, method: label(e.method), stage, ms: v }))));
+  const tokens = per.flatMap((d) => d.eff.flatMap((e) => Object.entries(e.tokensPerQuestion).map(([stage, v]) => ({ dataset: d.dataset, method: label(e.method), stage, tokens: v }))));
   const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config: { background: 'white' } };
   const column = { field: 'dataset', type: 'nominal' as const, title: null };
   const specs: TopLevelSpec[] = [
@@ -123,6 +123,6 @@ export async function efficiencySection(store: ResultStore, run: PlanRun, charts
   ];
   const files: ChartFiles[] = [];
   const names = ['exp5-efficiency', 'exp5-efficiency-stages', 'exp5-efficiency-tokens'];
-  for (const [i, spec] of charts(per, title, (d) => `${d}: ${headlineTitle(run.headlineOf(d))}`).entries()) files.push(await renderChart(spec, join(chartsDir, names[i]!)));
+  for (const [i, spec] of charts(per, title, (d) => `${d}: ${headlineTitle(run.headlineOf(d))}`, (m) => markedMethod(marks, run.runId, m)).entries()) files.push(await renderChart(spec, join(chartsDir, names[i]!)));
   return { experiment: 'efficiency', text: text.join('\n'), charts: files };
 }
