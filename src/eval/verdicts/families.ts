@@ -54,8 +54,8 @@ const keyOf = (scope: string, family: string | null): string | null =>
 
 /**
  * Holm within each family over every test; `scopeOf` gives a comparisons row's family scope (its run, or the sweep's
- * base run). Family sizes: tests per family for comparisons rows; claims per family for verdicts (a verdict family
- * may hold claims without a cell, and a comparisons row a verdict names counts once).
+ * base run). Family sizes: for a comparisons row, the tests Holm corrects together (comparisons rows and verdicts' own
+ * tests); for a verdict, its family's claims (with or without a cell) plus the comparisons rows no verdict names.
  */
 export function correctFamilies(comparisons: ComparisonRow[], pending: PendingVerdict[], scopeOf: (c: ComparisonRow) => string = (c) => c.run): void {
   const referenced = new Set(pending.flatMap((p) => (p.comparison ? [p.comparison] : [])));
@@ -77,22 +77,20 @@ export function correctFamilies(comparisons: ComparisonRow[], pending: PendingVe
     const adjusted = holm(list.map((x) => x.pValue));
     list.forEach((x, i) => x.setHolm(adjusted[i]!));
   }
-  const testsPer = new Map<string, number>();
   const unnamedPer = new Map<string, number>();
   for (const c of comparisons) {
     const key = keyOf(scopeOf(c), c.family);
-    if (key === null) continue;
-    testsPer.set(key, (testsPer.get(key) ?? 0) + 1);
-    if (!referenced.has(c)) unnamedPer.set(key, (unnamedPer.get(key) ?? 0) + 1);
+    if (key !== null && !referenced.has(c)) unnamedPer.set(key, (unnamedPer.get(key) ?? 0) + 1);
   }
   const claimsPer = new Map<string, number>();
   for (const p of pending) {
     const key = keyOf(p.scope ?? '', p.family);
     if (key !== null) claimsPer.set(key, (claimsPer.get(key) ?? 0) + 1);
   }
+  // A comparisons row's family size is its Holm m: its family's comparisons rows and the verdicts' own tests in it.
   for (const c of comparisons) {
     const key = keyOf(scopeOf(c), c.family);
-    c.familySize = key === null ? 0 : testsPer.get(key) ?? 1;
+    c.familySize = key === null ? 0 : groups.get(key)?.length ?? 1;
   }
   for (const p of pending) {
     if (p.comparison) p.pHolm = p.comparison.pHolm;

@@ -238,6 +238,10 @@ describe('experiment 3', () => {
     // The primary family per type: adaptmr vs unified and vs the strongest baseline — not bm25 vs unified.
     expect(unified.familySize).toBe(2);
     expect(unified.family).toBe('e3/d/session/recall_any@10/primary/all');
+    // Its comparisons row reports the same m: the row itself and the verdict's own test against the strongest.
+    const row = input.comparisons.find((c) => c.methodA === 'adaptmr' && c.adaptType === 'all' && c.k === 10)!;
+    expect(row.familySize).toBe(2);
+    expect(row.pHolm).toBe(unified.pHolm);
     const silent = input.comparisons.find((c) => c.methodA === 'silent' && c.adaptType === 'all' && c.k === 10)!;
     expect(silent.family).toMatch(/^excluded: silent returned no memory/);
     expect(Number.isNaN(silent.pHolm)).toBe(true);
