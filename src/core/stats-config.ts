@@ -82,7 +82,7 @@ export const PlanConfigSchema = z
      * (docs/statistics.md). Takes precedence over level / k; a run with answers (`qa:`) headlines judged accuracy
      * unless `metric` names another, as with `level`.
      */
-    headline: z.record(z.string(), z.union([z.literal('auto'), HeadlineSchema])).optional(),
+    headline: z.record(z.string(), z.union([HeadlineSchema, z.literal('auto')])).optional(),
     /**
      * adaptmr-vs-baselines: the strongest baseline AdaptMR is compared with (one method id, or one per dataset);
      * default: the baseline with the best headline mean on the selection half (reported on the other half).
