@@ -5,7 +5,9 @@
  *    counted) must be equal as a float64;
  * 2. every cell of `scores_by_type`, computed in both files by the current view definition (which sums in question
  *    order, so the write order of a concurrent run cannot change a mean's last bit), must be equal.
- * Exit 0 and "identical" when equal; otherwise the first differences and exit 1.
+ * Exit 0 and "identical" when equal; otherwise the first differences and exit 1. `--except-method <id>` (repeatable)
+ * leaves a method out of both files, e.g. one whose rows a change removes on purpose (full context's retrieval
+ * scores, n/a since it does not rank).
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,13 +26,14 @@ async function keyed(store: ResultStore, sql: string, value: string): Promise<Ma
   return out;
 }
 
-async function rows(path: string): Promise<{ scores: Map<string, number>; byType: Map<string, number> }> {
+async function rows(path: string, except: readonly string[]): Promise<{ scores: Map<string, number>; byType: Map<string, number> }> {
   // A copy, opened writable, so a file of an older schema version is migrated without touching the original.
   const dir = mkdtempSync(join(tmpdir(), 'compare-scores-'));
   const copy = join(dir, 'results.duckdb');
   copyFileSync(path, copy);
   const store = await openResultStore(copy);
   try {
+    for (const m of except) await store.query('DELETE FROM scores WHERE method = $1', [m]);
     await store.query(`DROP VIEW scores_by_type; ${scoresByTypeViewSql()}`);
     const scores = await keyed(store, 'SELECT run_id, dataset, question_id, method, granularity, level, metric, k, counted, value FROM scores', 'value');
     const byType = await keyed(store, `SELECT ${COLUMNS} FROM scores_by_type`, 'mean');
@@ -41,9 +44,12 @@ async function rows(path: string): Promise<{ scores: Map<string, number>; byType
   }
 }
 
-const [a, b] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const except: string[] = [];
+for (let i = args.indexOf('--except-method'); i >= 0; i = args.indexOf('--except-method')) except.push(...args.splice(i, 2).slice(1));
+const [a, b] = args;
 if (!a || !b) {
-  console.error('usage: compare-scores.ts <before.duckdb> <after.duckdb>');
+  console.error('usage: compare-scores.ts <before.duckdb> <after.duckdb> [--except-method <id>]…');
   process.exit(2);
 }
 function differences(ra: Map<string, number>, rb: Map<string, number>): string[] {
@@ -57,7 +63,7 @@ function differences(ra: Map<string, number>, rb: Map<string, number>): string[]
   return diffs;
 }
 
-const [ra, rb] = [await rows(a), await rows(b)];
+const [ra, rb] = [await rows(a, except), await rows(b, except)];
 let failed = false;
 for (const [what, x, y] of [['scores', ra.scores, rb.scores], ['scores_by_type', ra.byType, rb.byType]] as const) {
   const diffs = differences(x, y);

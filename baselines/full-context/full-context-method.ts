@@ -105,7 +105,8 @@ export function createFullContextMethod(options: FullContextOptions): Method {
     return result;
   };
   return {
-    capabilities: { output: 'units' },
+    // The units are the history in date order, not a ranking: no retrieval metrics (n/a in every retrieval table).
+    capabilities: { output: 'units', ranks: false },
     async memorise(mi) {
       historyOf(mi);
     },

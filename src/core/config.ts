@@ -175,6 +175,13 @@ export const ExperimentConfigSchema = z
      * another built first; for timing experiments (exp 5).
      */
     prepareIndex: z.boolean().optional(),
+    /**
+     * Time each question's retrieval this many times in a row (plan experiment 5: ≥ 3): the first run's output is
+     * kept, the stored latency is the median of the repeats and `notes.timingMs` lists them, so one stall of a busy
+     * machine does not become the question's latency. Only methods that are pure computation repeat (no LLM role, no
+     * memorising, no own answers); the others are timed once. A run with repeats computes in one thread.
+     */
+    timingRepeats: z.number().int().min(1).max(20).optional(),
     /** Questions processed at once. */
     concurrency: z.number().int().positive().default(2),
     /** LLM endpoints per role (reader, judge, classifier, strategy), cache, limits and prices (src/llm). */

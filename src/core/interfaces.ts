@@ -71,6 +71,11 @@ export interface MethodCapabilities {
    */
   output: 'units' | 'text';
   /**
+   * `false`: the units are the whole history in date order, not a ranking (full context). Retrieval metrics are then
+   * n/a — no score rows, as for `text` —, never the recall of whichever units happen to come first.
+   */
+  ranks?: boolean;
+  /**
    * The one labelled exception to "methods never see gold" (DESIGN.md §3): an oracle router declares it, and the
    * runner then passes the gold AdaptMR type as `oracleType`. Results of such a method are an upper bound.
    */

@@ -1,9 +1,9 @@
 /**
- * The `stats:` and `plan:` blocks of an experiment config (issue 12). Neither changes what a run computes, so both
+ * The `stats:` and `plan:` blocks of an experiment config. Neither changes what a run computes, so both
  * are left out of the run's identity (src/run/load-config.ts): adding them to an existing experiment resumes it.
  *   stats — how the results file's statistics are computed (bootstrap CIs of every scores_by_type cell; paired
  *           comparisons of every method against a reference, Holm-corrected within a family); src/eval/stats.
- *   plan  — which of the AdaptMR plan's five experiments (seeds/004 §3.4) the file is, so `adaptmr report` prints
+ *   plan  — which of the AdaptMR plan's five experiments (plan §3.4) the file is, so `adaptmr report` prints
  *           that experiment's section and chart.
  */
 import { z } from 'zod';
@@ -42,6 +42,19 @@ export const PLAN_EXPERIMENTS = ['existing-systems', 'oracle-upper-bound', 'adap
 
 const PlanLevelSchema = z.enum(['session', 'turn', 'qa']);
 
+/** One dataset's headline: metric, level and k (k absent for QA metrics). */
+export const HeadlineSchema = z
+  .object({
+    metric: z.string().default('recall_any'),
+    level: PlanLevelSchema,
+    k: z.number().int().positive().optional(),
+  })
+  .strict();
+export type HeadlineConfig = z.infer<typeof HeadlineSchema>;
+
+/** A method id for every dataset, or one per dataset name. */
+const PerDatasetMethod = z.union([z.string(), z.record(z.string(), z.string())]);
+
 export const PlanConfigSchema = z
   .object({
     /** Which of the plan's five experiments this file is (its section in `adaptmr report`). */
@@ -74,6 +87,38 @@ export const PlanConfigSchema = z
       .optional(),
     /** router-transfer: the benchmark each transferred method's classifier and thresholds were fitted on, by method id. */
     transfer: z.record(z.string(), z.string()).optional(),
+    /**
+     * Each dataset's headline (metric, level, k), declared before the run; `auto` (or a dataset left out, when
+     * neither this nor metric/level/k is given) = the one that separates the methods most on the selection half
+     * (docs/statistics.md). Takes precedence over level / k; a run with answers (`qa:`) headlines judged accuracy
+     * unless `metric` names another, as with `level`.
+     */
+    headline: z.record(z.string(), z.union([HeadlineSchema, z.literal('auto')])).optional(),
+    /**
+     * adaptmr-vs-baselines: the strongest baseline AdaptMR is compared with (one method id, or one per dataset);
+     * default: the baseline with the best headline mean on the selection half (reported on the other half).
+     */
+    strongest: PerDatasetMethod.optional(),
+    /**
+     * adaptmr-vs-baselines: the bases the adaptmr-over-bm25 / -over-hybrid claims compare with (method ids); default:
+     * the first `bm25` method, and the first `strategy` method with `name: unified, firstStage: hybrid`.
+     */
+    bases: z.object({ bm25: z.string().optional(), hybrid: z.string().optional() }).strict().optional(),
+    /**
+     * Holm families of the experiment's claims (defaults per experiment, docs/statistics.md):
+     *   primary    adaptmr-vs-baselines: the methods whose claims (vs unified, vs the strongest baseline) form the
+     *              primary family; default every `adaptmr` method that is not an upper bound. Every other
+     *              comparison is exploratory (its own family).
+     *   ablations  ablations: `sweep` (default) = one family of all ablations of a dataset × metric × type, across the
+     *              sweep's variation runs; `run` = one per run (each ablation alone: no correction).
+     */
+    families: z
+      .object({
+        primary: z.array(z.string()).optional(),
+        ablations: z.enum(['sweep', 'run']).default('sweep'),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type PlanConfig = z.infer<typeof PlanConfigSchema>;

@@ -18,7 +18,7 @@ import { judgeSections } from './judges-section.ts';
 import { answerLengthSection, goldVersionsSection } from './gold-length-section.ts';
 import { recallByTypeSpec } from './recall-by-type-spec.ts';
 import { renderChart, type ChartFiles } from './render-chart.ts';
-import { seriesLabeller, type SeriesKey } from './series-label.ts';
+import { loadDegradedMarks, seriesLabeller, type SeriesKey } from './series-label.ts';
 import { loadTypeMeans } from './type-means.ts';
 import { comparisonsTable, loadComparisons } from './comparison-cells.ts';
 import { refreshFileStats } from './refresh.ts';
@@ -53,7 +53,7 @@ async function qaSection(store: ResultStore, chartsDir: string): Promise<{ text:
   // One labeller over every method variant of the file, so a method has one name in all QA and cost tables.
   const label = seriesLabeller(await store.query<SeriesKey>(
     `SELECT DISTINCT run_id, method, granularity FROM retrievals UNION SELECT DISTINCT run_id, method, granularity FROM scores`,
-  ));
+  ), await loadDegradedMarks(store));
   const items = await loadQaItems(store);
   const text: string[] = [];
   let chart: ChartFiles | null = null;
@@ -94,8 +94,9 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
     const chartsDir = join(opts.outDir ?? dirname(file), 'charts');
     ensureWritableDir(chartsDir, 'charts folder', 'choose another --out');
     const note = noSourceIdsNote(await methodsWithoutSourceIds(store));
+    const marks = await loadDegradedMarks(store);
     for (const [i, k] of ks.entries()) {
-      const rows = await loadTypeMeans(store, { metric, level, k });
+      const rows = await loadTypeMeans(store, { metric, level, k, marks });
       const title = `${metric}@${k} (${level} level)`;
       tables.push(note ? `${perTypeTable(rows, title)}\n${note}` : perTypeTable(rows, title));
       if (i === 0 && rows.length > 0) {
@@ -104,7 +105,7 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
     }
     if (chart === null) tables.push(await availableHint(store));
     const k0 = ks[0] ?? null;
-    const label = seriesLabeller(await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods`));
+    const label = seriesLabeller(await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods`), marks);
     const cmp = comparisonsTable(await loadComparisons(store, { metric, level, k: k0 }), `Paired comparisons, ${metric}@${k0} (${level} level), each method vs its run's reference`, label);
     if (cmp) tables.push(cmp);
     const qa = await qaSection(store, chartsDir);

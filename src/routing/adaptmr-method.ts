@@ -22,12 +22,14 @@
  *     abstention: { thresholdsFile: calibration/abstention-thresholds.json }
  *   replace: { multi-hop: unified }
  *   routeMap: { temporal: factual }        # serve a type with another strategy (experiment 2's oracle map)
+ *   firstStage: hybrid                     # embedding (default) | bm25 | hybrid: the candidate ranking under every strategy
  */
 import { z } from 'zod';
 import { classifiers } from '../classify/registry.ts';
 import { InputError, tagStage } from '../core/errors.ts';
 import type { Classifier, Ctx, MemoryIndex, Method, MethodFactoryContext, Strategy } from '../core/interfaces.ts';
 import { defineMethod } from '../core/method-entry.ts';
+import { FirstStageSchema, withFirstStage, type FirstStage } from '../index/first-stage.ts';
 import { parseWith } from '../core/registry.ts';
 import type { LlmRole } from '../core/llm.ts';
 import { ADAPT_TYPES, invalidTypeProbs, type AdaptType, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
@@ -79,6 +81,8 @@ export const AdaptmrOptionsSchema = z
       })
       .strict()
       .default({}),
+    /** The candidate ranking every strategy starts from: embedding (default), bm25, or hybrid (RRF); src/index/first-stage.ts. */
+    firstStage: FirstStageSchema,
     /** Ablation: put plain semantic retrieval in a strategy's place. */
     replace: z
       .object({
@@ -109,6 +113,8 @@ export interface AdaptmrParts {
   strategies: Record<AdaptType, Strategy>;
   /** The abstention decision used by the gate (same options as the abstention strategy). */
   judge: AbstentionJudge;
+  /** The first-stage retriever under the strategies (default embedding). */
+  firstStage?: FirstStage;
 }
 
 /** Runs the routed strategies and fuses when several ran. A no-memory result decides only when it comes from the
@@ -162,11 +168,13 @@ export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
       ...llmRolesOf(parts),
     },
     // Memory writing of every strategy a question may be routed to (each once), and the gate's unit keys.
-    async memorise(index) {
+    async memorise(mi) {
+      const index = withFirstStage(mi, parts.firstStage ?? 'embedding');
       for (const s of new Set(Object.values(parts.strategies))) s.memorise?.(index);
       if (parts.abstention === 'gate') memoriseUnitKeys(index.units);
     },
-    async run(query, index, ctx, oracleType) {
+    async run(query, mi, ctx, oracleType) {
+      const index = withFirstStage(mi, parts.firstStage ?? 'embedding');
       // Wall time per stage (classifier, retrieval, abstention gate), for the efficiency experiment (plan §3.4 exp 5).
       const t0 = performance.now();
       // A classifier failure is tagged with its stage, so the run summary counts it as one (src/run/failures.ts).
@@ -252,6 +260,7 @@ export async function createAdaptmrMethod(
     abstention: options.abstention,
     strategies: await buildStrategies(options, where),
     judge: createAbstentionJudge(abstentionOptions),
+    firstStage: options.firstStage,
   });
   // Thresholds or classifier probabilities calibrated on some questions: those questions are held out of the evaluation.
   const calibrated = [
@@ -272,6 +281,8 @@ export const adaptmrEntry = defineMethod({
     { label: 'rules, single', options: {} },
     { label: 'rules, fusion, gate', options: { router: { kind: 'fusion' }, abstention: 'gate' } },
     { label: 'random (w/o classifier)', options: { classifier: 'random' } },
+    { label: 'rules, single, over bm25', options: { firstStage: 'bm25' } },
+    { label: 'rules, fusion, over hybrid', options: { router: { kind: 'fusion' }, firstStage: 'hybrid' } },
     {
       label: 'llm classifier and strategies',
       options: {

@@ -22,7 +22,7 @@ import { shuffledByType } from '../data/sample.ts';
 import { loadAuditProbes } from '../data/locomo-audit.ts';
 import { judgeAnswer, isJudged, promptFor, protocolOfNativeTypes, type PanelJudge, type QaProtocol } from '../eval/qa/panel.ts';
 import { normalised, probesFor, PROBE_KINDS, type ProbeKind, type ProbeQuestion } from '../eval/qa/probes/index.ts';
-import type { LlmCallRow, ProbeAnswerRow, ResultStore, VerdictRow } from '../store/types.ts';
+import type { AnswerVerdictRow, LlmCallRow, ProbeAnswerRow, ResultStore } from '../store/types.ts';
 
 export interface ProbeSettings {
   perType: number;
@@ -126,7 +126,7 @@ export async function judgePass(store: ResultStore, o: JudgePassOptions): Promis
   // What to ask: per target and judge, each missing version; a question no version changes is asked once.
   interface Task { target: Target; judge: PanelJudge; version: string; copyTo: string[] }
   const tasks: Task[] = [];
-  const copies: { from: VerdictRow; to: string }[] = [];
+  const copies: { from: AnswerVerdictRow; to: string }[] = [];
   for (const t of targets) {
     const q = question.get(key(t.dataset, t.questionId));
     const protocol = protocols.get(t.dataset);
@@ -152,7 +152,7 @@ export async function judgePass(store: ResultStore, o: JudgePassOptions): Promis
   log(`judging: ${tasks.length} verdicts to ask (${o.panel.map((j) => j.id).join(', ')}), ${copies.length} copied across gold versions${newProbes.length > 0 ? `, ${newProbes.length} probe answers` : ''}`);
 
   const groupSize = o.groupSize ?? 200;
-  let pending: VerdictRow[] = copies.map((c) => ({ ...c.from, gold: c.to }));
+  let pending: AnswerVerdictRow[] = copies.map((c) => ({ ...c.from, gold: c.to }));
   let pendingCalls: LlmCallRow[] = [];
   let pendingProbes: ProbeAnswerRow[] = newProbes;
   summary.copied = copies.length;
@@ -183,7 +183,7 @@ export async function judgePass(store: ResultStore, o: JudgePassOptions): Promis
         clientFor(o.llm, 'judge', judge.model),
         { calls, repeats: o.repeats, stage: o.stageOf(judge.id) },
       );
-      const row: VerdictRow = {
+      const row: AnswerVerdictRow = {
         dataset: t.dataset, questionId: t.questionId, method: t.method, probe: t.probe, judge: judge.id, gold: task.version,
         model: judge.model, prompt, correct: result.correct, raw: result.raw,
       };
@@ -204,7 +204,7 @@ export async function judgePass(store: ResultStore, o: JudgePassOptions): Promis
   return summary;
 }
 
-function verdictRow(v: { dataset: string; question_id: string; method: string; probe: string; judge: string; gold: string; model: string; prompt: string; correct: boolean[]; raw: string[] }): VerdictRow {
+function verdictRow(v: { dataset: string; question_id: string; method: string; probe: string; judge: string; gold: string; model: string; prompt: string; correct: boolean[]; raw: string[] }): AnswerVerdictRow {
   return { dataset: v.dataset, questionId: v.question_id, method: v.method, probe: v.probe, judge: v.judge, gold: v.gold, model: v.model, prompt: v.prompt, correct: v.correct, raw: v.raw };
 }
 
@@ -277,7 +277,7 @@ export async function backfillLegacyVerdicts(store: ResultStore, runId: string, 
      WHERE a.run_id = $1 AND a.error IS NULL AND NOT EXISTS (SELECT 1 FROM answer_verdicts v WHERE v.run_id = a.run_id
        AND v.dataset = a.dataset AND v.question_id = a.question_id AND v.method = a.method AND v.probe = '')`, [runId]);
   const protocols = new Map<string, QaProtocol | null>();
-  const verdicts: VerdictRow[] = [];
+  const verdicts: AnswerVerdictRow[] = [];
   for (const r of rows) {
     let parsed: unknown;
     try {

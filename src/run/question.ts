@@ -11,7 +11,7 @@ import { SetupError, errorMessage, tagStage } from '../core/errors.ts';
 import { deriveSeed } from '../core/hash.ts';
 import type { CallRecord, Checkpoints, Ctx, MemoryIndex, Method } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
-import { reportedType, type Instance, type Query, type Retrieval } from '../core/types.ts';
+import { reportedType, type Instance, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
 import { answerQuestion } from '../eval/qa/answer-question.ts';
 import type { AnswerProtocol } from '../eval/qa/score-answer.ts';
 import { perHaystack } from '../index/per-haystack.ts';
@@ -82,6 +82,34 @@ async function memoriseFor(method: ConfiguredMethod, index: MemoryIndex, ctx: Ct
   });
 }
 
+/**
+ * `timingRepeats` (plan experiment 5): runs a pure-computation method `repeats − 1` more times on the same question,
+ * each timed alone. The question's latency is the median run's, and so are its per-stage times (`stageMs` of the
+ * AdaptMR notes), so stages and latency describe the same run; `timingMs` lists every time (the first is
+ * `firstMs`). Undefined when there is nothing to repeat. The repeats' outputs and calls are otherwise discarded: the
+ * first run's are the question's.
+ */
+async function timingRepeats(method: ConfiguredMethod, repeats: number, firstMs: number, firstNotes: Record<string, unknown> | undefined, again: () => Promise<MethodOutput>): Promise<{ latencyMs: number; notes: Record<string, unknown> } | undefined> {
+  const c = method.impl.capabilities;
+  if (repeats < 2 || (c.llmRoles?.length ?? 0) > 0 || c.memorises || c.answers) return undefined;
+  const runs = [{ ms: firstMs, stageMs: firstNotes?.stageMs }];
+  for (let i = 1; i < repeats; i++) {
+    const t = performance.now();
+    const out = await again();
+    runs.push({ ms: performance.now() - t, stageMs: out.retrieval.notes?.stageMs });
+  }
+  const timingMs = runs.map((r) => r.ms);
+  const mid = [...runs].sort((a, b) => a.ms - b.ms)[(runs.length - 1) >> 1]!;
+  const latencyMs = median(timingMs);
+  return { latencyMs, notes: { timingMs, ...(mid.stageMs !== undefined ? { stageMs: mid.stageMs } : {}) } };
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
 /** What a method may see of a question: a fresh frozen object with exactly the query fields, never the gold. */
 function methodQuery(q: Query): Query {
   return Object.freeze({ id: q.id, text: q.text, askedAt: q.askedAt });
@@ -148,7 +176,9 @@ export async function runMethod(
     }
     const oracleType = capabilities.oracleType ? instance.gold.type : undefined;
     const out = await withCallScope(scope, () => method.impl.run(methodQuery(instance.query), index, ctx, oracleType));
-    const latencyMs = performance.now() - t0;
+    let latencyMs = performance.now() - t0;
+    const timed = await timingRepeats(method, c.config.timingRepeats ?? 1, latencyMs, out.retrieval.notes, () => method.impl.run(methodQuery(instance.query), index, { ...ctx, calls: [] }, oracleType));
+    if (timed) latencyMs = timed.latencyMs;
     const units = out.retrieval.units;
     const row: RetrievalRow = {
       ...base,
@@ -162,12 +192,13 @@ export async function runMethod(
       predictedType: out.predictedType ?? null,
       typeProbs: out.typeProbs ?? null,
       route: out.route ?? null,
-      notes: out.retrieval.notes ?? null,
+      notes: timed ? { ...(out.retrieval.notes ?? {}), ...timed.notes } : out.retrieval.notes ?? null,
       error: null,
     };
     batch.retrievals.push(row);
-    // A method without source unit ids has no retrieval metrics: no score rows (NULL, "n/a"), never 0.
-    if (capabilities.output === 'units') {
+    // A method without source unit ids, or one that does not rank (the whole history), has no retrieval metrics: no
+    // score rows (NULL, "n/a"), never 0 nor the recall of the first k units of a list in date order.
+    if (capabilities.output === 'units' && capabilities.ranks !== false) {
       for (const r of scoreRetrieval(instance, index, out.retrieval, c.config.metrics.ks, c.config.metrics.gold)) {
         batch.scores.push({ ...base, ...r });
       }

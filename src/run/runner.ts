@@ -28,7 +28,7 @@ import { methods as methodRegistry } from './method-registry.ts';
 import { IndexCache } from './index-cache.ts';
 import type { LoadedExperiment } from './load-config.ts';
 import { createProgress } from './progress.ts';
-import { gitState, packageVersions } from './provenance.ts';
+import { datasetDigests, gitState, inputFileDigests, packageVersions } from './provenance.ts';
 import { workerCount, workerObstacle } from './parallel/eligible.ts';
 import { runnerComputes, startWorkerPool, type WorkerPool } from './parallel/pool.ts';
 import { releaseWarmWorker } from './parallel/spawn.ts';
@@ -185,7 +185,8 @@ async function runPlans(
   const provenance = Promise.all([
     git,
     packageVersions(),
-    Promise.all(plans.map(async (p) => [p.source.name, { path: p.source.path, files: await hashDatasetFiles(p.source) }] as const)),
+    Promise.all(plans.map(async (p) => [p.source.name, datasetDigests(p.source, await hashDatasetFiles(p.source))] as const)),
+    inputFileDigests(datasets.map((d, i) => ({ dataset: plans[i]!.source.name, config: d.config }))),
   ]);
   provenance.catch(() => {}); // awaited below; a failure to open the file must not surface as an unhandled rejection
   const everyMethod = datasets.flatMap((d) => d.methods);
@@ -203,7 +204,7 @@ async function runPlans(
     return (store ??= await openStore());
   };
   try {
-    const [git, versions, hashes] = await provenance;
+    const [git, versions, hashes, inputFiles] = await provenance;
     const record: RunRecord = {
       runId,
       name: config.name,
@@ -221,6 +222,9 @@ async function runPlans(
     // retrieval rows carry their own granularity).
     const methodRows = methods.map(methodRow);
     const warmup = JSON.stringify({ warmupMs, at: record.startedAt });
+    // The model and calibration files the methods read, with their sha256 (provenance.ts); a run-level checkpoint,
+    // as the warm-up, so the row tables keep their schema.
+    const inputs = JSON.stringify({ files: inputFiles });
     const retryErrors = opts.retryErrors ?? true;
     let done = new Set<string>();
     let retry = new Set<string>();
@@ -230,12 +234,13 @@ async function runPlans(
       await store.upsertRun(record);
       await store.upsertMethods(runId, methodRows);
       await store.putCheckpoint(runId, RUN_SCOPE, 'warmup', warmup);
+      await store.putCheckpoint(runId, RUN_SCOPE, INPUT_FILES_KEY, inputs);
       done = await store.completedKeys(runId, { retryErrors });
       retry = retryErrors ? await store.failedKeys(runId) : new Set<string>();
       ledger = await PaidCallLedger.open(store, runId, done);
       sink = store;
     } else {
-      spool = SpoolWriter.create(opts.out, { run: record, methods: methodRows, checkpoints: [{ method: RUN_SCOPE, key: 'warmup', value: warmup }] }, RUN_LINGER_MS);
+      spool = SpoolWriter.create(opts.out, { run: record, methods: methodRows, checkpoints: [{ method: RUN_SCOPE, key: 'warmup', value: warmup }, { method: RUN_SCOPE, key: INPUT_FILES_KEY, value: inputs }] }, RUN_LINGER_MS);
       sink = spool;
     }
     if (retry.size > 0) log(`resume: retrying ${retry.size} question × method results that were errors (--no-retry-errors keeps them)`);
@@ -312,7 +317,7 @@ async function runPlans(
     try {
       const { refreshStats } = await import('../store/index.ts');
       const stats = await refreshStats(results);
-      if (stats.recomputed) log(`stats: ${stats.cells} CI cells, ${stats.comparisons} paired comparisons in ${(stats.ms / 1000).toFixed(1)} s`);
+      if (stats.recomputed) log(`stats: ${stats.cells} CI cells, ${stats.comparisons} paired comparisons, ${stats.verdicts} verdicts in ${(stats.ms / 1000).toFixed(1)} s`);
     } catch (err) {
       log(`stats: not computed (${errorMessage(err)}); \`adaptmr report\` computes them`);
     }
@@ -340,6 +345,8 @@ function runIdOf(exp: LoadedExperiment): string {
 
 /** The checkpoints' method column for run-wide markers (the run's warm-up time). */
 export const RUN_SCOPE = '(run)';
+/** The run-level checkpoint listing the model and calibration files the run read, with their sha256. */
+export const INPUT_FILES_KEY = 'input-files';
 
 /** The plan's systems an experiment declares (`plan.systems`) that this harness has no method for yet. */
 function logUnregisteredPlanSystems(config: ExperimentConfig, log: (line: string) => void): void {

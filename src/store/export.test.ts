@@ -26,9 +26,9 @@ describe('exportResults', () => {
       'classifier_predictions.parquet', 'classifier_type_scores.parquet', 'comparisons.parquet', 'gold_versions.parquet',
       'judge_agreement.parquet', 'judge_comparisons.parquet', 'llm_calls.parquet', 'meta.parquet',
       'methods.parquet', 'probe_answers.parquet', 'questions.parquet', 'retrievals.parquet', 'runs.parquet', 'score_cis.parquet',
-      'scores.parquet', 'scores_by_type.parquet',
+      'scores.parquet', 'scores_by_type.parquet', 'verdicts.parquet',
     ]);
-    expect(written).toHaveLength(21);
+    expect(written).toHaveLength(22);
     const db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
     const count = await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM '${join(out, 'scores.parquet')}'`);

@@ -10,6 +10,7 @@
  *   store.query<T>(sql, params?)   plain row objects ($1… placeholders); BIGINTs as numbers when safe
  *   store.close()
  *   exportResults(path, { format, outDir, tables? }) → written file paths (CSV or Parquet)
+ *   readVerdicts(store, { experiment?, dataset?, claim? }) → VerdictRow[] (the `verdicts` table; [] when absent)
  * Calls are serialised through one connection, so callers may write concurrently. The tables and the
  * `scores_by_type` view are documented in README.md beside this file and in schema.ts.
  */
@@ -18,3 +19,5 @@ export { SCHEMA_VERSION, TABLES, VIEWS, type TableName } from './schema.ts';
 export { exportResults, type ExportFormat, type ExportOptions } from './export.ts';
 export * from './types.ts';
 export { refreshStats, statsFingerprint, loadRunStats, loadScoreInputs, STATS_VERSION, type RefreshResult } from './stats-tables.ts';
+export { readVerdicts, loadVerdictInput, loadPlanRunInputs, type VerdictFilter } from './verdicts-table.ts';
+export type { VerdictRow } from '../eval/verdicts/index.ts';

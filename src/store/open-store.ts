@@ -80,8 +80,11 @@ async function ensureSchema(connection: DuckDBConnection, path: string, readOnly
       path,
     );
   }
-  // Derived tables added since (statistics, judge agreement) are created on a writable open.
-  if (!readOnly && !tables.some((t) => t.table_name === 'judge_comparisons')) await connection.run(`BEGIN; ${UPGRADE_STATS_SQL} COMMIT;`);
+  // Derived tables added since (statistics, judge agreement, then verdicts and comparisons.family_size): created on a
+  // writable open.
+  if (!readOnly && !['judge_comparisons', 'verdicts'].every((t) => tables.some((x) => x.table_name === t))) {
+    await connection.run(`BEGIN; ${UPGRADE_STATS_SQL} COMMIT;`);
+  }
 }
 
 /**

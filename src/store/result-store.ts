@@ -17,8 +17,8 @@ import { appendClassifierEval } from './classifier-eval.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
 import { readRows } from './read-rows.ts';
 import {
-  answerCells, comparisonCells, goldVersionCells, judgeAgreementCells, judgeComparisonCells, llmCallCells, probeAnswerCells,
-  questionCells, retrievalCells, scoreCells, scoreCiCells, verdictCells,
+  answerCells, answerVerdictCells, comparisonCells, goldVersionCells, judgeAgreementCells, judgeComparisonCells, llmCallCells,
+  probeAnswerCells, questionCells, retrievalCells, scoreCells, scoreCiCells, verdictCells,
 } from './row-cells.ts';
 import { GroupCommit } from './group-commit.ts';
 import { SerialQueue } from './serial-queue.ts';
@@ -224,7 +224,7 @@ export class ResultStoreImpl implements ResultStore {
       await this.connection.run('BEGIN TRANSACTION');
       try {
         await this.appenders.append(probeAnswerCells, runId, probes);
-        await this.appenders.append(verdictCells, runId, safe.verdicts ?? []);
+        await this.appenders.append(answerVerdictCells, runId, safe.verdicts ?? []);
         await this.appenders.append(llmCallCells, runId, safe.llmCalls ?? []);
         this.appenders.flushAll();
         await this.connection.run('COMMIT');
@@ -250,11 +250,12 @@ export class ResultStoreImpl implements ResultStore {
     return this.queue.run(async () => {
       await this.connection.run('BEGIN TRANSACTION');
       try {
-        await this.connection.run('DELETE FROM score_cis; DELETE FROM comparisons; DELETE FROM judge_agreement; DELETE FROM judge_comparisons;');
+        await this.connection.run('DELETE FROM score_cis; DELETE FROM comparisons; DELETE FROM judge_agreement; DELETE FROM judge_comparisons; DELETE FROM verdicts;');
         await this.appenders.append(scoreCiCells, '', stats.scoreCis);
         await this.appenders.append(comparisonCells, '', stats.comparisons);
         await this.appenders.append(judgeAgreementCells, '', stats.judgeAgreement ?? []);
         await this.appenders.append(judgeComparisonCells, '', stats.judgeComparisons ?? []);
+        await this.appenders.append(verdictCells, '', stats.verdicts);
         this.appenders.flushAll();
         await this.connection.run(`INSERT OR REPLACE INTO meta VALUES ('stats_fingerprint', $1)`, [stats.fingerprint]);
         await this.connection.run('COMMIT');
@@ -368,7 +369,7 @@ export class ResultStoreImpl implements ResultStore {
     await this.appenders.append(retrievalCells, batch.runId, batch.retrievals);
     await this.appenders.append(scoreCells, batch.runId, batch.scores);
     await this.appenders.append(answerCells, batch.runId, batch.answers ?? []);
-    await this.appenders.append(verdictCells, batch.runId, batch.verdicts ?? []);
+    await this.appenders.append(answerVerdictCells, batch.runId, batch.verdicts ?? []);
     await this.appenders.append(llmCallCells, batch.runId, batch.llmCalls ?? []);
   }
 

@@ -5,7 +5,8 @@
  */
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
 import type { JudgeAgreementRow, JudgeComparisonRow } from '../eval/qa/agreement/index.ts';
-import type { AnswerRow, GoldVersionRow, LlmCallRow, ProbeAnswerRow, QuestionRow, RetrievalRow, ScoreRow, VerdictRow } from './types.ts';
+import type { VerdictRow } from '../eval/verdicts/index.ts';
+import type { AnswerRow, AnswerVerdictRow, GoldVersionRow, LlmCallRow, ProbeAnswerRow, QuestionRow, RetrievalRow, ScoreRow } from './types.ts';
 
 /** varchar · boolean · double · integer · varchar list · double list · boolean list. */
 export type CellType = 'v' | 'b' | 'd' | 'i' | 'vl' | 'dl' | 'bl';
@@ -13,7 +14,7 @@ export type Cell = string | number | boolean | null | readonly string[] | readon
 
 export interface TableCells<R> {
   table:
-    | 'questions' | 'retrievals' | 'scores' | 'answers' | 'llm_calls' | 'score_cis' | 'comparisons'
+    | 'questions' | 'retrievals' | 'scores' | 'answers' | 'llm_calls' | 'score_cis' | 'comparisons' | 'verdicts'
     | 'answer_verdicts' | 'probe_answers' | 'gold_versions' | 'judge_agreement' | 'judge_comparisons';
   types: readonly CellType[];
   cells(runId: string, row: R): Cell[];
@@ -58,7 +59,7 @@ export const answerCells: TableCells<AnswerRow> = {
   ],
 };
 
-export const verdictCells: TableCells<VerdictRow> = {
+export const answerVerdictCells: TableCells<AnswerVerdictRow> = {
   table: 'answer_verdicts',
   types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'v', 'v', 'bl', 'vl'],
   cells: (runId, v) => [runId, v.dataset, v.questionId, v.method, v.probe, v.judge, v.gold, v.model, v.prompt, v.correct, v.raw],
@@ -113,9 +114,18 @@ export const scoreCiCells: TableCells<ScoreCiRow> = {
 
 export const comparisonCells: TableCells<ComparisonRow> = {
   table: 'comparisons',
-  types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'v', 'i', 'v', 'v', 'v', 'i'],
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'v', 'i', 'v', 'v', 'v', 'i', 'i'],
   cells: (_runId, r) => [
     r.run, r.dataset, r.methodA, r.methodB, r.level, r.metric, r.k, r.adaptType, r.nPairs, r.meanDiff, r.ciLow, r.ciHigh,
-    r.pValue, r.pHolm, r.test, r.family, r.nExcluded, r.runB, r.ciMethod, r.bootstrap, r.resamples,
+    r.pValue, r.pHolm, r.test, r.family, r.nExcluded, r.runB, r.ciMethod, r.bootstrap, r.resamples, r.familySize,
+  ],
+};
+
+export const verdictCells: TableCells<VerdictRow> = {
+  table: 'verdicts',
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'i', 'd', 'v', 'v'],
+  cells: (_runId, r) => [
+    r.experiment, r.dataset, r.claim, r.methodA, r.methodB, r.metric, r.level, r.k, r.adaptType, r.n, r.estimate, r.ciLow,
+    r.ciHigh, r.pValue, r.pHolm, r.family, r.familySize, r.mde, r.verdict, r.reason,
   ],
 };

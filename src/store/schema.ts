@@ -10,7 +10,7 @@ export const SCHEMA_VERSION = 3;
 export const TABLES = [
   'meta', 'runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'answer_verdicts', 'probe_answers', 'gold_versions',
   'llm_calls', 'checkpoints', 'classifier_eval', 'classifier_type_scores', 'classifier_confusion', 'classifier_predictions',
-  'score_cis', 'comparisons', 'judge_agreement', 'judge_comparisons',
+  'score_cis', 'comparisons', 'judge_agreement', 'judge_comparisons', 'verdicts',
 ] as const;
 export type TableName = (typeof TABLES)[number];
 export const VIEWS = ['scores_by_type'] as const;
@@ -136,7 +136,17 @@ CREATE TABLE llm_calls (
   latency_ms DOUBLE NOT NULL, cached BOOLEAN NOT NULL, cost_usd DOUBLE NOT NULL, error VARCHAR);
 `;
 
-// Statistics (issue 12), derived from the rows above and recomputed whenever they change (stats-tables.ts): a
+// The plan experiments' verdicts (src/eval/verdicts, docs/statistics.md): one row per claim an experiment tests, with
+// its comparator, Holm family and the reason a claim is not reached. Derived, recomputed with the statistics.
+const DDL_VERDICTS = `
+CREATE TABLE IF NOT EXISTS verdicts (
+  experiment VARCHAR NOT NULL, dataset VARCHAR NOT NULL, claim VARCHAR NOT NULL, method_a VARCHAR, method_b VARCHAR,
+  metric VARCHAR, level VARCHAR, k INTEGER, adapt_type VARCHAR NOT NULL, n INTEGER NOT NULL, estimate DOUBLE,
+  ci_low DOUBLE, ci_high DOUBLE, p_value DOUBLE, p_holm DOUBLE, family VARCHAR, family_size INTEGER, mde DOUBLE,
+  verdict VARCHAR NOT NULL, reason VARCHAR NOT NULL);
+`;
+
+// Statistics, derived from the rows above and recomputed whenever they change (stats-tables.ts): a
 // bootstrap CI per scores_by_type cell, and paired comparisons of methods. Added without a version bump — a file
 // without them gets them on its next writable open (open-store.ts), and readers of older harnesses ignore them.
 const DDL_STATS = `
@@ -150,7 +160,7 @@ CREATE TABLE IF NOT EXISTS comparisons (
   level VARCHAR NOT NULL, metric VARCHAR NOT NULL, k INTEGER, adapt_type VARCHAR NOT NULL, n_pairs INTEGER NOT NULL,
   mean_diff DOUBLE NOT NULL, ci_low DOUBLE NOT NULL, ci_high DOUBLE NOT NULL, p_value DOUBLE NOT NULL, p_holm DOUBLE NOT NULL,
   test VARCHAR NOT NULL, family VARCHAR NOT NULL, n_excluded INTEGER NOT NULL, run_b VARCHAR NOT NULL,
-  ci_method VARCHAR NOT NULL, bootstrap VARCHAR NOT NULL, resamples INTEGER NOT NULL);
+  ci_method VARCHAR NOT NULL, bootstrap VARCHAR NOT NULL, resamples INTEGER NOT NULL, family_size INTEGER);
 -- Judge panels (src/eval/qa/agreement): per dataset, pair of judges and AdaptMR type (plus 'all'), over the answers
 -- both judged on each run's headline gold version; judge_a = judge_b = 'all' is Fleiss' kappa over every judge
 -- (3 or more) on the answers all of them judged.
@@ -162,7 +172,8 @@ CREATE TABLE IF NOT EXISTS judge_comparisons (
   judge VARCHAR NOT NULL, run VARCHAR NOT NULL, dataset VARCHAR NOT NULL, method_a VARCHAR NOT NULL, method_b VARCHAR NOT NULL,
   adapt_type VARCHAR NOT NULL, n_pairs INTEGER NOT NULL, mean_diff DOUBLE NOT NULL, ci_low DOUBLE NOT NULL,
   ci_high DOUBLE NOT NULL, p_value DOUBLE NOT NULL, p_holm DOUBLE NOT NULL, test VARCHAR NOT NULL, run_b VARCHAR NOT NULL);
-`;
+ALTER TABLE comparisons ADD COLUMN IF NOT EXISTS family_size INTEGER;
+${DDL_VERDICTS}`;
 
 const KEYS = 's.run_id, s.dataset, s.method, s.granularity, s.level, s.metric, s.k';
 

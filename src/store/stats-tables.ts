@@ -1,6 +1,6 @@
 /**
- * Keeps a results file's statistics (tables `score_cis` and `comparisons`, the CI columns of `scores_by_type`) in
- * step with its rows. The statistics are a pure function of the counted scores, the questions and each run's
+ * Keeps a results file's statistics (tables `score_cis`, `comparisons` and `verdicts`, the CI columns of
+ * `scores_by_type`) in step with its rows. The statistics are a pure function of the counted scores, the questions and each run's
  * `stats:` settings (src/eval/stats/results), so they are recomputed — deterministically — whenever those change:
  * at the end of `adaptmr run`, by `adaptmr report`, and after a merge. A fingerprint of the inputs, stored in
  * `meta`, makes an unchanged file a no-op.
@@ -13,12 +13,14 @@ import {
   computeComparisons, computeScoreCis, resolveRunStats, type RunStats, type ScoreInput,
 } from '../eval/stats/results/index.ts';
 import { PlanCache } from '../eval/stats/resample.ts';
-import { computeJudgeAgreement, computeJudgeComparisons, type VerdictInput } from '../eval/qa/agreement/index.ts';
+import { computeJudgeAgreement, computeJudgeComparisons, type VerdictInput as JudgeVerdictInput } from '../eval/qa/agreement/index.ts';
 import { headlineGoldOf } from '../eval/qa/panel.ts';
+import { computeVerdicts } from '../eval/verdicts/index.ts';
+import { loadMethodFacts, loadPlanRunInputs, loadQuestionFacts, loadRetrievalFacts } from './verdicts-table.ts';
 import type { ResultStore } from './types.ts';
 
-/** Bumped when the statistics code changes what it stores, so older tables are recomputed. */
-export const STATS_VERSION = 1;
+/** Bumped when the statistics code changes what it stores, so older tables are recomputed (2: verdicts and declared families; 3: experiment 1 MDE). */
+export const STATS_VERSION = 4;
 
 const RunConfig = z.object({
   name: z.string(),
@@ -35,9 +37,15 @@ export async function statsFingerprint(store: ResultStore): Promise<string> {
   const [questions] = await store.query<{ h: string | null }>(
     `SELECT sum(hash(run_id, dataset, question_id, adapt_type, native_type))::VARCHAR AS h FROM questions`);
   const runs = await store.query<{ run_id: string; config_json: string }>(`SELECT run_id, config_json FROM runs ORDER BY run_id`);
-  const [verdicts] = await store.query<{ n: number; h: string | null }>(
+  // The judges' verdicts enter the judge-panel statistics; the plan verdicts also read the retrievals (latency,
+  // ranking, route, empty) and the methods' declared capabilities.
+  const [judged] = await store.query<{ n: number; h: string | null }>(
     `SELECT count(*) AS n, sum(hash(run_id, dataset, question_id, method, probe, judge, gold, correct))::VARCHAR AS h FROM answer_verdicts`);
-  return stableHash({ v: STATS_VERSION, scores, questions, verdicts, runs: runs.map((r) => [r.run_id, stableHash(r.config_json)]) });
+  const [retrievals] = await store.query<{ h: string | null }>(
+    `SELECT sum(hash(run_id, dataset, question_id, method, latency_ms, unit_ids, no_memory, route, error))::VARCHAR AS h FROM retrievals`);
+  const [methods] = await store.query<{ h: string | null }>(
+    `SELECT sum(hash(run_id, method, kind, upper_bound, degraded, output, capabilities))::VARCHAR AS h FROM methods`);
+  return stableHash({ v: STATS_VERSION, scores, questions, judged, retrievals, methods, runs: runs.map((r) => [r.run_id, stableHash(r.config_json)]) });
 }
 
 export async function loadRunStats(store: ResultStore): Promise<Map<string, RunStats>> {
@@ -90,7 +98,7 @@ export async function loadScoreInputs(store: ResultStore): Promise<ScoreInput[]>
  * Every judge's verdict on a real answer (not a probe) against its run's headline gold version, with the question's
  * types and whether its `accuracy` score counts (answers without one, e.g. LoCoMo category 5, count as not counted).
  */
-export async function loadVerdictInputs(store: ResultStore): Promise<VerdictInput[]> {
+export async function loadVerdictInputs(store: ResultStore): Promise<JudgeVerdictInput[]> {
   const runs = await store.query<{ run_id: string; config_json: string }>(`SELECT run_id, config_json FROM runs`);
   const headline = new Map(runs.map((r) => [r.run_id, headlineGoldOf(r.config_json)]));
   const rows = await store.query<{
@@ -118,6 +126,7 @@ export interface RefreshResult {
   recomputed: boolean;
   cells: number;
   comparisons: number;
+  verdicts: number;
   ms: number;
 }
 
@@ -127,8 +136,9 @@ export async function refreshStats(store: ResultStore, opts: { force?: boolean }
   const fingerprint = await statsFingerprint(store);
   const [stored] = await store.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'stats_fingerprint'`);
   if (!opts.force && stored?.value === fingerprint) {
-    const [c] = await store.query<{ cells: number; cmp: number }>(`SELECT (SELECT count(*) FROM score_cis) AS cells, (SELECT count(*) FROM comparisons) AS cmp`);
-    return { recomputed: false, cells: c?.cells ?? 0, comparisons: c?.cmp ?? 0, ms: performance.now() - t0 };
+    const [c] = await store.query<{ cells: number; cmp: number; v: number }>(
+      `SELECT (SELECT count(*) FROM score_cis) AS cells, (SELECT count(*) FROM comparisons) AS cmp, (SELECT count(*) FROM verdicts) AS v`);
+    return { recomputed: false, cells: c?.cells ?? 0, comparisons: c?.cmp ?? 0, verdicts: c?.v ?? 0, ms: performance.now() - t0 };
   }
   const runs = await loadRunStats(store);
   const rows = await loadScoreInputs(store);
@@ -137,13 +147,16 @@ export async function refreshStats(store: ResultStore, opts: { force?: boolean }
   const checkpoint = store.readOnly ? undefined : store.query('CHECKPOINT');
   checkpoint?.catch(() => {}); // awaited below
   await new Promise((resolve) => setImmediate(resolve)); // the store's queue starts it before this thread is busy
+  const [planRuns, methods, retrievals, questions] = await Promise.all([loadPlanRunInputs(store), loadMethodFacts(store), loadRetrievalFacts(store), loadQuestionFacts(store)]);
   const plans = new PlanCache(32);
   const scoreCis = computeScoreCis(rows, runs, plans);
   const comparisons = computeComparisons(rows, runs, plans);
-  const verdicts = await loadVerdictInputs(store);
-  const judgeAgreement = computeJudgeAgreement(verdicts);
-  const judgeComparisons = computeJudgeComparisons(verdicts, runs, plans);
+  const judgeVerdicts = await loadVerdictInputs(store);
+  const judgeAgreement = computeJudgeAgreement(judgeVerdicts);
+  const judgeComparisons = computeJudgeComparisons(judgeVerdicts, runs, plans);
+  // Plan verdicts last: they declare the plan runs' Holm families, so they also set the comparisons' p_holm there.
+  const verdicts = computeVerdicts({ scores: rows, questions, methods, retrievals, runs: planRuns, runStats: runs, comparisons, plans });
   await checkpoint;
-  await store.replaceStats({ scoreCis, comparisons, judgeAgreement, judgeComparisons, fingerprint });
-  return { recomputed: true, cells: scoreCis.length, comparisons: comparisons.length, ms: performance.now() - t0 };
+  await store.replaceStats({ scoreCis, comparisons, judgeAgreement, judgeComparisons, verdicts, fingerprint });
+  return { recomputed: true, cells: scoreCis.length, comparisons: comparisons.length, verdicts: verdicts.length, ms: performance.now() - t0 };
 }

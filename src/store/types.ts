@@ -4,6 +4,7 @@
  */
 import type { CallRecord } from '../core/interfaces.ts';
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
+import type { VerdictRow } from '../eval/verdicts/index.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
 import type { JudgeAgreementRow, JudgeComparisonRow } from '../eval/qa/agreement/index.ts';
 
@@ -96,7 +97,7 @@ export interface AnswerRow {
  * One judge's verdict on one answer against one gold version (table `answer_verdicts`, schema.ts). A probe answer (a
  * known-wrong answer, `probe_answers`) has `method` '' and `probe` its kind; a method's own answer has `probe` ''.
  */
-export interface VerdictRow {
+export interface AnswerVerdictRow {
   dataset: string;
   questionId: string;
   method: string;
@@ -149,7 +150,7 @@ export interface QuestionBatch {
   scores: ScoreRow[];
   answers?: AnswerRow[];
   /** Judge verdicts on this question's answers (and probe answers). */
-  verdicts?: VerdictRow[];
+  verdicts?: AnswerVerdictRow[];
   /** The question's gold under each version where they differ; written once per run and question, as the gold. */
   goldVersions?: GoldVersionRow[];
   llmCalls?: LlmCallRow[];
@@ -234,7 +235,7 @@ export interface ResultStore extends QuestionSink {
 
 /** What `writeJudging` writes. */
 export interface JudgingRows {
-  verdicts: readonly VerdictRow[];
+  verdicts: readonly AnswerVerdictRow[];
   probeAnswers?: readonly ProbeAnswerRow[];
   llmCalls?: readonly LlmCallRow[];
 }
@@ -250,5 +251,6 @@ export interface StatsTables {
   comparisons: readonly ComparisonRow[];
   judgeAgreement?: readonly JudgeAgreementRow[];
   judgeComparisons?: readonly JudgeComparisonRow[];
+  verdicts: readonly VerdictRow[];
   fingerprint: string;
 }

@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { InputError } from '../core/errors.ts';
 import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
 import type { Query, Retrieval, ScoredUnit } from '../core/types.ts';
+import { embeddingIndexOf } from '../index/first-stage.ts';
 import { lexicalCoverage } from './evidence.ts';
 import { BaseRankingSchema, entityRanked } from './factual.ts';
 import { askYesNo, strategyClient } from './llm-step.ts';
@@ -118,7 +119,7 @@ export function createAbstentionJudge(options: AbstentionOptions): AbstentionJud
 /** The decision for a query on an index: the semantic top-1 cosine against θ, the entity-ranked top memories
  * (factual.ts) as evidence (used by the strategy and by the gate). */
 export async function decideAbstention(judge: AbstentionJudge, query: Query, index: MemoryIndex, ctx: Ctx, k = 3): Promise<AbstentionDecision> {
-  return judge.decide(query, await index.semantic(query.text, k), index, ctx, await entityRanked(query.text, index, k));
+  return judge.decide(query, await embeddingIndexOf(index).semantic(query.text, k), index, ctx, await entityRanked(query.text, index, k));
 }
 
 export function noMemoryRetrieval(decision: AbstentionDecision, extraNotes: Record<string, unknown> = {}): Retrieval {
@@ -132,8 +133,10 @@ export function createAbstention(options: AbstentionOptions): Strategy {
     mode: options.mode,
     memorise: (index) => memoriseUnitKeys(index.units),
     async retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval> {
-      const semantic = await index.semantic(query.text, k);
-      const ranked = options.baseRanking === 'entity' ? await entityRanked(query.text, index, k) : semantic;
+      // θ are calibrated on cosines: the decision reads the embedding ranking whatever the first stage (first-stage.ts).
+      const cosine = embeddingIndexOf(index);
+      const semantic = await cosine.semantic(query.text, k);
+      const ranked = options.baseRanking === 'entity' ? await entityRanked(query.text, index, k) : cosine === index ? semantic : await index.semantic(query.text, k);
       const decision = await judge.decide(query, semantic, index, ctx, ranked);
       const notes = { strategy: 'abstention', contextOrder: 'rank', baseRanking: options.baseRanking };
       if (decision.noMemory) return noMemoryRetrieval(decision, notes);

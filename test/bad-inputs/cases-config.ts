@@ -145,6 +145,22 @@ export const configCases: BadInputCase[] = [
     first: /^error: .*unknown method "bm52".*(did you mean|Known).*bm25/iu,
   },
   {
+    name: 'unknown firstStage names the field and the choices',
+    area: 'config',
+    setup: withData((d) => experimentYaml({ datasets: pathDataset(d), methods: '  - { id: a, method: adaptmr, k: 5, options: { firstStage: bm26 } }' })),
+    args: runArgs(),
+    exit: 2,
+    first: /^error: exp\.yaml: methods\.0 \(a\): firstStage: .*"embedding"\|"bm25"\|"hybrid"/u,
+  },
+  {
+    name: 'a plan headline without a level names the field',
+    area: 'config',
+    setup: withData((d) => ok(d, 'plan: { experiment: adaptmr-vs-baselines, headline: { x: { metric: recall_any, k: 5 } } }')),
+    args: runArgs(),
+    exit: 2,
+    first: /^error: exp\.yaml: plan\.headline\.x.*level/u,
+  },
+  {
     name: 'unknown embedder name lists the known ones',
     area: 'config',
     setup: withData((d) => ok(d, 'embedder: { name: wink-sfi }')),

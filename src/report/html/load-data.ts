@@ -2,15 +2,18 @@
  * Everything the HTML report shows, read from a results file (opened read-only) into plain JSON-able rows. A
  * section's rows are empty when the file has nothing for it, and optional columns (`scores_by_type.ci_low/ci_high`,
  * the `comparisons` table of the statistics issue) are read only when the file has them, so the page shows what the
- * file holds and omits the rest. Series labels are shared with the text report (series-label.ts).
+ * file holds and omits the rest. Series labels are shared with the text report (series-label.ts), stand-ins marked
+ * "(offline)"; the verdicts are the stored `verdicts` table.
  */
-import type { ResultStore } from '../../store/index.ts';
-import { seriesLabeller, type SeriesKey } from '../series-label.ts';
+import { readVerdicts, type ResultStore, type VerdictRow } from '../../store/index.ts';
+import { loadDegradedMarks, loadMethodMarks, seriesLabeller, type SeriesKey } from '../series-label.ts';
 
 export interface RunInfo {
   runId: string; name: string; status: string; configHash: string; gitCommit: string | null; gitDirty: boolean | null;
   seed: number; startedAt: string; endedAt: string | null; config: unknown; packageVersions: Record<string, string>;
   datasetHashes: unknown;
+  /** The model and calibration files the run read, with their sha256 (run checkpoint `input-files`). */
+  inputFiles: unknown;
 }
 
 export interface MethodInfo {
@@ -47,6 +50,8 @@ export interface ReportData {
   file: string; experiment: string | null; schemaVersion: string; generatedAt: string;
   runs: RunInfo[]; methods: MethodInfo[]; scores: TypeScore[]; hasCi: boolean; comparisons: Comparison[];
   efficiency: Efficiency[]; routes: RouteShare[]; questions: DrillQuestion[];
+  /** The `verdicts` table as stored (none recomputed); method ids of stand-ins in `methodMarks`. */
+  verdicts: VerdictRow[]; methodMarks: Record<string, string>;
   /** Units listed per method in the drill-down (the first of k). */
   unitsShown: number;
 }
@@ -63,11 +68,14 @@ const json = (text: string | null): unknown => (text === null ? null : JSON.pars
 
 async function loadRuns(store: ResultStore): Promise<RunInfo[]> {
   const rows = await store.query<Record<string, string | number | boolean | null>>('SELECT * FROM runs ORDER BY started_at, run_id');
+  const inputs = new Map((await store.query<{ run_id: string; value: string }>(
+    `SELECT run_id, value FROM checkpoints WHERE method = '(run)' AND key = 'input-files'`)).map((r) => [r.run_id, r.value]));
   return rows.map((r) => ({
     runId: String(r.run_id), name: String(r.name), status: String(r.status), configHash: String(r.config_hash),
     gitCommit: r.git_commit as string | null, gitDirty: r.git_dirty as boolean | null, seed: Number(r.seed),
     startedAt: String(r.started_at), endedAt: r.ended_at as string | null, config: json(r.config_json as string),
     packageVersions: json(r.package_versions as string) as Record<string, string>, datasetHashes: json(r.dataset_hashes as string),
+    inputFiles: (json(inputs.get(String(r.run_id)) ?? null) as { files?: unknown } | null)?.files ?? null,
   }));
 }
 
@@ -76,7 +84,7 @@ interface Labelled extends SeriesKey { upper_bound: boolean | null }
 export async function loadReportData(store: ResultStore, file: string): Promise<ReportData> {
   const keys = await store.query<SeriesKey>(
     `SELECT DISTINCT run_id, method, granularity FROM retrievals UNION SELECT DISTINCT run_id, method, granularity FROM scores`);
-  const label = seriesLabeller(keys);
+  const label = seriesLabeller(keys, await loadDegradedMarks(store));
   const upper = new Set((await store.query<SeriesKey>('SELECT run_id, method, granularity FROM methods WHERE upper_bound'))
     .map((r) => `${r.run_id}\t${r.method}`));
   const isUpper = (r: SeriesKey): boolean => upper.has(`${r.run_id}\t${r.method}`);
@@ -106,6 +114,7 @@ export async function loadReportData(store: ResultStore, file: string): Promise<
     generatedAt: new Date().toISOString(), runs: await loadRuns(store), methods, scores, hasCi: hasCiCols(scoreCols),
     comparisons, efficiency: await loadEfficiency(store, label, isUpper), routes: await loadRoutes(store, label),
     questions: await loadQuestions(store, label, isUpper), unitsShown: UNITS_SHOWN,
+    verdicts: await readVerdicts(store), methodMarks: Object.fromEntries(await loadMethodMarks(store)),
   };
 }
 

@@ -14,6 +14,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { TYPE_COLUMNS } from '../per-type-table.ts';
 import { markedLabel } from '../palette.ts';
 import { CLIENT_SCRIPT } from './client-script.ts';
+import { holmText, mdeText, verdictEstimate } from '../verdict-table.ts';
 import type { ReportData } from './load-data.ts';
 
 const require = createRequire(import.meta.url);
@@ -73,6 +74,7 @@ function provenance(d: ReportData): string {
 </table>
 <details><summary>resolved config</summary><pre>${esc(JSON.stringify(r.config, null, 2))}</pre></details>
 <details><summary>dataset hashes</summary><pre>${esc(JSON.stringify(r.datasetHashes, null, 2))}</pre></details>
+${r.inputFiles ? `<details><summary>model and calibration files (sha256)</summary><pre>${esc(JSON.stringify(r.inputFiles, null, 2))}</pre></details>` : ''}
 <details><summary>package versions</summary><pre>${esc(Object.entries(r.packageVersions ?? {}).map(([k, v]) => `${k} ${v}`).join('\n'))}</pre></details>
 </div>`;
   });
@@ -82,6 +84,16 @@ function provenance(d: ReportData): string {
 ${runs.join('\n')}
 <h3>Methods</h3><table class="grid"><thead><tr><th>run</th><th>method</th><th>kind</th><th>granularity</th><th>k</th><th>output</th><th>upper bound</th><th>degraded</th></tr></thead>
 <tbody>${methods.join('')}</tbody></table></section>`;
+}
+
+/** The stored verdicts, as the terminal report prints them (src/report/verdict-table.ts); nothing decided here. */
+function verdictsSection(d: ReportData): string {
+  const mark = (id: string | null): string => (id === null ? '—' : d.methodMarks[id] ? `${id} (${d.methodMarks[id]})` : id);
+  const rows = d.verdicts.map((v) => `<tr class="verdict">${td(v.experiment)}${td(v.dataset)}${td(v.claim, 'mono')}${td(mark(v.methodA))}${td(mark(v.methodB))}${td(v.adaptType)}${td(v.metric === null ? '' : `${v.metric}${v.k === null ? '' : `@${v.k}`} ${v.level ?? ''}`)}${td(v.n, 'num')}${td(verdictEstimate(v), 'num')}${td(holmText(v), 'num')}${td(mdeText(v), 'num')}${td(v.verdict)}${td(v.reason)}</tr>`);
+  return `<section id="verdicts"><h2>Verdicts</h2>
+<p class="muted">One row per claim of the plan's experiments, as stored in the results file. Estimate in points (A − B; the overhead claim: a ratio); p_holm within the declared family of m claims; MDE = the smallest difference detectable with 80% power at that n (α = 0.05 / m). Stand-ins are marked (offline).</p>
+<table class="grid"><thead><tr><th>experiment</th><th>dataset</th><th>claim</th><th>A</th><th>B</th><th>type</th><th>headline</th><th>n</th><th>estimate [95% CI]</th><th>p_holm (m)</th><th>MDE</th><th>verdict</th><th>reason</th></tr></thead>
+<tbody>${rows.join('')}</tbody></table></section>`;
 }
 
 function efficiencyTable(d: ReportData): string {
@@ -110,6 +122,7 @@ export function renderPage(p: PageInput): string {
   const d = p.data;
   const has = (id: string): boolean => id in p.charts;
   const sections: string[] = [provenance(d)];
+  if (d.verdicts.length > 0) sections.push(verdictsSection(d));
   sections.push(`<section id="scores"><h2>Scores by AdaptMR type${d.hasCi ? ' (mean [95% CI] (n))' : ' (mean (n); this file has no CIs)'}</h2>
 <p class="filters"><label>metric <select id="pick-metric">${p.combos.map((c) => `<option value="${esc(c.value)}"${c.value === p.initial ? ' selected' : ''}>${esc(c.label)}</option>`).join('')}</select></label>
 <span class="muted">Outlined, hatched entries are upper bounds (oracle: they saw the gold type).</span></p>
@@ -130,7 +143,7 @@ export function renderPage(p: PageInput): string {
 <div id="drill-detail" hidden></div>
 <table class="grid"><thead><tr><th>dataset</th><th>question</th><th>type</th><th>native</th><th>text</th><th>hits</th></tr></thead><tbody id="drill-rows"></tbody></table>
 <p class="muted">hits = methods whose top-k retrieval contains an evidence session (recall_any at the file's largest session k).</p></section>`);
-  const nav = [['provenance', 'Provenance'], ['scores', 'Scores'], ['comparisons', 'Comparisons'], ['efficiency', 'Efficiency'], ['routing', 'Routing'], ['drill', 'Questions']]
+  const nav = [['provenance', 'Provenance'], ['verdicts', 'Verdicts'], ['scores', 'Scores'], ['comparisons', 'Comparisons'], ['efficiency', 'Efficiency'], ['routing', 'Routing'], ['drill', 'Questions']]
     .filter(([id]) => sections.some((s) => s.includes(`<section id="${id}"`))).map(([id, t]) => `<a href="#${id}">${t}</a>`).join('');
   const payload = JSON.stringify({ data: d, charts: p.charts, picked: p.picked, types: TYPE_COLUMNS }).replaceAll('<', '\\u003c');
   const title = `AdaptMR report — ${d.experiment ?? d.runs.map((r) => r.name).join(', ')}`;

@@ -10,6 +10,7 @@ import { InputError } from '../../core/errors.ts';
 import { openResultStore } from '../../store/index.ts';
 import { specToSvg, svgToPng } from '../render-chart.ts';
 import { loadReportData, type ReportData } from '../html/load-data.ts';
+import { holmText, mdeText, verdictEstimate } from '../verdict-table.ts';
 
 export { comparisonsSpec, latencyVsScoreSpec, routesSpec, seriesDomain, tokensByStageSpec, typeScoresSpec, kKey } from '../html/chart-specs.ts';
 export { markedLabel, UPPER_BOUND_MARK } from '../palette.ts';
@@ -102,6 +103,20 @@ export function note(strings: TemplateStringsArray, ...values: unknown[]): Displ
   const markdown = strings.reduce((acc, s, i) => acc + s + (i < values.length ? escapeMarkdown(String(values[i])) : ''), '');
   const text = strings.reduce((acc, s, i) => acc + s + (i < values.length ? String(values[i]) : ''), '');
   return display({ 'text/markdown': markdown, 'text/plain': text });
+}
+
+/**
+ * The stored verdicts (the `verdicts` table, as the terminal and HTML reports print them; none recomputed), those
+ * whose claim starts with `claimPrefix` when given; a note when the file has none.
+ */
+export function verdicts(data: ReportData, claimPrefix?: string): Displayable {
+  const rows = data.verdicts.filter((v) => claimPrefix === undefined || v.claim.startsWith(claimPrefix));
+  if (rows.length === 0) return note`No verdicts in this file (plan experiments store them when their statistics are computed: \`adaptmr run\`, \`adaptmr report\`).`;
+  const mark = (id: string | null): string => (id === null ? '—' : data.methodMarks[id] ? `${id} (${data.methodMarks[id]})` : id);
+  return table(rows.map((v) => ({
+    experiment: v.experiment, dataset: v.dataset, claim: v.claim, A: mark(v.methodA), B: mark(v.methodB), type: v.adaptType, n: v.n,
+    estimate: verdictEstimate(v), 'p_holm (m)': holmText(v), MDE: mdeText(v), verdict: v.verdict, reason: v.reason,
+  })), ['experiment', 'dataset', 'claim', 'A', 'B', 'type', 'n', 'estimate', 'p_holm (m)', 'MDE', 'verdict', 'reason']);
 }
 
 export const pct = (v: unknown): string => (typeof v === 'number' && Number.isFinite(v) ? `${(v * 100).toFixed(1)}%` : '—');

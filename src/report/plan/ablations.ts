@@ -1,39 +1,23 @@
 /**
  * Plan experiment 4 section: each ablation (a variation run of the sweep) against the full method (the base run):
- * the delta per type with its paired bootstrap 95% CI and Holm-adjusted p, from the `comparisons` table; each
- * ablation's plan prediction (a drop on its own type; w/o classifier a large overall drop) is checked as "met"
- * when the CI of that delta lies below 0 and its Holm-adjusted p is below 0.05. Chart: dot-and-whisker of the deltas.
+ * the delta per type with its paired bootstrap 95% CI and Holm-adjusted p (one family of all the sweep's ablations
+ * per dataset × metric × type), from the `comparisons` table; how many questions each ablation's ranking changed;
+ * how the full system and each ablation routed each gold type; and the stored verdicts (`ablation:<id>`).
+ * Chart: dot-and-whisker of the deltas.
  */
 import { join } from 'node:path';
 import Table from 'cli-table3';
 import type { TopLevelSpec } from 'vega-lite';
 import type { ResultStore } from '../../store/index.ts';
-import { HOLM_ALPHA, formatComparison, type ComparisonCell } from '../comparison-cells.ts';
+import { rankingChanges, variationOf } from '../../eval/verdicts/index.ts';
+import { loadVerdictInput } from '../../store/index.ts';
+import { formatComparison, type ComparisonCell } from '../comparison-cells.ts';
 import { TYPE_COLUMNS } from '../per-type-table.ts';
 import { renderChart } from '../render-chart.ts';
 import { headlineComparisons, headlineTitle, runHeadlineTitle, type PlanRun } from './plan-runs.ts';
+import { routingTables } from './routing-table.ts';
 import type { PlanSection } from './section.ts';
-
-/** The type each of the plan's ablations is predicted to hurt (variation ids of experiments/exp4-ablations.yaml). */
-export const PREDICTED_DROP: Record<string, string> = {
-  'no-classifier': 'all',
-  'no-temporal-strategy': 'temporal',
-  'no-update-strategy': 'update',
-  'no-multi-hop-strategy': 'multi-hop',
-  'no-abstention-strategy': 'abstention',
-  'no-entity-rerank': 'factual',
-};
-
-/** Met only when the CI lies below 0 and the drop survives Holm's correction (both, so a skewed bootstrap
- * interval over a handful of discordant questions cannot carry the verdict alone). */
-export function dropVerdict(c: Pick<ComparisonCell, 'meanDiff' | 'ciHigh' | 'pHolm'>): string {
-  if (c.ciHigh < 0 && c.pHolm < HOLM_ALPHA) return 'met';
-  if (c.meanDiff < 0) return 'not established (CI includes 0 or p_holm ≥ 0.05)';
-  return 'not met (no drop)';
-}
-
-/** A sweep names its runs `<sweep>.<variation id>` (src/run/sweep-file.ts). */
-const variationOf = (run: PlanRun): string => run.name.slice(run.name.indexOf('.') + 1);
+import { sectionVerdicts } from './section-verdicts.ts';
 
 /** Dot-and-whisker per variation and type; one column per dataset (each at its own headline, named in the facet). */
 function chartSpec(cells: readonly (ComparisonCell & { variation: string })[], title: string, facetTitle: (dataset: string) => string): TopLevelSpec {
@@ -68,13 +52,11 @@ export async function ablationsSection(store: ResultStore, runs: readonly PlanRu
   const title = `Experiment 4 — ablations vs full AdaptMR (${base.name}): ${runHeadlineTitle(base)}`;
   const variations = runs.filter((r) => r !== base);
   const all = await headlineComparisons(store, variations.map((v) => v.runId), h, base.datasets);
-  const cells = variations.flatMap((v) => all.filter((c) => c.run === v.runId && c.methodA === c.methodB).map((c) => ({ ...c, variation: variationOf(v) })));
+  const cells = variations.flatMap((v) => all.filter((c) => c.run === v.runId && c.methodA === c.methodB).map((c) => ({ ...c, variation: variationOf(v.name) })));
   if (cells.length === 0) return { experiment: 'ablations', text: `${title}\nno comparisons yet (run every variation of the sweep into this file)`, charts: [] };
   const table = new Table({ head: ['dataset', 'ablation', ...TYPE_COLUMNS], style: { head: [], border: [], compact: true } });
-  const lines: string[] = [];
   const datasets = [...new Set(cells.map((c) => c.dataset))];
   for (const dataset of datasets) {
-    lines.push(`  ${dataset} (${headlineTitle(h(dataset))}):`);
     for (const v of [...new Set(cells.map((c) => c.variation))]) {
       const mine = cells.filter((c) => c.variation === v && c.dataset === dataset);
       if (mine.length === 0) continue;
@@ -82,20 +64,30 @@ export async function ablationsSection(store: ResultStore, runs: readonly PlanRu
         const c = mine.find((x) => x.adaptType === t);
         return c ? formatComparison(c) : '—';
       })]);
-      const type = PREDICTED_DROP[v];
-      const c = type ? mine.find((x) => x.adaptType === type) : undefined;
-      if (type && c) lines.push(`    ${v}: predicted drop on ${type}: ${formatComparison(c)} → ${dropVerdict(c)}`);
-      else if (type) {
-        const why = type === 'abstention' ? 'retrieval metrics skip abstention questions; judge QA accuracy with an llm: block' : `${dataset} has no ${type} questions`;
-        lines.push(`    ${v}: predicted drop on ${type}: no ${headlineTitle(h(dataset))} for ${type} questions on ${dataset} (${why})`);
-      }
     }
   }
+  // How much each ablation touches: questions whose ranking differs from the full system's, per type.
+  const input = await loadVerdictInput(store);
+  const method = base.reference ?? base.methods[0]?.id ?? 'adaptmr';
+  const touched = new Table({ head: ['dataset', 'ablation', ...TYPE_COLUMNS], style: { head: [], border: [], compact: true } });
+  for (const dataset of datasets) {
+    for (const v of variations) {
+      const changes = rankingChanges(input.retrievals, input.questions, { runId: v.runId, method }, { runId: base.runId, method }, dataset);
+      if (changes.length === 0) continue;
+      touched.push([dataset, variationOf(v.name), ...TYPE_COLUMNS.map((t) => {
+        const c = changes.find((x) => x.adaptType === t);
+        return c ? `${c.changed}/${c.total}` : '—';
+      })]);
+    }
+  }
+  const routed = [base, ...variations].map((r) => ({ runId: r.runId, label: r === base ? `full (${base.name})` : variationOf(r.name), method }));
   const text = [
-    `${title}  — cells: delta ablation − full [95% paired bootstrap CI] p_holm; * = significant after Holm`,
+    `${title}  — cells: delta ablation − full [95% paired bootstrap CI] p_holm (Holm over the ${variations.length} ablations of each dataset × metric × type); * = significant after Holm`,
     table.toString(),
-    ...(lines.length > 0 ? ['plan predictions:', ...lines] : []),
-  ];
+    `Questions whose ranking the ablation changed (vs the full system), per gold type: an ablation can only move a mean through these\n${touched.toString()}`,
+    routingTables(input.retrievals, input.questions, routed, datasets),
+    await sectionVerdicts(store, base.experiment, 'Verdicts (a drop claimed for every ablation and type; the plan predicts one on the named type)'),
+  ].filter((x) => x !== '');
   const charts = [await renderChart(chartSpec(cells, title, (d) => `${d}: ${headlineTitle(h(d))}`), join(chartsDir, 'exp4-ablations'))];
   return { experiment: 'ablations', text: text.join('\n'), charts };
 }

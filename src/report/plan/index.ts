@@ -1,7 +1,7 @@
 /**
- * The plan's five experiments as report sections (issue 12): each run whose config has a `plan:` block gets its
- * experiment's section — text and chart(s) — in `adaptmr report`. Ablation sweeps are one section over the base run
- * and its variation runs. Re-exports and the dispatcher.
+ * The plan's five experiments as report sections: each run whose config has a `plan:` block gets its
+ * experiment's section — text, chart(s) and its stored verdicts — in `adaptmr report`. Ablation sweeps are one section
+ * over the base run and its variation runs. Re-exports and the dispatcher.
  */
 import type { ResultStore } from '../../store/index.ts';
 import { ablationsSection } from './ablations.ts';
@@ -15,8 +15,7 @@ import { routerTransferSection } from './router-transfer.ts';
 import type { PlanSection } from './section.ts';
 
 export type { PlanSection } from './section.ts';
-export { oracleGap, type OracleGapRow } from './oracle-gap.ts';
-export { efficiencyOf, type MethodEfficiency } from './efficiency-stats.ts';
+export { efficiencyOf, type MethodEfficiency } from '../../eval/verdicts/efficiency.ts';
 export { loadPlanRuns, type PlanRun } from './plan-runs.ts';
 
 /** Sections in the plan's order (experiment 1 … 5), then the benchmark-transfer sections. */
@@ -25,7 +24,7 @@ export async function planSections(store: ResultStore, chartsDir: string, opts: 
   const resamples = opts.resamples ?? 2000;
   const out: PlanSection[] = [];
   for (const run of runs.filter((r) => r.plan.experiment === 'existing-systems')) out.push(await existingSystemsSection(store, run, chartsDir));
-  for (const run of runs.filter((r) => r.plan.experiment === 'oracle-upper-bound')) out.push(await oracleSection(store, run, chartsDir, resamples));
+  for (const run of runs.filter((r) => r.plan.experiment === 'oracle-upper-bound')) out.push(await oracleSection(store, run, chartsDir));
   for (const run of runs.filter((r) => r.plan.experiment === 'adaptmr-vs-baselines')) out.push(await adaptmrVsBaselinesSection(store, run, chartsDir));
   const ablations = runs.filter((r) => r.plan.experiment === 'ablations');
   if (ablations.length > 0) out.push(await ablationsSection(store, ablations, chartsDir));

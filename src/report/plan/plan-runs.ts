@@ -1,14 +1,15 @@
 /**
  * The runs of a results file that declare one of the plan's five experiments (`plan:` in their config), with the
- * headline metric each section reports per dataset: the `plan` block's metric / level / k (the level may differ per
- * dataset, e.g. LoCoMo as turns next to LongMemEval S as sessions); judged accuracy when the run answered questions
- * and names no metric; else recall_any@10 at session level.
+ * headline metric each section reports per dataset: the same as the verdicts' (src/eval/verdicts/headline.ts) —
+ * declared in the `plan` block (per dataset: LoCoMo as turns next to LongMemEval S as sessions), judged accuracy when
+ * the run answered questions and names no metric, else the one the verdicts were computed at (the default rule).
  */
 import { z } from 'zod';
-import { PlanConfigSchema, type PlanConfig } from '../../core/stats-config.ts';
-import type { ResultStore } from '../../store/index.ts';
+import type { PlanConfig } from '../../core/stats-config.ts';
+import { declaredHeadline, experimentNames, type PlanRunInput } from '../../eval/verdicts/index.ts';
+import { loadPlanRunInputs, readVerdicts, type ResultStore } from '../../store/index.ts';
 import { seriesLabeller, type SeriesKey } from '../series-label.ts';
-import type { TypeMeanRow } from '../type-means.ts';
+import { unrankedRows, type TypeMeanRow } from '../type-means.ts';
 import { loadComparisons, type ComparisonCell } from '../comparison-cells.ts';
 
 export interface Headline {
@@ -32,46 +33,45 @@ export interface PlanRun {
   reference: string | null;
   /** stats.referenceRun: the run (by name) whose reference method this run is compared with (sweep variations). */
   referenceRun: string | null;
+  /** The `experiment` column of its verdicts. */
+  experiment: string;
+  /** As the verdicts read it. */
+  input: PlanRunInput;
 }
 
 const StoredConfig = z.object({
   name: z.string(),
   description: z.string().optional(),
-  seed: z.number(),
-  methods: z.array(z.object({ id: z.string(), method: z.string() }).passthrough()),
-  qa: z.unknown().optional(),
-  plan: PlanConfigSchema.optional(),
-  stats: z.object({ reference: z.string().optional(), referenceRun: z.string().optional() }).passthrough().optional(),
+  stats: z.object({ reference: z.string().optional() }).passthrough().optional(),
 }).passthrough();
 
 export async function loadPlanRuns(store: ResultStore): Promise<PlanRun[]> {
-  const rows = await store.query<{ run_id: string; config_json: string }>(`SELECT run_id, config_json FROM runs ORDER BY started_at, run_id`);
+  const inputs = await loadPlanRunInputs(store);
+  const experimentOf = experimentNames(inputs);
+  const configs = new Map((await store.query<{ run_id: string; config_json: string }>(`SELECT run_id, config_json FROM runs`)).map((r) => [r.run_id, r.config_json]));
   // Datasets in the order the run wrote them (its config order).
   const datasetRows = await store.query<{ run_id: string; dataset: string }>(
     `SELECT run_id, dataset FROM questions GROUP BY run_id, dataset ORDER BY run_id, min(rowid)`);
+  const verdicts = await readVerdicts(store);
   const out: PlanRun[] = [];
-  for (const r of rows) {
-    const parsed = StoredConfig.safeParse(JSON.parse(r.config_json));
-    if (!parsed.success || !parsed.data.plan) continue;
-    const c = parsed.data;
-    const plan = c.plan!;
-    const qa = c.qa !== undefined;
+  for (const run of inputs) {
+    const c = StoredConfig.parse(JSON.parse(configs.get(run.runId)!));
+    const experiment = experimentOf(run);
+    // Declared in the file; else the one the verdicts were computed at (the rule's choice, src/eval/verdicts/headline.ts).
     const headlineOf = (dataset: string): Headline => {
-      // With answers and no metric named, the headline is judged accuracy whatever `level` says: `level` (and its
-      // per-dataset map) then describes the retrieval headline the same file reports offline.
-      if (qa && plan.metric === undefined) return { metric: 'accuracy', level: 'qa', k: null };
-      const level = (typeof plan.level === 'string' ? plan.level : plan.level?.[dataset]) ?? (qa ? 'qa' : 'session');
-      const metric = (typeof plan.metric === 'string' ? plan.metric : plan.metric?.[dataset]) ?? (qa ? 'accuracy' : 'recall_any');
-      const k = (typeof plan.k === 'number' ? plan.k : plan.k?.[dataset]) ?? 10;
-      return { metric, level, k: level === 'qa' ? null : k };
+      const declared = declaredHeadline(run.plan, dataset, run.qa);
+      if (declared) return declared;
+      const v = verdicts.find((x) => x.experiment === experiment && x.dataset === dataset && x.metric !== null && x.claim !== 'overhead');
+      return v ? { metric: v.metric!, level: v.level!, k: v.k } : { metric: 'recall_any', level: 'session', k: 10 };
     };
     out.push({
-      runId: r.run_id, name: c.name, description: c.description ?? null, seed: c.seed, plan,
-      datasets: datasetRows.filter((d) => d.run_id === r.run_id).map((d) => d.dataset),
+      runId: run.runId, name: run.name, description: c.description ?? null, seed: run.seed, plan: run.plan, experiment,
+      datasets: datasetRows.filter((d) => d.run_id === run.runId).map((d) => d.dataset),
       headlineOf,
-      methods: c.methods.map((m) => ({ id: m.id, method: m.method })),
-      reference: c.stats?.reference ?? c.methods.find((m) => m.method === 'unified-embedding')?.id ?? null,
-      referenceRun: c.stats?.referenceRun ?? null,
+      methods: run.methods.map((m) => ({ id: m.id, method: m.method })),
+      reference: c.stats?.reference ?? run.methods.find((m) => m.method === 'unified-embedding')?.id ?? null,
+      referenceRun: run.referenceRun,
+      input: run,
     });
   }
   return out;
@@ -119,10 +119,13 @@ export async function typeMeansOfRuns(store: ResultStore, runIds: readonly strin
      WHERE native_type = 'all' ORDER BY dataset, run_id, method, adapt_type`)
     .then((all) => all.filter((r) => runIds.includes(r.run_id) && isHeadline(headlineOf, r)));
   const lab = label ?? seriesLabeller(rows);
-  return rows.map((r) => ({
+  // Methods without retrieval metrics (no ids, no ranking) are "n/a" rows, whatever scores an older file holds.
+  const na = await unrankedRows(store, lab, runIds);
+  const naKeys = new Set(na.map((r) => `${r.dataset}\t${r.series}`));
+  return [...rows.map((r) => ({
     dataset: r.dataset, series: lab(r), adaptType: r.adapt_type, n: r.n, mean: r.mean,
     ...(r.ci_low !== null && r.ci_high !== null ? { ciLow: r.ci_low, ciHigh: r.ci_high } : {}),
-  }));
+  })).filter((r) => !naKeys.has(`${r.dataset}\t${r.series}`)), ...na];
 }
 
 export const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;

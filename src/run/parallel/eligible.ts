@@ -34,6 +34,8 @@ export function workerObstacle(config: ExperimentConfig, methods: readonly Confi
  */
 export function workerCount(config: ExperimentConfig, methods: readonly ConfiguredMethod[], questions: number, requested?: number, runnerComputes = false): number {
   if (requested === 0 || workerObstacle(config, methods) !== undefined) return 0;
+  // A timing run: its questions must not share the cores with each other (one thread, as concurrency 1 asks).
+  if ((config.timingRepeats ?? 1) > 1) return 0;
   if (requested !== undefined) return requested;
   const cores = Math.min(availableParallelism(), 4);
   if (cores < 2 || questions < MIN_QUESTIONS_FOR_WORKERS) return 0;

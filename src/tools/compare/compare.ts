@@ -7,6 +7,7 @@ import { InputError } from '../../core/errors.ts';
 import { computeComparisons, type ComparisonRow, type RunStats } from '../../eval/stats/results/index.ts';
 import { loadRunStats, loadScoreInputs, openResultStore } from '../../store/index.ts';
 import { formatComparison } from '../../report/comparison-cells.ts';
+import { loadDegradedMarks, markedMethod } from '../../report/series-label.ts';
 
 export interface CompareOptions {
   a: string;
@@ -59,8 +60,9 @@ export async function compareMethods(path: string, o: CompareOptions): Promise<{
     const width = Math.max(...out.map((r) => r.dataset.length));
     const where = (r: ComparisonRow): string => (new Set(out.map((x) => x.dataset)).size > 1 ? `${r.dataset.padEnd(width)}  ` : '');
     const k = o.k === null ? '' : `@${o.k}`;
+    const marks = await loadDegradedMarks(store);
     const lines = [
-      `${o.a} (${runA}) − ${o.b} (${runB}), ${o.metric}${k} at ${o.level} level; ${spec.ci} ${Math.round((1 - spec.alpha) * 100)}% CI, ` +
+      `${markedMethod(marks, runA, o.a)} (${runA}) − ${markedMethod(marks, runB, o.b)} (${runB}), ${o.metric}${k} at ${o.level} level; ${spec.ci} ${Math.round((1 - spec.alpha) * 100)}% CI, ` +
         `${spec.resamples} resamples, seed ${spec.seed}; p_holm from the experiment's comparison family (${spec.family}), n/a when this pair is not in it`,
       ...out.map((r) => `  ${where(r)}${r.adaptType.padEnd(11)} n=${String(r.nPairs).padEnd(4)} ${formatComparison(r)}  (p ${r.pValue.toPrecision(3)}, ${r.test}, ${r.bootstrap} bootstrap${r.nExcluded > 0 ? `, ${r.nExcluded} unpaired questions left out` : ''})`),
     ];

@@ -35,6 +35,8 @@ export interface ExplainedMethod {
   method: string;
   /** True when the runner handed this method the gold type (oracle router: an upper bound). */
   gotOracleType: boolean;
+  /** Why the method is a stand-in (`offline`), shown after its id; null for the real system. */
+  degraded: string | null;
   predictedType: string | null;
   typeProbs: Record<string, number> | null;
   route: string | null;
@@ -125,6 +127,7 @@ export async function explainQuestion(exp: LoadedExperiment, o: ExplainOptions):
       return {
         method: m.id,
         gotOracleType: m.impl.capabilities.oracleType === true,
+        degraded: m.impl.capabilities.degraded ?? null,
         predictedType: row.predictedType,
         typeProbs: row.typeProbs,
         route: row.route,

@@ -20,7 +20,7 @@ export function formatExplain(r: ExplainResult): string {
   out.push(`asked at ${r.question.askedAt}`);
   out.push(`Q: ${r.question.text}`);
   for (const m of r.methods) {
-    out.push('', RULE, `METHOD ${m.method}${m.gotOracleType ? '   [oracle: received the gold type — upper bound]' : ''}`, RULE);
+    out.push('', RULE, `METHOD ${m.method}${m.degraded ? ` (${m.degraded})` : ''}${m.gotOracleType ? '   [oracle: received the gold type — upper bound]' : ''}`, RULE);
     if (m.error) {
       out.push(`error: ${m.error}`);
       continue;

@@ -10,6 +10,8 @@ import { openResultStore } from '../../store/index.ts';
 export interface StoredMethodCase {
   run: string;
   method: string;
+  /** Why the method is a stand-in (the `methods` table's `degraded`), shown after its id. */
+  degraded: string | null;
   route: string | null;
   predictedType: string | null;
   noMemory: boolean;
@@ -50,6 +52,8 @@ export async function loadStoredCase(file: string, questionId: string, dataset?:
     if (matching.length === 0) throw new InputError(`question "${questionId}" is not in the results file${dataset ? ` (dataset ${dataset})` : ''}`, file);
     if (new Set(matching.map((q) => q.dataset)).size > 1) throw new InputError(`question "${questionId}" is in several datasets; choose one with --dataset`, file);
     const q = matching[0]!;
+    const degraded = new Map((await store.query<{ run_id: string; method: string; degraded: string | null }>('SELECT run_id, method, degraded FROM methods'))
+      .map((m) => [`${m.run_id}\t${m.method}`, m.degraded]));
     const rows = await store.query<{ run_id: string; method: string; route: string | null; predicted_type: string | null; no_memory: boolean; unit_ids: string[]; context: string | null; error: string | null; answer: string | null; judge_verdicts: string | null; answer_error: string | null }>(
       `SELECT r.run_id, r.method, r.route, r.predicted_type, r.no_memory, r.unit_ids, r.context, r.error, a.answer, a.judge_verdicts, a.error AS answer_error
        FROM retrievals r LEFT JOIN answers a ON a.run_id = r.run_id AND a.dataset = r.dataset AND a.question_id = r.question_id AND a.method = r.method
@@ -62,7 +66,7 @@ export async function loadStoredCase(file: string, questionId: string, dataset?:
       question: { id: questionId, text: q.text, askedAt: q.asked_at },
       gold: { adaptType: q.adapt_type, nativeType: q.native_type, isAbstention: q.is_abstention, answer: q.answer, evidenceSessionIds: q.evidence_session_ids },
       methods: rows.map((r) => ({
-        run: r.run_id, method: r.method, route: r.route, predictedType: r.predicted_type, noMemory: r.no_memory, unitIds: r.unit_ids,
+        run: r.run_id, method: r.method, degraded: degraded.get(`${r.run_id}\t${r.method}`) ?? null, route: r.route, predictedType: r.predicted_type, noMemory: r.no_memory, unitIds: r.unit_ids,
         context: r.context, error: r.error, answer: r.answer, verdicts: r.judge_verdicts === null ? null : verdictsOf(r.judge_verdicts),
         answerError: r.answer_error,
         scores: scores.filter((s) => s.run_id === r.run_id && s.method === r.method).map((s) => ({ level: s.level, metric: s.metric, k: s.k, value: s.value })),
@@ -79,7 +83,7 @@ export function formatStoredCase(c: StoredCase): string {
   const out = [`results ${c.file} · dataset ${c.dataset} · question ${c.question.id}`, `asked at ${c.question.askedAt}`, `Q: ${c.question.text}`];
   const runs = new Set(c.methods.map((m) => m.run));
   for (const m of c.methods) {
-    out.push('', RULE, `METHOD ${m.method}${runs.size > 1 ? `   (run ${m.run})` : ''}`, RULE);
+    out.push('', RULE, `METHOD ${m.method}${m.degraded ? ` (${m.degraded})` : ''}${runs.size > 1 ? `   (run ${m.run})` : ''}`, RULE);
     if (m.error) {
       out.push(`error: ${m.error}`);
       continue;

@@ -33,6 +33,8 @@ export interface ComparisonRow {
   pHolm: number;
   test: TestName;
   family: string;
+  /** Tests in the family (Holm's m); 0 for a row left out of every family. */
+  familySize: number;
   ciMethod: CiMethod;
   bootstrap: Bootstrap;
   resamples: number;
@@ -76,7 +78,7 @@ export function computeComparisons(rows: readonly ScoreInput[], runs: ReadonlyMa
           const familyType = run.family === 'metric-type' ? `/${adaptType}` : '';
           out.push({
             run: run.runId, runB: ref.runId, dataset, methodA: method, methodB: ref.method, level, metric, k, adaptType, ...row,
-            pHolm: Number.NaN, family: `${run.runName}/${dataset}/${level}/${metric}${k === null ? '' : `@${k}`}${familyType}`,
+            pHolm: Number.NaN, familySize: 0, family: `${run.runName}/${dataset}/${level}/${metric}${k === null ? '' : `@${k}`}${familyType}`,
             bootstrap, resamples: run.resamples,
           });
         }
@@ -85,7 +87,10 @@ export function computeComparisons(rows: readonly ScoreInput[], runs: ReadonlyMa
   }
   for (const fam of groupBy(out, (r) => `${r.run}\t${r.family}`).values()) {
     const adjusted = holm(fam.map((r) => r.pValue));
-    fam.forEach((r, i) => (r.pHolm = adjusted[i]!));
+    fam.forEach((r, i) => {
+      r.pHolm = adjusted[i]!;
+      r.familySize = fam.length;
+    });
   }
   return out;
 }

@@ -4,10 +4,12 @@
  * each strategy, and the overhead ratio vs the reference, Σ latency(method) / Σ latency(reference) over the same
  * questions, with a BCa bootstrap CI (a ratio of sums is the cluster statistic of src/eval/stats/bootstrap.ts with
  * the reference latency as the "count"); on LoCoMo-style ids the resampled units are whole conversations (sums of
- * both latencies per conversation), as every other statistic of a LoCoMo run.
+ * both latencies per conversation), as every other statistic of a LoCoMo run; and the added milliseconds per
+ * question (method − reference on each paired question: median and p95), the number that stays meaningful when the
+ * reference takes a fraction of a millisecond and the ratio does not.
  */
-import { bootstrapCi, PlanCache, quantileSorted, seedFor, type Interval } from '../../eval/stats/index.ts';
-import { bootstrapFor, conversationOf, type Bootstrap } from '../../eval/stats/results/index.ts';
+import { bootstrapCi, PlanCache, quantileSorted, seedFor, type Interval } from '../stats/index.ts';
+import { bootstrapFor, conversationOf, type Bootstrap } from '../stats/results/index.ts';
 
 export interface QuestionTiming {
   method: string;
@@ -40,6 +42,8 @@ export interface MethodEfficiency {
   routeShare: Record<string, number>;
   /** null for the reference itself or without paired questions. */
   overhead: Interval | null;
+  /** Added milliseconds per question vs the reference (method − reference on each paired question): median, p95. */
+  addedMs: { median: number; p95: number } | null;
   /** What the overhead's bootstrap resampled. */
   bootstrap: Bootstrap;
 }
@@ -70,6 +74,8 @@ export function efficiencyOf(timings: readonly QuestionTiming[], calls: readonly
     for (const t of mine) if (t.route) routeShare[t.route] = (routeShare[t.route] ?? 0) + 1 / n;
     let overhead: Interval | null = null;
     const paired = mine.filter((t) => refBy.has(t.questionId));
+    const added = Float64Array.from(paired, (t) => t.latencyMs - refBy.get(t.questionId)!).sort();
+    const addedMs = reference && method !== reference && added.length > 0 ? { median: quantileSorted(added, 0.5), p95: quantileSorted(added, 0.95) } : null;
     if (reference && method !== reference && paired.length > 1) {
       const sums = new Map<string, { a: number; ref: number }>();
       for (const t of paired) {
@@ -83,6 +89,6 @@ export function efficiencyOf(timings: readonly QuestionTiming[], calls: readonly
       overhead = bootstrapCi(units, plans.get(units.sums.length, opts.resamples, seed), 'bca');
     }
     const mean = n === 0 ? Number.NaN : sorted.reduce((s, v) => s + v, 0) / n;
-    return { method, n, meanMs: mean, p50Ms: quantileSorted(sorted, 0.5), p95Ms: quantileSorted(sorted, 0.95), stageMeanMs, callsPerQuestion, tokensPerQuestion, routeShare, overhead, bootstrap };
+    return { method, n, meanMs: mean, p50Ms: quantileSorted(sorted, 0.5), p95Ms: quantileSorted(sorted, 0.95), stageMeanMs, callsPerQuestion, tokensPerQuestion, routeShare, overhead, addedMs, bootstrap };
   });
 }

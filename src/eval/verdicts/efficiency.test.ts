@@ -1,7 +1,7 @@
 // Efficiency arithmetic by hand: latency quantiles, stage means, calls/tokens per question, route shares, and the
 // overhead ratio (Σ method / Σ reference over the same questions).
 import { describe, expect, it } from 'vitest';
-import { efficiencyOf, type QuestionTiming } from './efficiency-stats.ts';
+import { efficiencyOf, type QuestionTiming } from './efficiency.ts';
 
 const t = (method: string, q: string, ms: number, stageMs: Record<string, number> = {}, route: string | null = null): QuestionTiming =>
   ({ method, questionId: q, latencyMs: ms, stageMs, route, error: false });

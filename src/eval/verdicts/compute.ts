@@ -1,0 +1,76 @@
+/**
+ * The `verdicts` table of a results file, computed from its rows after the comparisons (pure): each plan run's claims
+ * (claims-*.ts), the Holm families declared per experiment — assigned here to the comparisons rows too, so a verdict
+ * and its comparison row carry the same p_holm and family_size —, each family corrected once, then every claim
+ * judged by the one rule (rule.ts). Runs without a `plan:` block have no verdicts; their comparisons keep the
+ * default family (one run × dataset × metric × type).
+ */
+import { ablationClaims, ablationSweeps } from './claims-ablations.ts';
+import { adaptmrClaims, primaryMethods } from './claims-adaptmr.ts';
+import { existingClaims } from './claims-existing.ts';
+import { oracleClaims } from './claims-oracle.ts';
+import { overheadClaims } from './claims-overhead.ts';
+import { ClaimContext, type VerdictInput } from './context.ts';
+import { correctFamilies, EXCLUDED, familyKey, finishVerdicts, type PendingVerdict } from './families.ts';
+import type { ComparisonRow } from '../stats/results/index.ts';
+import type { PlanRunInput, VerdictRow } from './inputs.ts';
+
+/** The `experiment` column: the plan experiment's name, with the run's name when a file holds several of it. */
+export function experimentNames(runs: readonly PlanRunInput[]): (run: PlanRunInput) => string {
+  const sweeps = ablationSweeps(runs);
+  const counts = new Map<string, number>();
+  for (const r of runs) if (r.plan.experiment !== 'ablations') counts.set(r.plan.experiment, (counts.get(r.plan.experiment) ?? 0) + 1);
+  return (run) => {
+    if (run.plan.experiment === 'ablations') return sweeps.length > 1 ? `ablations/${run.name}` : 'ablations';
+    return (counts.get(run.plan.experiment) ?? 0) > 1 ? `${run.plan.experiment}/${run.name}` : run.plan.experiment;
+  };
+}
+
+/**
+ * The declared families of the plan runs' comparisons rows (see claims-adaptmr.ts, claims-ablations.ts); returns
+ * each row's family scope (its run, or for a sweep's ablations the base run, so the family spans the variations).
+ */
+export function assignFamilies(ctx: ClaimContext): (c: ComparisonRow) => string {
+  const scopes = new Map<ComparisonRow, string>();
+  const idOfName = new Map(ctx.input.runs.map((r) => [r.name, r.runId]));
+  const byId = new Map(ctx.input.runs.map((r) => [r.runId, r]));
+  const primary = new Map(ctx.input.runs.filter((r) => r.plan.experiment === 'adaptmr-vs-baselines').map((r) => [r.runId, primaryMethods(ctx, r)]));
+  for (const c of ctx.input.comparisons) {
+    const h = { metric: c.metric, level: c.level, k: c.k };
+    const byType = ctx.stats(c.run)?.family !== 'metric';
+    const run = byId.get(c.run);
+    if (!run) continue;
+    if (ctx.silent(c.run, c.dataset, c.methodA)) {
+      c.family = `${EXCLUDED}: ${c.methodA} returned no memory for every question on ${c.dataset}`;
+      continue;
+    }
+    if (run.plan.experiment === 'ablations' && run.referenceRun && run.plan.families?.ablations !== 'run') {
+      c.family = familyKey(run.referenceRun, c.dataset, h, c.adaptType, byType);
+      scopes.set(c, idOfName.get(run.referenceRun) ?? c.runB);
+    } else if (run.plan.experiment === 'adaptmr-vs-baselines') {
+      c.family = familyKey(run.name, c.dataset, h, c.adaptType, byType, primary.get(run.runId)!.has(c.methodA) ? 'primary' : 'exploratory');
+    }
+  }
+  return (c) => scopes.get(c) ?? c.run;
+}
+
+export function computeVerdicts(input: VerdictInput): VerdictRow[] {
+  const ctx = new ClaimContext(input);
+  const scopeOf = assignFamilies(ctx);
+  const name = experimentNames(input.runs);
+  const pending: PendingVerdict[] = [];
+  const add = (scope: string, list: PendingVerdict[]): void => void pending.push(...list.map((p) => ({ ...p, scope: p.scope ?? scope })));
+  for (const run of input.runs) {
+    const experiment = name(run);
+    switch (run.plan.experiment) {
+      case 'existing-systems': add(run.runId, existingClaims(ctx, run, experiment)); break;
+      case 'oracle-upper-bound': add(run.runId, oracleClaims(ctx, run, experiment)); break;
+      case 'adaptmr-vs-baselines': add(run.runId, adaptmrClaims(ctx, run, experiment)); break;
+      case 'efficiency': add(run.runId, overheadClaims(ctx, run, experiment)); break;
+      case 'ablations': break;
+    }
+  }
+  for (const { base, variations } of ablationSweeps(input.runs)) add(base.runId, ablationClaims(ctx, base, variations, name(base)));
+  correctFamilies(input.comparisons, pending, scopeOf);
+  return finishVerdicts(pending);
+}

@@ -1,0 +1,141 @@
+/**
+ * Plan experiment 2 as the plan means it (§3.4 exp 2), per dataset of a run whose strategies each ran on every
+ * question:
+ *   - on the selection half of the seeded split, per gold type, the strategy with the best mean serves that type.
+ *     Tie rule: among strategies tied at the best mean, the type's own strategy (strategy-temporal for temporal)
+ *     if it is one of them; otherwise the first by id, and the tie is reported;
+ *   - the best single fixed strategy: the one with the best mean over the whole selection half (ties reported);
+ *   - on the report half: the oracle (each question served by its type's choice) against the reference (unified)
+ *     and against the best single strategy; and the per-question ceiling — every question served by whichever
+ *     strategy scores best on it — the true upper bound of any routing over these strategies (the oracle is not one:
+ *     a type's choice made on the other half can lose to a fixed strategy);
+ *   - the premise "no single strategy is best for every type": the oracle against every single strategy on the
+ *     report half (an intersection-union test: it holds only if the oracle beats each one).
+ * Bootstraps resample conversations on LoCoMo, as every statistic of the file. Pure.
+ */
+import { ADAPT_TYPES } from '../../core/types.ts';
+import { splitKey, splitQuestions } from '../analysis/split.ts';
+import { bootstrapCi, clusterBy, singletons, seedFor, type Interval, type PlanCache } from '../stats/index.ts';
+import { bootstrapFor, clusterLabels, type RunStats } from '../stats/results/index.ts';
+import { mean, testPairs, type Headline, type Pairs, type ScoreIndex, type TestedPairs } from './inputs.ts';
+
+export interface OracleChoice {
+  adaptType: string;
+  chosen: string;
+  /** Every strategy tied at the best selection mean (one element: no tie). */
+  tied: string[];
+  /** own = the type's own strategy won a tie (or outright); first-id = a tie without it, broken by id. */
+  rule: 'best' | 'own' | 'first-id';
+  selectionMean: number;
+  nSelection: number;
+}
+
+export interface OracleTypeRow {
+  adaptType: string;
+  n: number;
+  oracle: Interval;
+  reference: Interval;
+  bestSingle: Interval;
+  ceiling: Interval;
+  vsReference: TestedPairs;
+  vsBestSingle: TestedPairs;
+}
+
+export interface OracleAnalysis {
+  dataset: string;
+  choices: OracleChoice[];
+  bestSingle: { id: string; tied: string[]; selectionMean: number };
+  rows: OracleTypeRow[];
+  /** Oracle − each single strategy over the whole report half (the premise's tests). */
+  singles: { id: string; vs: TestedPairs }[];
+}
+
+export interface OracleInput {
+  scores: ScoreIndex;
+  runId: string;
+  dataset: string;
+  headline: Headline;
+  /** Strategy methods: id and the AdaptMR type it is written for (its `name` option). */
+  strategies: readonly { id: string; own: string }[];
+  reference: string;
+  split: number;
+  seed: number;
+  stats: Pick<RunStats, 'seed' | 'resamples' | 'ci' | 'alpha' | 'continuousTest' | 'cluster'>;
+  plans: PlanCache;
+}
+
+/** The strategy methods of a run's config that the oracle chooses among (written for one of the five types). */
+export function oracleStrategies(methods: readonly { id: string; method: string; options: Record<string, unknown> }[]): { id: string; own: string }[] {
+  return methods.filter((m) => m.method === 'strategy' && (ADAPT_TYPES as readonly string[]).includes(String(m.options.name)))
+    .map((m) => ({ id: m.id, own: String(m.options.name) }));
+}
+
+const EPS = 1e-12;
+
+function best(means: Map<string, number>): { top: number; tied: string[] } {
+  const top = Math.max(...means.values());
+  return { top, tied: [...means].filter(([, v]) => v >= top - EPS).map(([id]) => id).sort() };
+}
+
+export function oracleAnalysis(o: OracleInput): OracleAnalysis | null {
+  const ids = o.strategies.map((s) => s.id);
+  const series = [...ids, o.reference].map((m) => o.scores.get(o.runId, o.dataset, m, o.headline));
+  if (series.some((s) => !s) || ids.length < 2) return null;
+  const [first] = series as ReadonlyMap<string, { value: number; adaptType: string }>[];
+  // Questions every strategy and the reference scored.
+  const questions = [...first!.entries()].filter(([id]) => series.every((s) => s!.has(id)))
+    .map(([questionId, v]) => ({ dataset: o.dataset, questionId, adaptType: v.adaptType }));
+  if (questions.length === 0) return null;
+  const half = splitQuestions(questions, o.split, o.seed);
+  const value = (m: string, q: string): number => o.scores.get(o.runId, o.dataset, m, o.headline)!.get(q)!.value;
+  const selection = questions.filter((q) => half.get(splitKey(o.dataset, q.questionId)) === 'selection');
+  const report = questions.filter((q) => half.get(splitKey(o.dataset, q.questionId)) === 'report');
+  const types = [...new Set(questions.map((q) => q.adaptType))].sort();
+  const own = new Map(o.strategies.map((s) => [s.own, s.id]));
+
+  const choices: OracleChoice[] = [];
+  for (const t of types) {
+    const sel = selection.filter((q) => q.adaptType === t);
+    if (sel.length === 0) continue;
+    const { top, tied } = best(new Map(ids.map((m) => [m, mean(sel.map((q) => value(m, q.questionId)))])));
+    const mine = own.get(t);
+    const chosen = tied.length === 1 ? tied[0]! : mine && tied.includes(mine) ? mine : tied[0]!;
+    choices.push({ adaptType: t, chosen, tied, rule: tied.length === 1 ? 'best' : chosen === mine ? 'own' : 'first-id', selectionMean: top, nSelection: sel.length });
+  }
+  const overall = best(new Map(ids.map((m) => [m, mean(selection.map((q) => value(m, q.questionId)))])));
+  const bestSingle = { id: overall.tied[0]!, tied: overall.tied, selectionMean: overall.top };
+  const choiceOf = new Map(choices.map((c) => [c.adaptType, c.chosen]));
+
+  const datasetIds = questions.map((q) => q.questionId);
+  const bootstrap = bootstrapFor(datasetIds, o.stats.cluster);
+  const served = report.filter((q) => choiceOf.has(q.adaptType)).sort((a, b) => (a.questionId < b.questionId ? -1 : 1));
+  if (served.length === 0) return null;
+  const typeOf = new Map(served.map((q) => [q.questionId, q.adaptType]));
+  const pairsOf = (sel: typeof served, other: (q: string) => number): Pairs => ({
+    ids: sel.map((q) => q.questionId), types: sel.map((q) => q.adaptType),
+    a: Float64Array.from(sel, (q) => value(choiceOf.get(q.adaptType)!, q.questionId)), b: Float64Array.from(sel, (q) => other(q.questionId)),
+  });
+  const interval = (sel: typeof served, v: (q: string) => number, key: string): Interval => {
+    const x = Float64Array.from(sel, (q) => v(q.questionId));
+    const labels = clusterLabels(sel.map((q) => q.questionId), bootstrap);
+    const units = labels ? clusterBy(x, labels) : singletons(x);
+    return bootstrapCi(units, o.plans.get(units.sums.length, o.stats.resamples, seedFor(o.stats.seed, `oracle\t${key}\t${bootstrap}\t${sel.map((q) => q.questionId).join('\n')}`)), o.stats.ci, o.stats.alpha);
+  };
+  const ceiling = (q: string): number => Math.max(...ids.map((m) => value(m, q)));
+  const rows: OracleTypeRow[] = [];
+  for (const t of [...types.filter((x) => choiceOf.has(x)), 'all']) {
+    const sel = served.filter((q) => t === 'all' || q.adaptType === t);
+    if (sel.length === 0) continue;
+    const vsReference = testPairs(pairsOf(sel, (q) => value(o.reference, q)), o.stats, o.plans, datasetIds)!;
+    const vsBestSingle = testPairs(pairsOf(sel, (q) => value(bestSingle.id, q)), o.stats, o.plans, datasetIds)!;
+    rows.push({
+      adaptType: t, n: sel.length, vsReference, vsBestSingle,
+      oracle: interval(sel, (q) => value(choiceOf.get(typeOf.get(q)!)!, q), 'oracle'),
+      reference: interval(sel, (q) => value(o.reference, q), 'reference'),
+      bestSingle: interval(sel, (q) => value(bestSingle.id, q), 'best-single'),
+      ceiling: interval(sel, ceiling, 'ceiling'),
+    });
+  }
+  const singles = ids.map((id) => ({ id, vs: testPairs(pairsOf(served, (q) => value(id, q)), o.stats, o.plans, datasetIds)! }));
+  return { dataset: o.dataset, choices, bestSingle, rows, singles };
+}
