@@ -72,6 +72,6 @@ describe('full-context baseline', () => {
     expect(fullContextEntry.name).toBe('full-context');
     expect(fullContextEntry.optionsSchema.safeParse({ maxContextTokens: 10, typo: 1 }).success).toBe(false);
     const m = await fullContextEntry.create({ maxContextTokens: 1000, withDates: true }, { id: 'fc', index: spec, k: 5, seed: 1, runKey: 'test', llmRoles: [] });
-    expect(m.capabilities).toEqual({ output: 'units' });
+    expect(m.capabilities).toEqual({ output: 'units', ranks: false });
   });
 });
