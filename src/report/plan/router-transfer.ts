@@ -73,7 +73,7 @@ export async function routerTransferSection(store: ResultStore, run: PlanRun, _c
     `Router transfer — run ${run.name}; routing gain = method − ${run.reference ?? 'reference'} (the same first stage without routing); a diagonal cell is in-distribution but held out (the model and thresholds saw only that benchmark's calibration split, which is excluded)`,
     'Classifier accuracy (predicted type = gold type, questions with one of the five types; mean [95% bootstrap CI] (n))',
     acc.toString(),
-    'Routing gain over the first stage (mean difference [95% paired bootstrap CI] p_holm; * = significant after Holm) (n pairs)',
+    'Routing gain over the first stage (mean difference [95% paired bootstrap CI] p_holm; * = significant after Holm — an off-diagonal cell within its transfer family, the other rows within the run\'s default family per dataset × metric × type) (n pairs)',
     gain.toString(),
   ];
   const stored = await readVerdicts(store, { experiment: run.experiment, claim: 'transfer:*' });
