@@ -95,27 +95,30 @@ export const PlanConfigSchema = z
      */
     headline: z.record(z.string(), z.union([HeadlineSchema, z.literal('auto')])).optional(),
     /**
-     * adaptmr-vs-baselines: the strongest baseline AdaptMR is compared with (one method id, or one per dataset);
+     * adaptmr-vs-baselines, beyond-benchmarks: the strongest baseline AdaptMR is compared with (one method id, or one per dataset);
      * default: the baseline with the best headline mean on the selection half (reported on the other half).
      */
     strongest: PerDatasetMethod.optional(),
     /**
-     * adaptmr-vs-baselines: the bases the adaptmr-over-bm25 / -over-hybrid claims compare with (method ids); default:
+     * adaptmr-vs-baselines, beyond-benchmarks (and router-transfer's routers over another first stage): the bases the adaptmr-over-bm25 / -over-hybrid claims compare with (method ids); default:
      * the first `bm25` method, and the first `strategy` method with `name: unified, firstStage: hybrid`.
      */
     bases: z.object({ bm25: z.string().optional(), hybrid: z.string().optional() }).strict().optional(),
     /**
      * Holm families of the experiment's claims (defaults per experiment, docs/statistics.md):
-     *   primary    adaptmr-vs-baselines: the methods whose claims (vs unified, vs the strongest baseline) form the
-     *              primary family; default every `adaptmr` method that is not an upper bound. Every other
-     *              comparison is exploratory (its own family).
+     *   primary    adaptmr-vs-baselines, beyond-benchmarks: the methods whose claims (vs unified, vs the strongest
+     *              baseline) form the primary family; default every `adaptmr` method that is not an upper bound.
+     *              Every other comparison is exploratory (its own family).
      *   ablations  ablations: `sweep` (default) = one family of all ablations of a dataset × metric × type, across the
      *              sweep's variation runs; `run` = one per run (each ablation alone: no correction).
+     *   transfer   router-transfer: `test-dataset` (default) = one family per test dataset of its off-diagonal cells
+     *              (the routers fitted elsewhere, tested on that dataset); `all` = one family of every off-diagonal cell.
      */
     families: z
       .object({
         primary: z.array(z.string()).optional(),
         ablations: z.enum(['sweep', 'run']).default('sweep'),
+        transfer: z.enum(['test-dataset', 'all']).optional(),
       })
       .strict()
       .optional(),

@@ -1,11 +1,13 @@
 // End to end on the new datasets (real files through ADAPTMR_DATA_DIR, a few questions each): the results file keeps
 // BEAM's abilities outside the five types out of every average while storing their rows, reports LoCoMo-Plus as its
-// own type, and the two report sections (beyond-benchmarks, router-transfer) render from it.
+// own type, stores both experiments' verdicts (beyond-benchmarks: experiment 3's and 2's claims per dataset;
+// router-transfer: one per off-diagonal cell) with the comparisons rows' families, and the two report sections
+// render from it, printing the stored rows.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openResultStore } from '../store/index.ts';
+import { openResultStore, readVerdicts } from '../store/index.ts';
 import { queryFile } from '../store/testing/query-file.ts';
 import { planSections } from '../report/plan/index.ts';
 import { parseExperiment } from './load-config.ts';
@@ -30,8 +32,10 @@ ${DATASETS}
 methods:
   - { id: unified-embedding, method: unified-embedding, index: { granularity: turn }, k: 10 }
   - { id: bm25, method: bm25, index: { granularity: turn }, k: 10 }
-  - { id: strategy-factual, method: strategy, index: { granularity: turn }, k: 10, options: { name: factual } }
-  - { id: strategy-temporal, method: strategy, index: { granularity: turn }, k: 10, options: { name: temporal } }
+  - { id: strategy-factual, method: strategy, index: { granularity: turn }, k: 10, options: { name: factual, firstStage: embedding } }
+  - { id: strategy-temporal, method: strategy, index: { granularity: turn }, k: 10, options: { name: temporal, firstStage: embedding } }
+  - { id: adaptmr-rules, method: adaptmr, index: { granularity: turn }, k: 10, options: { classifier: { name: rules }, router: { kind: single }, firstStage: embedding } }
+  - { id: adaptmr-rules-bm25, method: adaptmr, index: { granularity: turn }, k: 10, options: { classifier: { name: rules }, router: { kind: single }, firstStage: bm25 } }
 metrics: { ks: [5, 10] }
 stats: { resamples: 200 }
 plan: { experiment: beyond-benchmarks, level: turn, k: 10, metric: { memdaily: ndcg_any }, languages: { zh: memdaily, en: beam-100k } }
@@ -45,8 +49,8 @@ methods:
     method: adaptmr
     index: { granularity: turn }
     k: 10
-    options: { classifier: { name: onnx, options: { model: calibration/transfer/classifier-locomo.onnx } }, router: { kind: single } }
-  - { id: adaptmr-oracle, method: adaptmr, index: { granularity: turn }, k: 10, options: { router: { kind: oracle } } }
+    options: { classifier: { name: onnx, options: { model: calibration/transfer/classifier-locomo.onnx } }, router: { kind: single }, firstStage: embedding }
+  - { id: adaptmr-oracle, method: adaptmr, index: { granularity: turn }, k: 10, options: { router: { kind: oracle }, firstStage: embedding } }
 metrics: { ks: [5, 10] }
 stats: { resamples: 200 }
 plan: { experiment: router-transfer, level: turn, k: 10, transfer: { adaptmr-from-locomo: locomo } }
@@ -87,10 +91,38 @@ describe('BEAM, MemDaily and LoCoMo-Plus through the runner', () => {
     expect(overall!.n).toBe(6);
   }, 60_000);
 
-  it('the two sections render: outside abilities, cognitive, Chinese next to English; train × test tables', async () => {
+  it('stores the verdicts of both experiments; the two sections render and print the stored rows', async () => {
     await runExperiment(parseExperiment(TRANSFER, 'transfer-small.yaml'), { out, progress: false, workers: 0, log: () => {} });
     const store = await openResultStore(out, { readOnly: true });
     try {
+      const beyondRows = await readVerdicts(store, { experiment: 'beyond-benchmarks' });
+      const claims = ['adaptmr-over-bm25', 'adaptmr-over-hybrid', 'adaptmr-vs-strongest', 'adaptmr-vs-unified', 'oracle-vs-best-single', 'oracle-vs-unified', 'premise-single-strategy'];
+      for (const dataset of ['beam-100k', 'memdaily', 'locomo-plus']) {
+        expect([...new Set(beyondRows.filter((v) => v.dataset === dataset).map((v) => v.claim))].sort()).toEqual(claims);
+      }
+      // Each dataset at its headline; no claim on BEAM's abilities outside the five, LoCoMo-Plus's `cognitive` in "all" only.
+      expect(new Set(beyondRows.filter((v) => v.dataset === 'memdaily' && v.metric !== null).map((v) => v.metric))).toEqual(new Set(['ndcg_any']));
+      expect(beyondRows.some((v) => v.adaptType === 'outside')).toBe(false);
+      expect(new Set(beyondRows.filter((v) => v.dataset === 'locomo-plus').map((v) => v.adaptType))).toEqual(new Set(['all']));
+      // adaptmr-vs-unified reads its comparisons row: same n, p_holm and family (primary: both variants × 2 claims).
+      const vsUnified = beyondRows.find((v) => v.claim === 'adaptmr-vs-unified' && v.dataset === 'beam-100k' && v.adaptType === 'all' && v.methodA === 'adaptmr-rules')!;
+      const [cmp] = await store.query<{ n_pairs: number; p_holm: number | null; family: string; family_size: number }>(
+        `SELECT n_pairs, p_holm, family, family_size FROM comparisons WHERE dataset = 'beam-100k' AND method_a = 'adaptmr-rules' AND adapt_type = 'all'
+         AND metric = 'recall_any' AND level = 'turn' AND k = 10`);
+      expect(vsUnified).toMatchObject({ n: cmp!.n_pairs, pHolm: cmp!.p_holm, family: cmp!.family, familySize: 4 });
+      expect(cmp!.family).toMatch(/\/primary\/all$/);
+      // Four MemDaily questions: too few for any exact paired test.
+      expect(beyondRows.find((v) => v.claim === 'adaptmr-over-bm25' && v.dataset === 'memdaily' && v.adaptType === 'all')).toMatchObject({ verdict: 'n/a', reason: expect.stringMatching(/n too small/) });
+
+      const transferRows = await readVerdicts(store, { experiment: 'router-transfer' });
+      expect(transferRows.map((v) => v.claim).sort()).toEqual(['transfer:locomo->beam-100k', 'transfer:locomo->locomo-plus', 'transfer:locomo->memdaily']);
+      for (const v of transferRows) {
+        const [c] = await store.query<{ n_pairs: number; family: string }>(
+          `SELECT n_pairs, family FROM comparisons WHERE dataset = $1 AND method_a = 'adaptmr-from-locomo' AND adapt_type = 'all' AND metric = $2 AND level = 'turn' AND k = 10`, [v.dataset, v.metric]);
+        expect(v).toMatchObject({ methodA: 'adaptmr-from-locomo', methodB: 'unified-embedding', n: c!.n_pairs, family: c!.family, familySize: 1 });
+        expect(v.family).toMatch(/\/transfer$/);
+      }
+
       const sections = await planSections(store, join(dir, 'charts'), { resamples: 200 });
       const beyond = sections.find((x) => x.experiment === 'beyond-benchmarks')!.text;
       expect(beyond).toContain('memdaily: ndcg_any@10 (turn level)');
@@ -98,12 +130,14 @@ describe('BEAM, MemDaily and LoCoMo-Plus through the runner', () => {
       expect(beyond).toMatch(/Outside the per-type headline[\s\S]*instruction_following[\s\S]*preference_following[\s\S]*summarization/);
       expect(beyond).toContain('Chinese (memdaily) next to English (beam-100k), both at ndcg_any@10 (turn level)');
       expect(beyond).toContain('Oracle strategy (plan experiment 2');
+      expect(beyond).toMatch(/Verdicts — experiment 3[\s\S]*adaptmr-over-bm25[\s\S]*premise-single-strategy/);
       const transfer = sections.find((x) => x.experiment === 'router-transfer')!.text;
       expect(transfer).toMatch(/locomo \(adaptmr-from-locomo\)\s*│[^\n]*%[^\n]*│[^\n]*%[^\n]*│ n\/a/); // accuracy on BEAM, MemDaily; none on LoCoMo-Plus
       expect(transfer).toMatch(/adaptmr-oracle \(upper bound\)\s*│ gold type \(upper bound\)/);
-      expect(transfer).toMatch(/Out of distribution .* of 3 cells/);
+      expect(transfer).toMatch(/Out of distribution .*, 3 cells vs unified-embedding/);
+      expect(transfer).toMatch(/Verdicts \(one per off-diagonal cell[\s\S]*transfer:locomo->beam-100k/);
     } finally {
       await store.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

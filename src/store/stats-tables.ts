@@ -19,8 +19,8 @@ import { computeVerdicts } from '../eval/verdicts/index.ts';
 import { loadMethodFacts, loadPlanRunInputs, loadQuestionFacts, loadRetrievalFacts } from './verdicts-table.ts';
 import type { ResultStore } from './types.ts';
 
-/** Bumped when the statistics code changes what it stores, so older tables are recomputed (2: verdicts and declared families; 3: experiment 1 MDE). */
-export const STATS_VERSION = 4;
+/** Bumped when the statistics code changes what it stores, so older tables are recomputed (2: verdicts and declared families; 3: experiment 1 MDE; 5: beyond-benchmarks and router-transfer verdicts). */
+export const STATS_VERSION = 5;
 
 const RunConfig = z.object({
   name: z.string(),

@@ -1,5 +1,6 @@
 /**
- * Experiment 3's claims, per dataset, AdaptMR variant (an `adaptmr` method that is not an upper bound) and type:
+ * Experiment 3's claims (also the beyond-benchmarks run's, on BEAM, MemDaily and LoCoMo-Plus), per dataset, AdaptMR
+ * variant (an `adaptmr` method that is not an upper bound) and type (the five; a type outside them enters `all` only):
  *   adaptmr-vs-unified     the comparisons row vs the run's reference; plan targets +5 points overall, +15 on the weak
  *                          types (temporal, update), > 0 elsewhere;
  *   adaptmr-vs-strongest   vs the strongest baseline — named in the file (`plan.strongest`; all questions), or the
@@ -15,7 +16,7 @@ import { splitKey, splitQuestions } from '../analysis/split.ts';
 import type { ComparisonRow } from '../stats/results/index.ts';
 import type { ClaimContext } from './context.ts';
 import { familyKey, type PendingVerdict } from './families.ts';
-import { headlineText, mean, testPairs, type Headline, type PlanRunInput, type TestedPairs } from './inputs.ts';
+import { headlineText, isAdaptType, mean, outsideNote, testPairs, typeCounts, type Headline, type PlanRunInput, type TestedPairs } from './inputs.ts';
 
 export const WEAK_TYPES = ['temporal', 'update'];
 const OVERALL_TARGET = 0.05;
@@ -75,7 +76,7 @@ export function firstStageBase(run: PlanRunInput, stage: 'bm25' | 'hybrid'): str
   return stage === 'bm25' ? run.methods.find((m) => m.method === 'bm25')?.id ?? unifiedOver : unifiedOver;
 }
 
-const firstStageOf = (m: { options: Record<string, unknown> }): string => (typeof m.options.firstStage === 'string' ? m.options.firstStage : 'embedding');
+export const firstStageOf = (m: { options: Record<string, unknown> }): string => (typeof m.options.firstStage === 'string' ? m.options.firstStage : 'embedding');
 
 /** A comparisons row as a tested sample (its numbers; the pairs only for the MDE). */
 export function testedFromRow(ctx: ClaimContext, row: ComparisonRow, h: Headline, type: string): TestedPairs | null {
@@ -108,7 +109,9 @@ export function adaptmrClaims(ctx: ClaimContext, run: PlanRunInput, experiment: 
     });
     const reference = stats?.reference?.method;
     const refSeries = reference ? ctx.scores.get(run.runId, dataset, reference, h) : undefined;
-    const types = [...new Set([...(refSeries?.values() ?? [])].map((v) => v.adaptType))].sort();
+    const types = [...new Set([...(refSeries?.values() ?? [])].map((v) => v.adaptType))].filter(isAdaptType).sort();
+    const note = outsideNote(typeCounts(refSeries?.values()));
+    const noted = (t: string, text: string): string => (t === 'all' && note ? `${text}; ${note}` : text);
     const ids = ctx.datasetIds(run.runId, dataset);
     const strongest = strongestBaseline(ctx, run, dataset, h);
     const half = selectionHalf(ctx, run, dataset);
@@ -124,7 +127,7 @@ export function adaptmrClaims(ctx: ClaimContext, run: PlanRunInput, experiment: 
           out.push({
             row: { ...base, claim: 'adaptmr-vs-unified', methodA: v.id, methodB: reference!, adaptType: t, n: row.nPairs, estimate: row.meanDiff, ciLow: row.ciLow, ciHigh: row.ciHigh, pValue: row.pValue },
             family: row.family, comparison: row, tested: testedFromRow(ctx, row, h, t), pValue: row.pValue,
-            claim: { direction: 'greater', target }, prefix: `vs ${reference}; ${plan}`,
+            claim: { direction: 'greater', target }, prefix: noted(t, `vs ${reference}; ${plan}`),
           });
         } else out.push(naRow('adaptmr-vs-unified', v.id, reference ?? null, t, `no cell: no ${headlineText(h)} comparison with ${reference ?? 'a reference'} on ${dataset}${t === 'all' ? '' : ` ${t}`}`, family));
         // vs the strongest baseline.
@@ -141,7 +144,7 @@ export function adaptmrClaims(ctx: ClaimContext, run: PlanRunInput, experiment: 
         else {
           out.push({
             row: { ...base, claim: 'adaptmr-vs-strongest', methodA: v.id, methodB: strongest.id, adaptType: t, n: tested.ids.length, estimate: tested.result.meanDiff, ciLow: tested.result.ciLow, ciHigh: tested.result.ciHigh, pValue: tested.result.pValue },
-            family, tested, pValue: tested.result.pValue, claim: { direction: 'greater', target: 0 }, prefix,
+            family, tested, pValue: tested.result.pValue, claim: { direction: 'greater', target: 0 }, prefix: noted(t, prefix),
           });
         }
       }
@@ -168,7 +171,7 @@ export function adaptmrClaims(ctx: ClaimContext, run: PlanRunInput, experiment: 
           out.push({
             row: { ...base, claim, methodA: v.id, methodB: baseId, adaptType: t, n: tested.ids.length, estimate: tested.result.meanDiff, ciLow: tested.result.ciLow, ciHigh: tested.result.ciHigh, pValue: tested.result.pValue },
             family, tested, pValue: tested.result.pValue, claim: { direction: 'greater', target: 0 },
-            prefix: `routing gain over the ${stage} first stage alone (${ctx.label(run.runId, baseId)}); exploratory`,
+            prefix: noted(t, `routing gain over the ${stage} first stage alone (${ctx.label(run.runId, baseId)}); exploratory`),
           });
         }
       }

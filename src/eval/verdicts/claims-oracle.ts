@@ -6,11 +6,12 @@
  *                            beats every strategy (intersection-union: p = the largest of their p-values, every CI
  *                            above 0); not met as soon as one strategy scores at least as much as the oracle on the
  *                            report half. Its reason names the per-question ceiling, the true upper bound.
- * One Holm family per dataset × type (the overall family also holds the premise).
+ * One Holm family per dataset × type (the overall family also holds the premise). Per-type claims on the five types
+ * only: a type outside them (LoCoMo-Plus's `cognitive`) is routed like the others and enters the overall claims.
  */
 import type { ClaimContext } from './context.ts';
 import { familyKey, type PendingVerdict } from './families.ts';
-import { headlineText, type PlanRunInput, type TestedPairs } from './inputs.ts';
+import { headlineText, isAdaptType, outsideNote, type PlanRunInput, type TestedPairs } from './inputs.ts';
 import { oracleAnalysis, oracleStrategies, type OracleAnalysis } from './oracle.ts';
 import { ALPHA, points, type Verdict } from './rule.ts';
 
@@ -59,11 +60,12 @@ export function oracleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: s
     const choice = new Map(analysis.choices.map((c) => [c.adaptType, c]));
     const single = analysis.bestSingle;
     const singleText = `best single strategy on the selection half: ${single.id}${single.tied.length > 1 ? ` (tied with ${single.tied.filter((x) => x !== single.id).join(', ')}; first by id)` : ''}`;
-    for (const r of analysis.rows) {
+    const note = outsideNote(new Map(analysis.rows.map((r) => [r.adaptType, r.n])));
+    for (const r of analysis.rows.filter((x) => x.adaptType === 'all' || isAdaptType(x.adaptType))) {
       const family = familyKey(run.name, dataset, h, r.adaptType, byType, 'oracle');
       const c = choice.get(r.adaptType);
       const chosen = r.adaptType === 'all'
-        ? `oracle = ${analysis.choices.map((x) => `${x.adaptType}→${x.chosen}`).join(', ')}`
+        ? `oracle = ${analysis.choices.map((x) => `${x.adaptType}→${x.chosen}`).join(', ')}${note ? `; ${note}` : ''}`
         : `oracle serves ${r.adaptType} with ${c!.chosen}${c!.tied.length > 1 ? ` (tied with ${c!.tied.filter((x) => x !== c!.chosen).join(', ')}: ${c!.rule === 'own' ? 'the type\'s own strategy' : 'not the type\'s own; first by id'})` : ''}`;
       const gapTarget = r.adaptType === 'all' ? target : 0;
       out.push({

@@ -1,6 +1,7 @@
 /**
  * The `verdicts` table of a results file, computed from its rows after the comparisons (pure): each plan run's claims
- * (claims-*.ts), the Holm families declared per experiment — assigned here to the comparisons rows too, so a verdict
+ * (claims-*.ts; a beyond-benchmarks run makes experiment 3's and experiment 2's claims on its datasets, a
+ * router-transfer run one claim per off-diagonal train × test cell), the Holm families declared per experiment — assigned here to the comparisons rows too, so a verdict
  * and its comparison row carry the same p_holm and family_size —, each family corrected once, then every claim
  * judged by the one rule (rule.ts). Runs without a `plan:` block have no verdicts; their comparisons keep the
  * default family (one run × dataset × metric × type).
@@ -10,10 +11,14 @@ import { adaptmrClaims, primaryMethods } from './claims-adaptmr.ts';
 import { existingClaims } from './claims-existing.ts';
 import { oracleClaims } from './claims-oracle.ts';
 import { overheadClaims } from './claims-overhead.ts';
+import { isTransferCell, transferClaims, transferFamily } from './claims-transfer.ts';
 import { ClaimContext, type VerdictInput } from './context.ts';
 import { correctFamilies, EXCLUDED, familyKey, finishVerdicts, type PendingVerdict } from './families.ts';
 import type { ComparisonRow } from '../stats/results/index.ts';
-import type { PlanRunInput, VerdictRow } from './inputs.ts';
+import { isAdaptType, type PlanRunInput, type VerdictRow } from './inputs.ts';
+
+/** Experiments whose comparisons rows split into a primary (AdaptMR variants) and an exploratory family. */
+const PRIMARY_SPLIT = new Set(['adaptmr-vs-baselines', 'beyond-benchmarks']);
 
 /** The `experiment` column: the plan experiment's name, with the run's name when a file holds several of it. */
 export function experimentNames(runs: readonly PlanRunInput[]): (run: PlanRunInput) => string {
@@ -27,14 +32,15 @@ export function experimentNames(runs: readonly PlanRunInput[]): (run: PlanRunInp
 }
 
 /**
- * The declared families of the plan runs' comparisons rows (see claims-adaptmr.ts, claims-ablations.ts); returns
+ * The declared families of the plan runs' comparisons rows (see claims-adaptmr.ts, claims-ablations.ts,
+ * claims-transfer.ts; a type outside the five makes no per-type claim, so its rows are exploratory); returns
  * each row's family scope (its run, or for a sweep's ablations the base run, so the family spans the variations).
  */
 export function assignFamilies(ctx: ClaimContext): (c: ComparisonRow) => string {
   const scopes = new Map<ComparisonRow, string>();
   const idOfName = new Map(ctx.input.runs.map((r) => [r.name, r.runId]));
   const byId = new Map(ctx.input.runs.map((r) => [r.runId, r]));
-  const primary = new Map(ctx.input.runs.filter((r) => r.plan.experiment === 'adaptmr-vs-baselines').map((r) => [r.runId, primaryMethods(ctx, r)]));
+  const primary = new Map(ctx.input.runs.filter((r) => PRIMARY_SPLIT.has(r.plan.experiment)).map((r) => [r.runId, primaryMethods(ctx, r)]));
   for (const c of ctx.input.comparisons) {
     const h = { metric: c.metric, level: c.level, k: c.k };
     const byType = ctx.stats(c.run)?.family !== 'metric';
@@ -47,8 +53,11 @@ export function assignFamilies(ctx: ClaimContext): (c: ComparisonRow) => string 
     if (run.plan.experiment === 'ablations' && run.referenceRun && run.plan.families?.ablations !== 'run') {
       c.family = familyKey(run.referenceRun, c.dataset, h, c.adaptType, byType);
       scopes.set(c, idOfName.get(run.referenceRun) ?? c.runB);
-    } else if (run.plan.experiment === 'adaptmr-vs-baselines') {
-      c.family = familyKey(run.name, c.dataset, h, c.adaptType, byType, primary.get(run.runId)!.has(c.methodA) ? 'primary' : 'exploratory');
+    } else if (PRIMARY_SPLIT.has(run.plan.experiment)) {
+      const isPrimary = primary.get(run.runId)!.has(c.methodA) && (c.adaptType === 'all' || isAdaptType(c.adaptType));
+      c.family = familyKey(run.name, c.dataset, h, c.adaptType, byType, isPrimary ? 'primary' : 'exploratory');
+    } else if (run.plan.experiment === 'router-transfer' && isTransferCell(ctx, run, c)) {
+      c.family = transferFamily(run, c.dataset, ctx.headline(run, c.dataset));
     }
   }
   return (c) => scopes.get(c) ?? c.run;
@@ -67,6 +76,8 @@ export function computeVerdicts(input: VerdictInput): VerdictRow[] {
       case 'oracle-upper-bound': add(run.runId, oracleClaims(ctx, run, experiment)); break;
       case 'adaptmr-vs-baselines': add(run.runId, adaptmrClaims(ctx, run, experiment)); break;
       case 'efficiency': add(run.runId, overheadClaims(ctx, run, experiment)); break;
+      case 'beyond-benchmarks': add(run.runId, [...adaptmrClaims(ctx, run, experiment), ...oracleClaims(ctx, run, experiment)]); break;
+      case 'router-transfer': add(run.runId, transferClaims(ctx, run, experiment)); break;
       case 'ablations': break;
     }
   }

@@ -5,6 +5,7 @@
  * rows' shape.
  */
 import type { PlanConfig } from '../../core/stats-config.ts';
+import { ADAPT_TYPES } from '../../core/types.ts';
 import { comparePaired, PlanCache, seedFor, type PairedResult } from '../stats/index.ts';
 import { bootstrapFor, clusterLabels, type Bootstrap, type RunStats, type ScoreInput } from '../stats/results/index.ts';
 import type { Verdict } from './rule.ts';
@@ -159,3 +160,24 @@ export const mean = (xs: ArrayLike<number>): number => {
   for (let i = 0; i < xs.length; i++) s += xs[i]!;
   return xs.length === 0 ? Number.NaN : s / xs.length;
 };
+
+/**
+ * Per-type claims are made on the five AdaptMR types only: a dataset's own type outside them (LoCoMo-Plus's
+ * `cognitive`) has no plan figure and enters the overall (`all`) claims alone — which is what `outsideNote` says.
+ * BEAM's abilities outside the five are not counted at all (their scores are stored, never averaged).
+ */
+export const isAdaptType = (t: string): boolean => (ADAPT_TYPES as readonly string[]).includes(t);
+
+/** "all holds 401 cognitive questions (outside the five types: no per-type claim)", or undefined. */
+export function outsideNote(typeCounts: ReadonlyMap<string, number>): string | undefined {
+  const outside = [...typeCounts].filter(([t]) => t !== 'all' && !isAdaptType(t)).sort(([a], [b]) => (a < b ? -1 : 1));
+  if (outside.length === 0) return undefined;
+  return `all holds ${outside.map(([t, n]) => `${n} ${t}`).join(', ')} question${outside.reduce((s, [, n]) => s + n, 0) === 1 ? '' : 's'} (outside the five types: no per-type claim)`;
+}
+
+/** Questions per type of a series. */
+export function typeCounts(series: Iterable<{ adaptType: string }> | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const v of series ?? []) out.set(v.adaptType, (out.get(v.adaptType) ?? 0) + 1);
+  return out;
+}

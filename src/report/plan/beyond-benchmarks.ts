@@ -4,29 +4,30 @@
  * - every method's per-type mean with its 95% CI (the five types, and LoCoMo-Plus's `cognitive` as its own type);
  * - BEAM's abilities outside the five types (preference following, instruction following, summarization), which no
  *   per-type or overall average contains, per ability with CIs;
- * - paired comparisons of every method with the reference (first unified-embedding method), Holm-corrected per
- *   family, and the plan's predictions checked on the best AdaptMR variant (as plan experiment 3);
+ * - paired comparisons of every method with the reference (first unified-embedding method), Holm-corrected within
+ *   the declared families (primary: AdaptMR variants; exploratory: the rest), and how each AdaptMR variant routed;
  * - the oracle of plan experiment 2 (the best strategy per type chosen on a seeded half, reported on the other)
- *   against the reference, with its verdict — it works for any type label, so `cognitive` gets its best strategy too;
- * - the Chinese dataset's per-type recall next to the English one's (plan.languages).
+ *   against the reference, the best single strategy and the per-question ceiling (src/eval/verdicts/oracle.ts) — it
+ *   works for any type label, so `cognitive` gets its best strategy too;
+ * - the Chinese dataset's per-type recall next to the English one's (plan.languages);
+ * - the stored verdicts (experiment 3's and experiment 2's claims per dataset; nothing here decides one).
  * Chart: per-type bars with CIs.
  */
 import { join } from 'node:path';
 import Table from 'cli-table3';
-import type { ResultStore } from '../../store/index.ts';
-import { loadScoreInputs } from '../../store/index.ts';
+import { ClaimContext, adaptmrVariants, oracleAnalyses } from '../../eval/verdicts/index.ts';
+import { loadVerdictInput, type ResultStore } from '../../store/index.ts';
 import { comparisonsTable } from '../comparison-cells.ts';
 import { perTypeTable, typeColumns } from '../per-type-table.ts';
 import { recallByTypeSpec } from '../recall-by-type-spec.ts';
 import { renderChart } from '../render-chart.ts';
-import { seriesLabeller, type SeriesKey } from '../series-label.ts';
-import { gapVerdict, predictionLine } from './beyond-legacy.ts';
-import { oracleGap } from './oracle-gap.ts';
-import { headlineComparisons, headlineTitle, isHeadline, pct, points, runHeadlineTitle, typeMeansOfRuns, type Headline, type PlanRun } from './plan-runs.ts';
+import { loadDegradedMarks, markedMethod, seriesLabeller, type SeriesKey } from '../series-label.ts';
+import { oracleTable } from './oracle-upper-bound.ts';
+import { headlineComparisons, headlineTitle, pct, runHeadlineTitle, typeMeansOfRuns, type Headline, type PlanRun } from './plan-runs.ts';
 import { meanCi, pctCi } from './question-means.ts';
+import { routingTables } from './routing-table.ts';
 import type { PlanSection } from './section.ts';
-
-const WEAK_TYPES = ['temporal', 'update'] as const;
+import { sectionVerdicts } from './section-verdicts.ts';
 
 /** BEAM's abilities kept out of the headline: dataset × method rows, one column per ability, at the dataset's headline metric. */
 async function outsideTable(store: ResultStore, run: PlanRun, resamples: number, label: (k: SeriesKey) => string): Promise<string | null> {
@@ -86,7 +87,8 @@ function languagesTable(rows: Awaited<ReturnType<typeof typeMeansOfRuns>>, zh: s
 }
 
 export async function beyondBenchmarksSection(store: ResultStore, run: PlanRun, chartsDir: string, resamples: number): Promise<PlanSection> {
-  const label = seriesLabeller(await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods WHERE run_id = $1`, [run.runId]));
+  const marks = await loadDegradedMarks(store);
+  const label = seriesLabeller(await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods WHERE run_id = $1`, [run.runId]), marks);
   const rows = await typeMeansOfRuns(store, [run.runId], run.headlineOf, label);
   const title = `Beyond LongMemEval and LoCoMo — ${runHeadlineTitle(run)}, run ${run.name}`;
   const text: string[] = [perTypeTable(rows, title)];
@@ -94,45 +96,21 @@ export async function beyondBenchmarksSection(store: ResultStore, run: PlanRun, 
   if (outside) text.push(outside);
 
   const cmp = await headlineComparisons(store, [run.runId], run.headlineOf, run.datasets);
-  const table = comparisonsTable(cmp, `Paired comparisons vs ${run.reference} (${runHeadlineTitle(run)})`, label);
+  const table = comparisonsTable(cmp, `Paired comparisons vs ${run.reference} (${runHeadlineTitle(run)}; Holm within the declared families: primary = AdaptMR variants per dataset × type, exploratory = the rest)`, label);
   if (table) text.push(table);
-  const adaptmr = new Set(run.methods.filter((m) => m.method === 'adaptmr').map((m) => m.id));
-  const upper = new Set((await store.query<{ method: string }>(`SELECT method FROM methods WHERE run_id = $1 AND upper_bound`, [run.runId])).map((r) => r.method));
-  for (const dataset of run.datasets) {
-    const overall = cmp
-      .filter((c) => c.dataset === dataset && c.adaptType === 'all' && adaptmr.has(c.methodA) && !upper.has(c.methodA))
-      .sort((a, b) => b.meanDiff - a.meanDiff || a.pHolm - b.pHolm || b.ciLow - a.ciLow);
-    const best = overall[0];
-    if (!best) continue;
-    const lines = [
-      `${dataset} (${headlineTitle(run.headlineOf(dataset))}): plan predictions for the best deployable AdaptMR variant overall (${best.methodA}, chosen on these questions, so optimistic; oracle routes excluded):`,
-      predictionLine(best, 5, 10, 'overall'),
-    ];
-    for (const t of WEAK_TYPES) {
-      const c = cmp.find((x) => x.dataset === dataset && x.methodA === best.methodA && x.adaptType === t);
-      if (c) lines.push(predictionLine(c, 15, 25, t));
-    }
-    text.push(lines.join('\n'));
-  }
+  const input = await loadVerdictInput(store);
+  const ctx = new ClaimContext(input);
+  const variants = adaptmrVariants(ctx, run.input).map((m) => ({ runId: run.runId, label: markedMethod(marks, run.runId, m.id), method: m.id }));
+  const routing = routingTables(input.retrievals, input.questions, variants, run.datasets);
+  if (routing) text.push(routing);
 
-  const strategies = run.methods.filter((m) => m.method === 'strategy').map((m) => m.id);
-  if (run.reference && strategies.length >= 2) {
-    const scores = (await loadScoreInputs(store))
-      .filter((s) => s.runId === run.runId && isHeadline(run.headlineOf, s))
-      .map((s) => ({ dataset: s.dataset, questionId: s.questionId, adaptType: s.adaptType, method: s.method, value: s.value }));
+  const analyses = oracleAnalyses(ctx, run.input);
+  if (run.reference && analyses.length > 0) {
     const split = run.plan.split ?? 0.5;
-    const target = run.plan.gapTarget ?? 10;
-    const gaps = oracleGap({ scores, strategies, reference: run.reference, split, seed: run.seed, resamples });
-    const ot = new Table({ head: ['dataset', 'type', 'strategy chosen', 'n', 'oracle [95% CI]', `${run.reference} [95% CI]`, 'gap [95% CI] p'], style: { head: [], border: [], compact: true } });
-    const ci = (i: { estimate: number; low: number; high: number }): string => `${pct(i.estimate)} [${pct(i.low)}, ${pct(i.high)}]`;
-    for (const r of gaps) {
-      ot.push([r.dataset, r.adaptType, r.adaptType === 'all' ? '(per type)' : r.chosen, r.n, ci(r.oracle), ci(r.reference),
-        `${points(r.gap.meanDiff)} [${points(r.gap.ciLow)}, ${points(r.gap.ciHigh)}] p ${r.gap.pValue < 0.001 ? '<0.001' : r.gap.pValue.toFixed(3)}`]);
-    }
     text.push([
-      `Oracle strategy (plan experiment 2's upper bound: the best of ${strategies.length} strategies per type, chosen on a ${split} split, seed ${run.seed}, reported on the other questions) vs ${run.reference}`,
-      ot.toString(),
-      ...gaps.filter((r) => r.adaptType === 'all').map((r) => `${r.dataset} (${headlineTitle(run.headlineOf(r.dataset))}): "oracle − unified ≥ ${target} points" — ${gapVerdict(r.gap, target)}`),
+      `Oracle strategy (plan experiment 2: per type the best of ${run.methods.filter((m) => m.method === 'strategy').length} strategies chosen on a ${split} selection split, seed ${run.seed}, tie rule: the type's own strategy, else the first by id; reported on the other questions) vs ${run.reference}, ` +
+        `the best single strategy on the selection half (${analyses.map((a) => `${a.dataset}: ${a.bestSingle.id}`).join('; ')}) and the per-question ceiling (the true upper bound)`,
+      oracleTable(analyses, run.reference),
     ].join('\n'));
   }
   const langs = run.plan.languages;
@@ -142,6 +120,8 @@ export async function beyondBenchmarksSection(store: ResultStore, run: PlanRun, 
     const lt = languagesTable(await typeMeansOfRuns(store, [run.runId], h, label), langs.zh, langs.en, h);
     if (lt) text.push(lt);
   }
+  text.push(await sectionVerdicts(store, run.experiment,
+    'Verdicts — experiment 3 (adaptmr-vs-unified, adaptmr-vs-strongest: primary family per dataset × type; adaptmr-over-bm25 / -over-hybrid: exploratory) and experiment 2 (oracle-vs-unified, oracle-vs-best-single, premise-single-strategy: one family per dataset × type); a type outside the five enters "all" only'));
   const charts = rows.length > 0 ? [await renderChart(recallByTypeSpec(rows, { title }), join(chartsDir, 'beyond-lme-locomo'))] : [];
   return { experiment: 'beyond-benchmarks', text: text.join('\n\n'), charts };
 }

@@ -63,15 +63,8 @@ function datasetPanels(a: OracleAnalysis, reference: string, target: number): { 
   };
 }
 
-export async function oracleSection(store: ResultStore, run: PlanRun, chartsDir: string): Promise<PlanSection> {
-  const reference = run.reference;
-  const title = `Experiment 2 — oracle strategy vs ${reference}, the best single strategy and the per-question ceiling: ${runHeadlineTitle(run)}, run ${run.name}`;
-  const analyses = oracleAnalyses(new ClaimContext(await loadVerdictInput(store)), run.input);
-  if (!reference || analyses.length === 0) {
-    return { experiment: 'oracle-upper-bound', text: `${title}\nneeds a reference method and at least two strategies\n${await sectionVerdicts(store, run.experiment)}`, charts: [] };
-  }
-  const split = run.plan.split ?? 0.5;
-  const target = run.plan.gapTarget ?? 10;
+/** Per dataset and type: the strategy chosen (tie rule), n, oracle, reference, best single, ceiling, and the gap (also the beyond-benchmarks section's). */
+export function oracleTable(analyses: readonly OracleAnalysis[], reference: string): string {
   const table = new Table({ head: ['dataset', 'type', 'strategy chosen (tie rule)', 'n', 'oracle [95% CI]', `${reference}`, 'best single', 'ceiling', 'oracle − unified [95% CI] p'], style: { head: [], border: [], compact: true } });
   for (const a of analyses) {
     const choice = new Map(a.choices.map((c) => [c.adaptType, c]));
@@ -83,12 +76,24 @@ export async function oracleSection(store: ResultStore, run: PlanRun, chartsDir:
         `${points(g.meanDiff)} [${points(g.ciLow)}, ${points(g.ciHigh)}] p ${g.pValue < 0.001 ? '<0.001' : g.pValue.toFixed(3)}`]);
     }
   }
+  return table.toString();
+}
+
+export async function oracleSection(store: ResultStore, run: PlanRun, chartsDir: string): Promise<PlanSection> {
+  const reference = run.reference;
+  const title = `Experiment 2 — oracle strategy vs ${reference}, the best single strategy and the per-question ceiling: ${runHeadlineTitle(run)}, run ${run.name}`;
+  const analyses = oracleAnalyses(new ClaimContext(await loadVerdictInput(store)), run.input);
+  if (!reference || analyses.length === 0) {
+    return { experiment: 'oracle-upper-bound', text: `${title}\nneeds a reference method and at least two strategies\n${await sectionVerdicts(store, run.experiment)}`, charts: [] };
+  }
+  const split = run.plan.split ?? 0.5;
+  const target = run.plan.gapTarget ?? 10;
   const text = [
     `${title}\nchosen on a ${split} selection split (seed ${run.seed}; tie rule: the type's own strategy when tied, else the first by id), reported on the other questions; ` +
       `best single = the one strategy best on the whole selection half (${analyses.map((a) => `${a.dataset}: ${a.bestSingle.id}${a.bestSingle.tied.length > 1 ? `, tied with ${a.bestSingle.tied.length - 1}` : ''}`).join('; ')}); ` +
       'ceiling = every question served by whichever strategy scores best on it (the true upper bound); ' +
       [...new Set(analyses.map((a) => `${a.dataset}: ${a.rows[0]?.vsReference.result.test}, ${a.rows[0]?.vsReference.bootstrap}s resampled`))].join('; '),
-    table.toString(),
+    oracleTable(analyses, reference),
     await sectionVerdicts(store, run.experiment),
   ];
   const chartTitle = `Experiment 2: oracle (gold type), best single strategy, per-question ceiling and ${reference}; dashed = plan's ${target}-point gap`;

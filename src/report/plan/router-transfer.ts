@@ -6,17 +6,21 @@
  * - classifier accuracy: the method's predicted type (stored with its retrieval) against the gold type, over the
  *   test questions that have one of the five types (LoCoMo-Plus has none: n/a), with a 95% bootstrap CI;
  * - routing gain: the method minus the reference (the same first stage run alone, `stats.reference`), the paired
- *   comparison of the `comparisons` table (95% paired bootstrap CI, Holm-corrected p).
+ *   comparison of the `comparisons` table (95% paired bootstrap CI, Holm-corrected p: an off-diagonal cell's row is
+ *   in its declared transfer family, so its p_holm is its verdict's).
  * Methods not in `plan.transfer` (an untrained rules router, the gold-type oracle) are listed as extra rows for scale.
- * Then a verdict per off-diagonal cell: helps (CI above 0 and significant after Holm), hurts, or not detectable.
+ * Then the stored verdicts, one per off-diagonal cell (`transfer:<fitted on>-><tested on>`,
+ * src/eval/verdicts/claims-transfer.ts), and their count per verdict; nothing here decides one.
  */
 import Table from 'cli-table3';
 import { ADAPT_TYPES } from '../../core/types.ts';
 import type { ResultStore } from '../../store/index.ts';
-import { HOLM_ALPHA, formatComparison, type ComparisonCell } from '../comparison-cells.ts';
+import { readVerdicts } from '../../store/index.ts';
+import { formatComparison, type ComparisonCell } from '../comparison-cells.ts';
 import { headlineComparisons, headlineTitle, type PlanRun } from './plan-runs.ts';
 import { meanCi, pctCi } from './question-means.ts';
 import type { PlanSection } from './section.ts';
+import { sectionVerdicts } from './section-verdicts.ts';
 
 export interface TransferCell {
   method: string;
@@ -24,14 +28,6 @@ export interface TransferCell {
   dataset: string;
   accuracy: ReturnType<typeof meanCi> | null;
   gain: ComparisonCell | null;
-}
-
-export type TransferVerdict = 'helps' | 'hurts' | 'no detectable difference';
-
-export function transferVerdict(c: Pick<ComparisonCell, 'ciLow' | 'ciHigh' | 'pHolm'>): TransferVerdict {
-  if (c.ciLow > 0 && c.pHolm < HOLM_ALPHA) return 'helps';
-  if (c.ciHigh < 0 && c.pHolm < HOLM_ALPHA) return 'hurts';
-  return 'no detectable difference';
 }
 
 export async function transferCells(store: ResultStore, run: PlanRun, resamples: number): Promise<TransferCell[]> {
@@ -77,22 +73,16 @@ export async function routerTransferSection(store: ResultStore, run: PlanRun, _c
     `Router transfer — run ${run.name}; routing gain = method − ${run.reference ?? 'reference'} (the same first stage without routing); a diagonal cell is in-distribution but held out (the model and thresholds saw only that benchmark's calibration split, which is excluded)`,
     'Classifier accuracy (predicted type = gold type, questions with one of the five types; mean [95% bootstrap CI] (n))',
     acc.toString(),
-    'Routing gain over the first stage (mean difference [95% paired bootstrap CI] p_holm; * = significant after Holm) (n pairs)',
+    'Routing gain over the first stage (mean difference [95% paired bootstrap CI] p_holm; * = significant after Holm — an off-diagonal cell within its transfer family, the other rows within the run\'s default family per dataset × metric × type) (n pairs)',
     gain.toString(),
   ];
-  const verdicts: string[] = [];
-  const tally: Record<TransferVerdict, number> = { helps: 0, hurts: 0, 'no detectable difference': 0 };
-  for (const c of cells) {
-    if (!c.trainedOn || !c.gain || c.trainedOn === c.dataset) continue;
-    const v = transferVerdict(c.gain);
-    tally[v]++;
-    verdicts.push(`  ${c.trainedOn} → ${c.dataset}: ${v} (${formatComparison(c.gain)}, n ${c.gain.nPairs})`);
+  const stored = await readVerdicts(store, { experiment: run.experiment, claim: 'transfer:*' });
+  if (stored.length > 0) {
+    const count = (v: string): number => stored.filter((x) => x.verdict === v).length;
+    const families = [...new Set(stored.map((x) => x.family).filter((f) => f !== null))].length;
+    text.push(`Out of distribution (fitted on one benchmark, tested on another), ${stored.length} cells vs ${run.reference} (the same first stage without routing), Holm within ${families} declared famil${families === 1 ? 'y' : 'ies'} (plan.families.transfer: ${run.plan.families?.transfer ?? 'test-dataset'}${families > 1 ? '; the family-wise error is held per test dataset, not across the table' : ''}): ` +
+      `reached (routing helps) in ${count('reached')}, not met in ${count('not met')} (routing hurts, whole CI below 0 and significant, in ${stored.filter((x) => x.reason.includes('routing hurts here')).length}), not established in ${count('not established')}, n/a in ${count('n/a')}`);
   }
-  if (verdicts.length > 0) {
-    text.push([
-      `Out of distribution (fitted on one benchmark, tested on another): routing helps in ${tally.helps}, hurts in ${tally.hurts}, no detectable difference in ${tally['no detectable difference']} of ${verdicts.length} cells (comparator ${run.reference}; Holm family per dataset × metric × type as the comparisons table)`,
-      ...verdicts,
-    ].join('\n'));
-  }
+  text.push(await sectionVerdicts(store, run.experiment, 'Verdicts (one per off-diagonal cell: routing gain > 0)'));
   return { experiment: 'router-transfer', text: text.join('\n'), charts: [] };
 }

@@ -1,12 +1,13 @@
 /**
  * Routing shown: for every AdaptMR method (and ablation), how many questions of each gold type went to each route —
  * so "the ONNX rows route 84% of S to factual" is visible rather than hidden in a mean. From the retrieval rows
- * (src/eval/verdicts/routing.ts); one table per dataset, rows method × route, columns the gold types.
+ * (src/eval/verdicts/routing.ts); one table per dataset, rows method × route, columns the gold types (the five, and
+ * a dataset's labels outside them — LoCoMo-Plus's `cognitive`, BEAM's `outside` abilities — when it has them).
  */
 import Table from 'cli-table3';
 import { routeByGoldType, type RetrievalFact } from '../../eval/verdicts/index.ts';
 import type { QuestionFact } from '../../eval/verdicts/index.ts';
-import { TYPE_COLUMNS } from '../per-type-table.ts';
+import { typeColumns } from '../per-type-table.ts';
 
 export interface RoutedMethod {
   runId: string;
@@ -18,7 +19,9 @@ export interface RoutedMethod {
 export function routingTables(retrievals: readonly RetrievalFact[], questions: readonly QuestionFact[], methods: readonly RoutedMethod[], datasets: readonly string[]): string {
   const out: string[] = [];
   for (const dataset of datasets) {
-    const table = new Table({ head: ['method', 'route', ...TYPE_COLUMNS.filter((t) => t !== 'all'), 'all'], style: { head: [], border: [], compact: true } });
+    const present = new Set(questions.filter((q) => q.dataset === dataset).map((q) => q.adaptType));
+    const columns = typeColumns(present).filter((t) => t !== 'all');
+    const table = new Table({ head: ['method', 'route', ...columns, 'all'], style: { head: [], border: [], compact: true } });
     let any = false;
     for (const m of methods) {
       const cells = routeByGoldType(retrievals, questions, m.runId, dataset, m.method);
@@ -27,7 +30,7 @@ export function routingTables(retrievals: readonly RetrievalFact[], questions: r
       const totals = new Map<string, number>();
       for (const c of cells) totals.set(c.adaptType, (totals.get(c.adaptType) ?? 0) + c.n);
       for (const route of [...new Set(cells.map((c) => c.route))]) {
-        const row = TYPE_COLUMNS.filter((t) => t !== 'all').map((t) => {
+        const row = columns.map((t) => {
           const n = cells.find((c) => c.route === route && c.adaptType === t)?.n ?? 0;
           return totals.has(t) ? `${n}/${totals.get(t)}` : '—';
         });
