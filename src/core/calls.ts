@@ -14,6 +14,10 @@ export interface CallRecord {
   cached: boolean;
   costUsd: number;
   error?: string;
+  /** Answered through the provider's Batch API (priced at the batch price). */
+  batch?: boolean;
+  /** Prompt tokens the provider served from its prompt cache (`usage.prompt_tokens_details.cached_tokens`). */
+  cachedTokens?: number;
 }
 
 /**

@@ -19,6 +19,7 @@ import { LlmCache } from './cache.ts';
 import { Scheduler } from './scheduler.ts';
 import { createPooledFetch } from './http/node-fetch.ts';
 import { type ClientShared, type LlmStats, OpenAiCompatibleClient } from './client.ts';
+import type { BatchQueue, SpendGuard } from './spend.ts';
 import {
   type CacheMode,
   DEFAULT_CACHE_DIR,
@@ -50,6 +51,12 @@ export interface AdaptmrLlmProvider extends LlmProvider {
   describe(): ResolvedRole[];
   /** Counters since creation: HTTP requests, cache hits, de-duplicated calls, errors. */
   stats(): LlmStats;
+  /** The configured client of a role with its request-building and Batch API access (throws as `forRole`). */
+  client(role: LlmRole): OpenAiCompatibleClient;
+  /** The reply cache every role shares (the Batch API's replies are folded into it). */
+  readonly cache: LlmCache;
+  /** Installs (or, with undefined, removes) the run's Batch API queue and budget guard (src/llm/spend.ts). */
+  control(hooks: { batch?: BatchQueue | undefined; budget?: SpendGuard | undefined }): void;
 }
 
 /** Cache root: `cache.dir`, else `ADAPTMR_CACHE_DIR`, else `<repo>/.cache` (as the embeddings cache, src/index). */
@@ -73,7 +80,7 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
     // One keep-alive pool for every role, as wide as the scheduler lets requests through.
     fetch: createPooledFetch(config.concurrency),
   };
-  const clients = new Map<LlmRole, LlmClient>();
+  const clients = new Map<LlmRole, OpenAiCompatibleClient>();
   const described: ResolvedRole[] = [];
   for (const role of LLM_ROLES) {
     const rc = config.roles[role];
@@ -108,16 +115,23 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
       maxTokens: rc.maxTokens ?? null,
     });
   }
+  const clientOf = (role: LlmRole): OpenAiCompatibleClient => {
+    const client = clients.get(role);
+    if (!client) {
+      throw new InputError(`this experiment configures no "${role}" model; add llm.roles.${role} to the config`, 'llm.roles');
+    }
+    return client;
+  };
   return {
     cacheDir,
     cacheMode: config.cache.mode,
     has: (role) => clients.has(role),
-    forRole(role) {
-      const client = clients.get(role);
-      if (!client) {
-        throw new InputError(`this experiment configures no "${role}" model; add llm.roles.${role} to the config`, 'llm.roles');
-      }
-      return client;
+    forRole: (role): LlmClient => clientOf(role),
+    client: (role) => clientOf(role),
+    cache: shared.cache,
+    control(hooks) {
+      shared.batch = hooks.batch;
+      shared.budget = hooks.budget;
     },
     requestPolicy: {
       schedule: (fn) => shared.scheduler.run(fn),

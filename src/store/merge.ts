@@ -29,7 +29,7 @@ export interface MergeSummary {
   added: Record<string, number>;
 }
 
-const KEYED = ['runs', 'methods', 'questions', 'retrievals', 'answers', 'checkpoints'] as const;
+const KEYED = ['runs', 'methods', 'questions', 'retrievals', 'answers', 'cutoff_answers', 'checkpoints'] as const;
 const PER_QUESTION = ['scores', 'llm_calls'] as const;
 
 const sqlString = (s: string): string => `'${s.replaceAll("'", "''")}'`;

@@ -8,7 +8,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { InputError, errorMessage } from '../core/errors.ts';
 import { readRows } from './read-rows.ts';
 import { ResultStoreImpl } from './result-store.ts';
-import { SCHEMA_VERSION, UPGRADE_STATS_SQL, createSchemaSql, migrateV1ToV2Sql } from './schema.ts';
+import { SCHEMA_VERSION, UPGRADE_STATS_SQL, createSchemaSql, migrateV1ToV2Sql, migrateV2ToV3Sql } from './schema.ts';
 import { readSpool, spoolBusy, spoolPathOf } from './spool.ts';
 import type { ResultStore } from './types.ts';
 
@@ -47,6 +47,10 @@ async function ensureSchema(connection: DuckDBConnection, path: string, readOnly
   if (found === '1' && !readOnly) {
     await connection.run(`BEGIN; ${migrateV1ToV2Sql()} COMMIT;`);
     found = '2';
+  }
+  if (found === '2' && !readOnly) {
+    await connection.run(`BEGIN; ${migrateV2ToV3Sql()} COMMIT;`);
+    found = '3';
   }
   if (found !== String(SCHEMA_VERSION)) {
     throw new InputError(

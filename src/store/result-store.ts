@@ -16,7 +16,7 @@ import { TableAppenders } from './appenders.ts';
 import { appendClassifierEval } from './classifier-eval.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
 import { readRows } from './read-rows.ts';
-import { answerCells, comparisonCells, llmCallCells, questionCells, retrievalCells, scoreCells, scoreCiCells } from './row-cells.ts';
+import { answerCells, comparisonCells, cutoffAnswerCells, llmCallCells, questionCells, retrievalCells, scoreCells, scoreCiCells } from './row-cells.ts';
 import { GroupCommit } from './group-commit.ts';
 import { SerialQueue } from './serial-queue.ts';
 import type { SpoolContents } from './spool.ts';
@@ -328,13 +328,14 @@ export class ResultStoreImpl implements ResultStore {
     // file holds one or the other, never both. llm_calls are kept: they record calls that were made (and paid).
     for (const method of batch.replaces ?? []) {
       const key = [batch.runId, batch.question.dataset, batch.question.questionId, method];
-      for (const table of ['retrievals', 'scores', 'answers']) {
+      for (const table of ['retrievals', 'scores', 'answers', 'cutoff_answers']) {
         await this.connection.run(`DELETE FROM ${table} WHERE run_id = $1 AND dataset = $2 AND question_id = $3 AND method = $4`, key);
       }
     }
     await this.appenders.append(retrievalCells, batch.runId, batch.retrievals);
     await this.appenders.append(scoreCells, batch.runId, batch.scores);
     await this.appenders.append(answerCells, batch.runId, batch.answers ?? []);
+    await this.appenders.append(cutoffAnswerCells, batch.runId, batch.cutoffAnswers ?? []);
     await this.appenders.append(llmCallCells, batch.runId, batch.llmCalls ?? []);
   }
 

@@ -4,14 +4,14 @@
  * CREATE TABLE statements in schema.ts (the store test reads every column back to catch a mismatch).
  */
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
-import type { AnswerRow, LlmCallRow, QuestionRow, RetrievalRow, ScoreRow } from './types.ts';
+import type { AnswerRow, CutoffAnswerRow, LlmCallRow, QuestionRow, RetrievalRow, ScoreRow } from './types.ts';
 
 /** varchar · boolean · double · integer · varchar list · double list. */
 export type CellType = 'v' | 'b' | 'd' | 'i' | 'vl' | 'dl';
 export type Cell = string | number | boolean | null | readonly string[] | readonly number[];
 
 export interface TableCells<R> {
-  table: 'questions' | 'retrievals' | 'scores' | 'answers' | 'llm_calls' | 'score_cis' | 'comparisons';
+  table: 'questions' | 'retrievals' | 'scores' | 'answers' | 'cutoff_answers' | 'llm_calls' | 'score_cis' | 'comparisons';
   types: readonly CellType[];
   cells(runId: string, row: R): Cell[];
 }
@@ -54,12 +54,20 @@ export const answerCells: TableCells<AnswerRow> = {
   ],
 };
 
+export const cutoffAnswerCells: TableCells<CutoffAnswerRow> = {
+  table: 'cutoff_answers',
+  types: ['v', 'v', 'v', 'v', 'i', 'v', 'v', 'i', 'v'],
+  cells: (runId, a) => [
+    runId, a.dataset, a.questionId, a.method, a.cutoff, a.answer, JSON.stringify(a.judgeVerdicts), a.contextTokens, a.error,
+  ],
+};
+
 export const llmCallCells: TableCells<LlmCallRow> = {
   table: 'llm_calls',
-  types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'i', 'd', 'b', 'd', 'v'],
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'i', 'd', 'b', 'd', 'v', 'b', 'i'],
   cells: (runId, c) => [
     runId, c.dataset, c.questionId, c.method, c.stage, c.model, c.promptTokens, c.completionTokens, c.latencyMs,
-    c.cached, c.costUsd, c.error ?? null,
+    c.cached, c.costUsd, c.error ?? null, c.batch === true, c.cachedTokens ?? 0,
   ],
 };
 

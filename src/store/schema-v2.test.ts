@@ -20,7 +20,10 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 async function downgradeToV1(path: string): Promise<void> {
   const db = await DuckDBInstance.create(path);
   const c = await db.connect();
-  await c.run("DROP TABLE methods; DROP TABLE checkpoints; ALTER TABLE retrievals DROP COLUMN k; UPDATE meta SET value = '1' WHERE key = 'schema_version';");
+  await c.run(
+    "DROP TABLE methods; DROP TABLE checkpoints; ALTER TABLE retrievals DROP COLUMN k; DROP TABLE cutoff_answers; " +
+      "ALTER TABLE llm_calls DROP COLUMN batch; ALTER TABLE llm_calls DROP COLUMN cached_tokens; UPDATE meta SET value = '1' WHERE key = 'schema_version';",
+  );
   c.closeSync();
   db.closeSync();
 }
@@ -33,7 +36,8 @@ describe('schema version 2', () => {
     const s2 = await openResultStore(file);
     await s2.writeQuestion({ ...fakeBatch('r1', 0, ['bm25']), retrievals: fakeBatch('r1', 0, ['bm25']).retrievals.map((r) => ({ ...r, k: 50 })) });
     const rows = await s2.query<{ k: number; v: string }>("SELECT r.k, m.value AS v FROM retrievals r, meta m WHERE m.key = 'schema_version'");
-    expect(rows).toEqual([{ k: 50, v: '2' }]);
+    // Migrated through version 2 to the current version 3.
+    expect(rows).toEqual([{ k: 50, v: '3' }]);
     await s2.close();
   });
 

@@ -4,11 +4,11 @@
  * of another version are refused on open (see open-store.ts) rather than misread.
  */
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Tables in write order; `export` writes these plus the view. */
 export const TABLES = [
-  'meta', 'runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'llm_calls', 'checkpoints',
+  'meta', 'runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'cutoff_answers', 'llm_calls', 'checkpoints',
   'classifier_eval', 'classifier_type_scores', 'classifier_confusion', 'classifier_predictions', 'score_cis', 'comparisons',
 ] as const;
 export type TableName = (typeof TABLES)[number];
@@ -58,6 +58,40 @@ ${DDL_VIEW}
 UPDATE meta SET value = '2' WHERE key = 'schema_version';`;
 }
 
+// batch and cached_tokens added in version 3.
+const LLM_CALLS_DDL = `CREATE TABLE llm_calls (
+  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
+  stage VARCHAR NOT NULL, model VARCHAR NOT NULL, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL,
+  latency_ms DOUBLE NOT NULL, cached BOOLEAN NOT NULL, cost_usd DOUBLE NOT NULL, error VARCHAR,
+  batch BOOLEAN NOT NULL DEFAULT false, cached_tokens INTEGER NOT NULL DEFAULT 0);`;
+
+// Added in version 3: the reader's answers at each `qa.ks` cutoff of one retrieval (the method's own answer stays in
+// `answers`; accuracy by cutoff is in `scores` with k = the cutoff).
+const DDL_V3 = `
+CREATE TABLE cutoff_answers (
+  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
+  cutoff INTEGER NOT NULL, answer VARCHAR, judge_verdicts VARCHAR NOT NULL, context_tokens INTEGER, error VARCHAR,
+  PRIMARY KEY (run_id, dataset, question_id, method, cutoff));
+`;
+
+/**
+ * Version 2 → 3, run in one transaction on open. Additive only: llm_calls gains `batch` (answered through the Batch
+ * API, priced at the batch price) and `cached_tokens` (prompt tokens the provider served from its prompt cache), both
+ * at the end so the appender's column order is the same in migrated and fresh files (old rows: false, 0); the cutoff
+ * answers table.
+ */
+export function migrateV2ToV3Sql(): string {
+  // DuckDB refuses to commit two ALTERs of one table with rows in one transaction ("another transaction has altered
+  // this table"), so llm_calls is copied into its version-3 layout instead.
+  return `${DDL_V3}
+${LLM_CALLS_DDL.replace('CREATE TABLE llm_calls', 'CREATE TABLE llm_calls_v3')}
+INSERT INTO llm_calls_v3 SELECT run_id, dataset, question_id, method, stage, model, prompt_tokens, completion_tokens,
+  latency_ms, cached, cost_usd, error, false, 0 FROM llm_calls;
+DROP TABLE llm_calls;
+ALTER TABLE llm_calls_v3 RENAME TO llm_calls;
+UPDATE meta SET value = '3' WHERE key = 'schema_version';`;
+}
+
 // JSON-valued columns (config, package versions, type probabilities, notes, judge verdicts) are VARCHAR holding
 // JSON text: open-ended shapes stay lossless without DuckDB's JSON extension. Id lists are native VARCHAR[] so
 // SQL can unnest them. Times are ISO 8601 strings exactly as the dataset/runner gave them (cast with ::TIMESTAMP).
@@ -96,10 +130,8 @@ CREATE TABLE answers (
   answer VARCHAR, judge_verdicts VARCHAR NOT NULL, context_tokens INTEGER, error VARCHAR,
   PRIMARY KEY (run_id, dataset, question_id, method));
 
-CREATE TABLE llm_calls (
-  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
-  stage VARCHAR NOT NULL, model VARCHAR NOT NULL, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL,
-  latency_ms DOUBLE NOT NULL, cached BOOLEAN NOT NULL, cost_usd DOUBLE NOT NULL, error VARCHAR);
+${LLM_CALLS_DDL}
+${DDL_V3}
 `;
 
 // Statistics (issue 12), derived from the rows above and recomputed whenever they change (stats-tables.ts): a

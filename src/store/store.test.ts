@@ -76,7 +76,7 @@ describe('writeQuestion', () => {
         method: 'bm25', answer: 'Paris', judge_verdicts: '[{"verdict":"yes"}]', context_tokens: 812, error: null }]);
       expect(await s.query('SELECT * FROM llm_calls')).toEqual([{ run_id: 'r1', dataset: 'fake', question_id: 'q1',
         method: 'bm25', stage: 'reader', model: 'gpt-x', prompt_tokens: 900, completion_tokens: 12, latency_ms: 250.5,
-        cached: true, cost_usd: 0.0012, error: null }]);
+        cached: true, cost_usd: 0.0012, error: null, batch: false, cached_tokens: 0 }]);
     });
   });
 
@@ -189,7 +189,7 @@ describe('opening', () => {
     await c.run("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
     c.closeSync();
     db.closeSync();
-    await expect(openResultStore(file)).rejects.toThrow(/results\.duckdb: results file has schema version 99.*reads version 2/);
+    await expect(openResultStore(file)).rejects.toThrow(/results\.duckdb: results file has schema version 99.*reads version 3/);
   });
 
   it('refuses a DuckDB file that is not a results file', async () => {

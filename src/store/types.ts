@@ -89,6 +89,11 @@ export interface AnswerRow {
   error: string | null;
 }
 
+/** The reader's answer over the top `cutoff` units of a method's retrieval (`qa.ks`), and its judge verdicts. */
+export interface CutoffAnswerRow extends AnswerRow {
+  cutoff: number;
+}
+
 /** One LLM/embedding call, attributed to a question and method. */
 export interface LlmCallRow extends CallRecord {
   dataset: string;
@@ -103,6 +108,8 @@ export interface QuestionBatch {
   retrievals: RetrievalRow[];
   scores: ScoreRow[];
   answers?: AnswerRow[];
+  /** Answers at the `qa.ks` cutoffs (schema version 3). */
+  cutoffAnswers?: CutoffAnswerRow[];
   llmCalls?: LlmCallRow[];
   /**
    * Methods whose earlier rows for this question (error rows of a previous attempt) this batch replaces: they are

@@ -22,6 +22,7 @@ export function validateBatch(batch: QuestionBatch): void {
   checkOwner(batch, 'retrieval', batch.retrievals);
   checkOwner(batch, 'score', batch.scores);
   checkOwner(batch, 'answer', batch.answers ?? []);
+  checkOwner(batch, 'cutoff answer', batch.cutoffAnswers ?? []);
   checkOwner(batch, 'llm call', batch.llmCalls ?? []);
   for (const s of batch.scores) {
     const id = `${s.method} ${s.level} ${s.metric}${s.k === null ? '' : ` k=${s.k}`}`;
