@@ -42,3 +42,22 @@ export async function recordCall(calls: CallRecord[], record: CallRecord): Promi
   if (sink !== undefined && !record.cached) await sink(record);
   calls.push(record);
 }
+
+/** The question and method a call list belongs to (the runner attaches it; the Batch API queue records by it). */
+export interface CallOwner {
+  dataset: string;
+  questionId: string;
+  method: string;
+}
+
+const OWNER = Symbol('adaptmr.callOwner');
+
+/** `calls` with its owner attached (a hidden property, as the sink). */
+export function withCallOwner(calls: CallRecord[], owner: CallOwner): CallRecord[] {
+  Object.defineProperty(calls, OWNER, { value: { ...owner }, enumerable: false });
+  return calls;
+}
+
+export function callOwner(calls: CallRecord[]): CallOwner | undefined {
+  return (calls as unknown as Record<symbol, CallOwner | undefined>)[OWNER];
+}

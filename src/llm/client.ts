@@ -192,9 +192,22 @@ export class OpenAiCompatibleClient implements LlmClient {
     });
   }
 
-  /** The SDK instance (endpoint, key, pooled fetch) of this role, for the Batch API's files and batches endpoints. */
+  private batchSdk: OpenAI | undefined;
+
+  /**
+   * An SDK instance of this role's endpoint and key for the Batch API's files and batches endpoints. It sends through
+   * Node's own fetch, not the role's connection pool: a file upload is a multipart stream, which the pool (built for
+   * JSON bodies, src/llm/http/node-fetch.ts) does not carry; and an upload of up to 200 MB gets 10 minutes.
+   */
   get api(): OpenAI {
-    return this.sdk;
+    this.batchSdk ??= new OpenAI({
+      baseURL: this.settings.baseURL,
+      apiKey: this.settings.apiKey,
+      maxRetries: 0,
+      timeout: Math.max(this.settings.timeoutMs, 600_000),
+      logLevel: 'off',
+    });
+    return this.batchSdk;
   }
 
   /**

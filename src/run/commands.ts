@@ -66,6 +66,12 @@ export const runCommand: CommandModule<object, RunArgs> = {
       `run ${summary.runId}: ${summary.written} questions written, ${summary.skipped} already done, ` +
         `${describeFailures(summary.failedQuestions, summary.questions, summary.failures)}, in ${secs} s → ${summary.out}`,
     );
+    if (summary.stopped) {
+      // Incomplete on purpose: exit 2, so a script does not take the file for a finished run.
+      console.log(`stopped early: ${summary.stopped} (${summary.postponed ?? 0} questions left for the resume)`);
+      process.exitCode = 2;
+      return;
+    }
     console.log(`next: adaptmr report ${out}   (per-type table and charts; ${basename(out)})`);
     const verdict = failureVerdict(summary.failedQuestions, summary.questions, limit);
     if (verdict !== undefined) {

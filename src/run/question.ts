@@ -7,7 +7,7 @@
 import { withCallScope, type CallScope } from '../core/call-scope.ts';
 import { callCostUsd } from '../llm/cost.ts';
 import type { ExperimentConfig } from '../core/config.ts';
-import { SetupError, errorMessage, tagStage } from '../core/errors.ts';
+import { SetupError, errorMessage, isPostponed, tagStage } from '../core/errors.ts';
 import { deriveSeed } from '../core/hash.ts';
 import type { CallRecord, Checkpoints, Ctx, MemoryIndex, Method } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
@@ -170,8 +170,8 @@ export async function runMethod(
     if (c.config.qa && c.llm) failed = await answerAndScore(instance, out.retrieval, out.answer, batch, base, calls, c);
   } catch (err) {
     // An unusable endpoint or cache folder fails every question alike: stop the run with its one line instead of N
-    // error rows.
-    if (err instanceof SetupError) throw err;
+    // error rows. A postponed call (Batch API, budget) is no failure: the caller leaves the method unwritten.
+    if (err instanceof SetupError || isPostponed(err)) throw err;
     failed = methodFailureStage(err, calls);
     batch.retrievals.push({
       ...base,

@@ -21,7 +21,7 @@ import {
 import { embedders, openEmbeddingCache } from '../index/index.ts';
 import type { MethodRow, QuestionSink, ResultStore, RunRecord } from '../store/types.ts';
 import { SpoolWriter, spoolPathOf } from '../store/spool.ts';
-import type { LlmProvider } from '../core/llm.ts';
+import type { AdaptmrLlmProvider } from '../llm/provider.ts';
 import { configForDataset, hasMethodPatch } from '../core/dataset-methods.ts';
 import { createMethods, type ConfiguredMethod } from './create-methods.ts';
 import { methods as methodRegistry } from './method-registry.ts';
@@ -36,6 +36,7 @@ import { emptyFailureCounts, type FailedStage } from './failures.ts';
 import { runDatasetInProcess, type DatasetPlan, type DatasetRunState, type RunCounters } from './run-dataset.ts';
 import { PaidCallLedger } from './paid-calls.ts';
 import { selectQuestions } from './select.ts';
+import { SpendControls } from './spend-controls.ts';
 
 export interface RunOptions {
   /** Results file (DuckDB). */
@@ -63,6 +64,10 @@ export interface RunSummary {
   out: string;
   /** Questions selected across datasets. */
   questions: number;
+  /** Why the run stopped before finishing (its LLM budget), or absent when it ran to the end. */
+  stopped?: string;
+  /** Questions left unwritten because the run stopped (computed by the next invocation). */
+  postponed?: number;
   /** Questions written by this invocation. */
   written: number;
   /** Questions already complete in the results file (resume). */
@@ -157,7 +162,7 @@ async function runPlans(
   datasets: DatasetMethods[],
   methods: ConfiguredMethod[],
   embedder: Embedder,
-  llm: LlmProvider | undefined,
+  llm: AdaptmrLlmProvider | undefined,
   opts: RunOptions,
   log: (line: string) => void,
   { started, warmupMs, runId, total, pools, git, fresh }: {
@@ -232,35 +237,53 @@ async function runPlans(
       sink = spool;
     }
     if (retry.size > 0) log(`resume: retrying ${retry.size} question × method results that were errors (--no-retry-errors keeps them)`);
-    const progress = createProgress(total, opts.progress ?? true);
+    // The Batch API stage and the budget (spend-controls.ts): a run that uses either computes its questions in passes.
+    const controls = store && llm ? await SpendControls.open(llm, config, store, runId, log) : undefined;
+    let progress = createProgress(total, opts.progress ?? true);
     const counters: RunCounters = { written: 0, skipped: 0, errors: 0, failures: emptyFailureCounts() };
+    let skippedBefore: number | undefined;
     const issues: DataIssue[] = [];
     // Questions arrive grouped by haystack, so one index per spec per in-flight question is enough to reuse them.
     const indexes = new IndexCache(embedder, ((opts.concurrency ?? config.concurrency) + 1) * distinctSpecs(datasets));
     // Checkpoints are read and written as the run goes, so only a run writing the file directly has them.
     const direct = store;
     try {
-      for (const [i, plan] of plans.entries()) {
-        const state: DatasetRunState = {
-          config: datasets[i]!.config,
-          runId,
-          methods: datasets[i]!.methods,
-          store: sink,
-          done,
-          retry,
-          indexes,
-          progress,
-          counters,
-          issues,
-          concurrency: opts.concurrency ?? config.concurrency,
-          onWritten: opts.onQuestionWritten ?? (() => {}),
-          llm,
-          checkpoints: direct ? (methodId: string) => storeCheckpoints(direct, runId, methodId) : undefined,
-          ledger,
-        };
-        const pool = pools(i);
-        if (pool) await pool.run(state);
-        else await runDatasetInProcess(plan, state);
+      for (let pass = 1; ; pass++) {
+        if (pass > 1) {
+          // A later pass computes only what earlier ones postponed: every row written so far (errors too) stays as is.
+          done = await store!.completedKeys(runId, { retryErrors: false });
+          retry = new Set<string>();
+          ledger = await PaidCallLedger.open(store!, runId, done);
+          skippedBefore ??= counters.skipped;
+          counters.postponed = 0;
+          progress.stop();
+          progress = createProgress(total, opts.progress ?? true);
+        }
+        for (const [i, plan] of plans.entries()) {
+          const state: DatasetRunState = {
+            config: datasets[i]!.config,
+            runId,
+            methods: datasets[i]!.methods,
+            store: sink,
+            done,
+            retry,
+            indexes,
+            progress,
+            counters,
+            // A data defect is reported once, by the first pass.
+            issues: pass === 1 ? issues : [],
+            concurrency: opts.concurrency ?? config.concurrency,
+            onWritten: opts.onQuestionWritten ?? (() => {}),
+            llm,
+            checkpoints: direct ? (methodId: string) => storeCheckpoints(direct, runId, methodId) : undefined,
+            ledger,
+            stopRequested: controls?.stopRequested,
+          };
+          const pool = pass === 1 ? pools(i) : undefined;
+          if (pool) await pool.run(state);
+          else await runDatasetInProcess(plan, state);
+        }
+        if (!(await controls?.afterPass())) break;
       }
     } catch (err) {
       // What was computed is kept: the spooled questions go into the file with the run marked failed. (If even that
@@ -270,11 +293,15 @@ async function runPlans(
       throw err;
     } finally {
       progress.stop();
+      controls?.close();
     }
+    if (skippedBefore !== undefined) counters.skipped = skippedBefore;
+    const stopped = controls?.stoppedBecause();
+    if (stopped) log(stopped);
     // Methods release what they hold outside this process (server-side namespaces) once every question is done.
-    for (const m of new Set(everyMethod)) await m.impl.close?.();
+    if (!stopped) for (const m of new Set(everyMethod)) await m.impl.close?.();
     const results = await foldedStore();
-    await results.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'done' });
+    await results.upsertRun({ ...record, endedAt: new Date().toISOString(), status: stopped ? 'stopped' : 'done' });
     // Data defects first: a question whose gold is missing from its haystack must not vanish from averages unsaid.
     if (issues.length > 0) log(`data: ${issues.length} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
     // Bootstrap CIs and paired comparisons of the whole file (every run in it), recomputed from the rows. The rows are
@@ -288,7 +315,11 @@ async function runPlans(
     }
     // Counted from the file, so a resume reports what is still failed (kept with --no-retry-errors, or failed again).
     const failedQuestions = new Set([...(await results.failedKeys(runId))].map((k) => k.split('\t', 2).join('\t'))).size;
-    return { runId, out: opts.out, questions: total, ...counters, failedQuestions, dataIssues: issues.length, wallMs: performance.now() - started };
+    const { postponed, ...counts } = counters;
+    return {
+      runId, out: opts.out, questions: total, ...counts, failedQuestions, dataIssues: issues.length, wallMs: performance.now() - started,
+      ...(stopped ? { stopped, postponed: postponed ?? 0 } : {}),
+    };
   } finally {
     await spool?.close();
     await store?.close();

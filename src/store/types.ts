@@ -6,7 +6,8 @@ import type { CallRecord } from '../core/interfaces.ts';
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
 
-export type RunStatus = 'running' | 'done' | 'failed';
+/** `stopped`: ended early by its LLM budget (llm.budgetUsd), to be resumed. */
+export type RunStatus = 'running' | 'done' | 'failed' | 'stopped';
 
 /** One experiment run with its provenance (DESIGN.md §3: config + hash, git, packages, data hashes, seed, times). */
 export interface RunRecord {

@@ -4,7 +4,7 @@
  * on the returned row (its failed call is already in `calls`), and the run goes on. Context tokens are counted for
  * every question, answered or not.
  */
-import { errorMessage } from '../../core/errors.ts';
+import { errorMessage, isPostponed } from '../../core/errors.ts';
 import type { CallRecord } from '../../core/interfaces.ts';
 import type { LlmProvider } from '../../core/llm.ts';
 import type { Instance, Retrieval } from '../../core/types.ts';
@@ -74,6 +74,8 @@ export async function answerQuestion(
     if (scores.f1 !== undefined) row.f1 = scores.f1;
     if (scores.bleu1 !== undefined) row.bleu1 = scores.bleu1;
   } catch (err) {
+    // A call not made now (queued for the Batch API, or over budget) is not an error: the question is finished later.
+    if (isPostponed(err)) throw err;
     row.error = errorMessage(err);
     row.failedStage = reading ? 'reader' : 'judge';
   }
