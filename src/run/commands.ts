@@ -16,6 +16,8 @@ interface RunArgs {
   'retry-errors': boolean;
   'max-failure-share': number | undefined;
   verbose: boolean;
+  estimate: boolean;
+  json: boolean;
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -39,7 +41,13 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('max-failure-share', numberFlag('max-failure-share', 0, 1, {
         describe: 'exit non-zero when more than this share (0-1) of the questions has error rows (overrides run.maxFailureShare; default 0.05)',
       }))
-      .option('verbose', { type: 'boolean', default: false, describe: 'print each question id to stderr once its rows are committed' }),
+      .option('verbose', { type: 'boolean', default: false, describe: 'print each question id to stderr once its rows are committed' })
+      .option('estimate', {
+        type: 'boolean',
+        default: false,
+        describe: 'send nothing: estimate calls, tokens, cache hits and dollars per method and stage (docs/cost.md)',
+      })
+      .option('json', { type: 'boolean', default: false, describe: 'with --estimate: one JSON object per method and stage' }),
   handler: async (argv) => {
     // A compute worker starts loading its modules now, while this thread reads the experiment (parallel/spawn.ts).
     if (argv.workers !== 0) (await import('./parallel/spawn.ts')).prewarmComputeWorker();
@@ -48,6 +56,15 @@ export const runCommand: CommandModule<object, RunArgs> = {
     const { runExperiment } = await import('./runner.ts');
     const { describeFailures, failureVerdict } = await import('./failures.ts');
     const exp = await loadExperiment(argv.experiment);
+    if (argv.estimate) {
+      const { estimateExperiment, formatEstimate } = await import('./estimate.ts');
+      const estimate = await estimateExperiment(exp, { dataDir: argv['data-dir'], concurrency: argv.concurrency, progress: argv.progress && !argv.json });
+      if (argv.json) {
+        for (const row of estimate.rows) console.log(JSON.stringify(row));
+        for (const f of estimate.failures) process.stderr.write(`not estimated: ${f.n} result(s) of ${f.method} failed in the dry run: ${f.error}\n`);
+      } else console.log(formatEstimate(estimate));
+      return;
+    }
     // The flag (checked to be a share by its numberFlag coerce) overrides the config.
     const limit = argv['max-failure-share'] ?? exp.config.run.maxFailureShare;
     const out = argv.out ?? join('results', `${exp.config.name}.duckdb`);

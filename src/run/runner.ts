@@ -21,6 +21,7 @@ import {
 import { embedders, openEmbeddingCache } from '../index/index.ts';
 import type { MethodRow, QuestionSink, ResultStore, RunRecord } from '../store/types.ts';
 import { SpoolWriter, spoolPathOf } from '../store/spool.ts';
+import type { LlmProvider } from '../core/llm.ts';
 import type { AdaptmrLlmProvider } from '../llm/provider.ts';
 import { configForDataset, hasMethodPatch } from '../core/dataset-methods.ts';
 import { createMethods, type ConfiguredMethod } from './create-methods.ts';
@@ -57,6 +58,8 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** Called after each question's rows are committed (the CLI's --verbose prints it). */
   onQuestionWritten?: (dataset: string, questionId: string) => void;
+  /** An LLM provider to use instead of the config's (the cost estimate's, which sends nothing: src/llm/dry-run.ts). */
+  llm?: LlmProvider | undefined;
 }
 
 export interface RunSummary {
@@ -95,7 +98,8 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
     throw new InputError('qa needs a reader model: add llm.roles.reader (and llm.roles.judge for LLM-judge verdicts)', exp.path);
   }
   // The LLM client (openai SDK, tokenizer) loads only for experiments that call an LLM.
-  const llm = config.llm ? (await import('../llm/provider.ts')).createLlmProvider(config.llm) : undefined;
+  const real = config.llm && !opts.llm ? (await import('../llm/provider.ts')).createLlmProvider(config.llm) : undefined;
+  const llm = opts.llm ?? real;
   const methods = await createMethods(config, exp.path, exp.configHash);
   const embedderOptions = embedders.parseOptions(config.embedder.name, config.embedder.options, `${exp.path}: embedder`);
   const plans = await planDatasets(config, opts.dataDir, log);
@@ -129,7 +133,7 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
     // question's latency; it is stored once per run (checkpoint `warmup` of the pseudo-method RUN_SCOPE).
     const warmupMs = performance.now() - started;
     const pools = (i: number): WorkerPool | undefined => (i === 0 ? ((poolUsed = true), firstPool) : startPool(i));
-    return await runPlans(exp, plans, datasets, methods, embedder, llm, opts, log, { started, warmupMs, runId, total, pools, git, fresh });
+    return await runPlans(exp, plans, datasets, methods, embedder, llm, real, opts, log, { started, warmupMs, runId, total, pools, git, fresh });
   } finally {
     if (!poolUsed) await firstPool?.stop();
     await embeddingCache?.close();
@@ -162,7 +166,9 @@ async function runPlans(
   datasets: DatasetMethods[],
   methods: ConfiguredMethod[],
   embedder: Embedder,
-  llm: AdaptmrLlmProvider | undefined,
+  llm: LlmProvider | undefined,
+  /** The config's own provider (absent when `opts.llm` replaces it): the Batch API and the budget act on it. */
+  real: AdaptmrLlmProvider | undefined,
   opts: RunOptions,
   log: (line: string) => void,
   { started, warmupMs, runId, total, pools, git, fresh }: {
@@ -238,7 +244,7 @@ async function runPlans(
     }
     if (retry.size > 0) log(`resume: retrying ${retry.size} question × method results that were errors (--no-retry-errors keeps them)`);
     // The Batch API stage and the budget (spend-controls.ts): a run that uses either computes its questions in passes.
-    const controls = store && llm ? await SpendControls.open(llm, config, store, runId, log) : undefined;
+    const controls = store && real ? await SpendControls.open(real, config, store, runId, log) : undefined;
     let progress = createProgress(total, opts.progress ?? true);
     const counters: RunCounters = { written: 0, skipped: 0, errors: 0, failures: emptyFailureCounts() };
     let skippedBefore: number | undefined;
