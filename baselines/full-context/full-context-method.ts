@@ -105,7 +105,8 @@ export function createFullContextMethod(options: FullContextOptions): Method {
     return result;
   };
   return {
-    capabilities: { output: 'units' },
+    // The whole history in time order: no ranking to cut at `qa.ks` cutoffs.
+    capabilities: { output: 'units', unranked: true },
     async memorise(mi) {
       historyOf(mi);
     },

@@ -86,6 +86,11 @@ export interface MethodCapabilities {
    * Stored with the run and shown next to the method in every report.
    */
   degraded?: string;
+  /**
+   * Its units are not ranked by relevance (the whole history, in time order), so the top `c` of them mean nothing:
+   * `qa.ks` reads such a method once, not at each cutoff.
+   */
+  unranked?: boolean;
 }
 
 /**

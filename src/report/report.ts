@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { ensureWritableDir } from '../core/writable-dir.ts';
 import { openResultStore, type ResultStore } from '../store/index.ts';
 import { loadStageCosts, stageCostTable } from './cost-table.ts';
+import { costPerCorrectTable, cutoffAccuracyTable, loadCostPerCorrect, loadCutoffAccuracy } from './cost-per-correct.ts';
 import { perTypeTable } from './per-type-table.ts';
 import { methodsWithoutSourceIds, noSourceIdsNote } from './no-source-ids.ts';
 import { loadQaItems } from './qa-items.ts';
@@ -61,9 +62,13 @@ async function qaSection(store: ResultStore, chartsDir: string): Promise<{ text:
       chart = await renderChart(recallByTypeSpec(byType, { title: QA_ACCURACY_TITLE }), join(chartsDir, 'accuracy-by-type'));
     }
     for (const t of [longMemEvalTable(items, label), locomoTable(items, label)]) if (t) text.push(t);
+    const cutoffs = cutoffAccuracyTable(await loadCutoffAccuracy(store, label));
+    if (cutoffs) text.push(cutoffs);
   }
   const costs = stageCostTable(await loadStageCosts(store, label));
   if (costs) text.push(costs);
+  const perCorrect = costs ? costPerCorrectTable(await loadCostPerCorrect(store, label)) : null;
+  if (perCorrect) text.push(perCorrect);
   return { text, chart };
 }
 

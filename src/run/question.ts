@@ -11,6 +11,7 @@ import { SetupError, errorMessage, isPostponed, tagStage } from '../core/errors.
 import { deriveSeed } from '../core/hash.ts';
 import type { CallRecord, Checkpoints, Ctx, MemoryIndex, Method } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
+import { renderUnits } from '../core/render.ts';
 import type { Instance, Query, Retrieval } from '../core/types.ts';
 import { answerQuestion } from '../eval/qa/answer-question.ts';
 import { perHaystack } from '../index/per-haystack.ts';
@@ -167,7 +168,7 @@ export async function runMethod(
         batch.scores.push({ ...base, ...r });
       }
     }
-    if (c.config.qa && c.llm) failed = await answerAndScore(instance, out.retrieval, out.answer, batch, base, calls, c);
+    if (c.config.qa && c.llm) failed = await answerAndScore(instance, out.retrieval, out.answer, batch, base, calls, c, capabilities.output === 'units' && !capabilities.unranked);
   } catch (err) {
     // An unusable endpoint or cache folder fails every question alike: stop the run with its one line instead of N
     // error rows. A postponed call (Batch API, budget) is no failure: the caller leaves the method unwritten.
@@ -206,6 +207,8 @@ async function answerAndScore(
   base: Pick<ScoreRow, 'dataset' | 'questionId' | 'method' | 'granularity'>,
   calls: CallRecord[],
   c: QuestionContext,
+  /** The method returns ranked units (read at each `qa.ks` cutoff). */
+  ranked: boolean,
 ): Promise<FailedStage | undefined> {
   const qa = await answerQuestion(
     { protocol: c.protocol, instance, retrieval, ...(methodAnswer !== undefined ? { methodAnswer } : {}) },
@@ -225,11 +228,42 @@ async function answerAndScore(
   if (qa.error) return qa.failedStage ?? 'reader';
   const adversarial = c.protocol === 'locomo' && instance.gold.nativeType === '5';
   const flag = { counted: !adversarial, excludedWhy: adversarial ? 'adversarial (reported separately)' : null };
-  const push = (metric: string, value: number) => batch.scores.push({ ...base, level: 'qa', metric, k: null, value, ...flag });
-  if (qa.judge && qa.judge.correct.length > 0) {
-    push('accuracy', qa.judge.correct.filter(Boolean).length / qa.judge.correct.length);
+  const push = (metric: string, value: number, k: number | null = null) => batch.scores.push({ ...base, level: 'qa', metric, k, value, ...flag });
+  const scoresOf = (row: typeof qa, k: number | null) => {
+    if (row.judge && row.judge.correct.length > 0) push('accuracy', row.judge.correct.filter(Boolean).length / row.judge.correct.length, k);
+    if (row.f1 !== undefined) push('f1', row.f1, k);
+    if (row.bleu1 !== undefined) push('bleu1', row.bleu1, k);
+  };
+  scoresOf(qa, null);
+  // `qa.ks`: the same retrieval read again at each cutoff (a method that answers itself, returns text, or does not rank
+  // its units is read once).
+  const ks = c.config.qa!.ks;
+  if (ks && methodAnswer === undefined && ranked) {
+    batch.cutoffAnswers ??= [];
+    for (const k of [...ks].sort((a, b) => a - b)) {
+      const cut = await answerQuestion(
+        { protocol: c.protocol, instance, retrieval: cutoffRetrieval(retrieval, k), stages: { reader: `reader:k${k}`, judge: `judge:k${k}` } },
+        c.llm!,
+        c.config.qa!,
+        calls,
+      );
+      batch.cutoffAnswers.push({
+        dataset: base.dataset, questionId: base.questionId, method: base.method, cutoff: k, answer: cut.answer,
+        judgeVerdicts: cut.judge ? [cut.judge] : [], contextTokens: cut.contextTokens, error: cut.error ?? null,
+      });
+      if (cut.error) return cut.failedStage ?? 'reader';
+      scoresOf(cut, k);
+    }
   }
-  if (qa.f1 !== undefined) push('f1', qa.f1);
-  if (qa.bleu1 !== undefined) push('bleu1', qa.bleu1);
   return undefined;
+}
+
+/**
+ * The top `k` units of a retrieval as the reader sees them at a cutoff: rendered by the renderer every baseline shares
+ * (src/core/render.ts), so all cutoffs of all methods are read alike (a strategy's own annotations and ordering are
+ * part of the method's own answer only).
+ */
+function cutoffRetrieval(retrieval: Retrieval, k: number): Retrieval {
+  const units = retrieval.units.slice(0, k);
+  return { units, noMemory: retrieval.noMemory, context: renderUnits(units) };
 }

@@ -32,6 +32,8 @@ export interface AnswerQuestionInput {
   retrieval: Retrieval;
   /** The method's own answer, when it produces one (then no reader call). */
   methodAnswer?: string;
+  /** Call-record stages of the reader and judge calls (default `reader`, `judge`; a `qa.ks` cutoff: `reader:k5`). */
+  stages?: { reader: string; judge: string };
 }
 
 export async function answerQuestion(
@@ -53,6 +55,7 @@ export async function answerQuestion(
         historyFormat: config.reader.historyFormat,
         haystack: instance.haystack,
         calls,
+        ...(input.stages ? { stage: input.stages.reader } : {}),
       });
       row.answer = read.answer;
       row.contextTokens = read.contextTokens;
@@ -68,7 +71,7 @@ export async function answerQuestion(
         hypothesis: row.answer,
       },
       llm.has('judge') ? llm.forRole('judge') : undefined,
-      { calls, repeats: config.judge.repeats, judgeAdversarial: config.judge.judgeAdversarial },
+      { calls, repeats: config.judge.repeats, judgeAdversarial: config.judge.judgeAdversarial, ...(input.stages ? { stage: input.stages.judge } : {}) },
     );
     if (scores.judge) row.judge = scores.judge;
     if (scores.f1 !== undefined) row.f1 = scores.f1;

@@ -42,10 +42,12 @@ export interface ScoreOptions {
   repeats?: number;
   /** Judge LoCoMo category 5 too (Mem0 does not). */
   judgeAdversarial?: boolean;
+  /** Call-record stage of the judge calls (default `judge`). */
+  stage?: string;
 }
 
 export async function scoreAnswer(input: AnswerToScore, judge: LlmClient | undefined, options: ScoreOptions): Promise<AnswerScores> {
-  const judgeOptions = { calls: options.calls, repeats: options.repeats ?? 1 };
+  const judgeOptions = { calls: options.calls, repeats: options.repeats ?? 1, ...(options.stage ? { stage: options.stage } : {}) };
   if (input.protocol === 'longmemeval') {
     if (!judge) return {};
     return { judge: await judgeLongMemEval({ ...input, answer: input.gold }, judge, judgeOptions) };

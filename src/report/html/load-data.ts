@@ -6,6 +6,7 @@
  */
 import type { ResultStore } from '../../store/index.ts';
 import { seriesLabeller, type SeriesKey } from '../series-label.ts';
+import { loadCostPerCorrect, type CostPerCorrectRow } from '../cost-per-correct.ts';
 
 export interface RunInfo {
   runId: string; name: string; status: string; configHash: string; gitCommit: string | null; gitDirty: boolean | null;
@@ -47,6 +48,8 @@ export interface ReportData {
   file: string; experiment: string | null; schemaVersion: string; generatedAt: string;
   runs: RunInfo[]; methods: MethodInfo[]; scores: TypeScore[]; hasCi: boolean; comparisons: Comparison[];
   efficiency: Efficiency[]; routes: RouteShare[]; questions: DrillQuestion[];
+  /** What a correct answer costs per dataset × method (src/report/cost-per-correct.ts). */
+  costPerCorrect: CostPerCorrectRow[];
   /** Units listed per method in the drill-down (the first of k). */
   unitsShown: number;
 }
@@ -105,6 +108,7 @@ export async function loadReportData(store: ResultStore, file: string): Promise<
     file, experiment: meta.get('experiment') ?? null, schemaVersion: meta.get('schema_version') ?? '?',
     generatedAt: new Date().toISOString(), runs: await loadRuns(store), methods, scores, hasCi: hasCiCols(scoreCols),
     comparisons, efficiency: await loadEfficiency(store, label, isUpper), routes: await loadRoutes(store, label),
+    costPerCorrect: await loadCostPerCorrect(store, label),
     questions: await loadQuestions(store, label, isUpper), unitsShown: UNITS_SHOWN,
   };
 }
