@@ -18,6 +18,8 @@ interface RunArgs {
   verbose: boolean;
   estimate: boolean;
   json: boolean;
+  batch: string | undefined;
+  'budget-usd': number | undefined;
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -47,7 +49,14 @@ export const runCommand: CommandModule<object, RunArgs> = {
         default: false,
         describe: 'send nothing: estimate calls, tokens, cache hits and dollars per method and stage (docs/cost.md)',
       })
-      .option('json', { type: 'boolean', default: false, describe: 'with --estimate: one JSON object per method and stage' }),
+      .option('json', { type: 'boolean', default: false, describe: 'with --estimate: one JSON object per method and stage' })
+      .option('batch', {
+        type: 'string',
+        describe: 'send these roles through the Batch API, e.g. reader,judge (sets llm.batch.roles; the run stays the same run)',
+      })
+      .option('budget-usd', numberFlag('budget-usd', 0, Number.MAX_SAFE_INTEGER, {
+        describe: 'stop cleanly before spending more than this on LLM calls (sets llm.budgetUsd; rerun with more to resume)',
+      })),
   handler: async (argv) => {
     // A compute worker starts loading its modules now, while this thread reads the experiment (parallel/spawn.ts).
     if (argv.workers !== 0) (await import('./parallel/spawn.ts')).prewarmComputeWorker();
@@ -56,6 +65,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
     const { runExperiment } = await import('./runner.ts');
     const { describeFailures, failureVerdict } = await import('./failures.ts');
     const exp = await loadExperiment(argv.experiment);
+    if (argv.batch !== undefined || argv['budget-usd'] !== undefined) {
+      // How calls are paid for is not part of the run's identity (load-config.ts), so the flags resume the same run.
+      const { withSpendFlags } = await import('./spend-flags.ts');
+      exp.config = withSpendFlags(exp.config, { batch: argv.batch, budgetUsd: argv['budget-usd'] }, exp.path);
+    }
     if (argv.estimate) {
       const { estimateExperiment, formatEstimate } = await import('./estimate.ts');
       const estimate = await estimateExperiment(exp, { dataDir: argv['data-dir'], concurrency: argv.concurrency, progress: argv.progress && !argv.json });

@@ -49,6 +49,8 @@ export interface EstimateRow {
   usd: number;
   /** Where the output figure of paid calls came from: `limit` (upper bound), `cache-mean`, `default` (1,024). */
   outputFrom: string;
+  /** The same figures per dataset of the experiment. */
+  byDataset: Record<string, { calls: number; expectedCacheHits: number; inputTokens: number; outputTokens: number; usdList: number; usdBatch: number }>;
 }
 
 export interface Estimate {
@@ -121,7 +123,16 @@ export async function estimateExperiment(exp: LoadedExperiment, opts: EstimateOp
       const row = byMethodStage.get(id) ?? {
         method: t.method, stage: t.stage, role: t.role, model: t.model, calls: 0, expectedCacheHits: 0, inputTokens: 0, outputTokens: 0,
         paidInputTokens: 0, paidOutputTokens: 0, usdList: 0, usdBatch: 0, batched: batchRoles.has(t.role) && !t.stage.startsWith('index:') && t.stage !== 'memorise', usd: 0, outputFrom: '',
+        byDataset: {},
       };
+      const client = real.client(t.role);
+      const d = (row.byDataset[t.dataset] ??= { calls: 0, expectedCacheHits: 0, inputTokens: 0, outputTokens: 0, usdList: 0, usdBatch: 0 });
+      d.calls += t.calls;
+      d.expectedCacheHits += t.hits;
+      d.inputTokens += t.inputTokens;
+      d.outputTokens += t.outputTokens;
+      d.usdList += client.costOf({ promptTokens: t.paidInputTokens, completionTokens: t.paidOutputTokens });
+      d.usdBatch += client.costOf({ promptTokens: t.paidInputTokens, completionTokens: t.paidOutputTokens, batch: true });
       row.calls += t.calls;
       row.expectedCacheHits += t.hits;
       row.inputTokens += t.inputTokens;
@@ -164,6 +175,19 @@ export function formatEstimate(e: Estimate): string {
     'input tokens: the real prompts, o200k_base; provider-side prompt caching not counted (an upper bound). output tokens: ' +
       '"limit" = each request\'s max tokens (an upper bound), "cache-mean" = the mean of that stage\'s cached replies (a pilot run calibrates).',
   ];
+  const datasets = new Map<string, { list: number; batch: number; tokens: number }>();
+  for (const r of e.rows) {
+    for (const [name, d] of Object.entries(r.byDataset)) {
+      const t = datasets.get(name) ?? { list: 0, batch: 0, tokens: 0 };
+      t.list += d.usdList;
+      t.batch += d.usdBatch;
+      t.tokens += d.inputTokens + d.outputTokens;
+      datasets.set(name, t);
+    }
+  }
+  if (datasets.size > 1) {
+    lines.push(`per dataset: ${[...datasets].map(([name, t]) => `${name} ${usd(t.list)} list / ${usd(t.batch)} batch (${t.tokens.toLocaleString('en-US')} tokens)`).join('; ')}`);
+  }
   for (const f of e.failures) lines.push(`not estimated: ${f.n} result(s) of ${f.method} failed in the dry run: ${f.error}`);
   return lines.join('\n');
 }
