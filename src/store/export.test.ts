@@ -23,10 +23,10 @@ describe('exportResults', () => {
     const written = await exportResults(file, { format: 'parquet', outDir: out });
     expect(readdirSync(out).sort()).toEqual([
       'answers.parquet', 'checkpoints.parquet', 'classifier_confusion.parquet', 'classifier_eval.parquet',
-      'classifier_predictions.parquet', 'classifier_type_scores.parquet', 'comparisons.parquet', 'llm_calls.parquet', 'meta.parquet',
+      'classifier_predictions.parquet', 'classifier_type_scores.parquet', 'comparisons.parquet', 'cutoff_answers.parquet', 'llm_calls.parquet', 'meta.parquet',
       'methods.parquet', 'questions.parquet', 'retrievals.parquet', 'runs.parquet', 'score_cis.parquet', 'scores.parquet', 'scores_by_type.parquet',
     ]);
-    expect(written).toHaveLength(16);
+    expect(written).toHaveLength(17);
     const db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
     const count = await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM '${join(out, 'scores.parquet')}'`);
