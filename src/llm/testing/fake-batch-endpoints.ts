@@ -28,6 +28,11 @@ export interface BatchOptions {
   hold?: boolean;
   /** Lines (by custom_id) that expire unanswered, as when the 24 h window runs out. */
   expire?: (customId: string) => boolean;
+  /**
+   * Replies lost after the work was done: the next `n` uploads / batch creations are stored, then answered with HTTP
+   * 502 (a proxy dropping the reply), as a client that retries blindly would create a second copy.
+   */
+  loseReplies?: { upload?: number; create?: number };
 }
 
 interface StoredFile {
@@ -187,6 +192,7 @@ export class BatchEndpoints {
     if (purpose === 'batch' && bytes.length > MAX_BYTES) return invalid('Batch input files are limited to 200 MB', 'file');
     const stored: StoredFile = { id: newId('file'), bytes, filename: file.name, purpose, created_at: now() };
     this.files.set(stored.id, stored);
+    if (this.lose('upload')) return { status: 502, json: { error: { message: 'Bad gateway', type: 'server_error' } } };
     return { status: 200, json: fileObject(stored) };
   }
 
@@ -225,7 +231,15 @@ export class BatchEndpoints {
     }
     this.batches.set(batch.id, { batch, polls: 0, lines });
     this.order.push(batch.id);
+    if (this.lose('create')) return { status: 502, json: { error: { message: 'Bad gateway', type: 'server_error' } } };
     return { status: 200, json: structuredClone(batch) };
+  }
+
+  private lose(what: 'upload' | 'create'): boolean {
+    const left = this.options.loseReplies?.[what] ?? 0;
+    if (left <= 0) return false;
+    this.options.loseReplies![what] = left - 1;
+    return true;
   }
 
   /** One status request's worth of progress (see the header). */
