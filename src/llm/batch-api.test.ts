@@ -31,6 +31,6 @@ describe('BatchApi', () => {
   it('without a lost reply, a failing creation is retried and then reported', async () => {
     server = await startFakeOpenAiServer();
     const api = new BatchApi(new OpenAI({ baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 }), { maxRetries: 1, retryBaseMs: 1 });
-    await expect(api.create('file-missing', {}, 0)).rejects.toMatchObject({ status: 404 });
+    await expect(api.create('file-missing', {}, 0)).rejects.toThrow(/^Batch API creation of a batch over file-missing failed after 1 attempt\(s\): HTTP 404: .*No such File object/);
   });
 });

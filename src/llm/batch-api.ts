@@ -13,6 +13,8 @@ import type OpenAI from 'openai';
 import { toFile } from 'openai';
 import type { Batch } from 'openai/resources/batches';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { APIError } from 'openai';
+import { ServiceCallError, errorMessage, oneLine } from '../core/errors.ts';
 import { backoffMs, isRetryable, sleep } from './retry.ts';
 
 export const BATCH_ENDPOINT = '/v1/chat/completions';
@@ -45,13 +47,19 @@ export class BatchApi {
     private readonly retry: RetryPolicy,
   ) {}
 
-  private async retried<T>(fn: () => Promise<T>): Promise<T> {
+  /** Retried as a chat request is; a lasting failure is one line naming the step (the run stops, to be resumed). */
+  private async retried<T>(fn: () => Promise<T>, what = 'request'): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await fn();
       } catch (err) {
-        if (!isRetryable(err) || attempt >= this.retry.maxRetries) throw err;
-        await sleep(backoffMs(attempt, this.retry.retryBaseMs, err));
+        if (isRetryable(err) && attempt < this.retry.maxRetries) {
+          await sleep(backoffMs(attempt, this.retry.retryBaseMs, err));
+          continue;
+        }
+        if (err instanceof ServiceCallError) throw err;
+        const status = err instanceof APIError && err.status !== undefined ? `HTTP ${err.status}: ` : '';
+        throw new ServiceCallError(`Batch API ${what} failed after ${attempt + 1} attempt(s): ${status}${oneLine(errorMessage(err), 300)}`, { cause: err });
       }
     }
   }
@@ -68,7 +76,7 @@ export class BatchApi {
         if (found) return found;
       }
       return (await this.sdk.files.create({ file: await toFile(jsonl, filename), purpose: 'batch' })).id;
-    });
+    }, `upload of ${filename}`);
   }
 
   /**
@@ -83,11 +91,11 @@ export class BatchApi {
         if (found) return found;
       }
       return this.sdk.batches.create({ input_file_id: inputFileId, endpoint: BATCH_ENDPOINT, completion_window: '24h', metadata });
-    });
+    }, `creation of a batch over ${inputFileId}`);
   }
 
   async retrieve(batchId: string): Promise<Batch> {
-    return this.retried(() => this.sdk.batches.retrieve(batchId));
+    return this.retried(() => this.sdk.batches.retrieve(batchId), `status of ${batchId}`);
   }
 
   /** An uploaded batch input file of this name (newest first; stops at files older than `since`, Unix seconds). */
@@ -115,7 +123,7 @@ export class BatchApi {
 
   /** The lines of an output or error file. */
   async lines(fileId: string): Promise<BatchLineResult[]> {
-    const text = await this.retried(async () => (await this.sdk.files.content(fileId)).text());
+    const text = await this.retried(async () => (await this.sdk.files.content(fileId)).text(), `download of ${fileId}`);
     const out: BatchLineResult[] = [];
     for (const raw of text.split('\n')) {
       if (raw.trim() === '') continue;

@@ -98,9 +98,10 @@ export const runCommand: CommandModule<object, RunArgs> = {
         `${describeFailures(summary.failedQuestions, summary.questions, summary.failures)}, in ${secs} s → ${summary.out}`,
     );
     if (summary.stopped) {
-      // Incomplete on purpose: exit 2, so a script does not take the file for a finished run.
+      // Incomplete on purpose: exit 3 (1 = too many failed questions, 2 = bad input), so a script does not take the
+      // file for a finished run.
       console.log(`stopped early: ${summary.stopped} (${summary.postponed ?? 0} questions left for the resume)`);
-      process.exitCode = 2;
+      process.exitCode = 3;
       return;
     }
     console.log(`next: adaptmr report ${out}   (per-type table and charts; ${basename(out)})`);
