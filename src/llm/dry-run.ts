@@ -7,10 +7,13 @@
  * identical request once) is an expected cache hit, served with its stored text so the next stage sees what the run
  * will see. Otherwise the prompt is counted with the tokenizer (o200k_base, src/llm/tokens.ts, OpenAI's chat framing
  * included) and the output is taken as `outputTokens(model, stage)` — the estimate's calibration from replies of that
- * stage found in the cache, else the request's own limit (`max_tokens`, an upper bound; a role without one: 1,024). The
- * made-up reply has that many tokens, so a judge prompt quoting a reader's answer is counted at that length; a reply
- * that must be JSON is the smallest instance of the requested schema, and a judge's (stage `judge…`) or a yes/no
- * step's (limit ≤ 5 tokens) is "yes", so the pipeline runs on as far as the real one does.
+ * stage found in the cache — else as an upper bound: the request's own limit (`max_tokens`), or, for a reply bound to
+ * a JSON schema with no free text (enums, numbers, booleans: the LLM classifier's, the LoCoMo judge's), the largest
+ * instance of that schema when that is less, or, failing both, 1,024. The made-up reply has that many tokens and
+ * differs per request (as real answers do), so a judge prompt quoting a reader's answer is counted at that length and
+ * each method's judge call is its own; a reply that must be JSON is the smallest instance of the requested schema,
+ * and a judge's (stage `judge…`) or a yes/no step's (limit ≤ 5 tokens) is "yes", so the pipeline runs on as far as
+ * the real one does.
  */
 import type { CallRecord } from '../core/calls.ts';
 import { callOwner, recordCall } from '../core/calls.ts';
@@ -39,7 +42,7 @@ export interface DryTally {
   paidInputTokens: number;
   paidOutputTokens: number;
   /** Where the output figure of paid calls came from. */
-  outputFrom: Set<'limit' | 'cache-mean' | 'default'>;
+  outputFrom: Set<'limit' | 'schema' | 'cache-mean' | 'default'>;
 }
 
 export interface DryRunOptions {
@@ -101,10 +104,18 @@ export class DryLlmProvider implements LlmProvider {
       this.observed.set(stageKey, list);
     } else {
       const limit = (body.max_tokens ?? body.max_completion_tokens ?? undefined) as number | undefined;
+      const bound = request.jsonSchema ? schemaBoundTokens(request.jsonSchema.schema) : undefined;
       const calibrated = this.options.outputTokens?.get(stageKey);
-      completionTokens = Math.max(1, Math.round(calibrated ?? limit ?? DEFAULT_OUTPUT_LIMIT));
-      tally.outputFrom.add(calibrated !== undefined ? 'cache-mean' : limit !== undefined ? 'limit' : 'default');
-      text = madeUpReply(meta.stage, request, completionTokens);
+      const [tokens, from] = calibrated !== undefined
+        ? [calibrated, 'cache-mean' as const]
+        : bound !== undefined && (limit === undefined || bound < limit)
+          ? [bound, 'schema' as const]
+          : limit !== undefined
+            ? [limit, 'limit' as const]
+            : [DEFAULT_OUTPUT_LIMIT, 'default' as const];
+      completionTokens = Math.max(1, Math.round(tokens));
+      tally.outputFrom.add(from);
+      text = madeUpReply(meta.stage, request, completionTokens, key);
     }
     this.seen.add(key);
     tally.calls++;
@@ -129,19 +140,57 @@ export class DryLlmProvider implements LlmProvider {
 }
 
 /** A reply of about `tokens` tokens the next stage can use (see the header). */
-function madeUpReply(stage: string, request: ChatRequest, tokens: number): string {
+function madeUpReply(stage: string, request: ChatRequest, tokens: number, key: string): string {
   if (request.jsonSchema) return JSON.stringify(schemaExample(request.jsonSchema.schema));
   if (stage.startsWith('judge') || tokens <= 5) return 'yes';
-  return filler(tokens);
+  return filler(tokens, key);
 }
 
-/** Text of exactly `tokens` o200k tokens (a repeated common word, decoded from its token ids). */
-function filler(tokens: number): string {
+/**
+ * Text of about `tokens` o200k tokens that names its request (the start of its cache key), so two different requests
+ * get different replies — and the prompts quoting them differ — while an identical request gets the same one.
+ */
+function filler(tokens: number, key: string): string {
+  const ids = encodeTokens(`${key.slice(0, 12)}:`);
   const unit = encodeTokens(' answer');
-  const ids: number[] = [];
   while (ids.length < tokens) ids.push(...unit);
   const text = decodeTokens(ids.slice(0, tokens)).trim();
   return countTokens(text) > 0 ? text : 'answer';
+}
+
+/**
+ * Tokens of the largest reply a JSON schema allows, when it allows no free text (every leaf an enum, a constant, a
+ * boolean, a number, null; objects of such): the longest enum value, 12 tokens a number. Undefined for a schema with
+ * free strings or lists (no bound).
+ */
+export function schemaBoundTokens(schema: unknown): number | undefined {
+  const largest = largestInstance(schema);
+  return largest === undefined ? undefined : countTokens(JSON.stringify(largest, null, 1)) + 2;
+}
+
+function largestInstance(schema: unknown): unknown {
+  if (schema === null || typeof schema !== 'object') return undefined;
+  const s = schema as Record<string, unknown>;
+  if ('const' in s) return s.const;
+  if (Array.isArray(s.enum) && s.enum.length > 0) {
+    return s.enum.reduce((a, b) => (countTokens(JSON.stringify(b)) > countTokens(JSON.stringify(a)) ? b : a));
+  }
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  if (type === 'object') {
+    const props = (s.properties ?? {}) as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(props)) {
+      const value = largestInstance(v);
+      if (value === undefined) return undefined;
+      out[k] = value;
+    }
+    return out;
+  }
+  if (type === 'number') return -0.12345678901234;
+  if (type === 'integer') return -1234567890;
+  if (type === 'boolean') return false;
+  if (type === 'null') return null;
+  return undefined;
 }
 
 /** The smallest value a JSON Schema accepts: required properties only, first enum value, empty strings and lists. */

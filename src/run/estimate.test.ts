@@ -4,6 +4,7 @@
  * output lengths the estimate is within 10 % of the tokens and dollars the real run then records, per stage.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +29,8 @@ beforeAll(async () => {
     chat: (body) => {
       const prompt = body.messages.map((m) => m.content).join('\n');
       if (/Answer yes or no only/i.test(prompt)) return 'yes';
-      return '根据聊天记录，答案是 Paris, in the spring of 2023.';
+      // Each context gets its own answer, as a real reader's would (so two methods' judge prompts differ too).
+      return `根据聊天记录，答案是 Paris, in the spring of 2023 (${createHash('sha256').update(prompt).digest('hex').slice(0, 6)}).`;
     },
   });
   refusing = await startFakeOpenAiServer({ chat: () => { throw new Error('this server answers no request'); } });

@@ -47,7 +47,10 @@ export interface EstimateRow {
   /** Whether the experiment sends this stage through the Batch API (llm.batch.roles), and the cost it will pay. */
   batched: boolean;
   usd: number;
-  /** Where the output figure of paid calls came from: `limit` (upper bound), `cache-mean`, `default` (1,024). */
+  /**
+   * Where the output figure of paid calls came from: `limit` (the request's max tokens), `schema` (the largest reply its
+   * JSON schema allows), `default` (1,024 for a request with neither) — upper bounds — or `cache-mean` (calibrated).
+   */
   outputFrom: string;
   /** The same figures per dataset of the experiment. */
   byDataset: Record<string, { calls: number; expectedCacheHits: number; inputTokens: number; outputTokens: number; usdList: number; usdBatch: number }>;
@@ -173,7 +176,8 @@ export function formatEstimate(e: Estimate): string {
       `${usd(sum((r) => r.usd))} as configured (llm.batch); ${sum((r) => r.inputTokens + r.outputTokens).toLocaleString('en-US')} tokens, ` +
       `${sum((r) => r.expectedCacheHits)} of ${sum((r) => r.calls)} calls answered by the cache`,
     'input tokens: the real prompts, o200k_base; provider-side prompt caching not counted (an upper bound). output tokens: ' +
-      '"limit" = each request\'s max tokens (an upper bound), "cache-mean" = the mean of that stage\'s cached replies (a pilot run calibrates).',
+      'upper bounds "limit" = the request\'s max tokens, "schema" = the largest reply its JSON schema allows, "default" = 1,024 ' +
+      '(no limit); "cache-mean" = the mean of that stage\'s cached replies (a pilot run calibrates).',
   ];
   const datasets = new Map<string, { list: number; batch: number; tokens: number }>();
   for (const r of e.rows) {
