@@ -9,7 +9,7 @@
  * included) and the output is taken as `outputTokens(model, stage)` — the estimate's calibration from replies of that
  * stage found in the cache — else as an upper bound: the request's own limit (`max_tokens`), or, for a reply bound to
  * a JSON schema with no free text (enums, numbers, booleans: the LLM classifier's, the LoCoMo judge's), the largest
- * instance of that schema when that is less, or, failing both, 1,024. The made-up reply has that many tokens and
+ * instance of that schema when that is less; failing both, 1,024 (an assumption: such a request has no bound). The made-up reply has that many tokens and
  * differs per request (as real answers do), so a judge prompt quoting a reader's answer is counted at that length and
  * each method's judge call is its own; a reply that must be JSON is the smallest instance of the requested schema,
  * and a judge's (stage `judge…`) or a yes/no step's (limit ≤ 5 tokens) is "yes", so the pipeline runs on as far as

@@ -49,7 +49,7 @@ export interface EstimateRow {
   usd: number;
   /**
    * Where the output figure of paid calls came from: `limit` (the request's max tokens), `schema` (the largest reply its
-   * JSON schema allows), `default` (1,024 for a request with neither) — upper bounds — or `cache-mean` (calibrated).
+   * JSON schema allows) — upper bounds —, `default` (1,024 assumed for a request with neither), or `cache-mean`.
    */
   outputFrom: string;
   /** The same figures per dataset of the experiment. */
@@ -176,8 +176,8 @@ export function formatEstimate(e: Estimate): string {
       `${usd(sum((r) => r.usd))} as configured (llm.batch); ${sum((r) => r.inputTokens + r.outputTokens).toLocaleString('en-US')} tokens, ` +
       `${sum((r) => r.expectedCacheHits)} of ${sum((r) => r.calls)} calls answered by the cache`,
     'input tokens: the real prompts, o200k_base; provider-side prompt caching not counted (an upper bound). output tokens: ' +
-      'upper bounds "limit" = the request\'s max tokens, "schema" = the largest reply its JSON schema allows, "default" = 1,024 ' +
-      '(no limit); "cache-mean" = the mean of that stage\'s cached replies (a pilot run calibrates).',
+      'upper bounds "limit" = the request\'s max tokens, "schema" = the largest reply its JSON schema allows; "default" = 1,024 ' +
+      'assumed (no limit); "cache-mean" = the mean of that stage\'s cached replies (a pilot run calibrates).',
   ];
   const datasets = new Map<string, { list: number; batch: number; tokens: number }>();
   for (const r of e.rows) {
