@@ -14,6 +14,10 @@ export interface CallRecord {
   cached: boolean;
   costUsd: number;
   error?: string;
+  /** Answered through the provider's Batch API (priced at the batch price). */
+  batch?: boolean;
+  /** Prompt tokens the provider served from its prompt cache (`usage.prompt_tokens_details.cached_tokens`). */
+  cachedTokens?: number;
 }
 
 /**
@@ -37,4 +41,23 @@ export async function recordCall(calls: CallRecord[], record: CallRecord): Promi
   const sink = (calls as unknown as Record<symbol, PaidCallSink | undefined>)[SINK];
   if (sink !== undefined && !record.cached) await sink(record);
   calls.push(record);
+}
+
+/** The question and method a call list belongs to (the runner attaches it; the Batch API queue records by it). */
+export interface CallOwner {
+  dataset: string;
+  questionId: string;
+  method: string;
+}
+
+const OWNER = Symbol('adaptmr.callOwner');
+
+/** `calls` with its owner attached (a hidden property, as the sink). */
+export function withCallOwner(calls: CallRecord[], owner: CallOwner): CallRecord[] {
+  Object.defineProperty(calls, OWNER, { value: { ...owner }, enumerable: false });
+  return calls;
+}
+
+export function callOwner(calls: CallRecord[]): CallOwner | undefined {
+  return (calls as unknown as Record<symbol, CallOwner | undefined>)[OWNER];
 }

@@ -58,6 +58,26 @@ export class ServiceCallError extends Error {
 }
 
 /**
+ * A call that is not made now, so the question cannot be finished in this pass and is written by a later one: its
+ * request waits in the Batch API queue (`batch`), or sending it could take the run past `llm.budgetUsd` (`budget`).
+ * Not an error of the question: the runner leaves the question's rows unwritten (src/run/question.ts), and no step
+ * may turn it into a fallback or an error row (check with `isPostponed`).
+ */
+export class PostponedError extends Error {
+  constructor(
+    readonly reason: 'batch' | 'budget',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PostponedError';
+  }
+}
+
+export function isPostponed(err: unknown): err is PostponedError {
+  return err instanceof PostponedError;
+}
+
+/**
  * A reply body or error text as one short line: an HTML error page (a proxy's 502) becomes its title or first
  * heading, whitespace collapses, and the text is cut at `max` characters. For messages that quote what a server sent.
  */

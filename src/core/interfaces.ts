@@ -72,7 +72,8 @@ export interface MethodCapabilities {
   output: 'units' | 'text';
   /**
    * `false`: the units are the whole history in date order, not a ranking (full context). Retrieval metrics are then
-   * n/a — no score rows, as for `text` —, never the recall of whichever units happen to come first.
+   * n/a — no score rows, as for `text` —, never the recall of whichever units happen to come first; and `qa.ks` reads
+   * such a method once, not at each cutoff (the top `c` of its units mean nothing).
    */
   ranks?: boolean;
   /**

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { HttpUrlSchema } from './http-url.ts';
+import { LLM_ROLES } from './llm.ts';
 
 export const CACHE_MODES = ['read-write', 'read-only', 'off'] as const;
 export type CacheMode = (typeof CACHE_MODES)[number];
@@ -39,9 +40,32 @@ export const PriceSchema = z
     inputPerMTok: z.number().nonnegative(),
     /** USD per million completion tokens. */
     outputPerMTok: z.number().nonnegative(),
+    /**
+     * USD per million prompt tokens the provider served from its prompt cache (`usage.prompt_tokens_details.
+     * cached_tokens`); default: the input price (no discount assumed).
+     */
+    cachedInputPerMTok: z.number().nonnegative().optional(),
+    /** Batch API prices (USD per million tokens); default: half the list prices, OpenAI's published Batch discount. */
+    batchInputPerMTok: z.number().nonnegative().optional(),
+    batchOutputPerMTok: z.number().nonnegative().optional(),
   })
   .strict();
 export type Price = z.infer<typeof PriceSchema>;
+
+/**
+ * `llm.batch`: the roles whose uncached requests go through the provider's Batch API (OpenAI `/v1/batches`: half
+ * price, results within 24 h) instead of one request each (src/run/batch-stage.ts).
+ */
+export const LlmBatchSchema = z
+  .object({
+    roles: z.array(z.enum(LLM_ROLES)).min(1),
+    /** Seconds between two status requests while a batch runs. */
+    pollSeconds: z.number().positive().default(30),
+    /** Hours the run waits for a batch (counted from its submission, across resumes) before it stops to be resumed. */
+    maxWaitHours: z.number().positive().default(24),
+  })
+  .strict();
+export type LlmBatchConfig = z.infer<typeof LlmBatchSchema>;
 
 export const LlmConfigSchema = z
   .object({
@@ -70,6 +94,14 @@ export const LlmConfigSchema = z
     retryBaseMs: z.number().int().nonnegative().default(1000),
     /** Price per model id; models absent from the table cost 0 (local servers). */
     prices: z.record(z.string(), PriceSchema).default({}),
+    /** Batch API for these roles (see LlmBatchSchema); absent: every request is sent on its own. */
+    batch: LlmBatchSchema.optional(),
+    /**
+     * The most this run may spend on LLM calls, in USD at the price table (calls already recorded in the results
+     * file count): a call that could take the total past it is not sent, and the run stops cleanly, to be resumed
+     * with a larger budget (src/run/budget.ts).
+     */
+    budgetUsd: z.number().positive().optional(),
     roles: z
       .object({
         reader: LlmRoleConfigSchema.optional(),

@@ -23,6 +23,11 @@ export interface ChatRequest {
   logprobs?: { top: number };
   /** Distinguishes deliberate repeats of the same request (e.g. judge run 2 of 3) in the cache key. */
   repeat?: number;
+  /**
+   * Sent as `prompt_cache_key`: requests sharing a long prefix (the same haystack) are routed to the same provider
+   * cache. It does not change the reply, so it stays out of the reply cache's key.
+   */
+  promptCacheKey?: string;
 }
 
 export interface TokenLogprob {
@@ -42,6 +47,10 @@ export interface ChatResult {
   completionTokens: number;
   latencyMs: number;
   costUsd: number;
+  /** Prompt tokens the provider served from its prompt cache. */
+  cachedTokens?: number;
+  /** Answered through the Batch API. */
+  batch?: boolean;
 }
 
 /** One configured model for one role. `chat` records a CallRecord into `calls` (hit or miss, success or error). */

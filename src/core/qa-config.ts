@@ -85,6 +85,17 @@ export const QaConfigSchema = z
       .optional(),
     /** Leniency probes: known-wrong answers judged alongside the real ones, for each judge's acceptance rate. */
     probes: ProbesConfigSchema.optional(),
+    /**
+     * QA at several retrieval cutoffs from one retrieval: each method that returns units retrieves once at the
+     * largest cutoff (its k is set to it), and the reader reads the top `c` units for every `c` here (answers in
+     * `cutoff_answers`, accuracy in `scores` with `k = c`). Methods that return text (full context, memory systems)
+     * are read once, as without `ks`.
+     */
+    ks: z
+      .array(z.number().int().positive())
+      .min(1)
+      .refine((ks) => new Set(ks).size === ks.length, 'cutoffs must be distinct')
+      .optional(),
   })
   .strict();
 export type QaConfig = z.infer<typeof QaConfigSchema>;

@@ -50,6 +50,10 @@ export const CachedReplySchema = z.object({
     .optional(),
   /** Latency of the original (paid) call. */
   latencyMs: z.number(),
+  /** Prompt tokens the provider read from its prompt cache (absent in entries written before it was recorded). */
+  cachedTokens: z.number().optional(),
+  /** Paid through the Batch API (so a replay costs what the original call cost). */
+  batch: z.boolean().optional(),
 });
 export type CachedReply = z.infer<typeof CachedReplySchema>;
 

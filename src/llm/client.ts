@@ -15,18 +15,26 @@
  * - Accounting: tokens from the API's `usage`, else counted with o200k_base (src/llm/tokens.ts); cost from the
  *   price table; latency is the call's wall time as the caller saw it. A cache hit records `cached: true`, its own
  *   (tiny) latency, the original token counts and the original call's cost — the cost of the method, stable across
- *   reruns; sum `costUsd` where `!cached` for the money actually spent by this run.
+ *   reruns; sum `costUsd` where `!cached` for the money actually spent by this run. Prompt tokens the provider
+ *   read from its prompt cache (`usage.prompt_tokens_details.cached_tokens`) are recorded (`cachedTokens`) and priced
+ *   at the cached-input price; a request carries `prompt_cache_key` when the caller names one (the haystack).
+ * - Batch API (`shared.batch`, src/run/batch-stage.ts): an uncached request of a batched role is handed to the batch
+ *   queue instead of being sent, and the call throws `PostponedError('batch')`; the run folds the batch's replies into
+ *   this cache and asks again, when it is a cache hit.
+ * - Budget (`shared.budget`, src/run/budget.ts): before a request is sent its worst-case cost (prompt tokens counted,
+ *   the full output limit) is reserved; a request the budget cannot cover is not sent (`PostponedError('budget')`).
  */
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import { ReplyTooLargeError } from '../core/reply-limit.ts';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { recordCall, type CallRecord } from '../core/calls.ts';
 import type { ChatMessage, ChatRequest, ChatResult, LlmClient, LlmRole, TokenLogprob } from '../core/llm.ts';
-import { errorMessage, oneLine } from '../core/errors.ts';
+import { errorMessage, isPostponed, oneLine, PostponedError } from '../core/errors.ts';
 import { normaliseEndpoint, splitUrlCredentials } from '../core/http-url.ts';
 import { type CacheKeyMaterial, type CachedReply, cacheKey, LlmCache } from './cache.ts';
 import type { Price, StructuredOutputMode } from './config.ts';
 import { callCostUsd } from './cost.ts';
+import type { BatchQueue, SpendGuard } from './spend.ts';
 import { LlmCallError, MalformedReplyError, redact } from './errors.ts';
 import { parseJsonReply } from './json-reply.ts';
 import { backoffMs, httpStatus, isRetryable, sleep } from './retry.ts';
@@ -58,6 +66,10 @@ export interface ClientShared {
   stats: LlmStats;
   /** The connection pool every client of the provider sends through (src/llm/http/node-fetch.ts); absent: global fetch. */
   fetch?: FetchLike;
+  /** Where uncached requests of batched roles go instead of the network (set by the runner for `llm.batch`). */
+  batch?: BatchQueue | undefined;
+  /** Reserves each request's worst-case cost before it is sent (set by the runner for `llm.budgetUsd`). */
+  budget?: SpendGuard | undefined;
 }
 
 export interface LlmStats {
@@ -113,19 +125,21 @@ export class OpenAiCompatibleClient implements LlmClient {
         // keeps the paid request's own HTTP latency.
         latencyMs: performance.now() - started,
         cached,
-        costUsd: callCostUsd(this.settings.prices, this.model, reply.promptTokens, reply.completionTokens),
+        costUsd: this.costOf(reply),
+        ...(reply.batch ? { batch: true } : {}),
+        ...(reply.cachedTokens !== undefined ? { cachedTokens: reply.cachedTokens } : {}),
       };
       await recordCall(meta.calls, record);
     };
     try {
       let outcome: { reply: CachedReply; cached: boolean };
       try {
-        outcome = await this.fetchReply(request, meta.stage, () => attempts++, (reply) => account(reply, false));
+        outcome = await this.fetchReply(request, meta, () => attempts++, (reply) => account(reply, false));
       } catch (err) {
         // Endpoints without json_schema support answer 400; fall back to schema-in-prompt once, then stay there.
         if (request.jsonSchema && this.structuredOutput === 'json-schema' && rejectsStructuredOutput(err) && record === undefined) {
           this.structuredOutput = 'prompt';
-          outcome = await this.fetchReply(request, meta.stage, () => attempts++, (reply) => account(reply, false));
+          outcome = await this.fetchReply(request, meta, () => attempts++, (reply) => account(reply, false));
         } else throw err;
       }
       const { reply, cached } = outcome;
@@ -140,6 +154,8 @@ export class OpenAiCompatibleClient implements LlmClient {
         latencyMs,
         costUsd,
       };
+      if (reply.cachedTokens !== undefined) result.cachedTokens = reply.cachedTokens;
+      if (reply.batch) result.batch = true;
       if (reply.logprobs) result.logprobs = reply.logprobs;
       if (request.jsonSchema) {
         const parsed = parseJsonReply(reply.text);
@@ -147,6 +163,8 @@ export class OpenAiCompatibleClient implements LlmClient {
       }
       return result;
     } catch (err) {
+      // Not made now (queued for a batch, or over budget): no call to record, nothing failed.
+      if (isPostponed(err)) throw err;
       this.shared.stats.errors++;
       const message = redact(errorMessage(err), this.settings.apiKey);
       // A reply already accounted for (paid, recorded) whose caching failed: its record stands, no second one.
@@ -171,13 +189,60 @@ export class OpenAiCompatibleClient implements LlmClient {
     }
   }
 
-  /** Cache, then in-flight de-duplication, then the network. */
+  /** The cost of a reply at the price table: batch or list price, its provider-cached prompt tokens discounted. */
+  costOf(reply: Pick<CachedReply, 'promptTokens' | 'completionTokens' | 'cachedTokens' | 'batch'>): number {
+    return callCostUsd(this.settings.prices, this.model, reply.promptTokens, reply.completionTokens, {
+      cachedTokens: reply.cachedTokens,
+      batch: reply.batch,
+    });
+  }
+
+  private batchSdk: OpenAI | undefined;
+
+  /**
+   * An SDK instance of this role's endpoint and key for the Batch API's files and batches endpoints. It sends through
+   * Node's own fetch, not the role's connection pool: a file upload is a multipart stream, which the pool (built for
+   * JSON bodies, src/llm/http/node-fetch.ts) does not carry; and an upload of up to 200 MB gets 10 minutes.
+   */
+  get api(): OpenAI {
+    this.batchSdk ??= new OpenAI({
+      baseURL: this.settings.baseURL,
+      apiKey: this.settings.apiKey,
+      maxRetries: 0,
+      timeout: Math.max(this.settings.timeoutMs, 600_000),
+      logLevel: 'off',
+    });
+    return this.batchSdk;
+  }
+
+  /**
+   * The request exactly as `chat` would send it and its reply-cache key, without sending it (the batch queue and the
+   * cost estimate build requests this way).
+   */
+  prepare(request: ChatRequest): { body: ChatCompletionCreateParamsNonStreaming; material: CacheKeyMaterial; key: string } {
+    const { body, material } = this.buildRequest(request);
+    return { body, material, key: cacheKey(material) };
+  }
+
+  /** The most a request can cost: its prompt counted with the tokenizer, the whole output limit, no cache discount. */
+  worstCaseCostUsd(body: ChatCompletionCreateParamsNonStreaming, batch = false): number {
+    const limit = (body.max_tokens ?? body.max_completion_tokens ?? UNBOUNDED_OUTPUT_TOKENS) as number;
+    return callCostUsd(this.settings.prices, this.model, countChatTokens(body.messages as ChatMessage[]), limit, { batch });
+  }
+
+  /** Parses one reply body as `chat` does (for Batch API output lines): throws MalformedReplyError when unusable. */
+  replyOf(completion: ChatCompletion, body: ChatCompletionCreateParamsNonStreaming, wantsJson: boolean, latencyMs: number): CachedReply {
+    return toReply(completion, body, wantsJson, latencyMs);
+  }
+
+  /** Cache, then in-flight de-duplication, then the batch queue or the network. */
   private async fetchReply(
     request: ChatRequest,
-    stage: string,
+    meta: { stage: string; calls: CallRecord[] },
     onAttempt: () => void,
     onPaid: (reply: CachedReply) => Promise<void>,
   ): Promise<{ reply: CachedReply; cached: boolean }> {
+    const stage = meta.stage;
     const { body, material } = this.buildRequest(request);
     const key = cacheKey(material);
     const hit = await this.shared.cache.get(key);
@@ -190,8 +255,22 @@ export class OpenAiCompatibleClient implements LlmClient {
       this.shared.stats.deduplicated++;
       return { reply: await pending, cached: true };
     }
+    const wantsJson = request.jsonSchema !== undefined;
+    const queue = this.shared.batch;
+    if (queue?.wants(this.role, stage, key)) {
+      queue.defer({ key, material, body, wantsJson, role: this.role, model: this.model, stage, calls: meta.calls });
+      throw new PostponedError('batch', `${this.role} request (${stage}) queued for the Batch API`);
+    }
     const promise = (async () => {
-      const reply = await this.withRetries(body, request.jsonSchema !== undefined, stage, onAttempt);
+      const ticket = this.shared.budget?.reserve(this.worstCaseCostUsd(body), `${this.role} call (${stage}, ${this.model})`);
+      let reply: CachedReply;
+      try {
+        reply = await this.withRetries(body, wantsJson, stage, onAttempt);
+      } catch (err) {
+        if (ticket !== undefined) this.shared.budget!.settle(ticket, 0);
+        throw err;
+      }
+      if (ticket !== undefined) this.shared.budget!.settle(ticket, this.costOf(reply));
       await onPaid(reply);
       await this.shared.cache.put(key, material, reply);
       return reply;
@@ -233,6 +312,8 @@ export class OpenAiCompatibleClient implements LlmClient {
       body.logprobs = true;
       body.top_logprobs = request.logprobs.top;
     }
+    // Routing hint for the provider's prompt cache; the reply does not depend on it, so it is not in the cache key.
+    if (request.promptCacheKey !== undefined) body.prompt_cache_key = request.promptCacheKey;
     const material: CacheKeyMaterial = {
       // The full normalised endpoint (scheme, host, port, path; no credentials): identical to the configured URL for
       // ordinary ones, so existing cache entries stay valid.
@@ -283,6 +364,12 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 }
 
+/**
+ * The output limit assumed for a request that sets none, when reserving its worst-case cost against the budget: the
+ * largest completion the project's OpenAI chat models return (gpt-4o / gpt-4o-mini: 16,384 tokens).
+ */
+export const UNBOUNDED_OUTPUT_TOKENS = 16_384;
+
 /** A 400 that names the structured-output request (not, say, a context-length 400), so falling back can help. */
 function rejectsStructuredOutput(err: unknown): boolean {
   return httpStatus(err) === 400 && /response_format|json_schema|structured|schema/i.test(errorMessage(err));
@@ -316,6 +403,10 @@ function toReply(
     usageFrom: hasUsage ? 'api' : 'tokenizer',
     latencyMs,
   };
+  const cachedTokens = usage?.prompt_tokens_details?.cached_tokens;
+  if (hasUsage && typeof cachedTokens === 'number' && Number.isFinite(cachedTokens) && cachedTokens > 0) {
+    reply.cachedTokens = Math.min(cachedTokens, reply.promptTokens);
+  }
   const content = choice.logprobs?.content;
   if (content) {
     reply.logprobs = content.map(

@@ -20,6 +20,7 @@ import { LlmCache } from './cache.ts';
 import { Scheduler } from './scheduler.ts';
 import { createPooledFetch } from './http/node-fetch.ts';
 import { type ClientShared, type LlmStats, OpenAiCompatibleClient } from './client.ts';
+import type { BatchQueue, SpendGuard } from './spend.ts';
 import {
   type CacheMode,
   DEFAULT_CACHE_DIR,
@@ -51,6 +52,12 @@ export interface AdaptmrLlmProvider extends LlmProvider {
   describe(): ResolvedRole[];
   /** Counters since creation: HTTP requests, cache hits, de-duplicated calls, errors. */
   stats(): LlmStats;
+  /** The configured client of a role with its request-building and Batch API access (throws as `forRole`). */
+  client(role: LlmRole): OpenAiCompatibleClient;
+  /** The reply cache every role shares (the Batch API's replies are folded into it). */
+  readonly cache: LlmCache;
+  /** Installs (or, with undefined, removes) the run's Batch API queue and budget guard (src/llm/spend.ts). */
+  control(hooks: { batch?: BatchQueue | undefined; budget?: SpendGuard | undefined }): void;
 }
 
 /** Cache root: `cache.dir`, else `ADAPTMR_CACHE_DIR`, else `<repo>/.cache` (as the embeddings cache, src/index). */
@@ -77,7 +84,7 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
     // One keep-alive pool for every role, as wide as the scheduler lets requests through.
     fetch: createPooledFetch(config.concurrency, config.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES),
   };
-  const clients = new Map<LlmRole, LlmClient>();
+  const clients = new Map<LlmRole, OpenAiCompatibleClient>();
   const settingsOf = new Map<LlmRole, ConstructorParameters<typeof OpenAiCompatibleClient>[0]>();
   const described: ResolvedRole[] = [];
   for (const role of LLM_ROLES) {
@@ -114,9 +121,10 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
       maxTokens: rc.maxTokens ?? null,
     });
   }
-  // Other models on a role's endpoint (a judge panel), one client each, sharing the cache, scheduler and in-flight map.
-  const byModel = new Map<string, LlmClient>();
-  const forRole = (role: LlmRole): LlmClient => {
+  // Other models on a role's endpoint (a judge panel), one client each, sharing the cache, scheduler, in-flight map
+  // and the run's Batch API queue and budget guard.
+  const byModel = new Map<string, OpenAiCompatibleClient>();
+  const clientOf = (role: LlmRole): OpenAiCompatibleClient => {
     const client = clients.get(role);
     if (!client) {
       throw new InputError(`this experiment configures no "${role}" model; add llm.roles.${role} to the config`, 'llm.roles');
@@ -127,14 +135,20 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
     cacheDir,
     cacheMode: config.cache.mode,
     has: (role) => clients.has(role),
-    forRole,
+    forRole: (role): LlmClient => clientOf(role),
     forModel(role, model) {
-      const own = forRole(role);
+      const own = clientOf(role);
       if (own.model === model) return own;
       const key = `${role}\t${model}`;
       let client = byModel.get(key);
       if (!client) byModel.set(key, (client = new OpenAiCompatibleClient({ ...settingsOf.get(role)!, model }, shared)));
       return client;
+    },
+    client: (role) => clientOf(role),
+    cache: shared.cache,
+    control(hooks) {
+      shared.batch = hooks.batch;
+      shared.budget = hooks.budget;
     },
     requestPolicy: {
       schedule: (fn) => shared.scheduler.run(fn),

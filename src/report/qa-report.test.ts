@@ -117,12 +117,13 @@ describe('QA report', () => {
 
   it('latency/tokens/cost per stage with quantile_cont p50/p95 and cost vs spent', () => {
     // Retrieval latencies 10, 20, 30, 40, 100: p50 30; p95 at rank 0.95·4 = 3.8 → 40 + 0.8·60 = 88. Context 300.
-    expect(row('Latency', 'lme', 'embed', 'retrieval')).toEqual(['5', '', '30.0', '88.0', '', '', '', '', '', '300']);
+    // Columns: calls, errors, p50, p95, prompt, completion, cache hits, prompt-cached, batch, cost, spent, reader ctx.
+    expect(row('Latency', 'lme', 'embed', 'retrieval')).toEqual(['5', '', '30.0', '88.0', '', '', '', '', '', '', '', '300']);
     // Reader: 100…500 ms → p50 300, p95 480; prompt mean 3000; 2 of 5 cached; cost 5 × $0.01, spent 3 × $0.01.
-    expect(row('Latency', 'lme', 'embed', 'reader')).toEqual(['5', '', '300.0', '480.0', '3000', '10', '40%', '$0.0500', '$0.0300', '']);
+    expect(row('Latency', 'lme', 'embed', 'reader')).toEqual(['5', '', '300.0', '480.0', '3000', '10', '40%', '0%', '0%', '$0.0500', '$0.0300', '']);
     // Judge: 2 runs × 5 questions, one failed call.
-    expect(row('Latency', 'lme', 'embed', 'judge')).toEqual(['10', '1', '50.0', '50.0', '300', '1', '0%', '$0.0100', '$0.0100', '']);
-    expect(row('Latency', 'lme', 'full', 'retrieval')).toEqual(['5', '', '3.0', '4.8', '', '', '', '', '', '1000']);
+    expect(row('Latency', 'lme', 'embed', 'judge')).toEqual(['10', '1', '50.0', '50.0', '300', '1', '0%', '0%', '0%', '$0.0100', '$0.0100', '']);
+    expect(row('Latency', 'lme', 'full', 'retrieval')).toEqual(['5', '', '3.0', '4.8', '', '', '', '', '', '', '', '1000']);
     expect(out.text).toContain('$0.0600; spent = uncached calls only (money this file actually cost): $0.0400');
   });
 

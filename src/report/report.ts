@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { ensureWritableDir } from '../core/writable-dir.ts';
 import { openResultStore, type ResultStore } from '../store/index.ts';
 import { loadStageCosts, stageCostTable } from './cost-table.ts';
+import { costPerCorrectTable, cutoffAccuracyTable, loadCostPerCorrect, loadCutoffAccuracy } from './cost-per-correct.ts';
 import { perTypeTable } from './per-type-table.ts';
 import { methodsWithoutSourceIds, noSourceIdsNote } from './no-source-ids.ts';
 import { loadQaItems } from './qa-items.ts';
@@ -67,9 +68,13 @@ async function qaSection(store: ResultStore, chartsDir: string): Promise<{ text:
     // Judge panels, leniency probes, gold versions, answer length (docs/qa-and-judges.md).
     text.push(...(await judgeSections(store, label)));
     for (const t of [await goldVersionsSection(store, label), await answerLengthSection(store, label)]) if (t) text.push(t);
+    const cutoffs = cutoffAccuracyTable(await loadCutoffAccuracy(store, label));
+    if (cutoffs) text.push(cutoffs);
   }
   const costs = stageCostTable(await loadStageCosts(store, label));
   if (costs) text.push(costs);
+  const perCorrect = costs ? costPerCorrectTable(await loadCostPerCorrect(store, label)) : null;
+  if (perCorrect) text.push(perCorrect);
   return { text, chart };
 }
 

@@ -16,6 +16,10 @@ interface RunArgs {
   'retry-errors': boolean;
   'max-failure-share': number | undefined;
   verbose: boolean;
+  estimate: boolean;
+  json: boolean;
+  batch: string | undefined;
+  'budget-usd': number | undefined;
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -39,7 +43,20 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('max-failure-share', numberFlag('max-failure-share', 0, 1, {
         describe: 'exit non-zero when more than this share (0-1) of the questions has error rows (overrides run.maxFailureShare; default 0.05)',
       }))
-      .option('verbose', { type: 'boolean', default: false, describe: 'print each question id to stderr once its rows are committed' }),
+      .option('verbose', { type: 'boolean', default: false, describe: 'print each question id to stderr once its rows are committed' })
+      .option('estimate', {
+        type: 'boolean',
+        default: false,
+        describe: 'send nothing: estimate calls, tokens, cache hits and dollars per method and stage (docs/cost.md)',
+      })
+      .option('json', { type: 'boolean', default: false, describe: 'with --estimate: one JSON object per method and stage' })
+      .option('batch', {
+        type: 'string',
+        describe: 'send these roles through the Batch API, e.g. reader,judge (sets llm.batch.roles; the run stays the same run)',
+      })
+      .option('budget-usd', numberFlag('budget-usd', 0, Number.MAX_SAFE_INTEGER, {
+        describe: 'stop cleanly before spending more than this on LLM calls (sets llm.budgetUsd; rerun with more to resume)',
+      })),
   handler: async (argv) => {
     // A compute worker starts loading its modules now, while this thread reads the experiment (parallel/spawn.ts).
     if (argv.workers !== 0) (await import('./parallel/spawn.ts')).prewarmComputeWorker();
@@ -48,6 +65,20 @@ export const runCommand: CommandModule<object, RunArgs> = {
     const { runExperiment } = await import('./runner.ts');
     const { describeFailures, failureVerdict } = await import('./failures.ts');
     const exp = await loadExperiment(argv.experiment);
+    if (argv.batch !== undefined || argv['budget-usd'] !== undefined) {
+      // How calls are paid for is not part of the run's identity (load-config.ts), so the flags resume the same run.
+      const { withSpendFlags } = await import('./spend-flags.ts');
+      exp.config = withSpendFlags(exp.config, { batch: argv.batch, budgetUsd: argv['budget-usd'] }, exp.path);
+    }
+    if (argv.estimate) {
+      const { estimateExperiment, formatEstimate } = await import('./estimate.ts');
+      const estimate = await estimateExperiment(exp, { dataDir: argv['data-dir'], concurrency: argv.concurrency, progress: argv.progress && !argv.json });
+      if (argv.json) {
+        for (const row of estimate.rows) console.log(JSON.stringify(row));
+        for (const f of estimate.failures) process.stderr.write(`not estimated: ${f.n} result(s) of ${f.method} failed in the dry run: ${f.error}\n`);
+      } else console.log(formatEstimate(estimate));
+      return;
+    }
     // The flag (checked to be a share by its numberFlag coerce) overrides the config.
     const limit = argv['max-failure-share'] ?? exp.config.run.maxFailureShare;
     const out = argv.out ?? join('results', `${exp.config.name}.duckdb`);
@@ -79,6 +110,13 @@ export const runCommand: CommandModule<object, RunArgs> = {
       `run ${summary.runId}: ${summary.written} questions written, ${summary.skipped} already done, ` +
         `${describeFailures(summary.failedQuestions, summary.questions, summary.failures)}, in ${secs} s → ${summary.out}`,
     );
+    if (summary.stopped) {
+      // Incomplete on purpose: exit 3 (1 = too many failed questions, 2 = bad input), so a script does not take the
+      // file for a finished run.
+      console.log(`stopped early: ${summary.stopped} (${summary.postponed ?? 0} questions left for the resume)`);
+      process.exitCode = 3;
+      return;
+    }
     console.log(`next: adaptmr report ${out}   (per-type table and charts; ${basename(out)})`);
     const verdict = failureVerdict(summary.failedQuestions, summary.questions, limit);
     if (verdict !== undefined) {

@@ -37,10 +37,13 @@ export async function createMethods(config: ExperimentConfig, path: string, conf
   }
   const runKey = configHash.slice(0, 12);
   const llmRoles = configuredRoles(config);
+  // `qa.ks`: every method retrieves once, at the largest cutoff, and is read at each (question.ts).
+  const cutoffK = config.qa?.ks ? Math.max(...config.qa.ks) : undefined;
   const built = await Promise.all(
     config.methods.map(async (m, i): Promise<ConfiguredMethod> => {
-      const impl = await methodRegistry.create(m.method, m.options, { id: m.id, index: m.index, k: m.k, seed: config.seed, runKey, llmRoles }, where(i));
-      return { id: m.id, kind: m.method, index: m.index, k: m.k, impl };
+      const k = cutoffK ?? m.k;
+      const impl = await methodRegistry.create(m.method, m.options, { id: m.id, index: m.index, k, seed: config.seed, runKey, llmRoles }, where(i));
+      return { id: m.id, kind: m.method, index: m.index, k, impl };
     }),
   );
   built.forEach((m, i) => checkCapabilities(m.impl.capabilities, config, llmRoles, where(i)));

@@ -39,7 +39,12 @@ export function loadedFromValue(value: unknown, path: string): LoadedExperiment 
   config.datasets.forEach((_, i) => methodsForDataset(config, i, path));
   // How many questions run at once does not change the results, so it is not part of the run's identity: a rerun
   // with another concurrency resumes the same run. Nor do the statistics settings, the report's plan section and the
-  // run's failure limit.
+  // run's failure limit. Nor how the LLM calls are paid for (the Batch API or one request each; a budget that stops
+  // the run early): replies are the same, and a run resumed with a larger budget or in batch mode is the same run.
   const { concurrency: _concurrency, stats: _stats, plan: _plan, run: _run, ...identity } = config;
+  if (identity.llm) {
+    const { batch: _batch, budgetUsd: _budget, ...llm } = identity.llm;
+    return { path, config, configHash: stableHash({ ...identity, llm }) };
+  }
   return { path, config, configHash: stableHash(identity) };
 }

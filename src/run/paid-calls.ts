@@ -6,7 +6,7 @@
  * cache; such a replay of a call already recorded as paid is not written a second time (it is the same call), so
  * llm_calls ends with what one uninterrupted run writes: each paid call once, with `cached = false`.
  */
-import { withPaidCallSink, type CallRecord } from '../core/calls.ts';
+import { withCallOwner, withPaidCallSink, type CallRecord } from '../core/calls.ts';
 import { completedKey, type LlmCallRow, type ResultStore } from '../store/types.ts';
 
 type Key = Pick<LlmCallRow, 'dataset' | 'questionId' | 'method'>;
@@ -44,10 +44,10 @@ export class PaidCallLedger {
    */
   open(key: Key): { calls: CallRecord[]; batchRows: () => LlmCallRow[] } {
     const recorded = new Set<CallRecord>();
-    const calls = withPaidCallSink([], async (record) => {
+    const calls = withCallOwner(withPaidCallSink([], async (record) => {
       await this.store.writeCalls(this.runId, [{ ...key, ...record }]);
       recorded.add(record);
-    });
+    }), key);
     const prior = this.prior.get(completedKey(key.dataset, key.questionId, key.method)) ?? [];
     const batchRows = (): LlmCallRow[] =>
       calls.filter((c) => !recorded.has(c) && !(c.cached && consumeReplay(prior, c))).map((c) => ({ ...key, ...c }));
@@ -67,6 +67,6 @@ function consumeReplay(prior: PriorCall[], call: CallRecord): boolean {
 
 /** Without a results file: a plain list, every call written with the question. */
 export function plainCalls(key: Key): { calls: CallRecord[]; batchRows: () => LlmCallRow[] } {
-  const calls: CallRecord[] = [];
+  const calls = withCallOwner([], key);
   return { calls, batchRows: () => calls.map((c) => ({ ...key, ...c })) };
 }

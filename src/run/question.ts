@@ -7,10 +7,11 @@
 import { withCallScope, type CallScope } from '../core/call-scope.ts';
 import { callCostUsd } from '../llm/cost.ts';
 import type { ExperimentConfig } from '../core/config.ts';
-import { SetupError, errorMessage, tagStage } from '../core/errors.ts';
+import { SetupError, errorMessage, isPostponed, tagStage } from '../core/errors.ts';
 import { deriveSeed } from '../core/hash.ts';
 import type { CallRecord, Checkpoints, Ctx, MemoryIndex, Method } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
+import { renderUnits } from '../core/render.ts';
 import { reportedType, type Instance, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
 import { answerQuestion } from '../eval/qa/answer-question.ts';
 import type { AnswerProtocol } from '../eval/qa/score-answer.ts';
@@ -203,11 +204,11 @@ export async function runMethod(
         batch.scores.push({ ...base, ...r });
       }
     }
-    if (c.config.qa && c.llm) failed = await answerAndScore(instance, out.retrieval, out.answer, batch, base, calls, c);
+    if (c.config.qa && c.llm) failed = await answerAndScore(instance, out.retrieval, out.answer, batch, base, calls, c, capabilities.output === 'units' && capabilities.ranks !== false);
   } catch (err) {
     // An unusable endpoint or cache folder fails every question alike: stop the run with its one line instead of N
-    // error rows.
-    if (err instanceof SetupError) throw err;
+    // error rows. A postponed call (Batch API, budget) is no failure: the caller leaves the method unwritten.
+    if (err instanceof SetupError || isPostponed(err)) throw err;
     failed = methodFailureStage(err, calls);
     batch.retrievals.push({
       ...base,
@@ -242,6 +243,8 @@ async function answerAndScore(
   base: Pick<ScoreRow, 'dataset' | 'questionId' | 'method' | 'granularity'>,
   calls: CallRecord[],
   c: QuestionContext,
+  /** The method returns ranked units (read at each `qa.ks` cutoff). */
+  ranked: boolean,
 ): Promise<FailedStage | undefined> {
   // The panel's first judge scores the answer against the headline gold version; the other judges and versions are
   // judged after the questions (src/run/judge-pass.ts).
@@ -251,15 +254,14 @@ async function answerAndScore(
   // LongMemEval and LoCoMo answers, and the judging pass asks the other judges on those only.
   const panelProtocol = c.protocol === 'longmemeval' || c.protocol === 'locomo' ? c.protocol : undefined;
   const headline = judging?.headline ?? 'original';
+  const gold = goldAnswer(instance, headline, answerErratum(judging, instance));
+  const primary = judging && first ? primaryJudge(c.config, c.llm!, judging.panel, panelProtocol ?? 'longmemeval') : undefined;
   const qa = await answerQuestion(
-    {
-      protocol: c.protocol, instance, retrieval, ...(methodAnswer !== undefined ? { methodAnswer } : {}),
-      gold: goldAnswer(instance, headline, answerErratum(judging, instance)),
-    },
+    { protocol: c.protocol, instance, retrieval, ...(methodAnswer !== undefined ? { methodAnswer } : {}), gold },
     c.llm!,
     c.config.qa!,
     calls,
-    judging && first ? primaryJudge(c.config, c.llm!, judging.panel, panelProtocol ?? 'longmemeval') : undefined,
+    primary,
   );
   batch.answers!.push({
     dataset: base.dataset,
@@ -281,15 +283,52 @@ async function answerAndScore(
   const adversarial = c.protocol === 'locomo' && instance.gold.nativeType === '5';
   const outside = outsideHeadline(instance);
   const flag = { counted: !adversarial && outside === null, excludedWhy: adversarial ? 'adversarial (reported separately)' : outside };
-  const push = (metric: string, value: number) => batch.scores.push({ ...base, level: 'qa', metric, k: null, value, ...flag });
-  if (qa.judge && qa.judge.scores && qa.judge.scores.length > 0) {
-    // A graded judge (BEAM's rubric, LoCoMo-Plus's points): the mean score over judge runs.
-    push('accuracy', qa.judge.scores.reduce((a, b) => a + b, 0) / qa.judge.scores.length);
-  } else if (qa.judge && qa.judge.correct.length > 0) {
-    push('accuracy', qa.judge.correct.filter(Boolean).length / qa.judge.correct.length);
+  const push = (metric: string, value: number, k: number | null = null) => batch.scores.push({ ...base, level: 'qa', metric, k, value, ...flag });
+  const scoresOf = (row: typeof qa, k: number | null) => {
+    if (row.judge && row.judge.scores && row.judge.scores.length > 0) {
+      // A graded judge (BEAM's rubric, LoCoMo-Plus's points): the mean score over judge runs.
+      push('accuracy', row.judge.scores.reduce((a, b) => a + b, 0) / row.judge.scores.length, k);
+    } else if (row.judge && row.judge.correct.length > 0) {
+      push('accuracy', row.judge.correct.filter(Boolean).length / row.judge.correct.length, k);
+    }
+    for (const [metric, value] of Object.entries(row.metrics ?? {})) push(metric, value, k);
+    if (row.f1 !== undefined) push('f1', row.f1, k);
+    if (row.bleu1 !== undefined) push('bleu1', row.bleu1, k);
+  };
+  scoresOf(qa, null);
+  // `qa.ks`: the same retrieval read again at each cutoff (a method that answers itself, returns text, or does not rank
+  // its units is read once), judged by the same primary judge against the same gold version.
+  const ks = c.config.qa!.ks;
+  if (ks && methodAnswer === undefined && ranked) {
+    batch.cutoffAnswers ??= [];
+    for (const k of [...ks].sort((a, b) => a - b)) {
+      const cut = await answerQuestion(
+        {
+          protocol: c.protocol, instance, retrieval: cutoffRetrieval(retrieval, k), gold,
+          stages: { reader: `reader:k${k}`, judge: `${primary?.stage ?? 'judge'}:k${k}` },
+        },
+        c.llm!,
+        c.config.qa!,
+        calls,
+        primary,
+      );
+      batch.cutoffAnswers.push({
+        dataset: base.dataset, questionId: base.questionId, method: base.method, cutoff: k, answer: cut.answer,
+        judgeVerdicts: cut.judge ? [cut.judge] : [], contextTokens: cut.contextTokens, error: cut.error ?? null,
+      });
+      if (cut.error) return cut.failedStage ?? 'reader';
+      scoresOf(cut, k);
+    }
   }
-  for (const [metric, value] of Object.entries(qa.metrics ?? {})) push(metric, value);
-  if (qa.f1 !== undefined) push('f1', qa.f1);
-  if (qa.bleu1 !== undefined) push('bleu1', qa.bleu1);
   return undefined;
+}
+
+/**
+ * The top `k` units of a retrieval as the reader sees them at a cutoff: rendered by the renderer every baseline shares
+ * (src/core/render.ts), so all cutoffs of all methods are read alike (a strategy's own annotations and ordering are
+ * part of the method's own answer only).
+ */
+function cutoffRetrieval(retrieval: Retrieval, k: number): Retrieval {
+  const units = retrieval.units.slice(0, k);
+  return { units, noMemory: retrieval.noMemory, context: renderUnits(units) };
 }

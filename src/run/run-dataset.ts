@@ -6,6 +6,7 @@
  */
 import pLimit from 'p-limit';
 import type { ExperimentConfig } from '../core/config.ts';
+import { isPostponed } from '../core/errors.ts';
 import type { Checkpoints } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
 import { answerErratum, goldVersionRows, type DatasetJudging } from './judging.ts';
@@ -63,6 +64,8 @@ export interface RunCounters {
   /** (question, method) results that failed at any stage. */
   errors: number;
   failures: Record<FailedStage, number>;
+  /** Questions left unwritten by the last pass (waiting for the Batch API, or stopped by the budget). */
+  postponed?: number;
 }
 
 /** Adds one question's failed stages to the counters. */
@@ -78,7 +81,10 @@ export interface DatasetRunState extends ComputeState {
   issues: DataIssue[];
   concurrency: number;
   onWritten: (dataset: string, questionId: string) => void;
-  /** True once the run is to start no new question (a signal: interrupt.ts); those in flight finish. */
+  /**
+   * True once the run is to start no new question (a signal: interrupt.ts; or its LLM budget is spent: budget.ts);
+   * those in flight finish.
+   */
   stopping?: () => boolean;
 }
 
@@ -99,17 +105,19 @@ export async function runDatasetInProcess(plan: DatasetPlan, s: DatasetRunState)
     if (failure || s.stopping?.()) break;
     // Only the computation holds a concurrency slot; the write waits in the store's group-commit queue, so the
     // next questions are computed while a commit is under way. A question still queued when the run is told to stop
-    // is not started (null): neither written nor counted.
+    // is not started: it is counted as postponed, for the resume.
     const computed = limit(async () => {
-      if (s.stopping?.()) return null;
+      // Stopped while this question waited for a slot (a signal, or the LLM budget spent): it is left for the
+      // resume, like a postponed one.
+      if (s.stopping?.()) return { batch: undefined, failed: [], postponed: 1 };
       const c = await computeQuestion(instance, plan.source.format, s);
       if (c.batch) countFailures(s.counters, c.failed);
-      return c.batch;
+      return c;
     });
     computing.add(computed);
     void computed.catch(() => undefined).finally(() => computing.delete(computed));
     const task: Promise<void> = computed
-      .then((batch) => (batch === null ? undefined : batch ? writeQuestion(batch, s) : skipQuestion(s)))
+      .then((c) => (c.batch ? writeQuestion(c.batch, s) : c.postponed > 0 ? postponeQuestion(s) : skipQuestion(s)))
       .catch((err: unknown) => {
         failure ??= err;
       })
@@ -133,9 +141,9 @@ export async function computeQuestion(
   instance: Instance,
   protocol: DatasetSource['format'],
   s: ComputeState,
-): Promise<{ batch: QuestionBatch | undefined; failed: FailedStage[] }> {
+): Promise<{ batch: QuestionBatch | undefined; failed: FailedStage[]; postponed: number }> {
   const todo = s.methods.filter((m) => !s.done.has(completedKey(instance.dataset, instance.query.id, m.id)));
-  if (todo.length === 0) return { batch: undefined, failed: [] };
+  if (todo.length === 0) return { batch: undefined, failed: [], postponed: 0 };
   const batch = emptyBatch(instance, s.runId);
   const gold = goldVersionRows(instance, answerErratum(s.judging, instance));
   if (gold.length > 0) batch.goldVersions = gold;
@@ -143,11 +151,26 @@ export async function computeQuestion(
   if (replaces.length > 0) batch.replaces = replaces;
   const context = { config: s.config, runId: s.runId, indexes: s.indexes, llm: s.llm, protocol, checkpoints: s.checkpoints, ledger: s.ledger, judging: s.judging };
   const failed: FailedStage[] = [];
+  let postponed = 0;
   for (const method of todo) {
-    const stage = await runMethod(instance, method, batch, context);
-    if (stage !== undefined) failed.push(stage);
+    const mark = { retrievals: batch.retrievals.length, scores: batch.scores.length, answers: batch.answers!.length, cutoffs: batch.cutoffAnswers?.length ?? 0 };
+    try {
+      const stage = await runMethod(instance, method, batch, context);
+      if (stage !== undefined) failed.push(stage);
+    } catch (err) {
+      if (!isPostponed(err)) throw err;
+      // A call of this method waits for the Batch API or the budget: its rows are left out, to be written by a later
+      // pass or run (the calls it paid for are recorded already; they come from the LLM cache then).
+      postponed++;
+      batch.retrievals.length = mark.retrievals;
+      batch.scores.length = mark.scores;
+      batch.answers!.length = mark.answers;
+      if (batch.cutoffAnswers) batch.cutoffAnswers.length = mark.cutoffs;
+      if (batch.replaces) batch.replaces = batch.replaces.filter((m) => m !== method.id);
+    }
   }
-  return { batch, failed };
+  if (batch.retrievals.length === 0) return { batch: undefined, failed, postponed };
+  return { batch, failed, postponed };
 }
 
 /**
@@ -166,7 +189,8 @@ export async function* computeRecord(
   for (const instance of instancesOfRecord(source, record, { keep: (c) => selected.has(c.questionId), issues })) {
     if (!selected.has(instance.query.id)) continue;
     beforeEach();
-    yield await computeQuestion(instance, source.format, s);
+    const { batch, failed } = await computeQuestion(instance, source.format, s);
+    yield { batch, failed };
   }
 }
 
@@ -179,5 +203,11 @@ export async function writeQuestion(batch: QuestionBatch, s: DatasetRunState): P
 
 export function skipQuestion(s: DatasetRunState): void {
   s.counters.skipped++;
+  s.progress.tick();
+}
+
+/** A question none of whose remaining methods could finish now (postponed): written by a later pass or run. */
+export function postponeQuestion(s: DatasetRunState): void {
+  s.counters.postponed = (s.counters.postponed ?? 0) + 1;
   s.progress.tick();
 }

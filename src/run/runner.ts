@@ -22,6 +22,7 @@ import { embedders, openEmbeddingCache } from '../index/index.ts';
 import type { MethodRow, QuestionSink, ResultStore, RunRecord } from '../store/types.ts';
 import { SpoolWriter, spoolPathOf } from '../store/spool.ts';
 import type { LlmProvider } from '../core/llm.ts';
+import type { AdaptmrLlmProvider } from '../llm/provider.ts';
 import { configForDataset, hasMethodPatch } from '../core/dataset-methods.ts';
 import { createMethods, type ConfiguredMethod } from './create-methods.ts';
 import { methods as methodRegistry } from './method-registry.ts';
@@ -39,6 +40,7 @@ import { RunInterrupted, type InterruptState } from './interrupt.ts';
 import { selectQuestions } from './select.ts';
 import { judgeStage, runPanel } from './judging.ts';
 import { loadErrata } from '../data/locomo-audit.ts';
+import { SpendControls } from './spend-controls.ts';
 
 export interface RunOptions {
   /** Results file (DuckDB). */
@@ -61,6 +63,8 @@ export interface RunOptions {
   onQuestionWritten?: (dataset: string, questionId: string) => void;
   /** SIGTERM/SIGINT handling (interrupt.ts): once a signal is requested, no new question starts. */
   interrupt?: InterruptState;
+  /** An LLM provider to use instead of the config's (the cost estimate's, which sends nothing: src/llm/dry-run.ts). */
+  llm?: LlmProvider | undefined;
 }
 
 export interface RunSummary {
@@ -68,6 +72,10 @@ export interface RunSummary {
   out: string;
   /** Questions selected across datasets. */
   questions: number;
+  /** Why the run stopped before finishing (its LLM budget), or absent when it ran to the end. */
+  stopped?: string;
+  /** Questions left unwritten because the run stopped (computed by the next invocation). */
+  postponed?: number;
   /** Questions written by this invocation. */
   written: number;
   /** Questions already complete in the results file (resume). */
@@ -96,7 +104,8 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
   }
   runPanel(config, exp.path);
   // The LLM client (openai SDK, tokenizer) loads only for experiments that call an LLM.
-  const llm = config.llm ? (await import('../llm/provider.ts')).createLlmProvider(config.llm) : undefined;
+  const real = config.llm && !opts.llm ? (await import('../llm/provider.ts')).createLlmProvider(config.llm) : undefined;
+  const llm = opts.llm ?? real;
   const methods = await createMethods(config, exp.path, exp.configHash);
   const embedderOptions = embedders.parseOptions(config.embedder.name, config.embedder.options, `${exp.path}: embedder`);
   const plans = await planDatasets(config, opts.dataDir, log);
@@ -130,7 +139,7 @@ export async function runExperiment(exp: LoadedExperiment, opts: RunOptions): Pr
     // question's latency; it is stored once per run (checkpoint `warmup` of the pseudo-method RUN_SCOPE).
     const warmupMs = performance.now() - started;
     const pools = (i: number): WorkerPool | undefined => (i === 0 ? ((poolUsed = true), firstPool) : startPool(i));
-    return await runPlans(exp, plans, datasets, methods, embedder, llm, opts, log, { started, warmupMs, runId, total, pools, git, fresh });
+    return await runPlans(exp, plans, datasets, methods, embedder, llm, real, opts, log, { started, warmupMs, runId, total, pools, git, fresh });
   } finally {
     if (!poolUsed) await firstPool?.stop();
     await embeddingCache?.close();
@@ -164,6 +173,8 @@ async function runPlans(
   methods: ConfiguredMethod[],
   embedder: Embedder,
   llm: LlmProvider | undefined,
+  /** The config's own provider (absent when `opts.llm` replaces it): the Batch API and the budget act on it. */
+  real: AdaptmrLlmProvider | undefined,
   opts: RunOptions,
   log: (line: string) => void,
   { started, warmupMs, runId, total, pools, git, fresh }: {
@@ -244,40 +255,59 @@ async function runPlans(
       sink = spool;
     }
     if (retry.size > 0) log(`resume: retrying ${retry.size} question × method results that were errors (--no-retry-errors keeps them)`);
-    const progress = createProgress(total, opts.progress ?? true);
+    // The Batch API stage and the budget (spend-controls.ts): a run that uses either computes its questions in passes.
+    const controls = store && real ? await SpendControls.open(real, config, store, runId, log) : undefined;
+    let progress = createProgress(total, opts.progress ?? true);
     const counters: RunCounters = { written: 0, skipped: 0, errors: 0, failures: emptyFailureCounts() };
+    let skippedBefore: number | undefined;
     const issues: DataIssue[] = [];
     // Questions arrive grouped by haystack, so one index per spec per in-flight question is enough to reuse them.
     const indexes = new IndexCache(embedder, ((opts.concurrency ?? config.concurrency) + 1) * distinctSpecs(datasets));
     // Checkpoints are read and written as the run goes, so only a run writing the file directly has them.
     const direct = store;
     try {
-      for (const [i, plan] of plans.entries()) {
-        const state: DatasetRunState = {
-          config: datasets[i]!.config,
-          runId,
-          methods: datasets[i]!.methods,
-          store: sink,
-          done,
-          retry,
-          indexes,
-          progress,
-          counters,
-          issues,
-          concurrency: opts.concurrency ?? config.concurrency,
-          onWritten: opts.onQuestionWritten ?? (() => {}),
-          llm,
-          checkpoints: direct ? (methodId: string) => storeCheckpoints(direct, runId, methodId) : undefined,
-          ledger,
-          judging: panel.length > 0 ? { panel, headline: plans[i]!.errata ? 'errata' : 'original', errata: plans[i]!.errata } : undefined,
-          stopping: () => opts.interrupt?.requested !== undefined,
-        };
+      for (let pass = 1; ; pass++) {
         if (opts.interrupt?.requested) break;
-        const pool = pools(i);
-        // Questions computed here can be finished on a signal; workers are stopped at once (no paid call in them).
-        if (opts.interrupt) opts.interrupt.graceful = pool === undefined;
-        if (pool) await pool.run(state);
-        else await runDatasetInProcess(plan, state);
+        if (pass > 1) {
+          // A later pass computes only what earlier ones postponed: every row written so far (errors too) stays as is.
+          done = await store!.completedKeys(runId, { retryErrors: false });
+          retry = new Set<string>();
+          ledger = await PaidCallLedger.open(store!, runId, done);
+          skippedBefore ??= counters.skipped;
+          counters.postponed = 0;
+          progress.stop();
+          progress = createProgress(total, opts.progress ?? true);
+        }
+        for (const [i, plan] of plans.entries()) {
+          const state: DatasetRunState = {
+            config: datasets[i]!.config,
+            runId,
+            methods: datasets[i]!.methods,
+            store: sink,
+            done,
+            retry,
+            indexes,
+            progress,
+            counters,
+            // A data defect is reported once, by the first pass.
+            issues: pass === 1 ? issues : [],
+            concurrency: opts.concurrency ?? config.concurrency,
+            onWritten: opts.onQuestionWritten ?? (() => {}),
+            llm,
+            checkpoints: direct ? (methodId: string) => storeCheckpoints(direct, runId, methodId) : undefined,
+            ledger,
+            judging: panel.length > 0 ? { panel, headline: plans[i]!.errata ? 'errata' : 'original', errata: plans[i]!.errata } : undefined,
+            // A signal (interrupt.ts) or the spent budget (spend-controls.ts): no new question starts.
+            stopping: () => opts.interrupt?.requested !== undefined || (controls?.stopRequested() ?? false),
+          };
+          if (opts.interrupt?.requested) break;
+          const pool = pass === 1 ? pools(i) : undefined;
+          // Questions computed here can be finished on a signal; workers are stopped at once (no paid call in them).
+          if (opts.interrupt) opts.interrupt.graceful = pool === undefined;
+          if (pool) await pool.run(state);
+          else await runDatasetInProcess(plan, state);
+        }
+        if (opts.interrupt?.requested || !(await controls?.afterPass())) break;
       }
     } catch (err) {
       // What was computed is kept: the spooled questions go into the file with the run marked failed. (If even that
@@ -287,6 +317,7 @@ async function runPlans(
       throw err;
     } finally {
       progress.stop();
+      controls?.close();
       if (opts.interrupt) opts.interrupt.graceful = false;
     }
     if (opts.interrupt?.requested) {
@@ -294,11 +325,15 @@ async function runPlans(
       await foldedStore();
       throw new RunInterrupted(opts.interrupt.requested, counters.written);
     }
+    if (skippedBefore !== undefined) counters.skipped = skippedBefore;
+    const stopped = controls?.stoppedBecause();
+    if (stopped) log(stopped);
     // Methods release what they hold outside this process (server-side namespaces) once every question is done.
-    for (const m of new Set(everyMethod)) await m.impl.close?.();
+    if (!stopped) for (const m of new Set(everyMethod)) await m.impl.close?.();
     const results = await foldedStore();
     // The other judges of the panel, the other gold versions and the leniency probes, from the stored answers.
-    if (panel.length > 0 && llm) {
+    // Not when the budget stopped the run: its answers are not all in, and the resume judges them.
+    if (panel.length > 0 && llm && !stopped) {
       const { judgePass } = await import('./judge-pass.ts');
       const qa = config.qa!;
       const judged = await judgePass(results, {
@@ -309,7 +344,7 @@ async function runPlans(
       counters.failures.judge += judged.failed;
       counters.errors += judged.failed;
     }
-    await results.upsertRun({ ...record, endedAt: new Date().toISOString(), status: 'done' });
+    await results.upsertRun({ ...record, endedAt: new Date().toISOString(), status: stopped ? 'stopped' : 'done' });
     // Data defects first: a question whose gold is missing from its haystack must not vanish from averages unsaid.
     if (issues.length > 0) log(`data: ${issues.length} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
     // Bootstrap CIs and paired comparisons of the whole file (every run in it), recomputed from the rows. The rows are
@@ -323,7 +358,11 @@ async function runPlans(
     }
     // Counted from the file, so a resume reports what is still failed (kept with --no-retry-errors, or failed again).
     const failedQuestions = new Set([...(await results.failedKeys(runId))].map((k) => k.split('\t', 2).join('\t'))).size;
-    return { runId, out: opts.out, questions: total, ...counters, failedQuestions, dataIssues: issues.length, wallMs: performance.now() - started };
+    const { postponed, ...counts } = counters;
+    return {
+      runId, out: opts.out, questions: total, ...counts, failedQuestions, dataIssues: issues.length, wallMs: performance.now() - started,
+      ...(stopped ? { stopped, postponed: postponed ?? 0 } : {}),
+    };
   } finally {
     await spool?.close();
     await store?.close();

@@ -23,12 +23,12 @@ describe('exportResults', () => {
     const written = await exportResults(file, { format: 'parquet', outDir: out });
     expect(readdirSync(out).sort()).toEqual([
       'answer_verdicts.parquet', 'answers.parquet', 'checkpoints.parquet', 'classifier_confusion.parquet', 'classifier_eval.parquet',
-      'classifier_predictions.parquet', 'classifier_type_scores.parquet', 'comparisons.parquet', 'gold_versions.parquet',
+      'classifier_predictions.parquet', 'classifier_type_scores.parquet', 'comparisons.parquet', 'cutoff_answers.parquet', 'gold_versions.parquet',
       'judge_agreement.parquet', 'judge_comparisons.parquet', 'llm_calls.parquet', 'meta.parquet',
       'methods.parquet', 'probe_answers.parquet', 'questions.parquet', 'retrievals.parquet', 'runs.parquet', 'score_cis.parquet',
       'scores.parquet', 'scores_by_type.parquet', 'verdicts.parquet',
     ]);
-    expect(written).toHaveLength(22);
+    expect(written).toHaveLength(23);
     const db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
     const count = await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM '${join(out, 'scores.parquet')}'`);

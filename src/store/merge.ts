@@ -36,7 +36,9 @@ export interface MergeSummary {
   added: Record<string, number>;
 }
 
-const KEYED = ['runs', 'methods', 'questions', 'retrievals', 'answers', 'answer_verdicts', 'probe_answers', 'gold_versions', 'checkpoints'] as const;
+const KEYED = [
+  'runs', 'methods', 'questions', 'retrievals', 'answers', 'cutoff_answers', 'answer_verdicts', 'probe_answers', 'gold_versions', 'checkpoints',
+] as const;
 const PER_QUESTION = ['scores', 'llm_calls'] as const;
 
 const sqlString = (s: string): string => `'${s.replaceAll("'", "''")}'`;

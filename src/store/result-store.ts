@@ -17,8 +17,8 @@ import { appendClassifierEval } from './classifier-eval.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
 import { readRows } from './read-rows.ts';
 import {
-  answerCells, answerVerdictCells, comparisonCells, goldVersionCells, judgeAgreementCells, judgeComparisonCells, llmCallCells,
-  probeAnswerCells, questionCells, retrievalCells, scoreCells, scoreCiCells, verdictCells,
+  answerCells, answerVerdictCells, comparisonCells, cutoffAnswerCells, goldVersionCells, judgeAgreementCells, judgeComparisonCells,
+  llmCallCells, probeAnswerCells, questionCells, retrievalCells, scoreCells, scoreCiCells, verdictCells,
 } from './row-cells.ts';
 import { GroupCommit } from './group-commit.ts';
 import { SerialQueue } from './serial-queue.ts';
@@ -362,7 +362,7 @@ export class ResultStoreImpl implements ResultStore {
     // file holds one or the other, never both. llm_calls are kept: they record calls that were made (and paid).
     for (const method of batch.replaces ?? []) {
       const key = [batch.runId, batch.question.dataset, batch.question.questionId, method];
-      for (const table of ['retrievals', 'scores', 'answers', 'answer_verdicts']) {
+      for (const table of ['retrievals', 'scores', 'answers', 'cutoff_answers', 'answer_verdicts']) {
         await this.connection.run(`DELETE FROM ${table} WHERE run_id = $1 AND dataset = $2 AND question_id = $3 AND method = $4`, key);
       }
     }
@@ -370,6 +370,7 @@ export class ResultStoreImpl implements ResultStore {
     await this.appenders.append(scoreCells, batch.runId, batch.scores);
     await this.appenders.append(answerCells, batch.runId, batch.answers ?? []);
     await this.appenders.append(answerVerdictCells, batch.runId, batch.verdicts ?? []);
+    await this.appenders.append(cutoffAnswerCells, batch.runId, batch.cutoffAnswers ?? []);
     await this.appenders.append(llmCallCells, batch.runId, batch.llmCalls ?? []);
   }
 

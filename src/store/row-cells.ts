@@ -6,7 +6,9 @@
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
 import type { JudgeAgreementRow, JudgeComparisonRow } from '../eval/qa/agreement/index.ts';
 import type { VerdictRow } from '../eval/verdicts/index.ts';
-import type { AnswerRow, AnswerVerdictRow, GoldVersionRow, LlmCallRow, ProbeAnswerRow, QuestionRow, RetrievalRow, ScoreRow } from './types.ts';
+import type {
+  AnswerRow, AnswerVerdictRow, CutoffAnswerRow, GoldVersionRow, LlmCallRow, ProbeAnswerRow, QuestionRow, RetrievalRow, ScoreRow,
+} from './types.ts';
 
 /** varchar · boolean · double · integer · varchar list · double list · boolean list. */
 export type CellType = 'v' | 'b' | 'd' | 'i' | 'vl' | 'dl' | 'bl';
@@ -14,7 +16,7 @@ export type Cell = string | number | boolean | null | readonly string[] | readon
 
 export interface TableCells<R> {
   table:
-    | 'questions' | 'retrievals' | 'scores' | 'answers' | 'llm_calls' | 'score_cis' | 'comparisons' | 'verdicts'
+    | 'questions' | 'retrievals' | 'scores' | 'answers' | 'cutoff_answers' | 'llm_calls' | 'score_cis' | 'comparisons' | 'verdicts'
     | 'answer_verdicts' | 'probe_answers' | 'gold_versions' | 'judge_agreement' | 'judge_comparisons';
   types: readonly CellType[];
   cells(runId: string, row: R): Cell[];
@@ -93,12 +95,20 @@ export const judgeComparisonCells: TableCells<JudgeComparisonRow> = {
   ],
 };
 
+export const cutoffAnswerCells: TableCells<CutoffAnswerRow> = {
+  table: 'cutoff_answers',
+  types: ['v', 'v', 'v', 'v', 'i', 'v', 'v', 'i', 'v'],
+  cells: (runId, a) => [
+    runId, a.dataset, a.questionId, a.method, a.cutoff, a.answer, JSON.stringify(a.judgeVerdicts), a.contextTokens, a.error,
+  ],
+};
+
 export const llmCallCells: TableCells<LlmCallRow> = {
   table: 'llm_calls',
-  types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'i', 'd', 'b', 'd', 'v'],
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'i', 'd', 'b', 'd', 'v', 'b', 'i'],
   cells: (runId, c) => [
     runId, c.dataset, c.questionId, c.method, c.stage, c.model, c.promptTokens, c.completionTokens, c.latencyMs,
-    c.cached, c.costUsd, c.error ?? null,
+    c.cached, c.costUsd, c.error ?? null, c.batch === true, c.cachedTokens ?? 0,
   ],
 };
 

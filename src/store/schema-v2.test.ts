@@ -24,7 +24,10 @@ const V3_TO_V2 = 'DROP TABLE answer_verdicts; DROP TABLE probe_answers; DROP TAB
 async function downgradeToV1(path: string): Promise<void> {
   const db = await DuckDBInstance.create(path);
   const c = await db.connect();
-  await c.run(`${V3_TO_V2} DROP TABLE methods; DROP TABLE checkpoints; ALTER TABLE retrievals DROP COLUMN k; UPDATE meta SET value = '1' WHERE key = 'schema_version';`);
+  await c.run(
+    `${V3_TO_V2} DROP TABLE methods; DROP TABLE checkpoints; ALTER TABLE retrievals DROP COLUMN k; DROP TABLE cutoff_answers; ` +
+      "ALTER TABLE llm_calls DROP COLUMN batch; ALTER TABLE llm_calls DROP COLUMN cached_tokens; UPDATE meta SET value = '1' WHERE key = 'schema_version';",
+  );
   c.closeSync();
   db.closeSync();
 }

@@ -8,9 +8,9 @@ export const SCHEMA_VERSION = 3;
 
 /** Tables in write order; `export` writes these plus the view. */
 export const TABLES = [
-  'meta', 'runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'answer_verdicts', 'probe_answers', 'gold_versions',
-  'llm_calls', 'checkpoints', 'classifier_eval', 'classifier_type_scores', 'classifier_confusion', 'classifier_predictions',
-  'score_cis', 'comparisons', 'judge_agreement', 'judge_comparisons', 'verdicts',
+  'meta', 'runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'cutoff_answers', 'answer_verdicts', 'probe_answers',
+  'gold_versions', 'llm_calls', 'checkpoints', 'classifier_eval', 'classifier_type_scores', 'classifier_confusion',
+  'classifier_predictions', 'score_cis', 'comparisons', 'judge_agreement', 'judge_comparisons', 'verdicts',
 ] as const;
 export type TableName = (typeof TABLES)[number];
 export const VIEWS = ['scores_by_type'] as const;
@@ -67,6 +67,15 @@ UPDATE meta SET value = '2' WHERE key = 'schema_version';`;
 //   probe_answers  the known-wrong answers judged for a stratified sample of questions (kind 'specific' | 'vague').
 //   gold_versions  a question's gold answer under each version where they differ (LoCoMo `original` | `errata`).
 //   answers.answer_tokens  o200k tokens of the answer (NULL in files written before version 3).
+// Added in version 3: the reader's answers at each `qa.ks` cutoff of one retrieval (the method's own answer stays in
+// `answers`; accuracy by cutoff is in `scores` with k = the cutoff).
+// batch and cached_tokens added in version 3.
+const LLM_CALLS_DDL = `CREATE TABLE llm_calls (
+  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
+  stage VARCHAR NOT NULL, model VARCHAR NOT NULL, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL,
+  latency_ms DOUBLE NOT NULL, cached BOOLEAN NOT NULL, cost_usd DOUBLE NOT NULL, error VARCHAR,
+  batch BOOLEAN NOT NULL DEFAULT false, cached_tokens INTEGER NOT NULL DEFAULT 0);`;
+
 const DDL_V3 = `
 CREATE TABLE answer_verdicts (
   run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
@@ -81,12 +90,28 @@ CREATE TABLE gold_versions (
   run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, version VARCHAR NOT NULL,
   answer VARCHAR NOT NULL, note VARCHAR,
   PRIMARY KEY (run_id, dataset, question_id, version));
+CREATE TABLE cutoff_answers (
+  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
+  cutoff INTEGER NOT NULL, answer VARCHAR, judge_verdicts VARCHAR NOT NULL, context_tokens INTEGER, error VARCHAR,
+  PRIMARY KEY (run_id, dataset, question_id, method, cutoff));
 `;
 
-/** Version 2 → 3, run in one transaction on open (additive: every v2 row is kept; answer_tokens stays NULL there). */
+/**
+ * Version 2 → 3, run in one transaction on open. Additive only (every v2 row is kept): the judge-panel tables and
+ * `answers.answer_tokens` (NULL for old rows); the cutoff answers table; llm_calls gains `batch` (answered through the
+ * Batch API, priced at the batch price) and `cached_tokens` (prompt tokens the provider served from its prompt cache),
+ * both at the end so the appender's column order is the same in migrated and fresh files (old rows: false, 0).
+ */
 export function migrateV2ToV3Sql(): string {
+  // DuckDB refuses to commit two ALTERs of one table with rows in one transaction ("another transaction has altered
+  // this table"), so llm_calls is copied into its version-3 layout instead.
   return `${DDL_V3}
 ALTER TABLE answers ADD COLUMN answer_tokens INTEGER;
+${LLM_CALLS_DDL.replace('CREATE TABLE llm_calls', 'CREATE TABLE llm_calls_v3')}
+INSERT INTO llm_calls_v3 SELECT run_id, dataset, question_id, method, stage, model, prompt_tokens, completion_tokens,
+  latency_ms, cached, cost_usd, error, false, 0 FROM llm_calls;
+DROP TABLE llm_calls;
+ALTER TABLE llm_calls_v3 RENAME TO llm_calls;
 ${DDL_STATS}
 UPDATE meta SET value = '3' WHERE key = 'schema_version';`;
 }
@@ -128,12 +153,9 @@ CREATE TABLE answers (
   run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
   answer VARCHAR, judge_verdicts VARCHAR NOT NULL, context_tokens INTEGER, error VARCHAR, answer_tokens INTEGER,
   PRIMARY KEY (run_id, dataset, question_id, method));
-${DDL_V3}
 
-CREATE TABLE llm_calls (
-  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
-  stage VARCHAR NOT NULL, model VARCHAR NOT NULL, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL,
-  latency_ms DOUBLE NOT NULL, cached BOOLEAN NOT NULL, cost_usd DOUBLE NOT NULL, error VARCHAR);
+${LLM_CALLS_DDL}
+${DDL_V3}
 `;
 
 // The plan experiments' verdicts (src/eval/verdicts, docs/statistics.md): one row per claim an experiment tests, with

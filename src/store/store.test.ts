@@ -83,7 +83,7 @@ describe('writeQuestion', () => {
         answer: 'Lyon', note: 'HALLUCINATION' }]);
       expect(await s.query('SELECT * FROM llm_calls')).toEqual([{ run_id: 'r1', dataset: 'fake', question_id: 'q1',
         method: 'bm25', stage: 'reader', model: 'gpt-x', prompt_tokens: 900, completion_tokens: 12, latency_ms: 250.5,
-        cached: true, cost_usd: 0.0012, error: null }]);
+        cached: true, cost_usd: 0.0012, error: null, batch: false, cached_tokens: 0 }]);
     });
   });
 

@@ -8,7 +8,8 @@ import type { VerdictRow } from '../eval/verdicts/index.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
 import type { JudgeAgreementRow, JudgeComparisonRow } from '../eval/qa/agreement/index.ts';
 
-export type RunStatus = 'running' | 'done' | 'failed';
+/** `stopped`: ended early by its LLM budget (llm.budgetUsd), to be resumed. */
+export type RunStatus = 'running' | 'done' | 'failed' | 'stopped';
 
 /** One experiment run with its provenance (DESIGN.md §3: config + hash, git, packages, data hashes, seed, times). */
 export interface RunRecord {
@@ -135,6 +136,11 @@ export interface GoldVersionRow {
   note: string | null;
 }
 
+/** The reader's answer over the top `cutoff` units of a method's retrieval (`qa.ks`), and its judge verdicts. */
+export interface CutoffAnswerRow extends AnswerRow {
+  cutoff: number;
+}
+
 /** One LLM/embedding call, attributed to a question and method. */
 export interface LlmCallRow extends CallRecord {
   dataset: string;
@@ -153,6 +159,8 @@ export interface QuestionBatch {
   verdicts?: AnswerVerdictRow[];
   /** The question's gold under each version where they differ; written once per run and question, as the gold. */
   goldVersions?: GoldVersionRow[];
+  /** Answers at the `qa.ks` cutoffs (schema version 3). */
+  cutoffAnswers?: CutoffAnswerRow[];
   llmCalls?: LlmCallRow[];
   /**
    * Methods whose earlier rows for this question (error rows of a previous attempt) this batch replaces: they are

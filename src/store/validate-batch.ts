@@ -24,6 +24,7 @@ export function validateBatch(batch: QuestionBatch): void {
   checkOwner(batch, 'answer', batch.answers ?? []);
   checkOwner(batch, 'verdict', batch.verdicts ?? []);
   checkOwner(batch, 'gold version', batch.goldVersions ?? []);
+  checkOwner(batch, 'cutoff answer', batch.cutoffAnswers ?? []);
   checkOwner(batch, 'llm call', batch.llmCalls ?? []);
   for (const s of batch.scores) {
     const id = `${s.method} ${s.level} ${s.metric}${s.k === null ? '' : ` k=${s.k}`}`;

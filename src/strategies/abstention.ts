@@ -59,11 +59,15 @@ export interface AbstentionDecision {
   coverage: number | null;
 }
 
+/**
+ * Instructions first, memories next, the question last: requests over the same memories then share their longest
+ * prefix, which the provider's prompt cache bills at the cached-input price (docs/cost.md).
+ */
 export function relevancePrompt(question: string, memories: readonly ScoredUnit[]): string {
   return (
-    `Do the memories below contain information about what this question asks?\n\nQuestion: ${question}\n\n` +
-    `Memories:\n${memories.map((m) => m.unit.text).join('\n')}\n\n` +
-    'Answer YES if they do. Answer NO if they do not (even if they are indirectly related).'
+    'Do the memories below contain information about what the question after them asks? Answer YES if they do. ' +
+    'Answer NO if they do not (even if they are indirectly related).\n\n' +
+    `Memories:\n${memories.map((m) => m.unit.text).join('\n')}\n\nQuestion: ${question}\nAnswer YES or NO:`
   );
 }
 

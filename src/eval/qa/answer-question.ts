@@ -4,7 +4,7 @@
  * on the returned row (its failed call is already in `calls`), and the run goes on. Context tokens are counted for
  * every question, answered or not.
  */
-import { errorMessage } from '../../core/errors.ts';
+import { errorMessage, isPostponed } from '../../core/errors.ts';
 import type { CallRecord } from '../../core/interfaces.ts';
 import type { LlmClient, LlmProvider } from '../../core/llm.ts';
 import type { JudgePromptKind } from '../../core/qa-config.ts';
@@ -41,6 +41,9 @@ export interface AnswerQuestionInput {
   methodAnswer?: string;
   /** The gold answer the judge compares with (default the instance's): the run's headline gold version. */
   gold?: string;
+  /** Call-record stages of the reader and judge calls (default `reader`, and `judge` or the primary judge's; a `qa.ks`
+   * cutoff: `reader:k5`, `judge:k5`). */
+  stages?: { reader: string; judge: string };
 }
 
 /** The judge that scores the answer (a panel's primary judge); default: the judge role with the official prompt. */
@@ -85,6 +88,7 @@ export async function answerQuestion(
         historyFormat: config.reader.historyFormat,
         haystack: instance.haystack,
         calls,
+        ...(input.stages ? { stage: input.stages.reader } : {}),
       });
       row.answer = read.answer;
       row.contextTokens = read.contextTokens;
@@ -107,6 +111,7 @@ export async function answerQuestion(
       {
         calls, repeats: config.judge.repeats, judgeAdversarial: config.judge.judgeAdversarial,
         ...(judge ? { prompt: judge.prompt, stage: judge.stage } : {}),
+        ...(input.stages ? { stage: input.stages.judge } : {}),
       },
     );
     if (scores.judge) row.judge = scores.judge;
@@ -114,6 +119,8 @@ export async function answerQuestion(
     if (scores.bleu1 !== undefined) row.bleu1 = scores.bleu1;
     if (scores.metrics) row.metrics = scores.metrics;
   } catch (err) {
+    // A call not made now (queued for the Batch API, or over budget) is not an error: the question is finished later.
+    if (isPostponed(err)) throw err;
     row.error = errorMessage(err);
     row.failedStage = reading ? 'reader' : 'judge';
   }

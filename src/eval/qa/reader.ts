@@ -14,7 +14,13 @@
  * Order: the order the method ranked the units (`method`, default), so ordering is part of what is compared, or by
  * date (`chronological`) as the official script sorts them. Dates are written in LongMemEval's own format
  * (`2023/05/30 (Tue) 23:40`). Context tokens are counted with o200k_base for every question (src/llm/tokens.ts).
+ *
+ * Prompt caching: the official prompt already puts the fixed instructions first, the history next and the date and
+ * question last, so requests over the same history share their longest prefix; each request carries a
+ * `prompt_cache_key` naming its haystack (`haystackCacheKey`) so the provider routes them to the same cache. The
+ * prompt text itself stays byte-identical to the official one (parity: docs/official-parity.md).
  */
+import { createHash } from 'node:crypto';
 import { InputError } from '../../core/errors.ts';
 import type { CallRecord } from '../../core/interfaces.ts';
 import type { LlmClient } from '../../core/llm.ts';
@@ -146,6 +152,15 @@ export function readerContext(retrieval: Retrieval, options: Omit<ReadOptions, '
   return retrieval.noMemory && !context.includes(NO_MEMORY_LINE) ? `${NO_MEMORY_LINE}\n${context}` : context;
 }
 
+/**
+ * The `prompt_cache_key` of a question's haystack: a hash of its session ids, so every question over the same
+ * conversation (LoCoMo: one per sample; LongMemEval: one per question) shares one key. Ids only: no dataset text is
+ * sent in the key.
+ */
+export function haystackCacheKey(haystack: readonly Pick<Session, 'id'>[]): string {
+  return `adaptmr-hs-${createHash('sha256').update(haystack.map((s) => s.id).join('\u0000')).digest('hex').slice(0, 24)}`;
+}
+
 /** Asks the reader and returns the answer (trimmed, as the official script `.strip()`s it). */
 export async function readAnswer(query: Query, retrieval: Retrieval, llm: LlmClient, options: ReadOptions): Promise<ReadResult> {
   const context = readerContext(retrieval, options);
@@ -156,6 +171,7 @@ export async function readAnswer(query: Query, retrieval: Retrieval, llm: LlmCli
       messages: [{ role: 'user', content: prompt }],
       temperature: options.temperature ?? LME_READER_TEMPERATURE,
       maxTokens: options.maxTokens ?? (options.chainOfNote ? LME_READER_MAX_TOKENS_CHAIN_OF_NOTE : LME_READER_MAX_TOKENS_DIRECT),
+      ...(options.haystack && options.haystack.length > 0 ? { promptCacheKey: haystackCacheKey(options.haystack) } : {}),
     },
     { stage: options.stage ?? 'reader', calls: options.calls },
   );

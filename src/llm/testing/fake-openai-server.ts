@@ -6,7 +6,12 @@
  *   with `supportsJsonSchema: false` a json_schema request gets HTTP 400 as from servers without structured output),
  *   `logprobs` / `top_logprobs`;
  * - `POST /v1/embeddings`: `encoding_format` `float` or `base64` (little-endian float32, what the SDK asks for by
- *   default), `usage`; vectors are deterministic unit vectors derived from a hash of each input text.
+ *   default), `usage`; vectors are deterministic unit vectors derived from a hash of each input text;
+ * - the Batch API's `/v1/files` and `/v1/batches` endpoints (fake-batch-endpoints.ts), whose chat lines are answered
+ *   exactly as `/v1/chat/completions` answers;
+ * - with `promptCache: true`, `usage.prompt_tokens_details.cached_tokens` as OpenAI's prompt caching reports it: the
+ *   longest prefix already seen in a request of the same model and `prompt_cache_key`, counted only from 1,024
+ *   tokens on and in steps of 128 (https://platform.openai.com/docs/guides/prompt-caching).
  *
  * Scripting, per request: replies are taken first from a queue (`enqueue` for chat, `enqueueEmbeddings`), else from
  * `options.chat` / `options.embed` handlers, else defaults (chat text `"ok"`). A `FakeReply` can give a reply text,
@@ -24,6 +29,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BatchEndpoints, type BatchOptions } from './fake-batch-endpoints.ts';
 
 export interface FakeReply {
   /** Reply text (chat). Default `"ok"`, or the `chat` handler's. */
@@ -49,7 +55,7 @@ export interface FakeReply {
 export interface RecordedRequest {
   path: string;
   method: string;
-  /** Parsed JSON body (undefined when it did not parse). */
+  /** Parsed JSON body (undefined when it did not parse, e.g. a multipart file upload). */
   body: unknown;
   authorization: string | undefined;
 }
@@ -62,6 +68,7 @@ export interface ChatRequestBody {
   response_format?: { type: string; json_schema?: { name: string; schema: unknown } };
   logprobs?: boolean;
   top_logprobs?: number;
+  prompt_cache_key?: string;
 }
 
 export interface FakeServerOptions {
@@ -80,6 +87,15 @@ export interface FakeServerOptions {
   basePaths?: string[];
   /** Dimension of the default embeddings when a request names none (default 8). */
   embeddingDim?: number;
+  /** Report `prompt_tokens_details.cached_tokens` as OpenAI's prompt caching does (see the header). Default false. */
+  promptCache?: boolean;
+  /**
+   * Counts a chat request's prompt and reply tokens for `usage` (default: whitespace words). Pass the o200k counter
+   * (src/llm/tokens.ts) where recorded tokens are compared with the tokenizer's count, as OpenAI's are.
+   */
+  countTokens?: { prompt: (messages: ChatRequestBody['messages']) => number; completion: (text: string) => number };
+  /** The Batch API stand-in's behaviour (fake-batch-endpoints.ts). */
+  batch?: BatchOptions;
 }
 
 export interface FakeOpenAiServer {
@@ -92,7 +108,17 @@ export interface FakeOpenAiServer {
   count(path?: string): number;
   /** Forget recorded requests and queued replies. */
   reset(): void;
+  /** The Batch API stand-in (batches and files it holds; test hooks). */
+  readonly batches: BatchEndpoints;
   close(): Promise<void>;
+}
+
+/** An answer before it is written: the HTTP status and the JSON body (or, for `malformed`, a broken body text). */
+export interface ChatAnswer {
+  status: number;
+  json?: unknown;
+  text?: string;
+  headers?: Record<string, string>;
 }
 
 export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Promise<FakeOpenAiServer> {
@@ -110,7 +136,8 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
+    const rawBytes = await readBytes(req);
+    const raw = rawBytes.toString('utf8');
     let body: unknown;
     try {
       body = raw === '' ? undefined : (JSON.parse(raw) as unknown);
@@ -121,17 +148,21 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
     const auth = req.headers.authorization;
     requests.push({ path, method: req.method ?? '', body, authorization: typeof auth === 'string' ? auth : undefined });
 
+    if (batchApi.handles(path)) {
+      const out = await batchApi.handle(req.method ?? '', path, new URL(req.url ?? '', 'http://x').searchParams, rawBytes, req.headers['content-type']);
+      if (out.bytes !== undefined) {
+        res.writeHead(out.status, { 'content-type': 'application/octet-stream', 'content-length': out.bytes.length });
+        res.end(out.bytes);
+      } else sendJson(res, out.status, out.json);
+      return;
+    }
     const basePath = basePaths.find((b) => path === `${b}/chat/completions` || path === `${b}/embeddings`);
     if (req.method !== 'POST' || basePath === undefined) {
       sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
       return;
     }
     const isChat = path === `${basePath}/chat/completions`;
-    let reply: FakeReply = (isChat ? chatQueue.shift() : embedQueue.shift()) ?? {};
-    if (isChat && !hasQueued(reply) && options.chat) {
-      const r = await options.chat(body as ChatRequestBody, basePath);
-      reply = typeof r === 'string' ? { text: r } : r;
-    }
+    const reply: FakeReply = isChat ? await nextChatReply(body as ChatRequestBody, basePath) : (embedQueue.shift() ?? {});
     const delay = (options.delayMs ?? 0) + (reply.delayMs ?? 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     if (reply.hang) {
@@ -139,30 +170,76 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
       res.on('close', () => hanging.delete(res));
       return;
     }
+    if (isChat) {
+      const answer = chatAnswer(body as ChatRequestBody, reply);
+      if (answer.text !== undefined) {
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(answer.text);
+      } else sendJson(res, answer.status, answer.json, answer.headers);
+      return;
+    }
     if (reply.status !== undefined && reply.status !== 200) {
-      const headers: Record<string, string> = {};
-      if (reply.retryAfterSec !== undefined) headers['retry-after'] = String(reply.retryAfterSec);
-      sendJson(res, reply.status, { error: { message: `scripted status ${reply.status}`, type: 'scripted_error' } }, headers);
+      sendJson(res, reply.status, { error: { message: `scripted status ${reply.status}`, type: 'scripted_error' } }, retryAfter(reply));
       return;
     }
     if (reply.malformed) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"id": "chatcmpl-broken", "choices": [ {"message": ');
+      res.end('{"object": "list", "data": [ {"embedding": ');
       return;
     }
-    if (isChat) answerChat(res, body as ChatRequestBody, reply);
-    else answerEmbeddings(res, body, reply, basePath);
+    answerEmbeddings(res, body, reply, basePath);
   }
 
-  function answerChat(res: ServerResponse, body: ChatRequestBody, reply: FakeReply): void {
+  /** The next scripted chat reply: the queue, else the `chat` handler, else the default. */
+  async function nextChatReply(body: ChatRequestBody, basePath: string): Promise<FakeReply> {
+    const queued = chatQueue.shift() ?? {};
+    if (!hasQueued(queued) && options.chat) {
+      const r = await options.chat(body, basePath);
+      return typeof r === 'string' ? { text: r } : r;
+    }
+    return queued;
+  }
+
+  /** Longest prefix (in characters) of each prompt seen, per model and prompt_cache_key (see the header). */
+  const seenPrompts = new Map<string, string[]>();
+
+  function cachedTokensOf(body: ChatRequestBody, promptTokens: number): number {
+    const text = (body?.messages ?? []).map((m) => `${m.role}\n${m.content}`).join('\n');
+    const bucket = `${body?.model ?? ''}\t${body?.prompt_cache_key ?? ''}`;
+    const seen = seenPrompts.get(bucket) ?? [];
+    let longest = 0;
+    for (const prev of seen) {
+      let i = 0;
+      const n = Math.min(prev.length, text.length);
+      while (i < n && prev.charCodeAt(i) === text.charCodeAt(i)) i++;
+      longest = Math.max(longest, i);
+    }
+    if (seen.length >= 64) seen.shift();
+    seen.push(text);
+    seenPrompts.set(bucket, seen);
+    if (text.length === 0 || promptTokens < 1024) return 0;
+    const prefixTokens = Math.floor((promptTokens * longest) / text.length);
+    return prefixTokens < 1024 ? 0 : Math.floor(prefixTokens / 128) * 128;
+  }
+
+  /** A chat completion's status and body for a request and its scripted reply (shared with the batch lines). */
+  function chatAnswer(body: ChatRequestBody, reply: FakeReply): ChatAnswer {
+    if (reply.status !== undefined && reply.status !== 200) {
+      return { status: reply.status, json: { error: { message: `scripted status ${reply.status}`, type: 'scripted_error' } }, headers: retryAfter(reply) };
+    }
+    const problem = chatRequestProblem(body);
+    if (problem) return { status: 400, json: { error: { message: problem.message, type: 'invalid_request_error', param: problem.param, code: null } } };
+    if (reply.malformed) return { status: 200, text: '{"id": "chatcmpl-broken", "choices": [ {"message": ' };
     if (body?.response_format?.type === 'json_schema' && options.supportsJsonSchema === false) {
-      sendJson(res, 400, {
-        error: { message: "response_format 'json_schema' is not supported by this server", type: 'invalid_request_error' },
-      });
-      return;
+      return {
+        status: 400,
+        json: { error: { message: "response_format 'json_schema' is not supported by this server", type: 'invalid_request_error' } },
+      };
     }
     const text = reply.text ?? 'ok';
-    const promptWords = (body?.messages ?? []).reduce((n, m) => n + words(m.content), 0);
+    const promptWords = options.countTokens
+      ? options.countTokens.prompt(body?.messages ?? [])
+      : (body?.messages ?? []).reduce((n, m) => n + words(m.content), 0);
     const choice: Record<string, unknown> = {
       index: 0,
       message: { role: 'assistant', content: text, refusal: null },
@@ -190,11 +267,15 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
     };
     if (!reply.noUsage) {
       const prompt = reply.usage?.promptTokens ?? promptWords;
-      const completion = reply.usage?.completionTokens ?? words(text);
-      out.usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+      const completion = reply.usage?.completionTokens ?? (options.countTokens ? options.countTokens.completion(text) : words(text));
+      const usage: Record<string, unknown> = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+      if (options.promptCache) usage.prompt_tokens_details = { cached_tokens: cachedTokensOf(body, prompt), audio_tokens: 0 };
+      out.usage = usage;
     }
-    sendJson(res, 200, out);
+    return { status: 200, json: out };
   }
+
+  const batchApi = new BatchEndpoints(basePaths[0] ?? '/v1', options.batch ?? {}, async (body) => chatAnswer(body, await nextChatReply(body, basePaths[0] ?? '/v1')));
 
   function answerEmbeddings(res: ServerResponse, body: unknown, reply: FakeReply, basePath: string): void {
     const b = (body ?? {}) as { input?: unknown; model?: string; encoding_format?: string; dimensions?: number };
@@ -228,6 +309,7 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
       chatQueue.length = 0;
       embedQueue.length = 0;
     },
+    batches: batchApi,
     close: () =>
       new Promise<void>((resolve, reject) => {
         for (const res of hanging) res.destroy();
@@ -235,6 +317,25 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
         server.close((err) => (err ? reject(err) : resolve()));
       }),
   };
+}
+
+/** Parameters of POST /v1/chat/completions (ChatCompletionCreateParams); the API refuses any other. */
+const CHAT_PARAMS = new Set([
+  'model', 'messages', 'audio', 'frequency_penalty', 'function_call', 'functions', 'logit_bias', 'logprobs',
+  'max_completion_tokens', 'max_tokens', 'metadata', 'modalities', 'n', 'parallel_tool_calls', 'prediction',
+  'presence_penalty', 'prompt_cache_key', 'prompt_cache_retention', 'reasoning_effort', 'response_format',
+  'safety_identifier', 'seed', 'service_tier', 'stop', 'store', 'stream', 'stream_options', 'temperature',
+  'tool_choice', 'tools', 'top_logprobs', 'top_p', 'user', 'verbosity', 'web_search_options',
+]);
+
+/** What the API would refuse in a chat request (HTTP 400), or undefined. */
+function chatRequestProblem(body: ChatRequestBody | undefined): { message: string; param: string | null } | undefined {
+  if (body === null || typeof body !== 'object') return { message: 'We could not parse the JSON body of your request.', param: null };
+  for (const k of Object.keys(body)) if (!CHAT_PARAMS.has(k)) return { message: `Unrecognized request argument supplied: ${k}`, param: k };
+  if (typeof body.model !== 'string' || body.model === '') return { message: "you must provide a model parameter", param: 'model' };
+  if (!Array.isArray(body.messages) || body.messages.length === 0) return { message: "'messages' must be a non-empty array", param: 'messages' };
+  if (body.prompt_cache_key !== undefined && typeof body.prompt_cache_key !== 'string') return { message: "'prompt_cache_key' must be a string", param: 'prompt_cache_key' };
+  return undefined;
 }
 
 /** A queued reply that says anything (an empty object means "use the handler / default"). */
@@ -292,13 +393,17 @@ export function hashVector(text: string, dim: number): number[] {
   return out.map((x) => x / norm);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBytes(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+function retryAfter(reply: FakeReply): Record<string, string> {
+  return reply.retryAfterSec !== undefined ? { 'retry-after': String(reply.retryAfterSec) } : {};
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -7,6 +7,7 @@
  */
 import { readVerdicts, type ResultStore, type VerdictRow } from '../../store/index.ts';
 import { loadDegradedMarks, loadMethodMarks, seriesLabeller, type SeriesKey } from '../series-label.ts';
+import { loadCostPerCorrect, type CostPerCorrectRow } from '../cost-per-correct.ts';
 
 export interface RunInfo {
   runId: string; name: string; status: string; configHash: string; gitCommit: string | null; gitDirty: boolean | null;
@@ -52,6 +53,8 @@ export interface ReportData {
   efficiency: Efficiency[]; routes: RouteShare[]; questions: DrillQuestion[];
   /** The `verdicts` table as stored (none recomputed); method ids of stand-ins in `methodMarks`. */
   verdicts: VerdictRow[]; methodMarks: Record<string, string>;
+  /** What a correct answer costs per dataset × method (src/report/cost-per-correct.ts). */
+  costPerCorrect: CostPerCorrectRow[];
   /** Units listed per method in the drill-down (the first of k). */
   unitsShown: number;
 }
@@ -113,6 +116,7 @@ export async function loadReportData(store: ResultStore, file: string): Promise<
     file, experiment: meta.get('experiment') ?? null, schemaVersion: meta.get('schema_version') ?? '?',
     generatedAt: new Date().toISOString(), runs: await loadRuns(store), methods, scores, hasCi: hasCiCols(scoreCols),
     comparisons, efficiency: await loadEfficiency(store, label, isUpper), routes: await loadRoutes(store, label),
+    costPerCorrect: await loadCostPerCorrect(store, label),
     questions: await loadQuestions(store, label, isUpper), unitsShown: UNITS_SHOWN,
     verdicts: await readVerdicts(store), methodMarks: Object.fromEntries(await loadMethodMarks(store)),
   };

@@ -101,6 +101,14 @@ function efficiencyTable(d: ReportData): string {
   return `<table class="grid"><thead><tr><th>dataset</th><th>method</th><th>stage</th><th>calls</th><th>errors</th><th>p50 ms</th><th>p95 ms</th><th>tokens / question</th><th>cost</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+function costPerCorrectTable(d: ReportData): string {
+  if (d.costPerCorrect.length === 0 || !d.efficiency.some((e) => e.stage !== 'retrieval')) return '';
+  const pct = (x: number | null) => (x === null ? '' : `${(x * 100).toFixed(0)}%`);
+  const rows = d.costPerCorrect.map((r) => `<tr>${td(r.dataset)}${td(r.series)}${td(r.n, 'num')}${td(r.correct.toFixed(1), 'num')}${td(r.accuracy.toFixed(3), 'num')}${td(`$${r.costUsd.toFixed(4)}`, 'num')}${td(r.perCorrectUsd === null ? 'n/a' : `$${r.perCorrectUsd.toFixed(4)}`, 'num')}${td(pct(r.cachedShare), 'num')}${td(pct(r.batchShare), 'num')}</tr>`);
+  return `<h3>Cost per correct answer</h3><p>The method's LLM cost (retrieval steps and reader; the judge excluded) ÷ counted questions judged correct; prompt-cached = share of prompt tokens the provider served from its prompt cache; batch = share of calls through the Batch API.</p>
+<table class="grid"><thead><tr><th>dataset</th><th>method</th><th>n</th><th>correct</th><th>accuracy</th><th>method cost</th><th>$ / correct</th><th>prompt-cached</th><th>batch</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
 const chartBox = (id: string): string => `<div class="chart" id="chart-${id}" data-chart="${id}"></div>`;
 
 const STYLE = `
@@ -132,7 +140,7 @@ export function renderPage(p: PageInput): string {
 <div id="comparison-table"></div>${chartBox('comparisons')}</section>`);
   }
   if (d.efficiency.length > 0) {
-    sections.push(`<section id="efficiency"><h2>Efficiency</h2>${efficiencyTable(d)}${has('latency') ? chartBox('latency') : ''}${has('tokens') ? chartBox('tokens') : ''}</section>`);
+    sections.push(`<section id="efficiency"><h2>Efficiency</h2>${efficiencyTable(d)}${costPerCorrectTable(d)}${has('latency') ? chartBox('latency') : ''}${has('tokens') ? chartBox('tokens') : ''}</section>`);
   }
   if (has('routes')) sections.push(`<section id="routing"><h2>Routing</h2><p class="muted">Share of questions each method sent to each strategy.</p>${chartBox('routes')}</section>`);
   sections.push(`<section id="drill"><h2>Questions</h2>
