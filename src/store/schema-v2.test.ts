@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBatch } from './fake-batch.ts';
 import { openResultStore } from './open-store.ts';
 import { SCHEMA_VERSION } from './schema.ts';
+import { V3_TO_V2_SQL } from './testing/downgrade.ts';
 
 let dir: string;
 let file: string;
@@ -18,15 +19,14 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** What version 3 added, undone (the version-2 layout). */
-const V3_TO_V2 = 'DROP TABLE answer_verdicts; DROP TABLE probe_answers; DROP TABLE gold_versions; ALTER TABLE answers DROP COLUMN answer_tokens;';
+const V3_TO_V2 = V3_TO_V2_SQL;
 
 /** Turns a fresh file back into the version-1 layout (no methods/checkpoints tables, no retrievals.k). */
 async function downgradeToV1(path: string): Promise<void> {
   const db = await DuckDBInstance.create(path);
   const c = await db.connect();
   await c.run(
-    `${V3_TO_V2} DROP TABLE methods; DROP TABLE checkpoints; ALTER TABLE retrievals DROP COLUMN k; DROP TABLE cutoff_answers; ` +
-      "ALTER TABLE llm_calls DROP COLUMN batch; ALTER TABLE llm_calls DROP COLUMN cached_tokens; UPDATE meta SET value = '1' WHERE key = 'schema_version';",
+    `${V3_TO_V2} DROP TABLE methods; DROP TABLE checkpoints; ALTER TABLE retrievals DROP COLUMN k; UPDATE meta SET value = '1' WHERE key = 'schema_version';`,
   );
   c.closeSync();
   db.closeSync();

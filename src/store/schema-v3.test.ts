@@ -7,6 +7,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBatch } from './fake-batch.ts';
 import { openResultStore } from './open-store.ts';
+import { V3_TO_V2_SQL } from './testing/downgrade.ts';
 
 let dir: string;
 let file: string;
@@ -25,7 +26,7 @@ async function writeV2File(path: string): Promise<void> {
   await s.close();
   const db = await DuckDBInstance.create(path);
   const c = await db.connect();
-  await c.run("DROP TABLE cutoff_answers; ALTER TABLE llm_calls DROP COLUMN batch; ALTER TABLE llm_calls DROP COLUMN cached_tokens; UPDATE meta SET value = '2' WHERE key = 'schema_version';");
+  await c.run(`${V3_TO_V2_SQL} UPDATE meta SET value = '2' WHERE key = 'schema_version';`);
   c.closeSync();
   db.closeSync();
 }
