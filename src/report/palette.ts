@@ -142,6 +142,32 @@ export function colorScale(names: Iterable<string>): { domain: string[]; range: 
   return { domain, range: domain.map((n) => methodColor(n)) };
 }
 
+/**
+ * The vega-lite config of every chart: legend, axis and facet-header labels are never shortened with an ellipsis
+ * (`labelLimit: 0`) — a chart shows full method names, and its layout makes room for them.
+ */
+export const CHART_CONFIG = {
+  background: 'white',
+  legend: { labelLimit: 0, titleLimit: 0 },
+  axis: { labelLimit: 0, titleLimit: 0 },
+  header: { labelLimit: 0, titleLimit: 0 },
+} as const;
+
+/**
+ * One colour per AdaptMR type where a chart colours by type (forest plots of ablations): Okabe & Ito's
+ * colour-blind-safe set (M. Okabe, K. Ito, "Color Universal Design", 2002), `all` in black.
+ */
+export const TYPE_COLORS: Readonly<Record<string, string>> = Object.freeze({
+  factual: '#0072B2', temporal: '#D55E00', update: '#009E73', 'multi-hop': '#CC79A7', abstention: '#E69F00', all: '#000000',
+});
+
+/** A vega-lite colour scale over the AdaptMR types shown (type order). */
+export function typeColorScale(types: Iterable<string>): { domain: string[]; range: string[] } {
+  const shown = new Set(types);
+  const domain = Object.keys(TYPE_COLORS).filter((t) => shown.has(t));
+  return { domain, range: domain.map((t) => TYPE_COLORS[t]!) };
+}
+
 /** Suffix that marks oracle / upper-bound series in every legend, table and drill-down. */
 export const UPPER_BOUND_MARK = '(upper bound)';
 

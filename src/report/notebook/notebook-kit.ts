@@ -12,7 +12,7 @@ import { specToSvg, svgToPng } from '../render-chart.ts';
 import { loadReportData, type ReportData } from '../html/load-data.ts';
 import { holmText, mdeText, verdictEstimate } from '../verdict-table.ts';
 
-export { comparisonsSpec, latencyVsScoreSpec, routesSpec, seriesDomain, tokensByStageSpec, typeScoresSpec, kKey } from '../html/chart-specs.ts';
+export { comparisonsSpec, latencyVsScoreSpec, routesSpec, tokensByStageSpec, typeScoresSpec, verdictForestSpec, kKey, HEADLINE, hasTokens } from '../html/chart-specs.ts';
 export { markedLabel, UPPER_BOUND_MARK } from '../palette.ts';
 export type { ReportData, TypeScore, Comparison, Efficiency } from '../html/load-data.ts';
 

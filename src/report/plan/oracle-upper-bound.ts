@@ -12,8 +12,9 @@ import { ClaimContext, oracleAnalyses, type OracleAnalysis } from '../../eval/ve
 import { loadVerdictInput, type ResultStore } from '../../store/index.ts';
 import { TYPE_COLUMNS } from '../per-type-table.ts';
 import { renderChart } from '../render-chart.ts';
+import { CHART_CONFIG, methodColor, upperBoundEncoding } from '../palette.ts';
 import { headlineTitle, pct, points, runHeadlineTitle, type PlanRun } from './plan-runs.ts';
-import type { PlanSection } from './section.ts';
+import { tableData, type PlanSection } from './section.ts';
 import { sectionVerdicts } from './section-verdicts.ts';
 
 const ci = (i: { estimate: number; low: number; high: number }): string => `${pct(i.estimate)} [${pct(i.low)}, ${pct(i.high)}]`;
@@ -23,34 +24,42 @@ function chartSpec(analyses: readonly OracleAnalysis[], reference: string, targe
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title,
-    config: { background: 'white' },
+    config: CHART_CONFIG,
     vconcat: analyses.map((a) => ({ title: subtitle(a.dataset), ...datasetPanels(a, reference, target) })),
   };
 }
 
 type Panels = Extract<TopLevelSpec, { hconcat: unknown }>['hconcat'];
 
+const ORACLE = 'oracle (gold type, upper bound)';
+const CEILING = 'per-question ceiling (upper bound)';
+/** Kelly's buff: no committed experiment 2 method has it. */
+const CEILING_COLOR = '#C2B280';
+
 function datasetPanels(a: OracleAnalysis, reference: string, target: number): { hconcat: Panels } {
+  const best = `best single (${a.bestSingle.id})`;
   const bars = a.rows.flatMap((r) => [
-    { type: r.adaptType, series: 'oracle (gold type)', mean: r.oracle.estimate, lo: r.oracle.low, hi: r.oracle.high },
-    { type: r.adaptType, series: `best single (${a.bestSingle.id})`, mean: r.bestSingle.estimate, lo: r.bestSingle.low, hi: r.bestSingle.high },
-    { type: r.adaptType, series: 'per-question ceiling', mean: r.ceiling.estimate, lo: r.ceiling.low, hi: r.ceiling.high },
-    { type: r.adaptType, series: reference, mean: r.reference.estimate, lo: r.reference.low, hi: r.reference.high },
+    { type: r.adaptType, series: ORACLE, mean: r.oracle.estimate, lo: r.oracle.low, hi: r.oracle.high, upperBound: true },
+    { type: r.adaptType, series: best, mean: r.bestSingle.estimate, lo: r.bestSingle.low, hi: r.bestSingle.high, upperBound: false },
+    { type: r.adaptType, series: CEILING, mean: r.ceiling.estimate, lo: r.ceiling.low, hi: r.ceiling.high, upperBound: true },
+    { type: r.adaptType, series: reference, mean: r.reference.estimate, lo: r.reference.low, hi: r.reference.high, upperBound: false },
   ]);
+  // The reference and the best single strategy keep their method colours; the two upper bounds are outlined.
+  const colors = { domain: [ORACLE, best, CEILING, reference], range: [methodColor('adaptmr-oracle'), methodColor(a.bestSingle.id), CEILING_COLOR, methodColor(reference)] };
   const gaps = a.rows.map((r) => ({ type: r.adaptType, gap: r.vsReference.result.meanDiff * 100, lo: r.vsReference.result.ciLow * 100, hi: r.vsReference.result.ciHigh * 100, target }));
   const x = { field: 'type', type: 'nominal' as const, sort: [...TYPE_COLUMNS], title: 'AdaptMR type', axis: { labelAngle: -30 } };
   return {
     hconcat: [
       {
-        data: { values: bars }, width: { step: 14 }, height: 220,
+        data: { values: bars }, width: { step: 18 }, height: 260,
         encoding: { x, xOffset: { field: 'series', type: 'nominal' } },
         layer: [
-          { mark: { type: 'bar', tooltip: true }, encoding: { y: { field: 'mean', type: 'quantitative', title: 'mean (report half)', axis: { format: '%' }, scale: { domain: [0, 1] } }, color: { field: 'series', type: 'nominal', title: null } } },
+          { mark: { type: 'bar', tooltip: true }, encoding: { y: { field: 'mean', type: 'quantitative', title: 'mean (report half)', axis: { format: '%' }, scale: { domain: [0, 1] } }, color: { field: 'series', type: 'nominal', title: null, scale: colors, legend: { orient: 'bottom', columns: 2 } }, ...upperBoundEncoding() } },
           { mark: { type: 'rule', color: 'black' }, encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
         ],
       },
       {
-        data: { values: gaps }, width: { step: 30 }, height: 220,
+        data: { values: gaps }, width: { step: 44 }, height: 260,
         // x only on the gap layers: the target and zero lines span the whole width.
         layer: [
           { mark: { type: 'point', filled: true, size: 60, tooltip: true }, encoding: { x, y: { field: 'gap', type: 'quantitative', title: `gap oracle − ${reference} (points, 95% CI)` } } },
@@ -93,5 +102,9 @@ export async function oracleSection(store: ResultStore, run: PlanRun, chartsDir:
   ];
   const chartTitle = `Experiment 2: oracle (gold type), best single strategy, per-question ceiling and ${reference}; dashed = plan's ${target}-point gap`;
   const spec = chartSpec(analyses, reference, target, chartTitle, (d) => `${d}: ${headlineTitle(run.headlineOf(d))}`);
-  return { experiment: 'oracle-upper-bound', text: text.join('\n'), charts: [await renderChart(spec, join(chartsDir, 'exp2-oracle-upper-bound'))] };
+  return {
+    experiment: 'oracle-upper-bound', text: text.join('\n'), charts: [await renderChart(spec, join(chartsDir, 'exp2-oracle-upper-bound'))],
+    title, notes: [text[0]!.slice(title.length + 1)],
+    tables: [tableData('Strategy chosen per type (selection half) and, on the report half, the oracle, the reference, the best single strategy and the per-question ceiling', table)],
+  };
 }
