@@ -1,6 +1,6 @@
 /**
  * Screenshot of an HTML report page in headless Chromium (puppeteer-core + the Debian chromium, as the browser test
- * uses), for docs/img/: `tsx scripts/report-screenshot.ts <page.html> <out.png> [--width 1440] [--height 4000] [--top 0]`.
+ * uses), for docs/img/: `tsx scripts/report-screenshot.ts <page.html> <out.png> [--width 1440] [--height 4000] [--top 0] [--select '#v-type=all']`.
  * Waits until every chart has rendered, prints any console error, and reports each element wider than its
  * container (the page's "charts that fit" rule) so a screenshot is never taken of a page that overflows silently.
  * The PNG is `--height` pixels of the page from `--top` (default the top: the experiment's own sections come first).
@@ -15,6 +15,12 @@ const flag = (name: string, fallback: number): number => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args.splice(i, 2)[1]) : fallback;
 };
+// `--select '#v-type=all'`: set a control of the page first (repeatable), e.g. to show the overall verdicts only.
+const selects: [string, string][] = [];
+for (let i = args.indexOf('--select'); i >= 0; i = args.indexOf('--select')) {
+  const [sel = '', value = ''] = (args.splice(i, 2)[1] ?? '').split('=');
+  selects.push([sel, value]);
+}
 const width = flag('width', 1440);
 const height = flag('height', 4000);
 const top = flag('top', 0);
@@ -35,6 +41,7 @@ try {
   await tab.setViewport({ width, height: 900 });
   await tab.goto(`file://${resolve(page)}`, { waitUntil: 'load' });
   await tab.waitForFunction('window.adaptmrReport && window.adaptmrReport.settled === true', { timeout: 120_000 });
+  for (const [sel, value] of selects) await tab.select(sel, value);
   const wide = await overflowingElements(tab);
   for (const w of wide) console.error(`wider than its container: ${w}`);
   const full = await tab.evaluate('document.documentElement.scrollHeight') as number;

@@ -116,11 +116,12 @@ export function verdictGroups(rows: readonly VerdictRow[]): { experiment: string
 }
 
 const TYPE_ORDER = ['all', ...TYPE_COLUMNS.filter((t) => t !== 'all')];
-/** Dataset, claim, sides, then the overall row before the per-type rows. */
+/** The overall (type `all`) claims first, then the per-type ones; each by dataset, claim, sides and type. */
 function sortVerdicts(rows: readonly VerdictRow[]): VerdictRow[] {
   const cmp = (a: string | null, b: string | null): number => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
   const t = (x: string): number => { const i = TYPE_ORDER.indexOf(x); return i < 0 ? TYPE_ORDER.length : i; };
-  return [...rows].sort((a, b) => cmp(a.dataset, b.dataset) || cmp(a.claim, b.claim) || cmp(a.methodA, b.methodA) || cmp(a.methodB, b.methodB) || t(a.adaptType) - t(b.adaptType));
+  const overall = (v: VerdictRow): number => (v.adaptType === 'all' ? 0 : 1);
+  return [...rows].sort((a, b) => overall(a) - overall(b) || cmp(a.dataset, b.dataset) || cmp(a.claim, b.claim) || cmp(a.methodA, b.methodA) || cmp(a.methodB, b.methodB) || t(a.adaptType) - t(b.adaptType));
 }
 
 const VERDICT_CLASS: Record<string, string> = { reached: 'v-reached', 'not established': 'v-open', 'not met': 'v-not', 'n/a': 'v-na' };
@@ -130,11 +131,12 @@ const VERDICT_CLASS: Record<string, string> = { reached: 'v-reached', 'not estab
  * count by verdict and a table of its claims — what is compared (in words, and the claim id), type, headline, n,
  * estimate with CI, p_holm within its family of m, MDE, verdict and reason. Nothing here decides a verdict.
  */
-function experimentSection(d: ReportData): string {
+function experimentSection(d: ReportData, charts: Record<string, TopLevelSpec>): string {
   const groups = verdictGroups(d.verdicts);
-  const tables = groups.map((g) => {
+  const tables = groups.map((g, gi) => {
     const counts = Object.keys(VERDICT_CLASS).map((k) => [k, g.rows.filter((v) => v.verdict === k).length] as const).filter(([, n]) => n > 0);
-    const rows = g.rows.map((v) => `<tr class="verdict ${VERDICT_CLASS[v.verdict] ?? ''}" data-dataset="${esc(v.dataset)}" data-type="${esc(v.adaptType)}" data-verdict="${esc(v.verdict)}">`
+    const firstPerType = g.rows.findIndex((v) => v.adaptType !== 'all');
+    const rows = g.rows.map((v, i) => `<tr class="verdict ${VERDICT_CLASS[v.verdict] ?? ''}${i === firstPerType && i > 0 ? ' per-type' : ''}" data-dataset="${esc(v.dataset)}" data-type="${esc(v.adaptType)}" data-verdict="${esc(v.verdict)}">`
       + `${td(v.dataset)}<td class="what">${esc(claimLabel(v, d.methodMarks))}<div class="claim-id mono">${esc(v.claim)}</div></td>${td(v.adaptType)}`
       + `${td(v.metric === null ? '' : `${v.metric}${v.k === null ? '' : `@${v.k}`} · ${v.level ?? ''}`)}${td(v.n, 'num')}${td(verdictEstimate(v), 'num')}`
       + `${td(holmText(v).replace('<0.001', '< 0.001'), 'num')}${td(mdeText(v), 'num')}<td class="vcell"><span class="badge">${esc(v.verdict)}</span></td>${td(v.reason, 'reason')}</tr>`);
@@ -142,6 +144,7 @@ function experimentSection(d: ReportData): string {
     return `<div class="exp-verdicts" data-experiment="${esc(g.experiment)}">${groups.length > 1 ? `<h3>${esc(experimentTitle(g.experiment))}</h3>` : ''}
 <p class="muted">${esc(EXPERIMENTS[base]?.claims ?? '')}</p>
 <p class="counts">${counts.map(([k, n]) => `<span class="badge ${VERDICT_CLASS[k]}">${n} ${esc(k)}</span>`).join(' ')} <span class="muted">of ${g.rows.length} claims</span></p>
+${`verdicts-${gi}` in charts ? chartBox(`verdicts-${gi}`) : ''}
 <table class="grid verdicts"><thead><tr><th>dataset</th><th>compared (A − B)</th><th>type</th><th>headline</th><th>n</th><th>estimate [95% CI]</th><th>p_holm (m)</th><th>MDE</th><th>verdict</th><th>reason</th></tr></thead>
 <tbody>${rows.join('')}</tbody></table></div>`;
   });
@@ -150,7 +153,7 @@ function experimentSection(d: ReportData): string {
 <label>type <select id="v-type"><option value="">every type</option>${TYPE_ORDER.filter((t) => d.verdicts.some((v) => v.adaptType === t)).map((t) => `<option>${esc(t)}</option>`).join('')}</select></label>
 <label>verdict <select id="v-verdict"><option value="">any</option>${Object.keys(VERDICT_CLASS).filter((k) => d.verdicts.some((v) => v.verdict === k)).map((k) => `<option>${esc(k)}</option>`).join('')}</select></label> <span id="v-count" class="muted"></span></p>` : '';
   return `<section id="experiment"><h2>${esc(groups.length === 1 ? `${experimentTitle(groups[0]!.experiment)}: verdicts` : 'The experiments\' verdicts')}</h2>
-<p class="muted">One row per claim, as stored in the results file (table <code>verdicts</code>). Estimate in points (A − B; the overhead claim: a time ratio); p_holm within the declared family of m claims; MDE = the smallest difference detectable with 80% power at that n (α = 0.05 / m) — "not established" with a large MDE means the sample could not have shown it. Stand-ins are marked (offline); upper bounds say so.</p>
+<p class="muted">One row per claim, as stored in the results file (table <code>verdicts</code>), the overall claims first, then per type; the chart shows them at a glance. Estimate in points (A − B; the overhead claim: a time ratio); p_holm within the declared family of m claims; MDE = the smallest difference detectable with 80% power at that n (α = 0.05 / m) — "not established" with a large MDE means the sample could not have shown it. Stand-ins are marked (offline); upper bounds say so.</p>
 ${filters}${d.verdicts.length === 0 ? '<p>No verdicts stored in this file (plan experiments store them when their statistics are computed: <code>adaptmr run</code>, <code>adaptmr report</code>).</p>' : tables.join('\n')}</section>`;
 }
 
@@ -160,22 +163,22 @@ function sectionTable(t: SectionTable): string {
 <tbody>${t.rows.map((r) => `<tr>${r.map((c, i) => td(c, i > 1 ? 'cell' : '')).join('')}</tr>`).join('')}</tbody></table></div>`;
 }
 
-/** Per experiment: its verdicts at a glance, its own charts, its tables, and the terminal section folded. */
-function experimentDetail(d: ReportData, charts: Record<string, TopLevelSpec>): string {
+/** Per experiment: its own charts, its tables, and the terminal section folded. */
+function experimentDetail(d: ReportData): string {
   const groups = verdictGroups(d.verdicts);
   const parts: string[] = [];
   const experiments = [...new Set([...groups.map((g) => g.experiment.split('/')[0]!), ...d.experiments.map((e) => e.experiment)])]
     .sort((a, b) => (PLAN_ORDER.indexOf(a) < 0 ? 99 : PLAN_ORDER.indexOf(a)) - (PLAN_ORDER.indexOf(b) < 0 ? 99 : PLAN_ORDER.indexOf(b)));
   for (const name of experiments) {
-    const glance = groups.map((g, i) => (g.experiment.split('/')[0] === name && `verdicts-${i}` in charts ? chartBox(`verdicts-${i}`) : '')).join('');
     const views = d.experiments.map((e, i) => ({ e, i })).filter(({ e }) => e.experiment === name);
     const own = views.map(({ e, i }) => `<div class="exp-view"><h3>${esc(e.title)}</h3>${e.notes.map((n) => `<p class="muted">${esc(n)}</p>`).join('')}
 ${e.charts.map((_, j) => chartBox(`exp-${i}-${j}`)).join('')}
 ${e.tables.map(sectionTable).join('\n')}
 <details><summary>the terminal report's section (text)</summary><pre>${esc(e.text)}</pre></details></div>`).join('\n');
-    parts.push(`<div class="exp-detail" data-experiment="${esc(name)}"><h3>${esc(experimentTitle(name))}</h3>${glance}${own}</div>`);
+    if (own) parts.push(`<div class="exp-detail" data-experiment="${esc(name)}">${experiments.length > 1 ? `<h3>${esc(experimentTitle(name))}</h3>` : ''}${own}</div>`);
   }
-  return `<section id="experiment-detail"><h2>Charts and tables of the experiment${experiments.length > 1 ? 's' : ''}</h2>${parts.join('\n')}</section>`;
+  if (parts.length === 0) return '';
+  return `<section id="experiment-detail"><h2>${experiments.length === 1 ? esc(experimentTitle(experiments[0]!)) : 'The experiments'}: charts and tables</h2>${parts.join('\n')}</section>`;
 }
 
 function efficiencyTable(d: ReportData): string {
@@ -192,7 +195,7 @@ nav{position:sticky;top:0;background:#fff;border-bottom:1px solid #ddd;padding:6
 main{padding:0 24px 40px;max-width:1920px;box-sizing:border-box}section{background:#fff;border:1px solid #e3e3e3;border-radius:6px;margin:16px 0;padding:8px 16px 16px;min-width:0}
 table.grid{border-collapse:collapse;margin:8px 0;font-size:13px;max-width:100%}table.grid th,table.grid td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
 table.grid th{background:#f1f3f5}table.grid td:first-child{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.cell{font-variant-numeric:tabular-nums}.n,.muted{color:#666;font-size:12px}
-table.verdicts{width:100%}table.verdicts td{white-space:nowrap}table.verdicts td.what{white-space:normal;min-width:15em}
+table.verdicts{width:100%}tr.per-type td{border-top:3px solid #bbb}table.verdicts td{white-space:nowrap}table.verdicts td.what{white-space:normal;min-width:15em}
 table.verdicts td.reason{white-space:normal;font-size:12px;color:#333;min-width:16em;overflow-wrap:anywhere}.claim-id{color:#777;font-size:11px}
 .badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;white-space:nowrap;background:#eee}
 .v-reached .badge,.badge.v-reached{background:#d6f0e0;color:#0b5a34}.v-not .badge,.badge.v-not{background:#f8d7dc;color:#8a0020}
@@ -215,7 +218,9 @@ export function renderPage(p: PageInput): string {
   const has = (id: string): boolean => id in p.charts;
   const sections: string[] = [];
   if (d.verdicts.length > 0 || d.experiments.length > 0) {
-    sections.push(experimentSection(d), experimentDetail(d, p.charts));
+    sections.push(experimentSection(d, p.charts));
+    const detail = experimentDetail(d);
+    if (detail) sections.push(detail);
   }
   const derived = d.scores.some((r) => r.level === 'session' && r.granularity === 'turn');
   sections.push(`<section id="scores"><h2>Scores by AdaptMR type${d.hasCi ? ' (mean [95% CI] (n))' : ' (mean (n); this file has no CIs)'}</h2>
@@ -251,7 +256,7 @@ export function renderPage(p: PageInput): string {
   const payload = JSON.stringify({ data: { ...d, experiments: [] }, charts: p.charts, picked: p.picked, types: TYPE_COLUMNS }).replaceAll('<', '\\u003c');
   const name = d.experiment ?? d.runs.map((r) => r.name).join(', ');
   const title = `AdaptMR report — ${name}`;
-  const sub = `${d.file} · ${d.runs.length} run(s) · ${d.questions.length} questions · ${new Set(d.methods.map((m) => m.method)).size} methods`;
+  const sub = `${d.file} · ${d.runs.length} run(s) · ${d.questions.length} questions · ${new Set(d.methods.map((m) => m.method)).size} method(s)`;
   const scripts = [...vegaBundles(), CLIENT_SCRIPT];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
