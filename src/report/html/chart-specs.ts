@@ -85,8 +85,8 @@ export function typeScoresSpec(data: Pick<ReportData, 'scores' | 'headlines' | '
     transform: [{ filter: 'isValid(datum.ciLow)' }],
     encoding: { x, xOffset: { field: 'method', type: 'nominal' }, y: { field: 'ciLow', type: 'quantitative' }, y2: { field: 'ciHigh' } },
   };
-  // A bar per method and type needs ≥ 5 px; two datasets side by side only when both fit.
-  const minWidth = Math.max(360, types.length * methods.length * 5);
+  // A bar per method and type needs ≥ 7 px to be told apart; two datasets side by side only when both fit.
+  const minWidth = Math.max(360, types.length * methods.length * 7);
   return {
     $schema: SCHEMA,
     usermeta: fitMeta(minWidth, 70, datasetsOf(rows)),

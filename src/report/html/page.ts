@@ -138,7 +138,7 @@ function experimentSection(d: ReportData, charts: Record<string, TopLevelSpec>):
     const firstPerType = g.rows.findIndex((v) => v.adaptType !== 'all');
     const rows = g.rows.map((v, i) => `<tr class="verdict ${VERDICT_CLASS[v.verdict] ?? ''}${i === firstPerType && i > 0 ? ' per-type' : ''}" data-dataset="${esc(v.dataset)}" data-type="${esc(v.adaptType)}" data-verdict="${esc(v.verdict)}">`
       + `${td(v.dataset)}<td class="what">${esc(claimLabel(v, d.methodMarks))}<div class="claim-id mono">${esc(v.claim)}</div></td>${td(v.adaptType)}`
-      + `${td(v.metric === null ? '' : `${v.metric}${v.k === null ? '' : `@${v.k}`} · ${v.level ?? ''}`)}${td(v.n, 'num')}${td(verdictEstimate(v), 'num')}`
+      + `${td(v.metric === null ? '' : `${v.metric}${v.k === null ? '' : `@${v.k}`} · ${v.level ?? ''}`, 'hl')}${td(v.n, 'num')}${td(verdictEstimate(v), 'num')}`
       + `${td(holmText(v).replace('<0.001', '< 0.001'), 'num')}${td(mdeText(v), 'num')}<td class="vcell"><span class="badge">${esc(v.verdict)}</span></td>${td(v.reason, 'reason')}</tr>`);
     const base = g.experiment.split('/')[0]!;
     return `<div class="exp-verdicts" data-experiment="${esc(g.experiment)}">${groups.length > 1 ? `<h3>${esc(experimentTitle(g.experiment))}</h3>` : ''}
@@ -195,8 +195,8 @@ nav{position:sticky;top:0;background:#fff;border-bottom:1px solid #ddd;padding:6
 main{padding:0 24px 40px;max-width:1920px;box-sizing:border-box}section{background:#fff;border:1px solid #e3e3e3;border-radius:6px;margin:16px 0;padding:8px 16px 16px;min-width:0}
 table.grid{border-collapse:collapse;margin:8px 0;font-size:13px;max-width:100%}table.grid th,table.grid td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
 table.grid th{background:#f1f3f5}table.grid td:first-child{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.cell{font-variant-numeric:tabular-nums}.n,.muted{color:#666;font-size:12px}
-table.verdicts{width:100%}tr.per-type td{border-top:3px solid #bbb}table.verdicts td{white-space:nowrap}table.verdicts td.what{white-space:normal;min-width:15em}
-table.verdicts td.reason{white-space:normal;font-size:12px;color:#333;min-width:16em;overflow-wrap:anywhere}.claim-id{color:#777;font-size:11px}
+table.verdicts{width:100%}tr.per-type td{border-top:3px solid #bbb}table.verdicts td{white-space:nowrap}table.verdicts td.what{white-space:normal;min-width:12em}table.verdicts td.hl{white-space:normal;min-width:6em}
+table.verdicts td.reason{white-space:normal;font-size:12px;color:#333;min-width:12em;overflow-wrap:anywhere}.claim-id{color:#777;font-size:11px}
 .badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;white-space:nowrap;background:#eee}
 .v-reached .badge,.badge.v-reached{background:#d6f0e0;color:#0b5a34}.v-not .badge,.badge.v-not{background:#f8d7dc;color:#8a0020}
 .v-open .badge,.badge.v-open{background:#fdefd3;color:#7a4b00}.v-na .badge,.badge.v-na{background:#eee;color:#555}
@@ -205,13 +205,15 @@ tr.upper td,div.method.upper{background:repeating-linear-gradient(45deg,#fff,#ff
 tr.sig td{font-weight:600}tr.q{cursor:pointer}tr.q:hover{background:#eef4ff}tr.ev td{background:#e7f6ec}tr.evt td{background:#c9ecd6}
 .chart{margin:10px 0;max-width:100%}.chart .vega-embed{max-width:100%}.chart svg{max-width:100%;height:auto}.filters label{margin-right:12px}
 .scroll{overflow-x:auto;max-width:100%}pre{max-height:320px;overflow:auto;background:#f6f8fa;padding:8px;max-width:100%;box-sizing:border-box}
-.exp-detail{border-top:1px solid #e3e3e3;margin-top:8px}.exp-view h4{margin:14px 0 2px;font-size:13px}
+.exp-detail{border-top:1px solid #e3e3e3;margin-top:8px}.exp-view h4{margin:14px 0 2px;font-size:13px}.exp-view p.muted{white-space:pre-line}
 #drill-detail{border:2px solid #1f3a5f;border-radius:6px;padding:8px 16px;margin-top:12px;background:#fff;scroll-margin-top:48px}
 .pair{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,420px),1fr));gap:12px}
 div.method{border-top:1px solid #ddd;padding:6px 0;min-width:0}.question{font-size:16px;font-weight:600}.error{color:#BE0032}button.close{float:right}
 .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:5px;vertical-align:baseline}
 table.units td.text{white-space:pre-line;font-size:12px;min-width:16em}table.units td.date{white-space:nowrap;font-size:12px}
 `;
+
+const COMPARISON_COLUMNS = ['run', 'run_b', 'dataset', 'method_a', 'method_b', 'metric', 'level', 'k', 'adapt_type', 'n_pairs', 'mean_diff', 'ci_low', 'ci_high', 'p_holm', 'family_size'];
 
 export function renderPage(p: PageInput): string {
   const d = p.data;
@@ -253,7 +255,9 @@ export function renderPage(p: PageInput): string {
   const nav = [['experiment', 'Verdicts'], ['experiment-detail', 'Experiment charts'], ['scores', 'Scores'], ['comparisons', 'Comparisons'], ['efficiency', 'Efficiency'], ['routing', 'Routing'], ['judges', 'Judges'], ['drill', 'Questions'], ['provenance', 'Provenance']]
     .filter(([id]) => sections.some((s) => s.includes(`<section id="${id}"`))).map(([id, t]) => `<a href="#${id}">${t}</a>`).join('');
   // The page's data: the experiments' tables are already in the HTML and their charts in `charts`.
-  const payload = JSON.stringify({ data: { ...d, experiments: [] }, charts: p.charts, picked: p.picked, types: TYPE_COLUMNS }).replaceAll('<', '\\u003c');
+  // The comparisons with the columns the page reads (the file's have the test, bootstrap, resamples… as well).
+  const comparisons = d.comparisons.map((c) => Object.fromEntries(COMPARISON_COLUMNS.map((k) => [k, c[k] ?? null])));
+  const payload = JSON.stringify({ data: { ...d, experiments: [], comparisons }, charts: p.charts, picked: p.picked, types: TYPE_COLUMNS }).replaceAll('<', '\\u003c');
   const name = d.experiment ?? d.runs.map((r) => r.name).join(', ');
   const title = `AdaptMR report — ${name}`;
   const sub = `${d.file} · ${d.runs.length} run(s) · ${d.questions.length} questions · ${new Set(d.methods.map((m) => m.method)).size} method(s)`;
