@@ -41,9 +41,12 @@ const Hashes = z.record(z.string(), z.object({ files: z.array(z.object({ path: z
 
 const line = (t: Turn): string => `${t.speaker || t.role}: ${t.text.replace(/\s+/gu, ' ').trim()}`;
 
+/** The first lines, at most PREVIEW_CHARS characters (code points: a character is never split), `…` when cut. */
 function preview(turns: readonly Turn[]): string {
   const text = turns.slice(0, PREVIEW_LINES).map(line).join('\n');
-  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : turns.length > PREVIEW_LINES ? `${text}\n…` : text;
+  const chars = Array.from(text);
+  if (chars.length > PREVIEW_CHARS) return `${chars.slice(0, PREVIEW_CHARS - 1).join('')}…`;
+  return turns.length > PREVIEW_LINES ? `${text}\n…` : text;
 }
 
 /** Rounds as src/index/units.ts numbers them: each user turn opens one; assistant turns before the first form one. */
