@@ -28,3 +28,22 @@ export function reserveFor(labels: Iterable<string>, axisTitle = true): number {
 export function fitMeta(minWidth: number, reserve: number, panels: number): { fit: FitMeta } {
   return { fit: { minWidth, reserve, panels } };
 }
+
+/**
+ * A chart title as lines of at most `max` characters, broken after `; `, `: ` or `, ` (else at spaces): vega
+ * never wraps a title, and one long line would make the whole chart as wide as the title.
+ */
+export function wrapTitle(text: string, max = 90): string | string[] {
+  if (text.length <= max) return text;
+  const lines: string[] = [];
+  let rest = text;
+  while (rest.length > max) {
+    const head = rest.slice(0, max + 1);
+    const at = Math.max(head.lastIndexOf('; '), head.lastIndexOf(': '), head.lastIndexOf(', '));
+    const cut = at > max / 3 ? at + 1 : head.lastIndexOf(' ') > 0 ? head.lastIndexOf(' ') : max;
+    lines.push(rest.slice(0, cut).trim());
+    rest = rest.slice(cut).trim();
+  }
+  if (rest) lines.push(rest);
+  return lines;
+}

@@ -10,7 +10,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { CHART_CONFIG, colorScale, markedLabel, upperBoundEncoding } from './palette.ts';
-import { labelPx } from './chart-fit.ts';
+import { labelPx, wrapTitle } from './chart-fit.ts';
 import { typeColumns } from './per-type-table.ts';
 import type { TypeMeanRow } from './type-means.ts';
 
@@ -44,7 +44,7 @@ export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTyp
     ...(withCi ? [{ field: 'ci_low', title: '95% CI low', format: '.1%' }, { field: 'ci_high', title: '95% CI high', format: '.1%' }] : []),
     ...(shown.some((r) => r.sd !== undefined) ? [{ field: 'sd', title: 'sd over judge runs', format: '.1%' }] : []),
   ];
-  const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', title, data: { values }, config: CHART_CONFIG };
+  const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', title: wrapTitle(title), data: { values }, config: CHART_CONFIG };
   if (!withCi) {
     return {
       ...base,

@@ -9,7 +9,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { VerdictRow } from '../../store/index.ts';
-import { fitMeta, labelPx, reserveFor } from '../chart-fit.ts';
+import { fitMeta, labelPx, reserveFor, wrapTitle } from '../chart-fit.ts';
 import { claimLabel, pValueText, variationLabel, variationOfRun } from '../claim-label.ts';
 import { TYPE_COLUMNS } from '../per-type-table.ts';
 import { CHART_CONFIG, colorScale, markedLabel, upperBoundEncoding } from '../palette.ts';
@@ -270,7 +270,7 @@ export function verdictForestSpec(rows: readonly VerdictRow[], marks: Readonly<R
   const panels = new Set(values.map((v) => v.panel)).size;
   return {
     $schema: SCHEMA,
-    title,
+    title: wrapTitle(title),
     usermeta: fitMeta(300, reserveFor(order, false), panels),
     data: { values: rowsOf },
     facet: panelFacet,

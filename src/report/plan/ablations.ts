@@ -15,7 +15,7 @@ import { formatComparison, type ComparisonCell } from '../comparison-cells.ts';
 import { TYPE_COLUMNS, typeColumns } from '../per-type-table.ts';
 import { renderChart } from '../render-chart.ts';
 import { CHART_CONFIG, typeColorScale } from '../palette.ts';
-import { fitMeta, reserveFor } from '../chart-fit.ts';
+import { fitMeta, reserveFor, wrapTitle } from '../chart-fit.ts';
 import { pValueText, variationLabel } from '../claim-label.ts';
 import { headlineComparisons, headlineTitle, runHeadlineTitle, type PlanRun } from './plan-runs.ts';
 import { routingTableData } from './routing-table.ts';
@@ -40,7 +40,7 @@ export function ablationChartSpec(cells: readonly (ComparisonCell & { variation:
   const x = { type: 'quantitative' as const, title: 'ablation − full system (points, 95% CI)' };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title,
+    title: wrapTitle(title),
     config: CHART_CONFIG,
     usermeta: fitMeta(320, reserveFor(labels), datasets.length),
     data: { values },

@@ -13,6 +13,7 @@ import { loadVerdictInput, type ResultStore } from '../../store/index.ts';
 import { TYPE_COLUMNS } from '../per-type-table.ts';
 import { renderChart } from '../render-chart.ts';
 import { CHART_CONFIG, methodColor, upperBoundEncoding } from '../palette.ts';
+import { wrapTitle } from '../chart-fit.ts';
 import { headlineTitle, pct, points, runHeadlineTitle, type PlanRun } from './plan-runs.ts';
 import { tableData, type PlanSection } from './section.ts';
 import { sectionVerdicts } from './section-verdicts.ts';
@@ -23,9 +24,21 @@ const ci = (i: { estimate: number; low: number; high: number }): string => `${pc
 function chartSpec(analyses: readonly OracleAnalysis[], reference: string, target: number, title: string, subtitle: (dataset: string) => string): TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title,
+    title: wrapTitle(title),
     config: CHART_CONFIG,
-    vconcat: analyses.map((a) => ({ title: subtitle(a.dataset), ...datasetPanels(a, reference, target) })),
+    vconcat: analyses.map((a) => ({ title: subtitle(a.dataset), ...datasetPanels(a, reference, target, colorsOf(analyses, reference)) })),
+  };
+}
+
+/**
+ * One colour scale for every dataset's panels (vega-lite shares it across the rows): the reference and each best
+ * single strategy keep their method colours, the two upper bounds theirs, outlined.
+ */
+function colorsOf(analyses: readonly OracleAnalysis[], reference: string): { domain: string[]; range: string[] } {
+  const best = [...new Set(analyses.map((a) => a.bestSingle.id))];
+  return {
+    domain: [ORACLE, CEILING, ...best.map((id) => `best single (${id})`), reference],
+    range: [methodColor('adaptmr-oracle'), CEILING_COLOR, ...best.map((id) => methodColor(id)), methodColor(reference)],
   };
 }
 
@@ -36,7 +49,7 @@ const CEILING = 'per-question ceiling (upper bound)';
 /** Kelly's buff: no committed experiment 2 method has it. */
 const CEILING_COLOR = '#C2B280';
 
-function datasetPanels(a: OracleAnalysis, reference: string, target: number): { hconcat: Panels } {
+function datasetPanels(a: OracleAnalysis, reference: string, target: number, colors: { domain: string[]; range: string[] }): { hconcat: Panels } {
   const best = `best single (${a.bestSingle.id})`;
   const bars = a.rows.flatMap((r) => [
     { type: r.adaptType, series: ORACLE, mean: r.oracle.estimate, lo: r.oracle.low, hi: r.oracle.high, upperBound: true },
@@ -44,8 +57,6 @@ function datasetPanels(a: OracleAnalysis, reference: string, target: number): { 
     { type: r.adaptType, series: CEILING, mean: r.ceiling.estimate, lo: r.ceiling.low, hi: r.ceiling.high, upperBound: true },
     { type: r.adaptType, series: reference, mean: r.reference.estimate, lo: r.reference.low, hi: r.reference.high, upperBound: false },
   ]);
-  // The reference and the best single strategy keep their method colours; the two upper bounds are outlined.
-  const colors = { domain: [ORACLE, best, CEILING, reference], range: [methodColor('adaptmr-oracle'), methodColor(a.bestSingle.id), CEILING_COLOR, methodColor(reference)] };
   const gaps = a.rows.map((r) => ({ type: r.adaptType, gap: r.vsReference.result.meanDiff * 100, lo: r.vsReference.result.ciLow * 100, hi: r.vsReference.result.ciHigh * 100, target }));
   const x = { field: 'type', type: 'nominal' as const, sort: [...TYPE_COLUMNS], title: 'AdaptMR type', axis: { labelAngle: -30 } };
   return {
@@ -62,7 +73,7 @@ function datasetPanels(a: OracleAnalysis, reference: string, target: number): { 
         data: { values: gaps }, width: { step: 44 }, height: 260,
         // x only on the gap layers: the target and zero lines span the whole width.
         layer: [
-          { mark: { type: 'point', filled: true, size: 60, tooltip: true }, encoding: { x, y: { field: 'gap', type: 'quantitative', title: `gap oracle − ${reference} (points, 95% CI)` } } },
+          { mark: { type: 'point', filled: true, size: 60, tooltip: true }, encoding: { x, y: { field: 'gap', type: 'quantitative', title: [`gap oracle − ${reference}`, '(points, 95% CI)'] } } },
           { mark: { type: 'rule' }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
           { mark: { type: 'rule', strokeDash: [4, 4], color: 'firebrick' }, encoding: { y: { datum: target } } },
           { mark: { type: 'rule', color: 'gray' }, encoding: { y: { datum: 0 } } },
