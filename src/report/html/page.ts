@@ -139,7 +139,7 @@ function experimentSection(d: ReportData, charts: Record<string, TopLevelSpec>):
     const rows = g.rows.map((v, i) => `<tr class="verdict ${VERDICT_CLASS[v.verdict] ?? ''}${i === firstPerType && i > 0 ? ' per-type' : ''}" data-dataset="${esc(v.dataset)}" data-type="${esc(v.adaptType)}" data-verdict="${esc(v.verdict)}">`
       + `${td(v.dataset)}<td class="what">${esc(claimLabel(v, d.methodMarks))}<div class="claim-id mono">${esc(v.claim)}</div></td>${td(v.adaptType)}`
       + `${td(v.metric === null ? '' : `${v.metric}${v.k === null ? '' : `@${v.k}`} · ${v.level ?? ''}`, 'hl')}${td(v.n, 'num')}${td(verdictEstimate(v), 'num')}`
-      + `${td(holmText(v).replace('<0.001', '< 0.001'), 'num')}${td(mdeText(v), 'num')}<td class="vcell"><span class="badge">${esc(v.verdict)}</span></td>${td(v.reason, 'reason')}</tr>`);
+      + `${td(holmText(v), 'num')}${td(mdeText(v), 'num')}<td class="vcell"><span class="badge">${esc(v.verdict)}</span></td>${td(v.reason, 'reason')}</tr>`);
     const base = g.experiment.split('/')[0]!;
     return `<div class="exp-verdicts" data-experiment="${esc(g.experiment)}">${groups.length > 1 ? `<h3>${esc(experimentTitle(g.experiment))}</h3>` : ''}
 <p class="muted">${esc(EXPERIMENTS[base]?.claims ?? '')}</p>

@@ -100,7 +100,7 @@ export async function oracleSection(store: ResultStore, run: PlanRun, chartsDir:
       const chosen = r.adaptType === 'all' ? '(per type)' : `${c!.chosen}${c!.tied.length > 1 ? ` (${c!.rule === 'own' ? 'own, ' : ''}tied ×${c!.tied.length})` : ''}`;
       const g = r.vsReference.result;
       table.push([a.dataset, r.adaptType, chosen, r.n, ci(r.oracle), ci(r.reference), ci(r.bestSingle), ci(r.ceiling),
-        `${points(g.meanDiff)} [${points(g.ciLow)}, ${points(g.ciHigh)}] p ${g.pValue < 0.001 ? '<0.001' : g.pValue.toFixed(3)}`]);
+        `${points(g.meanDiff)} [${points(g.ciLow)}, ${points(g.ciHigh)}] p ${g.pValue < 0.001 ? '< 0.001' : g.pValue.toFixed(3)}`]);
     }
   }
   const text = [
