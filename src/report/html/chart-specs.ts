@@ -60,6 +60,17 @@ function bottomLegend(labels: Iterable<string>, title: string | null): Record<st
 
 const datasetsOf = (rows: readonly { dataset: string }[]): number => new Set(rows.map((r) => r.dataset)).size;
 
+/**
+ * The height of one row of a forest plot: 16 px, more when a panel has few rows, so a panel is at least ~240 px tall
+ * and a chart of three comparisons is not a strip.
+ */
+function rowStep<T>(values: readonly T[], panelOf: (v: T) => string, rowOf: (v: T) => string): number {
+  const rows = new Map<string, Set<string>>();
+  for (const v of values) rows.set(panelOf(v), (rows.get(panelOf(v)) ?? new Set()).add(rowOf(v)));
+  const most = Math.max(1, ...[...rows.values()].map((r) => r.size));
+  return Math.max(16, Math.min(48, Math.ceil(240 / most)));
+}
+
 export function typeScoresSpec(data: Pick<ReportData, 'scores' | 'headlines' | 'colors'>, pick: string, rows: readonly TypeScore[] = data.scores): TopLevelSpec {
   const values = rows.map((r) => ({
     dataset: r.dataset, method: markedLabel(r.series, r.upperBound), upperBound: r.upperBound, combo: comboOf(r), comboLabel: comboLabel(r),
@@ -133,7 +144,7 @@ export function comparisonsSpec(data: Pick<ReportData, 'comparisons' | 'headline
     columns: 2,
     spec: {
       width: 320,
-      height: { step: 16 },
+      height: { step: rowStep(values, (v) => v.dataset, (v) => v.pair) },
       encoding: { y: { field: 'pair', type: 'nominal', title: null } },
       layer: [
         { mark: { type: 'rule', color: '#999', strokeDash: [3, 3] }, encoding: { x: { datum: 0, type: 'quantitative' }, y: null } },
@@ -200,7 +211,7 @@ export function tokensByStageSpec(eff: readonly Efficiency[]): TopLevelSpec {
     facet: { field: 'dataset', type: 'nominal', title: null },
     columns: 2,
     spec: {
-      width: 320, height: { step: 18 },
+      width: 320, height: { step: rowStep(values, (v) => v.dataset, (v) => v.method) },
       mark: { type: 'bar', tooltip: true },
       encoding: {
         y: { field: 'method', type: 'nominal', title: null },
@@ -223,7 +234,7 @@ export function routesSpec(rows: readonly RouteShare[]): TopLevelSpec {
     facet: { field: 'dataset', type: 'nominal', title: null },
     columns: 2,
     spec: {
-      width: 360, height: { step: 18 },
+      width: 360, height: { step: rowStep(rows, (r) => r.dataset, (r) => r.series) },
       mark: { type: 'bar', tooltip: true },
       encoding: {
         y: { field: 'method', type: 'nominal', title: null },
@@ -277,7 +288,7 @@ export function verdictForestSpec(rows: readonly VerdictRow[], marks: Readonly<R
     columns: Math.min(2, panels),
     spec: {
       width: 320,
-      height: { step: 16 },
+      height: { step: rowStep(rowsOf, (v) => v.panel, (v) => v.row) },
       encoding: { y: { field: 'row', type: 'nominal', title: null, sort: order } },
       layer: [
         { mark: { type: 'rule', color: '#888', strokeDash: [3, 3] }, encoding: { x: { field: 'ref', type: 'quantitative' }, y: null } },

@@ -54,6 +54,24 @@ export async function show(...items: (Displayable | Promise<Displayable>)[]): Pr
 }
 
 /**
+ * Several outputs as one display (HTML: tables as they are, charts as PNG data URLs, notes as escaped text), for a
+ * cell that shows a list of them: one display per cell, so a display the kernel loses makes the cell silent, which
+ * `npm run notebooks` notices and re-executes, rather than a cell that quietly shows part of its outputs.
+ */
+export async function combine(...items: (Displayable | Promise<Displayable>)[]): Promise<Displayable> {
+  const html: string[] = [];
+  const text: string[] = [];
+  for (const item of items) {
+    const b = (await item)[DISPLAY]!();
+    if (b['image/png']) html.push(`<img src="data:image/png;base64,${b['image/png']}">`);
+    else if (b['text/html']) html.push(b['text/html']);
+    else html.push(`<p>${esc(b['text/plain'] ?? '')}</p>`);
+    text.push(b['text/plain'] ?? '');
+  }
+  return display({ 'text/html': html.join('\n'), 'text/plain': text.join('\n') });
+}
+
+/**
  * The results file of the notebook run (env ADAPTMR_RESULTS), loaded read-only into report rows — the same rows as
  * the HTML report (verdicts, comparisons and their families, headlines, colours), without the drill-down's unit
  * texts and the plan sections' tables, which the dashboards do not show.
