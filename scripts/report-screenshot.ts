@@ -1,6 +1,6 @@
 /**
  * Screenshot of an HTML report page in headless Chromium (puppeteer-core + the Debian chromium, as the browser test
- * uses), for docs/img/: `tsx scripts/report-screenshot.ts <page.html> <out.png> [--width 1440] [--height 4000] [--top 0] [--select '#v-type=all']`.
+ * uses), for docs/img/: `tsx scripts/report-screenshot.ts <page.html> <out.png> [--width 1440] [--height 4000] [--top 0] [--select '#v-type=all'] [--from '#experiment-detail']`.
  * Waits until every chart has rendered, prints any console error, and reports each element wider than its
  * container (the page's "charts that fit" rule) so a screenshot is never taken of a page that overflows silently.
  * The PNG is `--height` pixels of the page from `--top` (default the top: the experiment's own sections come first).
@@ -23,7 +23,10 @@ for (let i = args.indexOf('--select'); i >= 0; i = args.indexOf('--select')) {
 }
 const width = flag('width', 1440);
 const height = flag('height', 4000);
-const top = flag('top', 0);
+let top = flag('top', 0);
+// `--from '#experiment-detail'`: start at that element (after any --select) instead of --top.
+const fromAt = args.indexOf('--from');
+const from = fromAt >= 0 ? args.splice(fromAt, 2)[1] : undefined;
 const [page, out] = args;
 if (!page || !out) {
   console.error('usage: tsx scripts/report-screenshot.ts <page.html> <out.png> [--width 1440] [--height 4000]');
@@ -42,6 +45,7 @@ try {
   await tab.goto(`file://${resolve(page)}`, { waitUntil: 'load' });
   await tab.waitForFunction('window.adaptmrReport && window.adaptmrReport.settled === true', { timeout: 120_000 });
   for (const [sel, value] of selects) await tab.select(sel, value);
+  if (from) top = Math.max(0, Math.floor(await tab.evaluate(`document.querySelector(${JSON.stringify(from)}).getBoundingClientRect().top + window.scrollY`) as number) - 8);
   const wide = await overflowingElements(tab);
   for (const w of wide) console.error(`wider than its container: ${w}`);
   const full = await tab.evaluate('document.documentElement.scrollHeight') as number;

@@ -10,7 +10,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { CHART_CONFIG, colorScale, markedLabel, upperBoundEncoding } from './palette.ts';
-import { labelPx, wrapTitle } from './chart-fit.ts';
+import { fitMeta, labelPx, wrapTitle } from './chart-fit.ts';
 import { typeColumns } from './per-type-table.ts';
 import type { TypeMeanRow } from './type-means.ts';
 
@@ -59,6 +59,8 @@ export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTyp
   // vega-lite union domains across sources (and warn).
   return {
     ...base,
+    // On the HTML page the panels take the container's width (chart-fit.ts); files keep the step widths.
+    usermeta: fitMeta(Math.max(360, typeColumns(shown.map((r) => r.adaptType)).length * methods.length * 7), 70, datasets),
     facet: { field: 'dataset', type: 'nominal', title: null },
     columns,
     spec: {
