@@ -29,7 +29,7 @@ export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTyp
     ...(r.ciLow !== undefined ? { ci_low: r.ciLow, ci_high: r.ciHigh } : {}),
   }));
   const x = { field: 'type', type: 'nominal' as const, sort: typeColumns(shown.map((r) => r.adaptType)), title: 'AdaptMR type', axis: { labelAngle: -30 } };
-  const y = { field: 'mean', type: 'quantitative' as const, title: 'mean over counted questions', scale: { domain: [0, 1] }, axis: { format: '%' } };
+  const y = { field: 'mean', type: 'quantitative' as const, title: 'mean over counted questions', scale: { domain: [0, 1] }, axis: { format: '.0%' } };
   const methods = [...new Set(shown.map((r) => markedLabel(r.series, r.upperBound === true)))];
   // Full names in a legend under the chart, in as many columns as fit a ~1,000 px wide chart.
   const widest = Math.max(0, ...methods.map(labelPx)) + 24;

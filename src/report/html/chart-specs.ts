@@ -84,7 +84,7 @@ export function typeScoresSpec(data: Pick<ReportData, 'scores' | 'headlines' | '
     mark: { type: 'bar', tooltip: true },
     encoding: {
       x, xOffset: { field: 'method', type: 'nominal' },
-      y: { field: 'mean', type: 'quantitative', title: hasCi ? 'mean (95% CI)' : 'mean', scale: { domain: [0, 1] }, axis: { format: '%' } },
+      y: { field: 'mean', type: 'quantitative', title: hasCi ? 'mean (95% CI)' : 'mean', scale: { domain: [0, 1] }, axis: { format: '.0%' } },
       color: { field: 'method', type: 'nominal', scale: seriesScale(data, methods), legend: bottomLegend(methods, 'method') },
       ...upperBoundEncoding(),
       tooltip: [{ field: 'dataset' }, { field: 'method' }, { field: 'type' }, { field: 'mean', format: '.1%' }, { field: 'n', title: 'n questions' },
@@ -184,7 +184,7 @@ export function latencyVsScoreSpec(data: Pick<ReportData, 'efficiency' | 'scores
       mark: { type: 'point', filled: true, size: 90, tooltip: true },
       encoding: {
         x: { field: 'p50Ms', type: 'quantitative', scale: { type: 'log' }, title: 'retrieval latency p50 (ms, log)' },
-        y: { field: 'mean', type: 'quantitative', title: 'overall mean', axis: { format: '%' } },
+        y: { field: 'mean', type: 'quantitative', title: 'overall mean', axis: { format: '.0%' } },
         color: { field: 'method', type: 'nominal', scale: seriesScale(data, methods), legend: bottomLegend(methods, 'method') },
         shape: { field: 'upperBound', type: 'nominal', title: 'upper bound', scale: { domain: [false, true], range: ['circle', 'diamond'] }, legend: { orient: 'bottom' } },
         ...upperBoundEncoding(),
@@ -238,7 +238,7 @@ export function routesSpec(rows: readonly RouteShare[]): TopLevelSpec {
       mark: { type: 'bar', tooltip: true },
       encoding: {
         y: { field: 'method', type: 'nominal', title: null },
-        x: { field: 'n', type: 'quantitative', stack: 'normalize', title: 'share of questions', axis: { format: '%' } },
+        x: { field: 'n', type: 'quantitative', stack: 'normalize', title: 'share of questions', axis: { format: '.0%' } },
         color: { field: 'route', type: 'nominal', title: 'route', scale: { scheme: 'tableau20' }, legend: { orient: 'bottom', columns: 3 } },
       },
     },

@@ -61,12 +61,18 @@ export const CLIENT_SCRIPT = String.raw`
   }
   var pending = 0;
   function done() { if (pending === 0 && state.rendered + state.failed.length === state.expected) state.settled = true; }
+  // The width a chart may take: its section's content box (the chart box itself shrinks to its content once drawn).
+  function avail(box) {
+    var p = box.parentElement;
+    var st = getComputedStyle(p);
+    return p.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+  }
   function embed(id, shrink, first) {
     var box = document.getElementById('chart-' + id);
     pending++;
     // No "View Source" (vega-embed writes the spec, data strings included, unescaped into a new window) nor editor;
     // ast: expressions run in vega's interpreter, so the page's CSP needs no 'unsafe-eval'.
-    return vegaEmbed(box, fitted(id, box.clientWidth, shrink), { renderer: 'svg', ast: true, actions: { export: true, source: false, compiled: false, editor: false } })
+    return vegaEmbed(box, fitted(id, avail(box), shrink), { renderer: 'svg', ast: true, actions: { export: true, source: false, compiled: false, editor: false } })
       .then(function (result) {
         if (state.views[id] && state.views[id] !== result.view) state.views[id].finalize();
         state.views[id] = result.view;
@@ -75,11 +81,11 @@ export const CLIENT_SCRIPT = String.raw`
         var wrap = box.querySelector('.vega-embed');
         var pad = wrap ? parseFloat(getComputedStyle(wrap).paddingRight) || 0 : 0;
         var natural = svg ? Number(svg.getAttribute('width')) || svg.getBoundingClientRect().width : 0;
-        var over = natural + pad - box.clientWidth;
+        var over = natural + pad - avail(box);
         var fits = payload.charts[id].usermeta && payload.charts[id].usermeta.fit;
         pending--;
         // Still wider than its box: narrower panels by the excess; a chart without fit data is scaled down by CSS.
-        if (over > 1 && fits && shrink < box.clientWidth && state.refits < 200) {
+        if (over > 1 && fits && shrink < avail(box) && state.refits < 200) {
           state.refits++;
           return embed(id, shrink + over + 12, first);
         }

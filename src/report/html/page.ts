@@ -203,7 +203,7 @@ table.verdicts td.reason{white-space:normal;font-size:12px;color:#333;min-width:
 table.kv th{text-align:left;padding-right:12px;color:#555;font-weight:600}.mono{font-family:"DejaVu Sans Mono",monospace;font-size:12px}
 tr.upper td,div.method.upper{background:repeating-linear-gradient(45deg,#fff,#fff 6px,#f3f3f3 6px,#f3f3f3 12px)}
 tr.sig td{font-weight:600}tr.q{cursor:pointer}tr.q:hover{background:#eef4ff}tr.ev td{background:#e7f6ec}tr.evt td{background:#c9ecd6}
-.chart{margin:10px 0;max-width:100%}.chart .vega-embed{max-width:100%}.chart svg{max-width:100%;height:auto}.filters label{margin-right:12px}
+.chart{margin:10px 0;max-width:100%}div.chart.vega-embed{display:block}.chart .vega-embed{max-width:100%}.chart svg{max-width:100%;height:auto}.filters label{margin-right:12px}
 .scroll{overflow-x:auto;max-width:100%}pre{max-height:320px;overflow:auto;background:#f6f8fa;padding:8px;max-width:100%;box-sizing:border-box}
 .exp-detail{border-top:1px solid #e3e3e3;margin-top:8px}.exp-view h4{margin:14px 0 2px;font-size:13px}.exp-view p.muted{white-space:pre-line}
 #drill-detail{border:2px solid #1f3a5f;border-radius:6px;padding:8px 16px;margin-top:12px;background:#fff;scroll-margin-top:48px}

@@ -56,9 +56,9 @@ function charts(per: readonly DatasetEfficiency[], title: string, facetTitle: (d
       resolve: { scale: { x: 'independent', y: 'independent' } },
       spec: {
         width: 300, height: 240,
-        encoding: { x: { field: 'latency', type: 'quantitative', title: 'mean latency per question (ms)', scale: { zero: false } }, color: { field: 'method', type: 'nominal', title: 'method', scale: methodColors, legend: { orient: 'bottom', columns: 3 } } },
+        encoding: { x: { field: 'latency', type: 'quantitative', title: 'mean latency per question (ms)', scale: { zero: false }, axis: { tickCount: 5 } }, color: { field: 'method', type: 'nominal', title: 'method', scale: methodColors, legend: { orient: 'bottom', columns: 3 } } },
         layer: [
-          { mark: { type: 'rule' }, encoding: { y: { field: 'lo', type: 'quantitative', title: 'mean (95% CI)', axis: { format: '%' }, scale: { zero: false } }, y2: { field: 'hi' } } },
+          { mark: { type: 'rule' }, encoding: { y: { field: 'lo', type: 'quantitative', title: 'mean (95% CI)', axis: { format: '.0%' }, scale: { zero: false } }, y2: { field: 'hi' } } },
           { mark: { type: 'point', filled: true, size: 70, tooltip: true }, encoding: { y: { field: 'mean', type: 'quantitative' } } },
         ],
       },

@@ -65,7 +65,7 @@ function datasetPanels(a: OracleAnalysis, reference: string, target: number, col
         data: { values: bars }, width: { step: 18 }, height: 260,
         encoding: { x, xOffset: { field: 'series', type: 'nominal' } },
         layer: [
-          { mark: { type: 'bar', tooltip: true }, encoding: { y: { field: 'mean', type: 'quantitative', title: 'mean (report half)', axis: { format: '%' }, scale: { domain: [0, 1] } }, color: { field: 'series', type: 'nominal', title: null, scale: colors, legend: { orient: 'bottom', columns: 2 } }, ...upperBoundEncoding() } },
+          { mark: { type: 'bar', tooltip: true }, encoding: { y: { field: 'mean', type: 'quantitative', title: 'mean (report half)', axis: { format: '.0%' }, scale: { domain: [0, 1] } }, color: { field: 'series', type: 'nominal', title: null, scale: colors, legend: { orient: 'bottom', columns: 2 } }, ...upperBoundEncoding() } },
           { mark: { type: 'rule', color: 'black' }, encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
         ],
       },
