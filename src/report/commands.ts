@@ -2,7 +2,8 @@
  * CLI command `adaptmr report <file.duckdb> [--out dir] [--level session|turn] [--k 5 10] [--metric recall_any]`:
  * prints the per-type tables and writes charts/recall-by-type.{vl.json,svg,png}; with QA rows also the QA tables,
  * the latency/tokens/cost table and charts/accuracy-by-type.{vl.json,svg,png}. `--html <page>` writes the
- * self-contained HTML report instead (html/html-report.ts).
+ * self-contained HTML report instead (html/html-report.ts; `--data-dir` says where the datasets are, for the drill-down's
+ * unit text).
  */
 import { intListFlag } from '../core/cli-options.ts';
 import type { CommandModule } from 'yargs';
@@ -15,6 +16,7 @@ interface ReportArgs {
   k: number[];
   metric: string;
   html: string | undefined;
+  'data-dir': string | undefined;
 }
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
@@ -27,11 +29,12 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       .option('level', { choices: ['session', 'turn'], default: REPORT_DEFAULTS.level })
       .option('k', intListFlag('k', 1, { default: [...REPORT_DEFAULTS.ks], describe: 'cutoffs; the chart uses the first' }))
       .option('metric', { type: 'string', default: REPORT_DEFAULTS.metric, describe: 'retrieval metric id (recall_any, recall_all, ndcg_any…)' })
-      .option('html', { type: 'string', describe: 'write one self-contained HTML page (charts, tables, per-question drill-down) instead' }),
+      .option('html', { type: 'string', describe: 'write one self-contained HTML page (charts, tables, per-question drill-down) instead' })
+      .option('data-dir', { type: 'string', describe: 'with --html: where the datasets are, to show the ranked units\' text (default: as `adaptmr run`)' }),
   handler: async (argv) => {
     if (argv.html) {
       const { writeHtmlReport } = await import('./html/html-report.ts');
-      const s = await writeHtmlReport(argv.file, argv.html);
+      const s = await writeHtmlReport(argv.file, argv.html, { dataDir: argv['data-dir'] });
       console.log(`html report: ${s.path} (${(s.bytes / 1e6).toFixed(1)} MB; charts: ${s.charts.join(', ') || 'none'}; ${s.questions} questions)`);
       return;
     }

@@ -30,7 +30,7 @@ export interface ComparisonCell {
 
 const signed = (x: number): string => `${x >= 0 ? '+' : '-'}${Math.abs(x).toFixed(3)}`;
 const plain = (x: number): string => x.toFixed(3);
-const pText = (p: number): string => (Number.isNaN(p) ? 'n/a' : p < 0.001 ? '<0.001' : p.toFixed(3));
+const pText = (p: number): string => (Number.isNaN(p) ? 'n/a' : p < 0.001 ? '< 0.001' : p.toFixed(3));
 
 export function formatComparison(c: Pick<ComparisonCell, 'meanDiff' | 'ciLow' | 'ciHigh' | 'pHolm'>): string {
   const star = c.pHolm < HOLM_ALPHA ? ' *' : '';

@@ -1,9 +1,13 @@
 /**
- * The shared palette: enough distinguishable colours for 20+ methods, one colour per name whatever else is shown,
- * upper-bound methods marked.
+ * The shared palette: enough distinguishable colours for 20+ methods, one colour per method id whatever else is shown
+ * (the same in every chart, report and notebook), distinct within every committed experiment, upper bounds marked.
  */
 import { describe, expect, it } from 'vitest';
-import { PALETTE, assignColors, fnv1a, colorScale, markedLabel, upperBoundEncoding, UPPER_BOUND_MARK } from './palette.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { REPO_ROOT } from '../run/provenance.ts';
+import { METHOD_COLORS, PALETTE, assignColors, fnv1a, colorScale, markedLabel, methodColor, methodIdOf, upperBoundEncoding, UPPER_BOUND_MARK } from './palette.ts';
 
 /** sRGB hex → CIELAB (D65), the standard formulas (IEC 61966-2-1, CIE 15). */
 function lab(hex: string): [number, number, number] {
@@ -36,31 +40,56 @@ describe('palette', () => {
     expect(min).toBeGreaterThanOrEqual(15);
   });
 
-  it('gives 20 methods 20 different colours', () => {
-    const colors = assignColors(methods20);
-    expect(new Set(colors.values()).size).toBe(20);
-  });
-
-  it('does not depend on the input order', () => {
-    const a = assignColors(methods20);
-    const b = assignColors([...methods20].reverse());
-    expect([...b.entries()].sort()).toEqual([...a.entries()].sort());
-  });
-
-  it('adding a method whose preferred colour is free changes no other method\'s colour', () => {
-    let checked = 0;
-    for (const added of methods20) {
-      const others = methods20.filter((m) => m !== added);
-      const before = assignColors(others);
-      const preferred = PALETTE[fnv1a(added) % PALETTE.length]!;
-      if ([...before.values()].includes(preferred)) continue;
-      checked++;
-      const after = assignColors(methods20);
-      expect(after.get(added)).toBe(preferred);
-      for (const m of others) expect(after.get(m)).toBe(before.get(m));
+  it('gives the methods of every committed experiment file pairwise different colours', () => {
+    const dir = join(REPO_ROOT, 'experiments');
+    let files = 0;
+    for (const f of readdirSync(dir).filter((x) => x.endsWith('.yaml'))) {
+      const doc = parseYaml(readFileSync(join(dir, f), 'utf8')) as { methods?: { id: string }[]; base?: { methods?: { id: string }[] } };
+      const ids = (doc.methods ?? doc.base?.methods ?? []).map((m) => m.id);
+      const byColor = new Map<string, string[]>();
+      for (const id of ids) byColor.set(methodColor(id), [...(byColor.get(methodColor(id)) ?? []), id]);
+      const clashes = [...byColor.values()].filter((v) => v.length > 1);
+      expect(clashes, `${f}: add these ids to METHOD_COLORS with distinct colours`).toEqual([]);
+      files++;
     }
-    expect(checked).toBeGreaterThan(0);
-    expect(assignColors(['adaptmr-single']).get('adaptmr-single')).toBe(assignColors(['bm25-session', 'adaptmr-single']).get('adaptmr-single'));
+    expect(files).toBeGreaterThan(10);
+  });
+
+  it('gives a method the same colour whatever other methods are shown with it (added or removed)', () => {
+    const all = [...methods20, 'my-new-method', 'another-one', 'bm25', 'unified-embedding'];
+    const full = colorScale(all);
+    const colourIn = (s: { domain: string[]; range: string[] }, name: string): string => s.range[s.domain.indexOf(name)]!;
+    // Every subset that drops one method, every single method alone, and the set with methods added.
+    for (const dropped of all) {
+      const fewer = colorScale(all.filter((m) => m !== dropped));
+      for (const m of all) if (m !== dropped) expect(colourIn(fewer, m), `${m} without ${dropped}`).toBe(colourIn(full, m));
+    }
+    for (const m of all) expect(colourIn(colorScale([m]), m)).toBe(colourIn(full, m));
+    const more = colorScale([...all, 'zzz-added-1', 'aaa-added-2', 'adaptmr-from-somewhere']);
+    for (const m of all) expect(colourIn(more, m)).toBe(colourIn(full, m));
+    // The order of the input does not matter either.
+    expect(colorScale([...all].reverse())).toEqual(full);
+  });
+
+  it('colours a series label by its method id, marks and all', () => {
+    expect(methodIdOf('bm25 (turn, run-1) (offline) (upper bound)')).toBe('bm25');
+    expect(methodColor('bm25 (offline)')).toBe(methodColor('bm25'));
+    expect(methodColor(markedLabel('adaptmr-oracle', true))).toBe(METHOD_COLORS['adaptmr-oracle']);
+    expect(methodColor('unified-embedding')).toBe('#848482');
+  });
+
+  it('gives an id outside the table a colour from its hash alone: a palette colour or a shade of one', () => {
+    const c = methodColor('some-method-nobody-committed');
+    expect(c).toBe(methodColor('some-method-nobody-committed'));
+    expect(c).toMatch(/^#[0-9A-F]{6}$/u);
+    const slot = PALETTE[fnv1a('some-method-nobody-committed') % PALETTE.length]!;
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(slot.slice(i, i + 2), 16));
+    const shades = [slot, ...[0.75].map((f) => [r!, g!, b!].map((v) => Math.round(v * f))), [r!, g!, b!].map((v) => Math.round(v + (255 - v) * 0.25))]
+      .map((x) => (typeof x === 'string' ? x : `#${x.map((v) => v.toString(16).padStart(2, '0')).join('').toUpperCase()}`));
+    expect(shades).toContain(c);
+    // Over many ids, all three shades occur, so two unknown ids share a colour less often than the palette alone allows.
+    const seen = new Set(Array.from({ length: 200 }, (_, i) => methodColor(`m-${i}`)));
+    expect(seen.size).toBeGreaterThan(PALETTE.length);
   });
 
   it('builds a vega-lite scale with matching domain and range', () => {

@@ -9,7 +9,8 @@
  * Methods without retrieval metrics (n/a) are left out of the chart rather than drawn as 0.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { colorScale, markedLabel, upperBoundEncoding } from './palette.ts';
+import { CHART_CONFIG, colorScale, markedLabel, upperBoundEncoding } from './palette.ts';
+import { fitMeta, labelPx, wrapTitle } from './chart-fit.ts';
 import { typeColumns } from './per-type-table.ts';
 import type { TypeMeanRow } from './type-means.ts';
 
@@ -28,22 +29,29 @@ export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTyp
     ...(r.ciLow !== undefined ? { ci_low: r.ciLow, ci_high: r.ciHigh } : {}),
   }));
   const x = { field: 'type', type: 'nominal' as const, sort: typeColumns(shown.map((r) => r.adaptType)), title: 'AdaptMR type', axis: { labelAngle: -30 } };
-  const y = { field: 'mean', type: 'quantitative' as const, title: 'mean over counted questions', scale: { domain: [0, 1] }, axis: { format: '%' } };
-  const color = { field: 'method', type: 'nominal' as const, title: 'method', scale: colorScale(shown.map((r) => markedLabel(r.series, r.upperBound === true))) };
+  const y = { field: 'mean', type: 'quantitative' as const, title: 'mean over counted questions', scale: { domain: [0, 1] }, axis: { format: '.0%' } };
+  const methods = [...new Set(shown.map((r) => markedLabel(r.series, r.upperBound === true)))];
+  // Full names in a legend under the chart, in as many columns as fit a ~1,000 px wide chart.
+  const widest = Math.max(0, ...methods.map(labelPx)) + 24;
+  const color = { field: 'method', type: 'nominal' as const, title: 'method', scale: colorScale(methods), legend: { orient: 'bottom' as const, columns: Math.max(1, Math.min(4, Math.floor(1000 / widest))) } };
+  // Many methods: one dataset above the other, so a panel has room for a bar per method and type.
+  const datasets = new Set(shown.map((r) => r.dataset)).size;
+  const columns = methods.length > 6 ? 1 : Math.min(2, Math.max(1, datasets));
+  const step = methods.length > 10 ? 9 : 14;
   const tooltip = [
     { field: 'dataset' }, { field: 'method' }, { field: 'type' },
     { field: 'mean', format: '.1%' }, { field: 'n', title: 'n questions' },
     ...(withCi ? [{ field: 'ci_low', title: '95% CI low', format: '.1%' }, { field: 'ci_high', title: '95% CI high', format: '.1%' }] : []),
     ...(shown.some((r) => r.sd !== undefined) ? [{ field: 'sd', title: 'sd over judge runs', format: '.1%' }] : []),
   ];
-  const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', title, data: { values }, config: { background: 'white' } };
+  const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', title: wrapTitle(title), data: { values }, config: CHART_CONFIG };
   if (!withCi) {
     return {
       ...base,
       mark: { type: 'bar', tooltip: true },
-      width: { step: 14 },
+      width: { step },
       height: 220,
-      encoding: { column: { field: 'dataset', type: 'nominal', title: null }, x, xOffset: { field: 'method', type: 'nominal' }, y, color, ...upperBoundEncoding(), tooltip },
+      encoding: { facet: { field: 'dataset', type: 'nominal', title: null, columns }, x, xOffset: { field: 'method', type: 'nominal' }, y, color, ...upperBoundEncoding(), tooltip },
       resolve: { scale: { x: 'independent' } },
     };
   }
@@ -51,9 +59,12 @@ export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTyp
   // vega-lite union domains across sources (and warn).
   return {
     ...base,
-    facet: { column: { field: 'dataset', type: 'nominal', title: null } },
+    // On the HTML page the panels take the container's width (chart-fit.ts); files keep the step widths.
+    usermeta: fitMeta(Math.max(360, typeColumns(shown.map((r) => r.adaptType)).length * methods.length * 7), 70, datasets),
+    facet: { field: 'dataset', type: 'nominal', title: null },
+    columns,
     spec: {
-      width: { step: 14 },
+      width: { step },
       height: 220,
       encoding: { x, xOffset: { field: 'method', type: 'nominal' } },
       layer: [

@@ -4,6 +4,8 @@
  * with a font it can load: it reads the system fonts and maps vega's default `sans-serif` to DejaVu Sans (Debian
  * package fonts-dejavu-core); without any system font the PNG would have bars but no text.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { basename } from 'node:path';
 import { writeFilesAtomic } from '../core/atomic-write.ts';
 import { Resvg } from '@resvg/resvg-js';
 import { View, parse, logger, Error as VEGA_ERROR } from 'vega';
@@ -53,9 +55,33 @@ export function svgToPng(svg: string): Buffer {
   return resvg.render().asPng();
 }
 
+/** A chart a section asked to render, kept as its spec (`captureCharts`). */
+export interface CapturedChart {
+  /** The file name the chart would have had (`exp2-oracle-upper-bound`). */
+  name: string;
+  spec: TopLevelSpec;
+}
+
+const capturing = new AsyncLocalStorage<CapturedChart[]>();
+
+/**
+ * Runs `fn` with `renderChart` collecting specs instead of writing files: the HTML report embeds the plan sections'
+ * charts as live vega views, and renders nothing to disk (the paths `renderChart` returns inside are not written).
+ */
+export async function captureCharts<T>(fn: () => Promise<T>): Promise<{ result: T; charts: CapturedChart[] }> {
+  const charts: CapturedChart[] = [];
+  const result = await capturing.run(charts, fn);
+  return { result, charts };
+}
+
 /** Writes the spec, SVG and PNG beside each other at `basePath` + extension, creating folders as needed. */
 export async function renderChart(spec: TopLevelSpec, basePath: string): Promise<ChartFiles> {
   const files = { specPath: `${basePath}.vl.json`, svgPath: `${basePath}.svg`, pngPath: `${basePath}.png` };
+  const captured = capturing.getStore();
+  if (captured) {
+    captured.push({ name: basename(basePath), spec });
+    return files;
+  }
   const svg = await specToSvg(spec);
   // All three replace the previous chart together, or none does (a full disk keeps the last good chart).
   writeFilesAtomic([

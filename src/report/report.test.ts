@@ -120,7 +120,7 @@ describe('perTypeTable and recallByTypeSpec', () => {
     expect(spec).toMatchObject({
       title: 'T',
       data: { values: [{ dataset: 'd', method: 'm', type: 'temporal', mean: 0.5, n: 3 }] },
-      encoding: { column: { field: 'dataset' }, x: { field: 'type' }, xOffset: { field: 'method' }, color: { field: 'method' } },
+      encoding: { facet: { field: 'dataset' }, x: { field: 'type' }, xOffset: { field: 'method' }, color: { field: 'method' } },
     });
   });
 });

@@ -87,6 +87,21 @@ async function availableHint(store: ResultStore): Promise<string> {
   return `available: ${rows.map((r) => `${r.metric}/${r.level} k=${r.ks.map((k) => k ?? 'none').join(',')}`).join('; ')}`;
 }
 
+/**
+ * What a level's number is, for table titles: at session level a method that ranks turns (or rounds) is scored on
+ * the sessions of its top units — "session of top turns" — so on LoCoMo-as-turns the session table is not a session
+ * ranking. Names the datasets and how many of their methods that concerns.
+ */
+export async function levelLabel(store: ResultStore, level: string): Promise<string> {
+  if (level !== 'session') return `${level} level`;
+  const rows = await store.query<{ dataset: string; derived: number; methods: number }>(
+    `SELECT dataset, count(DISTINCT CASE WHEN granularity IN ('turn', 'round') THEN run_id || '/' || method END)::INTEGER AS derived,
+            count(DISTINCT run_id || '/' || method)::INTEGER AS methods
+     FROM retrievals GROUP BY dataset HAVING derived > 0 ORDER BY dataset`);
+  if (rows.length === 0) return 'session level';
+  return `session level; ${rows.map((r) => `${r.dataset}: session of top turns${r.derived === r.methods ? '' : ` for the ${r.derived} methods that rank turns`}`).join('; ')}`;
+}
+
 export async function runReport(file: string, opts: ReportOptions = {}): Promise<ReportOutput> {
   const metric = opts.metric ?? REPORT_DEFAULTS.metric;
   const level = opts.level ?? REPORT_DEFAULTS.level;
@@ -100,9 +115,10 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
     ensureWritableDir(chartsDir, 'charts folder', 'choose another --out');
     const note = noSourceIdsNote(await methodsWithoutSourceIds(store));
     const marks = await loadDegradedMarks(store);
+    const levelText = await levelLabel(store, level);
     for (const [i, k] of ks.entries()) {
       const rows = await loadTypeMeans(store, { metric, level, k, marks });
-      const title = `${metric}@${k} (${level} level)`;
+      const title = `${metric}@${k} (${levelText})`;
       tables.push(note ? `${perTypeTable(rows, title)}\n${note}` : perTypeTable(rows, title));
       if (i === 0 && rows.length > 0) {
         chart = await renderChart(recallByTypeSpec(rows, { title }), join(chartsDir, 'recall-by-type'));
@@ -111,7 +127,7 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
     if (chart === null) tables.push(await availableHint(store));
     const k0 = ks[0] ?? null;
     const label = seriesLabeller(await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods`), marks);
-    const cmp = comparisonsTable(await loadComparisons(store, { metric, level, k: k0 }), `Paired comparisons, ${metric}@${k0} (${level} level), each method vs its run's reference`, label);
+    const cmp = comparisonsTable(await loadComparisons(store, { metric, level, k: k0 }), `Paired comparisons, ${metric}@${k0} (${levelText}), each method vs its run's reference`, label);
     if (cmp) tables.push(cmp);
     const qa = await qaSection(store, chartsDir);
     // The plan's experiments (runs with a `plan:` block), each with its own section and chart.

@@ -32,8 +32,12 @@ export function markedMethod(marks: DegradedMarks | undefined, runId: string, me
   return `${method}${degradedMark(marks, runId, method)}`;
 }
 
-/** A labeller built from every variant that will be shown, so one row always gets one label. */
-export function seriesLabeller(rows: readonly SeriesKey[], marks?: DegradedMarks): (r: SeriesKey) => string {
+/**
+ * A labeller built from every variant that will be shown, so one row always gets one label. `runLabel` names a run
+ * in the label when a method ran in several (default: its run id; the HTML report passes a sweep's variation in
+ * words, `adaptmr (w/o temporal strategy)`).
+ */
+export function seriesLabeller(rows: readonly SeriesKey[], marks?: DegradedMarks, runLabel: (runId: string) => string = (id) => id): (r: SeriesKey) => string {
   const variants = new Map<string, { runs: Set<string>; grans: Set<string> }>();
   for (const r of rows) {
     const v = variants.get(r.method) ?? { runs: new Set(), grans: new Set() };
@@ -43,7 +47,7 @@ export function seriesLabeller(rows: readonly SeriesKey[], marks?: DegradedMarks
   }
   return (r) => {
     const v = variants.get(r.method);
-    const parts = [v && v.grans.size > 1 ? r.granularity : null, v && v.runs.size > 1 ? r.run_id : null].filter(Boolean);
+    const parts = [v && v.grans.size > 1 ? r.granularity : null, v && v.runs.size > 1 ? runLabel(r.run_id) : null].filter(Boolean);
     const mark = degradedMark(marks, r.run_id, r.method);
     return parts.length > 0 ? `${r.method} (${parts.join(', ')})${mark}` : `${r.method}${mark}`;
   };

@@ -24,7 +24,7 @@ export function verdictEstimate(v: Pick<VerdictRow, 'claim' | 'estimate' | 'ciLo
   return `${signedPoints(v.estimate)}${v.ciLow !== null && v.ciHigh !== null ? ` [${signedPoints(v.ciLow)}, ${signedPoints(v.ciHigh)}]` : ''}`;
 }
 
-const pText = (p: number | null): string => (p === null || Number.isNaN(p) ? '—' : p < 0.001 ? '<0.001' : p.toFixed(3));
+const pText = (p: number | null): string => (p === null || Number.isNaN(p) ? '—' : p < 0.001 ? '< 0.001' : p.toFixed(3));
 
 export function holmText(v: Pick<VerdictRow, 'pHolm' | 'familySize'>): string {
   return v.familySize === null ? pText(v.pHolm) : `${pText(v.pHolm)} (m ${v.familySize})`;

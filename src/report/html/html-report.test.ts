@@ -3,7 +3,8 @@
  * rendered to a page, which headless Chromium (Debian `chromium`, driven by puppeteer-core over the DevTools
  * protocol; no browser download) opens from file://. The test fails on any console error or page error and on any
  * request that is not the page itself, checks that every chart drew a non-empty SVG, that the filters narrow the
- * question list as the data says, and that a click opens the drill-down with every method. A copy of the file with
+ * question list as the data says, that a click opens the drill-down with every method, each ranked unit with its date
+ * and first lines, and two picked methods side by side. A copy of the file with
  * a `comparisons` table (the statistics issue's contract columns) must grow the comparisons section and chart; the
  * file without it must not. Screenshots go to results/screenshots/.
  */
@@ -137,6 +138,22 @@ describe('HTML report in headless Chromium', () => {
     expect(detail.text).toMatch(/gold type\s*temporal/u);
     expect(detail.text).toContain('route: single:temporal');
     expect(detail.text).toMatch(/verdict: (correct|wrong)/u);
+
+    // Ranked units carry their date and first lines, read back from the dataset (no "—" for a dataset unit).
+    const unitRows = await page.$$eval('#drill-detail table.units tbody tr', (rows) => rows.map((r) => [r.children[2]?.textContent ?? '', r.children[3]?.textContent ?? '']));
+    expect(unitRows.length).toBeGreaterThan(0);
+    for (const [date, text] of unitRows) {
+      expect(date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/u);
+      expect(text.length).toBeGreaterThan(5);
+    }
+    // Two methods side by side: picking a method and "compare with" shows exactly those two, in that order.
+    await page.select('#f-method', 'bm25');
+    await page.select('#f-method-b', 'adaptmr-single');
+    await page.click('#drill-rows tr');
+    const pair = await page.$$eval('#drill-detail .pair > div.method h4', (hs) => hs.map((x) => x.textContent ?? ''));
+    expect(pair).toEqual(['bm25', 'adaptmr-single']);
+    await page.select('#f-method', '');
+    await page.select('#f-method-b', '');
 
     // The picker switches the table and the charts to QA accuracy without errors.
     const option = await page.$$eval('#pick-metric option', (o) => o.map((x) => x.getAttribute('value') ?? '').find((v) => v.startsWith('accuracy|')));

@@ -8,6 +8,12 @@
 import { readVerdicts, type ResultStore, type VerdictRow } from '../../store/index.ts';
 import { loadDegradedMarks, loadMethodMarks, seriesLabeller, type SeriesKey } from '../series-label.ts';
 import { loadCostPerCorrect, type CostPerCorrectRow } from '../cost-per-correct.ts';
+import { variationLabel, variationOfRun } from '../claim-label.ts';
+import { markedLabel, methodColor } from '../palette.ts';
+import { loadPlanRuns } from '../plan/plan-runs.ts';
+import { judgeSections } from '../judges-section.ts';
+import { loadExperimentViews, type ExperimentView } from './experiment-views.ts';
+import { loadUnitTexts, type UnitTexts } from './unit-text.ts';
 
 export interface RunInfo {
   runId: string; name: string; status: string; configHash: string; gitCommit: string | null; gitDirty: boolean | null;
@@ -24,6 +30,8 @@ export interface MethodInfo {
 
 export interface TypeScore {
   dataset: string; series: string; upperBound: boolean; level: string; metric: string; k: number | null;
+  /** The method's unit granularity: at session level, a turn method's number is the session of its top turns. */
+  granularity: string;
   type: string; n: number; mean: number; ciLow: number | null; ciHigh: number | null;
 }
 
@@ -44,8 +52,11 @@ export interface DrillMethod {
 
 export interface DrillQuestion {
   dataset: string; id: string; text: string; askedAt: string; nativeType: string; type: string; isAbstention: boolean;
-  answer: string; evidenceSessions: string[]; methods: DrillMethod[];
+  answer: string; evidenceSessions: string[]; evidenceTurns: string[]; methods: DrillMethod[];
 }
+
+/** A dataset's headline (src/eval/verdicts/headline.ts, as the plan sections and verdicts use it). */
+export interface DatasetHeadline { metric: string; level: string; k: number | null }
 
 export interface ReportData {
   file: string; experiment: string | null; schemaVersion: string; generatedAt: string;
@@ -57,9 +68,31 @@ export interface ReportData {
   costPerCorrect: CostPerCorrectRow[];
   /** Units listed per method in the drill-down (the first of k). */
   unitsShown: number;
+  /** Each dataset's headline, from the file's plan runs; empty for a file without them. */
+  headlines: Record<string, DatasetHeadline>;
+  /** Series label (marked) → its colour: its method id's (palette.ts); a method of several sweep runs by id and run. */
+  colors: Record<string, string>;
+  /** Run id → how labels name it (a sweep's variation in words, else the run's name). */
+  runLabels: Record<string, string>;
+  /** The plan experiments' sections as data (titles, notes, tables, chart specs); empty unless asked for. */
+  experiments: ExperimentView[];
+  /** The drill-down's unit texts and dates (read back from the dataset, unit-text.ts) and why some are missing. */
+  unitTexts: UnitTexts;
+  unitNotes: string[];
+  /** The terminal report's judge-panel sections (agreement, robustness), as text. */
+  judgeText: string[];
 }
 
-export const UNITS_SHOWN = 20;
+export interface LoadOptions {
+  /** Read unit texts back from the datasets (default true; the notebooks skip it). */
+  unitTexts?: boolean;
+  /** Build the plan sections' tables and charts (default true). */
+  experiments?: boolean;
+  /** Where the datasets are (as `adaptmr run --data-dir`). */
+  dataDir?: string | undefined;
+}
+
+export const UNITS_SHOWN = 10;
 
 async function columns(store: ResultStore, table: string): Promise<Set<string>> {
   const rows = await store.query<{ column_name: string }>(
@@ -84,14 +117,36 @@ async function loadRuns(store: ResultStore): Promise<RunInfo[]> {
 
 interface Labelled extends SeriesKey { upper_bound: boolean | null }
 
-export async function loadReportData(store: ResultStore, file: string): Promise<ReportData> {
+export async function loadReportData(store: ResultStore, file: string, opts: LoadOptions = {}): Promise<ReportData> {
   const keys = await store.query<SeriesKey>(
     `SELECT DISTINCT run_id, method, granularity FROM retrievals UNION SELECT DISTINCT run_id, method, granularity FROM scores`);
-  const label = seriesLabeller(keys, await loadDegradedMarks(store));
+  const runRows = await store.query<{ run_id: string; name: string }>('SELECT run_id, name FROM runs');
+  // A sweep's runs are `<name>.<variation>`: labels name the variation in words ("w/o temporal strategy").
+  const runLabels = Object.fromEntries(runRows.map((r) => [r.run_id, r.name.includes('.') ? variationLabel(variationOfRun(r.name)) : r.name]));
+  // Granularity joins a label only where one dataset holds a method at two granularities: a method indexed as
+  // sessions on LongMemEval and as turns on LoCoMo (per-dataset settings) is one series, the panel names the dataset.
+  const grans = new Map<string, Set<string>>();
+  for (const k of await store.query<SeriesKey & { dataset: string }>(`SELECT DISTINCT run_id, dataset, method, granularity FROM retrievals`)) {
+    const key = `${k.run_id}\t${k.dataset}\t${k.method}`;
+    grans.set(key, (grans.get(key) ?? new Set()).add(k.granularity));
+  }
+  const mixed = new Set([...grans].filter(([, g]) => g.size > 1).map(([key]) => key.split('\t')[2]!));
+  const norm = (k: SeriesKey): SeriesKey => (mixed.has(k.method) ? k : { ...k, granularity: '' });
+  const byRun = seriesLabeller(keys.map(norm), await loadDegradedMarks(store), (id) => runLabels[id] ?? id);
+  const label = (k: SeriesKey): string => byRun(norm(k));
   const upper = new Set((await store.query<SeriesKey>('SELECT run_id, method, granularity FROM methods WHERE upper_bound'))
     .map((r) => `${r.run_id}\t${r.method}`));
   const isUpper = (r: SeriesKey): boolean => upper.has(`${r.run_id}\t${r.method}`);
   const meta = new Map((await store.query<{ key: string; value: string }>('SELECT key, value FROM meta')).map((r) => [r.key, r.value]));
+
+  // One colour per method id; a method that ran in several runs (a sweep) gets one per run, from id and run.
+  const runsOf = new Map<string, Set<string>>();
+  for (const k of keys) runsOf.set(k.method, (runsOf.get(k.method) ?? new Set()).add(k.run_id));
+  const colors: Record<string, string> = {};
+  for (const k of keys) {
+    const many = (runsOf.get(k.method)?.size ?? 0) > 1;
+    colors[markedLabel(label(k), isUpper(k))] = methodColor(many ? `${k.method}/${runLabels[k.run_id] ?? k.run_id}` : k.method);
+  }
 
   const methods = (await store.query<Labelled & { kind: string; k: number; output: string; degraded: string | null }>(
     'SELECT * FROM methods ORDER BY run_id, method')).map((m) => ({
@@ -104,21 +159,39 @@ export async function loadReportData(store: ResultStore, file: string): Promise<
   const scores = (await store.query<SeriesKey & { dataset: string; level: string; metric: string; k: number | null; adapt_type: string; n: number; mean: number; ci_low: number | null; ci_high: number | null }>(
     `SELECT run_id, dataset, method, granularity, level, metric, k, adapt_type, n, mean, ${ci}
      FROM scores_by_type WHERE native_type = 'all' ORDER BY dataset, method, run_id, level, metric, k, adapt_type`)).map((r) => ({
-    dataset: r.dataset, series: label(r), upperBound: isUpper(r), level: r.level, metric: r.metric, k: r.k, type: r.adapt_type,
-    n: r.n, mean: r.mean, ciLow: r.ci_low, ciHigh: r.ci_high,
+    dataset: r.dataset, series: label(r), upperBound: isUpper(r), level: r.level, metric: r.metric, k: r.k, granularity: r.granularity,
+    type: r.adapt_type, n: r.n, mean: r.mean, ciLow: r.ci_low, ciHigh: r.ci_high,
   }));
 
   const tables = new Set((await store.query<{ table_name: string }>(
     "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'")).map((t) => t.table_name));
   const comparisons = tables.has('comparisons') ? await store.query<Comparison>('SELECT * FROM comparisons ORDER BY ALL') : [];
 
+  // Each dataset's headline, from the first plan run that has it.
+  const headlines: Record<string, DatasetHeadline> = {};
+  for (const run of await loadPlanRuns(store)) {
+    for (const d of run.datasets) if (!headlines[d]) headlines[d] = run.headlineOf(d);
+  }
+
+  const questions = await loadQuestions(store, label, isUpper);
+  let unitTexts: UnitTexts = {};
+  let unitNotes: string[] = [];
+  if (opts.unitTexts !== false) {
+    const wanted = new Map(questions.map((q) => [`${q.dataset}\t${q.id}`, new Set(q.methods.flatMap((m) => m.units.map((u) => u[0])))]));
+    ({ units: unitTexts, notes: unitNotes } = await loadUnitTexts(store, wanted, opts.dataDir));
+  }
+
   return {
     file, experiment: meta.get('experiment') ?? null, schemaVersion: meta.get('schema_version') ?? '?',
     generatedAt: new Date().toISOString(), runs: await loadRuns(store), methods, scores, hasCi: hasCiCols(scoreCols),
     comparisons, efficiency: await loadEfficiency(store, label, isUpper), routes: await loadRoutes(store, label),
     costPerCorrect: await loadCostPerCorrect(store, label),
-    questions: await loadQuestions(store, label, isUpper), unitsShown: UNITS_SHOWN,
+    questions, unitsShown: UNITS_SHOWN,
     verdicts: await readVerdicts(store), methodMarks: Object.fromEntries(await loadMethodMarks(store)),
+    headlines, colors, runLabels,
+    experiments: opts.experiments === false ? [] : await loadExperimentViews(store),
+    unitTexts, unitNotes,
+    judgeText: tables.has('answer_verdicts') ? await judgeSections(store, label) : [],
   };
 }
 
@@ -159,7 +232,7 @@ interface DrillRow extends SeriesKey {
 }
 
 async function loadQuestions(store: ResultStore, label: (r: SeriesKey) => string, isUpper: (r: SeriesKey) => boolean): Promise<DrillQuestion[]> {
-  const qs = await store.query<{ dataset: string; question_id: string; text: string; asked_at: string; native_type: string; adapt_type: string; is_abstention: boolean; answer: string; evidence_session_ids: string[] }>(
+  const qs = await store.query<{ dataset: string; question_id: string; text: string; asked_at: string; native_type: string; adapt_type: string; is_abstention: boolean; answer: string; evidence_session_ids: string[]; evidence_turn_ids: string[] }>(
     'SELECT DISTINCT ON (dataset, question_id) * FROM questions ORDER BY dataset, question_id, run_id');
   const degraded = new Map((await store.query<{ run_id: string; method: string; degraded: string | null }>('SELECT run_id, method, degraded FROM methods'))
     .map((m) => [`${m.run_id}\t${m.method}`, m.degraded]));
@@ -196,7 +269,7 @@ async function loadQuestions(store: ResultStore, label: (r: SeriesKey) => string
   }
   return qs.map((q) => ({
     dataset: q.dataset, id: q.question_id, text: q.text, askedAt: q.asked_at, nativeType: q.native_type, type: q.adapt_type,
-    isAbstention: q.is_abstention, answer: q.answer, evidenceSessions: q.evidence_session_ids,
+    isAbstention: q.is_abstention, answer: q.answer, evidenceSessions: q.evidence_session_ids, evidenceTurns: q.evidence_turn_ids,
     methods: byQuestion.get(`${q.dataset}\t${q.question_id}`) ?? [],
   }));
 }

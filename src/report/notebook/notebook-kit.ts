@@ -11,8 +11,15 @@ import { openResultStore } from '../../store/index.ts';
 import { specToSvg, svgToPng } from '../render-chart.ts';
 import { loadReportData, type ReportData } from '../html/load-data.ts';
 import { holmText, mdeText, verdictEstimate } from '../verdict-table.ts';
+import { markedLabel } from '../palette.ts';
+import { claimLabel, pValueText } from '../claim-label.ts';
+import { combos } from '../html/html-report.ts';
+import { HEADLINE, comboLabel, comboOf, comparisonPair, isHeadlineRow } from '../html/chart-specs.ts';
+import type { Comparison } from '../html/load-data.ts';
 
-export { comparisonsSpec, latencyVsScoreSpec, routesSpec, seriesDomain, tokensByStageSpec, typeScoresSpec, kKey } from '../html/chart-specs.ts';
+export { comparisonsSpec, latencyVsScoreSpec, routesSpec, tokensByStageSpec, typeScoresSpec, verdictForestSpec, kKey, HEADLINE, hasTokens, comparisonPair } from '../html/chart-specs.ts';
+export { verdictGroups, experimentTitle } from '../html/page.ts';
+export { claimLabel, variationLabel } from '../claim-label.ts';
 export { markedLabel, UPPER_BOUND_MARK } from '../palette.ts';
 export type { ReportData, TypeScore, Comparison, Efficiency } from '../html/load-data.ts';
 
@@ -46,12 +53,34 @@ export async function show(...items: (Displayable | Promise<Displayable>)[]): Pr
   }
 }
 
-/** The results file of the notebook run (env ADAPTMR_RESULTS), loaded read-only into report rows. */
+/**
+ * Several outputs as one display (HTML: tables as they are, charts as PNG data URLs, notes as escaped text), for a
+ * cell that shows a list of them: one display per cell, so a display the kernel loses makes the cell silent, which
+ * `npm run notebooks` notices and re-executes, rather than a cell that quietly shows part of its outputs.
+ */
+export async function combine(...items: (Displayable | Promise<Displayable>)[]): Promise<Displayable> {
+  const html: string[] = [];
+  const text: string[] = [];
+  for (const item of items) {
+    const b = (await item)[DISPLAY]!();
+    if (b['image/png']) html.push(`<img src="data:image/png;base64,${b['image/png']}">`);
+    else if (b['text/html']) html.push(b['text/html']);
+    else html.push(`<p>${esc(b['text/plain'] ?? '')}</p>`);
+    text.push(b['text/plain'] ?? '');
+  }
+  return display({ 'text/html': html.join('\n'), 'text/plain': text.join('\n') });
+}
+
+/**
+ * The results file of the notebook run (env ADAPTMR_RESULTS), loaded read-only into report rows — the same rows as
+ * the HTML report (verdicts, comparisons and their families, headlines, colours), without the drill-down's unit
+ * texts and the plan sections' tables, which the dashboards do not show.
+ */
 export async function loadResults(path = readEnv('ADAPTMR_RESULTS')): Promise<ReportData> {
   if (!path) throw new InputError('set ADAPTMR_RESULTS to a results .duckdb file (npm run notebooks -- <file> does)', 'ADAPTMR_RESULTS');
   const store = await openResultStore(path, { readOnly: true });
   try {
-    return await loadReportData(store, path);
+    return await loadReportData(store, path, { unitTexts: false, experiments: false });
   } finally {
     await store.close();
   }
@@ -106,48 +135,94 @@ export function note(strings: TemplateStringsArray, ...values: unknown[]): Displ
 }
 
 /**
- * The stored verdicts (the `verdicts` table, as the terminal and HTML reports print them; none recomputed), those
- * whose claim starts with `claimPrefix` when given; a note when the file has none.
+ * The stored verdicts (the `verdicts` table, as the terminal and HTML reports print them; none recomputed): those
+ * whose claim starts with `filter` (a string), or that `filter` keeps; a note when none is left.
  */
-export function verdicts(data: ReportData, claimPrefix?: string): Displayable {
-  const rows = data.verdicts.filter((v) => claimPrefix === undefined || v.claim.startsWith(claimPrefix));
+export function verdicts(data: ReportData, filter?: string | ((v: ReportData['verdicts'][number]) => boolean)): Displayable {
+  const keep = typeof filter === 'function' ? filter : (v: ReportData['verdicts'][number]) => filter === undefined || v.claim.startsWith(filter);
+  const rows = data.verdicts.filter(keep);
   if (rows.length === 0) return note`No verdicts in this file (plan experiments store them when their statistics are computed: \`adaptmr run\`, \`adaptmr report\`).`;
-  const mark = (id: string | null): string => (id === null ? '—' : data.methodMarks[id] ? `${id} (${data.methodMarks[id]})` : id);
   return table(rows.map((v) => ({
-    experiment: v.experiment, dataset: v.dataset, claim: v.claim, A: mark(v.methodA), B: mark(v.methodB), type: v.adaptType, n: v.n,
+    experiment: v.experiment, dataset: v.dataset, compared: claimLabel(v, data.methodMarks), claim: v.claim, type: v.adaptType, n: v.n,
     estimate: verdictEstimate(v), 'p_holm (m)': holmText(v), MDE: mdeText(v), verdict: v.verdict, reason: v.reason,
-  })), ['experiment', 'dataset', 'claim', 'A', 'B', 'type', 'n', 'estimate', 'p_holm (m)', 'MDE', 'verdict', 'reason']);
+  })), ['experiment', 'dataset', 'compared', 'claim', 'type', 'n', 'estimate', 'p_holm (m)', 'MDE', 'verdict', 'reason']);
 }
 
 export const pct = (v: unknown): string => (typeof v === 'number' && Number.isFinite(v) ? `${(v * 100).toFixed(1)}%` : '—');
 export const fixed = (digits: number) => (v: unknown): string => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '—');
 
-/** The headline metric selection: recall_any@5 (session) when present, else the first QA accuracy, else any. */
-export function headline(data: ReportData): { metric: string; level: string; k: string } {
-  const has = (m: string, l: string, k: number | null): boolean => data.scores.some((s) => s.metric === m && s.level === l && s.k === k);
-  if (has('recall_any', 'session', 5)) return { metric: 'recall_any', level: 'session', k: '5' };
-  if (has('recall_any', 'session', 10)) return { metric: 'recall_any', level: 'session', k: '10' };
-  const first = data.scores.find((s) => s.metric === 'accuracy') ?? data.scores[0];
-  return first ? { metric: first.metric, level: first.level, k: first.k === null ? '-' : String(first.k) } : { metric: 'none', level: 'none', k: '-' };
+/**
+ * What the dashboards show: `headline` — each dataset at its own headline metric, level and k, side by side — when
+ * the file declares headlines (plan runs), else the report's default (recall_any@5 at session level, else @10, else
+ * QA accuracy), as the HTML page's picker starts.
+ */
+export function headlinePick(data: Pick<ReportData, 'scores' | 'headlines'>): string {
+  return combos(data).initial;
 }
 
-export interface DeltaRow { dataset: string; method: string; type: string; delta: number; ciLow?: number | null; ciHigh?: number | null }
+/** The pick in words: `each dataset at its headline (longmemeval-s: recall_any@1 (session level); …)`. */
+export function pickLabel(data: Pick<ReportData, 'scores' | 'headlines'>, pick: string): string {
+  return combos(data).options.find((o) => o.value === pick)?.label ?? pick;
+}
 
-/** Dot-and-whisker of each method's difference from a reference per type (whiskers when CIs are given). */
-export function deltaSpec(rows: readonly DeltaRow[], title: string): TopLevelSpec {
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title,
-    data: { values: rows.map((r) => ({ ...r, ciLow: r.ciLow ?? null, ciHigh: r.ciHigh ?? null })) },
-    facet: { column: { field: 'type', type: 'nominal', title: null, sort: ['factual', 'temporal', 'update', 'multi-hop', 'abstention', 'all'] }, row: { field: 'dataset', type: 'nominal', title: null } },
-    spec: {
-      width: 120,
-      layer: [
-        { mark: { type: 'rule', color: '#999', strokeDash: [2, 2] }, encoding: { x: { datum: 0, type: 'quantitative' } } },
-        { mark: 'rule', transform: [{ filter: 'isValid(datum.ciLow)' }], encoding: { y: { field: 'method', type: 'nominal', title: null }, x: { field: 'ciLow', type: 'quantitative' }, x2: { field: 'ciHigh' } } },
-        { mark: { type: 'point', filled: true, size: 60 }, encoding: { y: { field: 'method', type: 'nominal', title: null }, x: { field: 'delta', type: 'quantitative', title: 'difference from reference', axis: { format: '+%' } }, color: { condition: { test: 'datum.delta < 0', value: '#BE0032' }, value: '#008856' } } },
-      ],
-    },
-    config: { background: 'white' },
-  } as TopLevelSpec;
+/** Whether a score or comparison row is the picked cell (its dataset's headline under `headline`). */
+export function isPicked(data: Pick<ReportData, 'headlines'>, pick: string, r: { dataset: string; metric: string; level: string; k: number | null }): boolean {
+  return pick === HEADLINE ? isHeadlineRow(data.headlines, r) : comboOf(r) === pick;
+}
+
+const TYPE_ORDER = ['factual', 'temporal', 'update', 'multi-hop', 'abstention', 'all'];
+
+/** Per-type means of the picked cells: one row per dataset × method, the types as columns (mean [CI] (n)). */
+export function scoresTable(data: ReportData, pick: string): Displayable {
+  const rows = data.scores.filter((s) => isPicked(data, pick, s));
+  const types = TYPE_ORDER.filter((t) => rows.some((r) => r.type === t));
+  const keys = [...new Set(rows.map((r) => `${r.dataset}\t${markedLabel(r.series, r.upperBound)}`))];
+  const out = keys.map((key) => {
+    const [dataset = '', method = ''] = key.split('\t');
+    const mine = rows.filter((r) => r.dataset === dataset && markedLabel(r.series, r.upperBound) === method);
+    const first = mine[0]!;
+    const cell = (t: string): string => {
+      const r = mine.find((x) => x.type === t);
+      return r ? `${pct(r.mean)}${r.ciLow === null ? '' : ` [${pct(r.ciLow)}, ${pct(r.ciHigh)}]`} (${r.n})` : '—';
+    };
+    const metric = `${comboLabel(first)}${first.level === 'session' && first.granularity === 'turn' ? ' — session of top turns' : ''}`;
+    return Object.fromEntries([['dataset', dataset], ['method', method], ['metric', metric], ...types.map((t) => [t, cell(t)])]) as Record<string, string>;
+  });
+  return table(out, ['dataset', 'method', 'metric', ...types]);
+}
+
+/**
+ * The paired comparisons of the picked cells as the HTML page groups them: one row per dataset × pair (a sweep's
+ * variations in words), the types as columns, A − B in points [95% CI] with p_holm (< 0.001 below) within its Holm
+ * family of m. `keep` narrows the rows (the ablation notebook keeps the sweep's pairs).
+ */
+export function comparisonTable(data: ReportData, pick: string, keep: (c: Comparison) => boolean = () => true): Displayable {
+  const rows = data.comparisons.filter((c) => keep(c) && isPicked(data, pick, c as { dataset: string; metric: string; level: string; k: number | null }));
+  const types = TYPE_ORDER.filter((t) => rows.some((r) => r.adapt_type === t));
+  const pts = (x: unknown): string => (typeof x === 'number' ? `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}` : '—');
+  const groups = [...new Set(rows.map((r) => `${String(r.dataset)}\t${comparisonPair(r, data)}`))];
+  const out = groups.map((g) => {
+    const [dataset = '', pair = ''] = g.split('\t');
+    const mine = rows.filter((r) => String(r.dataset) === dataset && comparisonPair(r, data) === pair);
+    const cell = (t: string): string => {
+      const r = mine.find((x) => x.adapt_type === t);
+      if (!r) return '—';
+      const sig = typeof r.p_holm === 'number' && r.p_holm < 0.05 ? ' *' : '';
+      return `${pts(r.mean_diff)} [${pts(r.ci_low)}, ${pts(r.ci_high)}] p_holm ${pValueText(r.p_holm as number)}${r.family_size ? ` (m ${String(r.family_size)})` : ''} n ${String(r.n_pairs)}${sig}`;
+    };
+    return Object.fromEntries([['dataset', dataset], ['A − B', pair], ...types.map((t) => [t, cell(t)])]) as Record<string, string>;
+  });
+  return table(out, ['dataset', 'A − B', ...types]);
+}
+
+/**
+ * Which datasets a section shows, out of every dataset of the file, as a note — so a dataset is never dropped
+ * silently: a dataset with no rows is named with the reason given.
+ */
+export function coverage(data: ReportData, what: string, shown: Iterable<string>, missingWhy: string): Displayable {
+  const all = [...new Set([...data.questions.map((q) => q.dataset), ...data.scores.map((s) => s.dataset)])].sort();
+  const have = new Set(shown);
+  const missing = all.filter((d) => !have.has(d));
+  const text = `${what}: ${all.filter((d) => have.has(d)).join(', ') || 'no dataset'}${missing.length > 0 ? ` — not shown: ${missing.join(', ')} (${missingWhy})` : ' — every dataset of the file'}`;
+  return display({ 'text/markdown': escapeMarkdown(text), 'text/plain': text });
 }

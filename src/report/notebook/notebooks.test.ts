@@ -2,7 +2,9 @@
  * The notebooks run for real: `npm run notebooks` (scripts/notebooks.ts) executes every notebook in notebooks/ on
  * Deno's Jupyter kernel through jupyter-nbconvert against a small results file made here (a real run with the
  * loopback LLM stand-in), and each HTML export carries its charts as PNG data URLs and no error output. A notebook
- * with a failing cell, or a cell that displays nothing, makes the command exit non-zero and name it.
+ * with a failing cell, or a cell that displays nothing, makes the command exit non-zero and name it. On a sweep's
+ * results (experiment 4, two datasets) the ablation notebook shows every dataset's verdicts and comparisons, and
+ * every chart is drawn at a readable size.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../run/provenance.ts';
 import { makeSampleResults } from '../testing/sample-results.ts';
+import { makePlanResults } from '../testing/plan-results.ts';
 import { note } from './notebook-kit.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-notebooks-'));
@@ -73,6 +76,32 @@ describe('npm run notebooks', () => {
       expect(html, nb).toContain('<table');
     }
     expect(readFileSync(join(out, 'overview.html'), 'utf8')).toContain('adaptmr-oracle (upper bound)');
+  }, 600_000);
+
+  it('keeps every dataset of a sweep in the ablation notebook, reads its verdicts and comparisons, and draws charts to be read', async () => {
+    mkdirSync(join(dir, 'plan'), { recursive: true });
+    const plan = await makePlanResults(join(dir, 'plan'));
+    const out = join(dir, 'plan-html');
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'notebooks.ts'), plan.exp4, '--out', out], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 600_000 });
+    expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+    const html = readFileSync(join(out, 'ablation.html'), 'utf8');
+    // Both datasets, in the verdicts and in the sweep's comparisons, named as shown; the variations in words.
+    expect(html).toMatch(/datasets with ablation verdicts: locomo, longmemeval-oracle — every dataset of the file/u);
+    expect(html).toMatch(/datasets with comparisons: locomo, longmemeval-oracle — every dataset of the file/u);
+    expect(html).toMatch(/The sweep(&#39;|')s comparisons — \d+ rows/u);
+    expect(html).toContain('w/o temporal strategy − full system');
+    expect(html).not.toContain('No paired comparisons');
+    // Every chart of every notebook is drawn at a readable size: no strip (the old overview chart was 1,300 × 150).
+    for (const nb of ['ablation', 'overview', 'efficiency']) {
+      const page = readFileSync(join(out, `${nb}.html`), 'utf8');
+      const pngs = [...page.matchAll(/<img src="data:image\/png;base64,([^"]+)"/gu)].map((m) => Buffer.from(m[1]!, 'base64'));
+      expect(pngs.length, nb).toBeGreaterThan(0);
+      for (const png of pngs) {
+        const [w, h] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+        expect(h, `${nb}: ${w} × ${h}`).toBeGreaterThanOrEqual(400); // PNGs are drawn at 2×: ≥ 200 px on the page
+        expect(w / h, `${nb}: ${w} × ${h}`).toBeLessThan(5);
+      }
+    }
   }, 600_000);
 
   it('exits non-zero and names the notebook when a cell fails', () => {

@@ -12,37 +12,62 @@ import type { ResultStore } from '../../store/index.ts';
 import { rankingChanges, variationOf } from '../../eval/verdicts/index.ts';
 import { loadVerdictInput } from '../../store/index.ts';
 import { formatComparison, type ComparisonCell } from '../comparison-cells.ts';
-import { TYPE_COLUMNS } from '../per-type-table.ts';
+import { TYPE_COLUMNS, typeColumns } from '../per-type-table.ts';
 import { renderChart } from '../render-chart.ts';
+import { CHART_CONFIG, typeColorScale } from '../palette.ts';
+import { fitMeta, reserveFor, wrapTitle } from '../chart-fit.ts';
+import { pValueText, variationLabel } from '../claim-label.ts';
 import { headlineComparisons, headlineTitle, runHeadlineTitle, type PlanRun } from './plan-runs.ts';
-import { routingTables } from './routing-table.ts';
-import type { PlanSection } from './section.ts';
+import { routingTableData } from './routing-table.ts';
+import { tableData, type PlanSection } from './section.ts';
 import { sectionVerdicts } from './section-verdicts.ts';
 
-/** Dot-and-whisker per variation and type; one column per dataset (each at its own headline, named in the facet). */
-function chartSpec(cells: readonly (ComparisonCell & { variation: string })[], title: string, facetTitle: (dataset: string) => string): TopLevelSpec {
-  const values = cells.map((c) => ({ dataset: facetTitle(c.dataset), variation: c.variation, type: c.adaptType, delta: c.meanDiff * 100, lo: c.ciLow * 100, hi: c.ciHigh * 100, significant: c.pHolm < 0.05 }));
+/**
+ * Forest plot of the ablations: one row per variation ("w/o temporal strategy"), a dot and whisker per type (offset
+ * within the row, coloured by type), the zero line under them; one panel per dataset, each at its own headline
+ * (named under the dataset in the panel title), wrapped into rows on a narrow page (chart-fit.ts).
+ */
+export function ablationChartSpec(cells: readonly (ComparisonCell & { variation: string })[], title: string, headline: (dataset: string) => string): TopLevelSpec {
+  const values = cells.map((c) => ({
+    dataset: c.dataset, headline: headline(c.dataset), variation: variationLabel(c.variation), type: c.adaptType,
+    delta: c.meanDiff * 100, lo: c.ciLow * 100, hi: c.ciHigh * 100, n: c.nPairs, pHolm: pValueText(c.pHolm),
+    significant: c.pHolm < 0.05 ? 'p_holm < 0.05' : 'not significant',
+  }));
+  const labels = [...new Set(values.map((v) => v.variation))];
+  const types = typeColumns(cells.map((c) => c.adaptType));
+  const datasets = [...new Set(values.map((v) => v.dataset))];
+  const y = { field: 'variation', type: 'nominal' as const, title: null, sort: labels };
+  const x = { type: 'quantitative' as const, title: 'ablation − full system (points, 95% CI)' };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title,
-    config: { background: 'white' },
+    title: wrapTitle(title),
+    config: CHART_CONFIG,
+    usermeta: fitMeta(320, reserveFor(labels), datasets.length),
     data: { values },
-    facet: { column: { field: 'dataset', type: 'nominal', title: null } },
+    // The panel title: the dataset, and on a second line its headline metric.
+    transform: [{ calculate: "datum.dataset + '\\n' + datum.headline", as: 'panel' }],
+    facet: { field: 'panel', type: 'nominal', title: null, header: { labelExpr: "split(datum.label, '\\n')", labelFontSize: 12, labelFontWeight: 'bold' } },
+    columns: Math.min(2, datasets.length),
     spec: {
-      width: 360,
-      height: { step: 14 },
-      encoding: {
-        y: { field: 'variation', type: 'nominal', title: null },
-        yOffset: { field: 'type', type: 'nominal', sort: [...TYPE_COLUMNS] },
-        color: { field: 'type', type: 'nominal', sort: [...TYPE_COLUMNS], title: 'AdaptMR type' },
-      },
+      width: 340,
+      // The step of one type's row inside a variation's band (the offset scale).
+      height: { step: Math.max(7, Math.floor(60 / types.length)) },
+      encoding: { y, yOffset: { field: 'type', type: 'nominal', sort: types } },
       layer: [
-        { mark: { type: 'rule' }, encoding: { x: { field: 'lo', type: 'quantitative', title: 'delta vs full AdaptMR (points, 95% CI)' }, x2: { field: 'hi' } } },
-        { mark: { type: 'point', filled: true, size: 40, tooltip: true }, encoding: { x: { field: 'delta', type: 'quantitative' } } },
-        { mark: { type: 'rule', color: 'gray' }, encoding: { x: { datum: 0 } } },
+        // Drawn first, so a dot exactly at 0 (no question changed) stays visible over it.
+        { mark: { type: 'rule', color: '#888', strokeDash: [3, 3] }, encoding: { x: { datum: 0, type: 'quantitative' }, y: null, yOffset: null } },
+        { mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { x: { field: 'lo', ...x }, x2: { field: 'hi' }, color: { field: 'type', type: 'nominal', title: 'AdaptMR type', scale: typeColorScale(types), legend: { orient: 'bottom', direction: 'horizontal' } } } },
+        {
+          mark: { type: 'point', filled: true, size: 45 },
+          encoding: {
+            x: { field: 'delta', ...x }, color: { field: 'type', type: 'nominal' },
+            tooltip: [{ field: 'dataset' }, { field: 'variation' }, { field: 'type' }, { field: 'delta', title: 'delta (points)', format: '+.1f' }, { field: 'lo', title: 'CI low', format: '+.1f' }, { field: 'hi', title: 'CI high', format: '+.1f' }, { field: 'n', title: 'pairs' }, { field: 'pHolm', title: 'p_holm' }],
+          },
+        },
       ],
     },
-  };
+    resolve: { scale: { y: 'independent' } },
+  } as TopLevelSpec;
 }
 
 export async function ablationsSection(store: ResultStore, runs: readonly PlanRun[], chartsDir: string): Promise<PlanSection> {
@@ -81,13 +106,22 @@ export async function ablationsSection(store: ResultStore, runs: readonly PlanRu
     }
   }
   const routed = [base, ...variations].map((r) => ({ runId: r.runId, label: r === base ? `full (${base.name})` : variationOf(r.name), method }));
+  const routing = routingTableData(input.retrievals, input.questions, routed, datasets);
+  const head = `${title}  — cells: delta ablation − full [95% paired bootstrap CI] p_holm (Holm over the ${variations.length} ablations of each dataset × metric × type); * = significant after Holm`;
+  const touchedTitle = 'Questions whose ranking the ablation changed (vs the full system), per gold type: an ablation can only move a mean through these';
   const text = [
-    `${title}  — cells: delta ablation − full [95% paired bootstrap CI] p_holm (Holm over the ${variations.length} ablations of each dataset × metric × type); * = significant after Holm`,
+    head,
     table.toString(),
-    `Questions whose ranking the ablation changed (vs the full system), per gold type: an ablation can only move a mean through these\n${touched.toString()}`,
-    routingTables(input.retrievals, input.questions, routed, datasets),
+    `${touchedTitle}\n${touched.toString()}`,
+    routing.map((t) => t.text).join('\n'),
     await sectionVerdicts(store, base.experiment, 'Verdicts (a drop claimed for every ablation and type; the plan predicts one on the named type)'),
   ].filter((x) => x !== '');
-  const charts = [await renderChart(chartSpec(cells, title, (d) => `${d}: ${headlineTitle(h(d))}`), join(chartsDir, 'exp4-ablations'))];
-  return { experiment: 'ablations', text: text.join('\n'), charts };
+  const charts = [await renderChart(ablationChartSpec(cells, title, (d) => headlineTitle(h(d))), join(chartsDir, 'exp4-ablations'))];
+  // For the HTML report: the variation in words in the tables' second column.
+  const named = (t: ReturnType<typeof tableData>): ReturnType<typeof tableData> => ({ ...t, head: t.head.map((x) => (x === 'ablation' ? 'variation' : x)), rows: t.rows.map((r) => [r[0]!, variationLabel(r[1]!), ...r.slice(2)]) });
+  return {
+    experiment: 'ablations', text: text.join('\n'), charts, title,
+    notes: [`delta = ablation − full system, in metric units [95% paired bootstrap CI], p_holm over the ${variations.length} ablations of each dataset × metric × type; * = significant after Holm`],
+    tables: [named(tableData('Delta per variation and type', table)), named(tableData(touchedTitle, touched)), ...routing.map(({ text: _t, ...t }) => t)],
+  };
 }

@@ -15,7 +15,7 @@ import { recallByTypeSpec } from '../recall-by-type-spec.ts';
 import { renderChart } from '../render-chart.ts';
 import { loadDegradedMarks, markedMethod, seriesLabeller, type SeriesKey } from '../series-label.ts';
 import { headlineComparisons, runHeadlineTitle, typeMeansOfRuns, type PlanRun } from './plan-runs.ts';
-import { routingTables } from './routing-table.ts';
+import { routingTableData } from './routing-table.ts';
 import type { PlanSection } from './section.ts';
 import { sectionVerdicts } from './section-verdicts.ts';
 
@@ -37,9 +37,10 @@ export async function adaptmrVsBaselinesSection(store: ResultStore, run: PlanRun
   const input = await loadVerdictInput(store);
   const ctx = new ClaimContext(input);
   const variants = adaptmrVariants(ctx, run.input).map((m) => ({ runId: run.runId, label: markedMethod(marks, run.runId, m.id), method: m.id }));
-  const routing = routingTables(input.retrievals, input.questions, variants, run.datasets);
-  if (routing) text.push(routing);
+  const routing = routingTableData(input.retrievals, input.questions, variants, run.datasets);
+  if (routing.length > 0) text.push(routing.map((t) => t.text).join('\n'));
+  const notes = excluded.length > 0 ? [text[text.length - (routing.length > 0 ? 2 : 1)]!] : [];
   text.push(await sectionVerdicts(store, run.experiment, 'Verdicts (primary family per dataset × type: every AdaptMR variant vs unified and vs the strongest baseline; exploratory: the rest)'));
   const charts = rows.some((r) => !r.na) ? [await renderChart(recallByTypeSpec(rows, { title }), join(chartsDir, 'exp3-adaptmr-vs-baselines'))] : [];
-  return { experiment: 'adaptmr-vs-baselines', text: text.join('\n\n'), charts };
+  return { experiment: 'adaptmr-vs-baselines', text: text.join('\n\n'), charts, title, notes, tables: routing.map(({ text: _t, ...t }) => t) };
 }

@@ -11,12 +11,13 @@ import Table from 'cli-table3';
 import type { TopLevelSpec } from 'vega-lite';
 import type { ResultStore } from '../../store/index.ts';
 import { renderChart, type ChartFiles } from '../render-chart.ts';
+import { CHART_CONFIG, colorScale } from '../palette.ts';
 import { efficiencyOf, type CallRow, type MethodEfficiency, type QuestionTiming } from '../../eval/verdicts/efficiency.ts';
 import { OVERHEAD_BASE_MIN_MS } from '../../eval/verdicts/index.ts';
 import { loadDegradedMarks, markedMethod } from '../series-label.ts';
 import { sectionVerdicts } from './section-verdicts.ts';
 import { headlineTitle, pct, runHeadlineTitle, typeMeansOfRuns, type PlanRun } from './plan-runs.ts';
-import type { PlanSection } from './section.ts';
+import { tableData, type PlanSection } from './section.ts';
 
 function stageMs(notes: string | null): Record<string, number> {
   if (!notes) return {};
@@ -44,7 +45,8 @@ function charts(per: readonly DatasetEfficiency[], title: string, facetTitle: (d
   const points = per.flatMap((d) => d.eff.filter((e) => d.means.has(e.method)).map((e) => ({ dataset: facetTitle(d.dataset), method: label(e.method), latency: e.meanMs, ...d.means.get(e.method)! })));
   const stages = per.flatMap((d) => d.eff.flatMap((e) => Object.entries(e.stageMeanMs).map(([stage, v]) => ({ dataset: d.dataset, method: label(e.method), stage, ms: v }))));
   const tokens = per.flatMap((d) => d.eff.flatMap((e) => Object.entries(e.tokensPerQuestion).map(([stage, v]) => ({ dataset: d.dataset, method: label(e.method), stage, tokens: v }))));
-  const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config: { background: 'white' } };
+  const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config: CHART_CONFIG };
+  const methodColors = colorScale(points.map((p) => p.method));
   const column = { field: 'dataset', type: 'nominal' as const, title: null };
   const specs: TopLevelSpec[] = [
     {
@@ -54,9 +56,9 @@ function charts(per: readonly DatasetEfficiency[], title: string, facetTitle: (d
       resolve: { scale: { x: 'independent', y: 'independent' } },
       spec: {
         width: 300, height: 240,
-        encoding: { x: { field: 'latency', type: 'quantitative', title: 'mean latency per question (ms)', scale: { zero: false } }, color: { field: 'method', type: 'nominal' } },
+        encoding: { x: { field: 'latency', type: 'quantitative', title: 'mean latency per question (ms)', scale: { zero: false }, axis: { tickCount: 5 } }, color: { field: 'method', type: 'nominal', title: 'method', scale: methodColors, legend: { orient: 'bottom', columns: 3 } } },
         layer: [
-          { mark: { type: 'rule' }, encoding: { y: { field: 'lo', type: 'quantitative', title: 'mean (95% CI)', axis: { format: '%' }, scale: { zero: false } }, y2: { field: 'hi' } } },
+          { mark: { type: 'rule' }, encoding: { y: { field: 'lo', type: 'quantitative', title: 'mean (95% CI)', axis: { format: '.0%' }, scale: { zero: false } }, y2: { field: 'hi' } } },
           { mark: { type: 'point', filled: true, size: 70, tooltip: true }, encoding: { y: { field: 'mean', type: 'quantitative' } } },
         ],
       },
@@ -67,7 +69,8 @@ function charts(per: readonly DatasetEfficiency[], title: string, facetTitle: (d
       encoding: { column, x: { field: 'method', type: 'nominal', axis: { labelAngle: -30 } }, y: { field: 'ms', type: 'quantitative', title: 'mean ms per question', stack: 'zero' }, color: { field: 'stage', type: 'nominal' } },
     },
   ];
-  if (tokens.length > 0) {
+  // Only when some stage spent tokens: a retrieval-only run would draw an empty chart with one tick at 0.
+  if (tokens.some((t) => t.tokens > 0)) {
     specs.push({
       ...base, title: `${title}: tokens per stage`, data: { values: tokens }, width: { step: 24 }, height: 220,
       mark: { type: 'bar', tooltip: true },
@@ -124,5 +127,9 @@ export async function efficiencySection(store: ResultStore, run: PlanRun, charts
   const files: ChartFiles[] = [];
   const names = ['exp5-efficiency', 'exp5-efficiency-stages', 'exp5-efficiency-tokens'];
   for (const [i, spec] of charts(per, title, (d) => `${d}: ${headlineTitle(run.headlineOf(d))}`, (m) => markedMethod(marks, run.runId, m)).entries()) files.push(await renderChart(spec, join(chartsDir, names[i]!)));
-  return { experiment: 'efficiency', text: text.join('\n'), charts: files };
+  return {
+    experiment: 'efficiency', text: text.join('\n'), charts: files, title,
+    notes: [text[0]!.slice(title.length + 4), ...text.slice(2, 5)],
+    tables: [tableData('Latency, added milliseconds and overhead ratio per method', table)],
+  };
 }

@@ -30,5 +30,5 @@ export async function existingSystemsSection(store: ResultStore, run: PlanRun, c
     : 'every plan system declared in plan.systems ran');
   text.push(await sectionVerdicts(store, run.experiment, 'Verdicts, plan prediction "factual high (~70–80%), temporal and update low (~30–50%)" (factual − weak type)'));
   const charts = rows.some((r) => !r.na) ? [await renderChart(recallByTypeSpec(rows, { title }), join(chartsDir, 'exp1-existing-systems'))] : [];
-  return { experiment: 'existing-systems', text: text.join('\n'), charts };
+  return { experiment: 'existing-systems', text: text.join('\n'), charts, title, notes: [text[1]!] };
 }

@@ -12,8 +12,10 @@ import { ClaimContext, oracleAnalyses, type OracleAnalysis } from '../../eval/ve
 import { loadVerdictInput, type ResultStore } from '../../store/index.ts';
 import { TYPE_COLUMNS } from '../per-type-table.ts';
 import { renderChart } from '../render-chart.ts';
+import { CHART_CONFIG, methodColor, upperBoundEncoding } from '../palette.ts';
+import { wrapTitle } from '../chart-fit.ts';
 import { headlineTitle, pct, points, runHeadlineTitle, type PlanRun } from './plan-runs.ts';
-import type { PlanSection } from './section.ts';
+import { tableData, type PlanSection } from './section.ts';
 import { sectionVerdicts } from './section-verdicts.ts';
 
 const ci = (i: { estimate: number; low: number; high: number }): string => `${pct(i.estimate)} [${pct(i.low)}, ${pct(i.high)}]`;
@@ -22,38 +24,56 @@ const ci = (i: { estimate: number; low: number; high: number }): string => `${pc
 function chartSpec(analyses: readonly OracleAnalysis[], reference: string, target: number, title: string, subtitle: (dataset: string) => string): TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title,
-    config: { background: 'white' },
-    vconcat: analyses.map((a) => ({ title: subtitle(a.dataset), ...datasetPanels(a, reference, target) })),
+    title: wrapTitle(title),
+    config: CHART_CONFIG,
+    vconcat: analyses.map((a) => ({ title: subtitle(a.dataset), ...datasetPanels(a, reference, target, colorsOf(analyses, reference)) })),
+  };
+}
+
+/**
+ * One colour scale for every dataset's panels (vega-lite shares it across the rows): the reference and each best
+ * single strategy keep their method colours, the two upper bounds theirs, outlined.
+ */
+function colorsOf(analyses: readonly OracleAnalysis[], reference: string): { domain: string[]; range: string[] } {
+  const best = [...new Set(analyses.map((a) => a.bestSingle.id))];
+  return {
+    domain: [ORACLE, CEILING, ...best.map((id) => `best single (${id})`), reference],
+    range: [methodColor('adaptmr-oracle'), CEILING_COLOR, ...best.map((id) => methodColor(id)), methodColor(reference)],
   };
 }
 
 type Panels = Extract<TopLevelSpec, { hconcat: unknown }>['hconcat'];
 
-function datasetPanels(a: OracleAnalysis, reference: string, target: number): { hconcat: Panels } {
+const ORACLE = 'oracle (gold type, upper bound)';
+const CEILING = 'per-question ceiling (upper bound)';
+/** Kelly's buff: no committed experiment 2 method has it. */
+const CEILING_COLOR = '#C2B280';
+
+function datasetPanels(a: OracleAnalysis, reference: string, target: number, colors: { domain: string[]; range: string[] }): { hconcat: Panels } {
+  const best = `best single (${a.bestSingle.id})`;
   const bars = a.rows.flatMap((r) => [
-    { type: r.adaptType, series: 'oracle (gold type)', mean: r.oracle.estimate, lo: r.oracle.low, hi: r.oracle.high },
-    { type: r.adaptType, series: `best single (${a.bestSingle.id})`, mean: r.bestSingle.estimate, lo: r.bestSingle.low, hi: r.bestSingle.high },
-    { type: r.adaptType, series: 'per-question ceiling', mean: r.ceiling.estimate, lo: r.ceiling.low, hi: r.ceiling.high },
-    { type: r.adaptType, series: reference, mean: r.reference.estimate, lo: r.reference.low, hi: r.reference.high },
+    { type: r.adaptType, series: ORACLE, mean: r.oracle.estimate, lo: r.oracle.low, hi: r.oracle.high, upperBound: true },
+    { type: r.adaptType, series: best, mean: r.bestSingle.estimate, lo: r.bestSingle.low, hi: r.bestSingle.high, upperBound: false },
+    { type: r.adaptType, series: CEILING, mean: r.ceiling.estimate, lo: r.ceiling.low, hi: r.ceiling.high, upperBound: true },
+    { type: r.adaptType, series: reference, mean: r.reference.estimate, lo: r.reference.low, hi: r.reference.high, upperBound: false },
   ]);
   const gaps = a.rows.map((r) => ({ type: r.adaptType, gap: r.vsReference.result.meanDiff * 100, lo: r.vsReference.result.ciLow * 100, hi: r.vsReference.result.ciHigh * 100, target }));
   const x = { field: 'type', type: 'nominal' as const, sort: [...TYPE_COLUMNS], title: 'AdaptMR type', axis: { labelAngle: -30 } };
   return {
     hconcat: [
       {
-        data: { values: bars }, width: { step: 14 }, height: 220,
+        data: { values: bars }, width: { step: 18 }, height: 260,
         encoding: { x, xOffset: { field: 'series', type: 'nominal' } },
         layer: [
-          { mark: { type: 'bar', tooltip: true }, encoding: { y: { field: 'mean', type: 'quantitative', title: 'mean (report half)', axis: { format: '%' }, scale: { domain: [0, 1] } }, color: { field: 'series', type: 'nominal', title: null } } },
+          { mark: { type: 'bar', tooltip: true }, encoding: { y: { field: 'mean', type: 'quantitative', title: 'mean (report half)', axis: { format: '.0%' }, scale: { domain: [0, 1] } }, color: { field: 'series', type: 'nominal', title: null, scale: colors, legend: { orient: 'bottom', columns: 2 } }, ...upperBoundEncoding() } },
           { mark: { type: 'rule', color: 'black' }, encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
         ],
       },
       {
-        data: { values: gaps }, width: { step: 30 }, height: 220,
+        data: { values: gaps }, width: { step: 44 }, height: 260,
         // x only on the gap layers: the target and zero lines span the whole width.
         layer: [
-          { mark: { type: 'point', filled: true, size: 60, tooltip: true }, encoding: { x, y: { field: 'gap', type: 'quantitative', title: `gap oracle − ${reference} (points, 95% CI)` } } },
+          { mark: { type: 'point', filled: true, size: 60, tooltip: true }, encoding: { x, y: { field: 'gap', type: 'quantitative', title: [`gap oracle − ${reference}`, '(points, 95% CI)'] } } },
           { mark: { type: 'rule' }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
           { mark: { type: 'rule', strokeDash: [4, 4], color: 'firebrick' }, encoding: { y: { datum: target } } },
           { mark: { type: 'rule', color: 'gray' }, encoding: { y: { datum: 0 } } },
@@ -64,7 +84,8 @@ function datasetPanels(a: OracleAnalysis, reference: string, target: number): { 
 }
 
 /** Per dataset and type: the strategy chosen (tie rule), n, oracle, reference, best single, ceiling, and the gap (also the beyond-benchmarks section's). */
-export function oracleTable(analyses: readonly OracleAnalysis[], reference: string): string {
+/** The oracle's table (cli-table3: `.toString()` for the terminal, `tableData` for the HTML page). */
+export function oracleTable(analyses: readonly OracleAnalysis[], reference: string): Table.Table {
   const table = new Table({ head: ['dataset', 'type', 'strategy chosen (tie rule)', 'n', 'oracle [95% CI]', `${reference}`, 'best single', 'ceiling', 'oracle − unified [95% CI] p'], style: { head: [], border: [], compact: true } });
   for (const a of analyses) {
     const choice = new Map(a.choices.map((c) => [c.adaptType, c]));
@@ -73,10 +94,10 @@ export function oracleTable(analyses: readonly OracleAnalysis[], reference: stri
       const chosen = r.adaptType === 'all' ? '(per type)' : `${c!.chosen}${c!.tied.length > 1 ? ` (${c!.rule === 'own' ? 'own, ' : ''}tied ×${c!.tied.length})` : ''}`;
       const g = r.vsReference.result;
       table.push([a.dataset, r.adaptType, chosen, r.n, ci(r.oracle), ci(r.reference), ci(r.bestSingle), ci(r.ceiling),
-        `${points(g.meanDiff)} [${points(g.ciLow)}, ${points(g.ciHigh)}] p ${g.pValue < 0.001 ? '<0.001' : g.pValue.toFixed(3)}`]);
+        `${points(g.meanDiff)} [${points(g.ciLow)}, ${points(g.ciHigh)}] p ${g.pValue < 0.001 ? '< 0.001' : g.pValue.toFixed(3)}`]);
     }
   }
-  return table.toString();
+  return table;
 }
 
 export async function oracleSection(store: ResultStore, run: PlanRun, chartsDir: string): Promise<PlanSection> {
@@ -88,15 +109,20 @@ export async function oracleSection(store: ResultStore, run: PlanRun, chartsDir:
   }
   const split = run.plan.split ?? 0.5;
   const target = run.plan.gapTarget ?? 10;
+  const table = oracleTable(analyses, reference);
   const text = [
     `${title}\nchosen on a ${split} selection split (seed ${run.seed}; tie rule: the type's own strategy when tied, else the first by id), reported on the other questions; ` +
       `best single = the one strategy best on the whole selection half (${analyses.map((a) => `${a.dataset}: ${a.bestSingle.id}${a.bestSingle.tied.length > 1 ? `, tied with ${a.bestSingle.tied.length - 1}` : ''}`).join('; ')}); ` +
       'ceiling = every question served by whichever strategy scores best on it (the true upper bound); ' +
       [...new Set(analyses.map((a) => `${a.dataset}: ${a.rows[0]?.vsReference.result.test}, ${a.rows[0]?.vsReference.bootstrap}s resampled`))].join('; '),
-    oracleTable(analyses, reference),
+    table.toString(),
     await sectionVerdicts(store, run.experiment),
   ];
   const chartTitle = `Experiment 2: oracle (gold type), best single strategy, per-question ceiling and ${reference}; dashed = plan's ${target}-point gap`;
   const spec = chartSpec(analyses, reference, target, chartTitle, (d) => `${d}: ${headlineTitle(run.headlineOf(d))}`);
-  return { experiment: 'oracle-upper-bound', text: text.join('\n'), charts: [await renderChart(spec, join(chartsDir, 'exp2-oracle-upper-bound'))] };
+  return {
+    experiment: 'oracle-upper-bound', text: text.join('\n'), charts: [await renderChart(spec, join(chartsDir, 'exp2-oracle-upper-bound'))],
+    title, notes: [text[0]!.slice(title.length + 1)],
+    tables: [tableData('Strategy chosen per type (selection half) and, on the report half, the oracle, the reference, the best single strategy and the per-question ceiling', table)],
+  };
 }

@@ -8,6 +8,7 @@ import Table from 'cli-table3';
 import { routeByGoldType, type RetrievalFact } from '../../eval/verdicts/index.ts';
 import type { QuestionFact } from '../../eval/verdicts/index.ts';
 import { typeColumns } from '../per-type-table.ts';
+import { tableData, type SectionTable } from './section.ts';
 
 export interface RoutedMethod {
   runId: string;
@@ -17,7 +18,12 @@ export interface RoutedMethod {
 }
 
 export function routingTables(retrievals: readonly RetrievalFact[], questions: readonly QuestionFact[], methods: readonly RoutedMethod[], datasets: readonly string[]): string {
-  const out: string[] = [];
+  return routingTableData(retrievals, questions, methods, datasets).map((t) => t.text).join('\n');
+}
+
+/** The routing tables as data (for the HTML report) and as text, one per dataset that has routed questions. */
+export function routingTableData(retrievals: readonly RetrievalFact[], questions: readonly QuestionFact[], methods: readonly RoutedMethod[], datasets: readonly string[]): (SectionTable & { text: string })[] {
+  const out: (SectionTable & { text: string })[] = [];
   for (const dataset of datasets) {
     const present = new Set(questions.filter((q) => q.dataset === dataset).map((q) => q.adaptType));
     const columns = typeColumns(present).filter((t) => t !== 'all');
@@ -39,7 +45,8 @@ export function routingTables(retrievals: readonly RetrievalFact[], questions: r
         table.push([m.label, route, ...row, `${all}/${total} (${((all / total) * 100).toFixed(0)}%)`]);
       }
     }
-    if (any) out.push(`Routing on ${dataset}: questions per route taken (rows) and gold type (columns)\n${table.toString()}`);
+    const title = `Routing on ${dataset}: questions per route taken (rows) and gold type (columns)`;
+    if (any) out.push({ ...tableData(title, table), text: `${title}\n${table.toString()}` });
   }
-  return out.join('\n');
+  return out;
 }

@@ -101,6 +101,15 @@ describe('explainQuestion on real questions', () => {
   });
 });
 
+describe('explain --methods', () => {
+  it('reruns only the methods asked for, and refuses an id the experiment does not have', async () => {
+    const ids = exp.config.methods.map((m) => m.id);
+    const r = await explainQuestion(exp, { questionId: LME_ID, dataDir: DATA, methods: [ids[0]!] });
+    expect(r.methods.map((m) => m.method)).toEqual([ids[0]]);
+    await expect(explainQuestion(exp, { questionId: LME_ID, dataDir: DATA, methods: ['no-such-method'] })).rejects.toThrow(/--methods: no-such-method not in the experiment \(its methods: /u);
+  });
+});
+
 describe('adaptmr explain (command)', () => {
   it('refuses to run with neither --experiment nor --results, as a usage line', async () => {
     const handler = explainCommand.handler as (argv: Record<string, unknown>) => Promise<void>;

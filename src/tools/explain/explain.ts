@@ -64,6 +64,8 @@ export interface ExplainResult {
 
 export interface ExplainOptions {
   questionId: string;
+  /** Only these method ids of the experiment (all when absent); an unknown id is refused with the file's ids. */
+  methods?: readonly string[] | undefined;
   /** Restrict the search to this dataset of the config (name as in the results). */
   dataset?: string | undefined;
   dataDir?: string | undefined;
@@ -91,7 +93,17 @@ async function findInstance(config: ExperimentConfig, o: ExplainOptions, path: s
   return found[0]!;
 }
 
-export async function explainQuestion(exp: LoadedExperiment, o: ExplainOptions): Promise<ExplainResult> {
+/** The experiment with only the picked methods (a case study of two methods stays small). */
+export function pickMethods(exp: LoadedExperiment, ids: readonly string[] | undefined): LoadedExperiment {
+  if (!ids || ids.length === 0) return exp;
+  const known = exp.config.methods.map((m) => m.id);
+  const unknown = ids.filter((id) => !known.includes(id));
+  if (unknown.length > 0) throw new InputError(`--methods: ${unknown.join(', ')} not in the experiment (its methods: ${known.join(', ')})`, exp.path);
+  return { ...exp, config: { ...exp.config, methods: exp.config.methods.filter((m) => ids.includes(m.id)) as typeof exp.config.methods } };
+}
+
+export async function explainQuestion(exp0: LoadedExperiment, o: ExplainOptions): Promise<ExplainResult> {
+  const exp = pickMethods(exp0, o.methods);
   const methods0 = await createMethods(exp.config, exp.path, exp.configHash);
   embedders.parseOptions(exp.config.embedder.name, exp.config.embedder.options, `${exp.path}: embedder`);
   const { instance, source, datasetIndex } = await findInstance(exp.config, o, exp.path);

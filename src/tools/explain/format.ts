@@ -14,7 +14,7 @@ function probs(p: Record<string, number> | null): string {
     .join(', ');
 }
 
-export function formatExplain(r: ExplainResult): string {
+export function formatExplain(r: ExplainResult, opts: { context?: boolean } = {}): string {
   const out: string[] = [];
   out.push(`experiment ${r.experiment} · dataset ${r.dataset} · question ${r.question.id}`);
   out.push(`asked at ${r.question.askedAt}`);
@@ -32,8 +32,12 @@ export function formatExplain(r: ExplainResult): string {
       out.push(`  ${String(u.rank).padStart(2)}. ${u.id}  ${u.date.slice(0, 16)}  ${u.score.toFixed(4)}  ${u.preview}`);
     }
     out.push(`notes: ${m.notes === null || m.notes === undefined ? '–' : JSON.stringify(m.notes)}`);
-    out.push('context (exactly what the reader gets):');
-    out.push(...(m.context ?? '').split('\n').map((l) => `  │ ${l}`));
+    if (opts.context === false) {
+      out.push(`context: not shown (--no-context; ${(m.context ?? '').length} characters)`);
+    } else {
+      out.push('context (exactly what the reader gets):');
+      out.push(...(m.context ?? '').split('\n').map((l) => `  │ ${l}`));
+    }
   }
   const g = r.gold;
   out.push('', '═'.repeat(100), 'GOLD (never given to a method; the oracle router got only the type)', '═'.repeat(100));

@@ -1,4 +1,5 @@
-// `explain --results`: each method's stored answer and verdict next to its context, gold apart; errors named.
+// `explain --results`: each method's stored answer and verdict next to its context, gold apart; errors named;
+// `--methods` and `--no-context` keep a case study small.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +43,15 @@ describe('explain --results', () => {
     expect(text.slice(b)).toMatch(/answer: 不知道\nverdict: wrong/);
     expect(text).toMatch(/METHOD c[\s\S]*error: boom/);
     expect(text.indexOf('GOLD')).toBeGreaterThan(text.indexOf('METHOD c'));
+  });
+  it('keeps only the methods asked for (--methods) and leaves contexts out (--no-context), saying how long they were', async () => {
+    const c = await loadStoredCase(file, 'q1', undefined, ['b', 'a']);
+    expect(c.methods.map((m) => m.method)).toEqual(['a', 'b']);
+    const text = formatStoredCase(c, { context: false });
+    expect(text).not.toContain('我三月去了巴黎');
+    expect(text).toContain(`context: not shown (--no-context; ${'Session s2: 我三月去了巴黎'.length} characters)`);
+    expect(text).not.toContain('METHOD c');
+    await expect(loadStoredCase(file, 'q1', undefined, ['a', 'zzz'])).rejects.toThrow(/--methods: zzz not stored for question "q1" \(its methods: a, b, c\)/u);
   });
   it('names a question the file does not have', async () => {
     await expect(loadStoredCase(file, 'nope')).rejects.toThrow(/question "nope" is not in the results file/);

@@ -43,7 +43,7 @@ function verdictsOf(json: string): string[] {
   });
 }
 
-export async function loadStoredCase(file: string, questionId: string, dataset?: string): Promise<StoredCase> {
+export async function loadStoredCase(file: string, questionId: string, dataset?: string, methods?: readonly string[]): Promise<StoredCase> {
   const store = await openResultStore(file, { readOnly: true });
   try {
     const qs = await store.query<{ dataset: string; text: string; asked_at: string; adapt_type: string; native_type: string; is_abstention: boolean; answer: string; evidence_session_ids: string[] }>(
@@ -58,6 +58,11 @@ export async function loadStoredCase(file: string, questionId: string, dataset?:
       `SELECT r.run_id, r.method, r.route, r.predicted_type, r.no_memory, r.unit_ids, r.context, r.error, a.answer, a.judge_verdicts, a.error AS answer_error
        FROM retrievals r LEFT JOIN answers a ON a.run_id = r.run_id AND a.dataset = r.dataset AND a.question_id = r.question_id AND a.method = r.method
        WHERE r.dataset = $1 AND r.question_id = $2 ORDER BY r.run_id, r.method`, [q.dataset, questionId]);
+    if (methods && methods.length > 0) {
+      const known = [...new Set(rows.map((r) => r.method))];
+      const unknown = methods.filter((m) => !known.includes(m));
+      if (unknown.length > 0) throw new InputError(`--methods: ${unknown.join(', ')} not stored for question "${questionId}" (its methods: ${known.join(', ')})`, file);
+    }
     const scores = await store.query<{ run_id: string; method: string; level: string; metric: string; k: number | null; value: number }>(
       `SELECT run_id, method, level, metric, k, value FROM scores WHERE dataset = $1 AND question_id = $2 AND counted ORDER BY level, metric, k`, [q.dataset, questionId]);
     return {
@@ -65,7 +70,7 @@ export async function loadStoredCase(file: string, questionId: string, dataset?:
       dataset: q.dataset,
       question: { id: questionId, text: q.text, askedAt: q.asked_at },
       gold: { adaptType: q.adapt_type, nativeType: q.native_type, isAbstention: q.is_abstention, answer: q.answer, evidenceSessionIds: q.evidence_session_ids },
-      methods: rows.map((r) => ({
+      methods: rows.filter((r) => !methods || methods.length === 0 || methods.includes(r.method)).map((r) => ({
         run: r.run_id, method: r.method, degraded: degraded.get(`${r.run_id}\t${r.method}`) ?? null, route: r.route, predictedType: r.predicted_type, noMemory: r.no_memory, unitIds: r.unit_ids,
         context: r.context, error: r.error, answer: r.answer, verdicts: r.judge_verdicts === null ? null : verdictsOf(r.judge_verdicts),
         answerError: r.answer_error,
@@ -79,7 +84,7 @@ export async function loadStoredCase(file: string, questionId: string, dataset?:
 
 const RULE = '─'.repeat(100);
 
-export function formatStoredCase(c: StoredCase): string {
+export function formatStoredCase(c: StoredCase, opts: { context?: boolean } = {}): string {
   const out = [`results ${c.file} · dataset ${c.dataset} · question ${c.question.id}`, `asked at ${c.question.askedAt}`, `Q: ${c.question.text}`];
   const runs = new Set(c.methods.map((m) => m.run));
   for (const m of c.methods) {
@@ -94,8 +99,12 @@ export function formatStoredCase(c: StoredCase): string {
     out.push(`verdict: ${m.verdicts === null ? '–' : m.verdicts.length === 0 ? 'not judged' : m.verdicts.join(', ')}`);
     const shown = m.scores.filter((s) => s.level === 'qa' || s.k === 10 || s.k === 5);
     out.push(`scores: ${shown.map((s) => `${s.metric}${s.k === null ? '' : `@${s.k}`} ${s.value.toFixed(2)}`).join('  ') || '–'}`);
-    out.push('context (as stored):');
-    out.push(...(m.context ?? '(not stored: the run had no reader and storeContext was off)').split('\n').map((l) => `  │ ${l}`));
+    if (opts.context === false) {
+      out.push(`context: not shown (--no-context; ${m.context === null ? 'not stored' : `${m.context.length} characters`})`);
+    } else {
+      out.push('context (as stored):');
+      out.push(...(m.context ?? '(not stored: the run had no reader and storeContext was off)').split('\n').map((l) => `  │ ${l}`));
+    }
   }
   out.push('', '═'.repeat(100), 'GOLD', '═'.repeat(100));
   out.push(`type: ${c.gold.adaptType} (native ${c.gold.nativeType})    abstention: ${c.gold.isAbstention ? 'yes' : 'no'}`);
