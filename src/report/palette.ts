@@ -50,6 +50,7 @@ export const METHOD_COLORS: Readonly<Record<string, string>> = Object.freeze({
   'adaptmr-fusion-llm': '#8DB600',
   'adaptmr-fusion-onnx': '#882D17',
   'adaptmr-fusion-rules': '#B3446C',
+  'adaptmr-fusion-rules-bm25': '#00998F',
   'adaptmr-oracle': '#F99379',
   'adaptmr-rules': '#F38400',
   'adaptmr-single': '#A1CAF1',
