@@ -170,16 +170,16 @@ export class RunSession {
 
   async run(): Promise<RunSummary> {
     try {
-      const llm = await this.loadConfig(); //                                       1. config
-      const components = await this.createMethods(); //                             2. methods
-      const datasets = await this.planDatasets(components.methods); //              3. datasets
-      const compute = await this.startCompute(datasets, components); //                (workers boot, embedder loads)
-      const run = await this.recordRun(datasets, components.methods, compute); //   4. store
+      const llm = await this.loadConfig(); // 1. config
+      const components = await this.createMethods(); // 2. methods
+      const datasets = await this.planDatasets(components.methods); // 3. datasets
+      const compute = await this.startCompute(datasets, components); // (workers boot, embedder loads)
+      const run = await this.recordRun(datasets, components.methods, compute); // 4. store
       const computed = await this.computeQuestions(run, datasets, compute, llm); // 5. questions
-      const results = await this.storeResults(run, datasets, computed); //             (every row in the file)
-      await this.judgeAnswers(results, computed, llm); //                           6. judging
-      await this.endRun(results, run, computed); //                                    (run marked done)
-      await this.statistics(results, computed); //                                  7. statistics
+      const results = await this.storeResults(run, datasets, computed); // (every row in the file)
+      await this.judgeAnswers(results, computed, llm); // 6. judging
+      await this.endRun(results, run, computed); // (run marked done)
+      await this.statistics(results, computed); // 7. statistics
       return await this.summary(results, computed, questionCount(datasets));
     } finally {
       await this.resources.release();
