@@ -1,17 +1,23 @@
 /**
  * The import rules of docs/architecture.md, checked on every source file (static and dynamic imports, type-only
- * included). Tests, test fixtures (`testing/`, `*.fixture.ts`) may reach across layers to build their cases; the
- * rules apply to everything that ships.
+ * included). Tests, test fixtures (`testing/`, `*.fixture.ts`) may reach across layers to build their cases; rules
+ * 1–5 apply to everything that ships.
  *   1. src/core imports nothing else in the repository.
  *   2. Only the method registry (src/run/method-registry.ts) imports baselines/ from outside baselines/.
- *   3. Only src/store and the embedding cache (src/index/embedding-cache.ts) import DuckDB.
+ *   3. Only src/store and the embedding cache (src/index/embedding-cache-duckdb.ts) import DuckDB.
  *   4. Methods, strategies, routing and classifiers never import where gold lives: src/data, src/eval.
  *   5. Layers point down: components (data, index, llm, classify, strategies, routing, baselines) never import eval,
  *      store, report, run or tools; eval never imports store and above; store never report and above; report never
  *      run or tools; run never tools.
+ *   6. No import cycle, type-only and dynamic imports included, tests and fixtures included: each module can be read
+ *      (and loaded) after the modules it imports.
+ * The import graph comes from the TypeScript compiler's own import scanner (`ts.preProcessFile`: static, type-only,
+ * re-exports, dynamic `import()`, `require`; never text inside a string or comment). Cycles are its strongly
+ * connected components (Tarjan), each reported as one cycle path.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -48,12 +54,8 @@ function layerOf(path: string): string | undefined {
   return undefined;
 }
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
-
 export function importsOf(source: string): string[] {
-  const out: string[] = [];
-  for (const m of source.matchAll(IMPORT)) out.push((m[1] ?? m[2] ?? m[3])!);
-  return out;
+  return ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName);
 }
 
 /** Violations of the rules above, one line each (`file → import: rule`). `files` maps repo-relative paths to source. */
@@ -80,6 +82,67 @@ export function findViolations(files: ReadonlyMap<string, string>): string[] {
     }
   }
   return out;
+}
+
+/** The repository files each file imports (relative specifiers that name a file in `files`). */
+function importGraph(files: ReadonlyMap<string, string>): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const [file, source] of files) {
+    const targets = importsOf(source).filter((spec) => spec.startsWith('.')).map((spec) => normalize(join(dirname(file), spec)));
+    graph.set(file, [...new Set(targets.filter((t) => files.has(t)))]);
+  }
+  return graph;
+}
+
+/** Import cycles, one line each (`a.ts → b.ts → a.ts`): one per strongly connected component of the import graph. */
+export function findCycles(files: ReadonlyMap<string, string>): string[] {
+  const graph = importGraph(files);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v)!) {
+      if (!index.has(w)) visit(w);
+      if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, low.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component = new Set<string>();
+    for (let w = stack.pop()!; ; w = stack.pop()!) {
+      onStack.delete(w);
+      component.add(w);
+      if (w === v) break;
+    }
+    if (component.size > 1 || graph.get(v)!.includes(v)) out.push(cyclePath(graph, component).join(' → '));
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+/** A cycle through a component's first file (by name), by the shortest path back to it. */
+function cyclePath(graph: ReadonlyMap<string, string[]>, component: ReadonlySet<string>): string[] {
+  const start = [...component].sort()[0]!;
+  const parent = new Map<string, string>();
+  const queue = [start];
+  for (const v of queue) {
+    for (const w of graph.get(v)!) {
+      if (w === start) {
+        const path = [v];
+        while (path[0] !== start) path.unshift(parent.get(path[0]!)!);
+        return [...path, start];
+      }
+      if (component.has(w) && !parent.has(w)) {
+        parent.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [start, start];
 }
 
 function sources(): Map<string, string> {
@@ -122,5 +185,34 @@ describe('architecture', () => {
     expect(v.some((l) => l.startsWith('src/classify/v.ts') && /gold lives/.test(l))).toBe(true);
     expect(v.some((l) => l.startsWith('src/store/u.ts') && /higher layer report/.test(l))).toBe(true);
     expect(v.filter((l) => l.startsWith('src/run/ok.ts') || l.startsWith('src/index/ok.test.ts'))).toEqual([]);
+  });
+
+  it('the repository has no import cycle', () => {
+    expect(findCycles(sources())).toEqual([]);
+  });
+
+  it('the cycle check catches a cycle through type-only, dynamic and re-export imports, and passes a graph without one', () => {
+    const planted = new Map([
+      // The cycle the embedding cache had: a dynamic import one way, a type-only import back.
+      ['src/index/cache.ts', "export async function open() { const { Db } = await import('./cache-db.ts'); return Db.open(); }"],
+      ['src/index/cache-db.ts', "import type { Cache } from './cache.ts';\nexport class Db {}"],
+      // Three files, one edge a re-export; a file importing into the cycle is not part of it.
+      ['src/data/a.ts', "export { b } from './b.ts';"],
+      ['src/data/b.ts', "import {\n  c,\n} from './c.ts';"],
+      ['src/data/c.ts', "import type { A } from './a.ts';"],
+      ['src/data/d.ts', "import { a } from './a.ts';"],
+      ['src/core/self.ts', "import type { Me } from './self.ts';"],
+    ]);
+    expect(findCycles(planted)).toEqual([
+      'src/core/self.ts → src/core/self.ts',
+      'src/data/a.ts → src/data/b.ts → src/data/c.ts → src/data/a.ts',
+      'src/index/cache-db.ts → src/index/cache.ts → src/index/cache-db.ts',
+    ]);
+    const acyclic = new Map([
+      ['src/data/a.ts', "import { b } from './b.ts';\n// import { a } from './a.ts';\nconst s = \"import { a } from './a.ts'\";"],
+      ['src/data/b.ts', "import { c } from '../core/c.ts';"],
+      ['src/core/c.ts', 'export const c = 1;'],
+    ]);
+    expect(findCycles(acyclic)).toEqual([]);
   });
 });

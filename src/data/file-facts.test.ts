@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashDatasetFiles } from './hash.ts';
+import { hashDatasetFiles } from './source-hash.ts';
 import { readCatalog } from './load.ts';
 import type { DatasetSource } from './source.ts';
 

@@ -1,16 +1,13 @@
 /**
- * sha256 of dataset files, streamed (the M file is GBs), for run provenance and lock-file checks. A folder gives
- * one row per data file (sorted by name), hashed as stored on disk (a `.json.gz` is hashed compressed). A run's
- * provenance takes the hashes from the file-facts memo while a file's stat data is unchanged (file-facts.ts).
+ * sha256 of dataset files, streamed (the M file is GBs), for run provenance (source-hash.ts) and lock-file checks,
+ * taken from the file-facts memo while a file's stat data is unchanged (file-facts.ts); and a folder's data files.
  */
 import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
 import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beamChatDirs, beamChatFiles } from './beam.ts';
 import { FILES_AT_ONCE, FileFacts } from './file-facts.ts';
-import type { DatasetSource } from './source.ts';
 
 export interface FileDigest {
   path: string;
@@ -35,23 +32,13 @@ export async function listDataFiles(folder: string): Promise<string[]> {
   return names.map((f) => join(folder, f));
 }
 
-/** Every data file a source reads: its file (LoCoMo-Plus: and the LoCoMo file), a folder's data files, a BEAM tier's chat files. */
-export async function sourceDataFiles(src: DatasetSource): Promise<string[]> {
-  if (src.kind === 'file') return src.companion ? [src.path, src.companion.path] : [src.path];
-  if (src.format === 'beam') return beamChatDirs(src.path).flatMap(beamChatFiles);
-  return listDataFiles(src.path);
-}
-
-export async function hashDatasetFiles(src: DatasetSource): Promise<FileDigest[]> {
-  return hashMemoised(src.path, await sourceDataFiles(src));
-}
-
 /** sha256 of one data file, from the file-facts memo while its stat data is unchanged (lock-file checks). */
 export async function sha256Memoised(path: string): Promise<FileDigest> {
   return (await hashMemoised(path, [path]))[0]!;
 }
 
-async function hashMemoised(sourcePath: string, files: readonly string[]): Promise<FileDigest[]> {
+/** sha256 of `files`, memoised in the file-facts memo of `sourcePath` (a dataset's file or folder). */
+export async function hashMemoised(sourcePath: string, files: readonly string[]): Promise<FileDigest[]> {
   const facts = FileFacts.open(sourcePath);
   const limit = pLimit(FILES_AT_ONCE);
   const out = await Promise.all(

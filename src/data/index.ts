@@ -1,7 +1,8 @@
 /** The dataset layer: resolution, loading and normalisation of LongMemEval and LoCoMo, summaries, sampling, download. */
 export { filesOf, type CatalogEntry } from './catalog.ts';
 export { parseLocomoDate, parseLongMemEvalDate } from './dates.ts';
-export { hashDatasetFiles, sha256File, type FileDigest } from './hash.ts';
+export { sha256File, type FileDigest } from './hash.ts';
+export { hashDatasetFiles } from './source-hash.ts';
 export { formatIssue, type DataIssue } from './issues.ts';
 export {
   headSelector, instancesOfRecord, loadDataset, loadQuestions, readCatalog, readInstances, type LoadedDataset, type LoadedQuestions, type Question, type ReadOptions,

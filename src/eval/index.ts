@@ -1,4 +1,8 @@
-/** Evaluation layer: retrieval metrics and gold today; readers, judges, answer metrics and CIs join later. */
+/**
+ * The evaluation layer's retrieval part: the gold units of a question and the retrieval metrics. The rest of the layer
+ * is imported from its own folders: qa/ (reader, judges, answer metrics), stats/ (CIs, paired tests), verdicts/ (the
+ * plan's verdicts), analysis/ (best strategy per type, the seeded split).
+ */
 export {
   deriveRetrievalGold,
   GOLD_MODES,

@@ -1,17 +1,18 @@
 /**
  * The persistent embedding cache (embedding-cache.ts): vectors by (embedder id, sha256 of the text) in a DuckDB file,
  * table `embeddings(model, text_sha256, dim, vector BLOB)`, float32 little-endian bytes. Its own module so that
- * DuckDB loads only when a run opens the cache (`openEmbeddingCache` imports this module on demand).
+ * DuckDB loads only when a run opens the cache (`openEmbeddingCache` imports this module on demand). It does not
+ * import the `EmbeddingCache` interface back (the two modules would form an import cycle): `openEmbeddingCache`
+ * returns it as one, so the compiler checks it there.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { EmbeddingCache } from './embedding-cache.ts';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const LOOKUP_CHUNK = 2000;
 
-export class DuckDBEmbeddingCache implements EmbeddingCache {
+export class DuckDBEmbeddingCache {
   readonly kind = 'duckdb' as const;
   /** Operations run one at a time on the single connection. */
   private queue: Promise<unknown> = Promise.resolve();

@@ -19,13 +19,10 @@
 import type { IndexSpec } from '../core/interfaces.ts';
 import type { MemoryUnit, Role, Session, Turn } from '../core/types.ts';
 
-/** `caption` is being added to `Turn` by the data loaders (LoCoMo BLIP captions); read it structurally until then. */
-type CaptionedTurn = Turn & { caption?: string };
-
 /** The text a turn contributes to a unit: optional `<speaker>: ` prefix, raw text, optional ` [image: …]` caption. */
 export function turnText(turn: Turn, spec: Pick<IndexSpec, 'includeCaptions' | 'speakerPrefix'>): string {
   let text = turn.text;
-  const caption = (turn as CaptionedTurn).caption;
+  const caption = turn.caption;
   if (spec.includeCaptions && caption !== undefined && caption !== '') text = `${text} [image: ${caption}]`;
   if (spec.speakerPrefix && turn.speaker !== undefined && turn.speaker !== '') text = `${turn.speaker}: ${text}`;
   return text;

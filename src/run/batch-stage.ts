@@ -271,52 +271,7 @@ export class BatchStage implements BatchQueue {
       await this.abandon(record, 'its bookkeeping file is gone');
       return;
     }
-    const client = this.llm.client(record.role);
-    const api = this.api(record.role);
-    const results = new Map<string, BatchLineResult>();
-    for (const fileId of [batch.output_file_id, batch.error_file_id]) {
-      if (fileId) for (const line of await api.lines(fileId)) results.set(line.customId, line);
-    }
-    const bodies = new Map<string, ChatCompletionCreateParamsNonStreaming>();
-    for (const text of readLines(paths.input)) {
-      const line = JSON.parse(text) as { custom_id: string; body: ChatCompletionCreateParamsNonStreaming };
-      bodies.set(line.custom_id, line.body);
-    }
-    const turnaroundMs = Math.max(0, ((batch.completed_at ?? batch.expired_at ?? batch.cancelled_at ?? batch.failed_at ?? batch.created_at) - batch.created_at) * 1000);
-    const rows: LlmCallRow[] = [];
-    const replies: [string, CacheKeyMaterial, CachedReply][] = [];
-    const failed: string[] = [];
-    let spent = 0;
-    for (const text of readLines(paths.meta)) {
-      const meta = JSON.parse(text) as MetaLine;
-      const body = bodies.get(meta.key);
-      const result = results.get(meta.key);
-      const base = { ...meta.owner, stage: meta.stage, model: record.model, latencyMs: turnaroundMs, cached: false, batch: true };
-      if (!body || !result || result.status !== 200) {
-        failed.push(meta.key);
-        const why = !result ? 'no result line' : (result.error ?? `HTTP ${result.status}`);
-        rows.push({ ...base, promptTokens: 0, completionTokens: 0, costUsd: 0, error: `batch ${batch.id} line failed (${why}); sent singly` });
-        continue;
-      }
-      let reply: CachedReply;
-      try {
-        reply = { ...client.replyOf(result.body as ChatCompletion, body, meta.wantsJson, turnaroundMs), batch: true };
-      } catch (err) {
-        // Answered (and so paid) but unusable, as a synchronous reply would be: recorded with its cost, asked again.
-        failed.push(meta.key);
-        const usage = (result.body as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | undefined)?.usage;
-        const p = usage?.prompt_tokens ?? 0;
-        const c = usage?.completion_tokens ?? 0;
-        const cost = client.costOf({ promptTokens: p, completionTokens: c, batch: true });
-        spent += cost;
-        rows.push({ ...base, promptTokens: p, completionTokens: c, costUsd: cost, error: `unusable batch reply: ${errorMessage(err)}; sent singly` });
-        continue;
-      }
-      const cost = client.costOf(reply);
-      spent += cost;
-      rows.push({ ...base, promptTokens: reply.promptTokens, completionTokens: reply.completionTokens, costUsd: cost, ...(reply.cachedTokens !== undefined ? { cachedTokens: reply.cachedTokens } : {}) });
-      replies.push([meta.key, { ...meta.material, messages: body.messages as CacheKeyMaterial['messages'] }, reply]);
-    }
+    const { rows, replies, failed, spent } = await this.readBatch(record, batch, paths);
     // Paid calls first (as a synchronous call is recorded before it is cached), then the replies, then the record.
     if (!record.rowsWritten) {
       await this.store.writeCalls(this.runId, rows);
@@ -336,6 +291,74 @@ export class BatchStage implements BatchQueue {
         (failed.length > 0 ? `, ${failed.length} failed (sent singly)` : '') + `, $${spent.toFixed(4)} at the batch price`,
     );
   }
+
+  /** An ended batch's lines matched with their requests: the call rows, the usable replies, the failed lines, the cost. */
+  private async readBatch(record: BatchRecord, batch: Batch, paths: { meta: string; input: string }): Promise<FoldedLines> {
+    const client = this.llm.client(record.role);
+    const api = this.api(record.role);
+    const results = new Map<string, BatchLineResult>();
+    for (const fileId of [batch.output_file_id, batch.error_file_id]) {
+      if (fileId) for (const line of await api.lines(fileId)) results.set(line.customId, line);
+    }
+    const bodies = new Map<string, ChatCompletionCreateParamsNonStreaming>();
+    for (const text of readLines(paths.input)) {
+      const line = JSON.parse(text) as { custom_id: string; body: ChatCompletionCreateParamsNonStreaming };
+      bodies.set(line.custom_id, line.body);
+    }
+    const turnaroundMs = Math.max(0, ((batch.completed_at ?? batch.expired_at ?? batch.cancelled_at ?? batch.failed_at ?? batch.created_at) - batch.created_at) * 1000);
+    const out: FoldedLines = { rows: [], replies: [], failed: [], spent: 0 };
+    for (const text of readLines(paths.meta)) {
+      const meta = JSON.parse(text) as MetaLine;
+      this.foldLine(client, record, batch.id, meta, bodies.get(meta.key), results.get(meta.key), turnaroundMs, out);
+    }
+    return out;
+  }
+
+  /** One request of the batch: its call row, and its reply unless the line failed (then it is sent singly). */
+  private foldLine(
+    client: ReturnType<AdaptmrLlmProvider['client']>,
+    record: BatchRecord,
+    batchId: string,
+    meta: MetaLine,
+    body: ChatCompletionCreateParamsNonStreaming | undefined,
+    result: BatchLineResult | undefined,
+    turnaroundMs: number,
+    out: FoldedLines,
+  ): void {
+    const base = { ...meta.owner, stage: meta.stage, model: record.model, latencyMs: turnaroundMs, cached: false, batch: true };
+    if (!body || !result || result.status !== 200) {
+      out.failed.push(meta.key);
+      const why = !result ? 'no result line' : (result.error ?? `HTTP ${result.status}`);
+      out.rows.push({ ...base, promptTokens: 0, completionTokens: 0, costUsd: 0, error: `batch ${batchId} line failed (${why}); sent singly` });
+      return;
+    }
+    let reply: CachedReply;
+    try {
+      reply = { ...client.replyOf(result.body as ChatCompletion, body, meta.wantsJson, turnaroundMs), batch: true };
+    } catch (err) {
+      // Answered (and so paid) but unusable, as a synchronous reply would be: recorded with its cost, asked again.
+      out.failed.push(meta.key);
+      const usage = (result.body as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | undefined)?.usage;
+      const p = usage?.prompt_tokens ?? 0;
+      const c = usage?.completion_tokens ?? 0;
+      const cost = client.costOf({ promptTokens: p, completionTokens: c, batch: true });
+      out.spent += cost;
+      out.rows.push({ ...base, promptTokens: p, completionTokens: c, costUsd: cost, error: `unusable batch reply: ${errorMessage(err)}; sent singly` });
+      return;
+    }
+    const cost = client.costOf(reply);
+    out.spent += cost;
+    out.rows.push({ ...base, promptTokens: reply.promptTokens, completionTokens: reply.completionTokens, costUsd: cost, ...(reply.cachedTokens !== undefined ? { cachedTokens: reply.cachedTokens } : {}) });
+    out.replies.push([meta.key, { ...meta.material, messages: body.messages as CacheKeyMaterial['messages'] }, reply]);
+  }
+}
+
+/** What folding a batch's lines gives. */
+interface FoldedLines {
+  rows: LlmCallRow[];
+  replies: [string, CacheKeyMaterial, CachedReply][];
+  failed: string[];
+  spent: number;
 }
 
 /** Groups requests into files within OpenAI's limits (lines and bytes). */

@@ -5,6 +5,8 @@ import { intFlag, numberFlag } from '../core/cli-options.ts';
 import { basename, dirname, join } from 'node:path';
 import { ensureWritableDir } from '../core/writable-dir.ts';
 import type { CommandModule } from 'yargs';
+import type { LoadedExperiment } from './load-config.ts';
+import type { RunSummary } from './runner.ts';
 
 interface RunArgs {
   experiment: string;
@@ -62,66 +64,78 @@ export const runCommand: CommandModule<object, RunArgs> = {
     if (argv.workers !== 0) (await import('./parallel/spawn.ts')).prewarmComputeWorker();
     // Imported here so `adaptmr run --help` does not load the whole pipeline.
     const { loadExperiment } = await import('./load-config.ts');
-    const { runExperiment } = await import('./runner.ts');
-    const { describeFailures, failureVerdict } = await import('./failures.ts');
     const exp = await loadExperiment(argv.experiment);
     if (argv.batch !== undefined || argv['budget-usd'] !== undefined) {
       // How calls are paid for is not part of the run's identity (load-config.ts), so the flags resume the same run.
       const { withSpendFlags } = await import('./spend-flags.ts');
       exp.config = withSpendFlags(exp.config, { batch: argv.batch, budgetUsd: argv['budget-usd'] }, exp.path);
     }
-    if (argv.estimate) {
-      const { estimateExperiment, formatEstimate } = await import('./estimate.ts');
-      const estimate = await estimateExperiment(exp, { dataDir: argv['data-dir'], concurrency: argv.concurrency, progress: argv.progress && !argv.json });
-      if (argv.json) {
-        for (const row of estimate.rows) console.log(JSON.stringify(row));
-        for (const f of estimate.failures) process.stderr.write(`not estimated: ${f.n} result(s) of ${f.method} failed in the dry run: ${f.error}\n`);
-      } else console.log(formatEstimate(estimate));
-      return;
-    }
-    // The flag (checked to be a share by its numberFlag coerce) overrides the config.
-    const limit = argv['max-failure-share'] ?? exp.config.run.maxFailureShare;
-    const out = argv.out ?? join('results', `${exp.config.name}.duckdb`);
-    ensureWritableDir(dirname(out), 'results folder', 'choose another --out');
-    const { RunInterrupted, exitCodeOf, watchInterrupts } = await import('./interrupt.ts');
-    const interrupt = watchInterrupts();
-    let summary: Awaited<ReturnType<typeof runExperiment>>;
-    try {
-      summary = await runExperiment(exp, {
-        out,
-        dataDir: argv['data-dir'],
-        concurrency: argv.concurrency,
-        workers: argv.workers,
-        progress: argv.progress,
-        retryErrors: argv['retry-errors'],
-        interrupt,
-        ...(argv.verbose ? { onQuestionWritten: (d: string, q: string) => process.stderr.write(`written ${d} ${q}\n`) } : {}),
-      });
-    } catch (err) {
-      if (!(err instanceof RunInterrupted)) throw err;
-      process.stderr.write(`adaptmr run: ${err.message}\n`);
-      process.exitCode = exitCodeOf(err.signal);
-      return;
-    } finally {
-      interrupt.dispose();
-    }
-    const secs = (summary.wallMs / 1000).toFixed(1);
-    console.log(
-      `run ${summary.runId}: ${summary.written} questions written, ${summary.skipped} already done, ` +
-        `${describeFailures(summary.failedQuestions, summary.questions, summary.failures)}, in ${secs} s → ${summary.out}`,
-    );
-    if (summary.stopped) {
-      // Incomplete on purpose: exit 3 (1 = too many failed questions, 2 = bad input), so a script does not take the
-      // file for a finished run.
-      console.log(`stopped early: ${summary.stopped} (${summary.postponed ?? 0} questions left for the resume)`);
-      process.exitCode = 3;
-      return;
-    }
-    console.log(`next: adaptmr report ${out}   (per-type table and charts; ${basename(out)})`);
-    const verdict = failureVerdict(summary.failedQuestions, summary.questions, limit);
-    if (verdict !== undefined) {
-      process.stderr.write(`adaptmr run: ${verdict}\n`);
-      process.exitCode = 1;
-    }
+    if (argv.estimate) await printEstimate(exp, argv);
+    else await run(exp, argv);
   },
 };
+
+/** `--estimate`: the dry run's table, or one JSON object per method and stage. */
+async function printEstimate(exp: LoadedExperiment, argv: RunArgs): Promise<void> {
+  const { estimateExperiment, formatEstimate } = await import('./estimate.ts');
+  const estimate = await estimateExperiment(exp, { dataDir: argv['data-dir'], concurrency: argv.concurrency, progress: argv.progress && !argv.json });
+  if (argv.json) {
+    for (const row of estimate.rows) console.log(JSON.stringify(row));
+    for (const f of estimate.failures) process.stderr.write(`not estimated: ${f.n} result(s) of ${f.method} failed in the dry run: ${f.error}\n`);
+  } else console.log(formatEstimate(estimate));
+}
+
+/** The run itself, a signal finishing the questions in flight, then its summary line and exit code. */
+async function run(exp: LoadedExperiment, argv: RunArgs): Promise<void> {
+  const { runExperiment } = await import('./runner.ts');
+  // The flag (checked to be a share by its numberFlag coerce) overrides the config.
+  const limit = argv['max-failure-share'] ?? exp.config.run.maxFailureShare;
+  const out = argv.out ?? join('results', `${exp.config.name}.duckdb`);
+  ensureWritableDir(dirname(out), 'results folder', 'choose another --out');
+  const { RunInterrupted, exitCodeOf, watchInterrupts } = await import('./interrupt.ts');
+  const interrupt = watchInterrupts();
+  let summary: Awaited<ReturnType<typeof runExperiment>>;
+  try {
+    summary = await runExperiment(exp, {
+      out,
+      dataDir: argv['data-dir'],
+      concurrency: argv.concurrency,
+      workers: argv.workers,
+      progress: argv.progress,
+      retryErrors: argv['retry-errors'],
+      interrupt,
+      ...(argv.verbose ? { onQuestionWritten: (d: string, q: string) => process.stderr.write(`written ${d} ${q}\n`) } : {}),
+    });
+  } catch (err) {
+    if (!(err instanceof RunInterrupted)) throw err;
+    process.stderr.write(`adaptmr run: ${err.message}\n`);
+    process.exitCode = exitCodeOf(err.signal);
+    return;
+  } finally {
+    interrupt.dispose();
+  }
+  await reportRun(summary, out, limit);
+}
+
+/** The summary line; exit 3 when the run stopped early, 1 when too many questions failed. */
+async function reportRun(summary: RunSummary, out: string, limit: number): Promise<void> {
+  const { describeFailures, failureVerdict } = await import('./failures.ts');
+  const secs = (summary.wallMs / 1000).toFixed(1);
+  console.log(
+    `run ${summary.runId}: ${summary.written} questions written, ${summary.skipped} already done, ` +
+      `${describeFailures(summary.failedQuestions, summary.questions, summary.failures)}, in ${secs} s → ${summary.out}`,
+  );
+  if (summary.stopped) {
+    // Incomplete on purpose: exit 3 (1 = too many failed questions, 2 = bad input), so a script does not take the
+    // file for a finished run.
+    console.log(`stopped early: ${summary.stopped} (${summary.postponed ?? 0} questions left for the resume)`);
+    process.exitCode = 3;
+    return;
+  }
+  console.log(`next: adaptmr report ${out}   (per-type table and charts; ${basename(out)})`);
+  const verdict = failureVerdict(summary.failedQuestions, summary.questions, limit);
+  if (verdict !== undefined) {
+    process.stderr.write(`adaptmr run: ${verdict}\n`);
+    process.exitCode = 1;
+  }
+}

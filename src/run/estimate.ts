@@ -20,7 +20,7 @@ import Table from 'cli-table3';
 import { InputError } from '../core/errors.ts';
 import type { LlmRole } from '../core/llm.ts';
 import { DryLlmProvider } from '../llm/dry-run.ts';
-import { createLlmProvider } from '../llm/provider.ts';
+import { createLlmProvider, type AdaptmrLlmProvider } from '../llm/provider.ts';
 import { openResultStore } from '../store/index.ts';
 import type { LoadedExperiment } from './load-config.ts';
 import { blockNetwork } from './no-network.ts';
@@ -78,18 +78,12 @@ const MIN_CALIBRATION_REPLIES = 3;
 export async function estimateExperiment(exp: LoadedExperiment, opts: EstimateOptions = {}): Promise<Estimate> {
   const llmConfig = exp.config.llm;
   if (!llmConfig) throw new InputError('the experiment configures no LLM (llm:), so its run costs nothing to estimate', exp.path);
-  // The estimate reads the cache and never writes it; batches and budgets are the real run's business.
-  const { batch: _batch, budgetUsd: _budget, ...rest } = llmConfig;
-  const dryConfig = { ...rest, cache: { ...rest.cache, mode: rest.cache.mode === 'off' ? ('off' as const) : ('read-only' as const) } };
-  // Keys are not needed to build requests; a role naming an unset variable gets a placeholder.
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const rc of Object.values(dryConfig.roles)) if (rc?.apiKeyEnv && !env[rc.apiKeyEnv]) env[rc.apiKeyEnv] = 'estimate-no-key';
-  const real = createLlmProvider(dryConfig, env);
+  const real = dryRunProvider(llmConfig);
   const batchRoles = new Set(llmConfig.batch?.roles ?? []);
   const dir = mkdtempSync(join(tmpdir(), 'adaptmr-estimate-'));
   const unblock = blockNetwork();
   try {
-    const runOnce = async (pass: number, outputTokens?: ReadonlyMap<string, number>) => {
+    const runOnce = async (pass: number, outputTokens?: ReadonlyMap<string, number>): Promise<DryRun> => {
       const dry = new DryLlmProvider(real, outputTokens ? { outputTokens } : {});
       const out = join(dir, `pass${pass}.duckdb`);
       const summary = await runExperiment(exp, {
@@ -100,63 +94,98 @@ export async function estimateExperiment(exp: LoadedExperiment, opts: EstimateOp
     };
     let result = await runOnce(1);
     let passes = 1;
-    const calibration = new Map<string, number>();
-    for (const [key, values] of result.dry.observed) {
-      if (values.length >= MIN_CALIBRATION_REPLIES) calibration.set(key, values.reduce((a, b) => a + b, 0) / values.length);
-    }
-    const calibrates = [...result.dry.tallies.values()].some((t) => t.paidOutputTokens > 0 && calibration.has(`${t.model}\t${t.stage}`));
-    if (calibrates) {
+    const calibration = calibrationOf(result.dry);
+    if (calibration) {
       result = await runOnce(2, calibration);
       passes = 2;
     }
-    const store = await openResultStore(result.out, { readOnly: true });
-    let failures: Estimate['failures'];
-    try {
-      failures = await store.query<{ method: string; error: string; n: number }>(
-        `SELECT method, error, count(*)::INTEGER AS n FROM (
-           SELECT method, error FROM retrievals WHERE error IS NOT NULL UNION ALL SELECT method, error FROM answers WHERE error IS NOT NULL)
-         GROUP BY ALL ORDER BY n DESC, method`,
-      );
-    } finally {
-      await store.close();
-    }
-    const byMethodStage = new Map<string, EstimateRow>();
-    for (const t of result.dry.tallies.values()) {
-      const id = `${t.method}\t${t.stage}\t${t.model}`;
-      const row = byMethodStage.get(id) ?? {
-        method: t.method, stage: t.stage, role: t.role, model: t.model, calls: 0, expectedCacheHits: 0, inputTokens: 0, outputTokens: 0,
-        paidInputTokens: 0, paidOutputTokens: 0, usdList: 0, usdBatch: 0, batched: batchRoles.has(t.role) && !t.stage.startsWith('index:') && t.stage !== 'memorise', usd: 0, outputFrom: '',
-        byDataset: {},
-      };
-      const client = real.client(t.role);
-      const d = (row.byDataset[t.dataset] ??= { calls: 0, expectedCacheHits: 0, inputTokens: 0, outputTokens: 0, usdList: 0, usdBatch: 0 });
-      d.calls += t.calls;
-      d.expectedCacheHits += t.hits;
-      d.inputTokens += t.inputTokens;
-      d.outputTokens += t.outputTokens;
-      d.usdList += client.costOf({ promptTokens: t.paidInputTokens, completionTokens: t.paidOutputTokens });
-      d.usdBatch += client.costOf({ promptTokens: t.paidInputTokens, completionTokens: t.paidOutputTokens, batch: true });
-      row.calls += t.calls;
-      row.expectedCacheHits += t.hits;
-      row.inputTokens += t.inputTokens;
-      row.outputTokens += t.outputTokens;
-      row.paidInputTokens += t.paidInputTokens;
-      row.paidOutputTokens += t.paidOutputTokens;
-      row.outputFrom = [...new Set([...row.outputFrom.split(',').filter(Boolean), ...t.outputFrom])].sort().join(',') || 'cache';
-      byMethodStage.set(id, row);
-    }
-    const rows = [...byMethodStage.values()].sort((a, b) => (a.method === b.method ? (a.stage < b.stage ? -1 : 1) : a.method < b.method ? -1 : 1));
-    for (const r of rows) {
-      const client = real.client(r.role);
-      r.usdList = client.costOf({ promptTokens: r.paidInputTokens, completionTokens: r.paidOutputTokens });
-      r.usdBatch = client.costOf({ promptTokens: r.paidInputTokens, completionTokens: r.paidOutputTokens, batch: true });
-      r.usd = r.batched ? r.usdBatch : r.usdList;
-    }
-    return { experiment: exp.config.name, questions: result.summary.questions, rows, failures, passes };
+    const failures = await dryRunFailures(result.out);
+    return { experiment: exp.config.name, questions: result.summary.questions, rows: estimateRows(result.dry, real, batchRoles), failures, passes };
   } finally {
     unblock();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+interface DryRun {
+  dry: DryLlmProvider;
+  out: string;
+  summary: Awaited<ReturnType<typeof runExperiment>>;
+}
+
+/** The experiment's provider as the estimate uses it: reading the cache, never writing it, keys not needed. */
+function dryRunProvider(llmConfig: NonNullable<LoadedExperiment['config']['llm']>): AdaptmrLlmProvider {
+  // The estimate reads the cache and never writes it; batches and budgets are the real run's business.
+  const { batch: _batch, budgetUsd: _budget, ...rest } = llmConfig;
+  const dryConfig = { ...rest, cache: { ...rest.cache, mode: rest.cache.mode === 'off' ? ('off' as const) : ('read-only' as const) } };
+  // Keys are not needed to build requests; a role naming an unset variable gets a placeholder.
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const rc of Object.values(dryConfig.roles)) if (rc?.apiKeyEnv && !env[rc.apiKeyEnv]) env[rc.apiKeyEnv] = 'estimate-no-key';
+  return createLlmProvider(dryConfig, env);
+}
+
+/**
+ * Mean output tokens per model and stage from the cached replies (from MIN_CALIBRATION_REPLIES on), when a paid
+ * stage has one: the second pass's output figures. Undefined when no paid stage can be calibrated.
+ */
+function calibrationOf(dry: DryLlmProvider): Map<string, number> | undefined {
+  const calibration = new Map<string, number>();
+  for (const [key, values] of dry.observed) {
+    if (values.length >= MIN_CALIBRATION_REPLIES) calibration.set(key, values.reduce((a, b) => a + b, 0) / values.length);
+  }
+  const calibrates = [...dry.tallies.values()].some((t) => t.paidOutputTokens > 0 && calibration.has(`${t.model}\t${t.stage}`));
+  return calibrates ? calibration : undefined;
+}
+
+/** The (question, method) results the dry run could not compute, by method and error. */
+async function dryRunFailures(out: string): Promise<Estimate['failures']> {
+  const store = await openResultStore(out, { readOnly: true });
+  try {
+    return await store.query<{ method: string; error: string; n: number }>(
+      `SELECT method, error, count(*)::INTEGER AS n FROM (
+         SELECT method, error FROM retrievals WHERE error IS NOT NULL UNION ALL SELECT method, error FROM answers WHERE error IS NOT NULL)
+       GROUP BY ALL ORDER BY n DESC, method`,
+    );
+  } finally {
+    await store.close();
+  }
+}
+
+/** The dry run's tallies as one row per method, stage and model, priced with each role's client. */
+function estimateRows(dry: DryLlmProvider, real: AdaptmrLlmProvider, batchRoles: ReadonlySet<LlmRole>): EstimateRow[] {
+  const byMethodStage = new Map<string, EstimateRow>();
+  for (const t of dry.tallies.values()) {
+    const id = `${t.method}\t${t.stage}\t${t.model}`;
+    const row = byMethodStage.get(id) ?? {
+      method: t.method, stage: t.stage, role: t.role, model: t.model, calls: 0, expectedCacheHits: 0, inputTokens: 0, outputTokens: 0,
+      paidInputTokens: 0, paidOutputTokens: 0, usdList: 0, usdBatch: 0, batched: batchRoles.has(t.role) && !t.stage.startsWith('index:') && t.stage !== 'memorise', usd: 0, outputFrom: '',
+      byDataset: {},
+    };
+    const client = real.client(t.role);
+    const d = (row.byDataset[t.dataset] ??= { calls: 0, expectedCacheHits: 0, inputTokens: 0, outputTokens: 0, usdList: 0, usdBatch: 0 });
+    d.calls += t.calls;
+    d.expectedCacheHits += t.hits;
+    d.inputTokens += t.inputTokens;
+    d.outputTokens += t.outputTokens;
+    d.usdList += client.costOf({ promptTokens: t.paidInputTokens, completionTokens: t.paidOutputTokens });
+    d.usdBatch += client.costOf({ promptTokens: t.paidInputTokens, completionTokens: t.paidOutputTokens, batch: true });
+    row.calls += t.calls;
+    row.expectedCacheHits += t.hits;
+    row.inputTokens += t.inputTokens;
+    row.outputTokens += t.outputTokens;
+    row.paidInputTokens += t.paidInputTokens;
+    row.paidOutputTokens += t.paidOutputTokens;
+    row.outputFrom = [...new Set([...row.outputFrom.split(',').filter(Boolean), ...t.outputFrom])].sort().join(',') || 'cache';
+    byMethodStage.set(id, row);
+  }
+  const rows = [...byMethodStage.values()].sort((a, b) => (a.method === b.method ? (a.stage < b.stage ? -1 : 1) : a.method < b.method ? -1 : 1));
+  for (const r of rows) {
+    const client = real.client(r.role);
+    r.usdList = client.costOf({ promptTokens: r.paidInputTokens, completionTokens: r.paidOutputTokens });
+    r.usdBatch = client.costOf({ promptTokens: r.paidInputTokens, completionTokens: r.paidOutputTokens, batch: true });
+    r.usd = r.batched ? r.usdBatch : r.usdList;
+  }
+  return rows;
 }
 
 const usd = (x: number): string => `$${x.toFixed(x < 1 ? 4 : 2)}`;

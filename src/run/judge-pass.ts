@@ -88,14 +88,51 @@ function checkJudgeIds(existing: readonly { judge: string; model: string; prompt
   }
 }
 
+/** What the pass knows of the run before it asks anything: its questions, their protocol and gold versions, the verdicts it has. */
+interface RunKnowledge {
+  question: Map<string, QuestionInfo>;
+  questions: QuestionInfo[];
+  protocols: Map<string, QaProtocol>;
+  goldOf: Map<string, string>;
+  /** Questions some gold version changes (their answers are judged on each version). */
+  changed: Set<string>;
+  versionsOf: (dataset: string) => string[];
+  have: Map<string, VerdictRecord>;
+}
+
+type VerdictRecord = { dataset: string; question_id: string; method: string; probe: string; judge: string; gold: string; model: string; prompt: string; correct: boolean[]; raw: string[] };
+
+/** A verdict to ask: a target, a judge and a gold version, copied to `copyTo` versions (they give the same prompt). */
+interface Task {
+  target: Target;
+  judge: PanelJudge;
+  version: string;
+  copyTo: string[];
+}
+
 export async function judgePass(store: ResultStore, o: JudgePassOptions): Promise<JudgePassSummary> {
   const log = o.log ?? (() => {});
   const summary: JudgePassSummary = { judged: 0, copied: 0, probesAdded: 0, failed: 0 };
   if (o.panel.length === 0) return summary;
+  const known = await readRun(store, o, log);
+  const targets = await answerTargets(store, o.runId);
+  const newProbes = o.probes ? await makeProbes(store, o, known.questions, known.protocols) : [];
+  summary.probesAdded = newProbes.length;
+  targets.push(...(await probeTargets(store, o.runId, newProbes)));
+  const { tasks, copies } = planVerdicts(targets, known, o);
+  if (tasks.length + copies.length + newProbes.length === 0) return summary;
+  log(`judging: ${tasks.length} verdicts to ask (${o.panel.map((j) => j.id).join(', ')}), ${copies.length} copied across gold versions${newProbes.length > 0 ? `, ${newProbes.length} probe answers` : ''}`);
+  summary.copied = copies.length;
+  await askJudges(store, o, known, tasks, { verdicts: copies.map((c) => ({ ...c.from, gold: c.to })), probeAnswers: newProbes }, summary);
+  if (summary.failed > 0) log(`judging: ${summary.failed} verdict(s) failed (first: ${summary.firstError}); run again to retry them`);
+  return summary;
+}
+
+/** The run's questions with their protocols, its gold versions, and the verdicts it has (their judge ids checked). */
+async function readRun(store: ResultStore, o: JudgePassOptions, log: (line: string) => void): Promise<RunKnowledge> {
   const questions = (await store.query<{ dataset: string; question_id: string; text: string; native_type: string; adapt_type: string; is_abstention: boolean; answer: string }>(
     'SELECT dataset, question_id, text, native_type, adapt_type, is_abstention, answer FROM questions WHERE run_id = $1 ORDER BY dataset, question_id', [o.runId],
   )).map((q): QuestionInfo => ({ dataset: q.dataset, questionId: q.question_id, text: q.text, nativeType: q.native_type, adaptType: q.adapt_type, isAbstention: q.is_abstention, answer: q.answer }));
-  const question = new Map(questions.map((q) => [key(q.dataset, q.questionId), q]));
   const protocols = new Map<string, QaProtocol>();
   for (const dataset of new Set(questions.map((q) => q.dataset))) {
     const p = protocolOfNativeTypes(questions.filter((q) => q.dataset === dataset).map((q) => q.nativeType));
@@ -104,39 +141,49 @@ export async function judgePass(store: ResultStore, o: JudgePassOptions): Promis
   }
   const goldRows = await store.query<{ dataset: string; question_id: string; version: string; answer: string }>(
     'SELECT dataset, question_id, version, answer FROM gold_versions WHERE run_id = $1', [o.runId]);
-  const goldOf = new Map(goldRows.map((g) => [key(g.dataset, g.question_id, g.version), g.answer]));
-  const changed = new Set(goldRows.map((g) => key(g.dataset, g.question_id)));
-  const versionsOf = (dataset: string): string[] => ['original', ...new Set(goldRows.filter((g) => g.dataset === dataset && g.version !== 'original').map((g) => g.version))].sort();
-  const existing = await store.query<{ dataset: string; question_id: string; method: string; probe: string; judge: string; gold: string; model: string; prompt: string; correct: boolean[]; raw: string[] }>(
+  const existing = await store.query<VerdictRecord>(
     'SELECT dataset, question_id, method, probe, judge, gold, model, prompt, correct, raw FROM answer_verdicts WHERE run_id = $1', [o.runId]);
   checkJudgeIds(existing, o.panel, protocols);
-  const have = new Map(existing.map((v) => [key(v.dataset, v.question_id, v.method, v.probe, v.judge, v.gold), v]));
+  return {
+    question: new Map(questions.map((q) => [key(q.dataset, q.questionId), q])),
+    questions,
+    protocols,
+    goldOf: new Map(goldRows.map((g) => [key(g.dataset, g.question_id, g.version), g.answer])),
+    changed: new Set(goldRows.map((g) => key(g.dataset, g.question_id))),
+    versionsOf: (dataset) => ['original', ...new Set(goldRows.filter((g) => g.dataset === dataset && g.version !== 'original').map((g) => g.version))].sort(),
+    have: new Map(existing.map((v) => [key(v.dataset, v.question_id, v.method, v.probe, v.judge, v.gold), v])),
+  };
+}
 
-  const targets: Target[] = (await store.query<{ dataset: string; question_id: string; method: string; answer: string }>(
-    'SELECT dataset, question_id, method, answer FROM answers WHERE run_id = $1 AND error IS NULL AND answer IS NOT NULL ORDER BY dataset, question_id, method', [o.runId],
+/** The run's answers (not failed) to judge. */
+async function answerTargets(store: ResultStore, runId: string): Promise<Target[]> {
+  return (await store.query<{ dataset: string; question_id: string; method: string; answer: string }>(
+    'SELECT dataset, question_id, method, answer FROM answers WHERE run_id = $1 AND error IS NULL AND answer IS NOT NULL ORDER BY dataset, question_id, method', [runId],
   )).map((a) => ({ dataset: a.dataset, questionId: a.question_id, method: a.method, probe: '', hypothesis: a.answer }));
-  const newProbes = o.probes ? await makeProbes(store, o, questions, protocols) : [];
-  summary.probesAdded = newProbes.length;
-  const probeRows = await store.query<{ dataset: string; question_id: string; probe: string; answer: string }>(
-    'SELECT dataset, question_id, probe, answer FROM probe_answers WHERE run_id = $1 ORDER BY dataset, question_id, probe', [o.runId]);
-  for (const p of [...probeRows, ...newProbes.map((n) => ({ dataset: n.dataset, question_id: n.questionId, probe: n.probe, answer: n.answer }))]) {
-    targets.push({ dataset: p.dataset, questionId: p.question_id, method: '', probe: p.probe, hypothesis: p.answer });
-  }
+}
 
-  // What to ask: per target and judge, each missing version; a question no version changes is asked once.
-  interface Task { target: Target; judge: PanelJudge; version: string; copyTo: string[] }
+/** The probe answers to judge: those stored by earlier passes, then the new ones. */
+async function probeTargets(store: ResultStore, runId: string, newProbes: readonly ProbeAnswerRow[]): Promise<Target[]> {
+  const probeRows = await store.query<{ dataset: string; question_id: string; probe: string; answer: string }>(
+    'SELECT dataset, question_id, probe, answer FROM probe_answers WHERE run_id = $1 ORDER BY dataset, question_id, probe', [runId]);
+  return [...probeRows, ...newProbes.map((n) => ({ dataset: n.dataset, question_id: n.questionId, probe: n.probe, answer: n.answer }))]
+    .map((p) => ({ dataset: p.dataset, questionId: p.question_id, method: '', probe: p.probe, hypothesis: p.answer }));
+}
+
+/** What to ask: per target and judge, each missing version; a question no version changes is asked once. */
+function planVerdicts(targets: readonly Target[], k: RunKnowledge, o: JudgePassOptions): { tasks: Task[]; copies: { from: AnswerVerdictRow; to: string }[] } {
   const tasks: Task[] = [];
   const copies: { from: AnswerVerdictRow; to: string }[] = [];
   for (const t of targets) {
-    const q = question.get(key(t.dataset, t.questionId));
-    const protocol = protocols.get(t.dataset);
+    const q = k.question.get(key(t.dataset, t.questionId));
+    const protocol = k.protocols.get(t.dataset);
     if (!q || !protocol || !isJudged(protocol, q.nativeType, o.judgeAdversarial)) continue;
-    const versions = t.probe === '' ? versionsOf(t.dataset) : ['original'];
+    const versions = t.probe === '' ? k.versionsOf(t.dataset) : ['original'];
     for (const judge of o.panel) {
-      const got = (v: string) => have.get(key(t.dataset, t.questionId, t.method, t.probe, judge.id, v));
+      const got = (v: string) => k.have.get(key(t.dataset, t.questionId, t.method, t.probe, judge.id, v));
       const missing = versions.filter((v) => !got(v));
       if (missing.length === 0) continue;
-      if (!changed.has(key(t.dataset, t.questionId))) {
+      if (!k.changed.has(key(t.dataset, t.questionId))) {
         const source = versions.map(got).find((v) => v !== undefined);
         if (source) {
           for (const v of missing) copies.push({ from: verdictRow(source), to: v });
@@ -148,14 +195,25 @@ export async function judgePass(store: ResultStore, o: JudgePassOptions): Promis
       }
     }
   }
-  if (tasks.length + copies.length + newProbes.length === 0) return summary;
-  log(`judging: ${tasks.length} verdicts to ask (${o.panel.map((j) => j.id).join(', ')}), ${copies.length} copied across gold versions${newProbes.length > 0 ? `, ${newProbes.length} probe answers` : ''}`);
+  return { tasks, copies };
+}
 
+/**
+ * Asks the judges (32 calls at once), writing verdicts in groups of `groupSize` with the cached calls; `first` holds
+ * the rows to write with the first group (copied verdicts, new probe answers).
+ */
+async function askJudges(
+  store: ResultStore,
+  o: JudgePassOptions,
+  k: RunKnowledge,
+  tasks: readonly Task[],
+  first: { verdicts: AnswerVerdictRow[]; probeAnswers: ProbeAnswerRow[] },
+  summary: JudgePassSummary,
+): Promise<void> {
   const groupSize = o.groupSize ?? 200;
-  let pending: AnswerVerdictRow[] = copies.map((c) => ({ ...c.from, gold: c.to }));
+  let pending: AnswerVerdictRow[] = first.verdicts;
   let pendingCalls: LlmCallRow[] = [];
-  let pendingProbes: ProbeAnswerRow[] = newProbes;
-  summary.copied = copies.length;
+  let pendingProbes: ProbeAnswerRow[] = first.probeAnswers;
   const flush = async (): Promise<void> => {
     if (pending.length === 0 && pendingProbes.length === 0 && pendingCalls.length === 0) return;
     const rows = { verdicts: pending, probeAnswers: pendingProbes, llmCalls: pendingCalls };
@@ -167,44 +225,50 @@ export async function judgePass(store: ResultStore, o: JudgePassOptions): Promis
   const limit = pLimit(32);
   let writing: Promise<void> = Promise.resolve();
   await Promise.all(tasks.map((task) => limit(async () => {
-    const { target: t, judge } = task;
-    const q = question.get(key(t.dataset, t.questionId))!;
-    const protocol = protocols.get(t.dataset)!;
-    const callKey = { dataset: t.dataset, questionId: t.questionId, method: t.probe === '' ? t.method : `probe:${t.probe}` };
-    const calls: CallRecord[] = withPaidCallSink([], (rec) => store.writeCalls(o.runId, [{ ...callKey, ...rec }]));
-    const prompt = promptFor(judge, protocol);
-    try {
-      const result = await judgeAnswer(
-        {
-          protocol, questionId: q.questionId, nativeType: q.nativeType, question: q.text,
-          gold: goldOf.get(key(t.dataset, t.questionId, task.version)) ?? q.answer, hypothesis: t.hypothesis,
-        },
-        prompt,
-        clientFor(o.llm, 'judge', judge.model),
-        { calls, repeats: o.repeats, stage: o.stageOf(judge.id) },
-      );
-      const row: AnswerVerdictRow = {
-        dataset: t.dataset, questionId: t.questionId, method: t.method, probe: t.probe, judge: judge.id, gold: task.version,
-        model: judge.model, prompt, correct: result.correct, raw: result.raw,
-      };
-      pending.push(row, ...task.copyTo.map((v) => ({ ...row, gold: v })));
-      summary.judged++;
-      summary.copied += task.copyTo.length;
-    } catch (err) {
-      summary.failed++;
-      summary.firstError ??= `${t.dataset}/${t.questionId}${t.probe ? ` (probe ${t.probe})` : ` (${t.method})`}, judge ${judge.id}: ${errorMessage(err)}`;
-    }
-    pendingCalls.push(...calls.filter((c) => c.cached).map((c) => ({ ...callKey, ...c })));
+    const { rows, calls } = await askJudge(store, o, k, task, summary);
+    pending.push(...rows);
+    pendingCalls.push(...calls);
     if (pending.length >= groupSize) writing = writing.then(flush);
     await writing;
   })));
   await writing;
   await flush();
-  if (summary.failed > 0) log(`judging: ${summary.failed} verdict(s) failed (first: ${summary.firstError}); run again to retry them`);
-  return summary;
 }
 
-function verdictRow(v: { dataset: string; question_id: string; method: string; probe: string; judge: string; gold: string; model: string; prompt: string; correct: boolean[]; raw: string[] }): AnswerVerdictRow {
+/** One verdict asked (its rows, the copies included, or none when the call failed) and its cached calls. */
+async function askJudge(store: ResultStore, o: JudgePassOptions, k: RunKnowledge, task: Task, summary: JudgePassSummary): Promise<{ rows: AnswerVerdictRow[]; calls: LlmCallRow[] }> {
+  const { target: t, judge } = task;
+  const q = k.question.get(key(t.dataset, t.questionId))!;
+  const protocol = k.protocols.get(t.dataset)!;
+  const callKey = { dataset: t.dataset, questionId: t.questionId, method: t.probe === '' ? t.method : `probe:${t.probe}` };
+  const calls: CallRecord[] = withPaidCallSink([], (rec) => store.writeCalls(o.runId, [{ ...callKey, ...rec }]));
+  const prompt = promptFor(judge, protocol);
+  let rows: AnswerVerdictRow[] = [];
+  try {
+    const result = await judgeAnswer(
+      {
+        protocol, questionId: q.questionId, nativeType: q.nativeType, question: q.text,
+        gold: k.goldOf.get(key(t.dataset, t.questionId, task.version)) ?? q.answer, hypothesis: t.hypothesis,
+      },
+      prompt,
+      clientFor(o.llm, 'judge', judge.model),
+      { calls, repeats: o.repeats, stage: o.stageOf(judge.id) },
+    );
+    const row: AnswerVerdictRow = {
+      dataset: t.dataset, questionId: t.questionId, method: t.method, probe: t.probe, judge: judge.id, gold: task.version,
+      model: judge.model, prompt, correct: result.correct, raw: result.raw,
+    };
+    rows = [row, ...task.copyTo.map((v) => ({ ...row, gold: v }))];
+    summary.judged++;
+    summary.copied += task.copyTo.length;
+  } catch (err) {
+    summary.failed++;
+    summary.firstError ??= `${t.dataset}/${t.questionId}${t.probe ? ` (probe ${t.probe})` : ` (${t.method})`}, judge ${judge.id}: ${errorMessage(err)}`;
+  }
+  return { rows, calls: calls.filter((c) => c.cached).map((c) => ({ ...callKey, ...c })) };
+}
+
+function verdictRow(v: VerdictRecord): AnswerVerdictRow {
   return { dataset: v.dataset, questionId: v.question_id, method: v.method, probe: v.probe, judge: v.judge, gold: v.gold, model: v.model, prompt: v.prompt, correct: v.correct, raw: v.raw };
 }
 

@@ -13,10 +13,10 @@ import type { CallRecord, Checkpoints, Ctx, MemoryIndex, Method } from '../core/
 import type { LlmProvider } from '../core/llm.ts';
 import { renderUnits } from '../core/render.ts';
 import { reportedType, type Instance, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
-import { answerQuestion } from '../eval/qa/answer-question.ts';
+import { answerQuestion, type PrimaryJudge, type QaRow } from '../eval/qa/answer-question.ts';
 import type { AnswerProtocol } from '../eval/qa/score-answer.ts';
 import { perHaystack } from '../index/per-haystack.ts';
-import type { QuestionBatch, RetrievalRow, ScoreRow } from '../store/types.ts';
+import type { LlmCallRow, QuestionBatch, ScoreRow } from '../store/types.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
 import type { IndexCache } from './index-cache.ts';
 import { methodFailureStage, type FailedStage } from './failures.ts';
@@ -139,16 +139,18 @@ export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
   };
 }
 
-/**
- * Runs `method` on `instance` and appends its rows to `batch`; returns the stage that failed (the method's retrieval,
- * its classifier or memorising, or QA's reader or judge), or undefined when the result is whole.
- */
-export async function runMethod(
-  instance: Instance,
-  method: ConfiguredMethod,
-  batch: QuestionBatch,
-  c: QuestionContext,
-): Promise<FailedStage | undefined> {
+/** What one method's run on one question uses: its index, its call records and its context. */
+interface MethodRun {
+  index: MemoryIndex;
+  calls: CallRecord[];
+  batchRows: () => LlmCallRow[];
+  ctx: Ctx;
+  /** Paid requests of shared clients (the embedder) made for this method are accounted to it (core/call-scope.ts). */
+  scope: CallScope;
+  base: Pick<ScoreRow, 'dataset' | 'questionId' | 'method' | 'granularity'>;
+}
+
+function methodRun(instance: Instance, method: ConfiguredMethod, c: QuestionContext): MethodRun {
   const index = c.indexes.get(instance, method.index);
   const key = { dataset: instance.dataset, questionId: instance.query.id, method: method.id };
   const { calls, batchRows } = c.ledger ? c.ledger.open(key) : plainCalls(key);
@@ -159,59 +161,36 @@ export async function runMethod(
     ...(c.llm ? { llm: c.llm } : {}),
     ...(checkpoints ? { checkpoints } : {}),
   };
-  // Paid requests of shared clients (the embedder) made for this method are accounted to it (core/call-scope.ts).
   const scope: CallScope = { calls, costUsd: (model, p, q) => callCostUsd(c.config.llm?.prices ?? {}, model, p, q) };
-  const base = { ...key, granularity: method.index.granularity };
-  const capabilities = method.impl.capabilities;
+  return { index, calls, batchRows, ctx, scope, base: { ...key, granularity: method.index.granularity } };
+}
+
+/**
+ * Runs `method` on `instance` and appends its rows to `batch`; returns the stage that failed (the method's retrieval,
+ * its classifier or memorising, or QA's reader or judge), or undefined when the result is whole.
+ */
+export async function runMethod(
+  instance: Instance,
+  method: ConfiguredMethod,
+  batch: QuestionBatch,
+  c: QuestionContext,
+): Promise<FailedStage | undefined> {
+  const r = methodRun(instance, method, c);
   let t0 = performance.now();
   let failed: FailedStage | undefined;
   try {
     if (c.config.prepareIndex) {
-      await withCallScope(scope, () =>
-        prepareIndex(index, ctx).catch((err: unknown) => {
-          throw tagStage(err, 'index:memorise');
-        }),
-      );
-      if (method.impl.memorise) await withCallScope(scope, () => memoriseFor(method, index, ctx));
+      await memoriseBeforeTiming(method, r);
       t0 = performance.now();
     }
-    const oracleType = capabilities.oracleType ? instance.gold.type : undefined;
-    const out = await withCallScope(scope, () => method.impl.run(methodQuery(instance.query), index, ctx, oracleType));
-    let latencyMs = performance.now() - t0;
-    const timed = await timingRepeats(method, c.config.timingRepeats ?? 1, latencyMs, out.retrieval.notes, () => method.impl.run(methodQuery(instance.query), index, { ...ctx, calls: [] }, oracleType));
-    if (timed) latencyMs = timed.latencyMs;
-    const units = out.retrieval.units;
-    const row: RetrievalRow = {
-      ...base,
-      k: method.k,
-      unitIds: units.map((u) => u.unit.id),
-      unitSessionIds: units.map((u) => u.unit.sessionId),
-      scores: units.map((u) => u.score),
-      noMemory: out.retrieval.noMemory,
-      context: c.config.storeContext || c.config.qa ? out.retrieval.context : null,
-      latencyMs,
-      predictedType: out.predictedType ?? null,
-      typeProbs: out.typeProbs ?? null,
-      route: out.route ?? null,
-      notes: timed ? { ...(out.retrieval.notes ?? {}), ...timed.notes } : out.retrieval.notes ?? null,
-      error: null,
-    };
-    batch.retrievals.push(row);
-    // A method without source unit ids, or one that does not rank (the whole history), has no retrieval metrics: no
-    // score rows (NULL, "n/a"), never 0 nor the recall of the first k units of a list in date order.
-    if (capabilities.output === 'units' && capabilities.ranks !== false) {
-      for (const r of scoreRetrieval(instance, index, out.retrieval, c.config.metrics.ks, c.config.metrics.gold)) {
-        batch.scores.push({ ...base, ...r });
-      }
-    }
-    if (c.config.qa && c.llm) failed = await answerAndScore(instance, out.retrieval, out.answer, batch, base, calls, c, capabilities.output === 'units' && capabilities.ranks !== false);
+    failed = await retrieveAndScore(instance, method, batch, c, r, t0);
   } catch (err) {
     // An unusable endpoint or cache folder fails every question alike: stop the run with its one line instead of N
     // error rows. A postponed call (Batch API, budget) is no failure: the caller leaves the method unwritten.
     if (err instanceof SetupError || isPostponed(err)) throw err;
-    failed = methodFailureStage(err, calls);
+    failed = methodFailureStage(err, r.calls);
     batch.retrievals.push({
-      ...base,
+      ...r.base,
       k: method.k,
       unitIds: [],
       unitSessionIds: [],
@@ -226,8 +205,62 @@ export async function runMethod(
       error: errorMessage(err),
     });
   }
-  batch.llmCalls!.push(...batchRows());
+  batch.llmCalls!.push(...r.batchRows());
   return failed;
+}
+
+/** `prepareIndex: true`: the haystack's index and the method's own memory writing, before its clock starts. */
+async function memoriseBeforeTiming(method: ConfiguredMethod, r: MethodRun): Promise<void> {
+  await withCallScope(r.scope, () =>
+    prepareIndex(r.index, r.ctx).catch((err: unknown) => {
+      throw tagStage(err, 'index:memorise');
+    }),
+  );
+  if (method.impl.memorise) await withCallScope(r.scope, () => memoriseFor(method, r.index, r.ctx));
+}
+
+/** The method's retrieval (timed from `t0`), its row and retrieval scores, then QA; the stage that failed, if any. */
+async function retrieveAndScore(instance: Instance, method: ConfiguredMethod, batch: QuestionBatch, c: QuestionContext, r: MethodRun, t0: number): Promise<FailedStage | undefined> {
+  const capabilities = method.impl.capabilities;
+  const oracleType = capabilities.oracleType ? instance.gold.type : undefined;
+  const out = await withCallScope(r.scope, () => method.impl.run(methodQuery(instance.query), r.index, r.ctx, oracleType));
+  let latencyMs = performance.now() - t0;
+  const timed = await timingRepeats(method, c.config.timingRepeats ?? 1, latencyMs, out.retrieval.notes, () => method.impl.run(methodQuery(instance.query), r.index, { ...r.ctx, calls: [] }, oracleType));
+  if (timed) latencyMs = timed.latencyMs;
+  const units = out.retrieval.units;
+  batch.retrievals.push({
+    ...r.base,
+    k: method.k,
+    unitIds: units.map((u) => u.unit.id),
+    unitSessionIds: units.map((u) => u.unit.sessionId),
+    scores: units.map((u) => u.score),
+    noMemory: out.retrieval.noMemory,
+    context: c.config.storeContext || c.config.qa ? out.retrieval.context : null,
+    latencyMs,
+    predictedType: out.predictedType ?? null,
+    typeProbs: out.typeProbs ?? null,
+    route: out.route ?? null,
+    notes: timed ? { ...(out.retrieval.notes ?? {}), ...timed.notes } : out.retrieval.notes ?? null,
+    error: null,
+  });
+  // A method without source unit ids, or one that does not rank (the whole history), has no retrieval metrics: no
+  // score rows (NULL, "n/a"), never 0 nor the recall of the first k units of a list in date order.
+  const ranked = capabilities.output === 'units' && capabilities.ranks !== false;
+  if (ranked) {
+    for (const s of scoreRetrieval(instance, r.index, out.retrieval, c.config.metrics.ks, c.config.metrics.gold)) batch.scores.push({ ...r.base, ...s });
+  }
+  if (c.config.qa && c.llm) return answerAndScore(instance, out.retrieval, out.answer, batch, r.base, r.calls, c, ranked);
+  return undefined;
+}
+
+/** How one question's answers are judged: the protocol, the headline gold answer, the panel's first judge. */
+interface QaSetup {
+  instance: Instance;
+  base: Pick<ScoreRow, 'dataset' | 'questionId' | 'method' | 'granularity'>;
+  calls: CallRecord[];
+  c: QuestionContext;
+  gold: string;
+  primary: PrimaryJudge | undefined;
 }
 
 /**
@@ -256,6 +289,7 @@ async function answerAndScore(
   const headline = judging?.headline ?? 'original';
   const gold = goldAnswer(instance, headline, answerErratum(judging, instance));
   const primary = judging && first ? primaryJudge(c.config, c.llm!, judging.panel, panelProtocol ?? 'longmemeval') : undefined;
+  const setup: QaSetup = { instance, base, calls, c, gold, primary };
   const qa = await answerQuestion(
     { protocol: c.protocol, instance, retrieval, ...(methodAnswer !== undefined ? { methodAnswer } : {}), gold },
     c.llm!,
@@ -280,47 +314,54 @@ async function answerAndScore(
     });
   }
   if (qa.error) return qa.failedStage ?? 'reader';
-  const adversarial = c.protocol === 'locomo' && instance.gold.nativeType === '5';
-  const outside = outsideHeadline(instance);
-  const flag = { counted: !adversarial && outside === null, excludedWhy: adversarial ? 'adversarial (reported separately)' : outside };
-  const push = (metric: string, value: number, k: number | null = null) => batch.scores.push({ ...base, level: 'qa', metric, k, value, ...flag });
-  const scoresOf = (row: typeof qa, k: number | null) => {
-    if (row.judge && row.judge.scores && row.judge.scores.length > 0) {
-      // A graded judge (BEAM's rubric, LoCoMo-Plus's points): the mean score over judge runs.
-      push('accuracy', row.judge.scores.reduce((a, b) => a + b, 0) / row.judge.scores.length, k);
-    } else if (row.judge && row.judge.correct.length > 0) {
-      push('accuracy', row.judge.correct.filter(Boolean).length / row.judge.correct.length, k);
-    }
-    for (const [metric, value] of Object.entries(row.metrics ?? {})) push(metric, value, k);
-    if (row.f1 !== undefined) push('f1', row.f1, k);
-    if (row.bleu1 !== undefined) push('bleu1', row.bleu1, k);
-  };
-  scoresOf(qa, null);
+  pushQaScores(batch, setup, qa, null);
   // `qa.ks`: the same retrieval read again at each cutoff (a method that answers itself, returns text, or does not rank
   // its units is read once), judged by the same primary judge against the same gold version.
   const ks = c.config.qa!.ks;
-  if (ks && methodAnswer === undefined && ranked) {
-    batch.cutoffAnswers ??= [];
-    for (const k of [...ks].sort((a, b) => a - b)) {
-      const cut = await answerQuestion(
-        {
-          protocol: c.protocol, instance, retrieval: cutoffRetrieval(retrieval, k), gold,
-          stages: { reader: `reader:k${k}`, judge: `${primary?.stage ?? 'judge'}:k${k}` },
-        },
-        c.llm!,
-        c.config.qa!,
-        calls,
-        primary,
-      );
-      batch.cutoffAnswers.push({
-        dataset: base.dataset, questionId: base.questionId, method: base.method, cutoff: k, answer: cut.answer,
-        judgeVerdicts: cut.judge ? [cut.judge] : [], contextTokens: cut.contextTokens, error: cut.error ?? null,
-      });
-      if (cut.error) return cut.failedStage ?? 'reader';
-      scoresOf(cut, k);
-    }
+  if (ks && methodAnswer === undefined && ranked) return answerAtCutoffs(batch, setup, retrieval, ks);
+  return undefined;
+}
+
+/** The retrieval read and judged again at each of `ks` (ascending); the stage that failed first, if any. */
+async function answerAtCutoffs(batch: QuestionBatch, q: QaSetup, retrieval: Retrieval, ks: readonly number[]): Promise<FailedStage | undefined> {
+  const { c, base } = q;
+  batch.cutoffAnswers ??= [];
+  for (const k of [...ks].sort((a, b) => a - b)) {
+    const cut = await answerQuestion(
+      {
+        protocol: c.protocol, instance: q.instance, retrieval: cutoffRetrieval(retrieval, k), gold: q.gold,
+        stages: { reader: `reader:k${k}`, judge: `${q.primary?.stage ?? 'judge'}:k${k}` },
+      },
+      c.llm!,
+      c.config.qa!,
+      q.calls,
+      q.primary,
+    );
+    batch.cutoffAnswers.push({
+      dataset: base.dataset, questionId: base.questionId, method: base.method, cutoff: k, answer: cut.answer,
+      judgeVerdicts: cut.judge ? [cut.judge] : [], contextTokens: cut.contextTokens, error: cut.error ?? null,
+    });
+    if (cut.error) return cut.failedStage ?? 'reader';
+    pushQaScores(batch, q, cut, k);
   }
   return undefined;
+}
+
+/** The `qa` score rows of one answer (k: its cutoff, or null for the method's own reading). */
+function pushQaScores(batch: QuestionBatch, q: QaSetup, row: QaRow, k: number | null): void {
+  const adversarial = q.c.protocol === 'locomo' && q.instance.gold.nativeType === '5';
+  const outside = outsideHeadline(q.instance);
+  const flag = { counted: !adversarial && outside === null, excludedWhy: adversarial ? 'adversarial (reported separately)' : outside };
+  const push = (metric: string, value: number) => batch.scores.push({ ...q.base, level: 'qa', metric, k, value, ...flag });
+  if (row.judge && row.judge.scores && row.judge.scores.length > 0) {
+    // A graded judge (BEAM's rubric, LoCoMo-Plus's points): the mean score over judge runs.
+    push('accuracy', row.judge.scores.reduce((a, b) => a + b, 0) / row.judge.scores.length);
+  } else if (row.judge && row.judge.correct.length > 0) {
+    push('accuracy', row.judge.correct.filter(Boolean).length / row.judge.correct.length);
+  }
+  for (const [metric, value] of Object.entries(row.metrics ?? {})) push(metric, value);
+  if (row.f1 !== undefined) push('f1', row.f1);
+  if (row.bleu1 !== undefined) push('bleu1', row.bleu1);
 }
 
 /**

@@ -69,7 +69,7 @@ const MAX_GROUP = 64;
  * How long, by default, a first queued question waits for others before its transaction starts. A transaction costs
  * ~6–20 ms whatever its size (appender flush into indexed tables, WAL commit), so one per question caps a run at
  * ~100 questions/s; a short wait lets questions computed meanwhile share it. The runner opens its results file with
- * a longer wait (RUN_LINGER_MS in src/run/runner.ts) and calls `commitQueued` once its producers are done.
+ * a longer wait (RUN_LINGER_MS in src/run/session/results-target.ts) and calls `commitQueued` once its producers are done.
  */
 const LINGER_MS = 25;
 

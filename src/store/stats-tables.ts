@@ -15,7 +15,7 @@ import {
 import { PlanCache } from '../eval/stats/resample.ts';
 import { computeJudgeAgreement, computeJudgeComparisons, type VerdictInput as JudgeVerdictInput } from '../eval/qa/agreement/index.ts';
 import { headlineGoldOf } from '../eval/qa/panel.ts';
-import { computeVerdicts } from '../eval/verdicts/index.ts';
+import { computeVerdicts, type VerdictInput } from '../eval/verdicts/index.ts';
 import { loadMethodFacts, loadPlanRunInputs, loadQuestionFacts, loadRetrievalFacts } from './verdicts-table.ts';
 import type { ResultStore } from './types.ts';
 
@@ -159,4 +159,15 @@ export async function refreshStats(store: ResultStore, opts: { force?: boolean }
   await checkpoint;
   await store.replaceStats({ scoreCis, comparisons, judgeAgreement, judgeComparisons, verdicts, fingerprint });
   return { recomputed: true, cells: scoreCis.length, comparisons: comparisons.length, verdicts: verdicts.length, ms: performance.now() - t0 };
+}
+
+/**
+ * Everything the verdicts are computed from, read from a file (the comparisons left empty): what a report needs to
+ * show the descriptive numbers beside the stored verdicts (experiment 2's choices, ceiling and best single strategy).
+ */
+export async function loadVerdictInput(store: ResultStore): Promise<VerdictInput> {
+  const [scores, questions, methods, retrievals, runs, runStats] = await Promise.all([
+    loadScoreInputs(store), loadQuestionFacts(store), loadMethodFacts(store), loadRetrievalFacts(store), loadPlanRunInputs(store), loadRunStats(store),
+  ]);
+  return { scores, questions, methods, retrievals, runs, runStats, comparisons: [] };
 }

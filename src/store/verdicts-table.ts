@@ -2,12 +2,11 @@
  * The `verdicts` table: computed with the statistics (stats-tables.ts → src/eval/verdicts) from the file's rows, and
  * read by every report — the terminal report, the HTML report, the notebooks and the quick start print it and none
  * recomputes a verdict. This file loads the verdicts' inputs (plan runs, method facts, retrieval facts, questions)
- * and reads the table back (`readVerdicts`).
+ * and reads the table back (`readVerdicts`); stats-tables.ts gathers them with the scores (`loadVerdictInput`).
  */
 import { z } from 'zod';
 import { PlanConfigSchema } from '../core/stats-config.ts';
-import type { MethodFacts, PlanRunInput, QuestionFact, RetrievalFact, VerdictInput, VerdictRow } from '../eval/verdicts/index.ts';
-import { loadRunStats, loadScoreInputs } from './stats-tables.ts';
+import type { MethodFacts, PlanRunInput, QuestionFact, RetrievalFact, VerdictRow } from '../eval/verdicts/index.ts';
 import type { ResultStore } from './types.ts';
 
 const StoredPlanRun = z.object({
@@ -104,15 +103,4 @@ export async function readVerdicts(store: ResultStore, filter: VerdictFilter = {
     k: r.k, adaptType: r.adapt_type, n: r.n, estimate: r.estimate, ciLow: r.ci_low, ciHigh: r.ci_high, pValue: r.p_value, pHolm: r.p_holm,
     family: r.family, familySize: r.family_size, mde: r.mde, verdict: r.verdict, reason: r.reason,
   }));
-}
-
-/**
- * Everything the verdicts are computed from, read from a file (the comparisons left empty): what a report needs to
- * show the descriptive numbers beside the stored verdicts (experiment 2's choices, ceiling and best single strategy).
- */
-export async function loadVerdictInput(store: ResultStore): Promise<VerdictInput> {
-  const [scores, questions, methods, retrievals, runs, runStats] = await Promise.all([
-    loadScoreInputs(store), loadQuestionFacts(store), loadMethodFacts(store), loadRetrievalFacts(store), loadPlanRunInputs(store), loadRunStats(store),
-  ]);
-  return { scores, questions, methods, retrievals, runs, runStats, comparisons: [] };
 }

@@ -5,7 +5,7 @@
  * LoCoMo F1 — snap-research/locomo `task_eval/evaluation.py` (commit 92286325a40764bee61f77824ddb95233b11c4d6):
  * - `normalize_answer`: drop commas, lower-case, drop ASCII punctuation (`string.punctuation`), replace the words
  *   a / an / the / and by a space, collapse whitespace;
- * - `f1_score`: Porter-stem every token (NLTK's PorterStemmer, src/eval/qa/porter-stemmer.ts), multiset overlap,
+ * - `f1_score`: Porter-stem every token (NLTK's PorterStemmer, src/index/analysers/porter-stemmer.ts), multiset overlap,
  *   F1 = 2PR/(P+R), 0 when nothing overlaps;
  * - `eval_question_answering`: category 3 keeps the gold answer up to its first `;`; categories 2, 3, 4 use
  *   `f1_score`; category 1 (multi-hop) uses `f1`: prediction and gold are split on `,`, and the score is the mean
@@ -27,7 +27,7 @@
  * either set is empty or nothing overlaps. No stemming, no article removal — so it differs from LoCoMo's F1.
  */
 import { DEFAULT_NLTK_VERSION, type NltkVersion, wordTokenize } from './nltk-tokenize.ts';
-import { porterStem } from './porter-stemmer.ts';
+import { porterStem } from '../../index/analysers/porter-stemmer.ts';
 
 const PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
 const WORD = '[\\p{L}\\p{N}\\p{M}_]';

@@ -10,7 +10,7 @@ import type { LlmClient, LlmProvider } from '../../core/llm.ts';
 import type { JudgePromptKind } from '../../core/qa-config.ts';
 import type { Instance, Retrieval } from '../../core/types.ts';
 import { countTokens } from '../../llm/tokens.ts';
-import type { QaConfig } from './config.ts';
+import type { QaConfig } from '../../core/qa-config.ts';
 import type { JudgeResult } from './judge-longmemeval.ts';
 import { readLocomoPlus } from './locomo-plus.ts';
 import { readMemDailyChoice } from './memdaily.ts';

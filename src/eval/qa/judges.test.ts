@@ -271,7 +271,7 @@ describe('answerQuestion', () => {
 
   it('reads, then scores with the dataset protocol', async () => {
     const { answerQuestion } = await import('./answer-question.ts');
-    const { QaConfigSchema } = await import('./config.ts');
+    const { QaConfigSchema } = await import('../../core/qa-config.ts');
     replies = ['Paris', '{"label": "CORRECT"}'];
     const calls: CallRecord[] = [];
     const row = await answerQuestion({ protocol: 'locomo', instance: inst, retrieval }, provider(), QaConfigSchema.parse({}), calls);
@@ -288,7 +288,7 @@ describe('answerQuestion', () => {
 
   it('turns a reader that stays broken into an error row', async () => {
     const { answerQuestion } = await import('./answer-question.ts');
-    const { QaConfigSchema } = await import('./config.ts');
+    const { QaConfigSchema } = await import('../../core/qa-config.ts');
     const failing = await startFakeOpenAiServer({ chat: () => ({ status: 503 }) });
     try {
       const llm = createLlmProvider(

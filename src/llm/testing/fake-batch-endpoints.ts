@@ -19,7 +19,7 @@
  * (HTTP status ≠ 200) and lines the test marks expired (`error.code: "batch_expired"`) go to the error file.
  */
 import { randomBytes } from 'node:crypto';
-import type { ChatAnswer, ChatRequestBody } from './fake-openai-server.ts';
+import type { ChatAnswer, ChatRequestBody } from './fake-chat-types.ts';
 
 export interface BatchOptions {
   /** Status requests a valid batch takes to complete (validating → in_progress → … → completed). Default 2. */

@@ -30,6 +30,9 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BatchEndpoints, type BatchOptions } from './fake-batch-endpoints.ts';
+import type { ChatAnswer, ChatRequestBody } from './fake-chat-types.ts';
+
+export type { ChatAnswer, ChatRequestBody } from './fake-chat-types.ts';
 
 export interface FakeReply {
   /** Reply text (chat). Default `"ok"`, or the `chat` handler's. */
@@ -58,17 +61,6 @@ export interface RecordedRequest {
   /** Parsed JSON body (undefined when it did not parse, e.g. a multipart file upload). */
   body: unknown;
   authorization: string | undefined;
-}
-
-export interface ChatRequestBody {
-  model: string;
-  messages: { role: string; content: string }[];
-  temperature?: number;
-  max_tokens?: number;
-  response_format?: { type: string; json_schema?: { name: string; schema: unknown } };
-  logprobs?: boolean;
-  top_logprobs?: number;
-  prompt_cache_key?: string;
 }
 
 export interface FakeServerOptions {
@@ -111,14 +103,6 @@ export interface FakeOpenAiServer {
   /** The Batch API stand-in (batches and files it holds; test hooks). */
   readonly batches: BatchEndpoints;
   close(): Promise<void>;
-}
-
-/** An answer before it is written: the HTTP status and the JSON body (or, for `malformed`, a broken body text). */
-export interface ChatAnswer {
-  status: number;
-  json?: unknown;
-  text?: string;
-  headers?: Record<string, string>;
 }
 
 export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Promise<FakeOpenAiServer> {

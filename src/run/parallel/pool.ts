@@ -4,9 +4,11 @@
  * through the store's group commit, and keeps the counters and progress. The first failure stops every worker and
  * is raised here: a data error keeps its one-line InputError form.
  */
+import type { Worker } from 'node:worker_threads';
 import { InputError } from '../../core/errors.ts';
-import { headSelector, readSourceRecordsSync, refusedByHead, splitJsonArrayFile } from '../../data/index.ts';
+import { headSelector, readSourceRecordsSync, refusedByHead, splitJsonArrayFile, type RawRecord } from '../../data/index.ts';
 import { createWordVectorsSlot, embedders, useWordVectorsSlot, winkCachePath, type WordVectorsSlot } from '../../index/index.ts';
+import type { QuestionBatch } from '../../store/types.ts';
 import type { DatasetPlan, DatasetRunState } from '../run-dataset.ts';
 import { computeRecord, countFailures, skipQuestion, unreadData, writeQuestion } from '../run-dataset.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol.ts';
@@ -83,128 +85,139 @@ export function startWorkerPool(plan: DatasetPlan, config: DatasetRunState['conf
     stop: async () => {
       await Promise.all(mailboxes.map((b) => b.worker.terminate()));
     },
-    run: (s) => runInWorkers(mailboxes, plan, s, unwritten, files, init.nextFile, opts.freshResults === true),
+    run: (s) => new WorkerRun(mailboxes, plan, s, unwritten, files, init.nextFile, opts.freshResults === true).run(),
   };
 }
 
-async function runInWorkers(
-  mailboxes: Mailbox[],
-  plan: DatasetPlan,
-  s: DatasetRunState,
-  unwritten: Int32Array,
-  files: string[] | undefined,
-  nextFile: SharedArrayBuffer,
-  started: boolean,
-): Promise<void> {
-  const workers = mailboxes.map((b) => b.worker);
-  const prefix = `${plan.source.name}\t`;
-  const start = {
-    type: 'start',
-    done: [...s.done].filter((k) => k.startsWith(prefix)),
-    retry: [...(s.retry ?? [])].filter((k) => k.startsWith(prefix)),
-  } satisfies ToWorker;
-  if (started && start.done.length + start.retry.length > 0) {
-    // Another process created the results file between the check and the open: what the workers computed may be in
-    // it already. Stop before writing any of it rather than write a question twice.
-    await Promise.all(workers.map((w) => w.terminate()));
-    throw new InputError('the results file appeared while this run was starting (another run writing it?); run again to resume', s.store.path);
+/**
+ * One dataset computed by the pool: the workers are told what is done, fed records (array files) or left to claim
+ * files (folders, while this thread claims its own share), and every batch they send is written here. The first
+ * failure — a worker's, a write's, this thread's — stops every worker and is raised once the writes in flight end.
+ */
+class WorkerRun {
+  private readonly workers: Worker[];
+  /** Array files: records posted to each worker and not yet processed. */
+  private readonly pendingRecords: number[];
+  private creditWaiter: (() => void) | undefined;
+  private failure: Error | undefined;
+  /** Question writes in flight, the workers' and this thread's. */
+  private readonly writes = new Set<Promise<void>>();
+
+  constructor(
+    private readonly mailboxes: Mailbox[],
+    private readonly plan: DatasetPlan,
+    private readonly s: DatasetRunState,
+    private readonly unwritten: Int32Array,
+    private readonly files: string[] | undefined,
+    private readonly nextFile: SharedArrayBuffer,
+    /** The workers were told at their start that nothing is done (a new results file). */
+    private readonly started: boolean,
+  ) {
+    this.workers = mailboxes.map((b) => b.worker);
+    this.pendingRecords = this.workers.map(() => 0);
   }
-  const pendingRecords = workers.map(() => 0);
-  let creditWaiter: (() => void) | undefined;
-  let failure: Error | undefined;
-  const writes = new Set<Promise<void>>();
 
-  const fail = (err: Error): void => {
-    failure ??= err;
-    creditWaiter?.();
-  };
+  async run(): Promise<void> {
+    const start = this.startMessage();
+    if (this.started && start.done.length + start.retry.length > 0) {
+      // Another process created the results file between the check and the open: what the workers computed may be in
+      // it already. Stop before writing any of it rather than write a question twice.
+      await Promise.all(this.workers.map((w) => w.terminate()));
+      throw new InputError('the results file appeared while this run was starting (another run writing it?); run again to resume', this.s.store.path);
+    }
+    const finished = this.mailboxes.map((box, w) => this.listen(box, w));
+    if (!this.started) for (const w of this.workers) w.postMessage(start);
+    try {
+      if (!this.files) await this.feedRecords();
+      else if (runnerComputes(this.plan)) await this.computeHere(this.files);
+      await Promise.all(finished);
+      // Every question computed: commit what is queued now rather than after the group-commit wait.
+      this.s.store.commitQueued();
+      await Promise.all(this.writes);
+    } finally {
+      if (this.failure) await Promise.all(this.workers.map((w) => w.terminate()));
+    }
+    if (this.failure) throw this.failure;
+  }
 
-  const onMessage = (m: FromWorker, w: number): void => {
+  /** What the results file holds of this dataset: done keys, and error rows to compute again. */
+  private startMessage(): Extract<ToWorker, { type: 'start' }> {
+    const prefix = `${this.plan.source.name}\t`;
+    return {
+      type: 'start',
+      done: [...this.s.done].filter((k) => k.startsWith(prefix)),
+      retry: [...(this.s.retry ?? [])].filter((k) => k.startsWith(prefix)),
+    };
+  }
+
+  private fail(err: unknown): void {
+    this.failure ??= err instanceof Error ? err : new Error(String(err));
+    this.creditWaiter?.();
+  }
+
+  /** Resolves when worker `w` exits (a non-zero exit is a failure). */
+  private listen(box: Mailbox, w: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      box.listen((e) => {
+        if (e.kind === 'message') this.onMessage(e.m, w);
+        else if (e.kind === 'error') this.fail(e.err);
+        else {
+          if (e.code !== 0) this.fail(new Error(`compute worker exited with code ${e.code}`));
+          this.creditWaiter?.();
+          resolve();
+        }
+      });
+    });
+  }
+
+  private onMessage(m: FromWorker, w: number): void {
     switch (m.type) {
       case 'batch': {
-        countFailures(s.counters, m.failed);
-        const p: Promise<void> = writeQuestion(m.batch, s)
-          .catch((err: unknown) => fail(err instanceof Error ? err : new Error(String(err))))
-          .finally(() => {
-            writes.delete(p);
-            Atomics.sub(unwritten, 0, 1);
-            Atomics.notify(unwritten, 0);
-          });
-        writes.add(p);
+        countFailures(this.s.counters, m.failed);
+        // The worker's count of unwritten batches goes down once this one is written (it pauses above MAX_UNWRITTEN).
+        this.write(m.batch).finally(() => {
+          Atomics.sub(this.unwritten, 0, 1);
+          Atomics.notify(this.unwritten, 0);
+        });
         break;
       }
       case 'skipped':
-        skipQuestion(s);
+        skipQuestion(this.s);
         break;
       case 'record-done':
-        pendingRecords[w]!--;
-        creditWaiter?.();
+        this.pendingRecords[w]!--;
+        this.creditWaiter?.();
         break;
       case 'done':
-        s.issues.push(...m.issues);
+        this.s.issues.push(...m.issues);
         break;
       case 'failed':
-        fail(m.input ? new InputError(m.message) : new Error(`compute worker failed: ${m.message}`));
+        this.fail(m.input ? new InputError(m.message) : new Error(`compute worker failed: ${m.message}`));
         break;
       case 'ready':
         break;
     }
-  };
-
-  const finished = mailboxes.map(
-    (box, w) =>
-      new Promise<void>((resolve) => {
-        box.listen((e) => {
-          if (e.kind === 'message') onMessage(e.m, w);
-          else if (e.kind === 'error') fail(e.err);
-          else {
-            if (e.code !== 0) fail(new Error(`compute worker exited with code ${e.code}`));
-            creditWaiter?.();
-            resolve();
-          }
-        });
-      }),
-  );
-  if (!started) for (const w of workers) w.postMessage(start);
-
-  try {
-    if (!files) await feedRecords();
-    else if (runnerComputes(plan)) await computeHere(files);
-    await Promise.all(finished);
-    // Every question computed: commit what is queued now rather than after the group-commit wait.
-    s.store.commitQueued();
-    await Promise.all(writes);
-  } finally {
-    if (failure) await Promise.all(workers.map((w) => w.terminate()));
   }
-  if (failure) throw failure;
+
+  /** Writes a question through the store's group commit; settles (never rejects) once it is written or failed. */
+  private write(batch: QuestionBatch): Promise<void> {
+    const p: Promise<void> = writeQuestion(batch, this.s)
+      .catch((err: unknown) => this.fail(err))
+      .finally(() => this.writes.delete(p));
+    this.writes.add(p);
+    return p;
+  }
 
   /** Folder files: this thread claims files from the workers' counter and writes its own questions directly. */
-  async function computeHere(list: string[]): Promise<void> {
-    const next = new Int32Array(nextFile);
+  private async computeHere(list: string[]): Promise<void> {
+    const next = new Int32Array(this.nextFile);
     const mine = new Set<Promise<void>>();
-    const parse = unreadData(s.methods);
-    for (let i = Atomics.add(next, 0, 1); i < list.length && !failure; i = Atomics.add(next, 0, 1)) {
+    const parse = unreadData(this.s.methods);
+    for (let i = Atomics.add(next, 0, 1); i < list.length && !this.failure; i = Atomics.add(next, 0, 1)) {
       try {
-        for (const record of readSourceRecordsSync(plan.source, list[i]!, parse)) {
-          for await (const { batch, failed } of computeRecord(plan.source, record, plan.selected, s, s.issues)) {
-            if (!batch) {
-              skipQuestion(s);
-              continue;
-            }
-            countFailures(s.counters, failed);
-            const p: Promise<void> = writeQuestion(batch, s)
-              .catch((err: unknown) => fail(err instanceof Error ? err : new Error(String(err))))
-              .finally(() => {
-                mine.delete(p);
-                writes.delete(p);
-              });
-            mine.add(p);
-            writes.add(p);
-          }
-        }
+        for (const record of readSourceRecordsSync(this.plan.source, list[i]!, parse)) await this.computeRecordHere(record, mine);
       } catch (err) {
-        fail(err instanceof Error ? err : new Error(String(err)));
+        this.fail(err);
         break;
       }
       // Let the workers' batches and the group commits through between files; hold back while the writer is behind.
@@ -213,9 +226,22 @@ async function runInWorkers(
     }
   }
 
+  private async computeRecordHere(record: RawRecord, mine: Set<Promise<void>>): Promise<void> {
+    const { plan, s } = this;
+    for await (const { batch, failed } of computeRecord(plan.source, record, plan.selected, s, s.issues)) {
+      if (!batch) {
+        skipQuestion(s);
+        continue;
+      }
+      countFailures(s.counters, failed);
+      const p = this.write(batch).finally(() => mine.delete(p));
+      mine.add(p);
+    }
+  }
+
   /** Array files: split the file here and hand each record's bytes to the least busy worker. */
-  async function feedRecords(): Promise<void> {
-    const post = (w: number, m: ToWorker, transfer: ArrayBuffer[] = []): void => workers[w]!.postMessage(m, transfer);
+  private async feedRecords(): Promise<void> {
+    const { plan } = this;
     let index = 0;
     // An item not selected (a sample of M, say) is passed over here by its head, never copied to a worker nor parsed.
     const selector = headSelector(plan.source, (c) => plan.selected.has(c.questionId));
@@ -224,18 +250,22 @@ async function runInWorkers(
         index++;
         continue;
       }
-      for (;;) {
-        if (failure) return;
-        const w = pendingRecords.indexOf(Math.min(...pendingRecords));
-        if (pendingRecords[w]! < RECORDS_AHEAD) {
-          pendingRecords[w]!++;
-          post(w, { type: 'record', bytes, file: plan.source.path, index: index++ }, [bytes.buffer as ArrayBuffer]);
-          break;
-        }
-        await new Promise<void>((resolve) => (creditWaiter = resolve));
-        creditWaiter = undefined;
-      }
+      const w = await this.workerWithCredit();
+      if (w === undefined) return;
+      this.pendingRecords[w]!++;
+      this.workers[w]!.postMessage({ type: 'record', bytes, file: plan.source.path, index: index++ } satisfies ToWorker, [bytes.buffer as ArrayBuffer]);
     }
-    workers.forEach((_, w) => post(w, { type: 'end' }));
+    for (const w of this.workers) w.postMessage({ type: 'end' } satisfies ToWorker);
+  }
+
+  /** The least busy worker once it has room for another record (RECORDS_AHEAD), or undefined after a failure. */
+  private async workerWithCredit(): Promise<number | undefined> {
+    for (;;) {
+      if (this.failure) return undefined;
+      const w = this.pendingRecords.indexOf(Math.min(...this.pendingRecords));
+      if (this.pendingRecords[w]! < RECORDS_AHEAD) return w;
+      await new Promise<void>((resolve) => (this.creditWaiter = resolve));
+      this.creditWaiter = undefined;
+    }
   }
 }

@@ -11,9 +11,9 @@ import { openResultStore } from '../../store/index.ts';
 import { holdDuckDbLock } from '../../store/testing/lock-holder.ts';
 import type { QuestionBatch, RetrievalRow, ScoreRow } from '../../store/types.ts';
 import { abstentionScores } from './abstention.ts';
-import { bestStrategyPerType, UPPER_BOUND_LABEL, type BestStrategyRow } from './best-strategy.ts';
+import { bestStrategyPerType, UPPER_BOUND_LABEL, type BestStrategyRow } from '../../eval/analysis/best-strategy.ts';
 import { analyzeAbstention, analyzeBestStrategy } from './run-analysis.ts';
-import { splitQuestions } from './split.ts';
+import { splitQuestions } from '../../eval/analysis/split.ts';
 
 const RUN = 'hand-run';
 const TYPES: Record<string, string> = { f1: 'factual', f2: 'factual', f3: 'factual', f4: 'factual', t1: 'temporal', t2: 'temporal', t3: 'temporal', t4: 'temporal', x1: 'abstention' };

@@ -3,7 +3,7 @@
  * n; "–" where a ratio is undefined (nothing flagged, no question of that type on the report half).
  */
 import type { AbstentionScore } from './abstention.ts';
-import { UPPER_BOUND_LABEL, type BestStrategyRow } from './best-strategy.ts';
+import { UPPER_BOUND_LABEL, type BestStrategyRow } from '../../eval/analysis/best-strategy.ts';
 
 const num = (v: number | null): string => (v === null ? '–' : v.toFixed(3));
 

@@ -4,7 +4,7 @@
  */
 import { InputError } from '../../core/errors.ts';
 import { abstentionScores, type AbstentionScore } from './abstention.ts';
-import { bestStrategyPerType, type BestStrategyRow } from './best-strategy.ts';
+import { bestStrategyPerType, type BestStrategyRow } from '../../eval/analysis/best-strategy.ts';
 import { formatAbstention, formatBestStrategy } from './format.ts';
 import {
   loadAbstentionDecisions,

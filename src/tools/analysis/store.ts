@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { InputError, errorMessage } from '../../core/errors.ts';
 import { openResultStore, type ResultStore } from '../../store/index.ts';
 import type { AbstentionDecisionRow, AbstentionScore } from './abstention.ts';
-import type { BestStrategyRow, QuestionScore } from './best-strategy.ts';
-import type { SplitQuestion } from './split.ts';
+import type { BestStrategyRow, QuestionScore } from '../../eval/analysis/best-strategy.ts';
+import type { SplitQuestion } from '../../eval/analysis/split.ts';
 
 export async function openForAnalysis(path: string): Promise<ResultStore> {
   if (!existsSync(path)) throw new InputError('results file not found', path);

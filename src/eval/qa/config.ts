@@ -1,2 +1,0 @@
-/** The experiment's `qa:` block; the schema lives in src/core (the experiment schema includes it). */
-export { QaConfigSchema, type QaConfig } from '../../core/qa-config.ts';

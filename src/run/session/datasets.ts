@@ -1,0 +1,99 @@
+/**
+ * The run's datasets, planned before any question is computed: each pulled if the config asks, its questions
+ * selected (questionIds / sample / limit), and given its methods — the experiment's own, or those a dataset entry's
+ * `index` / `methods` settings patch — with the questions a method was fitted on left out.
+ */
+import type { ExperimentConfig } from '../../core/config.ts';
+import { configForDataset, hasMethodPatch } from '../../core/dataset-methods.ts';
+import { InputError } from '../../core/errors.ts';
+import { ensureDataset, filesOf, readCatalog, resolveDataDir } from '../../data/index.ts';
+import { loadErrata } from '../../data/locomo-audit.ts';
+import { createMethods, type ConfiguredMethod } from '../create-methods.ts';
+import type { LoadedExperiment } from '../load-config.ts';
+import type { DatasetPlan } from '../run-dataset.ts';
+import { selectQuestions } from '../select.ts';
+
+/** One dataset of the run: its selected questions, the config as it sees it (its methods patched), its methods. */
+export interface SessionDataset {
+  plan: DatasetPlan;
+  config: ExperimentConfig;
+  methods: ConfiguredMethod[];
+}
+
+/** Every dataset of the experiment, planned and given its methods; `base` are the experiment's own methods. */
+export async function planSessionDatasets(
+  exp: LoadedExperiment,
+  base: ConfiguredMethod[],
+  dataDirFlag: string | undefined,
+  log: (line: string) => void,
+): Promise<SessionDataset[]> {
+  const plans = await planDatasets(exp.config, dataDirFlag, log);
+  const methods = await datasetMethods(exp, base);
+  const datasets = plans.map((plan, i) => ({ plan, ...methods[i]! }));
+  for (const d of datasets) excludeFittedQuestions(d.plan, d.methods, log);
+  return datasets;
+}
+
+async function planDatasets(config: ExperimentConfig, dataDirFlag: string | undefined, log: (l: string) => void): Promise<DatasetPlan[]> {
+  const dataDir = resolveDataDir({ flag: dataDirFlag, config: config.dataDir });
+  const plans: DatasetPlan[] = [];
+  for (const ref of config.datasets) {
+    const source = await ensureDataset(ref, dataDir, { pull: config.pull, log: (line) => log(`data: ${line}`) });
+    if (plans.some((p) => p.source.name === source.name)) {
+      throw new InputError(`dataset "${source.name}" is listed twice; give one of them another name`, 'datasets');
+    }
+    const catalog = await readCatalog(source);
+    const selected = selectQuestions(catalog, ref, config.seed);
+    // An empty selection would "succeed" with nothing measured; say so before any work.
+    if (catalog.length === 0) throw new InputError('the dataset holds no questions', source.path);
+    if (selected.size === 0) throw new InputError('no questions left after questionIds / sample / limit', `${source.path} (dataset "${source.name}")`);
+    const kept = catalog.filter((c) => selected.has(c.questionId));
+    const files = filesOf(kept);
+    // Gold for the judge only (never a method): read before any work, so a missing audit file costs nothing.
+    const errata = 'gold' in ref && ref.gold?.answers === 'errata' ? await loadErrata(dataDir) : undefined;
+    plans.push({ source, selected, ...(files ? { files } : {}), ...(errata ? { errata } : {}) });
+  }
+  return plans;
+}
+
+/**
+ * Each dataset's methods: the experiment's own, or — for a dataset entry with `index` / `methods` settings — the
+ * same methods built from the patched config (src/core/dataset-methods.ts), every one validated before any work.
+ */
+async function datasetMethods(exp: LoadedExperiment, base: ConfiguredMethod[]): Promise<{ config: ExperimentConfig; methods: ConfiguredMethod[] }[]> {
+  const { config } = exp;
+  return Promise.all(config.datasets.map(async (ref, i) => {
+    if (!hasMethodPatch(ref)) return { config, methods: base };
+    const where = `${exp.path}: datasets.${i} (${ref.name ?? ref.path})`;
+    const patched = configForDataset(config, i, exp.path);
+    return { config: patched, methods: await createMethods(patched, where, exp.configHash) };
+  }));
+}
+
+/**
+ * Leaves out of a dataset the questions some of its methods was fitted on (e.g. an abstention calibration split),
+ * so all methods are compared on the same held-out questions.
+ */
+function excludeFittedQuestions(plan: DatasetPlan, methods: ConfiguredMethod[], log: (line: string) => void): void {
+  const fitted = new Set(methods.flatMap((m) => [...(m.impl.excludedQuestionIds ?? [])]));
+  const before = plan.selected.size;
+  for (const id of fitted) plan.selected.delete(id);
+  if (plan.selected.size < before) {
+    log(`${plan.source.name}: ${before - plan.selected.size} questions left out (a method was fitted or calibrated on them)`);
+  }
+}
+
+/** Every method of the run, across datasets (a method shared by datasets appears once per dataset). */
+export function everyMethod(datasets: readonly SessionDataset[]): ConfiguredMethod[] {
+  return datasets.flatMap((d) => d.methods);
+}
+
+/** Questions selected across datasets. */
+export function questionCount(datasets: readonly SessionDataset[]): number {
+  return datasets.reduce((n, d) => n + d.plan.selected.size, 0);
+}
+
+/** The most distinct index specs any one dataset's methods use (sizes the index cache). */
+export function distinctSpecs(datasets: readonly SessionDataset[]): number {
+  return Math.max(...datasets.map((d) => new Set(d.methods.map((m) => JSON.stringify(m.index))).size));
+}
