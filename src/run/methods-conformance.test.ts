@@ -33,8 +33,9 @@ import { checkCapabilities } from './create-methods.ts';
 import type { IndexCache } from './index-cache.ts';
 import { methods } from './method-registry.ts';
 import { emptyBatch, runMethod } from './question.ts';
+import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
-const DATA = process.env.ADAPTMR_DATA_DIR!;
+const DATA = TEST_DATA_DIR;
 const SESSION: IndexSpec = { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true };
 const TURN: IndexSpec = { granularity: 'turn', roles: ['user', 'assistant'], includeCaptions: true, speakerPrefix: true };
 const K = 5;

@@ -15,8 +15,9 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fak
 import { strategies } from './registry.ts';
 import type { Strategy } from '../core/interfaces.ts';
 import { ASKED_AT, frozenQuery, guardedIndex, PLAN_HAYSTACK, strategyChat } from './testing/fixtures.ts';
+import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
-const DATA = process.env.ADAPTMR_DATA_DIR!;
+const DATA = TEST_DATA_DIR;
 const SESSION_SPEC: IndexSpec = { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true };
 const TURN_SPEC: IndexSpec = { granularity: 'turn', roles: ['user', 'assistant'], includeCaptions: true, speakerPrefix: true };
 
