@@ -2,7 +2,7 @@
  * CLI command `adaptmr report <file.duckdb> [--out dir] [--level session|turn] [--k 5 10] [--metric recall_any]`:
  * prints the per-type tables and writes charts/recall-by-type.{vl.json,svg,png}; with QA rows also the QA tables,
  * the latency/tokens/cost table and charts/accuracy-by-type.{vl.json,svg,png}. `--html <page>` writes the
- * self-contained HTML report instead (html/html-report.ts).
+ * self-contained HTML report instead (html/html-report.ts); `--summary` the short form the quick start prints (summary.ts).
  */
 import { intListFlag } from '../core/cli-options.ts';
 import type { CommandModule } from 'yargs';
@@ -15,6 +15,7 @@ interface ReportArgs {
   k: number[];
   metric: string;
   html: string | undefined;
+  summary: boolean;
 }
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
@@ -27,12 +28,18 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       .option('level', { choices: ['session', 'turn'], default: REPORT_DEFAULTS.level })
       .option('k', intListFlag('k', 1, { default: [...REPORT_DEFAULTS.ks], describe: 'cutoffs; the chart uses the first' }))
       .option('metric', { type: 'string', default: REPORT_DEFAULTS.metric, describe: 'retrieval metric id (recall_any, recall_all, ndcg_any…)' })
-      .option('html', { type: 'string', describe: 'write one self-contained HTML page (charts, tables, per-question drill-down) instead' }),
+      .option('html', { type: 'string', describe: 'write one self-contained HTML page (charts, tables, per-question drill-down) instead' })
+      .option('summary', { type: 'boolean', default: false, describe: 'print only each dataset\'s headline table by type (with CIs), the oracle table and the stored verdicts, one line each' }),
   handler: async (argv) => {
     if (argv.html) {
       const { writeHtmlReport } = await import('./html/html-report.ts');
       const s = await writeHtmlReport(argv.file, argv.html);
       console.log(`html report: ${s.path} (${(s.bytes / 1e6).toFixed(1)} MB; charts: ${s.charts.join(', ') || 'none'}; ${s.questions} questions)`);
+      return;
+    }
+    if (argv.summary) {
+      const { runSummary } = await import('./summary.ts');
+      console.log(await runSummary(argv.file));
       return;
     }
     const out = await runReport(argv.file, {
