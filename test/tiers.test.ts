@@ -28,7 +28,7 @@ describe('test tiers', () => {
     write('src/x/unit.test.ts', "import { a } from './a.ts';\nimport { describe } from 'vitest';\n");
     write('src/x/page.test.ts', `import puppeteer from '${PUPPETEER}';\n`);
     write('src/x/nb.test.ts', `import { spawnSync } from 'node:child_process';\nspawnSync('${JUPYTER}', ['nbconvert']);\n`);
-    write('src/x/mention.test.ts', "// reads no data; test/data-path.ts is only named here\nexport {};\n");
+    write('src/x/mention.test.ts', `// reads no data; test/data-path.ts is only named here\nexport const packages = ['chromium', '${JUPYTER}-nbconvert'];\n`);
     const files = testFiles(root, ['src', 'test']);
     expect(files.map((f) => f.slice(root.length + 1))).toEqual([
       'src/x/data.test.ts', 'src/x/lazy.test.ts', 'src/x/mention.test.ts', 'src/x/nb.test.ts', 'src/x/page.test.ts', 'src/x/unit.test.ts',

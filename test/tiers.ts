@@ -21,7 +21,8 @@ export const FULL_ALSO: Readonly<Record<string, string>> = {
 
 const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
 const BROWSER = /from\s*['"]puppeteer-core['"]/;
-const NOTEBOOK = /['"]jupyter(?:-nbconvert)?['"]/;
+/** A `jupyter` / `jupyter-nbconvert` process started (not the word in a string: a list of Debian packages is not a notebook). */
+const NOTEBOOK = /\b(?:spawn|spawnSync|exec|execSync|execFile|execFileSync)\(\s*['"]jupyter(?:-nbconvert)?['"]/;
 
 /** Why a file is full-tier, or undefined when it is fast. */
 export type TierReason = 'full data' | 'browser' | 'notebook' | string;
