@@ -1,18 +1,33 @@
-// Test runner config: tests live beside the code; they read real data from ADAPTMR_DATA_DIR (default ../shared/datasets).
+// Test runner config: tests live beside the code. Two tiers (test/tiers.ts, CONTRIBUTING.md): project `fast` — no full
+// dataset, browser or notebook (`npm run test:fast`) — and project `full`, the rest; `npm test` runs both. Tests read
+// the real datasets through the CLI's own search path (./datasets, then ../shared/datasets; ADAPTMR_DATA_DIR wins).
 import { defineConfig } from 'vitest/config';
-import { resolve } from 'node:path';
+import { delimiter, resolve } from 'node:path';
+import { DEFAULT_DATA_DIRS } from './src/data/source.ts';
+import { TierScanner, testFiles } from './test/tiers.ts';
+
+const ROOT = import.meta.dirname;
+const FOLDERS = ['src', 'baselines', 'scripts', 'test', 'examples'];
+const INCLUDE = FOLDERS.map((f) => `${f}/**/*.test.ts`);
+const FULL = [...new TierScanner(ROOT).fullTier(testFiles(ROOT, FOLDERS)).keys()];
+const NO_DATA = resolve(ROOT, 'test/fast-tier-has-no-datasets--read-them-through-test-data-path.ts');
+const DATA_DIR = process.env.ADAPTMR_DATA_DIR || DEFAULT_DATA_DIRS.split(delimiter).map((d) => resolve(ROOT, d)).join(delimiter);
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'baselines/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
     // .ci/run asks for a JSON report too, to print the plain `N passed, N failed` line CI reads.
     reporters: process.env.VITEST_JSON_REPORT ? ['default', 'json'] : ['default'],
     ...(process.env.VITEST_JSON_REPORT ? { outputFile: { json: process.env.VITEST_JSON_REPORT } } : {}),
-    env: {
-      ADAPTMR_DATA_DIR: process.env.ADAPTMR_DATA_DIR ?? resolve(import.meta.dirname, '../shared/datasets'),
-    },
+    env: { ADAPTMR_DATA_DIR: DATA_DIR },
+    projects: [
+      // The fast tier sees no data directory, so a test that reads a real dataset without test/data-path.ts fails
+      // there (naming this path) instead of silently needing the data.
+      { extends: true, test: { name: 'fast', include: INCLUDE, exclude: ['**/node_modules/**', ...FULL], env: { ADAPTMR_DATA_DIR: NO_DATA } } },
+      { extends: true, test: { name: 'full', include: FULL.length > 0 ? FULL : ['no-full-tier-files'] } },
+    ],
   },
 });
+

@@ -18,6 +18,9 @@ import { runExperiment } from '../src/run/runner.ts';
 import { queryFile } from '../src/store/testing/query-file.ts';
 // @ts-expect-error: a plain .mjs build script without type declarations
 import { bundle, refuseDefaultOnlyChunks } from './bundle.mjs';
+import { useTestData } from '../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 mkdirSync(join(PACKAGE_ROOT, '.cache'), { recursive: true });
 const dir = mkdtempSync(join(PACKAGE_ROOT, '.cache', 'bundle-test-'));

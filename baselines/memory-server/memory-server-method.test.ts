@@ -191,13 +191,17 @@ describe.each(SYSTEMS)('$name', (sys) => {
     await method.close?.();
   });
 
-  it('an unreachable server or a wrong key is one EndpointError line naming the URL, never the key', async () => {
+  it('an unreachable server is one EndpointError line naming the URL', async () => {
     const index = createMemoryIndex(HAYSTACK, TURN, noEmbedder);
     const dead = await create(sys, subject, { baseUrl: 'http://127.0.0.1:9' }, 'run0007');
     const err = await dead.run(QUERIES[0]!, index, { seed: 1, calls: [], llm: provider(freshCache()) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EndpointError);
     expect(String(err)).toMatch(/127\.0\.0\.1:9.*unreachable/);
-    if (!sys.auth) return;
+  });
+
+  it('a wrong key is one EndpointError line, never the key', async (test) => {
+    if (!sys.auth) return test.skip(`${sys.name} sends no key`);
+    const index = createMemoryIndex(HAYSTACK, TURN, noEmbedder);
     process.env.ADAPTMR_WRONG_KEY = 'wrong-key-0123456789';
     const wrong = await create(sys, subject, { apiKeyEnv: 'ADAPTMR_WRONG_KEY' }, 'run0008');
     const err2 = await wrong.run(QUERIES[0]!, index, { seed: 1, calls: [], llm: provider(freshCache()) }).catch((e: unknown) => e);

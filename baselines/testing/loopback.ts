@@ -13,11 +13,12 @@ import { loadDataset } from '../../src/data/index.ts';
 import { createMemoryIndex, createWinkSifEmbedder } from '../../src/index/index.ts';
 import { createLlmProvider } from '../../src/llm/index.ts';
 import type { FakeOpenAiServer } from '../../src/llm/testing/fake-openai-server.ts';
+import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
 export const TURN_SPEC: IndexSpec = { granularity: 'turn', roles: ['user', 'assistant'], includeCaptions: true, speakerPrefix: true };
 
 export async function smallLocomo(sessions = 2): Promise<{ haystack: Session[]; queries: Query[] }> {
-  const data = await loadDataset({ name: 'locomo', limit: 4 }, process.env.ADAPTMR_DATA_DIR!);
+  const data = await loadDataset({ name: 'locomo', limit: 4 }, TEST_DATA_DIR);
   const first = data.instances[0]!;
   const haystack = first.haystack.slice(0, sessions);
   const queries = data.instances

@@ -16,6 +16,7 @@ import { defaultTokenizer } from '../../src/index/tokenizers.ts';
 import { createMemoryIndex } from '../../src/index/memory-index.ts';
 import { createLlmProvider } from '../../src/llm/index.ts';
 import { startFakeOpenAiServer, type ChatRequestBody, type FakeOpenAiServer, type FakeReply } from '../../src/llm/testing/fake-openai-server.ts';
+import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
 const tokenize = defaultTokenizer({ stopwords: true });
 
@@ -101,7 +102,7 @@ export interface Conversation {
 
 /** The first `conversations` LoCoMo conversations, `perConversation` questions each, indexed with `spec`. */
 export async function locomoConversations(spec: IndexSpec, conversations: number, perConversation: number, embedder: Embedder = hashEmbedder): Promise<Conversation[]> {
-  const data = await loadDataset({ name: 'locomo' }, process.env.ADAPTMR_DATA_DIR!);
+  const data = await loadDataset({ name: 'locomo' }, TEST_DATA_DIR);
   const byHaystack = new Map<string, Instance[]>();
   for (const i of data.instances) byHaystack.set(i.haystackId, [...(byHaystack.get(i.haystackId) ?? []), i]);
   return [...byHaystack.values()].slice(0, conversations).map((list) => ({

@@ -10,6 +10,7 @@ import { answerContradictsRubric, statedDurations } from './beam.ts';
 import { buildUnits } from '../index/units.ts';
 import { evaluateRetrieval } from '../eval/retrieval-metrics.ts';
 import { loadDataset, readCatalog, readInstances, resolveDataset, summarize, type DataIssue } from './index.ts';
+import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'adaptmr-beam-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -150,7 +151,7 @@ describe('duration check of answers against rubrics', () => {
   });
 });
 
-const dataDir = process.env.ADAPTMR_DATA_DIR!;
+const dataDir = TEST_DATA_DIR;
 
 describe('BEAM tiers (datasets README §4.1 counts)', () => {
   it('100K: 20 chats, 90 batches, 5,732 messages, 400 questions, 40 per ability; 500K: 35 chats, 350, 38,058, 700, 70', async () => {

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import yargs from 'yargs';
 import { dataCommand } from './commands.ts';
+import { longMemEvalCount, TEST_DATA_DIR } from '../../test/data-path.ts';
 
 let out: string[];
 let err: string[];
@@ -19,7 +20,7 @@ async function run(args: string[]): Promise<void> {
   }).parseAsync();
 }
 
-const dataDir = process.env.ADAPTMR_DATA_DIR!;
+const dataDir = TEST_DATA_DIR;
 
 describe('data info', () => {
   it('locomo --json', async () => {
@@ -36,17 +37,22 @@ describe('data info', () => {
     expect(err.join('\n')).toContain('data issues: 22 (12 repaired, 4 dropped, 6 kept)');
   });
 
-  it('longmemeval-s --json (499 questions, 30 abstention, 23,806 sessions, 246,189 turns)', async () => {
+  // The folder copy lacks one temporal question of the release (gpt4_7a0daae1): 499 questions, 23,806 sessions and
+  // 246,189 turns counted from its files; the release file has all 500, so it holds at least as many of each.
+  it('longmemeval-s --json (499 questions in the folder copy, 500 in the release; 30 abstention)', async () => {
     await run(['data', 'info', '--dataset', 'longmemeval-s', '--data-dir', dataDir, '--json']);
-    const info = JSON.parse(out.join('\n')) as Record<string, unknown>;
-    expect(info).toMatchObject({ dataset: 'longmemeval-s', questions: 499, sessions: 23806, turns: 246189, abstention: 30 });
+    const info = JSON.parse(out.join('\n')) as { questions: number; sessions: number; turns: number; byNativeType: Record<string, number> };
+    const folderCopy = longMemEvalCount('longmemeval-s') === 499;
+    expect(info).toMatchObject({ dataset: 'longmemeval-s', questions: longMemEvalCount('longmemeval-s'), abstention: 30 });
+    if (folderCopy) expect(info).toMatchObject({ sessions: 23806, turns: 246189 });
+    else expect(info.sessions > 23806 && info.turns > 246189).toBe(true);
     expect(info.byNativeType).toEqual({
       'knowledge-update': 78,
       'multi-session': 133,
       'single-session-assistant': 56,
       'single-session-preference': 30,
       'single-session-user': 70,
-      'temporal-reasoning': 132,
+      'temporal-reasoning': folderCopy ? 132 : 133,
     });
   });
 

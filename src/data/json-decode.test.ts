@@ -1,10 +1,10 @@
 // parseJsonBytes must give exactly what JSON.parse of the UTF-8 text gives: any values, any script, escaped or not.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { parseJsonBytes } from './json-decode.ts';
+import { longMemEvalFiles } from '../../test/data-path.ts';
 
 const reference = (bytes: Buffer): unknown => JSON.parse(bytes.toString('utf8'));
 /** JSON text with every non-ASCII character written as a \\uXXXX escape (Python's ensure_ascii=True). */
@@ -37,10 +37,9 @@ describe('parseJsonBytes', () => {
     expect(parseJsonBytes(Buffer.from('["naïve", {"k": "日本"}]'))).toEqual(['naïve', { k: '日本' }]);
   });
 
-  it('reads the real LongMemEval S files exactly', () => {
-    const dir = join(process.env.ADAPTMR_DATA_DIR!, 'longmemeval/s_cleaned');
-    for (const f of readdirSync(dir).sort().slice(0, 8)) {
-      const bytes = gunzipSync(readFileSync(join(dir, f)));
+  it('reads the real LongMemEval S files exactly', async () => {
+    for (const f of (await longMemEvalFiles('longmemeval-s')).slice(0, 8)) {
+      const bytes = gunzipSync(readFileSync(f));
       expect(parseJsonBytes(bytes)).toEqual(reference(bytes));
     }
   });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { headFields, readJsonHead } from './json-head.ts';
+import { longMemEvalFiles } from '../../test/data-path.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-head-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,7 +17,7 @@ const KEYS = ['question_id', 'question_type'];
 
 describe('readJsonHead', () => {
   it('reads id and type from a real gzipped S file, equal to a full parse', async () => {
-    const file = join(process.env.ADAPTMR_DATA_DIR!, 'longmemeval/s_cleaned/62_7e00a6cb.json.gz');
+    const file = (await longMemEvalFiles('longmemeval-s')).at(-1)!;
     const full = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as Record<string, unknown>;
     expect(await readJsonHead(file, KEYS)).toEqual({ question_id: full.question_id, question_type: full.question_type });
   });

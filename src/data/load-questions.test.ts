@@ -3,8 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DatasetRef } from '../core/config.ts';
 import { loadDataset, loadQuestions } from './index.ts';
+import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
-const dataDir = process.env.ADAPTMR_DATA_DIR!;
+const dataDir = TEST_DATA_DIR;
 
 describe('loadQuestions', () => {
   const refs: [string, DatasetRef][] = [

@@ -11,8 +11,9 @@ import { readLock } from './lock.ts';
 import {
   auditFile, auditToLocomoId, ERRATA_FILE, LOCOMO_AUDIT_COMMIT, LOCOMO_AUDIT_FILES, loadErrata, pullLocomoAudit,
 } from './locomo-audit.ts';
+import { dataPath, TEST_DATA_DIR } from '../../test/data-path.ts';
 
-const shared = process.env.ADAPTMR_DATA_DIR!;
+const shared = TEST_DATA_DIR;
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-audit-pull-'));
 let server: Server;
 let base = '';
@@ -28,7 +29,7 @@ beforeAll(async () => {
       res.writeHead(404).end('not found');
       return;
     }
-    const body = readFileSync(join(shared, 'locomo-audit', path));
+    const body = readFileSync(dataPath(join('locomo-audit', path)));
     res.writeHead(200).end(corrupt ? Buffer.concat([body, Buffer.from(' ')]) : body);
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadDataset, type DataIssue } from './index.ts';
 import { normaliseLocomoPlus, parseAbDialogue, parseTimeGap } from './locomo-plus.ts';
+import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
 describe('parseTimeGap (upstream parse_time_gap)', () => {
   it('the first number / number word / a / an before week(s), month(s) or year(s); nothing else', () => {
@@ -73,7 +74,7 @@ describe('stitching (fixture)', () => {
 
 describe('LoCoMo-Plus (datasets README §4.3 counts)', () => {
   it('401 items, 101/100/100/100 by relation; conv-26 gets 41; 15 zero gaps; 33 with no session between cue and trigger; 28 cues before session 1', async () => {
-    const { instances, issues } = await loadDataset({ name: 'locomo-plus' }, process.env.ADAPTMR_DATA_DIR!);
+    const { instances, issues } = await loadDataset({ name: 'locomo-plus' }, TEST_DATA_DIR);
     expect(instances).toHaveLength(401);
     const by = (f: (i: (typeof instances)[number]) => string) => instances.reduce<Record<string, number>>((a, i) => ({ ...a, [f(i)]: (a[f(i)] ?? 0) + 1 }), {});
     expect(by((i) => i.gold.nativeType)).toEqual({ causal: 101, state: 100, goal: 100, value: 100 });

@@ -2,8 +2,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../core/types.ts';
 import { loadDataset, readCatalog, repairEvidence, resolveDataset, summarize, type DataIssue } from './index.ts';
+import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
-const dataDir = process.env.ADAPTMR_DATA_DIR!;
+const dataDir = TEST_DATA_DIR;
 let instances: Instance[];
 let issues: DataIssue[];
 const byId = (id: string) => instances.find((i) => i.query.id === id)!;

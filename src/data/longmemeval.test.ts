@@ -11,9 +11,10 @@ import type { Instance } from '../core/types.ts';
 import { loadDataset, readCatalog, readInstances, type DatasetSource } from './index.ts';
 import { hasItemShape, LongMemEvalItemSchema } from './longmemeval.ts';
 import { readRecords } from './records.ts';
+import { longMemEvalCount, longMemEvalFolder, TEST_DATA_DIR } from '../../test/data-path.ts';
 
-const dataDir = process.env.ADAPTMR_DATA_DIR!;
-const oracleDir = join(dataDir, 'longmemeval', 'oracle');
+const dataDir = TEST_DATA_DIR;
+const oracleDir = await longMemEvalFolder('longmemeval-oracle');
 let oracle: Instance[];
 let tmp: string;
 
@@ -67,7 +68,7 @@ describe('longmemeval S (one file, gz)', () => {
   it('reads an S question with filler sessions lacking has_answer (28dc39ac)', async () => {
     const folder = join(tmp, 's1');
     mkdirSync(folder);
-    copyFileSync(join(dataDir, 'longmemeval', 's_cleaned', '38_28dc39ac.json.gz'), join(folder, '38_28dc39ac.json.gz'));
+    copyFileSync(join(await longMemEvalFolder('longmemeval-s'), '38_28dc39ac.json.gz'), join(folder, '38_28dc39ac.json.gz'));
     const src: DatasetSource = { name: 'longmemeval-s', format: 'longmemeval', path: folder, kind: 'folder' };
     const all: Instance[] = [];
     for await (const inst of readInstances(src)) all.push(inst);
@@ -204,8 +205,9 @@ describe('the in-place shape check', () => {
   });
 
   it('every S and oracle item passes it', async () => {
-    for (const [name, folder, items] of [['longmemeval-oracle', 'oracle', 500], ['longmemeval-s', 's_cleaned', 499]] as const) {
-      const src: DatasetSource = { name, format: 'longmemeval', path: join(dataDir, 'longmemeval', folder), kind: 'folder' };
+    for (const name of ['longmemeval-oracle', 'longmemeval-s'] as const) {
+      const src: DatasetSource = { name, format: 'longmemeval', path: await longMemEvalFolder(name), kind: 'folder' };
+      const items = longMemEvalCount(name);
       let n = 0;
       for await (const { raw } of readRecords(src)) {
         expect(hasItemShape(raw)).toBe(true);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatMemDailyTime, parseMemDailyTime } from './dates.ts';
 import { loadDataset, readCatalog, readInstances, resolveDataset, summarize, type DataIssue } from './index.ts';
+import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'adaptmr-memdaily-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -81,7 +82,7 @@ describe('MemDaily loader (fixture)', () => {
 
 describe('MemDaily (datasets README §4.2 counts, upstream data_card_raw.csv)', () => {
   it('2,954 kept questions and 26,003 messages of 3,000 / 26,531; per type as upstream; 46 error items dropped; 105 date answers temporal', async () => {
-    const { instances, issues } = await loadDataset({ name: 'memdaily' }, process.env.ADAPTMR_DATA_DIR!);
+    const { instances, issues } = await loadDataset({ name: 'memdaily' }, TEST_DATA_DIR);
     const info = summarize('memdaily', instances);
     expect(info.questions).toBe(2954);
     expect(info.turns).toBe(26003);

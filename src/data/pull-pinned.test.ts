@@ -12,8 +12,8 @@ import { loadDataset, readLock } from './index.ts';
 import { listingSha256 } from './lock.ts';
 import { GITHUB_PINS } from './pins.ts';
 import { LOCOMO_COMMIT, pullDataset } from './pull.ts';
+import { findDataPath } from '../../test/data-path.ts';
 
-const dataDir = process.env.ADAPTMR_DATA_DIR!;
 let server: Server;
 let base: string;
 let requests: string[] = [];
@@ -22,10 +22,10 @@ let dir: string;
 
 /** The local copy of an upstream path, per the pins (or LoCoMo's raw path). */
 function localFile(urlPath: string): string | undefined {
-  if (urlPath === `/snap-research/locomo/${LOCOMO_COMMIT}/data/locomo10.json`) return join(dataDir, 'locomo', 'locomo10.json');
+  if (urlPath === `/snap-research/locomo/${LOCOMO_COMMIT}/data/locomo10.json`) return findDataPath('locomo/locomo10.json');
   for (const pin of Object.values(GITHUB_PINS)) {
     const prefix = `/${pin.repo}/${pin.commit}/${pin.upstreamRoot}/`;
-    if (urlPath.startsWith(prefix)) return join(dataDir, pin.localRoot, decodeURIComponent(urlPath.slice(prefix.length)));
+    if (urlPath.startsWith(prefix)) return findDataPath(join(pin.localRoot, decodeURIComponent(urlPath.slice(prefix.length))));
   }
   return undefined;
 }

@@ -12,21 +12,20 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InputError, ServiceCallError, userFacingMessage } from '../core/errors.ts';
 import { ensureDataset, loadDataset, readLock, summarize } from './index.ts';
 import { LOCOMO_COMMIT, LONGMEMEVAL_REPO, pullDataset } from './pull.ts';
+import { dataPath, longMemEvalFiles } from '../../test/data-path.ts';
 
-const dataDir = process.env.ADAPTMR_DATA_DIR!;
 const COMMIT_MAIN = 'a'.repeat(40);
 const COMMIT_V1 = '0123456789abcdef0123456789abcdef01234567';
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 // Small generated LongMemEval files: 20 (resp. 5) real oracle items joined into one array.
-const oracleDir = join(dataDir, 'longmemeval', 'oracle');
-const items = readdirSync(oracleDir).sort().slice(0, 20).map((f) => JSON.parse(readFileSync(join(oracleDir, f), 'utf8')) as unknown);
+const items = (await longMemEvalFiles('longmemeval-oracle')).slice(0, 20).map((f) => JSON.parse(readFileSync(f, 'utf8')) as unknown);
 const FILES: Record<string, Record<string, Buffer>> = {
   [COMMIT_MAIN]: { 'longmemeval_oracle.json': Buffer.from(JSON.stringify(items)) },
   [COMMIT_V1]: { 'longmemeval_oracle.json': Buffer.from(JSON.stringify(items.slice(0, 5))) },
 };
 const REVISIONS: Record<string, string> = { main: COMMIT_MAIN, v1: COMMIT_V1, [COMMIT_MAIN]: COMMIT_MAIN, [COMMIT_V1]: COMMIT_V1 };
-const locomoReal = readFileSync(join(dataDir, 'locomo', 'locomo10.json'));
+const locomoReal = readFileSync(dataPath('locomo/locomo10.json'));
 
 let hub: Server;
 let raw: Server;

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AdaptType } from '../core/types.ts';
 import { compareIds, loadDataset, stratifiedSample, type CatalogEntry } from './index.ts';
+import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
 const types: AdaptType[] = ['factual', 'temporal', 'update', 'multi-hop', 'abstention'];
 const catalog: CatalogEntry[] = Array.from({ length: 100 }, (_, i) => {
@@ -32,7 +33,7 @@ describe('compareIds', () => {
 
 describe('loadDataset options', () => {
   it('applies sample, questionIds and limit', async () => {
-    const dataDir = process.env.ADAPTMR_DATA_DIR!;
+    const dataDir = TEST_DATA_DIR;
     const s = await loadDataset({ name: 'longmemeval-oracle', sample: { perType: 3, seed: 1 } }, dataDir);
     expect(s.instances).toHaveLength(15);
     expect(new Set(s.instances.map((i) => i.gold.type)).size).toBe(5);

@@ -1,12 +1,18 @@
 // Resolution of dataset names and the data directory; the error for missing data says what was tried and what to run.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { InputError } from '../core/errors.ts';
 import { dataDirs, primaryDataDir, resolveDataDir, resolveDataset } from './index.ts';
 
-const dataDir = process.env.ADAPTMR_DATA_DIR!;
+// A small data directory written here, in both layouts' places (resolution only looks at what exists).
+const dataDir = mkdtempSync(join(tmpdir(), 'adaptmr-source-'));
+for (const d of ['longmemeval/s_cleaned', 'longmemeval/oracle', 'locomo']) mkdirSync(join(dataDir, d), { recursive: true });
+writeFileSync(join(dataDir, 'longmemeval/s_cleaned/38_28dc39ac.json.gz'), '');
+writeFileSync(join(dataDir, 'longmemeval/oracle/1_001be529.json'), '{}');
+writeFileSync(join(dataDir, 'locomo/locomo10.json'), '[]');
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('resolveDataDir', () => {
   const saved = process.env.ADAPTMR_DATA_DIR;
@@ -36,7 +42,7 @@ describe('resolveDataDir', () => {
 });
 
 describe('resolveDataset', () => {
-  it('finds the shared folder layouts and the LoCoMo file', () => {
+  it('finds the per-question folder layouts and the LoCoMo file', () => {
     expect(resolveDataset({ name: 'longmemeval-s' }, dataDir)).toEqual({
       name: 'longmemeval-s',
       format: 'longmemeval',
@@ -78,19 +84,5 @@ describe('resolveDataset', () => {
     const src = resolveDataset({ format: 'locomo', path: join(dataDir, 'locomo', 'locomo10.json') }, '/ignored');
     expect(src).toMatchObject({ name: 'locomo10', format: 'locomo', kind: 'file' });
     expect(() => resolveDataset({ format: 'locomo', path: '/no/such.json' }, dataDir)).toThrow(InputError);
-  });
-});
-
-describe('hashDatasetFiles', () => {
-  it('hashes a file (LoCoMo: the pinned sha256) and a folder per file', async () => {
-    const { hashDatasetFiles } = await import('./index.ts');
-    const [loc] = await hashDatasetFiles(resolveDataset({ name: 'locomo' }, dataDir));
-    expect(loc).toMatchObject({ sha256: '79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4', bytes: 2805274 });
-    const oracle = await hashDatasetFiles(resolveDataset({ name: 'longmemeval-oracle' }, dataDir));
-    expect(oracle).toHaveLength(500);
-    // MANIFEST.json records the sha256 of each unzipped file; oracle files are stored unzipped.
-    const manifest = JSON.parse(readFileSync(join(dataDir, 'longmemeval', 'MANIFEST.json'), 'utf8')) as unknown;
-    const text = JSON.stringify(manifest);
-    expect(text).toContain(oracle[0]!.sha256);
   });
 });

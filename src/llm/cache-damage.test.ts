@@ -89,7 +89,7 @@ describe.skipIf(reason !== undefined)('a read-only cache folder that holds every
   });
 
   it('is refused in read-write mode naming llm.cache.mode: read-only, and serves every reply in that mode', async (ctx) => {
-    if (cannot !== undefined) ctx.skip();
+    if (cannot !== undefined) ctx.skip(cannot);
     expect(() => reader(mounted)).toThrow(/LLM cache folder is not writable \(read-only file system \(EROFS\)\).*set llm\.cache\.mode: read-only to use the replies it holds/u);
     server.reset();
     const llm = reader(mounted, 'read-only');

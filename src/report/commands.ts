@@ -3,7 +3,7 @@
  * prints the per-type tables and writes charts/recall-by-type.{vl.json,svg,png}; with QA rows also the QA tables,
  * the latency/tokens/cost table and charts/accuracy-by-type.{vl.json,svg,png}. `--html <page>` writes the
  * self-contained HTML report instead (html/html-report.ts; `--data-dir` says where the datasets are, for the drill-down's
- * unit text).
+ * unit text); `--summary` the short form the quick start prints (summary.ts).
  */
 import { intListFlag } from '../core/cli-options.ts';
 import type { CommandModule } from 'yargs';
@@ -17,6 +17,7 @@ interface ReportArgs {
   metric: string;
   html: string | undefined;
   'data-dir': string | undefined;
+  summary: boolean;
 }
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
@@ -30,12 +31,18 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       .option('k', intListFlag('k', 1, { default: [...REPORT_DEFAULTS.ks], describe: 'cutoffs; the chart uses the first' }))
       .option('metric', { type: 'string', default: REPORT_DEFAULTS.metric, describe: 'retrieval metric id (recall_any, recall_all, ndcg_any…)' })
       .option('html', { type: 'string', describe: 'write one self-contained HTML page (charts, tables, per-question drill-down) instead' })
-      .option('data-dir', { type: 'string', describe: 'with --html: where the datasets are, to show the ranked units\' text (default: as `adaptmr run`)' }),
+      .option('data-dir', { type: 'string', describe: 'with --html: where the datasets are, to show the ranked units\' text (default: as `adaptmr run`)' })
+      .option('summary', { type: 'boolean', default: false, describe: 'print only each dataset\'s headline table by type (with CIs), the oracle table and the stored verdicts, one line each' }),
   handler: async (argv) => {
     if (argv.html) {
       const { writeHtmlReport } = await import('./html/html-report.ts');
       const s = await writeHtmlReport(argv.file, argv.html, { dataDir: argv['data-dir'] });
       console.log(`html report: ${s.path} (${(s.bytes / 1e6).toFixed(1)} MB; charts: ${s.charts.join(', ') || 'none'}; ${s.questions} questions)`);
+      return;
+    }
+    if (argv.summary) {
+      const { runSummary } = await import('./summary.ts');
+      console.log(await runSummary(argv.file));
       return;
     }
     const out = await runReport(argv.file, {

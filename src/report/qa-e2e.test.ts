@@ -15,6 +15,9 @@ import { parseExperiment } from '../run/load-config.ts';
 import { runExperiment } from '../run/runner.ts';
 import { openResultStore } from '../store/index.ts';
 import { runReport } from './report.ts';
+import { useTestData } from '../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-qa-e2e-'));
 let server: FakeOpenAiServer;

@@ -13,8 +13,9 @@ import { loadDataset } from '../data/index.ts';
 import { createMemoryIndex, createWinkSifEmbedder } from '../index/index.ts';
 import { methods } from '../run/method-registry.ts';
 import { strategies } from '../strategies/registry.ts';
+import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
-const DATA = process.env.ADAPTMR_DATA_DIR!;
+const DATA = TEST_DATA_DIR;
 const SESSION: IndexSpec = { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true };
 const TURN: IndexSpec = { granularity: 'turn', roles: ['user', 'assistant'], includeCaptions: true, speakerPrefix: true };
 const embedder = createWinkSifEmbedder();

@@ -14,6 +14,9 @@ import { openResultStore } from '../store/index.ts';
 import { parseExperiment } from './load-config.ts';
 import { REPO_ROOT } from './provenance.ts';
 import { runExperiment } from './runner.ts';
+import { useTestData } from '../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-batch-'));
 let server: FakeOpenAiServer;

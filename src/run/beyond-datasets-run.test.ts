@@ -12,6 +12,9 @@ import { queryFile } from '../store/testing/query-file.ts';
 import { planSections } from '../report/plan/index.ts';
 import { parseExperiment } from './load-config.ts';
 import { runExperiment } from './runner.ts';
+import { useTestData } from '../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-beyond-run-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -12,6 +12,9 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fak
 import { queryFile } from '../store/testing/query-file.ts';
 import { parseExperiment } from './load-config.ts';
 import { runExperiment } from './runner.ts';
+import { useTestData } from '../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-embed-calls-'));
 let server: FakeOpenAiServer;

@@ -13,6 +13,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openResultStore } from '../store/index.ts';
 import { REPO_ROOT } from './provenance.ts';
+import { useTestData } from '../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const BIN = join(REPO_ROOT, 'bin', 'adaptmr.js');
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-full-disk-'));

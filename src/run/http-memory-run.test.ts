@@ -15,6 +15,9 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fak
 import { openResultStore } from '../store/index.ts';
 import { parseExperiment } from './load-config.ts';
 import { runExperiment } from './runner.ts';
+import { useTestData } from '../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const KEY = 'py-memory-key-5be1f0';
 const KEY_ENV = 'ADAPTMR_HTTP_MEMORY_TEST_KEY';

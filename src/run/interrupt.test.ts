@@ -14,6 +14,9 @@ import { parisQaChat } from '../llm/testing/paris-qa.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 import { openResultStore } from '../store/index.ts';
 import { REPO_ROOT } from './provenance.ts';
+import { useTestData } from '../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-interrupt-'));
 let server: FakeOpenAiServer;

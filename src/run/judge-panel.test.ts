@@ -16,6 +16,7 @@ import { runReport } from '../report/report.ts';
 import { rejudgeFile } from '../tools/rejudge/rejudge.ts';
 import { parseExperiment } from './load-config.ts';
 import { runExperiment } from './runner.ts';
+import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-panel-'));
 const READER_ANSWER = 'I think it was in Paris.';
@@ -40,7 +41,7 @@ function verdict(body: ChatRequestBody): string {
 }
 
 beforeAll(async () => {
-  const { questions } = await loadQuestions({ name: 'locomo', questionIds: IDS }, process.env.ADAPTMR_DATA_DIR!);
+  const { questions } = await loadQuestions({ name: 'locomo', questionIds: IDS }, TEST_DATA_DIR);
   question = new Map(questions.map((q) => [q.query.text, IDS.indexOf(q.query.id)]));
   server = await startFakeOpenAiServer({
     chat: (body) => {

@@ -16,6 +16,9 @@ import { openResultStore } from '../store/index.ts';
 import { parseExperiment } from './load-config.ts';
 import { REPO_ROOT } from './provenance.ts';
 import { runExperiment } from './runner.ts';
+import { useTestData } from '../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const QUESTIONS = 6;
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-paid-'));

@@ -22,6 +22,9 @@ import { loadedFromValue } from './load-config.ts';
 import { REPO_ROOT } from './provenance.ts';
 import { runExperiment } from './runner.ts';
 import { expandSweep } from './sweep-file.ts';
+import { useTestData } from '../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 type Obj = Record<string, unknown>;
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-plan-llm-'));

@@ -17,6 +17,9 @@ import { AdaptmrOptionsSchema, createAdaptmrMethod } from '../routing/adaptmr-me
 import { frozenQuery, PLAN_HAYSTACK } from '../strategies/testing/fixtures.ts';
 import { methodFailureStage } from './failures.ts';
 import { REPO_ROOT } from './provenance.ts';
+import { useTestData } from '../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const QUESTIONS = 3;
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-summary-'));

@@ -13,6 +13,9 @@ import { REPO_ROOT } from './provenance.ts';
 import { runExperiment } from './runner.ts';
 import { queryFile } from '../store/testing/query-file.ts';
 import { spoolPathOf } from '../store/spool.ts';
+import { useTestData } from '../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-runner-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

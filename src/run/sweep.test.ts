@@ -17,6 +17,9 @@ import { runExperiment } from './runner.ts';
 import { parseShard, shardIds } from './shard.ts';
 import { expandSweep, loadSweep, type ResolvedSweep } from './sweep-file.ts';
 import { runSweep, shardMatrix, variationFile } from './sweep.ts';
+import { useTestData } from '../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-sweep-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -13,9 +13,9 @@ import { readInstances, type DatasetSource, type ParseOptions } from '../data/in
 import { buildUnits } from '../index/units.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
 import { unreadData } from './run-dataset.ts';
+import { longMemEvalFolder } from '../../test/data-path.ts';
 
-const DATA = process.env.ADAPTMR_DATA_DIR!;
-const S = join(DATA, 'longmemeval', 's_cleaned');
+const S = await longMemEvalFolder('longmemeval-s');
 const tmp = mkdtempSync(join(tmpdir(), 'adaptmr-unread-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

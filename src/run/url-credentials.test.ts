@@ -16,6 +16,9 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fak
 import { openResultStore } from '../store/index.ts';
 import { TABLES } from '../store/schema.ts';
 import { REPO_ROOT } from './provenance.ts';
+import { useTestData } from '../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const USER = 'proxy-user';
 /** As written in the URL (`%40` is `@`) and as the proxy checks it. */

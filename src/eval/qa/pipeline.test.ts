@@ -14,8 +14,9 @@ import { createLlmProvider } from '../../llm/provider.ts';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { readAnswer } from './reader.ts';
 import { scoreAnswer } from './score-answer.ts';
+import { TEST_DATA_DIR } from '../../../test/data-path.ts';
 
-const dataDir = process.env.ADAPTMR_DATA_DIR ?? '';
+const dataDir = TEST_DATA_DIR;
 const spec: IndexSpec = { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true };
 const noEmbedder: Embedder = { id: 'none', dim: 1, embed: () => Promise.reject(new Error('not used')) };
 let server: FakeOpenAiServer;

@@ -20,6 +20,9 @@ import { openResultStore } from '../../store/index.ts';
 import { LlmCallError } from '../errors.ts';
 import { createLlmProvider } from '../provider.ts';
 import { HttpCallError, JsonHttpClient } from './json-http.ts';
+import { useTestData } from '../../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 type Mode = 'endless' | 'huge' | 'not-utf8';
 let mode: Mode = 'endless';

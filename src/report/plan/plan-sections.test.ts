@@ -15,6 +15,9 @@ import { runExperiment } from '../../run/runner.ts';
 import { expandSweep } from '../../run/sweep-file.ts';
 import { openResultStore, readVerdicts } from '../../store/index.ts';
 import { runReport, type ReportOutput } from '../report.ts';
+import { useTestData } from '../../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-plan-'));
 const file = join(dir, 'plan.duckdb');

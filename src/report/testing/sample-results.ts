@@ -3,13 +3,15 @@
  * per type of LoCoMo and LongMemEval oracle with BM25, AdaptMR (rules classifier, single route) and the oracle
  * router (upper bound), answered and judged through the loopback OpenAI-compatible stand-in (src/llm/testing), so
  * the file has routes, predicted types, answers, verdicts and LLM calls. The fake reader names Paris for questions
- * of even length and the fake judge says yes exactly then, so accuracy is neither 0 nor 1.
+ * of even length and the fake judge says yes exactly then, so accuracy is neither 0 nor 1. It reads the real
+ * datasets (test/data-path.ts), so a test that uses it is in the full tier.
  */
 import { join } from 'node:path';
 import { startFakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { parisQaChat } from '../../llm/testing/paris-qa.ts';
 import { parseExperiment } from '../../run/load-config.ts';
 import { runExperiment } from '../../run/runner.ts';
+import { TEST_DATA_DIR } from '../../../test/data-path.ts';
 
 export async function makeSampleResults(out: string, cacheDir: string): Promise<void> {
   const server = await startFakeOpenAiServer({ chat: parisQaChat() });
@@ -35,7 +37,7 @@ llm:
     judge: { baseURL: ${server.baseURL}, model: fake-judge }
 qa: {}
 `;
-    await runExperiment(parseExperiment(yaml, 'sample.yaml'), { out, progress: false, log: () => {} });
+    await runExperiment(parseExperiment(yaml, 'sample.yaml'), { out, dataDir: TEST_DATA_DIR, progress: false, log: () => {} });
   } finally {
     await server.close();
   }

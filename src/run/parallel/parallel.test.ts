@@ -18,10 +18,11 @@ import { startWorkerPool } from './pool.ts';
 import { openResultStore } from '../../store/index.ts';
 import type { DatasetPlan, DatasetRunState } from '../run-dataset.ts';
 import { queryFile } from '../../store/testing/query-file.ts';
+import { longMemEvalFolder, useTestData } from '../../../test/data-path.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-parallel-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const DATA = process.env.ADAPTMR_DATA_DIR!;
+useTestData(); // its runs find LoCoMo / LongMemEval S by name on the data search path
 
 const EXPERIMENT = `
 name: parallel
@@ -69,7 +70,7 @@ describe('compute workers', () => {
   it('report a broken data file as a one-line input error naming it', async () => {
     const folder = join(dir, 'broken');
     mkdirSync(folder);
-    const s = join(DATA, 'longmemeval/s_cleaned');
+    const s = await longMemEvalFolder('longmemeval-s');
     for (const f of readdirSync(s).sort().slice(0, 3)) copyFileSync(join(s, f), join(folder, f));
     // The head (question id and type) reads fine, so the catalog pass accepts it; the body is cut short.
     writeFileSync(join(folder, 'zz_broken.json.gz'), gzipSync('{"question_id": "zz", "question_type": "multi-session", "question": "x'));
@@ -83,7 +84,7 @@ describe('compute workers', () => {
   });
 
   it('started for a fresh results file, stop before writing anything when the file turns out to hold the dataset', async () => {
-    const folder = join(DATA, 'longmemeval/s_cleaned');
+    const folder = await longMemEvalFolder('longmemeval-s');
     const files = readdirSync(folder).sort().slice(0, 2).map((f) => join(folder, f));
     const plan: DatasetPlan = {
       source: { name: 'longmemeval-s', format: 'longmemeval', path: folder, kind: 'folder' },

@@ -10,6 +10,9 @@ import { classifyCommand, evalCommand, trainCommand } from './commands.ts';
 import { loadOnnxClassifier } from '../../classify/onnx/load.ts';
 import type { Classifier } from '../../core/interfaces.ts';
 import { loadQuestions, resolveDataDir } from '../../data/index.ts';
+import { useTestData } from '../../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 let dir: string;
 beforeAll(async () => {

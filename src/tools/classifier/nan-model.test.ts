@@ -16,6 +16,9 @@ import { DEFAULT_FEATURE_SPEC } from '../../classify/onnx/features.ts';
 import { writeLinearModel } from './train/export.ts';
 import { BILINGUAL_TRAIN } from './train/testing/bilingual-train.ts';
 import { trainLinear } from './train/train.ts';
+import { useTestData } from '../../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-nan-model-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -15,8 +15,9 @@ import { loadExperiment, type LoadedExperiment } from '../../run/load-config.ts'
 import { explainCommand } from './commands.ts';
 import { explainQuestion } from './explain.ts';
 import { formatExplain } from './format.ts';
+import { TEST_DATA_DIR } from '../../../test/data-path.ts';
 
-const DATA = process.env.ADAPTMR_DATA_DIR!;
+const DATA = TEST_DATA_DIR;
 const LME_ID = 'gpt4_2655b836';
 const LOCOMO_ID = 'conv-26:q6';
 

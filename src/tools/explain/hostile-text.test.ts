@@ -15,6 +15,9 @@ import { makeSampleResults } from '../../report/testing/sample-results.ts';
 import { REPO_ROOT } from '../../run/provenance.ts';
 import { openResultStore } from '../../store/index.ts';
 import { terminalSafe } from '../../core/terminal-text.ts';
+import { useTestData } from '../../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-hostile-text-'));
 const sample = join(dir, 'sample.duckdb');

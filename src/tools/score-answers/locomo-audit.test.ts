@@ -9,8 +9,9 @@ import { auditFile, fcBaselineFile, FC_BASELINE_RUNS, PROBE_FILES } from '../../
 import { startFakeOpenAiServer, type ChatRequestBody, type FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { openResultStore } from '../../store/index.ts';
 import { formatSummary, scoreAuditFiles, type AuditSummary } from './locomo-audit.ts';
+import { TEST_DATA_DIR } from '../../../test/data-path.ts';
 
-const dataDir = process.env.ADAPTMR_DATA_DIR!;
+const dataDir = TEST_DATA_DIR;
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-audit-'));
 let server: FakeOpenAiServer;
 const savedCache = process.env.ADAPTMR_CACHE_DIR;

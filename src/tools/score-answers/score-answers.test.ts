@@ -11,6 +11,9 @@ import { bleu1, locomoAnswerScore, mem0TokenF1 } from '../../eval/qa/answer-metr
 import { scoreAnswersCommand, type ScoreAnswersArgs } from './commands.ts';
 import { parsePredictions } from './predictions.ts';
 import { scoreLines } from './score.ts';
+import { useTestData } from '../../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 let dir: string;
 let server: FakeOpenAiServer;

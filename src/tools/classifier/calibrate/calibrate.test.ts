@@ -13,6 +13,9 @@ import { createAdaptmrMethod, AdaptmrOptionsSchema } from '../../../routing/adap
 import { expectedCalibrationError, reliabilityBins } from './ece.ts';
 import { fitMatrix, fitTemperature, meanNll, type CalibrationExample } from './fit.ts';
 import { calibrateClassifierCommand } from './commands.ts';
+import { useTestData } from '../../../../test/data-path.ts';
+
+useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 let dir: string;
 beforeAll(async () => {

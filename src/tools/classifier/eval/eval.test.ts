@@ -12,8 +12,9 @@ import { evaluateClassifier } from './run-eval.ts';
 import { labelledQuestions, type LabelledQuestion } from './questions.ts';
 import { renderChart } from '../../../report/index.ts';
 import { writeEvalResults } from '../../../store/classifier-eval-file.ts';
+import { TEST_DATA_DIR } from '../../../../test/data-path.ts';
 
-const dataDir = process.env.ADAPTMR_DATA_DIR ?? '';
+const dataDir = TEST_DATA_DIR;
 let questions: LabelledQuestion[];
 let dir: string;
 
