@@ -1,5 +1,5 @@
 /**
- * Per-question latency of every non-LLM method (issue 15 goal: p95 ≤ 20 ms on LongMemEval S, session granularity),
+ * Per-question latency of every non-LLM method (goal: p95 ≤ 20 ms on LongMemEval S, session granularity),
  * measured in-process around `Method.run`, as the runner times a question (src/run/question.ts) with
  * `prepareIndex: true`:
  *

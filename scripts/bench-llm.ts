@@ -4,7 +4,7 @@
  * worker thread (scripts/bench-llm-server.ts), so its own CPU is not spent on the event loop being measured, as
  * with a real endpoint.
  *
- * 1. Throughput at concurrency 1, 4 and 16 against the bound concurrency ÷ delay (issue 15 goal: ≥ 90 % at 16 with
+ * 1. Throughput at concurrency 1, 4 and 16 against the bound concurrency ÷ delay (goal: ≥ 90 % at 16 with
  *    50 ms): after one untimed warm-up wave (connections opened, code compiled), `--reps` timed batches of
  *    concurrency × `--waves` distinct calls (cache off); the median ratio to the bound and the main thread's CPU time
  *    per call (from /proc, Linux; user+sys of this thread only, so the server thread is not counted) — the figure

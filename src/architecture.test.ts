@@ -11,6 +11,8 @@
  *      run or tools; run never tools.
  *   6. No import cycle, type-only and dynamic imports included, tests and fixtures included: each module can be read
  *      (and loaded) after the modules it imports.
+ *   7. Text cites only what a clone contains (test/citations.ts): no build-workspace design file, source documents,
+ *      tracker issue numbers or machine paths, and every cited section of docs/plan.md, design.md, datasets.md exists.
  * The import graph comes from the TypeScript compiler's own import scanner (`ts.preProcessFile`: static, type-only,
  * re-exports, dynamic `import()`, `require`; never text inside a string or comment). Cycles are its strongly
  * connected components (Tarjan), each reported as one cycle path.
@@ -19,6 +21,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { citationFindings, repositoryCitationFindings, sectionsOf } from '../test/citations.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const SCAN = ['src', 'baselines', 'scripts', 'bin'];
@@ -214,5 +217,36 @@ describe('architecture', () => {
       ['src/core/c.ts', 'export const c = 1;'],
     ]);
     expect(findCycles(acyclic)).toEqual([]);
+  });
+
+  it('no text cites what a clone does not contain, and every cited section exists', () => {
+    const findings = repositoryCitationFindings(ROOT, new Set(['test/citations.ts', 'src/architecture.test.ts']));
+    expect(findings.map((f) => `${f.file}:${f.line} ${f.why}: ${f.text}`)).toEqual([]);
+  });
+
+  it('the citation check catches a planted DESIGN.md, seeds/, issue, machine path and missing section, and passes clean text', () => {
+    const sections = new Map([
+      ['docs/plan.md', sectionsOf('# Plan\n## §2 Method\n### §2.3 The five strategies\n## §4 Timeline, §5 outline\ntext §5.5 case studies')],
+      ['docs/design.md', sectionsOf('## §3 Data flow\n')],
+      ['docs/datasets.md', sectionsOf('## 1. LoCoMo\n### 4.1 BEAM (`beam-100k`)\n')],
+    ]);
+    const planted = [
+      '/** The interfaces (DESIGN.md §5). */',
+      '// verbatim from seeds/002 ("核心Prompt模板")',
+      ' * Durable accounting of paid calls (issue 16): the runner…',
+      '# data in /work/shared/datasets',
+      ' * One strategy (plan §2.7).',
+      ' * gold never reaches a method (design.md §9)',
+    ].join('\n');
+    const found = citationFindings('src/x.ts', planted, sections);
+    expect(found.map((f) => [f.line, f.why.split(/[ ,(]/).slice(0, 2).join(' ')])).toEqual([
+      [1, 'names DESIGN.md'], [2, 'names the'], [3, 'names an'], [4, 'names a'], [5, 'cites docs/plan.md'], [6, 'cites docs/design.md'],
+    ]);
+    const clean = [
+      '/** The interfaces (docs/design.md §3; plan §2.3, plan §5.5, datasets.md §4.1, datasets.md §1). */',
+      '// mem0ai/mem0#2345 and getzep/graphiti/issues/12 are upstream, fine',
+      "const dirs = ['./datasets', '../shared/datasets'];",
+    ].join('\n');
+    expect(citationFindings('src/y.ts', clean, sections)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * `generative-agents`: the memory stream and reflection of Park et al. 2023 ("Generative Agents: Interactive
- * Simulacra of Human Behavior"), as specified in seeds/002. Memorising (once per haystack, memory-stream.ts):
+ * Simulacra of Human Behavior"), as specified in the Generative Agents source design. Memorising (once per haystack, memory-stream.ts):
  * observations with importance, reflections. Answering: score every memory at the question's date (scoring.ts),
  * optional filter statement, top k memories; reflections expand to their evidence units in the ranked list; the
  * retrieved memories' last-access times move to the question's date for questions asked later (derived-memories.ts
@@ -24,17 +24,17 @@ import { FilterStatementSchema, parseFilterStatement, rankRows, relativeRecency,
 export const GenerativeAgentsOptionsSchema = z
   .object({
     ...LlmModeOptionsShape,
-    /** seeds/002 `alpha_recency`, `alpha_importance`, `alpha_relevance` (usage example: 1, 1, 1). */
+    /** the source design's `alpha_recency`, `alpha_importance`, `alpha_relevance` (usage example: 1, 1, 1). */
     alphaRecency: z.number().nonnegative().default(1),
     alphaImportance: z.number().nonnegative().default(1),
     alphaRelevance: z.number().nonnegative().default(1),
-    /** seeds/002 `decay_factor`, applied per hour since last access. */
+    /** the source design's `decay_factor`, applied per hour since last access. */
     decayFactor: z.number().gt(0).max(1).default(0.99),
-    /** seeds/002 `retrieve_memories(filter_statement=…)`, e.g. "relevance > 0.5"; none by default. */
+    /** the source design's `retrieve_memories(filter_statement=…)`, e.g. "relevance > 0.5"; none by default. */
     filterStatement: FilterStatementSchema.optional(),
     /** Generate reflections (LLM mode only). */
     reflect: z.boolean().default(true),
-    /** seeds/002 `generate_insight(context_window=15, threshold=3)`. */
+    /** the source design's `generate_insight(context_window=15, threshold=3)`. */
     reflectionWindow: z.number().int().positive().default(15),
     reflectionThreshold: z.number().nonnegative().default(3),
     /** The filter `generate_insight` retrieves each question's memories with. */
@@ -120,7 +120,7 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
 export const generativeAgentsEntry = defineMethod({
   name: 'generative-agents',
-  description: 'Generative Agents memory stream (seeds/002): recency·importance·relevance with min-max, hourly decay, LLM importance and reflections',
+  description: 'Generative Agents memory stream (Park et al. 2023, as the source design specifies it): recency·importance·relevance with min-max, hourly decay, LLM importance and reflections',
   optionsSchema: GenerativeAgentsOptionsSchema,
   examples: [
     { label: 'defaults', options: {} },

@@ -1,5 +1,5 @@
 /**
- * Building a haystack's memory stream once (seeds/002 `MemoryStream`, `generate_insight`, `generate_reflection`):
+ * Building a haystack's memory stream once (the source design's `MemoryStream`, `generate_insight`, `generate_reflection`):
  * every unit becomes an observation (created and last accessed at its session's time) with an importance score
  * (LLM rating /10, or the offline constant) and its embedding; then, in time order, after every `reflectionWindow`
  * new observations whose window's importance sums to at least `reflectionThreshold`, a reflection: 3 high-level
@@ -85,7 +85,7 @@ export async function buildMemoryStream(index: MemoryIndex, ctx: Ctx, s: StreamS
       if (++since < s.reflectionWindow) continue;
       since = 0;
       const recent = stream.slice(-s.reflectionWindow);
-      // seeds/002 反思触发逻辑: no reflection while the recent importance sum is under the threshold.
+      // the source design's reflection trigger (反思触发逻辑): no reflection while the recent importance sum is under the threshold.
       if (recent.reduce((a, m) => a + m.importance, 0) < s.reflectionThreshold) continue;
       stats.reflectionRounds++;
       const now = obs.createdMs;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatInsights, parseImportance, parseInsights, parseQuestions } from './prompts.ts';
 
-describe('parseInsights (seeds/002 parse_insights)', () => {
+describe('parseInsights (the source design: parse_insights)', () => {
   it('reads the seed example into its expected result', () => {
     const insight_responses = `1. Missing data in user_dims table for country may impact accuracy of data analysis and decision-making for marketing campaigns and user segmentation. [7, 52, 47]
 2. Inconsistent information in user_dims table may lead to incorrect analysis and decision-making for user segmentation and marketing campaigns. [22, 40]

@@ -1,5 +1,5 @@
 /**
- * The memory stream's LLM prompts, verbatim from seeds/002 ("核心Prompt模板": importance rating, reflection
+ * The memory stream's LLM prompts, verbatim from the Generative Agents source design ("核心Prompt模板": importance rating, reflection
  * questions, insights, condensing), and the readers of their replies: `parseInsights` (the seed's `parse_insights`:
  * "number. insight [index list]" per line → [text, indices]), the reflection questions, and the importance rating.
  * Readers also accept the full-width punctuation a Chinese reply uses (１．、［］【】，), since memories and replies may be
@@ -104,7 +104,7 @@ export type Insight = [text: string, evidence: number[]];
 // "1. text [7, 52]" — also "- text [`7`]" (the insight prompt's own example format) and full-width forms.
 const INSIGHT_LINE = /^\s*(?:\d+\s*[.．、)）]|[-*•])\s*(.+?)\s*[[［【]([^\]］】]*)[\]］】]\s*[.。]?\s*$/u;
 
-/** seeds/002 `parse_insights`: one insight per matching line, evidence indices in order; other lines ignored. */
+/** The source design's `parse_insights`: one insight per matching line, evidence indices in order; other lines ignored. */
 export function parseInsights(reply: string): Insight[] {
   const out: Insight[] = [];
   for (const line of reply.split(/\r?\n/u)) {

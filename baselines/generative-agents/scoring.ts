@@ -1,5 +1,5 @@
 /**
- * Generative Agents' retrieval score (Park et al. 2023, §4.1; seeds/002 "记忆检索得分计算" and
+ * Generative Agents' retrieval score (Park et al. 2023, §4.1; the Generative Agents source design "记忆检索得分计算" and
  * `MemoryStream.retrieve_memories`):
  *
  *   recency_i   = decay_factor ^ (hours since memory i was last accessed, at the question's date)

@@ -1,5 +1,5 @@
 /**
- * rago's memory prompt and formats, verbatim from seeds/001 (§4.2 `buildSummaryPrompt`, §4.1 `formatMemories`), and
+ * rago's memory prompt and formats, verbatim from rago's source design (`buildSummaryPrompt`, `formatMemories`), and
  * the reader of the extraction reply (the seed's `MemorySummaryResult`: should_store, reasoning, memories of type
  * fact | skill | pattern | context | preference with importance 0–1, tags, entities), read with the project's lenient
  * JSON parsing and zod. A memory of another type, or without content, is skipped; importance is clamped to 0–1.
@@ -68,7 +68,7 @@ export function parseSummary(reply: string): { memories: ExtractedMemory[]; ok: 
   return { memories, ok: true, skipped };
 }
 
-/** seeds/001 `formatMemories`: "## Relevant Memory", then "[i] [type] (score: x.xx)" and the content; the date is added. */
+/** The source design's `formatMemories`: "## Relevant Memory", then "[i] [type] (score: x.xx)" and the content; the date is added. */
 export function formatMemories(memories: readonly { type: string; score: number; content: string; date: string }[]): string {
   let out = '## Relevant Memory\n\n';
   memories.forEach((m, i) => {

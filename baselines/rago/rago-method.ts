@@ -1,5 +1,5 @@
 /**
- * `rago`: the agent-memory design for rago (seeds/001; liliang-cn/rago). Memorising (once per haystack, store.ts):
+ * `rago`: the agent-memory design for rago (its source design; liliang-cn/rago). Memorising (once per haystack, store.ts):
  * typed memories with importance per session. Answering (retrieval.ts): session-scoped and global halves (vector
  * search with min score 0.7, plus keyword search), merged, deduplicated, ranked by score, rendered in the seed's
  * `[i] [type] (score: …)` format; memories expand to their source units. Access counts and last access (the seed's
@@ -86,7 +86,7 @@ export function createRagoMethod(o: RagoOptions, c: MethodFactoryContext): Metho
 
 export const ragoEntry = defineMethod({
   name: 'rago',
-  description: 'rago agent memory (seeds/001): typed memories with importance, session-scoped + global vector search (min score 0.7) with keyword search, merged by score',
+  description: 'rago agent memory (its source design): typed memories with importance, session-scoped + global vector search (min score 0.7) with keyword search, merged by score',
   optionsSchema: RagoOptionsSchema,
   create: (options, c) => createRagoMethod(options, c),
 });

@@ -1,5 +1,5 @@
 /**
- * rago's `RetrieveAndInject` ranking (seeds/001 §4.1): a session-scoped half and a global half of the
+ * rago's `RetrieveAndInject` ranking (the source design): a session-scoped half and a global half of the
  * `maxMemories` budget, merged, deduplicated and ranked by score.
  *
  *   session half (⌊k/2⌋): memories of the question's session, by cosine (the seed's `SearchBySession` has no floor);

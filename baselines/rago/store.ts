@@ -1,5 +1,5 @@
 /**
- * Building a haystack's rago memory store once (seeds/001 §2.1 `agent_memory` table, §4.2 `StoreIfWorthwhile`): each
+ * Building a haystack's rago memory store once (the source design's `agent_memory` table and `StoreIfWorthwhile`): each
  * session, in time order, is one completed "task" whose transcript the LLM reads with the seed's summary prompt
  * (temperature 0.3, 1000 tokens) and turns into typed memories with importance; offline, every unit is one `context`
  * memory with importance 0.5. Each memory is embedded (its content) and indexed for keyword search (Okapi BM25 over

@@ -1,5 +1,5 @@
 /**
- * ReasoningBank's prompts and formats, verbatim from hanw39/ReasoningBank-MCP (the implementation seeds/000
+ * ReasoningBank's prompts and formats, verbatim from hanw39/ReasoningBank-MCP (the implementation the source design
  * documents): the success-trajectory extraction prompt and the merge prompt (src/prompts/templates.py @ 7173482),
  * the trajectory and memory formatters (src/prompts/formatters.py @ 29e62c3); and the readers of the replies
  * (lenient JSON, src/llm/json-reply.ts, then zod). The prompts are Chinese, as in the source.

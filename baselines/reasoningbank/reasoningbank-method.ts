@@ -1,6 +1,6 @@
 /**
  * `reasoningbank`: the ReasoningBank memory (Ouyang et al. 2025, arXiv 2509.25140) as its MCP server implements it
- * (seeds/000; hanw39/ReasoningBank-MCP). Memorising (once per haystack, bank.ts): memory items distilled per session,
+ * (its source design; hanw39/ReasoningBank-MCP). Memorising (once per haystack, bank.ts): memory items distilled per session,
  * semantic dedup, merging. Answering (`retrieve_memory`, src/tools/retrieve_memory.py @ 74be881): the strategy's top k
  * items (scoring.ts), those under `min_score_threshold` dropped and counted (`filteredCount`); with none left the reader
  * gets the explicit no-memory line. Items expand to their source units. An item's retrieval count (confidence) counts
@@ -110,7 +110,7 @@ export function createReasoningBankMethod(o: ReasoningBankOptions, c: MethodFact
 
 export const reasoningBankEntry = defineMethod({
   name: 'reasoningbank',
-  description: 'ReasoningBank (seeds/000): memory items distilled per session, cosine or hybrid scoring, min-score threshold, semantic dedup and merge',
+  description: 'ReasoningBank (its source design): memory items distilled per session, cosine or hybrid scoring, min-score threshold, semantic dedup and merge',
   optionsSchema: ReasoningBankOptionsSchema,
   examples: [
     { label: 'defaults', options: {} },

@@ -1,5 +1,5 @@
 /**
- * ReasoningBank's retrieval scores (seeds/000 "检索策略"; hanw39/ReasoningBank-MCP
+ * ReasoningBank's retrieval scores (the source design's "检索策略" (retrieval strategy); hanw39/ReasoningBank-MCP
  * src/retrieval/strategies/{cosine,hybrid}_retrieval.py @ e646306):
  *
  *   cosine: score = cos(query, item)

@@ -1,5 +1,5 @@
 /**
- * The plan's baseline (seeds/004 §1.1): embed the question, rank every memory unit by cosine similarity, return
+ * The plan's baseline (plan §1.1): embed the question, rank every memory unit by cosine similarity, return
  * the top k. Uses the experiment's embedder through the memory index, so it is exactly the "semantic" retrieval
  * the AdaptMR strategies start from.
  */

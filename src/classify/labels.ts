@@ -3,7 +3,7 @@
  * plan's prompt ids (`factual_extraction`, …, plan §2.2 option A), the plan's type names in Chinese and English
  * (§2.2 table: 事实提取 / Factual Extraction, 时序推理 / Temporal Reasoning, 知识更新 / Knowledge Update,
  * 多跳推理 / Multi-hop Reasoning, 拒绝判断 / Abstention; 时间推理 is accepted for 时序推理) and LongMemEval's native
- * types (DESIGN.md §2).
+ * types (docs/design.md §2).
  */
 import { ADAPT_TYPES, type AdaptType } from '../core/types.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The oracle classifier — "oracle (upper bound)": it returns the gold AdaptMR type. It is the one classifier that
- * sees gold (DESIGN.md §3), so it is not in the `classifiers` registry (whose factories get no gold) and is built
+ * sees gold (docs/design.md §3), so it is not in the `classifiers` registry (whose factories get no gold) and is built
  * only by code that holds the gold: `createOracleClassifier(goldTypeById)` from the runner or the evaluator.
  * Any figure it produces is an upper bound, never a classifier result.
  */

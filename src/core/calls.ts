@@ -21,7 +21,7 @@ export interface CallRecord {
 }
 
 /**
- * Durable accounting of paid calls (issue 16): the runner attaches a sink to a question's `calls` list, and every
+ * Durable accounting of paid calls: the runner attaches a sink to a question's `calls` list, and every
  * client records through `recordCall`, which hands each paid call (not served from a cache) to the sink — the
  * results file, committed — before the caller gets its reply. A run killed mid-question thus keeps the calls it paid
  * for, though the question's other rows are lost and recomputed on resume (where those replies come from the cache).

@@ -12,7 +12,7 @@ export const HttpUrlSchema = z
   .refine((u) => /^https?:\/\/[^/]/i.test(u), 'an http(s) URL with its scheme, e.g. http://localhost:8000/v1');
 
 /**
- * The endpoint as every cache keys it (issue 16): scheme, host, port (a scheme's default port dropped) and path, with
+ * The endpoint as every cache keys it: scheme, host, port (a scheme's default port dropped) and path, with
  * trailing slashes removed and case normalised where URLs are case-insensitive (scheme, host); user name and
  * password — credentials — dropped, never keyed. `http://Host:80/a/v1/` → `http://host/a/v1`. Not a URL: returned
  * trimmed of trailing slashes, as given.

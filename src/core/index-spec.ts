@@ -1,5 +1,5 @@
 /**
- * How a haystack is cut into memory units (DESIGN.md §2 "memory unit"), declared once: the strict config schema and
+ * How a haystack is cut into memory units (docs/design.md §2 "memory unit"), declared once: the strict config schema and
  * the type every component uses derive from the same object. Methods with equal specs share one index per haystack.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The interfaces components implement (DESIGN.md §5): embedders, the memory index a method searches, the context
+ * The interfaces components implement (docs/design.md §5): embedders, the memory index a method searches, the context
  * a method runs in, methods and their declared capabilities, strategies, and classifiers. Implementations live in one
  * folder per concern (src/index, src/strategies, src/classify, baselines…); every implementation runs its interface's
  * conformance suite.
@@ -77,7 +77,7 @@ export interface MethodCapabilities {
    */
   ranks?: boolean;
   /**
-   * The one labelled exception to "methods never see gold" (DESIGN.md §3): an oracle router declares it, and the
+   * The one labelled exception to "methods never see gold" (docs/design.md §3): an oracle router declares it, and the
    * runner then passes the gold AdaptMR type as `oracleType`. Results of such a method are an upper bound.
    */
   oracleType?: boolean;
@@ -159,7 +159,7 @@ export interface Classifier {
 }
 
 /**
- * One type-specific retrieval procedure (DESIGN.md §5, plan §2.3). A strategy sees only the query, the memory index
+ * One type-specific retrieval procedure (docs/design.md §5, plan §2.3). A strategy sees only the query, the memory index
  * and the context — never the gold — and returns ranked units plus the exact text a reader would be given
  * (`Retrieval.context`) and its notes (window found, events split, clusters merged, hops, abstention decision).
  *

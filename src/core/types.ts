@@ -1,5 +1,5 @@
 /**
- * The shared data model of the harness (DESIGN.md §2 and §5): normalised instances, the gold kept apart from
+ * The shared data model of the harness (docs/design.md §2 and §5): normalised instances, the gold kept apart from
  * what methods see, memory units, retrieval results and method outputs. Imports nothing else in src.
  */
 import { z } from 'zod';
@@ -53,7 +53,7 @@ export interface Query {
 }
 
 /**
- * Labels a question is reported under when none of the five types fits (datasets README §4.5): `cognitive` is
+ * Labels a question is reported under when none of the five types fits (docs/datasets.md §4.5): `cognitive` is
  * LoCoMo-Plus's own type (implicit recall of a cue; counted, its own column); `outside` marks BEAM's preference
  * following, instruction following and summarization, which are kept out of every per-type and overall average and
  * reported by their native ability only.
@@ -61,7 +61,7 @@ export interface Query {
 export const EXTRA_TYPE_LABELS = ['cognitive', 'outside'] as const;
 export type ExtraTypeLabel = (typeof EXTRA_TYPE_LABELS)[number];
 
-/** Labels that methods must never see (DESIGN.md §3); only the runner, metrics and the oracle read them. */
+/** Labels that methods must never see (docs/design.md §3); only the runner, metrics and the oracle read them. */
 export interface Gold {
   /** The dataset's own label, verbatim (`multi-session`, `2`, …). */
   nativeType: string;
@@ -101,7 +101,7 @@ export interface Instance {
   gold: Gold;
 }
 
-/** A retrievable piece of memory built from one or more turns (DESIGN.md §5). */
+/** A retrievable piece of memory built from one or more turns (docs/design.md §5). */
 export interface MemoryUnit {
   id: string;
   sessionId: string;

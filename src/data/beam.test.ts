@@ -1,4 +1,4 @@
-// BEAM loader: a small chat written here exercises every defect the datasets README lists (null batch anchors, plan
+// BEAM loader: a small chat written here exercises every defect the docs/datasets.md lists (null batch anchors, plan
 // markers in user and echoed assistant text, nested / dict / empty / missing / repeated / dangling evidence, an
 // answer contradicting its rubric); the real tiers (through ADAPTMR_DATA_DIR) must give the README's counts.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -153,7 +153,7 @@ describe('duration check of answers against rubrics', () => {
 
 const dataDir = TEST_DATA_DIR;
 
-describe('BEAM tiers (datasets README §4.1 counts)', () => {
+describe('BEAM tiers (docs/datasets.md §4.1 counts)', () => {
   it('100K: 20 chats, 90 batches, 5,732 messages, 400 questions, 40 per ability; 500K: 35 chats, 350, 38,058, 700, 70', async () => {
     for (const [name, q, sessions, turns, per] of [['beam-100k', 400, 90, 5732, 40], ['beam-500k', 700, 350, 38058, 70]] as const) {
       const { instances, issues } = await loadDataset({ name }, dataDir);

@@ -2,7 +2,7 @@
  * BEAM (mohammadtavakoli78/BEAM@b2a3ee8, `chats/<tier>/<n>/`): one chat folder → normalised `Instance`s, one per
  * probing question, all sharing ONE haystack (the chat), so an index is built once per chat.
  *
- * Units and ids (datasets README §4.1):
+ * Units and ids (docs/datasets.md §4.1):
  * - a batch is a session, id `b<batch_number>`, dated by the `time_anchor` of its first message (`March-15-2024`);
  *   the batch's own `time_anchor` is always null upstream, so it is not read (reported once per chat). Every message
  *   gets its batch's date: the chat has no per-message times;
@@ -254,7 +254,7 @@ export function statedDurations(text: string): number[] {
 
 /**
  * Whether `answer` states durations none of which is one the rubric states (±1 day): upstream scores the rubric only,
- * so such an answer is a reference text that contradicts the gold (4 temporal items, datasets README §4.1).
+ * so such an answer is a reference text that contradicts the gold (4 temporal items, docs/datasets.md §4.1).
  */
 export function answerContradictsRubric(answer: string, rubric: readonly string[]): boolean {
   const want = statedDurations(rubric.join('\n'));

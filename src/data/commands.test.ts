@@ -1,4 +1,4 @@
-// `adaptmr data info` through yargs: the JSON summary equals the datasets README's numbers; issues are listed.
+// `adaptmr data info` through yargs: the JSON summary equals the docs/datasets.md's numbers; issues are listed.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import yargs from 'yargs';
 import { dataCommand } from './commands.ts';

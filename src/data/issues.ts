@@ -1,6 +1,6 @@
 /**
  * Data defects found while normalising a dataset (LoCoMo's malformed evidence ids, missing sessions, …): each is
- * repaired, dropped or kept as is, and reported instead of crashing (datasets README §1 "Pitfalls").
+ * repaired, dropped or kept as is, and reported instead of crashing (docs/datasets.md §1 "Pitfalls").
  */
 export interface DataIssue {
   file: string;

@@ -1,6 +1,6 @@
 // LoCoMo-Plus: upstream's time-gap parser (data/build_conv.py `parse_time_gap`) and the deterministic stitching
 // (item i into conversation i % 10; cue at query_time − gap, query_time = last session + 7 days, ties after the
-// session), on a two-conversation LoCoMo file written here and on the real 401 items (counts of the datasets README).
+// session), on a two-conversation LoCoMo file written here and on the real 401 items (counts of the docs/datasets.md).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,7 +72,7 @@ describe('stitching (fixture)', () => {
   });
 });
 
-describe('LoCoMo-Plus (datasets README §4.3 counts)', () => {
+describe('LoCoMo-Plus (docs/datasets.md §4.3 counts)', () => {
   it('401 items, 101/100/100/100 by relation; conv-26 gets 41; 15 zero gaps; 33 with no session between cue and trigger; 28 cues before session 1', async () => {
     const { instances, issues } = await loadDataset({ name: 'locomo-plus' }, TEST_DATA_DIR);
     expect(instances).toHaveLength(401);

@@ -2,7 +2,7 @@
  * LoCoMo conversation (one element of `locomo10.json`) → normalised `Instance`s, one per QA item, all sharing ONE
  * `haystack` array (the conversation) so an index is built once per conversation.
  *
- * Choices (datasets README §1 lists the defects handled here):
+ * Choices (docs/datasets.md §1 lists the defects handled here):
  * - session id = `D<N>` (the prefix of its turns' `dia_id`), so evidence `D3:5` maps to session `D3` by its prefix;
  *   sessions come from the `session_N` keys (conv-26 has `_date_time` keys for sessions 20–35 with no turns);
  * - turn id = `dia_id`; role: `speaker_a` → 'user', `speaker_b` → 'assistant' (LoCoMo is two humans talking;

@@ -1,5 +1,5 @@
 // MemDaily loader: Chinese trajectories written here (error items, out-of-order times, a date answer, a weekday that
-// does not match its date), then the real 26 files (through ADAPTMR_DATA_DIR) against the datasets README's counts,
+// does not match its date), then the real 26 files (through ADAPTMR_DATA_DIR) against the docs/datasets.md's counts,
 // which reproduce upstream's own table.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,7 +80,7 @@ describe('MemDaily loader (fixture)', () => {
   });
 });
 
-describe('MemDaily (datasets README §4.2 counts, upstream data_card_raw.csv)', () => {
+describe('MemDaily (docs/datasets.md §4.2 counts, upstream data_card_raw.csv)', () => {
   it('2,954 kept questions and 26,003 messages of 3,000 / 26,531; per type as upstream; 46 error items dropped; 105 date answers temporal', async () => {
     const { instances, issues } = await loadDataset({ name: 'memdaily' }, TEST_DATA_DIR);
     const info = summarize('memdaily', instances);

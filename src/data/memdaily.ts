@@ -2,7 +2,7 @@
  * MemDaily (MemSim, nuster1128/MemSim@db9d5d5 `data_generation/final_dataset/messages_and_QAs/*.json`, Chinese): one
  * trajectory (an element of `<NN>_<type>_<entity>.json`) → one normalised `Instance` per question (always one).
  *
- * Choices (datasets README §4.2):
+ * Choices (docs/datasets.md §4.2):
  * - items whose question is `[ERRORQ]` or whose answer is `[ERRORA]` are dropped, as upstream's `post_process.py`
  *   does when it builds the combined file (46 of 3,000), and reported;
  * - a message is a turn (role user: every message is the user's own statement), id `m<mid>`, dated by its own

@@ -5,7 +5,7 @@
  *   at that commit. The library ignores `HF_ENDPOINT`; the endpoint comes from `hubUrl` / ADAPTMR_HF_ENDPOINT. Plain
  *   HTTP (`xet: false`) is used so any hub mirror that serves `resolve/` URLs works.
  * - LoCoMo from GitHub raw `snap-research/locomo` at a pinned commit, checked against its pinned sha256
- *   (datasets README §1); a mismatch deletes the download.
+ *   (docs/datasets.md §1); a mismatch deletes the download.
  * - BEAM (one tier), MemDaily and LoCoMo-Plus from GitHub raw at the commits pinned in pins.ts, every file checked
  *   against its pinned sha256 and size (base from `githubBaseUrl` / ADAPTMR_GITHUB_RAW_URL). LoCoMo-Plus is stitched
  *   into LoCoMo, which is pulled too when the data directory lacks it.

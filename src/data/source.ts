@@ -75,7 +75,7 @@ export const NAMED_LAYOUTS: Record<DatasetName, { format: DatasetFormat; candida
     ],
   },
   locomo: { format: 'locomo', candidates: [{ rel: 'locomo/locomo10.json', kind: 'file' }] },
-  // BEAM's upstream folder `100K` is the paper's "128K" tier; one folder per chat (datasets README §4.1).
+  // BEAM's upstream folder `100K` is the paper's "128K" tier; one folder per chat (docs/datasets.md §4.1).
   'beam-100k': { format: 'beam', candidates: [{ rel: 'beam/chats/100K', kind: 'folder' }] },
   'beam-500k': { format: 'beam', candidates: [{ rel: 'beam/chats/500K', kind: 'folder' }] },
   memdaily: { format: 'memdaily', candidates: [{ rel: 'memdaily/messages_and_QAs', kind: 'folder' }] },

@@ -1,5 +1,5 @@
 /**
- * Native question labels → AdaptMR types (DESIGN.md §2). The native label is always kept beside the mapped type
+ * Native question labels → AdaptMR types (docs/design.md §2). The native label is always kept beside the mapped type
  * so any other mapping can be recomputed from the results.
  */
 import type { AdaptType, ExtraTypeLabel } from '../core/types.ts';
@@ -14,7 +14,7 @@ export const LONGMEMEVAL_TYPES: Record<string, AdaptType> = {
 };
 
 /**
- * LoCoMo category numbers as the data and LoCoMo's own `task_eval/evaluation.py` use them (datasets README §1):
+ * LoCoMo category numbers as the data and LoCoMo's own `task_eval/evaluation.py` use them (docs/datasets.md §1):
  * 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial.
  */
 export const LOCOMO_CATEGORIES: Record<number, AdaptType> = {
@@ -34,7 +34,7 @@ export function longMemEvalType(questionId: string, questionType: string): { typ
 }
 
 /**
- * BEAM's ten abilities (datasets README §4.5). Good fits: information extraction → factual (one stated detail),
+ * BEAM's ten abilities (docs/datasets.md §4.5). Good fits: information extraction → factual (one stated detail),
  * temporal reasoning → temporal (dates and durations between two events), knowledge update → update (the new value),
  * multi-session reasoning → multi-hop (facts spread over the chat), abstention → abstention (no evidence by design).
  * Partial fits: event ordering → temporal (the order of mentions, read against the batch dates; its evidence is
@@ -61,7 +61,7 @@ export const BEAM_ABILITIES: Record<string, { type: AdaptType; reportAs?: ExtraT
 export const BEAM_ABILITY_ORDER = Object.keys(BEAM_ABILITIES).sort();
 
 /**
- * MemDaily's question types (file prefixes 01–06; datasets README §4.5): simple → factual (one attribute of one
+ * MemDaily's question types (file prefixes 01–06; docs/datasets.md §4.5): simple → factual (one attribute of one
  * entity); conditional (identify the entity by one attribute, read another), comparative, aggregative and
  * post-processing (a bridge plus reasoning over the facts) → multi-hop; noisy (conditional questions behind a
  * chit-chat preamble: the noise is in the question) → multi-hop. MemDaily has no update or abstention questions.

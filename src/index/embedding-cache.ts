@@ -1,5 +1,5 @@
 /**
- * Content-addressed embedding cache (DESIGN.md §3: "every embedding goes through one client with a
+ * Content-addressed embedding cache (docs/design.md §3: "every embedding goes through one client with a
  * content-addressed cache, so a rerun costs nothing"): vectors are stored by (embedder id, sha256 of the text) in a
  * DuckDB file, `<cacheDir>/embeddings.duckdb`, table `embeddings(model, text_sha256, dim, vector BLOB)` with the
  * vector as float32 little-endian bytes (a BLOB reads back as one copy; a FLOAT[] comes back as boxed numbers).

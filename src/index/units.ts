@@ -1,5 +1,5 @@
 /**
- * Cuts a haystack into memory units (DESIGN.md §2) at turn, round or session granularity, keeping only the turns
+ * Cuts a haystack into memory units (docs/design.md §2) at turn, round or session granularity, keeping only the turns
  * whose role the IndexSpec lists. Unit text is what BM25 and the embedders see.
  *
  * - turn: one unit per kept turn; id = turn id.

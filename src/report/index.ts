@@ -1,5 +1,5 @@
 /**
- * Report: per-type tables, chart specs and rendering (DESIGN.md §3). Re-exports only.
+ * Report: per-type tables, chart specs and rendering (docs/design.md §3). Re-exports only.
  *   runReport(file, { outDir?, metric?, level?, ks? }) → { text, chart, qaChart }
  *   loadTypeMeans(store, { metric, level, k }) → TypeMeanRow[]          (from the scores_by_type view)
  *   perTypeTable(rows, title) → string                                    (cli-table3)

@@ -1,5 +1,5 @@
 /**
- * Renders any Vega-Lite spec to `<base>.vl.json`, `<base>.svg` and `<base>.png` (DESIGN.md §7): vega-lite compiles
+ * Renders any Vega-Lite spec to `<base>.vl.json`, `<base>.svg` and `<base>.png` (docs/design.md §7): vega-lite compiles
  * the spec, a headless vega View (renderer 'none') produces SVG, and resvg rasterises it. resvg draws text only
  * with a font it can load: it reads the system fonts and maps vega's default `sans-serif` to DejaVu Sans (Debian
  * package fonts-dejavu-core); without any system font the PNG would have bars but no text.

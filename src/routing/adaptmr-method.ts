@@ -15,7 +15,7 @@
  *
  *   classifier: { name: rules }            # or { name: llm }, { name: onnx, options: { model: … } }, or random
  *   router: { kind: fusion, threshold: 0.2, fusion: minmax }   # single | fusion | oracle | random; minmax | rank | rrf
- *   abstention: gate                       # route (plan) | gate (DESIGN.md §2)
+ *   abstention: gate                       # route (plan) | gate (docs/design.md §2)
  *   strategies:
  *     factual: { mode: offline, entityWeight: 0.3 }
  *     temporal: { mode: llm }
@@ -55,7 +55,7 @@ export const AdaptmrOptionsSchema = z
       ])
       .default({ name: 'rules', options: {} }),
     router: RouterConfigSchema.default(RouterConfigSchema.parse({})),
-    /** Abstention as a routed type (`route`, the plan) or as a gate after every route (`gate`); DESIGN.md §2. */
+    /** Abstention as a routed type (`route`, the plan) or as a gate after every route (`gate`); docs/design.md §2. */
     abstention: z.enum(['route', 'gate']).default('route'),
     /** Options per strategy, checked against each strategy's own strict schema. */
     strategies: z

@@ -7,7 +7,7 @@
  *   explicitly named `oracleType` argument, which the runner passes to this router alone.
  * - `random`: a uniformly random type, seeded per question (`ctx.seed`) — the plan's "w/o Classifier" ablation.
  *
- * Abstention (DESIGN.md §2): with `abstention: route` it is a routed type like the others; with `gate` it is never
+ * Abstention (docs/design.md §2): with `abstention: route` it is a routed type like the others; with `gate` it is never
  * routed — its probability is dropped and the rest renormalised (the oracle and random routers pick among the
  * other four; a gold `abstention` type routes to `factual`, plain retrieval for a plain-looking question) — and the
  * abstention decision is applied after every route instead (adaptmr-method.ts).

@@ -1,5 +1,5 @@
 /**
- * Paid embedding requests are accounted (issue 16): a shared embedder serves every method, so each request it sends
+ * Paid embedding requests are accounted: a shared embedder serves every method, so each request it sends
  * to the endpoint is recorded in llm_calls (stage `embed`) for the method that caused it, priced from the experiment's
  * price table — as many rows as the loopback endpoint answered, tokens equal to the usage it reported — and a rerun
  * whose vectors come from the embedding cache pays, and records, nothing.

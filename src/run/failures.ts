@@ -1,5 +1,5 @@
 /**
- * The run's failure accounting (issue 16, "honest run summaries"): which stage each failed (question, method) result
+ * The run's failure accounting ("honest run summaries"): which stage each failed (question, method) result
  * failed in — the method's own retrieval, the classifier, memorising (building the haystack's index, a memory
  * server's ingestion or a method's `memorise`), the reader or the judge — and the exit rule: `adaptmr run` exits non-zero when the share of
  * questions left failed exceeds `run.maxFailureShare` (or `--max-failure-share`).

@@ -1,5 +1,5 @@
 /**
- * Durable accounting of paid calls (issue 16): a CLI run (an asynchronous child; the loopback server runs in this
+ * Durable accounting of paid calls: a CLI run (an asynchronous child; the loopback server runs in this
  * process) is SIGKILLed by the server itself the moment a chosen request arrives — mid-question, after that
  * question's reader call was paid and before its rows were committed — and then resumed. With one question and one
  * LLM call at a time, every request before the fatal one was answered and returned to the child, so the accounting

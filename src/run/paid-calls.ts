@@ -1,5 +1,5 @@
 /**
- * Durable accounting of paid calls (issue 16): a question's rows are committed together once it is done, but a call
+ * Durable accounting of paid calls: a question's rows are committed together once it is done, but a call
  * it paid for is recorded the moment it returns — its llm_calls row committed in a transaction of its own, through
  * the sink the clients call (`recordCall`, src/core/calls.ts) — so a run killed mid-question still accounts for every
  * call the endpoint answered. On resume that question is computed again and its earlier replies come from the LLM

@@ -1,5 +1,5 @@
 /**
- * What a run records about where it came from (DESIGN.md §3): git commit and dirty flag, the installed versions of
+ * What a run records about where it came from (docs/design.md §3): git commit and dirty flag, the installed versions of
  * the packages that shape results, and the Node version; dataset file digests (from src/data) with paths relative to
  * the dataset, and the model / calibration files the methods read, with their sha256.
  */

@@ -266,7 +266,7 @@ interface QaSetup {
 /**
  * QA for one method: reader (unless the method answered), judge, F1/BLEU-1. Score rows have level `qa`, k NULL.
  * LoCoMo category 5 (adversarial) is kept but not counted in the averages: its headline is categories 1–4 and
- * adversarial is reported separately (DESIGN.md §6).
+ * adversarial is reported separately (docs/design.md §6).
  */
 async function answerAndScore(
   instance: Instance,

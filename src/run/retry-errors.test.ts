@@ -1,5 +1,5 @@
 /**
- * Error rows are retried on resume (issue 16): a run against a failing loopback endpoint (embeddings and chat answer
+ * Error rows are retried on resume: a run against a failing loopback endpoint (embeddings and chat answer
  * HTTP 500) stores error rows — retrieval errors for the embedding method, reader errors for the BM25 method. A
  * rerun of the same experiment into the same file with `retryErrors: false` (`--no-retry-errors`) keeps them; a
  * plain rerun against the now working endpoint computes exactly those questions again and replaces their rows:

@@ -1,5 +1,5 @@
 /**
- * Honest run summaries (issue 16): a run whose retrievals all succeed but whose every judge call fails (HTTP 500 from
+ * Honest run summaries: a run whose retrievals all succeed but whose every judge call fails (HTTP 500 from
  * a loopback server) used to print "0 method errors" and exit 0. Through the real CLI (an asynchronous child: the
  * server runs in this process): the summary counts the judge failures, `adaptmr run` exits 1 with a one-line reason
  * when more than `run.maxFailureShare` of the questions failed, and exits 0 when `--max-failure-share` allows it.

@@ -1,5 +1,5 @@
 /**
- * Results store: one DuckDB file per experiment (DESIGN.md §3, §7). Re-exports only.
+ * Results store: one DuckDB file per experiment (docs/design.md §3, §7). Re-exports only.
  *
  * API (the runner, report, notebooks and tests code against this):
  *   openResultStore(path, { readOnly? }) → ResultStore

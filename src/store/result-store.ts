@@ -1,7 +1,7 @@
 /**
  * The ResultStore over one DuckDB connection. Every operation goes through a SerialQueue, so concurrent callers
  * never interleave statements or transactions; a question's rows are written in one BEGIN … COMMIT (ROLLBACK on
- * any error), which is what lets a killed run resume without half-written questions (DESIGN.md §3).
+ * any error), which is what lets a killed run resume without half-written questions (docs/design.md §3).
  *
  * Group commit: a COMMIT costs a WAL sync (tens of ms), far more than a question's rows, so the questions that
  * arrive while one commit is under way are written together in the next transaction. Each question is still whole

@@ -1,6 +1,6 @@
 /**
  * How each table's rows become appender cells: the column types in table order and a function per row kind. The
- * appender is DuckDB's bulk path (DESIGN.md §7); it takes values positionally, so the order here must match the
+ * appender is DuckDB's bulk path (docs/design.md §7); it takes values positionally, so the order here must match the
  * CREATE TABLE statements in schema.ts (the store test reads every column back to catch a mismatch).
  */
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';

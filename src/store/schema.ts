@@ -128,7 +128,7 @@ CREATE TABLE runs (
   seed BIGINT NOT NULL, started_at VARCHAR NOT NULL, ended_at VARCHAR, status VARCHAR NOT NULL);
 ${DDL_V2}
 -- Gold, once per run and question. native_type is the dataset's own label verbatim (LoCoMo category number as a
--- string) so any AdaptMR type mapping can be recomputed (DESIGN.md §2).
+-- string) so any AdaptMR type mapping can be recomputed (docs/design.md §2).
 CREATE TABLE questions (
   run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, text VARCHAR NOT NULL,
   asked_at VARCHAR NOT NULL, native_type VARCHAR NOT NULL, adapt_type VARCHAR NOT NULL, is_abstention BOOLEAN NOT NULL,
@@ -142,7 +142,7 @@ CREATE TABLE retrievals (
   predicted_type VARCHAR, type_probs VARCHAR, route VARCHAR, notes VARCHAR, error VARCHAR, k INTEGER,
   PRIMARY KEY (run_id, dataset, question_id, method));
 
--- Long format: metric ids never embed k (DESIGN.md §8); k is NULL for QA metrics (accuracy, f1, bleu1).
+-- Long format: metric ids never embed k (docs/design.md §8); k is NULL for QA metrics (accuracy, f1, bleu1).
 -- counted = false keeps a row for inspection but out of official averages (e.g. LongMemEval _abs questions).
 CREATE TABLE scores (
   run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,

@@ -3,7 +3,7 @@
  * computes, the rows go to an append-only file beside the results file (`<out>.spool`); when it ends, they are
  * folded into the DuckDB file in one transaction (ResultStoreImpl.importSpool) and the spool is deleted. Such a run
  * has nothing to read from the results file, so DuckDB — ~45 MiB of library and buffers — is loaded only after its
- * compute threads are gone instead of beside them (issue 15: peak RSS of the BM25 run on LongMemEval S).
+ * compute threads are gone instead of beside them (peak RSS of the BM25 run on LongMemEval S).
  *
  * Durability is the store's: a question counts as written once its group's bytes are on disk (group commit, then
  * fdatasync), and a question is whole or absent. A killed run leaves its spool behind; the next command that opens

@@ -11,7 +11,7 @@ import type { JudgeAgreementRow, JudgeComparisonRow } from '../eval/qa/agreement
 /** `stopped`: ended early by its LLM budget (llm.budgetUsd), to be resumed. */
 export type RunStatus = 'running' | 'done' | 'failed' | 'stopped';
 
-/** One experiment run with its provenance (DESIGN.md §3: config + hash, git, packages, data hashes, seed, times). */
+/** One experiment run with its provenance (docs/design.md §3: config + hash, git, packages, data hashes, seed, times). */
 export interface RunRecord {
   runId: string;
   name: string;

@@ -1,5 +1,5 @@
 /**
- * Behaviour of every strategy on the plan's own example (seeds/004 §1.2; testing/plan-example.json), in Chinese and
+ * Behaviour of every strategy on the plan's own example (plan §1.2; testing/plan-example.json), in Chinese and
  * English, at session and turn granularity, offline and in LLM mode against the loopback OpenAI-compatible server with
  * scripted replies (what a reasonable LLM would answer to each prompt of the plan). What each strategy must do is the
  * plan's §2.3 walk-through of the same example:

@@ -5,7 +5,7 @@
  * lacks relative expressions like 上个月, 上周, 去年, 两周前, and weekdays (上周三, 周五), so a small rule table below
  * covers them, and full dates with the weekday written after them (MemDaily's `2024年04月12日 周五`). Windows are at
  * DAY precision on purpose: LongMemEval's haystack sessions can be timestamped later on the same day than the
- * question (shared/datasets README), so a minute-level filter would drop evidence.
+ * question (docs/datasets.md), so a minute-level filter would drop evidence.
  *
  * Width of a window, from what the expression pins down:
  * - an explicit range ("from March to May") → its start and end days;

@@ -1,5 +1,5 @@
 /**
- * The malformed-input corpus (issue 16, "bad input never a stack trace"): each case of cases.ts writes its bad
+ * The malformed-input corpus ("bad input never a stack trace"): each case of cases.ts writes its bad
  * input into a fresh temp folder, runs the real CLI (`node bin/adaptmr.js …`, spawned asynchronously, two at a
  * time) and must exit with the expected code and first stderr line, print no stack trace ("    at " lines) and
  * never print the API key.

@@ -1,5 +1,5 @@
 /**
- * Corpus cases: experiment and sweep files that are malformed YAML or fail the schema (issue 16: YAML bomb, alias
+ * Corpus cases: experiment and sweep files that are malformed YAML or fail the schema (YAML bomb, alias
  * before anchor, repeated or 1,000,000 ks, a custom file named like a known dataset, a baseURL without scheme,
  * unknown names with "did you mean", a config that is not UTF-8).
  */

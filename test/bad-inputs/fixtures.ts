@@ -1,7 +1,7 @@
 /**
  * Builders for the malformed-input corpus (cases.ts): tiny LongMemEval / LoCoMo records and experiment YAML written
  * into a case's temp folder, and a loopback HTTP server whose replies misbehave in one chosen way. Formats follow
- * the datasets README (/work/shared/datasets/README.md §1 LoCoMo schema, §2 LongMemEval fields).
+ * the docs/datasets.md (docs/datasets.md §1 LoCoMo schema, §2 LongMemEval fields).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 /** The API key every case runs with; the corpus asserts it never reaches stderr. */
 export const SECRET_KEY = 'sk-badinputs-SECRET-7f3a9c1e5b';
 
-/** One LongMemEval item (datasets README §2): two sessions, gold in the first. */
+/** One LongMemEval item (docs/datasets.md §2): two sessions, gold in the first. */
 export function lmeItem(id: string, opts: { gold?: string[]; question?: string; date?: string; type?: string } = {}): Record<string, unknown> {
   return {
     question_id: id,
@@ -30,7 +30,7 @@ export function lmeItem(id: string, opts: { gold?: string[]; question?: string; 
   };
 }
 
-/** One LoCoMo conversation (datasets README §1): two sessions, two QA items. */
+/** One LoCoMo conversation (docs/datasets.md §1): two sessions, two QA items. */
 export function locomoSample(sampleId: string): Record<string, unknown> {
   return {
     qa: [
@@ -88,7 +88,7 @@ export type ReplyMode =
   /** The announced length, then a tenth of the bytes, then the connection drops. */
   | 'cut-body';
 
-/** A loopback server answering every request per `mode` (401 echoes the Authorization header, as in issue 16). */
+/** A loopback server answering every request per `mode` (401 echoes the Authorization header, as some proxies do). */
 export async function startServer(mode: ReplyMode): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
     req.resume();

@@ -3,7 +3,7 @@
  * layout: a folder with `model.onnx` (inputs `input_ids`, `attention_mask`, optionally `token_type_ids`, all
  * int64 [N, L]; first output the logits [N, labels]), `tokenizer.json` (read by @huggingface/tokenizers), an
  * optional `tokenizer_config.json`, and `config.json` whose `id2label` names each logit. Labels may be AdaptMR
- * type names or LongMemEval native types (DESIGN.md §2); several labels mapping to one type have their
+ * type names or LongMemEval native types (docs/design.md §2); several labels mapping to one type have their
  * probabilities summed.
  */
 import { readFile, stat } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Statistics for results (issue 12): seeded bootstrap CIs (percentile, BCa; per question or per conversation
+ * Statistics for results: seeded bootstrap CIs (percentile, BCa; per question or per conversation
  * cluster), paired comparisons (paired bootstrap CI of the mean difference; exact McNemar, sign-flip permutation,
  * Wilcoxon signed-rank) and Holm's correction. Pure functions over typed arrays; re-exports only.
  */

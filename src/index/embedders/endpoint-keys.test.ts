@@ -1,5 +1,5 @@
 /**
- * Cache keys name the whole endpoint (issue 16): two OpenAI-compatible endpoints on one host and port that differ
+ * Cache keys name the whole endpoint: two OpenAI-compatible endpoints on one host and port that differ
  * only in their path (`…/a/v1`, `…/b/v1`: one loopback server answering different vectors and replies per path)
  * never share embedding-cache vectors or LLM-cache replies; a trailing slash or upper-case host is the same
  * endpoint (a cache hit, no request); credentials in a URL are never part of a key; OpenAI's default endpoint keeps

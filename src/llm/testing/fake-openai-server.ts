@@ -1,5 +1,5 @@
 /**
- * A scriptable OpenAI-compatible HTTP server on 127.0.0.1 for tests and benchmarks (DESIGN.md §7: the real SDK talks
+ * A scriptable OpenAI-compatible HTTP server on 127.0.0.1 for tests and benchmarks (docs/design.md §7: the real SDK talks
  * the real wire format to it). It serves
  *
  * - `POST /v1/chat/completions`: `choices[0].message.content`, `usage`, `response_format` (json_schema / json_object;

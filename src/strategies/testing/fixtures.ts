@@ -1,5 +1,5 @@
 /**
- * Test fixtures for the strategies: the plan's own eight-memory example (seeds/004 §1.2, in English), a guarded
+ * Test fixtures for the strategies: the plan's own eight-memory example (plan §1.2, in English), a guarded
  * view of an index that throws on any property outside the MemoryIndex contract, a frozen Query with no extra
  * fields (the "no gold access" checks), and a fake-OpenAI chat handler answering each strategy prompt.
  */

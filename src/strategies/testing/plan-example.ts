@@ -1,5 +1,5 @@
 /**
- * The plan's own example (seeds/004 §1.2) as a LongMemEval-format dataset, `plan-example.json`: the eight memories
+ * The plan's own example (plan §1.2) as a LongMemEval-format dataset, `plan-example.json`: the eight memories
  * M1–M8 (2023, dates from the plan's table; each a session of one user turn and one assistant reply) and, per
  * language (Chinese as in the plan, and an English translation), the five questions of §1.2 — factual (the cat),
  * temporal (running vs the move), update (where I live now), multi-hop (which cuisine most), and the plan's
