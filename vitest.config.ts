@@ -11,7 +11,11 @@ const FOLDERS = ['src', 'baselines', 'scripts', 'test', 'examples'];
 const INCLUDE = FOLDERS.map((f) => `${f}/**/*.test.ts`);
 const FULL = [...new TierScanner(ROOT).fullTier(testFiles(ROOT, FOLDERS)).keys()];
 const NO_DATA = resolve(ROOT, 'test/fast-tier-has-no-datasets--read-them-through-test-data-path.ts');
-const DATA_DIR = process.env.ADAPTMR_DATA_DIR || DEFAULT_DATA_DIRS.split(delimiter).map((d) => resolve(ROOT, d)).join(delimiter);
+const DATA_DIR =
+  process.env.ADAPTMR_DATA_DIR ||
+  DEFAULT_DATA_DIRS.split(delimiter)
+    .map((d) => resolve(ROOT, d))
+    .join(delimiter);
 
 export default defineConfig({
   test: {
@@ -27,9 +31,17 @@ export default defineConfig({
       // there (naming this path) instead of silently needing the data. Its files share a worker's module cache
       // (isolate: false): importing DuckDB, zod and the CLI once per worker rather than per file takes the tier from
       // ~105 s to ~65 s on 2 cores; the tier passes with its files in any order (checked with --sequence.shuffle.files).
-      { extends: true, test: { name: 'fast', isolate: false, include: INCLUDE, exclude: ['**/node_modules/**', ...FULL], env: { ADAPTMR_DATA_DIR: NO_DATA } } },
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          isolate: false,
+          include: INCLUDE,
+          exclude: ['**/node_modules/**', ...FULL],
+          env: { ADAPTMR_DATA_DIR: NO_DATA },
+        },
+      },
       { extends: true, test: { name: 'full', include: FULL.length > 0 ? FULL : ['no-full-tier-files'] } },
     ],
   },
 });
-

@@ -106,7 +106,9 @@ export function sessionsOf(index: MemoryIndex): { sessionId: string; at: string;
 
 /** The capabilities every seed memory system declares, from its resolved LLM role. */
 export function seedCapabilities(role: LlmRole | undefined): MethodCapabilities {
-  return role === undefined ? { output: 'units', memorises: true, degraded: 'offline' } : { output: 'units', memorises: true, llmRoles: [role] };
+  return role === undefined
+    ? { output: 'units', memorises: true, degraded: 'offline' }
+    : { output: 'units', memorises: true, llmRoles: [role] };
 }
 
 /**
@@ -121,7 +123,10 @@ export async function seedChat(
   opts: { temperature: number; maxTokens: number },
   where: string,
 ): Promise<string> {
-  if (!ctx.llm || !ctx.llm.has(role)) throw new InputError(`needs an LLM for role "${role}" (configure one, or set mode: offline)`, where);
-  const result = await ctx.llm.forRole(role).chat({ messages, temperature: opts.temperature, maxTokens: opts.maxTokens }, { stage, calls: ctx.calls });
+  if (!ctx.llm?.has(role))
+    throw new InputError(`needs an LLM for role "${role}" (configure one, or set mode: offline)`, where);
+  const result = await ctx.llm
+    .forRole(role)
+    .chat({ messages, temperature: opts.temperature, maxTokens: opts.maxTokens }, { stage, calls: ctx.calls });
   return result.text;
 }

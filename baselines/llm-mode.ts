@@ -29,15 +29,26 @@ export interface LlmMode {
   role: LlmRole | undefined;
 }
 
-export function resolveLlmMode(options: { mode: 'auto' | 'llm' | 'offline'; llmRole: LlmRole }, context: MethodFactoryContext): LlmMode {
+export function resolveLlmMode(
+  options: { mode: 'auto' | 'llm' | 'offline'; llmRole: LlmRole },
+  context: MethodFactoryContext,
+): LlmMode {
   if (options.mode === 'offline') return { role: undefined };
   if (options.mode === 'llm') return { role: options.llmRole };
   return { role: context.llmRoles.includes(options.llmRole) ? options.llmRole : undefined };
 }
 
 /** One chat call through the shared client (cached, accounted under `stage`); returns the reply text. */
-export async function chatText(ctx: Ctx, role: LlmRole, stage: string, messages: ChatMessage[], maxTokens: number, where: string): Promise<string> {
-  if (!ctx.llm || !ctx.llm.has(role)) throw new InputError(`needs an LLM for role "${role}" (configure one, or set mode: offline)`, where);
+export async function chatText(
+  ctx: Ctx,
+  role: LlmRole,
+  stage: string,
+  messages: ChatMessage[],
+  maxTokens: number,
+  where: string,
+): Promise<string> {
+  if (!ctx.llm?.has(role))
+    throw new InputError(`needs an LLM for role "${role}" (configure one, or set mode: offline)`, where);
   const result = await ctx.llm.forRole(role).chat({ messages, temperature: 0, maxTokens }, { stage, calls: ctx.calls });
   return result.text;
 }

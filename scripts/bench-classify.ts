@@ -29,16 +29,33 @@ const questions = labelledQuestions((await loadDataset({ name: 'longmemeval-orac
 const locomo = labelledQuestions((await loadDataset({ name: 'locomo' }, dataDir)).instances);
 const tmp = await mkdtemp(join(tmpdir(), 'adaptmr-bench-cls-'));
 const server = await startFakeOpenAiServer({
-  chat: () => JSON.stringify({ type: 'multi_hop', probabilities: { factual_extraction: 0.1, temporal_reasoning: 0.1, knowledge_update: 0.1, multi_hop: 0.6, abstention: 0.1 } }),
+  chat: () =>
+    JSON.stringify({
+      type: 'multi_hop',
+      probabilities: {
+        factual_extraction: 0.1,
+        temporal_reasoning: 0.1,
+        knowledge_update: 0.1,
+        multi_hop: 0.6,
+        abstention: 0.1,
+      },
+    }),
 });
-const provider = createLlmProvider({ cache: { mode: 'off' }, roles: { classifier: { baseURL: server.baseURL, model: 'fake' } } }, {});
+const provider = createLlmProvider(
+  { cache: { mode: 'off' }, roles: { classifier: { baseURL: server.baseURL, model: 'fake' } } },
+  {},
+);
 
 const results: EvalResult[] = [];
 try {
   const modelFile = join(tmp, 'locomo.onnx');
   await trainAndLoad(locomo, modelFile, { seed: 42 });
   const hfDir = join(tmp, 'tiny-hf');
-  await writeTinyHfModel(hfDir, { labels: ['factual', 'temporal', 'update', 'multi-hop', 'abstention'], words: { when: [1, 2], now: [2, 2], many: [3, 2] }, tokenTypeIds: true });
+  await writeTinyHfModel(hfDir, {
+    labels: ['factual', 'temporal', 'update', 'multi-hop', 'abstention'],
+    words: { when: [1, 2], now: [2, 2], many: [3, 2] },
+    tokenTypeIds: true,
+  });
   const runs: [string, Parameters<typeof evaluateClassifier>[0]][] = [
     ['rules', { classifier: 'rules', questions }],
     ['onnx (hashed, trained on LoCoMo)', { classifier: 'onnx', options: { model: modelFile }, questions }],

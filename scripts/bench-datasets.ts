@@ -40,7 +40,11 @@ const unit = (id: string, method: string, options = '{}', k = 10) =>
 const abstention = `{ thresholdsFile: ${THRESHOLDS} }`;
 
 const BM25 = unit('bm25', 'bm25');
-const ADAPTMR = unit('adaptmr-single-rules', 'adaptmr', `{ classifier: { name: rules }, router: { kind: single }, strategies: { abstention: ${abstention} } }`);
+const ADAPTMR = unit(
+  'adaptmr-single-rules',
+  'adaptmr',
+  `{ classifier: { name: rules }, router: { kind: single }, strategies: { abstention: ${abstention} } }`,
+);
 /** Every method of the registry that runs offline (the LLM baselines in their marked offline mode; no memory servers). */
 const ALL = [
   BM25,
@@ -55,7 +59,11 @@ const ALL = [
   ...['factual', 'temporal', 'update', 'multi-hop'].map((s) => unit(`strategy-${s}`, 'strategy', `{ name: ${s} }`)),
   unit('strategy-abstention', 'strategy', `{ name: abstention, options: ${abstention} }`),
   ADAPTMR,
-  unit('adaptmr-fusion-rules', 'adaptmr', `{ classifier: { name: rules }, router: { kind: fusion }, strategies: { abstention: ${abstention} } }`),
+  unit(
+    'adaptmr-fusion-rules',
+    'adaptmr',
+    `{ classifier: { name: rules }, router: { kind: fusion }, strategies: { abstention: ${abstention} } }`,
+  ),
   unit('adaptmr-oracle', 'adaptmr', `{ router: { kind: oracle }, strategies: { abstention: ${abstention} } }`),
 ].join('\n');
 
@@ -78,10 +86,18 @@ function main(): void {
   }
   const dir = mkdtempSync(join(tmpdir(), 'adaptmr-bench-datasets-'));
   const workerArgs = workers !== undefined ? ['--workers', workers] : [];
-  console.log(`BEAM 500K scale benchmark — ${runs} run(s) each, workers ${workers ?? 'auto'}, load average ${loadAverage()}`);
+  console.log(
+    `BEAM 500K scale benchmark — ${runs} run(s) each, workers ${workers ?? 'auto'}, load average ${loadAverage()}`,
+  );
   const rows: string[][] = [];
   const row = (what: string, r: ReturnType<typeof repeat>, questions: number, stats?: number): void => {
-    rows.push([what, `${r.wallS.toFixed(1)} s (${r.minS.toFixed(1)}–${r.maxS.toFixed(1)})`, `${(questions / r.wallS).toFixed(1)}`, `${r.rssMiB.toFixed(0)} MiB`, stats === undefined ? '' : `${stats.toFixed(1)} s`]);
+    rows.push([
+      what,
+      `${r.wallS.toFixed(1)} s (${r.minS.toFixed(1)}–${r.maxS.toFixed(1)})`,
+      `${(questions / r.wallS).toFixed(1)}`,
+      `${r.rssMiB.toFixed(0)} MiB`,
+      stats === undefined ? '' : `${stats.toFixed(1)} s`,
+    ]);
   };
   try {
     const info = repeat(runs, 0, () => runAdaptmr(['data', 'info', '--dataset', DATASET, '--json']));
@@ -90,9 +106,16 @@ function main(): void {
     const measureRun = (name: string, methods: string, times: number, limit?: number): void => {
       const file = join(dir, `${name}.yaml`);
       writeFileSync(file, experiment(name, methods, limit));
-      const r = repeat(times, 0, (i) => runAdaptmr(['run', file, '--out', join(dir, `${name}-${i}.duckdb`), '--no-progress', ...workerArgs]));
+      const r = repeat(times, 0, (i) =>
+        runAdaptmr(['run', file, '--out', join(dir, `${name}-${i}.duckdb`), '--no-progress', ...workerArgs]),
+      );
       const n = limit ?? questions;
-      row(`run: ${name} (${methods.split('\n').length} method${methods.includes('\n') ? 's' : ''}, ${n} questions)`, r, n, statsSeconds(r.last));
+      row(
+        `run: ${name} (${methods.split('\n').length} method${methods.includes('\n') ? 's' : ''}, ${n} questions)`,
+        r,
+        n,
+        statsSeconds(r.last),
+      );
     };
     // The first 5 chats (their 100 questions) against all 35: peak RSS that does not grow with the chats read is bounded.
     measureRun('bm25-5-chats', BM25, runs, 100);

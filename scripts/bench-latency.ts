@@ -61,10 +61,26 @@ const METHODS: [string, string, string?][] = [
   ['strategy-update', 'strategy', '{ name: update }'],
   ['strategy-multi-hop', 'strategy', '{ name: multi-hop }'],
   ['strategy-abstention', 'strategy', `{ name: abstention, options: ${ABST} }`],
-  ['adaptmr-single-rules', 'adaptmr', `{ classifier: { name: rules }, router: { kind: single }, strategies: { abstention: ${ABST} } }`],
-  ['adaptmr-fusion-rules', 'adaptmr', `{ classifier: { name: rules }, router: { kind: fusion }, strategies: { abstention: ${ABST} } }`],
-  ['adaptmr-single-onnx', 'adaptmr', `{ classifier: { name: onnx, options: { model: "%ONNX%" } }, router: { kind: single }, strategies: { abstention: ${ABST} } }`],
-  ['adaptmr-fusion-onnx', 'adaptmr', `{ classifier: { name: onnx, options: { model: "%ONNX%" } }, router: { kind: fusion }, strategies: { abstention: ${ABST} } }`],
+  [
+    'adaptmr-single-rules',
+    'adaptmr',
+    `{ classifier: { name: rules }, router: { kind: single }, strategies: { abstention: ${ABST} } }`,
+  ],
+  [
+    'adaptmr-fusion-rules',
+    'adaptmr',
+    `{ classifier: { name: rules }, router: { kind: fusion }, strategies: { abstention: ${ABST} } }`,
+  ],
+  [
+    'adaptmr-single-onnx',
+    'adaptmr',
+    `{ classifier: { name: onnx, options: { model: "%ONNX%" } }, router: { kind: single }, strategies: { abstention: ${ABST} } }`,
+  ],
+  [
+    'adaptmr-fusion-onnx',
+    'adaptmr',
+    `{ classifier: { name: onnx, options: { model: "%ONNX%" } }, router: { kind: fusion }, strategies: { abstention: ${ABST} } }`,
+  ],
   ['adaptmr-oracle', 'adaptmr', `{ router: { kind: oracle }, strategies: { abstention: ${ABST} } }`],
   ['longmemeval-rag-offline', 'longmemeval-rag', '{ mode: offline }'],
   ['a-mem-offline', 'a-mem', '{ mode: offline }'],
@@ -92,7 +108,11 @@ function quantile(sorted: readonly number[], q: number): number {
 }
 function summary(xs: readonly number[]): { p50: number; p95: number; mean: number } {
   const s = [...xs].sort((a, b) => a - b);
-  return { p50: quantile(s, 0.5), p95: quantile(s, 0.95), mean: xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length) };
+  return {
+    p50: quantile(s, 0.5),
+    p95: quantile(s, 0.95),
+    mean: xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length),
+  };
 }
 const ms = (x: number) => x.toFixed(2).padStart(8);
 const cpuMs = () => {
@@ -111,7 +131,9 @@ try {
   if (wanted.some(([, , o]) => o?.includes('%ONNX%'))) {
     // The ONNX classifier trained on LoCoMo (as bench:classify and exp3 use it), into a temp dir.
     onnx = join(tmp, 'classifier-locomo.onnx');
-    await trainAndLoad(labelledQuestions((await loadDataset({ name: 'locomo' }, dataDir)).instances), onnx, { seed: 42 });
+    await trainAndLoad(labelledQuestions((await loadDataset({ name: 'locomo' }, dataDir)).instances), onnx, {
+      seed: 42,
+    });
   }
   const e0 = performance.now();
   const real = await embedders.create('wink-sif', undefined, {}, 'bench-latency: embedder');
@@ -135,7 +157,7 @@ try {
       `load ${(loadMs / 1000).toFixed(1)} s, wink-sif vectors ${embedderMs.toFixed(0)} ms; load average ${uptime}`,
   );
   console.log(
-    'ms per question; memorise = the method\'s memory writing per haystack (Method.memorise, before the question, as with prepareIndex); ' +
+    "ms per question; memorise = the method's memory writing per haystack (Method.memorise, before the question, as with prepareIndex); " +
       'cold = first run on the haystack after it; warm = repeat on the same index (query time only); ' +
       'cpu = user+sys CPU time of this process for that run (steadier than wall time under load)\n',
   );
@@ -154,7 +176,9 @@ try {
     indexMs.push(performance.now() - i0);
   }
   const ix = summary(indexMs);
-  console.log(`${'index (BM25 + unit vectors)'.padEnd(27)} ${''.padStart(8)}  ${ms(ix.p50)} ${ms(ix.p95)}  (per haystack, once; mean ${ms(ix.mean).trim()})`);
+  console.log(
+    `${'index (BM25 + unit vectors)'.padEnd(27)} ${''.padStart(8)}  ${ms(ix.p50)} ${ms(ix.p95)}  (per haystack, once; mean ${ms(ix.mean).trim()})`,
+  );
 
   const query = (q: Query): Query => Object.freeze({ id: q.id, text: q.text, askedAt: q.askedAt });
   for (const [id, method, options] of wanted) {
@@ -168,7 +192,8 @@ try {
       await index.vectors();
       return index;
     };
-    const memorise = (inst: Instance, index: MemoryIndex) => impl.memorise?.(index, { seed: deriveSeed(exp.config.seed, inst.query.id), calls: [] });
+    const memorise = (inst: Instance, index: MemoryIndex) =>
+      impl.memorise?.(index, { seed: deriveSeed(exp.config.seed, inst.query.id), calls: [] });
     const call = (inst: Instance, index: MemoryIndex) => {
       const ctx: Ctx = { seed: deriveSeed(exp.config.seed, inst.query.id), calls: [] };
       return impl.run(query(inst.query), index, ctx, impl.capabilities.oracleType ? inst.gold.type : undefined);
@@ -204,7 +229,8 @@ try {
     await impl.close?.();
     const [c, w, u, wu, mem] = [summary(cold), summary(warm), summary(cpu), summary(warmCpu), summary(memoriseMs)];
     // Over the goal (p95 ≤ 20 ms) by CPU time, the figure a loaded machine does not inflate: cold / warm.
-    const flag = u.p95 > 20 || wu.p95 > 20 ? `  over 20 ms:${u.p95 > 20 ? ' cold' : ''}${wu.p95 > 20 ? ' warm' : ''}` : '';
+    const flag =
+      u.p95 > 20 || wu.p95 > 20 ? `  over 20 ms:${u.p95 > 20 ? ' cold' : ''}${wu.p95 > 20 ? ' warm' : ''}` : '';
     console.log(
       `${id.padEnd(27)} ${ms(warmupMs)}  ${impl.memorise ? `${ms(mem.p50)} ${ms(mem.p95)}` : `${'—'.padStart(8)} ${'—'.padStart(8)}`}  ${ms(c.p50)} ${ms(c.p95)} ${ms(c.mean)}  ${ms(u.p50)} ${ms(u.p95)}  ${ms(w.p50)} ${ms(w.p95)}  ${ms(wu.p50)} ${ms(wu.p95)}${flag}`,
     );

@@ -70,16 +70,28 @@ async function batch(n: number, call: (i: number) => Promise<unknown>): Promise<
 }
 
 try {
-  console.log(`fake server (worker thread) delay ${delayMs} ms per call; cache off; ${reps} timed batches of concurrency × ${waves} calls after a warm-up wave; load average ${loadavg()[0]!.toFixed(1)}\n`);
+  console.log(
+    `fake server (worker thread) delay ${delayMs} ms per call; cache off; ${reps} timed batches of concurrency × ${waves} calls after a warm-up wave; load average ${loadavg()[0]!.toFixed(1)}\n`,
+  );
   console.log('concurrency  bound/s   calls/s  of bound  CPU ms/call  | bare SDK: calls/s  of bound  CPU ms/call');
   const sdk = new OpenAI({ baseURL, apiKey: 'none', maxRetries: 0 });
   for (const concurrency of [1, 4, 16]) {
     const n = concurrency * waves;
-    const llm = createLlmProvider({ cache: { mode: 'off', dir }, concurrency, roles: { reader: { baseURL, model: 'm' } } }, {}).forRole('reader');
+    const llm = createLlmProvider(
+      { cache: { mode: 'off', dir }, concurrency, roles: { reader: { baseURL, model: 'm' } } },
+      {},
+    ).forRole('reader');
     const limit = pLimit(concurrency);
-    const ours = (i: number) => llm.chat(ask(`c${concurrency}-${serial}-q${i}`), { stage: 'bench', calls: [] as CallRecord[] });
+    const ours = (i: number) =>
+      llm.chat(ask(`c${concurrency}-${serial}-q${i}`), { stage: 'bench', calls: [] as CallRecord[] });
     const bare = (i: number) =>
-      limit(() => sdk.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: `raw-c${concurrency}-${serial}-q${i}` }], temperature: 0 }));
+      limit(() =>
+        sdk.chat.completions.create({
+          model: 'm',
+          messages: [{ role: 'user', content: `raw-c${concurrency}-${serial}-q${i}` }],
+          temperature: 0,
+        }),
+      );
     await batch(concurrency, ours);
     await batch(concurrency, bare);
     const a: { rate: number; cpuPerCall: number }[] = [];
@@ -97,16 +109,30 @@ try {
     }
     const bound = concurrency / (delayMs / 1000);
     const fmt = (xs: typeof a) =>
-      `${median(xs.map((x) => x.rate)).toFixed(1).padStart(8)}  ${((100 * median(xs.map((x) => x.rate))) / bound).toFixed(1).padStart(7)}%  ${median(xs.map((x) => x.cpuPerCall)).toFixed(3).padStart(11)}`;
-    console.log(`${String(concurrency).padStart(11)}  ${bound.toFixed(1).padStart(7)}  ${fmt(a)}  |          ${fmt(b)}`);
+      `${median(xs.map((x) => x.rate))
+        .toFixed(1)
+        .padStart(8)}  ${((100 * median(xs.map((x) => x.rate))) / bound).toFixed(1).padStart(7)}%  ${median(
+        xs.map((x) => x.cpuPerCall),
+      )
+        .toFixed(3)
+        .padStart(11)}`;
+    console.log(
+      `${String(concurrency).padStart(11)}  ${bound.toFixed(1).padStart(7)}  ${fmt(a)}  |          ${fmt(b)}`,
+    );
   }
 
   // Cached calls: prime entries, then time hits from a fresh provider (nothing memoised in-process).
   const entries = 200;
   const rounds = 10;
-  const cfg = { cache: { mode: 'read-write' as const, dir }, concurrency: 16, roles: { reader: { baseURL, model: 'm' } } };
+  const cfg = {
+    cache: { mode: 'read-write' as const, dir },
+    concurrency: 16,
+    roles: { reader: { baseURL, model: 'm' } },
+  };
   const primer = createLlmProvider(cfg, {}).forRole('reader');
-  await Promise.all(Array.from({ length: entries }, (_, i) => primer.chat(ask(`cached-${i}`), { stage: 'bench', calls: [] })));
+  await Promise.all(
+    Array.from({ length: entries }, (_, i) => primer.chat(ask(`cached-${i}`), { stage: 'bench', calls: [] })),
+  );
   const seq: number[] = [];
   const par: number[] = [];
   const parCpu: number[] = [];
@@ -117,7 +143,9 @@ try {
     const t0 = performance.now();
     for (let i = 0; i < entries; i++) await llm.chat(ask(`cached-${i}`), { stage: 'bench', calls: [] });
     seq.push(((performance.now() - t0) * 1000) / entries);
-    const p = await batch(entries * rounds, (i) => llm.chat(ask(`cached-${i % entries}`), { stage: 'bench', calls: [] }));
+    const p = await batch(entries * rounds, (i) =>
+      llm.chat(ask(`cached-${i % entries}`), { stage: 'bench', calls: [] }),
+    );
     par.push(1e6 / p.rate);
     parCpu.push(p.cpuPerCall * 1000);
     hits += provider.stats().cacheHits;

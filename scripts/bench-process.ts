@@ -22,11 +22,17 @@ export interface Measured {
 /** `node bin/adaptmr.js <args>`, measured; throws with its stderr when it fails. */
 export function runAdaptmr(args: string[], env: NodeJS.ProcessEnv = process.env): Measured {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['--import', PROBE, join(REPO, 'bin', 'adaptmr.js'), ...args], { encoding: 'utf8', env, maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, ['--import', PROBE, join(REPO, 'bin', 'adaptmr.js'), ...args], {
+    encoding: 'utf8',
+    env,
+    maxBuffer: 1 << 26,
+  });
   const wallS = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`adaptmr ${args.join(' ')} failed (exit ${r.status}):\n${r.stderr}`);
   if (r.stderr.includes('running the sources through tsx')) {
-    throw new Error('dist/ is missing or older than the sources: run `npm run build` first (the benchmark measures the compiled CLI)');
+    throw new Error(
+      'dist/ is missing or older than the sources: run `npm run build` first (the benchmark measures the compiled CLI)',
+    );
   }
   const m = r.stderr.match(new RegExp(`${RSS_TAG} (\\d+)`));
   return { wallS, rssMiB: m ? Number(m[1]) / 1024 : NaN, stdout: r.stdout, stderr: r.stderr };
@@ -37,7 +43,10 @@ export function runAdaptmr(args: string[], env: NodeJS.ProcessEnv = process.env)
  * `maxProcessBytes`, each of its processes gets that address-space limit (RLIMIT_AS), so a run too big for the
  * machine fails with a MemoryError instead of calling in the kernel's OOM killer.
  */
-export function runPython(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; maxProcessBytes?: number }): Measured {
+export function runPython(
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; maxProcessBytes?: number },
+): Measured {
   const limit = opts.maxProcessBytes ? Math.floor(opts.maxProcessBytes) : 0;
   const wrapper = [
     'import resource, subprocess, sys',
@@ -49,7 +58,12 @@ export function runPython(args: string[], opts: { cwd: string; env: NodeJS.Proce
     'sys.exit(r.returncode)',
   ].join('\n');
   const t0 = performance.now();
-  const r = spawnSync('python3', ['-c', wrapper, 'python3', ...args], { encoding: 'utf8', cwd: opts.cwd, env: opts.env, maxBuffer: 1 << 26 });
+  const r = spawnSync('python3', ['-c', wrapper, 'python3', ...args], {
+    encoding: 'utf8',
+    cwd: opts.cwd,
+    env: opts.env,
+    maxBuffer: 1 << 26,
+  });
   const wallS = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`python3 ${args.join(' ')} failed (exit ${r.status}):\n${r.stderr.slice(-2000)}`);
   const m = r.stderr.match(new RegExp(`${RSS_TAG} (\\d+)`));
@@ -63,13 +77,25 @@ export function median(xs: readonly number[]): number {
 }
 
 /** Runs `once` warm-up times unmeasured, then `runs` times; the medians and the spread (min–max). */
-export function repeat(runs: number, warmUp: number, once: (i: number) => Measured): { wallS: number; rssMiB: number; minS: number; maxS: number; last: Measured } {
+export function repeat(
+  runs: number,
+  warmUp: number,
+  once: (i: number) => Measured,
+): { wallS: number; rssMiB: number; minS: number; maxS: number; last: Measured } {
   for (let i = 0; i < warmUp; i++) once(-1 - i);
   const all = Array.from({ length: runs }, (_, i) => once(i));
   const walls = all.map((m) => m.wallS);
-  return { wallS: median(walls), rssMiB: median(all.map((m) => m.rssMiB)), minS: Math.min(...walls), maxS: Math.max(...walls), last: all[all.length - 1]! };
+  return {
+    wallS: median(walls),
+    rssMiB: median(all.map((m) => m.rssMiB)),
+    minS: Math.min(...walls),
+    maxS: Math.max(...walls),
+    last: all[all.length - 1]!,
+  };
 }
 
 export function loadAverage(): string {
-  return existsSync('/proc/loadavg') ? (spawnSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).stdout.split(' ').slice(0, 3).join(' ')) : 'n/a';
+  return existsSync('/proc/loadavg')
+    ? spawnSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).stdout.split(' ').slice(0, 3).join(' ')
+    : 'n/a';
 }

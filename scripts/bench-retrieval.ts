@@ -21,9 +21,24 @@ import { loadAverage, repeat, runAdaptmr } from './bench-process.ts';
 import { officialEnv, officialObstacle, runOfficialBm25 } from './official-pipeline.ts';
 
 const OFFICIAL_INDEX = 'index: { granularity: %G, roles: [user], includeCaptions: false, keepEmpty: true }';
-const CONFIGS: Record<string, { method: string; granularity: 'session' | 'turn'; k: number; options?: string; official?: boolean }> = {
-  'bm25-session': { method: 'bm25', granularity: 'session', k: 1000, options: '{ tokenizer: whitespace, k1: 1.5, b: 0.75, epsilon: 0.25, tieBreak: reverse }', official: true },
-  'bm25-turn': { method: 'bm25', granularity: 'turn', k: 1000, options: '{ tokenizer: whitespace, k1: 1.5, b: 0.75, epsilon: 0.25, tieBreak: reverse }', official: true },
+const CONFIGS: Record<
+  string,
+  { method: string; granularity: 'session' | 'turn'; k: number; options?: string; official?: boolean }
+> = {
+  'bm25-session': {
+    method: 'bm25',
+    granularity: 'session',
+    k: 1000,
+    options: '{ tokenizer: whitespace, k1: 1.5, b: 0.75, epsilon: 0.25, tieBreak: reverse }',
+    official: true,
+  },
+  'bm25-turn': {
+    method: 'bm25',
+    granularity: 'turn',
+    k: 1000,
+    options: '{ tokenizer: whitespace, k1: 1.5, b: 0.75, epsilon: 0.25, tieBreak: reverse }',
+    official: true,
+  },
   'embed-session': { method: 'unified-embedding', granularity: 'session', k: 50 },
   'embed-turn': { method: 'unified-embedding', granularity: 'turn', k: 1000 },
 };
@@ -49,7 +64,9 @@ function experimentYaml(name: string): string {
 /** The S split as the one JSON array file the official script reads. */
 async function combinedS(dataDir: string, out: string): Promise<void> {
   const folder = join(dataDir, 'longmemeval', 's_cleaned');
-  const files = readdirSync(folder).filter((f) => f.endsWith('.json.gz')).sort();
+  const files = readdirSync(folder)
+    .filter((f) => f.endsWith('.json.gz'))
+    .sort();
   const w = createWriteStream(out);
   w.write('[');
   files.forEach((f, i) => {
@@ -84,17 +101,33 @@ async function main(): Promise<void> {
   const officialDir = process.env.OFFICIAL_LME_DIR;
   const obstacle = officialObstacle(officialDir);
   try {
-    console.log(`LongMemEval S, whole split (${dataDir}); whole process from spawn to exit; 1 warm-up + median of ${runs} runs`);
+    console.log(
+      `LongMemEval S, whole split (${dataDir}); whole process from spawn to exit; 1 warm-up + median of ${runs} runs`,
+    );
     console.log(`load average at start: ${loadAverage()} (the machine is shared: compare runs made together)`);
     console.log(row(['configuration', 'questions', 'wall s', 'wall min–max', 'q/s', 'peak RSS MiB']));
     const ours = new Map<string, number>();
     for (const name of chosen) {
       const yaml = join(dir, `${name}.yaml`);
       writeFileSync(yaml, experimentYaml(name));
-      const m = repeat(runs, 1, (i) => runAdaptmr(['run', yaml, '--out', join(dir, `${name}-${i}.duckdb`), '--no-progress'], { ...process.env, ADAPTMR_DATA_DIR: dataDir }));
+      const m = repeat(runs, 1, (i) =>
+        runAdaptmr(['run', yaml, '--out', join(dir, `${name}-${i}.duckdb`), '--no-progress'], {
+          ...process.env,
+          ADAPTMR_DATA_DIR: dataDir,
+        }),
+      );
       const questions = Number(m.last.stdout.match(/(\d+) questions written/)?.[1] ?? NaN);
       ours.set(name, m.wallS);
-      console.log(row([name, questions, m.wallS.toFixed(2), `${m.minS.toFixed(1)}–${m.maxS.toFixed(1)}`, (questions / m.wallS).toFixed(1), m.rssMiB.toFixed(0)]));
+      console.log(
+        row([
+          name,
+          questions,
+          m.wallS.toFixed(2),
+          `${m.minS.toFixed(1)}–${m.maxS.toFixed(1)}`,
+          (questions / m.wallS).toFixed(1),
+          m.rssMiB.toFixed(0),
+        ]),
+      );
     }
     const official = chosen.filter((n) => CONFIGS[n]!.official);
     if (official.length === 0) return;
@@ -110,7 +143,9 @@ async function main(): Promise<void> {
       const g = CONFIGS[name]!.granularity;
       const m = repeat(runs, 1, () => runOfficialBm25(officialDir!, env, inFile, join(dir, `official-${g}`), g));
       const ratio = m.wallS / ours.get(name)!;
-      console.log(row([`official ${g}`, 499, m.wallS.toFixed(2), `${m.minS.toFixed(1)}–${m.maxS.toFixed(1)}`, (499 / m.wallS).toFixed(1), m.rssMiB.toFixed(0)]) + `   official ÷ ours = ${ratio.toFixed(2)}×`);
+      console.log(
+        `${row([`official ${g}`, 499, m.wallS.toFixed(2), `${m.minS.toFixed(1)}–${m.maxS.toFixed(1)}`, (499 / m.wallS).toFixed(1), m.rssMiB.toFixed(0)])}   official ÷ ours = ${ratio.toFixed(2)}×`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

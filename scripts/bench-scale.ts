@@ -15,7 +15,16 @@
  *   npm run bench:scale -- --factor 3   # smaller, quicker
  *   OFFICIAL_LME_DIR=~/LongMemEval npm run bench:scale -- --official   # + the official pipeline
  */
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -34,8 +43,11 @@ interface Item {
 /** Writes the file; returns the number of questions and the last question's id. */
 async function buildFile(dataDir: string, factor: number, out: string): Promise<{ questions: number; lastId: string }> {
   const folder = join(dataDir, 'longmemeval', 's_cleaned');
-  const files = readdirSync(folder).filter((f) => f.endsWith('.json.gz')).sort();
-  const read = (i: number): Item => JSON.parse(gunzipSync(readFileSync(join(folder, files[i % files.length]!))).toString('utf8')) as Item;
+  const files = readdirSync(folder)
+    .filter((f) => f.endsWith('.json.gz'))
+    .sort();
+  const read = (i: number): Item =>
+    JSON.parse(gunzipSync(readFileSync(join(folder, files[i % files.length]!))).toString('utf8')) as Item;
   const w = createWriteStream(out);
   w.write('[');
   // A window of the next questions supplies the filler, so at most `factor` parsed files are held at once.
@@ -55,7 +67,12 @@ async function buildFile(dataDir: string, factor: number, out: string): Promise<
         sessions.push(filler.haystack_sessions[s]!.map(({ role, content }) => ({ role, content })));
       });
     }
-    const text = JSON.stringify({ ...item, haystack_session_ids: ids, haystack_dates: dates, haystack_sessions: sessions });
+    const text = JSON.stringify({
+      ...item,
+      haystack_session_ids: ids,
+      haystack_dates: dates,
+      haystack_sessions: sessions,
+    });
     if (!w.write(i > 0 ? `,${text}` : text)) await once(w, 'drain');
     window.shift();
     window.push(read(i + factor));
@@ -84,13 +101,17 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const { questions, lastId } = await buildFile(dataDir, factor, file);
     const gb = statSync(file).size / 1e9;
-    console.log(`synthetic M-shaped file: ${questions} questions × ~${factor}× S haystacks, ${gb.toFixed(2)} GB (built in ${((performance.now() - t0) / 1000).toFixed(0)} s, ${file})`);
+    console.log(
+      `synthetic M-shaped file: ${questions} questions × ~${factor}× S haystacks, ${gb.toFixed(2)} GB (built in ${((performance.now() - t0) / 1000).toFixed(0)} s, ${file})`,
+    );
     console.log(`load average: ${loadAverage()} (shared machine)`);
     // The commands' memos of this temporary file (its hash, its catalog) live and die with the temp dir.
     const env = { ...process.env, ADAPTMR_CACHE_DIR: join(dir, 'cache') };
     const info = runAdaptmr(['data', 'info', '--path', file, '--format', 'longmemeval', '--json'], env);
     const counted = JSON.parse(info.stdout) as { questions: number; sessions: number; turns: number };
-    console.log(`data info      wall ${info.wallS.toFixed(1)} s  peak RSS ${info.rssMiB.toFixed(0)} MiB  (${counted.questions} questions, ${counted.sessions} sessions, ${counted.turns} turns)`);
+    console.log(
+      `data info      wall ${info.wallS.toFixed(1)} s  peak RSS ${info.rssMiB.toFixed(0)} MiB  (${counted.questions} questions, ${counted.sessions} sessions, ${counted.turns} turns)`,
+    );
     const yaml = join(dir, 'bm25.yaml');
     writeFileSync(
       yaml,
@@ -111,18 +132,54 @@ async function main(): Promise<void> {
     );
     const run = runAdaptmr(['run', yaml, '--out', join(dir, 'bm25.duckdb'), '--no-progress'], env);
     const written = run.stdout.match(/(\d+) questions written/)?.[1] ?? '?';
-    console.log(`BM25 session   wall ${run.wallS.toFixed(1)} s  peak RSS ${run.rssMiB.toFixed(0)} MiB  (${written} questions written)`);
-    const evalRun = runAdaptmr(['classifier', 'eval', '--classifier', 'rules', '--dataset', 'longmemeval-m', '--data-dir', mDataDir, '--out', join(dir, 'classifier-eval.duckdb'), '--chart-dir', join(dir, 'charts'), '--json'], env);
+    console.log(
+      `BM25 session   wall ${run.wallS.toFixed(1)} s  peak RSS ${run.rssMiB.toFixed(0)} MiB  (${written} questions written)`,
+    );
+    const evalRun = runAdaptmr(
+      [
+        'classifier',
+        'eval',
+        '--classifier',
+        'rules',
+        '--dataset',
+        'longmemeval-m',
+        '--data-dir',
+        mDataDir,
+        '--out',
+        join(dir, 'classifier-eval.duckdb'),
+        '--chart-dir',
+        join(dir, 'charts'),
+        '--json',
+      ],
+      env,
+    );
     const evaluated = JSON.parse(evalRun.stdout) as { n: number };
-    console.log(`classifier eval wall ${evalRun.wallS.toFixed(1)} s  peak RSS ${evalRun.rssMiB.toFixed(0)} MiB  (rules, ${evaluated.n} questions)`);
+    console.log(
+      `classifier eval wall ${evalRun.wallS.toFixed(1)} s  peak RSS ${evalRun.rssMiB.toFixed(0)} MiB  (rules, ${evaluated.n} questions)`,
+    );
     const explainYaml = join(dir, 'explain.yaml');
     writeFileSync(
       explainYaml,
-      ['name: bench-scale-explain', 'datasets:', '  - name: longmemeval-m', 'methods:', '  - id: bm25-session', '    method: bm25', '    index: { granularity: session }', '    k: 10', ''].join('\n'),
+      [
+        'name: bench-scale-explain',
+        'datasets:',
+        '  - name: longmemeval-m',
+        'methods:',
+        '  - id: bm25-session',
+        '    method: bm25',
+        '    index: { granularity: session }',
+        '    k: 10',
+        '',
+      ].join('\n'),
     );
-    const explained = runAdaptmr(['explain', '--experiment', explainYaml, '--question', lastId, '--data-dir', mDataDir, '--json'], env);
+    const explained = runAdaptmr(
+      ['explain', '--experiment', explainYaml, '--question', lastId, '--data-dir', mDataDir, '--json'],
+      env,
+    );
     const units = (JSON.parse(explained.stdout) as { methods: { units: unknown[] }[] }).methods[0]?.units.length ?? 0;
-    console.log(`explain        wall ${explained.wallS.toFixed(1)} s  peak RSS ${explained.rssMiB.toFixed(0)} MiB  (question ${lastId}, the file's last; ${units} units ranked)`);
+    console.log(
+      `explain        wall ${explained.wallS.toFixed(1)} s  peak RSS ${explained.rssMiB.toFixed(0)} MiB  (question ${lastId}, the file's last; ${units} units ranked)`,
+    );
     if (!withOfficial) return;
     const officialDir = process.env.OFFICIAL_LME_DIR;
     const obstacle = officialObstacle(officialDir);
@@ -131,13 +188,25 @@ async function main(): Promise<void> {
       return;
     }
     const cap = totalmem() / 2;
-    let official;
+    let official: ReturnType<typeof runOfficialBm25>;
     try {
-      official = runOfficialBm25(officialDir!, officialEnv(dir, officialDir!), file, join(dir, 'official'), 'session', cap);
+      official = runOfficialBm25(
+        officialDir!,
+        officialEnv(dir, officialDir!),
+        file,
+        join(dir, 'official'),
+        'session',
+        cap,
+      );
     } catch (err) {
       // Its own last words (a MemoryError, say), not the wrapper's RSS line after them.
-      const lines = String(err instanceof Error ? err.message : err).trim().split('\n').filter((l) => l.trim() && !l.includes('max-rss'));
-      console.log(`official BM25  did not finish with ${(cap / 2 ** 30).toFixed(0)} GiB of address space per process (${(lines.pop() ?? '').trim().slice(0, 160)})`);
+      const lines = String(err instanceof Error ? err.message : err)
+        .trim()
+        .split('\n')
+        .filter((l) => l.trim() && !l.includes('max-rss'));
+      console.log(
+        `official BM25  did not finish with ${(cap / 2 ** 30).toFixed(0)} GiB of address space per process (${(lines.pop() ?? '').trim().slice(0, 160)})`,
+      );
       return;
     }
     console.log(

@@ -21,7 +21,9 @@ const rowsPer = (b: QuestionBatch): number => 1 + b.retrievals.length + b.scores
 
 function report(label: string, ms: number, rows: number): void {
   const qps = (QUESTIONS / ms) * 1000;
-  console.log(`${label.padEnd(46)} ${qps.toFixed(0).padStart(7)} questions/s ${((rows / ms) * 1000).toFixed(0).padStart(9)} rows/s`);
+  console.log(
+    `${label.padEnd(46)} ${qps.toFixed(0).padStart(7)} questions/s ${((rows / ms) * 1000).toFixed(0).padStart(9)} rows/s`,
+  );
 }
 
 async function storePath(): Promise<void> {
@@ -30,7 +32,11 @@ async function storePath(): Promise<void> {
   for (const b of batches) await store.writeQuestion(b);
   const ms = performance.now() - t0;
   await store.close();
-  report('store.writeQuestion (appenders in 1 txn)', ms, batches.reduce((n, b) => n + rowsPer(b), 0));
+  report(
+    'store.writeQuestion (appenders in 1 txn)',
+    ms,
+    batches.reduce((n, b) => n + rowsPer(b), 0),
+  );
 }
 
 async function rawConnection(name: string): Promise<{ db: DuckDBInstance; c: DuckDBConnection }> {
@@ -53,14 +59,23 @@ async function multiRowInsert(): Promise<void> {
     await c.run(`INSERT INTO scores VALUES ${rows.map(() => tuple).join(',')}`, rows.flat());
     await c.run('COMMIT');
   }
-  report('scores only: multi-row INSERT VALUES per question', performance.now() - t0, batches.reduce((n, b) => n + b.scores.length, 0));
+  report(
+    'scores only: multi-row INSERT VALUES per question',
+    performance.now() - t0,
+    batches.reduce((n, b) => n + b.scores.length, 0),
+  );
   c.closeSync();
   db.closeSync();
 }
 
 async function preparedPerRow(): Promise<void> {
   const { db, c } = await rawConnection('prepared.duckdb');
-  const stmt = await c.prepare(`INSERT INTO scores VALUES (${Array(11).fill('$').map((_, i) => `$${i + 1}`).join(',')})`);
+  const stmt = await c.prepare(
+    `INSERT INTO scores VALUES (${Array(11)
+      .fill('$')
+      .map((_, i) => `$${i + 1}`)
+      .join(',')})`,
+  );
   const t0 = performance.now();
   for (const b of batches) {
     await c.run('BEGIN');
@@ -70,12 +85,18 @@ async function preparedPerRow(): Promise<void> {
     }
     await c.run('COMMIT');
   }
-  report('scores only: prepared INSERT per row', performance.now() - t0, batches.reduce((n, b) => n + b.scores.length, 0));
+  report(
+    'scores only: prepared INSERT per row',
+    performance.now() - t0,
+    batches.reduce((n, b) => n + b.scores.length, 0),
+  );
   c.closeSync();
   db.closeSync();
 }
 
-console.log(`${QUESTIONS} questions × ${METHODS.length} methods, ${rowsPer(batches[0] as QuestionBatch)} rows per question`);
+console.log(
+  `${QUESTIONS} questions × ${METHODS.length} methods, ${rowsPer(batches[0] as QuestionBatch)} rows per question`,
+);
 try {
   await storePath();
   await multiRowInsert();

@@ -19,7 +19,15 @@ const root = join(import.meta.dirname, '..');
  * API is ~180 CommonJS files that Node's ESM loader would scan one by one for their exports (~0.1 s); its native
  * bindings stay external.
  */
-export const BUNDLED_PACKAGES = ['zod', 'yaml', 'yargs', 'safe-stable-stringify', 'p-limit', 'pure-rand', '@duckdb/node-api'];
+export const BUNDLED_PACKAGES = [
+  'zod',
+  'yaml',
+  'yargs',
+  'safe-stable-stringify',
+  'p-limit',
+  'pure-rand',
+  '@duckdb/node-api',
+];
 /** Packages reached only through bundled ones that must stay external (native code). */
 const NATIVE = ['@duckdb/node-bindings'];
 
@@ -41,7 +49,9 @@ export async function bundle(from = join(root, 'dist', 'src'), out = join(root, 
     external: external.flatMap((name) => [name, `${name}/*`]),
     chunkNames: '[name]-[hash]',
     // Bundled CommonJS code (yargs' helpers) may call require(); ESM has none, so give each file one.
-    banner: { js: "import { createRequire as __adaptmrRequire } from 'node:module'; const require = __adaptmrRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __adaptmrRequire } from 'node:module'; const require = __adaptmrRequire(import.meta.url);",
+    },
     legalComments: 'none',
     logLevel: 'warning',
   });

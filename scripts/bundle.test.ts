@@ -53,14 +53,23 @@ describe('the bundled CLI', () => {
     const yaml = join(dir, 'bundled.yaml');
     writeFileSync(yaml, EXPERIMENT);
     const viaBundle = join(dir, 'bundle.duckdb');
-    const r = spawnSync(process.execPath, [join(out, 'cli.js'), 'run', yaml, '--out', viaBundle, '--no-progress', '--workers', '1'], {
-      encoding: 'utf8',
-      env: process.env,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [join(out, 'cli.js'), 'run', yaml, '--out', viaBundle, '--no-progress', '--workers', '1'],
+      {
+        encoding: 'utf8',
+        env: process.env,
+      },
+    );
     expect(r.stderr).not.toMatch(/Error|error:/);
     expect(r.status).toBe(0);
     const inProcess = join(dir, 'in-process.duckdb');
-    await runExperiment(parseExperiment(EXPERIMENT, yaml), { out: inProcess, workers: 0, progress: false, log: () => {} });
+    await runExperiment(parseExperiment(EXPERIMENT, yaml), {
+      out: inProcess,
+      workers: 0,
+      progress: false,
+      log: () => {},
+    });
     const rows = await queryFile(inProcess, ROWS);
     expect(rows.length).toBeGreaterThan(5);
     expect(await queryFile(viaBundle, ROWS)).toEqual(rows);
@@ -71,10 +80,14 @@ describe('the bundled CLI', () => {
     if (!existsSync(join(out, 'cli.js'))) return expect.fail('the bundle of the first test is missing');
     const yaml = join(dir, 'explain.yaml');
     writeFileSync(yaml, EXPERIMENT);
-    const r = spawnSync(process.execPath, [join(out, 'cli.js'), 'explain', '--experiment', yaml, '--question', 'gpt4_2655b836', '--json'], {
-      encoding: 'utf8',
-      env: { ...process.env, ADAPTMR_CACHE_DIR: join(dir, 'cache') },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [join(out, 'cli.js'), 'explain', '--experiment', yaml, '--question', 'gpt4_2655b836', '--json'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, ADAPTMR_CACHE_DIR: join(dir, 'cache') },
+      },
+    );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const result = JSON.parse(r.stdout) as { methods: { method: string; units: unknown[] }[] };
@@ -95,7 +108,10 @@ describe('the bundled CLI', () => {
   it('refuses a chunk that re-exports a bundled CommonJS package as a default export only', () => {
     const chunks = join(dir, 'chunks');
     mkdirSync(chunks, { recursive: true });
-    writeFileSync(join(chunks, 'lib-X.js'), 'import { require_lib } from "./chunk-Y.js";\nexport default require_lib();\n');
+    writeFileSync(
+      join(chunks, 'lib-X.js'),
+      'import { require_lib } from "./chunk-Y.js";\nexport default require_lib();\n',
+    );
     expect(() => refuseDefaultOnlyChunks(chunks)).toThrow(/lib-X\.js re-exports a bundled CommonJS package/);
     writeFileSync(join(chunks, 'lib-X.js'), 'var x = 1;\nexport { x };\nexport default x;\n');
     expect(() => refuseDefaultOnlyChunks(chunks)).not.toThrow();

@@ -66,7 +66,13 @@ console.log('| protocol | test data | n | before | after | before only right | a
 console.log('|---|---|---:|---:|---:|---:|---:|---:|');
 for (const [key, g] of groups) {
   // A pooled "all" row only when the protocol tested more than one dataset.
-  if (key.endsWith(' | all') && [...groups].some(([k, o]) => k !== key && k.startsWith(key.slice(0, -'all'.length)) && o.n === g.n)) continue;
+  if (
+    key.endsWith(' | all') &&
+    [...groups].some(([k, o]) => k !== key && k.startsWith(key.slice(0, -'all'.length)) && o.n === g.n)
+  )
+    continue;
   const pct = (x: number) => `${((100 * x) / g.n).toFixed(1)}%`;
-  console.log(`| ${key} | ${g.n} | ${pct(g.rightA)} | ${pct(g.rightB)} | ${g.b} | ${g.c} | ${binomTailTwoSided(g.b, g.c).toPrecision(2)} |`);
+  console.log(
+    `| ${key} | ${g.n} | ${pct(g.rightA)} | ${pct(g.rightB)} | ${g.b} | ${g.c} | ${binomTailTwoSided(g.b, g.c).toPrecision(2)} |`,
+  );
 }

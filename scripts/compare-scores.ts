@@ -26,7 +26,10 @@ async function keyed(store: ResultStore, sql: string, value: string): Promise<Ma
   return out;
 }
 
-async function rows(path: string, except: readonly string[]): Promise<{ scores: Map<string, number>; byType: Map<string, number> }> {
+async function rows(
+  path: string,
+  except: readonly string[],
+): Promise<{ scores: Map<string, number>; byType: Map<string, number> }> {
   // A copy, opened writable, so a file of an older schema version is migrated without touching the original.
   const dir = mkdtempSync(join(tmpdir(), 'compare-scores-'));
   const copy = join(dir, 'results.duckdb');
@@ -35,7 +38,11 @@ async function rows(path: string, except: readonly string[]): Promise<{ scores: 
   try {
     for (const m of except) await store.query('DELETE FROM scores WHERE method = $1', [m]);
     await store.query(`DROP VIEW scores_by_type; ${scoresByTypeViewSql()}`);
-    const scores = await keyed(store, 'SELECT run_id, dataset, question_id, method, granularity, level, metric, k, counted, value FROM scores', 'value');
+    const scores = await keyed(
+      store,
+      'SELECT run_id, dataset, question_id, method, granularity, level, metric, k, counted, value FROM scores',
+      'value',
+    );
     const byType = await keyed(store, `SELECT ${COLUMNS} FROM scores_by_type`, 'mean');
     return { scores, byType };
   } finally {
@@ -46,7 +53,8 @@ async function rows(path: string, except: readonly string[]): Promise<{ scores: 
 
 const args = process.argv.slice(2);
 const except: string[] = [];
-for (let i = args.indexOf('--except-method'); i >= 0; i = args.indexOf('--except-method')) except.push(...args.splice(i, 2).slice(1));
+for (let i = args.indexOf('--except-method'); i >= 0; i = args.indexOf('--except-method'))
+  except.push(...args.splice(i, 2).slice(1));
 const [a, b] = args;
 if (!a || !b) {
   console.error('usage: compare-scores.ts <before.duckdb> <after.duckdb> [--except-method <id>]…');
@@ -65,7 +73,10 @@ function differences(ra: Map<string, number>, rb: Map<string, number>): string[]
 
 const [ra, rb] = [await rows(a, except), await rows(b, except)];
 let failed = false;
-for (const [what, x, y] of [['scores', ra.scores, rb.scores], ['scores_by_type', ra.byType, rb.byType]] as const) {
+for (const [what, x, y] of [
+  ['scores', ra.scores, rb.scores],
+  ['scores_by_type', ra.byType, rb.byType],
+] as const) {
   const diffs = differences(x, y);
   if (diffs.length === 0) {
     console.log(`${what}: identical (${x.size} rows)`);

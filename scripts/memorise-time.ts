@@ -15,17 +15,29 @@ if (!path) {
 }
 const store = await openResultStore(path, { readOnly: true });
 try {
-  const rows = await store.query<{ dataset: string; method: string; n: number; mem_q: number; ans_mean: number; ans_median: number; mem_total_s: number }>(`
+  const rows = await store.query<{
+    dataset: string;
+    method: string;
+    n: number;
+    mem_q: number;
+    ans_mean: number;
+    ans_median: number;
+    mem_total_s: number;
+  }>(`
     WITH t AS (
       SELECT dataset, method, latency_ms, COALESCE(TRY_CAST(json_extract_string(notes, '$.memoriseMs') AS DOUBLE), 0) AS mem
       FROM retrievals WHERE error IS NULL)
     SELECT dataset, method, count(*) AS n, sum(mem) / count(*) AS mem_q, avg(latency_ms - mem) AS ans_mean,
       median(latency_ms - mem) AS ans_median, sum(mem) / 1000 AS mem_total_s
     FROM t GROUP BY ALL ORDER BY dataset, method`);
-  console.log('| dataset | method | questions | memorise ms / question | answer ms mean | answer ms median | memorise total s |');
+  console.log(
+    '| dataset | method | questions | memorise ms / question | answer ms mean | answer ms median | memorise total s |',
+  );
   console.log('|---|---|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.dataset} | ${r.method} | ${r.n} | ${r.mem_q.toFixed(2)} | ${r.ans_mean.toFixed(2)} | ${r.ans_median.toFixed(2)} | ${r.mem_total_s.toFixed(2)} |`);
+    console.log(
+      `| ${r.dataset} | ${r.method} | ${r.n} | ${r.mem_q.toFixed(2)} | ${r.ans_mean.toFixed(2)} | ${r.ans_median.toFixed(2)} | ${r.mem_total_s.toFixed(2)} |`,
+    );
   }
 } finally {
   await store.close();

@@ -39,7 +39,9 @@ function denoBinary(): string {
   const bin = join(REPO_ROOT, 'node_modules', 'deno', process.platform === 'win32' ? 'deno.exe' : 'deno');
   if (!existsSync(bin)) {
     try {
-      execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'deno', 'bin.cjs'), '--version'], { stdio: 'ignore' });
+      execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'deno', 'bin.cjs'), '--version'], {
+        stdio: 'ignore',
+      });
     } catch (err) {
       fail(`the deno npm package is not installed (npm install): ${errorMessage(err)}`);
     }
@@ -56,7 +58,9 @@ function ensureKernel(deno: string): void {
     fail('jupyter-nbconvert is not installed (Debian: apt-get install jupyter-nbconvert)');
   }
   const spec = join(dataDir, 'kernels', 'deno', 'kernel.json');
-  const current = existsSync(spec) ? (JSON.parse(readFileSync(spec, 'utf8')) as { argv?: string[] }).argv?.[0] : undefined;
+  const current = existsSync(spec)
+    ? (JSON.parse(readFileSync(spec, 'utf8')) as { argv?: string[] }).argv?.[0]
+    : undefined;
   // Compare real paths: a worktree reaches the same binary through a node_modules symlink.
   const real = (p: string | undefined): string | undefined => (p && existsSync(p) ? realpathSync(p) : undefined);
   if (real(current) !== undefined && real(current) === real(deno)) return;
@@ -78,26 +82,43 @@ await checkResults(file);
 ensureKernel(denoBinary());
 mkdirSync(out, { recursive: true });
 if (!existsSync(folder)) fail(`no notebooks folder ${folder}`);
-const notebooks = readdirSync(folder).filter((f) => f.endsWith('.ipynb')).sort();
+const notebooks = readdirSync(folder)
+  .filter((f) => f.endsWith('.ipynb'))
+  .sort();
 if (notebooks.length === 0) fail(`no .ipynb in ${folder}`);
 const failed: string[] = [];
 const tmp = mkdtempSync(join(tmpdir(), 'adaptmr-notebooks-'));
 
-interface Cell { cell_type: string; id?: string; metadata?: { tags?: string[] }; outputs?: unknown[] }
+interface Cell {
+  cell_type: string;
+  id?: string;
+  metadata?: { tags?: string[] };
+  outputs?: unknown[];
+}
 
 /** Code cells that should display something (all but those tagged `no-output`) and came back without output. */
 function silentCells(executed: string): string[] {
   const nb = JSON.parse(readFileSync(executed, 'utf8')) as { cells: Cell[] };
   return nb.cells
     .map((c, i) => ({ c, i }))
-    .filter(({ c }) => c.cell_type === 'code' && !(c.metadata?.tags ?? []).includes('no-output') && (c.outputs ?? []).length === 0)
+    .filter(
+      ({ c }) =>
+        c.cell_type === 'code' && !(c.metadata?.tags ?? []).includes('no-output') && (c.outputs ?? []).length === 0,
+    )
     .map(({ c, i }) => c.id ?? `#${i}`);
 }
 
 function nbconvert(args: string[]): { status: number | null; log: string } {
-  const r = spawnSync('jupyter', ['nbconvert', ...args], { env: { ...process.env, ADAPTMR_RESULTS: file }, encoding: 'utf8' });
+  const r = spawnSync('jupyter', ['nbconvert', ...args], {
+    env: { ...process.env, ADAPTMR_RESULTS: file },
+    encoding: 'utf8',
+  });
   // Keep the tail (nbconvert prints the failing cell and its error), without the kernel's noise.
-  const log = `${r.stderr ?? ''}${r.error ? errorMessage(r.error) : ''}`.split('\n').filter((l) => !/is unstable/u.test(l)).slice(-40).join('\n');
+  const log = `${r.stderr ?? ''}${r.error ? errorMessage(r.error) : ''}`
+    .split('\n')
+    .filter((l) => !/is unstable/u.test(l))
+    .slice(-40)
+    .join('\n');
   return { status: r.status, log };
 }
 
@@ -112,13 +133,25 @@ function execute(nb: string): { ok: boolean; message: string } {
   const executed = join(tmp, nb);
   let message = '';
   for (let attempt = 1; attempt <= 3; attempt++) {
-    const r = nbconvert(['--to', 'notebook', '--execute', '--ExecutePreprocessor.timeout=900', '--ExecutePreprocessor.iopub_timeout=120',
-      '--ExecutePreprocessor.raise_on_iopub_timeout=True', '--ExecutePreprocessor.kernel_name=deno', '--output-dir', tmp, join(folder, nb)]);
+    const r = nbconvert([
+      '--to',
+      'notebook',
+      '--execute',
+      '--ExecutePreprocessor.timeout=900',
+      '--ExecutePreprocessor.iopub_timeout=120',
+      '--ExecutePreprocessor.raise_on_iopub_timeout=True',
+      '--ExecutePreprocessor.kernel_name=deno',
+      '--output-dir',
+      tmp,
+      join(folder, nb),
+    ]);
     if (r.status !== 0) return { ok: false, message: r.log };
     const silent = silentCells(executed);
     if (silent.length === 0) {
       const html = nbconvert(['--to', 'html', '--output-dir', out, executed]);
-      return html.status === 0 ? { ok: true, message: attempt > 1 ? ` (attempt ${attempt})` : '' } : { ok: false, message: html.log };
+      return html.status === 0
+        ? { ok: true, message: attempt > 1 ? ` (attempt ${attempt})` : '' }
+        : { ok: false, message: html.log };
     }
     message = `cells without output after ${attempt} attempts: ${silent.join(', ')}`;
   }

@@ -32,26 +32,44 @@ if (!page || !out) {
   console.error('usage: tsx scripts/report-screenshot.ts <page.html> <out.png> [--width 1440] [--height 4000]');
   process.exit(2);
 }
-const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
+const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p) => p && existsSync(p),
+);
 if (!chromium) {
   console.error('no Chromium found: apt-get install chromium (or set CHROMIUM_PATH)');
   process.exit(2);
 }
-const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu'],
+});
 try {
   const tab = await browser.newPage();
-  tab.on('console', (m) => { if (m.type() === 'error') console.error(`console: ${m.text()}`); });
+  tab.on('console', (m) => {
+    if (m.type() === 'error') console.error(`console: ${m.text()}`);
+  });
   await tab.setViewport({ width, height: 900 });
   await tab.goto(`file://${resolve(page)}`, { waitUntil: 'load' });
   await tab.waitForFunction('window.adaptmrReport && window.adaptmrReport.settled === true', { timeout: 120_000 });
   for (const [sel, value] of selects) await tab.select(sel, value);
-  if (from) top = Math.max(0, Math.floor(await tab.evaluate(`document.querySelector(${JSON.stringify(from)}).getBoundingClientRect().top + window.scrollY`) as number) - 8);
+  if (from)
+    top = Math.max(
+      0,
+      Math.floor(
+        (await tab.evaluate(
+          `document.querySelector(${JSON.stringify(from)}).getBoundingClientRect().top + window.scrollY`,
+        )) as number,
+      ) - 8,
+    );
   const wide = await overflowingElements(tab);
   for (const w of wide) console.error(`wider than its container: ${w}`);
-  const full = await tab.evaluate('document.documentElement.scrollHeight') as number;
+  const full = (await tab.evaluate('document.documentElement.scrollHeight')) as number;
   const shown = Math.max(1, Math.min(height, full - top));
   await tab.screenshot({ path: out, clip: { x: 0, y: top, width, height: shown } });
-  console.log(`${out}: ${width} × ${shown} px from y = ${top} of ${full}${wide.length ? `; ${wide.length} element(s) overflow` : ''}`);
+  console.log(
+    `${out}: ${width} × ${shown} px from y = ${top} of ${full}${wide.length ? `; ${wide.length} element(s) overflow` : ''}`,
+  );
 } finally {
   await browser.close();
 }

@@ -29,9 +29,13 @@ const SCAN = ['src', 'baselines', 'scripts', 'bin'];
 /** Layers from the bottom; a file may import its own layer or lower ones. */
 const LAYERS: Record<string, number> = {
   core: 0,
-  data: 1, index: 1, llm: 1,
-  classify: 2, strategies: 2,
-  routing: 3, baselines: 3,
+  data: 1,
+  index: 1,
+  llm: 1,
+  classify: 2,
+  strategies: 2,
+  routing: 3,
+  baselines: 3,
   eval: 4,
   store: 5,
   report: 6,
@@ -70,18 +74,25 @@ export function findViolations(files: ReadonlyMap<string, string>): string[] {
     for (const spec of importsOf(source)) {
       const bad = (rule: string) => out.push(`${file} → ${spec}: ${rule}`);
       if (spec.startsWith('@duckdb/')) {
-        if (!file.startsWith('src/store/') && file !== 'src/index/embedding-cache-duckdb.ts' && !EXEMPT_FROM_DUCKDB_RULE[file]) bad('only src/store and the embedding cache touch DuckDB');
+        if (
+          !file.startsWith('src/store/') &&
+          file !== 'src/index/embedding-cache-duckdb.ts' &&
+          !EXEMPT_FROM_DUCKDB_RULE[file]
+        )
+          bad('only src/store and the embedding cache touch DuckDB');
         continue;
       }
       if (!spec.startsWith('.')) continue;
       const target = normalize(join(dirname(file), spec));
       const to = layerOf(target);
       if (from === 'core' && to !== 'core') bad('src/core imports nothing else in the repository');
-      if (to === 'baselines' && from !== 'baselines' && file !== 'src/run/method-registry.ts') bad('only the method registry imports baselines/');
+      if (to === 'baselines' && from !== 'baselines' && file !== 'src/run/method-registry.ts')
+        bad('only the method registry imports baselines/');
       if (['baselines', 'strategies', 'routing', 'classify'].includes(from ?? '') && (to === 'data' || to === 'eval')) {
         bad('methods, strategies and classifiers never import where gold lives (src/data, src/eval)');
       }
-      if (from && to && from in LAYERS && to in LAYERS && LAYERS[to]! > LAYERS[from]!) bad(`layer ${from} imports the higher layer ${to}`);
+      if (from && to && from in LAYERS && to in LAYERS && LAYERS[to]! > LAYERS[from]!)
+        bad(`layer ${from} imports the higher layer ${to}`);
     }
   }
   return out;
@@ -91,7 +102,9 @@ export function findViolations(files: ReadonlyMap<string, string>): string[] {
 function importGraph(files: ReadonlyMap<string, string>): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const [file, source] of files) {
-    const targets = importsOf(source).filter((spec) => spec.startsWith('.')).map((spec) => normalize(join(dirname(file), spec)));
+    const targets = importsOf(source)
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => normalize(join(dirname(file), spec)));
     graph.set(file, [...new Set(targets.filter((t) => files.has(t)))]);
   }
   return graph;
@@ -197,7 +210,10 @@ describe('architecture', () => {
   it('the cycle check catches a cycle through type-only, dynamic and re-export imports, and passes a graph without one', () => {
     const planted = new Map([
       // The cycle the embedding cache had: a dynamic import one way, a type-only import back.
-      ['src/index/cache.ts', "export async function open() { const { Db } = await import('./cache-db.ts'); return Db.open(); }"],
+      [
+        'src/index/cache.ts',
+        "export async function open() { const { Db } = await import('./cache-db.ts'); return Db.open(); }",
+      ],
       ['src/index/cache-db.ts', "import type { Cache } from './cache.ts';\nexport class Db {}"],
       // Three files, one edge a re-export; a file importing into the cycle is not part of it.
       ['src/data/a.ts', "export { b } from './b.ts';"],
@@ -212,7 +228,10 @@ describe('architecture', () => {
       'src/index/cache-db.ts → src/index/cache.ts → src/index/cache-db.ts',
     ]);
     const acyclic = new Map([
-      ['src/data/a.ts', "import { b } from './b.ts';\n// import { a } from './a.ts';\nconst s = \"import { a } from './a.ts'\";"],
+      [
+        'src/data/a.ts',
+        "import { b } from './b.ts';\n// import { a } from './a.ts';\nconst s = \"import { a } from './a.ts'\";",
+      ],
       ['src/data/b.ts', "import { c } from '../core/c.ts';"],
       ['src/core/c.ts', 'export const c = 1;'],
     ]);
@@ -226,7 +245,12 @@ describe('architecture', () => {
 
   it('the citation check catches a planted DESIGN.md, seeds/, issue, machine path and missing section, and passes clean text', () => {
     const sections = new Map([
-      ['docs/plan.md', sectionsOf('# Plan\n## §2 Method\n### §2.3 The five strategies\n## §4 Timeline, §5 outline\ntext §5.5 case studies')],
+      [
+        'docs/plan.md',
+        sectionsOf(
+          '# Plan\n## §2 Method\n### §2.3 The five strategies\n## §4 Timeline, §5 outline\ntext §5.5 case studies',
+        ),
+      ],
       ['docs/design.md', sectionsOf('## §3 Data flow\n')],
       ['docs/datasets.md', sectionsOf('## 1. LoCoMo\n### 4.1 BEAM (`beam-100k`)\n')],
     ]);
@@ -240,7 +264,12 @@ describe('architecture', () => {
     ].join('\n');
     const found = citationFindings('src/x.ts', planted, sections);
     expect(found.map((f) => [f.line, f.why.split(/[ ,(]/).slice(0, 2).join(' ')])).toEqual([
-      [1, 'names DESIGN.md'], [2, 'names the'], [3, 'names an'], [4, 'names a'], [5, 'cites docs/plan.md'], [6, 'cites docs/design.md'],
+      [1, 'names DESIGN.md'],
+      [2, 'names the'],
+      [3, 'names an'],
+      [4, 'names a'],
+      [5, 'cites docs/plan.md'],
+      [6, 'cites docs/design.md'],
     ]);
     const clean = [
       '/** The interfaces (docs/design.md §3; plan §2.3, plan §5.5, datasets.md §4.1, datasets.md §1). */',

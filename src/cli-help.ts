@@ -11,7 +11,10 @@ export const USAGE = '$0 <command> [options]\n\nA harness for query-aware memory
  * The help text for the command list, `width` columns wide (the [boolean] tags are right-aligned to it); undefined
  * when a line would not fit, where yargs would wrap it (the caller then lets yargs print the help).
  */
-export function topLevelHelp(commands: readonly Pick<CommandEntry, 'name' | 'describe'>[], width: number): string | undefined {
+export function topLevelHelp(
+  commands: readonly Pick<CommandEntry, 'name' | 'describe'>[],
+  width: number,
+): string | undefined {
   const names = commands.map((c) => `adaptmr ${c.name}`);
   const pad = Math.max(...names.map((n) => n.length)) + 2;
   const lines = commands.map((c, i) => `  ${names[i]!.padEnd(pad)}${c.describe}`);

@@ -20,7 +20,8 @@ async function main(): Promise<void> {
   // Stored replies and data strings reach the terminal through many commands: no control sequence gets through.
   guardTerminalOutput();
   // `adaptmr --help` lists the commands without loading yargs (cli-help.ts).
-  const help = args.length === 1 && (args[0] === '--help' || args[0] === '-h') ? topLevelHelp(commands, WIDTH) : undefined;
+  const help =
+    args.length === 1 && (args[0] === '--help' || args[0] === '-h') ? topLevelHelp(commands, WIDTH) : undefined;
   if (help !== undefined) {
     process.stdout.write(help);
     return;

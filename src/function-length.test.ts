@@ -42,7 +42,8 @@ function nameOf(node: ts.SignatureDeclaration, source: ts.SourceFile): string {
   if (node.name) return node.name.getText(source);
   if (ts.isConstructorDeclaration(node)) return 'constructor';
   const parent = node.parent;
-  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.name.getText(source);
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))
+    return parent.name.getText(source);
   return ts.isArrowFunction(node) ? '(arrow function)' : '(function expression)';
 }
 
@@ -71,7 +72,10 @@ describe('function length', () => {
     const body = (n: number) => Array.from({ length: n }, (_, i) => `  x${i}();`).join('\n');
     // A function of n lines: its opening line, n − 2 statements, its closing brace.
     const cases = new Map([
-      ['src/run/declared.ts', `/** doc */\nexport function sixtyOne() {\n${body(59)}\n}\nfunction sixty() {\n${body(58)}\n}`],
+      [
+        'src/run/declared.ts',
+        `/** doc */\nexport function sixtyOne() {\n${body(59)}\n}\nfunction sixty() {\n${body(58)}\n}`,
+      ],
       ['src/run/arrow.ts', `const go = async () => {\n${body(59)}\n};`],
       ['src/run/method.ts', `class A {\n  run(): void {\n${body(59)}\n  }\n  constructor() {\n${body(59)}\n  }\n}`],
       ['src/run/nested.ts', `function outer() {\n  items.map(function () {\n${body(61)}\n  });\n}`],

@@ -19,7 +19,10 @@ export interface CitationFinding {
 /** Things that name what a clone does not contain. An upstream issue (`owner/repo#12`, `…/issues/12`) is fine. */
 const FORBIDDEN: { pattern: RegExp; why: string }[] = [
   { pattern: /\bDESIGN\.md\b/, why: 'names DESIGN.md, which the repository does not ship (cite docs/design.md)' },
-  { pattern: /(^|[^\w.-])seeds\//, why: 'names the source documents (seeds/), which the repository does not ship (cite docs/plan.md)' },
+  {
+    pattern: /(^|[^\w.-])seeds\//,
+    why: 'names the source documents (seeds/), which the repository does not ship (cite docs/plan.md)',
+  },
   { pattern: /\bissues? #?\d+\b/i, why: 'names an issue of the build tracker; say what the rule is instead' },
   { pattern: /(^|[\s'"`(])\/(work|home|Users|root)\/\w/, why: 'names a path of one machine' },
 ];
@@ -57,7 +60,12 @@ export function citationFindings(file: string, text: string, sections: Map<strin
       for (const m of line.matchAll(cite)) {
         const section = m[1]!.replace(/\.$/, '');
         if (!sections.get(doc)?.has(section)) {
-          out.push({ file, line: i + 1, text: line.trim().slice(0, 120), why: `cites ${doc} §${section}, which it does not have` });
+          out.push({
+            file,
+            line: i + 1,
+            text: line.trim().slice(0, 120),
+            why: `cites ${doc} §${section}, which it does not have`,
+          });
         }
       }
     }
@@ -68,7 +76,9 @@ export function citationFindings(file: string, text: string, sections: Map<strin
 /** Files of the checkout: git's list, or (a tarball, no git) a walk that leaves out what is never committed. */
 function checkoutFiles(root: string): string[] {
   try {
-    return execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\0').filter(Boolean);
+    return execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .split('\0')
+      .filter(Boolean);
   } catch {
     const skip = new Set(['node_modules', '.git', 'dist', 'results', 'datasets', '.cache', 'calibration-cache']);
     return readdirSync(root, { recursive: true, withFileTypes: true })
@@ -80,7 +90,10 @@ function checkoutFiles(root: string): string[] {
 
 /** Text files that ship: code, configs, docs, notebooks (not the lock file). */
 export function trackedTextFiles(root: string): string[] {
-  return checkoutFiles(root).filter((f) => /\.(ts|mts|js|mjs|cjs|md|ya?ml|json|ipynb|py|sh|cff)$|^\.ci\/run$/.test(f) && !f.endsWith('package-lock.json'));
+  return checkoutFiles(root).filter(
+    (f) =>
+      /\.(ts|mts|js|mjs|cjs|md|ya?ml|json|ipynb|py|sh|cff)$|^\.ci\/run$/.test(f) && !f.endsWith('package-lock.json'),
+  );
 }
 
 /** Every finding in the repository at `root`; the test file itself quotes what it forbids and is skipped. */

@@ -31,7 +31,9 @@ export function useTestData(): string {
 
 /** A dataset-relative path (`locomo/locomo10.json`) in the first directory of the search path that has it, if any. */
 export function findDataPath(rel: string): string | undefined {
-  return dataDirs(TEST_DATA_DIR).map((d) => join(d, rel)).find((p) => existsSync(p));
+  return dataDirs(TEST_DATA_DIR)
+    .map((d) => join(d, rel))
+    .find((p) => existsSync(p));
 }
 
 /** As findDataPath, but a missing file fails the test, naming every place tried. */
@@ -39,7 +41,9 @@ export function dataPath(rel: string): string {
   const found = findDataPath(rel);
   if (found) return found;
   const tried = dataDirs(TEST_DATA_DIR).map((d) => join(d, rel));
-  throw new Error(`test data not found: ${rel} (tried ${tried.join(', ')}); copy or pull the datasets into ./datasets (\`adaptmr data pull <name>\`)`);
+  throw new Error(
+    `test data not found: ${rel} (tried ${tried.join(', ')}); copy or pull the datasets into ./datasets (\`adaptmr data pull <name>\`)`,
+  );
 }
 
 /** A named dataset, resolved exactly as `adaptmr run` resolves it. */
@@ -94,5 +98,8 @@ export async function longMemEvalFolder(name: 'longmemeval-s' | 'longmemeval-ora
 /** The sorted per-question files of `longMemEvalFolder(name)`. */
 export async function longMemEvalFiles(name: 'longmemeval-s' | 'longmemeval-oracle'): Promise<string[]> {
   const dir = await longMemEvalFolder(name);
-  return readdirSync(dir).filter((f) => /\.json(\.gz)?$/.test(f)).sort().map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => /\.json(\.gz)?$/.test(f))
+    .sort()
+    .map((f) => join(dir, f));
 }

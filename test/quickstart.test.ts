@@ -26,13 +26,16 @@ interface QuickstartFile {
   plan: { experiment: string; headline: unknown };
   methods: { id: string; method: string }[];
 }
-const read = (name: string): QuickstartFile => parse(readFileSync(join(REPO_ROOT, 'experiments', name), 'utf8')) as QuickstartFile;
+const read = (name: string): QuickstartFile =>
+  parse(readFileSync(join(REPO_ROOT, 'experiments', name), 'utf8')) as QuickstartFile;
 const [claim, oracle] = [read('quickstart.yaml'), read('quickstart-oracle.yaml')];
 
 describe('the quick start', () => {
   it('asks both parts the same questions of the same data, at the same headlines, and pulls what is missing', () => {
     expect(claim.pull && oracle.pull).toBe(true);
-    expect(oracle.datasets.map(({ name, sample, index }) => ({ name, sample, index }))).toEqual(claim.datasets.map(({ name, sample, index }) => ({ name, sample, index })));
+    expect(oracle.datasets.map(({ name, sample, index }) => ({ name, sample, index }))).toEqual(
+      claim.datasets.map(({ name, sample, index }) => ({ name, sample, index })),
+    );
     for (const key of ['embedder', 'metrics', 'stats'] as const) expect(oracle[key], key).toEqual(claim[key]);
     expect(oracle.plan.headline).toEqual(claim.plan.headline);
     expect([claim.plan.experiment, oracle.plan.experiment]).toEqual(['adaptmr-vs-baselines', 'oracle-upper-bound']);
@@ -40,20 +43,36 @@ describe('the quick start', () => {
     expect(oracle.methods.filter((m) => m.method === 'strategy')).toHaveLength(5);
   });
 
-  it('runs both parts into one file and summarises tables, the oracle and both experiments\' verdicts', async () => {
+  it("runs both parts into one file and summarises tables, the oracle and both experiments' verdicts", async () => {
     const out = join(dir, 'quickstart.duckdb');
-    for (const [file, value] of [['quickstart.yaml', claim], ['quickstart-oracle.yaml', oracle]] as const) {
+    for (const [file, value] of [
+      ['quickstart.yaml', claim],
+      ['quickstart-oracle.yaml', oracle],
+    ] as const) {
       const small = { ...value, datasets: value.datasets.map((d) => ({ ...d, sample: { perType: 8 } })) };
-      await runExperiment(loadedFromValue(small, file), { out, dataDir: TEST_DATA_DIR, progress: false, log: () => {} });
+      await runExperiment(loadedFromValue(small, file), {
+        out,
+        dataDir: TEST_DATA_DIR,
+        progress: false,
+        log: () => {},
+      });
     }
     const text = await runSummary(out);
-    for (const title of ['longmemeval-s: recall_any@1 (session level) by AdaptMR type', 'locomo: recall_any@10 (turn level) by AdaptMR type']) expect(text).toContain(title);
+    for (const title of [
+      'longmemeval-s: recall_any@1 (session level) by AdaptMR type',
+      'locomo: recall_any@10 (turn level) by AdaptMR type',
+    ])
+      expect(text).toContain(title);
     // The reference both parts ran on the same questions is one row per table.
     expect(text.match(/│ (longmemeval-s|locomo) +│ unified-embedding +│/g)).toHaveLength(2);
     expect(text).toContain('Oracle strategy per type');
-    for (const line of [/^ {2}longmemeval-s adaptmr-vs-unified \[all\] adaptmr-rules − unified-embedding: .* → (reached|not established|not met|n\/a) /mu,
-      /^ {2}locomo adaptmr-vs-strongest \[all\] adaptmr-rules − \S+: /mu, /^ {2}locomo oracle-vs-unified \[all\] oracle − unified-embedding: /mu,
-      /^ {2}longmemeval-s premise-single-strategy \[all\] oracle − strategy-\S+: /mu]) expect(text).toMatch(line);
+    for (const line of [
+      /^ {2}longmemeval-s adaptmr-vs-unified \[all\] adaptmr-rules − unified-embedding: .* → (reached|not established|not met|n\/a) /mu,
+      /^ {2}locomo adaptmr-vs-strongest \[all\] adaptmr-rules − \S+: /mu,
+      /^ {2}locomo oracle-vs-unified \[all\] oracle − unified-embedding: /mu,
+      /^ {2}longmemeval-s premise-single-strategy \[all\] oracle − strategy-\S+: /mu,
+    ])
+      expect(text).toMatch(line);
     expect(text.indexOf('Experiment 2 —')).toBeLessThan(text.indexOf('Experiment 3 —'));
     // Claims the quick start has no method for are stored, and left to the full report.
     const store = await openResultStore(out, { readOnly: true });

@@ -19,7 +19,8 @@ export const FULL_ALSO: Readonly<Record<string, string>> = {
   'src/store/merge-kill.test.ts': 'slow: kills merge processes at many points (~35 s)',
 };
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
 const BROWSER = /from\s*['"]puppeteer-core['"]/;
 /** A `jupyter` / `jupyter-nbconvert` process started (not the word in a string: a list of Debian packages is not a notebook). */
 const NOTEBOOK = /\b(?:spawn|spawnSync|exec|execSync|execFile|execFileSync)\(\s*['"]jupyter(?:-nbconvert)?['"]/;
@@ -55,7 +56,14 @@ export class TierScanner {
     let f = this.own.get(file);
     if (!f) {
       const source = readFileSync(file, 'utf8');
-      const reason = file === this.dataHelper ? 'full data' : BROWSER.test(source) ? 'browser' : NOTEBOOK.test(source) ? 'notebook' : null;
+      const reason =
+        file === this.dataHelper
+          ? 'full data'
+          : BROWSER.test(source)
+            ? 'browser'
+            : NOTEBOOK.test(source)
+              ? 'notebook'
+              : null;
       f = { reason, imports: localImports(file, source) };
       this.own.set(file, f);
     }
@@ -69,7 +77,11 @@ export class TierScanner {
     while (stack.length > 0) {
       const f = this.facts(stack.pop()!);
       if (f.reason) return f.reason;
-      for (const dep of f.imports) if (!seen.has(dep)) (seen.add(dep), stack.push(dep));
+      for (const dep of f.imports)
+        if (!seen.has(dep)) {
+          seen.add(dep);
+          stack.push(dep);
+        }
     }
     return null;
   }

@@ -40,7 +40,12 @@ interface Memory extends Notes {
 }
 
 /** Hits in score order, each followed by its not-yet-listed links, cut to k; links carry the hit's score. */
-export function withLinks(hits: readonly { unit: number; score: number }[], links: (unit: number) => readonly number[], k: number, follow: boolean): { unit: number; score: number; linked: boolean }[] {
+export function withLinks(
+  hits: readonly { unit: number; score: number }[],
+  links: (unit: number) => readonly number[],
+  k: number,
+  follow: boolean,
+): { unit: number; score: number; linked: boolean }[] {
   const out: { unit: number; score: number; linked: boolean }[] = [];
   const seen = new Set<number>();
   for (const h of hits) {
@@ -63,7 +68,12 @@ export function createAMem(o: AMemOptions, context: MethodFactoryContext): Metho
   const where = `method ${context.id}`;
   const { role } = resolveLlmMode(o, context);
   const memory = perHaystack(async (index, ctx): Promise<Memory> => {
-    const notes = await buildNotes(index, ctx, { role, neighbours: o.neighbours, linkThreshold: o.linkThreshold, where });
+    const notes = await buildNotes(index, ctx, {
+      role,
+      neighbours: o.neighbours,
+      linkThreshold: o.linkThreshold,
+      where,
+    });
     // Both modes embed the note text (content, keywords, tags, and the context when there is one).
     const vectors = await index.embedder.embed(notes.notes.map(noteText));
     return { ...notes, vectors };
@@ -83,10 +93,17 @@ export function createAMem(o: AMemOptions, context: MethodFactoryContext): Metho
       const memoriseMs = performance.now() - t0;
       const [q] = await index.embedder.embed([query.text]);
       const scores = mem.vectors.map((v) => dot(v, q!));
-      const hits = rankByScore(scores).slice(0, context.k).map((unit) => ({ unit, score: scores[unit]! }));
+      const hits = rankByScore(scores)
+        .slice(0, context.k)
+        .map((unit) => ({ unit, score: scores[unit]! }));
       const listed = withLinks(hits, (u) => mem.notes[u]!.links, context.k, o.followLinks);
       const units: ScoredUnit[] = listed.map((x) => ({ unit: index.units[x.unit]!, score: x.score }));
-      const notes = { linked: listed.filter((x) => x.linked).length, evolutions: mem.evolutions, fallbacks: mem.fallbacks, memoriseMs };
+      const notes = {
+        linked: listed.filter((x) => x.linked).length,
+        evolutions: mem.evolutions,
+        fallbacks: mem.fallbacks,
+        memoriseMs,
+      };
       return { retrieval: { ...rankedRetrieval(units), notes } };
     },
   };
@@ -94,7 +111,8 @@ export function createAMem(o: AMemOptions, context: MethodFactoryContext): Metho
 
 export const aMemEntry = defineMethod({
   name: 'a-mem',
-  description: 'A-MEM agentic memory: LLM notes (keywords, context, tags), links and evolution; top notes plus linked notes within k',
+  description:
+    'A-MEM agentic memory: LLM notes (keywords, context, tags), links and evolution; top notes plus linked notes within k',
   optionsSchema: AMemOptionsSchema,
   create: (options, context) => createAMem(options, context),
 });

@@ -17,7 +17,14 @@ import type { Ctx, MemoryIndex } from '../../src/core/interfaces.ts';
 import type { LlmRole } from '../../src/core/llm.ts';
 import { extractEntities } from '../../src/strategies/text.ts';
 import { chatText } from '../llm-mode.ts';
-import { amemTimestamp, analyzePrompt, evolutionPrompt, parseAnalysis, parseEvolution, type NoteView } from './prompts.ts';
+import {
+  amemTimestamp,
+  analyzePrompt,
+  evolutionPrompt,
+  parseAnalysis,
+  parseEvolution,
+  type NoteView,
+} from './prompts.ts';
 import { dot } from '../../src/index/vectors.ts';
 
 export interface Note extends NoteView {
@@ -44,11 +51,19 @@ export interface Notes {
 
 /** Unit positions in time order (ties: index order), the order notes are added. */
 export function timeOrder(index: MemoryIndex): number[] {
-  return index.units.map((u, i) => ({ at: u.at, i })).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.i - b.i)).map((x) => x.i);
+  return index.units
+    .map((u, i) => ({ at: u.at, i }))
+    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.i - b.i))
+    .map((x) => x.i);
 }
 
 /** The `n` earlier notes nearest to `unit` by cosine, best first (ties: earlier first). */
-export function nearestEarlier(vectors: readonly Float32Array[], unit: number, earlier: readonly number[], n: number): { unit: number; cos: number }[] {
+export function nearestEarlier(
+  vectors: readonly Float32Array[],
+  unit: number,
+  earlier: readonly number[],
+  n: number,
+): { unit: number; cos: number }[] {
   return earlier
     .map((u, order) => ({ unit: u, cos: dot(vectors[unit]!, vectors[u]!), order }))
     .sort((a, b) => b.cos - a.cos || a.order - b.order)
@@ -59,14 +74,33 @@ export function nearestEarlier(vectors: readonly Float32Array[], unit: number, e
 export async function buildNotes(index: MemoryIndex, ctx: Ctx, s: NoteSettings): Promise<Notes> {
   const order = timeOrder(index);
   const vectors = await index.vectors();
-  const notes: Note[] = index.units.map((u, unit) => ({ unit, content: u.text, timestamp: amemTimestamp(u.at), keywords: [], context: 'General', tags: [], links: [] }));
+  const notes: Note[] = index.units.map((u, unit) => ({
+    unit,
+    content: u.text,
+    timestamp: amemTimestamp(u.at),
+    keywords: [],
+    context: 'General',
+    tags: [],
+    links: [],
+  }));
   return s.role ? llmNotes(notes, order, vectors, ctx, s, s.role) : offlineNotes(notes, order, vectors, s);
 }
 
-async function llmNotes(notes: Note[], order: number[], vectors: readonly Float32Array[], ctx: Ctx, s: NoteSettings, role: LlmRole): Promise<Notes> {
+async function llmNotes(
+  notes: Note[],
+  order: number[],
+  vectors: readonly Float32Array[],
+  ctx: Ctx,
+  s: NoteSettings,
+  role: LlmRole,
+): Promise<Notes> {
   let fallbacks = 0;
   let evolutions = 0;
-  const metas = await Promise.all(notes.map((n) => chatText(ctx, role, 'index:note', [{ role: 'user', content: analyzePrompt(n.content) }], 1000, s.where)));
+  const metas = await Promise.all(
+    notes.map((n) =>
+      chatText(ctx, role, 'index:note', [{ role: 'user', content: analyzePrompt(n.content) }], 1000, s.where),
+    ),
+  );
   metas.forEach((reply, i) => {
     const meta = parseAnalysis(reply);
     if (!meta) fallbacks++;
@@ -77,7 +111,22 @@ async function llmNotes(notes: Note[], order: number[], vectors: readonly Float3
     const note = notes[unit]!;
     if (added.length > 0) {
       const near = nearestEarlier(vectors, unit, added, s.neighbours).map((x) => x.unit);
-      const reply = await chatText(ctx, role, 'index:evolve', [{ role: 'user', content: evolutionPrompt(note, near.map((u) => notes[u]!)) }], 2000, s.where);
+      const reply = await chatText(
+        ctx,
+        role,
+        'index:evolve',
+        [
+          {
+            role: 'user',
+            content: evolutionPrompt(
+              note,
+              near.map((u) => notes[u]!),
+            ),
+          },
+        ],
+        2000,
+        s.where,
+      );
       const evo = parseEvolution(reply, near.length);
       if (evo === undefined) fallbacks++;
       if (evo) {
@@ -106,7 +155,9 @@ function offlineNotes(notes: Note[], order: number[], vectors: readonly Float32A
   });
   const added: number[] = [];
   for (const unit of order) {
-    notes[unit]!.links = nearestEarlier(vectors, unit, added, s.neighbours).filter((x) => x.cos >= s.linkThreshold).map((x) => x.unit);
+    notes[unit]!.links = nearestEarlier(vectors, unit, added, s.neighbours)
+      .filter((x) => x.cos >= s.linkThreshold)
+      .map((x) => x.unit);
     added.push(unit);
   }
   return { notes, fallbacks: 0, evolutions: 0 };
@@ -118,5 +169,7 @@ function offlineNotes(notes: Note[], order: number[], vectors: readonly Float32A
  * word to every note.
  */
 export function noteText(n: NoteView): string {
-  return [n.content, n.keywords.join(', '), n.tags.join(', '), n.context === 'General' ? '' : n.context].filter((x) => x !== '').join('\n');
+  return [n.content, n.keywords.join(', '), n.tags.join(', '), n.context === 'General' ? '' : n.context]
+    .filter((x) => x !== '')
+    .join('\n');
 }

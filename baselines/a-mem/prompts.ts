@@ -54,8 +54,14 @@ export function analyzePrompt(content: string): string {
             ${content}`;
 }
 
-const StringList = z.array(z.unknown()).transform((xs) => xs.filter((x): x is string => typeof x === 'string' && x.trim() !== ''));
-const AnalysisSchema = z.object({ keywords: StringList.default([]), context: z.string().default('General'), tags: StringList.default([]) });
+const StringList = z
+  .array(z.unknown())
+  .transform((xs) => xs.filter((x): x is string => typeof x === 'string' && x.trim() !== ''));
+const AnalysisSchema = z.object({
+  keywords: StringList.default([]),
+  context: z.string().default('General'),
+  tags: StringList.default([]),
+});
 
 export function parseAnalysis(reply: string): NoteMeta | undefined {
   const v = readJson(reply, AnalysisSchema);
@@ -70,7 +76,10 @@ export function pyList(xs: readonly string[]): string {
 /** `find_related_memories`' neighbour listing. */
 export function neighboursText(neighbours: readonly NoteView[]): string {
   return neighbours
-    .map((n, i) => `memory index:${i}\ttalk start time:${n.timestamp}\tmemory content: ${n.content}\tmemory context: ${n.context}\tmemory keywords: ${pyList(n.keywords)}\tmemory tags: ${pyList(n.tags)}\n`)
+    .map(
+      (n, i) =>
+        `memory index:${i}\ttalk start time:${n.timestamp}\tmemory content: ${n.content}\tmemory context: ${n.context}\tmemory keywords: ${pyList(n.keywords)}\tmemory tags: ${pyList(n.tags)}\n`,
+    )
     .join('');
 }
 
@@ -136,12 +145,16 @@ export function parseEvolution(reply: string, neighbourCount: number): Evolution
   // The prompt's own example writes Python's `True`/`False`, which is not JSON; read them as booleans.
   const v = readJson(reply.replace(/:\s*True\b/gu, ': true').replace(/:\s*False\b/gu, ': false'), EvolutionSchema);
   if (!v) return undefined;
-  if (!(v.should_evolve === true || (typeof v.should_evolve === 'string' && /^true$/iu.test(v.should_evolve.trim())))) return null;
-  const actions = new Set(v.actions.filter((a): a is string => typeof a === 'string').map((a) => a.trim().toLowerCase()));
+  if (!(v.should_evolve === true || (typeof v.should_evolve === 'string' && /^true$/iu.test(v.should_evolve.trim()))))
+    return null;
+  const actions = new Set(
+    v.actions.filter((a): a is string => typeof a === 'string').map((a) => a.trim().toLowerCase()),
+  );
   const out: Evolution = { links: [], neighbours: [] };
   if (actions.has('strengthen')) {
     for (const c of v.suggested_connections) {
-      const m = typeof c === 'number' ? String(c) : typeof c === 'string' ? /(\d+)\s*$/u.exec(c.trim())?.[1] : undefined;
+      const m =
+        typeof c === 'number' ? String(c) : typeof c === 'string' ? /(\d+)\s*$/u.exec(c.trim())?.[1] : undefined;
       const i = m === undefined ? NaN : Number(m);
       if (Number.isInteger(i) && i >= 0 && i < neighbourCount && !out.links.includes(i)) out.links.push(i);
     }

@@ -55,15 +55,27 @@ describe('full-context baseline', () => {
 
   it('keeps the newest units within the budget and records the truncation', async () => {
     const index = createMemoryIndex(haystack, spec, noEmbedder);
-    const newestTwo = index.units.filter((u) => u.sessionId === 's4' || u.sessionId === 's5').map((unit) => ({ unit, score: 0 }));
+    const newestTwo = index.units
+      .filter((u) => u.sessionId === 's4' || u.sessionId === 's5')
+      .map((unit) => ({ unit, score: 0 }));
     newestTwo.sort((a, b) => a.unit.at.localeCompare(b.unit.at));
     const budget = countTokens(renderUnits(newestTwo)); // exactly the two newest sessions
     const method = createFullContextMethod(FullContextOptionsSchema.parse({ maxContextTokens: budget }));
     const out = await method.run(query, index, { seed: 1, calls: [] });
     expect(out.retrieval.units.map((u) => u.unit.id)).toEqual(['s4', 's5']);
-    expect(out.retrieval.notes).toEqual({ truncated: true, keptUnits: 2, droppedUnits: 3, tokens: budget, maxContextTokens: budget });
+    expect(out.retrieval.notes).toEqual({
+      truncated: true,
+      keptUnits: 2,
+      droppedUnits: 3,
+      tokens: budget,
+      maxContextTokens: budget,
+    });
 
-    const one = await createFullContextMethod(FullContextOptionsSchema.parse({ maxContextTokens: budget - 1 })).run(query, index, { seed: 1, calls: [] });
+    const one = await createFullContextMethod(FullContextOptionsSchema.parse({ maxContextTokens: budget - 1 })).run(
+      query,
+      index,
+      { seed: 1, calls: [] },
+    );
     expect(one.retrieval.units.map((u) => u.unit.id)).toEqual(['s5']);
     expect((one.retrieval.notes as { tokens: number }).tokens).toBeLessThanOrEqual(budget - 1);
   });
@@ -71,7 +83,10 @@ describe('full-context baseline', () => {
   it('is a registry entry with strict options', async () => {
     expect(fullContextEntry.name).toBe('full-context');
     expect(fullContextEntry.optionsSchema.safeParse({ maxContextTokens: 10, typo: 1 }).success).toBe(false);
-    const m = await fullContextEntry.create({ maxContextTokens: 1000, withDates: true }, { id: 'fc', index: spec, k: 5, seed: 1, runKey: 'test', llmRoles: [] });
+    const m = await fullContextEntry.create(
+      { maxContextTokens: 1000, withDates: true },
+      { id: 'fc', index: spec, k: 5, seed: 1, runKey: 'test', llmRoles: [] },
+    );
     expect(m.capabilities).toEqual({ output: 'units', ranks: false });
   });
 });

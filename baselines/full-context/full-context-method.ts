@@ -112,7 +112,9 @@ export function createFullContextMethod(options: FullContextOptions): Method {
     },
     async run(_query, mi) {
       const result = historyOf(mi);
-      return { retrieval: { units: [...result.units], noMemory: false, context: result.context, notes: { ...result.notes } } };
+      return {
+        retrieval: { units: [...result.units], noMemory: false, context: result.context, notes: { ...result.notes } },
+      };
     },
   };
 }
@@ -122,6 +124,8 @@ export const fullContextEntry = defineMethod({
   description:
     'The whole haystack in date order as context (no retrieval), truncated to maxContextTokens keeping the newest units; truncation recorded in notes',
   optionsSchema: FullContextOptionsSchema,
-  examples: [{ label: 'defaults', options: {}, exempt: { withinK: 'gives the whole haystack (k is ignored by design)' } }],
+  examples: [
+    { label: 'defaults', options: {}, exempt: { withinK: 'gives the whole haystack (k is ignored by design)' } },
+  ],
   create: (options) => createFullContextMethod(options),
 });

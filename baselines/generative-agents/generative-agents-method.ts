@@ -85,9 +85,21 @@ export function createGenerativeAgentsMethod(o: GenerativeAgentsOptions, c: Meth
         weights,
       );
       const picked = rankRows(rows, c.k, test).map((i) => ({ m: memories[i]!, row: rows[i]! }));
-      accesses.record(key, query.id, query.askedAt, picked.map((p) => p.m.id));
-      const units = expandToUnits(picked.map((p) => ({ score: p.row.score, unitIds: p.m.unitIds })), index, c.k);
-      const context = picked.length === 0 ? NO_MEMORY_LINE : picked.map((p, i) => `(${i + 1}) ${renderMemory(p.m, index)}`).join('\n\n');
+      accesses.record(
+        key,
+        query.id,
+        query.askedAt,
+        picked.map((p) => p.m.id),
+      );
+      const units = expandToUnits(
+        picked.map((p) => ({ score: p.row.score, unitIds: p.m.unitIds })),
+        index,
+        c.k,
+      );
+      const context =
+        picked.length === 0
+          ? NO_MEMORY_LINE
+          : picked.map((p, i) => `(${i + 1}) ${renderMemory(p.m, index)}`).join('\n\n');
       return {
         retrieval: {
           units,
@@ -100,7 +112,13 @@ export function createGenerativeAgentsMethod(o: GenerativeAgentsOptions, c: Meth
             earlierQuestions: earlier.questions,
             memoriseMs: Math.round(stream.stats.memoriseMs),
             importanceFallbacks: stream.stats.importanceFallbacks,
-            retrieved: picked.map((p) => ({ id: p.m.id, score: round(p.row.score), recency: round(p.row.recency), importance: p.row.importance, relevance: round(p.row.relevance) })),
+            retrieved: picked.map((p) => ({
+              id: p.m.id,
+              score: round(p.row.score),
+              recency: round(p.row.recency),
+              importance: p.row.importance,
+              relevance: round(p.row.relevance),
+            })),
           },
         },
       };
@@ -120,7 +138,8 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
 export const generativeAgentsEntry = defineMethod({
   name: 'generative-agents',
-  description: 'Generative Agents memory stream (Park et al. 2023, as the source design specifies it): recency·importance·relevance with min-max, hourly decay, LLM importance and reflections',
+  description:
+    'Generative Agents memory stream (Park et al. 2023, as the source design specifies it): recency·importance·relevance with min-max, hourly decay, LLM importance and reflections',
   optionsSchema: GenerativeAgentsOptionsSchema,
   examples: [
     { label: 'defaults', options: {} },

@@ -1,1 +1,6 @@
-export { generativeAgentsEntry, createGenerativeAgentsMethod, GenerativeAgentsOptionsSchema, type GenerativeAgentsOptions } from './generative-agents-method.ts';
+export {
+  generativeAgentsEntry,
+  createGenerativeAgentsMethod,
+  GenerativeAgentsOptionsSchema,
+  type GenerativeAgentsOptions,
+} from './generative-agents-method.ts';

@@ -12,7 +12,17 @@ import type { Ctx, MemoryIndex } from '../../src/core/interfaces.ts';
 import type { LlmRole } from '../../src/core/llm.ts';
 import { chatText } from '../llm-mode.ts';
 import { dot } from '../../src/index/vectors.ts';
-import { condenseMessages, formatInsights, importanceMessages, insightMessages, parseImportance, parseInsights, parseQuestions, questionsMessages, type Insight } from './prompts.ts';
+import {
+  condenseMessages,
+  formatInsights,
+  importanceMessages,
+  insightMessages,
+  parseImportance,
+  parseInsights,
+  parseQuestions,
+  questionsMessages,
+  type Insight,
+} from './prompts.ts';
 import { parseFilterStatement, rankRows, relativeRecency, scoreRows, type Weights } from './scoring.ts';
 
 export interface StreamMemory {
@@ -44,7 +54,14 @@ export interface StreamSettings {
 
 export interface MemoryStream {
   memories: StreamMemory[];
-  stats: { observations: number; reflections: number; reflectionRounds: number; importanceFallbacks: number; droppedInsights: number; memoriseMs: number };
+  stats: {
+    observations: number;
+    reflections: number;
+    reflectionRounds: number;
+    importanceFallbacks: number;
+    droppedInsights: number;
+    memoriseMs: number;
+  };
 }
 
 const WHERE = 'method generative-agents';
@@ -71,7 +88,14 @@ export async function buildMemoryStream(index: MemoryIndex, ctx: Ctx, s: StreamS
     vector: vectors[i]!,
     unitIds: [u.id],
   }));
-  const stats = { observations: observations.length, reflections: 0, reflectionRounds: 0, importanceFallbacks: 0, droppedInsights: 0, memoriseMs: 0 };
+  const stats = {
+    observations: observations.length,
+    reflections: 0,
+    reflectionRounds: 0,
+    importanceFallbacks: 0,
+    droppedInsights: 0,
+    memoriseMs: 0,
+  };
   const stream: StreamMemory[] = [];
   if (s.role === undefined || !s.reflect) {
     stream.push(...observations);
@@ -90,13 +114,19 @@ export async function buildMemoryStream(index: MemoryIndex, ctx: Ctx, s: StreamS
       stats.reflectionRounds++;
       const now = obs.createdMs;
       const statements = recent.map((m) => `${stream.indexOf(m)}. ${m.description}`).join('\n');
-      const questions = parseQuestions(await chatText(ctx, role, 'index:reflection-questions', questionsMessages(statements), 300, WHERE));
+      const questions = parseQuestions(
+        await chatText(ctx, role, 'index:reflection-questions', questionsMessages(statements), 300, WHERE),
+      );
       // Retrieval per question, sequentially (each updates last-access times), then the LLM steps in parallel.
       const shown: number[][] = [];
       for (const q of questions) {
         const [qv] = await index.embedder.embed([q]);
         const rows = scoreRows(
-          relativeRecency(stream.map((m) => m.lastAccessMs), now, s.decayFactor),
+          relativeRecency(
+            stream.map((m) => m.lastAccessMs),
+            now,
+            s.decayFactor,
+          ),
           stream.map((m) => m.importance),
           stream.map((m) => dot(qv!, m.vector)),
           s.weights,
@@ -112,7 +142,9 @@ export async function buildMemoryStream(index: MemoryIndex, ctx: Ctx, s: StreamS
           const lines = idx.map((p) => `${p}. ${stream[p]!.description}`).join('\n');
           const raw = parseInsights(await chatText(ctx, role, 'index:insights', insightMessages(lines, q), 500, WHERE));
           if (raw.length === 0) return [];
-          const condensed = parseInsights(await chatText(ctx, role, 'index:condense-insights', condenseMessages(formatInsights(raw)), 500, WHERE));
+          const condensed = parseInsights(
+            await chatText(ctx, role, 'index:condense-insights', condenseMessages(formatInsights(raw)), 500, WHERE),
+          );
           // Evidence must be a statement this question showed; an insight citing none has nothing to point at.
           const allowed = new Set(idx);
           const kept: Insight[] = [];
@@ -126,10 +158,23 @@ export async function buildMemoryStream(index: MemoryIndex, ctx: Ctx, s: StreamS
       );
       const insights = perQuestion.flat();
       if (insights.length === 0) continue;
-      const [imps, vecs] = await Promise.all([Promise.all(insights.map(([text]) => rate(text))), index.embedder.embed(insights.map(([text]) => text))]);
+      const [imps, vecs] = await Promise.all([
+        Promise.all(insights.map(([text]) => rate(text))),
+        index.embedder.embed(insights.map(([text]) => text)),
+      ]);
       insights.forEach(([text, pointers], n) => {
         const unitIds = [...new Set(pointers.flatMap((p) => stream[p]!.unitIds))];
-        stream.push({ id: `r:${stats.reflections++}`, kind: 'reflection', description: text, createdMs: now, lastAccessMs: now, importance: imps[n]!, vector: vecs[n]!, unitIds, pointers });
+        stream.push({
+          id: `r:${stats.reflections++}`,
+          kind: 'reflection',
+          description: text,
+          createdMs: now,
+          lastAccessMs: now,
+          importance: imps[n]!,
+          vector: vecs[n]!,
+          unitIds,
+          pointers,
+        });
       });
     }
   }

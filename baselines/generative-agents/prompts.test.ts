@@ -9,10 +9,22 @@ describe('parseInsights (the source design: parse_insights)', () => {
 3. Duplicated and inconsistent data in user_dims table may impact accuracy of data-driven decisions for user segmentation and marketing campaigns. [3, 57, 62, 42]
 4. Large number of missing values in bitcoin_price_data table may affect accuracy of analysis and decision-making for cryptocurrency investments. [14]`;
     expect(parseInsights(insight_responses)).toEqual([
-      ['Missing data in user_dims table for country may impact accuracy of data analysis and decision-making for marketing campaigns and user segmentation.', [7, 52, 47]],
-      ['Inconsistent information in user_dims table may lead to incorrect analysis and decision-making for user segmentation and marketing campaigns.', [22, 40]],
-      ['Duplicated and inconsistent data in user_dims table may impact accuracy of data-driven decisions for user segmentation and marketing campaigns.', [3, 57, 62, 42]],
-      ['Large number of missing values in bitcoin_price_data table may affect accuracy of analysis and decision-making for cryptocurrency investments.', [14]],
+      [
+        'Missing data in user_dims table for country may impact accuracy of data analysis and decision-making for marketing campaigns and user segmentation.',
+        [7, 52, 47],
+      ],
+      [
+        'Inconsistent information in user_dims table may lead to incorrect analysis and decision-making for user segmentation and marketing campaigns.',
+        [22, 40],
+      ],
+      [
+        'Duplicated and inconsistent data in user_dims table may impact accuracy of data-driven decisions for user segmentation and marketing campaigns.',
+        [3, 57, 62, 42],
+      ],
+      [
+        'Large number of missing values in bitcoin_price_data table may affect accuracy of analysis and decision-making for cryptocurrency investments.',
+        [14],
+      ],
     ]);
   });
 
@@ -24,7 +36,10 @@ describe('parseInsights (the source design: parse_insights)', () => {
 5. The user_dims table has data issues for many users. [26, 7, 22, 12, 17, 62, 47, 57, 52]`;
     const parsed = parseInsights(condensed_output);
     expect(parsed).toHaveLength(5);
-    expect(parsed[4]).toEqual(['The user_dims table has data issues for many users.', [26, 7, 22, 12, 17, 62, 47, 57, 52]]);
+    expect(parsed[4]).toEqual([
+      'The user_dims table has data issues for many users.',
+      [26, 7, 22, 12, 17, 62, 47, 57, 52],
+    ]);
     // Round trip through the list the condensing prompt is given.
     expect(parseInsights(formatInsights(parsed))).toEqual(parsed);
   });
@@ -45,7 +60,9 @@ describe('parseInsights (the source design: parse_insights)', () => {
 
 describe('reflection questions and importance', () => {
   it('takes at most 3 numbered questions, else the lines', () => {
-    expect(parseQuestions('Here you go:\n1. What does Caroline value?\n2) 梅兰妮为什么跑步？\n3. Q3?\n4. Q4?')).toEqual(['What does Caroline value?', '梅兰妮为什么跑步？', 'Q3?']);
+    expect(parseQuestions('Here you go:\n1. What does Caroline value?\n2) 梅兰妮为什么跑步？\n3. Q3?\n4. Q4?')).toEqual(
+      ['What does Caroline value?', '梅兰妮为什么跑步？', 'Q3?'],
+    );
     expect(parseQuestions('Why?\nHow?')).toEqual(['Why?', 'How?']);
   });
 

@@ -112,7 +112,10 @@ export function parseInsights(reply: string): Insight[] {
     if (!m) continue;
     const raw = m[2]!.replace(/[`'"]/gu, '').trim();
     if (!/^\d+(?:\s*[,，、\s]\s*\d+)*$/u.test(raw)) continue;
-    const indices = raw.split(/[,，、\s]+/u).filter((x) => x !== '').map(Number);
+    const indices = raw
+      .split(/[,，、\s]+/u)
+      .filter((x) => x !== '')
+      .map(Number);
     out.push([m[1]!.trim(), indices]);
   }
   return out;
@@ -127,7 +130,10 @@ const QUESTION_LINE = /^\s*(?:\d+\s*[.．、)）]|[-*•])\s*(.+?)\s*$/u;
 
 /** The reflection questions: numbered or bulleted lines (else every non-empty line), at most `max`. */
 export function parseQuestions(reply: string, max = 3): string[] {
-  const lines = reply.split(/\r?\n/u).map((l) => l.trim()).filter((l) => l !== '');
+  const lines = reply
+    .split(/\r?\n/u)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const numbered = lines.map((l) => QUESTION_LINE.exec(l)?.[1]).filter((q): q is string => q !== undefined && q !== '');
   return (numbered.length > 0 ? numbered : lines).slice(0, max);
 }

@@ -23,7 +23,9 @@ describe('generative-agents scoring', () => {
     const tenYears = 10 * 365 * 24 * HOUR_MS;
     expect(0.99 ** (tenYears / HOUR_MS)).toBe(0); // what the naive formula would give both
     const raw = relativeRecency([NOW - tenYears, NOW - tenYears - HOUR_MS], NOW, 0.99);
-    expect(scoreRows(raw, [0, 0], [0, 0], { recency: 1, importance: 0, relevance: 0 }).map((r) => r.recency)).toEqual([1, 0]);
+    expect(scoreRows(raw, [0, 0], [0, 0], { recency: 1, importance: 0, relevance: 0 }).map((r) => r.recency)).toEqual([
+      1, 0,
+    ]);
   });
 
   it('scores α_rec·recency + α_imp·importance + α_rel·relevance with min-max on recency and relevance only', () => {
@@ -31,21 +33,36 @@ describe('generative-agents scoring', () => {
     const imp = [0.3, 0.9, 0.5];
     const rel = [0.2, 0.4, 0.8]; // → 0, 1/3, 1
     const rows = scoreRows(raw, imp, rel, { recency: 1, importance: 1, relevance: 1 });
-    expect(rows.map((r) => r.score)).toEqual([expect.closeTo(1.3, 12), expect.closeTo(0.0099 / 0.0199 + 0.9 + 1 / 3, 12), expect.closeTo(1.5, 12)]);
+    expect(rows.map((r) => r.score)).toEqual([
+      expect.closeTo(1.3, 12),
+      expect.closeTo(0.0099 / 0.0199 + 0.9 + 1 / 3, 12),
+      expect.closeTo(1.5, 12),
+    ]);
     expect(rankRows(rows, 3)).toEqual([1, 2, 0]);
     const weighted = scoreRows(raw, imp, rel, { recency: 2, importance: 1, relevance: 0.5 });
-    expect(weighted.map((r) => r.score)).toEqual([expect.closeTo(2.3, 12), expect.closeTo((2 * 0.0099) / 0.0199 + 0.9 + 0.5 / 3, 12), expect.closeTo(1.0, 12)]);
+    expect(weighted.map((r) => r.score)).toEqual([
+      expect.closeTo(2.3, 12),
+      expect.closeTo((2 * 0.0099) / 0.0199 + 0.9 + 0.5 / 3, 12),
+      expect.closeTo(1.0, 12),
+    ]);
     expect(rankRows(weighted, 2)).toEqual([0, 1]);
   });
 
   it('gives equal values a normalised 0 (the seed divides by zero) and ranks ties by stream order', () => {
     const rows = scoreRows([1, 1], [0.5, 0.5], [0.3, 0.3], { recency: 1, importance: 1, relevance: 1 });
-    expect(rows.map((r) => [r.recency, r.relevance, r.score])).toEqual([[0, 0, 0.5], [0, 0, 0.5]]);
+    expect(rows.map((r) => [r.recency, r.relevance, r.score])).toEqual([
+      [0, 0, 0.5],
+      [0, 0, 0.5],
+    ]);
     expect(rankRows(rows, 5)).toEqual([0, 1]);
   });
 
   it('applies filter statements to the normalised columns before the top k', () => {
-    const rows = scoreRows([1, 0.99, 0.9801], [0.3, 0.9, 0.5], [0.2, 0.4, 0.8], { recency: 1, importance: 1, relevance: 1 });
+    const rows = scoreRows([1, 0.99, 0.9801], [0.3, 0.9, 0.5], [0.2, 0.4, 0.8], {
+      recency: 1,
+      importance: 1,
+      relevance: 1,
+    });
     const f = parseFilterStatement('relevance > 0.5');
     if (!f.ok) throw new Error(f.error);
     expect(rankRows(rows, 3, f.test)).toEqual([2]);

@@ -51,7 +51,12 @@ export interface ScoredRow {
 }
 
 /** The seed's rows: normalised recency and relevance, raw importance (already 0.1–1.0), weighted sum. */
-export function scoreRows(rec: ArrayLike<number>, importance: ArrayLike<number>, relevance: ArrayLike<number>, w: Weights): ScoredRow[] {
+export function scoreRows(
+  rec: ArrayLike<number>,
+  importance: ArrayLike<number>,
+  relevance: ArrayLike<number>,
+  w: Weights,
+): ScoredRow[] {
   const rn = minMax(rec);
   const vn = minMax(relevance);
   return Array.from({ length: rn.length }, (_, i) => {
@@ -73,18 +78,34 @@ const COMPARISON = /^\s*(recency|importance|relevance|score)\s*(>=|<=|==|!=|>|<)
  * The filter statement: comparisons of a column with a number joined by `and` / `&` (the subset of pandas
  * `DataFrame.query` the seed uses, e.g. `relevance > 0.5`). Returns the predicate or an error message.
  */
-export function parseFilterStatement(statement: string): { ok: true; test: (row: ScoredRow) => boolean } | { ok: false; error: string } {
+export function parseFilterStatement(
+  statement: string,
+): { ok: true; test: (row: ScoredRow) => boolean } | { ok: false; error: string } {
   const parts = statement.split(/\s+and\s+|\s*&\s*/u);
   const tests: ((row: ScoredRow) => boolean)[] = [];
   for (const part of parts) {
     const m = COMPARISON.exec(part);
-    if (!m) return { ok: false, error: `cannot read "${part.trim()}" (expected e.g. "relevance > 0.5"; columns recency, importance, relevance, score)` };
+    if (!m)
+      return {
+        ok: false,
+        error: `cannot read "${part.trim()}" (expected e.g. "relevance > 0.5"; columns recency, importance, relevance, score)`,
+      };
     const col = m[1] as keyof ScoredRow;
     const op = m[2]!;
     const v = Number(m[3]);
     tests.push((row) => {
       const x = row[col];
-      return op === '>' ? x > v : op === '>=' ? x >= v : op === '<' ? x < v : op === '<=' ? x <= v : op === '==' ? x === v : x !== v;
+      return op === '>'
+        ? x > v
+        : op === '>='
+          ? x >= v
+          : op === '<'
+            ? x < v
+            : op === '<='
+              ? x <= v
+              : op === '=='
+                ? x === v
+                : x !== v;
     });
   }
   return { ok: true, test: (row) => tests.every((t) => t(row)) };

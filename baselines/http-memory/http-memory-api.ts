@@ -15,14 +15,35 @@
  */
 import { z } from 'zod';
 import { SetupError } from '../../src/core/errors.ts';
-import { type Call, type MemoryServerApi, parseReply, send, sendAdd, type ServerHit, toUtcIso } from '../memory-server/api.ts';
+import {
+  type Call,
+  type MemoryServerApi,
+  parseReply,
+  send,
+  sendAdd,
+  type ServerHit,
+  toUtcIso,
+} from '../memory-server/api.ts';
 
 export const PROTOCOL = 'http-memory/1';
 
 const HealthSchema = z.looseObject({ protocol: z.string(), sources: z.boolean(), name: z.string().optional() });
-const StatusSchema = z.looseObject({ namespace: z.string(), messages: z.number().int().nonnegative(), ready: z.boolean() });
-const IngestSchema = z.looseObject({ batch_id: z.string(), stored: z.number().int().nonnegative(), duplicate: z.boolean() });
-const ItemSchema = z.looseObject({ text: z.string(), score: z.number().nullish(), unit_ids: z.array(z.string()).nullish(), time: z.string().nullish() });
+const StatusSchema = z.looseObject({
+  namespace: z.string(),
+  messages: z.number().int().nonnegative(),
+  ready: z.boolean(),
+});
+const IngestSchema = z.looseObject({
+  batch_id: z.string(),
+  stored: z.number().int().nonnegative(),
+  duplicate: z.boolean(),
+});
+const ItemSchema = z.looseObject({
+  text: z.string(),
+  score: z.number().nullish(),
+  unit_ids: z.array(z.string()).nullish(),
+  time: z.string().nullish(),
+});
 const SearchSchema = z.looseObject({ items: z.array(ItemSchema) });
 
 export interface HttpMemoryApiOptions {
@@ -34,7 +55,13 @@ export interface HttpMemoryApiOptions {
 export function createHttpMemoryApi(o: HttpMemoryApiOptions): MemoryServerApi {
   const label = 'http-memory';
   const ns = (name: string) => `/namespaces/${encodeURIComponent(name)}`;
-  const status = async (name: string, c: Call) => parseReply(StatusSchema, (await send(c, { method: 'GET', path: ns(name) })).body, label, 'GET /namespaces/{namespace}');
+  const status = async (name: string, c: Call) =>
+    parseReply(
+      StatusSchema,
+      (await send(c, { method: 'GET', path: ns(name) })).body,
+      label,
+      'GET /namespaces/{namespace}',
+    );
   return {
     label,
     output: o.output,
@@ -46,9 +73,20 @@ export function createHttpMemoryApi(o: HttpMemoryApiOptions): MemoryServerApi {
     ingestSettings: { protocol: PROTOCOL, version: o.version },
     searchSettings: { protocol: PROTOCOL, version: o.version },
     async health(c) {
-      const h = parseReply(HealthSchema, (await send(c, { method: 'GET', path: '/health', maxRetries: 1 })).body, label, 'GET /health');
-      if (h.protocol !== PROTOCOL) throw new SetupError(`${label}: the server speaks "${h.protocol}", not ${PROTOCOL} (docs/http-memory.openapi.yaml)`);
-      if (o.output === 'units' && !h.sources) throw new SetupError(`${label}: the server's search gives no source ids (/health sources: false): set output: text`);
+      const h = parseReply(
+        HealthSchema,
+        (await send(c, { method: 'GET', path: '/health', maxRetries: 1 })).body,
+        label,
+        'GET /health',
+      );
+      if (h.protocol !== PROTOCOL)
+        throw new SetupError(
+          `${label}: the server speaks "${h.protocol}", not ${PROTOCOL} (docs/http-memory.openapi.yaml)`,
+        );
+      if (o.output === 'units' && !h.sources)
+        throw new SetupError(
+          `${label}: the server's search gives no source ids (/health sources: false): set output: text`,
+        );
     },
     async prepare(name, c) {
       await send(c, { method: 'PUT', path: ns(name) });
@@ -61,7 +99,13 @@ export function createHttpMemoryApi(o: HttpMemoryApiOptions): MemoryServerApi {
         body: {
           batch_id: batch.id,
           session_id: batch.messages[0]!.sessionId,
-          messages: batch.messages.map((m) => ({ unit_id: m.unitId, role: m.role, speaker: m.speaker ?? null, text: m.text, time: m.at })),
+          messages: batch.messages.map((m) => ({
+            unit_id: m.unitId,
+            role: m.role,
+            speaker: m.speaker ?? null,
+            text: m.text,
+            time: m.at,
+          })),
         },
       });
       parseReply(IngestSchema, res.body, label, 'POST /namespaces/{namespace}/sessions');
@@ -74,12 +118,21 @@ export function createHttpMemoryApi(o: HttpMemoryApiOptions): MemoryServerApi {
     },
     count: async (name, _state, c) => (await status(name, c)).messages,
     async search(name, _state, query, k, c) {
-      const res = await send(c, { method: 'POST', path: `${ns(name)}/search`, body: { query: query.text, k, question_date: toUtcIso(query.askedAt) ?? null } });
+      const res = await send(c, {
+        method: 'POST',
+        path: `${ns(name)}/search`,
+        body: { query: query.text, k, question_date: toUtcIso(query.askedAt) ?? null },
+      });
       return parseReply(SearchSchema, res.body, label, 'POST /namespaces/{namespace}/search')
         .items.slice(0, k)
         .map((it, i): ServerHit => {
           const at = toUtcIso(it.time);
-          return { text: it.text, score: it.score ?? 1 / (i + 1), ...(at ? { at } : {}), sources: o.output === 'units' ? (it.unit_ids ?? []) : [] };
+          return {
+            text: it.text,
+            score: it.score ?? 1 / (i + 1),
+            ...(at ? { at } : {}),
+            sources: o.output === 'units' ? (it.unit_ids ?? []) : [],
+          };
         });
     },
     async remove(name, _state, c) {

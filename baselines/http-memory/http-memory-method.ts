@@ -37,14 +37,31 @@ export type HttpMemoryOptions = z.output<typeof HttpMemoryOptionsSchema>;
 
 export const httpMemoryEntry = defineMethod({
   name: 'http-memory',
-  description: 'any memory system over the http-memory protocol (docs/http-memory.openapi.yaml): ingests each haystack once, searches top-k',
+  description:
+    'any memory system over the http-memory protocol (docs/http-memory.openapi.yaml): ingests each haystack once, searches top-k',
   optionsSchema: HttpMemoryOptionsSchema,
-  examples: [{ label: 'TypeScript reference server', options: { url: 'http://127.0.0.1:1' }, fixtures: { url: 'http-memory-server' } }],
+  examples: [
+    {
+      label: 'TypeScript reference server',
+      options: { url: 'http://127.0.0.1:1' },
+      fixtures: { url: 'http-memory-server' },
+    },
+  ],
   create(o, f) {
     const baseUrl = resolveBaseUrl({ baseUrl: o.url, baseUrlEnv: o.urlEnv }, o.url);
     const auth = resolveAuth(o.apiKeyEnv, 'Authorization', 'Bearer ');
     const api = createHttpMemoryApi({ output: o.output, version: o.version });
     const hint = 'Check that the server runs (adaptmr protocol-check <url>), the url option and the key variable';
-    return createMemoryServerMethod(api, { endpoint: { label: api.label, baseUrl, ...(auth ? { auth } : {}) }, keep: o.keep, pollMs: o.pollMs, ingestTimeoutMs: o.ingestTimeoutMs, hint }, f);
+    return createMemoryServerMethod(
+      api,
+      {
+        endpoint: { label: api.label, baseUrl, ...(auth ? { auth } : {}) },
+        keep: o.keep,
+        pollMs: o.pollMs,
+        ingestTimeoutMs: o.ingestTimeoutMs,
+        hint,
+      },
+      f,
+    );
   },
 });

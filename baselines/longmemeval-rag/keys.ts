@@ -20,7 +20,11 @@ export interface Key {
   unit: number;
 }
 
-export function joinKeys(values: readonly string[], expansions: readonly (readonly string[] | undefined)[], mode: JoinMode): Key[] {
+export function joinKeys(
+  values: readonly string[],
+  expansions: readonly (readonly string[] | undefined)[],
+  mode: JoinMode,
+): Key[] {
   const keys: Key[] = [];
   values.forEach((value, unit) => {
     const raw = expansions[unit];

@@ -51,7 +51,10 @@ export function createLongMemEvalRag(o: LongMemEvalRagOptions, context: MethodFa
   const where = `method ${context.id}`;
   const paper = o.preset === 'paper';
   if (paper && context.index.granularity !== 'round') {
-    throw new InputError(`preset "paper" uses round values: set index.granularity: round (got ${context.index.granularity})`, where);
+    throw new InputError(
+      `preset "paper" uses round values: set index.granularity: round (got ${context.index.granularity})`,
+      where,
+    );
   }
   const expansion = paper ? 'userfact' : o.expansion;
   const joinMode = paper ? 'merge' : o.joinMode;
@@ -64,7 +67,12 @@ export function createLongMemEvalRag(o: LongMemEvalRagOptions, context: MethodFa
   const degraded = !role && (expansion !== 'none' || timeAware);
 
   return {
-    capabilities: { output: 'units', memorises: true, ...(role ? { llmRoles: [role] } : {}), ...(degraded ? { degraded: 'offline' } : {}) },
+    capabilities: {
+      output: 'units',
+      memorises: true,
+      ...(role ? { llmRoles: [role] } : {}),
+      ...(degraded ? { degraded: 'offline' } : {}),
+    },
     async memorise(index, ctx) {
       if (index.units.length > 0) await memory(index, ctx);
     },
@@ -77,7 +85,12 @@ export function createLongMemEvalRag(o: LongMemEvalRagOptions, context: MethodFa
       const scores = await keyScores(mem, index, query.text, o.retriever);
       const perUnit = mem.plain ? scores : bestPerUnit(mem.keys, scores, index.units.length);
       let order = rankByScore(perUnit);
-      const notes: Record<string, unknown> = { keys: mem.keys.length, expansion: role ? expansion : 'none', fallbacks: mem.fallbacks, memoriseMs };
+      const notes: Record<string, unknown> = {
+        keys: mem.keys.length,
+        expansion: role ? expansion : 'none',
+        fallbacks: mem.fallbacks,
+        memoriseMs,
+      };
       let tier = new Float64Array(index.units.length);
       if (timeAware) {
         const range = await timeRange(query, ctx, role, where);
@@ -92,14 +105,21 @@ export function createLongMemEvalRag(o: LongMemEvalRagOptions, context: MethodFa
       }
       // Reported score: in-range tier + min-max normalised retrieval score, so scores fall along the ranking.
       const norm = minMax(perUnit.map((x) => (Number.isFinite(x) ? x : 0)));
-      const units: ScoredUnit[] = order.slice(0, context.k).map((i) => ({ unit: index.units[i]!, score: tier[i]! + norm[i]! }));
+      const units: ScoredUnit[] = order
+        .slice(0, context.k)
+        .map((i) => ({ unit: index.units[i]!, score: tier[i]! + norm[i]! }));
       return { retrieval: { ...rankedRetrieval(units), notes } };
     },
   };
 }
 
 /** Scores of every key (or unit, when keys are the unit texts) for the question. */
-async function keyScores(mem: Memory, index: MemoryIndex, text: string, retriever: 'bm25' | 'embedding' | 'fused'): Promise<Float64Array> {
+async function keyScores(
+  mem: Memory,
+  index: MemoryIndex,
+  text: string,
+  retriever: 'bm25' | 'embedding' | 'fused',
+): Promise<Float64Array> {
   const bm25 = (): Float64Array => (mem.plain ? index.keywordScores(text) : mem.bm25!.scores(text));
   const dense = async (): Promise<Float64Array> => {
     if (mem.plain) return Float64Array.from(await index.semanticScores(text));
@@ -114,7 +134,12 @@ async function keyScores(mem: Memory, index: MemoryIndex, text: string, retrieve
 }
 
 /** The question's time range: the official LLM prompt, or offline the rule-based window of src/strategies. */
-async function timeRange(query: Query, ctx: Ctx, role: MethodFactoryContext['llmRoles'][number] | undefined, where: string): Promise<{ start: string; end: string } | undefined> {
+async function timeRange(
+  query: Query,
+  ctx: Ctx,
+  role: MethodFactoryContext['llmRoles'][number] | undefined,
+  where: string,
+): Promise<{ start: string; end: string } | undefined> {
   const day = query.askedAt.slice(0, 10);
   if (role) {
     const p = timeRangePrompt(formatDate(query.askedAt), query.text);
@@ -126,12 +151,19 @@ async function timeRange(query: Query, ctx: Ctx, role: MethodFactoryContext['llm
 
 export const longMemEvalRagEntry = defineMethod({
   name: 'longmemeval-rag',
-  description: "LongMemEval's memory framework: key expansion (summaries / keyphrases / user facts), time-aware query expansion, BM25 / dense / fused retrieval",
+  description:
+    "LongMemEval's memory framework: key expansion (summaries / keyphrases / user facts), time-aware query expansion, BM25 / dense / fused retrieval",
   optionsSchema: LongMemEvalRagOptionsSchema,
   examples: [
     { label: 'defaults', options: {} },
-    { label: 'bm25 separate keyphrases', options: { retriever: 'bm25', expansion: 'keyphrase', joinMode: 'separate', split: true } },
-    { label: 'fused summary replace', options: { retriever: 'fused', expansion: 'summary', joinMode: 'replace', timeAware: false } },
+    {
+      label: 'bm25 separate keyphrases',
+      options: { retriever: 'bm25', expansion: 'keyphrase', joinMode: 'separate', split: true },
+    },
+    {
+      label: 'fused summary replace',
+      options: { retriever: 'fused', expansion: 'summary', joinMode: 'replace', timeAware: false },
+    },
   ],
   create: (options, context) => createLongMemEvalRag(options, context),
 });

@@ -10,7 +10,14 @@ import { formatDate } from '../../src/core/render.ts';
 import { Bm25Index } from '../../src/index/bm25.ts';
 import { chatText } from '../llm-mode.ts';
 import { joinKeys, type JoinMode, type Key } from './keys.ts';
-import { dialogueString, eventsPrompt, expansionPrompt, parseEventDates, parseExpansion, type ExpansionKind } from './prompts.ts';
+import {
+  dialogueString,
+  eventsPrompt,
+  expansionPrompt,
+  parseEventDates,
+  parseExpansion,
+  type ExpansionKind,
+} from './prompts.ts';
 
 export interface MemoriseSettings {
   role: LlmRole | undefined;
@@ -43,12 +50,15 @@ export async function memorise(index: MemoryIndex, ctx: Ctx, s: MemoriseSettings
   const role = s.role;
   if (role && s.llmEvents) {
     // One call per session, over its units in index order (sessions are contiguous in the index).
-    const bySession = new Map<string, typeof units[number][]>();
+    const bySession = new Map<string, (typeof units)[number][]>();
     for (const u of units) bySession.set(u.sessionId, [...(bySession.get(u.sessionId) ?? []), u]);
     // Independent calls: asked concurrently (the client's scheduler bounds them), applied in session order.
     const replies = await Promise.all(
       [...bySession.values()].map((members) => {
-        const p = eventsPrompt(formatDate(members[0]!.at), dialogueString(members.map((u) => ({ role: u.speaker ?? u.role, text: u.text }))));
+        const p = eventsPrompt(
+          formatDate(members[0]!.at),
+          dialogueString(members.map((u) => ({ role: u.speaker ?? u.role, text: u.text }))),
+        );
         return chatText(ctx, role, 'index:events', p.messages, p.maxTokens, s.where);
       }),
     );
@@ -60,7 +70,8 @@ export async function memorise(index: MemoryIndex, ctx: Ctx, s: MemoriseSettings
     });
   }
 
-  if (!role || s.expansion === 'none') return { plain: true, keys: units.map((_, unit) => ({ text: units[unit]!.text, unit })), eventDays, fallbacks };
+  if (!role || s.expansion === 'none')
+    return { plain: true, keys: units.map((_, unit) => ({ text: units[unit]!.text, unit })), eventDays, fallbacks };
 
   const scope = index.spec.granularity === 'session' ? 'session' : 'round';
   const kind = s.expansion;
@@ -75,7 +86,11 @@ export async function memorise(index: MemoryIndex, ctx: Ctx, s: MemoriseSettings
     if (items === undefined) fallbacks++;
     return items;
   });
-  const keys = joinKeys(units.map((u) => u.text), expansions, s.joinMode);
+  const keys = joinKeys(
+    units.map((u) => u.text),
+    expansions,
+    s.joinMode,
+  );
   const texts = keys.map((k) => k.text);
   return {
     plain: false,

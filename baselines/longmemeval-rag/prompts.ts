@@ -36,22 +36,40 @@ export function dialogueString(turns: readonly { role: string; text: string }[])
   return turns.map((t) => `\n${t.role}：${t.text}`).join('');
 }
 
-export function expansionPrompt(kind: ExpansionKind, scope: ExpansionScope, dialogue: string): { messages: ChatMessage[]; maxTokens: number } {
+export function expansionPrompt(
+  kind: ExpansionKind,
+  scope: ExpansionScope,
+  dialogue: string,
+): { messages: ChatMessage[]; maxTokens: number } {
   if (kind === 'summary') {
     // Session summaries exist only at session level in the official code; rounds reuse the session wording.
     const text = `${DIALOGUE_HEAD} Please summarize the following dialogue as concisely as possible in a short paragraph, extracting the main themes and key information. In your summary, focus more on what the user mentioned or asked for. Dialogue content:\n${dialogue}`;
     return { messages: [{ role: 'user', content: text }], maxTokens: 500 };
   }
   if (kind === 'keyphrase') {
-    const head = scope === 'session' ? `${DIALOGUE_HEAD} Generate a list of keyphrases for the session.` : `${ROUND_HEAD} Generate a list of keyphrases for the round.`;
-    return { messages: [{ role: 'user', content: `${head} Separate each keyphrase with a semicolon. Dialogue content:\n${dialogue}` }], maxTokens: 100 };
+    const head =
+      scope === 'session'
+        ? `${DIALOGUE_HEAD} Generate a list of keyphrases for the session.`
+        : `${ROUND_HEAD} Generate a list of keyphrases for the round.`;
+    return {
+      messages: [
+        { role: 'user', content: `${head} Separate each keyphrase with a semicolon. Dialogue content:\n${dialogue}` },
+      ],
+      maxTokens: 100,
+    };
   }
   const system = scope === 'session' ? USERFACT_SYSTEM_SESSION : USERFACT_SYSTEM_ROUND;
   const user =
     scope === 'session'
       ? `Human user messages:\n${dialogue}\n\nPersonal facts about the user (a list of strings in json format; do not generate anything else):`
       : `Human user message:\n${dialogue}\n\nPersonal facts about the user (a list of strings in json format; do not generate anything else):`;
-  return { messages: [{ role: 'system', content: system }, { role: 'user', content: user }], maxTokens: 2000 };
+  return {
+    messages: [
+      { role: 'system', content: system },
+      { role: 'user', content: user },
+    ],
+    maxTokens: 2000,
+  };
 }
 
 /**
@@ -69,13 +87,23 @@ export function parseExpansion(kind: ExpansionKind, reply: string, split: boolea
   }
   const text = reply.trim();
   if (!split) return [text];
-  if (kind === 'keyphrase') return text.split(/[;；]/u).map((s) => s.trim()).filter((s) => s !== '');
-  return text.split(/(?<=[.?!。？！])\s*/u).map((s) => s.trim()).filter((s) => s !== '');
+  if (kind === 'keyphrase')
+    return text
+      .split(/[;；]/u)
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+  return text
+    .split(/(?<=[.?!。？！])\s*/u)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** The official scripts strip ```json fences before json.loads. */
 function stripFences(reply: string): string {
-  return reply.replace(/```json/gu, '').replace(/```/gu, '').trim();
+  return reply
+    .replace(/```json/gu, '')
+    .replace(/```/gu, '')
+    .trim();
 }
 
 const EVENTS_SYSTEM =
@@ -84,7 +112,13 @@ const EVENTS_SYSTEM =
 /** batch_expansion_session_temp_event.py: the session's dated events (used by the time-aware query expansion). */
 export function eventsPrompt(sessionDate: string, dialogue: string): { messages: ChatMessage[]; maxTokens: number } {
   const user = `Conversation date: ${sessionDate}\nHuman user messages:\n${dialogue}\n\nPersonal facts about the user with dates (a list of dicts in json format; do not generate anything else):`;
-  return { messages: [{ role: 'system', content: EVENTS_SYSTEM }, { role: 'user', content: user }], maxTokens: 2000 };
+  return {
+    messages: [
+      { role: 'system', content: EVENTS_SYSTEM },
+      { role: 'user', content: user },
+    ],
+    maxTokens: 2000,
+  };
 }
 
 const YMD = /^(\d{4})[/-](\d{2})[/-](\d{2})$/u;
@@ -110,23 +144,56 @@ export function parseEventDates(reply: string): string[] | undefined {
 
 const RANGE_SYSTEM =
   'You will be given a question from a human user asking about some prvious events, as well as the time the question is asked. Infer a potential time range such that the events happening in this range is likely to help to answer the question (a start date and an end date). Write a json dict two fields: "start" and "end". Write date in the form YYYY/MM/DD. If the question does not have any temporal referencea, do not attempt to guess a time range. Instead, just say N/A.';
-const RANGE_USER = (date: string, question: string): string => `Question date: ${date}\nQuestion:\n${question}\n\nRelevant Date Range(dict in json format; do not generate anything else):`;
+const RANGE_USER = (date: string, question: string): string =>
+  `Question date: ${date}\nQuestion:\n${question}\n\nRelevant Date Range(dict in json format; do not generate anything else):`;
 const RANGE_EXAMPLES: [string, string, string][] = [
-  ['2023/07/01 (Sat) 23:13', 'What was the date on which I attended the first BBQ event in June?', '{"start": "2023/06/01", "end": "2023/06/30"}'],
-  ['2023/04/10 (Mon) 08:05', 'Where did I attend the religious activity last week?', '{"start": "2023/04/03", "end": "2023/04/09"}'],
-  ['2023/04/01 (Sat) 20:22', 'What did I do with Rachel on the Wednesday two months ago?', '{"start": "2023/01/25", "end": "2023/02/05"}'],
-  ['2023/05/30 (Tue) 01:50', 'Which pair of shoes did I clean last month?', '{"start": "2023/04/01", "end": "2023/04/30"}'],
-  ['2023/04/18 (Tue) 02:06', 'Who did I meet with during the lunch last Tuesday?', '{"start": "2023/04/10", "end": "2023/04/12"}'],
+  [
+    '2023/07/01 (Sat) 23:13',
+    'What was the date on which I attended the first BBQ event in June?',
+    '{"start": "2023/06/01", "end": "2023/06/30"}',
+  ],
+  [
+    '2023/04/10 (Mon) 08:05',
+    'Where did I attend the religious activity last week?',
+    '{"start": "2023/04/03", "end": "2023/04/09"}',
+  ],
+  [
+    '2023/04/01 (Sat) 20:22',
+    'What did I do with Rachel on the Wednesday two months ago?',
+    '{"start": "2023/01/25", "end": "2023/02/05"}',
+  ],
+  [
+    '2023/05/30 (Tue) 01:50',
+    'Which pair of shoes did I clean last month?',
+    '{"start": "2023/04/01", "end": "2023/04/30"}',
+  ],
+  [
+    '2023/04/18 (Tue) 02:06',
+    'Who did I meet with during the lunch last Tuesday?',
+    '{"start": "2023/04/10", "end": "2023/04/12"}',
+  ],
   ['2023/05/27 (Sat) 01:55', 'How many months ago did I book the Airbnb in San Francisco?', 'N/A'],
   ['2023/09/04 (Mon) 17:07', 'How long have I been using my Fitbit Charge 3?', 'N/A'],
   ['2023/10/27 (Fri) 13:00', 'How many bikes do I currently own?', 'N/A'],
-  ['2023/12/18 (Mon) 04:17', 'What was the amount I was pre-approved for when I got my mortgage from Wells Fargo?', 'N/A'],
-  ['2023/11/10 (Fri) 04:20', 'How many engineers do I lead when I just started my new role as Senior Software Engineer? How many engineers do I lead now?', 'N/A'],
+  [
+    '2023/12/18 (Mon) 04:17',
+    'What was the amount I was pre-approved for when I got my mortgage from Wells Fargo?',
+    'N/A',
+  ],
+  [
+    '2023/11/10 (Fri) 04:20',
+    'How many engineers do I lead when I just started my new role as Senior Software Engineer? How many engineers do I lead now?',
+    'N/A',
+  ],
 ];
 
-export function timeRangePrompt(questionDate: string, question: string): { messages: ChatMessage[]; maxTokens: number } {
+export function timeRangePrompt(
+  questionDate: string,
+  question: string,
+): { messages: ChatMessage[]; maxTokens: number } {
   const messages: ChatMessage[] = [{ role: 'system', content: RANGE_SYSTEM }];
-  for (const [d, q, a] of RANGE_EXAMPLES) messages.push({ role: 'user', content: RANGE_USER(d, q) }, { role: 'assistant', content: a });
+  for (const [d, q, a] of RANGE_EXAMPLES)
+    messages.push({ role: 'user', content: RANGE_USER(d, q) }, { role: 'assistant', content: a });
   messages.push({ role: 'user', content: RANGE_USER(questionDate, question) });
   return { messages, maxTokens: 2000 };
 }

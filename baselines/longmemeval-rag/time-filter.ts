@@ -14,7 +14,10 @@ export function shiftDay(day: string, days: number): string {
 }
 
 /** Sessions with an event dated inside [start − 2, end + 2] (days as `YYYY-MM-DD`). */
-export function sessionsInRange(eventDays: ReadonlyMap<string, readonly string[]>, range: { start: string; end: string }): Set<string> {
+export function sessionsInRange(
+  eventDays: ReadonlyMap<string, readonly string[]>,
+  range: { start: string; end: string },
+): Set<string> {
   const lo = shiftDay(range.start, -2);
   const hi = shiftDay(range.end, 2);
   const hit = new Set<string>();
@@ -23,7 +26,11 @@ export function sessionsInRange(eventDays: ReadonlyMap<string, readonly string[]
 }
 
 /** Stable partition of a ranking: items whose session is in range first. */
-export function inRangeFirst<T>(ranked: readonly T[], sessionOf: (item: T) => string, inRange: ReadonlySet<string>): { ranked: T[]; moved: number } {
+export function inRangeFirst<T>(
+  ranked: readonly T[],
+  sessionOf: (item: T) => string,
+  inRange: ReadonlySet<string>,
+): { ranked: T[]; moved: number } {
   const left = ranked.filter((x) => inRange.has(sessionOf(x)));
   const right = ranked.filter((x) => !inRange.has(sessionOf(x)));
   return { ranked: [...left, ...right], moved: left.length };

@@ -24,7 +24,8 @@ export const DEFAULT_MEM0_URLS = { oss: 'http://localhost:8888', platform: 'http
 
 export const mem0Entry = defineMethod({
   name: 'mem0',
-  description: 'Mem0 over HTTP (api: oss server | platform v3): ingests each haystack once, searches top-k memories; no source ids (QA only)',
+  description:
+    'Mem0 over HTTP (api: oss server | platform v3): ingests each haystack once, searches top-k memories; no source ids (QA only)',
   optionsSchema: Mem0OptionsSchema,
   examples: (['oss', 'platform'] as const).map((api) => ({
     label: api,
@@ -33,12 +34,23 @@ export const mem0Entry = defineMethod({
   })),
   create(o, f) {
     const baseUrl = resolveBaseUrl(o, DEFAULT_MEM0_URLS[o.api]);
-    const auth = o.api === 'oss' ? resolveAuth(o.apiKeyEnv, 'X-API-Key', '') : resolveAuth(o.apiKeyEnv, 'Authorization', 'Token ');
+    const auth =
+      o.api === 'oss' ? resolveAuth(o.apiKeyEnv, 'X-API-Key', '') : resolveAuth(o.apiKeyEnv, 'Authorization', 'Token ');
     const api = o.api === 'oss' ? createMem0OssApi({ infer: o.infer }) : createMem0PlatformApi({ infer: o.infer });
     const hint =
       o.api === 'oss'
         ? 'Start it with `docker compose -f compose/mem0.yaml up -d` (README "Memory servers") and check baseUrl/MEM0_BASE_URL and the key variable'
         : `Check the key in ${o.apiKeyEnv ?? 'apiKeyEnv (none configured)'} and baseUrl`;
-    return createMemoryServerMethod(api, { endpoint: { label: api.label, baseUrl, ...(auth ? { auth } : {}) }, keep: o.keep, pollMs: o.pollMs, ingestTimeoutMs: o.ingestTimeoutMs, hint }, f);
+    return createMemoryServerMethod(
+      api,
+      {
+        endpoint: { label: api.label, baseUrl, ...(auth ? { auth } : {}) },
+        keep: o.keep,
+        pollMs: o.pollMs,
+        ingestTimeoutMs: o.ingestTimeoutMs,
+        hint,
+      },
+      f,
+    );
   },
 });

@@ -21,7 +21,15 @@
  */
 import { z } from 'zod';
 import { formatDate } from '../../src/core/render.ts';
-import { type Call, type MemoryServerApi, parseReply, send, sendAdd, type ServerHit, toUtcIso } from '../memory-server/api.ts';
+import {
+  type Call,
+  type MemoryServerApi,
+  parseReply,
+  send,
+  sendAdd,
+  type ServerHit,
+  toUtcIso,
+} from '../memory-server/api.ts';
 
 const MemorySchema = z.looseObject({
   id: z.string().optional(),
@@ -47,7 +55,8 @@ export function createMem0OssApi(opts: { infer: boolean }): MemoryServerApi {
     const memories = parseReply(ResultsSchema, res.body, label, 'GET /memories').results;
     return { memories, complete: memories.length < OSS_LIST_LIMIT };
   };
-  const content = (m: { at: string; speaker?: string; text: string }) => `[${formatDate(m.at)}] ${m.speaker ? `${m.speaker}: ` : ''}${m.text}`;
+  const content = (m: { at: string; speaker?: string; text: string }) =>
+    `[${formatDate(m.at)}] ${m.speaker ? `${m.speaker}: ` : ''}${m.text}`;
   return {
     label,
     output: 'text',
@@ -69,7 +78,12 @@ export function createMem0OssApi(opts: { infer: boolean }): MemoryServerApi {
         body: {
           messages: batch.messages.map((m) => ({ role: m.role, content: content(m) })),
           user_id: ns,
-          metadata: { session_id: first.sessionId, turn_ids: batch.messages.map((m) => m.unitId), session_date: first.at, batch: batch.id },
+          metadata: {
+            session_id: first.sessionId,
+            turn_ids: batch.messages.map((m) => m.unitId),
+            session_date: first.at,
+            batch: batch.id,
+          },
           infer: opts.infer,
         },
       });
@@ -86,7 +100,11 @@ export function createMem0OssApi(opts: { infer: boolean }): MemoryServerApi {
       // More memories than one list shows: ask for each candidate batch by its metadata.
       for (const b of candidates) {
         if (out.has(b.id)) continue;
-        const res = await send(c, { method: 'POST', path: '/search', body: { query: content(b.messages[0]!), filters: { user_id: ns, batch: b.id }, top_k: 1, threshold: 0 } });
+        const res = await send(c, {
+          method: 'POST',
+          path: '/search',
+          body: { query: content(b.messages[0]!), filters: { user_id: ns, batch: b.id }, top_k: 1, threshold: 0 },
+        });
         if (parseReply(ResultsSchema, res.body, label, 'POST /search').results.length > 0) out.set(b.id, {});
       }
       return out;
@@ -94,15 +112,27 @@ export function createMem0OssApi(opts: { infer: boolean }): MemoryServerApi {
     processed: async () => ({ done: true }),
     async count(ns, _state, c) {
       const { memories, complete } = await list(ns, c);
-      if (!complete) throw new Error(`${label}: namespace ${ns} holds ${OSS_LIST_LIMIT} memories or more, more than GET /memories lists`);
+      if (!complete)
+        throw new Error(
+          `${label}: namespace ${ns} holds ${OSS_LIST_LIMIT} memories or more, more than GET /memories lists`,
+        );
       return memories.length;
     },
     async search(ns, _state, query, k, c) {
-      const res = await send(c, { method: 'POST', path: '/search', body: { query: query.text, filters: { user_id: ns }, top_k: k, threshold: 0 } });
+      const res = await send(c, {
+        method: 'POST',
+        path: '/search',
+        body: { query: query.text, filters: { user_id: ns }, top_k: k, threshold: 0 },
+      });
       return parseReply(ResultsSchema, res.body, label, 'POST /search').results.map((m): ServerHit => {
         const date = m.metadata?.session_date;
         const at = toUtcIso(typeof date === 'string' ? date : m.created_at);
-        return { text: (m.memory ?? '').replace(DATE_PREFIX, ''), score: m.score ?? 0, ...(at ? { at } : {}), sources: [] };
+        return {
+          text: (m.memory ?? '').replace(DATE_PREFIX, ''),
+          score: m.score ?? 0,
+          ...(at ? { at } : {}),
+          sources: [],
+        };
       });
     },
     async remove(ns, _state, c) {
@@ -114,9 +144,11 @@ export function createMem0OssApi(opts: { infer: boolean }): MemoryServerApi {
         const { memories } = await list(ns, c);
         const ids = memories.map((m) => m.id).filter((id): id is string => id !== undefined);
         if (ids.length === 0) return;
-        if (ids.join(',') === before) throw new Error(`${label}: memories of ${ns} are still listed after deleting them one by one`);
+        if (ids.join(',') === before)
+          throw new Error(`${label}: memories of ${ns} are still listed after deleting them one by one`);
         before = ids.join(',');
-        for (const id of ids) await send(c, { method: 'DELETE', path: `/memories/${encodeURIComponent(id)}`, accept: [404] });
+        for (const id of ids)
+          await send(c, { method: 'DELETE', path: `/memories/${encodeURIComponent(id)}`, accept: [404] });
       }
     },
   };

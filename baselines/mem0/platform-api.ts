@@ -12,7 +12,15 @@
  * - delete: `DELETE /v2/entities/user/{user_id}/` (the client's `delete_users`; the issue's v1 path is older).
  */
 import { z } from 'zod';
-import { type Call, type MemoryServerApi, parseReply, send, sendAdd, type ServerHit, toUtcIso } from '../memory-server/api.ts';
+import {
+  type Call,
+  type MemoryServerApi,
+  parseReply,
+  send,
+  sendAdd,
+  type ServerHit,
+  toUtcIso,
+} from '../memory-server/api.ts';
 
 const MemorySchema = z.looseObject({
   id: z.string().optional(),
@@ -21,9 +29,16 @@ const MemorySchema = z.looseObject({
   created_at: z.string().nullish(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
 });
-const PageSchema = z.looseObject({ count: z.number().optional(), next: z.string().nullish(), results: z.array(MemorySchema) });
+const PageSchema = z.looseObject({
+  count: z.number().optional(),
+  next: z.string().nullish(),
+  results: z.array(MemorySchema),
+});
 const AddSchema = z.looseObject({ event_id: z.string(), status: z.string().optional() });
-const EventSchema = z.looseObject({ status: z.enum(['PENDING', 'RUNNING', 'FAILED', 'SUCCEEDED']), error: z.string().nullish() });
+const EventSchema = z.looseObject({
+  status: z.enum(['PENDING', 'RUNNING', 'FAILED', 'SUCCEEDED']),
+  error: z.string().nullish(),
+});
 
 export function createMem0PlatformApi(opts: { infer: boolean }): MemoryServerApi {
   const label = 'mem0:platform';
@@ -31,7 +46,12 @@ export function createMem0PlatformApi(opts: { infer: boolean }): MemoryServerApi
   const list = async (ns: string, c: Call) => {
     const all: z.infer<typeof MemorySchema>[] = [];
     for (let page = 1; ; page++) {
-      const res = await send(c, { method: 'POST', path: '/v3/memories/', query: { page, page_size: 100 }, body: { filters: { user_id: ns } } });
+      const res = await send(c, {
+        method: 'POST',
+        path: '/v3/memories/',
+        query: { page, page_size: 100 },
+        body: { filters: { user_id: ns } },
+      });
       const p = parseReply(PageSchema, res.body, label, 'POST /v3/memories/');
       all.push(...p.results);
       if (!p.next || p.results.length === 0) return all;
@@ -55,9 +75,17 @@ export function createMem0PlatformApi(opts: { infer: boolean }): MemoryServerApi
         method: 'POST',
         path: '/v3/memories/add/',
         body: {
-          messages: batch.messages.map((m) => ({ role: m.role, content: m.speaker ? `${m.speaker}: ${m.text}` : m.text })),
+          messages: batch.messages.map((m) => ({
+            role: m.role,
+            content: m.speaker ? `${m.speaker}: ${m.text}` : m.text,
+          })),
           user_id: ns,
-          metadata: { session_id: first.sessionId, turn_ids: batch.messages.map((m) => m.unitId), session_date: first.at, batch: batch.id },
+          metadata: {
+            session_id: first.sessionId,
+            turn_ids: batch.messages.map((m) => m.unitId),
+            session_date: first.at,
+            batch: batch.id,
+          },
           infer: opts.infer,
           timestamp: Math.floor(Date.parse(first.at) / 1000),
           observation_date: first.at.slice(0, 10),
@@ -84,7 +112,11 @@ export function createMem0PlatformApi(opts: { infer: boolean }): MemoryServerApi
     },
     count: async (ns, _state, c) => (await list(ns, c)).length,
     async search(ns, _state, query, k, c) {
-      const res = await send(c, { method: 'POST', path: '/v3/memories/search/', body: { query: query.text, filters: { user_id: ns }, top_k: k, threshold: 0 } });
+      const res = await send(c, {
+        method: 'POST',
+        path: '/v3/memories/search/',
+        body: { query: query.text, filters: { user_id: ns }, top_k: k, threshold: 0 },
+      });
       return parseReply(PageSchema, res.body, label, 'POST /v3/memories/search/').results.map((m): ServerHit => {
         const at = toUtcIso(m.created_at);
         return { text: m.memory ?? '', score: m.score ?? 0, ...(at ? { at } : {}), sources: [] };

@@ -25,8 +25,22 @@ const BATCH: Batch = {
   id: 'b0',
   index: 0,
   messages: [
-    { unitId: 's1#1', sessionId: 's1', role: 'user', speaker: 'Caroline', text: 'I adopted a cat named Miso.', at: '2023-05-08T14:00:00Z' },
-    { unitId: 's1#2', sessionId: 's1', role: 'assistant', speaker: 'Melanie', text: '米索是个好名字。', at: '2023-05-08T14:00:00Z' },
+    {
+      unitId: 's1#1',
+      sessionId: 's1',
+      role: 'user',
+      speaker: 'Caroline',
+      text: 'I adopted a cat named Miso.',
+      at: '2023-05-08T14:00:00Z',
+    },
+    {
+      unitId: 's1#2',
+      sessionId: 's1',
+      role: 'assistant',
+      speaker: 'Melanie',
+      text: '米索是个好名字。',
+      at: '2023-05-08T14:00:00Z',
+    },
   ],
 };
 
@@ -44,7 +58,14 @@ describe('mem0ai MemoryClient against the Platform stand-in, next to the adapter
     const sdk = new MemoryClient({ apiKey: KEY, host: server.baseUrl });
     const api = createMem0PlatformApi({ infer: true });
     const calls: CallRecord[] = [];
-    const http = new JsonHttpClient({ label: api.label, baseUrl: server.baseUrl, auth: { header: 'Authorization', value: `Token ${KEY}`, secret: KEY } }, { schedule: (fn) => fn(), timeoutMs: 5000, maxRetries: 0, retryBaseMs: 1 });
+    const http = new JsonHttpClient(
+      {
+        label: api.label,
+        baseUrl: server.baseUrl,
+        auth: { header: 'Authorization', value: `Token ${KEY}`, secret: KEY },
+      },
+      { schedule: (fn) => fn(), timeoutMs: 5000, maxRetries: 0, retryBaseMs: 1 },
+    );
     const c: Call = { http, calls, stage: 'ingest' };
     const ids = { [NS]: '{user}' };
     const pairs: [string, Shape, Shape][] = [];
@@ -57,7 +78,11 @@ describe('mem0ai MemoryClient against the Platform stand-in, next to the adapter
       return { a: last(a), o: last(o) };
     };
 
-    await pair('ping', () => api.health(c), () => sdk.ping());
+    await pair(
+      'ping',
+      () => api.health(c),
+      () => sdk.ping(),
+    );
     const first = BATCH.messages[0]!;
     const add = await pair(
       'add',
@@ -67,20 +92,51 @@ describe('mem0ai MemoryClient against the Platform stand-in, next to the adapter
           BATCH.messages.map((m) => ({ role: m.role, content: `${m.speaker}: ${m.text}` })),
           // `observationDate` and `timezone` are documented fields of POST /v3/memories/add/ (docs/openapi.json at
           // mem0ai/mem0@8d5b7865) the client's TypeScript options do not list; it sends any option, snake-cased.
-          { userId: NS, metadata: { session_id: 's1', turn_ids: ['s1#1', 's1#2'], session_date: first.at, batch: 'b0' }, infer: true, timestamp: Math.floor(Date.parse(first.at) / 1000), observationDate: first.at.slice(0, 10), timezone: 'UTC' } as Parameters<typeof sdk.add>[1],
+          {
+            userId: NS,
+            metadata: { session_id: 's1', turn_ids: ['s1#1', 's1#2'], session_date: first.at, batch: 'b0' },
+            infer: true,
+            timestamp: Math.floor(Date.parse(first.at) / 1000),
+            observationDate: first.at.slice(0, 10),
+            timezone: 'UTC',
+          } as Parameters<typeof sdk.add>[1],
         ),
     );
     // (The stand-in's events finish on the first status read at processingPolls 0: the list below sees both adds.)
-    await pair('list', () => api.landedBatches(NS, {}, c, [BATCH]), () => sdk.getAll({ filters: { user_id: NS }, page: 1, pageSize: 100 }));
-    const search = await pair('search', () => api.search(NS, {}, { text: 'cat name', askedAt: '2023-06-01T00:00:00Z' }, 5, { ...c, stage: 'search' }), () => sdk.search('cat name', { filters: { user_id: NS }, topK: 5, threshold: 0 }));
-    await pair('delete user', () => api.remove(NS, {}, c), () => sdk.deleteUsers({ userId: NS }));
+    await pair(
+      'list',
+      () => api.landedBatches(NS, {}, c, [BATCH]),
+      () => sdk.getAll({ filters: { user_id: NS }, page: 1, pageSize: 100 }),
+    );
+    const search = await pair(
+      'search',
+      () => api.search(NS, {}, { text: 'cat name', askedAt: '2023-06-01T00:00:00Z' }, 5, { ...c, stage: 'search' }),
+      () => sdk.search('cat name', { filters: { user_id: NS }, topK: 5, threshold: 0 }),
+    );
+    await pair(
+      'delete user',
+      () => api.remove(NS, {}, c),
+      () => sdk.deleteUsers({ userId: NS }),
+    );
 
     expect(server.violations, 'the stand-in accepts what the official client sends, and the adapter').toEqual([]);
     for (const [op, a, o] of pairs) {
-      expect({ op, method: a.method, path: a.path, query: a.query, auth: a.auth }).toEqual({ op, method: o.method, path: o.path, query: o.query, auth: o.auth });
+      expect({ op, method: a.method, path: a.path, query: a.query, auth: a.auth }).toEqual({
+        op,
+        method: o.method,
+        path: o.path,
+        query: o.query,
+        auth: o.auth,
+      });
       // Every field the adapter sends, the SDK sends for the same operation; the SDK's extras are named here.
-      expect(a.body.filter((f) => !o.body.includes(f)), `${op}: adapter-only fields`).toEqual([]);
-      expect(o.body.filter((f) => !a.body.includes(f)), `${op}: SDK-only fields`).toEqual(op === 'search' ? ['output_format'] : []);
+      expect(
+        a.body.filter((f) => !o.body.includes(f)),
+        `${op}: adapter-only fields`,
+      ).toEqual([]);
+      expect(
+        o.body.filter((f) => !a.body.includes(f)),
+        `${op}: SDK-only fields`,
+      ).toEqual(op === 'search' ? ['output_format'] : []);
     }
     expect(pairs.map(([op]) => op)).toEqual(['ping', 'add', 'list', 'search', 'delete user']);
     expect(pairs.find(([op]) => op === 'ping')![1].auth).toBe('authorization: Token');

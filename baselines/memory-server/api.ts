@@ -116,14 +116,25 @@ export interface MemoryServerApi {
    * unit ids, so a resume never re-sends them and still maps provenance. `candidates` are the batches in question
    * (an adapter that cannot list everything checks these one by one); the map may hold others too.
    */
-  landedBatches(ns: string, state: NamespaceState, c: Call, candidates: readonly Batch[]): Promise<Map<string, Record<string, string>>>;
+  landedBatches(
+    ns: string,
+    state: NamespaceState,
+    c: Call,
+    candidates: readonly Batch[],
+  ): Promise<Map<string, Record<string, string>>>;
   /**
    * Server ids → unit ids that exist only once processing is done (Graphiti assigns episode uuids in its queue):
    * read once, after processing, and kept with the namespace's markers.
    */
   resolveIds?(ns: string, state: NamespaceState, c: Call): Promise<Record<string, string>>;
   /** Whether the server has finished processing everything in `receipts` (messages expected in `expected`). */
-  processed(ns: string, state: NamespaceState, receipts: readonly BatchReceipt[], expected: number, c: Call): Promise<Processing>;
+  processed(
+    ns: string,
+    state: NamespaceState,
+    receipts: readonly BatchReceipt[],
+    expected: number,
+    c: Call,
+  ): Promise<Processing>;
   /** Messages (episodes) the server holds for the namespace; used by tests and the kill-resume check. */
   count(ns: string, state: NamespaceState, c: Call): Promise<number>;
   search(ns: string, state: NamespaceState, query: SearchQuery, k: number, c: Call): Promise<ServerHit[]>;
@@ -144,7 +155,9 @@ export function parseReply<S extends z.ZodType>(schema: S, body: unknown, label:
   const r = schema.safeParse(body);
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw new Error(`${label}: unexpected reply to ${what}: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}`);
+    throw new Error(
+      `${label}: unexpected reply to ${what}: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}`,
+    );
   }
   return r.data;
 }

@@ -99,7 +99,10 @@ export async function ingest(
   c: Call,
   opts: IngestOptions,
 ): Promise<Ingested> {
-  const batches = toBatches(fitMessages(toMessages(units), api.maxMessageChars, opts.longMessages, api.label), api.maxBatch);
+  const batches = toBatches(
+    fitMessages(toMessages(units), api.maxMessageChars, opts.longMessages, api.label),
+    api.maxBatch,
+  );
   const total = batches.reduce((n, b) => n + b.messages.length, 0);
   const label = `ingest ${api.label}`;
 
@@ -111,7 +114,13 @@ export async function ingest(
       state = await api.prepare(ns, c);
     } catch (err) {
       // A refused user/thread/namespace (a bad id, a plan limit, a key without the right): every question would fail.
-      if (err instanceof HttpCallError && !err.retryable && err.status !== undefined && err.status >= 400 && err.status < 500) {
+      if (
+        err instanceof HttpCallError &&
+        !err.retryable &&
+        err.status !== undefined &&
+        err.status >= 400 &&
+        err.status < 500
+      ) {
         throw new SetupError(`${api.label}: could not create namespace ${ns}: ${err.message}`);
       }
       throw err;
@@ -180,7 +189,9 @@ export async function ingest(
       if (p.done) break;
       if (p.failed) throw new Error(`${api.label}: processing of namespace ${ns} failed: ${p.failed}`);
       if (Date.now() - started > opts.timeoutMs) {
-        throw new Error(`${api.label}: processing of namespace ${ns} not finished after ${Math.round(opts.timeoutMs / 1000)} s (ingestTimeoutMs); the next question resumes waiting`);
+        throw new Error(
+          `${api.label}: processing of namespace ${ns} not finished after ${Math.round(opts.timeoutMs / 1000)} s (ingestTimeoutMs); the next question resumes waiting`,
+        );
       }
       await sleep(opts.pollMs);
     }

@@ -16,27 +16,71 @@ import { methods } from '../../src/run/method-registry.ts';
 import { memoryCheckpoints } from './ingest.ts';
 import { KEY_ENV, type Subject, SYSTEMS, TEST_KEY } from './testing/systems.ts';
 
-const noEmbedder: Embedder = { id: 'none', dim: 1, embed: () => Promise.reject(new Error('memory servers must not embed')) };
+const noEmbedder: Embedder = {
+  id: 'none',
+  dim: 1,
+  embed: () => Promise.reject(new Error('memory servers must not embed')),
+};
 const TURN: IndexSpec = { granularity: 'turn', roles: ['user', 'assistant'], includeCaptions: true };
 const K = 3;
 
 function session(id: string, at: string, turns: [string, 'user' | 'assistant', string][]): Session {
-  return { id, at, turns: turns.map(([speaker, role, text], i) => ({ id: `${id}#${i + 1}`, sessionId: id, index: i, role, speaker, text, at })) };
+  return {
+    id,
+    at,
+    turns: turns.map(([speaker, role, text], i) => ({
+      id: `${id}#${i + 1}`,
+      sessionId: id,
+      index: i,
+      role,
+      speaker,
+      text,
+      at,
+    })),
+  };
 }
 // Out of date order on purpose: ingestion must send oldest first.
 const HAYSTACK: Session[] = [
-  session('s2', '2023-05-08T14:00:00Z', [['Caroline', 'user', 'I adopted a cat named Miso last week.'], ['Melanie', 'assistant', 'Miso is a lovely name for a cat.']]),
-  session('s1', '2023-05-01T09:30:00Z', [['Caroline', 'user', 'I moved to Lisbon for a new nursing job.'], ['Melanie', 'assistant', 'Lisbon is beautiful in spring.'], ['Caroline', 'user', 'My sister visits from Porto soon.']]),
-  session('s3', '2023-05-20T18:15:00Z', [['Caroline', 'user', '我在学习大提琴，每周上两次课。'], ['Melanie', 'assistant', '大提琴很难，但很有意思。']]),
+  session('s2', '2023-05-08T14:00:00Z', [
+    ['Caroline', 'user', 'I adopted a cat named Miso last week.'],
+    ['Melanie', 'assistant', 'Miso is a lovely name for a cat.'],
+  ]),
+  session('s1', '2023-05-01T09:30:00Z', [
+    ['Caroline', 'user', 'I moved to Lisbon for a new nursing job.'],
+    ['Melanie', 'assistant', 'Lisbon is beautiful in spring.'],
+    ['Caroline', 'user', 'My sister visits from Porto soon.'],
+  ]),
+  session('s3', '2023-05-20T18:15:00Z', [
+    ['Caroline', 'user', '我在学习大提琴，每周上两次课。'],
+    ['Melanie', 'assistant', '大提琴很难，但很有意思。'],
+  ]),
 ];
 const q = (id: string, text: string): Query => Object.freeze({ id, text, askedAt: '2023-06-01T00:00:00Z' });
-const QUERIES = [q('q1', 'What is the name of my cat?'), q('q2', 'Which city did I move to for nursing?'), q('q3', '我在学习什么乐器？')];
+const QUERIES = [
+  q('q1', 'What is the name of my cat?'),
+  q('q2', 'Which city did I move to for nursing?'),
+  q('q3', '我在学习什么乐器？'),
+];
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-memservers-'));
 let cacheN = 0;
 function provider(cacheDir: string, over: Partial<RequestPolicy> = {}): LlmProvider {
-  const requestPolicy: RequestPolicy = { schedule: (fn) => fn(), timeoutMs: 2000, maxRetries: 3, retryBaseMs: 1, cacheDir, cacheMode: 'read-write', ...over };
-  return { forRole: () => { throw new Error('no LLM here'); }, has: () => false, requestPolicy };
+  const requestPolicy: RequestPolicy = {
+    schedule: (fn) => fn(),
+    timeoutMs: 2000,
+    maxRetries: 3,
+    retryBaseMs: 1,
+    cacheDir,
+    cacheMode: 'read-write',
+    ...over,
+  };
+  return {
+    forRole: () => {
+      throw new Error('no LLM here');
+    },
+    has: () => false,
+    requestPolicy,
+  };
 }
 const freshCache = () => join(dir, `cache-${cacheN++}`);
 
@@ -45,8 +89,17 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function create(sys: (typeof SYSTEMS)[number], subject: Subject, extra: Record<string, unknown> = {}, runKey = 'run0001'): Promise<Method> {
-  return methods.create(sys.method, { ...subject.options, ...extra }, { id: sys.name, index: TURN, k: K, seed: 1, runKey, llmRoles: [] });
+async function create(
+  sys: (typeof SYSTEMS)[number],
+  subject: Subject,
+  extra: Record<string, unknown> = {},
+  runKey = 'run0001',
+): Promise<Method> {
+  return methods.create(
+    sys.method,
+    { ...subject.options, ...extra },
+    { id: sys.name, index: TURN, k: K, seed: 1, runKey, llmRoles: [] },
+  );
 }
 
 describe.each(SYSTEMS)('$name', (sys) => {
@@ -95,7 +148,9 @@ describe.each(SYSTEMS)('$name', (sys) => {
     expect(subject.adds()).toBe(3);
     expect(subject.stored()).toHaveLength(index.units.length);
     expect(new Set(subject.stored()).size).toBe(index.units.length);
-    const firstAdd = subject.server.requests.find((r) => r.method === 'POST' && /memories\/?(add\/)?$|messages$/.test(r.path));
+    const firstAdd = subject.server.requests.find(
+      (r) => r.method === 'POST' && /memories\/?(add\/)?$|messages$/.test(r.path),
+    );
     expect(JSON.stringify(firstAdd?.body)).toContain('Lisbon');
     const top = await method.run(QUERIES[0]!, index, { seed: 1, calls: [], llm: provider(cacheDir), checkpoints: cp });
     expect(top.retrieval.context).toContain('Miso');
@@ -111,7 +166,8 @@ describe.each(SYSTEMS)('$name', (sys) => {
     const cacheDir = freshCache();
     const first = await create(sys, subject, {}, 'run0002');
     const contexts: string[] = [];
-    for (const query of QUERIES) contexts.push((await first.run(query, index, { seed: 1, calls: [], llm: provider(cacheDir) })).retrieval.context);
+    for (const query of QUERIES)
+      contexts.push((await first.run(query, index, { seed: 1, calls: [], llm: provider(cacheDir) })).retrieval.context);
     await first.close?.();
     const before = subject.server.requests.length;
     const second = await create(sys, subject, {}, 'run0003');
@@ -142,7 +198,9 @@ describe.each(SYSTEMS)('$name', (sys) => {
     };
     const storedBefore = subject.stored().length;
     const crashed = await create(sys, subject, {}, 'run0004');
-    await expect(crashed.run(QUERIES[0]!, index, { seed: 1, calls: [], llm: provider(cacheDir), checkpoints: cp })).rejects.toThrow('killed');
+    await expect(
+      crashed.run(QUERIES[0]!, index, { seed: 1, calls: [], llm: provider(cacheDir), checkpoints: cp }),
+    ).rejects.toThrow('killed');
     const resumed = await create(sys, subject, {}, 'run0004');
     const out = await resumed.run(QUERIES[0]!, index, { seed: 1, calls: [], llm: provider(cacheDir), checkpoints: cp });
     expect(out.retrieval.context).toContain('Miso');
@@ -167,7 +225,11 @@ describe.each(SYSTEMS)('$name', (sys) => {
     const method2 = await create(sys, subject, {}, 'run0005');
     const llm2 = provider(freshCache(), { retryBaseMs: 1, timeoutMs: 300 });
     // Faults on the search (idempotent): a slow add would land twice after the client's timeout, as on a real server.
-    subject.server.faults.push({ status: 500, match: 'search' }, { malformed: true, match: 'search' }, { delayMs: 600, match: 'search' });
+    subject.server.faults.push(
+      { status: 500, match: 'search' },
+      { malformed: true, match: 'search' },
+      { delayMs: 600, match: 'search' },
+    );
     const before = subject.server.requests.length;
     const ctx2: Ctx = { seed: 1, calls: [], llm: llm2 };
     const out = await method2.run(QUERIES[2]!, index, ctx2);
@@ -184,7 +246,9 @@ describe.each(SYSTEMS)('$name', (sys) => {
     const method = await create(sys, subject, { ingestTimeoutMs: 50 }, 'run0006');
     subject.setNeverFinish(true);
     try {
-      await expect(method.run(QUERIES[0]!, index, { seed: 1, calls: [], llm: provider(freshCache()) })).rejects.toThrow(/not finished after/);
+      await expect(method.run(QUERIES[0]!, index, { seed: 1, calls: [], llm: provider(freshCache()) })).rejects.toThrow(
+        /not finished after/,
+      );
     } finally {
       subject.setNeverFinish(false);
     }
@@ -194,7 +258,9 @@ describe.each(SYSTEMS)('$name', (sys) => {
   it('an unreachable server is one EndpointError line naming the URL', async () => {
     const index = createMemoryIndex(HAYSTACK, TURN, noEmbedder);
     const dead = await create(sys, subject, { baseUrl: 'http://127.0.0.1:9' }, 'run0007');
-    const err = await dead.run(QUERIES[0]!, index, { seed: 1, calls: [], llm: provider(freshCache()) }).catch((e: unknown) => e);
+    const err = await dead
+      .run(QUERIES[0]!, index, { seed: 1, calls: [], llm: provider(freshCache()) })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EndpointError);
     expect(String(err)).toMatch(/127\.0\.0\.1:9.*unreachable/);
   });
@@ -204,7 +270,9 @@ describe.each(SYSTEMS)('$name', (sys) => {
     const index = createMemoryIndex(HAYSTACK, TURN, noEmbedder);
     process.env.ADAPTMR_WRONG_KEY = 'wrong-key-0123456789';
     const wrong = await create(sys, subject, { apiKeyEnv: 'ADAPTMR_WRONG_KEY' }, 'run0008');
-    const err2 = await wrong.run(QUERIES[0]!, index, { seed: 1, calls: [], llm: provider(freshCache()) }).catch((e: unknown) => e);
+    const err2 = await wrong
+      .run(QUERIES[0]!, index, { seed: 1, calls: [], llm: provider(freshCache()) })
+      .catch((e: unknown) => e);
     expect(err2).toBeInstanceOf(EndpointError);
     expect(String(err2)).toMatch(/rejected the key/);
     expect(String(err2)).not.toContain('wrong-key-0123456789');
@@ -219,7 +287,11 @@ describe('mem0 oss wire details', () => {
       const index = createMemoryIndex(HAYSTACK, TURN, noEmbedder);
       const method = await create(sys, subject, {}, 'run0009');
       // One shared word with a long memory scores below 0.1 on the stand-in's overlap measure.
-      const out = await method.run(q('q9', 'spring tulips gardens weather forecast rain umbrella coats season'), index, { seed: 1, calls: [], llm: provider(freshCache()) });
+      const out = await method.run(
+        q('q9', 'spring tulips gardens weather forecast rain umbrella coats season'),
+        index,
+        { seed: 1, calls: [], llm: provider(freshCache()) },
+      );
       expect(out.retrieval.context).toContain('Lisbon is beautiful in spring');
       const search = subject.server.requests.find((r) => r.path === '/search')!;
       expect(search.body).toMatchObject({ top_k: K, threshold: 0 });

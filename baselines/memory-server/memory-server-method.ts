@@ -53,7 +53,11 @@ function defaultPolicy(): RequestPolicy {
   };
 }
 
-export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSettings, f: MethodFactoryContext): Method {
+export function createMemoryServerMethod(
+  api: MemoryServerApi,
+  s: MemoryServerSettings,
+  f: MethodFactoryContext,
+): Method {
   let http: JsonHttpClient | undefined;
   let cache: ResponseCache | undefined;
   let retry = { retries: 4, retryBaseMs: 1000 };
@@ -107,7 +111,14 @@ export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSe
     const ns = namespaceOf(index);
     const cp = ctx.checkpoints ?? fallbackCheckpoints;
     await register(ns, cp);
-    return ingest(api, ns, index.units, cp, { http: client, calls: ctx.calls, stage: 'ingest' }, { pollMs: s.pollMs, timeoutMs: s.ingestTimeoutMs, ...retry, longMessages: s.longMessages ?? 'split' });
+    return ingest(
+      api,
+      ns,
+      index.units,
+      cp,
+      { http: client, calls: ctx.calls, stage: 'ingest' },
+      { pollMs: s.pollMs, timeoutMs: s.ingestTimeoutMs, ...retry, longMessages: s.longMessages ?? 'split' },
+    );
   });
 
   return {
@@ -142,20 +153,40 @@ export function createMemoryServerMethod(api: MemoryServerApi, s: MemoryServerSe
       if (hit !== undefined) {
         const parsed = CachedSearchSchema.safeParse(hit);
         if (parsed.success) {
-          ctx.calls.push({ stage: 'search', model: api.label, promptTokens: 0, completionTokens: 0, latencyMs: performance.now() - t0, cached: true, costUsd: 0 });
+          ctx.calls.push({
+            stage: 'search',
+            model: api.label,
+            promptTokens: 0,
+            completionTokens: 0,
+            latencyMs: performance.now() - t0,
+            cached: true,
+            costUsd: 0,
+          });
           return { retrieval: renderSearch(parsed.data, index, f.k, api) };
         }
       }
       if (index.units.length === 0) return { retrieval: renderSearch({ hits: [] }, index, f.k, api) };
       const ingested = await ingestHaystack(index, ctx);
       await checkHealth(client, ctx.calls);
-      const hits = await api.search(namespaceOf(index), ingested.state, { text: query.text, askedAt: query.askedAt }, f.k, { http: client, calls: ctx.calls, stage: 'search' });
+      const hits = await api.search(
+        namespaceOf(index),
+        ingested.state,
+        { text: query.text, askedAt: query.askedAt },
+        f.k,
+        { http: client, calls: ctx.calls, stage: 'search' },
+      );
       const result: CachedSearch = {
         hits: hits.map((h) => ({
           text: h.text,
           score: h.score,
           ...(h.at !== undefined ? { at: h.at } : {}),
-          unitIds: [...new Set(h.sources.map((id) => (api.sourcesAreUnitIds ? id : ingested.ids.get(id))).filter((u): u is string => u !== undefined))],
+          unitIds: [
+            ...new Set(
+              h.sources
+                .map((id) => (api.sourcesAreUnitIds ? id : ingested.ids.get(id)))
+                .filter((u): u is string => u !== undefined),
+            ),
+          ],
         })),
       };
       await store.put(key, material, result);

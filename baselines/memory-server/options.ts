@@ -23,12 +23,20 @@ export const CommonServerOptions = {
   /** Interval between processing-status polls. */
   pollMs: z.number().int().positive().default(1000),
   /** Give up waiting for processing after this long: the question gets an error row; the next one resumes the wait. */
-  ingestTimeoutMs: z.number().int().positive().default(30 * 60_000),
+  ingestTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(30 * 60_000),
 };
 
 type Env = NodeJS.ProcessEnv;
 
-export function resolveBaseUrl(o: { baseUrl?: string | undefined; baseUrlEnv?: string | undefined }, fallback: string, env: Env = process.env): string {
+export function resolveBaseUrl(
+  o: { baseUrl?: string | undefined; baseUrlEnv?: string | undefined },
+  fallback: string,
+  env: Env = process.env,
+): string {
   const fromEnv = o.baseUrlEnv ? env[o.baseUrlEnv] : undefined;
   const url = fromEnv !== undefined && fromEnv !== '' ? fromEnv : (o.baseUrl ?? fallback);
   try {
@@ -40,7 +48,12 @@ export function resolveBaseUrl(o: { baseUrl?: string | undefined; baseUrlEnv?: s
 }
 
 /** The key from `apiKeyEnv`, formatted into the header the API documents. */
-export function resolveAuth(apiKeyEnv: string | undefined, header: string, scheme: string, env: Env = process.env): HttpEndpoint['auth'] {
+export function resolveAuth(
+  apiKeyEnv: string | undefined,
+  header: string,
+  scheme: string,
+  env: Env = process.env,
+): HttpEndpoint['auth'] {
   if (apiKeyEnv === undefined) return undefined;
   const key = readSecret(apiKeyEnv, env);
   if (key === undefined || key === '') throw new InputError(`environment variable ${apiKeyEnv} (apiKeyEnv) is not set`);

@@ -49,7 +49,12 @@ export function sourceUnits(hits: CachedSearch['hits'], index: MemoryIndex, k: n
   return out;
 }
 
-export function renderSearch(result: CachedSearch, index: MemoryIndex, k: number, api: Pick<MemoryServerApi, 'label' | 'output'>): Retrieval {
+export function renderSearch(
+  result: CachedSearch,
+  index: MemoryIndex,
+  k: number,
+  api: Pick<MemoryServerApi, 'label' | 'output'>,
+): Retrieval {
   const hits = result.hits.slice(0, k);
   return {
     units: api.output === 'units' ? sourceUnits(hits, index, k) : [],

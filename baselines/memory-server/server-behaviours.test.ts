@@ -14,11 +14,20 @@ import type { Query, Session } from '../../src/core/types.ts';
 import { createMemoryIndex } from '../../src/index/memory-index.ts';
 import { methods } from '../../src/run/method-registry.ts';
 import { MEM0_OSS_LIST_LIMIT, startMem0OssStandIn } from '../mem0/testing/mem0-servers.ts';
-import { startGraphitiStandIn, startZepV3StandIn, startZepV4StandIn, ZEP_MESSAGE_CAP } from '../zep/testing/zep-servers.ts';
+import {
+  startGraphitiStandIn,
+  startZepV3StandIn,
+  startZepV4StandIn,
+  ZEP_MESSAGE_CAP,
+} from '../zep/testing/zep-servers.ts';
 import { memoryCheckpoints } from './ingest.ts';
 import { KEY_ENV, SYSTEMS, TEST_KEY } from './testing/systems.ts';
 
-const noEmbedder: Embedder = { id: 'none', dim: 1, embed: () => Promise.reject(new Error('memory servers must not embed')) };
+const noEmbedder: Embedder = {
+  id: 'none',
+  dim: 1,
+  embed: () => Promise.reject(new Error('memory servers must not embed')),
+};
 const TURN: IndexSpec = { granularity: 'turn', roles: ['user', 'assistant'], includeCaptions: true };
 const K = 3;
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-server-behaviours-'));
@@ -30,14 +39,45 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function provider(over: Partial<RequestPolicy> = {}): LlmProvider {
-  const requestPolicy: RequestPolicy = { schedule: (fn) => fn(), timeoutMs: 2000, maxRetries: 3, retryBaseMs: 1, cacheDir: join(dir, `cache-${n++}`), cacheMode: 'read-write', ...over };
-  return { forRole: () => { throw new Error('no LLM here'); }, has: () => false, requestPolicy };
+  const requestPolicy: RequestPolicy = {
+    schedule: (fn) => fn(),
+    timeoutMs: 2000,
+    maxRetries: 3,
+    retryBaseMs: 1,
+    cacheDir: join(dir, `cache-${n++}`),
+    cacheMode: 'read-write',
+    ...over,
+  };
+  return {
+    forRole: () => {
+      throw new Error('no LLM here');
+    },
+    has: () => false,
+    requestPolicy,
+  };
 }
-const ctx = (llm: LlmProvider, checkpoints?: Checkpoints): Ctx => ({ seed: 1, calls: [], llm, ...(checkpoints ? { checkpoints } : {}) });
+const ctx = (llm: LlmProvider, checkpoints?: Checkpoints): Ctx => ({
+  seed: 1,
+  calls: [],
+  llm,
+  ...(checkpoints ? { checkpoints } : {}),
+});
 const q = (text: string): Query => Object.freeze({ id: `q${n++}`, text, askedAt: '2023-06-01T00:00:00Z' });
 
 function session(id: string, at: string, texts: string[]): Session {
-  return { id, at, turns: texts.map((text, i) => ({ id: `${id}#${i + 1}`, sessionId: id, index: i, role: i % 2 === 0 ? 'user' : 'assistant', speaker: i % 2 === 0 ? 'Caroline' : 'Melanie', text, at })) };
+  return {
+    id,
+    at,
+    turns: texts.map((text, i) => ({
+      id: `${id}#${i + 1}`,
+      sessionId: id,
+      index: i,
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      speaker: i % 2 === 0 ? 'Caroline' : 'Melanie',
+      text,
+      at,
+    })),
+  };
 }
 const SMALL: Session[] = [
   session('s1', '2023-05-01T09:30:00Z', ['I moved to Lisbon for a new nursing job.', 'Lisbon is beautiful in spring.']),
@@ -46,7 +86,14 @@ const SMALL: Session[] = [
 /** Sessions of `turns` turns each, every turn distinct. */
 const many = (sessions: number, turns: number): Session[] =>
   Array.from({ length: sessions }, (_, s) =>
-    session(`m${s}`, new Date(Date.UTC(2023, 0, 1 + s)).toISOString(), Array.from({ length: turns }, (_, t) => `note ${s}-${t}: the ${['red', 'green', 'blue'][t % 3]} box number ${s * 1000 + t}`)),
+    session(
+      `m${s}`,
+      new Date(Date.UTC(2023, 0, 1 + s)).toISOString(),
+      Array.from(
+        { length: turns },
+        (_, t) => `note ${s}-${t}: the ${['red', 'green', 'blue'][t % 3]} box number ${s * 1000 + t}`,
+      ),
+    ),
   );
 
 async function create(method: 'mem0' | 'zep', options: Record<string, unknown>, runKey = `run${n++}`): Promise<Method> {
@@ -73,13 +120,14 @@ describe('Graphiti: the queue worker dies on an unknown episode uuid', () => {
   it('ingestion sends no uuid; episodes map back to units through their names', async () => {
     const s = await startGraphitiStandIn(2);
     try {
-      const method = await create("zep", { api: "graphiti", baseUrl: s.baseUrl, pollMs: 1, ingestTimeoutMs: 3000 });
+      const method = await create('zep', { api: 'graphiti', baseUrl: s.baseUrl, pollMs: 1, ingestTimeoutMs: 3000 });
       const index = createMemoryIndex(SMALL, TURN, noEmbedder);
       const out = await method.run(q('What is the name of my cat?'), index, ctx(provider()));
       expect(s.workerDied).toBe(false);
       expect(s.violations).toEqual([]);
       const adds = s.requests.filter((r) => r.path === '/messages');
-      for (const r of adds) for (const m of (r.body as { messages: Record<string, unknown>[] }).messages) expect(m.uuid ?? null).toBeNull();
+      for (const r of adds)
+        for (const m of (r.body as { messages: Record<string, unknown>[] }).messages) expect(m.uuid ?? null).toBeNull();
       expect(out.retrieval.context).toContain('Miso');
       // Facts cite episodes by their server-assigned uuids; the names the adapter set map them back to units.
       const ids = out.retrieval.units.map((u) => u.unit.id);
@@ -100,7 +148,9 @@ describe('Mem0 OSS: GET /memories returns 20 unless asked for more (1,000 at mos
       const index = createMemoryIndex(many(3, 15), TURN, noEmbedder); // 45 memories, batches b0..b2 of 15
       const cp = killedAt('b2');
       const options = { api: 'oss', baseUrl: s.baseUrl, apiKeyEnv: KEY_ENV, pollMs: 1, keep: true };
-      await expect((await create('mem0', options, 'resume20')).run(q('blue box'), index, ctx(provider(), cp))).rejects.toThrow('killed');
+      await expect(
+        (await create('mem0', options, 'resume20')).run(q('blue box'), index, ctx(provider(), cp)),
+      ).rejects.toThrow('killed');
       await (await create('mem0', options, 'resume20')).run(q('blue box'), index, ctx(provider(), cp));
       const keys = s.memories.map((m) => m.memory);
       expect(keys).toHaveLength(45);
@@ -117,11 +167,15 @@ describe('Mem0 OSS: GET /memories returns 20 unless asked for more (1,000 at mos
       const index = createMemoryIndex(many(51, 20), TURN, noEmbedder); // 1,020 memories: the list shows 1,000
       const cp = killedAt('b50');
       const options = { api: 'oss', baseUrl: s.baseUrl, apiKeyEnv: KEY_ENV, pollMs: 1, keep: true };
-      await expect((await create('mem0', options, 'resume1000')).run(q('red box'), index, ctx(provider(), cp))).rejects.toThrow('killed');
+      await expect(
+        (await create('mem0', options, 'resume1000')).run(q('red box'), index, ctx(provider(), cp)),
+      ).rejects.toThrow('killed');
       await (await create('mem0', options, 'resume1000')).run(q('red box'), index, ctx(provider(), cp));
       expect(s.memories.length).toBe(1020);
       expect(new Set(s.memories.map((m) => m.memory)).size).toBe(1020);
-      const lists = s.requests.filter((r) => r.method === 'GET' && r.path === '/memories' && r.query.user_id !== 'adaptmr-health-check');
+      const lists = s.requests.filter(
+        (r) => r.method === 'GET' && r.path === '/memories' && r.query.user_id !== 'adaptmr-health-check',
+      );
       expect(lists.every((r) => r.query.top_k === String(MEM0_OSS_LIST_LIMIT))).toBe(true);
       expect(s.violations).toEqual([]);
     } finally {
@@ -133,7 +187,11 @@ describe('Mem0 OSS: GET /memories returns 20 unless asked for more (1,000 at mos
     const s = await startMem0OssStandIn(TEST_KEY);
     try {
       const method = await create('mem0', { api: 'oss', baseUrl: s.baseUrl, apiKeyEnv: KEY_ENV, pollMs: 1 });
-      const out = await method.run(q('Lisbon nursing job cat Miso'), createMemoryIndex(SMALL, TURN, noEmbedder), ctx(provider()));
+      const out = await method.run(
+        q('Lisbon nursing job cat Miso'),
+        createMemoryIndex(SMALL, TURN, noEmbedder),
+        ctx(provider()),
+      );
       const memories = out.retrieval.context.split('\n\n');
       expect(memories.length).toBeGreaterThan(1);
       for (const m of memories) expect(m.match(/\d{4}\/\d\d\/\d\d \(\w{3}\)/g), m).toHaveLength(1);
@@ -166,12 +224,21 @@ describe('Zep Cloud: messages over 2,500 characters are refused', () => {
     const s = api === 'v3' ? await startZepV3StandIn(TEST_KEY) : await startZepV4StandIn(TEST_KEY);
     try {
       const method = await create('zep', { api, baseUrl: s.baseUrl, apiKeyEnv: KEY_ENV, pollMs: 1, scope: 'episodes' });
-      const out = await method.run(q('我在哪里做护士？'), createMemoryIndex(haystack, TURN, noEmbedder), ctx(provider()));
+      const out = await method.run(
+        q('我在哪里做护士？'),
+        createMemoryIndex(haystack, TURN, noEmbedder),
+        ctx(provider()),
+      );
       expect(s.violations).toEqual([]);
       const parts = s.episodes.filter((e) => e.metadata.unit_id === 's3#1');
       expect(parts.length).toBeGreaterThan(1);
       for (const p of parts) expect([...p.content].length).toBeLessThanOrEqual(ZEP_MESSAGE_CAP);
-      expect(parts.map((p) => p.content).join('').replace(/\s+/g, '')).toBe(long.replace(/\s+/g, ''));
+      expect(
+        parts
+          .map((p) => p.content)
+          .join('')
+          .replace(/\s+/g, ''),
+      ).toBe(long.replace(/\s+/g, ''));
       expect(out.retrieval.units[0]?.unit.id).toBe('s3#1');
       expect(new Set(out.retrieval.units.map((u) => u.unit.id)).size).toBe(out.retrieval.units.length);
       await method.close?.();
@@ -183,8 +250,16 @@ describe('Zep Cloud: messages over 2,500 characters are refused', () => {
   it('longMessages: refuse stops with one line naming the message, before any request', async () => {
     const s = await startZepV3StandIn(TEST_KEY);
     try {
-      const method = await create('zep', { api: 'v3', baseUrl: s.baseUrl, apiKeyEnv: KEY_ENV, pollMs: 1, longMessages: 'refuse' });
-      const err = await method.run(q('cello'), createMemoryIndex(haystack, TURN, noEmbedder), ctx(provider())).catch((e: unknown) => e);
+      const method = await create('zep', {
+        api: 'v3',
+        baseUrl: s.baseUrl,
+        apiKeyEnv: KEY_ENV,
+        pollMs: 1,
+        longMessages: 'refuse',
+      });
+      const err = await method
+        .run(q('cello'), createMemoryIndex(haystack, TURN, noEmbedder), ctx(provider()))
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(SetupError);
       expect(String(err)).toMatch(/s3#1.*2,?500/);
       expect(String(err)).not.toContain('\n');
@@ -201,7 +276,9 @@ describe('Zep v3 setup: only "already exists" is an accepted failure', () => {
     try {
       s.faults.push({ match: 'POST /api/v2/users', status: 400 });
       const method = await create('zep', { api: 'v3', baseUrl: s.baseUrl, apiKeyEnv: KEY_ENV, pollMs: 1 });
-      const err = await method.run(q('cat'), createMemoryIndex(SMALL, TURN, noEmbedder), ctx(provider())).catch((e: unknown) => e);
+      const err = await method
+        .run(q('cat'), createMemoryIndex(SMALL, TURN, noEmbedder), ctx(provider()))
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(SetupError);
       expect(String(err)).toMatch(/zep:v3.*user.*HTTP 400/);
       expect(s.count(/POST .*\/messages$/)).toBe(0);
@@ -215,7 +292,9 @@ describe('Zep v3 setup: only "already exists" is an accepted failure', () => {
     try {
       s.faults.push({ match: 'POST /api/v4/users', status: 403 });
       const method = await create('zep', { api: 'v4', baseUrl: s.baseUrl, apiKeyEnv: KEY_ENV, pollMs: 1 });
-      const err = await method.run(q('cat'), createMemoryIndex(SMALL, TURN, noEmbedder), ctx(provider())).catch((e: unknown) => e);
+      const err = await method
+        .run(q('cat'), createMemoryIndex(SMALL, TURN, noEmbedder), ctx(provider()))
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(SetupError);
       expect(String(err)).toMatch(/zep:v4: could not create namespace .*HTTP 403/);
     } finally {
@@ -246,7 +325,14 @@ describe.each(SYSTEMS)('$name: a batch the server stored before failing is not s
   ] as const)('after storing, the server %s', async (_label, fault) => {
     const subject = await sys.start(1);
     try {
-      const addPath = sys.method === 'mem0' ? (sys.api === 'oss' ? 'POST /memories' : 'POST /v3/memories/add/') : sys.api === 'graphiti' ? 'POST /messages' : '/messages';
+      const addPath =
+        sys.method === 'mem0'
+          ? sys.api === 'oss'
+            ? 'POST /memories'
+            : 'POST /v3/memories/add/'
+          : sys.api === 'graphiti'
+            ? 'POST /messages'
+            : '/messages';
       subject.server.faults.push({ match: addPath, after: true, ...fault });
       const index = createMemoryIndex(SMALL, TURN, noEmbedder);
       const method = await create(sys.method, { ...subject.options, keep: true, ingestTimeoutMs: 5000 });

@@ -42,7 +42,12 @@ export function splitText(text: string, cap: number): string[] {
 }
 
 /** The messages a server with a content cap accepts: long ones split (or the run stopped, `refuse`). */
-export function fitMessages(messages: readonly ServerMessage[], cap: number | undefined, mode: LongMessages, label: string): ServerMessage[] {
+export function fitMessages(
+  messages: readonly ServerMessage[],
+  cap: number | undefined,
+  mode: LongMessages,
+  label: string,
+): ServerMessage[] {
   if (cap === undefined) return [...messages];
   const out: ServerMessage[] = [];
   for (const m of messages) {

@@ -23,7 +23,12 @@ function numbered(units: readonly MemoryUnit[]): string {
 }
 
 /** ① Rewrite: several search queries for the question; later rounds also see what was found and judged insufficient. */
-export function rewritePrompt(question: string, askedAt: string, n: number, previous?: { queries: string[]; experience: string }): ChatMessage[] {
+export function rewritePrompt(
+  question: string,
+  askedAt: string,
+  n: number,
+  previous?: { queries: string[]; experience: string },
+): ChatMessage[] {
   const feedback = previous
     ? `\n\nQueries already tried: ${JSON.stringify(previous.queries)}\nWhat they found (judged not sufficient to answer):\n${previous.experience}\n\nWrite new queries that look for the information still missing.`
     : '';
@@ -38,7 +43,9 @@ export function rewritePrompt(question: string, askedAt: string, n: number, prev
 export function parseQueries(reply: string, n: number): string[] | undefined {
   const v = readJson(reply, z.union([z.object({ queries: z.array(z.unknown()) }), z.array(z.unknown())]));
   if (!v) return undefined;
-  const list = (Array.isArray(v) ? v : v.queries).filter((q): q is string => typeof q === 'string' && q.trim() !== '').map((q) => q.trim());
+  const list = (Array.isArray(v) ? v : v.queries)
+    .filter((q): q is string => typeof q === 'string' && q.trim() !== '')
+    .map((q) => q.trim());
   return list.length > 0 ? [...new Set(list)].slice(0, n) : undefined;
 }
 

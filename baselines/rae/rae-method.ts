@@ -23,7 +23,14 @@ import type { Query, ScoredUnit } from '../../src/core/types.ts';
 import { isYes } from '../../src/llm/yes-no.ts';
 import { countOverlap, extractEntities, textKeys } from '../../src/strategies/text.ts';
 import { chatText, LlmModeOptionsShape, rankByScore, resolveLlmMode } from '../llm-mode.ts';
-import { parseQueries, parseRanking, rerankPrompt, rewritePrompt, summaryPrompt, sufficiencyPrompt } from './prompts.ts';
+import {
+  parseQueries,
+  parseRanking,
+  rerankPrompt,
+  rewritePrompt,
+  summaryPrompt,
+  sufficiencyPrompt,
+} from './prompts.ts';
 import { crossEncoderScores, fusionScores, RerankEndpointSchema } from './rerank.ts';
 
 export const RaeOptionsSchema = z
@@ -48,7 +55,11 @@ export const RaeOptionsSchema = z
 export type RaeOptions = z.output<typeof RaeOptionsSchema>;
 
 /** Best unit per session over one query's ranking, until `topK` sessions (seed ②+③). */
-export function topSessions(scores: ArrayLike<number>, sessionOf: (unit: number) => string, topK: number): { unit: number; score: number }[] {
+export function topSessions(
+  scores: ArrayLike<number>,
+  sessionOf: (unit: number) => string,
+  topK: number,
+): { unit: number; score: number }[] {
   const out: { unit: number; score: number }[] = [];
   const seen = new Set<string>();
   for (const unit of rankByScore(scores)) {
@@ -78,28 +89,66 @@ export function createRae(o: RaeOptions, context: MethodFactoryContext): Method 
   const { role } = resolveLlmMode(o, context);
   const endpoint = o.enable_rerank ? o.rerankEndpoint : undefined;
 
-  async function rerank(query: Query, index: MemoryIndex, cands: { unit: number; score: number }[], ctx: Ctx, notes: Record<string, unknown>): Promise<{ unit: number; score: number }[]> {
+  async function rerank(
+    query: Query,
+    index: MemoryIndex,
+    cands: { unit: number; score: number }[],
+    ctx: Ctx,
+    notes: Record<string, unknown>,
+  ): Promise<{ unit: number; score: number }[]> {
     if (!o.enable_rerank || cands.length === 0) return cands;
     const units = cands.map((c) => index.units[c.unit]!);
     if (endpoint) {
-      const s = await crossEncoderScores(endpoint, query.text, units.map((u) => u.text), ctx, where);
+      const s = await crossEncoderScores(
+        endpoint,
+        query.text,
+        units.map((u) => u.text),
+        ctx,
+        where,
+      );
       return rankByScore(s).map((i) => ({ unit: cands[i]!.unit, score: s[i]! }));
     }
     if (role) {
-      const order = parseRanking(await chatText(ctx, role, 'query:rerank', rerankPrompt(query.text, units), 300, where), cands.length);
+      const order = parseRanking(
+        await chatText(ctx, role, 'query:rerank', rerankPrompt(query.text, units), 300, where),
+        cands.length,
+      );
       if (order) return order.map((i, r) => ({ unit: cands[i]!.unit, score: (cands.length - r) / cands.length }));
       notes.fallbacks = Number(notes.fallbacks ?? 0) + 1;
       return cands;
     }
     const bm25 = index.keywordScores(query.text);
-    const fused = fusionScores(cands.map((c) => bm25[c.unit]!), cands.map((c) => c.score));
+    const fused = fusionScores(
+      cands.map((c) => bm25[c.unit]!),
+      cands.map((c) => c.score),
+    );
     return rankByScore(fused).map((i) => ({ unit: cands[i]!.unit, score: fused[i]! }));
   }
 
-  async function queriesFor(round: number, query: Query, state: RunState, previous: { experience: string; missing: string[] }, ctx: Ctx, notes: Record<string, unknown>): Promise<string[]> {
+  async function queriesFor(
+    round: number,
+    query: Query,
+    state: RunState,
+    previous: { experience: string; missing: string[] },
+    ctx: Ctx,
+    notes: Record<string, unknown>,
+  ): Promise<string[]> {
     // Without the rewrite step, a later round searches for the question's entities the top units still lack.
-    if (!o.enable_query_rewrite || !role) return round === 1 ? [query.text] : previous.missing.length > 0 ? [previous.missing.join(' ')] : [];
-    const reply = await chatText(ctx, role, 'query:rewrite', rewritePrompt(query.text, query.askedAt, o.num_queries, round > 1 ? { queries: state.queries, experience: previous.experience } : undefined), 300, where);
+    if (!o.enable_query_rewrite || !role)
+      return round === 1 ? [query.text] : previous.missing.length > 0 ? [previous.missing.join(' ')] : [];
+    const reply = await chatText(
+      ctx,
+      role,
+      'query:rewrite',
+      rewritePrompt(
+        query.text,
+        query.askedAt,
+        o.num_queries,
+        round > 1 ? { queries: state.queries, experience: previous.experience } : undefined,
+      ),
+      300,
+      where,
+    );
     const rewritten = parseQueries(reply, o.num_queries);
     if (!rewritten) notes.fallbacks = Number(notes.fallbacks ?? 0) + 1;
     const qs = round === 1 ? [query.text, ...(rewritten ?? [])] : (rewritten ?? []);
@@ -109,7 +158,18 @@ export function createRae(o: RaeOptions, context: MethodFactoryContext): Method 
   async function experienceOf(query: Query, top: ScoredUnit[], ctx: Ctx, llm: LlmRole | undefined): Promise<string> {
     if (top.length === 0) return NO_MEMORY_LINE;
     if (!llm || !o.summary) return renderUnits(top);
-    const text = await chatText(ctx, llm, 'query:summary', summaryPrompt(query.text, query.askedAt, top.map((t) => t.unit)), 500, where);
+    const text = await chatText(
+      ctx,
+      llm,
+      'query:summary',
+      summaryPrompt(
+        query.text,
+        query.askedAt,
+        top.map((t) => t.unit),
+      ),
+      500,
+      where,
+    );
     return `## Experience from Similar Conversations\n${text.trim()}`;
   }
 
@@ -117,13 +177,16 @@ export function createRae(o: RaeOptions, context: MethodFactoryContext): Method 
     capabilities: { output: 'units', ...(role ? { llmRoles: [role] } : { degraded: 'offline' }) },
     async run(query, index, ctx) {
       const notes: Record<string, unknown> = { rounds: 0 };
-      if (index.units.length === 0) return { retrieval: { units: [], noMemory: false, context: NO_MEMORY_LINE, notes } };
+      if (index.units.length === 0)
+        return { retrieval: { units: [], noMemory: false, context: NO_MEMORY_LINE, notes } };
       const state: RunState = { candidates: new Map(), queries: [] };
       let top: ScoredUnit[] = [];
       let experience = NO_MEMORY_LINE;
       let missing: string[] = [];
       for (let round = 1; round <= o.max_retrieval_rounds; round++) {
-        const queries = (await queriesFor(round, query, state, { experience, missing }, ctx, notes)).filter((q) => !state.queries.includes(q));
+        const queries = (await queriesFor(round, query, state, { experience, missing }, ctx, notes)).filter(
+          (q) => !state.queries.includes(q),
+        );
         if (round > 1 && queries.length === 0) break;
         notes.rounds = round;
         state.queries.push(...queries);
@@ -141,9 +204,19 @@ export function createRae(o: RaeOptions, context: MethodFactoryContext): Method 
         experience = await experienceOf(query, top, ctx, role);
         if (round === o.max_retrieval_rounds) break;
         // ⑥ sufficiency check between rounds.
-        missing = missingEntities(query.text, top.map((t) => t.unit.text));
+        missing = missingEntities(
+          query.text,
+          top.map((t) => t.unit.text),
+        );
         if (role) {
-          const reply = await chatText(ctx, role, 'query:sufficiency', sufficiencyPrompt(query.text, experience), 5, where);
+          const reply = await chatText(
+            ctx,
+            role,
+            'query:sufficiency',
+            sufficiencyPrompt(query.text, experience),
+            5,
+            where,
+          );
           if (isYes(reply)) break;
         } else if (missing.length === 0) break;
       }
@@ -155,7 +228,8 @@ export function createRae(o: RaeOptions, context: MethodFactoryContext): Method 
 
 export const raeEntry = defineMethod({
   name: 'rae',
-  description: 'retrieval-augmented experience pipeline (seed 003, trace mode): query rewrite, embedding search, dedup by session, rerank, summary, sufficiency rounds',
+  description:
+    'retrieval-augmented experience pipeline (seed 003, trace mode): query rewrite, embedding search, dedup by session, rerank, summary, sufficiency rounds',
   optionsSchema: RaeOptionsSchema,
   examples: [
     { label: 'defaults', options: {} },

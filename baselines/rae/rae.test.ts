@@ -7,7 +7,11 @@ import type { CallRecord, IndexSpec } from '../../src/core/interfaces.ts';
 import type { Session } from '../../src/core/types.ts';
 import { createMemoryIndex, createWinkSifEmbedder } from '../../src/index/index.ts';
 import { createLlmProvider } from '../../src/llm/index.ts';
-import { startFakeOpenAiServer, type ChatRequestBody, type FakeOpenAiServer } from '../../src/llm/testing/fake-openai-server.ts';
+import {
+  startFakeOpenAiServer,
+  type ChatRequestBody,
+  type FakeOpenAiServer,
+} from '../../src/llm/testing/fake-openai-server.ts';
 import { factoryContext, runTwice, smallLocomo, stages } from '../testing/loopback.ts';
 import { parseQueries, parseRanking, rewritePrompt } from './prompts.ts';
 import { createRae, missingEntities, RaeOptionsSchema, topSessions } from './rae-method.ts';
@@ -16,7 +20,18 @@ import { fusionScores } from './rerank.ts';
 const SPEC: IndexSpec = { granularity: 'turn', roles: ['user', 'assistant'], includeCaptions: false };
 const mk = (id: string, day: number, texts: string[]): Session => {
   const at = `2023-05-${String(day).padStart(2, '0')}T10:00:00Z`;
-  return { id, at, turns: texts.map((text, i) => ({ id: `${id}#${i + 1}`, sessionId: id, index: i, role: i % 2 === 0 ? ('user' as const) : ('assistant' as const), text, at })) };
+  return {
+    id,
+    at,
+    turns: texts.map((text, i) => ({
+      id: `${id}#${i + 1}`,
+      sessionId: id,
+      index: i,
+      role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      text,
+      at,
+    })),
+  };
 };
 const HAYSTACK = [
   mk('s1', 1, ['I adopted a cat named Luna.', 'Lovely name!']),
@@ -48,7 +63,10 @@ describe('search, dedup and offline rerank', () => {
 
 describe('reply parsing', () => {
   it('queries: object or list, deduplicated, capped; junk → none', () => {
-    expect(parseQueries('{"queries": ["cat name", "cat name", "adopted pet"]}', 3)).toEqual(['cat name', 'adopted pet']);
+    expect(parseQueries('{"queries": ["cat name", "cat name", "adopted pet"]}', 3)).toEqual([
+      'cat name',
+      'adopted pet',
+    ]);
     expect(parseQueries('```json\n["猫的名字", "领养的宠物"]\n```', 1)).toEqual(['猫的名字']);
     expect(parseQueries('sure!', 3)).toBeUndefined();
   });
@@ -68,17 +86,27 @@ describe('rae offline', () => {
   it('single round by default; a second round searches for the missing entities', async () => {
     const index = createMemoryIndex(HAYSTACK, SPEC, createWinkSifEmbedder());
     const q = { id: 'q', text: 'What does Luna like to eat, tuna?', askedAt: '2023-06-01T00:00:00Z' };
-    const one = await createRae(RaeOptionsSchema.parse({}), factoryContext(SPEC, [], 2)).run(q, index, { seed: 1, calls: [] });
+    const one = await createRae(RaeOptionsSchema.parse({}), factoryContext(SPEC, [], 2)).run(q, index, {
+      seed: 1,
+      calls: [],
+    });
     expect(one.retrieval.notes).toMatchObject({ rounds: 1, queries: [q.text] });
     expect(new Set(one.retrieval.units.map((u) => u.unit.sessionId)).size).toBe(one.retrieval.units.length);
     expect(one.retrieval.context).toContain('2023/05/0');
     // Round 1 (one session per query) finds the sister; "cat", "luna", "meet" are missing, so round 2 searches for
     // them and adds the cat's session to the candidates.
     const q2 = { id: 'q2', text: 'Did my cat Luna meet my sister Ana?', askedAt: '2023-06-01T00:00:00Z' };
-    const two = await createRae(RaeOptionsSchema.parse({ max_retrieval_rounds: 2, retrieval_top_k: 1 }), factoryContext(SPEC, [], 2)).run(q2, index, { seed: 1, calls: [] });
+    const two = await createRae(
+      RaeOptionsSchema.parse({ max_retrieval_rounds: 2, retrieval_top_k: 1 }),
+      factoryContext(SPEC, [], 2),
+    ).run(q2, index, { seed: 1, calls: [] });
     expect(two.retrieval.notes).toMatchObject({ rounds: 2, queries: [q2.text, 'cat luna meet'] });
     expect(two.retrieval.units.map((u) => u.unit.sessionId).sort()).toEqual(['s1', 's3']);
-    const single = await createRae(RaeOptionsSchema.parse({ retrieval_top_k: 1 }), factoryContext(SPEC, [], 2)).run(q2, index, { seed: 1, calls: [] });
+    const single = await createRae(RaeOptionsSchema.parse({ retrieval_top_k: 1 }), factoryContext(SPEC, [], 2)).run(
+      q2,
+      index,
+      { seed: 1, calls: [] },
+    );
     expect(single.retrieval.units.map((u) => u.unit.sessionId)).toEqual(['s3']);
   });
 });
@@ -90,9 +118,15 @@ describe('rae against the loopback LLM server', () => {
     server = await startFakeOpenAiServer({
       chat: (body: ChatRequestBody) => {
         const prompt = body.messages.map((m) => m.content).join('\n');
-        if (prompt.includes('Rewrite the question')) return { text: prompt.includes('Queries already tried') ? '{"queries": ["tuna"]}' : '{"queries": ["Luna cat", "adopted cat"]}' };
+        if (prompt.includes('Rewrite the question'))
+          return {
+            text: prompt.includes('Queries already tried')
+              ? '{"queries": ["tuna"]}'
+              : '{"queries": ["Luna cat", "adopted cat"]}',
+          };
         if (prompt.startsWith('Rank the memories')) return { text: '[2, 1]' };
-        if (prompt.includes('Summarize what they say')) return { text: 'On 2023/05/01 the user adopted a cat named Luna.' };
+        if (prompt.includes('Summarize what they say'))
+          return { text: 'On 2023/05/01 the user adopted a cat named Luna.' };
         if (prompt.includes('Is this enough')) return { text: sufficient ? 'YES' : 'NO' };
         return { text: 'unexpected prompt' };
       },
@@ -101,7 +135,10 @@ describe('rae against the loopback LLM server', () => {
   afterAll(async () => server.close());
 
   function llm() {
-    return createLlmProvider({ cache: { mode: 'off' }, maxRetries: 0, roles: { strategy: { baseURL: server.baseURL, model: 'fake' } } }, {});
+    return createLlmProvider(
+      { cache: { mode: 'off' }, maxRetries: 0, roles: { strategy: { baseURL: server.baseURL, model: 'fake' } } },
+      {},
+    );
   }
 
   it('rewrite → search → listwise rerank → summary; NO starts another round with new queries, YES stops', async () => {
@@ -112,8 +149,12 @@ describe('rae against the loopback LLM server', () => {
     const calls: CallRecord[] = [];
     const out = await m.run(q, index, { seed: 1, calls, llm: llm() });
     expect(out.retrieval.notes).toMatchObject({ rounds: 2, queries: [q.text, 'Luna cat', 'adopted cat', 'tuna'] });
-    expect(['query:rewrite', 'query:rerank', 'query:summary', 'query:sufficiency'].map((s) => stages(calls, s))).toEqual([2, 2, 2, 1]);
-    expect(out.retrieval.context).toBe('## Experience from Similar Conversations\nOn 2023/05/01 the user adopted a cat named Luna.');
+    expect(
+      ['query:rewrite', 'query:rerank', 'query:summary', 'query:sufficiency'].map((s) => stages(calls, s)),
+    ).toEqual([2, 2, 2, 1]);
+    expect(out.retrieval.context).toBe(
+      '## Experience from Similar Conversations\nOn 2023/05/01 the user adopted a cat named Luna.',
+    );
     // Listwise scores are (n − rank) / n over the 3 candidate sessions; the reply ranked candidate 2 first.
     const scores = out.retrieval.units.map((u) => u.score);
     expect(scores[0]).toBe(1);
@@ -127,7 +168,21 @@ describe('rae against the loopback LLM server', () => {
 
   it('a rerun makes no calls (LoCoMo, cached client)', async () => {
     const { haystack, queries } = await smallLocomo(2);
-    const r = await runTwice(server, () => createRae(RaeOptionsSchema.parse({}), factoryContext({ granularity: 'turn', roles: ['user', 'assistant'], includeCaptions: true, speakerPrefix: true })), haystack, queries);
+    const r = await runTwice(
+      server,
+      () =>
+        createRae(
+          RaeOptionsSchema.parse({}),
+          factoryContext({
+            granularity: 'turn',
+            roles: ['user', 'assistant'],
+            includeCaptions: true,
+            speakerPrefix: true,
+          }),
+        ),
+      haystack,
+      queries,
+    );
     expect(r.firstRun.map((c) => stages(c, 'query:'))).toEqual([3, 3]); // rewrite, rerank, summary
     expect(r.firstRun.map((c) => stages(c, 'index:'))).toEqual([0, 0]);
     expect(r.rerunRequests).toBe(0);
@@ -146,7 +201,10 @@ describe('rae with a cross-encoder /v1/rerank endpoint', () => {
         const body = JSON.parse(raw) as { model: string; query: string; documents: string[]; top_n: number };
         seen.push({ path: req.url, ...body });
         // Scores: documents mentioning "Lisbon" first, then by length (a deterministic stand-in for a cross-encoder).
-        const results = body.documents.map((d, index) => ({ index, relevance_score: (d.includes('Lisbon') ? 10 : 0) + 1 / d.length }));
+        const results = body.documents.map((d, index) => ({
+          index,
+          relevance_score: (d.includes('Lisbon') ? 10 : 0) + 1 / d.length,
+        }));
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ id: 'rerank-1', model: body.model, results, usage: { total_tokens: 42 } }));
       });
@@ -158,12 +216,25 @@ describe('rae with a cross-encoder /v1/rerank endpoint', () => {
 
   it('reranks with the endpoint and records the call', async () => {
     const index = createMemoryIndex(HAYSTACK, SPEC, createWinkSifEmbedder());
-    const m = createRae(RaeOptionsSchema.parse({ rerankEndpoint: { baseURL, model: 'bge-reranker' } }), factoryContext(SPEC, [], 3));
+    const m = createRae(
+      RaeOptionsSchema.parse({ rerankEndpoint: { baseURL, model: 'bge-reranker' } }),
+      factoryContext(SPEC, [], 3),
+    );
     const calls: CallRecord[] = [];
-    const out = await m.run({ id: 'q', text: 'Where does my sister live?', askedAt: '2023-06-01T00:00:00Z' }, index, { seed: 1, calls });
+    const out = await m.run({ id: 'q', text: 'Where does my sister live?', askedAt: '2023-06-01T00:00:00Z' }, index, {
+      seed: 1,
+      calls,
+    });
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ path: '/v1/rerank', model: 'bge-reranker', query: 'Where does my sister live?', top_n: 3 });
+    expect(seen[0]).toMatchObject({
+      path: '/v1/rerank',
+      model: 'bge-reranker',
+      query: 'Where does my sister live?',
+      top_n: 3,
+    });
     expect(out.retrieval.units[0]!.unit.sessionId).toBe('s3');
-    expect(calls).toEqual([expect.objectContaining({ stage: 'query:rerank', model: 'bge-reranker', promptTokens: 42 })]);
+    expect(calls).toEqual([
+      expect.objectContaining({ stage: 'query:rerank', model: 'bge-reranker', promptTokens: 42 }),
+    ]);
   });
 });

@@ -31,17 +31,33 @@ const ReplySchema = z.object({
 });
 
 /** Relevance score per document (aligned with `documents`) from the cross-encoder endpoint. */
-export async function crossEncoderScores(endpoint: RerankEndpoint, query: string, documents: readonly string[], ctx: Ctx, where: string): Promise<Float64Array> {
+export async function crossEncoderScores(
+  endpoint: RerankEndpoint,
+  query: string,
+  documents: readonly string[],
+  ctx: Ctx,
+  where: string,
+): Promise<Float64Array> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (endpoint.apiKeyEnv) {
     const key = process.env[endpoint.apiKeyEnv];
-    if (key === undefined || key === '') throw new InputError(`rerank endpoint key variable ${endpoint.apiKeyEnv} is not set`, where);
+    if (key === undefined || key === '')
+      throw new InputError(`rerank endpoint key variable ${endpoint.apiKeyEnv} is not set`, where);
     headers.authorization = `Bearer ${key}`;
   }
   const url = `${endpoint.baseURL.replace(/\/+$/u, '')}/rerank`;
   const t0 = performance.now();
   const record = (promptTokens: number, error?: string): Promise<void> =>
-    recordCall(ctx.calls, { stage: 'query:rerank', model: endpoint.model, promptTokens, completionTokens: 0, latencyMs: performance.now() - t0, cached: false, costUsd: 0, ...(error ? { error } : {}) });
+    recordCall(ctx.calls, {
+      stage: 'query:rerank',
+      model: endpoint.model,
+      promptTokens,
+      completionTokens: 0,
+      latencyMs: performance.now() - t0,
+      cached: false,
+      costUsd: 0,
+      ...(error ? { error } : {}),
+    });
   let body: unknown;
   try {
     const res = await fetch(url, {

@@ -10,7 +10,8 @@ describe('rago prompts', () => {
   });
 
   it('reads typed memories, clamps importance, skips unknown types; should_store false or prose stores nothing', () => {
-    const reply = '```json\n{"should_store": true, "reasoning": "有用", "memories": [{"type": "preference", "content": "用户喜欢猫", "importance": 1.4, "tags": ["猫"]}, {"type": "mood", "content": "x", "importance": 0.2}, {"type": "fact", "content": "The user lives in Hangzhou", "importance": 0.9}]}\n```';
+    const reply =
+      '```json\n{"should_store": true, "reasoning": "有用", "memories": [{"type": "preference", "content": "用户喜欢猫", "importance": 1.4, "tags": ["猫"]}, {"type": "mood", "content": "x", "importance": 0.2}, {"type": "fact", "content": "The user lives in Hangzhou", "importance": 0.9}]}\n```';
     expect(parseSummary(reply)).toEqual({
       ok: true,
       skipped: 1,
@@ -19,11 +20,15 @@ describe('rago prompts', () => {
         { type: 'fact', content: 'The user lives in Hangzhou', importance: 0.9 },
       ],
     });
-    expect(parseSummary('{"should_store": false, "memories": [{"type": "fact", "content": "x", "importance": 1}]}')).toEqual({ ok: true, skipped: 0, memories: [] });
+    expect(
+      parseSummary('{"should_store": false, "memories": [{"type": "fact", "content": "x", "importance": 1}]}'),
+    ).toEqual({ ok: true, skipped: 0, memories: [] });
     expect(parseSummary('nothing worth storing')).toEqual({ ok: false, skipped: 0, memories: [] });
   });
 
   it('renders "[i] [type] (score: x.xx)" blocks with dates', () => {
-    expect(formatMemories([{ type: 'fact', score: 0.8349, content: '用户住在杭州', date: '2023/04/20 (Thu) 10:00' }])).toBe('## Relevant Memory\n\n[1] [fact] (score: 0.83) [2023/04/20 (Thu) 10:00]\n用户住在杭州');
+    expect(
+      formatMemories([{ type: 'fact', score: 0.8349, content: '用户住在杭州', date: '2023/04/20 (Thu) 10:00' }]),
+    ).toBe('## Relevant Memory\n\n[1] [fact] (score: 0.83) [2023/04/20 (Thu) 10:00]\n用户住在杭州');
   });
 });

@@ -43,7 +43,11 @@ const ItemSchema = z.object({
   tags: z.array(z.string()).optional(),
   entities: z.array(z.string()).optional(),
 });
-const SummarySchema = z.object({ should_store: z.boolean(), reasoning: z.string().optional(), memories: z.array(z.unknown()) });
+const SummarySchema = z.object({
+  should_store: z.boolean(),
+  reasoning: z.string().optional(),
+  memories: z.array(z.unknown()),
+});
 
 export interface ExtractedMemory {
   type: MemoryType;
@@ -69,7 +73,9 @@ export function parseSummary(reply: string): { memories: ExtractedMemory[]; ok: 
 }
 
 /** The source design's `formatMemories`: "## Relevant Memory", then "[i] [type] (score: x.xx)" and the content; the date is added. */
-export function formatMemories(memories: readonly { type: string; score: number; content: string; date: string }[]): string {
+export function formatMemories(
+  memories: readonly { type: string; score: number; content: string; date: string }[],
+): string {
   let out = '## Relevant Memory\n\n';
   memories.forEach((m, i) => {
     out += `[${i + 1}] [${m.type}] (score: ${m.score.toFixed(2)}) [${m.date}]\n${m.content}\n\n`;

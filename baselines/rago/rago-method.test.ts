@@ -6,12 +6,26 @@ import type { IndexSpec } from '../../src/core/interfaces.ts';
 import { createMemoryIndex } from '../../src/index/memory-index.ts';
 import type { FakeOpenAiServer } from '../../src/llm/testing/fake-openai-server.ts';
 import { ASKED_AT, PLAN_HAYSTACK } from '../../src/strategies/testing/fixtures.ts';
-import { hashEmbedder, locomoConversations, runAll, seedProvider, startSeedServer, tempDir } from '../testing/seed-fixtures.ts';
+import {
+  hashEmbedder,
+  locomoConversations,
+  runAll,
+  seedProvider,
+  startSeedServer,
+  tempDir,
+} from '../testing/seed-fixtures.ts';
 import { createRagoMethod, RagoOptionsSchema } from './rago-method.ts';
 
 const SESSION: IndexSpec = { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true };
 const TURN: IndexSpec = { granularity: 'turn', roles: ['user', 'assistant'], includeCaptions: true };
-const ctxOf = (k: number, llm = false, index = SESSION) => ({ id: 'rago', index, k, seed: 1, runKey: 'test', llmRoles: llm ? (['strategy'] as const) : [] });
+const ctxOf = (k: number, llm = false, index = SESSION) => ({
+  id: 'rago',
+  index,
+  k,
+  seed: 1,
+  runKey: 'test',
+  llmRoles: llm ? (['strategy'] as const) : [],
+});
 type Notes = { scopeSession: string; retrieved: { id: string; type: string; via: string[] }[] };
 
 describe('rago offline', () => {
@@ -19,14 +33,20 @@ describe('rago offline', () => {
     const method = createRagoMethod(RagoOptionsSchema.parse({}), ctxOf(4, false, TURN));
     expect(method.capabilities).toEqual({ output: 'units', memorises: true, degraded: 'offline' });
     const index = createMemoryIndex(PLAN_HAYSTACK, TURN, hashEmbedder);
-    const out = await method.run({ id: 'q', text: 'What is my cat named Snowball?', askedAt: ASKED_AT }, index, { seed: 1, calls: [] });
+    const out = await method.run({ id: 'q', text: 'What is my cat named Snowball?', askedAt: ASKED_AT }, index, {
+      seed: 1,
+      calls: [],
+    });
     const notes = out.retrieval.notes as Notes;
     expect(notes.scopeSession).toBe('M8');
     expect(notes.retrieved.every((r) => r.type === 'context')).toBe(true);
     expect(out.retrieval.units.map((u) => u.unit.id)).toContain('M3#1');
     expect(notes.retrieved.filter((r) => r.via.includes('session')).map((r) => r.id)).toEqual(['u:M8#1', 'u:M8#2']);
     expect(out.retrieval.context).toMatch(/^## Relevant Memory\n\n\[1\] \[context\] \(score: \d\.\d\d\) \[2023\//u);
-    const zh = await method.run({ id: 'q2', text: '我的猫叫什么名字？', askedAt: ASKED_AT }, index, { seed: 1, calls: [] });
+    const zh = await method.run({ id: 'q2', text: '我的猫叫什么名字？', askedAt: ASKED_AT }, index, {
+      seed: 1,
+      calls: [],
+    });
     expect(zh.retrieval.units.length).toBeGreaterThan(0);
   });
 });
@@ -43,7 +63,11 @@ describe('rago with an LLM (loopback server)', () => {
   it('extracts once per LoCoMo conversation and reruns from the cache with zero calls', async () => {
     const convs = await locomoConversations(TURN, 2, 3);
     const cache = tempDir();
-    const first = await runAll(createRagoMethod(RagoOptionsSchema.parse({}), ctxOf(6, true, TURN)), convs, seedProvider(server, cache));
+    const first = await runAll(
+      createRagoMethod(RagoOptionsSchema.parse({}), ctxOf(6, true, TURN)),
+      convs,
+      seedProvider(server, cache),
+    );
     const requests = server.requests.length;
     for (const c of convs) {
       const rows = first.filter((r) => r.haystackId === c.haystackId);
@@ -58,7 +82,11 @@ describe('rago with an LLM (loopback server)', () => {
       }
     }
     expect(requests).toBe(first.flatMap((r) => r.calls).filter((x) => !x.cached).length);
-    const again = await runAll(createRagoMethod(RagoOptionsSchema.parse({}), ctxOf(6, true, TURN)), convs, seedProvider(server, cache));
+    const again = await runAll(
+      createRagoMethod(RagoOptionsSchema.parse({}), ctxOf(6, true, TURN)),
+      convs,
+      seedProvider(server, cache),
+    );
     expect(server.requests.length).toBe(requests);
     expect(again.map((r) => r.out.retrieval.context)).toEqual(first.map((r) => r.out.retrieval.context));
   });

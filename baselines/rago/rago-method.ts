@@ -46,7 +46,9 @@ export function scopeSession(store: Pick<RagoStore, 'sessions'>, askedAtMs: numb
 export function createRagoMethod(o: RagoOptions, c: MethodFactoryContext): Method {
   const { role } = resolveLlmMode(o, c);
   const accesses = new AccessLog();
-  const storeFor = perHaystack((index, ctx) => buildStore(index, ctx, { role, temperature: o.temperature, maxTokens: o.maxTokens }));
+  const storeFor = perHaystack((index, ctx) =>
+    buildStore(index, ctx, { role, temperature: o.temperature, maxTokens: o.maxTokens }),
+  );
   return {
     capabilities: seedCapabilities(role),
     async memorise(index, ctx) {
@@ -54,17 +56,45 @@ export function createRagoMethod(o: RagoOptions, c: MethodFactoryContext): Metho
     },
     async run(query, index, ctx) {
       const store = await storeFor(index, ctx);
-      if (store.memories.length === 0) return { retrieval: { units: [], noMemory: false, context: NO_MEMORY_LINE, notes: { memories: 0 } } };
+      if (store.memories.length === 0)
+        return { retrieval: { units: [], noMemory: false, context: NO_MEMORY_LINE, notes: { memories: 0 } } };
       const key = haystackKey(index);
       const earlier = accesses.before(key, query.askedAt);
       const scope = scopeSession(store, Date.parse(query.askedAt));
       const [qv] = await index.embedder.embed([query.text]);
       const bm25 = store.keyword!.scores(query.text);
-      const ranked = rankMemories(store.memories.map((m, i) => ({ cosine: dot(qv!, m.vector), keyword: bm25[i]!, inScope: m.sessionId === scope })), c.k, o.minScore);
+      const ranked = rankMemories(
+        store.memories.map((m, i) => ({
+          cosine: dot(qv!, m.vector),
+          keyword: bm25[i]!,
+          inScope: m.sessionId === scope,
+        })),
+        c.k,
+        o.minScore,
+      );
       const picked = ranked.map((r) => ({ ...r, m: store.memories[r.index]! }));
-      accesses.record(key, query.id, query.askedAt, picked.map((p) => p.m.id));
-      const units = expandToUnits(picked.map((p) => ({ score: p.score, unitIds: p.m.unitIds })), index, c.k);
-      const context = picked.length === 0 ? NO_MEMORY_LINE : formatMemories(picked.map((p) => ({ type: p.m.type, score: p.score, content: p.m.content, date: formatDate(new Date(p.m.createdMs).toISOString()) })));
+      accesses.record(
+        key,
+        query.id,
+        query.askedAt,
+        picked.map((p) => p.m.id),
+      );
+      const units = expandToUnits(
+        picked.map((p) => ({ score: p.score, unitIds: p.m.unitIds })),
+        index,
+        c.k,
+      );
+      const context =
+        picked.length === 0
+          ? NO_MEMORY_LINE
+          : formatMemories(
+              picked.map((p) => ({
+                type: p.m.type,
+                score: p.score,
+                content: p.m.content,
+                date: formatDate(new Date(p.m.createdMs).toISOString()),
+              })),
+            );
       return {
         retrieval: {
           units,
@@ -76,7 +106,14 @@ export function createRagoMethod(o: RagoOptions, c: MethodFactoryContext): Metho
             memoriseMs: Math.round(store.stats.memoriseMs),
             extractFailures: store.stats.extractFailures,
             earlierQuestions: earlier.questions,
-            retrieved: picked.map((p) => ({ id: p.m.id, type: p.m.type, importance: p.m.importance, score: Math.round(p.score * 1e4) / 1e4, via: p.via, accessCount: earlier.count(p.m.id) })),
+            retrieved: picked.map((p) => ({
+              id: p.m.id,
+              type: p.m.type,
+              importance: p.m.importance,
+              score: Math.round(p.score * 1e4) / 1e4,
+              via: p.via,
+              accessCount: earlier.count(p.m.id),
+            })),
           },
         },
       };
@@ -86,7 +123,8 @@ export function createRagoMethod(o: RagoOptions, c: MethodFactoryContext): Metho
 
 export const ragoEntry = defineMethod({
   name: 'rago',
-  description: 'rago agent memory (its source design): typed memories with importance, session-scoped + global vector search (min score 0.7) with keyword search, merged by score',
+  description:
+    'rago agent memory (its source design): typed memories with importance, session-scoped + global vector search (min score 0.7) with keyword search, merged by score',
   optionsSchema: RagoOptionsSchema,
   create: (options, c) => createRagoMethod(options, c),
 });

@@ -36,9 +36,21 @@ export function rankMemories(c: readonly Candidate[], k: number, minScore: numbe
   const sessionHalf = Math.floor(k / 2);
   const globalHalf = k - sessionHalf;
   const cos = (i: number) => c[i]!.cosine;
-  const session = best(all.filter((i) => c[i]!.inScope), cos, sessionHalf);
-  const vector = best(all.filter((i) => c[i]!.cosine >= minScore), cos, globalHalf);
-  const keyword = best(all.filter((i) => c[i]!.keyword > 0), (i) => c[i]!.keyword, globalHalf);
+  const session = best(
+    all.filter((i) => c[i]!.inScope),
+    cos,
+    sessionHalf,
+  );
+  const vector = best(
+    all.filter((i) => c[i]!.cosine >= minScore),
+    cos,
+    globalHalf,
+  );
+  const keyword = best(
+    all.filter((i) => c[i]!.keyword > 0),
+    (i) => c[i]!.keyword,
+    globalHalf,
+  );
   const global = best([...new Set([...vector, ...keyword])], cos, globalHalf);
   const via = new Map<number, Ranked['via']>();
   const tag = (list: number[], v: Ranked['via'][number], keep: Set<number>) => {
@@ -48,5 +60,9 @@ export function rankMemories(c: readonly Candidate[], k: number, minScore: numbe
   tag(session, 'session', chosen);
   tag(vector, 'vector', new Set(global));
   tag(keyword, 'keyword', new Set(global));
-  return best([...chosen], cos, chosen.size).map((index) => ({ index, score: c[index]!.cosine, via: via.get(index) ?? [] }));
+  return best([...chosen], cos, chosen.size).map((index) => ({
+    index,
+    score: c[index]!.cosine,
+    via: via.get(index) ?? [],
+  }));
 }

@@ -14,9 +14,19 @@ const SESSION: IndexSpec = { granularity: 'session', roles: ['user', 'assistant'
 
 describe('rago offline store', () => {
   it('ranks keywords with the shared BM25 through the time-order permutation when the haystack is out of order', async () => {
-    const shuffled = [PLAN_HAYSTACK[3]!, PLAN_HAYSTACK[0]!, ...PLAN_HAYSTACK.slice(4).reverse(), PLAN_HAYSTACK[2]!, PLAN_HAYSTACK[1]!];
+    const shuffled = [
+      PLAN_HAYSTACK[3]!,
+      PLAN_HAYSTACK[0]!,
+      ...PLAN_HAYSTACK.slice(4).reverse(),
+      PLAN_HAYSTACK[2]!,
+      PLAN_HAYSTACK[1]!,
+    ];
     const index = createMemoryIndex(shuffled, SESSION, hashEmbedder);
-    const store = await buildStore(index, { seed: 1, calls: [] }, { role: undefined, temperature: 0.3, maxTokens: 1000 });
+    const store = await buildStore(
+      index,
+      { seed: 1, calls: [] },
+      { role: undefined, temperature: 0.3, maxTokens: 1000 },
+    );
     const order = store.memories.map((m) => m.unitIds[0]);
     expect(order).not.toEqual(index.units.map((u) => u.id)); // memories in time order, units in haystack order
     expect(store.keyword).not.toBeInstanceOf(Bm25Index);

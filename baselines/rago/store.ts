@@ -60,7 +60,11 @@ const DEFAULT_BM25 = bm25Settings({});
  * For memories that are the index's units (each unit exactly once, with its text), the unit position of each memory;
  * otherwise undefined (see header).
  */
-function unitPositions(memories: readonly Omit<RagoMemory, 'vector'>[], index: MemoryIndex, position: ReadonlyMap<string, number>): Int32Array | undefined {
+function unitPositions(
+  memories: readonly Omit<RagoMemory, 'vector'>[],
+  index: MemoryIndex,
+  position: ReadonlyMap<string, number>,
+): Int32Array | undefined {
   if (memories.length !== index.units.length) return undefined;
   const at = new Int32Array(memories.length);
   const seen = new Uint8Array(memories.length);
@@ -98,29 +102,62 @@ export async function buildStore(index: MemoryIndex, ctx: Ctx, s: StoreSettings)
       const createdMs = Date.parse(session.at);
       const units = session.unitIds.map((id) => index.unit(id)!);
       if (s.role === undefined) {
-        return units.map((u) => ({ id: `u:${u.id}`, sessionId: session.sessionId, type: 'context', content: u.text, importance: 0.5, createdMs, unitIds: [u.id] }));
+        return units.map((u) => ({
+          id: `u:${u.id}`,
+          sessionId: session.sessionId,
+          type: 'context',
+          content: u.text,
+          importance: 0.5,
+          createdMs,
+          unitIds: [u.id],
+        }));
       }
       // README: a session is the completed task; its transcript is the task result.
       const transcript = units.map((u) => renderUnit(u, { withDates: false })).join('\n');
       const prompt = summaryPrompt(`Conversation on ${formatDate(session.at)}`, transcript);
-      const reply = await seedChat(ctx, s.role, 'index:extract', [{ role: 'user', content: prompt }], { temperature: s.temperature, maxTokens: s.maxTokens }, WHERE);
+      const reply = await seedChat(
+        ctx,
+        s.role,
+        'index:extract',
+        [{ role: 'user', content: prompt }],
+        { temperature: s.temperature, maxTokens: s.maxTokens },
+        WHERE,
+      );
       const parsed = parseSummary(reply);
       if (!parsed.ok) stats.extractFailures++;
       stats.skippedItems += parsed.skipped;
-      return parsed.memories.map((m, n) => ({ id: `${session.sessionId}#m${n + 1}`, sessionId: session.sessionId, ...m, createdMs, unitIds: session.unitIds }));
+      return parsed.memories.map((m, n) => ({
+        id: `${session.sessionId}#m${n + 1}`,
+        sessionId: session.sessionId,
+        ...m,
+        createdMs,
+        unitIds: session.unitIds,
+      }));
     }),
   );
   const flat = perSession.flat();
-  const vecs = s.role === undefined ? flat.map((m) => vectors[position.get(m.unitIds[0]!)!]!) : flat.length === 0 ? [] : await index.embedder.embed(flat.map((m) => m.content));
+  const vecs =
+    s.role === undefined
+      ? flat.map((m) => vectors[position.get(m.unitIds[0]!)!]!)
+      : flat.length === 0
+        ? []
+        : await index.embedder.embed(flat.map((m) => m.content));
   const memories = flat.map((m, i) => ({ ...m, vector: vecs[i]! }));
   const withMemories = new Set(memories.map((m) => m.sessionId));
   const at = memories.length === 0 ? undefined : unitPositions(memories, index, position);
-  const keyword = memories.length === 0 ? undefined : at ? sharedKeywordIndex(index, at) : new Bm25Index(memories.map((m) => m.content));
+  const keyword =
+    memories.length === 0
+      ? undefined
+      : at
+        ? sharedKeywordIndex(index, at)
+        : new Bm25Index(memories.map((m) => m.content));
   stats.memoriseMs = performance.now() - t0;
   return {
     memories,
     keyword,
-    sessions: sessions.filter((x) => withMemories.has(x.sessionId)).map((x) => ({ sessionId: x.sessionId, atMs: Date.parse(x.at) })),
+    sessions: sessions
+      .filter((x) => withMemories.has(x.sessionId))
+      .map((x) => ({ sessionId: x.sessionId, atMs: Date.parse(x.at) })),
     stats,
   };
 }

@@ -11,7 +11,24 @@ function titleReference(text: string): string {
 }
 
 describe('reasoningbank offline title', () => {
-  const piece = fc.constantFrom('I', 'moved', 'to', 'Hangzhou', '我搬到了杭州', 'x', ' ', '  ', '\n', '\t', '\u00a0', '\u3000', '\ufeff', '.', 'well-known', '');
+  const piece = fc.constantFrom(
+    'I',
+    'moved',
+    'to',
+    'Hangzhou',
+    '我搬到了杭州',
+    'x',
+    ' ',
+    '  ',
+    '\n',
+    '\t',
+    '\u00a0',
+    '\u3000',
+    '\ufeff',
+    '.',
+    'well-known',
+    '',
+  );
   it('is the first eight words of the whole-text split, on any text', () => {
     fc.assert(
       fc.property(fc.string({ unit: piece, maxLength: 40, size: 'max' }), (text) => {
@@ -20,7 +37,12 @@ describe('reasoningbank offline title', () => {
       { numRuns: 3000 },
     );
     // Past the eighth word, and around it.
-    for (const text of ['one two three four five six seven eight nine', ' one two three four five six seven eight ', 'a\u3000b c d e f g h\ni j', '我搬到了杭州西湖区的一个小区'])
+    for (const text of [
+      'one two three four five six seven eight nine',
+      ' one two three four five six seven eight ',
+      'a\u3000b c d e f g h\ni j',
+      '我搬到了杭州西湖区的一个小区',
+    ])
       expect(titleOf(text)).toBe(titleReference(text));
     expect(titleOf('one two three four five six seven eight nine')).toBe('one two three four five six seven eight…');
   });

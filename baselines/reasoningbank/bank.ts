@@ -14,7 +14,14 @@ import type { Ctx, MemoryIndex } from '../../src/core/interfaces.ts';
 import type { LlmRole } from '../../src/core/llm.ts';
 import { seedChat, sessionsOf } from '../derived-memories.ts';
 import { dot } from '../../src/index/vectors.ts';
-import { extractSuccessPrompt, formatMergeMemories, formatTrajectory, mergePrompt, parseExtraction, parseMerge } from './prompts.ts';
+import {
+  extractSuccessPrompt,
+  formatMergeMemories,
+  formatTrajectory,
+  mergePrompt,
+  parseExtraction,
+  parseMerge,
+} from './prompts.ts';
 import { itemScore, type HybridWeights, type RetrievalStrategy } from './scoring.ts';
 
 export interface BankItem {
@@ -50,7 +57,14 @@ export interface BankSettings {
 
 export interface Bank {
   items: BankItem[];
-  stats: { extracted: number; duplicatesSkipped: number; merges: number; extractFailures: number; mergeFailures: number; memoriseMs: number };
+  stats: {
+    extracted: number;
+    duplicatesSkipped: number;
+    merges: number;
+    extractFailures: number;
+    mergeFailures: number;
+    memoriseMs: number;
+  };
 }
 
 const WHERE = 'method reasoningbank';
@@ -58,15 +72,32 @@ const WHERE = 'method reasoningbank';
 const MERGE_TOP_K = 10;
 
 /** Bank items scored against an embedding at `nowMs`, best first (ties: bank order). During memorising no item has been retrieved yet. */
-export function scoreBank(items: readonly BankItem[], vector: Float32Array, nowMs: number, s: Pick<BankSettings, 'strategy' | 'weights' | 'halflifeDays'>, counts?: (id: string) => number): { item: BankItem; score: number }[] {
+export function scoreBank(
+  items: readonly BankItem[],
+  vector: Float32Array,
+  nowMs: number,
+  s: Pick<BankSettings, 'strategy' | 'weights' | 'halflifeDays'>,
+  counts?: (id: string) => number,
+): { item: BankItem; score: number }[] {
   return items
     .map((item, i) => ({ item, i, score: scoreOf(item, vector, nowMs, s, counts) }))
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .map(({ item, score }) => ({ item, score }));
 }
 
-function scoreOf(item: BankItem, vector: Float32Array, nowMs: number, s: Pick<BankSettings, 'strategy' | 'weights' | 'halflifeDays'>, counts?: (id: string) => number): number {
-  return itemScore(dot(vector, item.vector), { createdMs: item.createdMs, success: item.success, retrievalCount: counts?.(item.id) ?? 0 }, nowMs, s);
+function scoreOf(
+  item: BankItem,
+  vector: Float32Array,
+  nowMs: number,
+  s: Pick<BankSettings, 'strategy' | 'weights' | 'halflifeDays'>,
+  counts?: (id: string) => number,
+): number {
+  return itemScore(
+    dot(vector, item.vector),
+    { createdMs: item.createdMs, success: item.success, retrievalCount: counts?.(item.id) ?? 0 },
+    nowMs,
+    s,
+  );
 }
 
 /**
@@ -74,13 +105,23 @@ function scoreOf(item: BankItem, vector: Float32Array, nowMs: number, s: Pick<Ba
  * order, so they are the first k passing items in it — found without sorting the whole bank for each new item (the
  * dedup and merge checks ran one full sort per item: quadratic in a haystack's units).
  */
-function topAtLeast(items: readonly BankItem[], vector: Float32Array, nowMs: number, s: BankSettings, threshold: number, k: number): BankItem[] {
+function topAtLeast(
+  items: readonly BankItem[],
+  vector: Float32Array,
+  nowMs: number,
+  s: BankSettings,
+  threshold: number,
+  k: number,
+): BankItem[] {
   const passing: { item: BankItem; i: number; score: number }[] = [];
   items.forEach((item, i) => {
     const score = scoreOf(item, vector, nowMs, s);
     if (score >= threshold) passing.push({ item, i, score });
   });
-  return passing.sort((a, b) => b.score - a.score || a.i - b.i).slice(0, k).map((p) => p.item);
+  return passing
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .slice(0, k)
+    .map((p) => p.item);
 }
 
 export async function buildBank(index: MemoryIndex, ctx: Ctx, s: BankSettings): Promise<Bank> {
@@ -95,27 +136,56 @@ export async function buildBank(index: MemoryIndex, ctx: Ctx, s: BankSettings): 
       const units = session.unitIds.map((id) => index.unit(id)!);
       const createdMs = Date.parse(session.at);
       if (s.role === undefined) {
-        return units.map((u) => ({ id: `u:${u.id}`, title: titleOf(u.text), description: `${u.speaker ?? u.role}, ${u.at.slice(0, 10)}`, content: u.text, query: u.text, createdMs, success: true, unitIds: [u.id], merged: false }));
+        return units.map((u) => ({
+          id: `u:${u.id}`,
+          title: titleOf(u.text),
+          description: `${u.speaker ?? u.role}, ${u.at.slice(0, 10)}`,
+          content: u.text,
+          query: u.text,
+          createdMs,
+          success: true,
+          unitIds: [u.id],
+          merged: false,
+        }));
       }
       // The session's opening user turn stands for the task query (README); the session is the trajectory.
       const opening = (units.find((u) => u.role === 'user') ?? units[0]!).text.slice(0, 200);
       const trajectory = formatTrajectory(units.map((u) => ({ role: u.speaker ?? u.role, content: u.text })));
-      const reply = await seedChat(ctx, s.role, 'index:extract', [{ role: 'user', content: extractSuccessPrompt(opening, trajectory) }], { temperature: s.extractTemperature, maxTokens: 2000 }, WHERE);
+      const reply = await seedChat(
+        ctx,
+        s.role,
+        'index:extract',
+        [{ role: 'user', content: extractSuccessPrompt(opening, trajectory) }],
+        { temperature: s.extractTemperature, maxTokens: 2000 },
+        WHERE,
+      );
       const { items, ok } = parseExtraction(reply);
       if (!ok) stats.extractFailures++;
-      return items.slice(0, s.maxItemsPerSession).map((m, n) => ({ id: `${session.sessionId}#i${n + 1}`, ...m, query: opening, createdMs, success: true, unitIds: session.unitIds, merged: false }));
+      return items.slice(0, s.maxItemsPerSession).map((m, n) => ({
+        id: `${session.sessionId}#i${n + 1}`,
+        ...m,
+        query: opening,
+        createdMs,
+        success: true,
+        unitIds: session.unitIds,
+        merged: false,
+      }));
     }),
   );
   const bank: BankItem[] = [];
   for (const batch of batches) {
     if (batch.length === 0) continue;
-    const vecs = s.role === undefined ? batch.map((b) => vectors[position.get(b.unitIds[0]!)!]!) : await index.embedder.embed(batch.map((b) => `${b.title}  ${b.description} ${b.content}`));
+    const vecs =
+      s.role === undefined
+        ? batch.map((b) => vectors[position.get(b.unitIds[0]!)!]!)
+        : await index.embedder.embed(batch.map((b) => `${b.title}  ${b.description} ${b.content}`));
     const fresh = batch.map((b, n) => ({ ...b, vector: vecs[n]! }));
     stats.extracted += fresh.length;
     const now = fresh[0]!.createdMs;
     const unique: BankItem[] = [];
     for (const item of fresh) {
-      if (s.dedup && topAtLeast(bank, item.vector, now, s, s.dedupThreshold, s.dedupTopK).length > 0) stats.duplicatesSkipped++;
+      if (s.dedup && topAtLeast(bank, item.vector, now, s, s.dedupThreshold, s.dedupTopK).length > 0)
+        stats.duplicatesSkipped++;
       else unique.push(item);
     }
     const groups: BankItem[][] = [];
@@ -144,18 +214,39 @@ export async function buildBank(index: MemoryIndex, ctx: Ctx, s: BankSettings): 
   return { items: bank, stats };
 }
 
-async function mergeGroup(group: BankItem[], now: number, index: MemoryIndex, ctx: Ctx, s: BankSettings): Promise<BankItem | undefined> {
+async function mergeGroup(
+  group: BankItem[],
+  now: number,
+  index: MemoryIndex,
+  ctx: Ctx,
+  s: BankSettings,
+): Promise<BankItem | undefined> {
   const unitIds = [...new Set(group.flatMap((g) => g.unitIds))];
   if (s.mergeStrategy === 'voting' || s.role === undefined) {
     // voting_merge.py: most retrieved, then successful, then newest (Python's stable sort keeps group order on ties).
     const best = [...group].sort((a, b) => Number(b.success) - Number(a.success) || b.createdMs - a.createdMs)[0]!;
     return { ...best, unitIds, merged: true };
   }
-  const reply = await seedChat(ctx, s.role, 'index:merge', [{ role: 'user', content: mergePrompt(group.length, formatMergeMemories(group)) }], { temperature: s.mergeTemperature, maxTokens: 2000 }, WHERE);
+  const reply = await seedChat(
+    ctx,
+    s.role,
+    'index:merge',
+    [{ role: 'user', content: mergePrompt(group.length, formatMergeMemories(group)) }],
+    { temperature: s.mergeTemperature, maxTokens: 2000 },
+    WHERE,
+  );
   const m = parseMerge(reply);
   if (!m) return undefined;
   const [vector] = await index.embedder.embed([m.query || m.description]);
-  return { id: `merged:${group.map((g) => g.id).join('+')}`, ...m, createdMs: now, success: true, vector: vector!, unitIds, merged: true };
+  return {
+    id: `merged:${group.map((g) => g.id).join('+')}`,
+    ...m,
+    createdMs: now,
+    success: true,
+    vector: vector!,
+    unitIds,
+    merged: true,
+  };
 }
 
 /** Offline title: the unit's first words (CJK: first characters). Exported for tests. */

@@ -1,1 +1,6 @@
-export { reasoningBankEntry, createReasoningBankMethod, ReasoningBankOptionsSchema, type ReasoningBankOptions } from './reasoningbank-method.ts';
+export {
+  reasoningBankEntry,
+  createReasoningBankMethod,
+  ReasoningBankOptionsSchema,
+  type ReasoningBankOptions,
+} from './reasoningbank-method.ts';

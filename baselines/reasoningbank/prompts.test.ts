@@ -1,10 +1,22 @@
 // ReasoningBank's reply readers and formatters, Chinese included.
 import { describe, expect, it } from 'vitest';
-import { extractSuccessPrompt, formatMemoriesForPrompt, formatMergeMemories, formatTrajectory, mergePrompt, parseExtraction, parseMerge } from './prompts.ts';
+import {
+  extractSuccessPrompt,
+  formatMemoriesForPrompt,
+  formatMergeMemories,
+  formatTrajectory,
+  mergePrompt,
+  parseExtraction,
+  parseMerge,
+} from './prompts.ts';
 
 describe('reasoningbank prompts', () => {
   it('formats a session as the source formats a trajectory and fills the Chinese extraction prompt', () => {
-    const t = formatTrajectory([{ role: 'user', content: '我想学大提琴' }, { role: 'assistant', content: '好的' }, { role: 'Caroline', content: 'hi' }]);
+    const t = formatTrajectory([
+      { role: 'user', content: '我想学大提琴' },
+      { role: 'assistant', content: '好的' },
+      { role: 'Caroline', content: 'hi' },
+    ]);
     expect(t).toBe('步骤 1 [User]: 我想学大提琴\n步骤 2 [Assistant]: 好的\n步骤 3 [Caroline]: hi');
     const p = extractSuccessPrompt('学习乐器', t);
     expect(p).toContain('**任务查询：**\n学习乐器');
@@ -13,13 +25,22 @@ describe('reasoningbank prompts', () => {
   });
 
   it('reads memory items from a fenced JSON reply, skipping incomplete items; prose is no items', () => {
-    const reply = '好的：\n```json\n{"memories": [{"title": "坚持练习", "description": "学习乐器时", "content": "每天练习三十分钟"}, {"title": "缺内容"}]}\n```';
-    expect(parseExtraction(reply)).toEqual({ ok: true, items: [{ title: '坚持练习', description: '学习乐器时', content: '每天练习三十分钟' }] });
+    const reply =
+      '好的：\n```json\n{"memories": [{"title": "坚持练习", "description": "学习乐器时", "content": "每天练习三十分钟"}, {"title": "缺内容"}]}\n```';
+    expect(parseExtraction(reply)).toEqual({
+      ok: true,
+      items: [{ title: '坚持练习', description: '学习乐器时', content: '每天练习三十分钟' }],
+    });
     expect(parseExtraction('我无法提取')).toEqual({ ok: false, items: [] });
   });
 
   it('reads a merge reply with its required fields, defaulting the query as the source does', () => {
-    expect(parseMerge('{"title": "通用", "description": "d", "content": "c", "abstraction_level": 1}')).toEqual({ title: '通用', description: 'd', content: 'c', query: '<通用场景>' });
+    expect(parseMerge('{"title": "通用", "description": "d", "content": "c", "abstraction_level": 1}')).toEqual({
+      title: '通用',
+      description: 'd',
+      content: 'c',
+      query: '<通用场景>',
+    });
     expect(parseMerge('{"title": "通用", "content": "c"}')).toBeUndefined();
     const text = formatMergeMemories([{ title: 'a', description: 'b', content: 'c', query: 'q' }]);
     expect(text).toBe('\n### 经验 1\n**标题**: a\n**描述**: b\n**内容**: c\n**原始场景**: q\n');

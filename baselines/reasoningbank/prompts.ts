@@ -85,7 +85,8 @@ ${memoriesText}
 /** formatters.py `format_trajectory`: "步骤 n [Role]: content" per step. */
 export function formatTrajectory(steps: readonly { role: string; content: string }[]): string {
   if (steps.length === 0) return '（空轨迹）';
-  const label = (r: string) => ({ user: 'User', assistant: 'Assistant', tool: 'Tool' })[r] ?? r.charAt(0).toUpperCase() + r.slice(1);
+  const label = (r: string) =>
+    ({ user: 'User', assistant: 'Assistant', tool: 'Tool' })[r] ?? r.charAt(0).toUpperCase() + r.slice(1);
   return steps.map((s, i) => `步骤 ${i + 1} [${label(s.role)}]: ${s.content}`).join('\n');
 }
 
@@ -99,12 +100,17 @@ export interface MemoryText {
 /** llm_merge.py `_build_merge_prompt`'s list of the memories to merge. */
 export function formatMergeMemories(memories: readonly MemoryText[]): string {
   return memories
-    .map((m, i) => `\n### 经验 ${i + 1}\n**标题**: ${m.title || 'N/A'}\n**描述**: ${m.description || 'N/A'}\n**内容**: ${m.content || 'N/A'}\n**原始场景**: ${m.query || 'N/A'}\n`)
+    .map(
+      (m, i) =>
+        `\n### 经验 ${i + 1}\n**标题**: ${m.title || 'N/A'}\n**描述**: ${m.description || 'N/A'}\n**内容**: ${m.content || 'N/A'}\n**原始场景**: ${m.query || 'N/A'}\n`,
+    )
     .join('');
 }
 
 /** formatters.py `format_memory_for_prompt`, with each item's date added (the harness renders context with dates). */
-export function formatMemoriesForPrompt(memories: readonly { title: string; content: string; success: boolean; date: string }[]): string {
+export function formatMemoriesForPrompt(
+  memories: readonly { title: string; content: string; success: boolean; date: string }[],
+): string {
   let prompt = '以下是我从过去与环境的交互中积累的一些记忆项，可能有助于解决任务。当您觉得它们相关时可以使用它们。\n\n';
   memories.forEach((m, i) => {
     const status = m.success ? '✓ 成功经验' : '✗ 失败教训';
@@ -139,7 +145,11 @@ const MergeSchema = z.object({
 });
 
 /** llm_merge.py `merge`: the four required fields (title, content, description, abstraction_level), else undefined. */
-export function parseMerge(reply: string): { title: string; description: string; content: string; query: string } | undefined {
+export function parseMerge(
+  reply: string,
+): { title: string; description: string; content: string; query: string } | undefined {
   const m = readJson(reply, MergeSchema);
-  return m ? { title: m.title, description: m.description, content: m.content, query: m.query ?? '<通用场景>' } : undefined;
+  return m
+    ? { title: m.title, description: m.description, content: m.content, query: m.query ?? '<通用场景>' }
+    : undefined;
 }

@@ -30,7 +30,12 @@ export const ReasoningBankOptionsSchema = z
     minScoreThreshold: unit01.default(0.85),
     /** `retrieval.hybrid.weights`. */
     weights: z
-      .object({ semantic: z.number().default(0.6), confidence: z.number().default(0.2), success: z.number().default(0.15), recency: z.number().default(0.05) })
+      .object({
+        semantic: z.number().default(0.6),
+        confidence: z.number().default(0.2),
+        success: z.number().default(0.15),
+        recency: z.number().default(0.05),
+      })
       .strict()
       .default({ semantic: 0.6, confidence: 0.2, success: 0.15, recency: 0.05 }),
     /** `retrieval.hybrid.time_decay_halflife` (days). */
@@ -86,7 +91,12 @@ export function createReasoningBankMethod(o: ReasoningBankOptions, c: MethodFact
       const top = qv ? scoreBank(bank.items, qv, Date.parse(query.askedAt), scoring, earlier.count).slice(0, c.k) : [];
       const kept = top.filter((r) => r.score >= o.minScoreThreshold);
       const filteredCount = top.length - kept.length;
-      accesses.record(key, query.id, query.askedAt, kept.map((r) => r.item.id));
+      accesses.record(
+        key,
+        query.id,
+        query.askedAt,
+        kept.map((r) => r.item.id),
+      );
       const notes = {
         strategy: o.strategy,
         minScoreThreshold: o.minScoreThreshold,
@@ -101,8 +111,14 @@ export function createReasoningBankMethod(o: ReasoningBankOptions, c: MethodFact
         retrieved: kept.map((r) => ({ id: r.item.id, score: Math.round(r.score * 1e4) / 1e4 })),
       };
       if (kept.length === 0) return { retrieval: { units: [], noMemory: true, context: NO_MEMORY_LINE, notes } };
-      const units = expandToUnits(kept.map((r) => ({ score: r.score, unitIds: r.item.unitIds })), index, c.k);
-      const context = formatMemoriesForPrompt(kept.map((r) => ({ ...r.item, date: formatDate(new Date(r.item.createdMs).toISOString()) })));
+      const units = expandToUnits(
+        kept.map((r) => ({ score: r.score, unitIds: r.item.unitIds })),
+        index,
+        c.k,
+      );
+      const context = formatMemoriesForPrompt(
+        kept.map((r) => ({ ...r.item, date: formatDate(new Date(r.item.createdMs).toISOString()) })),
+      );
       return { retrieval: { units, noMemory: false, context, notes } };
     },
   };
@@ -110,7 +126,8 @@ export function createReasoningBankMethod(o: ReasoningBankOptions, c: MethodFact
 
 export const reasoningBankEntry = defineMethod({
   name: 'reasoningbank',
-  description: 'ReasoningBank (its source design): memory items distilled per session, cosine or hybrid scoring, min-score threshold, semantic dedup and merge',
+  description:
+    'ReasoningBank (its source design): memory items distilled per session, cosine or hybrid scoring, min-score threshold, semantic dedup and merge',
   optionsSchema: ReasoningBankOptionsSchema,
   examples: [
     { label: 'defaults', options: {} },

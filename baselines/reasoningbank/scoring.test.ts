@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { confidence, DAY_MS, itemScore, timeDecay } from './scoring.ts';
 
 const NOW = Date.parse('2023-08-20T12:00:00Z');
-const hybrid = { strategy: 'hybrid' as const, weights: { semantic: 0.6, confidence: 0.2, success: 0.15, recency: 0.05 }, halflifeDays: 30 };
+const hybrid = {
+  strategy: 'hybrid' as const,
+  weights: { semantic: 0.6, confidence: 0.2, success: 0.15, recency: 0.05 },
+  halflifeDays: 30,
+};
 
 describe('reasoningbank scoring', () => {
   it('confidence = 0.5 + 0.5·tanh(count/10)', () => {
@@ -23,7 +27,10 @@ describe('reasoningbank scoring', () => {
     expect(itemScore(0.8, fresh, NOW, hybrid)).toBeCloseTo(0.48 + 0.1 + 0.15, 12); // 0.73
     expect(itemScore(0.8, { ...fresh, createdMs: NOW - 30 * DAY_MS }, NOW, hybrid)).toBeCloseTo(0.73 - 0.025, 12);
     expect(itemScore(0.8, { ...fresh, success: false }, NOW, hybrid)).toBeCloseTo(0.48 + 0.1 - 0.075, 12);
-    expect(itemScore(0.8, { ...fresh, retrievalCount: 10 }, NOW, hybrid)).toBeCloseTo(0.48 + 0.2 * confidence(10) + 0.15, 12);
+    expect(itemScore(0.8, { ...fresh, retrievalCount: 10 }, NOW, hybrid)).toBeCloseTo(
+      0.48 + 0.2 * confidence(10) + 0.15,
+      12,
+    );
     expect(itemScore(0.8, fresh, NOW, { ...hybrid, strategy: 'cosine' })).toBe(0.8);
   });
 

@@ -15,7 +15,12 @@ import { createLlmProvider } from '../../src/llm/index.ts';
 import type { FakeOpenAiServer } from '../../src/llm/testing/fake-openai-server.ts';
 import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
-export const TURN_SPEC: IndexSpec = { granularity: 'turn', roles: ['user', 'assistant'], includeCaptions: true, speakerPrefix: true };
+export const TURN_SPEC: IndexSpec = {
+  granularity: 'turn',
+  roles: ['user', 'assistant'],
+  includeCaptions: true,
+  speakerPrefix: true,
+};
 
 export async function smallLocomo(sessions = 2): Promise<{ haystack: Session[]; queries: Query[] }> {
   const data = await loadDataset({ name: 'locomo', limit: 4 }, TEST_DATA_DIR);
@@ -28,7 +33,11 @@ export async function smallLocomo(sessions = 2): Promise<{ haystack: Session[]; 
   return { haystack, queries };
 }
 
-export function factoryContext(spec: IndexSpec, llmRoles: MethodFactoryContext['llmRoles'] = ['strategy'], k = 5): MethodFactoryContext {
+export function factoryContext(
+  spec: IndexSpec,
+  llmRoles: MethodFactoryContext['llmRoles'] = ['strategy'],
+  k = 5,
+): MethodFactoryContext {
   return { id: 'm', index: spec, k, seed: 1, runKey: 'test', llmRoles };
 }
 
@@ -43,11 +52,25 @@ export interface LoopbackRun {
 }
 
 /** Runs `make()` twice on the same haystack and cache dir: once cold, once as a rerun. */
-export async function runTwice(server: FakeOpenAiServer, make: () => Method | Promise<Method>, haystack: Session[], queries: Query[], spec: IndexSpec = TURN_SPEC): Promise<LoopbackRun> {
+export async function runTwice(
+  server: FakeOpenAiServer,
+  make: () => Method | Promise<Method>,
+  haystack: Session[],
+  queries: Query[],
+  spec: IndexSpec = TURN_SPEC,
+): Promise<LoopbackRun> {
   const dir = mkdtempSync(join(tmpdir(), 'baseline-llm-cache-'));
   const embedder = createWinkSifEmbedder();
   try {
-    const provider = () => createLlmProvider({ cache: { mode: 'read-write', dir }, maxRetries: 0, roles: { strategy: { baseURL: server.baseURL, model: 'fake' } } }, {});
+    const provider = () =>
+      createLlmProvider(
+        {
+          cache: { mode: 'read-write', dir },
+          maxRetries: 0,
+          roles: { strategy: { baseURL: server.baseURL, model: 'fake' } },
+        },
+        {},
+      );
     const before = server.requests.length;
     const method = await make();
     const index = createMemoryIndex(haystack, spec, embedder);
@@ -63,7 +86,13 @@ export async function runTwice(server: FakeOpenAiServer, make: () => Method | Pr
     const index2 = createMemoryIndex(haystack, spec, embedder);
     const llm2 = provider();
     for (const q of queries) await again.run(q, index2, { seed: 1, calls: [], llm: llm2 });
-    return { firstRun, firstRequests, rerunRequests: server.requests.length - before - firstRequests, unitCount: index.units.length, sessionCount: new Set(index.units.map((u) => u.sessionId)).size };
+    return {
+      firstRun,
+      firstRequests,
+      rerunRequests: server.requests.length - before - firstRequests,
+      unitCount: index.units.length,
+      sessionCount: new Set(index.units.map((u) => u.sessionId)).size,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -15,7 +15,12 @@ import { loadDataset } from '../../src/data/index.ts';
 import { defaultTokenizer } from '../../src/index/tokenizers.ts';
 import { createMemoryIndex } from '../../src/index/memory-index.ts';
 import { createLlmProvider } from '../../src/llm/index.ts';
-import { startFakeOpenAiServer, type ChatRequestBody, type FakeOpenAiServer, type FakeReply } from '../../src/llm/testing/fake-openai-server.ts';
+import {
+  startFakeOpenAiServer,
+  type ChatRequestBody,
+  type FakeOpenAiServer,
+  type FakeReply,
+} from '../../src/llm/testing/fake-openai-server.ts';
 import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
 const tokenize = defaultTokenizer({ stopwords: true });
@@ -60,22 +65,49 @@ const prompt = (body: ChatRequestBody) => body.messages.map((m) => m.content).jo
 export function seedChat(body: ChatRequestBody): FakeReply {
   const p = prompt(body);
   if (p.includes('rate the likely poignancy')) return { text: String((p.length % 10) + 1) };
-  if (p.includes('3 most salient high-level questions')) return { text: '1. What matters most to Caroline?\n2. How does Melanie spend her time?\n3. What do they plan next?' };
+  if (p.includes('3 most salient high-level questions'))
+    return {
+      text: '1. What matters most to Caroline?\n2. How does Melanie spend her time?\n3. What do they plan next?',
+    };
   if (p.includes('What high-level insights can you infer')) {
     const idx = [...p.matchAll(/^(\d+)\. /gmu)].map((m) => m[1]!).slice(0, 2);
-    return { text: idx.length ? `1. They care about each other [${idx.join(', ')}]\n2. An insight citing nothing shown [99999]` : 'no insight' };
+    return {
+      text: idx.length
+        ? `1. They care about each other [${idx.join(', ')}]\n2. An insight citing nothing shown [99999]`
+        : 'no insight',
+    };
   }
   if (p.includes('Please condense the insights generated in this list')) {
     return { text: p.split('Please condense the insights generated in this list:')[1]!.trim() };
   }
   if (p.includes('提取可复用的推理策略')) {
     const first = /步骤 1 \[[^\]]*\]: (.{0,80})/u.exec(p)?.[1] ?? '对话';
-    return { text: '```json\n' + JSON.stringify({ memories: [{ title: '对话要点', description: '回忆对话内容', content: first }] }) + '\n```' };
+    return {
+      text: `\`\`\`json\n${JSON.stringify({ memories: [{ title: '对话要点', description: '回忆对话内容', content: first }] })}\n\`\`\``,
+    };
   }
-  if (p.includes('提炼出一条更通用、更深层的经验')) return { text: JSON.stringify({ title: '合并', description: '合并的经验', content: '合并内容', query: '<通用场景：对话>', abstraction_level: 1 }) };
+  if (p.includes('提炼出一条更通用、更深层的经验'))
+    return {
+      text: JSON.stringify({
+        title: '合并',
+        description: '合并的经验',
+        content: '合并内容',
+        query: '<通用场景：对话>',
+        abstraction_level: 1,
+      }),
+    };
   if (p.includes('Analyze the completed task')) {
     const first = /Task Result: ([^\n]{0,120})/u.exec(p)?.[1] ?? 'conversation';
-    return { text: JSON.stringify({ should_store: true, reasoning: 'useful', memories: [{ type: 'fact', content: first, importance: 0.8 }, { type: 'mood', content: 'not a type', importance: 0.1 }] }) };
+    return {
+      text: JSON.stringify({
+        should_store: true,
+        reasoning: 'useful',
+        memories: [
+          { type: 'fact', content: first, importance: 0.8 },
+          { type: 'mood', content: 'not a type', importance: 0.1 },
+        ],
+      }),
+    };
   }
   return { text: 'unknown' };
 }
@@ -87,7 +119,16 @@ export function startSeedServer(): Promise<FakeOpenAiServer> {
 /** A provider whose every role points at the server, caching into `cacheDir` (read-write). */
 export function seedProvider(server: FakeOpenAiServer, cacheDir: string): LlmProvider {
   const role = { baseURL: server.baseURL, model: 'fake-strategy' };
-  return createLlmProvider({ cache: { mode: 'read-write', dir: cacheDir }, maxRetries: 1, retryBaseMs: 1, concurrency: 8, roles: { strategy: role, reader: role } }, {});
+  return createLlmProvider(
+    {
+      cache: { mode: 'read-write', dir: cacheDir },
+      maxRetries: 1,
+      retryBaseMs: 1,
+      concurrency: 8,
+      roles: { strategy: role, reader: role },
+    },
+    {},
+  );
 }
 
 export function tempDir(): string {
@@ -101,19 +142,30 @@ export interface Conversation {
 }
 
 /** The first `conversations` LoCoMo conversations, `perConversation` questions each, indexed with `spec`. */
-export async function locomoConversations(spec: IndexSpec, conversations: number, perConversation: number, embedder: Embedder = hashEmbedder): Promise<Conversation[]> {
+export async function locomoConversations(
+  spec: IndexSpec,
+  conversations: number,
+  perConversation: number,
+  embedder: Embedder = hashEmbedder,
+): Promise<Conversation[]> {
   const data = await loadDataset({ name: 'locomo' }, TEST_DATA_DIR);
   const byHaystack = new Map<string, Instance[]>();
   for (const i of data.instances) byHaystack.set(i.haystackId, [...(byHaystack.get(i.haystackId) ?? []), i]);
   return [...byHaystack.values()].slice(0, conversations).map((list) => ({
     haystackId: list[0]!.haystackId,
     index: createMemoryIndex(list[0]!.haystack, spec, embedder),
-    queries: list.slice(0, perConversation).map((i) => Object.freeze({ id: i.query.id, text: i.query.text, askedAt: i.query.askedAt })),
+    queries: list
+      .slice(0, perConversation)
+      .map((i) => Object.freeze({ id: i.query.id, text: i.query.text, askedAt: i.query.askedAt })),
   }));
 }
 
 /** Runs every question of every conversation concurrently; returns outputs and each question's calls. */
-export async function runAll(method: Method, convs: readonly Conversation[], llm?: LlmProvider): Promise<{ out: MethodOutput; calls: CallRecord[]; haystackId: string }[]> {
+export async function runAll(
+  method: Method,
+  convs: readonly Conversation[],
+  llm?: LlmProvider,
+): Promise<{ out: MethodOutput; calls: CallRecord[]; haystackId: string }[]> {
   return Promise.all(
     convs.flatMap((c) =>
       c.queries.map(async (q) => {

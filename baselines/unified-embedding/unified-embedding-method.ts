@@ -11,7 +11,7 @@ export const UnifiedEmbeddingOptionsSchema = z.object({}).strict();
 
 export const unifiedEmbeddingEntry = defineMethod({
   name: 'unified-embedding',
-  description: 'cosine top-k over memory-unit embeddings (the plan\'s unified retrieval baseline)',
+  description: "cosine top-k over memory-unit embeddings (the plan's unified retrieval baseline)",
   optionsSchema: UnifiedEmbeddingOptionsSchema,
   create: (_options, c) => ({
     capabilities: { output: 'units' },

@@ -22,7 +22,11 @@
 import { z } from 'zod';
 import { type Call, type MemoryServerApi, parseReply, send, sendAdd, toUtcIso } from '../memory-server/api.ts';
 
-const EpisodeSchema = z.looseObject({ uuid: z.string(), name: z.string().nullish(), source_description: z.string().nullish() });
+const EpisodeSchema = z.looseObject({
+  uuid: z.string(),
+  name: z.string().nullish(),
+  source_description: z.string().nullish(),
+});
 const FactSchema = z.looseObject({
   fact: z.string(),
   valid_at: z.string().nullish(),
@@ -35,7 +39,12 @@ const BATCH_PREFIX = 'adaptmr ';
 export function createGraphitiApi(): MemoryServerApi {
   const label = 'zep:graphiti';
   const episodes = async (ns: string, c: Call, lastN: number) =>
-    parseReply(z.array(EpisodeSchema), (await send(c, { method: 'GET', path: `/episodes/${encodeURIComponent(ns)}`, query: { last_n: lastN } })).body, label, 'GET /episodes/{group_id}');
+    parseReply(
+      z.array(EpisodeSchema),
+      (await send(c, { method: 'GET', path: `/episodes/${encodeURIComponent(ns)}`, query: { last_n: lastN } })).body,
+      label,
+      'GET /episodes/{group_id}',
+    );
   return {
     label,
     output: 'units',
@@ -71,7 +80,8 @@ export function createGraphitiApi(): MemoryServerApi {
     },
     async resolveIds(ns, _state, c) {
       const ids: Record<string, string> = {};
-      for (const e of await episodes(ns, c, 1_000_000)) if (e.name && (e.source_description ?? '').startsWith(BATCH_PREFIX)) ids[e.uuid] = e.name;
+      for (const e of await episodes(ns, c, 1_000_000))
+        if (e.name && (e.source_description ?? '').startsWith(BATCH_PREFIX)) ids[e.uuid] = e.name;
       return ids;
     },
     async processed(ns, _state, _receipts, expected, c) {
@@ -79,7 +89,11 @@ export function createGraphitiApi(): MemoryServerApi {
     },
     count: async (ns, _state, c) => (await episodes(ns, c, 1_000_000)).length,
     async search(ns, _state, query, k, c) {
-      const res = await send(c, { method: 'POST', path: '/search', body: { group_ids: [ns], query: query.text, max_facts: k } });
+      const res = await send(c, {
+        method: 'POST',
+        path: '/search',
+        body: { group_ids: [ns], query: query.text, max_facts: k },
+      });
       return parseReply(SearchSchema, res.body, label, 'POST /search').facts.map((f, i) => {
         const at = toUtcIso(f.valid_at ?? f.created_at);
         return { text: f.fact, score: 1 / (i + 1), ...(at ? { at } : {}), sources: f.episodes };

@@ -16,13 +16,28 @@ const EdgeSchema = z.looseObject({
   episodes: z.array(z.string()).nullish(),
   episode_uuids: z.array(z.string()).nullish(),
 });
-const EpisodeSchema = z.looseObject({ uuid: z.string(), content: z.string(), score: z.number().nullish(), created_at: z.string().nullish() });
+const EpisodeSchema = z.looseObject({
+  uuid: z.string(),
+  content: z.string(),
+  score: z.number().nullish(),
+  created_at: z.string().nullish(),
+});
 
-export function searchHits(items: unknown[], scope: ZepScope, label: string, toUtc: (s: string | null | undefined) => string | undefined): ServerHit[] {
+export function searchHits(
+  items: unknown[],
+  scope: ZepScope,
+  label: string,
+  toUtc: (s: string | null | undefined) => string | undefined,
+): ServerHit[] {
   if (scope === 'edges') {
     return parseReply(z.array(EdgeSchema), items, label, 'graph search (edges)').map((e, i) => {
       const at = toUtc(e.valid_at ?? e.created_at);
-      return { text: e.fact, score: e.score ?? 1 / (i + 1), ...(at ? { at } : {}), sources: e.episode_uuids ?? e.episodes ?? [] };
+      return {
+        text: e.fact,
+        score: e.score ?? 1 / (i + 1),
+        ...(at ? { at } : {}),
+        sources: e.episode_uuids ?? e.episodes ?? [],
+      };
     });
   }
   return parseReply(z.array(EpisodeSchema), items, label, 'graph search (episodes)').map((e, i) => {

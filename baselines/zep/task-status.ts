@@ -6,7 +6,10 @@
 import { z } from 'zod';
 import { type Call, parseReply, send } from '../memory-server/api.ts';
 
-const TaskSchema = z.looseObject({ status: z.string().nullish(), error: z.looseObject({ message: z.string().nullish() }).nullish() });
+const TaskSchema = z.looseObject({
+  status: z.string().nullish(),
+  error: z.looseObject({ message: z.string().nullish() }).nullish(),
+});
 
 export interface ProcessedState {
   done: boolean;
@@ -28,9 +31,15 @@ export async function zepProcessed(
 ): Promise<ProcessedState> {
   for (const id of receipts.flatMap((r) => r.handles)) {
     if (seen.has(id)) continue;
-    const t = parseReply(TaskSchema, (await send(c, { method: 'GET', path: `/tasks/${encodeURIComponent(id)}` })).body, label, taskPath);
+    const t = parseReply(
+      TaskSchema,
+      (await send(c, { method: 'GET', path: `/tasks/${encodeURIComponent(id)}` })).body,
+      label,
+      taskPath,
+    );
     const status = (t.status ?? '').toLowerCase();
-    if (status === 'failed' || status === 'error') return { done: false, failed: `task ${id}: ${t.error?.message ?? status}` };
+    if (status === 'failed' || status === 'error')
+      return { done: false, failed: `task ${id}: ${t.error?.message ?? status}` };
     if (status !== 'completed' && status !== 'succeeded') return { done: false };
     seen.add(id);
   }

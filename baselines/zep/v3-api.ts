@@ -22,13 +22,29 @@
  */
 import { z } from 'zod';
 import { SetupError } from '../../src/core/errors.ts';
-import { type Call, type JsonResponseLike, type MemoryServerApi, parseReply, send, sendAdd, toUtcIso } from '../memory-server/api.ts';
+import {
+  type Call,
+  type JsonResponseLike,
+  type MemoryServerApi,
+  parseReply,
+  send,
+  sendAdd,
+  toUtcIso,
+} from '../memory-server/api.ts';
 import { searchHits, type ZepScope } from './search-hits.ts';
 import { zepProcessed } from './task-status.ts';
 
 const AddSchema = z.looseObject({ message_uuids: z.array(z.string()).nullish(), task_id: z.string().nullish() });
 const MessagesSchema = z.looseObject({
-  messages: z.array(z.looseObject({ uuid: z.string().nullish(), metadata: z.record(z.string(), z.unknown()).nullish(), processed: z.boolean().nullish() })).nullish(),
+  messages: z
+    .array(
+      z.looseObject({
+        uuid: z.string().nullish(),
+        metadata: z.record(z.string(), z.unknown()).nullish(),
+        processed: z.boolean().nullish(),
+      }),
+    )
+    .nullish(),
   total_count: z.number().nullish(),
 });
 
@@ -48,7 +64,11 @@ export interface ZepApiOptions {
 export const capSettings = (max: number) => (max === ZEP_MAX_MESSAGE_CHARS ? {} : { maxMessageChars: max });
 
 /** Metadata of a message: its unit, batch and (split messages only) part. */
-export const messageMetadata = (m: { unitId: string; part?: { index: number } }, batch: string) => ({ unit_id: m.unitId, batch, ...(m.part ? { part: m.part.index } : {}) });
+export const messageMetadata = (m: { unitId: string; part?: { index: number } }, batch: string) => ({
+  unit_id: m.unitId,
+  batch,
+  ...(m.part ? { part: m.part.index } : {}),
+});
 
 /** A create that may find its object existing: "already exists" is fine, any other refusal stops the run. */
 export function createdOrExisting(res: JsonResponseLike, label: string, what: string): void {
@@ -63,13 +83,21 @@ export function createZepV3Api(o: ZepApiOptions): MemoryServerApi {
   const done = new Set<string>();
   const path = (ns: string) => `/threads/${encodeURIComponent(ns)}/messages`;
   const totalOf = async (ns: string, c: Call) =>
-    parseReply(MessagesSchema, (await send(c, { method: 'GET', path: path(ns), query: { limit: 1 } })).body, label, 'GET /threads/{id}/messages').total_count ?? 0;
+    parseReply(
+      MessagesSchema,
+      (await send(c, { method: 'GET', path: path(ns), query: { limit: 1 } })).body,
+      label,
+      'GET /threads/{id}/messages',
+    ).total_count ?? 0;
   const listMessages = async (ns: string, c: Call) => {
     const total = await totalOf(ns, c);
     if (total === 0) return [];
     const res = await send(c, { method: 'GET', path: path(ns), query: { lastn: total } });
     const all = parseReply(MessagesSchema, res.body, label, 'GET /threads/{id}/messages').messages ?? [];
-    if (all.length < total) throw new Error(`${label}: thread ${ns} holds ${total} messages but lastn=${total} returned ${all.length}; cannot see them all`);
+    if (all.length < total)
+      throw new Error(
+        `${label}: thread ${ns} holds ${total} messages but lastn=${total} returned ${all.length}; cannot see them all`,
+      );
     return all;
   };
   return {
@@ -85,8 +113,16 @@ export function createZepV3Api(o: ZepApiOptions): MemoryServerApi {
       await send(c, { method: 'GET', path: '/users/adaptmr-health-check', accept: [404], maxRetries: 1 });
     },
     async prepare(ns, c) {
-      createdOrExisting(await send(c, { method: 'POST', path: '/users', body: { user_id: ns }, accept: [400, 409] }), label, `user ${ns}`);
-      createdOrExisting(await send(c, { method: 'POST', path: '/threads', body: { thread_id: ns, user_id: ns }, accept: [400, 409] }), label, `thread ${ns}`);
+      createdOrExisting(
+        await send(c, { method: 'POST', path: '/users', body: { user_id: ns }, accept: [400, 409] }),
+        label,
+        `user ${ns}`,
+      );
+      createdOrExisting(
+        await send(c, { method: 'POST', path: '/threads', body: { thread_id: ns, user_id: ns }, accept: [400, 409] }),
+        label,
+        `thread ${ns}`,
+      );
       return { userId: ns, threadId: ns };
     },
     async addBatch(ns, _state, batch, c) {
@@ -105,8 +141,12 @@ export function createZepV3Api(o: ZepApiOptions): MemoryServerApi {
       });
       const r = parseReply(AddSchema, res.body, label, 'POST /threads/{id}/messages');
       const uuids = r.message_uuids ?? [];
-      if (uuids.length !== batch.messages.length) throw new Error(`${label}: message add returned ${uuids.length} UUIDs for ${batch.messages.length} messages`);
-      return { handles: r.task_id ? [r.task_id] : [], ids: Object.fromEntries(uuids.map((u, i) => [u, batch.messages[i]!.unitId])) };
+      if (uuids.length !== batch.messages.length)
+        throw new Error(`${label}: message add returned ${uuids.length} UUIDs for ${batch.messages.length} messages`);
+      return {
+        handles: r.task_id ? [r.task_id] : [],
+        ids: Object.fromEntries(uuids.map((u, i) => [u, batch.messages[i]!.unitId])),
+      };
     },
     async landedBatches(ns, _state, c) {
       const out = new Map<string, Record<string, string>>();
@@ -122,10 +162,19 @@ export function createZepV3Api(o: ZepApiOptions): MemoryServerApi {
     },
     count: (ns, _state, c) => totalOf(ns, c),
     async search(ns, _state, query, k, c) {
-      const body = { user_id: ns, query: query.text.slice(0, ZEP_MAX_QUERY), scope: o.scope, reranker: o.reranker, limit: Math.min(k, ZEP_MAX_LIMIT) };
+      const body = {
+        user_id: ns,
+        query: query.text.slice(0, ZEP_MAX_QUERY),
+        scope: o.scope,
+        reranker: o.reranker,
+        limit: Math.min(k, ZEP_MAX_LIMIT),
+      };
       const res = await send(c, { method: 'POST', path: '/graph/search', body });
       const key = o.scope === 'edges' ? 'edges' : 'episodes';
-      const items = parseReply(z.looseObject({ [key]: z.array(z.unknown()).nullish() }), res.body, label, 'POST /graph/search')[key] ?? [];
+      const items =
+        parseReply(z.looseObject({ [key]: z.array(z.unknown()).nullish() }), res.body, label, 'POST /graph/search')[
+          key
+        ] ?? [];
       return searchHits(items, o.scope, label, toUtcIso);
     },
     async remove(ns, _state, c) {

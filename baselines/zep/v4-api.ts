@@ -22,9 +22,16 @@ import { zepProcessed } from './task-status.ts';
 import { capSettings, messageMetadata, ZEP_MAX_LIMIT, ZEP_MAX_QUERY, type ZepApiOptions } from './v3-api.ts';
 
 const CreatedSchema = z.looseObject({ uuid: z.string() });
-const AddSchema = z.looseObject({ messages: z.array(z.looseObject({ uuid: z.string() })), task: z.looseObject({ uuid: z.string() }).nullish() });
+const AddSchema = z.looseObject({
+  messages: z.array(z.looseObject({ uuid: z.string() })),
+  task: z.looseObject({ uuid: z.string() }).nullish(),
+});
 const PageSchema = z.looseObject({ items: z.array(z.unknown()).nullish(), next_cursor: z.string().nullish() });
-const MessageSchema = z.looseObject({ uuid: z.string(), metadata: z.record(z.string(), z.unknown()).nullish(), processed: z.boolean().nullish() });
+const MessageSchema = z.looseObject({
+  uuid: z.string(),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+  processed: z.boolean().nullish(),
+});
 
 export function createZepV4Api(o: ZepApiOptions): MemoryServerApi {
   const label = 'zep:v4';
@@ -33,7 +40,11 @@ export function createZepV4Api(o: ZepApiOptions): MemoryServerApi {
     const all: z.infer<typeof MessageSchema>[] = [];
     let cursor: string | undefined;
     do {
-      const res = await send(c, { method: 'GET', path: `/threads/${encodeURIComponent(thread)}/messages`, query: { page_size: 100, cursor } });
+      const res = await send(c, {
+        method: 'GET',
+        path: `/threads/${encodeURIComponent(thread)}/messages`,
+        query: { page_size: 100, cursor },
+      });
       const page = parseReply(PageSchema, res.body, label, 'GET /threads/{uuid}/messages');
       all.push(...parseReply(z.array(MessageSchema), page.items ?? [], label, 'GET /threads/{uuid}/messages items'));
       cursor = page.next_cursor ?? undefined;
@@ -57,8 +68,18 @@ export function createZepV4Api(o: ZepApiOptions): MemoryServerApi {
       await send(c, { method: 'GET', path: '/tasks', query: { page_size: 1 }, maxRetries: 1 });
     },
     async prepare(ns, c) {
-      const user = parseReply(CreatedSchema, (await send(c, { method: 'POST', path: '/users', body: { user_id: ns } })).body, label, 'POST /users');
-      const thread = parseReply(CreatedSchema, (await send(c, { method: 'POST', path: '/threads', body: { user_uuid: user.uuid } })).body, label, 'POST /threads');
+      const user = parseReply(
+        CreatedSchema,
+        (await send(c, { method: 'POST', path: '/users', body: { user_id: ns } })).body,
+        label,
+        'POST /users',
+      );
+      const thread = parseReply(
+        CreatedSchema,
+        (await send(c, { method: 'POST', path: '/threads', body: { user_uuid: user.uuid } })).body,
+        label,
+        'POST /threads',
+      );
       return { userUuid: user.uuid, threadUuid: thread.uuid };
     },
     async addBatch(_ns, state, batch, c) {
@@ -76,8 +97,12 @@ export function createZepV4Api(o: ZepApiOptions): MemoryServerApi {
         },
       });
       const r = parseReply(AddSchema, res.body, label, 'POST /threads/{uuid}/messages');
-      if (r.messages.length !== batch.messages.length) throw new Error(`${label}: message add returned ${r.messages.length} messages for ${batch.messages.length}`);
-      return { handles: r.task ? [r.task.uuid] : [], ids: Object.fromEntries(r.messages.map((m, i) => [m.uuid, batch.messages[i]!.unitId])) };
+      if (r.messages.length !== batch.messages.length)
+        throw new Error(`${label}: message add returned ${r.messages.length} messages for ${batch.messages.length}`);
+      return {
+        handles: r.task ? [r.task.uuid] : [],
+        ids: Object.fromEntries(r.messages.map((m, i) => [m.uuid, batch.messages[i]!.unitId])),
+      };
     },
     async landedBatches(_ns, state, c) {
       const out = new Map<string, Record<string, string>>();
@@ -89,7 +114,15 @@ export function createZepV4Api(o: ZepApiOptions): MemoryServerApi {
       return out;
     },
     async processed(_ns, state, receipts, expected, c) {
-      return zepProcessed(receipts, expected, done, () => listMessages(need(state, 'threadUuid'), c), c, label, 'GET /tasks/{uuid}');
+      return zepProcessed(
+        receipts,
+        expected,
+        done,
+        () => listMessages(need(state, 'threadUuid'), c),
+        c,
+        label,
+        'GET /tasks/{uuid}',
+      );
     },
     count: async (_ns, state, c) => (await listMessages(need(state, 'threadUuid'), c)).length,
     async search(_ns, state, query, k, c) {

@@ -27,11 +27,16 @@ export const ZepOptionsSchema = z
   })
   .strict();
 
-export const DEFAULT_ZEP_URLS = { v3: 'https://api.getzep.com/api/v2', v4: 'https://api.getzep.com/api/v4', graphiti: 'http://localhost:8000' } as const;
+export const DEFAULT_ZEP_URLS = {
+  v3: 'https://api.getzep.com/api/v2',
+  v4: 'https://api.getzep.com/api/v4',
+  graphiti: 'http://localhost:8000',
+} as const;
 
 export const zepEntry = defineMethod({
   name: 'zep',
-  description: 'Zep over HTTP (api: v3 | v4 | graphiti server): ingests each haystack once, searches facts with their source episodes (retrieval metrics)',
+  description:
+    'Zep over HTTP (api: v3 | v4 | graphiti server): ingests each haystack once, searches facts with their source episodes (retrieval metrics)',
   optionsSchema: ZepOptionsSchema,
   examples: (['v3', 'v4', 'graphiti'] as const).map((api) => ({
     label: api,
@@ -40,9 +45,12 @@ export const zepEntry = defineMethod({
   })),
   create(o, f) {
     const baseUrl = resolveBaseUrl(o, DEFAULT_ZEP_URLS[o.api]);
-    if (o.api === 'graphiti' && o.apiKeyEnv !== undefined) throw new InputError('the Graphiti server has no authentication: remove apiKeyEnv');
-    if (o.api === 'graphiti' && o.scope !== 'edges') throw new InputError('the Graphiti server searches facts only: remove scope');
-    if (o.api === 'graphiti' && o.maxMessageChars !== ZEP_MAX_MESSAGE_CHARS) throw new InputError('the Graphiti server has no message cap: remove maxMessageChars');
+    if (o.api === 'graphiti' && o.apiKeyEnv !== undefined)
+      throw new InputError('the Graphiti server has no authentication: remove apiKeyEnv');
+    if (o.api === 'graphiti' && o.scope !== 'edges')
+      throw new InputError('the Graphiti server searches facts only: remove scope');
+    if (o.api === 'graphiti' && o.maxMessageChars !== ZEP_MAX_MESSAGE_CHARS)
+      throw new InputError('the Graphiti server has no message cap: remove maxMessageChars');
     const auth = resolveAuth(o.apiKeyEnv, 'Authorization', 'Api-Key ');
     const api = o.api === 'graphiti' ? createGraphitiApi() : o.api === 'v3' ? createZepV3Api(o) : createZepV4Api(o);
     const hint =
@@ -51,7 +59,14 @@ export const zepEntry = defineMethod({
         : `Check the key in ${o.apiKeyEnv ?? 'apiKeyEnv (none configured)'} and baseUrl`;
     return createMemoryServerMethod(
       api,
-      { endpoint: { label: api.label, baseUrl, ...(auth ? { auth } : {}) }, keep: o.keep, pollMs: o.pollMs, ingestTimeoutMs: o.ingestTimeoutMs, longMessages: o.longMessages, hint },
+      {
+        endpoint: { label: api.label, baseUrl, ...(auth ? { auth } : {}) },
+        keep: o.keep,
+        pollMs: o.pollMs,
+        ingestTimeoutMs: o.ingestTimeoutMs,
+        longMessages: o.longMessages,
+        hint,
+      },
       f,
     );
   },

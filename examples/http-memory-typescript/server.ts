@@ -20,7 +20,9 @@ const PROTOCOL = 'http-memory/1';
 const NAMESPACE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 const STOPWORDS = new Set(
-  'a an and are as at be by did do does for from had has have he her his i in is it its me my of on or our she so that the their them they this to was we were what when where which who why will with you your'.split(' '),
+  'a an and are as at be by did do does for from had has have he her his i in is it its me my of on or our she so that the their them they this to was we were what when where which who why will with you your'.split(
+    ' ',
+  ),
 );
 const K1 = 1.2;
 const B = 0.75;
@@ -29,7 +31,8 @@ const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 /** Lower-cased words (ICU word boundaries), English stop words left out. */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  for (const s of segmenter.segment(text.toLowerCase())) if (s.isWordLike && !STOPWORDS.has(s.segment)) out.push(s.segment);
+  for (const s of segmenter.segment(text.toLowerCase()))
+    if (s.isWordLike && !STOPWORDS.has(s.segment)) out.push(s.segment);
   return out;
 }
 
@@ -76,33 +79,51 @@ class Namespace {
       let score = 0;
       for (const [term, f] of tf) {
         const df = this.df.get(term)!;
-        score += Math.log(1 + (n - df + 0.5) / (df + 0.5)) * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * m.terms.length) / avg)));
+        score +=
+          Math.log(1 + (n - df + 0.5) / (df + 0.5)) *
+          ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * m.terms.length) / avg)));
       }
       if (score > 0) scored.push({ score, i, m });
     });
     scored.sort((a, b) => b.score - a.score || a.i - b.i);
-    return scored.slice(0, k).map(({ score, m }) => ({ text: m.speaker ? `${m.speaker}: ${m.text}` : m.text, score: Math.round(score * 1e6) / 1e6, unit_ids: [m.unit_id], time: m.time }));
+    return scored.slice(0, k).map(({ score, m }) => ({
+      text: m.speaker ? `${m.speaker}: ${m.text}` : m.text,
+      score: Math.round(score * 1e6) / 1e6,
+      unit_ids: [m.unit_id],
+      time: m.time,
+    }));
   }
 }
 
 function object(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new BadRequest('the body must be a JSON object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new BadRequest('the body must be a JSON object');
   return body as Record<string, unknown>;
 }
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
 function checkIngest(body: unknown): { batchId: string; messages: Omit<Message, 'at' | 'terms'>[] } {
   const b = object(body);
-  for (const key of ['batch_id', 'session_id']) if (!nonEmpty(b[key])) throw new BadRequest(`${key} must be a non-empty string`);
+  for (const key of ['batch_id', 'session_id'])
+    if (!nonEmpty(b[key])) throw new BadRequest(`${key} must be a non-empty string`);
   if (!Array.isArray(b.messages) || b.messages.length === 0) throw new BadRequest('messages must be a non-empty array');
   const messages = b.messages.map((raw, i) => {
     const m = object(raw);
     if (!nonEmpty(m.unit_id)) throw new BadRequest(`messages[${i}].unit_id must be a non-empty string`);
-    if (m.role !== 'user' && m.role !== 'assistant') throw new BadRequest(`messages[${i}].role must be user or assistant`);
+    if (m.role !== 'user' && m.role !== 'assistant')
+      throw new BadRequest(`messages[${i}].role must be user or assistant`);
     if (typeof m.text !== 'string') throw new BadRequest(`messages[${i}].text must be a string`);
-    if (typeof m.time !== 'string' || !RFC3339.test(m.time) || Number.isNaN(Date.parse(m.time))) throw new BadRequest(`messages[${i}].time must be an RFC 3339 date-time with a zone`);
-    if (m.speaker !== undefined && m.speaker !== null && typeof m.speaker !== 'string') throw new BadRequest(`messages[${i}].speaker must be a string or null`);
-    return { unit_id: m.unit_id, role: m.role as Message['role'], speaker: (m.speaker as string | null | undefined) ?? null, text: m.text, time: m.time };
+    if (typeof m.time !== 'string' || !RFC3339.test(m.time) || Number.isNaN(Date.parse(m.time)))
+      throw new BadRequest(`messages[${i}].time must be an RFC 3339 date-time with a zone`);
+    if (m.speaker !== undefined && m.speaker !== null && typeof m.speaker !== 'string')
+      throw new BadRequest(`messages[${i}].speaker must be a string or null`);
+    return {
+      unit_id: m.unit_id,
+      role: m.role as Message['role'],
+      speaker: (m.speaker as string | null | undefined) ?? null,
+      text: m.text,
+      time: m.time,
+    };
   });
   return { batchId: b.batch_id as string, messages };
 }
@@ -110,9 +131,11 @@ function checkIngest(body: unknown): { batchId: string; messages: Omit<Message, 
 function checkSearch(body: unknown): { query: string; k: number; before: number | undefined } {
   const b = object(body);
   if (!nonEmpty(b.query)) throw new BadRequest('query must be a non-empty string');
-  if (typeof b.k !== 'number' || !Number.isInteger(b.k) || b.k < 1 || b.k > 1000) throw new BadRequest('k must be an integer from 1 to 1000');
+  if (typeof b.k !== 'number' || !Number.isInteger(b.k) || b.k < 1 || b.k > 1000)
+    throw new BadRequest('k must be an integer from 1 to 1000');
   const date = b.question_date;
-  if (date !== undefined && date !== null && (typeof date !== 'string' || !RFC3339.test(date))) throw new BadRequest('question_date must be an RFC 3339 date-time with a zone, or null');
+  if (date !== undefined && date !== null && (typeof date !== 'string' || !RFC3339.test(date)))
+    throw new BadRequest('question_date must be an RFC 3339 date-time with a zone, or null');
   return { query: b.query, k: b.k, before: typeof date === 'string' ? Date.parse(date) : undefined };
 }
 
@@ -123,13 +146,17 @@ export interface HttpMemoryServer {
   close(): Promise<void>;
 }
 
-export async function startHttpMemoryServer(opts: { port?: number; host?: string; apiKey?: string } = {}): Promise<HttpMemoryServer> {
+export async function startHttpMemoryServer(
+  opts: { port?: number; host?: string; apiKey?: string } = {},
+): Promise<HttpMemoryServer> {
   const namespaces = new Map<string, Namespace>();
   const status = (name: string) => ({ namespace: name, messages: namespaces.get(name)!.messages.length, ready: true });
 
   const handle = (method: string, path: string, raw: string, auth: string | undefined): [number, unknown] => {
-    if (opts.apiKey && auth !== `Bearer ${opts.apiKey}`) return [401, { error: 'missing or wrong Authorization: Bearer key' }];
-    if (path === '/health' && method === 'GET') return [200, { protocol: PROTOCOL, sources: true, name: 'bm25 (typescript reference)' }];
+    if (opts.apiKey && auth !== `Bearer ${opts.apiKey}`)
+      return [401, { error: 'missing or wrong Authorization: Bearer key' }];
+    if (path === '/health' && method === 'GET')
+      return [200, { protocol: PROTOCOL, sources: true, name: 'bm25 (typescript reference)' }];
     const m = /^\/namespaces\/([^/]+)(\/sessions|\/search)?$/.exec(path);
     if (!m) return [404, { error: `no such path: ${path}` }];
     const name = decodeURIComponent(m[1]!);
@@ -173,12 +200,19 @@ export async function startHttpMemoryServer(opts: { port?: number; host?: string
     req.on('end', () => {
       let reply: [number, unknown];
       try {
-        reply = handle(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname, Buffer.concat(chunks).toString('utf8'), req.headers.authorization);
+        reply = handle(
+          req.method ?? 'GET',
+          new URL(req.url ?? '/', 'http://x').pathname,
+          Buffer.concat(chunks).toString('utf8'),
+          req.headers.authorization,
+        );
       } catch (err) {
         reply = err instanceof BadRequest ? [400, { error: err.message }] : [500, { error: String(err) }];
       }
       const data = Buffer.from(JSON.stringify(reply[1]));
-      res.writeHead(reply[0], { 'content-type': 'application/json; charset=utf-8', 'content-length': data.length }).end(data);
+      res
+        .writeHead(reply[0], { 'content-type': 'application/json; charset=utf-8', 'content-length': data.length })
+        .end(data);
     });
   });
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve));
@@ -194,7 +228,13 @@ export async function startHttpMemoryServer(opts: { port?: number; host?: string
 
 // Run as a program (not when imported).
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const { values } = parseArgs({ options: { port: { type: 'string', default: '8765' }, host: { type: 'string', default: '127.0.0.1' }, 'api-key-env': { type: 'string', default: 'HTTP_MEMORY_API_KEY' } } });
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '8765' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'api-key-env': { type: 'string', default: 'HTTP_MEMORY_API_KEY' },
+    },
+  });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`--port must be a port number, not ${values.port}\n`);

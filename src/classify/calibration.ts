@@ -19,9 +19,21 @@ import { ADAPT_TYPES, AdaptTypeSchema, type AdaptType } from '../core/types.ts';
 
 const Vec5 = z.array(z.number()).length(5);
 
-export const TemperatureParamsSchema = z.object({ method: z.literal('temperature'), beta: z.number().positive(), defaultPrior: z.number().min(0), defaultType: AdaptTypeSchema }).strict();
+export const TemperatureParamsSchema = z
+  .object({
+    method: z.literal('temperature'),
+    beta: z.number().positive(),
+    defaultPrior: z.number().min(0),
+    defaultType: AdaptTypeSchema,
+  })
+  .strict();
 export const MatrixParamsSchema = z
-  .object({ method: z.literal('matrix'), weights: z.array(z.array(z.number()).length(6)).length(5), bias: Vec5, l2: z.number().min(0) })
+  .object({
+    method: z.literal('matrix'),
+    weights: z.array(z.array(z.number()).length(6)).length(5),
+    bias: Vec5,
+    l2: z.number().min(0),
+  })
   .strict();
 export const CalibrationParamsSchema = z.discriminatedUnion('method', [TemperatureParamsSchema, MatrixParamsSchema]);
 export type CalibrationParams = z.infer<typeof CalibrationParamsSchema>;
@@ -74,7 +86,9 @@ export function calibrationFeatures(scores: Record<AdaptType, number>): number[]
 /** Calibrated distribution (ADAPT_TYPES order) from raw cue counts. */
 export function applyCalibration(params: CalibrationParams, scores: Record<AdaptType, number>): number[] {
   if (params.method === 'temperature') {
-    return softmax(ADAPT_TYPES.map((t) => params.beta * (scores[t] + (t === params.defaultType ? params.defaultPrior : 0))));
+    return softmax(
+      ADAPT_TYPES.map((t) => params.beta * (scores[t] + (t === params.defaultType ? params.defaultPrior : 0))),
+    );
   }
   const x = calibrationFeatures(scores);
   return softmax(params.weights.map((row, k) => row.reduce((acc, w, j) => acc + w * (x[j] ?? 0), params.bias[k] ?? 0)));

@@ -13,7 +13,11 @@ export function checkedClassifier<C extends Classifier>(classifier: C, where?: s
   classifier.classify = async (query, ctx) => {
     const result = await classify(query, ctx);
     const bad = invalidTypeProbs(result.probs);
-    if (bad) throw new InputError(`classifier ${classifier.name} gave unusable probabilities (${bad}) for question ${query.id}`, where);
+    if (bad)
+      throw new InputError(
+        `classifier ${classifier.name} gave unusable probabilities (${bad}) for question ${query.id}`,
+        where,
+      );
     return result;
   };
   return classifier;

@@ -43,7 +43,10 @@ const FIXTURES: Record<string, (dir: string) => Promise<string>> = {
       { text: 'Did I ever tell you my blood type?', type: 'abstention' },
     ] as const;
     const file = join(dir, 'hashed.onnx');
-    await writeLinearModel(trainLinear(train, { spec: { ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 }, epochs: 20, seed: 5 }), file);
+    await writeLinearModel(
+      trainLinear(train, { spec: { ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 }, epochs: 20, seed: 5 }),
+      file,
+    );
     return file;
   },
   'tiny-hf-model': async (dir) => {
@@ -59,7 +62,16 @@ beforeAll(async () => {
   fixtureDir = await mkdtemp(join(tmpdir(), 'adaptmr-classifier-fixtures-'));
   server = await startFakeOpenAiServer({
     chat: () => ({
-      text: JSON.stringify({ type: 'multi_hop', probabilities: { factual_extraction: 0.1, temporal_reasoning: 0.2, knowledge_update: 0.1, multi_hop: 0.5, abstention: 0.1 } }),
+      text: JSON.stringify({
+        type: 'multi_hop',
+        probabilities: {
+          factual_extraction: 0.1,
+          temporal_reasoning: 0.2,
+          knowledge_update: 0.1,
+          multi_hop: 0.5,
+          abstention: 0.1,
+        },
+      }),
     }),
   });
 });
@@ -80,25 +92,45 @@ async function withFixtures(options: unknown, fixtures: Partial<Record<string, s
 }
 
 function ctx(): Ctx {
-  return { seed: 1, calls: [], llm: createLlmProvider({ cache: { mode: 'off' }, maxRetries: 1, retryBaseMs: 1, roles: { classifier: { baseURL: server.baseURL, model: 'fake' } } }, {}) };
+  return {
+    seed: 1,
+    calls: [],
+    llm: createLlmProvider(
+      {
+        cache: { mode: 'off' },
+        maxRetries: 1,
+        retryBaseMs: 1,
+        roles: { classifier: { baseURL: server.baseURL, model: 'fake' } },
+      },
+      {},
+    ),
+  };
 }
 
-const variants = classifiers.list().flatMap((e) => (e.examples ?? [{ label: 'defaults', options: {} }]).map((ex) => ({ name: e.name, ...ex })));
+const variants = classifiers
+  .list()
+  .flatMap((e) => (e.examples ?? [{ label: 'defaults', options: {} }]).map((ex) => ({ name: e.name, ...ex })));
 
 describe.each(variants)('classifier $name ($label)', (v) => {
-  it.skipIf(v.skip !== undefined)(`type and calibrated-shape probabilities, deterministic, English and Chinese${v.skip ? ` — skipped: ${v.skip}` : ''}`, async () => {
-    const classifier = await classifiers.create(v.name, await withFixtures(v.options, v.fixtures), {});
-    for (const [i, text] of QUESTIONS.entries()) {
-      const q = frozenQuery(text, undefined, `q${i}`);
-      const a = await classifier.classify(q, ctx());
-      const b = await classifier.classify(q, ctx());
-      expect(b, text).toEqual(a);
-      expect(ADAPT_TYPES, text).toContain(a.type);
-      expect(Object.keys(a.probs).sort(), text).toEqual([...ADAPT_TYPES].sort());
-      const values = Object.values(a.probs);
-      for (const p of values) expect(Number.isFinite(p) && p >= 0 && p <= 1, `${text}: ${p}`).toBe(true);
-      expect(values.reduce((s, p) => s + p, 0), text).toBeCloseTo(1, 9);
-      expect(a.probs[a.type], text).toBeCloseTo(Math.max(...values), 9);
-    }
-  });
+  it.skipIf(v.skip !== undefined)(
+    `type and calibrated-shape probabilities, deterministic, English and Chinese${v.skip ? ` — skipped: ${v.skip}` : ''}`,
+    async () => {
+      const classifier = await classifiers.create(v.name, await withFixtures(v.options, v.fixtures), {});
+      for (const [i, text] of QUESTIONS.entries()) {
+        const q = frozenQuery(text, undefined, `q${i}`);
+        const a = await classifier.classify(q, ctx());
+        const b = await classifier.classify(q, ctx());
+        expect(b, text).toEqual(a);
+        expect(ADAPT_TYPES, text).toContain(a.type);
+        expect(Object.keys(a.probs).sort(), text).toEqual([...ADAPT_TYPES].sort());
+        const values = Object.values(a.probs);
+        for (const p of values) expect(Number.isFinite(p) && p >= 0 && p <= 1, `${text}: ${p}`).toBe(true);
+        expect(
+          values.reduce((s, p) => s + p, 0),
+          text,
+        ).toBeCloseTo(1, 9);
+        expect(a.probs[a.type], text).toBeCloseTo(Math.max(...values), 9);
+      }
+    },
+  );
 });

@@ -33,7 +33,10 @@ const ALIASES: Record<string, AdaptType> = {
 
 /** `Temporal_Reasoning`, `temporal reasoning`, `T2`… → `temporal`; undefined when the label is not known. */
 export function labelToType(label: string): AdaptType | undefined {
-  const key = label.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  const key = label
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
   const t = /^t([1-5])$/.exec(key);
   if (t) return ADAPT_TYPES[Number(t[1]) - 1];
   return ALIASES[key];
@@ -59,7 +62,9 @@ export function labelInText(text: string): AdaptType | undefined {
   const lower = stripped.toLowerCase();
   for (const [alias, type] of Object.entries(ALIASES)) {
     const spaced = alias.replace(/-/g, '[-_ ]');
-    const re = /\p{Script=Han}/u.test(alias) ? new RegExp(alias, 'u') : new RegExp(`(?<![\\p{L}\\p{N}])${spaced}(?![\\p{L}\\p{N}])`, 'u');
+    const re = /\p{Script=Han}/u.test(alias)
+      ? new RegExp(alias, 'u')
+      : new RegExp(`(?<![\\p{L}\\p{N}])${spaced}(?![\\p{L}\\p{N}])`, 'u');
     if (re.test(lower)) found.add(type);
   }
   const t = /(?<![\p{L}\p{N}])t([1-5])(?![\p{L}\p{N}])/u.exec(lower);

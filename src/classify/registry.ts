@@ -52,14 +52,20 @@ export const classifiers = new Registry<Classifier, ClassifierDeps | undefined>(
     name: 'rules+llm',
     description: 'rules decide where a cue matches; the rest go to the LLM (plan §2.2 option C)',
     optionsSchema: RulesLlmOptionsSchema,
-    create: (o, deps) => checkedClassifier(new RulesLlmClassifier(new RulesClassifier(o.rules), new LlmClassifier(o.llm, deps?.llm))),
+    create: (o, deps) =>
+      checkedClassifier(new RulesLlmClassifier(new RulesClassifier(o.rules), new LlmClassifier(o.llm, deps?.llm))),
   })
   .register({
     name: 'onnx',
-    description: 'ONNX model through onnxruntime-node: a hashed n-gram model trained by `adaptmr classifier train`, or a Hugging Face transformer folder',
+    description:
+      'ONNX model through onnxruntime-node: a hashed n-gram model trained by `adaptmr classifier train`, or a Hugging Face transformer folder',
     optionsSchema: OnnxOptionsSchema,
     examples: [
-      { label: 'trained hashed n-gram model', options: { model: 'model.onnx' }, fixtures: { model: 'trained-hashed-model' } },
+      {
+        label: 'trained hashed n-gram model',
+        options: { model: 'model.onnx' },
+        fixtures: { model: 'trained-hashed-model' },
+      },
       { label: 'Hugging Face folder', options: { model: 'hf-model' }, fixtures: { model: 'tiny-hf-model' } },
     ],
     create: async (o) => checkedClassifier(await loadOnnxClassifier(o.model, o.format, o.maxLength), o.model),

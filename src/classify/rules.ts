@@ -129,7 +129,9 @@ export function matchCues(text: string, language: RulesOptions['language'] = 'au
 
 /** Every cue's id (`<type>:<pattern source>`, as `matchCues` reports them): English first, then Chinese. */
 export function cueIds(): string[] {
-  return [ENGLISH_CUES, CHINESE_CUES].flatMap((table) => (Object.entries(table) as [AdaptType, RegExp[]][]).flatMap(([type, ps]) => ps.map((p) => `${type}:${p.source}`)));
+  return [ENGLISH_CUES, CHINESE_CUES].flatMap((table) =>
+    (Object.entries(table) as [AdaptType, RegExp[]][]).flatMap(([type, ps]) => ps.map((p) => `${type}:${p.source}`)),
+  );
 }
 
 export class RulesClassifier implements Classifier {

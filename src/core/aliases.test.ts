@@ -4,7 +4,11 @@ import { z } from 'zod';
 import { withAliases } from './aliases.ts';
 import { parseWith } from './registry.ts';
 
-const Schema = withAliases(z.object({ maxContextTokens: z.number() }).strict(), { maxTokens: 'maxContextTokens' }, 'full-context');
+const Schema = withAliases(
+  z.object({ maxContextTokens: z.number() }).strict(),
+  { maxTokens: 'maxContextTokens' },
+  'full-context',
+);
 
 describe('withAliases', () => {
   it('accepts the old name, warns once, and rejects both names together', () => {
@@ -14,7 +18,9 @@ describe('withAliases', () => {
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0]![0])).toMatch(/full-context: "maxTokens" is deprecated; use "maxContextTokens"/);
     expect(parseWith(Schema, { maxContextTokens: 12 })).toEqual({ maxContextTokens: 12 });
-    expect(() => parseWith(Schema, { maxTokens: 1, maxContextTokens: 2 })).toThrow(/maxTokens: "maxTokens" is the old name/);
+    expect(() => parseWith(Schema, { maxTokens: 1, maxContextTokens: 2 })).toThrow(
+      /maxTokens: "maxTokens" is the old name/,
+    );
     expect(() => parseWith(Schema, { maxTokenz: 1 })).toThrow(/maxTokenz/);
     warn.mockRestore();
   });

@@ -7,14 +7,22 @@ import { z } from 'zod';
 
 const warned = new Set<string>();
 
-export function withAliases<S extends z.ZodType>(schema: S, aliases: Readonly<Record<string, string>>, where = 'options') {
+export function withAliases<S extends z.ZodType>(
+  schema: S,
+  aliases: Readonly<Record<string, string>>,
+  where = 'options',
+) {
   return z.preprocess((value, ctx) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
     const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
     for (const [old, now] of Object.entries(aliases)) {
       if (!(old in out)) continue;
       if (now in out) {
-        ctx.addIssue({ code: 'custom', message: `"${old}" is the old name of "${now}"; give only "${now}"`, path: [old] });
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${old}" is the old name of "${now}"; give only "${now}"`,
+          path: [old],
+        });
         continue;
       }
       out[now] = out[old];

@@ -30,7 +30,8 @@ export function parseIntFlag(flag: string, raw: unknown, min: number, max = Numb
 export function parseNumberFlag(flag: string, raw: unknown, min: number, max: number): number {
   const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
   const n = text === '' ? NaN : Number(text);
-  if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(flag, Array.isArray(raw) ? raw.join(' ') : raw, `a number from ${min} to ${max}`);
+  if (!Number.isFinite(n) || n < min || n > max)
+    throw new UsageError(flag, Array.isArray(raw) ? raw.join(' ') : raw, `a number from ${min} to ${max}`);
   return n;
 }
 
@@ -66,9 +67,17 @@ function flag<T>(coerce: (raw: unknown) => T, opts: FlagText & { default?: T }, 
  * A yargs option for an integer flag ≥ `min` (optional unless `default` is given). Declared as a string so the
  * message quotes what was typed (yargs' own number type turns `abc` into NaN).
  */
-export function intFlag(name: string, min: number, opts: FlagText & { default: number; max?: number }): WithDefault<number>;
+export function intFlag(
+  name: string,
+  min: number,
+  opts: FlagText & { default: number; max?: number },
+): WithDefault<number>;
 export function intFlag(name: string, min: number, opts?: FlagText & { max?: number }): Flag<number>;
-export function intFlag(name: string, min: number, opts: FlagText & { default?: number; max?: number } = {}): Flag<number> {
+export function intFlag(
+  name: string,
+  min: number,
+  opts: FlagText & { default?: number; max?: number } = {},
+): Flag<number> {
   return flag((raw) => parseIntFlag(shownFlag(name), raw, min, opts.max), opts);
 }
 
@@ -81,8 +90,18 @@ export function intListFlag(name: string, min: number, opts: FlagText & { defaul
 }
 
 /** A yargs option for a number flag in [min, max]. */
-export function numberFlag(name: string, min: number, max: number, opts: FlagText & { default: number }): WithDefault<number>;
+export function numberFlag(
+  name: string,
+  min: number,
+  max: number,
+  opts: FlagText & { default: number },
+): WithDefault<number>;
 export function numberFlag(name: string, min: number, max: number, opts?: FlagText): Flag<number>;
-export function numberFlag(name: string, min: number, max: number, opts: FlagText & { default?: number } = {}): Flag<number> {
+export function numberFlag(
+  name: string,
+  min: number,
+  max: number,
+  opts: FlagText & { default?: number } = {},
+): Flag<number> {
   return flag((raw) => parseNumberFlag(shownFlag(name), raw, min, max), opts);
 }

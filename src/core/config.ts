@@ -21,7 +21,16 @@ export const DEFAULT_MAX_FAILURE_SHARE = 0.05;
 
 export const DEFAULT_KS = [1, 3, 5, 10, 30, 50] as const;
 
-export const DATASET_NAMES = ['longmemeval-oracle', 'longmemeval-s', 'longmemeval-m', 'locomo', 'beam-100k', 'beam-500k', 'memdaily', 'locomo-plus'] as const;
+export const DATASET_NAMES = [
+  'longmemeval-oracle',
+  'longmemeval-s',
+  'longmemeval-m',
+  'locomo',
+  'beam-100k',
+  'beam-500k',
+  'memdaily',
+  'locomo-plus',
+] as const;
 export const DatasetNameSchema = z.enum(DATASET_NAMES);
 export type DatasetName = z.infer<typeof DatasetNameSchema>;
 
@@ -37,7 +46,10 @@ export const SampleSchema = z
 export const IndexPatchSchema = z
   .object({
     granularity: GranularitySchema.optional(),
-    roles: z.array(z.enum(['user', 'assistant'])).nonempty().optional(),
+    roles: z
+      .array(z.enum(['user', 'assistant']))
+      .nonempty()
+      .optional(),
     includeCaptions: z.boolean().optional(),
     speakerPrefix: z.boolean().optional(),
     keepEmpty: z.boolean().optional(),
@@ -76,9 +88,7 @@ const DatasetCommon = {
  * dial481/locomo-audit corrections applied by question; both versions are then judged and reported, the errata
  * version in the `accuracy` scores). docs/qa-and-judges.md.
  */
-export const GoldConfigSchema = z
-  .object({ answers: z.enum(['original', 'errata']).default('original') })
-  .strict();
+export const GoldConfigSchema = z.object({ answers: z.enum(['original', 'errata']).default('original') }).strict();
 export type GoldConfig = z.infer<typeof GoldConfigSchema>;
 
 /**
@@ -104,7 +114,10 @@ export const DatasetRefSchema = z.union([
        * file as the official dataset. */
       name: z
         .string()
-        .refine((n) => !(DATASET_NAMES as readonly string[]).includes(n), 'is the name of a known dataset; give your file another name')
+        .refine(
+          (n) => !(DATASET_NAMES as readonly string[]).includes(n),
+          'is the name of a known dataset; give your file another name',
+        )
         .optional(),
       ...DatasetCommon,
     })

@@ -25,13 +25,19 @@ methods:
 
 describe('per-dataset method settings', () => {
   it('merge the dataset index into every method and a method patch into that method only', () => {
-    const exp = parseExperiment(yaml(`    index: { granularity: turn, speakerPrefix: true }
+    const exp = parseExperiment(
+      yaml(`    index: { granularity: turn, speakerPrefix: true }
     methods:
-      adaptmr: { options: { strategies: { abstention: { thresholdsFile: b.json } } } }`), 'x.yaml');
+      adaptmr: { options: { strategies: { abstention: { thresholdsFile: b.json } } } }`),
+      'x.yaml',
+    );
     const [embed, adaptmr] = methodsForDataset(exp.config, 1, 'x.yaml');
     expect(embed!.index).toMatchObject({ granularity: 'turn', speakerPrefix: true, roles: ['user'] });
     expect(adaptmr!.index).toMatchObject({ granularity: 'turn', speakerPrefix: true, roles: ['user', 'assistant'] });
-    expect(adaptmr!.options).toEqual({ classifier: { name: 'rules' }, strategies: { abstention: { thresholdsFile: 'b.json' }, factual: { entityWeight: 0.5 } } });
+    expect(adaptmr!.options).toEqual({
+      classifier: { name: 'rules' },
+      strategies: { abstention: { thresholdsFile: 'b.json' }, factual: { entityWeight: 0.5 } },
+    });
     expect(embed!.options).toEqual({});
     // The other dataset, and the experiment itself, are untouched.
     expect(configForDataset(exp.config, 0, 'x.yaml')).toBe(exp.config);
@@ -40,8 +46,9 @@ describe('per-dataset method settings', () => {
   });
 
   it('name the file, the dataset entry and the method when a patch is wrong', () => {
-    expect(() => parseExperiment(yaml('    methods: { adaptmrr: { options: {} } }'), 'x.yaml'))
-      .toThrow(/x\.yaml: datasets\.1 \(locomo\).*no method "adaptmrr" in the experiment \(has embed, adaptmr\)/);
+    expect(() => parseExperiment(yaml('    methods: { adaptmrr: { options: {} } }'), 'x.yaml')).toThrow(
+      /x\.yaml: datasets\.1 \(locomo\).*no method "adaptmrr" in the experiment \(has embed, adaptmr\)/,
+    );
     expect(() => parseExperiment(yaml('    index: { granularity: paragraph }'), 'x.yaml')).toThrow(/datasets/);
     expect(() => parseExperiment(yaml('    methods: { embed: { k: 5 } }'), 'x.yaml')).toThrow(/k/);
   });

@@ -37,7 +37,8 @@ export function methodsForDataset(config: ExperimentConfig, i: number, path: str
   const where = `${path}: datasets.${i} (${ref.name ?? ref.path})`;
   const ids = config.methods.map((m) => m.id);
   for (const id of Object.keys(ref.methods ?? {})) {
-    if (!ids.includes(id)) throw new InputError(`methods: no method "${id}" in the experiment (has ${ids.join(', ')})`, where);
+    if (!ids.includes(id))
+      throw new InputError(`methods: no method "${id}" in the experiment (has ${ids.join(', ')})`, where);
   }
   if (!hasMethodPatch(ref)) return config.methods;
   return config.methods.map((m) => {

@@ -25,8 +25,16 @@ describe('userFacingMessage', () => {
   });
 
   it('prints a failed service call (an LLM call after its retries, a download) as its message', () => {
-    expect(userFacingMessage(new ServiceCallError('https://x/y: cannot download: fetch failed'))).toBe('https://x/y: cannot download: fetch failed');
-    const llm = new LlmCallError('reader call (reader, m) still failing after 5 attempt(s): Connection error.', 'reader', 'm', 5, true);
+    expect(userFacingMessage(new ServiceCallError('https://x/y: cannot download: fetch failed'))).toBe(
+      'https://x/y: cannot download: fetch failed',
+    );
+    const llm = new LlmCallError(
+      'reader call (reader, m) still failing after 5 attempt(s): Connection error.',
+      'reader',
+      'm',
+      5,
+      true,
+    );
     expect(userFacingMessage(llm)).toBe(llm.message);
   });
 });
@@ -38,15 +46,21 @@ describe('numeric flags', () => {
     for (const bad of ['0', 'abc', '1.5', '', '1e3', '-2', ' ']) {
       expect(() => parseIntFlag('--concurrency', bad, 1)).toThrow(UsageError);
     }
-    expect(() => parseIntFlag('--concurrency', 'abc', 1)).toThrow('--concurrency: invalid value "abc": expected an integer ≥ 1');
+    expect(() => parseIntFlag('--concurrency', 'abc', 1)).toThrow(
+      '--concurrency: invalid value "abc": expected an integer ≥ 1',
+    );
     expect(parseNumberFlag('--split', '0.5', 0, 1)).toBe(0.5);
-    expect(() => parseNumberFlag('--split', '2', 0, 1)).toThrow('--split: invalid value "2": expected a number from 0 to 1');
+    expect(() => parseNumberFlag('--split', '2', 0, 1)).toThrow(
+      '--split: invalid value "2": expected a number from 0 to 1',
+    );
   });
 });
 
 describe('oneLine', () => {
   it('quotes an HTML error page by its title and collapses whitespace', () => {
-    expect(oneLine('502 <html><head><title>502 Bad Gateway</title></head><body>\n<h1>x</h1></body></html>')).toBe('502 an HTML page ("502 Bad Gateway")');
+    expect(oneLine('502 <html><head><title>502 Bad Gateway</title></head><body>\n<h1>x</h1></body></html>')).toBe(
+      '502 an HTML page ("502 Bad Gateway")',
+    );
     expect(oneLine('a\n  b\tc')).toBe('a b c');
     expect(oneLine('x'.repeat(500), 10)).toHaveLength(10);
   });

@@ -85,7 +85,10 @@ export function oneLine(text: string, max = 200): string {
   let t = text;
   if (/<html|<!doctype/iu.test(t)) {
     const title = /<title[^>]*>([^<]*)<\/title>|<h1[^>]*>([^<]*)<\/h1>/iu.exec(t);
-    t = t.replace(/<html[\s\S]*$|<!doctype[\s\S]*$/iu, `an HTML page${title ? ` ("${(title[1] ?? title[2] ?? '').trim()}")` : ''}`);
+    t = t.replace(
+      /<html[\s\S]*$|<!doctype[\s\S]*$/iu,
+      `an HTML page${title ? ` ("${(title[1] ?? title[2] ?? '').trim()}")` : ''}`,
+    );
   }
   t = t.replace(/\s+/gu, ' ').trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
@@ -95,7 +98,8 @@ export function oneLine(text: string, max = 200): string {
 export function describeNetworkError(err: unknown): string {
   if (err instanceof Error && err.name === 'TimeoutError') return 'timed out';
   const cause = err instanceof Error ? (err as Error & { cause?: unknown }).cause : undefined;
-  const code = cause && typeof cause === 'object' && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
+  const code =
+    cause && typeof cause === 'object' && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
   return code ? `${errorMessage(err)} (${code})` : errorMessage(err);
 }
 
@@ -160,7 +164,8 @@ export function systemErrorReason(err: unknown): string | undefined {
  * Undefined for anything else (a bug: the CLI prints its stack).
  */
 export function userFacingMessage(err: unknown): string | undefined {
-  if (err instanceof InputError || err instanceof NotBuiltError || err instanceof ServiceCallError) return redactSecrets(err.message);
+  if (err instanceof InputError || err instanceof NotBuiltError || err instanceof ServiceCallError)
+    return redactSecrets(err.message);
   const full = diskFullMessage(err) ?? damagedFileMessage(err);
   if (full !== undefined) return redactSecrets(full);
   if (err instanceof Error) {
@@ -183,9 +188,16 @@ export function userFacingMessage(err: unknown): string | undefined {
 export function diskFullMessage(err: unknown): string | undefined {
   const message = err instanceof Error ? err.message : typeof err === 'string' ? err : '';
   const code = err instanceof Error ? (err as SystemErrorLike).code : undefined;
-  if (code !== 'ENOSPC' && code !== 'EDQUOT' && !/No space left on device|Disk quota exceeded/u.test(message)) return undefined;
-  const file = (err instanceof Error && typeof (err as SystemErrorLike).path === 'string' ? String((err as SystemErrorLike).path) : undefined) ?? /file "([^"]+)"/u.exec(message)?.[1];
-  const reason = /Disk quota exceeded/u.test(message) || code === 'EDQUOT' ? 'disk quota exceeded (EDQUOT)' : 'no space left on the device (ENOSPC)';
+  if (code !== 'ENOSPC' && code !== 'EDQUOT' && !/No space left on device|Disk quota exceeded/u.test(message))
+    return undefined;
+  const file =
+    (err instanceof Error && typeof (err as SystemErrorLike).path === 'string'
+      ? String((err as SystemErrorLike).path)
+      : undefined) ?? /file "([^"]+)"/u.exec(message)?.[1];
+  const reason =
+    /Disk quota exceeded/u.test(message) || code === 'EDQUOT'
+      ? 'disk quota exceeded (EDQUOT)'
+      : 'no space left on the device (ENOSPC)';
   return `${file ?? 'writing a file'}: ${reason}; what was committed before is kept (a results file's questions, a previous page or chart) — free space and run the command again`;
 }
 

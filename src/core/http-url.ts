@@ -73,7 +73,11 @@ function decode(s: string): string {
  * A fetch that sends `authorization` with every request to `origin` (a hub or mirror whose URL held credentials),
  * over any Authorization header the caller set; requests elsewhere (a CDN a download is redirected to) are untouched.
  */
-export function fetchWithAuthorization(authorization: string, origin: string, base: typeof fetch = fetch): typeof fetch {
+export function fetchWithAuthorization(
+  authorization: string,
+  origin: string,
+  base: typeof fetch = fetch,
+): typeof fetch {
   return (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (new URL(url).origin !== origin) return base(input, init);

@@ -9,7 +9,10 @@ export const IndexSpecSchema = z
   .object({
     granularity: GranularitySchema.default('session'),
     /** Which roles' turns are indexed (the official LongMemEval retrieval indexes user turns only). */
-    roles: z.array(z.enum(['user', 'assistant'])).nonempty().default(['user', 'assistant']),
+    roles: z
+      .array(z.enum(['user', 'assistant']))
+      .nonempty()
+      .default(['user', 'assistant']),
     /** LoCoMo image turns: append the BLIP caption to the turn text. */
     includeCaptions: z.boolean().default(true),
     /** Prefix turn text with the speaker's name (LoCoMo); helps BM25 on "What did Caroline…" questions. */

@@ -67,7 +67,14 @@ export const QaConfigSchema = z
         choices: z.enum(['letter', 'free-form']).default('letter'),
       })
       .strict()
-      .default({ chainOfNote: false, context: 'method', withDates: true, order: 'method', historyFormat: 'json', choices: 'letter' }),
+      .default({
+        chainOfNote: false,
+        context: 'method',
+        withDates: true,
+        order: 'method',
+        historyFormat: 'json',
+        choices: 'letter',
+      }),
     judge: z
       .object({
         /** Judge runs per question; > 1 reports mean ± sd. */

@@ -23,7 +23,11 @@ function registry(opts: { failFirst?: boolean; wrongName?: boolean } = {}) {
     if (failures-- > 0) throw new Error('module not found');
     return entry(opts.wrongName ? `${name}-x` : name);
   };
-  const r = new Registry<string>('thing').register(entry('eager')).registerLazy('lazy', lazy('lazy')).registerLazy('other', lazy('other')).freeze();
+  const r = new Registry<string>('thing')
+    .register(entry('eager'))
+    .registerLazy('lazy', lazy('lazy'))
+    .registerLazy('other', lazy('other'))
+    .freeze();
   return { r, loads };
 }
 
@@ -80,6 +84,8 @@ describe('formatZodError', () => {
     const schema = z.object({ model: z.string(), size: z.number() }).strict();
     const r = schema.safeParse({ size: 'big' });
     expect(r.success).toBe(false);
-    expect(formatZodError(r.error!)).toBe('model: missing (expected string); size: Invalid input: expected number, received string');
+    expect(formatZodError(r.error!)).toBe(
+      'model: missing (expected string); size: Invalid input: expected number, received string',
+    );
   });
 });

@@ -5,7 +5,7 @@
  * field and where it was configured); an unknown name fails before any work with a "did you mean …" hint (the
  * lm-evaluation-harness style). Registries are frozen after start-up so nothing registers behind a run's back.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { InputError } from './errors.ts';
 
 /**
@@ -117,7 +117,8 @@ export class Registry<T, C = unknown> {
   get(name: string, where?: string): RegistryEntry<T, C> {
     const entry = this.entries.get(name);
     if (entry) return entry;
-    if (this.loaders.has(name)) throw new Error(`${this.kind} "${name}" is not loaded yet: await load("${name}") first`);
+    if (this.loaders.has(name))
+      throw new Error(`${this.kind} "${name}" is not loaded yet: await load("${name}") first`);
     throw new InputError(unknownName(this.kind, name, this.names()), where);
   }
 
@@ -142,9 +143,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where?
 }
 
 export function unknownName(kind: string, name: string, known: string[]): string {
-  const best = known
-    .map((k) => ({ k, d: levenshtein(name, k) }))
-    .sort((a, b) => a.d - b.d)[0];
+  const best = known.map((k) => ({ k, d: levenshtein(name, k) })).sort((a, b) => a.d - b.d)[0];
   const hint = best && best.d <= Math.max(2, Math.floor(name.length / 3)) ? ` Did you mean "${best.k}"?` : '';
   return `unknown ${kind} "${name}".${hint} Known: ${known.join(', ') || '(none)'}`;
 }
@@ -155,7 +154,11 @@ function levenshtein(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur[j] = Math.min(
+        (prev[j] ?? 0) + 1,
+        (cur[j - 1] ?? 0) + 1,
+        (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     prev = cur;
   }

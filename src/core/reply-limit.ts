@@ -44,7 +44,11 @@ export function replyText(bytes: Uint8Array): string {
  * Reads a body to its end, or throws ReplyTooLargeError as soon as more than `max` bytes arrived (the stream is
  * cancelled, which closes the connection). A `content-length` above the cap is refused before reading.
  */
-export async function readBodyCapped(res: Pick<Response, 'body' | 'headers'>, max: number, option: string): Promise<Uint8Array> {
+export async function readBodyCapped(
+  res: Pick<Response, 'body' | 'headers'>,
+  max: number,
+  option: string,
+): Promise<Uint8Array> {
   const declared = Number(res.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > max) {
     await res.body?.cancel().catch(() => undefined);
@@ -81,6 +85,10 @@ export function cappedFetch(max: number, option: string, base: typeof fetch = fe
     const headers = new Headers(res.headers);
     headers.delete('content-encoding');
     headers.delete('content-length');
-    return new Response(res.status === 204 || res.status === 304 ? null : bytes, { status: res.status, statusText: res.statusText, headers });
+    return new Response(res.status === 204 || res.status === 304 ? null : bytes, {
+      status: res.status,
+      statusText: res.statusText,
+      headers,
+    });
   };
 }

@@ -8,7 +8,14 @@
  */
 import { z } from 'zod';
 
-export const STATS_DEFAULTS = { resamples: 2000, ci: 'bca', confidence: 0.95, cluster: 'auto', family: 'metric-type', continuousTest: 'sign-flip' } as const;
+export const STATS_DEFAULTS = {
+  resamples: 2000,
+  ci: 'bca',
+  confidence: 0.95,
+  cluster: 'auto',
+  family: 'metric-type',
+  continuousTest: 'sign-flip',
+} as const;
 
 export const StatsConfigSchema = z
   .object({
@@ -38,7 +45,15 @@ export const StatsConfigSchema = z
   .strict();
 export type StatsConfig = z.infer<typeof StatsConfigSchema>;
 
-export const PLAN_EXPERIMENTS = ['existing-systems', 'oracle-upper-bound', 'adaptmr-vs-baselines', 'ablations', 'efficiency', 'beyond-benchmarks', 'router-transfer'] as const;
+export const PLAN_EXPERIMENTS = [
+  'existing-systems',
+  'oracle-upper-bound',
+  'adaptmr-vs-baselines',
+  'ablations',
+  'efficiency',
+  'beyond-benchmarks',
+  'router-transfer',
+] as const;
 
 const PlanLevelSchema = z.enum(['session', 'turn', 'qa']);
 
@@ -82,7 +97,13 @@ export const PlanConfigSchema = z
      * (default ndcg_any@10 at turn level), e.g. `{ zh: memdaily, en: beam-100k }`.
      */
     languages: z
-      .object({ zh: z.string(), en: z.string(), metric: z.string().optional(), level: PlanLevelSchema.optional(), k: z.number().int().positive().optional() })
+      .object({
+        zh: z.string(),
+        en: z.string(),
+        metric: z.string().optional(),
+        level: PlanLevelSchema.optional(),
+        k: z.number().int().positive().optional(),
+      })
       .strict()
       .optional(),
     /** router-transfer: the benchmark each transferred method's classifier and thresholds were fitted on, by method id. */

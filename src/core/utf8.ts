@@ -46,4 +46,3 @@ export function decodeUtf8Strict(bytes: Uint8Array): string {
     throw new InvalidUtf8Error(firstInvalidUtf8(bytes));
   }
 }
-

@@ -23,7 +23,10 @@ export function ensureWritableDir(dir: string, what: string, hint: string, opts:
     probe(dir);
   } catch (err) {
     const sys = err as { path?: unknown };
-    const at = typeof sys.path === 'string' && sys.path !== dir && !sys.path.startsWith(join(dir, '.adaptmr-write-test')) ? ` at ${sys.path}` : '';
+    const at =
+      typeof sys.path === 'string' && sys.path !== dir && !sys.path.startsWith(join(dir, '.adaptmr-write-test'))
+        ? ` at ${sys.path}`
+        : '';
     const reason = (systemErrorReason(err) ?? (err instanceof Error ? err.message : String(err))) + at;
     const message = `${what} is not writable (${reason}); ${hint}`;
     throw opts.setup ? new SetupError(message, dir) : new InputError(message, dir);

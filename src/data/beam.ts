@@ -101,7 +101,10 @@ function tierOf(dir: string): string {
 }
 
 /** One chat folder read and parsed (`withChat: false`: the probing questions only, for the catalog). */
-export async function readBeamChat(dir: string, opts: { parse?: ParseOptions | undefined; withChat?: boolean } = {}): Promise<BeamRecord> {
+export async function readBeamChat(
+  dir: string,
+  opts: { parse?: ParseOptions | undefined; withChat?: boolean } = {},
+): Promise<BeamRecord> {
   const qFile = join(dir, BEAM_QUESTIONS_FILE);
   const questions = decode(await readFile(qFile), qFile, undefined);
   const record: BeamRecord = { tier: tierOf(dir), chat: basename(dir), questions };
@@ -116,7 +119,12 @@ export async function readBeamChat(dir: string, opts: { parse?: ParseOptions | u
 export function readBeamChatSync(dir: string, parse?: ParseOptions): BeamRecord {
   const qFile = join(dir, BEAM_QUESTIONS_FILE);
   const cFile = join(dir, BEAM_CHAT_FILE);
-  return { tier: tierOf(dir), chat: basename(dir), questions: decode(readFileSync(qFile), qFile, undefined), messages: decode(readFileSync(cFile), cFile, parse) };
+  return {
+    tier: tierOf(dir),
+    chat: basename(dir),
+    questions: decode(readFileSync(qFile), qFile, undefined),
+    messages: decode(readFileSync(cFile), cFile, parse),
+  };
 }
 
 function zodFail(where: string, error: z.ZodError, prefix = ''): never {
@@ -135,9 +143,15 @@ function questionsOf(record: BeamRecord, where: string): RawQuestion[] {
   const parsed = QuestionsSchema.safeParse(record.questions);
   if (!parsed.success) zodFail(`${where} ${BEAM_QUESTIONS_FILE}`, parsed.error);
   for (const key of Object.keys(parsed.data)) {
-    if (!BEAM_ABILITIES[key]) throw new InputError(`unknown ability "${key}" (BEAM has ${BEAM_ABILITY_ORDER.join(', ')})`, `${where} ${BEAM_QUESTIONS_FILE}`);
+    if (!BEAM_ABILITIES[key])
+      throw new InputError(
+        `unknown ability "${key}" (BEAM has ${BEAM_ABILITY_ORDER.join(', ')})`,
+        `${where} ${BEAM_QUESTIONS_FILE}`,
+      );
   }
-  return BEAM_ABILITY_ORDER.flatMap((ability) => (parsed.data[ability] ?? []).map((raw, index) => ({ ability, index, raw })));
+  return BEAM_ABILITY_ORDER.flatMap((ability) =>
+    (parsed.data[ability] ?? []).map((raw, index) => ({ ability, index, raw })),
+  );
 }
 
 function chatKey(record: BeamRecord): string {
@@ -188,12 +202,25 @@ function buildChat(record: BeamRecord, dir: string, issues: DataIssue[]): BuiltC
     let at: string | undefined;
     if (first?.time_anchor) {
       at = parseBeamAnchor(first.time_anchor);
-      if (!at) throw new InputError(`field \`[${b}].turns[0][0].time_anchor\`: bad date "${first.time_anchor}" (expected e.g. "March-15-2024")`, file);
+      if (!at)
+        throw new InputError(
+          `field \`[${b}].turns[0][0].time_anchor\`: bad date "${first.time_anchor}" (expected e.g. "March-15-2024")`,
+          file,
+        );
       if (lastAnchor && at < lastAnchor) {
-        issues.push({ file, field: `${loc}[${b}].turns[0][0].time_anchor`, problem: `anchor ${at.slice(0, 10)} is earlier than the previous batch's ${lastAnchor.slice(0, 10)}`, action: 'kept' });
+        issues.push({
+          file,
+          field: `${loc}[${b}].turns[0][0].time_anchor`,
+          problem: `anchor ${at.slice(0, 10)} is earlier than the previous batch's ${lastAnchor.slice(0, 10)}`,
+          action: 'kept',
+        });
       }
     } else {
-      if (!lastAnchor) throw new InputError(`field \`[${b}].turns[0][0].time_anchor\`: the first batch's first message has no time anchor`, file);
+      if (!lastAnchor)
+        throw new InputError(
+          `field \`[${b}].turns[0][0].time_anchor\`: the first batch's first message has no time anchor`,
+          file,
+        );
       at = lastAnchor;
       inherited++;
     }
@@ -213,7 +240,8 @@ function buildChat(record: BeamRecord, dir: string, issues: DataIssue[]): BuiltC
       }
       return { id: `m${m.id}`, sessionId, index: i, role: m.role, text, at: at! };
     });
-    if (haystack.some((s) => s.id === sessionId)) throw new InputError(`batch_number ${batch.batch_number} appears twice`, file);
+    if (haystack.some((s) => s.id === sessionId))
+      throw new InputError(`batch_number ${batch.batch_number} appears twice`, file);
     haystack.push({ id: sessionId, at, turns });
   });
   if (nullBatchAnchors > 0) {
@@ -225,7 +253,12 @@ function buildChat(record: BeamRecord, dir: string, issues: DataIssue[]): BuiltC
     });
   }
   if (inherited > 0) {
-    issues.push({ file, field: `${loc}[*].turns[0][0].time_anchor`, problem: `${inherited} batches have no anchor on their first message; dated as the batch before`, action: 'repaired' });
+    issues.push({
+      file,
+      field: `${loc}[*].turns[0][0].time_anchor`,
+      problem: `${inherited} batches have no anchor on their first message; dated as the batch before`,
+      action: 'repaired',
+    });
   }
   if (cut.user + cut.assistant > 0) {
     issues.push({
@@ -238,9 +271,24 @@ function buildChat(record: BeamRecord, dir: string, issues: DataIssue[]): BuiltC
   return { haystack, ids, sessionOf, askedAt: lastAnchor! };
 }
 
-const NUMBER_WORDS: Record<string, number> = { zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
+const NUMBER_WORDS: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+};
 const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, month: 30, year: 365 };
-const DURATION = /\b(\d+(?:\.\d+)?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(day|week|month|year)s?\b/giu;
+const DURATION =
+  /\b(\d+(?:\.\d+)?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(day|week|month|year)s?\b/giu;
 
 /** Durations a text states, in days (months as 30, years as 365; "same day" is 0). */
 export function statedDurations(text: string): number[] {
@@ -264,14 +312,18 @@ export function answerContradictsRubric(answer: string, rubric: readonly string[
 }
 
 /** The evidence ids of a question's `source_chat_ids`, with what was repaired or dropped. */
-function evidenceOf(ability: string, value: unknown): { ids: number[]; problems: string[]; bad: string[]; note?: string } {
+function evidenceOf(
+  ability: string,
+  value: unknown,
+): { ids: number[]; problems: string[]; bad: string[]; note?: string } {
   const problems: string[] = [];
   const bad: string[] = [];
   let source = value;
   let note: string | undefined;
   if (ability === 'knowledge_update' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
     source = (value as Record<string, unknown>).updated_info;
-    if (Array.isArray(source) && source.length === 0) note = 'updated_info is empty (the new value has no evidence id); left out of retrieval recall';
+    if (Array.isArray(source) && source.length === 0)
+      note = 'updated_info is empty (the new value has no evidence id); left out of retrieval recall';
   }
   const ids: number[] = [];
   let nested = false;
@@ -318,7 +370,8 @@ export function normaliseBeam(
     };
     const evidenceTurnIds: string[] = [];
     if (ability !== 'abstention') {
-      if (q.source_chat_ids === undefined) issue('.source_chat_ids', 'no source_chat_ids (left out of retrieval recall)', 'kept');
+      if (q.source_chat_ids === undefined)
+        issue('.source_chat_ids', 'no source_chat_ids (left out of retrieval recall)', 'kept');
       const { ids, problems, bad, note } = evidenceOf(ability, q.source_chat_ids);
       if (problems.length > 0) issue('.source_chat_ids', problems.join('; '), 'repaired');
       if (note) issue('.source_chat_ids.updated_info', note, 'kept');
@@ -331,16 +384,29 @@ export function normaliseBeam(
         issue('.source_chat_ids', 'empty (left out of retrieval recall)', 'kept');
       }
     }
-    if (q.rubric.length === 0) throw new InputError(`field \`${field}.rubric\`: empty (the rubric is the scored gold)`, qFile);
+    if (q.rubric.length === 0)
+      throw new InputError(`field \`${field}.rubric\`: empty (the rubric is the scored gold)`, qFile);
     if (q.answer !== undefined && answerContradictsRubric(q.answer, q.rubric)) {
-      issue('.answer', `answer "${q.answer.slice(0, 80)}" states another duration than the rubric (${q.rubric.join(' | ').slice(0, 80)}); the rubric is the gold`, 'kept');
+      issue(
+        '.answer',
+        `answer "${q.answer.slice(0, 80)}" states another duration than the rubric (${q.rubric.join(' | ').slice(0, 80)}); the rubric is the gold`,
+        'kept',
+      );
     }
     if (ability === 'event_ordering') {
       if (q.total_mentions !== undefined && q.total_mentions !== q.rubric.length) {
-        issue('.total_mentions', `total_mentions ${q.total_mentions} ≠ ${q.rubric.length} rubric items; the rubric is the order gold`, 'kept');
+        issue(
+          '.total_mentions',
+          `total_mentions ${q.total_mentions} ≠ ${q.rubric.length} rubric items; the rubric is the order gold`,
+          'kept',
+        );
       }
       if (q.ordering_tested && q.ordering_tested.length !== q.rubric.length) {
-        issue('.ordering_tested', `${q.ordering_tested.length} ordering_tested items ≠ ${q.rubric.length} rubric items; the rubric is the order gold`, 'kept');
+        issue(
+          '.ordering_tested',
+          `${q.ordering_tested.length} ordering_tested items ≠ ${q.rubric.length} rubric items; the rubric is the order gold`,
+          'kept',
+        );
       }
     }
     if (keep && !keep(entry)) return;

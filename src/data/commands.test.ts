@@ -15,9 +15,13 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 async function run(args: string[]): Promise<void> {
-  await yargs(args).command(dataCommand).strict().fail((msg, e) => {
-    throw e ?? new Error(msg);
-  }).parseAsync();
+  await yargs(args)
+    .command(dataCommand)
+    .strict()
+    .fail((msg, e) => {
+      throw e ?? new Error(msg);
+    })
+    .parseAsync();
 }
 
 const dataDir = TEST_DATA_DIR;
@@ -41,9 +45,18 @@ describe('data info', () => {
   // 246,189 turns counted from its files; the release file has all 500, so it holds at least as many of each.
   it('longmemeval-s --json (499 questions in the folder copy, 500 in the release; 30 abstention)', async () => {
     await run(['data', 'info', '--dataset', 'longmemeval-s', '--data-dir', dataDir, '--json']);
-    const info = JSON.parse(out.join('\n')) as { questions: number; sessions: number; turns: number; byNativeType: Record<string, number> };
+    const info = JSON.parse(out.join('\n')) as {
+      questions: number;
+      sessions: number;
+      turns: number;
+      byNativeType: Record<string, number>;
+    };
     const folderCopy = longMemEvalCount('longmemeval-s') === 499;
-    expect(info).toMatchObject({ dataset: 'longmemeval-s', questions: longMemEvalCount('longmemeval-s'), abstention: 30 });
+    expect(info).toMatchObject({
+      dataset: 'longmemeval-s',
+      questions: longMemEvalCount('longmemeval-s'),
+      abstention: 30,
+    });
     if (folderCopy) expect(info).toMatchObject({ sessions: 23806, turns: 246189 });
     else expect(info.sessions > 23806 && info.turns > 246189).toBe(true);
     expect(info.byNativeType).toEqual({
@@ -65,10 +78,14 @@ describe('data info', () => {
 
   it('--verbose lists the issues, e.g. the D:11:26 repair', async () => {
     await run(['data', 'info', '--dataset', 'locomo', '--data-dir', dataDir, '--verbose']);
-    expect(out.join('\n')).toContain('repaired conv-43:q18 conv-43.qa[18].evidence[4]: "D:11:26" normalised to "D11:26"');
+    expect(out.join('\n')).toContain(
+      'repaired conv-43:q18 conv-43.qa[18].evidence[4]: "D:11:26" normalised to "D11:26"',
+    );
   });
 
   it('unknown dataset names are refused with the known list', async () => {
-    await expect(run(['data', 'info', '--dataset', 'longmemeval-x', '--data-dir', dataDir])).rejects.toThrow(/known: longmemeval-oracle/);
+    await expect(run(['data', 'info', '--dataset', 'longmemeval-x', '--data-dir', dataDir])).rejects.toThrow(
+      /known: longmemeval-oracle/,
+    );
   });
 });

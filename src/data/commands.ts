@@ -39,9 +39,12 @@ function infoRef(argv: InfoArgs): DatasetRef {
     if (!argv.format) throw new InputError(`--path needs --format ${PATH_FORMATS.join('|')}`);
     return { format: argv.format, path: argv.path, ...(argv.dataset !== undefined ? { name: argv.dataset } : {}) };
   }
-  if (argv.dataset === undefined) throw new InputError(`give --dataset (${DATASET_NAMES.join(', ')}) or --path with --format`);
+  if (argv.dataset === undefined)
+    throw new InputError(`give --dataset (${DATASET_NAMES.join(', ')}) or --path with --format`);
   if (!(DATASET_NAMES as readonly string[]).includes(argv.dataset)) {
-    throw new InputError(`unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')} (or use --path with --format)`);
+    throw new InputError(
+      `unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')} (or use --path with --format)`,
+    );
   }
   return { name: argv.dataset as DatasetName };
 }
@@ -51,8 +54,14 @@ export const dataInfoCommand: CommandModule<object, InfoArgs> = {
   describe: 'Count questions, sessions and turns by type, and list the data defects repaired or dropped',
   builder: (y) =>
     y
-      .option('dataset', { type: 'string', describe: `dataset name (${DATASET_NAMES.join(', ')}); with --path, the name shown` })
-      .option('path', { type: 'string', describe: 'a file or folder in LongMemEval, LoCoMo, BEAM or MemDaily format instead of a named dataset' })
+      .option('dataset', {
+        type: 'string',
+        describe: `dataset name (${DATASET_NAMES.join(', ')}); with --path, the name shown`,
+      })
+      .option('path', {
+        type: 'string',
+        describe: 'a file or folder in LongMemEval, LoCoMo, BEAM or MemDaily format instead of a named dataset',
+      })
       .option('format', { choices: PATH_FORMATS, describe: 'format of --path' })
       .option('data-dir', { type: 'string', describe: 'data directory (default: ADAPTMR_DATA_DIR, then ./datasets)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON only' })
@@ -78,7 +87,10 @@ export const dataInfoCommand: CommandModule<object, InfoArgs> = {
       return;
     }
     console.log(`${info.dataset}  (${source.kind} ${source.path})`);
-    const totals = new Table({ head: ['questions', 'sessions', 'turns', 'abstention'], style: { head: [], border: [] } });
+    const totals = new Table({
+      head: ['questions', 'sessions', 'turns', 'abstention'],
+      style: { head: [], border: [] },
+    });
     totals.push([info.questions, info.sessions, info.turns, info.abstention]);
     console.log(totals.toString());
     const byType = new Table({ head: ['native type', 'n'], style: { head: [], border: [] } });
@@ -97,20 +109,45 @@ export const dataPullCommand: CommandModule<object, PullArgs> = {
   describe: 'Download a dataset into the data directory (pinned revision, sha256 recorded in adaptmr-data.lock.json)',
   builder: (y) =>
     y
-      .positional('name', { choices: [...DATASET_NAMES, LOCOMO_AUDIT_DIR] as const, demandOption: true, describe: 'dataset to download (locomo-audit: LoCoMo errata, probes, baselines)' })
-      .option('revision', { type: 'string', describe: 'LongMemEval: HF branch, tag or commit (default main; resolved to a commit)' })
+      .positional('name', {
+        choices: [...DATASET_NAMES, LOCOMO_AUDIT_DIR] as const,
+        demandOption: true,
+        describe: 'dataset to download (locomo-audit: LoCoMo errata, probes, baselines)',
+      })
+      .option('revision', {
+        type: 'string',
+        describe: 'LongMemEval: HF branch, tag or commit (default main; resolved to a commit)',
+      })
       .option('data-dir', { type: 'string', describe: 'data directory (default: ADAPTMR_DATA_DIR, then ./datasets)' })
-      .option('hub-url', { type: 'string', describe: 'Hugging Face endpoint (default: ADAPTMR_HF_ENDPOINT, then https://huggingface.co)' })
-      .option('locomo-url', { type: 'string', describe: 'base of the LoCoMo raw URL (default: ADAPTMR_LOCOMO_URL, then https://raw.githubusercontent.com)' })
-      .option('github-url', { type: 'string', describe: 'base of the raw URLs of BEAM, MemDaily, LoCoMo-Plus (default: ADAPTMR_GITHUB_RAW_URL, then https://raw.githubusercontent.com)' })
+      .option('hub-url', {
+        type: 'string',
+        describe: 'Hugging Face endpoint (default: ADAPTMR_HF_ENDPOINT, then https://huggingface.co)',
+      })
+      .option('locomo-url', {
+        type: 'string',
+        describe: 'base of the LoCoMo raw URL (default: ADAPTMR_LOCOMO_URL, then https://raw.githubusercontent.com)',
+      })
+      .option('github-url', {
+        type: 'string',
+        describe:
+          'base of the raw URLs of BEAM, MemDaily, LoCoMo-Plus (default: ADAPTMR_GITHUB_RAW_URL, then https://raw.githubusercontent.com)',
+      })
       .option('force', { type: 'boolean', default: false, describe: 'download even when a verified copy is present' }),
   handler: async (argv) => {
     if (argv.name === LOCOMO_AUDIT_DIR) {
-      if (argv.revision !== undefined) throw new InputError('locomo-audit is pinned to one commit (its files\' sha256 are checked); --revision does not apply');
+      if (argv.revision !== undefined)
+        throw new InputError(
+          "locomo-audit is pinned to one commit (its files' sha256 are checked); --revision does not apply",
+        );
       const audit = await pullLocomoAudit({
-        dataDir: resolveDataDir({ flag: argv['data-dir'] }), baseUrl: argv['locomo-url'], force: argv.force, log: (line) => console.error(line),
+        dataDir: resolveDataDir({ flag: argv['data-dir'] }),
+        baseUrl: argv['locomo-url'],
+        force: argv.force,
+        log: (line) => console.error(line),
       });
-      console.log(`locomo-audit: ${audit.downloaded.length} downloaded, ${audit.present.length} already present and verified → ${audit.dir}`);
+      console.log(
+        `locomo-audit: ${audit.downloaded.length} downloaded, ${audit.present.length} already present and verified → ${audit.dir}`,
+      );
       return;
     }
     const result = await pullDataset(argv.name, {
@@ -122,7 +159,9 @@ export const dataPullCommand: CommandModule<object, PullArgs> = {
       force: argv.force,
       log: (line) => console.error(line),
     });
-    console.log(`${result.dataset}: ${result.status === 'present' ? 'already present and verified' : 'downloaded'} → ${result.path}`);
+    console.log(
+      `${result.dataset}: ${result.status === 'present' ? 'already present and verified' : 'downloaded'} → ${result.path}`,
+    );
   },
 };
 

@@ -2,8 +2,20 @@
  * Parsers for the two datasets' time formats. Both give local wall-clock times without a zone; they are stored as
  * `…Z` ISO strings so that times compare and sort (see `Session.at` in src/core/types.ts).
  */
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october',
-  'november', 'december'] as const;
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+] as const;
 
 function iso(y: number, mo: number, d: number, h: number, mi: number): string | undefined {
   const t = Date.UTC(y, mo - 1, d, h, mi);

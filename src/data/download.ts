@@ -75,8 +75,11 @@ class TooLong extends Error {
 /** A failed body stream in one line: cut off, too long, or the disk (a file-system error keeps its own line). */
 function streamFailure(err: unknown, source: string, bytes: number): Error {
   if (systemErrorReason(err) !== undefined) return err as Error;
-  if (err instanceof TooLong) return new ServiceCallError(`${source}: download stopped: the body is ${err.message}; nothing was kept`);
+  if (err instanceof TooLong)
+    return new ServiceCallError(`${source}: download stopped: the body is ${err.message}; nothing was kept`);
   // WebBlob.stream() aborts with a bare string; undici says "terminated" with the socket error as its cause.
   const cause = err instanceof Error ? describeNetworkError(err) : String(err);
-  return new ServiceCallError(`${source}: download cut off after ${bytes} bytes (${oneLine(cause)}); nothing was kept — run the pull again`);
+  return new ServiceCallError(
+    `${source}: download cut off after ${bytes} bytes (${oneLine(cause)}); nothing was kept — run the pull again`,
+  );
 }

@@ -1,6 +1,15 @@
 // The file-facts memo: hashes and catalog heads (a folder's files, an array file's items) are reused only while a
 // file's stat data is unchanged, a changed file is read again, and a damaged or unwritable cache never fails a run.
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -11,7 +20,19 @@ import { readCatalog } from './load.ts';
 import type { DatasetSource } from './source.ts';
 
 const item = (id: string, type: string): Buffer =>
-  gzipSync(JSON.stringify({ question_id: id, question_type: type, question: '?', answer: 'a', question_date: '2023/05/30 (Tue) 23:40', haystack_dates: [], haystack_session_ids: [], haystack_sessions: [], answer_session_ids: [] }));
+  gzipSync(
+    JSON.stringify({
+      question_id: id,
+      question_type: type,
+      question: '?',
+      answer: 'a',
+      question_date: '2023/05/30 (Tue) 23:40',
+      haystack_dates: [],
+      haystack_session_ids: [],
+      haystack_sessions: [],
+      answer_session_ids: [],
+    }),
+  );
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
 describe('file facts (hash and catalog memo)', () => {
@@ -36,7 +57,10 @@ describe('file facts (hash and catalog memo)', () => {
 
   it('memoises hashes and heads, and reads a file again once its content (stat data) changes', async () => {
     const first = await hashDatasetFiles(source);
-    expect(first.map((d) => d.sha256)).toEqual([sha(item('q1', 'single-session-user')), sha(item('q2', 'temporal-reasoning'))]);
+    expect(first.map((d) => d.sha256)).toEqual([
+      sha(item('q1', 'single-session-user')),
+      sha(item('q2', 'temporal-reasoning')),
+    ]);
     expect((await readCatalog(source)).map((c) => c.questionId)).toEqual(['q1', 'q2']);
     expect(readdirSync(join(root, 'cache', 'datasets'))).toHaveLength(1);
 
@@ -52,7 +76,10 @@ describe('file facts (hash and catalog memo)', () => {
     await hashDatasetFiles(source);
     const dir = join(root, 'cache', 'datasets');
     for (const f of readdirSync(dir)) writeFileSync(join(dir, f), '{ not json');
-    expect((await hashDatasetFiles(source)).map((d) => d.sha256)).toEqual([sha(item('q1', 'single-session-user')), sha(item('q2', 'temporal-reasoning'))]);
+    expect((await hashDatasetFiles(source)).map((d) => d.sha256)).toEqual([
+      sha(item('q1', 'single-session-user')),
+      sha(item('q2', 'temporal-reasoning')),
+    ]);
 
     process.env.ADAPTMR_CACHE_DIR = join(root, 'readonly', 'cache');
     mkdirSync(join(root, 'readonly'));
@@ -64,22 +91,46 @@ describe('file facts (hash and catalog memo)', () => {
 
   it('memoises the item heads of a LongMemEval array file, reads them again once it changes, keeps no invalid ones', async () => {
     const file = join(root, 'm.json');
-    const plain = (ids: [string, string][]) => `[${ids.map(([id, type]) => gunzipSync(item(id, type)).toString()).join(',')}]`;
-    writeFileSync(file, plain([['q1', 'single-session-user'], ['q2', 'temporal-reasoning']]));
+    const plain = (ids: [string, string][]) =>
+      `[${ids.map(([id, type]) => gunzipSync(item(id, type)).toString()).join(',')}]`;
+    writeFileSync(
+      file,
+      plain([
+        ['q1', 'single-session-user'],
+        ['q2', 'temporal-reasoning'],
+      ]),
+    );
     const array = { kind: 'file', path: file, format: 'longmemeval', name: 'lme-array' } as DatasetSource;
-    expect((await readCatalog(array)).map((c) => [c.questionId, c.adaptType])).toEqual([['q1', 'factual'], ['q2', 'temporal']]);
+    expect((await readCatalog(array)).map((c) => [c.questionId, c.adaptType])).toEqual([
+      ['q1', 'factual'],
+      ['q2', 'temporal'],
+    ]);
     const [memo] = readdirSync(join(root, 'cache', 'datasets'));
-    const stored = JSON.parse(readFileSync(join(root, 'cache', 'datasets', memo!), 'utf8')) as { files: Record<string, { heads?: unknown }> };
+    const stored = JSON.parse(readFileSync(join(root, 'cache', 'datasets', memo!), 'utf8')) as {
+      files: Record<string, { heads?: unknown }>;
+    };
     expect(stored.files['m.json']?.heads).toEqual([
       { question_id: 'q1', question_type: 'single-session-user' },
       { question_id: 'q2', question_type: 'temporal-reasoning' },
     ]);
 
-    writeFileSync(file, plain([['q1', 'single-session-user'], ['q3', 'multi-session']]));
+    writeFileSync(
+      file,
+      plain([
+        ['q1', 'single-session-user'],
+        ['q3', 'multi-session'],
+      ]),
+    );
     utimesSync(file, new Date(Date.now() + 5000), new Date(Date.now() + 5000));
     expect((await readCatalog(array)).map((c) => c.questionId)).toEqual(['q1', 'q3']);
 
-    writeFileSync(file, plain([['q1', 'single-session-user'], ['q1', 'multi-session']]));
+    writeFileSync(
+      file,
+      plain([
+        ['q1', 'single-session-user'],
+        ['q1', 'multi-session'],
+      ]),
+    );
     utimesSync(file, new Date(Date.now() + 9000), new Date(Date.now() + 9000));
     await expect(readCatalog(array)).rejects.toThrow(/question id "q1" appears twice/);
     await expect(readCatalog(array)).rejects.toThrow(/question id "q1" appears twice/);

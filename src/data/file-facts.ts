@@ -70,7 +70,8 @@ export class FileFacts {
     let entries: Record<string, Entry> = {};
     try {
       const parsed = JSON.parse(readFileSync(cachePath, 'utf8')) as { version?: unknown; files?: unknown };
-      if (parsed.version === VERSION && typeof parsed.files === 'object' && parsed.files !== null) entries = parsed.files as Record<string, Entry>;
+      if (parsed.version === VERSION && typeof parsed.files === 'object' && parsed.files !== null)
+        entries = parsed.files as Record<string, Entry>;
     } catch {
       // Absent or unreadable: start empty.
     }
@@ -97,7 +98,11 @@ export class FileFacts {
    * `fact` of `file` from the memo while the file's stamp is unchanged, else `compute()`, recorded against the stamp
    * taken before it ran (a file changed meanwhile is read again next time); an undefined result is not recorded.
    */
-  async memoised<K extends FactName>(file: string, fact: K, compute: () => Promise<Entry[K] | undefined>): Promise<{ value: Entry[K] | undefined; stamp: FileStamp }> {
+  async memoised<K extends FactName>(
+    file: string,
+    fact: K,
+    compute: () => Promise<Entry[K] | undefined>,
+  ): Promise<{ value: Entry[K] | undefined; stamp: FileStamp }> {
     const stamp = fileStamp(file);
     const known = this.get(file, stamp, fact);
     if (known !== undefined) return { value: known, stamp };

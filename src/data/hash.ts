@@ -45,7 +45,11 @@ export async function hashMemoised(sourcePath: string, files: readonly string[])
     files.map((path) =>
       limit(async (): Promise<FileDigest> => {
         let read: FileDigest | undefined;
-        const { value, stamp } = await facts.memoised(path, 'sha256', async () => (read = await sha256File(path)).sha256);
+        const { value, stamp } = await facts.memoised(
+          path,
+          'sha256',
+          async () => (read = await sha256File(path)).sha256,
+        );
         return read ?? { path, sha256: value!, bytes: stamp.size };
       }),
     ),

@@ -5,14 +5,32 @@ export { sha256File, type FileDigest } from './hash.ts';
 export { hashDatasetFiles } from './source-hash.ts';
 export { formatIssue, type DataIssue } from './issues.ts';
 export {
-  headSelector, instancesOfRecord, loadDataset, loadQuestions, readCatalog, readInstances, type LoadedDataset, type LoadedQuestions, type Question, type ReadOptions,
+  headSelector,
+  instancesOfRecord,
+  loadDataset,
+  loadQuestions,
+  readCatalog,
+  readInstances,
+  type LoadedDataset,
+  type LoadedQuestions,
+  type Question,
+  type ReadOptions,
 } from './load.ts';
 export { readFileRecordsSync, readSourceRecordsSync, type RawRecord } from './records.ts';
 export { LOCK_FILE, readLock, verifyLocked, type LockEntry, type LockFile } from './lock.ts';
 export { repairEvidence } from './locomo.ts';
 export { stratifiedSample } from './sample.ts';
 export { compareIds } from './sort.ts';
-export { dataDirs, DEFAULT_DATA_DIRS, NAMED_LAYOUTS, primaryDataDir, resolveDataDir, resolveDataset, type DatasetFormat, type DatasetSource } from './source.ts';
+export {
+  dataDirs,
+  DEFAULT_DATA_DIRS,
+  NAMED_LAYOUTS,
+  primaryDataDir,
+  resolveDataDir,
+  resolveDataset,
+  type DatasetFormat,
+  type DatasetSource,
+} from './source.ts';
 export { summarize, type DataInfo } from './summary.ts';
 export { LOCOMO_CATEGORIES, LONGMEMEVAL_TYPES } from './type-map.ts';
 export { ensureDataset } from './ensure.ts';

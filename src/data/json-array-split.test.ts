@@ -18,17 +18,23 @@ async function* chunked(bytes: Uint8Array, cuts: number[]): AsyncGenerator<Uint8
 
 async function split(text: string, cuts: number[] = []): Promise<unknown[]> {
   const out: unknown[] = [];
-  for await (const el of splitJsonArray(chunked(Buffer.from(text, 'utf8'), cuts), 'test')) out.push(JSON.parse(Buffer.from(el).toString('utf8')));
+  for await (const el of splitJsonArray(chunked(Buffer.from(text, 'utf8'), cuts), 'test'))
+    out.push(JSON.parse(Buffer.from(el).toString('utf8')));
   return out;
 }
 
 describe('splitJsonArray', () => {
   it('splits any JSON array into its elements under any chunking', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.jsonValue()), fc.array(fc.nat(), { maxLength: 8 }), fc.boolean(), async (items, cuts, pretty) => {
-        const text = JSON.stringify(items, null, pretty ? 2 : undefined);
-        expect(await split(text, cuts)).toEqual(JSON.parse(text));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.jsonValue()),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.boolean(),
+        async (items, cuts, pretty) => {
+          const text = JSON.stringify(items, null, pretty ? 2 : undefined);
+          expect(await split(text, cuts)).toEqual(JSON.parse(text));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -18,7 +18,13 @@ export function openDataStream(file: string, highWaterMark = 4 << 20): { stream:
   const gunzip = createGunzip({ chunkSize: 1 << 20 });
   source.on('error', (err) => gunzip.destroy(err));
   const stream = source.pipe(gunzip);
-  return { stream, close: () => (source.destroy(), gunzip.destroy()) };
+  return {
+    stream,
+    close: () => {
+      source.destroy();
+      gunzip.destroy();
+    },
+  };
 }
 
 /** Yields each element of the top-level array in `file` as its own bytes (a fresh ArrayBuffer each, transferable). */
@@ -107,7 +113,8 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, where: 
       const b = chunk[i]!;
       if (!started) {
         if (b === 0x5b) started = true;
-        else if (!isJsonSpace(b) && !(b === 0xef || b === 0xbb || b === 0xbf)) throw new InputError('expected a JSON array at the top level', where);
+        else if (!isJsonSpace(b) && !(b === 0xef || b === 0xbb || b === 0xbf))
+          throw new InputError('expected a JSON array at the top level', where);
         i++;
         continue;
       }

@@ -8,17 +8,23 @@ import { longMemEvalFiles } from '../../test/data-path.ts';
 
 const reference = (bytes: Buffer): unknown => JSON.parse(bytes.toString('utf8'));
 /** JSON text with every non-ASCII character written as a \\uXXXX escape (Python's ensure_ascii=True). */
-const asciiOnly = (v: unknown): string => JSON.stringify(v).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const asciiOnly = (v: unknown): string =>
+  JSON.stringify(v).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 describe('parseJsonBytes', () => {
   it('equals JSON.parse of the UTF-8 text for any value, raw or escaped non-ASCII', () => {
     fc.assert(
-      fc.property(fc.jsonValue({ stringUnit: 'grapheme' }), fc.boolean(), fc.string({ unit: 'grapheme' }), (value, escape, extra) => {
-        const mixed = { value, extra, 'clé ключ 键': extra };
-        const text = escape ? asciiOnly(mixed) : JSON.stringify(mixed);
-        const bytes = Buffer.from(text, 'utf8');
-        expect(parseJsonBytes(bytes)).toEqual(reference(bytes));
-      }),
+      fc.property(
+        fc.jsonValue({ stringUnit: 'grapheme' }),
+        fc.boolean(),
+        fc.string({ unit: 'grapheme' }),
+        (value, escapeAll, extra) => {
+          const mixed = { value, extra, 'clé ключ 键': extra };
+          const text = escapeAll ? asciiOnly(mixed) : JSON.stringify(mixed);
+          const bytes = Buffer.from(text, 'utf8');
+          expect(parseJsonBytes(bytes)).toEqual(reference(bytes));
+        },
+      ),
       { numRuns: 500 },
     );
   });

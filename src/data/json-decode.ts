@@ -68,13 +68,13 @@ function fixStrings(value: unknown): unknown {
       const entries = Object.entries(obj);
       for (const k of Object.keys(obj)) delete obj[k];
       // defineProperty, not assignment: JSON.parse makes "__proto__" an own key, which `obj[k] = v` would not.
-      for (const [k, v] of entries) Object.defineProperty(obj, utf8(k), { value: v, writable: true, enumerable: true, configurable: true });
+      for (const [k, v] of entries)
+        Object.defineProperty(obj, utf8(k), { value: v, writable: true, enumerable: true, configurable: true });
     }
     return obj;
   }
   return value;
 }
-
 
 /**
  * `JSON.parse` of UTF-8 bytes; throws JSON.parse's SyntaxError on malformed input and InvalidUtf8Error on bytes that
@@ -110,7 +110,11 @@ function parseUtf8Json(buf: Buffer): unknown {
  */
 export function decodeFailure(err: unknown, file: string, element?: number): InputError {
   const at = element === undefined ? '' : `element ${element}: `;
-  if (err instanceof InvalidUtf8Error) return new InputError(`${at}not valid UTF-8 (byte ${err.offset}${element === undefined ? '' : ' of the element'})`, file);
+  if (err instanceof InvalidUtf8Error)
+    return new InputError(
+      `${at}not valid UTF-8 (byte ${err.offset}${element === undefined ? '' : ' of the element'})`,
+      file,
+    );
   const code = (err as { code?: unknown }).code;
   const msg = err instanceof Error ? err.message : String(err);
   if (typeof code === 'string' && code.startsWith('Z_')) return new InputError(`not a valid gzip file (${msg})`, file);

@@ -9,7 +9,25 @@ import { elideTurnContent } from './json-elide.ts';
 const ELIDE = { elideContentOfRole: 'assistant' };
 
 /** Content pieces: escapes JSON.stringify writes, quotes, backslashes, non-ASCII, the key and value texts themselves. */
-const piece = fc.constantFrom('a', ' ', 'é', '猫', '😀', '"', '\\', '\n', '\t', '\u0001', '\u001f', '/', '"role": "assistant", "content": "', 'assistant', '\\u00e9', '\u2028', 'x'.repeat(37));
+const piece = fc.constantFrom(
+  'a',
+  ' ',
+  'é',
+  '猫',
+  '😀',
+  '"',
+  '\\',
+  '\n',
+  '\t',
+  '\u0001',
+  '\u001f',
+  '/',
+  '"role": "assistant", "content": "',
+  'assistant',
+  '\\u00e9',
+  '\u2028',
+  'x'.repeat(37),
+);
 const turn = fc.record({
   role: fc.constantFrom('user', 'assistant', 'assistant'),
   content: fc.string({ unit: piece, maxLength: 12 }),
@@ -21,8 +39,17 @@ const item = fc.record({
 });
 
 /** The item as written with `indent` and, when `contentFirst`, each turn's content key before its role. */
-function write(value: { question_id: string; haystack_sessions: { role: string; content: string; has_answer?: boolean | undefined }[][] }, indent: number, contentFirst: boolean): Buffer {
-  const sessions = value.haystack_sessions.map((s) => s.map((t) => (contentFirst ? { content: t.content, role: t.role, has_answer: t.has_answer } : t)));
+function write(
+  value: {
+    question_id: string;
+    haystack_sessions: { role: string; content: string; has_answer?: boolean | undefined }[][];
+  },
+  indent: number,
+  contentFirst: boolean,
+): Buffer {
+  const sessions = value.haystack_sessions.map((s) =>
+    s.map((t) => (contentFirst ? { content: t.content, role: t.role, has_answer: t.has_answer } : t)),
+  );
   return Buffer.from(JSON.stringify({ ...value, haystack_sessions: sessions }, null, indent));
 }
 
@@ -62,15 +89,28 @@ describe('elideTurnContent', () => {
   });
 
   it('rejects what JSON.parse rejects inside an elided string, at every alignment', () => {
-    const bad = ['a\u0001b', 'tab\there', 'new\nline', 'x\u001f', 'bad \\x escape', 'bad \\u12G4 escape', 'ends with \\'];
+    const bad = [
+      'a\u0001b',
+      'tab\there',
+      'new\nline',
+      'x\u001f',
+      'bad \\x escape',
+      'bad \\u12G4 escape',
+      'ends with \\',
+    ];
     for (const content of bad) {
       // The bad bytes before, inside and after whole 4-byte words of the string.
       for (let pad = 0; pad < 8; pad++) {
-        for (const padded of [`${'p'.repeat(pad)}${content}`, `${content}${'q'.repeat(pad + 8)}`, `${'p'.repeat(pad)}${content}${'q'.repeat(8)}`]) {
+        for (const padded of [
+          `${'p'.repeat(pad)}${content}`,
+          `${content}${'q'.repeat(pad + 8)}`,
+          `${'p'.repeat(pad)}${content}${'q'.repeat(8)}`,
+        ]) {
           const text = `{"haystack_sessions": [[{"role": "assistant", "content": "${padded}"}]]}`;
           const buf = Buffer.from(text);
           expect(() => JSON.parse(text), padded).toThrow();
-          for (let shift = 0; shift < 4; shift++) expect(() => parseJsonBytes(shifted(buf, shift), ELIDE), `${padded} shift ${shift}`).toThrow(SyntaxError);
+          for (let shift = 0; shift < 4; shift++)
+            expect(() => parseJsonBytes(shifted(buf, shift), ELIDE), `${padded} shift ${shift}`).toThrow(SyntaxError);
         }
       }
     }
@@ -94,7 +134,11 @@ describe('elideTurnContent', () => {
   it('returns the input itself when nothing matches, and removes only the string content', () => {
     const none = Buffer.from('[{"role": "user", "content": "hi"}]');
     expect(elideTurnContent(none, 'assistant')).toBe(none);
-    const one = Buffer.from('[{"role" :\n "assistant" ,\t"content"\r\n: "hello \\"there\\""}, {"role": "user", "content": "x"}]');
-    expect(elideTurnContent(one, 'assistant').toString()).toBe('[{"role" :\n "assistant" ,\t"content"\r\n: ""}, {"role": "user", "content": "x"}]');
+    const one = Buffer.from(
+      '[{"role" :\n "assistant" ,\t"content"\r\n: "hello \\"there\\""}, {"role": "user", "content": "x"}]',
+    );
+    expect(elideTurnContent(one, 'assistant').toString()).toBe(
+      '[{"role" :\n "assistant" ,\t"content"\r\n: ""}, {"role": "user", "content": "x"}]',
+    );
   });
 });

@@ -59,7 +59,11 @@ class StringScanner {
 
   constructor(private readonly buf: Buffer) {
     this.wordStart = (4 - (buf.byteOffset & 3)) & 3;
-    this.words = new Int32Array(buf.buffer, buf.byteOffset + this.wordStart, Math.max(0, (buf.length - this.wordStart) >> 2));
+    this.words = new Int32Array(
+      buf.buffer,
+      buf.byteOffset + this.wordStart,
+      Math.max(0, (buf.length - this.wordStart) >> 2),
+    );
   }
 
   /** The index of the closing quote of the string whose content starts at `start`; throws JsonStringError on a raw
@@ -108,7 +112,8 @@ class StringScanner {
     const kind = ESCAPES[buf[b + 1] ?? 0]!;
     if (kind === 1) return b + 2;
     if (kind === 2) {
-      if (!(isHex(buf[b + 2]) && isHex(buf[b + 3]) && isHex(buf[b + 4]) && isHex(buf[b + 5]))) throw new JsonStringError(b, 'Bad Unicode escape');
+      if (!(isHex(buf[b + 2]) && isHex(buf[b + 3]) && isHex(buf[b + 4]) && isHex(buf[b + 5])))
+        throw new JsonStringError(b, 'Bad Unicode escape');
       return b + 6;
     }
     throw new JsonStringError(b, 'Bad escaped character');

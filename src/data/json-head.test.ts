@@ -19,7 +19,10 @@ describe('readJsonHead', () => {
   it('reads id and type from a real gzipped S file, equal to a full parse', async () => {
     const file = (await longMemEvalFiles('longmemeval-s')).at(-1)!;
     const full = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as Record<string, unknown>;
-    expect(await readJsonHead(file, KEYS)).toEqual({ question_id: full.question_id, question_type: full.question_type });
+    expect(await readJsonHead(file, KEYS)).toEqual({
+      question_id: full.question_id,
+      question_type: full.question_type,
+    });
   });
 
   it('gives up on arrays, nested values, missing keys and malformed files', async () => {
@@ -36,7 +39,8 @@ describe('readJsonHead', () => {
   });
 
   it('ignores keys of nested objects and reads plain and gzipped files alike', async () => {
-    const text = '{"meta": {"question_id": "wrong"}, "question_type": "multi-session", "n": 3, "question_id": "right_abs"}';
+    const text =
+      '{"meta": {"question_id": "wrong"}, "question_type": "multi-session", "n": 3, "question_id": "right_abs"}';
     writeFileSync(join(dir, 'ok.json'), text);
     writeFileSync(join(dir, 'ok.json.gz'), gzipSync(text));
     const want = { question_id: 'right_abs', question_type: 'multi-session' };

@@ -91,7 +91,10 @@ export function headFields(bytes: Uint8Array, keys: readonly string[]): Record<s
 }
 
 /** `headFields` of the start of `file`; undefined when the head does not give every key. */
-export async function readJsonHead(file: string, keys: readonly string[]): Promise<Record<string, unknown> | undefined> {
+export async function readJsonHead(
+  file: string,
+  keys: readonly string[],
+): Promise<Record<string, unknown> | undefined> {
   const gz = file.endsWith('.gz');
   const handle = await open(file);
   let prefix: Uint8Array;

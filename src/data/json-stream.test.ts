@@ -23,7 +23,10 @@ describe('streamJsonArray keepHead', () => {
 
   it('passes over refused elements unparsed and parses the rest, including heads that do not lead with the key', async () => {
     const keepHead = { keys: ['question_id'], keep: (h: Record<string, unknown>) => h.question_id !== 'b' };
-    expect(await all(file, { ...streamed, keepHead })).toEqual([{ question_id: 'a', x: 1 }, { x: 3, question_id: 'c' }]);
+    expect(await all(file, { ...streamed, keepHead })).toEqual([
+      { question_id: 'a', x: 1 },
+      { x: 3, question_id: 'c' },
+    ]);
   });
 
   it('parses every element without it (the broken one is reported, by its index)', async () => {

@@ -12,7 +12,10 @@ describe('loadQuestions', () => {
     ['LongMemEval oracle (array file)', { name: 'longmemeval-oracle' }],
     ['LoCoMo', { name: 'locomo' }],
     ['LongMemEval S (folder), a sample', { name: 'longmemeval-s', sample: { perType: 4, seed: 3 } }],
-    ['LongMemEval oracle, ids and a limit', { name: 'longmemeval-oracle', questionIds: ['gpt4_2655b836', '0a995998', 'e47becba'], limit: 2 }],
+    [
+      'LongMemEval oracle, ids and a limit',
+      { name: 'longmemeval-oracle', questionIds: ['gpt4_2655b836', '0a995998', 'e47becba'], limit: 2 },
+    ],
   ];
   it.each(refs)('%s: the same questions, sorted, without haystacks', async (_name, ref) => {
     const full = await loadDataset(ref, dataDir);
@@ -24,6 +27,8 @@ describe('loadQuestions', () => {
   });
 
   it('fails as loadDataset does on an unknown question id', async () => {
-    await expect(loadQuestions({ name: 'locomo', questionIds: ['conv-26:q9999'] }, dataDir)).rejects.toThrow(/not in the dataset: conv-26:q9999/);
+    await expect(loadQuestions({ name: 'locomo', questionIds: ['conv-26:q9999'] }, dataDir)).rejects.toThrow(
+      /not in the dataset: conv-26:q9999/,
+    );
   });
 });

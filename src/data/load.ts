@@ -35,7 +35,10 @@ const LOCOMO_HEAVY = ['conversation', 'event_summary', 'observation', 'session_s
  * two elements of an array file, a LoCoMo conversation listed twice) is an InputError naming the id and both places:
  * the results file keys rows by question id, so a duplicate would otherwise fail mid-run on a primary-key append.
  */
-export async function readCatalog(src: DatasetSource, opts: Pick<StreamArrayOptions, 'wholeBelowBytes'> = {}): Promise<CatalogEntry[]> {
+export async function readCatalog(
+  src: DatasetSource,
+  opts: Pick<StreamArrayOptions, 'wholeBelowBytes'> = {},
+): Promise<CatalogEntry[]> {
   if (src.format === 'longmemeval') return src.kind === 'folder' ? readFolderCatalog(src) : readArrayCatalog(src, opts);
   const out: CatalogEntry[] = [];
   const places = new Map<string, string>();
@@ -45,13 +48,18 @@ export async function readCatalog(src: DatasetSource, opts: Pick<StreamArrayOpti
   };
   if (src.format === 'beam') {
     // The probing questions alone (a few KB per chat), not the chats (up to 3.4 MB each).
-    for (const dir of beamChatDirs(src.path)) add(beamCatalogEntries(await readBeamChat(dir, { withChat: false }), dir), dir);
+    for (const dir of beamChatDirs(src.path))
+      add(beamCatalogEntries(await readBeamChat(dir, { withChat: false }), dir), dir);
     return out;
   }
   const skipKeys = src.format === 'locomo' ? LOCOMO_HEAVY : src.format === 'memdaily' ? ['message_list'] : [];
   for await (const { raw, file, index } of readRecords(src, { skipKeys, wholeBelowBytes: opts.wholeBelowBytes })) {
     const place = `${file} element ${index}`;
-    if (src.format === 'memdaily') add(memDailyCatalogEntries(raw, file, index).map((e) => ({ ...e, file })), place);
+    if (src.format === 'memdaily')
+      add(
+        memDailyCatalogEntries(raw, file, index).map((e) => ({ ...e, file })),
+        place,
+      );
     else if (src.format === 'locomo-plus') add([locomoPlusCatalogEntry(raw, file, index)], place);
     else add(locomoCatalogEntries(raw, file, index), place);
   }
@@ -61,7 +69,9 @@ export async function readCatalog(src: DatasetSource, opts: Pick<StreamArrayOpti
 function notDuplicate(places: Map<string, string>, id: string, place: string): void {
   const first = places.get(id);
   if (first !== undefined) {
-    throw new InputError(`question id "${id}" appears twice: in ${first} and in ${place}; each question id must be unique`);
+    throw new InputError(
+      `question id "${id}" appears twice: in ${first} and in ${place}; each question id must be unique`,
+    );
   }
   places.set(id, place);
 }
@@ -72,11 +82,19 @@ function notDuplicate(places: Map<string, string>, id: string, place: string): v
  * every run or case study. The heads are stored as read and mapped to types here, so a change of the mapping needs
  * no new memo; they are saved only once every one is valid.
  */
-async function readArrayCatalog(src: DatasetSource, opts: Pick<StreamArrayOptions, 'wholeBelowBytes'>): Promise<CatalogEntry[]> {
+async function readArrayCatalog(
+  src: DatasetSource,
+  opts: Pick<StreamArrayOptions, 'wholeBelowBytes'>,
+): Promise<CatalogEntry[]> {
   const facts = FileFacts.open(src.path);
   const { value: heads } = await facts.memoised(src.path, 'heads', async () => {
     const read: unknown[] = [];
-    for await (const { raw } of readRecords(src, { skipKeys: LME_HEAVY, headKeys: LME_HEAD, wholeBelowBytes: opts.wholeBelowBytes })) read.push(headOf(raw));
+    for await (const { raw } of readRecords(src, {
+      skipKeys: LME_HEAVY,
+      headKeys: LME_HEAD,
+      wholeBelowBytes: opts.wholeBelowBytes,
+    }))
+      read.push(headOf(raw));
     return read;
   });
   const out: CatalogEntry[] = [];
@@ -108,7 +126,9 @@ async function readFolderCatalog(src: DatasetSource): Promise<CatalogEntry[]> {
   const facts = FileFacts.open(src.path);
   const limit = pLimit(FILES_AT_ONCE);
   const heads = await Promise.all(
-    files.map((file) => limit(async () => (await facts.memoised(file, 'head', () => readJsonHead(file, LME_HEAD))).value)),
+    files.map((file) =>
+      limit(async () => (await facts.memoised(file, 'head', () => readJsonHead(file, LME_HEAD))).value),
+    ),
   );
   const out: CatalogEntry[] = [];
   const places = new Map<string, string>();
@@ -150,14 +170,21 @@ export interface ReadOptions {
  * questions.
  */
 export function headSelector(src: DatasetSource, keep: (c: CatalogEntry) => boolean): HeadSelector | undefined {
-  return src.format === 'longmemeval' ? { keys: LME_HEAD, keep: (head) => keep(longMemEvalCatalogEntry(head, src.path)) } : undefined;
+  return src.format === 'longmemeval'
+    ? { keys: LME_HEAD, keep: (head) => keep(longMemEvalCatalogEntry(head, src.path)) }
+    : undefined;
 }
 
 /** Streams instances in source order (array order, or folder file-name order). */
 export async function* readInstances(src: DatasetSource, opts: ReadOptions = {}): AsyncGenerator<Instance> {
   const issues = opts.issues ?? [];
   const keepHead = opts.keep ? headSelector(src, opts.keep) : undefined;
-  for await (const record of readRecords(src, { wholeBelowBytes: opts.wholeBelowBytes, files: opts.files, parse: opts.parse, keepHead })) {
+  for await (const record of readRecords(src, {
+    wholeBelowBytes: opts.wholeBelowBytes,
+    files: opts.files,
+    parse: opts.parse,
+    keepHead,
+  })) {
     yield* instancesOfRecord(src, record, { keep: opts.keep, issues });
   }
 }
@@ -195,7 +222,11 @@ export interface LoadedDataset {
   issues: DataIssue[];
 }
 
-export async function loadDataset(ref: DatasetRef, dataDir: string, opts: { seed?: number } = {}): Promise<LoadedDataset> {
+export async function loadDataset(
+  ref: DatasetRef,
+  dataDir: string,
+  opts: { seed?: number } = {},
+): Promise<LoadedDataset> {
   const { source, items, issues } = await collect(ref, dataDir, opts, (instance) => instance, {});
   return { source, instances: items, issues };
 }
@@ -214,8 +245,18 @@ export interface LoadedQuestions {
  * instance is checked as `loadDataset` checks it and then kept without its haystack, so memory does not grow with
  * the haystacks (LongMemEval M holds ~500 sessions per question), and assistant turns' text is cut undecoded.
  */
-export async function loadQuestions(ref: DatasetRef, dataDir: string, opts: { seed?: number } = {}): Promise<LoadedQuestions> {
-  const { source, items, issues } = await collect(ref, dataDir, opts, ({ haystack: _haystack, ...question }) => question, { elideContentOfRole: 'assistant' });
+export async function loadQuestions(
+  ref: DatasetRef,
+  dataDir: string,
+  opts: { seed?: number } = {},
+): Promise<LoadedQuestions> {
+  const { source, items, issues } = await collect(
+    ref,
+    dataDir,
+    opts,
+    ({ haystack: _haystack, ...question }) => question,
+    { elideContentOfRole: 'assistant' },
+  );
   return { source, questions: items, issues };
 }
 
@@ -247,7 +288,12 @@ async function collect<T extends { query: { id: string } }>(
   const issues: DataIssue[] = [];
   const items: T[] = [];
   const seen = new Set<string>();
-  for await (const inst of readInstances(source, { ...(keep ? { keep } : {}), ...(files ? { files } : {}), issues, parse })) {
+  for await (const inst of readInstances(source, {
+    ...(keep ? { keep } : {}),
+    ...(files ? { files } : {}),
+    issues,
+    parse,
+  })) {
     if (seen.has(inst.query.id)) throw new InputError(`question id "${inst.query.id}" appears twice`, source.path);
     seen.add(inst.query.id);
     items.push(keepOf(inst));
@@ -255,7 +301,10 @@ async function collect<T extends { query: { id: string } }>(
   if (wanted) {
     const missing = [...wanted].filter((id) => !seen.has(id));
     if (missing.length > 0) {
-      throw new InputError(`questionIds not in the dataset: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`, source.path);
+      throw new InputError(
+        `questionIds not in the dataset: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`,
+        source.path,
+      );
     }
   }
   items.sort((a, b) => compareIds(a.query.id, b.query.id));

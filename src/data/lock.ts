@@ -77,7 +77,10 @@ export async function readLock(dataDir: string): Promise<LockFile> {
 export async function writeLockEntry(dataDir: string, entry: LockEntry): Promise<void> {
   const lock = await readLock(dataDir);
   lock.datasets[entry.dataset] = entry;
-  const sorted: LockFile = { version: 1, datasets: Object.fromEntries(Object.entries(lock.datasets).sort(([a], [b]) => (a < b ? -1 : 1))) };
+  const sorted: LockFile = {
+    version: 1,
+    datasets: Object.fromEntries(Object.entries(lock.datasets).sort(([a], [b]) => (a < b ? -1 : 1))),
+  };
   const file = lockPath(dataDir);
   const tmp = `${file}.${process.pid}.tmp`;
   await writeFile(tmp, `${JSON.stringify(sorted, null, 2)}\n`);
@@ -91,7 +94,9 @@ export function lockEntryFor(lock: LockFile, dataDir: string, path: string): Loc
 
 /** sha256 of a many-file entry's listing: one `<sha256>  <path>` line per file (sorted by path), as sha256sum prints. */
 export function listingSha256(files: readonly LockedFile[]): string {
-  const lines = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((f) => `${f.sha256}  ${f.path}\n`);
+  const lines = [...files]
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .map((f) => `${f.sha256}  ${f.path}\n`);
   return createHash('sha256').update(lines.join('')).digest('hex');
 }
 

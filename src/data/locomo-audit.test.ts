@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLock } from './lock.ts';
 import {
-  auditFile, auditToLocomoId, ERRATA_FILE, LOCOMO_AUDIT_COMMIT, LOCOMO_AUDIT_FILES, loadErrata, pullLocomoAudit,
+  auditFile,
+  auditToLocomoId,
+  ERRATA_FILE,
+  LOCOMO_AUDIT_COMMIT,
+  LOCOMO_AUDIT_FILES,
+  loadErrata,
+  pullLocomoAudit,
 } from './locomo-audit.ts';
 import { dataPath, TEST_DATA_DIR } from '../../test/data-path.ts';
 
@@ -47,21 +53,30 @@ describe('locomo-audit files', () => {
     expect(got.downloaded.sort()).toEqual(Object.keys(LOCOMO_AUDIT_FILES).sort());
     const lock = await readLock(dataDir);
     const entry = lock.datasets['locomo-audit/errors.json'];
-    expect(entry).toMatchObject({ repo: 'github:dial481/locomo-audit', commit: LOCOMO_AUDIT_COMMIT, path: 'locomo-audit/errors.json', sha256: LOCOMO_AUDIT_FILES['errors.json']!.sha256 });
+    expect(entry).toMatchObject({
+      repo: 'github:dial481/locomo-audit',
+      commit: LOCOMO_AUDIT_COMMIT,
+      path: 'locomo-audit/errors.json',
+      sha256: LOCOMO_AUDIT_FILES['errors.json']!.sha256,
+    });
     const before = requests.length;
     const again = await pullLocomoAudit({ dataDir, baseUrl: base });
     expect(again.downloaded).toEqual([]);
     expect(requests.length).toBe(before);
     // A file changed after the pull is refused on read, naming the way out.
     appendFileSync(join(dataDir, 'locomo-audit', ERRATA_FILE), ' ');
-    await expect(auditFile(dataDir, ERRATA_FILE)).rejects.toThrow(/errors\.json: sha256 .* differs from the pinned .*data pull locomo-audit --force/u);
+    await expect(auditFile(dataDir, ERRATA_FILE)).rejects.toThrow(
+      /errors\.json: sha256 .* differs from the pinned .*data pull locomo-audit --force/u,
+    );
   });
 
   it('discards a download whose sha256 is not the pinned one', async () => {
     corrupt = true;
     try {
       const dataDir = join(dir, 'bad');
-      await expect(pullLocomoAudit({ dataDir, baseUrl: base })).rejects.toThrow(/sha256 .* differs from the pinned .*the download was discarded/u);
+      await expect(pullLocomoAudit({ dataDir, baseUrl: base })).rejects.toThrow(
+        /sha256 .* differs from the pinned .*the download was discarded/u,
+      );
       expect(existsSync(join(dataDir, 'locomo-audit', 'errors.json'))).toBe(false);
     } finally {
       corrupt = false;
@@ -70,7 +85,9 @@ describe('locomo-audit files', () => {
 
   it('names the pull command when the files are missing', async () => {
     const empty = join(dir, 'empty');
-    await expect(loadErrata(empty)).rejects.toThrow(/locomo-audit\/errors\.json not found in .*adaptmr data pull locomo-audit/u);
+    await expect(loadErrata(empty)).rejects.toThrow(
+      /locomo-audit\/errors\.json not found in .*adaptmr data pull locomo-audit/u,
+    );
   });
 
   it('keys the errata to LoCoMo ids: 156 errata, 99 of them change the answer', async () => {
@@ -80,6 +97,9 @@ describe('locomo-audit files', () => {
     const errata = await loadErrata(shared);
     expect(errata.size).toBe(156);
     expect([...errata.values()].filter((e) => e.scoreCorrupting).length).toBe(99);
-    expect(errata.get('conv-26:q5')).toMatchObject({ errorType: 'TEMPORAL_ERROR', originalAnswer: 'The sunday before 25 May 2023' });
+    expect(errata.get('conv-26:q5')).toMatchObject({
+      errorType: 'TEMPORAL_ERROR',
+      originalAnswer: 'The sunday before 25 May 2023',
+    });
   });
 });

@@ -28,12 +28,30 @@ export const LOCOMO_AUDIT_DIR = 'locomo-audit' as const;
 /** Upstream path → sha256 and size at LOCOMO_AUDIT_COMMIT (the per-conversation errata files repeat errors.json). */
 export const LOCOMO_AUDIT_FILES: Readonly<Record<string, { sha256: string; bytes: number }>> = {
   'errors.json': { sha256: 'f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e', bytes: 150552 },
-  'ap-baseline/v1/ap_eval_results_scored.json': { sha256: 'a83882eda3ff02fd04dace6edddd0ceed533a245fedb3069ffde02a9503c4e3a', bytes: 656280 },
-  'ap-baseline/v2/ap_eval_results_scored.json': { sha256: '3c32acbdcf667967a4e1f9f541b06566ae5e7361dc92f79f9043af7d068adc6b', bytes: 645227 },
-  'fc-baseline/results/gpt-4o-mini-memos/eval_results.json': { sha256: '1c55eb0ee66f9eb784c222ec54492cc39702652baa4e6c66b7fb89a7bb8a3d8f', bytes: 632147 },
-  'fc-baseline/results/gpt-4o-mini-cot/eval_results.json': { sha256: '08212320401c65fa9a97f78dd18adfb1d527137ec9f04b1b518420aa8e651bfe', bytes: 901582 },
-  'fc-baseline/results/gpt-4.1-mini-memos/eval_results.json': { sha256: 'f573c091606b5c7691d7801ef30aada0bc8c54e406e31da3a2f807ab1ffa02e8', bytes: 630603 },
-  'fc-baseline/results/gpt-4.1-mini-cot/eval_results.json': { sha256: '7fa10ba1d8976bdc215172f9d4e1840c015644b28e8e97de840b690051e354f3', bytes: 1234689 },
+  'ap-baseline/v1/ap_eval_results_scored.json': {
+    sha256: 'a83882eda3ff02fd04dace6edddd0ceed533a245fedb3069ffde02a9503c4e3a',
+    bytes: 656280,
+  },
+  'ap-baseline/v2/ap_eval_results_scored.json': {
+    sha256: '3c32acbdcf667967a4e1f9f541b06566ae5e7361dc92f79f9043af7d068adc6b',
+    bytes: 645227,
+  },
+  'fc-baseline/results/gpt-4o-mini-memos/eval_results.json': {
+    sha256: '1c55eb0ee66f9eb784c222ec54492cc39702652baa4e6c66b7fb89a7bb8a3d8f',
+    bytes: 632147,
+  },
+  'fc-baseline/results/gpt-4o-mini-cot/eval_results.json': {
+    sha256: '08212320401c65fa9a97f78dd18adfb1d527137ec9f04b1b518420aa8e651bfe',
+    bytes: 901582,
+  },
+  'fc-baseline/results/gpt-4.1-mini-memos/eval_results.json': {
+    sha256: 'f573c091606b5c7691d7801ef30aada0bc8c54e406e31da3a2f807ab1ffa02e8',
+    bytes: 630603,
+  },
+  'fc-baseline/results/gpt-4.1-mini-cot/eval_results.json': {
+    sha256: '7fa10ba1d8976bdc215172f9d4e1840c015644b28e8e97de840b690051e354f3',
+    bytes: 1234689,
+  },
 };
 
 export const ERRATA_FILE = 'errors.json';
@@ -42,14 +60,30 @@ export const PROBE_FILES = {
   specific: 'ap-baseline/v1/ap_eval_results_scored.json',
   vague: 'ap-baseline/v2/ap_eval_results_scored.json',
 } as const;
-export const FC_BASELINE_RUNS = ['gpt-4o-mini-memos', 'gpt-4o-mini-cot', 'gpt-4.1-mini-memos', 'gpt-4.1-mini-cot'] as const;
+export const FC_BASELINE_RUNS = [
+  'gpt-4o-mini-memos',
+  'gpt-4o-mini-cot',
+  'gpt-4.1-mini-memos',
+  'gpt-4.1-mini-cot',
+] as const;
 export const fcBaselineFile = (run: string): string => `fc-baseline/results/${run}/eval_results.json`;
 
 /**
  * The sample ids of locomo10.json in file order (snap-research/locomo@3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376): the
  * audit's `<i>`. Callers check the question text of every keyed item, so a different LoCoMo file fails loudly.
  */
-export const LOCOMO_SAMPLE_IDS = ['conv-26', 'conv-30', 'conv-41', 'conv-42', 'conv-43', 'conv-44', 'conv-47', 'conv-48', 'conv-49', 'conv-50'] as const;
+export const LOCOMO_SAMPLE_IDS = [
+  'conv-26',
+  'conv-30',
+  'conv-41',
+  'conv-42',
+  'conv-43',
+  'conv-44',
+  'conv-47',
+  'conv-48',
+  'conv-49',
+  'conv-50',
+] as const;
 
 /** `locomo_<i>_qa<j>` → `<sample_id>:q<j>`, or undefined when the id has another shape or sample. */
 export function auditToLocomoId(auditId: string): string | undefined {
@@ -60,7 +94,13 @@ export function auditToLocomoId(auditId: string): string | undefined {
 }
 
 /** The audit error types that change what a correct answer is (WRONG_CITATION only fixes the evidence). */
-export const SCORE_CORRUPTING = ['HALLUCINATION', 'TEMPORAL_ERROR', 'ATTRIBUTION_ERROR', 'AMBIGUOUS', 'INCOMPLETE'] as const;
+export const SCORE_CORRUPTING = [
+  'HALLUCINATION',
+  'TEMPORAL_ERROR',
+  'ATTRIBUTION_ERROR',
+  'AMBIGUOUS',
+  'INCOMPLETE',
+] as const;
 
 const ErratumSchema = z.object({
   question_id: z.string(),
@@ -132,7 +172,10 @@ function parseJsonFile<T>(path: string, schema: z.ZodType<T>, what: string): T {
   try {
     value = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new InputError(`${what}: ${err instanceof SyntaxError ? 'not valid JSON' : `cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`}`, path);
+    throw new InputError(
+      `${what}: ${err instanceof SyntaxError ? 'not valid JSON' : `cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`}`,
+      path,
+    );
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
@@ -175,11 +218,18 @@ export async function loadErrata(dataDir: string): Promise<Map<string, Erratum>>
   const out = new Map<string, Erratum>();
   for (const [i, r] of rows.entries()) {
     const questionId = auditToLocomoId(r.question_id);
-    if (!questionId) throw new InputError(`errata item ${i}: question_id "${r.question_id}" is not locomo_<i>_qa<j>`, path);
+    if (!questionId)
+      throw new InputError(`errata item ${i}: question_id "${r.question_id}" is not locomo_<i>_qa<j>`, path);
     if (out.has(questionId)) throw new InputError(`errata item ${i}: ${r.question_id} appears twice`, path);
     out.set(questionId, {
-      questionId, auditId: r.question_id, question: r.question, originalAnswer: r.golden_answer, correctedAnswer: r.correct_answer,
-      errorType: r.error_type, scoreCorrupting: r.error_type !== 'WRONG_CITATION', correctEvidence: r.correct_evidence,
+      questionId,
+      auditId: r.question_id,
+      question: r.question,
+      originalAnswer: r.golden_answer,
+      correctedAnswer: r.correct_answer,
+      errorType: r.error_type,
+      scoreCorrupting: r.error_type !== 'WRONG_CITATION',
+      correctEvidence: r.correct_evidence,
     });
   }
   return out;
@@ -192,12 +242,22 @@ export function readAuditAnswers(path: string): { results: EvalResults; answers:
   for (const [group, records] of Object.entries(results.detailed_results)) {
     for (const [i, r] of records.entries()) {
       const questionId = auditToLocomoId(r.question_id);
-      if (!questionId) throw new InputError(`detailed_results.${group}[${i}]: question_id "${r.question_id}" is not locomo_<i>_qa<j>`, path);
+      if (!questionId)
+        throw new InputError(
+          `detailed_results.${group}[${i}]: question_id "${r.question_id}" is not locomo_<i>_qa<j>`,
+          path,
+        );
       const runs = Object.keys(r.llm_judgments).sort((a, b) => Number(a.slice(9)) - Number(b.slice(9)));
-      if (runs.length === 0) throw new InputError(`detailed_results.${group}[${i}] (${r.question_id}): no llm_judgments`, path);
+      if (runs.length === 0)
+        throw new InputError(`detailed_results.${group}[${i}] (${r.question_id}): no llm_judgments`, path);
       answers.push({
-        questionId, auditId: r.question_id, question: r.question, gold: r.golden_answer, category: r.category,
-        answer: r.generated_answer, judgments: runs.map((k) => r.llm_judgments[k]!),
+        questionId,
+        auditId: r.question_id,
+        question: r.question,
+        gold: r.golden_answer,
+        category: r.category,
+        answer: r.generated_answer,
+        judgments: runs.map((k) => r.llm_judgments[k]!),
       });
     }
   }
@@ -207,12 +267,16 @@ export function readAuditAnswers(path: string): { results: EvalResults; answers:
     ids.add(a.questionId);
   }
   const runCounts = new Set(answers.map((a) => a.judgments.length));
-  if (runCounts.size > 1) throw new InputError(`records differ in their number of judge runs (${[...runCounts].join(', ')})`, path);
+  if (runCounts.size > 1)
+    throw new InputError(`records differ in their number of judge runs (${[...runCounts].join(', ')})`, path);
   return { results, answers };
 }
 
 /** The audit's probe answers of one kind, by LoCoMo id. */
-export async function loadAuditProbes(dataDir: string, kind: keyof typeof PROBE_FILES): Promise<{ path: string; answers: Map<string, AuditAnswer> }> {
+export async function loadAuditProbes(
+  dataDir: string,
+  kind: keyof typeof PROBE_FILES,
+): Promise<{ path: string; answers: Map<string, AuditAnswer> }> {
   const path = await auditFile(dataDir, PROBE_FILES[kind]);
   return { path, answers: new Map(readAuditAnswers(path).answers.map((a) => [a.questionId, a])) };
 }
@@ -239,7 +303,10 @@ export interface AuditPullResult {
 export async function pullLocomoAudit(opts: AuditPullOptions): Promise<AuditPullResult> {
   const dataDir = primaryDataDir(opts.dataDir);
   const log = opts.log ?? (() => undefined);
-  const base = (opts.baseUrl ?? process.env.ADAPTMR_LOCOMO_URL ?? 'https://raw.githubusercontent.com').replace(/\/+$/, '');
+  const base = (opts.baseUrl ?? process.env.ADAPTMR_LOCOMO_URL ?? 'https://raw.githubusercontent.com').replace(
+    /\/+$/,
+    '',
+  );
   const result: AuditPullResult = { downloaded: [], present: [], dir: join(dataDir, LOCOMO_AUDIT_DIR) };
   for (const [path, pinned] of Object.entries(LOCOMO_AUDIT_FILES)) {
     const dest = join(dataDir, LOCOMO_AUDIT_DIR, path);
@@ -255,7 +322,10 @@ export async function pullLocomoAudit(opts: AuditPullOptions): Promise<AuditPull
     if (!res.ok || !res.body) throw new InputError(`HTTP ${res.status} ${res.statusText}`, url);
     const got = await downloadTo(res.body, dest, (d) => {
       if (d.sha256 !== pinned.sha256) {
-        throw new InputError(`sha256 ${d.sha256} differs from the pinned ${pinned.sha256}; the download was discarded`, url);
+        throw new InputError(
+          `sha256 ${d.sha256} differs from the pinned ${pinned.sha256}; the download was discarded`,
+          url,
+        );
       }
     });
     const entry: LockEntry = {

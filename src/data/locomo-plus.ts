@@ -58,12 +58,16 @@ export function locomoConversations(path: string): Conversation[] {
   } catch (err) {
     throw decodeFailure(err, path);
   }
-  if (!Array.isArray(raw) || raw.length === 0) throw new InputError('is not a non-empty JSON array of LoCoMo conversations', path);
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw new InputError('is not a non-empty JSON array of LoCoMo conversations', path);
   const conversations = raw.map((sample: unknown, i) => {
     const parsed = SampleSchema.safeParse(sample);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
-      throw new InputError(`field \`${first?.path.join('.') ?? ''}\`: ${first?.message ?? 'invalid'}`, `${path} (element ${i})`);
+      throw new InputError(
+        `field \`${first?.path.join('.') ?? ''}\`: ${first?.message ?? 'invalid'}`,
+        `${path} (element ${i})`,
+      );
     }
     const { sample_id: sampleId, conversation } = parsed.data;
     // LoCoMo's own defects are reported by `data info --dataset locomo`; upstream reads session_1… until the first gap too.
@@ -74,9 +78,25 @@ export function locomoConversations(path: string): Conversation[] {
   return conversations;
 }
 
-const NUM_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, a: 1, an: 1 };
+const NUM_WORDS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  a: 1,
+  an: 1,
+};
 // Upstream's regex, verbatim in meaning: `\b(\d+|one|…|twelve|a|an)\b\s*(week|weeks|month|months|year|years)\b`.
-const GAP = /\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a|an)\b\s*(week|weeks|month|months|year|years)\b/u;
+const GAP =
+  /\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a|an)\b\s*(week|weeks|month|months|year|years)\b/u;
 
 /** Days back from the trigger to the cue, as upstream's `parse_time_gap`; undefined where it reads 0 for want of a match. */
 export function parseTimeGap(timeGap: string): number | undefined {
@@ -104,9 +124,18 @@ export function locomoPlusCatalogEntry(raw: unknown, file: string, index: number
   const head = HeadSchema.safeParse(raw);
   if (!head.success) {
     const first = head.error.issues[0];
-    throw new InputError(`field \`${first?.path.join('.') ?? ''}\`: ${first?.message ?? 'invalid'}`, `${file} (element ${index})`);
+    throw new InputError(
+      `field \`${first?.path.join('.') ?? ''}\`: ${first?.message ?? 'invalid'}`,
+      `${file} (element ${index})`,
+    );
   }
-  return { questionId: `plus:${index}`, nativeType: head.data.relation_type, adaptType: LOCOMO_PLUS_TYPE.type, reportAs: LOCOMO_PLUS_TYPE.reportAs, isAbstention: false };
+  return {
+    questionId: `plus:${index}`,
+    nativeType: head.data.relation_type,
+    adaptType: LOCOMO_PLUS_TYPE.type,
+    reportAs: LOCOMO_PLUS_TYPE.reportAs,
+    isAbstention: false,
+  };
 }
 
 function stamp(ms: number): string {
@@ -127,7 +156,10 @@ export function normaliseLocomoPlus(
   const parsed = ItemSchema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new InputError(`field \`${first?.path.join('.') ?? ''}\`: ${first?.message ?? 'invalid'}`, `${file} (element ${index})`);
+    throw new InputError(
+      `field \`${first?.path.join('.') ?? ''}\`: ${first?.message ?? 'invalid'}`,
+      `${file} (element ${index})`,
+    );
   }
   const item = parsed.data;
   const questionId = entry.questionId;
@@ -135,13 +167,25 @@ export function normaliseLocomoPlus(
     issues.push({ file, questionId, field: `[${index}].${field}`, problem, action });
   };
   const gap = parseTimeGap(item.time_gap);
-  if (gap === undefined) issue('time_gap', `"${item.time_gap}" names no number of weeks, months or years; read as 0 days as upstream does (the cue sits just before the trigger)`, 'kept');
+  if (gap === undefined)
+    issue(
+      'time_gap',
+      `"${item.time_gap}" names no number of weeks, months or years; read as 0 days as upstream does (the cue sits just before the trigger)`,
+      'kept',
+    );
   const cue = parseAbDialogue(item.cue_dialogue);
   const trigger = parseAbDialogue(item.trigger_query);
-  if (cue.other.length > 0) issue('cue_dialogue', `${cue.other.length} lines start with neither "A:" nor "B:"; dropped`, 'dropped');
-  if (trigger.other.length > 0) issue('trigger_query', `${trigger.other.length} lines start with neither "A:" nor "B:"; dropped`, 'dropped');
-  if (cue.turns.length === 0) throw new InputError('field `cue_dialogue`: no "A:" or "B:" line (the cue is the retrieval gold)', `${file} (element ${index})`);
-  if (trigger.turns.length === 0) throw new InputError('field `trigger_query`: no "A:" or "B:" line', `${file} (element ${index})`);
+  if (cue.other.length > 0)
+    issue('cue_dialogue', `${cue.other.length} lines start with neither "A:" nor "B:"; dropped`, 'dropped');
+  if (trigger.other.length > 0)
+    issue('trigger_query', `${trigger.other.length} lines start with neither "A:" nor "B:"; dropped`, 'dropped');
+  if (cue.turns.length === 0)
+    throw new InputError(
+      'field `cue_dialogue`: no "A:" or "B:" line (the cue is the retrieval gold)',
+      `${file} (element ${index})`,
+    );
+  if (trigger.turns.length === 0)
+    throw new InputError('field `trigger_query`: no "A:" or "B:" line', `${file} (element ${index})`);
   if (keep && !keep(entry)) return [];
 
   const conversations = locomoConversations(companion);
@@ -179,7 +223,10 @@ export function normaliseLocomoPlus(
         evidenceSessionIds: [cueSessionId],
         evidenceTurnIds: cueTurns.map((t) => t.id),
         answer: '',
-        evidenceText: cueTurns.filter((t) => t.text).map((t) => `${t.speaker}：${t.text}`).join('\n'),
+        evidenceText: cueTurns
+          .filter((t) => t.text)
+          .map((t) => `${t.speaker}：${t.text}`)
+          .join('\n'),
       },
     },
   ];

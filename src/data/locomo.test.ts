@@ -71,7 +71,13 @@ describe('locomo', () => {
 
   it('keeps category 5 adversarial answers, numeric answers as strings, and the native category', () => {
     const adv = byId('conv-26:q167');
-    expect(adv.gold).toMatchObject({ nativeType: '5', type: 'abstention', isAbstention: true, answer: 'No', adversarialAnswer: 'Yes' });
+    expect(adv.gold).toMatchObject({
+      nativeType: '5',
+      type: 'abstention',
+      isAbstention: true,
+      answer: 'No',
+      adversarialAnswer: 'Yes',
+    });
     const noAnswer = instances.find((i) => i.gold.nativeType === '5' && i.gold.answer === '')!;
     expect(noAnswer.gold.adversarialAnswer).toBeTruthy();
     expect(byId('conv-26:q1').gold.answer).toBe('2022');

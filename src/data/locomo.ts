@@ -57,7 +57,10 @@ function sampleWhere(file: string, raw: unknown, index: number): string {
 
 function fail(file: string, raw: unknown, index: number, error: z.ZodError): never {
   const first = error.issues[0];
-  throw new InputError(`field \`${first?.path.join('.') ?? ''}\`: ${first?.message ?? 'invalid'}`, sampleWhere(file, raw, index));
+  throw new InputError(
+    `field \`${first?.path.join('.') ?? ''}\`: ${first?.message ?? 'invalid'}`,
+    sampleWhere(file, raw, index),
+  );
 }
 
 function categoryType(category: number, file: string, questionId: string) {
@@ -84,8 +87,12 @@ const EVIDENCE_ID = /^D:?(\d+):(\d+)$/;
 export function repairEvidence(rawValue: string): { ids: string[]; problems: string[]; unparsable: string[] } {
   const problems: string[] = [];
   const unparsable: string[] = [];
-  const parts = rawValue.trim().split(/[;\s]+/).filter((p) => p.length > 0);
-  if (parts.length !== 1 || parts[0] !== rawValue) problems.push(`"${rawValue}" holds ${parts.length} ids; split on [;\\s]+`);
+  const parts = rawValue
+    .trim()
+    .split(/[;\s]+/)
+    .filter((p) => p.length > 0);
+  if (parts.length !== 1 || parts[0] !== rawValue)
+    problems.push(`"${rawValue}" holds ${parts.length} ids; split on [;\\s]+`);
   const ids: string[] = [];
   for (const part of parts) {
     const m = EVIDENCE_ID.exec(part);
@@ -138,7 +145,10 @@ export function buildHaystack(
     const turnsParsed = z.array(TurnSchema).safeParse(conv[key]);
     if (!turnsParsed.success) {
       const first = turnsParsed.error.issues[0];
-      throw new InputError(`field \`conversation.${key}.${first?.path.join('.') ?? ''}\`: ${first?.message ?? 'invalid'}`, where);
+      throw new InputError(
+        `field \`conversation.${key}.${first?.path.join('.') ?? ''}\`: ${first?.message ?? 'invalid'}`,
+        where,
+      );
     }
     const dateText = conv[`${key}_date_time`];
     const at = typeof dateText === 'string' ? parseLocomoDate(dateText) : undefined;
@@ -200,25 +210,44 @@ export function normaliseLocomo(
     const field = `${sampleId}.qa[${i}]`;
     const evidenceTurnIds: string[] = [];
     if (q.evidence === undefined || q.evidence.length === 0) {
-      issues.push({ file, questionId, field: `${field}.evidence`, problem: 'no evidence ids (left out of retrieval recall)', action: 'kept' });
+      issues.push({
+        file,
+        questionId,
+        field: `${field}.evidence`,
+        problem: 'no evidence ids (left out of retrieval recall)',
+        action: 'kept',
+      });
     }
     (q.evidence ?? []).forEach((value, j) => {
       const ef = `${field}.evidence[${j}]`;
       const { ids, problems, unparsable } = repairEvidence(value);
-      if (problems.length > 0) issues.push({ file, questionId, field: ef, problem: problems.join('; '), action: 'repaired' });
+      if (problems.length > 0)
+        issues.push({ file, questionId, field: ef, problem: problems.join('; '), action: 'repaired' });
       for (const bad of unparsable) {
         issues.push({ file, questionId, field: ef, problem: `"${bad}" is not a dia_id`, action: 'dropped' });
       }
       for (const id of ids) {
         if (!turnIds.has(id)) {
-          issues.push({ file, questionId, field: ef, problem: `"${id}" names no turn of ${sampleId}`, action: 'dropped' });
+          issues.push({
+            file,
+            questionId,
+            field: ef,
+            problem: `"${id}" names no turn of ${sampleId}`,
+            action: 'dropped',
+          });
         } else if (!evidenceTurnIds.includes(id)) {
           evidenceTurnIds.push(id);
         }
       }
     });
     if (typeof q.answer === 'number') {
-      issues.push({ file, questionId, field: `${field}.answer`, problem: `answer is the number ${q.answer}; stored as a string`, action: 'repaired' });
+      issues.push({
+        file,
+        questionId,
+        field: `${field}.answer`,
+        problem: `answer is the number ${q.answer}; stored as a string`,
+        action: 'repaired',
+      });
     }
     if (q.category === 5 && q.answer !== undefined) {
       issues.push({

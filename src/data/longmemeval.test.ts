@@ -68,7 +68,10 @@ describe('longmemeval S (one file, gz)', () => {
   it('reads an S question with filler sessions lacking has_answer (28dc39ac)', async () => {
     const folder = join(tmp, 's1');
     mkdirSync(folder);
-    copyFileSync(join(await longMemEvalFolder('longmemeval-s'), '38_28dc39ac.json.gz'), join(folder, '38_28dc39ac.json.gz'));
+    copyFileSync(
+      join(await longMemEvalFolder('longmemeval-s'), '38_28dc39ac.json.gz'),
+      join(folder, '38_28dc39ac.json.gz'),
+    );
     const src: DatasetSource = { name: 'longmemeval-s', format: 'longmemeval', path: folder, kind: 'folder' };
     const all: Instance[] = [];
     for await (const inst of readInstances(src)) all.push(inst);
@@ -76,10 +79,20 @@ describe('longmemeval S (one file, gz)', () => {
     const q = all[0]!;
     expect(q.haystack).toHaveLength(38);
     expect(q.haystack.reduce((n, s) => n + s.turns.length, 0)).toBe(431);
-    expect([...q.gold.evidenceTurnIds].sort()).toEqual(
-      ['answer_8d015d9d_1_1', 'answer_8d015d9d_2_1', 'answer_8d015d9d_3_7', 'answer_8d015d9d_4_1', 'answer_8d015d9d_5_1'],
-    );
-    expect(q.gold.evidenceSessionIds).toEqual(['answer_8d015d9d_3', 'answer_8d015d9d_5', 'answer_8d015d9d_2', 'answer_8d015d9d_4', 'answer_8d015d9d_1']);
+    expect([...q.gold.evidenceTurnIds].sort()).toEqual([
+      'answer_8d015d9d_1_1',
+      'answer_8d015d9d_2_1',
+      'answer_8d015d9d_3_7',
+      'answer_8d015d9d_4_1',
+      'answer_8d015d9d_5_1',
+    ]);
+    expect(q.gold.evidenceSessionIds).toEqual([
+      'answer_8d015d9d_3',
+      'answer_8d015d9d_5',
+      'answer_8d015d9d_2',
+      'answer_8d015d9d_4',
+      'answer_8d015d9d_1',
+    ]);
     expect(q.gold).toMatchObject({ nativeType: 'multi-session', type: 'multi-hop', answer: '140 hours' });
     expect(q.query.askedAt).toBe('2023-05-30T23:42:00Z');
   });
@@ -160,7 +173,9 @@ describe('malformed input', () => {
     const item = JSON.parse(readFileSync(join(oracleDir, '3_gpt4_2655b836.json'), 'utf8')) as Record<string, unknown>;
     item.question_type = 'temporal';
     writeFileSync(file, JSON.stringify([item]));
-    await expect(loadDataset({ format: 'longmemeval', path: file }, dataDir)).rejects.toThrow(/unknown question_type "temporal"/);
+    await expect(loadDataset({ format: 'longmemeval', path: file }, dataDir)).rejects.toThrow(
+      /unknown question_type "temporal"/,
+    );
   });
 });
 
@@ -168,12 +183,26 @@ describe('the in-place shape check', () => {
   // Every field drawn from values the schema accepts and values it rejects; the check must agree with it on each.
   const text = fc.constantFrom('', 'x', '2023/05/30 (Tue) 23:40');
   const notText = fc.constantFrom(undefined, null, 0, true, [], {});
-  const field = <T,>(good: fc.Arbitrary<T>) => fc.oneof({ weight: 6, arbitrary: good }, { weight: 1, arbitrary: notText });
+  const field = <T>(good: fc.Arbitrary<T>) =>
+    fc.oneof({ weight: 6, arbitrary: good }, { weight: 1, arbitrary: notText });
   const turn = fc.oneof(
-    { weight: 8, arbitrary: fc.record({ role: field(fc.constantFrom('user', 'assistant', 'system')), content: field(text), has_answer: fc.constantFrom(undefined, true, false, null, 'yes') }, { requiredKeys: ['role', 'content'] }) },
+    {
+      weight: 8,
+      arbitrary: fc.record(
+        {
+          role: field(fc.constantFrom('user', 'assistant', 'system')),
+          content: field(text),
+          has_answer: fc.constantFrom(undefined, true, false, null, 'yes'),
+        },
+        { requiredKeys: ['role', 'content'] },
+      ),
+    },
     { weight: 1, arbitrary: fc.constantFrom(null, 'turn', [], 1) },
   );
-  const strings = fc.oneof({ weight: 6, arbitrary: fc.array(text, { maxLength: 3 }) }, { weight: 1, arbitrary: fc.constantFrom([1], [null], 'ids', {}) });
+  const strings = fc.oneof(
+    { weight: 6, arbitrary: fc.array(text, { maxLength: 3 }) },
+    { weight: 1, arbitrary: fc.constantFrom([1], [null], 'ids', {}) },
+  );
   const item = fc.record(
     {
       question_id: field(fc.constantFrom('', 'q1', 'x_abs')),
@@ -183,7 +212,19 @@ describe('the in-place shape check', () => {
       question_date: field(text),
       haystack_session_ids: strings,
       haystack_dates: strings,
-      haystack_sessions: fc.oneof({ weight: 6, arbitrary: fc.array(fc.oneof({ weight: 6, arbitrary: fc.array(turn, { maxLength: 3 }) }, { weight: 1, arbitrary: fc.constantFrom(null, 'session', {}) }), { maxLength: 3 }) }, { weight: 1, arbitrary: fc.constantFrom(null, {}, 'x') }),
+      haystack_sessions: fc.oneof(
+        {
+          weight: 6,
+          arbitrary: fc.array(
+            fc.oneof(
+              { weight: 6, arbitrary: fc.array(turn, { maxLength: 3 }) },
+              { weight: 1, arbitrary: fc.constantFrom(null, 'session', {}) },
+            ),
+            { maxLength: 3 },
+          ),
+        },
+        { weight: 1, arbitrary: fc.constantFrom(null, {}, 'x') },
+      ),
       answer_session_ids: strings,
       extra: fc.constantFrom(1, 'x'),
     },

@@ -41,7 +41,12 @@ const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function isTurn(t: unknown): boolean {
-  return isRecord(t) && (t.role === 'user' || t.role === 'assistant') && isString(t.content) && (t.has_answer === undefined || typeof t.has_answer === 'boolean');
+  return (
+    isRecord(t) &&
+    (t.role === 'user' || t.role === 'assistant') &&
+    isString(t.content) &&
+    (t.has_answer === undefined || typeof t.has_answer === 'boolean')
+  );
 }
 
 /**
@@ -55,10 +60,17 @@ export function hasItemShape(raw: unknown): raw is LongMemEvalItem {
   if (!isRecord(raw)) return false;
   const { answer } = raw;
   return (
-    isString(raw.question_id) && raw.question_id.length > 0 && isString(raw.question_type) && isString(raw.question) &&
-    (isString(answer) || (typeof answer === 'number' && Number.isFinite(answer))) && isString(raw.question_date) &&
-    isStringArray(raw.haystack_session_ids) && isStringArray(raw.haystack_dates) && isStringArray(raw.answer_session_ids) &&
-    Array.isArray(raw.haystack_sessions) && raw.haystack_sessions.every((s) => Array.isArray(s) && s.every(isTurn))
+    isString(raw.question_id) &&
+    raw.question_id.length > 0 &&
+    isString(raw.question_type) &&
+    isString(raw.question) &&
+    (isString(answer) || (typeof answer === 'number' && Number.isFinite(answer))) &&
+    isString(raw.question_date) &&
+    isStringArray(raw.haystack_session_ids) &&
+    isStringArray(raw.haystack_dates) &&
+    isStringArray(raw.answer_session_ids) &&
+    Array.isArray(raw.haystack_sessions) &&
+    raw.haystack_sessions.every((s) => Array.isArray(s) && s.every(isTurn))
   );
 }
 
@@ -84,7 +96,11 @@ export function longMemEvalCatalogEntry(raw: unknown, file: string): CatalogEntr
 
 function date(text: string, field: string, file: string, raw: unknown): string {
   const at = parseLongMemEvalDate(text);
-  if (!at) throw new InputError(`field \`${field}\`: bad date "${text}" (expected "2023/05/30 (Tue) 23:40")`, where(file, raw));
+  if (!at)
+    throw new InputError(
+      `field \`${field}\`: bad date "${text}" (expected "2023/05/30 (Tue) 23:40")`,
+      where(file, raw),
+    );
   return at;
 }
 
@@ -131,7 +147,9 @@ export function normaliseLongMemEval(raw: unknown, file: string, dataset: string
       field: `answer_session_ids[${i}]`,
       problem:
         `"${id}" is not a session of the haystack` +
-        (absent.length === item.answer_session_ids.length ? ' (no gold session is; the question has no retrievable gold)' : ''),
+        (absent.length === item.answer_session_ids.length
+          ? ' (no gold session is; the question has no retrievable gold)'
+          : ''),
       action: 'kept',
     });
   }

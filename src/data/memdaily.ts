@@ -26,7 +26,12 @@ import { memDailyType } from './type-map.ts';
 
 const FILE_NAME = /^(\d{2})_([a-z_]+)_(events|hybrid|items|places|roles)\.json$/u;
 
-const MessageSchema = z.looseObject({ mid: z.number().int().nonnegative(), message: z.string(), time: z.string(), place: z.string().optional() });
+const MessageSchema = z.looseObject({
+  mid: z.number().int().nonnegative(),
+  message: z.string(),
+  time: z.string(),
+  place: z.string().optional(),
+});
 const QaSchema = z.looseObject({
   qid: z.number().int().nonnegative().optional(),
   question: z.string(),
@@ -48,13 +53,17 @@ const QaHeadSchema = z.looseObject({ question: z.string(), answer: z.string().nu
 export function memDailyFileKind(file: string): { stem: string; qaType: string; entity: string } {
   const name = basename(file);
   const m = FILE_NAME.exec(name);
-  if (!m) throw new InputError('is not a MemDaily file name (<NN>_<type>_<entity>.json, e.g. 01_simple_events.json)', file);
+  if (!m)
+    throw new InputError('is not a MemDaily file name (<NN>_<type>_<entity>.json, e.g. 01_simple_events.json)', file);
   return { stem: name.replace(/\.json$/u, ''), qaType: m[2]!, entity: m[3]! };
 }
 
 function zodFail(file: string, index: number, error: z.ZodError, prefix = ''): never {
   const first = error.issues[0];
-  throw new InputError(`field \`${prefix}${first?.path.join('.') ?? ''}\`: ${first?.message ?? 'invalid'}`, `${file} (element ${index})`);
+  throw new InputError(
+    `field \`${prefix}${first?.path.join('.') ?? ''}\`: ${first?.message ?? 'invalid'}`,
+    `${file} (element ${index})`,
+  );
 }
 
 /** Upstream's error markers: such an item has no usable question (`post_process.py` drops it). */
@@ -108,8 +117,16 @@ export function normaliseMemDaily(
   questions.forEach((q, i) => {
     const head = QaHeadSchema.safeParse(q);
     if (head.success && isErrorItem(head.data)) {
-      const markers = [head.data.question === '[ERRORQ]' ? 'question "[ERRORQ]"' : '', head.data.answer === '[ERRORA]' ? 'answer "[ERRORA]"' : ''].filter(Boolean);
-      issue(questionIdOf(stem, tid, i, many), `question_list[${i}]`, `${markers.join(' and ')}: an upstream generation error; dropped as MemSim's post_process.py drops it`, 'dropped');
+      const markers = [
+        head.data.question === '[ERRORQ]' ? 'question "[ERRORQ]"' : '',
+        head.data.answer === '[ERRORA]' ? 'answer "[ERRORA]"' : '',
+      ].filter(Boolean);
+      issue(
+        questionIdOf(stem, tid, i, many),
+        `question_list[${i}]`,
+        `${markers.join(' and ')}: an upstream generation error; dropped as MemSim's post_process.py drops it`,
+        'dropped',
+      );
     }
   });
   const wanted = [...catalog.values()].filter((c) => !keep || keep(c));
@@ -122,9 +139,20 @@ export function normaliseMemDaily(
   let outOfOrder = false;
   messages.forEach((m, i) => {
     const t = parseMemDailyTime(m.time);
-    if (!t) throw new InputError(`field \`message_list.${i}.time\`: bad time "${m.time}" (expected e.g. "2024年04月02日 周二 07:24")`, where);
-    if (!t.weekdayAgrees) issue(undefined, `message_list[${i}].time`, `"${m.time}": the weekday does not match the date; the date is kept`, 'kept');
-    if (m.mid !== i) throw new InputError(`field \`message_list.${i}.mid\`: ${m.mid} is not the message's position ${i}`, where);
+    if (!t)
+      throw new InputError(
+        `field \`message_list.${i}.time\`: bad time "${m.time}" (expected e.g. "2024年04月02日 周二 07:24")`,
+        where,
+      );
+    if (!t.weekdayAgrees)
+      issue(
+        undefined,
+        `message_list[${i}].time`,
+        `"${m.time}": the weekday does not match the date; the date is kept`,
+        'kept',
+      );
+    if (m.mid !== i)
+      throw new InputError(`field \`message_list.${i}.mid\`: ${m.mid} is not the message's position ${i}`, where);
     mids.add(m.mid);
     if (previous && t.at < previous) outOfOrder = true;
     previous = t.at;
@@ -133,11 +161,24 @@ export function normaliseMemDaily(
       session = { id: `s${haystack.length + 1}`, at: t.at, turns: [] };
       haystack.push(session);
     }
-    const turn: Turn = { id: `m${m.mid}`, sessionId: session.id, index: session.turns.length, role: 'user', text: m.message, at: t.at };
+    const turn: Turn = {
+      id: `m${m.mid}`,
+      sessionId: session.id,
+      index: session.turns.length,
+      role: 'user',
+      text: m.message,
+      at: t.at,
+    };
     session.turns.push(turn);
   });
   if (haystack.length === 0) throw new InputError('field `message_list`: empty', where);
-  if (outOfOrder) issue(undefined, 'message_list', 'messages are not in time order; list order kept (upstream streams them in list order)', 'kept');
+  if (outOfOrder)
+    issue(
+      undefined,
+      'message_list',
+      'messages are not in time order; list order kept (upstream streams them in list order)',
+      'kept',
+    );
   const lastAt = [...haystack.flatMap((s) => s.turns.map((t) => t.at))].sort().at(-1)!;
   const sessionOfTurn = new Map(haystack.flatMap((s) => s.turns.map((t) => [t.id, s.id] as const)));
 
@@ -151,11 +192,24 @@ export function normaliseMemDaily(
     const qa = p.data;
     const asked = parseMemDailyTime(qa.time);
     if (!asked) throw new InputError(`field \`question_list.${i}.time\`: bad time "${qa.time}"`, where);
-    if (!asked.weekdayAgrees) issue(questionId, `question_list[${i}].time`, `"${qa.time}": the weekday does not match the date; the date is kept`, 'kept');
-    if (asked.at < lastAt) issue(questionId, `question_list[${i}].time`, `asked at ${qa.time}, before the last message (${lastAt.slice(0, 16)}); kept`, 'kept');
+    if (!asked.weekdayAgrees)
+      issue(
+        questionId,
+        `question_list[${i}].time`,
+        `"${qa.time}": the weekday does not match the date; the date is kept`,
+        'kept',
+      );
+    if (asked.at < lastAt)
+      issue(
+        questionId,
+        `question_list[${i}].time`,
+        `asked at ${qa.time}, before the last message (${lastAt.slice(0, 16)}); kept`,
+        'kept',
+      );
     const evidenceTurnIds: string[] = [];
     for (const step of qa.target_step_id) {
-      if (!mids.has(step)) issue(questionId, `question_list[${i}].target_step_id`, `${step} names no message`, 'dropped');
+      if (!mids.has(step))
+        issue(questionId, `question_list[${i}].target_step_id`, `${step} names no message`, 'dropped');
       else if (!evidenceTurnIds.includes(`m${step}`)) evidenceTurnIds.push(`m${step}`);
     }
     const answer = qa.answer ?? '';
@@ -176,15 +230,30 @@ export function normaliseMemDaily(
     if (typeof qa.choices === 'object') {
       inst.query.choices = qa.choices;
       if (qa.choices[qa.ground_truth] === undefined) {
-        issue(questionId, `question_list[${i}].ground_truth`, `"${qa.ground_truth}" is not one of the choices; multiple choice cannot be scored`, 'kept');
+        issue(
+          questionId,
+          `question_list[${i}].ground_truth`,
+          `"${qa.ground_truth}" is not one of the choices; multiple choice cannot be scored`,
+          'kept',
+        );
       } else {
         inst.gold.correctChoice = qa.ground_truth;
         if (qa.choices[qa.ground_truth] !== qa.answer) {
-          issue(questionId, `question_list[${i}].choices`, `choice ${qa.ground_truth} ("${qa.choices[qa.ground_truth]}") differs from the answer ("${answer}")`, 'kept');
+          issue(
+            questionId,
+            `question_list[${i}].choices`,
+            `choice ${qa.ground_truth} ("${qa.choices[qa.ground_truth]}") differs from the answer ("${answer}")`,
+            'kept',
+          );
         }
       }
     } else {
-      issue(questionId, `question_list[${i}].choices`, `choices are "${qa.choices}"; the question is answered free-form only`, 'kept');
+      issue(
+        questionId,
+        `question_list[${i}].choices`,
+        `choices are "${qa.choices}"; the question is answered free-form only`,
+        'kept',
+      );
     }
     out.push(inst);
   });

@@ -22,10 +22,12 @@ let dir: string;
 
 /** The local copy of an upstream path, per the pins (or LoCoMo's raw path). */
 function localFile(urlPath: string): string | undefined {
-  if (urlPath === `/snap-research/locomo/${LOCOMO_COMMIT}/data/locomo10.json`) return findDataPath('locomo/locomo10.json');
+  if (urlPath === `/snap-research/locomo/${LOCOMO_COMMIT}/data/locomo10.json`)
+    return findDataPath('locomo/locomo10.json');
   for (const pin of Object.values(GITHUB_PINS)) {
     const prefix = `/${pin.repo}/${pin.commit}/${pin.upstreamRoot}/`;
-    if (urlPath.startsWith(prefix)) return findDataPath(join(pin.localRoot, decodeURIComponent(urlPath.slice(prefix.length))));
+    if (urlPath.startsWith(prefix))
+      return findDataPath(join(pin.localRoot, decodeURIComponent(urlPath.slice(prefix.length))));
   }
   return undefined;
 }
@@ -40,7 +42,8 @@ beforeAll(async () => {
       return;
     }
     let body = readFileSync(file);
-    if (corrupt && req.url?.endsWith(corrupt)) body = Buffer.concat([body.subarray(0, 100), Buffer.from('x'), body.subarray(101)]);
+    if (corrupt && req.url?.endsWith(corrupt))
+      body = Buffer.concat([body.subarray(0, 100), Buffer.from('x'), body.subarray(101)]);
     res.writeHead(200, { 'content-length': body.length });
     res.end(body);
   });
@@ -63,9 +66,19 @@ describe('pull of pinned GitHub datasets', () => {
     const r = await pull('memdaily');
     expect(r.status).toBe('downloaded');
     expect(requests).toHaveLength(26);
-    expect(requests.every((u) => u.startsWith('/nuster1128/MemSim/db9d5d552d6cb1d859f692eb7e6c0fd6d61d3815/data_generation/final_dataset/messages_and_QAs/'))).toBe(true);
+    expect(
+      requests.every((u) =>
+        u.startsWith(
+          '/nuster1128/MemSim/db9d5d552d6cb1d859f692eb7e6c0fd6d61d3815/data_generation/final_dataset/messages_and_QAs/',
+        ),
+      ),
+    ).toBe(true);
     const entry = (await readLock(dir)).datasets.memdaily!;
-    expect(entry).toMatchObject({ repo: 'github:nuster1128/MemSim', commit: GITHUB_PINS.memdaily.commit, path: 'memdaily/messages_and_QAs' });
+    expect(entry).toMatchObject({
+      repo: 'github:nuster1128/MemSim',
+      commit: GITHUB_PINS.memdaily.commit,
+      path: 'memdaily/messages_and_QAs',
+    });
     expect(entry.files).toHaveLength(26);
     expect(entry.sha256).toBe(listingSha256(entry.files!));
     requests = [];
@@ -77,7 +90,9 @@ describe('pull of pinned GitHub datasets', () => {
 
   it('a corrupted download is discarded and fails the pull naming the URL; nothing is left under the real name', async () => {
     corrupt = '03_comparative_roles.json';
-    await expect(pull('memdaily')).rejects.toThrow(/sha256 .* pinned .*the download was discarded.*03_comparative_roles\.json|03_comparative_roles\.json.*sha256/s);
+    await expect(pull('memdaily')).rejects.toThrow(
+      /sha256 .* pinned .*the download was discarded.*03_comparative_roles\.json|03_comparative_roles\.json.*sha256/s,
+    );
     const folder = join(dir, 'memdaily', 'messages_and_QAs');
     expect(existsSync(join(folder, '03_comparative_roles.json'))).toBe(false);
     expect(readdirSync(folder).filter((f) => f.endsWith('.part'))).toEqual([]);
@@ -88,7 +103,9 @@ describe('pull of pinned GitHub datasets', () => {
     await pull('memdaily');
     const file = join(dir, 'memdaily', 'messages_and_QAs', '01_simple_items.json');
     writeFileSync(file, readFileSync(file, 'utf8').replace('我', '你'));
-    await expect(loadDataset({ name: 'memdaily' }, dir)).rejects.toThrow(/1 of 26 files differ .*01_simple_items\.json \(sha256 differs\).*adaptmr data pull memdaily --force/s);
+    await expect(loadDataset({ name: 'memdaily' }, dir)).rejects.toThrow(
+      /1 of 26 files differ .*01_simple_items\.json \(sha256 differs\).*adaptmr data pull memdaily --force/s,
+    );
     requests = [];
     await pull('memdaily', { force: true });
     expect(requests.length).toBeGreaterThan(0);
@@ -98,7 +115,10 @@ describe('pull of pinned GitHub datasets', () => {
   it('LoCoMo-Plus brings LoCoMo along when the data directory lacks it; only the pinned commit is accepted', async () => {
     await expect(pull('locomo-plus', { revision: 'main' })).rejects.toThrow(/pinned to xjtuleeyf\/Locomo-Plus@059f4e3/);
     await pull('locomo-plus');
-    expect(requests).toEqual([`/snap-research/locomo/${LOCOMO_COMMIT}/data/locomo10.json`, '/xjtuleeyf/Locomo-Plus/059f4e3d38f7f1f96765e8e2cb7de3097551bffb/data/locomo_plus.json']);
+    expect(requests).toEqual([
+      `/snap-research/locomo/${LOCOMO_COMMIT}/data/locomo10.json`,
+      '/xjtuleeyf/Locomo-Plus/059f4e3d38f7f1f96765e8e2cb7de3097551bffb/data/locomo_plus.json',
+    ]);
     const { instances } = await loadDataset({ name: 'locomo-plus', limit: 3 }, dir);
     expect(instances.map((i) => i.query.id)).toEqual(['plus:0', 'plus:1', 'plus:2']);
   }, 30_000);

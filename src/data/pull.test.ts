@@ -19,12 +19,19 @@ const COMMIT_V1 = '0123456789abcdef0123456789abcdef01234567';
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 // Small generated LongMemEval files: 20 (resp. 5) real oracle items joined into one array.
-const items = (await longMemEvalFiles('longmemeval-oracle')).slice(0, 20).map((f) => JSON.parse(readFileSync(f, 'utf8')) as unknown);
+const items = (await longMemEvalFiles('longmemeval-oracle'))
+  .slice(0, 20)
+  .map((f) => JSON.parse(readFileSync(f, 'utf8')) as unknown);
 const FILES: Record<string, Record<string, Buffer>> = {
   [COMMIT_MAIN]: { 'longmemeval_oracle.json': Buffer.from(JSON.stringify(items)) },
   [COMMIT_V1]: { 'longmemeval_oracle.json': Buffer.from(JSON.stringify(items.slice(0, 5))) },
 };
-const REVISIONS: Record<string, string> = { main: COMMIT_MAIN, v1: COMMIT_V1, [COMMIT_MAIN]: COMMIT_MAIN, [COMMIT_V1]: COMMIT_V1 };
+const REVISIONS: Record<string, string> = {
+  main: COMMIT_MAIN,
+  v1: COMMIT_V1,
+  [COMMIT_MAIN]: COMMIT_MAIN,
+  [COMMIT_V1]: COMMIT_V1,
+};
 const locomoReal = readFileSync(dataPath('locomo/locomo10.json'));
 
 let hub: Server;
@@ -45,7 +52,9 @@ let dir: string;
 
 function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<[Server, string]> {
   const server = createServer(handler);
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok([server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`])));
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () => ok([server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`])),
+  );
 }
 
 /** Serves `body` honouring a `Range: bytes=a-b` header as the hub's CDN does. */
@@ -55,7 +64,11 @@ function sendBytes(req: IncomingMessage, res: ServerResponse, body: Buffer, etag
   if (range) {
     const start = Number(range[1]);
     const end = Math.min(Number(range[2]), body.length - 1);
-    res.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${body.length}`, 'content-length': end - start + 1 });
+    res.writeHead(206, {
+      ...headers,
+      'content-range': `bytes ${start}-${end}/${body.length}`,
+      'content-length': end - start + 1,
+    });
     res.end(body.subarray(start, end + 1));
   } else {
     res.writeHead(200, { ...headers, 'content-length': body.length });
@@ -96,7 +109,18 @@ function hubHandler(req: IncomingMessage, res: ServerResponse): void {
     // The fields datasetInfo reads, plus `sha` because it is asked for with expand=sha.
     expect(url.searchParams.getAll('expand')).toContain('sha');
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ _id: 'x', id: LONGMEMEVAL_REPO, private: false, downloads: 1, likes: 0, gated: false, lastModified: '2025-09-01T00:00:00.000Z', sha: commit }));
+    res.end(
+      JSON.stringify({
+        _id: 'x',
+        id: LONGMEMEVAL_REPO,
+        private: false,
+        downloads: 1,
+        likes: 0,
+        gated: false,
+        lastModified: '2025-09-01T00:00:00.000Z',
+        sha: commit,
+      }),
+    );
     return;
   }
   const resolve = new RegExp(`^/datasets/${LONGMEMEVAL_REPO}/resolve/([^/]+)/(.+)$`).exec(url.pathname);
@@ -133,7 +157,9 @@ beforeAll(async () => {
   [raw, rawUrl] = await listen((req, res) => {
     requests.push(`GET ${req.url}`);
     if (req.url === `/snap-research/locomo/${LOCOMO_COMMIT}/data/locomo10.json`) {
-      const body = corruptLocomo ? Buffer.concat([locomoReal.subarray(0, 1000), Buffer.from('x'), locomoReal.subarray(1001)]) : locomoReal;
+      const body = corruptLocomo
+        ? Buffer.concat([locomoReal.subarray(0, 1000), Buffer.from('x'), locomoReal.subarray(1001)])
+        : locomoReal;
       if (locomoFault === 'cut') {
         // The announced length, half the bytes, then the connection drops.
         res.writeHead(200, { 'content-length': body.length });
@@ -176,7 +202,8 @@ beforeEach(() => {
   return () => rmSync(dir, { recursive: true, force: true });
 });
 
-const leftovers = (sub: string) => (existsSync(join(dir, sub)) ? readdirSync(join(dir, sub)).filter((f) => f.endsWith('.part')) : []);
+const leftovers = (sub: string) =>
+  existsSync(join(dir, sub)) ? readdirSync(join(dir, sub)).filter((f) => f.endsWith('.part')) : [];
 
 describe('pull longmemeval from the hub', () => {
   it('resolves main to a commit, downloads at that commit, writes the lock, then skips a verified copy', async () => {
@@ -186,8 +213,12 @@ describe('pull longmemeval from the hub', () => {
     expect(readFileSync(join(dir, 'longmemeval', 'longmemeval_oracle.json')).equals(body)).toBe(true);
     expect(requests[0]).toBe(`GET /api/datasets/${LONGMEMEVAL_REPO}/revision/main`);
     // Every file request names the resolved commit, never the moving branch.
-    expect(requests.filter((q) => q.includes('/resolve/')).every((q) => q.includes(`/resolve/${COMMIT_MAIN}/`))).toBe(true);
-    expect(requests).toContain(`GET /datasets/${LONGMEMEVAL_REPO}/resolve/${COMMIT_MAIN}/longmemeval_oracle.json [bytes=0-0]`);
+    expect(requests.filter((q) => q.includes('/resolve/')).every((q) => q.includes(`/resolve/${COMMIT_MAIN}/`))).toBe(
+      true,
+    );
+    expect(requests).toContain(
+      `GET /datasets/${LONGMEMEVAL_REPO}/resolve/${COMMIT_MAIN}/longmemeval_oracle.json [bytes=0-0]`,
+    );
     const lock = await readLock(dir);
     expect(lock.datasets['longmemeval-oracle']).toMatchObject({
       dataset: 'longmemeval-oracle',
@@ -212,7 +243,9 @@ describe('pull longmemeval from the hub', () => {
     await pullDataset('longmemeval-oracle', { dataDir: dir, hubUrl });
     const file = join(dir, 'longmemeval', 'longmemeval_oracle.json');
     appendFileSync(file, ' ');
-    await expect(loadDataset({ name: 'longmemeval-oracle' }, dir)).rejects.toThrow(/sha256 .* differs .*adaptmr-data\.lock\.json/);
+    await expect(loadDataset({ name: 'longmemeval-oracle' }, dir)).rejects.toThrow(
+      /sha256 .* differs .*adaptmr-data\.lock\.json/,
+    );
     await expect(pullDataset('longmemeval-oracle', { dataDir: dir, hubUrl })).rejects.toBeInstanceOf(InputError);
     const forced = await pullDataset('longmemeval-oracle', { dataDir: dir, hubUrl, force: true });
     expect(forced.status).toBe('downloaded');
@@ -251,7 +284,9 @@ describe('pull longmemeval from the hub', () => {
     expect(lockText).toContain(`${hubUrl}/datasets/`);
     // A wrong password: the mirror's echo of the header and URL reaches the one-line error redacted.
     requireAuth = 'Basic none';
-    const err = await pullDataset('longmemeval-oracle', { dataDir: dir, hubUrl: withCreds, force: true }).catch((e: unknown) => e);
+    const err = await pullDataset('longmemeval-oracle', { dataDir: dir, hubUrl: withCreds, force: true }).catch(
+      (e: unknown) => e,
+    );
     const line = userFacingMessage(err) ?? '';
     expect(line).toMatch(/cannot resolve revision/u);
     expect(line).not.toContain(password);
@@ -260,14 +295,22 @@ describe('pull longmemeval from the hub', () => {
 
   it('a hub API reply without end is cut off at its cap: one line', async () => {
     hubEndless = true;
-    await expect(pullDataset('longmemeval-oracle', { dataDir: dir, hubUrl })).rejects.toThrow(/cannot resolve revision \(reply body exceeds the 1048576-byte cap \(hub API reply\)/u);
+    await expect(pullDataset('longmemeval-oracle', { dataDir: dir, hubUrl })).rejects.toThrow(
+      /cannot resolve revision \(reply body exceeds the 1048576-byte cap \(hub API reply\)/u,
+    );
   });
 
   it('fails clearly on an unknown revision, a missing file, and a body whose sha256 differs from the ETag', async () => {
-    await expect(pullDataset('longmemeval-oracle', { dataDir: dir, hubUrl, revision: 'nope' })).rejects.toThrow(/cannot resolve revision/);
-    await expect(pullDataset('longmemeval-m', { dataDir: dir, hubUrl })).rejects.toThrow(/longmemeval_m_cleaned\.json not found at commit/);
+    await expect(pullDataset('longmemeval-oracle', { dataDir: dir, hubUrl, revision: 'nope' })).rejects.toThrow(
+      /cannot resolve revision/,
+    );
+    await expect(pullDataset('longmemeval-m', { dataDir: dir, hubUrl })).rejects.toThrow(
+      /longmemeval_m_cleaned\.json not found at commit/,
+    );
     badEtag = true;
-    await expect(pullDataset('longmemeval-oracle', { dataDir: dir, hubUrl })).rejects.toThrow(/differs from the hub's ETag/);
+    await expect(pullDataset('longmemeval-oracle', { dataDir: dir, hubUrl })).rejects.toThrow(
+      /differs from the hub's ETag/,
+    );
     expect(existsSync(join(dir, 'longmemeval', 'longmemeval_oracle.json'))).toBe(false);
     expect(leftovers('longmemeval')).toEqual([]);
     expect((await readLock(dir)).datasets).toEqual({});
@@ -278,7 +321,11 @@ describe('pull locomo from the pinned GitHub raw file', () => {
   it('downloads, verifies the pinned sha256, locks it, and loads', async () => {
     const r = await pullDataset('locomo', { dataDir: dir, locomoBaseUrl: rawUrl });
     expect(r.status).toBe('downloaded');
-    expect(r.entry).toMatchObject({ commit: LOCOMO_COMMIT, sha256: '79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4', bytes: 2805274 });
+    expect(r.entry).toMatchObject({
+      commit: LOCOMO_COMMIT,
+      sha256: '79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4',
+      bytes: 2805274,
+    });
     expect(summarize('locomo', (await loadDataset({ name: 'locomo' }, dir)).instances).questions).toBe(1986);
     requests = [];
     expect((await pullDataset('locomo', { dataDir: dir, locomoBaseUrl: rawUrl })).status).toBe('present');
@@ -311,16 +358,22 @@ describe('pull locomo from the pinned GitHub raw file', () => {
     locomoFault = 'endless';
     const err = await pullDataset('locomo', { dataDir: dir, locomoBaseUrl: rawUrl }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceCallError);
-    expect(userFacingMessage(err)).toMatch(/locomo10\.json: download stopped: the body is longer than the 2805274 bytes expected/u);
+    expect(userFacingMessage(err)).toMatch(
+      /locomo10\.json: download stopped: the body is longer than the 2805274 bytes expected/u,
+    );
     expect(leftovers('locomo')).toEqual([]);
   });
 
   it('an unreachable host is a one-line error naming the URL, and leaves no file', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'adaptmr-pull-offline-'));
     try {
-      const err = await pullDataset('locomo', { dataDir: fresh, locomoBaseUrl: 'http://127.0.0.1:1' }).catch((e: unknown) => e);
+      const err = await pullDataset('locomo', { dataDir: fresh, locomoBaseUrl: 'http://127.0.0.1:1' }).catch(
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(ServiceCallError);
-      expect(userFacingMessage(err)).toMatch(/^http:\/\/127\.0\.0\.1:1\/snap-research\/locomo\/.*locomo10\.json: cannot download: fetch failed/);
+      expect(userFacingMessage(err)).toMatch(
+        /^http:\/\/127\.0\.0\.1:1\/snap-research\/locomo\/.*locomo10\.json: cannot download: fetch failed/,
+      );
       expect(existsSync(join(fresh, 'locomo', 'locomo10.json'))).toBe(false);
     } finally {
       rmSync(fresh, { recursive: true, force: true });

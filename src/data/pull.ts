@@ -107,13 +107,17 @@ async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promis
   }
   // A mirror behind basic auth (`https://user:pass@mirror`): fetch refuses a URL with credentials, so they travel
   // as the Authorization header of every request to the mirror (src/core/http-url.ts) and appear nowhere else.
-  const hub = splitUrlCredentials((opts.hubUrl ?? process.env.ADAPTMR_HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, ''));
+  const hub = splitUrlCredentials(
+    (opts.hubUrl ?? process.env.ADAPTMR_HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, ''),
+  );
   const hubUrl = hub.url;
   const accessToken = opts.accessToken ?? readSecret('HF_TOKEN');
   registerSecret(accessToken);
   const creds = {
     ...(accessToken ? { accessToken } : {}),
-    ...(hub.authorization !== undefined ? { fetch: fetchWithAuthorization(hub.authorization, new URL(hubUrl).origin) } : {}),
+    ...(hub.authorization !== undefined
+      ? { fetch: fetchWithAuthorization(hub.authorization, new URL(hubUrl).origin) }
+      : {}),
   };
   const repo = { type: 'dataset' as const, name: LONGMEMEVAL_REPO };
   const where = `${hubUrl} ${LONGMEMEVAL_REPO}@${revision}`;
@@ -122,7 +126,14 @@ async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promis
   let commit: string;
   try {
     // The hub's JSON answer is read through the reply cap (src/core/reply-limit.ts); the file itself is capped below.
-    const info = await datasetInfo({ name: LONGMEMEVAL_REPO, revision, hubUrl, additionalFields: ['sha'], ...creds, fetch: cappedFetch(HUB_API_MAX_BYTES, 'hub API reply', creds.fetch) });
+    const info = await datasetInfo({
+      name: LONGMEMEVAL_REPO,
+      revision,
+      hubUrl,
+      additionalFields: ['sha'],
+      ...creds,
+      fetch: cappedFetch(HUB_API_MAX_BYTES, 'hub API reply', creds.fetch),
+    });
     commit = String(info.sha);
   } catch (err) {
     throw new InputError(`cannot resolve revision (${oneLine(errorMessage(err))})`, where);
@@ -131,17 +142,31 @@ async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promis
   log(`${name}: ${LONGMEMEVAL_REPO}@${revision} → commit ${commit}`);
   const info = await fileDownloadInfo({ repo, path: file, revision: commit, hubUrl, ...creds });
   if (!info) throw new InputError(`file ${file} not found at commit ${commit}`, where);
-  const blob = await downloadFile({ repo, path: file, revision: commit, hubUrl, xet: false, downloadInfo: info, ...creds });
+  const blob = await downloadFile({
+    repo,
+    path: file,
+    revision: commit,
+    hubUrl,
+    xet: false,
+    downloadInfo: info,
+    ...creds,
+  });
   if (!blob) throw new InputError(`file ${file} not found at commit ${commit}`, where);
   log(`${name}: downloading ${file} (${info.size} bytes) to ${dest}`);
   const etag = unquoteEtag(info.etag);
-  const got = await downloadTo(blob.stream(), dest, (d: Downloaded) => {
-    if (d.bytes !== info.size) throw new InputError(`got ${d.bytes} bytes, the hub announced ${info.size}`, `${where} ${file}`);
-    // For LFS/xet files the hub's ETag is the file's sha256: check it when it has that shape.
-    if (/^[0-9a-f]{64}$/.test(etag) && etag !== d.sha256) {
-      throw new InputError(`sha256 ${d.sha256} differs from the hub's ETag ${etag}`, `${where} ${file}`);
-    }
-  }, { source: `${where} ${file}`, maxBytes: info.size });
+  const got = await downloadTo(
+    blob.stream(),
+    dest,
+    (d: Downloaded) => {
+      if (d.bytes !== info.size)
+        throw new InputError(`got ${d.bytes} bytes, the hub announced ${info.size}`, `${where} ${file}`);
+      // For LFS/xet files the hub's ETag is the file's sha256: check it when it has that shape.
+      if (/^[0-9a-f]{64}$/.test(etag) && etag !== d.sha256) {
+        throw new InputError(`sha256 ${d.sha256} differs from the hub's ETag ${etag}`, `${where} ${file}`);
+      }
+    },
+    { source: `${where} ${file}`, maxBytes: info.size },
+  );
   const entry: LockEntry = {
     dataset: name,
     repo: `hf-dataset:${LONGMEMEVAL_REPO}`,
@@ -163,25 +188,38 @@ async function pullLocomo(opts: PullOptions): Promise<PullResult> {
   const log = opts.log ?? (() => undefined);
   const dest = join(dataDir, 'locomo', 'locomo10.json');
   if (opts.revision !== undefined && opts.revision !== LOCOMO_COMMIT) {
-    throw new InputError(`LoCoMo is pinned to commit ${LOCOMO_COMMIT} (its sha256 is checked); --revision does not apply`);
+    throw new InputError(
+      `LoCoMo is pinned to commit ${LOCOMO_COMMIT} (its sha256 is checked); --revision does not apply`,
+    );
   }
   const present = await presentAndVerified(dataDir, 'locomo', dest, LOCOMO_COMMIT, opts.force === true);
   if (present) {
     log(`locomo: already present and verified (sha256 ${present.sha256}); skipped`);
     return { dataset: 'locomo', status: 'present', path: dest, entry: present };
   }
-  const base = (opts.locomoBaseUrl ?? process.env.ADAPTMR_LOCOMO_URL ?? 'https://raw.githubusercontent.com').replace(/\/+$/, '');
+  const base = (opts.locomoBaseUrl ?? process.env.ADAPTMR_LOCOMO_URL ?? 'https://raw.githubusercontent.com').replace(
+    /\/+$/,
+    '',
+  );
   const url = `${base}/${LOCOMO_REPO}/${LOCOMO_COMMIT}/${LOCOMO_PATH}`;
   log(`locomo: downloading ${url}`);
   const res = await fetch(url).catch((err: unknown) => {
     throw new ServiceCallError(`${url}: cannot download: ${describeNetworkError(err)}`, { cause: err });
   });
   if (!res.ok || !res.body) throw new InputError(`HTTP ${res.status} ${res.statusText}`, url);
-  const got = await downloadTo(res.body, dest, (d) => {
-    if (d.sha256 !== LOCOMO_SHA256) {
-      throw new InputError(`sha256 ${d.sha256} differs from the pinned ${LOCOMO_SHA256}; the download was discarded`, url);
-    }
-  }, { source: url, maxBytes: LOCOMO_BYTES });
+  const got = await downloadTo(
+    res.body,
+    dest,
+    (d) => {
+      if (d.sha256 !== LOCOMO_SHA256) {
+        throw new InputError(
+          `sha256 ${d.sha256} differs from the pinned ${LOCOMO_SHA256}; the download was discarded`,
+          url,
+        );
+      }
+    },
+    { source: url, maxBytes: LOCOMO_BYTES },
+  );
   const entry: LockEntry = {
     dataset: 'locomo',
     repo: `github:${LOCOMO_REPO}`,
@@ -217,10 +255,16 @@ async function pullPinned(name: PinnedDataset, opts: PullOptions): Promise<PullR
   const log = opts.log ?? (() => undefined);
   const root = join(dataDir, pin.localRoot);
   if (opts.revision !== undefined && opts.revision !== pin.commit) {
-    throw new InputError(`${name} is pinned to ${pin.repo}@${pin.commit} (every file's sha256 is checked); --revision does not apply`);
+    throw new InputError(
+      `${name} is pinned to ${pin.repo}@${pin.commit} (every file's sha256 is checked); --revision does not apply`,
+    );
   }
   const files: LockedFile[] = pin.files.map(([path, sha256, bytes]) => ({ path, sha256, bytes }));
-  const base = (opts.githubBaseUrl ?? process.env.ADAPTMR_GITHUB_RAW_URL ?? 'https://raw.githubusercontent.com').replace(/\/+$/, '');
+  const base = (
+    opts.githubBaseUrl ??
+    process.env.ADAPTMR_GITHUB_RAW_URL ??
+    'https://raw.githubusercontent.com'
+  ).replace(/\/+$/, '');
   const urlRoot = `${base}/${pin.repo}/${pin.commit}/${pin.upstreamRoot}`;
   const entry: LockEntry = {
     dataset: name,
@@ -239,7 +283,12 @@ async function pullPinned(name: PinnedDataset, opts: PullOptions): Promise<PullR
     await pullLocomo(opts);
   }
   const locked = (await readLock(dataDir)).datasets[name];
-  if (!opts.force && locked?.commit === pin.commit && locked.files && (await verifyLockedFiles(dataDir, locked)).length === 0) {
+  if (
+    !opts.force &&
+    locked?.commit === pin.commit &&
+    locked.files &&
+    (await verifyLockedFiles(dataDir, locked)).length === 0
+  ) {
     log(`${name}: already present and verified (${pin.repo}@${pin.commit}, ${files.length} files); skipped`);
     return { dataset: name, status: 'present', path: root, entry: locked };
   }
@@ -255,7 +304,10 @@ async function pullPinned(name: PinnedDataset, opts: PullOptions): Promise<PullR
     log(`${name}: downloading ${url}`);
     await downloadTo(await fetchBody(url), dest, (d) => {
       if (d.bytes !== f.bytes || d.sha256 !== f.sha256) {
-        throw new InputError(`got ${d.bytes} bytes with sha256 ${d.sha256}; pinned ${f.bytes} bytes, ${f.sha256}; the download was discarded`, url);
+        throw new InputError(
+          `got ${d.bytes} bytes with sha256 ${d.sha256}; pinned ${f.bytes} bytes, ${f.sha256}; the download was discarded`,
+          url,
+        );
       }
     });
     fetched++;

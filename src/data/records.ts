@@ -45,15 +45,23 @@ export function readFileRecordsSync(file: string, parse?: ParseOptions): RawReco
   } catch (err) {
     throw decodeFailure(err, file);
   }
-  return Array.isArray(value) ? value.map((raw: unknown, index) => ({ raw, file, index })) : [{ raw: value, file, index: 0 }];
+  return Array.isArray(value)
+    ? value.map((raw: unknown, index) => ({ raw, file, index }))
+    : [{ raw: value, file, index: 0 }];
 }
 
 /**
  * The records of one of a source's reading units (a data file; a chat folder of BEAM) without an event loop: what the
  * compute pool and its workers read (src/run/parallel).
  */
-export function readSourceRecordsSync(src: Pick<DatasetSource, 'format'>, file: string, parse?: ParseOptions): RawRecord[] {
-  return src.format === 'beam' ? [{ raw: readBeamChatSync(file, parse), file, index: 0 }] : readFileRecordsSync(file, parse);
+export function readSourceRecordsSync(
+  src: Pick<DatasetSource, 'format'>,
+  file: string,
+  parse?: ParseOptions,
+): RawRecord[] {
+  return src.format === 'beam'
+    ? [{ raw: readBeamChatSync(file, parse), file, index: 0 }]
+    : readFileRecordsSync(file, parse);
 }
 
 /** A folder source's reading units in order: its data files, or a BEAM tier's chat folders. */

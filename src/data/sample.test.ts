@@ -27,7 +27,12 @@ describe('stratifiedSample', () => {
 
 describe('compareIds', () => {
   it('orders digit runs numerically', () => {
-    expect(['conv-26:q10', 'conv-26:q2', 'conv-3:q0', 'conv-26:q1'].sort(compareIds)).toEqual(['conv-3:q0', 'conv-26:q1', 'conv-26:q2', 'conv-26:q10']);
+    expect(['conv-26:q10', 'conv-26:q2', 'conv-3:q0', 'conv-26:q1'].sort(compareIds)).toEqual([
+      'conv-3:q0',
+      'conv-26:q1',
+      'conv-26:q2',
+      'conv-26:q10',
+    ]);
   });
 });
 
@@ -41,6 +46,8 @@ describe('loadDataset options', () => {
     expect(ids.instances.map((i) => i.query.id)).toEqual(['conv-26:q5', 'conv-30:q3']);
     const lim = await loadDataset({ name: 'locomo', limit: 3 }, dataDir);
     expect(lim.instances.map((i) => i.query.id)).toEqual(['conv-26:q0', 'conv-26:q1', 'conv-26:q2']);
-    await expect(loadDataset({ name: 'locomo', questionIds: ['conv-26:q9999'] }, dataDir)).rejects.toThrow(/not in the dataset/);
+    await expect(loadDataset({ name: 'locomo', questionIds: ['conv-26:q9999'] }, dataDir)).rejects.toThrow(
+      /not in the dataset/,
+    );
   });
 });

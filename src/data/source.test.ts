@@ -8,7 +8,8 @@ import { dataDirs, primaryDataDir, resolveDataDir, resolveDataset } from './inde
 
 // A small data directory written here, in both layouts' places (resolution only looks at what exists).
 const dataDir = mkdtempSync(join(tmpdir(), 'adaptmr-source-'));
-for (const d of ['longmemeval/s_cleaned', 'longmemeval/oracle', 'locomo']) mkdirSync(join(dataDir, d), { recursive: true });
+for (const d of ['longmemeval/s_cleaned', 'longmemeval/oracle', 'locomo'])
+  mkdirSync(join(dataDir, d), { recursive: true });
 writeFileSync(join(dataDir, 'longmemeval/s_cleaned/38_28dc39ac.json.gz'), '');
 writeFileSync(join(dataDir, 'longmemeval/oracle/1_001be529.json'), '{}');
 writeFileSync(join(dataDir, 'locomo/locomo10.json'), '[]');

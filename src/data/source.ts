@@ -52,7 +52,10 @@ export function resolveDataDir(opts: { flag?: string | undefined; config?: strin
 }
 
 /** Candidate locations of each named dataset, relative to the data directory, in the order they are tried. */
-export const NAMED_LAYOUTS: Record<DatasetName, { format: DatasetFormat; candidates: { rel: string; kind: 'file' | 'folder' }[] }> = {
+export const NAMED_LAYOUTS: Record<
+  DatasetName,
+  { format: DatasetFormat; candidates: { rel: string; kind: 'file' | 'folder' }[] }
+> = {
   'longmemeval-oracle': {
     format: 'longmemeval',
     candidates: [

@@ -26,7 +26,10 @@ export const LOCOMO_CATEGORIES: Record<number, AdaptType> = {
 };
 
 /** LongMemEval marks abstention only by the `_abs` suffix of `question_id` (its `question_type` stays the base type). */
-export function longMemEvalType(questionId: string, questionType: string): { type: AdaptType; isAbstention: boolean } | undefined {
+export function longMemEvalType(
+  questionId: string,
+  questionType: string,
+): { type: AdaptType; isAbstention: boolean } | undefined {
   const base = LONGMEMEVAL_TYPES[questionType];
   if (!base) return undefined;
   const isAbstention = questionId.endsWith('_abs');
@@ -93,4 +96,7 @@ export function memDailyType(qaType: string, answer: string | null | undefined):
  * of the five types fits, so they are reported as their own type (`cognitive`, native type = `relation_type`). For
  * retrieval a cue is single-evidence recall, so the oracle router's nearest type is factual.
  */
-export const LOCOMO_PLUS_TYPE: { type: AdaptType; reportAs: ExtraTypeLabel } = { type: 'factual', reportAs: 'cognitive' };
+export const LOCOMO_PLUS_TYPE: { type: AdaptType; reportAs: ExtraTypeLabel } = {
+  type: 'factual',
+  reportAs: 'cognitive',
+};

@@ -35,22 +35,32 @@ describe('strict UTF-8 in dataset files', () => {
   it('a streamed array file names the element holding the bad byte', async () => {
     const file = join(dir, 'streamed.json');
     writeFileSync(file, arrayWithBadElement(5, 3));
-    await expect(drain(file, 0)).rejects.toThrow(/streamed\.json: element 3: not valid UTF-8 \(byte \d+ of the element\)$/u);
+    await expect(drain(file, 0)).rejects.toThrow(
+      /streamed\.json: element 3: not valid UTF-8 \(byte \d+ of the element\)$/u,
+    );
   });
 
   it('a file read whole names the byte offset', async () => {
     const file = join(dir, 'whole.json');
     const bytes = arrayWithBadElement(3, 1);
     writeFileSync(file, bytes);
-    await expect(drain(file, Number.MAX_SAFE_INTEGER)).rejects.toThrow(`whole.json: not valid UTF-8 (byte ${bytes.indexOf(0xff)})`);
+    await expect(drain(file, Number.MAX_SAFE_INTEGER)).rejects.toThrow(
+      `whole.json: not valid UTF-8 (byte ${bytes.indexOf(0xff)})`,
+    );
   });
 
   it('parseJsonBytes throws instead of substituting U+FFFD, in ids too', () => {
-    expect(() => parseJsonBytes(Buffer.concat([Buffer.from('{"question_id": "q'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]))).toThrow(/invalid UTF-8 at byte 18/u);
+    expect(() =>
+      parseJsonBytes(Buffer.concat([Buffer.from('{"question_id": "q'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])),
+    ).toThrow(/invalid UTF-8 at byte 18/u);
   });
 
   it('the head reader gives up on a bad id (the full parse then reports it)', () => {
-    const bytes = Buffer.concat([Buffer.from('{"question_id": "q'), Buffer.from([0xe0, 0x80, 0x80]), Buffer.from('", "question_type": "x", "rest": 1}')]);
+    const bytes = Buffer.concat([
+      Buffer.from('{"question_id": "q'),
+      Buffer.from([0xe0, 0x80, 0x80]),
+      Buffer.from('", "question_type": "x", "rest": 1}'),
+    ]);
     expect(headFields(bytes, ['question_id', 'question_type'])).toBeUndefined();
   });
 

@@ -23,7 +23,9 @@ interface Reference {
   tolerance: { stableTies: number; official: number };
 }
 
-const reference = JSON.parse(readFileSync(new URL('../../docs/official-bm25-s.json', import.meta.url), 'utf8')) as Reference;
+const reference = JSON.parse(
+  readFileSync(new URL('../../docs/official-bm25-s.json', import.meta.url), 'utf8'),
+) as Reference;
 
 /**
  * The official flat index (`process_item_flat_index`): user turns only, in haystack order. A session document is

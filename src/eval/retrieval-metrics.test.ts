@@ -99,7 +99,11 @@ const gold: Gold = {
   evidenceTurnIds: ['A_1', 'C_2'],
   answer: 'x',
 };
-const turnUnit = (id: string): UnitRef => ({ id, sessionId: id.startsWith('B') ? 'B' : `answer_${id[0]}`, turnIds: [id] });
+const turnUnit = (id: string): UnitRef => ({
+  id,
+  sessionId: id.startsWith('B') ? 'B' : `answer_${id[0]}`,
+  turnIds: [id],
+});
 const userTurns = ['A_1', 'A_3', 'B_1', 'C_1'].map(turnUnit);
 const value = (e: RetrievalEval, level: string, metric: string, k: number): number | undefined =>
   e.rows.find((r) => r.level === level && r.metric === metric && r.k === k)?.value;
@@ -192,7 +196,12 @@ describe('evaluateRetrieval, session and round units', () => {
 describe('skip rules', () => {
   const ranked = ['A_1', 'B_1'].map(turnUnit);
   it('abstention questions count at no level (rows kept for inspection)', () => {
-    const e = evaluateRetrieval({ ranked, indexed: userTurns, granularity: 'turn', gold: { ...gold, isAbstention: true } });
+    const e = evaluateRetrieval({
+      ranked,
+      indexed: userTurns,
+      granularity: 'turn',
+      gold: { ...gold, isAbstention: true },
+    });
     expect(e.levels).toEqual([
       { level: 'turn', counted: false, skipReason: 'abstention' },
       { level: 'session', counted: false, skipReason: 'abstention' },
@@ -209,8 +218,20 @@ describe('skip rules', () => {
   });
   it('averages use only counted questions', () => {
     const a = evaluateRetrieval({ ranked, indexed: userTurns, granularity: 'turn', gold, ks: [1] }); // A_1 first → 1
-    const b = evaluateRetrieval({ ranked, indexed: userTurns, granularity: 'turn', gold: { ...gold, isAbstention: true }, ks: [1] });
-    const c = evaluateRetrieval({ ranked: ['B_1', 'A_1'].map(turnUnit), indexed: userTurns, granularity: 'turn', gold, ks: [1] });
+    const b = evaluateRetrieval({
+      ranked,
+      indexed: userTurns,
+      granularity: 'turn',
+      gold: { ...gold, isAbstention: true },
+      ks: [1],
+    });
+    const c = evaluateRetrieval({
+      ranked: ['B_1', 'A_1'].map(turnUnit),
+      indexed: userTurns,
+      granularity: 'turn',
+      gold,
+      ks: [1],
+    });
     const avg = averageRetrieval([a, b, c]);
     const turnAny = avg.find((m) => m.level === 'turn' && m.metric === 'recall_any' && m.k === 1);
     expect(turnAny).toEqual({ level: 'turn', metric: 'recall_any', k: 1, mean: 0.5, n: 2 }); // (1 + 0) / 2

@@ -5,7 +5,13 @@
  * `run_retrieval.py` `main()`. Pure functions; ids are compared as strings.
  */
 import type { Gold, Granularity } from '../core/types.ts';
-import { deriveRetrievalGold, indexedTurns, type GoldMode, type RetrievalGold, type UnitRef } from './retrieval-gold.ts';
+import {
+  deriveRetrievalGold,
+  indexedTurns,
+  type GoldMode,
+  type RetrievalGold,
+  type UnitRef,
+} from './retrieval-gold.ts';
 
 /** The cut-offs `run_retrieval.py` evaluates. */
 export const OFFICIAL_KS: readonly number[] = [1, 3, 5, 10, 30, 50];
@@ -50,11 +56,21 @@ export function dcg(relevances: readonly number[], k: number): number {
  * corpus (default `gold.size`; pass more when ids repeat, e.g. session labels of turns). Repeated relevant ids in
  * `ranked` each count, as in the official code. 0 when nothing is relevant.
  */
-export function ndcgAny(ranked: readonly string[], gold: ReadonlySet<string>, k: number, nRelevant = gold.size): number {
+export function ndcgAny(
+  ranked: readonly string[],
+  gold: ReadonlySet<string>,
+  k: number,
+  nRelevant = gold.size,
+): number {
   const top = ranked.slice(0, Math.max(0, k));
   const ideal = dcg(new Array<number>(Math.min(nRelevant, Math.max(0, k))).fill(1), k);
   if (ideal === 0) return 0;
-  return dcg(top.map((id) => (gold.has(id) ? 1 : 0)), k) / ideal;
+  return (
+    dcg(
+      top.map((id) => (gold.has(id) ? 1 : 0)),
+      k,
+    ) / ideal
+  );
 }
 
 /**

@@ -17,7 +17,11 @@ const haystack: Session[] = [
 
 describe('sharedBm25', () => {
   it('gives the memory index and an equal-settings request the same object, other settings their own', () => {
-    const mi = createMemoryIndex(haystack, { granularity: 'session', roles: ['user'], includeCaptions: false } as never, noEmbedder);
+    const mi = createMemoryIndex(
+      haystack,
+      { granularity: 'session', roles: ['user'], includeCaptions: false } as never,
+      noEmbedder,
+    );
     mi.keywordScores('moved');
     const same = sharedBm25(mi.units, bm25Settings({ k1: 1.5 }));
     expect(sharedBm25(mi.units, bm25Settings({}))).toBe(same);
@@ -30,9 +34,17 @@ describe('sharedBm25', () => {
   });
 
   it('the bm25 method ranks as before on a shared index', async () => {
-    const mi = createMemoryIndex(haystack, { granularity: 'session', roles: ['user'], includeCaptions: false } as never, noEmbedder);
+    const mi = createMemoryIndex(
+      haystack,
+      { granularity: 'session', roles: ['user'], includeCaptions: false } as never,
+      noEmbedder,
+    );
     mi.keywordScores('');
-    const out = await createBm25Method(2, {}).run({ id: 'q', text: 'where did I move', askedAt: '2023-08-01T00:00:00Z' }, mi, { seed: 1, calls: [] });
+    const out = await createBm25Method(2, {}).run(
+      { id: 'q', text: 'where did I move', askedAt: '2023-08-01T00:00:00Z' },
+      mi,
+      { seed: 1, calls: [] },
+    );
     const fresh = new Bm25Index(mi.units.map((u) => u.text)).scores('where did I move');
     expect(out.retrieval.units.map((u) => u.score)).toEqual([...fresh].sort((a, b) => b - a).slice(0, 2));
   });

@@ -22,7 +22,11 @@ describe('Bm25 golden values (hand-computed)', () => {
    *       d (tf 1): 2.5/2.640625 · ln(5/3)           = 0.4836218923228314   → 0.6005490737284945
    *   d2: 0
    */
-  const bm25 = new Bm25([['a', 'b', 'c'], ['a', 'a', 'd'], ['e', 'f']]);
+  const bm25 = new Bm25([
+    ['a', 'b', 'c'],
+    ['a', 'a', 'd'],
+    ['e', 'f'],
+  ]);
 
   it('idf with the epsilon floor', () => {
     expect(bm25.avgdl).toBeCloseTo(8 / 3, 15);
@@ -111,7 +115,11 @@ describe('Bm25 properties', () => {
 describe('Bm25 on a corpus past its initial array sizes', () => {
   it('matches the literal formula with a vocabulary over 1,024 terms and over 4,096 (doc, term) pairs, from arrays or streamed', () => {
     let seed = 7;
-    const next = (m: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), Math.floor((seed / 2 ** 31) * m)); // a fixed LCG
+    const next = (m: number): number => {
+      // a fixed LCG
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return Math.floor((seed / 2 ** 31) * m);
+    };
     const docs = Array.from({ length: 60 }, () => Array.from({ length: next(160) }, () => `w${next(3000)}`));
     const query = ['w1', 'w2', 'w2999', 'w17', 'nope'];
     const ref = referenceScores(docs, query);
@@ -127,7 +135,10 @@ describe('Bm25 on a corpus past its initial array sizes', () => {
 
   it('matches the literal formula when the vocabulary passes its array sizes one new term per document', () => {
     const docs = Array.from({ length: 2100 }, (_, d) => ['common', `t${d}`, 'common', `x${d % 7}`]);
-    for (const query of [['common', 't1500', 'x3'], ['t2099', 't0', 't1023', 't1024', 't1025', 't2047', 't2048']]) {
+    for (const query of [
+      ['common', 't1500', 'x3'],
+      ['t2099', 't0', 't1023', 't1024', 't1025', 't2047', 't2048'],
+    ]) {
       const ref = referenceScores(docs, query);
       const ours = new Bm25(docs).scores(query);
       ref.forEach((r, i) => expect(ours[i]).toBe(r));
@@ -168,13 +179,19 @@ describe('tokenizers', () => {
 
   it('default is the standard analyser: stems, strips possessives, matches across forms', () => {
     expect(defaultTokenizer()("My cat's toys")).toEqual(['my', 'cat', 'toy']);
-    const idx = new Bm25Index(['My sister bought a red car.', 'I went running yesterday.', 'Lunch was good.'], { stopwords: true });
+    const idx = new Bm25Index(['My sister bought a red car.', 'I went running yesterday.', 'Lunch was good.'], {
+      stopwords: true,
+    });
     const s = idx.scores("What colour is my sister's car?");
     expect(s[0]).toBeGreaterThan(0);
     expect(s[1]).toBe(0);
     // The old tokenizer (no stemming) is still available by name.
-    expect(new Bm25Index(['I run daily', 'nothing here', 'or here'], { tokenizer: 'simple' }).scores('running')[0]).toBe(0);
-    expect(new Bm25Index(['I run daily', 'nothing here', 'or here'], { tokenizer: 'default' }).scores('running')[0]).toBeGreaterThan(0);
+    expect(
+      new Bm25Index(['I run daily', 'nothing here', 'or here'], { tokenizer: 'simple' }).scores('running')[0],
+    ).toBe(0);
+    expect(
+      new Bm25Index(['I run daily', 'nothing here', 'or here'], { tokenizer: 'default' }).scores('running')[0],
+    ).toBeGreaterThan(0);
   });
 });
 

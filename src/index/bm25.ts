@@ -179,7 +179,9 @@ export class Bm25Index {
     this.tokenize = makeTokenizer(this.settings.tokenizer, { stopwords: this.settings.stopwords });
     // The official whitespace tokenizer is read off the texts without token arrays (vocabulary.ts); the same tokens.
     const corpus =
-      this.settings.tokenizer === 'whitespace' ? termIdsOfSpaceSplit(texts) : termIdsOfTokens(texts.length, (d) => this.tokenize(texts[d]!));
+      this.settings.tokenizer === 'whitespace'
+        ? termIdsOfSpaceSplit(texts)
+        : termIdsOfTokens(texts.length, (d) => this.tokenize(texts[d]!));
     this.bm25 = new Bm25(corpus, this.settings);
   }
 

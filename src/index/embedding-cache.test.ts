@@ -23,8 +23,14 @@ afterAll(async () => {
   delete process.env[KEY_ENV];
 });
 
-const texts = ['I adopted a cat named Luna', 'my sister lives in Boston', 'I adopted a cat named Luna', 'we met in 2019'];
-const newEmbedder = () => createOpenAIEmbedder({ baseURL: server.baseURL, model: 'fake', dimensions: 16, apiKeyEnv: KEY_ENV });
+const texts = [
+  'I adopted a cat named Luna',
+  'my sister lives in Boston',
+  'I adopted a cat named Luna',
+  'we met in 2019',
+];
+const newEmbedder = () =>
+  createOpenAIEmbedder({ baseURL: server.baseURL, model: 'fake', dimensions: 16, apiKeyEnv: KEY_ENV });
 
 describe('embedding cache (DuckDB)', () => {
   it('a rerun embeds nothing and returns the same vectors', async () => {
@@ -35,7 +41,11 @@ describe('embedding cache (DuckDB)', () => {
     const before = embeddingRequests(server).length;
     const v1 = await cold.embed(texts);
     expect(cold.stats).toEqual({ hits: 0, misses: 3 }); // the repeated text is embedded once
-    expect(embeddingRequests(server).slice(before).flatMap((r) => r.input)).toHaveLength(3);
+    expect(
+      embeddingRequests(server)
+        .slice(before)
+        .flatMap((r) => r.input),
+    ).toHaveLength(3);
     await first.close();
 
     const second = await openEmbeddingCache({ cacheDir });
@@ -46,7 +56,15 @@ describe('embedding cache (DuckDB)', () => {
     expect(warm.stats).toEqual({ hits: 3, misses: 0 });
     v2.forEach((v, i) => expect([...v]).toEqual([...v1[i]!]));
     // A different model id shares nothing.
-    const other = new CachedEmbedder({ ...(await newEmbedder()), id: 'other-model', dim: 16, embed: (t) => Promise.resolve(t.map(() => new Float32Array(16))) }, second);
+    const other = new CachedEmbedder(
+      {
+        ...(await newEmbedder()),
+        id: 'other-model',
+        dim: 16,
+        embed: (t) => Promise.resolve(t.map(() => new Float32Array(16))),
+      },
+      second,
+    );
     await other.embed(texts.slice(0, 1));
     expect(other.stats).toEqual({ hits: 0, misses: 1 });
     await second.close();
@@ -88,7 +106,11 @@ describe('embedding cache (DuckDB)', () => {
 
   it('the registry wraps openai in the cache by default, and wink-sif only when asked', async () => {
     const cache = new MemoryEmbeddingCache();
-    const o = await embedders.create('openai', { baseURL: server.baseURL, model: 'fake', dimensions: 8, apiKeyEnv: KEY_ENV }, { cache });
+    const o = await embedders.create(
+      'openai',
+      { baseURL: server.baseURL, model: 'fake', dimensions: 8, apiKeyEnv: KEY_ENV },
+      { cache },
+    );
     expect(o).toBeInstanceOf(CachedEmbedder);
     const w = await embedders.create('wink-sif', {}, { cache });
     expect(w).not.toBeInstanceOf(CachedEmbedder);

@@ -40,10 +40,11 @@ export class MemoryEmbeddingCache implements EmbeddingCache {
   get(model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>> {
     const table = this.byModel.get(model);
     const out = new Map<string, Float32Array>();
-    if (table) for (const h of hashes) {
-      const v = table.get(h);
-      if (v) out.set(h, v);
-    }
+    if (table)
+      for (const h of hashes) {
+        const v = table.get(h);
+        if (v) out.set(h, v);
+      }
     return Promise.resolve(out);
   }
 

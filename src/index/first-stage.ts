@@ -63,7 +63,8 @@ export function withFirstStage(index: MemoryIndex, stage: FirstStage): MemoryInd
   let last: { text: string; scores: Promise<Float32Array> } | undefined;
   const scoresOf = (text: string): Promise<Float32Array> => {
     if (last?.text !== text) {
-      const scores = stage === 'bm25' ? Promise.resolve(Float32Array.from(base.keywordScores(text))) : hybridScores(base, text);
+      const scores =
+        stage === 'bm25' ? Promise.resolve(Float32Array.from(base.keywordScores(text))) : hybridScores(base, text);
       scores.catch(() => (last = undefined));
       last = { text, scores };
     }
@@ -71,9 +72,15 @@ export function withFirstStage(index: MemoryIndex, stage: FirstStage): MemoryInd
   };
   const view: View = {
     [EMBEDDING]: base,
-    get spec() { return base.spec; },
-    get units() { return base.units; },
-    get embedder() { return base.embedder; },
+    get spec() {
+      return base.spec;
+    },
+    get units() {
+      return base.units;
+    },
+    get embedder() {
+      return base.embedder;
+    },
     unit: (id) => base.unit(id),
     keyword: (text, k) => base.keyword(text, k),
     keywordScores: (text) => base.keywordScores(text),

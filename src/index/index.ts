@@ -23,7 +23,13 @@ export {
 } from './embedding-cache.ts';
 export { resolveCacheDir } from '../core/cache-dir.ts';
 export { embedders, WinkSifOptionsSchema, type EmbedderContext } from './embedders/registry.ts';
-export { createWinkSifEmbedder, WinkSifEmbedder, WINK_SIF_ID, WINK_SIF_V1_ID, type WinkSifOptions } from './embedders/wink-sif.ts';
+export {
+  createWinkSifEmbedder,
+  WinkSifEmbedder,
+  WINK_SIF_ID,
+  WINK_SIF_V1_ID,
+  type WinkSifOptions,
+} from './embedders/wink-sif.ts';
 export { loadWinkVectors, winkCachePath, WordVectors } from './embedders/wink-vectors.ts';
 export { createWordVectorsSlot, useWordVectorsSlot, type WordVectorsSlot } from './embedders/shared-word-vectors.ts';
 export {

@@ -65,7 +65,11 @@ describe('createMemoryIndex', () => {
     await index.semanticScores('cat');
     // One call for the units, one per distinct query text (the first query and the units are embedded concurrently).
     expect(embedder.calls).toHaveLength(3);
-    expect(embedder.calls).toContainEqual(['I adopted a cat named Luna', 'My sister moved to Boston', 'I bought running shoes']);
+    expect(embedder.calls).toContainEqual([
+      'I adopted a cat named Luna',
+      'My sister moved to Boston',
+      'I bought running shoes',
+    ]);
     expect(embedder.calls).toContainEqual(['Where does my sister live? Boston']);
     expect(embedder.calls.at(-1)).toEqual(['cat']);
     expect(await index.vectors()).toHaveLength(3);
@@ -107,7 +111,11 @@ describe('createMemoryIndex', () => {
         Promise.resolve(
           texts.map((t) => {
             if (queries[t]) return queries[t]!;
-            if (!unitVectors.has(t)) unitVectors.set(t, Float32Array.from({ length: dim }, () => next()));
+            if (!unitVectors.has(t))
+              unitVectors.set(
+                t,
+                Float32Array.from({ length: dim }, () => next()),
+              );
             return unitVectors.get(t)!;
           }),
         ),

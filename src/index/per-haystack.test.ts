@@ -6,10 +6,20 @@ import type { Session } from '../core/types.ts';
 import { createMemoryIndex } from './memory-index.ts';
 import { haystackKey, perHaystack } from './per-haystack.ts';
 
-const noEmbedder: Embedder = { id: 'none', dim: 1, embed: async () => { throw new Error('not used'); } };
+const noEmbedder: Embedder = {
+  id: 'none',
+  dim: 1,
+  embed: async () => {
+    throw new Error('not used');
+  },
+};
 const spec = { granularity: 'session' as const, roles: ['user' as const, 'assistant' as const], includeCaptions: true };
 const haystack = (text: string): Session[] => [
-  { id: 's1', at: '2023-01-01T00:00:00Z', turns: [{ id: 's1#1', sessionId: 's1', index: 0, role: 'user', text, at: '2023-01-01T00:00:00Z' }] },
+  {
+    id: 's1',
+    at: '2023-01-01T00:00:00Z',
+    turns: [{ id: 's1#1', sessionId: 's1', index: 0, role: 'user', text, at: '2023-01-01T00:00:00Z' }],
+  },
 ];
 
 describe('perHaystack', () => {

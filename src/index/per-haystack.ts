@@ -12,7 +12,9 @@
 import { createHash } from 'node:crypto';
 import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
 
-export function perHaystack<T>(build: (index: MemoryIndex, ctx: Ctx) => Promise<T>): (index: MemoryIndex, ctx: Ctx) => Promise<T> {
+export function perHaystack<T>(
+  build: (index: MemoryIndex, ctx: Ctx) => Promise<T>,
+): (index: MemoryIndex, ctx: Ctx) => Promise<T> {
   const memo = new WeakMap<MemoryIndex, Promise<T>>();
   return (index, ctx) => {
     let p = memo.get(index);
@@ -33,7 +35,8 @@ export function haystackKey(index: MemoryIndex): string {
   if (!key) {
     const h = createHash('sha256');
     h.update(JSON.stringify(index.spec));
-    for (const u of index.units) h.update(`\u0000${u.id}\u0001${u.sessionId}\u0001${u.at}\u0001${u.role}\u0001${u.speaker ?? ''}\u0001${u.text}`);
+    for (const u of index.units)
+      h.update(`\u0000${u.id}\u0001${u.sessionId}\u0001${u.at}\u0001${u.role}\u0001${u.speaker ?? ''}\u0001${u.text}`);
     key = h.digest('hex');
     keys.set(index, key);
   }

@@ -6,8 +6,22 @@ import { buildUnits } from './units.ts';
 
 const AT1 = '2023-05-01T10:00:00Z';
 const AT2 = '2023-05-02T10:00:00Z';
-function turn(sessionId: string, index: number, role: Turn['role'], text: string, extra: Partial<Turn> & { caption?: string } = {}): Turn {
-  return { id: `${sessionId}#${index + 1}`, sessionId, index, role, text, at: sessionId === 's1' ? AT1 : AT2, ...extra };
+function turn(
+  sessionId: string,
+  index: number,
+  role: Turn['role'],
+  text: string,
+  extra: Partial<Turn> & { caption?: string } = {},
+): Turn {
+  return {
+    id: `${sessionId}#${index + 1}`,
+    sessionId,
+    index,
+    role,
+    text,
+    at: sessionId === 's1' ? AT1 : AT2,
+    ...extra,
+  };
 }
 
 const haystack: Session[] = [

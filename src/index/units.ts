@@ -33,7 +33,11 @@ export interface BuildUnitsOptions {
   keepEmpty?: boolean;
 }
 
-export function buildUnits(haystack: readonly Session[], spec: IndexSpec, options: BuildUnitsOptions = {}): MemoryUnit[] {
+export function buildUnits(
+  haystack: readonly Session[],
+  spec: IndexSpec,
+  options: BuildUnitsOptions = {},
+): MemoryUnit[] {
   const keepEmpty = options.keepEmpty ?? false;
   const keep = new Set<Role>(spec.roles);
   const units: MemoryUnit[] = [];
@@ -113,7 +117,7 @@ function makeUnit(
     id,
     sessionId: session.id,
     turnIds,
-    role: role !== undefined && role !== 'mixed' ? role : (spec.roles.length === 1 ? spec.roles[0]! : 'mixed'),
+    role: role !== undefined && role !== 'mixed' ? role : spec.roles.length === 1 ? spec.roles[0]! : 'mixed',
     text,
     // Datasets give no per-turn times: a turn's `at` is its session's time, so the first kept turn's time is right.
     at: turns[0]?.at || session.at,

@@ -15,21 +15,46 @@ function idsOf(stream: TermIdStream): number[][] {
   return out;
 }
 
-const piece = fc.constantFrom('a', 'A', 'b', ' ', '  ', 'the', 'The', 'cat', "cat's", '猫', '我的', 'é', 'e\u0301', '😀', '\ud83d', '\t', '\n', '', '-', 'x y');
+const piece = fc.constantFrom(
+  'a',
+  'A',
+  'b',
+  ' ',
+  '  ',
+  'the',
+  'The',
+  'cat',
+  "cat's",
+  '猫',
+  '我的',
+  'é',
+  'e\u0301',
+  '😀',
+  '\ud83d',
+  '\t',
+  '\n',
+  '',
+  '-',
+  'x y',
+);
 const text = fc.string({ unit: piece, maxLength: 30 });
 
 describe('termIdsOfSpaceSplit', () => {
   it("numbers the pieces of split(' ') as interning them in order does, on any texts", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(text, fc.string({ unit: 'binary', maxLength: 20 })), { minLength: 1, maxLength: 8 }), (texts) => {
-        const split = texts.map((t) => t.split(' '));
-        const fromArrays = termIdsOfTokens(split.length, (d) => split[d]!);
-        const scanned = termIdsOfSpaceSplit(texts);
-        expect(idsOf(scanned)).toEqual(idsOf(fromArrays));
-        expect(scanned.vocabulary.size).toBe(fromArrays.vocabulary.size);
-        for (const token of new Set(split.flat())) expect(scanned.vocabulary.id(token)).toBe(fromArrays.vocabulary.id(token));
-        expect(scanned.vocabulary.id('never-a-token\u0000')).toBeUndefined();
-      }),
+      fc.property(
+        fc.array(fc.oneof(text, fc.string({ unit: 'binary', maxLength: 20 })), { minLength: 1, maxLength: 8 }),
+        (texts) => {
+          const split = texts.map((t) => t.split(' '));
+          const fromArrays = termIdsOfTokens(split.length, (d) => split[d]!);
+          const scanned = termIdsOfSpaceSplit(texts);
+          expect(idsOf(scanned)).toEqual(idsOf(fromArrays));
+          expect(scanned.vocabulary.size).toBe(fromArrays.vocabulary.size);
+          for (const token of new Set(split.flat()))
+            expect(scanned.vocabulary.id(token)).toBe(fromArrays.vocabulary.id(token));
+          expect(scanned.vocabulary.id('never-a-token\u0000')).toBeUndefined();
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -31,10 +31,20 @@ export interface TermIdStream {
 // The vocabularies are made outside the builders' scopes: a closure there would keep the texts and the id buffer
 // alive as long as the index that keeps its vocabulary.
 function mapVocabulary(map: Map<string, number>): Vocabulary {
-  return { get size() { return map.size; }, id: (t) => map.get(t) };
+  return {
+    get size() {
+      return map.size;
+    },
+    id: (t) => map.get(t),
+  };
 }
 function tableVocabulary(table: SubstringTable): Vocabulary {
-  return { get size() { return table.size; }, id: (t) => table.id(t) };
+  return {
+    get size() {
+      return table.size;
+    },
+    id: (t) => table.id(t),
+  };
 }
 
 /** A growing id buffer, reused across documents. */

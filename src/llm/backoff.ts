@@ -18,7 +18,12 @@ export function retryAfterFromHeaders(headers: Pick<Headers, 'get'>): number | u
 }
 
 /** Exponential backoff with jitter, capped; `retryAfter` (a server's hint, ms) wins when given. */
-export function backoffDelayMs(attempt: number, baseMs: number, retryAfter: number | undefined, random: () => number = Math.random): number {
+export function backoffDelayMs(
+  attempt: number,
+  baseMs: number,
+  retryAfter: number | undefined,
+  random: () => number = Math.random,
+): number {
   if (retryAfter !== undefined) return Math.min(retryAfter, MAX_BACKOFF_MS);
   const exp = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt);
   return Math.round(exp * (0.5 + 0.5 * random()));

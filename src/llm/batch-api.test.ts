@@ -14,7 +14,10 @@ const jsonl = Buffer.from(`${inputLine('k1', { model: 'm', messages: [{ role: 'u
 describe('BatchApi', () => {
   it('adopts the file and the batch a lost reply hid, on retry', async () => {
     server = await startFakeOpenAiServer({ batch: { loseReplies: { upload: 1, create: 1 } } });
-    const api = new BatchApi(new OpenAI({ baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 }), { maxRetries: 2, retryBaseMs: 1 });
+    const api = new BatchApi(new OpenAI({ baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 }), {
+      maxRetries: 2,
+      retryBaseMs: 1,
+    });
     const since = Math.floor(Date.now() / 1000) - 60;
     const fileId = await api.upload('sub-1.jsonl', jsonl, since);
     const uploads = server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/files');
@@ -30,7 +33,12 @@ describe('BatchApi', () => {
 
   it('without a lost reply, a failing creation is retried and then reported', async () => {
     server = await startFakeOpenAiServer();
-    const api = new BatchApi(new OpenAI({ baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 }), { maxRetries: 1, retryBaseMs: 1 });
-    await expect(api.create('file-missing', {}, 0)).rejects.toThrow(/^Batch API creation of a batch over file-missing failed after 1 attempt\(s\): HTTP 404: .*No such File object/);
+    const api = new BatchApi(new OpenAI({ baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 }), {
+      maxRetries: 1,
+      retryBaseMs: 1,
+    });
+    await expect(api.create('file-missing', {}, 0)).rejects.toThrow(
+      /^Batch API creation of a batch over file-missing failed after 1 attempt\(s\): HTTP 404: .*No such File object/,
+    );
   });
 });

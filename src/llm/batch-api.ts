@@ -59,7 +59,10 @@ export class BatchApi {
         }
         if (err instanceof ServiceCallError) throw err;
         const status = err instanceof APIError && err.status !== undefined ? `HTTP ${err.status}: ` : '';
-        throw new ServiceCallError(`Batch API ${what} failed after ${attempt + 1} attempt(s): ${status}${oneLine(errorMessage(err), 300)}`, { cause: err });
+        throw new ServiceCallError(
+          `Batch API ${what} failed after ${attempt + 1} attempt(s): ${status}${oneLine(errorMessage(err), 300)}`,
+          { cause: err },
+        );
       }
     }
   }
@@ -90,7 +93,12 @@ export class BatchApi {
         const found = await this.findBatch(inputFileId, since);
         if (found) return found;
       }
-      return this.sdk.batches.create({ input_file_id: inputFileId, endpoint: BATCH_ENDPOINT, completion_window: '24h', metadata });
+      return this.sdk.batches.create({
+        input_file_id: inputFileId,
+        endpoint: BATCH_ENDPOINT,
+        completion_window: '24h',
+        metadata,
+      });
     }, `creation of a batch over ${inputFileId}`);
   }
 
@@ -127,7 +135,11 @@ export class BatchApi {
     const out: BatchLineResult[] = [];
     for (const raw of text.split('\n')) {
       if (raw.trim() === '') continue;
-      let line: { custom_id?: unknown; response?: { status_code?: unknown; body?: unknown } | null; error?: { code?: unknown; message?: unknown } | null };
+      let line: {
+        custom_id?: unknown;
+        response?: { status_code?: unknown; body?: unknown } | null;
+        error?: { code?: unknown; message?: unknown } | null;
+      };
       try {
         line = JSON.parse(raw) as typeof line;
       } catch {

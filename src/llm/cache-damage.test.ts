@@ -6,7 +6,16 @@
  * in that mode serves every reply without a request (the read-only mount is real: root only, as in CI).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,10 +34,18 @@ afterAll(async () => {
 
 const CHAT = '/v1/chat/completions';
 const reader = (cacheDir: string, mode: 'read-write' | 'read-only' = 'read-write') =>
-  createLlmProvider({ cache: { mode, dir: cacheDir }, maxRetries: 0, roles: { reader: { baseURL: server.baseURL, model: 'r' } } }, {}).forRole('reader');
-const ask = (llm: ReturnType<typeof reader>, text: string) => llm.chat({ messages: [{ role: 'user', content: text }] }, { stage: 'reader', calls: [] });
+  createLlmProvider(
+    { cache: { mode, dir: cacheDir }, maxRetries: 0, roles: { reader: { baseURL: server.baseURL, model: 'r' } } },
+    {},
+  ).forRole('reader');
+const ask = (llm: ReturnType<typeof reader>, text: string) =>
+  llm.chat({ messages: [{ role: 'user', content: text }] }, { stage: 'reader', calls: [] });
 const entries = (cacheDir: string): string[] =>
-  readdirSync(join(cacheDir, 'llm'), { recursive: true }).map(String).filter((f) => f.endsWith('.json')).map((f) => join(cacheDir, 'llm', f)).sort();
+  readdirSync(join(cacheDir, 'llm'), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => join(cacheDir, 'llm', f))
+    .sort();
 
 describe('a damaged cache entry', () => {
   it('is a miss: the call is made again and the entry rewritten, whatever the damage', async () => {
@@ -41,11 +58,14 @@ describe('a damaged cache entry', () => {
     const two = files.find((f) => f !== one);
     const damages: [string, () => void][] = [
       ['cut short', () => truncateSync(one!, 40)],
-      ['a byte that is not UTF-8', () => {
-        const b = readFileSync(one!);
-        b[b.indexOf(Buffer.from('巴'))] = 0xff;
-        writeFileSync(one!, b);
-      }],
+      [
+        'a byte that is not UTF-8',
+        () => {
+          const b = readFileSync(one!);
+          b[b.indexOf(Buffer.from('巴'))] = 0xff;
+          writeFileSync(one!, b);
+        },
+      ],
       ["another key's entry", () => copyFileSync(two!, one!)],
       ['not JSON', () => writeFileSync(one!, '{"version":1,')],
     ];
@@ -90,7 +110,9 @@ describe.skipIf(reason !== undefined)('a read-only cache folder that holds every
 
   it('is refused in read-write mode naming llm.cache.mode: read-only, and serves every reply in that mode', async (ctx) => {
     if (cannot !== undefined) ctx.skip(cannot);
-    expect(() => reader(mounted)).toThrow(/LLM cache folder is not writable \(read-only file system \(EROFS\)\).*set llm\.cache\.mode: read-only to use the replies it holds/u);
+    expect(() => reader(mounted)).toThrow(
+      /LLM cache folder is not writable \(read-only file system \(EROFS\)\).*set llm\.cache\.mode: read-only to use the replies it holds/u,
+    );
     server.reset();
     const llm = reader(mounted, 'read-only');
     for (const q of ['a', 'b', 'c']) expect((await ask(llm, q)).cached).toBe(true);

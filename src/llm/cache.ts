@@ -147,7 +147,11 @@ export function readEntry(root: string, key: string): Promise<string | undefined
  * when it is damaged (a torn copy, bytes changed on disk, not UTF-8): a damaged entry counts as a miss, never as a
  * failure of the call it would have served.
  */
-export async function readValidEntry<T extends { key: string }>(root: string, key: string, schema: z.ZodType<T>): Promise<T | undefined> {
+export async function readValidEntry<T extends { key: string }>(
+  root: string,
+  key: string,
+  schema: z.ZodType<T>,
+): Promise<T | undefined> {
   const text = await readEntry(root, key);
   if (text === undefined) return undefined;
   const parsed = schema.safeParse(safeJson(text));

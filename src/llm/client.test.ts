@@ -188,10 +188,16 @@ describe('structured output', () => {
   });
 
   it('falls back to schema-in-prompt on a 400 and parses a fenced reply', async () => {
-    const local = await startFakeOpenAiServer({ supportsJsonSchema: false, chat: () => 'Sure:\n```json\n{"label": "WRONG"}\n```' });
+    const local = await startFakeOpenAiServer({
+      supportsJsonSchema: false,
+      chat: () => 'Sure:\n```json\n{"label": "WRONG"}\n```',
+    });
     try {
       const llm = createLlmProvider(config({}, { baseURL: local.baseURL }), env).forRole('judge');
-      const r = await llm.chat({ ...ask('j2'), jsonSchema: { name: 'verdict', schema } }, { stage: 'judge', calls: [] });
+      const r = await llm.chat(
+        { ...ask('j2'), jsonSchema: { name: 'verdict', schema } },
+        { stage: 'judge', calls: [] },
+      );
       expect(r.json).toEqual({ label: 'WRONG' });
       expect(local.count(CHAT)).toBe(2);
       const second = local.requests[1]?.body as { response_format?: unknown; messages: { content: string }[] };
@@ -220,11 +226,27 @@ describe('accounting', () => {
     const llm = createLlmProvider(config(), env).forRole('judge');
     server.enqueue({
       text: 'factual',
-      logprobs: [{ token: 'factual', logprob: -0.1, top: [{ token: 'factual', logprob: -0.1 }, { token: 'temporal', logprob: -2.5 }] }],
+      logprobs: [
+        {
+          token: 'factual',
+          logprob: -0.1,
+          top: [
+            { token: 'factual', logprob: -0.1 },
+            { token: 'temporal', logprob: -2.5 },
+          ],
+        },
+      ],
     });
     const r = await llm.chat({ ...ask('lp'), logprobs: { top: 2 } }, { stage: 'classify', calls: [] });
     expect(r.logprobs).toEqual([
-      { token: 'factual', logprob: -0.1, top: [{ token: 'factual', logprob: -0.1 }, { token: 'temporal', logprob: -2.5 }] },
+      {
+        token: 'factual',
+        logprob: -0.1,
+        top: [
+          { token: 'factual', logprob: -0.1 },
+          { token: 'temporal', logprob: -2.5 },
+        ],
+      },
     ]);
     expect(server.requests[0]?.body).toMatchObject({ logprobs: true, top_logprobs: 2 });
   });
@@ -251,7 +273,9 @@ describe('accounting', () => {
   });
 
   it('sends max_completion_tokens when the role asks for it', async () => {
-    const llm = createLlmProvider(config({}, { maxTokensParam: 'max_completion_tokens', maxTokens: 64 }), env).forRole('judge');
+    const llm = createLlmProvider(config({}, { maxTokensParam: 'max_completion_tokens', maxTokens: 64 }), env).forRole(
+      'judge',
+    );
     await llm.chat(ask('mct'), { stage: 'judge', calls: [] });
     const body = server.requests[0]?.body as Record<string, unknown>;
     expect(body.max_completion_tokens).toBe(64);
@@ -287,7 +311,7 @@ describe('fake server embeddings', () => {
     const b64 = await sdk.embeddings.create({ model: 'e', input: ['alpha', 'beta'] });
     const flt = await sdk.embeddings.create({ model: 'e', input: ['alpha', 'beta'], encoding_format: 'float' });
     expect(b64.data).toHaveLength(2);
-    expect((server.requests[0]?.body as { encoding_format?: string }).encoding_format).toBe('base64');
+    expect((server.requests[0]!.body as { encoding_format?: string }).encoding_format).toBe('base64');
     const a = b64.data[0]?.embedding ?? [];
     const f = flt.data[0]?.embedding ?? [];
     expect(a).toHaveLength(8);
@@ -314,8 +338,13 @@ describe('structured output fallback scope', () => {
       llm.chat({ ...ask('ctx'), jsonSchema: { name: 'v', schema: { type: 'object' } } }, { stage: 'judge', calls: [] }),
     ).rejects.toThrow(LlmCallError);
     server.enqueue({ text: '{"a":1}' });
-    await llm.chat({ ...ask('ctx2'), jsonSchema: { name: 'v', schema: { type: 'object' } } }, { stage: 'judge', calls: [] });
-    expect((server.requests[1]?.body as { response_format?: { type: string } }).response_format?.type).toBe('json_schema');
+    await llm.chat(
+      { ...ask('ctx2'), jsonSchema: { name: 'v', schema: { type: 'object' } } },
+      { stage: 'judge', calls: [] },
+    );
+    expect((server.requests[1]!.body as { response_format?: { type: string } }).response_format?.type).toBe(
+      'json_schema',
+    );
     expect(server.count(CHAT)).toBe(2);
   });
 });

@@ -31,7 +31,7 @@ import { recordCall, type CallRecord } from '../core/calls.ts';
 import type { ChatMessage, ChatRequest, ChatResult, LlmClient, LlmRole, TokenLogprob } from '../core/llm.ts';
 import { errorMessage, isPostponed, oneLine, PostponedError } from '../core/errors.ts';
 import { normaliseEndpoint, splitUrlCredentials } from '../core/http-url.ts';
-import { type CacheKeyMaterial, type CachedReply, cacheKey, LlmCache } from './cache.ts';
+import { type CacheKeyMaterial, type CachedReply, cacheKey, type LlmCache } from './cache.ts';
 import type { Price, StructuredOutputMode } from './config.ts';
 import { callCostUsd } from './cost.ts';
 import type { BatchQueue, SpendGuard } from './spend.ts';
@@ -134,12 +134,27 @@ export class OpenAiCompatibleClient implements LlmClient {
     try {
       let outcome: { reply: CachedReply; cached: boolean };
       try {
-        outcome = await this.fetchReply(request, meta, () => attempts++, (reply) => account(reply, false));
+        outcome = await this.fetchReply(
+          request,
+          meta,
+          () => attempts++,
+          (reply) => account(reply, false),
+        );
       } catch (err) {
         // Endpoints without json_schema support answer 400; fall back to schema-in-prompt once, then stay there.
-        if (request.jsonSchema && this.structuredOutput === 'json-schema' && rejectsStructuredOutput(err) && record === undefined) {
+        if (
+          request.jsonSchema &&
+          this.structuredOutput === 'json-schema' &&
+          rejectsStructuredOutput(err) &&
+          record === undefined
+        ) {
           this.structuredOutput = 'prompt';
-          outcome = await this.fetchReply(request, meta, () => attempts++, (reply) => account(reply, false));
+          outcome = await this.fetchReply(
+            request,
+            meta,
+            () => attempts++,
+            (reply) => account(reply, false),
+          );
         } else throw err;
       }
       const { reply, cached } = outcome;
@@ -168,16 +183,17 @@ export class OpenAiCompatibleClient implements LlmClient {
       this.shared.stats.errors++;
       const message = redact(errorMessage(err), this.settings.apiKey);
       // A reply already accounted for (paid, recorded) whose caching failed: its record stands, no second one.
-      if (record === undefined) await recordCall(meta.calls, {
-        stage: meta.stage,
-        model: this.model,
-        promptTokens: 0,
-        completionTokens: 0,
-        latencyMs: performance.now() - started,
-        cached: false,
-        costUsd: 0,
-        error: message,
-      });
+      if (record === undefined)
+        await recordCall(meta.calls, {
+          stage: meta.stage,
+          model: this.model,
+          promptTokens: 0,
+          completionTokens: 0,
+          latencyMs: performance.now() - started,
+          cached: false,
+          costUsd: 0,
+          error: message,
+        });
       if (err instanceof LlmCallError) throw err;
       throw new LlmCallError(
         `${this.role} call (${meta.stage}, ${this.model}) failed after ${attempts} attempt(s): ${message}`,
@@ -219,7 +235,11 @@ export class OpenAiCompatibleClient implements LlmClient {
    * The request exactly as `chat` would send it and its reply-cache key, without sending it (the batch queue and the
    * cost estimate build requests this way).
    */
-  prepare(request: ChatRequest): { body: ChatCompletionCreateParamsNonStreaming; material: CacheKeyMaterial; key: string } {
+  prepare(request: ChatRequest): {
+    body: ChatCompletionCreateParamsNonStreaming;
+    material: CacheKeyMaterial;
+    key: string;
+  } {
     const { body, material } = this.buildRequest(request);
     return { body, material, key: cacheKey(material) };
   }
@@ -227,11 +247,18 @@ export class OpenAiCompatibleClient implements LlmClient {
   /** The most a request can cost: its prompt counted with the tokenizer, the whole output limit, no cache discount. */
   worstCaseCostUsd(body: ChatCompletionCreateParamsNonStreaming, batch = false): number {
     const limit = (body.max_tokens ?? body.max_completion_tokens ?? UNBOUNDED_OUTPUT_TOKENS) as number;
-    return callCostUsd(this.settings.prices, this.model, countChatTokens(body.messages as ChatMessage[]), limit, { batch });
+    return callCostUsd(this.settings.prices, this.model, countChatTokens(body.messages as ChatMessage[]), limit, {
+      batch,
+    });
   }
 
   /** Parses one reply body as `chat` does (for Batch API output lines): throws MalformedReplyError when unusable. */
-  replyOf(completion: ChatCompletion, body: ChatCompletionCreateParamsNonStreaming, wantsJson: boolean, latencyMs: number): CachedReply {
+  replyOf(
+    completion: ChatCompletion,
+    body: ChatCompletionCreateParamsNonStreaming,
+    wantsJson: boolean,
+    latencyMs: number,
+  ): CachedReply {
     return toReply(completion, body, wantsJson, latencyMs);
   }
 
@@ -262,7 +289,10 @@ export class OpenAiCompatibleClient implements LlmClient {
       throw new PostponedError('batch', `${this.role} request (${stage}) queued for the Batch API`);
     }
     const promise = (async () => {
-      const ticket = this.shared.budget?.reserve(this.worstCaseCostUsd(body), `${this.role} call (${stage}, ${this.model})`);
+      const ticket = this.shared.budget?.reserve(
+        this.worstCaseCostUsd(body),
+        `${this.role} call (${stage}, ${this.model})`,
+      );
       let reply: CachedReply;
       try {
         reply = await this.withRetries(body, wantsJson, stage, onAttempt);
@@ -346,7 +376,8 @@ export class OpenAiCompatibleClient implements LlmClient {
         });
       } catch (caught) {
         // The cap's own error, not the SDK's "Connection error." it is wrapped in (src/core/reply-limit.ts).
-        const err = caught instanceof APIConnectionError && caught.cause instanceof ReplyTooLargeError ? caught.cause : caught;
+        const err =
+          caught instanceof APIConnectionError && caught.cause instanceof ReplyTooLargeError ? caught.cause : caught;
         if (!isRetryable(err) || attempt >= this.settings.maxRetries) {
           if (!isRetryable(err)) throw err;
           throw new LlmCallError(
@@ -377,7 +408,8 @@ function rejectsStructuredOutput(err: unknown): boolean {
 
 function describe(err: unknown): string {
   // oneLine: a proxy's HTML error page is quoted by its title, never stored whole in an error row.
-  if (err instanceof APIError && err.status !== undefined) return `HTTP ${err.status}: ${oneLine(errorMessage(err), 300)}`;
+  if (err instanceof APIError && err.status !== undefined)
+    return `HTTP ${err.status}: ${oneLine(errorMessage(err), 300)}`;
   return oneLine(errorMessage(err), 300);
 }
 
@@ -394,7 +426,8 @@ function toReply(
   if (text.trim() === '') throw new MalformedReplyError('reply content is empty');
   if (wantsJson && !parseJsonReply(text).ok) throw new MalformedReplyError('reply holds no parseable JSON');
   const usage = completion.usage;
-  const hasUsage = usage != null && typeof usage.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number';
+  const hasUsage =
+    usage != null && typeof usage.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number';
   const reply: CachedReply = {
     text,
     model: typeof completion.model === 'string' ? completion.model : body.model,

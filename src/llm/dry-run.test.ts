@@ -14,13 +14,24 @@ describe('dry-run replies', () => {
     const classifier = schemaBoundTokens(REPLY_JSON_SCHEMA)!;
     expect(classifier).toBeGreaterThan(30);
     expect(classifier).toBeLessThan(120); // under the classifier's own limit, so the bound is the tighter figure
-    expect(schemaBoundTokens({ type: 'object', properties: { entities: { type: 'array', items: { type: 'string' } } } })).toBeUndefined();
+    expect(
+      schemaBoundTokens({ type: 'object', properties: { entities: { type: 'array', items: { type: 'string' } } } }),
+    ).toBeUndefined();
     expect(schemaBoundTokens({ type: 'string' })).toBeUndefined();
   });
 
   it('make the smallest valid instance of a schema (required fields, first enum value, 中文 enums kept)', () => {
     expect(schemaExample(LOCOMO_JUDGE_SCHEMA)).toEqual({ label: 'CORRECT' });
-    expect(schemaExample({ type: 'object', required: ['a', 'b'], properties: { a: { type: 'array', minItems: 1, items: { type: 'string', enum: ['是', '否'] } }, b: { type: 'integer', minimum: 2 }, c: { type: 'string' } } }))
-      .toEqual({ a: ['是'], b: 2 });
+    expect(
+      schemaExample({
+        type: 'object',
+        required: ['a', 'b'],
+        properties: {
+          a: { type: 'array', minItems: 1, items: { type: 'string', enum: ['是', '否'] } },
+          b: { type: 'integer', minimum: 2 },
+          c: { type: 'string' },
+        },
+      }),
+    ).toEqual({ a: ['是'], b: 2 });
   });
 });

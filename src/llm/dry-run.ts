@@ -80,14 +80,31 @@ export class DryLlmProvider implements LlmProvider {
     return this.real.cache;
   }
 
-  private async chat(role: LlmRole, request: ChatRequest, meta: { stage: string; calls: CallRecord[] }): Promise<ChatResult> {
+  private async chat(
+    role: LlmRole,
+    request: ChatRequest,
+    meta: { stage: string; calls: CallRecord[] },
+  ): Promise<ChatResult> {
     const real = this.real.client(role);
     const { body, key } = real.prepare(request);
     const owner = callOwner(meta.calls) ?? { dataset: '', questionId: '', method: '' };
     const id = `${owner.dataset}\t${owner.method}\t${meta.stage}`;
     let tally = this.tallies.get(id);
     if (!tally) {
-      tally = { dataset: owner.dataset, method: owner.method, stage: meta.stage, role, model: real.model, calls: 0, hits: 0, inputTokens: 0, outputTokens: 0, paidInputTokens: 0, paidOutputTokens: 0, outputFrom: new Set() };
+      tally = {
+        dataset: owner.dataset,
+        method: owner.method,
+        stage: meta.stage,
+        role,
+        model: real.model,
+        calls: 0,
+        hits: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        paidInputTokens: 0,
+        paidOutputTokens: 0,
+        outputFrom: new Set(),
+      };
       this.tallies.set(id, tally);
     }
     const stageKey = `${real.model}\t${meta.stage}`;
@@ -106,13 +123,14 @@ export class DryLlmProvider implements LlmProvider {
       const limit = (body.max_tokens ?? body.max_completion_tokens ?? undefined) as number | undefined;
       const bound = request.jsonSchema ? schemaBoundTokens(request.jsonSchema.schema) : undefined;
       const calibrated = this.options.outputTokens?.get(stageKey);
-      const [tokens, from] = calibrated !== undefined
-        ? [calibrated, 'cache-mean' as const]
-        : bound !== undefined && (limit === undefined || bound < limit)
-          ? [bound, 'schema' as const]
-          : limit !== undefined
-            ? [limit, 'limit' as const]
-            : [DEFAULT_OUTPUT_LIMIT, 'default' as const];
+      const [tokens, from] =
+        calibrated !== undefined
+          ? [calibrated, 'cache-mean' as const]
+          : bound !== undefined && (limit === undefined || bound < limit)
+            ? [bound, 'schema' as const]
+            : limit !== undefined
+              ? [limit, 'limit' as const]
+              : [DEFAULT_OUTPUT_LIMIT, 'default' as const];
       completionTokens = Math.max(1, Math.round(tokens));
       tally.outputFrom.add(from);
       text = madeUpReply(meta.stage, request, completionTokens, key);
@@ -128,8 +146,24 @@ export class DryLlmProvider implements LlmProvider {
     }
     const costUsd = real.costOf({ promptTokens, completionTokens });
     // Recorded like a real call (a hit as cached), so the run's rows and failure accounting behave as in a real run.
-    await recordCall(meta.calls, { stage: meta.stage, model: real.model, promptTokens, completionTokens, latencyMs: 0, cached: hit, costUsd });
-    const result: ChatResult = { text, model: real.model, cached: hit, promptTokens, completionTokens, latencyMs: 0, costUsd };
+    await recordCall(meta.calls, {
+      stage: meta.stage,
+      model: real.model,
+      promptTokens,
+      completionTokens,
+      latencyMs: 0,
+      cached: hit,
+      costUsd,
+    });
+    const result: ChatResult = {
+      text,
+      model: real.model,
+      cached: hit,
+      promptTokens,
+      completionTokens,
+      latencyMs: 0,
+      costUsd,
+    };
     if (stored?.logprobs) result.logprobs = stored.logprobs;
     if (request.jsonSchema) {
       const parsed = parseJsonReply(text);

@@ -24,7 +24,8 @@ describe('parseJsonReply', () => {
 });
 
 describe('retry policy', () => {
-  const api = (status: number, headers: Record<string, string> = {}) => APIError.generate(status, { message: 'x' }, 'x', new Headers(headers));
+  const api = (status: number, headers: Record<string, string> = {}) =>
+    APIError.generate(status, { message: 'x' }, 'x', new Headers(headers));
 
   it('retries 429, 5xx, 408, timeouts and malformed replies, not other 4xx', () => {
     expect([429, 500, 502, 503, 408].map((s) => isRetryable(api(s)))).toEqual([true, true, true, true, true]);

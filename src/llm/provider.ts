@@ -74,7 +74,11 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
   // Checked before any call: a cache that cannot take writes would fail every call alike.
   // A cache on a read-only mount (a shared copy holding every reply) is usable as it is: the message says how.
   if (config.cache.mode === 'read-write') {
-    ensureWritableDir(cacheDir, 'LLM cache folder', `${config.cache.dir !== undefined ? 'set llm.cache.dir to a writable folder' : CACHE_DIR_HINT}, or set llm.cache.mode: read-only to use the replies it holds without adding any`);
+    ensureWritableDir(
+      cacheDir,
+      'LLM cache folder',
+      `${config.cache.dir !== undefined ? 'set llm.cache.dir to a writable folder' : CACHE_DIR_HINT}, or set llm.cache.mode: read-only to use the replies it holds without adding any`,
+    );
   }
   const shared: ClientShared = {
     cache: new LlmCache(cacheDir, config.cache.mode),
@@ -127,7 +131,10 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
   const clientOf = (role: LlmRole): OpenAiCompatibleClient => {
     const client = clients.get(role);
     if (!client) {
-      throw new InputError(`this experiment configures no "${role}" model; add llm.roles.${role} to the config`, 'llm.roles');
+      throw new InputError(
+        `this experiment configures no "${role}" model; add llm.roles.${role} to the config`,
+        'llm.roles',
+      );
     }
     return client;
   };

@@ -36,7 +36,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function runChild(kill: boolean): Promise<{ lines: { i: number; text: string; cached: boolean }[]; signal: string | null }> {
+function runChild(
+  kill: boolean,
+): Promise<{ lines: { i: number; text: string; cached: boolean }[]; signal: string | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
       env: { ...process.env, CHILD_N: '8', CHILD_CACHE_DIR: dir, CHILD_BASE_URL: server.baseURL, CHILD_KEY: KEY },
@@ -50,7 +52,10 @@ function runChild(kill: boolean): Promise<{ lines: { i: number; text: string; ca
     child.on('error', reject);
     child.on('close', (code, signal) => {
       if (code !== 0 && signal === null) reject(new Error(`child failed (${code}): ${err}`));
-      const lines = out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { i: number; text: string; cached: boolean });
+      const lines = out
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as { i: number; text: string; cached: boolean });
       resolve({ lines, signal });
     });
   });

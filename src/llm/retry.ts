@@ -12,7 +12,6 @@ import { InvalidReplyTextError, ReplyTooLargeError } from '../core/reply-limit.t
 // The SDK-free helpers live in backoff.ts (plain-HTTP clients use them without loading the openai SDK).
 export { backoffDelayMs, MAX_BACKOFF_MS, retryAfterFromHeaders, sleep } from './backoff.ts';
 
-
 export function isRetryable(err: unknown): boolean {
   // A reply over the size cap reaches the SDK as a failed fetch: the same request would get the same reply.
   if (err instanceof APIConnectionError) return !(err.cause instanceof ReplyTooLargeError); // includes APIConnectionTimeoutError

@@ -31,14 +31,21 @@ export function claimLabel(v: Pick<VerdictRow, 'claim' | 'methodA' | 'methodB' |
   const b = mark(v.methodB, marks);
   if (v.claim.startsWith('ablation:')) return variationLabel(v.claim.slice('ablation:'.length));
   switch (v.claim) {
-    case 'factual-high-weak-low': return `${a}: factual − ${v.adaptType === 'all' ? 'weak types' : v.adaptType}`;
-    case 'overhead': return `${a} ÷ ${b} (time)`;
-    case 'premise-single-strategy': return `oracle − every single strategy (closest: ${b})`;
-    case 'oracle-vs-best-single': return `oracle − ${b} (best single)`;
-    case 'adaptmr-vs-strongest': return `${a} − ${b} (strongest)`;
+    case 'factual-high-weak-low':
+      return `${a}: factual − ${v.adaptType === 'all' ? 'weak types' : v.adaptType}`;
+    case 'overhead':
+      return `${a} ÷ ${b} (time)`;
+    case 'premise-single-strategy':
+      return `oracle − every single strategy (closest: ${b})`;
+    case 'oracle-vs-best-single':
+      return `oracle − ${b} (best single)`;
+    case 'adaptmr-vs-strongest':
+      return `${a} − ${b} (strongest)`;
     case 'adaptmr-over-bm25':
-    case 'adaptmr-over-hybrid': return `${a} − ${b} (its first stage)`;
-    default: return v.methodB === null ? a : `${a} − ${b}`;
+    case 'adaptmr-over-hybrid':
+      return `${a} − ${b} (its first stage)`;
+    default:
+      return v.methodB === null ? a : `${a} − ${b}`;
   }
 }
 

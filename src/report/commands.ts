@@ -28,16 +28,36 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       .positional('file', { type: 'string', demandOption: true, describe: 'results .duckdb file (opened read-only)' })
       .option('out', { type: 'string', describe: 'output folder for charts/ (default: the results file folder)' })
       .option('level', { choices: ['session', 'turn'], default: REPORT_DEFAULTS.level })
-      .option('k', intListFlag('k', 1, { default: [...REPORT_DEFAULTS.ks], describe: 'cutoffs; the chart uses the first' }))
-      .option('metric', { type: 'string', default: REPORT_DEFAULTS.metric, describe: 'retrieval metric id (recall_any, recall_all, ndcg_any…)' })
-      .option('html', { type: 'string', describe: 'write one self-contained HTML page (charts, tables, per-question drill-down) instead' })
-      .option('data-dir', { type: 'string', describe: 'with --html: where the datasets are, to show the ranked units\' text (default: as `adaptmr run`)' })
-      .option('summary', { type: 'boolean', default: false, describe: 'print only each dataset\'s headline table by type (with CIs), the oracle table and the stored verdicts, one line each' }),
+      .option(
+        'k',
+        intListFlag('k', 1, { default: [...REPORT_DEFAULTS.ks], describe: 'cutoffs; the chart uses the first' }),
+      )
+      .option('metric', {
+        type: 'string',
+        default: REPORT_DEFAULTS.metric,
+        describe: 'retrieval metric id (recall_any, recall_all, ndcg_any…)',
+      })
+      .option('html', {
+        type: 'string',
+        describe: 'write one self-contained HTML page (charts, tables, per-question drill-down) instead',
+      })
+      .option('data-dir', {
+        type: 'string',
+        describe: "with --html: where the datasets are, to show the ranked units' text (default: as `adaptmr run`)",
+      })
+      .option('summary', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "print only each dataset's headline table by type (with CIs), the oracle table and the stored verdicts, one line each",
+      }),
   handler: async (argv) => {
     if (argv.html) {
       const { writeHtmlReport } = await import('./html/html-report.ts');
       const s = await writeHtmlReport(argv.file, argv.html, { dataDir: argv['data-dir'] });
-      console.log(`html report: ${s.path} (${(s.bytes / 1e6).toFixed(1)} MB; charts: ${s.charts.join(', ') || 'none'}; ${s.questions} questions)`);
+      console.log(
+        `html report: ${s.path} (${(s.bytes / 1e6).toFixed(1)} MB; charts: ${s.charts.join(', ') || 'none'}; ${s.questions} questions)`,
+      );
       return;
     }
     if (argv.summary) {
@@ -46,7 +66,10 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       return;
     }
     const out = await runReport(argv.file, {
-      metric: argv.metric, level: argv.level, ks: argv.k, ...(argv.out ? { outDir: argv.out } : {}),
+      metric: argv.metric,
+      level: argv.level,
+      ks: argv.k,
+      ...(argv.out ? { outDir: argv.out } : {}),
     });
     console.log(out.text);
     for (const c of [out.chart, out.qaChart]) {

@@ -38,27 +38,63 @@ export function formatComparison(c: Pick<ComparisonCell, 'meanDiff' | 'ciLow' | 
 }
 
 interface Row {
-  run: string; dataset: string; method_a: string; method_b: string; granularity: string | null; adapt_type: string; n_pairs: number;
-  n_excluded: number; mean_diff: number; ci_low: number; ci_high: number; p_value: number; p_holm: number; test: string; bootstrap: string;
+  run: string;
+  dataset: string;
+  method_a: string;
+  method_b: string;
+  granularity: string | null;
+  adapt_type: string;
+  n_pairs: number;
+  n_excluded: number;
+  mean_diff: number;
+  ci_low: number;
+  ci_high: number;
+  p_value: number;
+  p_holm: number;
+  test: string;
+  bootstrap: string;
 }
 
-export async function loadComparisons(store: ResultStore, q: { metric: string; level: string; k: number | null }): Promise<ComparisonCell[]> {
+export async function loadComparisons(
+  store: ResultStore,
+  q: { metric: string; level: string; k: number | null },
+): Promise<ComparisonCell[]> {
   const rows = await store.query<Row>(
     `SELECT c.*, m.granularity FROM comparisons c LEFT JOIN methods m ON m.run_id = c.run AND m.method = c.method_a
      WHERE c.metric = $1 AND c.level = $2 AND c.k IS NOT DISTINCT FROM $3 ORDER BY c.dataset, c.run, c.method_a, c.adapt_type`,
-    [q.metric, q.level, q.k]);
+    [q.metric, q.level, q.k],
+  );
   return rows.map((r) => ({
-    run: r.run, dataset: r.dataset, methodA: r.method_a, methodB: r.method_b, granularity: r.granularity ?? '', adaptType: r.adapt_type,
-    nPairs: r.n_pairs, nExcluded: r.n_excluded, meanDiff: r.mean_diff, ciLow: r.ci_low, ciHigh: r.ci_high, pValue: r.p_value,
-    pHolm: r.p_holm, test: r.test, bootstrap: r.bootstrap,
+    run: r.run,
+    dataset: r.dataset,
+    methodA: r.method_a,
+    methodB: r.method_b,
+    granularity: r.granularity ?? '',
+    adaptType: r.adapt_type,
+    nPairs: r.n_pairs,
+    nExcluded: r.n_excluded,
+    meanDiff: r.mean_diff,
+    ciLow: r.ci_low,
+    ciHigh: r.ci_high,
+    pValue: r.p_value,
+    pHolm: r.p_holm,
+    test: r.test,
+    bootstrap: r.bootstrap,
   }));
 }
 
 /** One row per dataset × method (vs its reference), one column per type; null when there are no comparisons. */
-export function comparisonsTable(cells: readonly ComparisonCell[], title: string, label: (k: SeriesKey) => string): string | null {
+export function comparisonsTable(
+  cells: readonly ComparisonCell[],
+  title: string,
+  label: (k: SeriesKey) => string,
+): string | null {
   if (cells.length === 0) return null;
   const columns = typeColumns(cells.map((c) => c.adaptType));
-  const table = new Table({ head: ['dataset', 'method', 'vs', ...columns], style: { head: [], border: [], compact: true } });
+  const table = new Table({
+    head: ['dataset', 'method', 'vs', ...columns],
+    style: { head: [], border: [], compact: true },
+  });
   const groups = new Map<string, ComparisonCell[]>();
   for (const c of cells) {
     const key = `${c.dataset}\t${c.run}\t${c.methodA}\t${c.methodB}`;
@@ -67,11 +103,15 @@ export function comparisonsTable(cells: readonly ComparisonCell[], title: string
   for (const list of groups.values()) {
     const c0 = list[0]!;
     const byType = new Map(list.map((c) => [c.adaptType, c]));
-    table.push([c0.dataset, label({ run_id: c0.run, method: c0.methodA, granularity: c0.granularity }), c0.methodB,
+    table.push([
+      c0.dataset,
+      label({ run_id: c0.run, method: c0.methodA, granularity: c0.granularity }),
+      c0.methodB,
       ...columns.map((t) => {
         const c = byType.get(t);
         return c ? `${formatComparison(c)}${c.nExcluded > 0 ? ` (${c.nExcluded} excl.)` : ''}` : '—';
-      })]);
+      }),
+    ]);
   }
   const tests = [...new Set(cells.map((c) => c.test))].join(', ');
   const boots = [...new Set(cells.map((c) => `${c.dataset}: ${c.bootstrap}`))].join('; ');

@@ -30,7 +30,12 @@ export function confusionChartSpec(r: EvalResult): TopLevelSpec {
       {
         mark: 'rect',
         encoding: {
-          color: { field: 'share', type: 'quantitative', title: 'share of gold row', scale: { domain: [0, 1], scheme: 'blues' } },
+          color: {
+            field: 'share',
+            type: 'quantitative',
+            title: 'share of gold row',
+            scale: { domain: [0, 1], scheme: 'blues' },
+          },
         },
       },
       {

@@ -44,11 +44,30 @@ SELECT acc.run_id, acc.dataset, acc.method, acc.granularity, acc.n, acc.correct,
 FROM acc LEFT JOIN cost ON cost.run_id = acc.run_id AND cost.dataset = acc.dataset AND cost.method = acc.method
 ORDER BY acc.dataset, acc.method, acc.run_id`;
 
-export async function loadCostPerCorrect(store: ResultStore, label: (r: SeriesKey) => string): Promise<CostPerCorrectRow[]> {
-  const rows = await store.query<SeriesKey & { dataset: string; n: number; correct: number; cost: number; cached_share: number | null; batch_share: number | null }>(SQL);
+export async function loadCostPerCorrect(
+  store: ResultStore,
+  label: (r: SeriesKey) => string,
+): Promise<CostPerCorrectRow[]> {
+  const rows = await store.query<
+    SeriesKey & {
+      dataset: string;
+      n: number;
+      correct: number;
+      cost: number;
+      cached_share: number | null;
+      batch_share: number | null;
+    }
+  >(SQL);
   return rows.map((r) => ({
-    dataset: r.dataset, series: label(r), n: r.n, correct: r.correct, accuracy: r.n > 0 ? r.correct / r.n : 0, costUsd: r.cost,
-    perCorrectUsd: r.correct > 0 ? r.cost / r.correct : null, cachedShare: r.cached_share, batchShare: r.batch_share,
+    dataset: r.dataset,
+    series: label(r),
+    n: r.n,
+    correct: r.correct,
+    accuracy: r.n > 0 ? r.correct / r.n : 0,
+    costUsd: r.cost,
+    perCorrectUsd: r.correct > 0 ? r.cost / r.correct : null,
+    cachedShare: r.cached_share,
+    batchShare: r.batch_share,
   }));
 }
 
@@ -57,13 +76,25 @@ const pct = (x: number | null): string => (x === null ? '' : `${(x * 100).toFixe
 /** The table, or null when no method has judged answers. */
 export function costPerCorrectTable(rows: readonly CostPerCorrectRow[]): string | null {
   if (rows.length === 0) return null;
-  const table = new Table({ head: ['dataset', 'method', 'n', 'correct', 'accuracy', 'method cost', '$ / correct', 'prompt-cached', 'batch'], style: { head: [], border: [], compact: true } });
+  const table = new Table({
+    head: ['dataset', 'method', 'n', 'correct', 'accuracy', 'method cost', '$ / correct', 'prompt-cached', 'batch'],
+    style: { head: [], border: [], compact: true },
+  });
   for (const r of rows) {
-    table.push([r.dataset, r.series, r.n, r.correct.toFixed(1), r.accuracy.toFixed(3), `$${r.costUsd.toFixed(4)}`,
-      r.perCorrectUsd === null ? 'n/a' : `$${r.perCorrectUsd.toFixed(4)}`, pct(r.cachedShare), pct(r.batchShare)]);
+    table.push([
+      r.dataset,
+      r.series,
+      r.n,
+      r.correct.toFixed(1),
+      r.accuracy.toFixed(3),
+      `$${r.costUsd.toFixed(4)}`,
+      r.perCorrectUsd === null ? 'n/a' : `$${r.perCorrectUsd.toFixed(4)}`,
+      pct(r.cachedShare),
+      pct(r.batchShare),
+    ]);
   }
   return [
-    'Cost per correct answer — the method\'s LLM cost (retrieval steps and reader; judge excluded) ÷ questions judged correct (counted questions)',
+    "Cost per correct answer — the method's LLM cost (retrieval steps and reader; judge excluded) ÷ questions judged correct (counted questions)",
     table.toString(),
   ].join('\n');
 }
@@ -76,7 +107,10 @@ export interface CutoffAccuracyRow {
   mean: number;
 }
 
-export async function loadCutoffAccuracy(store: ResultStore, label: (r: SeriesKey) => string): Promise<CutoffAccuracyRow[]> {
+export async function loadCutoffAccuracy(
+  store: ResultStore,
+  label: (r: SeriesKey) => string,
+): Promise<CutoffAccuracyRow[]> {
   const rows = await store.query<SeriesKey & { dataset: string; k: number; n: number; mean: number }>(
     `SELECT run_id, dataset, method, granularity, k, n, mean FROM scores_by_type
      WHERE level = 'qa' AND metric = 'accuracy' AND k IS NOT NULL AND adapt_type = 'all' AND native_type = 'all'
@@ -94,13 +128,24 @@ export function cutoffAccuracyTable(rows: readonly CutoffAccuracyRow[]): string 
     const key = `${r.dataset}\t${r.series}`;
     byMethod.set(key, [...(byMethod.get(key) ?? []), r]);
   }
-  const table = new Table({ head: ['dataset', 'method', 'n', ...ks.map((k) => `top ${k}`)], style: { head: [], border: [], compact: true } });
+  const table = new Table({
+    head: ['dataset', 'method', 'n', ...ks.map((k) => `top ${k}`)],
+    style: { head: [], border: [], compact: true },
+  });
   for (const [key, list] of byMethod) {
     const [dataset, series] = key.split('\t');
-    table.push([dataset!, series!, list[0]!.n, ...ks.map((k) => {
-      const cell = list.find((r) => r.k === k);
-      return cell ? cell.mean.toFixed(3) : '';
-    })]);
+    table.push([
+      dataset!,
+      series!,
+      list[0]!.n,
+      ...ks.map((k) => {
+        const cell = list.find((r) => r.k === k);
+        return cell ? cell.mean.toFixed(3) : '';
+      }),
+    ]);
   }
-  return ['QA accuracy by retrieval cutoff (qa.ks: one retrieval, read at each cutoff; counted questions)', table.toString()].join('\n');
+  return [
+    'QA accuracy by retrieval cutoff (qa.ks: one retrieval, read at each cutoff; counted questions)',
+    table.toString(),
+  ].join('\n');
 }

@@ -79,9 +79,21 @@ ORDER BY dataset, method, run_id, stage <> 'retrieval', stage`;
 export async function loadStageCosts(store: ResultStore, label: (r: SeriesKey) => string): Promise<StageCostRow[]> {
   const rows = await store.query<Row>(SQL);
   return rows.map((r) => ({
-    dataset: r.dataset, series: label(r), stage: r.stage, calls: r.calls, errors: r.errors, p50Ms: r.p50, p95Ms: r.p95,
-    meanPromptTokens: r.prompt, meanCompletionTokens: r.completion, cacheHitShare: r.hits, costUsd: r.cost,
-    spentUsd: r.spent, cachedTokenShare: r.cached_share, batchShare: r.batch_share, meanContextTokens: r.context,
+    dataset: r.dataset,
+    series: label(r),
+    stage: r.stage,
+    calls: r.calls,
+    errors: r.errors,
+    p50Ms: r.p50,
+    p95Ms: r.p95,
+    meanPromptTokens: r.prompt,
+    meanCompletionTokens: r.completion,
+    cacheHitShare: r.hits,
+    costUsd: r.cost,
+    spentUsd: r.spent,
+    cachedTokenShare: r.cached_share,
+    batchShare: r.batch_share,
+    meanContextTokens: r.context,
   }));
 }
 
@@ -92,14 +104,42 @@ const share = (x: number | null): string => (x === null ? '' : `${(x * 100).toFi
 /** The table, or null when the file has no LLM calls (a retrieval-only file keeps its report as before). */
 export function stageCostTable(rows: readonly StageCostRow[]): string | null {
   if (!rows.some((r) => r.stage !== 'retrieval')) return null;
-  const head = ['dataset', 'method', 'stage', 'calls', 'errors', 'p50 ms', 'p95 ms', 'prompt tok', 'compl. tok',
-    'cache hits', 'prompt-cached', 'batch', 'cost', 'spent', 'reader ctx tok'];
+  const head = [
+    'dataset',
+    'method',
+    'stage',
+    'calls',
+    'errors',
+    'p50 ms',
+    'p95 ms',
+    'prompt tok',
+    'compl. tok',
+    'cache hits',
+    'prompt-cached',
+    'batch',
+    'cost',
+    'spent',
+    'reader ctx tok',
+  ];
   const table = new Table({ head, style: { head: [], border: [], compact: true } });
   for (const r of rows) {
-    table.push([r.dataset, r.series, r.stage, r.calls, r.errors || '', fixed(r.p50Ms, 1), fixed(r.p95Ms, 1),
-      fixed(r.meanPromptTokens, 0), fixed(r.meanCompletionTokens, 0),
-      share(r.cacheHitShare), share(r.cachedTokenShare), share(r.batchShare), usd(r.costUsd), usd(r.spentUsd),
-      fixed(r.meanContextTokens, 0)]);
+    table.push([
+      r.dataset,
+      r.series,
+      r.stage,
+      r.calls,
+      r.errors || '',
+      fixed(r.p50Ms, 1),
+      fixed(r.p95Ms, 1),
+      fixed(r.meanPromptTokens, 0),
+      fixed(r.meanCompletionTokens, 0),
+      share(r.cacheHitShare),
+      share(r.cachedTokenShare),
+      share(r.batchShare),
+      usd(r.costUsd),
+      usd(r.spentUsd),
+      fixed(r.meanContextTokens, 0),
+    ]);
   }
   const cost = rows.reduce((s, r) => s + (r.costUsd ?? 0), 0);
   const spent = rows.reduce((s, r) => s + (r.spentUsd ?? 0), 0);

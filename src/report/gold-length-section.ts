@@ -9,7 +9,13 @@
  */
 import Table from 'cli-table3';
 import { majorityVerdict } from '../eval/qa/agreement/index.ts';
-import { answerWords, LENGTH_BUCKETS, LENGTH_WARNING_SHARE, lengthBucket, READER_WORD_LIMITS } from '../eval/qa/answer-length.ts';
+import {
+  answerWords,
+  LENGTH_BUCKETS,
+  LENGTH_WARNING_SHARE,
+  lengthBucket,
+  READER_WORD_LIMITS,
+} from '../eval/qa/answer-length.ts';
 import { primaryJudgeOf } from '../eval/qa/panel.ts';
 import { countTokens } from '../llm/tokens.ts';
 import type { ResultStore } from '../store/index.ts';
@@ -29,32 +35,63 @@ export async function goldVersionsSection(store: ResultStore, label: Label): Pro
   if (!has || has.n === 0) return null;
   const runs = await store.query<{ run_id: string; config_json: string }>('SELECT run_id, config_json FROM runs');
   const primary = new Map(runs.map((r) => [r.run_id, primaryJudgeOf(r.config_json)]));
-  const rows = await store.query<{ run_id: string; dataset: string; question_id: string; method: string; granularity: string; gold: string; judge: string; correct: boolean[]; adapt_type: string }>(
+  const rows = await store.query<{
+    run_id: string;
+    dataset: string;
+    question_id: string;
+    method: string;
+    granularity: string;
+    gold: string;
+    judge: string;
+    correct: boolean[];
+    adapt_type: string;
+  }>(
     `SELECT v.run_id, v.dataset, v.question_id, v.method, s.granularity, v.gold, v.judge, v.correct, q.adapt_type FROM answer_verdicts v
      JOIN questions q ON q.run_id = v.run_id AND q.dataset = v.dataset AND q.question_id = v.question_id
      JOIN scores s ON s.run_id = v.run_id AND s.dataset = v.dataset AND s.question_id = v.question_id AND s.method = v.method
        AND s.level = 'qa' AND s.metric = 'accuracy' AND s.counted
      WHERE v.probe = '' AND v.dataset IN (SELECT dataset FROM gold_versions WHERE version = 'errata')
-     ORDER BY ALL`);
+     ORDER BY ALL`,
+  );
   const mine = rows.filter((r) => r.judge === primary.get(r.run_id));
-  const changed = new Set((await store.query<{ run_id: string; dataset: string; question_id: string }>(
-    `SELECT run_id, dataset, question_id FROM gold_versions WHERE version = 'errata'`)).map((g) => `${g.run_id}\t${g.dataset}\t${g.question_id}`));
+  const changed = new Set(
+    (
+      await store.query<{ run_id: string; dataset: string; question_id: string }>(
+        `SELECT run_id, dataset, question_id FROM gold_versions WHERE version = 'errata'`,
+      )
+    ).map((g) => `${g.run_id}\t${g.dataset}\t${g.question_id}`),
+  );
   const table = new Table({ head: ['dataset', 'method', 'gold', ...TYPE_COLUMNS], style });
-  const series = [...new Set(mine.map((r) => `${r.dataset}\t${label({ run_id: r.run_id, method: r.method, granularity: r.granularity })}`))];
+  const series = [
+    ...new Set(
+      mine.map((r) => `${r.dataset}\t${label({ run_id: r.run_id, method: r.method, granularity: r.granularity })}`),
+    ),
+  ];
   for (const key of series) {
     const [dataset = '', name = ''] = key.split('\t');
     for (const gold of ['original', 'errata']) {
-      const cells = mine.filter((r) => r.dataset === dataset && label({ run_id: r.run_id, method: r.method, granularity: r.granularity }) === name && r.gold === gold);
-      table.push([dataset, name, gold, ...TYPE_COLUMNS.map((t) => {
-        const of = cells.filter((r) => t === 'all' || r.adapt_type === t);
-        return of.length === 0 ? '—' : `${share(of.map((r) => majorityVerdict(r.correct)))} (${of.length})`;
-      })]);
+      const cells = mine.filter(
+        (r) =>
+          r.dataset === dataset &&
+          label({ run_id: r.run_id, method: r.method, granularity: r.granularity }) === name &&
+          r.gold === gold,
+      );
+      table.push([
+        dataset,
+        name,
+        gold,
+        ...TYPE_COLUMNS.map((t) => {
+          const of = cells.filter((r) => t === 'all' || r.adapt_type === t);
+          return of.length === 0 ? '—' : `${share(of.map((r) => majorityVerdict(r.correct)))} (${of.length})`;
+        }),
+      ]);
     }
   }
   // Ceilings over the counted questions that have an answer in the table.
   for (const dataset of [...new Set(mine.map((r) => r.dataset))]) {
     const questions = new Map<string, string>();
-    for (const r of mine.filter((x) => x.dataset === dataset)) questions.set(`${r.run_id}\t${r.dataset}\t${r.question_id}`, r.adapt_type);
+    for (const r of mine.filter((x) => x.dataset === dataset))
+      questions.set(`${r.run_id}\t${r.dataset}\t${r.question_id}`, r.adapt_type);
     const ceiling = (t: string) => {
       const ids = [...questions].filter(([, type]) => t === 'all' || type === t).map(([id]) => id);
       if (ids.length === 0) return '—';
@@ -62,7 +99,12 @@ export async function goldVersionsSection(store: ResultStore, label: Label): Pro
       return `${pct(1 - wrongKey / ids.length)} (${wrongKey} of ${ids.length} corrected)`;
     };
     table.push([dataset, 'ceiling', 'original', ...TYPE_COLUMNS.map(ceiling)]);
-    table.push([dataset, 'ceiling', 'errata', ...TYPE_COLUMNS.map((t) => ([...questions.values()].some((type) => t === 'all' || type === t) ? '100.0%' : '—'))]);
+    table.push([
+      dataset,
+      'ceiling',
+      'errata',
+      ...TYPE_COLUMNS.map((t) => ([...questions.values()].some((type) => t === 'all' || type === t) ? '100.0%' : '—')),
+    ]);
   }
   return [
     'QA accuracy against the original and the corrected (LoCoMo audit errata) answer key, primary judge  — cells: accuracy (n)',
@@ -72,12 +114,21 @@ export async function goldVersionsSection(store: ResultStore, label: Label): Pro
 }
 
 export async function answerLengthSection(store: ResultStore, label: Label): Promise<string | null> {
-  const rows = await store.query<{ run_id: string; method: string; granularity: string; answer: string; answer_tokens: number | null; value: number; capabilities: string | null }>(
+  const rows = await store.query<{
+    run_id: string;
+    method: string;
+    granularity: string;
+    answer: string;
+    answer_tokens: number | null;
+    value: number;
+    capabilities: string | null;
+  }>(
     `SELECT a.run_id, a.method, s.granularity, a.answer, a.answer_tokens, s.value, m.capabilities FROM answers a
      JOIN scores s ON s.run_id = a.run_id AND s.dataset = a.dataset AND s.question_id = a.question_id AND s.method = a.method
        AND s.level = 'qa' AND s.metric = 'accuracy' AND s.counted
      LEFT JOIN methods m ON m.run_id = a.run_id AND m.method = a.method
-     WHERE a.answer IS NOT NULL ORDER BY a.run_id, a.method, a.question_id`);
+     WHERE a.answer IS NOT NULL ORDER BY a.run_id, a.method, a.question_id`,
+  );
   if (rows.length === 0) return null;
   const columns = [...LENGTH_BUCKETS.map((b) => b.label)];
   const table = new Table({ head: ['method', ...columns.map((c) => `${c} tokens`), 'words mean / median'], style });
@@ -91,18 +142,25 @@ export async function answerLengthSection(store: ResultStore, label: Label): Pro
     const tokens = list.map((r) => r.answer_tokens ?? countTokens(r.answer));
     const words = list.map((r) => answerWords(r.answer)).sort((a, b) => a - b);
     const mean = words.reduce((s, w) => s + w, 0) / words.length;
-    const median = words.length % 2 ? words[(words.length - 1) / 2]! : (words[words.length / 2 - 1]! + words[words.length / 2]!) / 2;
-    table.push([name, ...columns.map((c) => {
-      const idx = tokens.map((t, i) => (lengthBucket(t) === c ? i : -1)).filter((i) => i >= 0);
-      if (idx.length === 0) return '—';
-      return `${pct(idx.reduce((s, i) => s + list[i]!.value, 0) / idx.length)} (${idx.length})`;
-    }), `${mean.toFixed(1)} / ${median}`]);
+    const median =
+      words.length % 2 ? words[(words.length - 1) / 2]! : (words[words.length / 2 - 1]! + words[words.length / 2]!) / 2;
+    table.push([
+      name,
+      ...columns.map((c) => {
+        const idx = tokens.map((t, i) => (lengthBucket(t) === c ? i : -1)).filter((i) => i >= 0);
+        if (idx.length === 0) return '—';
+        return `${pct(idx.reduce((s, i) => s + list[i]!.value, 0) / idx.length)} (${idx.length})`;
+      }),
+      `${mean.toFixed(1)} / ${median}`,
+    ]);
     const caps = list[0]!.capabilities ? (JSON.parse(list[0]!.capabilities) as { readerPrompt?: string }) : {};
     const limit = caps.readerPrompt ? READER_WORD_LIMITS[caps.readerPrompt] : undefined;
     if (limit !== undefined) {
       const over = words.filter((w) => w > limit).length;
       if (over / words.length > LENGTH_WARNING_SHARE) {
-        warnings.push(`warning: ${name}: ${pct(over / words.length)} of its answers exceed its reader prompt's length instruction (${caps.readerPrompt}: at most ${limit} words)`);
+        warnings.push(
+          `warning: ${name}: ${pct(over / words.length)} of its answers exceed its reader prompt's length instruction (${caps.readerPrompt}: at most ${limit} words)`,
+        );
       }
     }
   }

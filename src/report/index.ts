@@ -19,5 +19,12 @@ export { renderChart, specToSvg, svgToPng, CHART_FONT, type ChartFiles } from '.
 export { seriesLabeller, loadDegradedMarks, loadMethodMarks, markedMethod, type SeriesKey } from './series-label.ts';
 export { verdictTable, formatVerdict, verdictEstimate, type MethodMarks } from './verdict-table.ts';
 export { loadQaItems, type QaItem } from './qa-items.ts';
-export { qaAccuracyByType, longMemEvalTable, locomoTable, datasetProtocol, statCell, type QaProtocol } from './qa-tables.ts';
+export {
+  qaAccuracyByType,
+  longMemEvalTable,
+  locomoTable,
+  datasetProtocol,
+  statCell,
+  type QaProtocol,
+} from './qa-tables.ts';
 export { loadStageCosts, stageCostTable, type StageCostRow } from './cost-table.ts';

@@ -17,7 +17,8 @@ export interface UnrankedMethod {
 /** Methods with no retrieval metrics: no source ids (`output: text`), or no ranking (`ranks: false`, full context). */
 export async function methodsWithoutSourceIds(store: ResultStore): Promise<UnrankedMethod[]> {
   const rows = await store.query<{ method: string; output: string; capabilities: string }>(
-    `SELECT DISTINCT method, output, capabilities FROM methods WHERE output = 'text' OR capabilities LIKE '%"ranks":false%' ORDER BY method`);
+    `SELECT DISTINCT method, output, capabilities FROM methods WHERE output = 'text' OR capabilities LIKE '%"ranks":false%' ORDER BY method`,
+  );
   const seen = new Map<string, string>();
   for (const r of rows) if (!seen.has(r.method)) seen.set(r.method, r.output === 'text' ? NO_SOURCE_IDS : NO_RANKING);
   return [...seen].map(([method, why]) => ({ method, why }));

@@ -24,9 +24,30 @@
 
 /** Kelly (1965) 20 + Green-Armytage (2010) 4, as #rrggbb. */
 export const PALETTE: readonly string[] = [
-  '#F3C300', '#875692', '#F38400', '#A1CAF1', '#BE0032', '#C2B280', '#848482', '#008856', '#E68FAC', '#0067A5',
-  '#F99379', '#604E97', '#F6A600', '#B3446C', '#DCD300', '#882D17', '#8DB600', '#654522', '#E25822', '#2B3D26',
-  '#003380', '#00998F', '#C20088', '#740AFF',
+  '#F3C300',
+  '#875692',
+  '#F38400',
+  '#A1CAF1',
+  '#BE0032',
+  '#C2B280',
+  '#848482',
+  '#008856',
+  '#E68FAC',
+  '#0067A5',
+  '#F99379',
+  '#604E97',
+  '#F6A600',
+  '#B3446C',
+  '#DCD300',
+  '#882D17',
+  '#8DB600',
+  '#654522',
+  '#E25822',
+  '#2B3D26',
+  '#003380',
+  '#00998F',
+  '#C20088',
+  '#740AFF',
 ];
 
 /** Rule 1: the committed experiments' method ids (distinct within each experiment file). */
@@ -40,7 +61,7 @@ export const METHOD_COLORS: Readonly<Record<string, string>> = Object.freeze({
   'ablation-no-update-strategy': '#F3C300',
   'ablation-random-strategy': '#8DB600',
   'abstention-calibrated': '#BE0032',
-  'adaptmr': '#BE0032',
+  adaptmr: '#BE0032',
   'adaptmr-from-beam-100k': '#BE0032',
   'adaptmr-from-locomo': '#C2B280',
   'adaptmr-from-longmemeval-s': '#2B3D26',
@@ -60,7 +81,7 @@ export const METHOD_COLORS: Readonly<Record<string, string>> = Object.freeze({
   'adaptmr-single-rules': '#DCD300',
   'adaptmr-single-rules-bm25': '#003380',
   'adaptmr-single-rules-hybrid': '#F6A600',
-  'bm25': '#0067A5',
+  bm25: '#0067A5',
   'bm25-session': '#E68FAC',
   'bm25-turn': '#2B3D26',
   'embed-session': '#604E97',
@@ -69,18 +90,18 @@ export const METHOD_COLORS: Readonly<Record<string, string>> = Object.freeze({
   'full-context': '#2B3D26',
   'generative-agents': '#F99379',
   'generative-agents-offline': '#008856',
-  'hybrid': '#00998F',
+  hybrid: '#00998F',
   'longmemeval-rag': '#008856',
   'longmemeval-rag-offline': '#740AFF',
   'longmemeval-rag-paper': '#F38400',
-  'mem0': '#F99379',
+  mem0: '#F99379',
   'multi-hop-semantic-base': '#F6A600',
   'python-reference': '#2B3D26',
-  'rae': '#A1CAF1',
+  rae: '#A1CAF1',
   'rae-offline': '#B3446C',
-  'rago': '#604E97',
+  rago: '#604E97',
   'rago-offline': '#F3C300',
-  'reasoningbank': '#8DB600',
+  reasoningbank: '#8DB600',
   'reasoningbank-cosine-offline': '#654522',
   'reasoningbank-offline': '#875692',
   'strategy-abstention': '#C20088',
@@ -95,7 +116,7 @@ export const METHOD_COLORS: Readonly<Record<string, string>> = Object.freeze({
   'update-g3': '#C2B280',
   'update-g4': '#F3C300',
   'update-semantic-base': '#882D17',
-  'zep': '#F3C300',
+  zep: '#F3C300',
 });
 
 /** FNV-1a over UTF-16 code units: tiny, stable across platforms and Node/Deno/browsers. */
@@ -112,7 +133,10 @@ export function fnv1a(text: string): number {
 function shade(hex: string, f: number): string {
   const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
   const out = c.map((v) => Math.round(f <= 1 ? v * f : v + (255 - v) * (f - 1)));
-  return `#${out.map((v) => v.toString(16).padStart(2, '0')).join('').toUpperCase()}`;
+  return `#${out
+    .map((v) => v.toString(16).padStart(2, '0'))
+    .join('')
+    .toUpperCase()}`;
 }
 
 /** The method id a series label names: the label up to its first space (ids have none). */
@@ -159,7 +183,12 @@ export const CHART_CONFIG = {
  * colour-blind-safe set (M. Okabe, K. Ito, "Color Universal Design", 2002), `all` in black.
  */
 export const TYPE_COLORS: Readonly<Record<string, string>> = Object.freeze({
-  factual: '#0072B2', temporal: '#D55E00', update: '#009E73', 'multi-hop': '#CC79A7', abstention: '#E69F00', all: '#000000',
+  factual: '#0072B2',
+  temporal: '#D55E00',
+  update: '#009E73',
+  'multi-hop': '#CC79A7',
+  abstention: '#E69F00',
+  all: '#000000',
 });
 
 /** A vega-lite colour scale over the AdaptMR types shown (type order). */

@@ -43,9 +43,15 @@ export function perTypeTable(rows: readonly TypeMeanRow[], title: string): strin
   const upper = new Set(rows.filter((r) => r.upperBound === true).map((r) => `${r.dataset}\t${r.series}`));
   for (const key of keys) {
     const [dataset = '', series = ''] = key.split('\t');
-    table.push([dataset, markedLabel(series, upper.has(key)), ...columns.map((t) => (na.has(key) ? 'n/a' : cell(byKey.get(`${key}\t${t}`))))]);
+    table.push([
+      dataset,
+      markedLabel(series, upper.has(key)),
+      ...columns.map((t) => (na.has(key) ? 'n/a' : cell(byKey.get(`${key}\t${t}`)))),
+    ]);
   }
   if (keys.length === 0) return `${title}\n(no counted scores)`;
-  const legend = rows.some((r) => r.ciLow !== undefined) ? 'mean [95% bootstrap CI] (n questions)' : 'mean (n questions)';
+  const legend = rows.some((r) => r.ciLow !== undefined)
+    ? 'mean [95% bootstrap CI] (n questions)'
+    : 'mean (n questions)';
   return `${title}  — cells: ${legend}\n${table.toString()}`;
 }

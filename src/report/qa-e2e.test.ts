@@ -75,7 +75,9 @@ describe('adaptmr report on a real QA run', () => {
       const qa = out.text.slice(out.text.indexOf('QA accuracy (LLM judge) by AdaptMR type'));
       const line = qa.split('\n').find((l) => l.includes(`│ ${t.dataset} `) && l.includes('│ embed '));
       // mean, then the bootstrap CI the run computed, then n
-      expect(line).toMatch(new RegExp(`│ ${((t.correct / t.n) * 100).toFixed(1)}% \\[[0-9.]+, [0-9.]+\\] \\(${t.n}\\) +│$`, 'u'));
+      expect(line).toMatch(
+        new RegExp(`│ ${((t.correct / t.n) * 100).toFixed(1)}% \\[[0-9.]+, [0-9.]+\\] \\(${t.n}\\) +│$`, 'u'),
+      );
     }
     // Both branches of the fake reader were exercised, so the accuracy is neither 0 nor 1 overall.
     const all = truth.reduce((s, t) => s + t.correct, 0) / truth.reduce((s, t) => s + t.n, 0);

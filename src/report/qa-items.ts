@@ -44,7 +44,8 @@ interface Row {
 function verdicts(r: Row, where: string): boolean[] {
   if (r.judge_verdicts === null) return [];
   const parsed = VerdictsSchema.safeParse(JSON.parse(r.judge_verdicts));
-  if (!parsed.success) throw new InputError(`answers.judge_verdicts is not [{ correct: boolean[] }]: ${parsed.error.message}`, where);
+  if (!parsed.success)
+    throw new InputError(`answers.judge_verdicts is not [{ correct: boolean[] }]: ${parsed.error.message}`, where);
   return parsed.data.flatMap((v) => v.correct);
 }
 
@@ -72,9 +73,18 @@ export async function loadQaItems(store: ResultStore): Promise<QaItem[]> {
       }
     }
     return {
-      run_id: r.run_id, method: r.method, granularity: r.granularity, dataset: r.dataset, questionId: r.question_id,
-      nativeType: r.native_type, adaptType: r.adapt_type, counted: r.counted, accuracy: r.accuracy, f1: r.f1,
-      bleu1: r.bleu1, correct,
+      run_id: r.run_id,
+      method: r.method,
+      granularity: r.granularity,
+      dataset: r.dataset,
+      questionId: r.question_id,
+      nativeType: r.native_type,
+      adaptType: r.adapt_type,
+      counted: r.counted,
+      accuracy: r.accuracy,
+      f1: r.f1,
+      bleu1: r.bleu1,
+      correct,
     };
   });
 }

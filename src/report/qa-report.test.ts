@@ -24,20 +24,101 @@ const T = true;
 const F = false;
 // LongMemEval: `embed` judged twice per question, `full` once. LoCoMo: one judge run, category 5 not judged.
 const CASES: Case[] = [
-  { dataset: 'lme', id: 'l1', native: 'single-session-user', adapt: 'factual', m: { embed: { correct: [T, T], ms: 10, ctx: 100 }, full: { correct: [T], ms: 1, ctx: 1000 } } },
-  { dataset: 'lme', id: 'l2', native: 'single-session-user', adapt: 'factual', m: { embed: { correct: [T, F], ms: 20, ctx: 200 }, full: { correct: [F], ms: 2, ctx: 1000 } } },
-  { dataset: 'lme', id: 'l3', native: 'temporal-reasoning', adapt: 'temporal', m: { embed: { correct: [F, F], ms: 30, ctx: 300 }, full: { correct: [T], ms: 3, ctx: 1000 } } },
-  { dataset: 'lme', id: 'l4', native: 'knowledge-update', adapt: 'update', m: { embed: { correct: [T, F], ms: 40, ctx: 400 }, full: { correct: [F], ms: 4, ctx: 1000 } } },
-  { dataset: 'lme', id: 'l5_abs', native: 'multi-session', adapt: 'abstention', m: { embed: { correct: [T, T], ms: 100, ctx: 500 }, full: { correct: [F], ms: 5, ctx: 1000 } } },
-  { dataset: 'locomo', id: 'c1', native: '1', adapt: 'multi-hop', m: { embed: { correct: [T], f1: 0.5, bleu1: 0.4, ms: 1, ctx: 50 }, full: { correct: [F], f1: 0, bleu1: 0, ms: 1, ctx: 90 } } },
-  { dataset: 'locomo', id: 'c2', native: '2', adapt: 'temporal', m: { embed: { correct: [F], f1: 0.25, bleu1: 0.2, ms: 1, ctx: 50 }, full: { correct: [T], f1: 1, bleu1: 1, ms: 1, ctx: 90 } } },
-  { dataset: 'locomo', id: 'c3', native: '4', adapt: 'factual', m: { embed: { correct: [T], f1: 1, bleu1: 1, ms: 1, ctx: 50 }, full: { correct: [T], f1: 0.5, bleu1: 0.5, ms: 1, ctx: 90 } } },
-  { dataset: 'locomo', id: 'c4', native: '5', adapt: 'abstention', m: { embed: { correct: [], f1: 1, bleu1: 0, ms: 1, ctx: 50 }, full: { correct: [], f1: 0, bleu1: 0, ms: 1, ctx: 90 } } },
+  {
+    dataset: 'lme',
+    id: 'l1',
+    native: 'single-session-user',
+    adapt: 'factual',
+    m: { embed: { correct: [T, T], ms: 10, ctx: 100 }, full: { correct: [T], ms: 1, ctx: 1000 } },
+  },
+  {
+    dataset: 'lme',
+    id: 'l2',
+    native: 'single-session-user',
+    adapt: 'factual',
+    m: { embed: { correct: [T, F], ms: 20, ctx: 200 }, full: { correct: [F], ms: 2, ctx: 1000 } },
+  },
+  {
+    dataset: 'lme',
+    id: 'l3',
+    native: 'temporal-reasoning',
+    adapt: 'temporal',
+    m: { embed: { correct: [F, F], ms: 30, ctx: 300 }, full: { correct: [T], ms: 3, ctx: 1000 } },
+  },
+  {
+    dataset: 'lme',
+    id: 'l4',
+    native: 'knowledge-update',
+    adapt: 'update',
+    m: { embed: { correct: [T, F], ms: 40, ctx: 400 }, full: { correct: [F], ms: 4, ctx: 1000 } },
+  },
+  {
+    dataset: 'lme',
+    id: 'l5_abs',
+    native: 'multi-session',
+    adapt: 'abstention',
+    m: { embed: { correct: [T, T], ms: 100, ctx: 500 }, full: { correct: [F], ms: 5, ctx: 1000 } },
+  },
+  {
+    dataset: 'locomo',
+    id: 'c1',
+    native: '1',
+    adapt: 'multi-hop',
+    m: {
+      embed: { correct: [T], f1: 0.5, bleu1: 0.4, ms: 1, ctx: 50 },
+      full: { correct: [F], f1: 0, bleu1: 0, ms: 1, ctx: 90 },
+    },
+  },
+  {
+    dataset: 'locomo',
+    id: 'c2',
+    native: '2',
+    adapt: 'temporal',
+    m: {
+      embed: { correct: [F], f1: 0.25, bleu1: 0.2, ms: 1, ctx: 50 },
+      full: { correct: [T], f1: 1, bleu1: 1, ms: 1, ctx: 90 },
+    },
+  },
+  {
+    dataset: 'locomo',
+    id: 'c3',
+    native: '4',
+    adapt: 'factual',
+    m: {
+      embed: { correct: [T], f1: 1, bleu1: 1, ms: 1, ctx: 50 },
+      full: { correct: [T], f1: 0.5, bleu1: 0.5, ms: 1, ctx: 90 },
+    },
+  },
+  {
+    dataset: 'locomo',
+    id: 'c4',
+    native: '5',
+    adapt: 'abstention',
+    m: {
+      embed: { correct: [], f1: 1, bleu1: 0, ms: 1, ctx: 50 },
+      full: { correct: [], f1: 0, bleu1: 0, ms: 1, ctx: 90 },
+    },
+  },
 ];
 
 function retrieval(dataset: string, questionId: string, method: string, latencyMs: number): RetrievalRow {
-  return { dataset, questionId, method, granularity: 'session', unitIds: [], unitSessionIds: [], scores: [], noMemory: false,
-    context: null, latencyMs, predictedType: null, typeProbs: null, route: null, notes: null, error: null };
+  return {
+    dataset,
+    questionId,
+    method,
+    granularity: 'session',
+    unitIds: [],
+    unitSessionIds: [],
+    scores: [],
+    noMemory: false,
+    context: null,
+    latencyMs,
+    predictedType: null,
+    typeProbs: null,
+    route: null,
+    notes: null,
+    error: null,
+  };
 }
 
 // LLM calls of `embed` on LongMemEval question i (0-based): one reader call (latency 100·(i+1) ms, prompt 1000·(i+1)
@@ -46,29 +127,72 @@ function retrieval(dataset: string, questionId: string, method: string, latencyM
 function calls(c: Case, i: number): LlmCallRow[] {
   if (c.dataset !== 'lme') return [];
   const key = { dataset: c.dataset, questionId: c.id, method: 'embed', model: 'm' };
-  const reader = { ...key, stage: 'reader', promptTokens: 1000 * (i + 1), completionTokens: 10, latencyMs: 100 * (i + 1), cached: i < 2, costUsd: 0.01 };
-  const judges = (c.m.embed?.correct ?? []).map((_, r) => ({ ...key, stage: 'judge', promptTokens: 300, completionTokens: 1,
-    latencyMs: 50, cached: false, costUsd: 0.001, ...(i === 0 && r === 0 ? { error: 'HTTP 500' } : {}) }));
+  const reader = {
+    ...key,
+    stage: 'reader',
+    promptTokens: 1000 * (i + 1),
+    completionTokens: 10,
+    latencyMs: 100 * (i + 1),
+    cached: i < 2,
+    costUsd: 0.01,
+  };
+  const judges = (c.m.embed?.correct ?? []).map((_, r) => ({
+    ...key,
+    stage: 'judge',
+    promptTokens: 300,
+    completionTokens: 1,
+    latencyMs: 50,
+    cached: false,
+    costUsd: 0.001,
+    ...(i === 0 && r === 0 ? { error: 'HTTP 500' } : {}),
+  }));
   return [reader, ...judges];
 }
 
 function batch(c: Case, i: number): QuestionBatch {
   const methods = Object.entries(c.m);
   const counted = c.native !== '5';
-  const base = { dataset: c.dataset, questionId: c.id, granularity: 'session', level: 'qa' as const, k: null, counted,
-    excludedWhy: counted ? null : 'adversarial (reported separately)' };
+  const base = {
+    dataset: c.dataset,
+    questionId: c.id,
+    granularity: 'session',
+    level: 'qa' as const,
+    k: null,
+    counted,
+    excludedWhy: counted ? null : 'adversarial (reported separately)',
+  };
   return {
     runId: 'r1',
-    question: { dataset: c.dataset, questionId: c.id, text: '?', askedAt: '2023-01-01T00:00:00Z', nativeType: c.native,
-      adaptType: c.adapt, isAbstention: c.adapt === 'abstention', evidenceSessionIds: [], evidenceTurnIds: [], answer: 'gold' },
+    question: {
+      dataset: c.dataset,
+      questionId: c.id,
+      text: '?',
+      askedAt: '2023-01-01T00:00:00Z',
+      nativeType: c.native,
+      adaptType: c.adapt,
+      isAbstention: c.adapt === 'abstention',
+      evidenceSessionIds: [],
+      evidenceTurnIds: [],
+      answer: 'gold',
+    },
     retrievals: methods.map(([method, m]) => retrieval(c.dataset, c.id, method, m.ms)),
     scores: methods.flatMap(([method, m]) => [
-      ...(m.correct.length > 0 ? [{ ...base, method, metric: 'accuracy', value: m.correct.filter(Boolean).length / m.correct.length }] : []),
+      ...(m.correct.length > 0
+        ? [{ ...base, method, metric: 'accuracy', value: m.correct.filter(Boolean).length / m.correct.length }]
+        : []),
       ...(m.f1 !== undefined ? [{ ...base, method, metric: 'f1', value: m.f1 }] : []),
       ...(m.bleu1 !== undefined ? [{ ...base, method, metric: 'bleu1', value: m.bleu1 }] : []),
     ]),
-    answers: methods.map(([method, m]) => ({ dataset: c.dataset, questionId: c.id, method, answer: 'a', contextTokens: m.ctx, error: null,
-      judgeVerdicts: m.correct.length > 0 ? [{ correct: m.correct, raw: m.correct.map((v) => (v ? 'yes' : 'no')) }] : [] })),
+    answers: methods.map(([method, m]) => ({
+      dataset: c.dataset,
+      questionId: c.id,
+      method,
+      answer: 'a',
+      contextTokens: m.ctx,
+      error: null,
+      judgeVerdicts:
+        m.correct.length > 0 ? [{ correct: m.correct, raw: m.correct.map((v) => (v ? 'yes' : 'no')) }] : [],
+    })),
     llmCalls: calls(c, i),
   };
 }
@@ -86,7 +210,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function row(section: string, ...keys: string[]): string[] {
   const text = out.text.slice(out.text.indexOf(section));
   const lines = text.slice(0, text.indexOf('\n\n') === -1 ? undefined : text.indexOf('\n\n')).split('\n');
-  const cells = lines.map((l) => l.split('│').map((c) => c.trim()).slice(1, -1));
+  const cells = lines.map((l) =>
+    l
+      .split('│')
+      .map((c) => c.trim())
+      .slice(1, -1),
+  );
   const found = cells.find((c) => keys.every((k, j) => c[j] === k));
   if (!found) throw new Error(`no row ${keys.join(' / ')} in section ${section}:\n${lines.join('\n')}`);
   return found.slice(keys.length);
@@ -95,15 +224,40 @@ function row(section: string, ...keys: string[]): string[] {
 describe('QA report', () => {
   it('accuracy by AdaptMR type: mean ± sd over judge runs (n), adversarial uncounted', () => {
     // embed, LongMemEval — per run: factual (l1, l2) 1 and 0.5; overall 4/5 and 2/5 → 60 ± 28.3 (sd = 0.2·√2).
-    expect(row('QA accuracy', 'lme', 'embed')).toEqual(['75.0% ± 35.4 (2)', '0.0% ± 0.0 (1)', '50.0% ± 70.7 (1)', '—', '100.0% ± 0.0 (1)', '60.0% ± 28.3 (5)']);
-    expect(row('QA accuracy', 'lme', 'full')).toEqual(['50.0% (2)', '100.0% (1)', '0.0% (1)', '—', '0.0% (1)', '40.0% (5)']);
+    expect(row('QA accuracy', 'lme', 'embed')).toEqual([
+      '75.0% ± 35.4 (2)',
+      '0.0% ± 0.0 (1)',
+      '50.0% ± 70.7 (1)',
+      '—',
+      '100.0% ± 0.0 (1)',
+      '60.0% ± 28.3 (5)',
+    ]);
+    expect(row('QA accuracy', 'lme', 'full')).toEqual([
+      '50.0% (2)',
+      '100.0% (1)',
+      '0.0% (1)',
+      '—',
+      '0.0% (1)',
+      '40.0% (5)',
+    ]);
     // LoCoMo: category 5 is kept but not counted, so abstention is empty and `all` is categories 1–4.
-    expect(row('QA accuracy', 'locomo', 'embed')).toEqual(['100.0% (1)', '0.0% (1)', '—', '100.0% (1)', '—', '66.7% (3)']);
+    expect(row('QA accuracy', 'locomo', 'embed')).toEqual([
+      '100.0% (1)',
+      '0.0% (1)',
+      '—',
+      '100.0% (1)',
+      '—',
+      '66.7% (3)',
+    ]);
   });
 
   it('LongMemEval: task-averaged (mean of native types per judge run), overall, abstention', () => {
     // embed run 0: ssu 1, temporal 0, update 1, multi-session 1 → 0.75; run 1: 0.5, 0, 0, 1 → 0.375.
-    expect(row('LongMemEval QA', 'lme', 'embed')).toEqual(['56.3% ± 26.5 (5) [4/6 types]', '60.0% ± 28.3 (5)', '100.0% ± 0.0 (1)']);
+    expect(row('LongMemEval QA', 'lme', 'embed')).toEqual([
+      '56.3% ± 26.5 (5) [4/6 types]',
+      '60.0% ± 28.3 (5)',
+      '100.0% ± 0.0 (1)',
+    ]);
     // full: (0.5 + 1 + 0 + 0) / 4.
     expect(row('LongMemEval QA', 'lme', 'full')).toEqual(['37.5% (5) [4/6 types]', '40.0% (5)', '0.0% (1)']);
     expect(() => row('LongMemEval QA', 'locomo', 'embed')).toThrow(/no row locomo/u);
@@ -118,12 +272,64 @@ describe('QA report', () => {
   it('latency/tokens/cost per stage with quantile_cont p50/p95 and cost vs spent', () => {
     // Retrieval latencies 10, 20, 30, 40, 100: p50 30; p95 at rank 0.95·4 = 3.8 → 40 + 0.8·60 = 88. Context 300.
     // Columns: calls, errors, p50, p95, prompt, completion, cache hits, prompt-cached, batch, cost, spent, reader ctx.
-    expect(row('Latency', 'lme', 'embed', 'retrieval')).toEqual(['5', '', '30.0', '88.0', '', '', '', '', '', '', '', '300']);
+    expect(row('Latency', 'lme', 'embed', 'retrieval')).toEqual([
+      '5',
+      '',
+      '30.0',
+      '88.0',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '300',
+    ]);
     // Reader: 100…500 ms → p50 300, p95 480; prompt mean 3000; 2 of 5 cached; cost 5 × $0.01, spent 3 × $0.01.
-    expect(row('Latency', 'lme', 'embed', 'reader')).toEqual(['5', '', '300.0', '480.0', '3000', '10', '40%', '0%', '0%', '$0.0500', '$0.0300', '']);
+    expect(row('Latency', 'lme', 'embed', 'reader')).toEqual([
+      '5',
+      '',
+      '300.0',
+      '480.0',
+      '3000',
+      '10',
+      '40%',
+      '0%',
+      '0%',
+      '$0.0500',
+      '$0.0300',
+      '',
+    ]);
     // Judge: 2 runs × 5 questions, one failed call.
-    expect(row('Latency', 'lme', 'embed', 'judge')).toEqual(['10', '1', '50.0', '50.0', '300', '1', '0%', '0%', '0%', '$0.0100', '$0.0100', '']);
-    expect(row('Latency', 'lme', 'full', 'retrieval')).toEqual(['5', '', '3.0', '4.8', '', '', '', '', '', '', '', '1000']);
+    expect(row('Latency', 'lme', 'embed', 'judge')).toEqual([
+      '10',
+      '1',
+      '50.0',
+      '50.0',
+      '300',
+      '1',
+      '0%',
+      '0%',
+      '0%',
+      '$0.0100',
+      '$0.0100',
+      '',
+    ]);
+    expect(row('Latency', 'lme', 'full', 'retrieval')).toEqual([
+      '5',
+      '',
+      '3.0',
+      '4.8',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '1000',
+    ]);
     expect(out.text).toContain('$0.0600; spent = uncached calls only (money this file actually cost): $0.0400');
   });
 
@@ -145,8 +351,13 @@ describe('QA report', () => {
     const bad = join(dir, 'bad.duckdb');
     const store = await openResultStore(bad);
     const b = batch(CASES[0]!, 0);
-    await store.writeQuestion({ ...b, answers: b.answers!.map((a) => ({ ...a, judgeVerdicts: [{ correct: [F, F] }] })) });
+    await store.writeQuestion({
+      ...b,
+      answers: b.answers!.map((a) => ({ ...a, judgeVerdicts: [{ correct: [F, F] }] })),
+    });
     await store.close();
-    await expect(runReport(bad, { outDir: join(dir, 'bad') })).rejects.toThrow(/lme \/ l1 \/ embed.*accuracy 1 does not match/su);
+    await expect(runReport(bad, { outDir: join(dir, 'bad') })).rejects.toThrow(
+      /lme \/ l1 \/ embed.*accuracy 1 does not match/su,
+    );
   });
 });

@@ -27,18 +27,28 @@ function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
   return out;
 }
 
-const judged = (i: QaItem): LongMemEvalJudged => ({ questionId: i.questionId, nativeType: i.nativeType, correct: i.correct });
+const judged = (i: QaItem): LongMemEvalJudged => ({
+  questionId: i.questionId,
+  nativeType: i.nativeType,
+  correct: i.correct,
+});
 
 /**
  * Accuracy per AdaptMR type and `all` (counted questions). Where some question had several judge runs, the row
  * carries the sample sd of the per-run accuracy (computed like LongMemEval's overall accuracy, per run).
  */
-export async function qaAccuracyByType(store: ResultStore, items: readonly QaItem[], label: Label): Promise<TypeMeanRow[]> {
+export async function qaAccuracyByType(
+  store: ResultStore,
+  items: readonly QaItem[],
+  label: Label,
+): Promise<TypeMeanRow[]> {
   const rows = await loadTypeMeans(store, { metric: 'accuracy', level: 'qa', k: null, label });
   const scored = items.filter((i) => i.counted && i.accuracy !== null);
   const groups = groupBy(scored, (i) => `${i.dataset}\t${label(i)}`);
   return rows.map((row) => {
-    const group = (groups.get(`${row.dataset}\t${row.series}`) ?? []).filter((i) => row.adaptType === 'all' || i.adaptType === row.adaptType);
+    const group = (groups.get(`${row.dataset}\t${row.series}`) ?? []).filter(
+      (i) => row.adaptType === 'all' || i.adaptType === row.adaptType,
+    );
     const stat = summarizeLongMemEval(group.map(judged))?.overall;
     return stat && stat.runs > 1 ? { ...row, sd: stat.sd } : row;
   });
@@ -76,30 +86,67 @@ function perSeries(items: readonly QaItem[], label: Label, protocol: QaProtocol)
 }
 
 export function longMemEvalTable(items: readonly QaItem[], label: Label): string | null {
-  const rows = perSeries(items.filter((i) => i.counted && i.accuracy !== null), label, 'longmemeval');
+  const rows = perSeries(
+    items.filter((i) => i.counted && i.accuracy !== null),
+    label,
+    'longmemeval',
+  );
   if (rows.length === 0) return null;
-  const table = new Table({ head: ['dataset', 'method', 'task-averaged', 'overall', 'abstention (_abs)'], style: tableStyle });
+  const table = new Table({
+    head: ['dataset', 'method', 'task-averaged', 'overall', 'abstention (_abs)'],
+    style: tableStyle,
+  });
   for (const [dataset, series, group] of rows) {
     const s = summarizeLongMemEval(group.map(judged));
-    table.push([dataset, series, s ? `${statCell(s.taskAveraged)} [${s.taskAveraged.types}/6 types]` : '—', statCell(s?.overall), statCell(s?.abstention)]);
+    table.push([
+      dataset,
+      series,
+      s ? `${statCell(s.taskAveraged)} [${s.taskAveraged.types}/6 types]` : '—',
+      statCell(s?.overall),
+      statCell(s?.abstention),
+    ]);
   }
   return `LongMemEval QA accuracy (LLM judge) — task-averaged = mean of the native types' accuracies\n${table.toString()}`;
 }
 
 export function locomoTable(items: readonly QaItem[], label: Label): string | null {
-  const rows = perSeries(items.filter((i) => i.f1 !== null && i.bleu1 !== null), label, 'locomo');
+  const rows = perSeries(
+    items.filter((i) => i.f1 !== null && i.bleu1 !== null),
+    label,
+    'locomo',
+  );
   if (rows.length === 0) return null;
-  const head = ['dataset', 'method', 'acc cat 1–4', 'F1 cat 1–4', 'BLEU-1 cat 1–4', 'acc adversarial', 'F1 adversarial'];
+  const head = [
+    'dataset',
+    'method',
+    'acc cat 1–4',
+    'F1 cat 1–4',
+    'BLEU-1 cat 1–4',
+    'acc adversarial',
+    'F1 adversarial',
+  ];
   const table = new Table({ head, style: tableStyle });
   const num = (x: number | undefined): string => (x === undefined ? '—' : pct(x));
   for (const [dataset, series, group] of rows) {
-    const s = summarizeLocomo(group.map((i) => ({
-      category: Number(i.nativeType), f1: i.f1 ?? 0, bleu1: i.bleu1 ?? 0, ...(i.correct.length > 0 ? { judge: i.correct } : {}),
-    })));
+    const s = summarizeLocomo(
+      group.map((i) => ({
+        category: Number(i.nativeType),
+        f1: i.f1 ?? 0,
+        bleu1: i.bleu1 ?? 0,
+        ...(i.correct.length > 0 ? { judge: i.correct } : {}),
+      })),
+    );
     const h = s.headline;
     const a = s.adversarial;
-    table.push([dataset, series, statCell(h?.judge), h ? `${num(h.f1)} (${h.n})` : '—', num(h?.bleu1),
-      statCell(a?.judge), a ? `${num(a.f1)} (${a.n})` : '—']);
+    table.push([
+      dataset,
+      series,
+      statCell(h?.judge),
+      h ? `${num(h.f1)} (${h.n})` : '—',
+      num(h?.bleu1),
+      statCell(a?.judge),
+      a ? `${num(a.f1)} (${a.n})` : '—',
+    ]);
   }
   return `LoCoMo QA — headline = categories 1–4, adversarial (category 5) apart; F1 and BLEU-1 ×100\n${table.toString()}`;
 }

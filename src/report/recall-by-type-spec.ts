@@ -24,34 +24,78 @@ export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTyp
   const shown = rows.filter((r) => !r.na);
   const withCi = shown.some((r) => r.ciLow !== undefined);
   const values = shown.map((r) => ({
-    dataset: r.dataset, method: markedLabel(r.series, r.upperBound === true), type: r.adaptType, mean: r.mean, n: r.n, upperBound: r.upperBound === true,
+    dataset: r.dataset,
+    method: markedLabel(r.series, r.upperBound === true),
+    type: r.adaptType,
+    mean: r.mean,
+    n: r.n,
+    upperBound: r.upperBound === true,
     ...(r.sd !== undefined ? { sd: r.sd } : {}),
     ...(r.ciLow !== undefined ? { ci_low: r.ciLow, ci_high: r.ciHigh } : {}),
   }));
-  const x = { field: 'type', type: 'nominal' as const, sort: typeColumns(shown.map((r) => r.adaptType)), title: 'AdaptMR type', axis: { labelAngle: -30 } };
-  const y = { field: 'mean', type: 'quantitative' as const, title: 'mean over counted questions', scale: { domain: [0, 1] }, axis: { format: '.0%' } };
+  const x = {
+    field: 'type',
+    type: 'nominal' as const,
+    sort: typeColumns(shown.map((r) => r.adaptType)),
+    title: 'AdaptMR type',
+    axis: { labelAngle: -30 },
+  };
+  const y = {
+    field: 'mean',
+    type: 'quantitative' as const,
+    title: 'mean over counted questions',
+    scale: { domain: [0, 1] },
+    axis: { format: '.0%' },
+  };
   const methods = [...new Set(shown.map((r) => markedLabel(r.series, r.upperBound === true)))];
   // Full names in a legend under the chart, in as many columns as fit a ~1,000 px wide chart.
   const widest = Math.max(0, ...methods.map(labelPx)) + 24;
-  const color = { field: 'method', type: 'nominal' as const, title: 'method', scale: colorScale(methods), legend: { orient: 'bottom' as const, columns: Math.max(1, Math.min(4, Math.floor(1000 / widest))) } };
+  const color = {
+    field: 'method',
+    type: 'nominal' as const,
+    title: 'method',
+    scale: colorScale(methods),
+    legend: { orient: 'bottom' as const, columns: Math.max(1, Math.min(4, Math.floor(1000 / widest))) },
+  };
   // Many methods: one dataset above the other, so a panel has room for a bar per method and type.
   const datasets = new Set(shown.map((r) => r.dataset)).size;
   const columns = methods.length > 6 ? 1 : Math.min(2, Math.max(1, datasets));
   const step = methods.length > 10 ? 9 : 14;
   const tooltip = [
-    { field: 'dataset' }, { field: 'method' }, { field: 'type' },
-    { field: 'mean', format: '.1%' }, { field: 'n', title: 'n questions' },
-    ...(withCi ? [{ field: 'ci_low', title: '95% CI low', format: '.1%' }, { field: 'ci_high', title: '95% CI high', format: '.1%' }] : []),
+    { field: 'dataset' },
+    { field: 'method' },
+    { field: 'type' },
+    { field: 'mean', format: '.1%' },
+    { field: 'n', title: 'n questions' },
+    ...(withCi
+      ? [
+          { field: 'ci_low', title: '95% CI low', format: '.1%' },
+          { field: 'ci_high', title: '95% CI high', format: '.1%' },
+        ]
+      : []),
     ...(shown.some((r) => r.sd !== undefined) ? [{ field: 'sd', title: 'sd over judge runs', format: '.1%' }] : []),
   ];
-  const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', title: wrapTitle(title), data: { values }, config: CHART_CONFIG };
+  const base = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: wrapTitle(title),
+    data: { values },
+    config: CHART_CONFIG,
+  };
   if (!withCi) {
     return {
       ...base,
       mark: { type: 'bar', tooltip: true },
       width: { step },
       height: 220,
-      encoding: { facet: { field: 'dataset', type: 'nominal', title: null, columns }, x, xOffset: { field: 'method', type: 'nominal' }, y, color, ...upperBoundEncoding(), tooltip },
+      encoding: {
+        facet: { field: 'dataset', type: 'nominal', title: null, columns },
+        x,
+        xOffset: { field: 'method', type: 'nominal' },
+        y,
+        color,
+        ...upperBoundEncoding(),
+        tooltip,
+      },
       resolve: { scale: { x: 'independent' } },
     };
   }
@@ -60,7 +104,11 @@ export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTyp
   return {
     ...base,
     // On the HTML page the panels take the container's width (chart-fit.ts); files keep the step widths.
-    usermeta: fitMeta(Math.max(360, typeColumns(shown.map((r) => r.adaptType)).length * methods.length * 7), 70, datasets),
+    usermeta: fitMeta(
+      Math.max(360, typeColumns(shown.map((r) => r.adaptType)).length * methods.length * 7),
+      70,
+      datasets,
+    ),
     facet: { field: 'dataset', type: 'nominal', title: null },
     columns,
     spec: {
@@ -69,7 +117,10 @@ export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTyp
       encoding: { x, xOffset: { field: 'method', type: 'nominal' } },
       layer: [
         { mark: { type: 'bar', tooltip: true }, encoding: { y, color, ...upperBoundEncoding(), tooltip } },
-        { mark: { type: 'rule', color: 'black' }, encoding: { y: { field: 'ci_low', type: 'quantitative' }, y2: { field: 'ci_high' } } },
+        {
+          mark: { type: 'rule', color: 'black' },
+          encoding: { y: { field: 'ci_low', type: 'quantitative' }, y2: { field: 'ci_high' } },
+        },
       ],
     },
   };

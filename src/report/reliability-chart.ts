@@ -15,7 +15,13 @@ export function reliabilityChartSpec(title: string, series: readonly Reliability
   const values = series.flatMap((s) =>
     s.bins
       .filter((b) => b.n > 0)
-      .map((b) => ({ series: `${s.name} (ECE ${s.ece.toFixed(3)})`, confidence: b.confidence, accuracy: b.accuracy, n: b.n, bin: `${b.lower.toFixed(1)}–${b.upper.toFixed(1)}` })),
+      .map((b) => ({
+        series: `${s.name} (ECE ${s.ece.toFixed(3)})`,
+        confidence: b.confidence,
+        accuracy: b.accuracy,
+        n: b.n,
+        bin: `${b.lower.toFixed(1)}–${b.upper.toFixed(1)}`,
+      })),
   );
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -24,7 +30,12 @@ export function reliabilityChartSpec(title: string, series: readonly Reliability
     height: 320,
     layer: [
       {
-        data: { values: [{ x: 0, y: 0 }, { x: 1, y: 1 }] },
+        data: {
+          values: [
+            { x: 0, y: 0 },
+            { x: 1, y: 1 },
+          ],
+        },
         mark: { type: 'line', strokeDash: [4, 4], color: 'gray' },
         encoding: {
           x: { field: 'x', type: 'quantitative', scale: { domain: [0, 1] }, title: 'mean confidence (top label)' },
@@ -46,9 +57,19 @@ export function reliabilityChartSpec(title: string, series: readonly Reliability
         encoding: {
           x: { field: 'confidence', type: 'quantitative' },
           y: { field: 'accuracy', type: 'quantitative' },
-          color: { field: 'series', type: 'nominal', title: null, legend: { labelLimit: 400, orient: 'bottom', direction: 'vertical' } },
+          color: {
+            field: 'series',
+            type: 'nominal',
+            title: null,
+            legend: { labelLimit: 400, orient: 'bottom', direction: 'vertical' },
+          },
           size: { field: 'n', type: 'quantitative', title: 'questions', legend: { orient: 'right' } },
-          tooltip: [{ field: 'bin' }, { field: 'n' }, { field: 'confidence', format: '.3f' }, { field: 'accuracy', format: '.3f' }],
+          tooltip: [
+            { field: 'bin' },
+            { field: 'n' },
+            { field: 'confidence', format: '.3f' },
+            { field: 'accuracy', format: '.3f' },
+          ],
         },
       },
     ],

@@ -27,7 +27,8 @@ export interface ChartFiles {
  * as it is, escaping only markup, so such a character would make the SVG unparseable (resvg refuses it).
  */
 // eslint-disable-next-line no-control-regex
-const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
+const XML_FORBIDDEN =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
 
 /** An SVG with every character XML forbids removed (the SVG file, the PNG and notebook outputs all use this). */
 export function xmlSafe(svg: string): string {

@@ -19,22 +19,51 @@ const file = join(dir, 'results.duckdb');
 
 // Two questions per type (factual, temporal); bm25 finds q1 only, dense finds all but q4; abstention uncounted.
 const QUESTIONS = [
-  ['q1', 'factual', '4'], ['q2', 'factual', '3'], ['q3', 'temporal', '2'], ['q4', 'temporal', '2'], ['q5', 'abstention', '5'],
+  ['q1', 'factual', '4'],
+  ['q2', 'factual', '3'],
+  ['q3', 'temporal', '2'],
+  ['q4', 'temporal', '2'],
+  ['q5', 'abstention', '5'],
 ] as const;
 const HITS: Record<string, readonly string[]> = { bm25: ['q1'], 'dense-emb': ['q1', 'q2', 'q3', 'q5'] };
 
 function scores(questionId: string, counted: boolean): ScoreRow[] {
   return Object.entries(HITS).flatMap(([method, hits]) =>
-    [5, 10].map((k) => ({ dataset: 'locomo', questionId, method, granularity: 'turn', level: 'session' as const,
-      metric: 'recall_any', k, value: hits.includes(questionId) ? 1 : 0, counted, excludedWhy: counted ? null : 'abs' })));
+    [5, 10].map((k) => ({
+      dataset: 'locomo',
+      questionId,
+      method,
+      granularity: 'turn',
+      level: 'session' as const,
+      metric: 'recall_any',
+      k,
+      value: hits.includes(questionId) ? 1 : 0,
+      counted,
+      excludedWhy: counted ? null : 'abs',
+    })),
+  );
 }
 
 beforeAll(async () => {
   const store = await openResultStore(file);
   for (const [questionId, adaptType, nativeType] of QUESTIONS) {
-    await store.writeQuestion({ runId: 'r1', retrievals: [], scores: scores(questionId, adaptType !== 'abstention'),
-      question: { dataset: 'locomo', questionId, text: '?', askedAt: '2023-01-01T00:00:00Z', nativeType, adaptType,
-        isAbstention: adaptType === 'abstention', evidenceSessionIds: [], evidenceTurnIds: [], answer: '' } });
+    await store.writeQuestion({
+      runId: 'r1',
+      retrievals: [],
+      scores: scores(questionId, adaptType !== 'abstention'),
+      question: {
+        dataset: 'locomo',
+        questionId,
+        text: '?',
+        askedAt: '2023-01-01T00:00:00Z',
+        nativeType,
+        adaptType,
+        isAbstention: adaptType === 'abstention',
+        evidenceSessionIds: [],
+        evidenceTurnIds: [],
+        answer: '',
+      },
+    });
   }
   await store.close();
 });
@@ -45,9 +74,21 @@ describe('runReport', () => {
     const out = await runReport(file, { outDir: join(dir, 'out'), ks: [5] });
     const lines = out.text.split('\n');
     expect(lines[0]).toBe('recall_any@5 (session level)  — cells: mean (n questions)');
-    const row = (method: string): string[] => (lines.find((l) => l.includes(` ${method} `)) ?? '').split('│').map((c) => c.trim());
+    const row = (method: string): string[] =>
+      (lines.find((l) => l.includes(` ${method} `)) ?? '').split('│').map((c) => c.trim());
     expect(row('bm25')).toEqual(['', 'locomo', 'bm25', '50.0% (2)', '0.0% (2)', '—', '—', '—', '25.0% (4)', '']);
-    expect(row('dense-emb')).toEqual(['', 'locomo', 'dense-emb', '100.0% (2)', '50.0% (2)', '—', '—', '—', '75.0% (4)', '']);
+    expect(row('dense-emb')).toEqual([
+      '',
+      'locomo',
+      'dense-emb',
+      '100.0% (2)',
+      '50.0% (2)',
+      '—',
+      '—',
+      '—',
+      '75.0% (4)',
+      '',
+    ]);
     expect(out.chart?.pngPath).toBe(join(dir, 'out', 'charts', 'recall-by-type.png'));
     // A retrieval-only file: no QA tables, no cost table, no accuracy chart.
     expect(out.text).not.toMatch(/QA|LongMemEval|LoCoMo|Latency|cost/u);
@@ -70,7 +111,10 @@ describe('runReport', () => {
     expect(statSync(join(dir, 'out', 'charts', 'recall-by-type.png')).size).toBeGreaterThan(1000);
     // Decode by re-rasterising the SVG with the same resvg settings and count pixels by colour.
     const svg = readFileSync(join(dir, 'out', 'charts', 'recall-by-type.svg'), 'utf8');
-    const image = new Resvg(svg, { background: 'white', font: { loadSystemFonts: true, sansSerifFamily: CHART_FONT } }).render();
+    const image = new Resvg(svg, {
+      background: 'white',
+      font: { loadSystemFonts: true, sansSerifFamily: CHART_FONT },
+    }).render();
     const px = image.pixels;
     // bm25's bars are drawn in its palette colour (palette.ts), whatever else the chart shows.
     const bm25 = assignColors(['bm25', 'dense-emb']).get('bm25')!;
@@ -93,9 +137,19 @@ describe('loadTypeMeans', () => {
     try {
       for (let i = 0; i < 4; i++) await store.writeQuestion(fakeBatch('r', i, ['m']));
       const session = fakeBatch('r', 0, ['m2']);
-      await store.writeQuestion({ ...session, retrievals: [], scores: session.scores.map((x) => ({ ...x, granularity: 'session' })) });
-      await store.writeQuestion({ ...session, retrievals: [], scores: session.scores.map((x) => ({ ...x, method: 'm', granularity: 'session' })) });
-      const all = (await loadTypeMeans(store, { metric: 'f1', level: 'qa', k: null })).filter((r) => r.adaptType === 'all');
+      await store.writeQuestion({
+        ...session,
+        retrievals: [],
+        scores: session.scores.map((x) => ({ ...x, granularity: 'session' })),
+      });
+      await store.writeQuestion({
+        ...session,
+        retrievals: [],
+        scores: session.scores.map((x) => ({ ...x, method: 'm', granularity: 'session' })),
+      });
+      const all = (await loadTypeMeans(store, { metric: 'f1', level: 'qa', k: null })).filter(
+        (r) => r.adaptType === 'all',
+      );
       expect(all).toEqual([
         { dataset: 'fake', series: 'm (session)', adaptType: 'all', n: 1, mean: 0.5, upperBound: false },
         { dataset: 'fake', series: 'm (turn)', adaptType: 'all', n: 4, mean: 0.5, upperBound: false },
@@ -120,7 +174,12 @@ describe('perTypeTable and recallByTypeSpec', () => {
     expect(spec).toMatchObject({
       title: 'T',
       data: { values: [{ dataset: 'd', method: 'm', type: 'temporal', mean: 0.5, n: 3 }] },
-      encoding: { facet: { field: 'dataset' }, x: { field: 'type' }, xOffset: { field: 'method' }, color: { field: 'method' } },
+      encoding: {
+        facet: { field: 'dataset' },
+        x: { field: 'type' },
+        xOffset: { field: 'method' },
+        color: { field: 'method' },
+      },
     });
   });
 });

@@ -10,7 +10,12 @@ import { dirname, join } from 'node:path';
 import { ensureWritableDir } from '../core/writable-dir.ts';
 import { openResultStore, type ResultStore } from '../store/index.ts';
 import { loadStageCosts, stageCostTable } from './cost-table.ts';
-import { costPerCorrectTable, cutoffAccuracyTable, loadCostPerCorrect, loadCutoffAccuracy } from './cost-per-correct.ts';
+import {
+  costPerCorrectTable,
+  cutoffAccuracyTable,
+  loadCostPerCorrect,
+  loadCutoffAccuracy,
+} from './cost-per-correct.ts';
 import { perTypeTable } from './per-type-table.ts';
 import { methodsWithoutSourceIds, noSourceIdsNote } from './no-source-ids.ts';
 import { loadQaItems } from './qa-items.ts';
@@ -52,9 +57,12 @@ const QA_ACCURACY_TITLE = 'QA accuracy (LLM judge) by AdaptMR type';
 /** QA tables, the accuracy chart and the cost table; no text at all when the file has no QA rows and no LLM calls. */
 async function qaSection(store: ResultStore, chartsDir: string): Promise<{ text: string[]; chart: ChartFiles | null }> {
   // One labeller over every method variant of the file, so a method has one name in all QA and cost tables.
-  const label = seriesLabeller(await store.query<SeriesKey>(
-    `SELECT DISTINCT run_id, method, granularity FROM retrievals UNION SELECT DISTINCT run_id, method, granularity FROM scores`,
-  ), await loadDegradedMarks(store));
+  const label = seriesLabeller(
+    await store.query<SeriesKey>(
+      `SELECT DISTINCT run_id, method, granularity FROM retrievals UNION SELECT DISTINCT run_id, method, granularity FROM scores`,
+    ),
+    await loadDegradedMarks(store),
+  );
   const items = await loadQaItems(store);
   const text: string[] = [];
   let chart: ChartFiles | null = null;
@@ -62,12 +70,16 @@ async function qaSection(store: ResultStore, chartsDir: string): Promise<{ text:
     const byType = await qaAccuracyByType(store, items, label);
     if (byType.length > 0) {
       text.push(perTypeTable(byType, `${QA_ACCURACY_TITLE} (counted questions; ± sd over judge runs)`));
-      chart = await renderChart(recallByTypeSpec(byType, { title: QA_ACCURACY_TITLE }), join(chartsDir, 'accuracy-by-type'));
+      chart = await renderChart(
+        recallByTypeSpec(byType, { title: QA_ACCURACY_TITLE }),
+        join(chartsDir, 'accuracy-by-type'),
+      );
     }
     for (const t of [longMemEvalTable(items, label), locomoTable(items, label)]) if (t) text.push(t);
     // Judge panels, leniency probes, gold versions, answer length (docs/qa-and-judges.md).
     text.push(...(await judgeSections(store, label)));
-    for (const t of [await goldVersionsSection(store, label), await answerLengthSection(store, label)]) if (t) text.push(t);
+    for (const t of [await goldVersionsSection(store, label), await answerLengthSection(store, label)])
+      if (t) text.push(t);
     const cutoffs = cutoffAccuracyTable(await loadCutoffAccuracy(store, label));
     if (cutoffs) text.push(cutoffs);
   }
@@ -97,7 +109,8 @@ export async function levelLabel(store: ResultStore, level: string): Promise<str
   const rows = await store.query<{ dataset: string; derived: number; methods: number }>(
     `SELECT dataset, count(DISTINCT CASE WHEN granularity IN ('turn', 'round') THEN run_id || '/' || method END)::INTEGER AS derived,
             count(DISTINCT run_id || '/' || method)::INTEGER AS methods
-     FROM retrievals GROUP BY dataset HAVING derived > 0 ORDER BY dataset`);
+     FROM retrievals GROUP BY dataset HAVING derived > 0 ORDER BY dataset`,
+  );
   if (rows.length === 0) return 'session level';
   return `session level; ${rows.map((r) => `${r.dataset}: session of top turns${r.derived === r.methods ? '' : ` for the ${r.derived} methods that rank turns`}`).join('; ')}`;
 }
@@ -126,14 +139,28 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
     }
     if (chart === null) tables.push(await availableHint(store));
     const k0 = ks[0] ?? null;
-    const label = seriesLabeller(await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods`), marks);
-    const cmp = comparisonsTable(await loadComparisons(store, { metric, level, k: k0 }), `Paired comparisons, ${metric}@${k0} (${levelText}), each method vs its run's reference`, label);
+    const label = seriesLabeller(
+      await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods`),
+      marks,
+    );
+    const cmp = comparisonsTable(
+      await loadComparisons(store, { metric, level, k: k0 }),
+      `Paired comparisons, ${metric}@${k0} (${levelText}), each method vs its run's reference`,
+      label,
+    );
     if (cmp) tables.push(cmp);
     const qa = await qaSection(store, chartsDir);
     // The plan's experiments (runs with a `plan:` block), each with its own section and chart.
     const sections = await planSections(store, chartsDir);
-    const planText = sections.map((s) => `${'═'.repeat(100)}\n${s.text}${s.charts.map((c) => `\nchart: ${c.pngPath} (${c.svgPath})`).join('')}`);
-    return { text: [...tables, ...qa.text, ...planText].join('\n\n'), chart, qaChart: qa.chart, planCharts: sections.flatMap((s) => s.charts) };
+    const planText = sections.map(
+      (s) => `${'═'.repeat(100)}\n${s.text}${s.charts.map((c) => `\nchart: ${c.pngPath} (${c.svgPath})`).join('')}`,
+    );
+    return {
+      text: [...tables, ...qa.text, ...planText].join('\n\n'),
+      chart,
+      qaChart: qa.chart,
+      planCharts: sections.flatMap((s) => s.charts),
+    };
   } finally {
     await store.close();
   }

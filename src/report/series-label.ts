@@ -17,7 +17,8 @@ export type DegradedMarks = ReadonlyMap<string, string>;
 
 export async function loadDegradedMarks(store: ResultStore): Promise<Map<string, string>> {
   const rows = await store.query<{ run_id: string; method: string; degraded: string }>(
-    `SELECT run_id, method, degraded FROM methods WHERE degraded IS NOT NULL AND degraded <> ''`);
+    `SELECT run_id, method, degraded FROM methods WHERE degraded IS NOT NULL AND degraded <> ''`,
+  );
   return new Map(rows.map((r) => [`${r.run_id}\t${r.method}`, r.degraded]));
 }
 
@@ -37,7 +38,11 @@ export function markedMethod(marks: DegradedMarks | undefined, runId: string, me
  * in the label when a method ran in several (default: its run id; the HTML report passes a sweep's variation in
  * words, `adaptmr (w/o temporal strategy)`).
  */
-export function seriesLabeller(rows: readonly SeriesKey[], marks?: DegradedMarks, runLabel: (runId: string) => string = (id) => id): (r: SeriesKey) => string {
+export function seriesLabeller(
+  rows: readonly SeriesKey[],
+  marks?: DegradedMarks,
+  runLabel: (runId: string) => string = (id) => id,
+): (r: SeriesKey) => string {
   const variants = new Map<string, { runs: Set<string>; grans: Set<string> }>();
   for (const r of rows) {
     const v = variants.get(r.method) ?? { runs: new Set(), grans: new Set() };
@@ -47,7 +52,10 @@ export function seriesLabeller(rows: readonly SeriesKey[], marks?: DegradedMarks
   }
   return (r) => {
     const v = variants.get(r.method);
-    const parts = [v && v.grans.size > 1 ? r.granularity : null, v && v.runs.size > 1 ? runLabel(r.run_id) : null].filter(Boolean);
+    const parts = [
+      v && v.grans.size > 1 ? r.granularity : null,
+      v && v.runs.size > 1 ? runLabel(r.run_id) : null,
+    ].filter(Boolean);
     const mark = degradedMark(marks, r.run_id, r.method);
     return parts.length > 0 ? `${r.method} (${parts.join(', ')})${mark}` : `${r.method}${mark}`;
   };
@@ -56,6 +64,7 @@ export function seriesLabeller(rows: readonly SeriesKey[], marks?: DegradedMarks
 /** Method id → degraded reason, over every run of the file (for rows that carry a method id only, e.g. verdicts). */
 export async function loadMethodMarks(store: ResultStore): Promise<Map<string, string>> {
   const rows = await store.query<{ method: string; degraded: string }>(
-    `SELECT DISTINCT method, degraded FROM methods WHERE degraded IS NOT NULL AND degraded <> '' ORDER BY ALL`);
+    `SELECT DISTINCT method, degraded FROM methods WHERE degraded IS NOT NULL AND degraded <> '' ORDER BY ALL`,
+  );
   return new Map(rows.map((r) => [r.method, r.degraded]));
 }

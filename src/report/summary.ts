@@ -42,8 +42,11 @@ function oncePerMethod(rows: readonly TypeMeanRow[]): TypeMeanRow[] {
   const out: TypeMeanRow[] = [];
   for (const [label, group] of groups) {
     const runs = [...new Set(group.map((r) => r.series))];
-    const cells = runs.map((run) => JSON.stringify(group.filter((r) => r.series === run).map((r) => [r.adaptType, r.n, r.mean, r.ciLow, r.ciHigh])));
-    if (new Set(cells).size === 1) out.push(...group.filter((r) => r.series === runs[0]).map((r) => ({ ...r, series: label })));
+    const cells = runs.map((run) =>
+      JSON.stringify(group.filter((r) => r.series === run).map((r) => [r.adaptType, r.n, r.mean, r.ciLow, r.ciHigh])),
+    );
+    if (new Set(cells).size === 1)
+      out.push(...group.filter((r) => r.series === runs[0]).map((r) => ({ ...r, series: label })));
     else out.push(...group.map((r) => ({ ...r, series: `${label} (run ${r.series.split('\u0000')[1]})` })));
   }
   return out;
@@ -69,18 +72,26 @@ async function oracleTables(store: ResultStore, runs: readonly PlanRun[]): Promi
   return oracleRuns.flatMap((run) => {
     const analyses = oracleAnalyses(ctx, run.input);
     if (analyses.length === 0) return [];
-    return [`Oracle strategy per type (chosen on a seeded half, reported on the other; an upper bound — it routes by the gold type), run ${run.name}\n${oracleTable(analyses, run.reference!)}`];
+    return [
+      `Oracle strategy per type (chosen on a seeded half, reported on the other; an upper bound — it routes by the gold type), run ${run.name}\n${oracleTable(analyses, run.reference!)}`,
+    ];
   });
 }
 
 /** The stored verdicts as one line each, grouped by experiment in the plan's order. */
 export function verdictLines(rows: readonly VerdictRow[], marks: ReadonlyMap<string, string>): string[] {
   const shown = rows.filter((v) => !(v.methodA === null && v.verdict === 'n/a'));
-  const experiments = [...new Set(shown.map((v) => v.experiment))]
-    .sort((a, b) => (ORDER.indexOf(a.split('/')[0]!) + 100) % 100 - (ORDER.indexOf(b.split('/')[0]!) + 100) % 100 || a.localeCompare(b));
+  const experiments = [...new Set(shown.map((v) => v.experiment))].sort(
+    (a, b) =>
+      ((ORDER.indexOf(a.split('/')[0]!) + 100) % 100) - ((ORDER.indexOf(b.split('/')[0]!) + 100) % 100) ||
+      a.localeCompare(b),
+  );
   return experiments.map((e) => {
     const title = EXPERIMENT_TITLES[e.split('/')[0]!] ?? e;
-    return `${title} (${e}): verdicts\n${shown.filter((v) => v.experiment === e).map((v) => `  ${formatVerdict(v, marks)}`).join('\n')}`;
+    return `${title} (${e}): verdicts\n${shown
+      .filter((v) => v.experiment === e)
+      .map((v) => `  ${formatVerdict(v, marks)}`)
+      .join('\n')}`;
   });
 }
 
@@ -94,7 +105,9 @@ export async function runSummary(file: string): Promise<string> {
       ...(statsNote ? [statsNote] : []),
       ...(await headlineTables(store, runs)),
       ...(await oracleTables(store, runs)),
-      ...(verdicts.length > 0 ? verdicts : ['no verdicts: the file holds no run with a `plan:` block (docs/statistics.md)']),
+      ...(verdicts.length > 0
+        ? verdicts
+        : ['no verdicts: the file holds no run with a `plan:` block (docs/statistics.md)']),
       `every table, comparison, route and chart: adaptmr report ${file}; one page: adaptmr report ${file} --html <page.html>`,
     ];
     return parts.join('\n\n');

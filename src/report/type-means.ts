@@ -58,7 +58,12 @@ export async function loadTypeMeans(store: ResultStore, q: TypeMeanQuery): Promi
   );
   const label = q.label ?? seriesLabeller(rows, q.marks);
   const out: TypeMeanRow[] = rows.map((r) => ({
-    dataset: r.dataset, series: label(r), adaptType: r.adapt_type, n: r.n, mean: r.mean, upperBound: r.upper_bound === true,
+    dataset: r.dataset,
+    series: label(r),
+    adaptType: r.adapt_type,
+    n: r.n,
+    mean: r.mean,
+    upperBound: r.upper_bound === true,
     ...(r.ci_low !== null && r.ci_high !== null ? { ciLow: r.ci_low, ciHigh: r.ci_high } : {}),
   }));
   if (q.level === 'qa' || rows.length === 0) return out;
@@ -73,11 +78,17 @@ export async function loadTypeMeans(store: ResultStore, q: TypeMeanQuery): Promi
  * (older files may hold full context's): listed as "n/a" rows so a table says so rather than omitting them or
  * showing the recall of a list in date order. `runIds` narrows to some runs.
  */
-export async function unrankedRows(store: ResultStore, label: (r: SeriesKey) => string, runIds?: readonly string[]): Promise<TypeMeanRow[]> {
+export async function unrankedRows(
+  store: ResultStore,
+  label: (r: SeriesKey) => string,
+  runIds?: readonly string[],
+): Promise<TypeMeanRow[]> {
   const rows = await store.query<{ run_id: string; dataset: string; method: string; granularity: string }>(
     `SELECT DISTINCT r.run_id, r.dataset, r.method, r.granularity FROM retrievals r
      JOIN methods m ON m.run_id = r.run_id AND m.method = r.method
-     WHERE m.output = 'text' OR m.capabilities LIKE '%"ranks":false%' OR m.kind = 'full-context' ORDER BY ALL`);
-  return rows.filter((t) => !runIds || runIds.includes(t.run_id))
+     WHERE m.output = 'text' OR m.capabilities LIKE '%"ranks":false%' OR m.kind = 'full-context' ORDER BY ALL`,
+  );
+  return rows
+    .filter((t) => !runIds || runIds.includes(t.run_id))
     .map((t) => ({ dataset: t.dataset, series: label(t), adaptType: 'all', n: 0, mean: Number.NaN, na: true }));
 }

@@ -20,11 +20,13 @@ function marked(id: string | null, marks?: MethodMarks): string {
 /** `+12.3 [+4.0, +20.1]` points, or a ratio `1.42× [1.10, 1.80]` for the overhead claim. */
 export function verdictEstimate(v: Pick<VerdictRow, 'claim' | 'estimate' | 'ciLow' | 'ciHigh'>): string {
   if (v.estimate === null) return 'n/a';
-  if (v.claim === 'overhead') return `${v.estimate.toFixed(2)}×${v.ciLow !== null && v.ciHigh !== null ? ` [${v.ciLow.toFixed(2)}, ${v.ciHigh.toFixed(2)}]` : ''}`;
+  if (v.claim === 'overhead')
+    return `${v.estimate.toFixed(2)}×${v.ciLow !== null && v.ciHigh !== null ? ` [${v.ciLow.toFixed(2)}, ${v.ciHigh.toFixed(2)}]` : ''}`;
   return `${signedPoints(v.estimate)}${v.ciLow !== null && v.ciHigh !== null ? ` [${signedPoints(v.ciLow)}, ${signedPoints(v.ciHigh)}]` : ''}`;
 }
 
-const pText = (p: number | null): string => (p === null || Number.isNaN(p) ? '—' : p < 0.001 ? '< 0.001' : p.toFixed(3));
+const pText = (p: number | null): string =>
+  p === null || Number.isNaN(p) ? '—' : p < 0.001 ? '< 0.001' : p.toFixed(3);
 
 export function holmText(v: Pick<VerdictRow, 'pHolm' | 'familySize'>): string {
   return v.familySize === null ? pText(v.pHolm) : `${pText(v.pHolm)} (m ${v.familySize})`;
@@ -34,7 +36,8 @@ export const mdeText = (v: Pick<VerdictRow, 'mde'>): string => (v.mde === null ?
 
 /** One line: `locomo oracle-vs-unified [all] oracle − unified-embedding: +23.3 [+10.0, +42.9] n 30, p_holm 0.188 (m 3), MDE 37.6 → not established (…)`. */
 export function formatVerdict(v: VerdictRow, marks?: MethodMarks): string {
-  const who = v.methodB === null ? marked(v.methodA, marks) : `${marked(v.methodA, marks)} − ${marked(v.methodB, marks)}`;
+  const who =
+    v.methodB === null ? marked(v.methodA, marks) : `${marked(v.methodA, marks)} − ${marked(v.methodB, marks)}`;
   return `${v.dataset} ${v.claim} [${v.adaptType}] ${who}: ${verdictEstimate(v)} n ${v.n}, p_holm ${holmText(v)}, MDE ${mdeText(v)} → ${v.verdict} (${v.reason})`;
 }
 
@@ -48,9 +51,23 @@ export function verdictTable(rows: readonly VerdictRow[], title: string, marks?:
     wordWrap: true,
   });
   for (const v of rows) {
-    table.push([v.dataset, v.claim, marked(v.methodA, marks), marked(v.methodB, marks), v.adaptType, v.n, verdictEstimate(v), holmText(v), mdeText(v), v.verdict, v.reason]);
+    table.push([
+      v.dataset,
+      v.claim,
+      marked(v.methodA, marks),
+      marked(v.methodB, marks),
+      v.adaptType,
+      v.n,
+      verdictEstimate(v),
+      holmText(v),
+      mdeText(v),
+      v.verdict,
+      v.reason,
+    ]);
   }
   const h = rows.find((v) => v.metric !== null && v.claim !== 'overhead');
-  const headline = h ? ` at the headline (${[...new Set(rows.filter((v) => v.metric !== null && v.claim !== 'overhead').map((v) => `${v.dataset}: ${v.metric}${v.k === null ? '' : `@${v.k}`} ${v.level}`))].join('; ')})` : '';
+  const headline = h
+    ? ` at the headline (${[...new Set(rows.filter((v) => v.metric !== null && v.claim !== 'overhead').map((v) => `${v.dataset}: ${v.metric}${v.k === null ? '' : `@${v.k}`} ${v.level}`))].join('; ')})`
+    : '';
   return `${title}${headline} — estimate in points (A − B); p_holm within the declared family of m claims; MDE = smallest difference detectable with 80% power at that n and α = 0.05 / m (docs/statistics.md)\n${table.toString()}`;
 }

@@ -35,13 +35,20 @@ describe('AdaptMR method', () => {
     expect(out.retrieval.units.length).toBeLessThanOrEqual(4);
   });
 
-  it('fusion runs every type above τ and records the weights and each strategy\'s notes', async () => {
-    const m = await make({ router: { kind: 'fusion', threshold: 0.2 } }, fixed({ temporal: 0.5, update: 0.3, factual: 0.2 }));
+  it("fusion runs every type above τ and records the weights and each strategy's notes", async () => {
+    const m = await make(
+      { router: { kind: 'fusion', threshold: 0.2 } },
+      fixed({ temporal: 0.5, update: 0.3, factual: 0.2 }),
+    );
     const out = await m.run(frozenQuery('Where do I live now?'), index, offlineCtx());
     expect(out.route).toBe('fusion:temporal+update+factual');
     expect(out.retrieval.notes).toMatchObject({
       fusion: { method: 'minmax', weights: { temporal: 0.5, update: 0.3, factual: 0.2 } },
-      perStrategy: { temporal: { strategy: 'temporal' }, update: { strategy: 'update' }, factual: { strategy: 'factual' } },
+      perStrategy: {
+        temporal: { strategy: 'temporal' },
+        update: { strategy: 'update' },
+        factual: { strategy: 'factual' },
+      },
     });
     const scores = out.retrieval.units.map((u) => u.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
@@ -50,19 +57,31 @@ describe('AdaptMR method', () => {
   it('fusion and abstention: "no memory" wins only with more probability than the answering lists', async () => {
     // A question whose memories never name it: the abstention strategy says no memory (plan thresholds).
     const q = frozenQuery('What is my blood type?');
-    const likely = await (await make({ router: { kind: 'fusion' } }, fixed({ abstention: 0.6, factual: 0.4 }))).run(q, index, offlineCtx());
+    const likely = await (await make({ router: { kind: 'fusion' } }, fixed({ abstention: 0.6, factual: 0.4 }))).run(
+      q,
+      index,
+      offlineCtx(),
+    );
     expect(likely.retrieval.noMemory).toBe(true);
-    const unlikely = await (await make({ router: { kind: 'fusion' } }, fixed({ abstention: 0.45, factual: 0.3, temporal: 0.25 }))).run(q, index, offlineCtx());
+    const unlikely = await (
+      await make({ router: { kind: 'fusion' } }, fixed({ abstention: 0.45, factual: 0.3, temporal: 0.25 }))
+    ).run(q, index, offlineCtx());
     expect(unlikely.route).toBe('fusion:abstention+factual+temporal');
     expect(unlikely.retrieval.noMemory).toBe(false);
     expect(unlikely.retrieval.units.length).toBe(4);
-    expect(unlikely.retrieval.notes).toMatchObject({ fusion: { weights: { abstention: 0.45, factual: 0.3, temporal: 0.25 } } });
+    expect(unlikely.retrieval.notes).toMatchObject({
+      fusion: { weights: { abstention: 0.45, factual: 0.3, temporal: 0.25 } },
+    });
   });
 
   it('fusion weights follow the probabilities: the same lists in another proportion give another order', async () => {
     const q = frozenQuery('Did I start running before I moved to Hangzhou?');
-    const a = await (await make({ router: { kind: 'fusion', threshold: 0.05 } }, fixed({ temporal: 0.9, update: 0.1 }))).run(q, index, offlineCtx());
-    const b = await (await make({ router: { kind: 'fusion', threshold: 0.05 } }, fixed({ temporal: 0.1, update: 0.9 }))).run(q, index, offlineCtx());
+    const a = await (
+      await make({ router: { kind: 'fusion', threshold: 0.05 } }, fixed({ temporal: 0.9, update: 0.1 }))
+    ).run(q, index, offlineCtx());
+    const b = await (
+      await make({ router: { kind: 'fusion', threshold: 0.05 } }, fixed({ temporal: 0.1, update: 0.9 }))
+    ).run(q, index, offlineCtx());
     expect(a.route).toBe('fusion:temporal+update');
     expect(b.route).toBe('fusion:update+temporal');
     const temporalAlone = await (await make({}, fixed({ temporal: 1 }))).run(q, index, offlineCtx());
@@ -83,22 +102,35 @@ describe('AdaptMR method', () => {
   it('classifier: random picks a seeded strategy (w/o Classifier ablation)', async () => {
     const m = await make({ classifier: 'random' });
     const q = frozenQuery('Where do I live now?');
-    const routes = await Promise.all([1, 1, 2, 3, 4, 5, 6, 7, 8].map(async (seed) => (await m.run(q, index, offlineCtx(seed))).route));
+    const routes = await Promise.all(
+      [1, 1, 2, 3, 4, 5, 6, 7, 8].map(async (seed) => (await m.run(q, index, offlineCtx(seed))).route),
+    );
     expect(routes[0]).toBe(routes[1]);
     expect(routes.every((r) => r!.startsWith('random:'))).toBe(true);
     expect(new Set(routes).size).toBeGreaterThan(1);
     await expect(make({ classifier: 'random', router: { kind: 'fusion' } })).rejects.toThrow(/router\.kind/);
   });
 
-  it('replace: { temporal: unified } puts plain semantic retrieval in the temporal strategy\'s place', async () => {
+  it("replace: { temporal: unified } puts plain semantic retrieval in the temporal strategy's place", async () => {
     const m = await make({ router: { kind: 'oracle' }, replace: { temporal: 'unified' } });
-    const out = await m.run(frozenQuery('Which restaurant did you recommend to me last month?'), index, offlineCtx(), 'temporal');
+    const out = await m.run(
+      frozenQuery('Which restaurant did you recommend to me last month?'),
+      index,
+      offlineCtx(),
+      'temporal',
+    );
     expect(out.retrieval.notes).toMatchObject({ strategy: 'unified' });
-    expect(out.retrieval.units.map((u) => u.unit.id)).toEqual((await index.semantic('Which restaurant did you recommend to me last month?', 4)).map((u) => u.unit.id));
+    expect(out.retrieval.units.map((u) => u.unit.id)).toEqual(
+      (await index.semantic('Which restaurant did you recommend to me last month?', 4)).map((u) => u.unit.id),
+    );
   });
 
   it('routeMap serves a type with another strategy (experiment 2 oracle map)', async () => {
-    const m = await make({ router: { kind: 'oracle' }, routeMap: { temporal: 'factual' }, strategies: { factual: { entityWeight: 0.5 } } });
+    const m = await make({
+      router: { kind: 'oracle' },
+      routeMap: { temporal: 'factual' },
+      strategies: { factual: { entityWeight: 0.5 } },
+    });
     const out = await m.run(frozenQuery("What is my cat's name?"), index, offlineCtx(), 'temporal');
     expect(out.route).toBe('oracle:temporal');
     expect(out.retrieval.notes).toMatchObject({ strategy: 'factual', entityWeight: 0.5 });
@@ -113,7 +145,10 @@ describe('AdaptMR method', () => {
 
   it('abstention as a gate after every route', async () => {
     const high = { thresholds: { [embedder.id]: { high: 2, low: 1.5 } } }; // cosines never reach 1.5: always abstain
-    const m = await make({ abstention: 'gate', strategies: { abstention: high } }, fixed({ abstention: 0.9, temporal: 0.1 }));
+    const m = await make(
+      { abstention: 'gate', strategies: { abstention: high } },
+      fixed({ abstention: 0.9, temporal: 0.1 }),
+    );
     const out = await m.run(frozenQuery('What is my blood type?'), index, offlineCtx());
     expect(out.route).toBe('single:temporal');
     expect(out.retrieval.noMemory).toBe(true);
@@ -121,7 +156,9 @@ describe('AdaptMR method', () => {
   });
 
   it('typos in options fail naming the field', async () => {
-    await expect(make({ strategies: { factual: { entityWieght: 0 } } })).rejects.toThrow(/strategies\.factual.*entityWieght/);
+    await expect(make({ strategies: { factual: { entityWieght: 0 } } })).rejects.toThrow(
+      /strategies\.factual.*entityWieght/,
+    );
     await expect(make({ routr: {} })).rejects.toThrow(/routr/);
     await expect(make({ replace: { temporal: 'bm25' } })).rejects.toThrow(/replace\.temporal/);
   });

@@ -32,8 +32,21 @@ import { defineMethod } from '../core/method-entry.ts';
 import { FirstStageSchema, withFirstStage, type FirstStage } from '../index/first-stage.ts';
 import { parseWith } from '../core/registry.ts';
 import type { LlmRole } from '../core/llm.ts';
-import { ADAPT_TYPES, invalidTypeProbs, type AdaptType, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
-import { AbstentionOptionsSchema, createAbstentionJudge, decideAbstention, noMemoryRetrieval, type AbstentionJudge } from '../strategies/abstention.ts';
+import {
+  ADAPT_TYPES,
+  invalidTypeProbs,
+  type AdaptType,
+  type MethodOutput,
+  type Query,
+  type Retrieval,
+} from '../core/types.ts';
+import {
+  AbstentionOptionsSchema,
+  createAbstentionJudge,
+  decideAbstention,
+  noMemoryRetrieval,
+  type AbstentionJudge,
+} from '../strategies/abstention.ts';
 import { readThresholdsFile } from '../strategies/thresholds.ts';
 import { strategies } from '../strategies/registry.ts';
 import { renderContext } from '../strategies/render.ts';
@@ -120,9 +133,16 @@ export interface AdaptmrParts {
 /** Runs the routed strategies and fuses when several ran. A no-memory result decides only when it comes from the
  * top-weight route; from a lower-weight route its (empty) list simply adds nothing to the fusion. Fused context is
  * in fused rank order, with the update annotations and the temporal / multi-hop trailers of the strategies that ran. */
-async function runRoute(parts: AdaptmrParts, runs: { type: AdaptType; weight: number }[], query: Query, index: MemoryIndex, ctx: Ctx): Promise<Retrieval> {
+async function runRoute(
+  parts: AdaptmrParts,
+  runs: { type: AdaptType; weight: number }[],
+  query: Query,
+  index: MemoryIndex,
+  ctx: Ctx,
+): Promise<Retrieval> {
   const results: { type: AdaptType; weight: number; retrieval: Retrieval }[] = [];
-  for (const r of runs) results.push({ ...r, retrieval: await parts.strategies[r.type].retrieve(query, index, parts.k, ctx) });
+  for (const r of runs)
+    results.push({ ...r, retrieval: await parts.strategies[r.type].retrieve(query, index, parts.k, ctx) });
   const first = results[0]!;
   if (results.length === 1) return first.retrieval;
   // "No relevant memory" wins a fusion only with more probability behind it than behind the lists that answer, so a
@@ -142,7 +162,8 @@ async function runRoute(parts: AdaptmrParts, runs: { type: AdaptType; weight: nu
     const notes = r.retrieval.notes ?? {};
     const ann = notes.annotations;
     if (ann && typeof ann === 'object') {
-      for (const [id, text] of Object.entries(ann)) if (typeof text === 'string' && !annotations[id]) annotations[id] = text;
+      for (const [id, text] of Object.entries(ann))
+        if (typeof text === 'string' && !annotations[id]) annotations[id] = text;
     }
     const tr = notes.trailer;
     if (Array.isArray(tr)) trailer.push(...tr.filter((x): x is string => typeof x === 'string'));
@@ -160,7 +181,8 @@ async function runRoute(parts: AdaptmrParts, runs: { type: AdaptType; weight: nu
 
 export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
   const needsClassifier = parts.router.kind === 'single' || parts.router.kind === 'fusion';
-  if (needsClassifier && !parts.classifier) throw new InputError(`router "${parts.router.kind}" needs a classifier`, `method ${parts.name}`);
+  if (needsClassifier && !parts.classifier)
+    throw new InputError(`router "${parts.router.kind}" needs a classifier`, `method ${parts.name}`);
   return {
     capabilities: {
       output: 'units',
@@ -178,9 +200,19 @@ export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
       // Wall time per stage (classifier, retrieval, abstention gate), for the efficiency experiment (plan §3.4 exp 5).
       const t0 = performance.now();
       // A classifier failure is tagged with its stage, so the run summary counts it as one (src/run/failures.ts).
-      const classified = needsClassifier ? await parts.classifier!.classify(query, ctx).catch((err: unknown) => { throw tagStage(err, 'classify'); }) : undefined;
+      const classified = needsClassifier
+        ? await parts.classifier!.classify(query, ctx).catch((err: unknown) => {
+            throw tagStage(err, 'classify');
+          })
+        : undefined;
       const bad = classified ? invalidTypeProbs(classified.probs) : undefined;
-      if (bad) throw tagStage(new Error(`classifier ${parts.classifier!.name} gave unusable probabilities (${bad}) for question ${query.id}`), 'classify');
+      if (bad)
+        throw tagStage(
+          new Error(
+            `classifier ${parts.classifier!.name} gave unusable probabilities (${bad}) for question ${query.id}`,
+          ),
+          'classify',
+        );
       const t1 = performance.now();
       const plan = planRoute(parts.router, parts.abstention, {
         seed: ctx.seed,
@@ -190,11 +222,19 @@ export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
       let retrieval = await runRoute(parts, plan.runs, query, index, ctx);
       const t2 = performance.now();
       const stageMs: Record<string, number> = { classify: t1 - t0, retrieve: t2 - t1 };
-      const routed = { ...(retrieval.notes ?? {}), route: plan.route, abstentionMode: parts.abstention, stageMs, ...(parts.router.kind === 'oracle' ? { upperBound: 'oracle (gold type)' } : {}) };
+      const routed = {
+        ...(retrieval.notes ?? {}),
+        route: plan.route,
+        abstentionMode: parts.abstention,
+        stageMs,
+        ...(parts.router.kind === 'oracle' ? { upperBound: 'oracle (gold type)' } : {}),
+      };
       if (parts.abstention === 'gate') {
         const decision = await decideAbstention(parts.judge, query, index, ctx);
         stageMs.gate = performance.now() - t2;
-        retrieval = decision.noMemory ? noMemoryRetrieval(decision, { ...routed, gated: true }) : { ...retrieval, notes: { ...routed, gate: decision } };
+        retrieval = decision.noMemory
+          ? noMemoryRetrieval(decision, { ...routed, gated: true })
+          : { ...retrieval, notes: { ...routed, gate: decision } };
       } else {
         retrieval = { ...retrieval, notes: routed };
       }
@@ -223,7 +263,10 @@ export async function buildStrategies(options: AdaptmrOptions, where: string): P
     const name = options.replace[type] ?? options.routeMap[type] ?? type;
     let strategy = built.get(name);
     if (!strategy) {
-      strategy = name === 'unified' ? createUnified() : await strategies.create(name, options.strategies[name], undefined, `${where}.strategies.${name}`);
+      strategy =
+        name === 'unified'
+          ? createUnified()
+          : await strategies.create(name, options.strategies[name], undefined, `${where}.strategies.${name}`);
       built.set(name, strategy);
     }
     out[type] = strategy;
@@ -241,7 +284,10 @@ export async function createAdaptmrMethod(
   let router = options.router;
   if (options.classifier === 'random') {
     if (router.kind !== 'single' && router.kind !== 'random') {
-      throw new InputError(`classifier "random" picks one strategy per question; it cannot drive router "${router.kind}"`, `${where}.router.kind`);
+      throw new InputError(
+        `classifier "random" picks one strategy per question; it cannot drive router "${router.kind}"`,
+        `${where}.router.kind`,
+      );
     }
     router = { ...router, kind: 'random' };
   }
@@ -251,7 +297,11 @@ export async function createAdaptmrMethod(
     (needsClassifier && options.classifier !== 'random'
       ? await classifiers.create(options.classifier.name, options.classifier.options, {}, `${where}.classifier`)
       : undefined);
-  const abstentionOptions = parseWith(AbstentionOptionsSchema, options.strategies.abstention, `${where}.strategies.abstention`);
+  const abstentionOptions = parseWith(
+    AbstentionOptionsSchema,
+    options.strategies.abstention,
+    `${where}.strategies.abstention`,
+  );
   const method = createAdaptmrFromParts({
     name: context.id,
     k: context.k,
@@ -265,7 +315,9 @@ export async function createAdaptmrMethod(
   // Thresholds or classifier probabilities calibrated on some questions: those questions are held out of the evaluation.
   const calibrated = [
     ...(abstentionOptions.thresholdsFile
-      ? Object.values(readThresholdsFile(abstentionOptions.thresholdsFile).embedders).flatMap((e) => e.calibrationQuestionIds)
+      ? Object.values(readThresholdsFile(abstentionOptions.thresholdsFile).embedders).flatMap(
+          (e) => e.calibrationQuestionIds,
+        )
       : []),
     ...(built?.excludedQuestionIds ?? []),
   ];
@@ -275,7 +327,8 @@ export async function createAdaptmrMethod(
 /** The `adaptmr` entry of the method registry (src/run/method-registry.ts). */
 export const adaptmrEntry = defineMethod({
   name: 'adaptmr',
-  description: 'AdaptMR: query-type classifier + router (single | fusion | oracle upper bound | random) + five type-specific strategies (plan §2)',
+  description:
+    'AdaptMR: query-type classifier + router (single | fusion | oracle upper bound | random) + five type-specific strategies (plan §2)',
   optionsSchema: AdaptmrOptionsSchema,
   examples: [
     { label: 'rules, single', options: {} },
@@ -287,7 +340,13 @@ export const adaptmrEntry = defineMethod({
       label: 'llm classifier and strategies',
       options: {
         classifier: { name: 'llm', options: {} },
-        strategies: { factual: { mode: 'llm' }, temporal: { mode: 'llm' }, update: { mode: 'llm' }, 'multi-hop': { mode: 'llm' }, abstention: { mode: 'llm' } },
+        strategies: {
+          factual: { mode: 'llm' },
+          temporal: { mode: 'llm' },
+          update: { mode: 'llm' },
+          'multi-hop': { mode: 'llm' },
+          abstention: { mode: 'llm' },
+        },
       },
     },
   ],

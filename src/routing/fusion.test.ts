@@ -3,10 +3,32 @@ import { describe, expect, it } from 'vitest';
 import type { MemoryUnit } from '../core/types.ts';
 import { fuse, normalise, type WeightedList } from './fusion.ts';
 
-const u = (id: string): MemoryUnit => ({ id, sessionId: id, turnIds: [id], role: 'user', text: id, at: '2023-01-01T00:00:00Z' });
+const u = (id: string): MemoryUnit => ({
+  id,
+  sessionId: id,
+  turnIds: [id],
+  role: 'user',
+  text: id,
+  at: '2023-01-01T00:00:00Z',
+});
 const LISTS: WeightedList[] = [
-  { type: 'temporal', weight: 0.6, units: [{ unit: u('u1'), score: 0.9 }, { unit: u('u2'), score: 0.5 }, { unit: u('u3'), score: 0.1 }] },
-  { type: 'factual', weight: 0.4, units: [{ unit: u('u2'), score: 2.0 }, { unit: u('u4'), score: 1.0 }] },
+  {
+    type: 'temporal',
+    weight: 0.6,
+    units: [
+      { unit: u('u1'), score: 0.9 },
+      { unit: u('u2'), score: 0.5 },
+      { unit: u('u3'), score: 0.1 },
+    ],
+  },
+  {
+    type: 'factual',
+    weight: 0.4,
+    units: [
+      { unit: u('u2'), score: 2.0 },
+      { unit: u('u4'), score: 1.0 },
+    ],
+  },
 ];
 const ids = (l: { unit: MemoryUnit }[]) => l.map((x) => x.unit.id);
 
@@ -20,7 +42,15 @@ describe('fuse', () => {
   });
 
   it('a list of equal scores normalises to 1', () => {
-    expect(normalise([{ unit: u('a'), score: 0.3 }, { unit: u('b'), score: 0.3 }], 'minmax')).toEqual([1, 1]);
+    expect(
+      normalise(
+        [
+          { unit: u('a'), score: 0.3 },
+          { unit: u('b'), score: 0.3 },
+        ],
+        'minmax',
+      ),
+    ).toEqual([1, 1]);
   });
 
   it('rank normalisation: (n − r) / n', () => {

@@ -9,13 +9,19 @@ const cfg = (o: object) => RouterConfigSchema.parse(o);
 
 describe('planRoute', () => {
   it('single: the argmax type', () => {
-    expect(planRoute(cfg({}), 'route', { seed: 1, probs: probs({ temporal: 0.6, factual: 0.4 }) })).toEqual({ runs: [{ type: 'temporal', weight: 1 }], route: 'single:temporal' });
+    expect(planRoute(cfg({}), 'route', { seed: 1, probs: probs({ temporal: 0.6, factual: 0.4 }) })).toEqual({
+      runs: [{ type: 'temporal', weight: 1 }],
+      route: 'single:temporal',
+    });
   });
 
   it('fusion: every type with p ≥ τ, highest first; the argmax always runs', () => {
     const p = probs({ temporal: 0.5, factual: 0.3, update: 0.15, abstention: 0.05 });
     const plan = planRoute(cfg({ kind: 'fusion', threshold: 0.2 }), 'route', { seed: 1, probs: p });
-    expect(plan.runs).toEqual([{ type: 'temporal', weight: 0.5 }, { type: 'factual', weight: 0.3 }]);
+    expect(plan.runs).toEqual([
+      { type: 'temporal', weight: 0.5 },
+      { type: 'factual', weight: 0.3 },
+    ]);
     expect(plan.route).toBe('fusion:temporal+factual');
     const flat = planRoute(cfg({ kind: 'fusion', threshold: 0.9 }), 'route', { seed: 1, probs: p });
     expect(flat).toEqual({ runs: [{ type: 'temporal', weight: 0.5 }], route: 'single:temporal' });
@@ -23,7 +29,12 @@ describe('planRoute', () => {
 
   it('gate: abstention is never routed; the rest is renormalised', () => {
     const p = probs({ abstention: 0.5, factual: 0.3, temporal: 0.2 });
-    expect(routableProbs(p, 'gate')).toEqual([['factual', 0.6], ['temporal', 0.4], ['update', 0], ['multi-hop', 0]]);
+    expect(routableProbs(p, 'gate')).toEqual([
+      ['factual', 0.6],
+      ['temporal', 0.4],
+      ['update', 0],
+      ['multi-hop', 0],
+    ]);
     expect(planRoute(cfg({}), 'gate', { seed: 1, probs: p }).route).toBe('single:factual');
     expect(planRoute(cfg({}), 'route', { seed: 1, probs: p }).route).toBe('single:abstention');
   });
@@ -31,7 +42,9 @@ describe('planRoute', () => {
   it('oracle: needs oracleType; a gold abstention under the gate routes to factual', () => {
     expect(() => planRoute(cfg({ kind: 'oracle' }), 'route', { seed: 1 })).toThrow(/oracleType/);
     expect(planRoute(cfg({ kind: 'oracle' }), 'route', { seed: 1, oracleType: 'update' }).route).toBe('oracle:update');
-    expect(planRoute(cfg({ kind: 'oracle' }), 'gate', { seed: 1, oracleType: 'abstention' }).route).toBe('oracle:factual');
+    expect(planRoute(cfg({ kind: 'oracle' }), 'gate', { seed: 1, oracleType: 'abstention' }).route).toBe(
+      'oracle:factual',
+    );
   });
 
   it('random: deterministic per seed, covers every routable type', () => {

@@ -73,7 +73,11 @@ export interface RouteInput {
 export function planRoute(config: RouterConfig, mode: AbstentionMode, input: RouteInput): RoutePlan {
   switch (config.kind) {
     case 'oracle': {
-      if (!input.oracleType) throw new InputError('the oracle router needs the gold type (oracleType); only the runner can pass it', 'router oracle');
+      if (!input.oracleType)
+        throw new InputError(
+          'the oracle router needs the gold type (oracleType); only the runner can pass it',
+          'router oracle',
+        );
       const type = mode === 'gate' && input.oracleType === 'abstention' ? 'factual' : input.oracleType;
       return { runs: [{ type, weight: 1 }], route: `oracle:${type}` };
     }

@@ -26,7 +26,10 @@ export const StrategyMethodOptionsSchema = z
   .strict();
 export type StrategyMethodOptions = z.output<typeof StrategyMethodOptionsSchema>;
 
-export async function createStrategyMethod(opts: StrategyMethodOptions, context: Pick<MethodFactoryContext, 'id' | 'k'>): Promise<Method> {
+export async function createStrategyMethod(
+  opts: StrategyMethodOptions,
+  context: Pick<MethodFactoryContext, 'id' | 'k'>,
+): Promise<Method> {
   const where = `method ${context.id}`;
   const { name, options, firstStage } = opts;
   const strategy = await strategies.create(name, options, undefined, `${where}.options`);
@@ -41,7 +44,8 @@ export async function createStrategyMethod(opts: StrategyMethodOptions, context:
       return { retrieval, route: strategy.name };
     },
   };
-  const thresholdsFile = name === 'abstention' && typeof options.thresholdsFile === 'string' ? options.thresholdsFile : undefined;
+  const thresholdsFile =
+    name === 'abstention' && typeof options.thresholdsFile === 'string' ? options.thresholdsFile : undefined;
   const calibrated = thresholdsFile
     ? Object.values(readThresholdsFile(thresholdsFile).embedders).flatMap((e) => e.calibrationQuestionIds)
     : [];
@@ -51,7 +55,8 @@ export async function createStrategyMethod(opts: StrategyMethodOptions, context:
 /** The `strategy` entry of the method registry (src/run/method-registry.ts). */
 export const strategyMethodEntry = defineMethod({
   name: 'strategy',
-  description: 'one AdaptMR strategy (factual | temporal | update | multi-hop | abstention | unified) applied to every question',
+  description:
+    'one AdaptMR strategy (factual | temporal | update | multi-hop | abstention | unified) applied to every question',
   optionsSchema: StrategyMethodOptionsSchema,
   examples: [
     ...(['factual', 'temporal', 'update', 'multi-hop', 'abstention'] as const).flatMap((name) => [

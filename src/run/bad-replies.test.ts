@@ -38,23 +38,42 @@ afterAll(async () => {
 });
 
 describe('bad replies are errors', () => {
-  it.each(['nan', 'dim', 'zero'] as const)('embeddings that decode to %s vectors: retried, thrown, never cached', async (m) => {
-    mode = m;
-    const inner = await createOpenAIEmbedder({ baseURL: server.baseURL, model: 'e', dimensions: 4, apiKeyEnv: 'ADAPTMR_BAD_REPLY_KEY', maxRetries: 2 });
-    const cache = new MemoryEmbeddingCache();
-    const embedder = new CachedEmbedder(inner, cache);
-    const before = server.requests.length;
-    await expect(embedder.embed(['I have a cat.'])).rejects.toThrow(/bad embedding reply/);
-    expect(server.requests.length - before).toBe(3);
-    mode = 'ok';
-    const [v] = await embedder.embed(['I have a cat.']);
-    expect(v![0]).toBe(1);
-    expect(embedder.stats.hits).toBe(0);
-  });
+  it.each(['nan', 'dim', 'zero'] as const)(
+    'embeddings that decode to %s vectors: retried, thrown, never cached',
+    async (m) => {
+      mode = m;
+      const inner = await createOpenAIEmbedder({
+        baseURL: server.baseURL,
+        model: 'e',
+        dimensions: 4,
+        apiKeyEnv: 'ADAPTMR_BAD_REPLY_KEY',
+        maxRetries: 2,
+      });
+      const cache = new MemoryEmbeddingCache();
+      const embedder = new CachedEmbedder(inner, cache);
+      const before = server.requests.length;
+      await expect(embedder.embed(['I have a cat.'])).rejects.toThrow(/bad embedding reply/);
+      expect(server.requests.length - before).toBe(3);
+      mode = 'ok';
+      const [v] = await embedder.embed(['I have a cat.']);
+      expect(v![0]).toBe(1);
+      expect(embedder.stats.hits).toBe(0);
+    },
+  );
 
   it('an empty chat reply is retried and fails; nothing is cached', async () => {
-    const llm = createLlmProvider({ cache: { mode: 'read-write', dir }, maxRetries: 1, retryBaseMs: 1, roles: { reader: { baseURL: server.baseURL, model: 'r' } } }, {});
-    await expect(llm.forRole('reader').chat({ messages: [{ role: 'user', content: 'hi' }] }, { stage: 'reader', calls: [] })).rejects.toThrow(/empty/);
+    const llm = createLlmProvider(
+      {
+        cache: { mode: 'read-write', dir },
+        maxRetries: 1,
+        retryBaseMs: 1,
+        roles: { reader: { baseURL: server.baseURL, model: 'r' } },
+      },
+      {},
+    );
+    await expect(
+      llm.forRole('reader').chat({ messages: [{ role: 'user', content: 'hi' }] }, { stage: 'reader', calls: [] }),
+    ).rejects.toThrow(/empty/);
     const files = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.json'));
     expect(files).toEqual([]);
   });
@@ -62,10 +81,23 @@ describe('bad replies are errors', () => {
   it('NaN classifier probabilities make the question an error instead of routing it', async () => {
     const nan: Classifier = {
       name: 'corrupt',
-      classify: async () => ({ type: 'factual' as AdaptType, probs: Object.fromEntries(ADAPT_TYPES.map((t) => [t, Number.NaN])) as Record<AdaptType, number> }),
+      classify: async () => ({
+        type: 'factual' as AdaptType,
+        probs: Object.fromEntries(ADAPT_TYPES.map((t) => [t, Number.NaN])) as Record<AdaptType, number>,
+      }),
     };
-    const m = await createAdaptmrMethod(AdaptmrOptionsSchema.parse({ router: { kind: 'fusion' } }), { id: 'a', k: 3 }, nan);
-    const index = createMemoryIndex(PLAN_HAYSTACK, { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true }, createWinkSifEmbedder());
-    await expect(m.run(frozenQuery('Where do I live now?'), index, { seed: 1, calls: [] })).rejects.toThrow(/unusable probabilities \(probability of factual is NaN\)/);
+    const m = await createAdaptmrMethod(
+      AdaptmrOptionsSchema.parse({ router: { kind: 'fusion' } }),
+      { id: 'a', k: 3 },
+      nan,
+    );
+    const index = createMemoryIndex(
+      PLAN_HAYSTACK,
+      { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true },
+      createWinkSifEmbedder(),
+    );
+    await expect(m.run(frozenQuery('Where do I live now?'), index, { seed: 1, calls: [] })).rejects.toThrow(
+      /unusable probabilities \(probability of factual is NaN\)/,
+    );
   });
 });

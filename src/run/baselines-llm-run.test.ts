@@ -24,10 +24,13 @@ beforeAll(async () => {
     chat: (body) => {
       const p = body.messages.map((m) => m.content).join('\n');
       if (p.includes('Relevant Date Range')) return 'N/A';
-      if (p.includes('Personal facts about the user with dates')) return '[{"date": "2023/05/08", "event": "went to a support group"}]';
+      if (p.includes('Personal facts about the user with dates'))
+        return '[{"date": "2023/05/08", "event": "went to a support group"}]';
       if (p.includes('Personal facts about the user')) return '["The user went to a support group."]';
-      if (p.includes('Generate a structured analysis')) return '{"keywords": ["support group"], "context": "Personal life.", "tags": ["life"]}';
-      if (p.includes('memory evolution agent')) return '{"should_evolve": true, "actions": ["strengthen"], "suggested_connections": ["0"], "tags_to_update": ["life"], "new_context_neighborhood": [], "new_tags_neighborhood": []}';
+      if (p.includes('Generate a structured analysis'))
+        return '{"keywords": ["support group"], "context": "Personal life.", "tags": ["life"]}';
+      if (p.includes('memory evolution agent'))
+        return '{"should_evolve": true, "actions": ["strengthen"], "suggested_connections": ["0"], "tags_to_update": ["life"], "new_context_neighborhood": [], "new_tags_neighborhood": []}';
       if (p.includes('Rewrite the question')) return '{"queries": ["support group", "LGBTQ"]}';
       if (p.startsWith('Rank the memories')) return '[2, 1]';
       if (p.includes('Summarize what they say')) return 'The user went to a support group on 2023/05/07.';
@@ -80,16 +83,26 @@ describe('LLM baselines through the runner', () => {
       first,
       `select method, count(distinct question_id) questions, count(*) calls from llm_calls where stage like 'index:%' group by method order by method`,
     );
-    expect(memorising.map((r) => [r.method, r.questions])).toEqual([['amem', 1], ['lmrag', 1]]);
-    const stages = await query<{ method: string; stage: string; n: number }>(first, `select method, stage, count(*) n from llm_calls group by all order by all`);
-    const n = (method: string, stage: string): number => stages.find((s) => s.method === method && s.stage === stage)?.n ?? 0;
+    expect(memorising.map((r) => [r.method, r.questions])).toEqual([
+      ['amem', 1],
+      ['lmrag', 1],
+    ]);
+    const stages = await query<{ method: string; stage: string; n: number }>(
+      first,
+      `select method, stage, count(*) n from llm_calls group by all order by all`,
+    );
+    const n = (method: string, stage: string): number =>
+      stages.find((s) => s.method === method && s.stage === stage)?.n ?? 0;
     expect(n('amem', 'index:evolve')).toBe(n('amem', 'index:note') - 1);
     expect(n('lmrag', 'index:userfact')).toBe(n('lmrag', 'index:events')); // session values: one of each per session
     expect(n('lmrag', 'query:time-range')).toBe(3);
     expect(n('rae', 'query:rewrite')).toBe(3);
     expect(stages.some((s) => s.method === 'rae-offline')).toBe(false);
 
-    const degraded = await query<{ method: string; degraded: string | null }>(first, `select method, degraded from methods order by method`);
+    const degraded = await query<{ method: string; degraded: string | null }>(
+      first,
+      `select method, degraded from methods order by method`,
+    );
     expect(degraded).toEqual([
       { method: 'amem', degraded: null },
       { method: 'lmrag', degraded: null },
@@ -101,7 +114,10 @@ describe('LLM baselines through the runner', () => {
     const s2 = await runExperiment(exp, { out: second, progress: false, log: () => {} });
     expect(s2.errors).toBe(0);
     expect(server.count('/v1/chat/completions')).toBe(paid);
-    const cached = await query<{ n: number; hits: number }>(second, `select count(*) n, sum(cached::int) hits from llm_calls`);
+    const cached = await query<{ n: number; hits: number }>(
+      second,
+      `select count(*) n, sum(cached::int) hits from llm_calls`,
+    );
     expect(cached[0]!.hits).toBe(cached[0]!.n);
     const ids = `select method, question_id, unit_ids from retrievals order by all`;
     expect(await query(second, ids)).toEqual(await query(first, ids));

@@ -84,7 +84,8 @@ async function query<T>(file: string, sql: string): Promise<T[]> {
   }
 }
 
-const answersSql = 'select question_id, method, answer, judge_verdicts, context_tokens, error from answers order by all';
+const answersSql =
+  'select question_id, method, answer, judge_verdicts, context_tokens, error from answers order by all';
 const costSql = `select stage, count(*) n, sum(prompt_tokens) p, sum(completion_tokens) c, sum(cost_usd) AS cost, bool_and(batch) AS all_batch
   from llm_calls where not cached and error is null group by stage order by stage`;
 const chat = () => server.count('/v1/chat/completions');
@@ -93,22 +94,40 @@ describe('Batch API runs', () => {
   const syncFile = join(dir, 'sync.duckdb');
 
   it('answers through two batches (reader, then judge) with the synchronous answers, at half the recorded cost', async () => {
-    await runExperiment(parseExperiment(experiment('batch-qa', join(dir, 'sync-cache'), ''), 'sync.yaml'), { out: syncFile, progress: false, log: () => {} });
+    await runExperiment(parseExperiment(experiment('batch-qa', join(dir, 'sync-cache'), ''), 'sync.yaml'), {
+      out: syncFile,
+      progress: false,
+      log: () => {},
+    });
     const chatBefore = chat();
     const batchesBefore = server.batches.created().length;
     const out = join(dir, 'batch.duckdb');
     const logs: string[] = [];
-    const summary = await runExperiment(parseExperiment(experiment('batch-qa', join(dir, 'batch-cache'), BATCH), 'batch.yaml'), { out, progress: false, log: (l) => logs.push(l) });
+    const summary = await runExperiment(
+      parseExperiment(experiment('batch-qa', join(dir, 'batch-cache'), BATCH), 'batch.yaml'),
+      { out, progress: false, log: (l) => logs.push(l) },
+    );
     expect(summary.errors).toBe(0);
     expect(summary.written).toBe(6);
     expect(chat()).toBe(chatBefore); // not one request sent singly
     const batches = server.batches.created().slice(batchesBefore);
-    expect(batches.map((b) => [b.model, b.status])).toEqual([['fake-reader', 'completed'], ['fake-judge', 'completed']]);
+    expect(batches.map((b) => [b.model, b.status])).toEqual([
+      ['fake-reader', 'completed'],
+      ['fake-judge', 'completed'],
+    ]);
     expect(await query(out, answersSql)).toEqual(await query(syncFile, answersSql));
 
-    const sync = await query<{ stage: string; n: number; p: number; c: number; cost: number; all_batch: boolean }>(syncFile, costSql);
-    const viaBatch = await query<{ stage: string; n: number; p: number; c: number; cost: number; all_batch: boolean }>(out, costSql);
-    expect(viaBatch.map((r) => [r.stage, r.n, r.p, r.c, r.all_batch])).toEqual(sync.map((r) => [r.stage, r.n, r.p, r.c, true]));
+    const sync = await query<{ stage: string; n: number; p: number; c: number; cost: number; all_batch: boolean }>(
+      syncFile,
+      costSql,
+    );
+    const viaBatch = await query<{ stage: string; n: number; p: number; c: number; cost: number; all_batch: boolean }>(
+      out,
+      costSql,
+    );
+    expect(viaBatch.map((r) => [r.stage, r.n, r.p, r.c, r.all_batch])).toEqual(
+      sync.map((r) => [r.stage, r.n, r.p, r.c, true]),
+    );
     for (const [i, r] of viaBatch.entries()) expect(r.cost).toBeCloseTo(sync[i]!.cost / 2, 12);
     expect(sync.every((r) => !r.all_batch)).toBe(true);
     // The run identity ignores how calls are paid for: switching to batch mode (or adding a budget) resumes the same run.
@@ -121,10 +140,16 @@ describe('Batch API runs', () => {
     failOnce.add('I will give you several history chats');
     const before = chat();
     const out = join(dir, 'fail.duckdb');
-    const summary = await runExperiment(parseExperiment(experiment('batch-fail', join(dir, 'fail-cache'), BATCH), 'fail.yaml'), { out, progress: false, log: () => {} });
+    const summary = await runExperiment(
+      parseExperiment(experiment('batch-fail', join(dir, 'fail-cache'), BATCH), 'fail.yaml'),
+      { out, progress: false, log: () => {} },
+    );
     expect(summary.errors).toBe(0);
     expect(chat() - before).toBe(1);
-    const rows = await query<{ batch: boolean; error: string | null }>(out, `select batch, error from llm_calls where stage = 'reader' and (error is not null or not batch) order by batch`);
+    const rows = await query<{ batch: boolean; error: string | null }>(
+      out,
+      `select batch, error from llm_calls where stage = 'reader' and (error is not null or not batch) order by batch`,
+    );
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatchObject({ batch: false, error: null });
     expect(rows[1]!.batch).toBe(true);
@@ -141,7 +166,11 @@ describe('Batch API runs', () => {
     const polls = () => server.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/batches/')).length;
     const pollsBefore = polls();
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/adaptmr.js'), 'run', yaml, '--out', out, '--no-progress'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        [join(REPO_ROOT, 'bin/adaptmr.js'), 'run', yaml, '--out', out, '--no-progress'],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
       const timer = setInterval(() => {
         // Killed once it has polled the submitted batch a few times.
         if (polls() - pollsBefore >= 3) child.kill('SIGKILL');
@@ -158,15 +187,24 @@ describe('Batch API runs', () => {
     const uploads = uploadCount();
     server.batches.options.hold = false;
     const logs: string[] = [];
-    const summary = await runExperiment(parseExperiment(experiment('batch-kill', join(dir, 'kill-cache'), BATCH), yaml), { out, progress: false, log: (l) => logs.push(l) });
+    const summary = await runExperiment(
+      parseExperiment(experiment('batch-kill', join(dir, 'kill-cache'), BATCH), yaml),
+      { out, progress: false, log: (l) => logs.push(l) },
+    );
     expect(summary.written).toBe(6);
     expect(logs.join('\n')).toContain(`resuming 1 recorded batch(es): ${submitted[0]!.id}`);
     const after = server.batches.created().slice(batchesBefore);
     // The reader batch once (the one the killed run submitted, polled to completion), then the judge's.
-    expect(after.map((b) => [b.id, b.model])).toEqual([[submitted[0]!.id, 'fake-reader'], [after[1]!.id, 'fake-judge']]);
+    expect(after.map((b) => [b.id, b.model])).toEqual([
+      [submitted[0]!.id, 'fake-reader'],
+      [after[1]!.id, 'fake-judge'],
+    ]);
     expect(uploadCount() - uploads).toBe(1); // the judge's file only
     expect(await query(out, answersSql)).toEqual(await query(syncFile, answersSql));
     const paid = await query<{ n: number }>(out, 'select count(*) n from llm_calls where not cached and error is null');
-    expect(paid[0]!.n).toBe((await query<{ n: number }>(syncFile, 'select count(*) n from llm_calls where not cached and error is null'))[0]!.n);
+    expect(paid[0]!.n).toBe(
+      (await query<{ n: number }>(syncFile, 'select count(*) n from llm_calls where not cached and error is null'))[0]!
+        .n,
+    );
   });
 });

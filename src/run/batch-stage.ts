@@ -29,7 +29,14 @@ import type { Batch } from 'openai/resources/batches';
 import { callOwner, type CallOwner } from '../core/calls.ts';
 import { InputError, ServiceCallError, errorMessage } from '../core/errors.ts';
 import type { LlmRole } from '../core/llm.ts';
-import { BatchApi, inputLine, MAX_BATCH_BYTES, MAX_BATCH_LINES, TERMINAL_STATUSES, type BatchLineResult } from '../llm/batch-api.ts';
+import {
+  BatchApi,
+  inputLine,
+  MAX_BATCH_BYTES,
+  MAX_BATCH_LINES,
+  TERMINAL_STATUSES,
+  type BatchLineResult,
+} from '../llm/batch-api.ts';
 import type { CacheKeyMaterial, CachedReply } from '../llm/cache.ts';
 import type { LlmBatchConfig, LlmConfig } from '../llm/config.ts';
 import type { AdaptmrLlmProvider } from '../llm/provider.ts';
@@ -101,10 +108,14 @@ export class BatchStage implements BatchQueue {
     budget: BudgetGuard | undefined,
   ): Promise<BatchStage> {
     if (config.batch && llm.cacheMode !== 'read-write') {
-      throw new InputError('the Batch API folds its replies into the LLM cache: set llm.cache.mode to read-write', 'llm.batch');
+      throw new InputError(
+        'the Batch API folds its replies into the LLM cache: set llm.cache.mode to read-write',
+        'llm.batch',
+      );
     }
     for (const role of config.batch?.roles ?? []) {
-      if (!llm.has(role)) throw new InputError(`role "${role}" is batched but not configured (add llm.roles.${role})`, 'llm.batch.roles');
+      if (!llm.has(role))
+        throw new InputError(`role "${role}" is batched but not configured (add llm.roles.${role})`, 'llm.batch.roles');
     }
     const stage = new BatchStage(llm, config.batch, config, store, runId, log, budget);
     for (const r of await stage.records()) for (const key of r.failed ?? []) stage.single.add(key);
@@ -128,7 +139,9 @@ export class BatchStage implements BatchQueue {
   async finishRecorded(): Promise<void> {
     const open = (await this.records()).filter((r) => r.status !== 'folded');
     if (open.length === 0) return;
-    this.log(`batch: resuming ${open.length} recorded batch(es): ${open.map((r) => r.batchId ?? r.submission).join(', ')} (polled, not submitted again)`);
+    this.log(
+      `batch: resuming ${open.length} recorded batch(es): ${open.map((r) => r.batchId ?? r.submission).join(', ')} (polled, not submitted again)`,
+    );
     const submitted: BatchRecord[] = [];
     for (const r of open) submitted.push(await this.submit(r));
     await this.waitAndFold(submitted);
@@ -161,7 +174,9 @@ export class BatchStage implements BatchQueue {
       for (const chunk of chunks(affordable)) {
         const record = this.prepare(role, client.model, chunk);
         submitted.push(await this.submit(record));
-        this.log(`batch: submitted ${chunk.length} ${role} request(s) as ${record.batchId} (polling every ${this.config?.pollSeconds ?? 30} s)`);
+        this.log(
+          `batch: submitted ${chunk.length} ${role} request(s) as ${record.batchId} (polling every ${this.config?.pollSeconds ?? 30} s)`,
+        );
       }
     }
     const count = submitted.reduce((n, r) => n + r.lines, 0);
@@ -192,7 +207,10 @@ export class BatchStage implements BatchQueue {
   /** Writes the upload file and its bookkeeping beside the cache (atomically), before anything is recorded or sent. */
   private prepare(role: LlmRole, model: string, requests: DeferredRequest[]): BatchRecord {
     // Named by the run and its requests: a resumed run finds its own upload by name, and never another run's.
-    const submission = createHash('sha256').update(`${this.runId}\n${role}\n${requests.map((r) => r.key).join('\n')}`).digest('hex').slice(0, 24);
+    const submission = createHash('sha256')
+      .update(`${this.runId}\n${role}\n${requests.map((r) => r.key).join('\n')}`)
+      .digest('hex')
+      .slice(0, 24);
     const paths = this.paths(submission);
     mkdirSync(this.dir, { recursive: true });
     const meta = requests.map((r): MetaLine => {
@@ -203,7 +221,14 @@ export class BatchStage implements BatchQueue {
     });
     writeAtomic(paths.input, requests.map((r) => `${inputLine(r.key, r.body)}\n`).join(''));
     writeAtomic(paths.meta, meta.map((m) => `${JSON.stringify(m)}\n`).join(''));
-    return { submission, role, model, preparedAt: Math.floor(Date.now() / 1000), lines: requests.length, status: 'prepared' };
+    return {
+      submission,
+      role,
+      model,
+      preparedAt: Math.floor(Date.now() / 1000),
+      lines: requests.length,
+      status: 'prepared',
+    };
   }
 
   /** Takes a record to `submitted`, adopting what an earlier process uploaded or created (see the header). */
@@ -222,7 +247,13 @@ export class BatchStage implements BatchQueue {
     }
     if (record.status === 'uploaded') {
       const found = await api.findBatch(record.inputFileId!, since);
-      const batch = found ?? (await api.create(record.inputFileId!, { adaptmr_submission: record.submission, adaptmr_run: this.runId.slice(0, 500) }, since));
+      const batch =
+        found ??
+        (await api.create(
+          record.inputFileId!,
+          { adaptmr_submission: record.submission, adaptmr_run: this.runId.slice(0, 500) },
+          since,
+        ));
       record.batchId = batch.id;
       record.status = 'submitted';
       await this.save(record);
@@ -281,19 +312,25 @@ export class BatchStage implements BatchQueue {
       // Counted once: a fold resumed after these rows were written finds them in the file (budget.ts opens from it).
       this.budget?.addSpent(spent);
     }
-    for (const [key, material, reply] of replies) if (!(await this.llm.cache.get(key))) await this.llm.cache.put(key, material, reply);
+    for (const [key, material, reply] of replies)
+      if (!(await this.llm.cache.get(key))) await this.llm.cache.put(key, material, reply);
     for (const key of failed) this.single.add(key);
     record.status = 'folded';
     record.failed = failed;
     await this.save(record);
     this.log(
       `batch: ${batch.id} ${batch.status}: ${replies.length} of ${record.lines} ${record.role} replies folded into the cache` +
-        (failed.length > 0 ? `, ${failed.length} failed (sent singly)` : '') + `, $${spent.toFixed(4)} at the batch price`,
+        (failed.length > 0 ? `, ${failed.length} failed (sent singly)` : '') +
+        `, $${spent.toFixed(4)} at the batch price`,
     );
   }
 
   /** An ended batch's lines matched with their requests: the call rows, the usable replies, the failed lines, the cost. */
-  private async readBatch(record: BatchRecord, batch: Batch, paths: { meta: string; input: string }): Promise<FoldedLines> {
+  private async readBatch(
+    record: BatchRecord,
+    batch: Batch,
+    paths: { meta: string; input: string },
+  ): Promise<FoldedLines> {
     const client = this.llm.client(record.role);
     const api = this.api(record.role);
     const results = new Map<string, BatchLineResult>();
@@ -305,7 +342,12 @@ export class BatchStage implements BatchQueue {
       const line = JSON.parse(text) as { custom_id: string; body: ChatCompletionCreateParamsNonStreaming };
       bodies.set(line.custom_id, line.body);
     }
-    const turnaroundMs = Math.max(0, ((batch.completed_at ?? batch.expired_at ?? batch.cancelled_at ?? batch.failed_at ?? batch.created_at) - batch.created_at) * 1000);
+    const turnaroundMs = Math.max(
+      0,
+      ((batch.completed_at ?? batch.expired_at ?? batch.cancelled_at ?? batch.failed_at ?? batch.created_at) -
+        batch.created_at) *
+        1000,
+    );
     const out: FoldedLines = { rows: [], replies: [], failed: [], spent: 0 };
     for (const text of readLines(paths.meta)) {
       const meta = JSON.parse(text) as MetaLine;
@@ -325,32 +367,70 @@ export class BatchStage implements BatchQueue {
     turnaroundMs: number,
     out: FoldedLines,
   ): void {
-    const base = { ...meta.owner, stage: meta.stage, model: record.model, latencyMs: turnaroundMs, cached: false, batch: true };
+    const base = {
+      ...meta.owner,
+      stage: meta.stage,
+      model: record.model,
+      latencyMs: turnaroundMs,
+      cached: false,
+      batch: true,
+    };
     if (!body || !result || result.status !== 200) {
       out.failed.push(meta.key);
       const why = !result ? 'no result line' : (result.error ?? `HTTP ${result.status}`);
-      out.rows.push({ ...base, promptTokens: 0, completionTokens: 0, costUsd: 0, error: `batch ${batchId} line failed (${why}); sent singly` });
+      out.rows.push({
+        ...base,
+        promptTokens: 0,
+        completionTokens: 0,
+        costUsd: 0,
+        error: `batch ${batchId} line failed (${why}); sent singly`,
+      });
       return;
     }
     let reply: CachedReply;
     try {
       reply = { ...client.replyOf(result.body as ChatCompletion, body, meta.wantsJson, turnaroundMs), batch: true };
     } catch (err) {
-      // Answered (and so paid) but unusable, as a synchronous reply would be: recorded with its cost, asked again.
+      foldUnusableReply(client, result, base, err, out);
       out.failed.push(meta.key);
-      const usage = (result.body as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | undefined)?.usage;
-      const p = usage?.prompt_tokens ?? 0;
-      const c = usage?.completion_tokens ?? 0;
-      const cost = client.costOf({ promptTokens: p, completionTokens: c, batch: true });
-      out.spent += cost;
-      out.rows.push({ ...base, promptTokens: p, completionTokens: c, costUsd: cost, error: `unusable batch reply: ${errorMessage(err)}; sent singly` });
       return;
     }
     const cost = client.costOf(reply);
     out.spent += cost;
-    out.rows.push({ ...base, promptTokens: reply.promptTokens, completionTokens: reply.completionTokens, costUsd: cost, ...(reply.cachedTokens !== undefined ? { cachedTokens: reply.cachedTokens } : {}) });
+    out.rows.push({
+      ...base,
+      promptTokens: reply.promptTokens,
+      completionTokens: reply.completionTokens,
+      costUsd: cost,
+      ...(reply.cachedTokens !== undefined ? { cachedTokens: reply.cachedTokens } : {}),
+    });
     out.replies.push([meta.key, { ...meta.material, messages: body.messages as CacheKeyMaterial['messages'] }, reply]);
   }
+}
+
+/**
+ * A line answered (and so paid) but unusable, as a synchronous reply would be: its call row is recorded with its
+ * cost, and the request is asked again singly.
+ */
+function foldUnusableReply(
+  client: ReturnType<AdaptmrLlmProvider['client']>,
+  result: BatchLineResult,
+  base: Omit<FoldedLines['rows'][number], 'promptTokens' | 'completionTokens' | 'costUsd'>,
+  err: unknown,
+  out: FoldedLines,
+): void {
+  const usage = (result.body as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | undefined)?.usage;
+  const p = usage?.prompt_tokens ?? 0;
+  const c = usage?.completion_tokens ?? 0;
+  const cost = client.costOf({ promptTokens: p, completionTokens: c, batch: true });
+  out.spent += cost;
+  out.rows.push({
+    ...base,
+    promptTokens: p,
+    completionTokens: c,
+    costUsd: cost,
+    error: `unusable batch reply: ${errorMessage(err)}; sent singly`,
+  });
 }
 
 /** What folding a batch's lines gives. */
@@ -381,7 +461,9 @@ function chunks(requests: DeferredRequest[]): DeferredRequest[][] {
 }
 
 function readLines(path: string): string[] {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
 }
 
 function writeAtomic(path: string, text: string): void {

@@ -87,7 +87,11 @@ describe('a budget', () => {
     it(`stops a run before it spends past the budget; a resume with a larger one stores what an uninterrupted run stores${batch ? ' (Batch API)' : ''}`, async () => {
       const tag = batch ? 'batch' : 'sync';
       const whole = join(dir, `${tag}-whole.duckdb`);
-      await runExperiment(parseExperiment(experiment(join(dir, `${tag}-cache-whole`), undefined, batch), 'w.yaml'), { out: whole, progress: false, log: () => {} });
+      await runExperiment(parseExperiment(experiment(join(dir, `${tag}-cache-whole`), undefined, batch), 'w.yaml'), {
+        out: whole,
+        progress: false,
+        log: () => {},
+      });
       const [full] = await query<{ spent: number; n: number }>(whole, paidSql);
       expect(full!.n).toBeGreaterThan(10);
 
@@ -96,7 +100,11 @@ describe('a budget', () => {
       const budget = full!.spent * 0.4;
       const before = server.requests.length;
       const logs: string[] = [];
-      const stopped = await runExperiment(parseExperiment(experiment(cache, budget, batch), 's.yaml'), { out, progress: false, log: (l) => logs.push(l) });
+      const stopped = await runExperiment(parseExperiment(experiment(cache, budget, batch), 's.yaml'), {
+        out,
+        progress: false,
+        log: (l) => logs.push(l),
+      });
       expect(stopped.stopped).toMatch(/stopped by llm\.budgetUsd/);
       expect(logs.join('\n')).toMatch(/Rerun with a larger llm\.budgetUsd/);
       expect(stopped.written).toBeLessThan(8);
@@ -106,7 +114,11 @@ describe('a budget', () => {
       expect(await query(out, 'select status from runs')).toEqual([{ status: 'stopped' }]);
       const sentStopped = server.requests.length - before;
 
-      const resumed = await runExperiment(parseExperiment(experiment(cache, full!.spent * 10, batch), 's.yaml'), { out, progress: false, log: () => {} });
+      const resumed = await runExperiment(parseExperiment(experiment(cache, full!.spent * 10, batch), 's.yaml'), {
+        out,
+        progress: false,
+        log: () => {},
+      });
       expect(resumed.stopped).toBeUndefined();
       expect(await query(out, 'select count(distinct question_id) AS n from retrievals')).toEqual([{ n: 8 }]);
       expect(await query(out, 'select status from runs')).toEqual([{ status: 'done' }]);

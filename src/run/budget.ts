@@ -48,7 +48,10 @@ export class BudgetGuard implements SpendGuard {
   reserve(usd: number, what: string): number {
     const ticket = this.tryReserve(usd, what);
     if (ticket === undefined) {
-      throw new PostponedError('budget', `${what} not sent: it could take the run past llm.budgetUsd $${this.budgetUsd}`);
+      throw new PostponedError(
+        'budget',
+        `${what} not sent: it could take the run past llm.budgetUsd $${this.budgetUsd}`,
+      );
     }
     return ticket;
   }

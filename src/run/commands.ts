@@ -4,7 +4,7 @@
 import { intFlag, numberFlag } from '../core/cli-options.ts';
 import { basename, dirname, join } from 'node:path';
 import { ensureWritableDir } from '../core/writable-dir.ts';
-import type { CommandModule } from 'yargs';
+import type { Argv, CommandModule } from 'yargs';
 import type { LoadedExperiment } from './load-config.ts';
 import type { RunSummary } from './runner.ts';
 
@@ -24,41 +24,82 @@ interface RunArgs {
   'budget-usd': number | undefined;
 }
 
+/** What to run and how: the experiment, output, data, parallelism, progress and failure handling. */
+function runOptions<T>(y: Argv<T>) {
+  return y
+    .positional('experiment', {
+      type: 'string',
+      demandOption: true,
+      describe: 'experiment YAML (experiments/*.yaml)',
+    })
+    .option('out', { type: 'string', describe: 'results DuckDB file (default results/<name>.duckdb)' })
+    .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
+    .option(
+      'concurrency',
+      intFlag('concurrency', 1, { describe: 'questions processed at once (overrides the config)' }),
+    )
+    .option(
+      'workers',
+      intFlag('workers', 0, {
+        describe:
+          'worker threads computing questions (0 = none; default one per core for LLM-free runs of 64+ questions, minus one for folder datasets, where the runner thread computes too)',
+      }),
+    )
+    .option('progress', {
+      type: 'boolean',
+      default: true,
+      describe: 'progress bar on stderr (--no-progress to hide)',
+    })
+    .option('retry-errors', {
+      type: 'boolean',
+      default: true,
+      describe: 'on resume, compute again the questions whose rows are errors (--no-retry-errors keeps them)',
+    })
+    .option(
+      'max-failure-share',
+      numberFlag('max-failure-share', 0, 1, {
+        describe:
+          'exit non-zero when more than this share (0-1) of the questions has error rows (overrides run.maxFailureShare; default 0.05)',
+      }),
+    )
+    .option('verbose', {
+      type: 'boolean',
+      default: false,
+      describe: 'print each question id to stderr once its rows are committed',
+    });
+}
+
+/** What it may cost: the estimate, the Batch API, the budget. */
+function costOptions<T>(y: Argv<T>) {
+  return y
+    .option('estimate', {
+      type: 'boolean',
+      default: false,
+      describe: 'send nothing: estimate calls, tokens, cache hits and dollars per method and stage (docs/cost.md)',
+    })
+    .option('json', {
+      type: 'boolean',
+      default: false,
+      describe: 'with --estimate: one JSON object per method and stage',
+    })
+    .option('batch', {
+      type: 'string',
+      describe:
+        'send these roles through the Batch API, e.g. reader,judge (sets llm.batch.roles; the run stays the same run)',
+    })
+    .option(
+      'budget-usd',
+      numberFlag('budget-usd', 0, Number.MAX_SAFE_INTEGER, {
+        describe:
+          'stop cleanly before spending more than this on LLM calls (sets llm.budgetUsd; rerun with more to resume)',
+      }),
+    );
+}
+
 export const runCommand: CommandModule<object, RunArgs> = {
   command: 'run <experiment>',
   describe: 'Run an experiment config; resumes an interrupted run of the same config in the same results file',
-  builder: (y) =>
-    y
-      .positional('experiment', { type: 'string', demandOption: true, describe: 'experiment YAML (experiments/*.yaml)' })
-      .option('out', { type: 'string', describe: 'results DuckDB file (default results/<name>.duckdb)' })
-      .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
-      .option('concurrency', intFlag('concurrency', 1, { describe: 'questions processed at once (overrides the config)' }))
-      .option('workers', intFlag('workers', 0, {
-        describe: 'worker threads computing questions (0 = none; default one per core for LLM-free runs of 64+ questions, minus one for folder datasets, where the runner thread computes too)',
-      }))
-      .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' })
-      .option('retry-errors', {
-        type: 'boolean',
-        default: true,
-        describe: 'on resume, compute again the questions whose rows are errors (--no-retry-errors keeps them)',
-      })
-      .option('max-failure-share', numberFlag('max-failure-share', 0, 1, {
-        describe: 'exit non-zero when more than this share (0-1) of the questions has error rows (overrides run.maxFailureShare; default 0.05)',
-      }))
-      .option('verbose', { type: 'boolean', default: false, describe: 'print each question id to stderr once its rows are committed' })
-      .option('estimate', {
-        type: 'boolean',
-        default: false,
-        describe: 'send nothing: estimate calls, tokens, cache hits and dollars per method and stage (docs/cost.md)',
-      })
-      .option('json', { type: 'boolean', default: false, describe: 'with --estimate: one JSON object per method and stage' })
-      .option('batch', {
-        type: 'string',
-        describe: 'send these roles through the Batch API, e.g. reader,judge (sets llm.batch.roles; the run stays the same run)',
-      })
-      .option('budget-usd', numberFlag('budget-usd', 0, Number.MAX_SAFE_INTEGER, {
-        describe: 'stop cleanly before spending more than this on LLM calls (sets llm.budgetUsd; rerun with more to resume)',
-      })),
+  builder: (y) => costOptions(runOptions(y)),
   handler: async (argv) => {
     // A compute worker starts loading its modules now, while this thread reads the experiment (parallel/spawn.ts).
     if (argv.workers !== 0) (await import('./parallel/spawn.ts')).prewarmComputeWorker();
@@ -78,10 +119,15 @@ export const runCommand: CommandModule<object, RunArgs> = {
 /** `--estimate`: the dry run's table, or one JSON object per method and stage. */
 async function printEstimate(exp: LoadedExperiment, argv: RunArgs): Promise<void> {
   const { estimateExperiment, formatEstimate } = await import('./estimate.ts');
-  const estimate = await estimateExperiment(exp, { dataDir: argv['data-dir'], concurrency: argv.concurrency, progress: argv.progress && !argv.json });
+  const estimate = await estimateExperiment(exp, {
+    dataDir: argv['data-dir'],
+    concurrency: argv.concurrency,
+    progress: argv.progress && !argv.json,
+  });
   if (argv.json) {
     for (const row of estimate.rows) console.log(JSON.stringify(row));
-    for (const f of estimate.failures) process.stderr.write(`not estimated: ${f.n} result(s) of ${f.method} failed in the dry run: ${f.error}\n`);
+    for (const f of estimate.failures)
+      process.stderr.write(`not estimated: ${f.n} result(s) of ${f.method} failed in the dry run: ${f.error}\n`);
   } else console.log(formatEstimate(estimate));
 }
 
@@ -104,7 +150,9 @@ async function run(exp: LoadedExperiment, argv: RunArgs): Promise<void> {
       progress: argv.progress,
       retryErrors: argv['retry-errors'],
       interrupt,
-      ...(argv.verbose ? { onQuestionWritten: (d: string, q: string) => process.stderr.write(`written ${d} ${q}\n`) } : {}),
+      ...(argv.verbose
+        ? { onQuestionWritten: (d: string, q: string) => process.stderr.write(`written ${d} ${q}\n`) }
+        : {}),
     });
   } catch (err) {
     if (!(err instanceof RunInterrupted)) throw err;

@@ -7,7 +7,10 @@ const base = { name: 'caps', datasets: [{ name: 'locomo' }] } as const;
 
 describe('method capabilities', () => {
   it('fails before any work when a method needs an LLM role the experiment does not give', async () => {
-    const config = ExperimentConfigSchema.parse({ ...base, methods: [{ id: 'temporal-llm', method: 'strategy', options: { name: 'temporal', options: { mode: 'llm' } } }] });
+    const config = ExperimentConfigSchema.parse({
+      ...base,
+      methods: [{ id: 'temporal-llm', method: 'strategy', options: { name: 'temporal', options: { mode: 'llm' } } }],
+    });
     await expect(createMethods(config, 'exp.yaml', 'f'.repeat(64))).rejects.toThrow(
       /exp\.yaml: methods\.0 \(temporal-llm\): needs an LLM for the role "strategy": add llm\.roles\.strategy/,
     );
@@ -26,7 +29,9 @@ describe('method capabilities', () => {
 
   it('a method without unit ids needs qa; one that answers by itself needs qa', () => {
     const config = ExperimentConfigSchema.parse({ ...base, methods: [{ id: 'x', method: 'bm25' }] });
-    expect(() => checkCapabilities({ output: 'text' }, config, [], 'm')).toThrow(/no retrieval metrics; add a qa: block/);
+    expect(() => checkCapabilities({ output: 'text' }, config, [], 'm')).toThrow(
+      /no retrieval metrics; add a qa: block/,
+    );
     expect(() => checkCapabilities({ output: 'units', answers: true }, config, [], 'm')).toThrow(/answers by itself/);
     expect(() => checkCapabilities({ output: 'units' }, config, [], 'm')).not.toThrow();
   });

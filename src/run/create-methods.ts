@@ -27,7 +27,11 @@ export function configuredRoles(config: ExperimentConfig): LlmRole[] {
 }
 
 /** `configHash` is the run's identity hash (load-config.ts); its prefix namespaces methods' server-side state. */
-export async function createMethods(config: ExperimentConfig, path: string, configHash: string): Promise<ConfiguredMethod[]> {
+export async function createMethods(
+  config: ExperimentConfig,
+  path: string,
+  configHash: string,
+): Promise<ConfiguredMethod[]> {
   const where = (i: number) => `${path}: methods.${i} (${config.methods[i]!.id})`;
   // Validate all options first so every error is reported before anything heavy is created (each named method's
   // module is imported here, in config order, so the first bad entry is the one reported).
@@ -42,7 +46,12 @@ export async function createMethods(config: ExperimentConfig, path: string, conf
   const built = await Promise.all(
     config.methods.map(async (m, i): Promise<ConfiguredMethod> => {
       const k = cutoffK ?? m.k;
-      const impl = await methodRegistry.create(m.method, m.options, { id: m.id, index: m.index, k, seed: config.seed, runKey, llmRoles }, where(i));
+      const impl = await methodRegistry.create(
+        m.method,
+        m.options,
+        { id: m.id, index: m.index, k, seed: config.seed, runKey, llmRoles },
+        where(i),
+      );
       return { id: m.id, kind: m.method, index: m.index, k, impl };
     }),
   );
@@ -50,13 +59,24 @@ export async function createMethods(config: ExperimentConfig, path: string, conf
   return built;
 }
 
-export function checkCapabilities(c: MethodCapabilities, config: ExperimentConfig, roles: readonly LlmRole[], where: string): void {
+export function checkCapabilities(
+  c: MethodCapabilities,
+  config: ExperimentConfig,
+  roles: readonly LlmRole[],
+  where: string,
+): void {
   const missing = (c.llmRoles ?? []).filter((r) => !roles.includes(r));
   if (missing.length > 0) {
-    throw new InputError(`needs an LLM for the role${missing.length > 1 ? 's' : ''} ${missing.map((r) => `"${r}"`).join(', ')}: add llm.roles.${missing[0]} (model and endpoint) to the experiment`, where);
+    throw new InputError(
+      `needs an LLM for the role${missing.length > 1 ? 's' : ''} ${missing.map((r) => `"${r}"`).join(', ')}: add llm.roles.${missing[0]} (model and endpoint) to the experiment`,
+      where,
+    );
   }
   if (c.output === 'text' && !config.qa) {
-    throw new InputError('returns memories without source unit ids, so it has no retrieval metrics; add a qa: block (and llm.roles.reader) to evaluate it by its answers', where);
+    throw new InputError(
+      'returns memories without source unit ids, so it has no retrieval metrics; add a qa: block (and llm.roles.reader) to evaluate it by its answers',
+      where,
+    );
   }
   if (c.answers && !config.qa) {
     throw new InputError('answers by itself; add a qa: block to judge its answers', where);

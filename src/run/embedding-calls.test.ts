@@ -60,7 +60,13 @@ async function embedCalls(file: string): Promise<{ rows: number; tokens: number;
 describe('paid embedding requests', () => {
   it('are recorded once each, for the method that sent them, and a cached rerun records none', async () => {
     const embeddingRequests = () => server.requests.filter((r) => r.path.endsWith('/embeddings'));
-    const usage = () => embeddingRequests().reduce((s, r) => s + ((r.body as { input: string[] }).input ?? []).reduce((t, x) => t + x.split(/\s+/u).filter(Boolean).length, 0), 0);
+    const usage = () =>
+      embeddingRequests().reduce(
+        (s, r) =>
+          s +
+          ((r.body as { input: string[] }).input ?? []).reduce((t, x) => t + x.split(/\s+/u).filter(Boolean).length, 0),
+        0,
+      );
     const first = join(dir, 'first.duckdb');
     await runExperiment(parseExperiment(yaml(), 'embed-calls.yaml'), { out: first, progress: false, log: () => {} });
     const sent = embeddingRequests().length;

@@ -36,7 +36,11 @@ beforeAll(async () => {
       return `根据聊天记录，答案是 Paris, in the spring of 2023 (${createHash('sha256').update(prompt).digest('hex').slice(0, 6)}).`;
     },
   });
-  refusing = await startFakeOpenAiServer({ chat: () => { throw new Error('this server answers no request'); } });
+  refusing = await startFakeOpenAiServer({
+    chat: () => {
+      throw new Error('this server answers no request');
+    },
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -91,7 +95,12 @@ describe('--estimate', () => {
     const e = await estimateExperiment(exp);
     expect(refusing.requests).toHaveLength(0);
     expect(e.failures).toEqual([]);
-    expect(e.rows.map((r) => `${r.method}/${r.stage}`)).toEqual(['embed/judge', 'embed/reader', 'full/judge', 'full/reader']);
+    expect(e.rows.map((r) => `${r.method}/${r.stage}`)).toEqual([
+      'embed/judge',
+      'embed/reader',
+      'full/judge',
+      'full/reader',
+    ]);
     for (const r of e.rows) {
       expect(r.calls).toBe(4);
       expect(r.inputTokens).toBeGreaterThan(0);
@@ -106,9 +115,24 @@ describe('--estimate', () => {
   it('the CLI prints one JSON object per method and stage, and sends nothing', async () => {
     const yaml = join(dir, 'cli.yaml');
     writeFileSync(yaml, experiment(refusing.baseURL, join(dir, 'empty-cache'), 2));
-    const { stdout } = await promisify(execFile)(process.execPath, [join(REPO_ROOT, 'bin/adaptmr.js'), 'run', yaml, '--estimate', '--json', '--no-progress']);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { method: string; stage: string; calls: number; usdList: number });
-    expect(lines.map((l) => `${l.method}/${l.stage}`)).toEqual(['embed/judge', 'embed/reader', 'full/judge', 'full/reader']);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      join(REPO_ROOT, 'bin/adaptmr.js'),
+      'run',
+      yaml,
+      '--estimate',
+      '--json',
+      '--no-progress',
+    ]);
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { method: string; stage: string; calls: number; usdList: number });
+    expect(lines.map((l) => `${l.method}/${l.stage}`)).toEqual([
+      'embed/judge',
+      'embed/reader',
+      'full/judge',
+      'full/reader',
+    ]);
     expect(lines.every((l) => l.calls === 2)).toBe(true);
     expect(lines.reduce((sum, l) => sum + l.usdList, 0)).toBeGreaterThan(0);
     expect(refusing.requests).toHaveLength(0);
@@ -118,7 +142,11 @@ describe('--estimate', () => {
     const cache = join(dir, 'cache');
     process.env.ADAPTMR_ESTIMATE_UNSET_KEY = 'sk-real-run';
     // The pilot: 3 questions, paid, their replies cached (the probe of output lengths).
-    await runExperiment(parseExperiment(experiment(server.baseURL, cache, 3), 'p.yaml'), { out: join(dir, 'pilot.duckdb'), progress: false, log: () => {} });
+    await runExperiment(parseExperiment(experiment(server.baseURL, cache, 3), 'p.yaml'), {
+      out: join(dir, 'pilot.duckdb'),
+      progress: false,
+      log: () => {},
+    });
     const exp = parseExperiment(experiment(server.baseURL, cache, 10), 'e.yaml');
     const before = server.requests.length;
     const e = await estimateExperiment(exp);

@@ -53,7 +53,17 @@ export interface EstimateRow {
    */
   outputFrom: string;
   /** The same figures per dataset of the experiment. */
-  byDataset: Record<string, { calls: number; expectedCacheHits: number; inputTokens: number; outputTokens: number; usdList: number; usdBatch: number }>;
+  byDataset: Record<
+    string,
+    {
+      calls: number;
+      expectedCacheHits: number;
+      inputTokens: number;
+      outputTokens: number;
+      usdList: number;
+      usdBatch: number;
+    }
+  >;
 }
 
 export interface Estimate {
@@ -77,7 +87,8 @@ const MIN_CALIBRATION_REPLIES = 3;
 
 export async function estimateExperiment(exp: LoadedExperiment, opts: EstimateOptions = {}): Promise<Estimate> {
   const llmConfig = exp.config.llm;
-  if (!llmConfig) throw new InputError('the experiment configures no LLM (llm:), so its run costs nothing to estimate', exp.path);
+  if (!llmConfig)
+    throw new InputError('the experiment configures no LLM (llm:), so its run costs nothing to estimate', exp.path);
   const real = dryRunProvider(llmConfig);
   const batchRoles = new Set(llmConfig.batch?.roles ?? []);
   const dir = mkdtempSync(join(tmpdir(), 'adaptmr-estimate-'));
@@ -87,8 +98,14 @@ export async function estimateExperiment(exp: LoadedExperiment, opts: EstimateOp
       const dry = new DryLlmProvider(real, outputTokens ? { outputTokens } : {});
       const out = join(dir, `pass${pass}.duckdb`);
       const summary = await runExperiment(exp, {
-        out, dataDir: opts.dataDir, concurrency: opts.concurrency, workers: 0, progress: opts.progress ?? false, retryErrors: false,
-        llm: dry, log: opts.log ?? (() => {}),
+        out,
+        dataDir: opts.dataDir,
+        concurrency: opts.concurrency,
+        workers: 0,
+        progress: opts.progress ?? false,
+        retryErrors: false,
+        llm: dry,
+        log: opts.log ?? (() => {}),
       });
       return { dry, out, summary };
     };
@@ -100,7 +117,13 @@ export async function estimateExperiment(exp: LoadedExperiment, opts: EstimateOp
       passes = 2;
     }
     const failures = await dryRunFailures(result.out);
-    return { experiment: exp.config.name, questions: result.summary.questions, rows: estimateRows(result.dry, real, batchRoles), failures, passes };
+    return {
+      experiment: exp.config.name,
+      questions: result.summary.questions,
+      rows: estimateRows(result.dry, real, batchRoles),
+      failures,
+      passes,
+    };
   } finally {
     unblock();
     rmSync(dir, { recursive: true, force: true });
@@ -117,10 +140,14 @@ interface DryRun {
 function dryRunProvider(llmConfig: NonNullable<LoadedExperiment['config']['llm']>): AdaptmrLlmProvider {
   // The estimate reads the cache and never writes it; batches and budgets are the real run's business.
   const { batch: _batch, budgetUsd: _budget, ...rest } = llmConfig;
-  const dryConfig = { ...rest, cache: { ...rest.cache, mode: rest.cache.mode === 'off' ? ('off' as const) : ('read-only' as const) } };
+  const dryConfig = {
+    ...rest,
+    cache: { ...rest.cache, mode: rest.cache.mode === 'off' ? ('off' as const) : ('read-only' as const) },
+  };
   // Keys are not needed to build requests; a role naming an unset variable gets a placeholder.
   const env: Record<string, string | undefined> = { ...process.env };
-  for (const rc of Object.values(dryConfig.roles)) if (rc?.apiKeyEnv && !env[rc.apiKeyEnv]) env[rc.apiKeyEnv] = 'estimate-no-key';
+  for (const rc of Object.values(dryConfig.roles))
+    if (rc?.apiKeyEnv && !env[rc.apiKeyEnv]) env[rc.apiKeyEnv] = 'estimate-no-key';
   return createLlmProvider(dryConfig, env);
 }
 
@@ -131,9 +158,12 @@ function dryRunProvider(llmConfig: NonNullable<LoadedExperiment['config']['llm']
 function calibrationOf(dry: DryLlmProvider): Map<string, number> | undefined {
   const calibration = new Map<string, number>();
   for (const [key, values] of dry.observed) {
-    if (values.length >= MIN_CALIBRATION_REPLIES) calibration.set(key, values.reduce((a, b) => a + b, 0) / values.length);
+    if (values.length >= MIN_CALIBRATION_REPLIES)
+      calibration.set(key, values.reduce((a, b) => a + b, 0) / values.length);
   }
-  const calibrates = [...dry.tallies.values()].some((t) => t.paidOutputTokens > 0 && calibration.has(`${t.model}\t${t.stage}`));
+  const calibrates = [...dry.tallies.values()].some(
+    (t) => t.paidOutputTokens > 0 && calibration.has(`${t.model}\t${t.stage}`),
+  );
   return calibrates ? calibration : undefined;
 }
 
@@ -157,12 +187,32 @@ function estimateRows(dry: DryLlmProvider, real: AdaptmrLlmProvider, batchRoles:
   for (const t of dry.tallies.values()) {
     const id = `${t.method}\t${t.stage}\t${t.model}`;
     const row = byMethodStage.get(id) ?? {
-      method: t.method, stage: t.stage, role: t.role, model: t.model, calls: 0, expectedCacheHits: 0, inputTokens: 0, outputTokens: 0,
-      paidInputTokens: 0, paidOutputTokens: 0, usdList: 0, usdBatch: 0, batched: batchRoles.has(t.role) && !t.stage.startsWith('index:') && t.stage !== 'memorise', usd: 0, outputFrom: '',
+      method: t.method,
+      stage: t.stage,
+      role: t.role,
+      model: t.model,
+      calls: 0,
+      expectedCacheHits: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      paidInputTokens: 0,
+      paidOutputTokens: 0,
+      usdList: 0,
+      usdBatch: 0,
+      batched: batchRoles.has(t.role) && !t.stage.startsWith('index:') && t.stage !== 'memorise',
+      usd: 0,
+      outputFrom: '',
       byDataset: {},
     };
     const client = real.client(t.role);
-    const d = (row.byDataset[t.dataset] ??= { calls: 0, expectedCacheHits: 0, inputTokens: 0, outputTokens: 0, usdList: 0, usdBatch: 0 });
+    const d = (row.byDataset[t.dataset] ??= {
+      calls: 0,
+      expectedCacheHits: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      usdList: 0,
+      usdBatch: 0,
+    });
     d.calls += t.calls;
     d.expectedCacheHits += t.hits;
     d.inputTokens += t.inputTokens;
@@ -175,10 +225,13 @@ function estimateRows(dry: DryLlmProvider, real: AdaptmrLlmProvider, batchRoles:
     row.outputTokens += t.outputTokens;
     row.paidInputTokens += t.paidInputTokens;
     row.paidOutputTokens += t.paidOutputTokens;
-    row.outputFrom = [...new Set([...row.outputFrom.split(',').filter(Boolean), ...t.outputFrom])].sort().join(',') || 'cache';
+    row.outputFrom =
+      [...new Set([...row.outputFrom.split(',').filter(Boolean), ...t.outputFrom])].sort().join(',') || 'cache';
     byMethodStage.set(id, row);
   }
-  const rows = [...byMethodStage.values()].sort((a, b) => (a.method === b.method ? (a.stage < b.stage ? -1 : 1) : a.method < b.method ? -1 : 1));
+  const rows = [...byMethodStage.values()].sort((a, b) =>
+    a.method === b.method ? (a.stage < b.stage ? -1 : 1) : a.method < b.method ? -1 : 1,
+  );
   for (const r of rows) {
     const client = real.client(r.role);
     r.usdList = client.costOf({ promptTokens: r.paidInputTokens, completionTokens: r.paidOutputTokens });
@@ -192,10 +245,34 @@ const usd = (x: number): string => `$${x.toFixed(x < 1 ? 4 : 2)}`;
 
 /** The estimate as the terminal shows it: one row per method and stage, totals, and what the figures assume. */
 export function formatEstimate(e: Estimate): string {
-  const head = ['method', 'stage', 'model', 'calls', 'cache hits', 'input tok', 'output tok', 'list $', 'batch $', 'run $', 'output from'];
+  const head = [
+    'method',
+    'stage',
+    'model',
+    'calls',
+    'cache hits',
+    'input tok',
+    'output tok',
+    'list $',
+    'batch $',
+    'run $',
+    'output from',
+  ];
   const table = new Table({ head, style: { head: [], border: [], compact: true } });
   for (const r of e.rows) {
-    table.push([r.method, r.stage, r.model, r.calls, r.expectedCacheHits, r.inputTokens, r.outputTokens, usd(r.usdList), usd(r.usdBatch), `${usd(r.usd)}${r.batched ? ' (batch)' : ''}`, r.outputFrom]);
+    table.push([
+      r.method,
+      r.stage,
+      r.model,
+      r.calls,
+      r.expectedCacheHits,
+      r.inputTokens,
+      r.outputTokens,
+      usd(r.usdList),
+      usd(r.usdBatch),
+      `${usd(r.usd)}${r.batched ? ' (batch)' : ''}`,
+      r.outputFrom,
+    ]);
   }
   const sum = (f: (r: EstimateRow) => number) => e.rows.reduce((s, r) => s + f(r), 0);
   const lines = [
@@ -219,8 +296,11 @@ export function formatEstimate(e: Estimate): string {
     }
   }
   if (datasets.size > 1) {
-    lines.push(`per dataset: ${[...datasets].map(([name, t]) => `${name} ${usd(t.list)} list / ${usd(t.batch)} batch (${t.tokens.toLocaleString('en-US')} tokens)`).join('; ')}`);
+    lines.push(
+      `per dataset: ${[...datasets].map(([name, t]) => `${name} ${usd(t.list)} list / ${usd(t.batch)} batch (${t.tokens.toLocaleString('en-US')} tokens)`).join('; ')}`,
+    );
   }
-  for (const f of e.failures) lines.push(`not estimated: ${f.n} result(s) of ${f.method} failed in the dry run: ${f.error}`);
+  for (const f of e.failures)
+    lines.push(`not estimated: ${f.n} result(s) of ${f.method} failed in the dry run: ${f.error}`);
   return lines.join('\n');
 }

@@ -38,7 +38,11 @@ export function methodFailureStage(err: unknown, calls: readonly CallRecord[]): 
 }
 
 /** One line: "2 of 10 questions failed (reader 2)" or "no question failed". */
-export function describeFailures(failedQuestions: number, questions: number, counts: Record<FailedStage, number>): string {
+export function describeFailures(
+  failedQuestions: number,
+  questions: number,
+  counts: Record<FailedStage, number>,
+): string {
   const stages = FAILED_STAGES.map((s) => `${s} ${counts[s]}`).join(', ');
   return `${failedQuestions} of ${questions} questions failed; failed results this invocation by stage: ${stages}`;
 }

@@ -7,7 +7,18 @@
  * `export` on a full disk fail in one line and leave the previous page, charts and export files byte for byte.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,8 +35,14 @@ mkdirSync(disk);
 
 /** Mounts a tmpfs of `size` at `disk` (or changes its size); the reason it cannot, else undefined. */
 function mount(size: string, remount = false): string | undefined {
-  const r = spawnSync('mount', remount ? ['-o', `remount,size=${size}`, disk] : ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', disk], { encoding: 'utf8' });
-  return r.status === 0 ? undefined : `cannot mount a tmpfs to fill (${(r.stderr || r.error?.message || 'mount failed').trim()}); runs as root, as in CI`;
+  const r = spawnSync(
+    'mount',
+    remount ? ['-o', `remount,size=${size}`, disk] : ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', disk],
+    { encoding: 'utf8' },
+  );
+  return r.status === 0
+    ? undefined
+    : `cannot mount a tmpfs to fill (${(r.stderr || r.error?.message || 'mount failed').trim()}); runs as root, as in CI`;
 }
 const cannot = process.platform !== 'linux' ? 'a tmpfs mount needs Linux' : mount('700k');
 afterAll(() => {
@@ -76,13 +93,19 @@ async function questions(file: string): Promise<{ n: number; distinct: number }>
 
 const experiment = (limit: number): string => {
   const file = join(dir, `exp-${limit}.yaml`);
-  writeFileSync(file, `name: full-disk\ndatasets:\n  - name: longmemeval-s\n    limit: ${limit}\nmethods:\n  - { id: bm25, method: bm25, k: 20 }\n`);
+  writeFileSync(
+    file,
+    `name: full-disk\ndatasets:\n  - name: longmemeval-s\n    limit: ${limit}\nmethods:\n  - { id: bm25, method: bm25, k: 20 }\n`,
+  );
   return file;
 };
 
 const NO_SPACE = /^error: .*: no space left on the device \(ENOSPC\); what was committed before is kept/u;
 const noStack = (s: string): void => expect(s).not.toMatch(/^\s{4}at /mu);
-const temporaries = (): string[] => readdirSync(disk, { recursive: true }).map(String).filter((f) => /\.(tmp|creating|merging)$/u.test(f) || /\.part$/u.test(f));
+const temporaries = (): string[] =>
+  readdirSync(disk, { recursive: true })
+    .map(String)
+    .filter((f) => /\.(tmp|creating|merging)$/u.test(f) || /\.part$/u.test(f));
 
 describe.skipIf(cannot !== undefined)(`a full disk${cannot ? ` (skipped: ${cannot})` : ''}`, () => {
   const out = join(disk, 'r.duckdb');
@@ -136,7 +159,11 @@ describe.skipIf(cannot !== undefined)(`a full disk${cannot ? ` (skipped: ${canno
     const before = kept.map((f) => readFileSync(f));
 
     fill();
-    for (const args of [['report', out, '--html', page], ['report', out], ['export', out, '--out', exportDir, '--table', 'questions', 'scores']]) {
+    for (const args of [
+      ['report', out, '--html', page],
+      ['report', out],
+      ['export', out, '--out', exportDir, '--table', 'questions', 'scores'],
+    ]) {
       const r = await cli(args);
       expect(r.first, `${args.join(' ')}: ${r.stderr}`).toMatch(NO_SPACE);
       expect(r.code).toBe(2);

@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpMemoryServer, startHttpMemoryServer } from '../../examples/http-memory-typescript/server.ts';
-import { type Proxy, type Running, startProxy, startPythonServer } from '../../baselines/http-memory/testing/reference-servers.ts';
+import {
+  type Proxy as CountingProxy,
+  type Running,
+  startProxy,
+  startPythonServer,
+} from '../../baselines/http-memory/testing/reference-servers.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 import { openResultStore } from '../store/index.ts';
 import { parseExperiment } from './load-config.ts';
@@ -25,8 +30,8 @@ const dir = mkdtempSync(join(tmpdir(), 'adaptmr-httpmem-run-'));
 let llm: FakeOpenAiServer;
 let py: Running;
 let ts: HttpMemoryServer;
-let pyProxy: Proxy;
-let tsProxy: Proxy;
+let pyProxy: CountingProxy;
+let tsProxy: CountingProxy;
 const namespaces = new Map<string, Set<string>>();
 
 beforeAll(async () => {
@@ -120,11 +125,20 @@ qa: {}
       { method: 'typescript-bm25', n: 9, errors: 0, answers: 9 },
     ]);
     // The servers cite unit ids: retrieval metrics exist, and the retrieved units are real ones, ranked.
-    const metrics = await query<{ method: string; n: number }>(first, `select method, count(*) n from scores where level <> 'qa' group by all order by all`);
+    const metrics = await query<{ method: string; n: number }>(
+      first,
+      `select method, count(*) n from scores where level <> 'qa' group by all order by all`,
+    );
     expect(metrics.map((m) => m.method)).toEqual(['python-bm25', 'typescript-bm25']);
-    const stages = await query<{ model: string; stage: string }>(first, `select distinct model, stage from llm_calls where model = 'http-memory' order by all`);
+    const stages = await query<{ model: string; stage: string }>(
+      first,
+      `select distinct model, stage from llm_calls where model = 'http-memory' order by all`,
+    );
     expect(stages.map((s) => s.stage)).toEqual(expect.arrayContaining(['ingest', 'search']));
-    const ctx = await query<{ context: string }>(first, `select context from retrievals where method = 'python-bm25' and dataset = 'locomo' limit 1`);
+    const ctx = await query<{ context: string }>(
+      first,
+      `select context from retrievals where method = 'python-bm25' and dataset = 'locomo' limit 1`,
+    );
     expect(ctx[0]!.context).toMatch(/^\(1\) \[20\d\d\/\d\d\/\d\d \(\w{3}\) \d\d:\d\d\] /);
 
     const before = [pyProxy.requests, tsProxy.requests, llm.requests.length];
@@ -138,7 +152,9 @@ qa: {}
     expect(await query(second, contexts)).toEqual(await query(first, contexts));
 
     // The key went to the Python server (the proxy forwarded it) and into no file.
-    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .map((f) => join(dir, f))
+      .filter((f) => statSync(f).isFile());
     expect(files.length).toBeGreaterThan(5);
     expect(files.filter((f) => readFileSync(f).includes(KEY))).toEqual([]);
   });

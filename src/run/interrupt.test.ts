@@ -31,11 +31,15 @@ afterAll(async () => {
 const CHAT = '/v1/chat/completions';
 
 function run(exp: string, out: string, signal?: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'adaptmr.js'), 'run', exp, '--out', out, '--no-progress'], {
-    cwd: dir,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(REPO_ROOT, 'bin', 'adaptmr.js'), 'run', exp, '--out', out, '--no-progress'],
+    {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
   if (signal) {
@@ -53,12 +57,15 @@ function run(exp: string, out: string, signal?: NodeJS.Signals): Promise<{ code:
 }
 
 /** One request's identity as the endpoint sees it (model and messages). */
-const key = (body: unknown): string => JSON.stringify([(body as { model?: string }).model, (body as { messages?: unknown }).messages]);
+const key = (body: unknown): string =>
+  JSON.stringify([(body as { model?: string }).model, (body as { messages?: unknown }).messages]);
 
 async function paidCalls(file: string): Promise<number> {
   const store = await openResultStore(file, { readOnly: true });
   try {
-    const [r] = await store.query<{ n: number }>('SELECT count(*)::INTEGER AS n FROM llm_calls WHERE NOT cached AND error IS NULL');
+    const [r] = await store.query<{ n: number }>(
+      'SELECT count(*)::INTEGER AS n FROM llm_calls WHERE NOT cached AND error IS NULL',
+    );
     return r!.n;
   } finally {
     await store.close();
@@ -69,7 +76,9 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s during a run', (signal) => {
   it('finishes and records the calls in flight, exits with one line, and the resume repeats no paid call', async () => {
     server.reset();
     const exp = join(dir, `exp-${signal}.yaml`);
-    writeFileSync(exp, `name: interrupt-${signal.toLowerCase()}
+    writeFileSync(
+      exp,
+      `name: interrupt-${signal.toLowerCase()}
 datasets:
   - name: longmemeval-s
     limit: 8
@@ -84,12 +93,18 @@ llm:
     reader: { baseURL: ${server.baseURL}, model: slow-reader }
     judge: { baseURL: ${server.baseURL}, model: slow-judge }
 qa: {}
-`);
+`,
+    );
     const out = join(dir, `${signal}.duckdb`);
     const first = await run(exp, out, signal);
     const lines = first.stderr.split('\n').filter((l) => l.startsWith('adaptmr run:'));
     expect(lines[0], first.stderr).toMatch(new RegExp(`^adaptmr run: ${signal}: starting no new question`, 'u'));
-    expect(lines.at(-1)).toMatch(new RegExp(`^adaptmr run: interrupted by ${signal}: \\d+ questions written .*run the same command again to resume$`, 'u'));
+    expect(lines.at(-1)).toMatch(
+      new RegExp(
+        `^adaptmr run: interrupted by ${signal}: \\d+ questions written .*run the same command again to resume$`,
+        'u',
+      ),
+    );
     expect(first.code).toBe(signal === 'SIGTERM' ? 143 : 130);
     expect(first.stderr).not.toMatch(/^\s{4}at /mu);
     // Every request the endpoint answered was recorded as a paid call: none was lost in flight.

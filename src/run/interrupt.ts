@@ -39,15 +39,21 @@ export function exitCodeOf(signal: NodeJS.Signals): number {
 }
 
 /** Installs the handlers for the duration of a run; `dispose` removes them. */
-export function watchInterrupts(say: (line: string) => void = (l) => process.stderr.write(`${terminalSafe(l)}\n`)): InterruptState & { dispose(): void } {
+export function watchInterrupts(
+  say: (line: string) => void = (l) => process.stderr.write(`${terminalSafe(l)}\n`),
+): InterruptState & { dispose(): void } {
   const state: InterruptState = { requested: undefined, graceful: false };
   const handler = (signal: NodeJS.Signals): void => {
     if (state.requested !== undefined || !state.graceful) {
-      say(`adaptmr run: ${signal}: stopping now; questions already written are kept, run the same command again to resume`);
+      say(
+        `adaptmr run: ${signal}: stopping now; questions already written are kept, run the same command again to resume`,
+      );
       process.exit(exitCodeOf(signal));
     }
     state.requested = signal;
-    say(`adaptmr run: ${signal}: starting no new question; the ones in flight finish and are recorded (send ${signal} again to stop at once)`);
+    say(
+      `adaptmr run: ${signal}: starting no new question; the ones in flight finish and are recorded (send ${signal} again to stop at once)`,
+    );
   };
   for (const s of SIGNALS) process.on(s, handler);
   return Object.assign(state, {

@@ -30,26 +30,69 @@ describe('experiment schema', () => {
       const doc = parse(readFileSync(join(dir, f), 'utf8')) as unknown;
       // A sweep file validates each of its variations through the sweep loader.
       const isSweep = doc !== null && typeof doc === 'object' && 'variations' in doc;
-      await expect(isSweep ? loadSweep(join(dir, f)).then(expandSweep) : loadExperiment(join(dir, f)), f).resolves.toBeDefined();
+      await expect(
+        isSweep ? loadSweep(join(dir, f)).then(expandSweep) : loadExperiment(join(dir, f)),
+        f,
+      ).resolves.toBeDefined();
       // Sweep files (base + variations) have their own format; experiment files validate as experiments.
       if (doc && typeof doc === 'object' && 'variations' in doc) continue;
       expect(validate(doc), `${f}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(true);
     }
   });
 
-  it('describes each component\'s options by its name', () => {
+  it("describes each component's options by its name", () => {
     const ok = (config: unknown) => validate(config);
     expect(ok({ ...base, methods: [{ id: 'a', method: 'bm25', options: { k1: 1.2 } }] })).toBe(true);
     expect(ok({ ...base, methods: [{ id: 'a', method: 'bm25', options: { k1x: 1.2 } }] })).toBe(false);
-    expect(ok({ ...base, methods: [{ id: 'a', method: 'full-context', options: { maxContextTokens: 1000 } }] })).toBe(true);
+    expect(ok({ ...base, methods: [{ id: 'a', method: 'full-context', options: { maxContextTokens: 1000 } }] })).toBe(
+      true,
+    );
     expect(ok({ ...base, methods: [{ id: 'a', method: 'full-context', options: { k1: 1.2 } }] })).toBe(false);
-    expect(ok({ ...base, methods: [{ id: 'a', method: 'strategy', options: { name: 'factual', options: { entityWeight: 0.3 } } }] })).toBe(true);
-    expect(ok({ ...base, methods: [{ id: 'a', method: 'strategy', options: { name: 'factual', options: { entityWieght: 0.3 } } }] })).toBe(false);
-    expect(ok({ ...base, methods: [{ id: 'a', method: 'adaptmr', options: { strategies: { temporal: { mode: 'llm' } } } }] })).toBe(true);
-    expect(ok({ ...base, methods: [{ id: 'a', method: 'adaptmr', options: { strategies: { temporal: { mood: 'llm' } } } }] })).toBe(false);
-    expect(ok({ ...base, methods: [{ id: 'a', method: 'adaptmr', options: { classifier: { name: 'onnx', options: { model: 'm.onnx' } } } }] })).toBe(true);
-    expect(ok({ ...base, methods: [{ id: 'a', method: 'adaptmr', options: { classifier: { name: 'onnx', options: { modle: 'm.onnx' } } } }] })).toBe(false);
-    expect(ok({ ...base, embedder: { name: 'wink-sif', options: { a: 0.001 } }, methods: [{ id: 'a', method: 'bm25' }] })).toBe(true);
-    expect(ok({ ...base, embedder: { name: 'openai', options: { modell: 'x' } }, methods: [{ id: 'a', method: 'bm25' }] })).toBe(false);
+    expect(
+      ok({
+        ...base,
+        methods: [{ id: 'a', method: 'strategy', options: { name: 'factual', options: { entityWeight: 0.3 } } }],
+      }),
+    ).toBe(true);
+    expect(
+      ok({
+        ...base,
+        methods: [{ id: 'a', method: 'strategy', options: { name: 'factual', options: { entityWieght: 0.3 } } }],
+      }),
+    ).toBe(false);
+    expect(
+      ok({
+        ...base,
+        methods: [{ id: 'a', method: 'adaptmr', options: { strategies: { temporal: { mode: 'llm' } } } }],
+      }),
+    ).toBe(true);
+    expect(
+      ok({
+        ...base,
+        methods: [{ id: 'a', method: 'adaptmr', options: { strategies: { temporal: { mood: 'llm' } } } }],
+      }),
+    ).toBe(false);
+    expect(
+      ok({
+        ...base,
+        methods: [
+          { id: 'a', method: 'adaptmr', options: { classifier: { name: 'onnx', options: { model: 'm.onnx' } } } },
+        ],
+      }),
+    ).toBe(true);
+    expect(
+      ok({
+        ...base,
+        methods: [
+          { id: 'a', method: 'adaptmr', options: { classifier: { name: 'onnx', options: { modle: 'm.onnx' } } } },
+        ],
+      }),
+    ).toBe(false);
+    expect(
+      ok({ ...base, embedder: { name: 'wink-sif', options: { a: 0.001 } }, methods: [{ id: 'a', method: 'bm25' }] }),
+    ).toBe(true);
+    expect(
+      ok({ ...base, embedder: { name: 'openai', options: { modell: 'x' } }, methods: [{ id: 'a', method: 'bm25' }] }),
+    ).toBe(false);
   });
 });

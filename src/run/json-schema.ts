@@ -23,11 +23,17 @@ function toJson(schema: z.ZodType): Json {
 }
 
 /** `if name = X then options match X's schema`, one branch per entry. */
-function byName<T, C>(registry: Registry<T, C>, nameKey: string, optionsKey: string, refine?: (name: string, options: Json) => Json): Json[] {
+function byName<T, C>(
+  registry: Registry<T, C>,
+  nameKey: string,
+  optionsKey: string,
+  refine?: (name: string, options: Json) => Json,
+): Json[] {
   return registry.list().map((entry) => {
     const options = toJson(entry.optionsSchema);
     return {
       if: { properties: { [nameKey]: { const: entry.name } }, required: [nameKey] },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
       then: { properties: { [optionsKey]: refine ? refine(entry.name, options) : options } },
     };
   });
@@ -44,10 +50,17 @@ function refineMethodOptions(name: string, options: Json): Json {
   if (name === 'strategy') return withAllOf(options, byName(strategies, 'name', 'options'));
   if (name !== 'adaptmr') return options;
   const classifier = props.classifier;
-  const variants = (classifier?.anyOf as Json[] | undefined)?.map((v) => (v.type === 'object' ? withAllOf(v, byName(classifiers, 'name', 'options')) : v));
-  const strategyProps = ((props.strategies?.properties ?? {}) as Record<string, Json>);
+  const variants = (classifier?.anyOf as Json[] | undefined)?.map((v) =>
+    v.type === 'object' ? withAllOf(v, byName(classifiers, 'name', 'options')) : v,
+  );
+  const strategyProps = (props.strategies?.properties ?? {}) as Record<string, Json>;
   const typed = Object.fromEntries(
-    ADAPT_TYPES.map((t) => [t, strategies.has(t) ? { ...(strategyProps[t] ?? {}), ...toJson(strategies.get(t).optionsSchema) } : strategyProps[t]]),
+    ADAPT_TYPES.map((t) => [
+      t,
+      strategies.has(t)
+        ? { ...(strategyProps[t] ?? {}), ...toJson(strategies.get(t).optionsSchema) }
+        : strategyProps[t],
+    ]),
   );
   return {
     ...options,

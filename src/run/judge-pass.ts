@@ -20,7 +20,14 @@ import { clientFor, type LlmProvider } from '../core/llm.ts';
 import type { AdaptType } from '../core/types.ts';
 import { shuffledByType } from '../data/sample.ts';
 import { loadAuditProbes } from '../data/locomo-audit.ts';
-import { judgeAnswer, isJudged, promptFor, protocolOfNativeTypes, type PanelJudge, type QaProtocol } from '../eval/qa/panel.ts';
+import {
+  judgeAnswer,
+  isJudged,
+  promptFor,
+  protocolOfNativeTypes,
+  type PanelJudge,
+  type QaProtocol,
+} from '../eval/qa/panel.ts';
 import { normalised, probesFor, PROBE_KINDS, type ProbeKind, type ProbeQuestion } from '../eval/qa/probes/index.ts';
 import type { AnswerVerdictRow, LlmCallRow, ProbeAnswerRow, ResultStore } from '../store/types.ts';
 
@@ -76,9 +83,17 @@ interface Target {
 const key = (...parts: string[]): string => parts.join('\t');
 
 /** Refuses a judge id the run already used with another model or prompt (its verdicts would be mixed). */
-function checkJudgeIds(existing: readonly { judge: string; model: string; prompt: string; dataset: string }[], panel: readonly PanelJudge[], protocols: Map<string, QaProtocol>): void {
+function checkJudgeIds(
+  existing: readonly { judge: string; model: string; prompt: string; dataset: string }[],
+  panel: readonly PanelJudge[],
+  protocols: Map<string, QaProtocol>,
+): void {
   for (const j of panel) {
-    const clash = existing.find((v) => v.judge === j.id && (v.model !== j.model || (protocols.has(v.dataset) && v.prompt !== promptFor(j, protocols.get(v.dataset)!))));
+    const clash = existing.find(
+      (v) =>
+        v.judge === j.id &&
+        (v.model !== j.model || (protocols.has(v.dataset) && v.prompt !== promptFor(j, protocols.get(v.dataset)!))),
+    );
     if (clash) {
       throw new InputError(
         `judge "${j.id}" already judged this run with model ${clash.model} and prompt ${clash.prompt}; give the new judge another id`,
@@ -100,7 +115,18 @@ interface RunKnowledge {
   have: Map<string, VerdictRecord>;
 }
 
-type VerdictRecord = { dataset: string; question_id: string; method: string; probe: string; judge: string; gold: string; model: string; prompt: string; correct: boolean[]; raw: string[] };
+type VerdictRecord = {
+  dataset: string;
+  question_id: string;
+  method: string;
+  probe: string;
+  judge: string;
+  gold: string;
+  model: string;
+  prompt: string;
+  correct: boolean[];
+  raw: string[];
+};
 
 /** A verdict to ask: a target, a judge and a gold version, copied to `copyTo` versions (they give the same prompt). */
 interface Task {
@@ -121,28 +147,66 @@ export async function judgePass(store: ResultStore, o: JudgePassOptions): Promis
   targets.push(...(await probeTargets(store, o.runId, newProbes)));
   const { tasks, copies } = planVerdicts(targets, known, o);
   if (tasks.length + copies.length + newProbes.length === 0) return summary;
-  log(`judging: ${tasks.length} verdicts to ask (${o.panel.map((j) => j.id).join(', ')}), ${copies.length} copied across gold versions${newProbes.length > 0 ? `, ${newProbes.length} probe answers` : ''}`);
+  log(
+    `judging: ${tasks.length} verdicts to ask (${o.panel.map((j) => j.id).join(', ')}), ${copies.length} copied across gold versions${newProbes.length > 0 ? `, ${newProbes.length} probe answers` : ''}`,
+  );
   summary.copied = copies.length;
-  await askJudges(store, o, known, tasks, { verdicts: copies.map((c) => ({ ...c.from, gold: c.to })), probeAnswers: newProbes }, summary);
-  if (summary.failed > 0) log(`judging: ${summary.failed} verdict(s) failed (first: ${summary.firstError}); run again to retry them`);
+  await askJudges(
+    store,
+    o,
+    known,
+    tasks,
+    { verdicts: copies.map((c) => ({ ...c.from, gold: c.to })), probeAnswers: newProbes },
+    summary,
+  );
+  if (summary.failed > 0)
+    log(`judging: ${summary.failed} verdict(s) failed (first: ${summary.firstError}); run again to retry them`);
   return summary;
 }
 
 /** The run's questions with their protocols, its gold versions, and the verdicts it has (their judge ids checked). */
 async function readRun(store: ResultStore, o: JudgePassOptions, log: (line: string) => void): Promise<RunKnowledge> {
-  const questions = (await store.query<{ dataset: string; question_id: string; text: string; native_type: string; adapt_type: string; is_abstention: boolean; answer: string }>(
-    'SELECT dataset, question_id, text, native_type, adapt_type, is_abstention, answer FROM questions WHERE run_id = $1 ORDER BY dataset, question_id', [o.runId],
-  )).map((q): QuestionInfo => ({ dataset: q.dataset, questionId: q.question_id, text: q.text, nativeType: q.native_type, adaptType: q.adapt_type, isAbstention: q.is_abstention, answer: q.answer }));
+  const questions = (
+    await store.query<{
+      dataset: string;
+      question_id: string;
+      text: string;
+      native_type: string;
+      adapt_type: string;
+      is_abstention: boolean;
+      answer: string;
+    }>(
+      'SELECT dataset, question_id, text, native_type, adapt_type, is_abstention, answer FROM questions WHERE run_id = $1 ORDER BY dataset, question_id',
+      [o.runId],
+    )
+  ).map(
+    (q): QuestionInfo => ({
+      dataset: q.dataset,
+      questionId: q.question_id,
+      text: q.text,
+      nativeType: q.native_type,
+      adaptType: q.adapt_type,
+      isAbstention: q.is_abstention,
+      answer: q.answer,
+    }),
+  );
   const protocols = new Map<string, QaProtocol>();
   for (const dataset of new Set(questions.map((q) => q.dataset))) {
     const p = protocolOfNativeTypes(questions.filter((q) => q.dataset === dataset).map((q) => q.nativeType));
     if (p) protocols.set(dataset, p);
-    else log(`judging: dataset ${dataset} follows neither the LongMemEval nor the LoCoMo labels; its answers are not judged`);
+    else
+      log(
+        `judging: dataset ${dataset} follows neither the LongMemEval nor the LoCoMo labels; its answers are not judged`,
+      );
   }
   const goldRows = await store.query<{ dataset: string; question_id: string; version: string; answer: string }>(
-    'SELECT dataset, question_id, version, answer FROM gold_versions WHERE run_id = $1', [o.runId]);
+    'SELECT dataset, question_id, version, answer FROM gold_versions WHERE run_id = $1',
+    [o.runId],
+  );
   const existing = await store.query<VerdictRecord>(
-    'SELECT dataset, question_id, method, probe, judge, gold, model, prompt, correct, raw FROM answer_verdicts WHERE run_id = $1', [o.runId]);
+    'SELECT dataset, question_id, method, probe, judge, gold, model, prompt, correct, raw FROM answer_verdicts WHERE run_id = $1',
+    [o.runId],
+  );
   checkJudgeIds(existing, o.panel, protocols);
   return {
     question: new Map(questions.map((q) => [key(q.dataset, q.questionId), q])),
@@ -150,28 +214,47 @@ async function readRun(store: ResultStore, o: JudgePassOptions, log: (line: stri
     protocols,
     goldOf: new Map(goldRows.map((g) => [key(g.dataset, g.question_id, g.version), g.answer])),
     changed: new Set(goldRows.map((g) => key(g.dataset, g.question_id))),
-    versionsOf: (dataset) => ['original', ...new Set(goldRows.filter((g) => g.dataset === dataset && g.version !== 'original').map((g) => g.version))].sort(),
+    versionsOf: (dataset) =>
+      [
+        'original',
+        ...new Set(goldRows.filter((g) => g.dataset === dataset && g.version !== 'original').map((g) => g.version)),
+      ].sort(),
     have: new Map(existing.map((v) => [key(v.dataset, v.question_id, v.method, v.probe, v.judge, v.gold), v])),
   };
 }
 
 /** The run's answers (not failed) to judge. */
 async function answerTargets(store: ResultStore, runId: string): Promise<Target[]> {
-  return (await store.query<{ dataset: string; question_id: string; method: string; answer: string }>(
-    'SELECT dataset, question_id, method, answer FROM answers WHERE run_id = $1 AND error IS NULL AND answer IS NOT NULL ORDER BY dataset, question_id, method', [runId],
-  )).map((a) => ({ dataset: a.dataset, questionId: a.question_id, method: a.method, probe: '', hypothesis: a.answer }));
+  return (
+    await store.query<{ dataset: string; question_id: string; method: string; answer: string }>(
+      'SELECT dataset, question_id, method, answer FROM answers WHERE run_id = $1 AND error IS NULL AND answer IS NOT NULL ORDER BY dataset, question_id, method',
+      [runId],
+    )
+  ).map((a) => ({ dataset: a.dataset, questionId: a.question_id, method: a.method, probe: '', hypothesis: a.answer }));
 }
 
 /** The probe answers to judge: those stored by earlier passes, then the new ones. */
-async function probeTargets(store: ResultStore, runId: string, newProbes: readonly ProbeAnswerRow[]): Promise<Target[]> {
+async function probeTargets(
+  store: ResultStore,
+  runId: string,
+  newProbes: readonly ProbeAnswerRow[],
+): Promise<Target[]> {
   const probeRows = await store.query<{ dataset: string; question_id: string; probe: string; answer: string }>(
-    'SELECT dataset, question_id, probe, answer FROM probe_answers WHERE run_id = $1 ORDER BY dataset, question_id, probe', [runId]);
-  return [...probeRows, ...newProbes.map((n) => ({ dataset: n.dataset, question_id: n.questionId, probe: n.probe, answer: n.answer }))]
-    .map((p) => ({ dataset: p.dataset, questionId: p.question_id, method: '', probe: p.probe, hypothesis: p.answer }));
+    'SELECT dataset, question_id, probe, answer FROM probe_answers WHERE run_id = $1 ORDER BY dataset, question_id, probe',
+    [runId],
+  );
+  return [
+    ...probeRows,
+    ...newProbes.map((n) => ({ dataset: n.dataset, question_id: n.questionId, probe: n.probe, answer: n.answer })),
+  ].map((p) => ({ dataset: p.dataset, questionId: p.question_id, method: '', probe: p.probe, hypothesis: p.answer }));
 }
 
 /** What to ask: per target and judge, each missing version; a question no version changes is asked once. */
-function planVerdicts(targets: readonly Target[], k: RunKnowledge, o: JudgePassOptions): { tasks: Task[]; copies: { from: AnswerVerdictRow; to: string }[] } {
+function planVerdicts(
+  targets: readonly Target[],
+  k: RunKnowledge,
+  o: JudgePassOptions,
+): { tasks: Task[]; copies: { from: AnswerVerdictRow; to: string }[] } {
   const tasks: Task[] = [];
   const copies: { from: AnswerVerdictRow; to: string }[] = [];
   for (const t of targets) {
@@ -224,39 +307,65 @@ async function askJudges(
   };
   const limit = pLimit(32);
   let writing: Promise<void> = Promise.resolve();
-  await Promise.all(tasks.map((task) => limit(async () => {
-    const { rows, calls } = await askJudge(store, o, k, task, summary);
-    pending.push(...rows);
-    pendingCalls.push(...calls);
-    if (pending.length >= groupSize) writing = writing.then(flush);
-    await writing;
-  })));
+  await Promise.all(
+    tasks.map((task) =>
+      limit(async () => {
+        const { rows, calls } = await askJudge(store, o, k, task, summary);
+        pending.push(...rows);
+        pendingCalls.push(...calls);
+        if (pending.length >= groupSize) writing = writing.then(flush);
+        await writing;
+      }),
+    ),
+  );
   await writing;
   await flush();
 }
 
 /** One verdict asked (its rows, the copies included, or none when the call failed) and its cached calls. */
-async function askJudge(store: ResultStore, o: JudgePassOptions, k: RunKnowledge, task: Task, summary: JudgePassSummary): Promise<{ rows: AnswerVerdictRow[]; calls: LlmCallRow[] }> {
+async function askJudge(
+  store: ResultStore,
+  o: JudgePassOptions,
+  k: RunKnowledge,
+  task: Task,
+  summary: JudgePassSummary,
+): Promise<{ rows: AnswerVerdictRow[]; calls: LlmCallRow[] }> {
   const { target: t, judge } = task;
   const q = k.question.get(key(t.dataset, t.questionId))!;
   const protocol = k.protocols.get(t.dataset)!;
-  const callKey = { dataset: t.dataset, questionId: t.questionId, method: t.probe === '' ? t.method : `probe:${t.probe}` };
+  const callKey = {
+    dataset: t.dataset,
+    questionId: t.questionId,
+    method: t.probe === '' ? t.method : `probe:${t.probe}`,
+  };
   const calls: CallRecord[] = withPaidCallSink([], (rec) => store.writeCalls(o.runId, [{ ...callKey, ...rec }]));
   const prompt = promptFor(judge, protocol);
   let rows: AnswerVerdictRow[] = [];
   try {
     const result = await judgeAnswer(
       {
-        protocol, questionId: q.questionId, nativeType: q.nativeType, question: q.text,
-        gold: k.goldOf.get(key(t.dataset, t.questionId, task.version)) ?? q.answer, hypothesis: t.hypothesis,
+        protocol,
+        questionId: q.questionId,
+        nativeType: q.nativeType,
+        question: q.text,
+        gold: k.goldOf.get(key(t.dataset, t.questionId, task.version)) ?? q.answer,
+        hypothesis: t.hypothesis,
       },
       prompt,
       clientFor(o.llm, 'judge', judge.model),
       { calls, repeats: o.repeats, stage: o.stageOf(judge.id) },
     );
     const row: AnswerVerdictRow = {
-      dataset: t.dataset, questionId: t.questionId, method: t.method, probe: t.probe, judge: judge.id, gold: task.version,
-      model: judge.model, prompt, correct: result.correct, raw: result.raw,
+      dataset: t.dataset,
+      questionId: t.questionId,
+      method: t.method,
+      probe: t.probe,
+      judge: judge.id,
+      gold: task.version,
+      model: judge.model,
+      prompt,
+      correct: result.correct,
+      raw: result.raw,
     };
     rows = [row, ...task.copyTo.map((v) => ({ ...row, gold: v }))];
     summary.judged++;
@@ -269,7 +378,18 @@ async function askJudge(store: ResultStore, o: JudgePassOptions, k: RunKnowledge
 }
 
 function verdictRow(v: VerdictRecord): AnswerVerdictRow {
-  return { dataset: v.dataset, questionId: v.question_id, method: v.method, probe: v.probe, judge: v.judge, gold: v.gold, model: v.model, prompt: v.prompt, correct: v.correct, raw: v.raw };
+  return {
+    dataset: v.dataset,
+    questionId: v.question_id,
+    method: v.method,
+    probe: v.probe,
+    judge: v.judge,
+    gold: v.gold,
+    model: v.model,
+    prompt: v.prompt,
+    correct: v.correct,
+    raw: v.raw,
+  };
 }
 
 /**
@@ -277,18 +397,40 @@ function verdictRow(v: VerdictRecord): AnswerVerdictRow {
  * seeded) of the questions the protocol judges, each with the probes the rules (or, on LoCoMo with `source: audit`,
  * the audit's files) give; a question that yields no probe is passed over for the next in the shuffled order.
  */
-async function makeProbes(store: ResultStore, o: JudgePassOptions, questions: readonly QuestionInfo[], protocols: Map<string, QaProtocol>): Promise<ProbeAnswerRow[]> {
+async function makeProbes(
+  store: ResultStore,
+  o: JudgePassOptions,
+  questions: readonly QuestionInfo[],
+  protocols: Map<string, QaProtocol>,
+): Promise<ProbeAnswerRow[]> {
   const settings = o.probes!;
-  const done = new Set((await store.query<{ dataset: string }>('SELECT DISTINCT dataset FROM probe_answers WHERE run_id = $1', [o.runId])).map((r) => r.dataset));
+  const done = new Set(
+    (
+      await store.query<{ dataset: string }>('SELECT DISTINCT dataset FROM probe_answers WHERE run_id = $1', [o.runId])
+    ).map((r) => r.dataset),
+  );
   const out: ProbeAnswerRow[] = [];
   for (const dataset of [...protocols.keys()].sort()) {
     if (done.has(dataset)) continue;
     const protocol = protocols.get(dataset)!;
-    const eligible = questions.filter((q) => q.dataset === dataset && isJudged(protocol, q.nativeType, o.judgeAdversarial));
-    const pool: ProbeQuestion[] = eligible.map((q) => ({ questionId: q.questionId, question: q.text, gold: q.answer, adaptType: q.adaptType, isAbstention: q.isAbstention }));
+    const eligible = questions.filter(
+      (q) => q.dataset === dataset && isJudged(protocol, q.nativeType, o.judgeAdversarial),
+    );
+    const pool: ProbeQuestion[] = eligible.map((q) => ({
+      questionId: q.questionId,
+      question: q.text,
+      gold: q.answer,
+      adaptType: q.adaptType,
+      isAbstention: q.isAbstention,
+    }));
     const byId = new Map(pool.map((p) => [p.questionId, p]));
-    const audit = settings.source === 'audit' && protocol === 'locomo' ? await auditProbes(o.dataDir, eligible) : undefined;
-    const shuffled = shuffledByType(eligible.map((q) => ({ questionId: q.questionId, adaptType: q.adaptType as AdaptType })), settings.seed, (t) => `probe:${t}`);
+    const audit =
+      settings.source === 'audit' && protocol === 'locomo' ? await auditProbes(o.dataDir, eligible) : undefined;
+    const shuffled = shuffledByType(
+      eligible.map((q) => ({ questionId: q.questionId, adaptType: q.adaptType as AdaptType })),
+      settings.seed,
+      (t) => `probe:${t}`,
+    );
     for (const ids of shuffled.values()) {
       let taken = 0;
       for (const id of ids) {
@@ -296,13 +438,16 @@ async function makeProbes(store: ResultStore, o: JudgePassOptions, questions: re
         const q = byId.get(id)!;
         const probes = audit
           ? PROBE_KINDS.flatMap((kind) => {
-            const a = audit.get(kind)?.get(id);
-            return a && normalised(a.answer) !== normalised(q.gold) ? [{ kind, answer: a.answer, source: a.source }] : [];
-          })
+              const a = audit.get(kind)?.get(id);
+              return a && normalised(a.answer) !== normalised(q.gold)
+                ? [{ kind, answer: a.answer, source: a.source }]
+                : [];
+            })
           : probesFor(q, pool);
         if (probes.length === 0) continue;
         taken++;
-        for (const p of probes) out.push({ dataset, questionId: id, probe: p.kind, source: p.source, answer: p.answer });
+        for (const p of probes)
+          out.push({ dataset, questionId: id, probe: p.kind, source: p.source, answer: p.answer });
       }
     }
   }
@@ -310,7 +455,10 @@ async function makeProbes(store: ResultStore, o: JudgePassOptions, questions: re
 }
 
 /** The audit's probe answers of the run's LoCoMo questions, each checked against the question text stored. */
-async function auditProbes(dataDir: string | undefined, questions: readonly QuestionInfo[]): Promise<Map<ProbeKind, Map<string, { answer: string; source: string }>>> {
+async function auditProbes(
+  dataDir: string | undefined,
+  questions: readonly QuestionInfo[],
+): Promise<Map<ProbeKind, Map<string, { answer: string; source: string }>>> {
   if (!dataDir) throw new InputError('qa.probes.source audit needs the data directory (the LoCoMo audit files)');
   const out = new Map<ProbeKind, Map<string, { answer: string; source: string }>>();
   for (const kind of PROBE_KINDS) {
@@ -320,7 +468,10 @@ async function auditProbes(dataDir: string | undefined, questions: readonly Ques
       const a = answers.get(q.questionId);
       if (!a) continue;
       if (a.question !== q.text) {
-        throw new InputError(`the audit's ${a.auditId} asks "${a.question}", the run's question is "${q.text}"`, `question ${q.questionId}`);
+        throw new InputError(
+          `the audit's ${a.auditId} asks "${a.question}", the run's question is "${q.text}"`,
+          `question ${q.questionId}`,
+        );
       }
       mine.set(q.questionId, { answer: a.answer, source: `locomo-audit:${kind === 'specific' ? 'v1' : 'v2'}` });
     }
@@ -334,36 +485,70 @@ async function auditProbes(dataDir: string | undefined, questions: readonly Ques
  * (`[{ correct, raw }]`, one entry per judge pass) becomes rows of the run's one judge on the original gold version,
  * so a re-judged old file compares the old judge with the new ones. Answers that already have verdict rows are left.
  */
-export async function backfillLegacyVerdicts(store: ResultStore, runId: string, judge: { id: string; model: string }): Promise<number> {
-  const rows = await store.query<{ dataset: string; question_id: string; method: string; judge_verdicts: string; native_type: string }>(
+export async function backfillLegacyVerdicts(
+  store: ResultStore,
+  runId: string,
+  judge: { id: string; model: string },
+): Promise<number> {
+  const rows = await store.query<{
+    dataset: string;
+    question_id: string;
+    method: string;
+    judge_verdicts: string;
+    native_type: string;
+  }>(
     `SELECT a.dataset, a.question_id, a.method, a.judge_verdicts, q.native_type FROM answers a
      JOIN questions q ON q.run_id = a.run_id AND q.dataset = a.dataset AND q.question_id = a.question_id
      WHERE a.run_id = $1 AND a.error IS NULL AND NOT EXISTS (SELECT 1 FROM answer_verdicts v WHERE v.run_id = a.run_id
-       AND v.dataset = a.dataset AND v.question_id = a.question_id AND v.method = a.method AND v.probe = '')`, [runId]);
+       AND v.dataset = a.dataset AND v.question_id = a.question_id AND v.method = a.method AND v.probe = '')`,
+    [runId],
+  );
   const protocols = new Map<string, QaProtocol | null>();
   const verdicts: AnswerVerdictRow[] = [];
   for (const r of rows) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(r.judge_verdicts);
-    } catch {
-      throw new InputError('answers.judge_verdicts is not JSON', `${store.path}: ${r.dataset}/${r.question_id} (${r.method})`);
-    }
-    const passes = Array.isArray(parsed) ? parsed as { correct?: unknown; raw?: unknown }[] : [];
-    const correct = passes.flatMap((p) => (Array.isArray(p.correct) ? p.correct.filter((c): c is boolean => typeof c === 'boolean') : []));
-    const raw = passes.flatMap((p) => (Array.isArray(p.raw) ? p.raw.map(String) : []));
+    const { correct, raw } = legacyPasses(
+      r.judge_verdicts,
+      `${store.path}: ${r.dataset}/${r.question_id} (${r.method})`,
+    );
     if (correct.length === 0) continue;
     if (!protocols.has(r.dataset)) {
-      const natives = await store.query<{ native_type: string }>('SELECT DISTINCT native_type FROM questions WHERE run_id = $1 AND dataset = $2', [runId, r.dataset]);
+      const natives = await store.query<{ native_type: string }>(
+        'SELECT DISTINCT native_type FROM questions WHERE run_id = $1 AND dataset = $2',
+        [runId, r.dataset],
+      );
       protocols.set(r.dataset, protocolOfNativeTypes(natives.map((n) => n.native_type)));
     }
     const protocol = protocols.get(r.dataset);
     if (!protocol) continue;
     verdicts.push({
-      dataset: r.dataset, questionId: r.question_id, method: r.method, probe: '', judge: judge.id, gold: 'original', model: judge.model,
-      prompt: promptFor({ id: judge.id, model: judge.model }, protocol), correct, raw: raw.length === correct.length ? raw : correct.map(() => ''),
+      dataset: r.dataset,
+      questionId: r.question_id,
+      method: r.method,
+      probe: '',
+      judge: judge.id,
+      gold: 'original',
+      model: judge.model,
+      prompt: promptFor({ id: judge.id, model: judge.model }, protocol),
+      correct,
+      raw: raw.length === correct.length ? raw : correct.map(() => ''),
     });
   }
   if (verdicts.length > 0) await store.writeJudging(runId, { verdicts });
   return verdicts.length;
+}
+
+/** An old `answers.judge_verdicts` cell (`[{ correct, raw }]`, one entry per judge pass) as flat verdicts and replies. */
+function legacyPasses(cell: string, where: string): { correct: boolean[]; raw: string[] } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(cell);
+  } catch {
+    throw new InputError('answers.judge_verdicts is not JSON', where);
+  }
+  const passes = Array.isArray(parsed) ? (parsed as { correct?: unknown; raw?: unknown }[]) : [];
+  const correct = passes.flatMap((p) =>
+    Array.isArray(p.correct) ? p.correct.filter((c): c is boolean => typeof c === 'boolean') : [],
+  );
+  const raw = passes.flatMap((p) => (Array.isArray(p.raw) ? p.raw.map(String) : []));
+  return { correct, raw };
 }

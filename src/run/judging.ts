@@ -29,10 +29,14 @@ export function runPanel(config: ExperimentConfig, where: string): PanelJudge[] 
   if (!qa) return [];
   const role = config.llm?.roles.judge;
   if (qa.judges && !role) {
-    throw new InputError('qa.judges needs llm.roles.judge: its endpoint, key and settings serve every judge of the panel', where);
+    throw new InputError(
+      'qa.judges needs llm.roles.judge: its endpoint, key and settings serve every judge of the panel',
+      where,
+    );
   }
   const panel = panelOf(qa, role?.model);
-  if (qa.probes && panel.length === 0) throw new InputError('qa.probes needs a judge (llm.roles.judge or qa.judges)', where);
+  if (qa.probes && panel.length === 0)
+    throw new InputError('qa.probes needs a judge (llm.roles.judge or qa.judges)', where);
   return panel;
 }
 
@@ -42,10 +46,19 @@ export function judgeStage(config: Pick<ExperimentConfig, 'qa'>, judgeId: string
 }
 
 /** The primary judge's client, prompt and stage for the answers of one protocol. */
-export function primaryJudge(config: ExperimentConfig, llm: LlmProvider, panel: readonly PanelJudge[], protocol: QaProtocol): PrimaryJudge | undefined {
+export function primaryJudge(
+  config: ExperimentConfig,
+  llm: LlmProvider,
+  panel: readonly PanelJudge[],
+  protocol: QaProtocol,
+): PrimaryJudge | undefined {
   const first = panel[0];
   if (!first) return undefined;
-  return { client: clientFor(llm, 'judge', first.model), prompt: promptFor(first, protocol), stage: judgeStage(config, first.id) };
+  return {
+    client: clientFor(llm, 'judge', first.model),
+    prompt: promptFor(first, protocol),
+    stage: judgeStage(config, first.id),
+  };
 }
 
 /** The erratum that changes a question's answer (score-corrupting), its question text checked against the dataset's. */

@@ -21,12 +21,23 @@ function instance(id: string): Instance {
     query: { id, text: 'Where do I live now?', askedAt: ASKED_AT },
     haystackId: 'plan',
     haystack: PLAN_HAYSTACK,
-    gold: { nativeType: 'knowledge-update', type: 'update', isAbstention: false, evidenceSessionIds: ['M4'], evidenceTurnIds: ['M4#1'], answer: 'Hangzhou' },
+    gold: {
+      nativeType: 'knowledge-update',
+      type: 'update',
+      isAbstention: false,
+      evidenceSessionIds: ['M4'],
+      evidenceTurnIds: ['M4#1'],
+      answer: 'Hangzhou',
+    },
   };
 }
 
 /** A method whose memory is the unit count, written by `memorise` (slowly, to let questions overlap) or by `run`. */
-function countingMethod(opts: { failFirst?: boolean } = {}): { method: Method; memorised: number[]; ranLazily: number[] } {
+function countingMethod(opts: { failFirst?: boolean } = {}): {
+  method: Method;
+  memorised: number[];
+  ranLazily: number[];
+} {
   const memorised: number[] = [];
   const ranLazily: number[] = [];
   const memory = new WeakMap<MemoryIndex, number>();
@@ -44,14 +55,21 @@ function countingMethod(opts: { failFirst?: boolean } = {}): { method: Method; m
         ranLazily.push(index.units.length);
         memory.set(index, index.units.length);
       }
-      return { retrieval: { units: [{ unit: index.units[0]!, score: memory.get(index)! }], noMemory: false, context: 'x' } };
+      return {
+        retrieval: { units: [{ unit: index.units[0]!, score: memory.get(index)! }], noMemory: false, context: 'x' },
+      };
     },
   };
   return { method, memorised, ranLazily };
 }
 
 async function run(method: Method, index: MemoryIndex, questionIds: string[], prepareIndex: boolean) {
-  const config = ExperimentConfigSchema.parse({ name: 'm', datasets: [{ name: 'locomo' }], methods: [{ id: 'm', method: 'bm25' }], prepareIndex });
+  const config = ExperimentConfigSchema.parse({
+    name: 'm',
+    datasets: [{ name: 'locomo' }],
+    methods: [{ id: 'm', method: 'bm25' }],
+    prepareIndex,
+  });
   const indexes = { get: () => index } as unknown as IndexCache;
   return Promise.all(
     questionIds.map(async (id) => {

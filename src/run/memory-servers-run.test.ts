@@ -92,27 +92,48 @@ describe('memory servers through the runner', () => {
       expect(s.server.violations, name).toEqual([]);
       expect(s.namespaces(), `${name}: namespaces deleted after the run`).toEqual([]);
       // LoCoMo's conversation (419 turns) and five LongMemEval haystacks, each ingested once.
-      expect(s.server.requests.some((r) => /memories|messages/.test(r.path) && r.method === 'POST'), name).toBe(true);
+      expect(
+        s.server.requests.some((r) => /memories|messages/.test(r.path) && r.method === 'POST'),
+        name,
+      ).toBe(true);
     }
     const rows = await query<{ method: string; n: number; errors: number; answers: number }>(
       first,
       `select r.method, count(*) n, count(r.error) errors, count(a.answer) answers
          from retrievals r join answers a using (run_id, dataset, question_id, method) group by all order by all`,
     );
-    expect(rows).toEqual(SYSTEMS.map((s) => ({ method: id(s.name), n: 9, errors: 0, answers: 9 })).sort((a, b) => a.method.localeCompare(b.method)));
+    expect(rows).toEqual(
+      SYSTEMS.map((s) => ({ method: id(s.name), n: 9, errors: 0, answers: 9 })).sort((a, b) =>
+        a.method.localeCompare(b.method),
+      ),
+    );
     // Zep returns source episodes → retrieval metrics; Mem0 does not → none (NULL, "n/a"), never 0.
-    const retrieval = await query<{ method: string; n: number }>(first, `select method, count(*) n from scores where level <> 'qa' group by all order by all`);
+    const retrieval = await query<{ method: string; n: number }>(
+      first,
+      `select method, count(*) n from scores where level <> 'qa' group by all order by all`,
+    );
     expect(retrieval.map((r) => r.method)).toEqual(['zep-graphiti', 'zep-v3', 'zep-v4']);
-    const outputs = await query<{ method: string; output: string }>(first, `select method, output from methods order by all`);
+    const outputs = await query<{ method: string; output: string }>(
+      first,
+      `select method, output from methods order by all`,
+    );
     expect(outputs.filter((o) => o.output === 'text').map((o) => o.method)).toEqual(['mem0-oss', 'mem0-platform']);
-    const stages = await query<{ model: string; stage: string }>(first, `select distinct model, stage from llm_calls where stage in ('ingest', 'search') order by all`);
-    expect(new Set(stages.map((s) => s.model))).toEqual(new Set(['mem0:oss', 'mem0:platform', 'zep:v3', 'zep:v4', 'zep:graphiti']));
+    const stages = await query<{ model: string; stage: string }>(
+      first,
+      `select distinct model, stage from llm_calls where stage in ('ingest', 'search') order by all`,
+    );
+    expect(new Set(stages.map((s) => s.model))).toEqual(
+      new Set(['mem0:oss', 'mem0:platform', 'zep:v3', 'zep:v4', 'zep:graphiti']),
+    );
     expect(new Set(stages.map((s) => s.stage))).toEqual(new Set(['ingest', 'search']));
     const report = await runReport(first, { outDir: join(dir, 'report') });
     expect(report.text).toContain('mem0-oss: n/a — the system returns no source ids');
     expect(report.text).toContain('mem0-platform: n/a — the system returns no source ids');
     expect(report.text).not.toContain('zep-v3: n/a');
-    const ctx = await query<{ context: string }>(first, `select context from retrievals where method = 'mem0-oss' and dataset = 'locomo' limit 1`);
+    const ctx = await query<{ context: string }>(
+      first,
+      `select context from retrievals where method = 'mem0-oss' and dataset = 'locomo' limit 1`,
+    );
     expect(ctx[0]!.context).toMatch(/^\(1\) \[20\d\d\/\d\d\/\d\d \(\w{3}\) \d\d:\d\d\]/);
 
     const before = requestsNow();
@@ -131,11 +152,16 @@ describe('memory servers through the runner', () => {
     const yaml = join(dir, 'kill.yaml');
     // keep: true so the servers can be inspected after the run; a slow add keeps the child inside ingestion.
     writeFileSync(yaml, experiment('mem-kill', cache, `  - name: locomo\n    limit: 2`, { keep: true }));
-    for (const s of subjects.values()) for (let i = 0; i < 400; i++) s.server.faults.push({ match: 'POST', delayMs: 15 });
+    for (const s of subjects.values())
+      for (let i = 0; i < 400; i++) s.server.faults.push({ match: 'POST', delayMs: 15 });
     const out = join(dir, 'kill.duckdb');
     const addsBefore = [...subjects.values()].reduce((n, s) => n + s.adds(), 0);
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/adaptmr.js'), 'run', yaml, '--out', out, '--no-progress'], { stdio: 'ignore', env: { ...process.env } });
+      const child = spawn(
+        process.execPath,
+        [join(REPO_ROOT, 'bin/adaptmr.js'), 'run', yaml, '--out', out, '--no-progress'],
+        { stdio: 'ignore', env: { ...process.env } },
+      );
       const timer = setInterval(() => {
         if ([...subjects.values()].reduce((n, s) => n + s.adds(), 0) - addsBefore >= 12) child.kill('SIGKILL');
       }, 5);
@@ -146,7 +172,11 @@ describe('memory servers through the runner', () => {
       });
     });
     for (const s of subjects.values()) s.server.faults.length = 0;
-    const s = await runExperiment(parseExperiment(readFileSync(yaml, 'utf8'), yaml), { out, progress: false, log: () => {} });
+    const s = await runExperiment(parseExperiment(readFileSync(yaml, 'utf8'), yaml), {
+      out,
+      progress: false,
+      log: () => {},
+    });
     expect(s.errors).toBe(0);
     for (const [name, subject] of subjects) {
       const stored = subject.stored();
@@ -172,8 +202,12 @@ llm:
 qa: {}
 `;
     const out = join(dir, 'dead.duckdb');
-    const err = await runExperiment(parseExperiment(yaml, 'dead.yaml'), { out, progress: false, log: () => {} }).catch((e: unknown) => e);
-    expect(String(err)).toMatch(/^EndpointError: zep:graphiti at http:\/\/127\.0\.0\.1:9: unreachable .*compose\/graphiti\.yaml/);
+    const err = await runExperiment(parseExperiment(yaml, 'dead.yaml'), { out, progress: false, log: () => {} }).catch(
+      (e: unknown) => e,
+    );
+    expect(String(err)).toMatch(
+      /^EndpointError: zep:graphiti at http:\/\/127\.0\.0\.1:9: unreachable .*compose\/graphiti\.yaml/,
+    );
     expect(String(err)).not.toContain('\n');
     expect(await query(out, 'select * from retrievals')).toEqual([]);
   });
@@ -181,9 +215,14 @@ qa: {}
   it('sends the key to the servers but stores it in no file', () => {
     for (const sys of SYSTEMS.filter((x) => x.auth)) {
       const headers = subjects.get(sys.name)!.server.requests.map((r) => JSON.stringify(r.headers));
-      expect(headers.some((h) => h.includes(TEST_KEY)), sys.name).toBe(true);
+      expect(
+        headers.some((h) => h.includes(TEST_KEY)),
+        sys.name,
+      ).toBe(true);
     }
-    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .map((f) => join(dir, f))
+      .filter((f) => statSync(f).isFile());
     expect(files.length).toBeGreaterThan(10);
     expect(files.filter((f) => readFileSync(f).includes(TEST_KEY))).toEqual([]);
   });

@@ -10,16 +10,31 @@ import type { Method, MethodFactoryContext } from '../core/interfaces.ts';
 
 export const methods = new Registry<Method, MethodFactoryContext>('method')
   .registerLazy('bm25', async () => (await import('../../baselines/bm25/bm25-method.ts')).bm25Entry)
-  .registerLazy('unified-embedding', async () => (await import('../../baselines/unified-embedding/unified-embedding-method.ts')).unifiedEmbeddingEntry)
+  .registerLazy(
+    'unified-embedding',
+    async () => (await import('../../baselines/unified-embedding/unified-embedding-method.ts')).unifiedEmbeddingEntry,
+  )
   .registerLazy('full-context', async () => (await import('../../baselines/full-context/index.ts')).fullContextEntry)
   .registerLazy('mem0', async () => (await import('../../baselines/mem0/index.ts')).mem0Entry)
   .registerLazy('zep', async () => (await import('../../baselines/zep/index.ts')).zepEntry)
-  .registerLazy('http-memory', async () => (await import('../../baselines/http-memory/http-memory-method.ts')).httpMemoryEntry)
-  .registerLazy('longmemeval-rag', async () => (await import('../../baselines/longmemeval-rag/longmemeval-rag-method.ts')).longMemEvalRagEntry)
+  .registerLazy(
+    'http-memory',
+    async () => (await import('../../baselines/http-memory/http-memory-method.ts')).httpMemoryEntry,
+  )
+  .registerLazy(
+    'longmemeval-rag',
+    async () => (await import('../../baselines/longmemeval-rag/longmemeval-rag-method.ts')).longMemEvalRagEntry,
+  )
   .registerLazy('a-mem', async () => (await import('../../baselines/a-mem/a-mem-method.ts')).aMemEntry)
   .registerLazy('rae', async () => (await import('../../baselines/rae/rae-method.ts')).raeEntry)
-  .registerLazy('generative-agents', async () => (await import('../../baselines/generative-agents/index.ts')).generativeAgentsEntry)
-  .registerLazy('reasoningbank', async () => (await import('../../baselines/reasoningbank/index.ts')).reasoningBankEntry)
+  .registerLazy(
+    'generative-agents',
+    async () => (await import('../../baselines/generative-agents/index.ts')).generativeAgentsEntry,
+  )
+  .registerLazy(
+    'reasoningbank',
+    async () => (await import('../../baselines/reasoningbank/index.ts')).reasoningBankEntry,
+  )
   .registerLazy('rago', async () => (await import('../../baselines/rago/index.ts')).ragoEntry)
   .registerLazy('adaptmr', async () => (await import('../routing/adaptmr-method.ts')).adaptmrEntry)
   .registerLazy('strategy', async () => (await import('../routing/strategy-method.ts')).strategyMethodEntry)

@@ -27,7 +27,12 @@ import type { Instance, Query } from '../core/types.ts';
 import { loadDataset } from '../data/index.ts';
 import { createMemoryIndex, createWinkSifEmbedder } from '../index/index.ts';
 import { createLlmProvider } from '../llm/index.ts';
-import { startFakeOpenAiServer, type ChatRequestBody, type FakeOpenAiServer, type FakeReply } from '../llm/testing/fake-openai-server.ts';
+import {
+  startFakeOpenAiServer,
+  type ChatRequestBody,
+  type FakeOpenAiServer,
+  type FakeReply,
+} from '../llm/testing/fake-openai-server.ts';
 import { ASKED_AT, frozenQuery, guardedIndex, PLAN_HAYSTACK, strategyChat } from '../strategies/testing/fixtures.ts';
 import { checkCapabilities } from './create-methods.ts';
 import type { IndexCache } from './index-cache.ts';
@@ -37,7 +42,12 @@ import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
 const DATA = TEST_DATA_DIR;
 const SESSION: IndexSpec = { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true };
-const TURN: IndexSpec = { granularity: 'turn', roles: ['user', 'assistant'], includeCaptions: true, speakerPrefix: true };
+const TURN: IndexSpec = {
+  granularity: 'turn',
+  roles: ['user', 'assistant'],
+  includeCaptions: true,
+  speakerPrefix: true,
+};
 const K = 5;
 
 interface Case {
@@ -60,7 +70,11 @@ beforeAll(async () => {
     spec: SESSION,
     index: createMemoryIndex(PLAN_HAYSTACK, SESSION, embedder),
     fresh: () => createMemoryIndex(PLAN_HAYSTACK, SESSION, embedder),
-    queries: [frozenQuery("What is my cat's name?"), frozenQuery('Where do I live now?', ASKED_AT, 'q2'), frozenQuery('我的猫叫什么名字？', ASKED_AT, 'q3')],
+    queries: [
+      frozenQuery("What is my cat's name?"),
+      frozenQuery('Where do I live now?', ASKED_AT, 'q2'),
+      frozenQuery('我的猫叫什么名字？', ASKED_AT, 'q3'),
+    ],
   });
   const locomo = await loadDataset({ name: 'locomo', limit: 3 }, DATA);
   const c = locomo.instances[0]!;
@@ -69,7 +83,10 @@ beforeAll(async () => {
     spec: TURN,
     index: createMemoryIndex(c.haystack, TURN, embedder),
     fresh: () => createMemoryIndex(c.haystack, TURN, embedder),
-    queries: locomo.instances.filter((i) => i.haystackId === c.haystackId).slice(0, 2).map((i) => frozenQuery(i.query.text, i.query.askedAt, i.query.id)),
+    queries: locomo.instances
+      .filter((i) => i.haystackId === c.haystackId)
+      .slice(0, 2)
+      .map((i) => frozenQuery(i.query.text, i.query.askedAt, i.query.id)),
   });
   const lme = await loadDataset({ name: 'longmemeval-s', questionIds: ['gpt4_2655b836'] }, DATA);
   const l = lme.instances[0]!;
@@ -112,7 +129,18 @@ async function withFixtures(options: unknown, fixtures: Partial<Record<string, s
 /** The strategies' scripted replies, plus a classifier reply naming one type (the plan's label set). */
 function conformanceChat(body: ChatRequestBody): FakeReply {
   if (body.response_format?.json_schema?.name === 'query_type') {
-    return { text: JSON.stringify({ type: 'temporal_reasoning', probabilities: { factual_extraction: 0.2, temporal_reasoning: 0.5, knowledge_update: 0.1, multi_hop: 0.1, abstention: 0.1 } }) };
+    return {
+      text: JSON.stringify({
+        type: 'temporal_reasoning',
+        probabilities: {
+          factual_extraction: 0.2,
+          temporal_reasoning: 0.5,
+          knowledge_update: 0.1,
+          multi_hop: 0.1,
+          abstention: 0.1,
+        },
+      }),
+    };
   }
   return strategyChat(body);
 }
@@ -160,9 +188,19 @@ async function build(v: Variant, spec: IndexSpec): Promise<Method | string> {
     name: 'conformance',
     datasets: [{ name: 'locomo' }],
     methods: [{ id: 'm', method: v.method, options: v.options as Record<string, unknown>, index: spec, k: K }],
-    ...(v.env === 'llm' ? { llm: { roles: Object.fromEntries(LLM_ROLES.map((r) => [r, { model: 'x', baseURL: server.baseURL }])) }, qa: {} } : {}),
+    ...(v.env === 'llm'
+      ? {
+          llm: { roles: Object.fromEntries(LLM_ROLES.map((r) => [r, { model: 'x', baseURL: server.baseURL }])) },
+          qa: {},
+        }
+      : {}),
   });
-  const method = await methods.create(v.method, v.options, { id: 'm', index: spec, k: K, seed: 42, runKey: 'conformance', llmRoles }, `method ${v.method}`);
+  const method = await methods.create(
+    v.method,
+    v.options,
+    { id: 'm', index: spec, k: K, seed: 42, runKey: 'conformance', llmRoles },
+    `method ${v.method}`,
+  );
   try {
     checkCapabilities(method.capabilities, config, llmRoles, `method ${v.method}`);
   } catch (err) {
@@ -193,7 +231,10 @@ describe.each(variants)('method $method ($label, $env)', (v) => {
         expect(c1.calls.filter((x) => !x.cached && !x.error).length, `${where}: calls recorded`).toBe(seen() - before);
         const b = await method.run(q, guardedIndex(c.index), ctx());
         if (!v.exempt.deterministic) {
-          expect(b.retrieval.units.map((u) => [u.unit.id, u.score]), where).toEqual(a.retrieval.units.map((u) => [u.unit.id, u.score]));
+          expect(
+            b.retrieval.units.map((u) => [u.unit.id, u.score]),
+            where,
+          ).toEqual(a.retrieval.units.map((u) => [u.unit.id, u.score]));
           expect(b.retrieval.context, where).toBe(a.retrieval.context);
         }
         expect(typeof a.retrieval.context, where).toBe('string');
@@ -213,7 +254,8 @@ describe.each(variants)('method $method ($label, $env)', (v) => {
     for (const c of cases) {
       const [lazy, prepared] = [await build(v, c.spec), await build(v, c.spec)];
       if (typeof lazy === 'string') return test.skip(`the runner refuses this configuration before any work: ${lazy}`);
-      if (typeof prepared === 'string') return test.skip(`the runner refuses this configuration before any work: ${prepared}`);
+      if (typeof prepared === 'string')
+        return test.skip(`the runner refuses this configuration before any work: ${prepared}`);
       if (!prepared.memorise) return test.skip(`${v.method} has no memorise step`);
       const ctx = (): Ctx => (v.env === 'llm' ? { seed: 3, calls: [], llm: llmProvider() } : { seed: 3, calls: [] });
       const [lazyIndex, preparedIndex] = [guardedIndex(c.fresh()), guardedIndex(c.fresh())];
@@ -223,7 +265,10 @@ describe.each(variants)('method $method ($label, $env)', (v) => {
         const b = await prepared.run(q, preparedIndex, ctx());
         const where = `${c.label} / ${q.text}`;
         if (v.exempt.deterministic) continue;
-        expect(b.retrieval.units.map((u) => [u.unit.id, u.score]), where).toEqual(a.retrieval.units.map((u) => [u.unit.id, u.score]));
+        expect(
+          b.retrieval.units.map((u) => [u.unit.id, u.score]),
+          where,
+        ).toEqual(a.retrieval.units.map((u) => [u.unit.id, u.score]));
         expect(b.retrieval.context, where).toBe(a.retrieval.context);
         expect(b.retrieval.noMemory, where).toBe(a.retrieval.noMemory);
       }
@@ -232,13 +277,21 @@ describe.each(variants)('method $method ($label, $env)', (v) => {
 
   it.skipIf(v.skip !== undefined)('turns a failure into an error row, never a throw', async (test) => {
     const method = await build(v, SESSION);
-    if (typeof method === 'string') return test.skip(`the runner refuses this configuration before any work: ${method}`);
+    if (typeof method === 'string')
+      return test.skip(`the runner refuses this configuration before any work: ${method}`);
     const instance: Instance = {
       dataset: 'plan',
       query: { id: 'q-fail', text: 'Where do I live now?', askedAt: ASKED_AT },
       haystackId: 'plan',
       haystack: PLAN_HAYSTACK,
-      gold: { nativeType: 'knowledge-update', type: 'update', isAbstention: false, evidenceSessionIds: ['M4'], evidenceTurnIds: ['M4#1'], answer: 'Hangzhou' },
+      gold: {
+        nativeType: 'knowledge-update',
+        type: 'update',
+        isAbstention: false,
+        evidenceSessionIds: ['M4'],
+        evidenceTurnIds: ['M4#1'],
+        answer: 'Hangzhou',
+      },
     };
     const broken = new Proxy(createMemoryIndex(PLAN_HAYSTACK, SESSION, embedder), {
       get(target, prop, receiver) {
@@ -246,7 +299,11 @@ describe.each(variants)('method $method ($label, $env)', (v) => {
         throw new Error('index unavailable');
       },
     });
-    const config = ExperimentConfigSchema.parse({ name: 'conformance', datasets: [{ name: 'locomo' }], methods: [{ id: 'm', method: v.method }] });
+    const config = ExperimentConfigSchema.parse({
+      name: 'conformance',
+      datasets: [{ name: 'locomo' }],
+      methods: [{ id: 'm', method: v.method }],
+    });
     const batch = emptyBatch(instance, 'run');
     const indexes = { get: () => broken } as unknown as IndexCache;
     const failed = await runMethod(instance, { id: 'm', kind: v.method, index: SESSION, k: K, impl: method }, batch, {

@@ -13,7 +13,10 @@ export function blockNetwork(): () => void {
   const original = net.Socket.prototype.connect;
   const blocked = function (this: net.Socket, ...args: unknown[]): net.Socket {
     const first = args[0] as { host?: string; port?: number; path?: string } | number | string | undefined;
-    const where = typeof first === 'object' && first !== null ? (first.path ?? `${first.host ?? 'localhost'}:${first.port ?? ''}`) : String(first);
+    const where =
+      typeof first === 'object' && first !== null
+        ? (first.path ?? `${first.host ?? 'localhost'}:${first.port ?? ''}`)
+        : String(first);
     throw new Error(`${NO_NETWORK_MESSAGE} (blocked a connection to ${where})`);
   };
   net.Socket.prototype.connect = blocked as unknown as typeof original;

@@ -16,7 +16,14 @@ import { longMemEvalCount, RELEASE_SKIP } from '../../test/data-path.ts';
 
 interface Reference {
   tolerance: { stableTies: number; official: number };
-  runs: Record<'session' | 'turn', { nAveraged: number; official: Record<string, Record<string, number>>; stableTies: Record<string, Record<string, number>> }>;
+  runs: Record<
+    'session' | 'turn',
+    {
+      nAveraged: number;
+      official: Record<string, Record<string, number>>;
+      stableTies: Record<string, Record<string, number>>;
+    }
+  >;
 }
 
 const reference = JSON.parse(readFileSync(join(REPO_ROOT, 'docs/official-bm25-s.json'), 'utf8')) as Reference;
@@ -32,7 +39,14 @@ describe('experiments/lme-s-bm25-official.yaml', () => {
     expect(summary.written).toBe(499);
 
     const store = await openResultStore(out, { readOnly: true });
-    const rows = await store.query<{ method: string; level: string; metric: string; k: number; n: number; mean: number }>(
+    const rows = await store.query<{
+      method: string;
+      level: string;
+      metric: string;
+      k: number;
+      n: number;
+      mean: number;
+    }>(
       `select method, level, metric, k, n, mean from scores_by_type
         where adapt_type = 'all' and native_type = 'all' and metric <> 'precision'`,
     );
@@ -45,12 +59,17 @@ describe('experiments/lme-s-bm25-official.yaml', () => {
       for (const [level, metrics] of Object.entries(ref.stableTies)) {
         for (const [key, want] of Object.entries(metrics)) {
           const [metric, k] = key.split('@');
-          const row = rows.find((r) => r.method === `bm25-${granularity}` && r.level === level && r.metric === metric && r.k === Number(k));
+          const row = rows.find(
+            (r) => r.method === `bm25-${granularity}` && r.level === level && r.metric === metric && r.k === Number(k),
+          );
           expect(row, `${granularity} ${level} ${key}`).toBeDefined();
           expect(row!.n, `${granularity} ${level} ${key} n`).toBe(ref.nAveraged);
-          expect(Math.abs(row!.mean - want), `${granularity} ${level} ${key}`).toBeLessThanOrEqual(reference.tolerance.stableTies);
+          expect(Math.abs(row!.mean - want), `${granularity} ${level} ${key}`).toBeLessThanOrEqual(
+            reference.tolerance.stableTies,
+          );
           const official = ref.official[level]?.[key];
-          if (official !== undefined) expect(Math.abs(row!.mean - official)).toBeLessThanOrEqual(reference.tolerance.official);
+          if (official !== undefined)
+            expect(Math.abs(row!.mean - official)).toBeLessThanOrEqual(reference.tolerance.official);
           compared++;
         }
       }

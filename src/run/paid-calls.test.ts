@@ -83,7 +83,9 @@ describe('paid calls after kill -9 and resume', () => {
     process.env.ADAPTMR_PAID_TEST_KEY = 'sk-paid-test';
     // An uninterrupted run: what llm_calls holds when nothing goes wrong.
     const clean = await runExperiment(parseExperiment(yaml(join(dir, 'clean-cache')), 'clean.yaml'), {
-      out: join(dir, 'clean.duckdb'), progress: false, log: () => {},
+      out: join(dir, 'clean.duckdb'),
+      progress: false,
+      log: () => {},
     });
     expect(clean.errors).toBe(0);
     const reference = await accounting(join(dir, 'clean.duckdb'));
@@ -105,7 +107,9 @@ describe('paid calls after kill -9 and resume', () => {
       let stderr = '';
       child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
       child.on('error', reject);
-      child.on('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child was not killed: ${stderr}`))));
+      child.on('exit', (_code, signal) =>
+        signal === 'SIGKILL' ? resolve() : reject(new Error(`child was not killed: ${stderr}`)),
+      );
     });
     child = undefined;
     expect(received).toBe(killAt);
@@ -113,7 +117,11 @@ describe('paid calls after kill -9 and resume', () => {
     const afterKill = await accounting(out);
     expect(afterKill.paid).toBe(answeredBeforeKill); // durable as they returned, not only with their question
 
-    const resumed = await runExperiment(parseExperiment(yaml(join(dir, 'kill-cache')), file), { out, progress: false, log: () => {} });
+    const resumed = await runExperiment(parseExperiment(yaml(join(dir, 'kill-cache')), file), {
+      out,
+      progress: false,
+      log: () => {},
+    });
     expect(resumed.errors).toBe(0);
     const total = await accounting(out);
     expect(total.paid).toBe(answered); // every answered request, once

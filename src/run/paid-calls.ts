@@ -22,7 +22,15 @@ export class PaidCallLedger {
 
   /** Loads the paid calls recorded for the run's incomplete results (`done` = complete keys). */
   static async open(store: ResultStore, runId: string, done: ReadonlySet<string>): Promise<PaidCallLedger> {
-    const rows = await store.query<{ dataset: string; question_id: string; method: string; stage: string; model: string; p: number; c: number }>(
+    const rows = await store.query<{
+      dataset: string;
+      question_id: string;
+      method: string;
+      stage: string;
+      model: string;
+      p: number;
+      c: number;
+    }>(
       `SELECT dataset, question_id, method, stage, model, prompt_tokens AS p, completion_tokens AS c
        FROM llm_calls WHERE run_id = $1 AND NOT cached AND error IS NULL`,
       [runId],
@@ -44,10 +52,13 @@ export class PaidCallLedger {
    */
   open(key: Key): { calls: CallRecord[]; batchRows: () => LlmCallRow[] } {
     const recorded = new Set<CallRecord>();
-    const calls = withCallOwner(withPaidCallSink([], async (record) => {
-      await this.store.writeCalls(this.runId, [{ ...key, ...record }]);
-      recorded.add(record);
-    }), key);
+    const calls = withCallOwner(
+      withPaidCallSink([], async (record) => {
+        await this.store.writeCalls(this.runId, [{ ...key, ...record }]);
+        recorded.add(record);
+      }),
+      key,
+    );
     const prior = this.prior.get(completedKey(key.dataset, key.questionId, key.method)) ?? [];
     const batchRows = (): LlmCallRow[] =>
       calls.filter((c) => !recorded.has(c) && !(c.cached && consumeReplay(prior, c))).map((c) => ({ ...key, ...c }));
@@ -58,7 +69,11 @@ export class PaidCallLedger {
 /** Whether `call` (a cache hit) replays a recorded paid call: same stage, model and token counts; that one is used up. */
 function consumeReplay(prior: PriorCall[], call: CallRecord): boolean {
   const i = prior.findIndex(
-    (p) => p.stage === call.stage && p.model === call.model && p.promptTokens === call.promptTokens && p.completionTokens === call.completionTokens,
+    (p) =>
+      p.stage === call.stage &&
+      p.model === call.model &&
+      p.promptTokens === call.promptTokens &&
+      p.completionTokens === call.completionTokens,
   );
   if (i < 0 || call.error !== undefined) return false;
   prior.splice(i, 1);

@@ -20,7 +20,8 @@ export function createProgress(total: number, enabled: boolean): Progress {
   const bar = new SingleBar(
     {
       stream: rawStderr(),
-      format: 'questions {bar} {value}/{total} | {percentage}% | elapsed {duration_formatted} | eta {eta_formatted}{work}',
+      format:
+        'questions {bar} {value}/{total} | {percentage}% | elapsed {duration_formatted} | eta {eta_formatted}{work}',
       noTTYOutput: true,
       notTTYSchedule: 10_000,
       hideCursor: true,
@@ -30,7 +31,9 @@ export function createProgress(total: number, enabled: boolean): Progress {
   );
   bar.start(total, 0, { work: '' });
   // Work inside a method (memory-server ingestion) shows after the ETA until it completes.
-  const off = onWorkProgress((p) => bar.update({ work: p.done < p.total ? ` | ${terminalSafe(p.label)} ${p.done}/${p.total}` : '' }));
+  const off = onWorkProgress((p) =>
+    bar.update({ work: p.done < p.total ? ` | ${terminalSafe(p.label)} ${p.done}/${p.total}` : '' }),
+  );
   return {
     tick: () => bar.increment(),
     stop: () => {

@@ -35,12 +35,24 @@ describe('gitState', () => {
 
 describe('portable provenance', () => {
   it('names dataset files relative to the dataset, never by an absolute path', () => {
-    const folder = { name: 'longmemeval-s', format: 'longmemeval' as const, path: '/data/sets/longmemeval/s_cleaned', kind: 'folder' as const };
-    const file = { name: 'locomo', format: 'locomo' as const, path: '/data/sets/locomo/locomo10.json', kind: 'file' as const };
-    expect(datasetDigests(folder, [{ path: '/data/sets/longmemeval/s_cleaned/q1.json.gz', sha256: 'a', bytes: 1 }]))
-      .toEqual({ files: [{ path: 'q1.json.gz', sha256: 'a', bytes: 1 }] });
-    expect(datasetDigests(file, [{ path: '/data/sets/locomo/locomo10.json', sha256: 'b', bytes: 2 }]))
-      .toEqual({ files: [{ path: 'locomo10.json', sha256: 'b', bytes: 2 }] });
+    const folder = {
+      name: 'longmemeval-s',
+      format: 'longmemeval' as const,
+      path: '/data/sets/longmemeval/s_cleaned',
+      kind: 'folder' as const,
+    };
+    const file = {
+      name: 'locomo',
+      format: 'locomo' as const,
+      path: '/data/sets/locomo/locomo10.json',
+      kind: 'file' as const,
+    };
+    expect(
+      datasetDigests(folder, [{ path: '/data/sets/longmemeval/s_cleaned/q1.json.gz', sha256: 'a', bytes: 1 }]),
+    ).toEqual({ files: [{ path: 'q1.json.gz', sha256: 'a', bytes: 1 }] });
+    expect(datasetDigests(file, [{ path: '/data/sets/locomo/locomo10.json', sha256: 'b', bytes: 2 }])).toEqual({
+      files: [{ path: 'locomo10.json', sha256: 'b', bytes: 2 }],
+    });
     expect(portablePath('/elsewhere/x.json', '/data')).toBe('x.json');
   });
 
@@ -52,7 +64,14 @@ describe('portable provenance', () => {
     const config = {
       embedder: { name: 'wink-sif', options: {} },
       methods: [
-        { id: 'a', method: 'adaptmr', options: { classifier: { name: 'onnx', options: { model } }, strategies: { abstention: { thresholdsFile: thresholds } } } },
+        {
+          id: 'a',
+          method: 'adaptmr',
+          options: {
+            classifier: { name: 'onnx', options: { model } },
+            strategies: { abstention: { thresholdsFile: thresholds } },
+          },
+        },
         { id: 'b', method: 'rae', options: { model: 'not-a-file-name' } },
       ],
     } as unknown as ExperimentConfig;
@@ -60,7 +79,13 @@ describe('portable provenance', () => {
     const sha = (p: string): string => execFileSync('sha256sum', [p], { encoding: 'utf8' }).split(' ')[0]!;
     expect(files).toEqual([
       { user: 'd1 / a', option: 'classifier.options.model', path: 'model.onnx', sha256: sha(model), bytes: 17 },
-      { user: 'd1 / a', option: 'strategies.abstention.thresholdsFile', path: 'thresholds.json', sha256: sha(thresholds), bytes: 16 },
+      {
+        user: 'd1 / a',
+        option: 'strategies.abstention.thresholdsFile',
+        path: 'thresholds.json',
+        sha256: sha(thresholds),
+        bytes: 16,
+      },
     ]);
   });
 });

@@ -43,13 +43,17 @@ export async function packageVersions(root = REPO_ROOT): Promise<Record<string, 
     dependencies?: Record<string, string>;
   };
   const names = Object.keys(pkg.dependencies ?? {}).sort();
-  const versions = await Promise.all(names.map(async (name) => {
-    try {
-      return (JSON.parse(await readFile(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-    } catch {
-      return 'missing';
-    }
-  }));
+  const versions = await Promise.all(
+    names.map(async (name) => {
+      try {
+        return (
+          JSON.parse(await readFile(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }
+        ).version;
+      } catch {
+        return 'missing';
+      }
+    }),
+  );
   const out: Record<string, string> = { 'adaptmr-bench': pkg.version, node: process.version };
   names.forEach((name, i) => (out[name] = versions[i]!));
   return out;
@@ -89,7 +93,8 @@ function fileOptions(value: unknown, at: string, out: { option: string; path: st
   else if (typeof value === 'object' && value !== null) {
     for (const [k, v] of Object.entries(value)) {
       const option = at === '' ? k : `${at}.${k}`;
-      if (typeof v === 'string' && FILE_OPTION.test(k) && v !== '' && existsSync(v) && statSync(v).isFile()) out.push({ option, path: v });
+      if (typeof v === 'string' && FILE_OPTION.test(k) && v !== '' && existsSync(v) && statSync(v).isFile())
+        out.push({ option, path: v });
       else fileOptions(v, option, out);
     }
   }
@@ -100,7 +105,10 @@ function fileOptions(value: unknown, at: string, out: { option: string; path: st
  * calibrations — every existing file an option named `model` or `…File` points at, per dataset since a dataset
  * entry may swap them), with their sha256, so a results file says exactly which model produced it.
  */
-export async function inputFileDigests(configs: readonly { dataset: string; config: ExperimentConfig }[], cwd = process.cwd()): Promise<InputFile[]> {
+export async function inputFileDigests(
+  configs: readonly { dataset: string; config: ExperimentConfig }[],
+  cwd = process.cwd(),
+): Promise<InputFile[]> {
   const found: { user: string; option: string; path: string }[] = [];
   const seen = new Set<string>();
   const add = (user: string, options: unknown): void => {
@@ -121,8 +129,13 @@ export async function inputFileDigests(configs: readonly { dataset: string; conf
     if (!p) digests.set(path, (p = readFile(path).then((b) => createHash('sha256').update(b).digest('hex'))));
     return p;
   };
-  return Promise.all(found.map(async (f) => ({
-    user: f.user, option: f.option, path: isAbsolute(f.path) ? portablePath(f.path, cwd) : f.path.split(sep).join('/'),
-    sha256: await hash(f.path), bytes: statSync(f.path).size,
-  })));
+  return Promise.all(
+    found.map(async (f) => ({
+      user: f.user,
+      option: f.option,
+      path: isAbsolute(f.path) ? portablePath(f.path, cwd) : f.path.split(sep).join('/'),
+      sha256: await hash(f.path),
+      bytes: statSync(f.path).size,
+    })),
+  );
 }

@@ -68,31 +68,55 @@ async function query<T>(file: string, sql: string): Promise<T[]> {
 describe('qa.ks', () => {
   it('retrieves once at the largest cutoff and reads at each; the report shows accuracy by cutoff and cost per correct answer', async () => {
     const out = join(dir, 'r.duckdb');
-    const summary = await runExperiment(parseExperiment(yaml(join(dir, 'cache')), 'c.yaml'), { out, progress: false, log: () => {} });
+    const summary = await runExperiment(parseExperiment(yaml(join(dir, 'cache')), 'c.yaml'), {
+      out,
+      progress: false,
+      log: () => {},
+    });
     expect(summary.errors).toBe(0);
-    expect(await query(out, `select method, k from methods order by method`)).toEqual([{ method: 'bm25', k: 3 }, { method: 'full', k: 3 }]);
-    expect(await query(out, `select distinct len(unit_ids) AS n from retrievals where method = 'bm25'`)).toEqual([{ n: 3 }]);
+    expect(await query(out, `select method, k from methods order by method`)).toEqual([
+      { method: 'bm25', k: 3 },
+      { method: 'full', k: 3 },
+    ]);
+    expect(await query(out, `select distinct len(unit_ids) AS n from retrievals where method = 'bm25'`)).toEqual([
+      { n: 3 },
+    ]);
     // Units methods only; one row per question and cutoff, answered in Chinese by the scripted reader.
-    expect(await query(out, `select method, cutoff, count(*)::INTEGER AS n, any_value(answer) AS a from cutoff_answers group by all order by all`)).toEqual([
+    expect(
+      await query(
+        out,
+        `select method, cutoff, count(*)::INTEGER AS n, any_value(answer) AS a from cutoff_answers group by all order by all`,
+      ),
+    ).toEqual([
       { method: 'bm25', cutoff: 1, n: 3, a: '我不知道。' },
       { method: 'bm25', cutoff: 2, n: 3, a: '答案是 Paris。' },
       { method: 'bm25', cutoff: 3, n: 3, a: '答案是 Paris。' },
     ]);
-    expect(await query(out, `select k, mean from scores_by_type where method = 'bm25' and level = 'qa' and metric = 'accuracy' and adapt_type = 'all' and native_type = 'all' order by k nulls first`)).toEqual([
+    expect(
+      await query(
+        out,
+        `select k, mean from scores_by_type where method = 'bm25' and level = 'qa' and metric = 'accuracy' and adapt_type = 'all' and native_type = 'all' order by k nulls first`,
+      ),
+    ).toEqual([
       { k: null, mean: 1 },
       { k: 1, mean: 0 },
       { k: 2, mean: 1 },
       { k: 3, mean: 1 },
     ]);
     expect(await query(out, `select distinct stage from llm_calls where method = 'bm25' order by stage`)).toEqual(
-      ['judge', 'judge:k1', 'judge:k2', 'judge:k3', 'reader', 'reader:k1', 'reader:k2', 'reader:k3'].map((stage) => ({ stage })),
+      ['judge', 'judge:k1', 'judge:k2', 'judge:k3', 'reader', 'reader:k1', 'reader:k2', 'reader:k3'].map((stage) => ({
+        stage,
+      })),
     );
     const report = await runReport(out, { outDir: join(dir, 'report') });
     expect(report.text).toMatch(/QA accuracy by retrieval cutoff/);
     expect(report.text).toMatch(/│ longmemeval-s │ bm25\s*│ 3\s*│ 0\.000 │ 1\.000 │ 1\.000 │/);
     expect(report.text).toMatch(/Cost per correct answer/);
     // bm25's own cost: its reader calls (judge and cutoff reads left out), over 3 correct answers.
-    const [own] = await query<{ cost: number }>(out, `select sum(cost_usd) AS cost from llm_calls where method = 'bm25' and stage = 'reader'`);
+    const [own] = await query<{ cost: number }>(
+      out,
+      `select sum(cost_usd) AS cost from llm_calls where method = 'bm25' and stage = 'reader'`,
+    );
     expect(report.text).toContain(`$${(own!.cost / 3).toFixed(4)}`);
   });
 });

@@ -101,7 +101,12 @@ describe('QA runs', () => {
         where level = 'qa' and metric = 'accuracy' and k is null and adapt_type = 'all' and native_type = 'all' order by all`,
     );
     // Every reply says Paris, so the fake judge says yes / CORRECT for all: accuracy 1 on every counted question.
-    expect(acc.map((r) => `${r.dataset}/${r.method}`)).toEqual(['locomo/embed', 'locomo/full', 'longmemeval-oracle/embed', 'longmemeval-oracle/full']);
+    expect(acc.map((r) => `${r.dataset}/${r.method}`)).toEqual([
+      'locomo/embed',
+      'locomo/full',
+      'longmemeval-oracle/embed',
+      'longmemeval-oracle/full',
+    ]);
     for (const r of acc) expect(r.mean).toBe(1);
     const f1 = await query<{ n: number }>(first, `select count(*) n from scores where level = 'qa' and metric = 'f1'`);
     expect(f1[0]?.n).toBe(8); // LoCoMo: 4 questions × 2 methods
@@ -120,7 +125,10 @@ describe('QA runs', () => {
     expect(s2.written).toBe(s1.written);
     expect(server.count('/v1/chat/completions')).toBe(paid); // zero new calls: the cache, not the resume
     expect(await query(second, answersSql)).toEqual(await query(first, answersSql));
-    const cached = await query<{ n: number; hits: number }>(second, `select count(*) n, sum(cached::int) hits from llm_calls`);
+    const cached = await query<{ n: number; hits: number }>(
+      second,
+      `select count(*) n, sum(cached::int) hits from llm_calls`,
+    );
     expect(cached[0]?.hits).toBe(cached[0]?.n);
     expect(cached[0]?.n).toBe(calls[0]?.n);
   });
@@ -139,16 +147,22 @@ describe('QA runs', () => {
     const out = join(dir, 'kill.duckdb');
     const before = server.count('/v1/chat/completions');
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/adaptmr.js'), 'run', yaml, '--out', out, '--no-progress', '--verbose'], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: { ...process.env, ADAPTMR_TEST_KEY: KEY },
-      });
+      const child = spawn(
+        process.execPath,
+        [join(REPO_ROOT, 'bin/adaptmr.js'), 'run', yaml, '--out', out, '--no-progress', '--verbose'],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          env: { ...process.env, ADAPTMR_TEST_KEY: KEY },
+        },
+      );
       let written = 0;
       child.stderr.on('data', (chunk: Buffer) => {
         written += (chunk.toString().match(/^written /gm) ?? []).length;
         if (written >= 3) child.kill('SIGKILL');
       });
-      child.on('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error('child was not killed'))));
+      child.on('exit', (_code, signal) =>
+        signal === 'SIGKILL' ? resolve() : reject(new Error('child was not killed')),
+      );
     });
     const paidBeforeKill = server.count('/v1/chat/completions') - before;
     const savedBeforeKill = filesUnder(join(killCache, 'llm')).filter((f) => f.endsWith('.json')).length;
@@ -161,7 +175,10 @@ describe('QA runs', () => {
     const inFlightAtKill = paidBeforeKill - savedBeforeKill;
     expect(paidTotal).toBe(paidClean + inFlightAtKill);
     expect(inFlightAtKill).toBeLessThanOrEqual(4); // llm.concurrency
-    const rows = await query<{ a: number; d: number }>(out, `select count(*) a, count(distinct (question_id, method)) d from answers`);
+    const rows = await query<{ a: number; d: number }>(
+      out,
+      `select count(*) a, count(distinct (question_id, method)) d from answers`,
+    );
     expect(rows[0]).toEqual({ a: 24, d: 24 });
   });
   it('never stores or logs the API key, though it was sent (all runs above, the killed child included)', async () => {
@@ -170,5 +187,4 @@ describe('QA runs', () => {
     expect(stored).toEqual([]);
     expect(logs.join('\n')).not.toContain(KEY);
   });
-
 });

@@ -16,7 +16,7 @@ import { reportedType, type Instance, type MethodOutput, type Query, type Retrie
 import { answerQuestion, type PrimaryJudge, type QaRow } from '../eval/qa/answer-question.ts';
 import type { AnswerProtocol } from '../eval/qa/score-answer.ts';
 import { perHaystack } from '../index/per-haystack.ts';
-import type { LlmCallRow, QuestionBatch, ScoreRow } from '../store/types.ts';
+import type { AnswerVerdictRow, LlmCallRow, QuestionBatch, ScoreRow } from '../store/types.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
 import type { IndexCache } from './index-cache.ts';
 import { methodFailureStage, type FailedStage } from './failures.ts';
@@ -52,7 +52,15 @@ const prepareIndex = perHaystack(async (index: MemoryIndex, ctx: Ctx): Promise<v
   const t0 = performance.now();
   index.keywordScores('');
   await index.vectors();
-  ctx.calls.push({ stage: 'index:memorise', model: index.embedder.id, promptTokens: 0, completionTokens: 0, latencyMs: performance.now() - t0, cached: false, costUsd: 0 });
+  ctx.calls.push({
+    stage: 'index:memorise',
+    model: index.embedder.id,
+    promptTokens: 0,
+    completionTokens: 0,
+    latencyMs: performance.now() - t0,
+    cached: false,
+    costUsd: 0,
+  });
 });
 
 /** Per method, its memory writing memoised per index (`perHaystack`: shared by concurrent questions, a failure
@@ -74,7 +82,15 @@ async function memoriseFor(method: ConfiguredMethod, index: MemoryIndex, ctx: Ct
     memorise = perHaystack(async (ix, c) => {
       const t0 = performance.now();
       await impl.memorise!(ix, c);
-      c.calls.push({ stage: 'memorise', model: method.id, promptTokens: 0, completionTokens: 0, latencyMs: performance.now() - t0, cached: false, costUsd: 0 });
+      c.calls.push({
+        stage: 'memorise',
+        model: method.id,
+        promptTokens: 0,
+        completionTokens: 0,
+        latencyMs: performance.now() - t0,
+        cached: false,
+        costUsd: 0,
+      });
     });
     memorisers.set(impl, memorise);
   }
@@ -90,7 +106,13 @@ async function memoriseFor(method: ConfiguredMethod, index: MemoryIndex, ctx: Ct
  * `firstMs`). Undefined when there is nothing to repeat. The repeats' outputs and calls are otherwise discarded: the
  * first run's are the question's.
  */
-async function timingRepeats(method: ConfiguredMethod, repeats: number, firstMs: number, firstNotes: Record<string, unknown> | undefined, again: () => Promise<MethodOutput>): Promise<{ latencyMs: number; notes: Record<string, unknown> } | undefined> {
+async function timingRepeats(
+  method: ConfiguredMethod,
+  repeats: number,
+  firstMs: number,
+  firstNotes: Record<string, unknown> | undefined,
+  again: () => Promise<MethodOutput>,
+): Promise<{ latencyMs: number; notes: Record<string, unknown> } | undefined> {
   const c = method.impl.capabilities;
   if (repeats < 2 || (c.llmRoles?.length ?? 0) > 0 || c.memorises || c.answers) return undefined;
   const runs = [{ ms: firstMs, stageMs: firstNotes?.stageMs }];
@@ -220,12 +242,23 @@ async function memoriseBeforeTiming(method: ConfiguredMethod, r: MethodRun): Pro
 }
 
 /** The method's retrieval (timed from `t0`), its row and retrieval scores, then QA; the stage that failed, if any. */
-async function retrieveAndScore(instance: Instance, method: ConfiguredMethod, batch: QuestionBatch, c: QuestionContext, r: MethodRun, t0: number): Promise<FailedStage | undefined> {
+async function retrieveAndScore(
+  instance: Instance,
+  method: ConfiguredMethod,
+  batch: QuestionBatch,
+  c: QuestionContext,
+  r: MethodRun,
+  t0: number,
+): Promise<FailedStage | undefined> {
   const capabilities = method.impl.capabilities;
   const oracleType = capabilities.oracleType ? instance.gold.type : undefined;
-  const out = await withCallScope(r.scope, () => method.impl.run(methodQuery(instance.query), r.index, r.ctx, oracleType));
+  const out = await withCallScope(r.scope, () =>
+    method.impl.run(methodQuery(instance.query), r.index, r.ctx, oracleType),
+  );
   let latencyMs = performance.now() - t0;
-  const timed = await timingRepeats(method, c.config.timingRepeats ?? 1, latencyMs, out.retrieval.notes, () => method.impl.run(methodQuery(instance.query), r.index, { ...r.ctx, calls: [] }, oracleType));
+  const timed = await timingRepeats(method, c.config.timingRepeats ?? 1, latencyMs, out.retrieval.notes, () =>
+    method.impl.run(methodQuery(instance.query), r.index, { ...r.ctx, calls: [] }, oracleType),
+  );
   if (timed) latencyMs = timed.latencyMs;
   const units = out.retrieval.units;
   batch.retrievals.push({
@@ -240,16 +273,18 @@ async function retrieveAndScore(instance: Instance, method: ConfiguredMethod, ba
     predictedType: out.predictedType ?? null,
     typeProbs: out.typeProbs ?? null,
     route: out.route ?? null,
-    notes: timed ? { ...(out.retrieval.notes ?? {}), ...timed.notes } : out.retrieval.notes ?? null,
+    notes: timed ? { ...(out.retrieval.notes ?? {}), ...timed.notes } : (out.retrieval.notes ?? null),
     error: null,
   });
   // A method without source unit ids, or one that does not rank (the whole history), has no retrieval metrics: no
   // score rows (NULL, "n/a"), never 0 nor the recall of the first k units of a list in date order.
   const ranked = capabilities.output === 'units' && capabilities.ranks !== false;
   if (ranked) {
-    for (const s of scoreRetrieval(instance, r.index, out.retrieval, c.config.metrics.ks, c.config.metrics.gold)) batch.scores.push({ ...r.base, ...s });
+    for (const s of scoreRetrieval(instance, r.index, out.retrieval, c.config.metrics.ks, c.config.metrics.gold))
+      batch.scores.push({ ...r.base, ...s });
   }
-  if (c.config.qa && c.llm) return answerAndScore(instance, out.retrieval, out.answer, batch, r.base, r.calls, c, ranked);
+  if (c.config.qa && c.llm)
+    return answerAndScore(instance, out.retrieval, out.answer, batch, r.base, r.calls, c, ranked);
   return undefined;
 }
 
@@ -288,7 +323,8 @@ async function answerAndScore(
   const panelProtocol = c.protocol === 'longmemeval' || c.protocol === 'locomo' ? c.protocol : undefined;
   const headline = judging?.headline ?? 'original';
   const gold = goldAnswer(instance, headline, answerErratum(judging, instance));
-  const primary = judging && first ? primaryJudge(c.config, c.llm!, judging.panel, panelProtocol ?? 'longmemeval') : undefined;
+  const primary =
+    judging && first ? primaryJudge(c.config, c.llm!, judging.panel, panelProtocol ?? 'longmemeval') : undefined;
   const setup: QaSetup = { instance, base, calls, c, gold, primary };
   const qa = await answerQuestion(
     { protocol: c.protocol, instance, retrieval, ...(methodAnswer !== undefined ? { methodAnswer } : {}), gold },
@@ -308,10 +344,8 @@ async function answerAndScore(
     answerTokens: qa.answer === null ? null : qa.answerTokens,
   });
   if (qa.judge && first) {
-    (batch.verdicts ??= []).push({
-      dataset: base.dataset, questionId: base.questionId, method: base.method, probe: '', judge: first.id, gold: headline,
-      model: first.model, prompt: panelProtocol ? promptFor(first, panelProtocol) : `${c.protocol} (benchmark judge)`, correct: qa.judge.correct, raw: qa.judge.raw,
-    });
+    const prompt = panelProtocol ? promptFor(first, panelProtocol) : `${c.protocol} (benchmark judge)`;
+    (batch.verdicts ??= []).push(firstJudgeVerdict(base, first, headline, prompt, qa.judge));
   }
   if (qa.error) return qa.failedStage ?? 'reader';
   pushQaScores(batch, setup, qa, null);
@@ -322,14 +356,34 @@ async function answerAndScore(
   return undefined;
 }
 
+/** The panel's first judge's verdict on an answer, as the row the judging pass would write for it. */
+function firstJudgeVerdict(
+  base: Pick<ScoreRow, 'dataset' | 'questionId' | 'method'>,
+  judge: { id: string; model: string },
+  gold: AnswerVerdictRow['gold'],
+  prompt: string,
+  verdict: { correct: boolean[]; raw: string[] },
+): AnswerVerdictRow {
+  const { dataset, questionId, method } = base;
+  return { dataset, questionId, method, probe: '', judge: judge.id, gold, model: judge.model, prompt, ...verdict };
+}
+
 /** The retrieval read and judged again at each of `ks` (ascending); the stage that failed first, if any. */
-async function answerAtCutoffs(batch: QuestionBatch, q: QaSetup, retrieval: Retrieval, ks: readonly number[]): Promise<FailedStage | undefined> {
+async function answerAtCutoffs(
+  batch: QuestionBatch,
+  q: QaSetup,
+  retrieval: Retrieval,
+  ks: readonly number[],
+): Promise<FailedStage | undefined> {
   const { c, base } = q;
   batch.cutoffAnswers ??= [];
   for (const k of [...ks].sort((a, b) => a - b)) {
     const cut = await answerQuestion(
       {
-        protocol: c.protocol, instance: q.instance, retrieval: cutoffRetrieval(retrieval, k), gold: q.gold,
+        protocol: c.protocol,
+        instance: q.instance,
+        retrieval: cutoffRetrieval(retrieval, k),
+        gold: q.gold,
         stages: { reader: `reader:k${k}`, judge: `${q.primary?.stage ?? 'judge'}:k${k}` },
       },
       c.llm!,
@@ -338,8 +392,14 @@ async function answerAtCutoffs(batch: QuestionBatch, q: QaSetup, retrieval: Retr
       q.primary,
     );
     batch.cutoffAnswers.push({
-      dataset: base.dataset, questionId: base.questionId, method: base.method, cutoff: k, answer: cut.answer,
-      judgeVerdicts: cut.judge ? [cut.judge] : [], contextTokens: cut.contextTokens, error: cut.error ?? null,
+      dataset: base.dataset,
+      questionId: base.questionId,
+      method: base.method,
+      cutoff: k,
+      answer: cut.answer,
+      judgeVerdicts: cut.judge ? [cut.judge] : [],
+      contextTokens: cut.contextTokens,
+      error: cut.error ?? null,
     });
     if (cut.error) return cut.failedStage ?? 'reader';
     pushQaScores(batch, q, cut, k);
@@ -351,9 +411,13 @@ async function answerAtCutoffs(batch: QuestionBatch, q: QaSetup, retrieval: Retr
 function pushQaScores(batch: QuestionBatch, q: QaSetup, row: QaRow, k: number | null): void {
   const adversarial = q.c.protocol === 'locomo' && q.instance.gold.nativeType === '5';
   const outside = outsideHeadline(q.instance);
-  const flag = { counted: !adversarial && outside === null, excludedWhy: adversarial ? 'adversarial (reported separately)' : outside };
-  const push = (metric: string, value: number) => batch.scores.push({ ...q.base, level: 'qa', metric, k, value, ...flag });
-  if (row.judge && row.judge.scores && row.judge.scores.length > 0) {
+  const flag = {
+    counted: !adversarial && outside === null,
+    excludedWhy: adversarial ? 'adversarial (reported separately)' : outside,
+  };
+  const push = (metric: string, value: number) =>
+    batch.scores.push({ ...q.base, level: 'qa', metric, k, value, ...flag });
+  if (row.judge?.scores && row.judge.scores.length > 0) {
     // A graded judge (BEAM's rubric, LoCoMo-Plus's points): the mean score over judge runs.
     push('accuracy', row.judge.scores.reduce((a, b) => a + b, 0) / row.judge.scores.length);
   } else if (row.judge && row.judge.correct.length > 0) {

@@ -90,14 +90,24 @@ async function state(file: string): Promise<State> {
 describe('error rows on resume', () => {
   const out = join(dir, 'retry.duckdb');
   const run = (retryErrors?: boolean) =>
-    runExperiment(parseExperiment(yaml(), 'retry.yaml'), { out, progress: false, log: () => {}, ...(retryErrors === undefined ? {} : { retryErrors }) });
+    runExperiment(parseExperiment(yaml(), 'retry.yaml'), {
+      out,
+      progress: false,
+      log: () => {},
+      ...(retryErrors === undefined ? {} : { retryErrors }),
+    });
 
   it('are kept with retryErrors: false and replaced by results on a plain resume', async () => {
     const first = await run();
     expect(first.written).toBe(QUESTIONS);
     const failed = await state(out);
     // embed: every retrieval failed (no answer row); bm25: retrieval fine, every reader call failed.
-    expect(failed).toMatchObject({ retrievals: QUESTIONS * METHODS, retrievalErrors: QUESTIONS, answers: QUESTIONS, answerErrors: QUESTIONS });
+    expect(failed).toMatchObject({
+      retrievals: QUESTIONS * METHODS,
+      retrievalErrors: QUESTIONS,
+      answers: QUESTIONS,
+      answerErrors: QUESTIONS,
+    });
     expect(failed.failedCalls).toBe(QUESTIONS);
 
     failing = false;

@@ -12,7 +12,14 @@ import type { LlmProvider } from '../core/llm.ts';
 import { answerErratum, goldVersionRows, type DatasetJudging } from './judging.ts';
 import type { Erratum } from '../data/locomo-audit.ts';
 import type { Instance } from '../core/types.ts';
-import { instancesOfRecord, readInstances, type DataIssue, type DatasetSource, type ParseOptions, type RawRecord } from '../data/index.ts';
+import {
+  instancesOfRecord,
+  readInstances,
+  type DataIssue,
+  type DatasetSource,
+  type ParseOptions,
+  type RawRecord,
+} from '../data/index.ts';
 import { completedKey, type QuestionBatch, type QuestionSink } from '../store/types.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
 import type { FailedStage } from './failures.ts';
@@ -36,7 +43,9 @@ export interface DatasetPlan {
  * index's units, which are built from the indexed roles, so their results cannot change (data/json-elide.ts).
  */
 export function unreadData(methods: readonly ConfiguredMethod[]): ParseOptions {
-  return methods.length > 0 && methods.every((m) => !m.index.roles.includes('assistant')) ? { elideContentOfRole: 'assistant' } : {};
+  return methods.length > 0 && methods.every((m) => !m.index.roles.includes('assistant'))
+    ? { elideContentOfRole: 'assistant' }
+    : {};
 }
 
 /** What computing a question needs; the worker threads build their own from the same config. */
@@ -147,13 +156,29 @@ export async function computeQuestion(
   const batch = emptyBatch(instance, s.runId);
   const gold = goldVersionRows(instance, answerErratum(s.judging, instance));
   if (gold.length > 0) batch.goldVersions = gold;
-  const replaces = todo.filter((m) => s.retry?.has(completedKey(instance.dataset, instance.query.id, m.id))).map((m) => m.id);
+  const replaces = todo
+    .filter((m) => s.retry?.has(completedKey(instance.dataset, instance.query.id, m.id)))
+    .map((m) => m.id);
   if (replaces.length > 0) batch.replaces = replaces;
-  const context = { config: s.config, runId: s.runId, indexes: s.indexes, llm: s.llm, protocol, checkpoints: s.checkpoints, ledger: s.ledger, judging: s.judging };
+  const context = {
+    config: s.config,
+    runId: s.runId,
+    indexes: s.indexes,
+    llm: s.llm,
+    protocol,
+    checkpoints: s.checkpoints,
+    ledger: s.ledger,
+    judging: s.judging,
+  };
   const failed: FailedStage[] = [];
   let postponed = 0;
   for (const method of todo) {
-    const mark = { retrievals: batch.retrievals.length, scores: batch.scores.length, answers: batch.answers!.length, cutoffs: batch.cutoffAnswers?.length ?? 0 };
+    const mark = {
+      retrievals: batch.retrievals.length,
+      scores: batch.scores.length,
+      answers: batch.answers!.length,
+      cutoffs: batch.cutoffAnswers?.length ?? 0,
+    };
     try {
       const stage = await runMethod(instance, method, batch, context);
       if (stage !== undefined) failed.push(stage);

@@ -84,8 +84,19 @@ qa: {}
     expect(failed.stderr).not.toMatch(/\n\s+at /); // one line, no stack trace
 
     // The errors kept (no retry) but allowed by the flag: the summary still says so, the exit code is 0.
-    const allowed = await cli(['run', yaml, '--out', out, '--no-progress', '--no-retry-errors', '--max-failure-share', '1']);
-    expect(allowed.stdout).toContain(`0 questions written, ${QUESTIONS} already done, ${QUESTIONS} of ${QUESTIONS} questions failed`);
+    const allowed = await cli([
+      'run',
+      yaml,
+      '--out',
+      out,
+      '--no-progress',
+      '--no-retry-errors',
+      '--max-failure-share',
+      '1',
+    ]);
+    expect(allowed.stdout).toContain(
+      `0 questions written, ${QUESTIONS} already done, ${QUESTIONS} of ${QUESTIONS} questions failed`,
+    );
     expect(allowed.code).toBe(0);
 
     // A share outside 0–1 is refused before any work.
@@ -101,13 +112,26 @@ describe('failed stage attribution', () => {
   it('a classifier that fails or gives NaN probabilities is a classifier failure', async () => {
     const nan: Classifier = {
       name: 'corrupt',
-      classify: async () => ({ type: 'factual' as AdaptType, probs: Object.fromEntries(ADAPT_TYPES.map((t) => [t, Number.NaN])) as Record<AdaptType, number> }),
+      classify: async () => ({
+        type: 'factual' as AdaptType,
+        probs: Object.fromEntries(ADAPT_TYPES.map((t) => [t, Number.NaN])) as Record<AdaptType, number>,
+      }),
     };
-    const down: Classifier = { name: 'down', classify: async () => Promise.reject(new Error('classifier endpoint down')) };
+    const down: Classifier = {
+      name: 'down',
+      classify: async () => Promise.reject(new Error('classifier endpoint down')),
+    };
     for (const classifier of [nan, down]) {
-      const m = await createAdaptmrMethod(AdaptmrOptionsSchema.parse({ router: { kind: 'fusion' } }), { id: 'a', k: 3 }, classifier);
+      const m = await createAdaptmrMethod(
+        AdaptmrOptionsSchema.parse({ router: { kind: 'fusion' } }),
+        { id: 'a', k: 3 },
+        classifier,
+      );
       const index = createMemoryIndex(PLAN_HAYSTACK, spec, createWinkSifEmbedder());
-      const err = await m.run(frozenQuery('Where do I live now?'), index, { seed: 1, calls: [] }).then(() => undefined, (e: unknown) => e);
+      const err = await m.run(frozenQuery('Where do I live now?'), index, { seed: 1, calls: [] }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(methodFailureStage(err, [])).toBe('classifier');
     }
   });
@@ -115,9 +139,20 @@ describe('failed stage attribution', () => {
   it('embedding the haystack failing is a memorising failure; a failed call names its stage', async () => {
     const broken: Embedder = { id: 'broken', dim: 4, embed: async () => Promise.reject(new Error('embeddings down')) };
     const index = createMemoryIndex(PLAN_HAYSTACK, spec, broken);
-    const err = await index.vectors().then(() => undefined, (e: unknown) => e);
+    const err = await index.vectors().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(methodFailureStage(err, [])).toBe('memorising');
-    const call = { model: 'm', promptTokens: 0, completionTokens: 0, latencyMs: 1, cached: false, costUsd: 0, error: 'HTTP 500' };
+    const call = {
+      model: 'm',
+      promptTokens: 0,
+      completionTokens: 0,
+      latencyMs: 1,
+      cached: false,
+      costUsd: 0,
+      error: 'HTTP 500',
+    };
     expect(methodFailureStage(new Error('x'), [{ ...call, stage: 'ingest' }])).toBe('memorising');
     expect(methodFailureStage(new Error('x'), [{ ...call, stage: 'strategy:decompose' }])).toBe('method');
   });

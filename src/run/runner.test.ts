@@ -103,15 +103,21 @@ describe('runExperiment', () => {
     );
     const killOut = join(dir, 'kill.duckdb');
     const writtenBeforeKill = await new Promise<number>((resolve, reject) => {
-      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/adaptmr.js'), 'run', yaml, '--out', killOut, '--no-progress', '--verbose'], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [join(REPO_ROOT, 'bin/adaptmr.js'), 'run', yaml, '--out', killOut, '--no-progress', '--verbose'],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
       let written = 0;
       child.stderr.on('data', (chunk: Buffer) => {
         written += (chunk.toString().match(/^written /gm) ?? []).length;
         if (written >= 5) child.kill('SIGKILL');
       });
-      child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve(written) : reject(new Error(`child ended with ${code}`))));
+      child.on('exit', (code, signal) =>
+        signal === 'SIGKILL' ? resolve(written) : reject(new Error(`child ended with ${code}`)),
+      );
     });
     expect(writtenBeforeKill).toBeGreaterThanOrEqual(5);
 
@@ -137,8 +143,14 @@ describe('where a run writes its rows', () => {
   /** Whether the results file and its row spool existed when the first question was written. */
   async function firstWrite(name: string, out: string): Promise<{ file: boolean; spool: boolean }> {
     let seen: { file: boolean; spool: boolean } | undefined;
-    const onQuestionWritten = (): void => void (seen ??= { file: existsSync(out), spool: existsSync(spoolPathOf(out)) });
-    const summary = await runExperiment(parseExperiment(spec(name), `${name}.yaml`), { out, progress: false, log: () => {}, onQuestionWritten });
+    const onQuestionWritten = (): void =>
+      void (seen ??= { file: existsSync(out), spool: existsSync(spoolPathOf(out)) });
+    const summary = await runExperiment(parseExperiment(spec(name), `${name}.yaml`), {
+      out,
+      progress: false,
+      log: () => {},
+      onQuestionWritten,
+    });
     expect(summary.written).toBe(6);
     return seen!;
   }

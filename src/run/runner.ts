@@ -45,7 +45,13 @@ import { methods as methodRegistry } from './method-registry.ts';
 import { workerObstacle } from './parallel/eligible.ts';
 import { gitState } from './provenance.ts';
 import type { RunCounters } from './run-dataset.ts';
-import { distinctSpecs, everyMethod, planSessionDatasets, questionCount, type SessionDataset } from './session/datasets.ts';
+import {
+  distinctSpecs,
+  everyMethod,
+  planSessionDatasets,
+  questionCount,
+  type SessionDataset,
+} from './session/datasets.ts';
 import { QuestionPasses } from './session/passes.ts';
 import { Resources } from './session/resources.ts';
 import { ResultsTarget, type Resume } from './session/results-target.ts';
@@ -190,10 +196,14 @@ export class RunSession {
   private async loadConfig(): Promise<LlmSetup> {
     const { config, exp, opts } = this;
     if (config.qa && !config.llm?.roles.reader) {
-      throw new InputError('qa needs a reader model: add llm.roles.reader (and llm.roles.judge for LLM-judge verdicts)', exp.path);
+      throw new InputError(
+        'qa needs a reader model: add llm.roles.reader (and llm.roles.judge for LLM-judge verdicts)',
+        exp.path,
+      );
     }
     const panel = runPanel(config, exp.path);
-    const real = config.llm && !opts.llm ? (await import('../llm/provider.ts')).createLlmProvider(config.llm) : undefined;
+    const real =
+      config.llm && !opts.llm ? (await import('../llm/provider.ts')).createLlmProvider(config.llm) : undefined;
     return { llm: opts.llm ?? real, real, panel };
   }
 
@@ -201,7 +211,11 @@ export class RunSession {
   private async createMethods(): Promise<Components> {
     const { config, exp } = this;
     const methods = await createMethods(config, exp.path, exp.configHash);
-    const embedderOptions = embedders.parseOptions(config.embedder.name, config.embedder.options, `${exp.path}: embedder`);
+    const embedderOptions = embedders.parseOptions(
+      config.embedder.name,
+      config.embedder.options,
+      `${exp.path}: embedder`,
+    );
     return { methods, embedderOptions };
   }
 
@@ -218,13 +232,27 @@ export class RunSession {
   private async startCompute(datasets: SessionDataset[], { embedderOptions }: Components): Promise<Compute> {
     const { config, exp, opts } = this;
     const freshResults = ResultsTarget.isFresh(opts.out);
-    const workers = await ComputeWorkers.start(exp, datasets, { runId: this.runId, requested: opts.workers, freshResults, log: this.log });
+    const workers = await ComputeWorkers.start(exp, datasets, {
+      runId: this.runId,
+      requested: opts.workers,
+      freshResults,
+      log: this.log,
+    });
     this.resources.add(() => workers.stopUnused());
     // The embedding cache (a DuckDB file) is opened only for an embedder that uses it.
-    const cached = typeof embedderOptions === 'object' && embedderOptions !== null && 'cache' in embedderOptions && embedderOptions.cache === true;
+    const cached =
+      typeof embedderOptions === 'object' &&
+      embedderOptions !== null &&
+      'cache' in embedderOptions &&
+      embedderOptions.cache === true;
     const embeddingCache = cached ? await openEmbeddingCache() : undefined;
     if (embeddingCache) this.resources.add(() => embeddingCache.close());
-    const embedder = await embedders.create(config.embedder.name, config.embedder.options, embeddingCache ? { cache: embeddingCache } : {}, `${exp.path}: embedder`);
+    const embedder = await embedders.create(
+      config.embedder.name,
+      config.embedder.options,
+      embeddingCache ? { cache: embeddingCache } : {},
+      `${exp.path}: embedder`,
+    );
     logUnregisteredPlanSystems(config, this.log);
     // Questions arrive grouped by haystack, so one index per spec per in-flight question is enough to reuse them.
     const indexes = new IndexCache(embedder, ((opts.concurrency ?? config.concurrency) + 1) * distinctSpecs(datasets));
@@ -235,27 +263,52 @@ export class RunSession {
    * 4. The run recorded with its provenance (read while DuckDB opens the file), and what the file holds. A run that
    * starts a new file and only computes spools its rows instead (session/results-target.ts).
    */
-  private async recordRun(datasets: SessionDataset[], methods: ConfiguredMethod[], compute: Compute): Promise<RecordedRun> {
+  private async recordRun(
+    datasets: SessionDataset[],
+    methods: ConfiguredMethod[],
+    compute: Compute,
+  ): Promise<RecordedRun> {
     const provenance = readProvenance(this.git, datasets);
     const spooling = compute.freshResults && workerObstacle(this.config, everyMethod(datasets)) === undefined;
     const target = await ResultsTarget.open(this.opts.out, spooling);
     this.resources.add(() => target.close());
     const start = runStart(this.exp, this.runId, methods, await provenance, compute.warmupMs);
     const { resume, sink } = await target.record(start, this.opts.retryErrors ?? true);
-    if (resume.retry.size > 0) this.log(`resume: retrying ${resume.retry.size} question × method results that were errors (--no-retry-errors keeps them)`);
+    if (resume.retry.size > 0)
+      this.log(
+        `resume: retrying ${resume.retry.size} question × method results that were errors (--no-retry-errors keeps them)`,
+      );
     return { record: start.run, target, resume, sink };
   }
 
   /** 5. Every selected question computed and its rows written, in passes (session/passes.ts). */
-  private async computeQuestions(run: RecordedRun, datasets: SessionDataset[], compute: Compute, { llm, real, panel }: LlmSetup): Promise<Computed> {
+  private async computeQuestions(
+    run: RecordedRun,
+    datasets: SessionDataset[],
+    compute: Compute,
+    { llm, real, panel }: LlmSetup,
+  ): Promise<Computed> {
     const { config, opts } = this;
     const direct = run.target.direct;
     // The Batch API stage and the budget (spend-controls.ts): a run that uses either computes its questions in passes.
     const controls = direct && real ? await SpendControls.open(real, config, direct, this.runId, this.log) : undefined;
     const passes = new QuestionPasses({
-      config, runId: this.runId, total: questionCount(datasets), datasets, target: run.target, sink: run.sink, resume: run.resume,
-      indexes: compute.indexes, llm, panel, controls, workers: compute.workers, concurrency: opts.concurrency ?? config.concurrency,
-      progress: opts.progress ?? true, interrupt: opts.interrupt, onWritten: opts.onQuestionWritten ?? (() => {}),
+      config,
+      runId: this.runId,
+      total: questionCount(datasets),
+      datasets,
+      target: run.target,
+      sink: run.sink,
+      resume: run.resume,
+      indexes: compute.indexes,
+      llm,
+      panel,
+      controls,
+      workers: compute.workers,
+      concurrency: opts.concurrency ?? config.concurrency,
+      progress: opts.progress ?? true,
+      interrupt: opts.interrupt,
+      onWritten: opts.onQuestionWritten ?? (() => {}),
     });
     try {
       await passes.run();
@@ -298,16 +351,28 @@ export class RunSession {
     const { judgePass } = await import('./judge-pass.ts');
     const qa = config.qa!;
     const judged = await judgePass(results, {
-      runId: this.runId, panel, llm, stageOf: (id) => judgeStage(config, id), repeats: qa.judge.repeats, judgeAdversarial: qa.judge.judgeAdversarial,
-      probes: qa.probes ? { perType: qa.probes.perType, seed: qa.probes.seed ?? config.seed, source: qa.probes.source } : undefined,
-      dataDir: resolveDataDir({ flag: this.opts.dataDir, config: config.dataDir }), log: this.log,
+      runId: this.runId,
+      panel,
+      llm,
+      stageOf: (id) => judgeStage(config, id),
+      repeats: qa.judge.repeats,
+      judgeAdversarial: qa.judge.judgeAdversarial,
+      probes: qa.probes
+        ? { perType: qa.probes.perType, seed: qa.probes.seed ?? config.seed, source: qa.probes.source }
+        : undefined,
+      dataDir: resolveDataDir({ flag: this.opts.dataDir, config: config.dataDir }),
+      log: this.log,
     });
     computed.counters.failures.judge += judged.failed;
     computed.counters.errors += judged.failed;
   }
 
   private async endRun(results: ResultStore, run: RecordedRun, computed: Computed): Promise<void> {
-    await results.upsertRun({ ...run.record, endedAt: new Date().toISOString(), status: computed.stopped ? 'stopped' : 'done' });
+    await results.upsertRun({
+      ...run.record,
+      endedAt: new Date().toISOString(),
+      status: computed.stopped ? 'stopped' : 'done',
+    });
   }
 
   /**
@@ -316,11 +381,15 @@ export class RunSession {
    */
   private async statistics(results: ResultStore, computed: Computed): Promise<void> {
     // Data defects first: a question whose gold is missing from its haystack must not vanish from averages unsaid.
-    if (computed.issues > 0) this.log(`data: ${computed.issues} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
+    if (computed.issues > 0)
+      this.log(`data: ${computed.issues} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
     try {
       const { refreshStats } = await import('../store/index.ts');
       const stats = await refreshStats(results);
-      if (stats.recomputed) this.log(`stats: ${stats.cells} CI cells, ${stats.comparisons} paired comparisons, ${stats.verdicts} verdicts in ${(stats.ms / 1000).toFixed(1)} s`);
+      if (stats.recomputed)
+        this.log(
+          `stats: ${stats.cells} CI cells, ${stats.comparisons} paired comparisons, ${stats.verdicts} verdicts in ${(stats.ms / 1000).toFixed(1)} s`,
+        );
     } catch (err) {
       this.log(`stats: not computed (${errorMessage(err)}); \`adaptmr report\` computes them`);
     }
@@ -328,11 +397,18 @@ export class RunSession {
 
   private async summary(results: ResultStore, computed: Computed, questions: number): Promise<RunSummary> {
     // Counted from the file, so a resume reports what is still failed (kept with --no-retry-errors, or failed again).
-    const failedQuestions = new Set([...(await results.failedKeys(this.runId))].map((k) => k.split('\t', 2).join('\t'))).size;
+    const failedQuestions = new Set([...(await results.failedKeys(this.runId))].map((k) => k.split('\t', 2).join('\t')))
+      .size;
     const { postponed, ...counts } = computed.counters;
     const { stopped } = computed;
     return {
-      runId: this.runId, out: this.opts.out, questions, ...counts, failedQuestions, dataIssues: computed.issues, wallMs: performance.now() - this.started,
+      runId: this.runId,
+      out: this.opts.out,
+      questions,
+      ...counts,
+      failedQuestions,
+      dataIssues: computed.issues,
+      wallMs: performance.now() - this.started,
       ...(stopped ? { stopped, postponed: postponed ?? 0 } : {}),
     };
   }

@@ -17,7 +17,9 @@ export type LevelScore = Pick<ScoreRow, 'level' | 'metric' | 'k' | 'value' | 'co
  * native ability only, never inside a per-type or overall mean (docs/datasets.md §4.5).
  */
 export function outsideHeadline(instance: Pick<Instance, 'gold'>): string | null {
-  return instance.gold.reportAs === 'outside' ? `outside the five AdaptMR types (${instance.gold.nativeType}; reported by native type)` : null;
+  return instance.gold.reportAs === 'outside'
+    ? `outside the five AdaptMR types (${instance.gold.nativeType}; reported by native type)`
+    : null;
 }
 
 export function scoreRetrieval(

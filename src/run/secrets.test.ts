@@ -40,13 +40,27 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     if (req.url?.includes('/embeddings')) {
       // Embeddings always fail: header echo, JSON body, URL with the key.
       const shape = n % 3;
-      if (shape === 0) return send(401, { error: { message: `Incorrect API key provided: ${auth}`, type: 'invalid_request_error' } });
+      if (shape === 0)
+        return send(401, { error: { message: `Incorrect API key provided: ${auth}`, type: 'invalid_request_error' } });
       if (shape === 1) return send(403, { error: { message: 'forbidden', key: KEY, type: 'auth' } });
-      return send(500, { error: { message: `upstream https://api.example/v1?api_key=${encodeURIComponent(KEY)} failed` } });
+      return send(500, {
+        error: { message: `upstream https://api.example/v1?api_key=${encodeURIComponent(KEY)} failed` },
+      });
     }
     const c = chatCalls++;
-    if (c % 3 === 0) return send(200, { id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: `yes (your key is ${KEY})` } }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
-    if (c % 3 === 1) return send(401, { error: { message: `Bad key ${auth} / ${Buffer.from(KEY).toString('base64')}` } });
+    if (c % 3 === 0)
+      return send(200, {
+        id: 'x',
+        object: 'chat.completion',
+        created: 0,
+        model: 'm',
+        choices: [
+          { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: `yes (your key is ${KEY})` } },
+        ],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      });
+    if (c % 3 === 1)
+      return send(401, { error: { message: `Bad key ${auth} / ${Buffer.from(KEY).toString('base64')}` } });
     return send(400, { error: { message: `bad request for ${KEY}` } });
   });
 }
@@ -114,7 +128,9 @@ qa: {}
     expect(calls).toBeGreaterThan(3);
     // The run really carried failures (so the echoes reached the error paths).
     const store = await openResultStore(out, { readOnly: true });
-    const errors = await store.query<{ n: number }>('SELECT count(*)::INTEGER AS n FROM retrievals WHERE error IS NOT NULL');
+    const errors = await store.query<{ n: number }>(
+      'SELECT count(*)::INTEGER AS n FROM retrievals WHERE error IS NOT NULL',
+    );
     const answers = await store.query<{ n: number }>('SELECT count(*)::INTEGER AS n FROM answers');
     await store.close();
     expect(errors[0]!.n).toBeGreaterThan(0);

@@ -12,7 +12,11 @@ export function selectQuestions(catalog: CatalogEntry[], ref: DatasetRef, runSee
   if (ref.questionIds) {
     const known = new Set(ids);
     const missing = ref.questionIds.filter((id) => !known.has(id));
-    if (missing.length > 0) throw new InputError(`question ids not in the dataset: ${missing.slice(0, 5).join(', ')}`, 'datasets[].questionIds');
+    if (missing.length > 0)
+      throw new InputError(
+        `question ids not in the dataset: ${missing.slice(0, 5).join(', ')}`,
+        'datasets[].questionIds',
+      );
     const wanted = new Set(ref.questionIds);
     ids = ids.filter((id) => wanted.has(id));
   }

@@ -31,12 +31,16 @@ export class SpendControls {
   ): Promise<SpendControls | undefined> {
     const llmConfig = config.llm;
     if (!llmConfig) return undefined;
-    const budget = llmConfig.budgetUsd !== undefined ? await BudgetGuard.open(store, runId, llmConfig.budgetUsd) : undefined;
+    const budget =
+      llmConfig.budgetUsd !== undefined ? await BudgetGuard.open(store, runId, llmConfig.budgetUsd) : undefined;
     const stage = await BatchStage.open(llm, llmConfig, store, runId, log, budget);
     llm.control({ batch: llmConfig.batch ? stage : undefined, budget });
     // A batch an earlier invocation submitted is folded before any question is computed, so none is asked twice.
     await stage.finishRecorded();
-    if (budget) log(`budget: $${budget.spent.toFixed(4)} of llm.budgetUsd $${budget.budgetUsd} spent by earlier invocations of this run`);
+    if (budget)
+      log(
+        `budget: $${budget.spent.toFixed(4)} of llm.budgetUsd $${budget.budgetUsd} spent by earlier invocations of this run`,
+      );
     return new SpendControls(llm, stage, budget);
   }
 
@@ -50,7 +54,10 @@ export class SpendControls {
   async afterPass(): Promise<boolean> {
     this.passes++;
     if (this.stage.waiting === 0 || this.stopRequested()) return false;
-    if (this.passes >= MAX_PASSES) throw new Error(`the run needed more than ${MAX_PASSES} Batch API rounds; a stage asks one request at a time (send its role singly)`);
+    if (this.passes >= MAX_PASSES)
+      throw new Error(
+        `the run needed more than ${MAX_PASSES} Batch API rounds; a stage asks one request at a time (send its role singly)`,
+      );
     return (await this.stage.flush()) > 0;
   }
 

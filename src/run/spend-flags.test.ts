@@ -15,7 +15,7 @@ qa: {}
 `;
 
 describe('spend flags', () => {
-  it('set the Batch API roles (keeping the file\'s poll settings) and the budget', () => {
+  it("set the Batch API roles (keeping the file's poll settings) and the budget", () => {
     const exp = parseExperiment(yaml('  batch: { roles: [judge], pollSeconds: 2 }'), 'f.yaml');
     const c = withSpendFlags(exp.config, { batch: 'reader, judge', budgetUsd: 12.5 }, 'f.yaml');
     expect(c.llm?.batch).toEqual({ roles: ['reader', 'judge'], pollSeconds: 2, maxWaitHours: 24 });
@@ -26,7 +26,12 @@ describe('spend flags', () => {
   it('refuse an unknown role and a config without llm:, in one line naming the flag', () => {
     const exp = parseExperiment(yaml(), 'f.yaml');
     expect(() => withSpendFlags(exp.config, { batch: 'reader,writer' }, 'f.yaml')).toThrow(/^--batch: .*roles/);
-    const noLlm = parseExperiment('name: x\ndatasets: [{ name: longmemeval-oracle }]\nmethods: [{ id: bm25, method: bm25 }]\n', 'x.yaml');
-    expect(() => withSpendFlags(noLlm.config, { budgetUsd: 1 }, 'x.yaml')).toThrow(/^x\.yaml: --batch and --budget-usd need an llm: block/);
+    const noLlm = parseExperiment(
+      'name: x\ndatasets: [{ name: longmemeval-oracle }]\nmethods: [{ id: bm25, method: bm25 }]\n',
+      'x.yaml',
+    );
+    expect(() => withSpendFlags(noLlm.config, { budgetUsd: 1 }, 'x.yaml')).toThrow(
+      /^x\.yaml: --batch and --budget-usd need an llm: block/,
+    );
   });
 });

@@ -8,11 +8,18 @@ import { InputError } from '../core/errors.ts';
 import { formatZodError } from '../core/registry.ts';
 import { LlmBatchSchema } from '../core/llm-config.ts';
 
-export function withSpendFlags(config: ExperimentConfig, flags: { batch?: string | undefined; budgetUsd?: number | undefined }, path: string): ExperimentConfig {
+export function withSpendFlags(
+  config: ExperimentConfig,
+  flags: { batch?: string | undefined; budgetUsd?: number | undefined },
+  path: string,
+): ExperimentConfig {
   if (!config.llm) throw new InputError('--batch and --budget-usd need an llm: block in the experiment', path);
   const llm = { ...config.llm };
   if (flags.batch !== undefined) {
-    const roles = flags.batch.split(',').map((r) => r.trim()).filter(Boolean);
+    const roles = flags.batch
+      .split(',')
+      .map((r) => r.trim())
+      .filter(Boolean);
     const parsed = LlmBatchSchema.safeParse({ ...(llm.batch ?? {}), roles });
     if (!parsed.success) throw new InputError(formatZodError(parsed.error), '--batch');
     llm.batch = parsed.data;

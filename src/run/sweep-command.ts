@@ -19,16 +19,30 @@ interface SweepArgs {
 
 export const sweepCommand: CommandModule<object, SweepArgs> = {
   command: 'sweep <sweep>',
-  describe: 'Run a sweep file\'s variations (or one shard of them), one results file per variation',
+  describe: "Run a sweep file's variations (or one shard of them), one results file per variation",
   builder: (y) =>
     y
-      .positional('sweep', { type: 'string', demandOption: true, describe: 'sweep YAML: { name, base, variations: [{ id, set }] }' })
-      .option('out', { type: 'string', describe: 'folder for <variation>.duckdb files (default results/<sweep name>/)' })
+      .positional('sweep', {
+        type: 'string',
+        demandOption: true,
+        describe: 'sweep YAML: { name, base, variations: [{ id, set }] }',
+      })
+      .option('out', {
+        type: 'string',
+        describe: 'folder for <variation>.duckdb files (default results/<sweep name>/)',
+      })
       .option('shard', { type: 'string', describe: 'run only shard i of n (1-based), e.g. --shard 2/4' })
       .option('plan', intFlag('plan', 1, { describe: 'print the matrix of at most n shards as JSON and exit' }))
       .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
-      .option('concurrency', intFlag('concurrency', 1, { describe: 'questions processed at once (overrides the config)' }))
-      .option('progress', { type: 'boolean', default: true, describe: 'progress bar on stderr (--no-progress to hide)' })
+      .option(
+        'concurrency',
+        intFlag('concurrency', 1, { describe: 'questions processed at once (overrides the config)' }),
+      )
+      .option('progress', {
+        type: 'boolean',
+        default: true,
+        describe: 'progress bar on stderr (--no-progress to hide)',
+      })
       .option('retry-errors', {
         type: 'boolean',
         default: true,
@@ -56,7 +70,9 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
     });
     const { describeFailures, failureVerdict } = await import('./failures.ts');
     for (const [i, r] of summary.runs.entries()) {
-      console.log(`${summary.variations[i]}: run ${r.runId}, ${r.written} questions written, ${r.skipped} already done, ${describeFailures(r.failedQuestions, r.questions, r.failures)} → ${r.out}`);
+      console.log(
+        `${summary.variations[i]}: run ${r.runId}, ${r.written} questions written, ${r.skipped} already done, ${describeFailures(r.failedQuestions, r.questions, r.failures)} → ${r.out}`,
+      );
       // The same rule as `adaptmr run`, per variation, with each variation's own run.maxFailureShare.
       const verdict = failureVerdict(r.failedQuestions, r.questions, summary.maxFailureShares[i]!);
       if (verdict !== undefined) {

@@ -66,10 +66,12 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 export { deepMerge };
 
 function patchMethods(methods: unknown, patch: Obj, where: string): unknown[] {
-  if (!Array.isArray(methods)) throw new InputError('set.methods patches by id, but the base has no methods list', where);
+  if (!Array.isArray(methods))
+    throw new InputError('set.methods patches by id, but the base has no methods list', where);
   const ids = methods.map((m) => (isObj(m) ? m.id : undefined));
   for (const id of Object.keys(patch)) {
-    if (!ids.includes(id)) throw new InputError(`set.methods: no method "${id}" in the base (has ${ids.join(', ')})`, where);
+    if (!ids.includes(id))
+      throw new InputError(`set.methods: no method "${id}" in the base (has ${ids.join(', ')})`, where);
   }
   return methods.map((m) => (isObj(m) && typeof m.id === 'string' && m.id in patch ? deepMerge(m, patch[m.id]) : m));
 }
@@ -79,7 +81,8 @@ export function variationConfig(sweep: ResolvedSweep, v: SweepVariation): Obj {
   const where = `${sweep.path}: variation ${v.id}`;
   const { methods, ...rest } = v.set;
   let merged = deepMerge(sweep.base, rest) as Obj;
-  if (methods !== undefined) merged = { ...merged, methods: isObj(methods) ? patchMethods(sweep.base.methods, methods, where) : methods };
+  if (methods !== undefined)
+    merged = { ...merged, methods: isObj(methods) ? patchMethods(sweep.base.methods, methods, where) : methods };
   return { ...merged, name: typeof v.set.name === 'string' ? v.set.name : `${sweep.name}.${v.id}` };
 }
 
@@ -107,7 +110,10 @@ export async function loadSweep(path: string): Promise<ResolvedSweep> {
     // An experiment config given where a sweep file belongs: say so rather than list the sweep keys it lacks.
     const keys = raw !== null && typeof raw === 'object' ? Object.keys(raw) : [];
     if (keys.includes('methods') && keys.includes('datasets') && !keys.includes('base')) {
-      throw new InputError('is an experiment config, not a sweep file (no `base:`); run it with `adaptmr run`, or name it as the `base:` of a sweep file', path);
+      throw new InputError(
+        'is an experiment config, not a sweep file (no `base:`); run it with `adaptmr run`, or name it as the `base:` of a sweep file',
+        path,
+      );
     }
     throw new InputError(formatZodError(parsed.error), path);
   }

@@ -19,9 +19,23 @@ const SWEEP = join(WORKFLOWS, 'sweep.yml');
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-workflow-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Step { uses?: string; run?: string; with?: Record<string, unknown>; id?: string }
-interface Job { needs?: string | string[]; if?: string; strategy?: { 'fail-fast'?: boolean; matrix?: unknown }; outputs?: Record<string, string>; steps: Step[] }
-interface Workflow { on: Record<string, unknown>; jobs: Record<string, Job> }
+interface Step {
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  id?: string;
+}
+interface Job {
+  needs?: string | string[];
+  if?: string;
+  strategy?: { 'fail-fast'?: boolean; matrix?: unknown };
+  outputs?: Record<string, string>;
+  steps: Step[];
+}
+interface Workflow {
+  on: Record<string, unknown>;
+  jobs: Record<string, Job>;
+}
 
 describe('.github/workflows', () => {
   it('pass actionlint', async () => {
@@ -48,6 +62,7 @@ describe('.github/workflows', () => {
     expect(plan!.steps.map((s) => s.run ?? '').join('\n')).toMatch(/adaptmr sweep "\$SWEEP" --plan "\$SHARDS"/u);
     expect(shard!.needs).toBe('plan');
     expect(shard!.strategy!['fail-fast']).toBe(false);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, meant literally
     expect(String(shard!.strategy!.matrix)).toBe('${{ fromJSON(needs.plan.outputs.matrix) }}');
     expect(shard!.steps.map((s) => s.run ?? '').join('\n')).toMatch(/adaptmr sweep "\$SWEEP" --shard "\$SHARD" --out/u);
     const upload = shard!.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
@@ -62,27 +77,49 @@ describe('.github/workflows', () => {
   });
 
   it('ci.yml: on push and pull request, Node 20, system packages, fast tier, data pulled and cached, then every test', () => {
-    const wf = parse(readFileSync(join(WORKFLOWS, 'ci.yml'), 'utf8')) as Workflow & { jobs: Record<string, Job & { container?: string }> };
+    const wf = parse(readFileSync(join(WORKFLOWS, 'ci.yml'), 'utf8')) as Workflow & {
+      jobs: Record<string, Job & { container?: string }>;
+    };
     expect(Object.keys(wf.on).sort()).toEqual(['pull_request', 'push']);
     const [job, ...others] = Object.values(wf.jobs);
     expect(others).toEqual([]);
     expect(job!.container).toMatch(/^node:20\b/u);
     const runs = job!.steps.map((s) => s.run ?? '');
     const at = (re: RegExp): number => runs.findIndex((r) => re.test(r));
-    for (const pkg of ['chromium', 'jupyter-nbconvert', 'fonts-dejavu-core']) expect(runs[at(/apt-get install/u)]).toContain(pkg);
-    const [install, fast, pull, all] = [at(/^npm install\b/u), at(/^npm run test:fast$/u), at(/adaptmr data pull/u), at(/^npm test$/u)];
+    for (const pkg of ['chromium', 'jupyter-nbconvert', 'fonts-dejavu-core'])
+      expect(runs[at(/apt-get install/u)]).toContain(pkg);
+    const [install, fast, pull, all] = [
+      at(/^npm install\b/u),
+      at(/^npm run test:fast$/u),
+      at(/adaptmr data pull/u),
+      at(/^npm test$/u),
+    ];
     expect([install, fast, pull, all].every((i) => i >= 0)).toBe(true);
     expect(install < fast && fast < pull && pull < all).toBe(true);
     // Every dataset the full tier reads is pulled.
-    for (const d of ['longmemeval-oracle', 'longmemeval-s', 'locomo', 'beam-100k', 'beam-500k', 'memdaily', 'locomo-plus', 'locomo-audit']) expect(runs[pull]).toContain(d);
-    const cache = job!.steps.findIndex((s) => s.uses?.startsWith('actions/cache@') && String(s.with?.path) === 'datasets');
+    for (const d of [
+      'longmemeval-oracle',
+      'longmemeval-s',
+      'locomo',
+      'beam-100k',
+      'beam-500k',
+      'memdaily',
+      'locomo-plus',
+      'locomo-audit',
+    ])
+      expect(runs[pull]).toContain(d);
+    const cache = job!.steps.findIndex(
+      (s) => s.uses?.startsWith('actions/cache@') && String(s.with?.path) === 'datasets',
+    );
     expect(cache).toBeGreaterThan(fast);
     expect(cache).toBeLessThan(pull);
   });
 
   it('the plan command prints the matrix fromJSON expects', () => {
     const sweepFile = join(dir, 'sweep.yaml');
-    writeFileSync(sweepFile, `name: wf
+    writeFileSync(
+      sweepFile,
+      `name: wf
 base:
   name: x
   datasets: [{ name: locomo, limit: 1 }]
@@ -91,8 +128,18 @@ variations:
   - { id: a, set: {} }
   - { id: b, set: { seed: 1 } }
   - { id: c, set: { seed: 2 } }
-`);
-    const out = execFileSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), 'sweep', sweepFile, '--plan', '2'], { encoding: 'utf8' });
-    expect(JSON.parse(out)).toEqual({ include: [{ shard: '1/2', variations: 'a c' }, { shard: '2/2', variations: 'b' }] });
+`,
+    );
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), 'sweep', sweepFile, '--plan', '2'],
+      { encoding: 'utf8' },
+    );
+    expect(JSON.parse(out)).toEqual({
+      include: [
+        { shard: '1/2', variations: 'a c' },
+        { shard: '2/2', variations: 'b' },
+      ],
+    });
   });
 });

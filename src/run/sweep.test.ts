@@ -41,16 +41,27 @@ const sweep: ResolvedSweep = {
   variations: [
     { id: 'k3', set: { methods: { bm25: { k: 3 }, embed: { k: 3 } } } },
     { id: 'base', set: {} },
-    { id: 'bm25-only', description: 'one method', set: { methods: [{ id: 'bm25', method: 'bm25', index: { granularity: 'turn' }, k: 5 }] } },
+    {
+      id: 'bm25-only',
+      description: 'one method',
+      set: { methods: [{ id: 'bm25', method: 'bm25', index: { granularity: 'turn' }, k: 5 }] },
+    },
   ],
 };
 
 describe('expandSweep', () => {
   it('names each variation after the sweep and merges its set onto the base', () => {
     const runs = expandSweep(sweep);
-    expect(runs.map((r) => r.experiment.config.name)).toEqual(['sweep-test.k3', 'sweep-test.base', 'sweep-test.bm25-only']);
+    expect(runs.map((r) => r.experiment.config.name)).toEqual([
+      'sweep-test.k3',
+      'sweep-test.base',
+      'sweep-test.bm25-only',
+    ]);
     const k3 = runs[0]!.experiment.config;
-    expect(k3.methods.map((m) => [m.id, m.k, m.index.granularity])).toEqual([['bm25', 3, 'session'], ['embed', 3, 'session']]);
+    expect(k3.methods.map((m) => [m.id, m.k, m.index.granularity])).toEqual([
+      ['bm25', 3, 'session'],
+      ['embed', 3, 'session'],
+    ]);
     expect(runs[2]!.experiment.config.methods.map((m) => m.id)).toEqual(['bm25']);
     expect(new Set(runs.map((r) => r.experiment.configHash)).size).toBe(3);
   });
@@ -60,7 +71,13 @@ describe('expandSweep', () => {
     expect(() => expandSweep(bad)).toThrow(/sweep-test\.yaml#typo: metrics: .*kz/);
     const unknown = { ...sweep, variations: [{ id: 'x', set: { methods: { nope: { k: 1 } } } }] };
     expect(() => expandSweep(unknown)).toThrow(/variation x: set\.methods: no method "nope"/);
-    const dup = { ...sweep, variations: [{ id: 'a', set: {} }, { id: 'a', set: {} }] };
+    const dup = {
+      ...sweep,
+      variations: [
+        { id: 'a', set: {} },
+        { id: 'a', set: {} },
+      ],
+    };
     expect(() => expandSweep(dup)).toThrow(/"a" is used twice/);
   });
 });
@@ -69,7 +86,9 @@ describe('loadSweep', () => {
   it('says an experiment config is not a sweep file', async () => {
     const file = join(dir, 'experiment.yaml');
     writeFileSync(file, stringify(base));
-    await expect(loadSweep(file)).rejects.toThrow(/experiment\.yaml: is an experiment config, not a sweep file \(no `base:`\); run it with `adaptmr run`/);
+    await expect(loadSweep(file)).rejects.toThrow(
+      /experiment\.yaml: is an experiment config, not a sweep file \(no `base:`\); run it with `adaptmr run`/,
+    );
     const odd = join(dir, 'odd.yaml');
     writeFileSync(odd, stringify({ name: 'x', vary: [] }));
     await expect(loadSweep(odd)).rejects.toThrow(/odd\.yaml: base: missing/);
@@ -83,7 +102,9 @@ describe('shards', () => {
       const parts = Array.from({ length: n }, (_, i) => shardIds(ids, { index: i + 1, count: n }));
       expect(parts.flat().sort()).toEqual([...ids].sort());
       expect(Math.max(...parts.map((p) => p.length)) - Math.min(...parts.map((p) => p.length))).toBeLessThanOrEqual(1);
-      expect(parts).toEqual(Array.from({ length: n }, (_, i) => shardIds([...ids].reverse(), { index: i + 1, count: n })));
+      expect(parts).toEqual(
+        Array.from({ length: n }, (_, i) => shardIds([...ids].reverse(), { index: i + 1, count: n })),
+      );
     }
   });
 
@@ -93,7 +114,12 @@ describe('shards', () => {
   });
 
   it('give a CI matrix of non-empty shards', () => {
-    expect(shardMatrix(sweep, 2)).toEqual({ include: [{ shard: '1/2', variations: 'base k3' }, { shard: '2/2', variations: 'bm25-only' }] });
+    expect(shardMatrix(sweep, 2)).toEqual({
+      include: [
+        { shard: '1/2', variations: 'base k3' },
+        { shard: '2/2', variations: 'bm25-only' },
+      ],
+    });
     expect(shardMatrix(sweep, 10).include).toHaveLength(3);
   });
 });
@@ -104,7 +130,17 @@ async function dump(file: string): Promise<Record<string, string[]>> {
   const timing = new Set(['started_at', 'ended_at', 'latency_ms']);
   try {
     const out: Record<string, string[]> = {};
-    for (const table of ['runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'llm_calls', 'checkpoints', 'meta']) {
+    for (const table of [
+      'runs',
+      'methods',
+      'questions',
+      'retrievals',
+      'scores',
+      'answers',
+      'llm_calls',
+      'checkpoints',
+      'meta',
+    ]) {
       // The run's warm-up time is a measurement (checkpoint key `warmup`), like the timing columns.
       const where = table === 'checkpoints' ? " WHERE key <> 'warmup'" : '';
       const rows = await store.query<Record<string, unknown>>(`SELECT * FROM ${table}${where}`);
@@ -142,15 +178,22 @@ describe('sweep → shards → merge', () => {
 
   it('refuses files of another experiment or schema version, naming the file', async () => {
     const other = join(dir, 'other.duckdb');
-    await runExperiment(parseExperiment(JSON.stringify({ ...base, name: 'other', methods: [base.methods[0]] }), 'other.yaml'), { out: other, ...quiet });
+    await runExperiment(
+      parseExperiment(JSON.stringify({ ...base, name: 'other', methods: [base.methods[0]] }), 'other.yaml'),
+      { out: other, ...quiet },
+    );
     const mixed = mergeResults([variationFile(whole, 'base'), other], join(dir, 'mixed.duckdb'));
     await expect(mixed).rejects.toThrow(InputError);
-    await expect(mixed).rejects.toThrow(/other\.duckdb: holds experiment "other", but .*base\.duckdb holds "sweep-test"/);
+    await expect(mixed).rejects.toThrow(
+      /other\.duckdb: holds experiment "other", but .*base\.duckdb holds "sweep-test"/,
+    );
 
     const future = join(dir, 'future.duckdb');
     const store = await openResultStore(future);
     await store.query("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
     await store.close();
-    await expect(mergeResults([variationFile(whole, 'base'), future], join(dir, 'v.duckdb'))).rejects.toThrow(/future\.duckdb: results file has schema version 99/);
+    await expect(mergeResults([variationFile(whole, 'base'), future], join(dir, 'v.duckdb'))).rejects.toThrow(
+      /future\.duckdb: results file has schema version 99/,
+    );
   });
 });

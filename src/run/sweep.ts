@@ -32,7 +32,12 @@ export async function runSweep(sweep: ResolvedSweep, opts: SweepOptions): Promis
   // Every variation is validated, not only this shard's, so a schema error anywhere stops every shard alike
   // before any work.
   const all = expandSweep(sweep);
-  const mine = new Set(shardIds(all.map((r) => r.variation.id), opts.shard));
+  const mine = new Set(
+    shardIds(
+      all.map((r) => r.variation.id),
+      opts.shard,
+    ),
+  );
   const todo = all.filter((r) => mine.has(r.variation.id)).sort((a, b) => (a.variation.id < b.variation.id ? -1 : 1));
   mkdirSync(opts.outDir, { recursive: true });
   const runs: RunSummary[] = [];
@@ -42,13 +47,21 @@ export async function runSweep(sweep: ResolvedSweep, opts: SweepOptions): Promis
     await tagExperiment(out, sweep.name);
     runs.push(await runExperiment(r.experiment, { ...runOpts, out }));
   }
-  return { sweep: sweep.name, variations: todo.map((r) => r.variation.id), runs, maxFailureShares: todo.map((r) => r.experiment.config.run.maxFailureShare) };
+  return {
+    sweep: sweep.name,
+    variations: todo.map((r) => r.variation.id),
+    runs,
+    maxFailureShares: todo.map((r) => r.experiment.config.run.maxFailureShare),
+  };
 }
 
 /** The CI shard matrix: one entry per non-empty shard of at most `count` shards (GitHub `strategy.matrix`). */
 export function shardMatrix(sweep: ResolvedSweep, count: number): { include: { shard: string; variations: string }[] } {
   const ids = expandSweep(sweep).map((r) => r.variation.id);
   const n = Math.max(1, Math.min(count, ids.length));
-  const include = Array.from({ length: n }, (_, i) => ({ shard: `${i + 1}/${n}`, variations: shardIds(ids, { index: i + 1, count: n }).join(' ') }));
+  const include = Array.from({ length: n }, (_, i) => ({
+    shard: `${i + 1}/${n}`,
+    variations: shardIds(ids, { index: i + 1, count: n }).join(' '),
+  }));
   return { include };
 }

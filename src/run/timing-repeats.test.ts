@@ -13,8 +13,18 @@ import { emptyBatch, runMethod } from './question.ts';
 
 const SPEC: IndexSpec = { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true };
 const instance: Instance = {
-  dataset: 'plan', query: { id: 'q1', text: '我现在住在哪里？', askedAt: ASKED_AT }, haystackId: 'plan', haystack: PLAN_HAYSTACK,
-  gold: { nativeType: 'knowledge-update', type: 'update', isAbstention: false, evidenceSessionIds: ['M4'], evidenceTurnIds: ['M4#1'], answer: '杭州' },
+  dataset: 'plan',
+  query: { id: 'q1', text: '我现在住在哪里？', askedAt: ASKED_AT },
+  haystackId: 'plan',
+  haystack: PLAN_HAYSTACK,
+  gold: {
+    nativeType: 'knowledge-update',
+    type: 'update',
+    isAbstention: false,
+    evidenceSessionIds: ['M4'],
+    evidenceTurnIds: ['M4#1'],
+    answer: '杭州',
+  },
 };
 
 /** Sleeps 300, 100, 0 ms on its successive runs (far apart, so a loaded machine cannot reorder them) (each a different unit first, so a repeat's output would show). */
@@ -30,22 +40,40 @@ function sleepyMethod(llm = false): { method: Method; runs: number[] } {
         runs.push(i);
         await new Promise((r) => setTimeout(r, delays[i % 3]));
         const notes = { stageMs: { retrieve: delays[i % 3] } };
-        return { retrieval: { units: [{ unit: index.units[i % index.units.length]!, score: 1 }], noMemory: false, context: 'x', ...(llm ? {} : { notes }) } };
+        return {
+          retrieval: {
+            units: [{ unit: index.units[i % index.units.length]!, score: 1 }],
+            noMemory: false,
+            context: 'x',
+            ...(llm ? {} : { notes }),
+          },
+        };
       },
     },
   };
 }
 
 async function timed(method: Method, timingRepeats: number | undefined) {
-  const config = ExperimentConfigSchema.parse({ name: 't', datasets: [{ name: 'locomo' }], methods: [{ id: 'm', method: 'bm25' }], ...(timingRepeats ? { timingRepeats } : {}) });
+  const config = ExperimentConfigSchema.parse({
+    name: 't',
+    datasets: [{ name: 'locomo' }],
+    methods: [{ id: 'm', method: 'bm25' }],
+    ...(timingRepeats ? { timingRepeats } : {}),
+  });
   const index = createMemoryIndex(PLAN_HAYSTACK, SPEC, createWinkSifEmbedder());
   const batch = emptyBatch(instance, 'run');
-  await runMethod(instance, { id: 'm', kind: 'test', index: SPEC, k: 5, impl: method }, batch, { config, runId: 'run', indexes: { get: () => index } as unknown as IndexCache, llm: undefined, protocol: 'longmemeval' });
+  await runMethod(instance, { id: 'm', kind: 'test', index: SPEC, k: 5, impl: method }, batch, {
+    config,
+    runId: 'run',
+    indexes: { get: () => index } as unknown as IndexCache,
+    llm: undefined,
+    protocol: 'longmemeval',
+  });
   return { row: batch.retrievals[0]!, first: index.units[0]!.id };
 }
 
 describe('timing repeats', () => {
-  it('stores the median of three timings and the first run\'s output', async () => {
+  it("stores the median of three timings and the first run's output", async () => {
     const { method, runs } = sleepyMethod();
     const { row, first } = await timed(method, 3);
     expect(runs).toEqual([0, 1, 2]);

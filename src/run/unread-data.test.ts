@@ -23,16 +23,31 @@ const USER_SESSION: IndexSpec = { granularity: 'session', roles: ['user'], inclu
 const USER_TURN: IndexSpec = { granularity: 'turn', roles: ['user'], includeCaptions: false };
 const BOTH: IndexSpec = { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true };
 
-const method = (index: IndexSpec): ConfiguredMethod => ({ id: 'm', kind: 'bm25', index, k: 10, impl: { capabilities: { output: 'units' }, run: async () => ({ retrieval: { units: [], noMemory: false, context: '' } }) } });
+const method = (index: IndexSpec): ConfiguredMethod => ({
+  id: 'm',
+  kind: 'bm25',
+  index,
+  k: 10,
+  impl: {
+    capabilities: { output: 'units' },
+    run: async () => ({ retrieval: { units: [], noMemory: false, context: '' } }),
+  },
+});
 
 async function read(source: DatasetSource, parse: ParseOptions, wholeBelowBytes?: number): Promise<Instance[]> {
   const out: Instance[] = [];
-  for await (const inst of readInstances(source, { parse, ...(wholeBelowBytes === undefined ? {} : { wholeBelowBytes }) })) out.push(inst);
+  for await (const inst of readInstances(source, {
+    parse,
+    ...(wholeBelowBytes === undefined ? {} : { wholeBelowBytes }),
+  }))
+    out.push(inst);
   return out;
 }
 
 function unitsOf(instances: Instance[], spec: IndexSpec): string[][] {
-  return instances.map((i) => buildUnits(i.haystack, spec).map((u) => `${u.id}\u0001${u.sessionId}\u0001${u.at}\u0001${u.text}`));
+  return instances.map((i) =>
+    buildUnits(i.haystack, spec).map((u) => `${u.id}\u0001${u.sessionId}\u0001${u.at}\u0001${u.text}`),
+  );
 }
 
 describe('unreadData', () => {
@@ -49,10 +64,15 @@ describe('unreadData', () => {
     const full: Instance[] = [];
     const elided: Instance[] = [];
     for await (const i of readInstances(folder, { files: only })) full.push(i);
-    for await (const i of readInstances(folder, { files: only, parse: unreadData([method(USER_SESSION)]) })) elided.push(i);
+    for await (const i of readInstances(folder, { files: only, parse: unreadData([method(USER_SESSION)]) }))
+      elided.push(i);
     expect(elided.map((i) => i.query.id)).toEqual(full.map((i) => i.query.id));
     // Something was elided (S sessions have assistant turns), and only assistant text.
-    const assistantChars = (xs: Instance[]) => xs.flatMap((i) => i.haystack.flatMap((s) => s.turns)).filter((t) => t.role === 'assistant').reduce((n, t) => n + t.text.length, 0);
+    const assistantChars = (xs: Instance[]) =>
+      xs
+        .flatMap((i) => i.haystack.flatMap((s) => s.turns))
+        .filter((t) => t.role === 'assistant')
+        .reduce((n, t) => n + t.text.length, 0);
     expect(assistantChars(full)).toBeGreaterThan(0);
     expect(assistantChars(elided)).toBe(0);
     for (const spec of [USER_SESSION, USER_TURN]) expect(unitsOf(elided, spec)).toEqual(unitsOf(full, spec));
@@ -60,7 +80,11 @@ describe('unreadData', () => {
     // The same questions as one JSON array, streamed element by element (the M path).
     const array = join(tmp, 's12.json');
     writeFileSync(array, `[${files.map((f) => gunzipSync(readFileSync(join(S, f))).toString('utf8')).join(',')}]`);
-    const streamed = await read({ name: 's12', format: 'longmemeval', path: array, kind: 'file' }, unreadData([method(USER_TURN)]), 0);
+    const streamed = await read(
+      { name: 's12', format: 'longmemeval', path: array, kind: 'file' },
+      unreadData([method(USER_TURN)]),
+      0,
+    );
     expect(assistantChars(streamed)).toBe(0);
     for (const spec of [USER_SESSION, USER_TURN]) expect(unitsOf(streamed, spec)).toEqual(unitsOf(full, spec));
   });

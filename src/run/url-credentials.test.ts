@@ -140,7 +140,8 @@ qa: {}
     expect(page).toContain('http://[redacted]@127.0.0.1');
     expectClean(await dump(out), 'results rows');
     for (const f of files(join(dir, 'parquet'))) expectClean(await parquetText(f), f);
-    for (const f of files(dir)) if (f !== exp && !f.endsWith('.duckdb') && !f.endsWith('.parquet')) expectClean(readFileSync(f, 'latin1'), f);
+    for (const f of files(dir))
+      if (f !== exp && !f.endsWith('.duckdb') && !f.endsWith('.parquet')) expectClean(readFileSync(f, 'latin1'), f);
     for (const o of outputs) expectClean(o, 'command output');
   }, 300_000);
 
@@ -148,15 +149,21 @@ qa: {}
     const old = join(dir, 'old.duckdb');
     copyFileSync(join(dir, 'results.duckdb'), old);
     const store = await openResultStore(old);
-    await store.query(`UPDATE runs SET config_json = replace(config_json, '[redacted]', '${USER}:${PASSWORD_IN_URL}'), name = '${withCreds}'`);
+    await store.query(
+      `UPDATE runs SET config_json = replace(config_json, '[redacted]', '${USER}:${PASSWORD_IN_URL}'), name = '${withCreds}'`,
+    );
     await store.close();
     expect(await dump(old)).toContain(PASSWORD_IN_URL);
     const html = join(dir, 'old.html');
     expect((await cli(['report', old, '--html', html])).code).toBe(0);
     expectClean(readFileSync(html, 'utf8'), 'old.html');
-    expect((await cli(['export', old, '--format', 'csv', '--out', join(dir, 'old-csv'), '--table', 'runs'])).code).toBe(0);
+    expect((await cli(['export', old, '--format', 'csv', '--out', join(dir, 'old-csv'), '--table', 'runs'])).code).toBe(
+      0,
+    );
     expectClean(readFileSync(join(dir, 'old-csv', 'runs.csv'), 'utf8'), 'runs.csv');
-    expect((await cli(['export', old, '--format', 'parquet', '--out', join(dir, 'old-parquet'), '--table', 'runs'])).code).toBe(0);
+    expect(
+      (await cli(['export', old, '--format', 'parquet', '--out', join(dir, 'old-parquet'), '--table', 'runs'])).code,
+    ).toBe(0);
     expectClean(await parquetText(join(dir, 'old-parquet', 'runs.parquet')), 'runs.parquet');
   }, 120_000);
 });

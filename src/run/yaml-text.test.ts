@@ -28,7 +28,10 @@ methods:
 
   it('a merge-key bomb is still refused by the alias cap', () => {
     const levels = ['a: &a { x: 1, y: 1 }'];
-    for (let i = 1; i < 12; i++) levels.push(`l${i}: &l${i} { <<: [${Array.from({ length: 10 }, () => (i === 1 ? '*a' : `*l${i - 1}`)).join(', ')}] }`);
+    for (let i = 1; i < 12; i++)
+      levels.push(
+        `l${i}: &l${i} { <<: [${Array.from({ length: 10 }, () => (i === 1 ? '*a' : `*l${i - 1}`)).join(', ')}] }`,
+      );
     expect(() => readYamlText(levels.join('\n'), 'bomb.yaml')).toThrow(/bomb\.yaml: invalid YAML: .*alias/iu);
   });
 });

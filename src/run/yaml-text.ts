@@ -24,7 +24,10 @@ export async function readYamlFile(path: string, what: string): Promise<unknown>
     throw new InputError(`cannot read ${what} (${errorMessage(err)})`, path);
   }
   if (bytes.length > MAX_CONFIG_BYTES) {
-    throw new InputError(`${what} is ${(bytes.length / 1e6).toFixed(1)} MB; a config is at most ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`, path);
+    throw new InputError(
+      `${what} is ${(bytes.length / 1e6).toFixed(1)} MB; a config is at most ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`,
+      path,
+    );
   }
   let text: string;
   try {
@@ -40,7 +43,8 @@ export function readYamlText(text: string, path: string): unknown {
   // `merge`: YAML 1.1 merge keys (`<<: *defaults`), which configs use to share a method's settings; the alias cap
   // below still bounds what they expand to.
   const doc = parseDocument(text, { prettyErrors: true, merge: true });
-  if (doc.errors.length > 0) throw new InputError(`invalid YAML: ${doc.errors.map((e) => e.message.split('\n')[0]).join('; ')}`, path);
+  if (doc.errors.length > 0)
+    throw new InputError(`invalid YAML: ${doc.errors.map((e) => e.message.split('\n')[0]).join('; ')}`, path);
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 100 }) as unknown;

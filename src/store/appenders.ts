@@ -41,13 +41,19 @@ const DUCKDB_TYPES: Record<CellType, DuckDBType> = {
 function toValue(type: CellType, cell: Cell | undefined): DuckDBValue {
   if (cell === null || cell === undefined) return null;
   switch (type) {
-    case 'v': return String(cell);
-    case 'b': return cell === true;
+    case 'v':
+      return String(cell);
+    case 'b':
+      return cell === true;
     case 'd':
-    case 'i': return Number(cell);
-    case 'vl': return listValue(cell as readonly string[]);
-    case 'dl': return listValue(cell as readonly number[]);
-    case 'bl': return listValue(cell as readonly boolean[]);
+    case 'i':
+      return Number(cell);
+    case 'vl':
+      return listValue(cell as readonly string[]);
+    case 'dl':
+      return listValue(cell as readonly number[]);
+    case 'bl':
+      return listValue(cell as readonly boolean[]);
   }
 }
 

@@ -74,4 +74,3 @@ export interface EvalResult {
   predictions: Prediction[];
   createdAt: string;
 }
-

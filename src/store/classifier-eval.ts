@@ -39,10 +39,31 @@ async function append(conn: DuckDBConnection, table: string, kinds: string, rows
 export async function appendClassifierEval(conn: DuckDBConnection, r: EvalResult): Promise<void> {
   await append(conn, 'classifier_eval', 'vvvvbvvviiiddddiiiidddiiv', [
     [
-      r.evalId, r.createdAt, r.classifier, r.label, r.upperBound, r.dataset, r.protocol, r.trainDataset, r.folds, r.seed, r.metrics.n,
-      r.metrics.accuracy, r.metrics.macroF1, r.withoutAbstention.accuracy, r.withoutAbstention.macroF1,
-      r.abstention.n, r.abstention.flagged, r.abstention.withSurfaceCue, r.abstention.cueOnOthers,
-      r.latency.p50Ms, r.latency.p95Ms, r.latency.meanMs, r.routes?.rules ?? null, r.routes?.llm ?? null, JSON.stringify(r.sources),
+      r.evalId,
+      r.createdAt,
+      r.classifier,
+      r.label,
+      r.upperBound,
+      r.dataset,
+      r.protocol,
+      r.trainDataset,
+      r.folds,
+      r.seed,
+      r.metrics.n,
+      r.metrics.accuracy,
+      r.metrics.macroF1,
+      r.withoutAbstention.accuracy,
+      r.withoutAbstention.macroF1,
+      r.abstention.n,
+      r.abstention.flagged,
+      r.abstention.withSurfaceCue,
+      r.abstention.cueOnOthers,
+      r.latency.p50Ms,
+      r.latency.p95Ms,
+      r.latency.meanMs,
+      r.routes?.rules ?? null,
+      r.routes?.llm ?? null,
+      JSON.stringify(r.sources),
     ],
   ]);
   await append(
@@ -54,14 +75,33 @@ export async function appendClassifierEval(conn: DuckDBConnection, r: EvalResult
       return [r.evalId, t, s.precision, s.recall, s.f1, s.support, s.predicted];
     }),
   );
-  await append(conn, 'classifier_confusion', 'vvvi', ADAPT_TYPES.flatMap((g) => ADAPT_TYPES.map((p) => [r.evalId, g, p, r.metrics.confusion[g][p]])));
+  await append(
+    conn,
+    'classifier_confusion',
+    'vvvi',
+    ADAPT_TYPES.flatMap((g) => ADAPT_TYPES.map((p) => [r.evalId, g, p, r.metrics.confusion[g][p]])),
+  );
   await append(
     conn,
     'classifier_predictions',
     'vvvivvbvdddddvvd',
     r.predictions.map((p) => [
-      r.evalId, p.questionId, p.dataset, p.fold, p.gold, p.nativeType, p.isAbstention, p.predicted,
-      p.probs.factual, p.probs.temporal, p.probs.update, p.probs['multi-hop'], p.probs.abstention, p.source, p.route, p.latencyMs,
+      r.evalId,
+      p.questionId,
+      p.dataset,
+      p.fold,
+      p.gold,
+      p.nativeType,
+      p.isAbstention,
+      p.predicted,
+      p.probs.factual,
+      p.probs.temporal,
+      p.probs.update,
+      p.probs['multi-hop'],
+      p.probs.abstention,
+      p.source,
+      p.route,
+      p.latencyMs,
     ]),
   );
 }

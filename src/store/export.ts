@@ -28,7 +28,8 @@ export interface ExportOptions {
 function chooseTables(tables: readonly string[] | undefined): readonly string[] {
   const chosen = tables && tables.length > 0 ? tables : EXPORTABLE;
   const unknown = chosen.filter((t) => !EXPORTABLE.includes(t));
-  if (unknown.length > 0) throw new InputError(`unknown table ${unknown.join(', ')}; choose from ${EXPORTABLE.join(', ')}`, '--table');
+  if (unknown.length > 0)
+    throw new InputError(`unknown table ${unknown.join(', ')}; choose from ${EXPORTABLE.join(', ')}`, '--table');
   return chosen;
 }
 
@@ -45,7 +46,10 @@ function csvCell(value: unknown): unknown {
   if (value === null || value === undefined) return '';
   // Every text cell passes the redaction a run's writes pass (a file written before a secret form was known to it,
   // such as a password in an endpoint URL, is cleaned on the way out).
-  if (typeof value === 'object') return neutraliseFormula(redactSecrets(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))));
+  if (typeof value === 'object')
+    return neutraliseFormula(
+      redactSecrets(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))),
+    );
   // csv-stringify would write false as an empty cell, indistinguishable from NULL.
   if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   if (typeof value === 'string') return neutraliseFormula(redactSecrets(value));
@@ -61,7 +65,9 @@ async function writeCsv(store: ResultStore, table: string, file: string): Promis
   const header = columns.map((c) => c.column_name);
   const records = rows.map((row) => header.map((name) => csvCell(row[name])));
   const { stringify } = await import('csv-stringify');
-  await replaceAtomically(file, (tmp) => pipeline(Readable.from(records), stringify({ header: true, columns: header }), createWriteStream(tmp)));
+  await replaceAtomically(file, (tmp) =>
+    pipeline(Readable.from(records), stringify({ header: true, columns: header }), createWriteStream(tmp)),
+  );
 }
 
 async function writeParquet(store: ResultStore, table: string, file: string): Promise<void> {
@@ -74,11 +80,15 @@ async function writeParquet(store: ResultStore, table: string, file: string): Pr
   const select = columns
     .map(({ column_name: c, data_type: t }) => {
       const q = `"${c.replaceAll('"', '""')}"`;
-      return t === 'VARCHAR' || t === 'JSON' ? `regexp_replace(${q}, '${URL_USERINFO_SQL}', '\\1[redacted]@', 'g') AS ${q}` : q;
+      return t === 'VARCHAR' || t === 'JSON'
+        ? `regexp_replace(${q}, '${URL_USERINFO_SQL}', '\\1[redacted]@', 'g') AS ${q}`
+        : q;
     })
     .join(', ');
   // COPY TO writes an outside file; it is allowed on a read-only database. The path is quoted as an SQL literal.
-  await replaceAtomically(file, (tmp) => store.query(`COPY (SELECT ${select} FROM ${table}) TO '${tmp.replaceAll("'", "''")}' (FORMAT parquet)`));
+  await replaceAtomically(file, (tmp) =>
+    store.query(`COPY (SELECT ${select} FROM ${table}) TO '${tmp.replaceAll("'", "''")}' (FORMAT parquet)`),
+  );
 }
 
 /** The user-info of a URL, as an RE2 pattern for DuckDB's regexp_replace (src/core/secrets.ts `redactUrlCredentials`). */

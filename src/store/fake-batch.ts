@@ -20,9 +20,21 @@ export const FAKE_SCORES_PER_METHOD = FAKE_METRICS.length * FAKE_KS.length * 2 +
 function retrieval(dataset: string, questionId: string, method: string, i: number): RetrievalRow {
   const unitIds = Array.from({ length: 10 }, (_, j) => `s${(i + j) % 7}#${j + 1}`);
   return {
-    dataset, questionId, method, granularity: 'turn', unitIds, unitSessionIds: unitIds.map((u) => u.split('#')[0] ?? u),
-    scores: unitIds.map((_, j) => 1 / (j + 1)), noMemory: false, context: `context of ${questionId}`, latencyMs: 3.5,
-    predictedType: 'factual', typeProbs: { factual: 0.7, temporal: 0.3 }, route: 'factual', notes: { i }, error: null,
+    dataset,
+    questionId,
+    method,
+    granularity: 'turn',
+    unitIds,
+    unitSessionIds: unitIds.map((u) => u.split('#')[0] ?? u),
+    scores: unitIds.map((_, j) => 1 / (j + 1)),
+    noMemory: false,
+    context: `context of ${questionId}`,
+    latencyMs: 3.5,
+    predictedType: 'factual',
+    typeProbs: { factual: 0.7, temporal: 0.3 },
+    route: 'factual',
+    notes: { i },
+    error: null,
   };
 }
 
@@ -45,8 +57,16 @@ export function fakeBatch(runId: string, i: number, methods: readonly string[], 
   return {
     runId,
     question: {
-      dataset, questionId, text: `question ${i}?`, askedAt: '2023-05-20T02:21:00Z', nativeType, adaptType,
-      isAbstention: false, evidenceSessionIds: [`s${i % 7}`], evidenceTurnIds: [`s${i % 7}#1`], answer: `answer ${i}`,
+      dataset,
+      questionId,
+      text: `question ${i}?`,
+      askedAt: '2023-05-20T02:21:00Z',
+      nativeType,
+      adaptType,
+      isAbstention: false,
+      evidenceSessionIds: [`s${i % 7}`],
+      evidenceTurnIds: [`s${i % 7}#1`],
+      answer: `answer ${i}`,
     },
     retrievals: methods.map((m) => retrieval(dataset, questionId, m, i)),
     scores: methods.flatMap((m) => scores(dataset, questionId, m, i)),

@@ -43,7 +43,11 @@ export class GroupCommit<T> {
     this.lingerTimer = undefined;
     const flush = (): void => void this.queue.run(() => this.flushPending());
     if (delayMs === 0) flush();
-    else this.lingerTimer = setTimeout(() => ((this.lingerTimer = undefined), flush()), delayMs);
+    else
+      this.lingerTimer = setTimeout(() => {
+        this.lingerTimer = undefined;
+        flush();
+      }, delayMs);
   }
 
   private async flushPending(): Promise<void> {

@@ -18,6 +18,14 @@ export { openResultStore, type OpenOptions } from './open-store.ts';
 export { SCHEMA_VERSION, TABLES, VIEWS, type TableName } from './schema.ts';
 export { exportResults, type ExportFormat, type ExportOptions } from './export.ts';
 export * from './types.ts';
-export { refreshStats, statsFingerprint, loadRunStats, loadScoreInputs, loadVerdictInput, STATS_VERSION, type RefreshResult } from './stats-tables.ts';
+export {
+  refreshStats,
+  statsFingerprint,
+  loadRunStats,
+  loadScoreInputs,
+  loadVerdictInput,
+  STATS_VERSION,
+  type RefreshResult,
+} from './stats-tables.ts';
 export { readVerdicts, loadPlanRunInputs, type VerdictFilter } from './verdicts-table.ts';
 export type { VerdictRow } from '../eval/verdicts/index.ts';

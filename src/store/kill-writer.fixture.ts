@@ -12,8 +12,17 @@ if (!path || !startArg || !endArg) throw new Error('usage: kill-writer.fixture.t
 const METHODS = ['bm25', 'dense', 'adaptmr'];
 const store = await openResultStore(path);
 await store.upsertRun({
-  runId: 'kill', name: 'kill', configJson: '{}', configHash: 'h', gitCommit: null, gitDirty: null,
-  packageVersions: {}, datasetHashes: {}, seed: 0, startedAt: '2026-01-01T00:00:00Z', status: 'running',
+  runId: 'kill',
+  name: 'kill',
+  configJson: '{}',
+  configHash: 'h',
+  gitCommit: null,
+  gitDirty: null,
+  packageVersions: {},
+  datasetHashes: {},
+  seed: 0,
+  startedAt: '2026-01-01T00:00:00Z',
+  status: 'running',
 });
 const done = await store.completedKeys('kill');
 for (let i = Number(startArg); i < Number(endArg); i++) {

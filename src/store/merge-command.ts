@@ -18,13 +18,23 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
   describe: 'Merge results files of one experiment (sweep shards) into one file',
   builder: (y) =>
     y
-      .positional('files', { type: 'string', array: true, demandOption: true, describe: 'results .duckdb files (read-only)' })
+      .positional('files', {
+        type: 'string',
+        array: true,
+        demandOption: true,
+        describe: 'results .duckdb files (read-only)',
+      })
       .option('out', { type: 'string', demandOption: true, describe: 'merged results file (created, or added to)' }),
   handler: async (argv) => {
     mkdirSync(dirname(argv.out), { recursive: true });
     // Statistics are derived: recomputed over the merged rows (deterministic, so equal to a single-file run's).
-    const s = await mergeResults(argv.files, argv.out, { recompute: async (store) => void (await refreshStats(store, { force: true })) });
-    const added = Object.entries(s.added).filter(([, n]) => n > 0).map(([t, n]) => `${t} +${n}`).join(', ');
+    const s = await mergeResults(argv.files, argv.out, {
+      recompute: async (store) => void (await refreshStats(store, { force: true })),
+    });
+    const added = Object.entries(s.added)
+      .filter(([, n]) => n > 0)
+      .map(([t, n]) => `${t} +${n}`)
+      .join(', ');
     console.log(`merged ${s.inputs} files of ${s.experiment} → ${s.out} (${added || 'no new rows'})`);
   },
 };

@@ -22,10 +22,27 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function makeInput(file: string, from: number, to: number): Promise<void> {
   const store = await openResultStore(file);
   await store.upsertRun({
-    runId: 'kill', name: 'kill', configJson: JSON.stringify({ name: 'kill', seed: 0, methods: ['bm25', 'dense', 'adaptmr'].map((m) => ({ id: m, method: m })) }), configHash: 'h', gitCommit: null, gitDirty: null,
-    packageVersions: {}, datasetHashes: {}, seed: 0, startedAt: '2026-01-01T00:00:00Z', status: 'running',
+    runId: 'kill',
+    name: 'kill',
+    configJson: JSON.stringify({
+      name: 'kill',
+      seed: 0,
+      methods: ['bm25', 'dense', 'adaptmr'].map((m) => ({ id: m, method: m })),
+    }),
+    configHash: 'h',
+    gitCommit: null,
+    gitDirty: null,
+    packageVersions: {},
+    datasetHashes: {},
+    seed: 0,
+    startedAt: '2026-01-01T00:00:00Z',
+    status: 'running',
   });
-  await Promise.all(Array.from({ length: to - from }, (_, i) => store.writeQuestion(fakeBatch('kill', from + i, ['bm25', 'dense', 'adaptmr']))));
+  await Promise.all(
+    Array.from({ length: to - from }, (_, i) =>
+      store.writeQuestion(fakeBatch('kill', from + i, ['bm25', 'dense', 'adaptmr'])),
+    ),
+  );
   await store.close();
 }
 
@@ -41,8 +58,14 @@ async function counts(file: string): Promise<string> {
   }
 }
 
-function merge(out: string, killWhenMerging?: number): Promise<{ code: number | null; signal: string | null; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, 'merge', ...inputs, '--out', out], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+function merge(
+  out: string,
+  killWhenMerging?: number,
+): Promise<{ code: number | null; signal: string | null; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, 'merge', ...inputs, '--out', out], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
   let timer: NodeJS.Timeout | undefined;
@@ -59,10 +82,12 @@ function merge(out: string, killWhenMerging?: number): Promise<{ code: number | 
     }, 5);
     child.on('close', () => clearInterval(poll));
   }
-  return new Promise((resolve) => child.on('close', (code, signal) => {
-    if (timer) clearTimeout(timer);
-    resolve({ code, signal, stderr });
-  }));
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      resolve({ code, signal, stderr });
+    }),
+  );
 }
 
 /** The counts a file of questions [from, to) must hold, from the batches themselves. */
@@ -122,12 +147,16 @@ describe('merge killed midway', () => {
     symlinkSync(inputs[1]!, sym);
     const r = await merge(sym);
     expect(r.code).toBe(2);
-    expect(r.stderr.split('\n').find((l) => l.startsWith('error:'))).toMatch(/^error: .*b\.duckdb: an input is also the output of the merge \(--out .*sym\.duckdb is a symlink to it\); merge into a new file$/u);
+    expect(r.stderr.split('\n').find((l) => l.startsWith('error:'))).toMatch(
+      /^error: .*b\.duckdb: an input is also the output of the merge \(--out .*sym\.duckdb is a symlink to it\); merge into a new file$/u,
+    );
     const hard = join(dir, 'hard.duckdb');
     linkSync(inputs[2]!, hard);
     const h = await merge(hard);
     expect(h.code).toBe(2);
-    expect(h.stderr).toMatch(/c\.duckdb: an input is also the output of the merge \(--out .*hard\.duckdb is a hard link of it\)/u);
+    expect(h.stderr).toMatch(
+      /c\.duckdb: an input is also the output of the merge \(--out .*hard\.duckdb is a hard link of it\)/u,
+    );
     expect(await counts(inputs[1]!)).toBe(expected(100, 300));
   }, 120_000);
 });

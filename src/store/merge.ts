@@ -37,7 +37,16 @@ export interface MergeSummary {
 }
 
 const KEYED = [
-  'runs', 'methods', 'questions', 'retrievals', 'answers', 'cutoff_answers', 'answer_verdicts', 'probe_answers', 'gold_versions', 'checkpoints',
+  'runs',
+  'methods',
+  'questions',
+  'retrievals',
+  'answers',
+  'cutoff_answers',
+  'answer_verdicts',
+  'probe_answers',
+  'gold_versions',
+  'checkpoints',
 ] as const;
 const PER_QUESTION = ['scores', 'llm_calls'] as const;
 
@@ -62,7 +71,12 @@ async function checkInputs(files: readonly string[], out: string): Promise<strin
   for (const file of files) {
     const input = identity(file);
     if (input.real === target.real || (input.id !== undefined && input.id === target.id)) {
-      const how = target.real !== resolve(out) ? `--out ${out} is a symlink to it` : input.real !== target.real ? `--out ${out} is a hard link of it` : `--out ${out} is this file`;
+      const how =
+        target.real !== resolve(out)
+          ? `--out ${out} is a symlink to it`
+          : input.real !== target.real
+            ? `--out ${out} is a hard link of it`
+            : `--out ${out} is this file`;
       throw new InputError(`an input is also the output of the merge (${how}); merge into a new file`, file);
     }
     const store = await openResultStore(file, { readOnly: true });
@@ -70,7 +84,10 @@ async function checkInputs(files: readonly string[], out: string): Promise<strin
       const experiment = await experimentOf(store);
       if (experiment === null) throw new InputError('holds no run to merge', file);
       if (first && first.experiment !== experiment) {
-        throw new InputError(`holds experiment "${experiment}", but ${first.file} holds "${first.experiment}"; merge files of one experiment`, file);
+        throw new InputError(
+          `holds experiment "${experiment}", but ${first.file} holds "${first.experiment}"; merge files of one experiment`,
+          file,
+        );
       }
       first ??= { file, experiment };
     } finally {
@@ -109,7 +126,11 @@ async function copyInput(store: ResultStore, file: string): Promise<void> {
 }
 
 /** Merges `files` into `out` (created when missing; an existing output must hold the same experiment). */
-export async function mergeResults(files: readonly string[], out: string, opts: MergeOptions = {}): Promise<MergeSummary> {
+export async function mergeResults(
+  files: readonly string[],
+  out: string,
+  opts: MergeOptions = {},
+): Promise<MergeSummary> {
   const experiment = await checkInputs(files, out);
   // A symlinked output is written where it points (the link stays a link).
   const target = identity(out).real;
@@ -150,17 +171,27 @@ function removeAbandoned(target: string): void {
   }
 }
 
-async function mergeInto(out: string, files: readonly string[], experiment: string, opts: MergeOptions): Promise<MergeSummary> {
+async function mergeInto(
+  out: string,
+  files: readonly string[],
+  experiment: string,
+  opts: MergeOptions,
+): Promise<MergeSummary> {
   const store = await openResultStore(out);
   try {
     const existing = await experimentOf(store);
     if (existing !== null && existing !== experiment) {
-      throw new InputError(`holds experiment "${existing}", the inputs hold "${experiment}"; merge into a new file`, out);
+      throw new InputError(
+        `holds experiment "${existing}", the inputs hold "${experiment}"; merge into a new file`,
+        out,
+      );
     }
     const tables = [...KEYED, ...PER_QUESTION];
     const before = Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await count(store, t)] as const)));
     for (const file of files) await copyInput(store, file);
-    await store.query(`INSERT OR REPLACE INTO meta VALUES (${sqlString(EXPERIMENT_META_KEY)}, ${sqlString(experiment)})`);
+    await store.query(
+      `INSERT OR REPLACE INTO meta VALUES (${sqlString(EXPERIMENT_META_KEY)}, ${sqlString(experiment)})`,
+    );
     if (opts.recompute) await opts.recompute(store);
     const added: Record<string, number> = {};
     for (const t of tables) added[t] = (await count(store, t)) - (before[t] ?? 0);

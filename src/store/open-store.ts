@@ -29,12 +29,18 @@ export interface OpenOptions {
   lingerMs?: number;
 }
 
-async function connect(path: string, readOnly: boolean): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
+async function connect(
+  path: string,
+  readOnly: boolean,
+): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
   if (readOnly && !existsSync(path)) throw new InputError('results file not found', path);
   checkOwnWal(path);
   try {
     // New files carry a database identity that DuckDB also writes into their log (wal-identity.ts).
-    const instance = await DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : { storage_compatibility_version: STORAGE_VERSION });
+    const instance = await DuckDBInstance.create(
+      path,
+      readOnly ? { access_mode: 'READ_ONLY' } : { storage_compatibility_version: STORAGE_VERSION },
+    );
     return { instance, connection: await instance.connect() };
   } catch (err) {
     throw new InputError(`cannot open results file: ${openFailure(err)}`, path);
@@ -62,7 +68,8 @@ async function ensureSchema(connection: DuckDBConnection, path: string, readOnly
     await connection.run(`BEGIN; ${createSchemaSql()} COMMIT;`);
     return;
   }
-  if (!tables.some((t) => t.table_name === 'meta')) throw new InputError('not an AdaptMR results file (no meta table)', path);
+  if (!tables.some((t) => t.table_name === 'meta'))
+    throw new InputError('not an AdaptMR results file (no meta table)', path);
   const rows = await readRows<{ value: string }>(connection, "SELECT value FROM meta WHERE key = 'schema_version'");
   let found = rows[0]?.value;
   if (found === '1' && !readOnly) {
@@ -98,7 +105,8 @@ export async function openResultStore(path: string, opts: OpenOptions = {}): Pro
   let spooled = existsSync(spool) ? readSpool(spool) : undefined;
   if (spooled?.header) {
     const busy = spoolBusy(spool, spooled.header.owner);
-    if (busy) throw new InputError(`${busy} (its rows are in ${spool}); open the results file once that run has ended`, path);
+    if (busy)
+      throw new InputError(`${busy} (its rows are in ${spool}); open the results file once that run has ended`, path);
   }
   // A read-only open folds through a writable one first (creating the file if the killed run had not yet).
   if (spooled && readOnly) await (await openResultStore(path)).close();
@@ -137,7 +145,11 @@ async function openExisting(path: string, readOnly: boolean, lingerMs: number | 
  * process created `path` meanwhile (then false: the caller opens that file as it is). On any failure (a full disk)
  * the temporary file and its log are removed and `path` does not exist; the spool is untouched.
  */
-async function createWhole(path: string, spooled: SpoolContents | undefined, lingerMs: number | undefined): Promise<boolean> {
+async function createWhole(
+  path: string,
+  spooled: SpoolContents | undefined,
+  lingerMs: number | undefined,
+): Promise<boolean> {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.creating`);
   const cleanup = (): void => {
     for (const f of [tmp, `${tmp}.wal`]) rmSync(f, { force: true });
@@ -153,7 +165,8 @@ async function createWhole(path: string, spooled: SpoolContents | undefined, lin
     } finally {
       await store.close();
     }
-    if (existsSync(`${tmp}.wal`) && statSync(`${tmp}.wal`).size > 0) throw new InputError('the new file could not be checkpointed (is the disk full?)', path);
+    if (existsSync(`${tmp}.wal`) && statSync(`${tmp}.wal`).size > 0)
+      throw new InputError('the new file could not be checkpointed (is the disk full?)', path);
     try {
       linkSync(tmp, path);
       created = true;

@@ -17,13 +17,35 @@ import { appendClassifierEval } from './classifier-eval.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
 import { readRows } from './read-rows.ts';
 import {
-  answerCells, answerVerdictCells, comparisonCells, cutoffAnswerCells, goldVersionCells, judgeAgreementCells, judgeComparisonCells,
-  llmCallCells, probeAnswerCells, questionCells, retrievalCells, scoreCells, scoreCiCells, verdictCells,
+  answerCells,
+  answerVerdictCells,
+  comparisonCells,
+  cutoffAnswerCells,
+  goldVersionCells,
+  judgeAgreementCells,
+  judgeComparisonCells,
+  llmCallCells,
+  probeAnswerCells,
+  questionCells,
+  retrievalCells,
+  scoreCells,
+  scoreCiCells,
+  verdictCells,
 } from './row-cells.ts';
 import { GroupCommit } from './group-commit.ts';
 import { SerialQueue } from './serial-queue.ts';
 import type { SpoolContents } from './spool.ts';
-import { completedKey, type JudgingRows, type LlmCallRow, type MethodRow, type QueryParam, type QuestionBatch, type ResultStore, type RunRecord, type StatsTables } from './types.ts';
+import {
+  completedKey,
+  type JudgingRows,
+  type LlmCallRow,
+  type MethodRow,
+  type QueryParam,
+  type QuestionBatch,
+  type ResultStore,
+  type RunRecord,
+  type StatsTables,
+} from './types.ts';
 import { redactBatch } from './redact-batch.ts';
 import { validateBatch } from './validate-batch.ts';
 
@@ -36,14 +58,33 @@ const UPSERT_CHECKPOINT = `INSERT OR REPLACE INTO checkpoints VALUES ($1, $2, $3
 /** Statement parameters of the run, method and checkpoint rows (secrets redacted), for their upserts and a fold. */
 function runParams(run: RunRecord): QueryParam[] {
   return [
-    run.runId, run.name, redactSecrets(run.configJson), run.configHash, run.gitCommit, run.gitDirty,
-    JSON.stringify(run.packageVersions), JSON.stringify(run.datasetHashes), run.seed, run.startedAt,
-    run.endedAt ?? null, run.status,
+    run.runId,
+    run.name,
+    redactSecrets(run.configJson),
+    run.configHash,
+    run.gitCommit,
+    run.gitDirty,
+    JSON.stringify(run.packageVersions),
+    JSON.stringify(run.datasetHashes),
+    run.seed,
+    run.startedAt,
+    run.endedAt ?? null,
+    run.status,
   ];
 }
 
 function methodParams(runId: string, m: MethodRow): QueryParam[] {
-  return [runId, m.method, m.kind, m.granularity, m.k, m.output, m.upperBound, m.degraded, redactSecrets(JSON.stringify(m.capabilities))];
+  return [
+    runId,
+    m.method,
+    m.kind,
+    m.granularity,
+    m.k,
+    m.output,
+    m.upperBound,
+    m.degraded,
+    redactSecrets(JSON.stringify(m.capabilities)),
+  ];
 }
 
 function checkpointParams(runId: string, method: string, key: string, value: string): QueryParam[] {
@@ -117,7 +158,9 @@ export class ResultStoreImpl implements ResultStore {
 
   async getCheckpoint(runId: string, method: string, key: string): Promise<string | undefined> {
     const rows = await this.query<{ value: string }>(
-      'SELECT value FROM checkpoints WHERE run_id = $1 AND method = $2 AND key = $3', [runId, method, key]);
+      'SELECT value FROM checkpoints WHERE run_id = $1 AND method = $2 AND key = $3',
+      [runId, method, key],
+    );
     return rows[0]?.value;
   }
 
@@ -208,7 +251,10 @@ export class ResultStoreImpl implements ResultStore {
       } catch (err) {
         this.appenders.clearAll();
         await this.connection.run('ROLLBACK');
-        throw new Error(`recording ${calls.length} paid call(s) of run ${runId} in ${this.path}: ${errorMessage(err)}`, { cause: err });
+        throw new Error(
+          `recording ${calls.length} paid call(s) of run ${runId} in ${this.path}: ${errorMessage(err)}`,
+          { cause: err },
+        );
       }
     });
   }
@@ -216,8 +262,12 @@ export class ResultStoreImpl implements ResultStore {
   writeJudging(runId: string, rows: JudgingRows): Promise<void> {
     this.assertWritable('writeJudging');
     const safe = redactBatch({
-      runId, question: {} as QuestionBatch['question'], retrievals: [], scores: [],
-      verdicts: [...rows.verdicts], llmCalls: [...(rows.llmCalls ?? [])],
+      runId,
+      question: {} as QuestionBatch['question'],
+      retrievals: [],
+      scores: [],
+      verdicts: [...rows.verdicts],
+      llmCalls: [...(rows.llmCalls ?? [])],
     });
     const probes = (rows.probeAnswers ?? []).map((p) => ({ ...p, answer: redactSecrets(p.answer) }));
     return this.queue.run(async () => {
@@ -231,7 +281,10 @@ export class ResultStoreImpl implements ResultStore {
       } catch (err) {
         this.appenders.clearAll();
         await this.connection.run('ROLLBACK');
-        throw new Error(`writing ${rows.verdicts.length} verdict(s) of run ${runId} to ${this.path}: ${errorMessage(err)}`, { cause: err });
+        throw new Error(
+          `writing ${rows.verdicts.length} verdict(s) of run ${runId} to ${this.path}: ${errorMessage(err)}`,
+          { cause: err },
+        );
       }
     });
   }
@@ -239,10 +292,12 @@ export class ResultStoreImpl implements ResultStore {
   query<T = Record<string, unknown>>(sql: string, params: readonly QueryParam[] = []): Promise<T[]> {
     if (this.closed) return Promise.reject(new Error(`results store ${this.path} is closed`));
     // A block whose checksum fails (a bit flipped on disk) surfaces when it is read: one line naming this file.
-    return this.queue.run(() => readRows<T>(this.connection, sql, params)).catch((err: unknown) => {
-      const damaged = damagedFileMessage(err, this.path);
-      throw damaged === undefined ? err : new InputError(damaged);
-    });
+    return this.queue
+      .run(() => readRows<T>(this.connection, sql, params))
+      .catch((err: unknown) => {
+        const damaged = damagedFileMessage(err, this.path);
+        throw damaged === undefined ? err : new InputError(damaged);
+      });
   }
 
   replaceStats(stats: StatsTables): Promise<void> {
@@ -250,7 +305,9 @@ export class ResultStoreImpl implements ResultStore {
     return this.queue.run(async () => {
       await this.connection.run('BEGIN TRANSACTION');
       try {
-        await this.connection.run('DELETE FROM score_cis; DELETE FROM comparisons; DELETE FROM judge_agreement; DELETE FROM judge_comparisons; DELETE FROM verdicts;');
+        await this.connection.run(
+          'DELETE FROM score_cis; DELETE FROM comparisons; DELETE FROM judge_agreement; DELETE FROM judge_comparisons; DELETE FROM verdicts;',
+        );
         await this.appenders.append(scoreCiCells, '', stats.scoreCis);
         await this.appenders.append(comparisonCells, '', stats.comparisons);
         await this.appenders.append(judgeAgreementCells, '', stats.judgeAgreement ?? []);
@@ -297,14 +354,17 @@ export class ResultStoreImpl implements ResultStore {
           async () => {
             await this.connection.run(UPSERT_RUN, runParams(header.run));
             for (const m of header.methods) await this.connection.run(UPSERT_METHOD, methodParams(runId, m));
-            for (const c of header.checkpoints) await this.connection.run(UPSERT_CHECKPOINT, checkpointParams(runId, c.method, c.key, c.value));
+            for (const c of header.checkpoints)
+              await this.connection.run(UPSERT_CHECKPOINT, checkpointParams(runId, c.method, c.key, c.value));
           },
           async () => {
             await this.connection.run('INSERT INTO meta VALUES ($1, $2)', [marker, new Date().toISOString()]);
           },
         );
       } catch (err) {
-        throw new Error(`folding the row spool of run ${runId} into ${this.path}: ${errorMessage(err)}`, { cause: err });
+        throw new Error(`folding the row spool of run ${runId} into ${this.path}: ${errorMessage(err)}`, {
+          cause: err,
+        });
       }
     });
   }
@@ -322,7 +382,11 @@ export class ResultStoreImpl implements ResultStore {
    * Questions' rows in one transaction, with the statements of `before` and `after` (a fold's run rows and marker);
    * rolled back on any error. Returns the questions written.
    */
-  private async appendInTransaction(batches: Iterable<QuestionBatch>, before?: () => Promise<void>, after?: () => Promise<void>): Promise<number> {
+  private async appendInTransaction(
+    batches: Iterable<QuestionBatch>,
+    before?: () => Promise<void>,
+    after?: () => Promise<void>,
+  ): Promise<number> {
     const added: GoldAdded[] = [];
     let questions = 0;
     await this.connection.run('BEGIN TRANSACTION');
@@ -363,7 +427,10 @@ export class ResultStoreImpl implements ResultStore {
     for (const method of batch.replaces ?? []) {
       const key = [batch.runId, batch.question.dataset, batch.question.questionId, method];
       for (const table of ['retrievals', 'scores', 'answers', 'cutoff_answers', 'answer_verdicts']) {
-        await this.connection.run(`DELETE FROM ${table} WHERE run_id = $1 AND dataset = $2 AND question_id = $3 AND method = $4`, key);
+        await this.connection.run(
+          `DELETE FROM ${table} WHERE run_id = $1 AND dataset = $2 AND question_id = $3 AND method = $4`,
+          key,
+        );
       }
     }
     await this.appenders.append(retrievalCells, batch.runId, batch.retrievals);
@@ -378,7 +445,10 @@ export class ResultStoreImpl implements ResultStore {
     let keys = this.goldWritten.get(runId);
     if (!keys) {
       const rows = await readRows<{ dataset: string; question_id: string }>(
-        this.connection, 'SELECT dataset, question_id FROM questions WHERE run_id = $1', [runId]);
+        this.connection,
+        'SELECT dataset, question_id FROM questions WHERE run_id = $1',
+        [runId],
+      );
       keys = new Set(rows.map((r) => completedKey(r.dataset, r.question_id, '')));
       this.goldWritten.set(runId, keys);
     }

@@ -7,7 +7,15 @@ import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
 import type { JudgeAgreementRow, JudgeComparisonRow } from '../eval/qa/agreement/index.ts';
 import type { VerdictRow } from '../eval/verdicts/index.ts';
 import type {
-  AnswerRow, AnswerVerdictRow, CutoffAnswerRow, GoldVersionRow, LlmCallRow, ProbeAnswerRow, QuestionRow, RetrievalRow, ScoreRow,
+  AnswerRow,
+  AnswerVerdictRow,
+  CutoffAnswerRow,
+  GoldVersionRow,
+  LlmCallRow,
+  ProbeAnswerRow,
+  QuestionRow,
+  RetrievalRow,
+  ScoreRow,
 } from './types.ts';
 
 /** varchar · boolean · double · integer · varchar list · double list · boolean list. */
@@ -16,8 +24,20 @@ export type Cell = string | number | boolean | null | readonly string[] | readon
 
 export interface TableCells<R> {
   table:
-    | 'questions' | 'retrievals' | 'scores' | 'answers' | 'cutoff_answers' | 'llm_calls' | 'score_cis' | 'comparisons' | 'verdicts'
-    | 'answer_verdicts' | 'probe_answers' | 'gold_versions' | 'judge_agreement' | 'judge_comparisons';
+    | 'questions'
+    | 'retrievals'
+    | 'scores'
+    | 'answers'
+    | 'cutoff_answers'
+    | 'llm_calls'
+    | 'score_cis'
+    | 'comparisons'
+    | 'verdicts'
+    | 'answer_verdicts'
+    | 'probe_answers'
+    | 'gold_versions'
+    | 'judge_agreement'
+    | 'judge_comparisons';
   types: readonly CellType[];
   cells(runId: string, row: R): Cell[];
 }
@@ -30,8 +50,17 @@ export const questionCells: TableCells<QuestionRow> = {
   table: 'questions',
   types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'b', 'vl', 'vl', 'v'],
   cells: (runId, q) => [
-    runId, q.dataset, q.questionId, q.text, q.askedAt, q.nativeType, q.adaptType, q.isAbstention,
-    q.evidenceSessionIds, q.evidenceTurnIds, q.answer,
+    runId,
+    q.dataset,
+    q.questionId,
+    q.text,
+    q.askedAt,
+    q.nativeType,
+    q.adaptType,
+    q.isAbstention,
+    q.evidenceSessionIds,
+    q.evidenceTurnIds,
+    q.answer,
   ],
 };
 
@@ -39,8 +68,23 @@ export const retrievalCells: TableCells<RetrievalRow> = {
   table: 'retrievals',
   types: ['v', 'v', 'v', 'v', 'v', 'vl', 'vl', 'dl', 'b', 'v', 'd', 'v', 'v', 'v', 'v', 'v', 'i'],
   cells: (runId, r) => [
-    runId, r.dataset, r.questionId, r.method, r.granularity, r.unitIds, r.unitSessionIds, r.scores, r.noMemory,
-    r.context, r.latencyMs, r.predictedType, json(r.typeProbs), r.route, json(r.notes), r.error, r.k ?? null,
+    runId,
+    r.dataset,
+    r.questionId,
+    r.method,
+    r.granularity,
+    r.unitIds,
+    r.unitSessionIds,
+    r.scores,
+    r.noMemory,
+    r.context,
+    r.latencyMs,
+    r.predictedType,
+    json(r.typeProbs),
+    r.route,
+    json(r.notes),
+    r.error,
+    r.k ?? null,
   ],
 };
 
@@ -48,7 +92,17 @@ export const scoreCells: TableCells<ScoreRow> = {
   table: 'scores',
   types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'i', 'd', 'b', 'v'],
   cells: (runId, s) => [
-    runId, s.dataset, s.questionId, s.method, s.granularity, s.level, s.metric, s.k, s.value, s.counted, s.excludedWhy,
+    runId,
+    s.dataset,
+    s.questionId,
+    s.method,
+    s.granularity,
+    s.level,
+    s.metric,
+    s.k,
+    s.value,
+    s.counted,
+    s.excludedWhy,
   ],
 };
 
@@ -56,7 +110,14 @@ export const answerCells: TableCells<AnswerRow> = {
   table: 'answers',
   types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i'],
   cells: (runId, a) => [
-    runId, a.dataset, a.questionId, a.method, a.answer, JSON.stringify(a.judgeVerdicts), a.contextTokens, a.error,
+    runId,
+    a.dataset,
+    a.questionId,
+    a.method,
+    a.answer,
+    JSON.stringify(a.judgeVerdicts),
+    a.contextTokens,
+    a.error,
     a.answerTokens ?? null,
   ],
 };
@@ -64,7 +125,19 @@ export const answerCells: TableCells<AnswerRow> = {
 export const answerVerdictCells: TableCells<AnswerVerdictRow> = {
   table: 'answer_verdicts',
   types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'v', 'v', 'bl', 'vl'],
-  cells: (runId, v) => [runId, v.dataset, v.questionId, v.method, v.probe, v.judge, v.gold, v.model, v.prompt, v.correct, v.raw],
+  cells: (runId, v) => [
+    runId,
+    v.dataset,
+    v.questionId,
+    v.method,
+    v.probe,
+    v.judge,
+    v.gold,
+    v.model,
+    v.prompt,
+    v.correct,
+    v.raw,
+  ],
 };
 
 export const probeAnswerCells: TableCells<ProbeAnswerRow> = {
@@ -90,8 +163,20 @@ export const judgeComparisonCells: TableCells<JudgeComparisonRow> = {
   table: 'judge_comparisons',
   types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'v'],
   cells: (_runId, r) => [
-    r.judge, r.run, r.dataset, r.methodA, r.methodB, r.adaptType, r.nPairs, r.meanDiff, r.ciLow, r.ciHigh, r.pValue,
-    r.pHolm, r.test, r.runB,
+    r.judge,
+    r.run,
+    r.dataset,
+    r.methodA,
+    r.methodB,
+    r.adaptType,
+    r.nPairs,
+    r.meanDiff,
+    r.ciLow,
+    r.ciHigh,
+    r.pValue,
+    r.pHolm,
+    r.test,
+    r.runB,
   ],
 };
 
@@ -99,7 +184,15 @@ export const cutoffAnswerCells: TableCells<CutoffAnswerRow> = {
   table: 'cutoff_answers',
   types: ['v', 'v', 'v', 'v', 'i', 'v', 'v', 'i', 'v'],
   cells: (runId, a) => [
-    runId, a.dataset, a.questionId, a.method, a.cutoff, a.answer, JSON.stringify(a.judgeVerdicts), a.contextTokens, a.error,
+    runId,
+    a.dataset,
+    a.questionId,
+    a.method,
+    a.cutoff,
+    a.answer,
+    JSON.stringify(a.judgeVerdicts),
+    a.contextTokens,
+    a.error,
   ],
 };
 
@@ -107,8 +200,20 @@ export const llmCallCells: TableCells<LlmCallRow> = {
   table: 'llm_calls',
   types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'i', 'd', 'b', 'd', 'v', 'b', 'i'],
   cells: (runId, c) => [
-    runId, c.dataset, c.questionId, c.method, c.stage, c.model, c.promptTokens, c.completionTokens, c.latencyMs,
-    c.cached, c.costUsd, c.error ?? null, c.batch === true, c.cachedTokens ?? 0,
+    runId,
+    c.dataset,
+    c.questionId,
+    c.method,
+    c.stage,
+    c.model,
+    c.promptTokens,
+    c.completionTokens,
+    c.latencyMs,
+    c.cached,
+    c.costUsd,
+    c.error ?? null,
+    c.batch === true,
+    c.cachedTokens ?? 0,
   ],
 };
 
@@ -117,8 +222,23 @@ export const scoreCiCells: TableCells<ScoreCiRow> = {
   table: 'score_cis',
   types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'v', 'i', 'd', 'd', 'd', 'v', 'v', 'i', 'i'],
   cells: (_runId, r) => [
-    r.runId, r.dataset, r.method, r.granularity, r.level, r.metric, r.k, r.adaptType, r.nativeType, r.n, r.mean,
-    r.ciLow, r.ciHigh, r.ciMethod, r.bootstrap, r.units, r.resamples,
+    r.runId,
+    r.dataset,
+    r.method,
+    r.granularity,
+    r.level,
+    r.metric,
+    r.k,
+    r.adaptType,
+    r.nativeType,
+    r.n,
+    r.mean,
+    r.ciLow,
+    r.ciHigh,
+    r.ciMethod,
+    r.bootstrap,
+    r.units,
+    r.resamples,
   ],
 };
 
@@ -126,8 +246,28 @@ export const comparisonCells: TableCells<ComparisonRow> = {
   table: 'comparisons',
   types: ['v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'v', 'i', 'v', 'v', 'v', 'i', 'i'],
   cells: (_runId, r) => [
-    r.run, r.dataset, r.methodA, r.methodB, r.level, r.metric, r.k, r.adaptType, r.nPairs, r.meanDiff, r.ciLow, r.ciHigh,
-    r.pValue, r.pHolm, r.test, r.family, r.nExcluded, r.runB, r.ciMethod, r.bootstrap, r.resamples, r.familySize,
+    r.run,
+    r.dataset,
+    r.methodA,
+    r.methodB,
+    r.level,
+    r.metric,
+    r.k,
+    r.adaptType,
+    r.nPairs,
+    r.meanDiff,
+    r.ciLow,
+    r.ciHigh,
+    r.pValue,
+    r.pHolm,
+    r.test,
+    r.family,
+    r.nExcluded,
+    r.runB,
+    r.ciMethod,
+    r.bootstrap,
+    r.resamples,
+    r.familySize,
   ],
 };
 
@@ -135,7 +275,25 @@ export const verdictCells: TableCells<VerdictRow> = {
   table: 'verdicts',
   types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'i', 'd', 'v', 'v'],
   cells: (_runId, r) => [
-    r.experiment, r.dataset, r.claim, r.methodA, r.methodB, r.metric, r.level, r.k, r.adaptType, r.n, r.estimate, r.ciLow,
-    r.ciHigh, r.pValue, r.pHolm, r.family, r.familySize, r.mde, r.verdict, r.reason,
+    r.experiment,
+    r.dataset,
+    r.claim,
+    r.methodA,
+    r.methodB,
+    r.metric,
+    r.level,
+    r.k,
+    r.adaptType,
+    r.n,
+    r.estimate,
+    r.ciLow,
+    r.ciHigh,
+    r.pValue,
+    r.pHolm,
+    r.family,
+    r.familySize,
+    r.mde,
+    r.verdict,
+    r.reason,
   ],
 };

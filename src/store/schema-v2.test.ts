@@ -35,17 +35,38 @@ async function downgradeToV1(path: string): Promise<void> {
 describe('schema version 3', () => {
   it('migrates a version-2 file on open: its rows kept, the judge-panel tables added, answer_tokens NULL on old answers', async () => {
     const s1 = await openResultStore(file);
-    await s1.writeQuestion({ ...fakeBatch('r1', 0, ['bm25']), answers: [{ dataset: 'fake', questionId: 'q0', method: 'bm25', answer: 'A', judgeVerdicts: [{ correct: [true], raw: ['yes'] }], contextTokens: 3, error: null }] });
+    await s1.writeQuestion({
+      ...fakeBatch('r1', 0, ['bm25']),
+      answers: [
+        {
+          dataset: 'fake',
+          questionId: 'q0',
+          method: 'bm25',
+          answer: 'A',
+          judgeVerdicts: [{ correct: [true], raw: ['yes'] }],
+          contextTokens: 3,
+          error: null,
+        },
+      ],
+    });
     await s1.close();
     const db = await DuckDBInstance.create(file);
     const c = await db.connect();
-    await c.run(`${V3_TO_V2} DROP TABLE judge_agreement; DROP TABLE judge_comparisons; UPDATE meta SET value = '2' WHERE key = 'schema_version';`);
+    await c.run(
+      `${V3_TO_V2} DROP TABLE judge_agreement; DROP TABLE judge_comparisons; UPDATE meta SET value = '2' WHERE key = 'schema_version';`,
+    );
     c.closeSync();
     db.closeSync();
     const s2 = await openResultStore(file);
     expect(await s2.query("SELECT value FROM meta WHERE key = 'schema_version'")).toEqual([{ value: '3' }]);
-    expect(await s2.query('SELECT answer, judge_verdicts, answer_tokens FROM answers')).toEqual([{ answer: 'A', judge_verdicts: '[{"correct":[true],"raw":["yes"]}]', answer_tokens: null }]);
-    expect(await s2.query('SELECT (SELECT count(*) FROM answer_verdicts)::INT v, (SELECT count(*) FROM judge_agreement)::INT a')).toEqual([{ v: 0, a: 0 }]);
+    expect(await s2.query('SELECT answer, judge_verdicts, answer_tokens FROM answers')).toEqual([
+      { answer: 'A', judge_verdicts: '[{"correct":[true],"raw":["yes"]}]', answer_tokens: null },
+    ]);
+    expect(
+      await s2.query(
+        'SELECT (SELECT count(*) FROM answer_verdicts)::INT v, (SELECT count(*) FROM judge_agreement)::INT a',
+      ),
+    ).toEqual([{ v: 0, a: 0 }]);
     await s2.close();
   });
 
@@ -56,7 +77,9 @@ describe('schema version 3', () => {
     await c.run(`${V3_TO_V2} UPDATE meta SET value = '2' WHERE key = 'schema_version';`);
     c.closeSync();
     db.closeSync();
-    await expect(openResultStore(file, { readOnly: true })).rejects.toThrow(/results\.duckdb: results file has schema version 2, this harness reads version 3/);
+    await expect(openResultStore(file, { readOnly: true })).rejects.toThrow(
+      /results\.duckdb: results file has schema version 2, this harness reads version 3/,
+    );
   });
 });
 
@@ -66,8 +89,13 @@ describe('schema version 2', () => {
     await s1.close();
     await downgradeToV1(file);
     const s2 = await openResultStore(file);
-    await s2.writeQuestion({ ...fakeBatch('r1', 0, ['bm25']), retrievals: fakeBatch('r1', 0, ['bm25']).retrievals.map((r) => ({ ...r, k: 50 })) });
-    const rows = await s2.query<{ k: number; v: string }>("SELECT r.k, m.value AS v FROM retrievals r, meta m WHERE m.key = 'schema_version'");
+    await s2.writeQuestion({
+      ...fakeBatch('r1', 0, ['bm25']),
+      retrievals: fakeBatch('r1', 0, ['bm25']).retrievals.map((r) => ({ ...r, k: 50 })),
+    });
+    const rows = await s2.query<{ k: number; v: string }>(
+      "SELECT r.k, m.value AS v FROM retrievals r, meta m WHERE m.key = 'schema_version'",
+    );
     expect(rows).toEqual([{ k: 50, v: String(SCHEMA_VERSION) }]);
     await s2.close();
   });
@@ -75,10 +103,39 @@ describe('schema version 2', () => {
   it('records methods with capabilities and keeps checkpoints across a reopen', async () => {
     const s = await openResultStore(file);
     await s.upsertMethods('r1', [
-      { method: 'mem', kind: 'mem0', granularity: 'turn', k: 10, output: 'text', upperBound: false, degraded: null, capabilities: { output: 'text', memorises: true } },
-      { method: 'or', kind: 'adaptmr', granularity: 'session', k: 10, output: 'units', upperBound: true, degraded: 'offline', capabilities: { output: 'units', oracleType: true } },
+      {
+        method: 'mem',
+        kind: 'mem0',
+        granularity: 'turn',
+        k: 10,
+        output: 'text',
+        upperBound: false,
+        degraded: null,
+        capabilities: { output: 'text', memorises: true },
+      },
+      {
+        method: 'or',
+        kind: 'adaptmr',
+        granularity: 'session',
+        k: 10,
+        output: 'units',
+        upperBound: true,
+        degraded: 'offline',
+        capabilities: { output: 'units', oracleType: true },
+      },
     ]);
-    await s.upsertMethods('r1', [{ method: 'mem', kind: 'mem0', granularity: 'turn', k: 20, output: 'text', upperBound: false, degraded: null, capabilities: { output: 'text' } }]);
+    await s.upsertMethods('r1', [
+      {
+        method: 'mem',
+        kind: 'mem0',
+        granularity: 'turn',
+        k: 20,
+        output: 'text',
+        upperBound: false,
+        degraded: null,
+        capabilities: { output: 'text' },
+      },
+    ]);
     await s.putCheckpoint('r1', 'mem', 'ns-a/batch-0', '12');
     await s.close();
     const r = await openResultStore(file, { readOnly: true });

@@ -17,7 +17,18 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const call = { dataset: 'fake', questionId: 'q0', method: 'bm25', stage: 'reader', model: 'm', promptTokens: 2000, completionTokens: 10, latencyMs: 5, cached: false, costUsd: 0.001 };
+const call = {
+  dataset: 'fake',
+  questionId: 'q0',
+  method: 'bm25',
+  stage: 'reader',
+  model: 'm',
+  promptTokens: 2000,
+  completionTokens: 10,
+  latencyMs: 5,
+  cached: false,
+  costUsd: 0.001,
+};
 
 /** Turns a fresh file back into the version-2 layout (no v3 columns or table) holding one llm_calls row. */
 async function writeV2File(path: string): Promise<void> {
@@ -36,7 +47,11 @@ describe('schema version 3', () => {
     await writeV2File(file);
     const s = await openResultStore(file);
     await s.writeCalls('r1', [{ ...call, questionId: 'q1', batch: true, cachedTokens: 1024 }]);
-    expect(await s.query("SELECT question_id, batch, cached_tokens, (SELECT value FROM meta WHERE key = 'schema_version') AS v FROM llm_calls ORDER BY question_id")).toEqual([
+    expect(
+      await s.query(
+        "SELECT question_id, batch, cached_tokens, (SELECT value FROM meta WHERE key = 'schema_version') AS v FROM llm_calls ORDER BY question_id",
+      ),
+    ).toEqual([
       { question_id: 'q0', batch: false, cached_tokens: 0, v: '3' },
       { question_id: 'q1', batch: true, cached_tokens: 1024, v: '3' },
     ]);
@@ -49,13 +64,39 @@ describe('schema version 3', () => {
     const batch = fakeBatch('r1', 0, ['bm25']);
     await s.writeQuestion({
       ...batch,
-      cutoffAnswers: [5, 10].map((cutoff) => ({ dataset: 'fake', questionId: 'q0', method: 'bm25', cutoff, answer: `答案 ${cutoff}`, judgeVerdicts: [verdict], contextTokens: cutoff * 100, error: null })),
+      cutoffAnswers: [5, 10].map((cutoff) => ({
+        dataset: 'fake',
+        questionId: 'q0',
+        method: 'bm25',
+        cutoff,
+        answer: `答案 ${cutoff}`,
+        judgeVerdicts: [verdict],
+        contextTokens: cutoff * 100,
+        error: null,
+      })),
     });
-    expect(await s.query('SELECT cutoff, answer, judge_verdicts, context_tokens FROM cutoff_answers ORDER BY cutoff')).toEqual([
+    expect(
+      await s.query('SELECT cutoff, answer, judge_verdicts, context_tokens FROM cutoff_answers ORDER BY cutoff'),
+    ).toEqual([
       { cutoff: 5, answer: '答案 5', judge_verdicts: JSON.stringify([verdict]), context_tokens: 500 },
       { cutoff: 10, answer: '答案 10', judge_verdicts: JSON.stringify([verdict]), context_tokens: 1000 },
     ]);
-    await s.writeQuestion({ ...batch, replaces: ['bm25'], cutoffAnswers: [{ dataset: 'fake', questionId: 'q0', method: 'bm25', cutoff: 5, answer: 'new', judgeVerdicts: [], contextTokens: 1, error: null }] });
+    await s.writeQuestion({
+      ...batch,
+      replaces: ['bm25'],
+      cutoffAnswers: [
+        {
+          dataset: 'fake',
+          questionId: 'q0',
+          method: 'bm25',
+          cutoff: 5,
+          answer: 'new',
+          judgeVerdicts: [],
+          contextTokens: 1,
+          error: null,
+        },
+      ],
+    });
     expect(await s.query('SELECT cutoff, answer FROM cutoff_answers')).toEqual([{ cutoff: 5, answer: 'new' }]);
     await s.close();
   });

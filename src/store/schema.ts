@@ -8,9 +8,28 @@ export const SCHEMA_VERSION = 3;
 
 /** Tables in write order; `export` writes these plus the view. */
 export const TABLES = [
-  'meta', 'runs', 'methods', 'questions', 'retrievals', 'scores', 'answers', 'cutoff_answers', 'answer_verdicts', 'probe_answers',
-  'gold_versions', 'llm_calls', 'checkpoints', 'classifier_eval', 'classifier_type_scores', 'classifier_confusion',
-  'classifier_predictions', 'score_cis', 'comparisons', 'judge_agreement', 'judge_comparisons', 'verdicts',
+  'meta',
+  'runs',
+  'methods',
+  'questions',
+  'retrievals',
+  'scores',
+  'answers',
+  'cutoff_answers',
+  'answer_verdicts',
+  'probe_answers',
+  'gold_versions',
+  'llm_calls',
+  'checkpoints',
+  'classifier_eval',
+  'classifier_type_scores',
+  'classifier_confusion',
+  'classifier_predictions',
+  'score_cis',
+  'comparisons',
+  'judge_agreement',
+  'judge_comparisons',
+  'verdicts',
 ] as const;
 export type TableName = (typeof TABLES)[number];
 export const VIEWS = ['scores_by_type'] as const;

@@ -11,10 +11,23 @@ const [path, startArg, endArg, hold] = process.argv.slice(2);
 if (!path || !startArg || !endArg) throw new Error('usage: spool-writer.fixture.ts <file> <start> <end> [hold]');
 const METHODS = ['bm25', 'dense'];
 const run = {
-  runId: 'spooled', name: 'spooled', configJson: '{}', configHash: 'h', gitCommit: null, gitDirty: null,
-  packageVersions: {}, datasetHashes: {}, seed: 0, startedAt: '2026-01-01T00:00:00Z', status: 'running' as const,
+  runId: 'spooled',
+  name: 'spooled',
+  configJson: '{}',
+  configHash: 'h',
+  gitCommit: null,
+  gitDirty: null,
+  packageVersions: {},
+  datasetHashes: {},
+  seed: 0,
+  startedAt: '2026-01-01T00:00:00Z',
+  status: 'running' as const,
 };
-const spool = SpoolWriter.create(path, { run, methods: [], checkpoints: [{ method: '(run)', key: 'warmup', value: '{}' }] }, 5);
+const spool = SpoolWriter.create(
+  path,
+  { run, methods: [], checkpoints: [{ method: '(run)', key: 'warmup', value: '{}' }] },
+  5,
+);
 for (let i = Number(startArg); i < Number(endArg); i++) {
   const written = spool.writeQuestion(fakeBatch('spooled', i, METHODS));
   spool.commitQueued();

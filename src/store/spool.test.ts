@@ -2,7 +2,17 @@
 // writer's spool is refused, a torn tail or header is cut off, a fold is never applied twice, secrets never reach the
 // spool, and a second writer or a file that is not a spool is refused with a one-line error.
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -21,10 +31,30 @@ const freshPath = (): string => join(dir, `r${n++}.duckdb`);
 
 const RUN: SpoolRun = {
   run: {
-    runId: 'spooled', name: 'spooled', configJson: '{"k":1}', configHash: 'h', gitCommit: null, gitDirty: null,
-    packageVersions: {}, datasetHashes: {}, seed: 0, startedAt: '2026-01-01T00:00:00Z', status: 'running',
+    runId: 'spooled',
+    name: 'spooled',
+    configJson: '{"k":1}',
+    configHash: 'h',
+    gitCommit: null,
+    gitDirty: null,
+    packageVersions: {},
+    datasetHashes: {},
+    seed: 0,
+    startedAt: '2026-01-01T00:00:00Z',
+    status: 'running',
   },
-  methods: [{ method: 'bm25', kind: 'bm25', granularity: 'turn', k: 10, output: 'units', upperBound: false, degraded: null, capabilities: {} }],
+  methods: [
+    {
+      method: 'bm25',
+      kind: 'bm25',
+      granularity: 'turn',
+      k: 10,
+      output: 'units',
+      upperBound: false,
+      degraded: null,
+      capabilities: {},
+    },
+  ],
   checkpoints: [{ method: '(run)', key: 'warmup', value: '{"warmupMs":1}' }],
 };
 
@@ -48,10 +78,18 @@ async function counts(file: string): Promise<{ q: number; r: number; s: number; 
   return c!;
 }
 
-function startWriter(file: string, end: number, opts: { killAfter?: number; hold?: boolean }): Promise<{ written: number; pid: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, file, '0', String(end), ...(opts.hold ? ['hold'] : [])], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+function startWriter(
+  file: string,
+  end: number,
+  opts: { killAfter?: number; hold?: boolean },
+): Promise<{ written: number; pid: number }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', FIXTURE, file, '0', String(end), ...(opts.hold ? ['hold'] : [])],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let written = 0;
   return new Promise((resolve, reject) => {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -80,7 +118,10 @@ describe('row spool', () => {
     expect(c.q).toBeLessThan(400);
     expect(c).toEqual({ q: c.q, r: c.q * 2, s: c.q * 2 * FAKE_SCORES_PER_METHOD, runs: 1, marks: 1 });
     expect(existsSync(spoolPathOf(file))).toBe(false);
-    const [cp] = await queryFile<{ value: string }>(file, `select value from checkpoints where run_id = 'spooled' and key = 'warmup'`);
+    const [cp] = await queryFile<{ value: string }>(
+      file,
+      `select value from checkpoints where run_id = 'spooled' and key = 'warmup'`,
+    );
     expect(cp?.value).toBe('{}');
   });
 
@@ -88,7 +129,9 @@ describe('row spool', () => {
     const file = freshPath();
     const child = await startWriter(file, 3, { hold: true });
     try {
-      await expect(openResultStore(file, { readOnly: true })).rejects.toThrow(new RegExp(`pid ${child.pid}\\) is still writing it`));
+      await expect(openResultStore(file, { readOnly: true })).rejects.toThrow(
+        new RegExp(`pid ${child.pid}\\) is still writing it`),
+      );
     } finally {
       process.kill(child.pid, 'SIGKILL');
     }
@@ -97,40 +140,50 @@ describe('row spool', () => {
   });
 
   // Process states come from /proc (Linux, as CI); elsewhere a zombie writer is only told apart once it is reaped.
-  it.skipIf(!existsSync('/proc/self/stat'))('folds the spool of a writer killed but not yet reaped by its parent (a zombie still answers kill(pid, 0))', async () => {
-    const file = freshPath();
-    // `exec sleep` makes the writer's parent a process that never waits for it.
-    const shell = spawn('sh', ['-c', `"${process.execPath}" --import tsx "${FIXTURE}" "${file}" 0 3 hold & echo "pid $!"; exec sleep 60`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    try {
-      const writer = await new Promise<number>((resolve) => {
-        let out = '';
-        shell.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          out += chunk;
-          const pid = /pid (\d+)/.exec(out)?.[1];
-          if (pid && (out.match(/^q\d+$/gm) ?? []).length >= 3) resolve(Number(pid));
+  it.skipIf(!existsSync('/proc/self/stat'))(
+    'folds the spool of a writer killed but not yet reaped by its parent (a zombie still answers kill(pid, 0))',
+    async () => {
+      const file = freshPath();
+      // `exec sleep` makes the writer's parent a process that never waits for it.
+      const shell = spawn(
+        'sh',
+        ['-c', `"${process.execPath}" --import tsx "${FIXTURE}" "${file}" 0 3 hold & echo "pid $!"; exec sleep 60`],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      try {
+        const writer = await new Promise<number>((resolve) => {
+          let out = '';
+          shell.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+            out += chunk;
+            const pid = /pid (\d+)/.exec(out)?.[1];
+            if (pid && (out.match(/^q\d+$/gm) ?? []).length >= 3) resolve(Number(pid));
+          });
         });
-      });
-      process.kill(writer, 'SIGKILL');
-      for (let i = 0; i < 50 && !readFileSync(`/proc/${writer}/stat`, 'utf8').includes(') Z '); i++) await new Promise((r) => setTimeout(r, 20));
-      expect(readFileSync(`/proc/${writer}/stat`, 'utf8')).toContain(') Z ');
-      expect((await counts(file)).q).toBe(3);
-    } finally {
-      shell.kill('SIGKILL');
-    }
-  });
+        process.kill(writer, 'SIGKILL');
+        for (let i = 0; i < 50 && !readFileSync(`/proc/${writer}/stat`, 'utf8').includes(') Z '); i++)
+          await new Promise((r) => setTimeout(r, 20));
+        expect(readFileSync(`/proc/${writer}/stat`, 'utf8')).toContain(') Z ');
+        expect((await counts(file)).q).toBe(3);
+      } finally {
+        shell.kill('SIGKILL');
+      }
+    },
+  );
 
   it('refuses an open from the process writing the spool until its writer is closed', async () => {
     const file = freshPath();
     const spool = SpoolWriter.create(file, RUN, 5);
     await expect(openResultStore(file)).rejects.toThrow(/this process is still writing it/);
-    expect(() => SpoolWriter.create(file, RUN, 5)).toThrow(/row spool .* exists: another run is writing this results file/);
+    expect(() => SpoolWriter.create(file, RUN, 5)).toThrow(
+      /row spool .* exists: another run is writing this results file/,
+    );
     await spool.close();
     expect((await counts(file)).runs).toBe(1);
   });
 
-  it("refuses a spool another host is writing (its process cannot be checked from here) until it has been left for 10 minutes", async () => {
+  it('refuses a spool another host is writing (its process cannot be checked from here) until it has been left for 10 minutes', async () => {
     const file = freshPath();
     await spoolQuestions(file, 2);
     // Rewrite the header record's owner (framing: magic line, then [u32 length][v8 payload][u32 length]).
@@ -145,7 +198,9 @@ describe('row spool', () => {
     payload.copy(frame, 4);
     frame.writeUInt32LE(payload.length, payload.length + 4);
     writeFileSync(spoolPathOf(file), Buffer.concat([bytes.subarray(0, magic), frame, bytes.subarray(magic + 8 + len)]));
-    await expect(openResultStore(file, { readOnly: true })).rejects.toThrow(/host elsewhere\.example .* once the spool has not changed for 10 minutes/);
+    await expect(openResultStore(file, { readOnly: true })).rejects.toThrow(
+      /host elsewhere\.example .* once the spool has not changed for 10 minutes/,
+    );
     // Untouched for 10 minutes: that run is taken as killed, and its questions are folded from here.
     const old = new Date(Date.now() - 11 * 60_000);
     utimesSync(spoolPathOf(file), old, old);
@@ -179,14 +234,21 @@ describe('row spool', () => {
     const secret = 'sk-spool-secret-0123456789';
     registerSecret(secret);
     const file = freshPath();
-    const run: SpoolRun = { ...RUN, run: { ...RUN.run, configJson: `{"apiKey":"${secret}"}` }, checkpoints: [{ method: 'm', key: 'k', value: secret }] };
+    const run: SpoolRun = {
+      ...RUN,
+      run: { ...RUN.run, configJson: `{"apiKey":"${secret}"}` },
+      checkpoints: [{ method: 'm', key: 'k', value: secret }],
+    };
     const spool = SpoolWriter.create(file, run, 5);
     const batch = fakeBatch('spooled', 0, ['bm25']);
     batch.retrievals[0]!.context = `context with ${secret}`;
     await Promise.all([spool.writeQuestion(batch), spool.commitQueued()]);
     await spool.close();
     expect(readFileSync(spoolPathOf(file)).includes(secret)).toBe(false);
-    const [row] = await queryFile<{ config: string; context: string }>(file, 'select (select config_json from runs) config, (select context from retrievals) context');
+    const [row] = await queryFile<{ config: string; context: string }>(
+      file,
+      'select (select config_json from runs) config, (select context from retrievals) context',
+    );
     expect(row?.config).toContain('[redacted]');
     expect(row?.context).toContain('[redacted]');
   });
@@ -194,6 +256,8 @@ describe('row spool', () => {
   it('refuses a file in the spool’s place that is not a spool, naming it', async () => {
     const file = freshPath();
     writeFileSync(spoolPathOf(file), 'not a spool at all');
-    await expect(openResultStore(file)).rejects.toThrow(new RegExp(`${spoolPathOf(file).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: not an AdaptMR row spool`));
+    await expect(openResultStore(file)).rejects.toThrow(
+      new RegExp(`${spoolPathOf(file).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: not an AdaptMR row spool`),
+    );
   });
 });

@@ -100,7 +100,8 @@ export function spoolBusy(spoolPath: string, owner: SpoolOwner): string | undefi
     const wait = Math.ceil((ABANDONED_AFTER_MS - idleMs) / 60_000);
     return `a run on host ${owner.host} (pid ${owner.pid}) may still be writing it (open the file there, or here once the spool has not changed for ${ABANDONED_AFTER_MS / 60_000} minutes: in ~${wait} min)`;
   }
-  if (owner.pid === me.pid && owner.start === me.start) return writing.has(spoolPath) ? 'this process is still writing it' : undefined;
+  if (owner.pid === me.pid && owner.start === me.start)
+    return writing.has(spoolPath) ? 'this process is still writing it' : undefined;
   try {
     process.kill(owner.pid, 0);
   } catch (err) {
@@ -108,7 +109,8 @@ export function spoolBusy(spoolPath: string, owner: SpoolOwner): string | undefi
   }
   const stat = procStat(owner.pid);
   // A reused pid is another process; a killed one its parent has not reaped yet (a zombie) still answers kill(pid, 0).
-  if (stat && ((owner.start !== undefined && stat.start !== owner.start) || stat.state === 'Z' || stat.state === 'X')) return undefined;
+  if (stat && ((owner.start !== undefined && stat.start !== owner.start) || stat.state === 'Z' || stat.state === 'X'))
+    return undefined;
   return `a run (pid ${owner.pid}) is still writing it`;
 }
 
@@ -141,10 +143,15 @@ export class SpoolWriter implements QuestionSink {
     lingerMs: number,
   ) {
     this.fd = fd;
-    this.groups = new GroupCommit(this.queue, async (batches) => {
-      this.append({ kind: 'batches', batches: [...batches] });
-      return batches.map(() => undefined);
-    }, lingerMs, MAX_GROUP);
+    this.groups = new GroupCommit(
+      this.queue,
+      async (batches) => {
+        this.append({ kind: 'batches', batches: [...batches] });
+        return batches.map(() => undefined);
+      },
+      lingerMs,
+      MAX_GROUP,
+    );
   }
 
   /** A new spool for the results file at `resultsPath`, holding the run's header once this returns. */
@@ -154,7 +161,10 @@ export class SpoolWriter implements QuestionSink {
     try {
       fd = openSync(spoolPath, 'wx');
     } catch (err) {
-      const busy = (err as NodeJS.ErrnoException).code === 'EEXIST' ? 'it exists: another run is writing this results file' : errorMessage(err);
+      const busy =
+        (err as NodeJS.ErrnoException).code === 'EEXIST'
+          ? 'it exists: another run is writing this results file'
+          : errorMessage(err);
       throw new InputError(`cannot create the row spool ${spoolPath}: ${busy}`, resultsPath);
     }
     writing.add(spoolPath);
@@ -163,8 +173,15 @@ export class SpoolWriter implements QuestionSink {
       id: randomUUID(),
       owner: thisProcess(),
       run: { ...run.run, configJson: redactSecrets(run.run.configJson) },
-      methods: run.methods.map((m) => ({ ...m, capabilities: JSON.parse(redactSecrets(JSON.stringify(m.capabilities))) as Record<string, unknown> })),
-      checkpoints: run.checkpoints.map((c) => ({ method: c.method, key: redactSecrets(c.key), value: redactSecrets(c.value) })),
+      methods: run.methods.map((m) => ({
+        ...m,
+        capabilities: JSON.parse(redactSecrets(JSON.stringify(m.capabilities))) as Record<string, unknown>,
+      })),
+      checkpoints: run.checkpoints.map((c) => ({
+        method: c.method,
+        key: redactSecrets(c.key),
+        value: redactSecrets(c.value),
+      })),
     };
     try {
       writeAll(fd, MAGIC);

@@ -25,12 +25,23 @@ describe('statistics tables', () => {
     await fill({ resamples: 500 });
     const r = await refreshStats(store);
     expect(r.recomputed).toBe(true);
-    const cells = await store.query<{ dataset: string; method: string; n: number; mean: number; ci_low: number; ci_high: number; bootstrap: string }>(
+    const cells = await store.query<{
+      dataset: string;
+      method: string;
+      n: number;
+      mean: number;
+      ci_low: number;
+      ci_high: number;
+      bootstrap: string;
+    }>(
       `SELECT dataset, method, n, mean, ci_low, ci_high, bootstrap FROM scores_by_type
-       WHERE metric = 'recall_any' AND adapt_type = 'all' AND native_type = 'all' ORDER BY dataset, method`);
+       WHERE metric = 'recall_any' AND adapt_type = 'all' AND native_type = 'all' ORDER BY dataset, method`,
+    );
     expect(cells.map((c) => [c.dataset, c.method, c.n, c.bootstrap])).toEqual([
-      ['convs', 'base', 40, 'conversation'], ['convs', 'better', 39, 'conversation'],
-      ['plain', 'base', 40, 'question'], ['plain', 'better', 39, 'question'],
+      ['convs', 'base', 40, 'conversation'],
+      ['convs', 'better', 39, 'conversation'],
+      ['plain', 'base', 40, 'question'],
+      ['plain', 'better', 39, 'question'],
     ]);
     for (const c of cells) {
       expect(c.ci_low).toBeLessThanOrEqual(c.mean);
@@ -38,14 +49,26 @@ describe('statistics tables', () => {
     }
     // Every question of a conversation has the same base recall (i % 4 fixes i % 2), so the cluster CI is far wider.
     const width = (d: string) => cells.find((c) => c.dataset === d && c.method === 'base')!;
-    expect(width('convs').ci_high - width('convs').ci_low).toBeGreaterThan(width('plain').ci_high - width('plain').ci_low);
+    expect(width('convs').ci_high - width('convs').ci_low).toBeGreaterThan(
+      width('plain').ci_high - width('plain').ci_low,
+    );
     expect(await store.query(`SELECT count(*)::INT AS n FROM scores_by_type WHERE ci_low IS NULL`)).toEqual([{ n: 0 }]);
 
     const cmp = await store.query<Record<string, unknown>>(
-      `SELECT * FROM comparisons WHERE dataset = 'plain' AND metric = 'recall_any' ORDER BY adapt_type`);
+      `SELECT * FROM comparisons WHERE dataset = 'plain' AND metric = 'recall_any' ORDER BY adapt_type`,
+    );
     expect(cmp.map((c) => c.adapt_type)).toEqual(['all', 'factual', 'temporal']);
     const all = cmp[0]!;
-    expect(all).toMatchObject({ run: RUN, run_b: RUN, method_a: 'better', method_b: 'base', n_pairs: 39, n_excluded: 1, test: 'mcnemar-exact', bootstrap: 'question' });
+    expect(all).toMatchObject({
+      run: RUN,
+      run_b: RUN,
+      method_a: 'better',
+      method_b: 'base',
+      n_pairs: 39,
+      n_excluded: 1,
+      test: 'mcnemar-exact',
+      bootstrap: 'question',
+    });
     // i ≠ 7 of 0…39: better 1 on 29 (i % 4 ≠ 0 minus i = 7), base 1 on 20, both on 10 (i ≡ 2 mod 4)
     expect(all.mean_diff).toBeCloseTo((29 - 20) / 39, 12);
     expect(all.family).toBe('exp/plain/session/recall_any@5/all');
@@ -53,7 +76,8 @@ describe('statistics tables', () => {
     const convs = await store.query<{ test: string }>(`SELECT DISTINCT test FROM comparisons WHERE dataset = 'convs'`);
     expect(convs.map((c) => c.test)).toEqual(['cluster-sign-flip-exact']);
     const ndcg = await store.query<{ test: string; mean_diff: number }>(
-      `SELECT test, mean_diff FROM comparisons WHERE dataset = 'plain' AND metric = 'ndcg_any' AND adapt_type = 'all'`);
+      `SELECT test, mean_diff FROM comparisons WHERE dataset = 'plain' AND metric = 'ndcg_any' AND adapt_type = 'all'`,
+    );
     expect(ndcg[0]!.test).toBe('sign-flip-mc');
     expect(ndcg[0]!.mean_diff).toBeGreaterThan(0);
   });
@@ -67,7 +91,8 @@ describe('statistics tables', () => {
     const plain = await store.query<Record<string, unknown>>(
       `SELECT s.run_id AS "runId", s.dataset, s.question_id AS "questionId", s.method, s.granularity, s.level, s.metric, s.k, s.value,
          q.adapt_type AS "adaptType", q.native_type AS "nativeType"
-       FROM scores s JOIN questions q ON q.run_id = s.run_id AND q.dataset = s.dataset AND q.question_id = s.question_id WHERE s.counted`);
+       FROM scores s JOIN questions q ON q.run_id = s.run_id AND q.dataset = s.dataset AND q.question_id = s.question_id WHERE s.counted`,
+    );
     const key = (r: object) => JSON.stringify(r, Object.keys(r).sort());
     const loaded = (await loadScoreInputs(store)).map(key).sort();
     expect(loaded.length).toBe(2 * 40 * 2 + 2 * 39 * 2 + 40 + 39 - 2);
@@ -91,7 +116,8 @@ describe('statistics tables', () => {
     await fill({ resamples: 300, family: 'metric', ci: 'percentile' });
     await refreshStats(store);
     const rows = await store.query<{ family: string; p_value: number; p_holm: number }>(
-      `SELECT family, p_value, p_holm FROM comparisons WHERE dataset = 'plain' AND metric = 'recall_any' ORDER BY p_value`);
+      `SELECT family, p_value, p_holm FROM comparisons WHERE dataset = 'plain' AND metric = 'recall_any' ORDER BY p_value`,
+    );
     expect(new Set(rows.map((r) => r.family))).toEqual(new Set(['exp/plain/session/recall_any@5']));
     expect(rows[0]!.p_holm).toBeCloseTo(Math.min(1, rows[0]!.p_value * 3), 12);
     const methods = await store.query<{ m: string }>(`SELECT DISTINCT ci_method AS m FROM score_cis`);

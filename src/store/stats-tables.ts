@@ -10,10 +10,18 @@ import { InputError } from '../core/errors.ts';
 import { stableHash } from '../core/hash.ts';
 import { StatsConfigSchema } from '../core/stats-config.ts';
 import {
-  computeComparisons, computeScoreCis, resolveRunStats, type RunStats, type ScoreInput,
+  computeComparisons,
+  computeScoreCis,
+  resolveRunStats,
+  type RunStats,
+  type ScoreInput,
 } from '../eval/stats/results/index.ts';
 import { PlanCache } from '../eval/stats/resample.ts';
-import { computeJudgeAgreement, computeJudgeComparisons, type VerdictInput as JudgeVerdictInput } from '../eval/qa/agreement/index.ts';
+import {
+  computeJudgeAgreement,
+  computeJudgeComparisons,
+  type VerdictInput as JudgeVerdictInput,
+} from '../eval/qa/agreement/index.ts';
 import { headlineGoldOf } from '../eval/qa/panel.ts';
 import { computeVerdicts, type VerdictInput } from '../eval/verdicts/index.ts';
 import { loadMethodFacts, loadPlanRunInputs, loadQuestionFacts, loadRetrievalFacts } from './verdicts-table.ts';
@@ -22,39 +30,62 @@ import type { ResultStore } from './types.ts';
 /** Bumped when the statistics code changes what it stores, so older tables are recomputed (2: verdicts and declared families; 3: experiment 1 MDE; 5: beyond-benchmarks and router-transfer verdicts). */
 export const STATS_VERSION = 5;
 
-const RunConfig = z.object({
-  name: z.string(),
-  seed: z.number().int(),
-  methods: z.array(z.object({ id: z.string(), method: z.string() }).passthrough()),
-  stats: StatsConfigSchema.optional(),
-}).passthrough();
+const RunConfig = z
+  .object({
+    name: z.string(),
+    seed: z.number().int(),
+    methods: z.array(z.object({ id: z.string(), method: z.string() }).passthrough()),
+    stats: StatsConfigSchema.optional(),
+  })
+  .passthrough();
 
 /** A hash of everything the statistics depend on. */
 export async function statsFingerprint(store: ResultStore): Promise<string> {
   const [scores] = await store.query<{ n: number; h: string | null }>(
     `SELECT count(*) AS n, sum(hash(run_id, dataset, question_id, method, granularity, level, metric, k, value))::VARCHAR AS h
-     FROM scores WHERE counted`);
+     FROM scores WHERE counted`,
+  );
   const [questions] = await store.query<{ h: string | null }>(
-    `SELECT sum(hash(run_id, dataset, question_id, adapt_type, native_type))::VARCHAR AS h FROM questions`);
-  const runs = await store.query<{ run_id: string; config_json: string }>(`SELECT run_id, config_json FROM runs ORDER BY run_id`);
+    `SELECT sum(hash(run_id, dataset, question_id, adapt_type, native_type))::VARCHAR AS h FROM questions`,
+  );
+  const runs = await store.query<{ run_id: string; config_json: string }>(
+    `SELECT run_id, config_json FROM runs ORDER BY run_id`,
+  );
   // The judges' verdicts enter the judge-panel statistics; the plan verdicts also read the retrievals (latency,
   // ranking, route, empty) and the methods' declared capabilities.
   const [judged] = await store.query<{ n: number; h: string | null }>(
-    `SELECT count(*) AS n, sum(hash(run_id, dataset, question_id, method, probe, judge, gold, correct))::VARCHAR AS h FROM answer_verdicts`);
+    `SELECT count(*) AS n, sum(hash(run_id, dataset, question_id, method, probe, judge, gold, correct))::VARCHAR AS h FROM answer_verdicts`,
+  );
   const [retrievals] = await store.query<{ h: string | null }>(
-    `SELECT sum(hash(run_id, dataset, question_id, method, latency_ms, unit_ids, no_memory, route, error))::VARCHAR AS h FROM retrievals`);
+    `SELECT sum(hash(run_id, dataset, question_id, method, latency_ms, unit_ids, no_memory, route, error))::VARCHAR AS h FROM retrievals`,
+  );
   const [methods] = await store.query<{ h: string | null }>(
-    `SELECT sum(hash(run_id, method, kind, upper_bound, degraded, output, capabilities))::VARCHAR AS h FROM methods`);
-  return stableHash({ v: STATS_VERSION, scores, questions, judged, retrievals, methods, runs: runs.map((r) => [r.run_id, stableHash(r.config_json)]) });
+    `SELECT sum(hash(run_id, method, kind, upper_bound, degraded, output, capabilities))::VARCHAR AS h FROM methods`,
+  );
+  return stableHash({
+    v: STATS_VERSION,
+    scores,
+    questions,
+    judged,
+    retrievals,
+    methods,
+    runs: runs.map((r) => [r.run_id, stableHash(r.config_json)]),
+  });
 }
 
 export async function loadRunStats(store: ResultStore): Promise<Map<string, RunStats>> {
-  const runs = await store.query<{ run_id: string; name: string; config_json: string }>(`SELECT run_id, name, config_json FROM runs ORDER BY run_id`);
+  const runs = await store.query<{ run_id: string; name: string; config_json: string }>(
+    `SELECT run_id, name, config_json FROM runs ORDER BY run_id`,
+  );
   const idOfName = (name: string): string | undefined => runs.filter((r) => r.name === name).at(-1)?.run_id;
   const out = new Map<string, RunStats>();
   for (const r of runs) {
     const parsed = RunConfig.safeParse(JSON.parse(r.config_json));
-    if (!parsed.success) throw new InputError(`run ${r.run_id}: stored config has no valid methods/stats (${parsed.error.issues[0]?.message})`, store.path);
+    if (!parsed.success)
+      throw new InputError(
+        `run ${r.run_id}: stored config has no valid methods/stats (${parsed.error.issues[0]?.message})`,
+        store.path,
+      );
     out.set(r.run_id, resolveRunStats(r.run_id, parsed.data, idOfName));
   }
   return out;
@@ -71,15 +102,32 @@ export async function loadScoreInputs(store: ResultStore): Promise<ScoreInput[]>
   const cellsSql = `SELECT run_id, dataset, method, granularity, level, metric, k,
       (row_number() OVER (ORDER BY run_id, dataset, method, granularity, level, metric, k))::INTEGER - 1 AS ci
       FROM (SELECT DISTINCT run_id, dataset, method, granularity, level, metric, k FROM scores WHERE counted)`;
-  const questions = await store.query<{ run_id: string; dataset: string; question_id: string; adapt_type: string; native_type: string; qi: number }>(questionsSql);
-  const cells = await store.query<{ run_id: string; dataset: string; method: string; granularity: string; level: string; metric: string; k: number | null; ci: number }>(cellsSql);
+  const questions = await store.query<{
+    run_id: string;
+    dataset: string;
+    question_id: string;
+    adapt_type: string;
+    native_type: string;
+    qi: number;
+  }>(questionsSql);
+  const cells = await store.query<{
+    run_id: string;
+    dataset: string;
+    method: string;
+    granularity: string;
+    level: string;
+    metric: string;
+    k: number | null;
+    ci: number;
+  }>(cellsSql);
   const rows = await store.query<{ ci: number; qi: number; value: number }>(
     `WITH q AS (${questionsSql}), c AS (${cellsSql})
      SELECT c.ci, q.qi, s.value FROM scores s
      JOIN q ON q.run_id = s.run_id AND q.dataset = s.dataset AND q.question_id = s.question_id
      JOIN c ON c.run_id = s.run_id AND c.dataset = s.dataset AND c.method = s.method AND c.granularity = s.granularity
        AND c.level = s.level AND c.metric = s.metric AND c.k IS NOT DISTINCT FROM s.k
-     WHERE s.counted`);
+     WHERE s.counted`,
+  );
   const q = new Array<(typeof questions)[number]>(questions.length);
   for (const r of questions) q[r.qi] = r;
   const c = new Array<(typeof cells)[number]>(cells.length);
@@ -88,8 +136,17 @@ export async function loadScoreInputs(store: ResultStore): Promise<ScoreInput[]>
     const cell = c[ci]!;
     const question = q[qi]!;
     return {
-      runId: cell.run_id, dataset: cell.dataset, questionId: question.question_id, method: cell.method, granularity: cell.granularity,
-      level: cell.level, metric: cell.metric, k: cell.k, value, adaptType: question.adapt_type, nativeType: question.native_type,
+      runId: cell.run_id,
+      dataset: cell.dataset,
+      questionId: question.question_id,
+      method: cell.method,
+      granularity: cell.granularity,
+      level: cell.level,
+      metric: cell.metric,
+      k: cell.k,
+      value,
+      adaptType: question.adapt_type,
+      nativeType: question.native_type,
     };
   });
 }
@@ -102,8 +159,17 @@ export async function loadVerdictInputs(store: ResultStore): Promise<JudgeVerdic
   const runs = await store.query<{ run_id: string; config_json: string }>(`SELECT run_id, config_json FROM runs`);
   const headline = new Map(runs.map((r) => [r.run_id, headlineGoldOf(r.config_json)]));
   const rows = await store.query<{
-    run_id: string; dataset: string; question_id: string; method: string; judge: string; gold: string; correct: boolean[];
-    adapt_type: string; native_type: string; granularity: string | null; counted: boolean | null;
+    run_id: string;
+    dataset: string;
+    question_id: string;
+    method: string;
+    judge: string;
+    gold: string;
+    correct: boolean[];
+    adapt_type: string;
+    native_type: string;
+    granularity: string | null;
+    counted: boolean | null;
   }>(
     `SELECT v.run_id, v.dataset, v.question_id, v.method, v.judge, v.gold, v.correct, q.adapt_type, q.native_type,
             s.granularity, s.counted
@@ -112,12 +178,21 @@ export async function loadVerdictInputs(store: ResultStore): Promise<JudgeVerdic
      LEFT JOIN scores s ON s.run_id = v.run_id AND s.dataset = v.dataset AND s.question_id = v.question_id AND s.method = v.method
        AND s.level = 'qa' AND s.metric = 'accuracy'
      WHERE v.probe = ''
-     ORDER BY v.run_id, v.dataset, v.question_id, v.method, v.judge`);
+     ORDER BY v.run_id, v.dataset, v.question_id, v.method, v.judge`,
+  );
   return rows
     .filter((r) => r.gold === (headline.get(r.run_id)?.(r.dataset) ?? 'original'))
     .map((r) => ({
-      runId: r.run_id, dataset: r.dataset, questionId: r.question_id, method: r.method, granularity: r.granularity ?? '',
-      adaptType: r.adapt_type, nativeType: r.native_type, judge: r.judge, correct: r.correct, counted: r.counted === true,
+      runId: r.run_id,
+      dataset: r.dataset,
+      questionId: r.question_id,
+      method: r.method,
+      granularity: r.granularity ?? '',
+      adaptType: r.adapt_type,
+      nativeType: r.native_type,
+      judge: r.judge,
+      correct: r.correct,
+      counted: r.counted === true,
     }));
 }
 
@@ -137,8 +212,15 @@ export async function refreshStats(store: ResultStore, opts: { force?: boolean }
   const [stored] = await store.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'stats_fingerprint'`);
   if (!opts.force && stored?.value === fingerprint) {
     const [c] = await store.query<{ cells: number; cmp: number; v: number }>(
-      `SELECT (SELECT count(*) FROM score_cis) AS cells, (SELECT count(*) FROM comparisons) AS cmp, (SELECT count(*) FROM verdicts) AS v`);
-    return { recomputed: false, cells: c?.cells ?? 0, comparisons: c?.cmp ?? 0, verdicts: c?.v ?? 0, ms: performance.now() - t0 };
+      `SELECT (SELECT count(*) FROM score_cis) AS cells, (SELECT count(*) FROM comparisons) AS cmp, (SELECT count(*) FROM verdicts) AS v`,
+    );
+    return {
+      recomputed: false,
+      cells: c?.cells ?? 0,
+      comparisons: c?.cmp ?? 0,
+      verdicts: c?.v ?? 0,
+      ms: performance.now() - t0,
+    };
   }
   const runs = await loadRunStats(store);
   const rows = await loadScoreInputs(store);
@@ -147,7 +229,12 @@ export async function refreshStats(store: ResultStore, opts: { force?: boolean }
   const checkpoint = store.readOnly ? undefined : store.query('CHECKPOINT');
   checkpoint?.catch(() => {}); // awaited below
   await new Promise((resolve) => setImmediate(resolve)); // the store's queue starts it before this thread is busy
-  const [planRuns, methods, retrievals, questions] = await Promise.all([loadPlanRunInputs(store), loadMethodFacts(store), loadRetrievalFacts(store), loadQuestionFacts(store)]);
+  const [planRuns, methods, retrievals, questions] = await Promise.all([
+    loadPlanRunInputs(store),
+    loadMethodFacts(store),
+    loadRetrievalFacts(store),
+    loadQuestionFacts(store),
+  ]);
   const plans = new PlanCache(32);
   const scoreCis = computeScoreCis(rows, runs, plans);
   const comparisons = computeComparisons(rows, runs, plans);
@@ -155,10 +242,25 @@ export async function refreshStats(store: ResultStore, opts: { force?: boolean }
   const judgeAgreement = computeJudgeAgreement(judgeVerdicts);
   const judgeComparisons = computeJudgeComparisons(judgeVerdicts, runs, plans);
   // Plan verdicts last: they declare the plan runs' Holm families, so they also set the comparisons' p_holm there.
-  const verdicts = computeVerdicts({ scores: rows, questions, methods, retrievals, runs: planRuns, runStats: runs, comparisons, plans });
+  const verdicts = computeVerdicts({
+    scores: rows,
+    questions,
+    methods,
+    retrievals,
+    runs: planRuns,
+    runStats: runs,
+    comparisons,
+    plans,
+  });
   await checkpoint;
   await store.replaceStats({ scoreCis, comparisons, judgeAgreement, judgeComparisons, verdicts, fingerprint });
-  return { recomputed: true, cells: scoreCis.length, comparisons: comparisons.length, verdicts: verdicts.length, ms: performance.now() - t0 };
+  return {
+    recomputed: true,
+    cells: scoreCis.length,
+    comparisons: comparisons.length,
+    verdicts: verdicts.length,
+    ms: performance.now() - t0,
+  };
 }
 
 /**
@@ -167,7 +269,12 @@ export async function refreshStats(store: ResultStore, opts: { force?: boolean }
  */
 export async function loadVerdictInput(store: ResultStore): Promise<VerdictInput> {
   const [scores, questions, methods, retrievals, runs, runStats] = await Promise.all([
-    loadScoreInputs(store), loadQuestionFacts(store), loadMethodFacts(store), loadRetrievalFacts(store), loadPlanRunInputs(store), loadRunStats(store),
+    loadScoreInputs(store),
+    loadQuestionFacts(store),
+    loadMethodFacts(store),
+    loadRetrievalFacts(store),
+    loadPlanRunInputs(store),
+    loadRunStats(store),
   ]);
   return { scores, questions, methods, retrievals, runs, runStats, comparisons: [] };
 }

@@ -19,8 +19,16 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const RUN: RunRecord = {
-  runId: 'r1', name: 'exp', configJson: '{"a":1}', configHash: 'abc', gitCommit: 'deadbeef', gitDirty: false,
-  packageVersions: { duckdb: '1.5' }, datasetHashes: { lme: 'ff' }, seed: 7, startedAt: '2026-01-01T00:00:00Z',
+  runId: 'r1',
+  name: 'exp',
+  configJson: '{"a":1}',
+  configHash: 'abc',
+  gitCommit: 'deadbeef',
+  gitDirty: false,
+  packageVersions: { duckdb: '1.5' },
+  datasetHashes: { lme: 'ff' },
+  seed: 7,
+  startedAt: '2026-01-01T00:00:00Z',
   status: 'running',
 };
 
@@ -38,11 +46,22 @@ describe('runs', () => {
     await withStore(async (s) => {
       await s.upsertRun(RUN);
       await s.upsertRun({ ...RUN, name: 'ignored', endedAt: '2026-01-02T00:00:00Z', status: 'done' });
-      expect(await s.query('SELECT * FROM runs')).toEqual([{
-        run_id: 'r1', name: 'exp', config_json: '{"a":1}', config_hash: 'abc', git_commit: 'deadbeef', git_dirty: false,
-        package_versions: '{"duckdb":"1.5"}', dataset_hashes: '{"lme":"ff"}', seed: 7,
-        started_at: '2026-01-01T00:00:00Z', ended_at: '2026-01-02T00:00:00Z', status: 'done',
-      }]);
+      expect(await s.query('SELECT * FROM runs')).toEqual([
+        {
+          run_id: 'r1',
+          name: 'exp',
+          config_json: '{"a":1}',
+          config_hash: 'abc',
+          git_commit: 'deadbeef',
+          git_dirty: false,
+          package_versions: '{"duckdb":"1.5"}',
+          dataset_hashes: '{"lme":"ff"}',
+          seed: 7,
+          started_at: '2026-01-01T00:00:00Z',
+          ended_at: '2026-01-02T00:00:00Z',
+          status: 'done',
+        },
+      ]);
     });
   });
 });
@@ -51,39 +70,144 @@ describe('writeQuestion', () => {
   it('round-trips every column of every table', async () => {
     const batch: QuestionBatch = {
       ...fakeBatch('r1', 1, ['bm25']),
-      answers: [{ dataset: 'fake', questionId: 'q1', method: 'bm25', answer: 'Paris', judgeVerdicts: [{ verdict: 'yes' }],
-        contextTokens: 812, error: null, answerTokens: 1 }],
-      verdicts: [{ dataset: 'fake', questionId: 'q1', method: 'bm25', probe: '', judge: 'j1', gold: 'original', model: 'gpt-j',
-        prompt: 'locomo', correct: [true, false], raw: ['{"label":"CORRECT"}', 'WRONG'] }],
+      answers: [
+        {
+          dataset: 'fake',
+          questionId: 'q1',
+          method: 'bm25',
+          answer: 'Paris',
+          judgeVerdicts: [{ verdict: 'yes' }],
+          contextTokens: 812,
+          error: null,
+          answerTokens: 1,
+        },
+      ],
+      verdicts: [
+        {
+          dataset: 'fake',
+          questionId: 'q1',
+          method: 'bm25',
+          probe: '',
+          judge: 'j1',
+          gold: 'original',
+          model: 'gpt-j',
+          prompt: 'locomo',
+          correct: [true, false],
+          raw: ['{"label":"CORRECT"}', 'WRONG'],
+        },
+      ],
       goldVersions: [{ dataset: 'fake', questionId: 'q1', version: 'errata', answer: 'Lyon', note: 'HALLUCINATION' }],
-      llmCalls: [{ dataset: 'fake', questionId: 'q1', method: 'bm25', stage: 'reader', model: 'gpt-x', promptTokens: 900,
-        completionTokens: 12, latencyMs: 250.5, cached: true, costUsd: 0.0012 }],
+      llmCalls: [
+        {
+          dataset: 'fake',
+          questionId: 'q1',
+          method: 'bm25',
+          stage: 'reader',
+          model: 'gpt-x',
+          promptTokens: 900,
+          completionTokens: 12,
+          latencyMs: 250.5,
+          cached: true,
+          costUsd: 0.0012,
+        },
+      ],
     };
     await withStore(async (s) => {
       await s.writeQuestion(batch);
-      expect(await s.query('SELECT * FROM questions')).toEqual([{
-        run_id: 'r1', dataset: 'fake', question_id: 'q1', text: 'question 1?', asked_at: '2023-05-20T02:21:00Z',
-        native_type: 'temporal-reasoning', adapt_type: 'temporal', is_abstention: false,
-        evidence_session_ids: ['s1'], evidence_turn_ids: ['s1#1'], answer: 'answer 1',
-      }]);
+      expect(await s.query('SELECT * FROM questions')).toEqual([
+        {
+          run_id: 'r1',
+          dataset: 'fake',
+          question_id: 'q1',
+          text: 'question 1?',
+          asked_at: '2023-05-20T02:21:00Z',
+          native_type: 'temporal-reasoning',
+          adapt_type: 'temporal',
+          is_abstention: false,
+          evidence_session_ids: ['s1'],
+          evidence_turn_ids: ['s1#1'],
+          answer: 'answer 1',
+        },
+      ]);
       const [r] = await s.query<Record<string, unknown>>('SELECT * FROM retrievals');
-      expect(r).toMatchObject({ method: 'bm25', granularity: 'turn', no_memory: false, context: 'context of q1',
-        latency_ms: 3.5, predicted_type: 'factual', type_probs: '{"factual":0.7,"temporal":0.3}', route: 'factual',
-        notes: '{"i":1}', error: null });
-      expect(r?.['unit_ids']).toEqual(batch.retrievals[0]?.unitIds);
-      expect(r?.['scores']).toEqual(batch.retrievals[0]?.scores);
-      expect(await s.query("SELECT * FROM scores WHERE metric = 'f1'")).toEqual([{
-        run_id: 'r1', dataset: 'fake', question_id: 'q1', method: 'bm25', granularity: 'turn', level: 'qa', metric: 'f1',
-        k: null, value: 0.5, counted: true, excluded_why: null }]);
-      expect(await s.query('SELECT * FROM answers')).toEqual([{ run_id: 'r1', dataset: 'fake', question_id: 'q1',
-        method: 'bm25', answer: 'Paris', judge_verdicts: '[{"verdict":"yes"}]', context_tokens: 812, error: null, answer_tokens: 1 }]);
-      expect(await s.query('SELECT * FROM answer_verdicts')).toEqual([{ run_id: 'r1', dataset: 'fake', question_id: 'q1', method: 'bm25',
-        probe: '', judge: 'j1', gold: 'original', model: 'gpt-j', prompt: 'locomo', correct: [true, false], raw: ['{"label":"CORRECT"}', 'WRONG'] }]);
-      expect(await s.query('SELECT * FROM gold_versions')).toEqual([{ run_id: 'r1', dataset: 'fake', question_id: 'q1', version: 'errata',
-        answer: 'Lyon', note: 'HALLUCINATION' }]);
-      expect(await s.query('SELECT * FROM llm_calls')).toEqual([{ run_id: 'r1', dataset: 'fake', question_id: 'q1',
-        method: 'bm25', stage: 'reader', model: 'gpt-x', prompt_tokens: 900, completion_tokens: 12, latency_ms: 250.5,
-        cached: true, cost_usd: 0.0012, error: null, batch: false, cached_tokens: 0 }]);
+      expect(r).toMatchObject({
+        method: 'bm25',
+        granularity: 'turn',
+        no_memory: false,
+        context: 'context of q1',
+        latency_ms: 3.5,
+        predicted_type: 'factual',
+        type_probs: '{"factual":0.7,"temporal":0.3}',
+        route: 'factual',
+        notes: '{"i":1}',
+        error: null,
+      });
+      expect(r?.unit_ids).toEqual(batch.retrievals[0]?.unitIds);
+      expect(r?.scores).toEqual(batch.retrievals[0]?.scores);
+      expect(await s.query("SELECT * FROM scores WHERE metric = 'f1'")).toEqual([
+        {
+          run_id: 'r1',
+          dataset: 'fake',
+          question_id: 'q1',
+          method: 'bm25',
+          granularity: 'turn',
+          level: 'qa',
+          metric: 'f1',
+          k: null,
+          value: 0.5,
+          counted: true,
+          excluded_why: null,
+        },
+      ]);
+      expect(await s.query('SELECT * FROM answers')).toEqual([
+        {
+          run_id: 'r1',
+          dataset: 'fake',
+          question_id: 'q1',
+          method: 'bm25',
+          answer: 'Paris',
+          judge_verdicts: '[{"verdict":"yes"}]',
+          context_tokens: 812,
+          error: null,
+          answer_tokens: 1,
+        },
+      ]);
+      expect(await s.query('SELECT * FROM answer_verdicts')).toEqual([
+        {
+          run_id: 'r1',
+          dataset: 'fake',
+          question_id: 'q1',
+          method: 'bm25',
+          probe: '',
+          judge: 'j1',
+          gold: 'original',
+          model: 'gpt-j',
+          prompt: 'locomo',
+          correct: [true, false],
+          raw: ['{"label":"CORRECT"}', 'WRONG'],
+        },
+      ]);
+      expect(await s.query('SELECT * FROM gold_versions')).toEqual([
+        { run_id: 'r1', dataset: 'fake', question_id: 'q1', version: 'errata', answer: 'Lyon', note: 'HALLUCINATION' },
+      ]);
+      expect(await s.query('SELECT * FROM llm_calls')).toEqual([
+        {
+          run_id: 'r1',
+          dataset: 'fake',
+          question_id: 'q1',
+          method: 'bm25',
+          stage: 'reader',
+          model: 'gpt-x',
+          prompt_tokens: 900,
+          completion_tokens: 12,
+          latency_ms: 250.5,
+          cached: true,
+          cost_usd: 0.0012,
+          error: null,
+          batch: false,
+          cached_tokens: 0,
+        },
+      ]);
     });
   });
 
@@ -142,7 +266,9 @@ describe('group commit', () => {
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
       expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/question fake\/q7:.*[Dd]uplicate key/);
       expect(await s.query('SELECT question_id FROM questions ORDER BY 1')).toEqual([
-        { question_id: 'q5' }, { question_id: 'q6' }, { question_id: 'q8' },
+        { question_id: 'q5' },
+        { question_id: 'q6' },
+        { question_id: 'q8' },
       ]);
       expect(await s.query('SELECT count(*) AS n FROM scores')).toEqual([{ n: 3 * FAKE_SCORES_PER_METHOD }]);
     });
@@ -150,13 +276,39 @@ describe('group commit', () => {
 });
 
 function score(questionId: string, value: number, extra: Partial<ScoreRow> = {}): ScoreRow {
-  return { dataset: 'd', questionId, method: 'm', granularity: 'session', level: 'session', metric: 'recall_any', k: 5,
-    value, counted: true, excludedWhy: null, ...extra };
+  return {
+    dataset: 'd',
+    questionId,
+    method: 'm',
+    granularity: 'session',
+    level: 'session',
+    metric: 'recall_any',
+    k: 5,
+    value,
+    counted: true,
+    excludedWhy: null,
+    ...extra,
+  };
 }
 
 function goldBatch(questionId: string, adaptType: string, nativeType: string, scores: ScoreRow[]): QuestionBatch {
-  return { runId: 'r1', retrievals: [], scores, question: { dataset: 'd', questionId, text: '?', askedAt: 't', nativeType,
-    adaptType, isAbstention: adaptType === 'abstention', evidenceSessionIds: [], evidenceTurnIds: [], answer: '' } };
+  return {
+    runId: 'r1',
+    retrievals: [],
+    scores,
+    question: {
+      dataset: 'd',
+      questionId,
+      text: '?',
+      askedAt: 't',
+      nativeType,
+      adaptType,
+      isAbstention: adaptType === 'abstention',
+      evidenceSessionIds: [],
+      evidenceTurnIds: [],
+      answer: '',
+    },
+  };
 }
 
 describe('scores_by_type', () => {
@@ -167,9 +319,12 @@ describe('scores_by_type', () => {
       await s.writeQuestion(goldBatch('q2', 'temporal', '2', [score('q2', 0), score('q2', 0.6, f1)]));
       await s.writeQuestion(goldBatch('q3', 'factual', '4', [score('q3', 1)]));
       await s.writeQuestion(goldBatch('q4', 'factual', '3', [score('q4', 0.5)]));
-      await s.writeQuestion(goldBatch('q5', 'abstention', '5', [score('q5', 1, { counted: false, excludedWhy: 'abs' })]));
+      await s.writeQuestion(
+        goldBatch('q5', 'abstention', '5', [score('q5', 1, { counted: false, excludedWhy: 'abs' })]),
+      );
       const rows = await s.query<{ adapt_type: string; native_type: string; n: number; mean: number }>(
-        "SELECT adapt_type, native_type, n, round(mean, 6) AS mean FROM scores_by_type WHERE metric = 'recall_any' AND k = 5 ORDER BY ALL");
+        "SELECT adapt_type, native_type, n, round(mean, 6) AS mean FROM scores_by_type WHERE metric = 'recall_any' AND k = 5 ORDER BY ALL",
+      );
       expect(rows).toEqual([
         { adapt_type: 'all', native_type: 'all', n: 4, mean: 0.625 },
         { adapt_type: 'factual', native_type: '3', n: 1, mean: 0.5 },
@@ -178,25 +333,47 @@ describe('scores_by_type', () => {
         { adapt_type: 'temporal', native_type: '2', n: 2, mean: 0.5 },
         { adapt_type: 'temporal', native_type: 'all', n: 2, mean: 0.5 },
       ]);
-      const qa = await s.query("SELECT k, n, round(mean, 6) AS mean FROM scores_by_type WHERE metric = 'f1' AND adapt_type = 'all'");
+      const qa = await s.query(
+        "SELECT k, n, round(mean, 6) AS mean FROM scores_by_type WHERE metric = 'f1' AND adapt_type = 'all'",
+      );
       expect(qa).toEqual([{ k: null, n: 2, mean: 0.5 }]);
       const cols = await s.query<{ column_name: string }>(
-        "SELECT column_name FROM information_schema.columns WHERE table_name = 'scores_by_type' ORDER BY ordinal_position");
-      expect(cols.map((c) => c.column_name)).toEqual(['run_id', 'dataset', 'method', 'granularity', 'level', 'metric', 'k',
-        'adapt_type', 'native_type', 'n', 'mean', 'ci_low', 'ci_high', 'ci_method', 'bootstrap']);
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'scores_by_type' ORDER BY ordinal_position",
+      );
+      expect(cols.map((c) => c.column_name)).toEqual([
+        'run_id',
+        'dataset',
+        'method',
+        'granularity',
+        'level',
+        'metric',
+        'k',
+        'adapt_type',
+        'native_type',
+        'n',
+        'mean',
+        'ci_low',
+        'ci_high',
+        'ci_method',
+        'bootstrap',
+      ]);
     });
   });
 });
 
 describe('opening', () => {
   it('refuses a file of another schema version, naming file and versions', async () => {
-    await withStore(async (s) => { await s.upsertRun(RUN); });
+    await withStore(async (s) => {
+      await s.upsertRun(RUN);
+    });
     const db = await DuckDBInstance.create(file);
     const c = await db.connect();
     await c.run("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
     c.closeSync();
     db.closeSync();
-    await expect(openResultStore(file)).rejects.toThrow(/results\.duckdb: results file has schema version 99.*reads version 3/);
+    await expect(openResultStore(file)).rejects.toThrow(
+      /results\.duckdb: results file has schema version 99.*reads version 3/,
+    );
   });
 
   it('refuses a DuckDB file that is not a results file', async () => {
@@ -209,7 +386,9 @@ describe('opening', () => {
   });
 
   it('opens read-only: reads work, writes fail, a missing file fails', async () => {
-    await withStore(async (s) => { await s.upsertRun(RUN); });
+    await withStore(async (s) => {
+      await s.upsertRun(RUN);
+    });
     await withStore(async (s) => {
       expect(await s.query('SELECT run_id FROM runs')).toEqual([{ run_id: 'r1' }]);
       expect(() => s.writeQuestion(fakeBatch('r1', 1, ['m']))).toThrow(/read-only/);

@@ -12,7 +12,11 @@ function where(batch: QuestionBatch): string {
   return `run ${batch.runId}, question ${batch.question.dataset}/${batch.question.questionId}`;
 }
 
-function checkOwner(batch: QuestionBatch, kind: string, rows: readonly { dataset: string; questionId: string }[]): void {
+function checkOwner(
+  batch: QuestionBatch,
+  kind: string,
+  rows: readonly { dataset: string; questionId: string }[],
+): void {
   const { dataset, questionId } = batch.question;
   const stray = rows.find((r) => r.dataset !== dataset || r.questionId !== questionId);
   if (stray) throw new InputError(`${kind} row belongs to ${stray.dataset}/${stray.questionId}`, where(batch));
@@ -30,6 +34,7 @@ export function validateBatch(batch: QuestionBatch): void {
     const id = `${s.method} ${s.level} ${s.metric}${s.k === null ? '' : ` k=${s.k}`}`;
     if (!Number.isFinite(s.value)) throw new InputError(`score ${id} is ${s.value}`, where(batch));
     if (!LEVELS.has(s.level)) throw new InputError(`score ${id} has unknown level`, where(batch));
-    if (s.k !== null && !(Number.isInteger(s.k) && s.k > 0)) throw new InputError(`score ${id} has bad k`, where(batch));
+    if (s.k !== null && !(Number.isInteger(s.k) && s.k > 0))
+      throw new InputError(`score ${id} has bad k`, where(batch));
   }
 }

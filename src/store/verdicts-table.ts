@@ -9,37 +9,62 @@ import { PlanConfigSchema } from '../core/stats-config.ts';
 import type { MethodFacts, PlanRunInput, QuestionFact, RetrievalFact, VerdictRow } from '../eval/verdicts/index.ts';
 import type { ResultStore } from './types.ts';
 
-const StoredPlanRun = z.object({
-  name: z.string(),
-  seed: z.number(),
-  methods: z.array(z.object({ id: z.string(), method: z.string(), options: z.record(z.string(), z.unknown()).default({}) }).passthrough()),
-  stats: z.object({ referenceRun: z.string().optional() }).passthrough().optional(),
-  timingRepeats: z.number().optional(),
-  qa: z.unknown().optional(),
-  plan: PlanConfigSchema.optional(),
-}).passthrough();
+const StoredPlanRun = z
+  .object({
+    name: z.string(),
+    seed: z.number(),
+    methods: z.array(
+      z
+        .object({ id: z.string(), method: z.string(), options: z.record(z.string(), z.unknown()).default({}) })
+        .passthrough(),
+    ),
+    stats: z.object({ referenceRun: z.string().optional() }).passthrough().optional(),
+    timingRepeats: z.number().optional(),
+    qa: z.unknown().optional(),
+    plan: PlanConfigSchema.optional(),
+  })
+  .passthrough();
 
 /** Runs whose stored config has a valid `plan:` block. */
 export async function loadPlanRunInputs(store: ResultStore): Promise<PlanRunInput[]> {
-  const rows = await store.query<{ run_id: string; config_json: string }>(`SELECT run_id, config_json FROM runs ORDER BY started_at, run_id`);
+  const rows = await store.query<{ run_id: string; config_json: string }>(
+    `SELECT run_id, config_json FROM runs ORDER BY started_at, run_id`,
+  );
   const out: PlanRunInput[] = [];
   for (const r of rows) {
     const parsed = StoredPlanRun.safeParse(JSON.parse(r.config_json));
     if (!parsed.success || !parsed.data.plan) continue;
     const c = parsed.data;
     out.push({
-      runId: r.run_id, name: c.name, seed: c.seed, plan: c.plan!, methods: c.methods.map((m) => ({ id: m.id, method: m.method, options: m.options })),
-      referenceRun: c.stats?.referenceRun ?? null, timingRepeats: c.timingRepeats ?? 1, qa: c.qa !== undefined,
+      runId: r.run_id,
+      name: c.name,
+      seed: c.seed,
+      plan: c.plan!,
+      methods: c.methods.map((m) => ({ id: m.id, method: m.method, options: m.options })),
+      referenceRun: c.stats?.referenceRun ?? null,
+      timingRepeats: c.timingRepeats ?? 1,
+      qa: c.qa !== undefined,
     });
   }
   return out;
 }
 
 export async function loadMethodFacts(store: ResultStore): Promise<MethodFacts[]> {
-  const rows = await store.query<{ run_id: string; method: string; kind: string; upper_bound: boolean; degraded: string | null; output: string; capabilities: string }>(
-    `SELECT run_id, method, kind, upper_bound, degraded, output, capabilities FROM methods ORDER BY run_id, method`);
+  const rows = await store.query<{
+    run_id: string;
+    method: string;
+    kind: string;
+    upper_bound: boolean;
+    degraded: string | null;
+    output: string;
+    capabilities: string;
+  }>(`SELECT run_id, method, kind, upper_bound, degraded, output, capabilities FROM methods ORDER BY run_id, method`);
   return rows.map((r) => ({
-    runId: r.run_id, method: r.method, kind: r.kind, upperBound: r.upper_bound, degraded: r.degraded,
+    runId: r.run_id,
+    method: r.method,
+    kind: r.kind,
+    upperBound: r.upper_bound,
+    degraded: r.degraded,
     // Full context's units are the history in date order: no ranking, whatever an older file recorded.
     ranks: r.output === 'units' && !r.capabilities.includes('"ranks":false') && r.kind !== 'full-context',
   }));
@@ -47,24 +72,62 @@ export async function loadMethodFacts(store: ResultStore): Promise<MethodFacts[]
 
 /** Every retrieval row, reduced (the ranking as a hash of its unit ids). */
 export async function loadRetrievalFacts(store: ResultStore): Promise<RetrievalFact[]> {
-  const rows = await store.query<{ run_id: string; dataset: string; question_id: string; method: string; latency_ms: number; ranking: string; empty: boolean; route: string | null; error: boolean }>(
+  const rows = await store.query<{
+    run_id: string;
+    dataset: string;
+    question_id: string;
+    method: string;
+    latency_ms: number;
+    ranking: string;
+    empty: boolean;
+    route: string | null;
+    error: boolean;
+  }>(
     `SELECT run_id, dataset, question_id, method, latency_ms, hash(unit_ids)::VARCHAR AS ranking,
             (no_memory OR len(unit_ids) = 0) AS empty, route, error IS NOT NULL AS error
-     FROM retrievals ORDER BY run_id, dataset, question_id, method`);
-  return rows.map((r) => ({ runId: r.run_id, dataset: r.dataset, questionId: r.question_id, method: r.method, latencyMs: r.latency_ms, ranking: r.ranking, empty: r.empty, route: r.route, error: r.error }));
+     FROM retrievals ORDER BY run_id, dataset, question_id, method`,
+  );
+  return rows.map((r) => ({
+    runId: r.run_id,
+    dataset: r.dataset,
+    questionId: r.question_id,
+    method: r.method,
+    latencyMs: r.latency_ms,
+    ranking: r.ranking,
+    empty: r.empty,
+    route: r.route,
+    error: r.error,
+  }));
 }
 
 export async function loadQuestionFacts(store: ResultStore): Promise<QuestionFact[]> {
   const rows = await store.query<{ run_id: string; dataset: string; question_id: string; adapt_type: string }>(
-    `SELECT run_id, dataset, question_id, adapt_type FROM questions ORDER BY run_id, dataset, question_id`);
+    `SELECT run_id, dataset, question_id, adapt_type FROM questions ORDER BY run_id, dataset, question_id`,
+  );
   return rows.map((r) => ({ runId: r.run_id, dataset: r.dataset, questionId: r.question_id, adaptType: r.adapt_type }));
 }
 
 interface Row {
-  experiment: string; dataset: string; claim: string; method_a: string | null; method_b: string | null; metric: string | null;
-  level: string | null; k: number | null; adapt_type: string; n: number; estimate: number | null; ci_low: number | null;
-  ci_high: number | null; p_value: number | null; p_holm: number | null; family: string | null; family_size: number | null;
-  mde: number | null; verdict: VerdictRow['verdict']; reason: string;
+  experiment: string;
+  dataset: string;
+  claim: string;
+  method_a: string | null;
+  method_b: string | null;
+  metric: string | null;
+  level: string | null;
+  k: number | null;
+  adapt_type: string;
+  n: number;
+  estimate: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
+  p_value: number | null;
+  p_holm: number | null;
+  family: string | null;
+  family_size: number | null;
+  mde: number | null;
+  verdict: VerdictRow['verdict'];
+  reason: string;
 }
 
 /** Which verdicts to read (every field optional; `claim` may end in `*`, e.g. `ablation:*`). */
@@ -79,7 +142,9 @@ export interface VerdictFilter {
  * older file opened read-only: `adaptmr report` adds it). Statistics are refreshed by `adaptmr run` and `report`.
  */
 export async function readVerdicts(store: ResultStore, filter: VerdictFilter = {}): Promise<VerdictRow[]> {
-  const [has] = await store.query<{ n: number }>(`SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'main' AND table_name = 'verdicts'`);
+  const [has] = await store.query<{ n: number }>(
+    `SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'main' AND table_name = 'verdicts'`,
+  );
   if (!has?.n) return [];
   const where: string[] = [];
   const params: string[] = [];
@@ -97,10 +162,28 @@ export async function readVerdicts(store: ResultStore, filter: VerdictFilter = {
     `SELECT * FROM verdicts ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
      ORDER BY experiment, dataset, claim, method_a NULLS FIRST, method_b NULLS FIRST,
        CASE adapt_type WHEN 'all' THEN 0 WHEN 'factual' THEN 1 WHEN 'temporal' THEN 2 WHEN 'update' THEN 3 WHEN 'multi-hop' THEN 4 WHEN 'abstention' THEN 5 ELSE 6 END, adapt_type`,
-    params);
+    params,
+  );
   return rows.map((r) => ({
-    experiment: r.experiment, dataset: r.dataset, claim: r.claim, methodA: r.method_a, methodB: r.method_b, metric: r.metric, level: r.level,
-    k: r.k, adaptType: r.adapt_type, n: r.n, estimate: r.estimate, ciLow: r.ci_low, ciHigh: r.ci_high, pValue: r.p_value, pHolm: r.p_holm,
-    family: r.family, familySize: r.family_size, mde: r.mde, verdict: r.verdict, reason: r.reason,
+    experiment: r.experiment,
+    dataset: r.dataset,
+    claim: r.claim,
+    methodA: r.method_a,
+    methodB: r.method_b,
+    metric: r.metric,
+    level: r.level,
+    k: r.k,
+    adaptType: r.adapt_type,
+    n: r.n,
+    estimate: r.estimate,
+    ciLow: r.ci_low,
+    ciHigh: r.ci_high,
+    pValue: r.p_value,
+    pHolm: r.p_holm,
+    family: r.family,
+    familySize: r.family_size,
+    mde: r.mde,
+    verdict: r.verdict,
+    reason: r.reason,
   }));
 }

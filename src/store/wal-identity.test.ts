@@ -20,7 +20,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the store's writer on `file` and SIGKILLs it after `killAfter` committed questions (its log stays). */
 function killedWriter(file: string, killAfter: number): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', WRITER, file, '0', '1000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', WRITER, file, '0', '1000'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let committed = 0;
   return new Promise((resolve) => {
     child.stdout.on('data', (b: Buffer) => {
@@ -34,7 +36,9 @@ function killedWriter(file: string, killAfter: number): Promise<number> {
 async function questions(file: string): Promise<number> {
   const store = await openResultStore(file, { readOnly: true });
   try {
-    const [row] = await store.query<{ n: number }>("SELECT count(DISTINCT question_id)::INTEGER AS n FROM questions WHERE run_id = 'kill'");
+    const [row] = await store.query<{ n: number }>(
+      "SELECT count(DISTINCT question_id)::INTEGER AS n FROM questions WHERE run_id = 'kill'",
+    );
     return row?.n ?? 0;
   } finally {
     await store.close();
@@ -93,7 +97,9 @@ describe('a results file and its write-ahead log', () => {
     expect(existsSync(`${x}.wal`)).toBe(true);
     copyFileSync(b, x);
     const line = await refusal(x);
-    expect(line).toMatch(/x\.duckdb: .*x\.duckdb\.wal is another database file's write-ahead log .*move .*x\.duckdb\.wal away .*rerun$/u);
+    expect(line).toMatch(
+      /x\.duckdb: .*x\.duckdb\.wal is another database file's write-ahead log .*move .*x\.duckdb\.wal away .*rerun$/u,
+    );
     expect(line).not.toMatch(/\n/u);
     // Nothing was replayed: with the log moved away the file holds exactly b's questions.
     renameSync(`${x}.wal`, join(dir, 'x.wal.moved'));
@@ -110,7 +116,9 @@ describe('a results file and its write-ahead log', () => {
     expect(existsSync(`${legacy}.wal`)).toBe(true);
     expect(databaseIdentity(legacy)).toBeUndefined();
     expect(walIdentity(`${legacy}.wal`)).toBeUndefined();
-    expect(() => checkOwnWal(legacy)).toThrow(/cannot tell whether .*legacy\.duckdb\.wal belongs to this file .*duckdb .*CHECKPOINT/u);
+    expect(() => checkOwnWal(legacy)).toThrow(
+      /cannot tell whether .*legacy\.duckdb\.wal belongs to this file .*duckdb .*CHECKPOINT/u,
+    );
 
     // An identity-less log beside a file that has an identity was not written for it.
     copyFileSync(`${legacy}.wal`, `${b}.wal`);

@@ -93,19 +93,25 @@ export function checkOwnWal(path: string): void {
   if (logId === 'torn') return;
   const move = `move ${wal} away (it holds none of this file's rows) and rerun`;
   if (!existsSync(path)) {
-    throw new InputError(`a write-ahead log ${wal} is there without its database file (left by a file since moved or deleted); ${move}`, path);
+    throw new InputError(
+      `a write-ahead log ${wal} is there without its database file (left by a file since moved or deleted); ${move}`,
+      path,
+    );
   }
   const fileId = databaseIdentity(path);
   if (fileId === 'not-duckdb') return; // DuckDB names what the file is not
   if (logId !== undefined) {
-    if (fileId !== undefined && fileId.equals(logId)) return;
+    if (fileId?.equals(logId)) return;
     throw new InputError(
       `${wal} is another database file's write-ahead log (its identity differs from this file's: a results file was copied or moved over one whose run was killed), and replaying it would change this file's rows; ${move}`,
       path,
     );
   }
   if (fileId !== undefined) {
-    throw new InputError(`${wal} was not written for this file (this file writes its identity into its own log); ${move}`, path);
+    throw new InputError(
+      `${wal} was not written for this file (this file writes its identity into its own log); ${move}`,
+      path,
+    );
   }
   throw new InputError(
     `cannot tell whether ${wal} belongs to this file (both predate results-file identities): if this file's own run was killed, keep its last rows by opening it once with DuckDB itself (\`duckdb ${path} CHECKPOINT\`); otherwise ${move}`,

@@ -72,10 +72,19 @@ export function relevancePrompt(question: string, memories: readonly ScoredUnit[
 }
 
 export interface AbstentionJudge {
-  thresholdsFor(embedderId: string, granularity: string): { thresholds: ThresholdPair; source: AbstentionDecision['thresholdSource'] };
+  thresholdsFor(
+    embedderId: string,
+    granularity: string,
+  ): { thresholds: ThresholdPair; source: AbstentionDecision['thresholdSource'] };
   /** `candidates`: the semantic ranking (its top-1 cosine meets the θ bands); `evidence`: the memories whose words
    * count as lexical evidence (default: the candidates). */
-  decide(query: Query, candidates: readonly ScoredUnit[], index: Pick<MemoryIndex, 'embedder' | 'spec'>, ctx: Ctx, evidence?: readonly ScoredUnit[]): Promise<AbstentionDecision>;
+  decide(
+    query: Query,
+    candidates: readonly ScoredUnit[],
+    index: Pick<MemoryIndex, 'embedder' | 'spec'>,
+    ctx: Ctx,
+    evidence?: readonly ScoredUnit[],
+  ): Promise<AbstentionDecision>;
 }
 
 export function createAbstentionJudge(options: AbstentionOptions): AbstentionJudge {
@@ -87,7 +96,10 @@ export function createAbstentionJudge(options: AbstentionOptions): AbstentionJud
     if (cal) {
       // Cosines of turns and of whole sessions live on different scales: thresholds do not carry over.
       if (cal.granularity !== granularity) {
-        throw new InputError(`thresholds for ${embedderId} were calibrated at ${cal.granularity} granularity, the index is ${granularity}`, options.thresholdsFile);
+        throw new InputError(
+          `thresholds for ${embedderId} were calibrated at ${cal.granularity} granularity, the index is ${granularity}`,
+          options.thresholdsFile,
+        );
       }
       return { thresholds: { high: cal.high, low: cal.low }, source: 'file' };
     }
@@ -98,12 +110,17 @@ export function createAbstentionJudge(options: AbstentionOptions): AbstentionJud
     async decide(query, candidates, index, ctx, evidenceUnits = candidates) {
       const { thresholds, source } = thresholdsFor(index.embedder.id, index.spec.granularity);
       const top = candidates[0];
-      const coverage = options.minCoverage > 0 && top ? lexicalCoverage(query.text, evidenceUnits.slice(0, options.checkTopN)).value : undefined;
+      const coverage =
+        options.minCoverage > 0 && top
+          ? lexicalCoverage(query.text, evidenceUnits.slice(0, options.checkTopN)).value
+          : undefined;
       const base = { thresholds, thresholdSource: source, coverage: coverage ?? null };
       if (!top) return { ...base, noMemory: true, band: 'empty', top1: null, decidedBy: 'threshold' };
       const evidence = coverage === undefined ? undefined : coverage >= options.minCoverage;
-      if (top.score >= thresholds.high && coverage !== 0) return { ...base, noMemory: false, band: 'high', top1: top.score, decidedBy: 'threshold' };
-      if (top.score < thresholds.low && evidence !== true) return { ...base, noMemory: true, band: 'low', top1: top.score, decidedBy: 'threshold' };
+      if (top.score >= thresholds.high && coverage !== 0)
+        return { ...base, noMemory: false, band: 'high', top1: top.score, decidedBy: 'threshold' };
+      if (top.score < thresholds.low && evidence !== true)
+        return { ...base, noMemory: true, band: 'low', top1: top.score, decidedBy: 'threshold' };
       if (options.mode === 'llm') {
         const relevant = await askYesNo(
           strategyClient(ctx, 'abstention'),
@@ -113,7 +130,8 @@ export function createAbstentionJudge(options: AbstentionOptions): AbstentionJud
         );
         return { ...base, noMemory: !relevant, band: 'uncertain', top1: top.score, decidedBy: 'llm' };
       }
-      if (evidence !== undefined) return { ...base, noMemory: !evidence, band: 'uncertain', top1: top.score, decidedBy: 'coverage' };
+      if (evidence !== undefined)
+        return { ...base, noMemory: !evidence, band: 'uncertain', top1: top.score, decidedBy: 'coverage' };
       const mid = (thresholds.high + thresholds.low) / 2;
       return { ...base, noMemory: top.score < mid, band: 'uncertain', top1: top.score, decidedBy: 'midpoint' };
     },
@@ -122,8 +140,20 @@ export function createAbstentionJudge(options: AbstentionOptions): AbstentionJud
 
 /** The decision for a query on an index: the semantic top-1 cosine against θ, the entity-ranked top memories
  * (factual.ts) as evidence (used by the strategy and by the gate). */
-export async function decideAbstention(judge: AbstentionJudge, query: Query, index: MemoryIndex, ctx: Ctx, k = 3): Promise<AbstentionDecision> {
-  return judge.decide(query, await embeddingIndexOf(index).semantic(query.text, k), index, ctx, await entityRanked(query.text, index, k));
+export async function decideAbstention(
+  judge: AbstentionJudge,
+  query: Query,
+  index: MemoryIndex,
+  ctx: Ctx,
+  k = 3,
+): Promise<AbstentionDecision> {
+  return judge.decide(
+    query,
+    await embeddingIndexOf(index).semantic(query.text, k),
+    index,
+    ctx,
+    await entityRanked(query.text, index, k),
+  );
 }
 
 export function noMemoryRetrieval(decision: AbstentionDecision, extraNotes: Record<string, unknown> = {}): Retrieval {
@@ -140,11 +170,21 @@ export function createAbstention(options: AbstentionOptions): Strategy {
       // θ are calibrated on cosines: the decision reads the embedding ranking whatever the first stage (first-stage.ts).
       const cosine = embeddingIndexOf(index);
       const semantic = await cosine.semantic(query.text, k);
-      const ranked = options.baseRanking === 'entity' ? await entityRanked(query.text, index, k) : cosine === index ? semantic : await index.semantic(query.text, k);
+      const ranked =
+        options.baseRanking === 'entity'
+          ? await entityRanked(query.text, index, k)
+          : cosine === index
+            ? semantic
+            : await index.semantic(query.text, k);
       const decision = await judge.decide(query, semantic, index, ctx, ranked);
       const notes = { strategy: 'abstention', contextOrder: 'rank', baseRanking: options.baseRanking };
       if (decision.noMemory) return noMemoryRetrieval(decision, notes);
-      return { units: ranked, noMemory: false, context: renderContext(ranked, 'rank'), notes: { ...notes, abstention: decision } };
+      return {
+        units: ranked,
+        noMemory: false,
+        context: renderContext(ranked, 'rank'),
+        notes: { ...notes, abstention: decision },
+      };
     },
   };
 }

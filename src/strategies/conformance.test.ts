@@ -19,7 +19,12 @@ import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
 const DATA = TEST_DATA_DIR;
 const SESSION_SPEC: IndexSpec = { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true };
-const TURN_SPEC: IndexSpec = { granularity: 'turn', roles: ['user', 'assistant'], includeCaptions: true, speakerPrefix: true };
+const TURN_SPEC: IndexSpec = {
+  granularity: 'turn',
+  roles: ['user', 'assistant'],
+  includeCaptions: true,
+  speakerPrefix: true,
+};
 
 interface Case {
   label: string;
@@ -49,7 +54,12 @@ beforeAll(async () => {
   });
   const lme = await loadDataset({ name: 'longmemeval-s', questionIds: ['gpt4_2655b836'] }, DATA);
   const l = lme.instances[0]!;
-  cases.push({ label: `LongMemEval S ${l.query.id}`, index: createMemoryIndex(l.haystack, SESSION_SPEC, embedder), k: 10, queries: [frozenQuery(l.query.text, l.query.askedAt, l.query.id)] });
+  cases.push({
+    label: `LongMemEval S ${l.query.id}`,
+    index: createMemoryIndex(l.haystack, SESSION_SPEC, embedder),
+    k: 10,
+    queries: [frozenQuery(l.query.text, l.query.askedAt, l.query.id)],
+  });
   const locomo = await loadDataset({ name: 'locomo', limit: 3 }, DATA);
   const c = locomo.instances[0]!;
   cases.push({
@@ -65,12 +75,21 @@ afterAll(async () => {
 });
 
 function llmCtx(): Ctx {
-  const llm = createLlmProvider({ cache: { mode: 'off' }, maxRetries: 0, roles: { strategy: { baseURL: server.baseURL, model: 'fake' } } }, {});
+  const llm = createLlmProvider(
+    { cache: { mode: 'off' }, maxRetries: 0, roles: { strategy: { baseURL: server.baseURL, model: 'fake' } } },
+    {},
+  );
   return { seed: 1, calls: [], llm };
 }
 
 /** Each entry's examples (its modes); an entry without examples runs with empty options. */
-const variants = strategies.list().flatMap((e) => (e.examples ?? [{ label: 'defaults', options: {} }]).map((ex) => ({ name: e.name, label: ex.label, options: ex.options })));
+const variants = strategies.list().flatMap((e) =>
+  (e.examples ?? [{ label: 'defaults', options: {} }]).map((ex) => ({
+    name: e.name,
+    label: ex.label,
+    options: ex.options,
+  })),
+);
 
 describe.each(variants)('strategy $name ($label)', ({ name, options }) => {
   async function build(): Promise<Strategy> {
@@ -100,7 +119,8 @@ describe.each(variants)('strategy $name ($label)', ({ name, options }) => {
         const ids = a.units.map((u) => u.unit.id);
         expect(new Set(ids).size, where).toBe(ids.length);
         for (const id of ids) expect(c.index.unit(id), `${where}: ${id}`).toBeDefined();
-        for (let i = 1; i < a.units.length; i++) expect(a.units[i]!.score, where).toBeLessThanOrEqual(a.units[i - 1]!.score);
+        for (let i = 1; i < a.units.length; i++)
+          expect(a.units[i]!.score, where).toBeLessThanOrEqual(a.units[i - 1]!.score);
         expect(typeof a.context).toBe('string');
         expect(a.context.length, where).toBeGreaterThan(0);
         if (a.noMemory) {
@@ -108,7 +128,10 @@ describe.each(variants)('strategy $name ($label)', ({ name, options }) => {
           expect(a.context).toContain('[NO_RELEVANT_MEMORY]');
         } else {
           // Every returned unit is shown to the reader, with its date.
-          for (const u of a.units) expect(a.context, where).toContain(`[${u.unit.at.slice(0, 4)}/${u.unit.at.slice(5, 7)}/${u.unit.at.slice(8, 10)}`);
+          for (const u of a.units)
+            expect(a.context, where).toContain(
+              `[${u.unit.at.slice(0, 4)}/${u.unit.at.slice(5, 7)}/${u.unit.at.slice(8, 10)}`,
+            );
         }
         expect(a.notes, where).toBeDefined();
         // LLM replies parsed (no silent fallback to the offline rule).
@@ -125,7 +148,10 @@ describe.each(variants)('strategy $name ($label)', ({ name, options }) => {
 describe('offline modes never touch ctx.llm', () => {
   it.for(variants)('$name ($label)', async ({ name, options }, test) => {
     const strategy = await strategies.create(name, options, undefined);
-    test.skip(strategy.mode !== 'offline', `${name} runs in ${strategy.mode} mode with these options: the check is for offline modes`);
+    test.skip(
+      strategy.mode !== 'offline',
+      `${name} runs in ${strategy.mode} mode with these options: the check is for offline modes`,
+    );
     const ctx: Ctx = {
       seed: 1,
       calls: [],

@@ -17,7 +17,10 @@ const AGGREGATION_EN = [
   /\bhow much\b.*\b(?:total|spen[dt]|altogether|combined|in all)\b/iu,
   /\b(?:in total|total number|altogether|combined|in all)\b/iu,
 ];
-const AGGREGATION_ZH = [/哪(?:种|个|些|家|类|位).*(?:最多|最少|更多|更少)/u, /一共|总共|总计|加起来|多少次|几次|多少个|几个|多少种|几种/u];
+const AGGREGATION_ZH = [
+  /哪(?:种|个|些|家|类|位).*(?:最多|最少|更多|更少)/u,
+  /一共|总共|总计|加起来|多少次|几次|多少个|几个|多少种|几种/u,
+];
 
 export function isAggregation(question: string): boolean {
   return [...AGGREGATION_EN, ...AGGREGATION_ZH].some((re) => re.test(question));

@@ -3,13 +3,20 @@
  * English patterns: "Which …first, A or B?", "Did I A before/after B?", "between A and B"; Chinese: "先A还是先B",
  * "A之前/之后…B". Question scaffolding ("did I", "the day I") is stripped so each event reads like a memory.
  */
-const LEAD = /^(?:(?:which|what)\b[^,:]*?\b(?:first|earlier|later|last)\b[^,:]*[,:]\s*|(?:did|do|have|was|were|had)\s+(?:i|we|you)\s+|(?:the\s+)?(?:day|time|date)\s+(?:when\s+|that\s+)?(?:i|we)\s+|when\s+(?:i|we)\s+|i\s+|we\s+|my\s+)/iu;
+const LEAD =
+  /^(?:(?:which|what)\b[^,:]*?\b(?:first|earlier|later|last)\b[^,:]*[,:]\s*|(?:did|do|have|was|were|had)\s+(?:i|we|you)\s+|(?:the\s+)?(?:day|time|date)\s+(?:when\s+|that\s+)?(?:i|we)\s+|when\s+(?:i|we)\s+|i\s+|we\s+|my\s+)/iu;
 
 function clean(event: string): string {
-  let e = event.trim().replace(/[?？。.!！,，]+$/u, '').trim();
+  let e = event
+    .trim()
+    .replace(/[?？。.!！,，]+$/u, '')
+    .trim();
   for (let i = 0; i < 3; i++) e = e.replace(LEAD, '').trim();
   e = e.replace(/^(?:the\s+)?(?:day|time|date)\s+(?:when\s+|that\s+)?(?:i|we)\s+/iu, '').replace(/\s+first$/iu, '');
-  return e.replace(/^(?:是|我|先|在)+/u, '').replace(/(?:的|了|呢|吗)+$/u, '').trim();
+  return e
+    .replace(/^(?:是|我|先|在)+/u, '')
+    .replace(/(?:的|了|呢|吗)+$/u, '')
+    .trim();
 }
 
 export function splitEvents(question: string): string[] {

@@ -4,7 +4,14 @@ import type { MemoryUnit } from '../core/types.ts';
 import { entityBoost, rerankByEntities } from './factual.ts';
 import { countOverlap, extractEntities, textKeys } from './text.ts';
 
-const unit = (id: string, text: string): MemoryUnit => ({ id, sessionId: id, turnIds: [id], role: 'user', text, at: '2023-01-01T00:00:00Z' });
+const unit = (id: string, text: string): MemoryUnit => ({
+  id,
+  sessionId: id,
+  turnIds: [id],
+  role: 'user',
+  text,
+  at: '2023-01-01T00:00:00Z',
+});
 
 describe('factual rerank', () => {
   it('is score × (1 + 0.3 × overlap) (plan §2.3 strategy 1)', () => {
@@ -40,7 +47,13 @@ describe('factual rerank', () => {
 describe('extractEntities', () => {
   it('keeps content words and capitalised phrases, drops question scaffolding', () => {
     expect(extractEntities("What is my cat's name?")).toEqual(['cat', 'name']);
-    expect(extractEntities('When did I visit New York with Anna?')).toEqual(['new york', 'visit', 'new', 'york', 'anna']);
+    expect(extractEntities('When did I visit New York with Anna?')).toEqual([
+      'new york',
+      'visit',
+      'new',
+      'york',
+      'anna',
+    ]);
     expect(extractEntities('Where did I move, and which restaurants did I like?')).toEqual(['move', 'restaur', 'like']);
   });
   it('uses segmented content words for Chinese; a glued word still half-matches its characters', () => {

@@ -65,7 +65,11 @@ export function entityBoost(score: number, overlap: number, weight: number): num
   return score >= 0 ? score * factor : score / factor;
 }
 
-export function rerankByEntities(candidates: readonly ScoredUnit[], entities: readonly string[], weight: number): ScoredUnit[] {
+export function rerankByEntities(
+  candidates: readonly ScoredUnit[],
+  entities: readonly string[],
+  weight: number,
+): ScoredUnit[] {
   const scored = candidates.map((c, rank) => ({
     unit: c.unit,
     score: entityBoost(c.score, countOverlap(entities, unitKeys(c.unit)), weight),
@@ -82,7 +86,13 @@ export function rerankByEntities(candidates: readonly ScoredUnit[], entities: re
  * separates the right memory when SIF cosines are flat (docs/adaptmr-offline.md), so temporal, update and multi-hop
  * build their type-specific steps on it rather than on the bare cosine (`baseRanking: semantic` restores that).
  */
-export async function entityRanked(text: string, index: MemoryIndex, n: number, weight = 0.3, factor = 2): Promise<ScoredUnit[]> {
+export async function entityRanked(
+  text: string,
+  index: MemoryIndex,
+  n: number,
+  weight = 0.3,
+  factor = 2,
+): Promise<ScoredUnit[]> {
   const candidates = await index.semantic(text, Math.ceil(factor * n));
   return rerankByEntities(candidates, extractEntities(text), weight).slice(0, n);
 }
@@ -102,7 +112,9 @@ export function createFactual(options: FactualOptions): Strategy {
     memorise: (index) => memoriseUnitKeys(index.units),
     async retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval> {
       const { entities, fallback } =
-        options.entityWeight > 0 ? await queryEntities(query, options.mode, ctx, 'strategy.factual.entities') : { entities: [] };
+        options.entityWeight > 0
+          ? await queryEntities(query, options.mode, ctx, 'strategy.factual.entities')
+          : { entities: [] };
       const candidates = await index.semantic(query.text, Math.ceil(options.candidateFactor * k));
       const units = rerankByEntities(candidates, entities, options.entityWeight).slice(0, k);
       return {

@@ -14,13 +14,23 @@ beforeAll(async () => {
 afterAll(async () => server.close());
 
 function ctx(): Ctx {
-  return { seed: 1, calls: [], llm: createLlmProvider({ cache: { mode: 'off' }, maxRetries: 0, roles: { strategy: { baseURL: server.baseURL, model: 'm' } } }, {}) };
+  return {
+    seed: 1,
+    calls: [],
+    llm: createLlmProvider(
+      { cache: { mode: 'off' }, maxRetries: 0, roles: { strategy: { baseURL: server.baseURL, model: 'm' } } },
+      {},
+    ),
+  };
 }
 
 describe('LLM steps', () => {
   it('strategy replies are read with the shared lenient JSON parser (fenced or prose-wrapped)', () => {
     expect(parseJsonReply('```json\n{"events": ["a"]}\n```')).toEqual({ ok: true, value: { events: ['a'] } });
-    expect(parseJsonReply('Sure! {"events": ["a", "b"]} hope that helps')).toEqual({ ok: true, value: { events: ['a', 'b'] } });
+    expect(parseJsonReply('Sure! {"events": ["a", "b"]} hope that helps')).toEqual({
+      ok: true,
+      value: { events: ['a', 'b'] },
+    });
     expect(parseJsonReply('no json here')).toEqual({ ok: false });
   });
 
@@ -34,16 +44,21 @@ describe('LLM steps', () => {
     expect(c.calls.map((x) => x.stage)).toEqual(['s0', 's1', 's2', 's3']);
   });
 
-  it('JSON of the wrong shape is reported (the strategy falls back); no JSON at all is the client\'s error', async () => {
+  it("JSON of the wrong shape is reported (the strategy falls back); no JSON at all is the client's error", async () => {
     const c = ctx();
     const schema = z.object({ events: z.array(z.string()) });
     server.enqueue({ text: '{"items": [1]}' });
-    expect(await askJson(strategyClient(c, 't'), c, 'strategy.x', 'p', schema)).toEqual({ ok: false, reply: '{"items": [1]}' });
+    expect(await askJson(strategyClient(c, 't'), c, 'strategy.x', 'p', schema)).toEqual({
+      ok: false,
+      reply: '{"items": [1]}',
+    });
     server.enqueue({ text: 'I cannot do that' });
     await expect(askJson(strategyClient(c, 't'), c, 'strategy.y', 'p', schema)).rejects.toThrow(/no parseable JSON/);
   });
 
   it('mode llm without a strategy LLM fails naming the strategy', () => {
-    expect(() => strategyClient({ seed: 1, calls: [] }, 'temporal')).toThrow(/strategy temporal: mode "llm" needs an LLM/);
+    expect(() => strategyClient({ seed: 1, calls: [] }, 'temporal')).toThrow(
+      /strategy temporal: mode "llm" needs an LLM/,
+    );
   });
 });

@@ -13,8 +13,11 @@ import { parseJsonReply } from '../llm/json-reply.ts';
 import { isYes } from '../llm/yes-no.ts';
 
 export function strategyClient(ctx: Ctx, strategy: string): LlmClient {
-  if (!ctx.llm || !ctx.llm.has('strategy')) {
-    throw new InputError('mode "llm" needs an LLM for role "strategy" (configure one, or set mode: offline)', `strategy ${strategy}`);
+  if (!ctx.llm?.has('strategy')) {
+    throw new InputError(
+      'mode "llm" needs an LLM for role "strategy" (configure one, or set mode: offline)',
+      `strategy ${strategy}`,
+    );
   }
   return ctx.llm.forRole('strategy');
 }
@@ -30,7 +33,14 @@ export async function askJson<T>(
   schema: z.ZodType<T>,
 ): Promise<StepResult<T>> {
   const result = await client.chat(
-    { messages: [{ role: 'user', content: prompt }], temperature: 0, jsonSchema: { name: stage.replace(/[^A-Za-z0-9_-]/gu, '_'), schema: z.toJSONSchema(schema) as Record<string, unknown> } },
+    {
+      messages: [{ role: 'user', content: prompt }],
+      temperature: 0,
+      jsonSchema: {
+        name: stage.replace(/[^A-Za-z0-9_-]/gu, '_'),
+        schema: z.toJSONSchema(schema) as Record<string, unknown>,
+      },
+    },
     { stage, calls: ctx.calls },
   );
   const loose = parseJsonReply(result.text);
@@ -40,12 +50,24 @@ export async function askJson<T>(
 
 /** One YES/NO LLM step (plan: `llm_call(prompt).strip() == "YES"`), read with the project's yes/no rule. */
 export async function askYesNo(client: LlmClient, ctx: Ctx, stage: string, prompt: string): Promise<boolean> {
-  const result = await client.chat({ messages: [{ role: 'user', content: prompt }], temperature: 0, maxTokens: 5 }, { stage, calls: ctx.calls });
+  const result = await client.chat(
+    { messages: [{ role: 'user', content: prompt }], temperature: 0, maxTokens: 5 },
+    { stage, calls: ctx.calls },
+  );
   return isYes(result.text);
 }
 
 /** Plain-text LLM step. */
-export async function askText(client: LlmClient, ctx: Ctx, stage: string, prompt: string, maxTokens = 200): Promise<string> {
-  const result = await client.chat({ messages: [{ role: 'user', content: prompt }], temperature: 0, maxTokens }, { stage, calls: ctx.calls });
+export async function askText(
+  client: LlmClient,
+  ctx: Ctx,
+  stage: string,
+  prompt: string,
+  maxTokens = 200,
+): Promise<string> {
+  const result = await client.chat(
+    { messages: [{ role: 'user', content: prompt }], temperature: 0, maxTokens },
+    { stage, calls: ctx.calls },
+  );
   return result.text.trim();
 }

@@ -14,7 +14,10 @@ describe('multi-hop strategy', () => {
       kind: 'conjunction',
       steps: ['What hobbies does Wang have', 'which hobbies did I mention?'],
     });
-    expect(decomposeOffline('What did I say about the GPS?', 3)).toEqual({ kind: 'keywords', steps: ['What did I say about the GPS?', 'gps'] });
+    expect(decomposeOffline('What did I say about the GPS?', 3)).toEqual({
+      kind: 'keywords',
+      steps: ['What did I say about the GPS?', 'gps'],
+    });
     expect(decomposeOffline('What hobbies does Wang have and which hobbies did I mention?', 1).steps).toHaveLength(1);
   });
 
@@ -26,20 +29,39 @@ describe('multi-hop strategy', () => {
     expect(isAggregation("What is my cat's name?")).toBe(false);
     expect(decomposeOffline('Among the restaurants I asked about, which cuisine did I mention the most?', 3)).toEqual({
       kind: 'aggregation',
-      steps: ['Among the restaurants I asked about, which cuisine did I mention the most?', 'restaurants cuisine', 'restaurants'],
+      steps: [
+        'Among the restaurants I asked about, which cuisine did I mention the most?',
+        'restaurants cuisine',
+        'restaurants',
+      ],
     });
-    expect(decomposeOffline('我提到过的餐厅里，哪种菜系我提到的次数最多？', 4).steps).toEqual(['我提到过的餐厅里，哪种菜系我提到的次数最多？', '餐厅 菜系', '餐厅', '菜系']);
+    expect(decomposeOffline('我提到过的餐厅里，哪种菜系我提到的次数最多？', 4).steps).toEqual([
+      '我提到过的餐厅里，哪种菜系我提到的次数最多？',
+      '餐厅 菜系',
+      '餐厅',
+      '菜系',
+    ]);
   });
 
   it('returns deduplicated memories plus the intermediate reasoning', async () => {
     const s = createMultiHop(MultiHopOptionsSchema.parse({}));
-    const r = await s.retrieve(frozenQuery('Which restaurants in Hangzhou did I ask about and which Sichuan restaurant did you recommend?'), index, 4, offlineCtx());
+    const r = await s.retrieve(
+      frozenQuery('Which restaurants in Hangzhou did I ask about and which Sichuan restaurant did you recommend?'),
+      index,
+      4,
+      offlineCtx(),
+    );
     const hops = r.notes!.hops as { subQuestion: string; answer: string }[];
-    expect(hops.map((h) => h.subQuestion)).toEqual(['Which restaurants in Hangzhou did I ask about', 'which Sichuan restaurant did you recommend?']);
+    expect(hops.map((h) => h.subQuestion)).toEqual([
+      'Which restaurants in Hangzhou did I ask about',
+      'which Sichuan restaurant did you recommend?',
+    ]);
     expect(hops[1]!.answer).toContain('Sichuan restaurant');
     const ids = r.units.map((u) => u.unit.id);
     expect(ids).toEqual(expect.arrayContaining(['M5', 'M7']));
     expect(new Set(ids).size).toBe(ids.length);
-    expect(r.context).toMatch(/Intermediate reasoning:\n1\. Which restaurants in Hangzhou did I ask about → .+\n2\. which Sichuan restaurant did you recommend\? → /);
+    expect(r.context).toMatch(
+      /Intermediate reasoning:\n1\. Which restaurants in Hangzhou did I ask about → .+\n2\. which Sichuan restaurant did you recommend\? → /,
+    );
   });
 });

@@ -29,7 +29,16 @@ import { askJson, askText, strategyClient } from './llm-step.ts';
 import { mmrOrder } from './mmr.ts';
 import { dayOf, monotoneScores, renderContext } from './render.ts';
 import type { Strategy } from '../core/interfaces.ts';
-import { contentWords, countOverlap, extractEntities, memoriseUnitKeys, sentences, unitLower, unitNamedWords, unitSentenceKeys } from './text.ts';
+import {
+  contentWords,
+  countOverlap,
+  extractEntities,
+  memoriseUnitKeys,
+  sentences,
+  unitLower,
+  unitNamedWords,
+  unitSentenceKeys,
+} from './text.ts';
 
 export { decomposeOffline, isAggregation } from './decompose.ts';
 
@@ -89,7 +98,11 @@ export function extractiveAnswer(subQuestion: string, memories: readonly ScoredU
 /** Names that evidence memories of ≥ 2 sessions share, the question does not mention, and some memory outside the
  * evidence mentions (a bridge must lead somewhere), most shared first (at most 3; Chinese words of one character are
  * too ambiguous to bridge). */
-export function bridgeWords(question: string, evidence: readonly ScoredUnit[], haystack: readonly MemoryUnit[]): string[] {
+export function bridgeWords(
+  question: string,
+  evidence: readonly ScoredUnit[],
+  haystack: readonly MemoryUnit[],
+): string[] {
   const asked = new Set(contentWords(question));
   const lowerQ = question.toLowerCase();
   const sessionsOf = new Map<string, Set<string>>();
@@ -125,18 +138,29 @@ function normalised(found: readonly ScoredUnit[]): number[] {
 /** The dated evidence list for aggregation questions (see header): the returned units from the sessions of a
  * decomposition step's evidence (not the bridge's), each as its sentence naming the most question words (else its
  * first). */
-function aggregationLines(units: readonly ScoredUnit[], question: string, evidenceSessions: ReadonlySet<string>): string[] {
+function aggregationLines(
+  units: readonly ScoredUnit[],
+  question: string,
+  evidenceSessions: ReadonlySet<string>,
+): string[] {
   const hits = units
     .filter((u) => evidenceSessions.has(u.unit.sessionId))
     .map((u) => {
       const best = extractiveAnswer(question, [u]);
       const first = sentences(u.unit.text)[0] ?? u.unit.text;
-      return { u, line: best !== 'unknown' ? best : `[${dayOf(u.unit.at)}] ${first.length > 300 ? `${first.slice(0, 300)}…` : first}` };
+      return {
+        u,
+        line:
+          best !== 'unknown' ? best : `[${dayOf(u.unit.at)}] ${first.length > 300 ? `${first.slice(0, 300)}…` : first}`,
+      };
     })
     .sort((a, b) => (a.u.unit.at < b.u.unit.at ? -1 : a.u.unit.at > b.u.unit.at ? 1 : 0));
   if (hits.length === 0) return [];
   const sessions = new Set(hits.map((h) => h.u.unit.sessionId)).size;
-  return [`Collected for the aggregation: ${hits.length} memories in ${sessions} sessions, oldest first:`, ...hits.map((h) => `- ${h.line}`)];
+  return [
+    `Collected for the aggregation: ${hits.length} memories in ${sessions} sessions, oldest first:`,
+    ...hits.map((h) => `- ${h.line}`),
+  ];
 }
 
 export function createMultiHop(options: MultiHopOptions): Strategy {
@@ -151,7 +175,13 @@ export function createMultiHop(options: MultiHopOptions): Strategy {
       let steps = offline.steps;
       notes.decomposition = offline.kind;
       if (options.mode === 'llm') {
-        const reply = await askJson(strategyClient(ctx, 'multi-hop'), ctx, 'strategy.multi-hop.decompose', decomposePrompt(query.text), SubQuestionsSchema);
+        const reply = await askJson(
+          strategyClient(ctx, 'multi-hop'),
+          ctx,
+          'strategy.multi-hop.decompose',
+          decomposePrompt(query.text),
+          SubQuestionsSchema,
+        );
         const subs = reply.ok ? reply.value.subQuestions.map((s) => s.trim()).filter(Boolean) : [];
         if (!reply.ok) notes.llmFallback = `unparsable reply: ${reply.reply}`;
         if (subs.length > 0) {
@@ -174,7 +204,9 @@ export function createMultiHop(options: MultiHopOptions): Strategy {
         const searchText = i === 0 || known.length === 0 || isBridge ? sub : `${sub}\n\nKnown: ${known.join(' | ')}`;
         // The bridge step looks past the evidence it was made from.
         const found = isBridge
-          ? (await baseRanked(options.baseRanking, searchText, index, k + evidenceSoFar.length)).filter((f) => !evidenceSoFar.some((e) => e.unit.id === f.unit.id)).slice(0, k)
+          ? (await baseRanked(options.baseRanking, searchText, index, k + evidenceSoFar.length))
+              .filter((f) => !evidenceSoFar.some((e) => e.unit.id === f.unit.id))
+              .slice(0, k)
           : await baseRanked(options.baseRanking, searchText, index, k);
         const rel = normalised(found);
         found.forEach((f, j) => {
@@ -190,7 +222,12 @@ export function createMultiHop(options: MultiHopOptions): Strategy {
         if (!isBridge) for (const e of evidence) stepEvidence.add(e.unit.sessionId);
         const answer =
           options.mode === 'llm'
-            ? (await askText(strategyClient(ctx, 'multi-hop'), ctx, 'strategy.multi-hop.answer', intermediatePrompt(sub, evidence))) || 'unknown'
+            ? (await askText(
+                strategyClient(ctx, 'multi-hop'),
+                ctx,
+                'strategy.multi-hop.answer',
+                intermediatePrompt(sub, evidence),
+              )) || 'unknown'
             : extractiveAnswer(sub, evidence);
         hops.push({ subQuestion: sub, searchText, found: found.map((f) => f.unit.id), answer });
         if (i === 1 && notes.decomposition !== 'llm' && options.maxHops > 2) {
@@ -202,17 +239,25 @@ export function createMultiHop(options: MultiHopOptions): Strategy {
           }
         }
       }
-      const pool = [...best.values()].sort((a, b) => b.relevance - a.relevance || b.score - a.score || a.firstSeen - b.firstSeen);
+      const pool = [...best.values()].sort(
+        (a, b) => b.relevance - a.relevance || b.score - a.score || a.firstSeen - b.firstSeen,
+      );
       let chosen: typeof pool;
       if (options.merge === 'mmr') {
         const vectors = await index.vectors();
         const position = new Map(index.units.map((u, i) => [u.id, i]));
-        const items = pool.map((p) => ({ sessionId: p.unit.sessionId, relevance: p.relevance, vector: vectors[position.get(p.unit.id) ?? -1] ?? new Float32Array(index.embedder.dim) }));
+        const items = pool.map((p) => ({
+          sessionId: p.unit.sessionId,
+          relevance: p.relevance,
+          vector: vectors[position.get(p.unit.id) ?? -1] ?? new Float32Array(index.embedder.dim),
+        }));
         chosen = mmrOrder(items, k, options.mmrLambda, index.spec.granularity !== 'session').map((i) => pool[i]!);
       } else {
         chosen = [...pool].sort((a, b) => b.score - a.score || a.firstSeen - b.firstSeen).slice(0, k);
       }
-      const units = monotoneScores(chosen.map(({ unit, relevance, score }) => ({ unit, score: options.merge === 'mmr' ? relevance : score })));
+      const units = monotoneScores(
+        chosen.map(({ unit, relevance, score }) => ({ unit, score: options.merge === 'mmr' ? relevance : score })),
+      );
       const trailer = ['Intermediate reasoning:', ...hops.map((h, i) => `${i + 1}. ${h.subQuestion} → ${h.answer}`)];
       if (isAggregation(query.text)) trailer.push(...aggregationLines(units, query.text, stepEvidence));
       notes.hops = hops.map(({ subQuestion, answer, found }) => ({ subQuestion, answer, found: found.length }));

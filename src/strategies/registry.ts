@@ -50,7 +50,8 @@ export const strategies = new Registry<Strategy>('strategy')
   .register({
     name: 'abstention',
     examples: MODES,
-    description: 'top-1 score against θ_high/θ_low with a relevance check between; explicit no-memory (plan §2.3 strategy 5)',
+    description:
+      'top-1 score against θ_high/θ_low with a relevance check between; explicit no-memory (plan §2.3 strategy 5)',
     optionsSchema: AbstentionOptionsSchema,
     create: (o) => createAbstention(o),
   })

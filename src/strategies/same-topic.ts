@@ -70,12 +70,20 @@ export interface SameTopicContext {
 export type TopicReason = 'attribute' | 'entity+change';
 
 /** Why `older` and `newer` are the same topic, or undefined when they are not (see header). */
-export function sameTopic(older: TopicUnit, newer: TopicUnit, cosine: number, ctx: SameTopicContext): TopicReason | undefined {
+export function sameTopic(
+  older: TopicUnit,
+  newer: TopicUnit,
+  cosine: number,
+  ctx: SameTopicContext,
+): TopicReason | undefined {
   for (const f of ctx.queryFamilies) if (older.families.has(f) && newer.families.has(f)) return 'attribute';
   // A question that names an attribute is answered by rule 1 alone: "move to Hangzhou" must not make a job search in
   // Hangzhou an earlier value of the residence.
   if (ctx.queryFamilies.size > 0) return undefined;
-  const shared = ctx.queryEntities.filter((e) => countOverlap([e], older.keys) >= 1 && countOverlap([e], newer.keys) >= 1);
-  if (shared.length > 0 && (ctx.asksCurrent || hasChangeCue(newer.keys)) && cosine >= ctx.medianCosine) return 'entity+change';
+  const shared = ctx.queryEntities.filter(
+    (e) => countOverlap([e], older.keys) >= 1 && countOverlap([e], newer.keys) >= 1,
+  );
+  if (shared.length > 0 && (ctx.asksCurrent || hasChangeCue(newer.keys)) && cosine >= ctx.medianCosine)
+    return 'entity+change';
   return undefined;
 }

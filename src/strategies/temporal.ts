@@ -54,9 +54,19 @@ export function eventPrompt(question: string): string {
   );
 }
 
-async function findEvents(query: Query, mode: 'llm' | 'offline', ctx: Ctx): Promise<{ events: string[]; fallback?: string }> {
+async function findEvents(
+  query: Query,
+  mode: 'llm' | 'offline',
+  ctx: Ctx,
+): Promise<{ events: string[]; fallback?: string }> {
   if (mode === 'offline') return { events: splitEvents(query.text) };
-  const reply = await askJson(strategyClient(ctx, 'temporal'), ctx, 'strategy.temporal.events', eventPrompt(query.text), EventsSchema);
+  const reply = await askJson(
+    strategyClient(ctx, 'temporal'),
+    ctx,
+    'strategy.temporal.events',
+    eventPrompt(query.text),
+    EventsSchema,
+  );
   if (!reply.ok) return { events: splitEvents(query.text), fallback: `unparsable reply: ${reply.reply}` };
   return { events: reply.value.events.map((e) => e.trim()).filter((e) => e.length > 0) };
 }
@@ -72,7 +82,11 @@ export function createTemporal(options: TemporalOptions): Strategy {
       const window: TimeWindow | undefined = findTimeWindow(query.text, query.askedAt);
       let first: ScoredUnit[] = [];
       let path: 'window' | 'events' | 'semantic' = 'semantic';
-      const notes: Record<string, unknown> = { strategy: 'temporal', contextOrder: 'chronological', baseRanking: options.baseRanking };
+      const notes: Record<string, unknown> = {
+        strategy: 'temporal',
+        contextOrder: 'chronological',
+        baseRanking: options.baseRanking,
+      };
       const trailer: string[] = [];
 
       if (window) {

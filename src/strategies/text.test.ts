@@ -22,7 +22,33 @@ function namedEnglishReference(text: string): string[] {
   return [...out];
 }
 
-const piece = fc.constantFrom('Alice', 'Bob', 'New', 'York', 'moved', 'to', 'the', 'Hangzhou', '.', '?', '!', ':', ';', '"', '“', ' ', '  ', '\n', '\u00a0', '\u3000', '\t', 'x', '杭州', 'Dr', '’s');
+const piece = fc.constantFrom(
+  'Alice',
+  'Bob',
+  'New',
+  'York',
+  'moved',
+  'to',
+  'the',
+  'Hangzhou',
+  '.',
+  '?',
+  '!',
+  ':',
+  ';',
+  '"',
+  '“',
+  ' ',
+  '  ',
+  '\n',
+  '\u00a0',
+  '\u3000',
+  '\t',
+  'x',
+  '杭州',
+  'Dr',
+  '’s',
+);
 
 describe('namedWords', () => {
   it('matches the regex definition of "not after sentence punctuation" on any text', () => {
@@ -71,7 +97,30 @@ describe('textKeys', () => {
     expect(changed).toEqual(['İ']);
   });
 
-  const piece = fc.constantFrom('The', 'the', 'THE', 'Running', 'runs', "cat's", 'don’t', 'well-known', 'İstanbul', 'ΟΔΟΣ', 'Σ', '.', 'Χ', ' ', '\n', '杭州', '我搬到', 'Ñandú', 'straße', 'ǅ', '𐐀𐐨', '42');
+  const piece = fc.constantFrom(
+    'The',
+    'the',
+    'THE',
+    'Running',
+    'runs',
+    "cat's",
+    'don’t',
+    'well-known',
+    'İstanbul',
+    'ΟΔΟΣ',
+    'Σ',
+    '.',
+    'Χ',
+    ' ',
+    '\n',
+    '杭州',
+    '我搬到',
+    'Ñandú',
+    'straße',
+    'ǅ',
+    '𐐀𐐨',
+    '42',
+  );
   it('gives the words and lower-cased text of the per-word definition on any text (English, Chinese, Greek sigma, İ)', () => {
     fc.assert(
       fc.property(fc.string({ unit: piece, maxLength: 30 }), (text) => {
@@ -85,7 +134,34 @@ describe('textKeys', () => {
 
   // textKeys scans ASCII words itself and leaves a word with a non-ASCII code unit in or next to it to the regex:
   // the pieces put every kind of code unit at a word's start, middle and end.
-  const edge = fc.constantFrom('cafe', 'e\u0301', '\u0301', 'é', 'É', '😀', '𠀀', '\ud83d', '\udc00', '-', "'", '’', '“', '\u00a0', 'a-', "x'", 'b’', ',', '_', '9', 'Z', '我', 'ǅ', 'Ⅻ', '²', ' ');
+  const edge = fc.constantFrom(
+    'cafe',
+    'e\u0301',
+    '\u0301',
+    'é',
+    'É',
+    '😀',
+    '𠀀',
+    '\ud83d',
+    '\udc00',
+    '-',
+    "'",
+    '’',
+    '“',
+    '\u00a0',
+    'a-',
+    "x'",
+    'b’',
+    ',',
+    '_',
+    '9',
+    'Z',
+    '我',
+    'ǅ',
+    'Ⅻ',
+    '²',
+    ' ',
+  );
   it('gives the regex words next to non-ASCII letters, marks, digits, symbols and lone surrogates', () => {
     fc.assert(
       fc.property(fc.string({ unit: edge, maxLength: 24 }), (text) => {
@@ -111,7 +187,27 @@ describe('textKeys', () => {
 });
 
 describe('extractEntities limit', () => {
-  const piece = fc.constantFrom('Alice', 'Bob', 'New', 'York', 'moved', 'to', 'the', 'Hangzhou', 'restaurant', 'cats', '.', ' ', '  ', '\n', '杭州', '我的猫叫什么名字', '西湖区', 'Dr', '’s');
+  const piece = fc.constantFrom(
+    'Alice',
+    'Bob',
+    'New',
+    'York',
+    'moved',
+    'to',
+    'the',
+    'Hangzhou',
+    'restaurant',
+    'cats',
+    '.',
+    ' ',
+    '  ',
+    '\n',
+    '杭州',
+    '我的猫叫什么名字',
+    '西湖区',
+    'Dr',
+    '’s',
+  );
   it('is the first n entities of the full list, for any n', () => {
     fc.assert(
       fc.property(fc.string({ unit: piece, maxLength: 40 }), fc.integer({ min: 0, max: 10 }), (text, n) => {
@@ -132,8 +228,19 @@ function entitiesReference(text: string): string[] {
     if (!/^\p{Lu}/u.test(w)) continue;
     const sentenceStart = words[i]!.index === 0 || /[.?!]\s*$/u.test(text.slice(0, words[i]!.index));
     let j = i;
-    while (j + 1 < words.length && /^\p{Lu}/u.test(words[j + 1]![0]) && /^\s+$/u.test(text.slice(words[j]!.index + words[j]![0].length, words[j + 1]!.index))) j++;
-    if (j > i && !sentenceStart) add(words.slice(i, j + 1).map((m) => normaliseWord(m[0])).join(' '));
+    while (
+      j + 1 < words.length &&
+      /^\p{Lu}/u.test(words[j + 1]![0]) &&
+      /^\s+$/u.test(text.slice(words[j]!.index + words[j]![0].length, words[j + 1]!.index))
+    )
+      j++;
+    if (j > i && !sentenceStart)
+      add(
+        words
+          .slice(i, j + 1)
+          .map((m) => normaliseWord(m[0]))
+          .join(' '),
+      );
   }
   for (const m of words) {
     const raw = normaliseEnglish(m[0].toLowerCase());
@@ -145,8 +252,38 @@ function entitiesReference(text: string): string[] {
 
 describe('extractEntities phrases', () => {
   // Token edges WORD draws (a capital inside "iPhone", after "x-" or "O’", hyphen and apostrophe runs, digits).
-  const piece = fc.constantFrom('Alice', 'Bob', 'New', 'York', 'iPhone', 'x-Ray', '-', '--', '’', "'", 'O’Neil', 'McDonald', '42', '4B', 'Éva', 'ÉVA',
-    'Σ', 'İstanbul', 'moved', 'the', ' ', '  ', '\n', '\u00a0', '.', '?', ',', '杭州', 'Dr', '’s');
+  const piece = fc.constantFrom(
+    'Alice',
+    'Bob',
+    'New',
+    'York',
+    'iPhone',
+    'x-Ray',
+    '-',
+    '--',
+    '’',
+    "'",
+    'O’Neil',
+    'McDonald',
+    '42',
+    '4B',
+    'Éva',
+    'ÉVA',
+    'Σ',
+    'İstanbul',
+    'moved',
+    'the',
+    ' ',
+    '  ',
+    '\n',
+    '\u00a0',
+    '.',
+    '?',
+    ',',
+    '杭州',
+    'Dr',
+    '’s',
+  );
   it('finds the phrases and words of the all-words definition on any text', () => {
     fc.assert(
       fc.property(fc.string({ unit: piece, maxLength: 40 }), (text) => {

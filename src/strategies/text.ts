@@ -14,16 +14,20 @@ import { ENGLISH_STOPWORDS } from '../index/tokenizers.ts';
 
 /** Question scaffolding that carries no topic ("what did I say about…"). */
 const QUESTION_WORDS: ReadonlySet<string> = new Set(
-  ('what when where which who whom whose why how many much did does do tell remember mentioned mention said say ' +
+  (
+    'what when where which who whom whose why how many much did does do tell remember mentioned mention said say ' +
     'ever know recall remind last first time ago currently current now still previously recently yes among ask asked ' +
-    'talk talked told').split(' '),
+    'talk talked told'
+  ).split(' '),
 );
 /** Han characters and words that are grammar, not topic (pronouns, particles, question and measure words). */
 const HAN_FUNCTION = new Set([
   ...'我你他她它们的了吗呢吧啊是在有没什么哪谁怎样么个这那和与跟过说到就都也还要会能想种次',
-  ...('我的 你的 我们 你们 他们 什么 怎么 怎样 哪里 哪儿 哪个 哪些 哪种 为什么 多少 几个 一下 一个 一只 一些 一种 ' +
+  ...(
+    '我的 你的 我们 你们 他们 什么 怎么 怎样 哪里 哪儿 哪个 哪些 哪种 为什么 多少 几个 一下 一个 一只 一些 一种 ' +
     '这个 那个 我是 过的 还是 是不是 有没有 时候 可以 已经 就是 提到 说过 告诉 知道 记得 现在 最近 最多 最少 一共 总共 ' +
-    '次数 数量 里 上 中 一家 一次 很 非常 不错 好的 谢谢 可能 应该 需要').split(' '),
+    '次数 数量 里 上 中 一家 一次 很 非常 不错 好的 谢谢 可能 应该 需要'
+  ).split(' '),
 ]);
 
 const HAN_RUN = /\p{Script=Han}+/gu;
@@ -80,7 +84,8 @@ export function contentWords(text: string): string[] {
   const out = new Set<string>();
   for (const m of text.matchAll(WORD)) {
     const raw = normaliseEnglish(m[0].toLowerCase());
-    if (/\p{Script=Han}/u.test(raw) || raw.length < 3 || ENGLISH_STOPWORDS.has(raw) || QUESTION_WORDS.has(raw)) continue;
+    if (/\p{Script=Han}/u.test(raw) || raw.length < 3 || ENGLISH_STOPWORDS.has(raw) || QUESTION_WORDS.has(raw))
+      continue;
     out.add(raw);
   }
   for (const w of hanWords(text)) out.add(w);
@@ -117,8 +122,18 @@ export function extractEntities(text: string, limit = Infinity): string[] {
     const start = caps[i]!.index;
     const sentenceStart = start === 0 || follows(text, start, '.?!');
     let j = i;
-    while (j + 1 < caps.length && WHITESPACE_ONLY.test(text.slice(caps[j]!.index + caps[j]![0].length, caps[j + 1]!.index))) j++;
-    if (j > i && !sentenceStart) add(caps.slice(i, j + 1).map((m) => normaliseWord(m[0])).join(' '));
+    while (
+      j + 1 < caps.length &&
+      WHITESPACE_ONLY.test(text.slice(caps[j]!.index + caps[j]![0].length, caps[j + 1]!.index))
+    )
+      j++;
+    if (j > i && !sentenceStart)
+      add(
+        caps
+          .slice(i, j + 1)
+          .map((m) => normaliseWord(m[0]))
+          .join(' '),
+      );
   }
   // Then content words in text order, read lazily: the scan stops at the limit.
   if (found.length < limit) {
@@ -210,7 +225,10 @@ export function unitNamedWords(unit: { text: string }): readonly string[] {
  * haystack before any question, so a question's latency is its own work (plan experiment 5). `run`s that come first
  * build the same keys lazily; building them here changes nothing they return.
  */
-export function memoriseUnitKeys(units: readonly { text: string }[], parts: { sentences?: boolean; names?: boolean } = {}): void {
+export function memoriseUnitKeys(
+  units: readonly { text: string }[],
+  parts: { sentences?: boolean; names?: boolean } = {},
+): void {
   for (const u of units) {
     unitKeys(u);
     if (parts.sentences) unitSentenceKeys(u);

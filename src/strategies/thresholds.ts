@@ -32,7 +32,10 @@ export const CalibrationEntrySchema = z.object({
 export type CalibrationEntry = z.infer<typeof CalibrationEntrySchema>;
 
 /** The calibration file: entries keyed by embedder id. */
-export const ThresholdsFileSchema = z.object({ version: z.literal(1), embedders: z.record(z.string(), CalibrationEntrySchema) });
+export const ThresholdsFileSchema = z.object({
+  version: z.literal(1),
+  embedders: z.record(z.string(), CalibrationEntrySchema),
+});
 export type ThresholdsFile = z.infer<typeof ThresholdsFileSchema>;
 
 export function readThresholdsFile(path: string): ThresholdsFile {

@@ -31,10 +31,11 @@ describe('findTimeWindow', () => {
     expect([w!.startDay, w!.endDay]).toEqual([start, end]);
   });
 
-  it.each(['Which happened first, the trip or the party?', 'How many days passed between X and Y?', 'What is my cat called?'])(
-    'no window in %s',
-    (text) => expect(findTimeWindow(text, ASKED)).toBeUndefined(),
-  );
+  it.each([
+    'Which happened first, the trip or the party?',
+    'How many days passed between X and Y?',
+    'What is my cat called?',
+  ])('no window in %s', (text) => expect(findTimeWindow(text, ASKED)).toBeUndefined());
 
   it('compares at day precision: a session later on the question day is inside "today"', () => {
     const w = findTimeWindow('What did I do today?', '2023-05-30T08:00:00Z')!;
@@ -57,9 +58,12 @@ describe('the Chinese forms of the plan (asked 2023-08-20, after M8)', () => {
     expect([w?.startDay, w?.endDay]).toEqual([start, end]);
   });
 
-  it.each(['我是几月几日搬到杭州的？', '我几号搬的家？', '我是先开始跑步还是先搬到杭州的？'])('no window in %s (it asks for a date, or compares events)', (text) => {
-    expect(findTimeWindow(text, AT)).toBeUndefined();
-  });
+  it.each(['我是几月几日搬到杭州的？', '我几号搬的家？', '我是先开始跑步还是先搬到杭州的？'])(
+    'no window in %s (it asks for a date, or compares events)',
+    (text) => {
+      expect(findTimeWindow(text, AT)).toBeUndefined();
+    },
+  );
 
   it('先…还是先… splits into the two events', () => {
     expect(splitEvents('我是先开始跑步还是先搬到杭州的？')).toEqual(['开始跑步', '搬到杭州']);

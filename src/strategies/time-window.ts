@@ -55,7 +55,11 @@ function yearWindow(y: number): [number, number] {
 const UNIT_TOLERANCE: Record<string, number> = { day: 1, week: 3, month: 15, year: 182 };
 
 /** The days one parsed date component pins down (month/year granularity when the day is not given). */
-function componentWindow(c: Chrono.ParsedComponents, asked: number, agoUnit: string | undefined): [number, number] | undefined {
+function componentWindow(
+  c: Chrono.ParsedComponents,
+  asked: number,
+  agoUnit: string | undefined,
+): [number, number] | undefined {
   const day = dayStart(c.date().toISOString());
   if (c.isCertain('day') || c.isCertain('weekday')) {
     const tol = agoUnit ? (UNIT_TOLERANCE[agoUnit] ?? 0) : 0;
@@ -84,12 +88,41 @@ function chronoWindow(result: Chrono.ParsedResult, asked: number): [number, numb
 }
 
 const FAR_PAST = Date.UTC(1900, 0, 1);
-const EN_NUM: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, few: 3, couple: 2 };
+const EN_NUM: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  few: 3,
+  couple: 2,
+};
 /** "in the past three months", "over the last 2 weeks", "the past year": a span ending at the question date
  * (chrono reads these as the single unit N back). */
-const EN_SPAN = /\b(past|last)\s+(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple)\s+(?:of\s+)?(days?|weeks?|months?|years?)\b/iu;
+const EN_SPAN =
+  /\b(past|last)\s+(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple)\s+(?:of\s+)?(days?|weeks?|months?|years?)\b/iu;
 
-const ZH_NUM: Record<string, number> = { 一: 1, 两: 2, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10, 半: 0.5 };
+const ZH_NUM: Record<string, number> = {
+  一: 1,
+  两: 2,
+  二: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  七: 7,
+  八: 8,
+  九: 9,
+  十: 10,
+  半: 0.5,
+};
 
 /** 1–12 written with digits or Chinese numerals (三, 十, 十二). */
 function zhMonthNumber(text: string): number {
@@ -158,9 +191,27 @@ const ZH_RULES: { re: RegExp; window: (asked: Date, m: RegExpExecArray) => [numb
       return [center - tol, center + tol];
     },
   },
-  { re: /前天/u, window: (d) => { const t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - 2 * DAY_MS; return [t, t]; } },
-  { re: /昨天/u, window: (d) => { const t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - DAY_MS; return [t, t]; } },
-  { re: /今天/u, window: (d) => { const t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()); return [t, t]; } },
+  {
+    re: /前天/u,
+    window: (d) => {
+      const t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - 2 * DAY_MS;
+      return [t, t];
+    },
+  },
+  {
+    re: /昨天/u,
+    window: (d) => {
+      const t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - DAY_MS;
+      return [t, t];
+    },
+  },
+  {
+    re: /今天/u,
+    window: (d) => {
+      const t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+      return [t, t];
+    },
+  },
 ];
 
 export function findTimeWindow(text: string, askedAt: string): TimeWindow | undefined {
@@ -201,7 +252,11 @@ export function findTimeWindow(text: string, askedAt: string): TimeWindow | unde
       let w = chronoWindow(r, asked);
       // "before X" / "after X" / "since X": the window is the side of X the question points at.
       const lead = /\b(before|after|since|until|prior to)\s*$/iu.exec(rest.slice(0, r.index))?.[1]?.toLowerCase();
-      if (w && lead) w = lead === 'before' || lead === 'until' || lead === 'prior to' ? [FAR_PAST, w[0] - DAY_MS] : [w[1] + (lead === 'after' ? DAY_MS : 0), askedDay];
+      if (w && lead)
+        w =
+          lead === 'before' || lead === 'until' || lead === 'prior to'
+            ? [FAR_PAST, w[0] - DAY_MS]
+            : [w[1] + (lead === 'after' ? DAY_MS : 0), askedDay];
       if (w) {
         spans.push(w);
         expressions.push(lead ? `${lead} ${r.text}` : r.text);

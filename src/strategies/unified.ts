@@ -16,7 +16,12 @@ export function createUnified(): Strategy {
     mode: 'offline',
     async retrieve(query: Query, index: MemoryIndex, k: number, _ctx: Ctx): Promise<Retrieval> {
       const units = await index.semantic(query.text, k);
-      return { units, noMemory: false, context: renderContext(units, 'rank'), notes: { strategy: 'unified', contextOrder: 'rank' } };
+      return {
+        units,
+        noMemory: false,
+        context: renderContext(units, 'rank'),
+        notes: { strategy: 'unified', contextOrder: 'rank' },
+      };
     },
   };
 }

@@ -58,4 +58,3 @@ export function leaderClusters(vectors: readonly Float32Array[], threshold: numb
   }
   return clusters;
 }
-

@@ -9,7 +9,11 @@ import { frozenQuery, offlineCtx } from './testing/fixtures.ts';
 import { createUpdate, leaderClusters, MAX_PAIRS, pairwiseCosines, UpdateOptionsSchema } from './update.ts';
 
 const SPEC: IndexSpec = { granularity: 'session', roles: ['user'], includeCaptions: true };
-const s = (id: string, at: string, text: string): Session => ({ id, at, turns: [{ id: `${id}#1`, sessionId: id, index: 0, role: 'user', text, at }] });
+const s = (id: string, at: string, text: string): Session => ({
+  id,
+  at,
+  turns: [{ id: `${id}#1`, sessionId: id, index: 0, role: 'user', text, at }],
+});
 const HAYSTACK = [
   s('old', '2023-01-05T10:00:00Z', 'My favorite color is blue.'),
   s('cat', '2023-02-01T10:00:00Z', 'I adopted a kitten from the shelter last weekend.'),
@@ -31,32 +35,57 @@ describe('update strategy', () => {
   });
 
   it('offline (newer wins): keeps the newest, drops the older, annotates (plan rule: cosine ≥ 0.85, no padding)', async () => {
-    const r = await createUpdate(UpdateOptionsSchema.parse({ similarity: 'cosine', padToK: false })).retrieve(q, index, 5, offlineCtx());
+    const r = await createUpdate(UpdateOptionsSchema.parse({ similarity: 'cosine', padToK: false })).retrieve(
+      q,
+      index,
+      5,
+      offlineCtx(),
+    );
     expect(r.units.map((u) => u.unit.id)).toEqual(['new', 'cat']);
     expect(r.notes).toMatchObject({ merged: [{ kept: 'new', superseded: ['old'], decidedBy: 'newer-wins' }] });
-    expect(r.context).toContain('My favorite color is green. (updated on 2023-04-20; previously [2023-01-05]: My favorite color is blue.)');
+    expect(r.context).toContain(
+      'My favorite color is green. (updated on 2023-04-20; previously [2023-01-05]: My favorite color is blue.)',
+    );
     // The merged unit carries its cluster's best score, so the list stays best first.
     expect(r.units[0]!.score).toBeGreaterThanOrEqual(r.units[1]!.score);
   });
 
   it('padToK: the superseded unit follows its current value (default), or every resolved unit (superseded: end)', async () => {
-    const r = await createUpdate(UpdateOptionsSchema.parse({ similarity: 'cosine' })).retrieve(q, index, 5, offlineCtx());
+    const r = await createUpdate(UpdateOptionsSchema.parse({ similarity: 'cosine' })).retrieve(
+      q,
+      index,
+      5,
+      offlineCtx(),
+    );
     expect(r.units.map((u) => u.unit.id)).toEqual(['new', 'old', 'cat']);
     expect(r.context).toContain('My favorite color is blue. (superseded on 2023-04-20)');
-    const end = await createUpdate(UpdateOptionsSchema.parse({ similarity: 'cosine', superseded: 'end' })).retrieve(q, index, 5, offlineCtx());
+    const end = await createUpdate(UpdateOptionsSchema.parse({ similarity: 'cosine', superseded: 'end' })).retrieve(
+      q,
+      index,
+      5,
+      offlineCtx(),
+    );
     expect(end.units.map((u) => u.unit.id)).toEqual(['new', 'cat', 'old']);
   });
 
   it('topic similarity (default): a shared question entity and a question about the current value merge the pair; the kitten stays apart', async () => {
     const r = await createUpdate(UpdateOptionsSchema.parse({})).retrieve(q, index, 5, offlineCtx());
-    expect(r.notes).toMatchObject({ similarity: 'topic', merged: [{ kept: 'new', superseded: ['old'], reason: 'entity+change' }] });
+    expect(r.notes).toMatchObject({
+      similarity: 'topic',
+      merged: [{ kept: 'new', superseded: ['old'], reason: 'entity+change' }],
+    });
     expect(r.units.map((u) => u.unit.id)).toEqual(['new', 'old', 'cat']);
     // Without "now" and without a change cue in the newer memory, two values are not taken for an update.
-    const plain = await createUpdate(UpdateOptionsSchema.parse({})).retrieve(frozenQuery('What is my favorite color?'), index, 5, offlineCtx());
+    const plain = await createUpdate(UpdateOptionsSchema.parse({})).retrieve(
+      frozenQuery('What is my favorite color?'),
+      index,
+      5,
+      offlineCtx(),
+    );
     expect(plain.notes).toMatchObject({ merged: [] });
   });
 
-  it('quantile similarity (default): merges only the haystack\'s most similar pairs', async () => {
+  it("quantile similarity (default): merges only the haystack's most similar pairs", async () => {
     const filler = [
       'We went hiking in the mountains and saw a waterfall.',
       'The quarterly budget report is due on Friday.',
@@ -68,15 +97,28 @@ describe('update strategy', () => {
       'The dentist said I need a filling.',
     ].map((t, i) => s(`f${i}`, `2023-03-0${i + 1}T10:00:00Z`, t));
     const big = createMemoryIndex([...HAYSTACK, ...filler], SPEC, createWinkSifEmbedder());
-    const r = await createUpdate(UpdateOptionsSchema.parse({ similarity: 'quantile', padToK: false })).retrieve(q, big, 5, offlineCtx());
+    const r = await createUpdate(UpdateOptionsSchema.parse({ similarity: 'quantile', padToK: false })).retrieve(
+      q,
+      big,
+      5,
+      offlineCtx(),
+    );
     expect(r.notes).toMatchObject({ similarity: 'quantile', merged: [{ kept: 'new', superseded: ['old'] }] });
     expect(r.units).toHaveLength(5);
   });
 
   it('llm mode: a NO from the update check keeps both units, unannotated', async () => {
-    const llm = createLlmProvider({ cache: { mode: 'off' }, maxRetries: 0, roles: { strategy: { baseURL: server.baseURL, model: 'fake' } } }, {});
+    const llm = createLlmProvider(
+      { cache: { mode: 'off' }, maxRetries: 0, roles: { strategy: { baseURL: server.baseURL, model: 'fake' } } },
+      {},
+    );
     const ctx: Ctx = { seed: 1, calls: [], llm };
-    const r = await createUpdate(UpdateOptionsSchema.parse({ mode: 'llm', similarity: 'cosine' })).retrieve(q, index, 5, ctx);
+    const r = await createUpdate(UpdateOptionsSchema.parse({ mode: 'llm', similarity: 'cosine' })).retrieve(
+      q,
+      index,
+      5,
+      ctx,
+    );
     expect(new Set(r.units.map((u) => u.unit.id))).toEqual(new Set(['new', 'old', 'cat']));
     expect(r.context).not.toContain('updated on');
     expect(ctx.calls.map((c) => c.stage)).toEqual(['strategy.update.check']);

@@ -81,11 +81,22 @@ function snippet(text: string, n: number): string {
 }
 
 type Ranked = ScoredUnit & { rank: number };
-const byTimeDesc = (a: Ranked, b: Ranked): number => (a.unit.at > b.unit.at ? -1 : a.unit.at < b.unit.at ? 1 : a.rank - b.rank);
+const byTimeDesc = (a: Ranked, b: Ranked): number =>
+  a.unit.at > b.unit.at ? -1 : a.unit.at < b.unit.at ? 1 : a.rank - b.rank;
 
 /** Candidates: the question's ranking, plus the attribute family's own search when the question names one. */
-async function candidatesFor(query: Query, index: MemoryIndex, k: number, options: UpdateOptions): Promise<{ list: Ranked[]; families: Set<string> }> {
-  const list: ScoredUnit[] = await baseRanked(options.baseRanking, query.text, index, Math.ceil(options.candidateFactor * k));
+async function candidatesFor(
+  query: Query,
+  index: MemoryIndex,
+  k: number,
+  options: UpdateOptions,
+): Promise<{ list: Ranked[]; families: Set<string> }> {
+  const list: ScoredUnit[] = await baseRanked(
+    options.baseRanking,
+    query.text,
+    index,
+    Math.ceil(options.candidateFactor * k),
+  );
   const families = options.similarity === 'topic' ? familiesOf(textKeys(query.text)) : new Set<string>();
   if (families.size > 0) {
     const seen = new Set(list.map((c) => c.unit.id));
@@ -122,9 +133,15 @@ export function createUpdate(options: UpdateOptions): Strategy {
       if (options.similarity === 'topic') {
         const topics = candidates.map((c) => topicUnit(c.unit));
         const pairCos: number[] = [];
-        for (let i = 0; i < vecs.length; i++) for (let j = i + 1; j < vecs.length; j++) pairCos.push(dot(vecs[i]!, vecs[j]!));
+        for (let i = 0; i < vecs.length; i++)
+          for (let j = i + 1; j < vecs.length; j++) pairCos.push(dot(vecs[i]!, vecs[j]!));
         const medianCosine = sortedQuantile(Float64Array.from(pairCos).sort(), 0.5) ?? Infinity;
-        const topicCtx = { asksCurrent: asksCurrent(query.text), queryFamilies: families, queryEntities: extractEntities(query.text), medianCosine };
+        const topicCtx = {
+          asksCurrent: asksCurrent(query.text),
+          queryFamilies: families,
+          queryEntities: extractEntities(query.text),
+          medianCosine,
+        };
         // Connected components of the same-topic links, each listed in rank order (leader = best ranked).
         const parent = candidates.map((_, i) => i);
         const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
@@ -149,7 +166,10 @@ export function createUpdate(options: UpdateOptions): Strategy {
         };
         clusters = [...groups.values()].flatMap(cut).sort((a, b) => a[0]! - b[0]!);
       } else {
-        const t = options.similarity === 'quantile' ? (sortedQuantile(pairwiseCosines(all), options.pairQuantile) ?? Infinity) : options.clusterThreshold;
+        const t =
+          options.similarity === 'quantile'
+            ? (sortedQuantile(pairwiseCosines(all), options.pairQuantile) ?? Infinity)
+            : options.clusterThreshold;
         threshold = Number.isFinite(t) ? t : null;
         clusters = leaderClusters(vecs, t);
       }
@@ -158,18 +178,29 @@ export function createUpdate(options: UpdateOptions): Strategy {
       const blocks: { key: number; units: Ranked[] }[] = [];
       const late: Ranked[] = [];
       const annotations: Record<string, string> = {};
-      const merged: { kept: string; superseded: string[]; decidedBy: 'llm' | 'newer-wins'; reason?: TopicReason }[] = [];
+      const merged: { kept: string; superseded: string[]; decidedBy: 'llm' | 'newer-wins'; reason?: TopicReason }[] =
+        [];
       const notMerged: string[][] = [];
       for (const cluster of clusters) {
         const members = cluster.map((i) => candidates[i]!);
         const byTime = [...members].sort(byTimeDesc);
         const newest = byTime[0]!;
         // The oldest value: the oldest unit of another session than the newest (units of one session are one value).
-        const oldest = [...byTime].reverse().find((m) => m.unit.sessionId !== newest.unit.sessionId) ?? byTime[byTime.length - 1]!;
-        const distinctValues = new Set(members.map((m) => m.unit.sessionId)).size > 1 && new Set(members.map((m) => dayOf(m.unit.at))).size > 1;
+        const oldest =
+          [...byTime].reverse().find((m) => m.unit.sessionId !== newest.unit.sessionId) ?? byTime[byTime.length - 1]!;
+        const distinctValues =
+          new Set(members.map((m) => m.unit.sessionId)).size > 1 &&
+          new Set(members.map((m) => dayOf(m.unit.at))).size > 1;
         const isUpdate =
           distinctValues &&
-          (options.mode === 'llm' ? await askYesNo(strategyClient(ctx, 'update'), ctx, 'strategy.update.check', updatePrompt(newest.unit, oldest.unit)) : true);
+          (options.mode === 'llm'
+            ? await askYesNo(
+                strategyClient(ctx, 'update'),
+                ctx,
+                'strategy.update.check',
+                updatePrompt(newest.unit, oldest.unit),
+              )
+            : true);
         if (!isUpdate) {
           for (const m of members) blocks.push({ key: m.rank, units: [m] });
           if (members.length > 1) notMerged.push(members.map((m) => m.unit.id));
@@ -179,11 +210,22 @@ export function createUpdate(options: UpdateOptions): Strategy {
         // Units of the newest unit's own session are the current value too (a turn does not supersede its session).
         const current = byTime.filter((m) => m.unit.sessionId === newest.unit.sessionId);
         const older = byTime.filter((m) => m.unit.sessionId !== newest.unit.sessionId);
-        annotations[newest.unit.id] = `(updated on ${dayOf(newest.unit.at)}; previously [${dayOf(oldest.unit.at)}]: ${snippet(oldest.unit.text, options.previousChars)})`;
-        const reason = members.flatMap((a) => members.map((b) => reasons[`${a.unit.id}|${b.unit.id}`])).find((r) => r !== undefined);
-        merged.push({ kept: newest.unit.id, superseded: older.map((m) => m.unit.id), decidedBy: options.mode === 'llm' ? 'llm' : 'newer-wins', ...(reason ? { reason } : {}) });
+        annotations[newest.unit.id] =
+          `(updated on ${dayOf(newest.unit.at)}; previously [${dayOf(oldest.unit.at)}]: ${snippet(oldest.unit.text, options.previousChars)})`;
+        const reason = members
+          .flatMap((a) => members.map((b) => reasons[`${a.unit.id}|${b.unit.id}`]))
+          .find((r) => r !== undefined);
+        merged.push({
+          kept: newest.unit.id,
+          superseded: older.map((m) => m.unit.id),
+          decidedBy: options.mode === 'llm' ? 'llm' : 'newer-wins',
+          ...(reason ? { reason } : {}),
+        });
         for (const m of older) annotations[m.unit.id] = `(superseded on ${dayOf(newest.unit.at)})`;
-        const block: Ranked[] = [{ ...newest, score: leader.score }, ...current.slice(1).sort((a, b) => a.rank - b.rank)];
+        const block: Ranked[] = [
+          { ...newest, score: leader.score },
+          ...current.slice(1).sort((a, b) => a.rank - b.rank),
+        ];
         if (options.padToK && options.superseded === 'follow') block.push(...older);
         else if (options.padToK) late.push(...older);
         blocks.push({ key: leader.rank, units: block });
@@ -192,7 +234,9 @@ export function createUpdate(options: UpdateOptions): Strategy {
       late.sort((a, b) => a.rank - b.rank);
       const ordered = [...blocks.flatMap((b) => b.units), ...late].slice(0, k);
       const units = monotoneScores(ordered.map(({ unit, score }) => ({ unit, score })));
-      const keptAnnotations = Object.fromEntries(units.filter((u) => annotations[u.unit.id]).map((u) => [u.unit.id, annotations[u.unit.id]!]));
+      const keptAnnotations = Object.fromEntries(
+        units.filter((u) => annotations[u.unit.id]).map((u) => [u.unit.id, annotations[u.unit.id]!]),
+      );
       return {
         units,
         noMemory: false,

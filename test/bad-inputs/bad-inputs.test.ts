@@ -73,14 +73,20 @@ describe('malformed-input corpus', () => {
   it('has at least 60 cases, uniquely named, across every area', () => {
     expect(CASES.length).toBeGreaterThanOrEqual(60);
     expect(new Set(CASES.map((c) => c.name)).size).toBe(CASES.length);
-    expect(new Set(CASES.map((c) => c.area))).toEqual(new Set(['config', 'dataset', 'flags', 'paths', 'results', 'model', 'api']));
+    expect(new Set(CASES.map((c) => c.area))).toEqual(
+      new Set(['config', 'dataset', 'flags', 'paths', 'results', 'model', 'api']),
+    );
   });
 
   it.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
     const o = outcomes.get(c.name)!;
     const context = `stderr:\n${o.stderr}\nstdout:\n${o.stdout.slice(0, 2000)}`;
     expect(firstLine(o.stderr), context).toMatch(c.first);
-    if (c.errorLine) expect(o.stderr.split('\n').filter((l) => l.startsWith('error:')), context).toEqual([expect.stringMatching(c.errorLine)]);
+    if (c.errorLine)
+      expect(
+        o.stderr.split('\n').filter((l) => l.startsWith('error:')),
+        context,
+      ).toEqual([expect.stringMatching(c.errorLine)]);
     expect(o.code, context).toBe(c.exit);
     expect(o.stderr, context).not.toMatch(/^\s{4}at /mu);
     expect(o.stderr + o.stdout).not.toContain(SECRET_KEY);

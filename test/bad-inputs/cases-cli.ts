@@ -20,10 +20,12 @@ function validRun(methods?: string) {
 /** A regular file to put paths under: anything below it fails with ENOTDIR (or EEXIST for mkdir -p). */
 const FILE = 'a-file.txt';
 const under = (c: CaseContext, rel: string): string => join(c.dir, FILE, rel);
-const withFile = (more?: (c: CaseContext) => void | Promise<void>) => async (c: CaseContext): Promise<void> => {
-  put(c, FILE, 'a regular file');
-  await more?.(c);
-};
+const withFile =
+  (more?: (c: CaseContext) => void | Promise<void>) =>
+  async (c: CaseContext): Promise<void> => {
+    put(c, FILE, 'a regular file');
+    await more?.(c);
+  };
 
 /** An empty, valid results file (schema created by the store). */
 async function resultsFile(c: CaseContext): Promise<void> {
@@ -43,11 +45,46 @@ async function duckdbFile(c: CaseContext, sql: string): Promise<void> {
 const usage = (flag: string, value: string): RegExp => new RegExp(`^${flag}: invalid value "${value}": expected `, 'u');
 
 export const flagCases: BadInputCase[] = [
-  { name: 'run --concurrency 0', area: 'flags', setup: validRun(), args: runArgs('--concurrency', '0'), exit: 2, first: usage('--concurrency', '0') },
-  { name: 'run --concurrency abc', area: 'flags', setup: validRun(), args: runArgs('--concurrency', 'abc'), exit: 2, first: usage('--concurrency', 'abc') },
-  { name: 'run --concurrency 1.5', area: 'flags', setup: validRun(), args: runArgs('--concurrency', '1.5'), exit: 2, first: usage('--concurrency', '1.5') },
-  { name: 'run --workers -1', area: 'flags', setup: validRun(), args: runArgs('--workers', '-1'), exit: 2, first: usage('--workers', '-1') },
-  { name: 'run --workers two', area: 'flags', setup: validRun(), args: runArgs('--workers', 'two'), exit: 2, first: usage('--workers', 'two') },
+  {
+    name: 'run --concurrency 0',
+    area: 'flags',
+    setup: validRun(),
+    args: runArgs('--concurrency', '0'),
+    exit: 2,
+    first: usage('--concurrency', '0'),
+  },
+  {
+    name: 'run --concurrency abc',
+    area: 'flags',
+    setup: validRun(),
+    args: runArgs('--concurrency', 'abc'),
+    exit: 2,
+    first: usage('--concurrency', 'abc'),
+  },
+  {
+    name: 'run --concurrency 1.5',
+    area: 'flags',
+    setup: validRun(),
+    args: runArgs('--concurrency', '1.5'),
+    exit: 2,
+    first: usage('--concurrency', '1.5'),
+  },
+  {
+    name: 'run --workers -1',
+    area: 'flags',
+    setup: validRun(),
+    args: runArgs('--workers', '-1'),
+    exit: 2,
+    first: usage('--workers', '-1'),
+  },
+  {
+    name: 'run --workers two',
+    area: 'flags',
+    setup: validRun(),
+    args: runArgs('--workers', 'two'),
+    exit: 2,
+    first: usage('--workers', 'two'),
+  },
   {
     name: 'sweep --concurrency 0',
     area: 'flags',
@@ -55,7 +92,13 @@ export const flagCases: BadInputCase[] = [
     exit: 2,
     first: usage('--concurrency', '0'),
   },
-  { name: 'sweep --plan 0', area: 'flags', args: () => ['sweep', 'sweep.yaml', '--plan', '0'], exit: 2, first: usage('--plan', '0') },
+  {
+    name: 'sweep --plan 0',
+    area: 'flags',
+    args: () => ['sweep', 'sweep.yaml', '--plan', '0'],
+    exit: 2,
+    first: usage('--plan', '0'),
+  },
   {
     name: 'sweep --shard 3/2',
     area: 'flags',
@@ -64,7 +107,13 @@ export const flagCases: BadInputCase[] = [
     exit: 2,
     first: /^error: --shard: "3\/2" is not a shard/u,
   },
-  { name: 'protocol-check notaurl', area: 'flags', args: () => ['protocol-check', 'notaurl'], exit: 2, first: /^error: protocol-check <url>: "notaurl" is not an http\(s\) URL/u },
+  {
+    name: 'protocol-check notaurl',
+    area: 'flags',
+    args: () => ['protocol-check', 'notaurl'],
+    exit: 2,
+    first: /^error: protocol-check <url>: "notaurl" is not an http\(s\) URL/u,
+  },
   {
     name: 'protocol-check --api-key-env naming an unset variable',
     area: 'flags',
@@ -88,8 +137,22 @@ export const flagCases: BadInputCase[] = [
     exit: 2,
     first: /^error: .*eval_results\.json: locomo-audit eval_results: not valid JSON/u,
   },
-  { name: 'report -k 0', area: 'flags', setup: resultsFile, args: () => ['report', 'results.duckdb', '-k', '0'], exit: 2, first: usage('-k', '0') },
-  { name: 'report -k ten', area: 'flags', setup: resultsFile, args: () => ['report', 'results.duckdb', '-k', '5', 'ten'], exit: 2, first: usage('-k', 'ten') },
+  {
+    name: 'report -k 0',
+    area: 'flags',
+    setup: resultsFile,
+    args: () => ['report', 'results.duckdb', '-k', '0'],
+    exit: 2,
+    first: usage('-k', '0'),
+  },
+  {
+    name: 'report -k ten',
+    area: 'flags',
+    setup: resultsFile,
+    args: () => ['report', 'results.duckdb', '-k', '5', 'ten'],
+    exit: 2,
+    first: usage('-k', 'ten'),
+  },
   {
     name: 'analyze best-strategy --split 2',
     area: 'flags',
@@ -105,8 +168,21 @@ export const flagCases: BadInputCase[] = [
     exit: 2,
     first: usage('--concurrency', 'x'),
   },
-  { name: 'misspelt command gets "did you mean"', area: 'flags', args: () => ['rnu', 'exp.yaml'], exit: 2, first: /^Unknown command: rnu\. Did you mean run\?$/u },
-  { name: 'unknown flag', area: 'flags', setup: validRun(), args: runArgs('--concurency', '2'), exit: 2, first: /^Unknown arguments?: concurency/u },
+  {
+    name: 'misspelt command gets "did you mean"',
+    area: 'flags',
+    args: () => ['rnu', 'exp.yaml'],
+    exit: 2,
+    first: /^Unknown command: rnu\. Did you mean run\?$/u,
+  },
+  {
+    name: 'unknown flag',
+    area: 'flags',
+    setup: validRun(),
+    args: runArgs('--concurency', '2'),
+    exit: 2,
+    first: /^Unknown arguments?: concurency/u,
+  },
 ];
 
 export const pathCases: BadInputCase[] = [
@@ -116,7 +192,8 @@ export const pathCases: BadInputCase[] = [
     setup: withFile(validRun()),
     args: (c) => ['run', 'exp.yaml', '--out', under(c, 'r.duckdb'), '--no-progress'],
     exit: 2,
-    first: /^error: .*a-file\.txt: results folder is not writable \(exists and is not a folder \(EEXIST\)\); choose another --out$/u,
+    first:
+      /^error: .*a-file\.txt: results folder is not writable \(exists and is not a folder \(EEXIST\)\); choose another --out$/u,
   },
   {
     name: 'run --out in a folder under a regular file',
@@ -124,7 +201,8 @@ export const pathCases: BadInputCase[] = [
     setup: withFile(validRun()),
     args: (c) => ['run', 'exp.yaml', '--out', under(c, 'sub/r.duckdb'), '--no-progress'],
     exit: 2,
-    first: /^error: .*a-file\.txt\/sub: results folder is not writable \(.*(ENOTDIR|EEXIST)\)\); choose another --out$/u,
+    first:
+      /^error: .*a-file\.txt\/sub: results folder is not writable \(.*(ENOTDIR|EEXIST)\)\); choose another --out$/u,
   },
   {
     name: 'run --out in a read-only folder (/sys)',
@@ -181,7 +259,8 @@ export const pathCases: BadInputCase[] = [
     args: runArgs(),
     env: (c) => ({ ADAPTMR_CACHE_DIR: under(c, 'cache') }),
     exit: 2,
-    first: /^error: .*a-file\.txt\/cache: cache folder is not writable \(.*ENOTDIR\)\); set ADAPTMR_CACHE_DIR to a writable folder$/u,
+    first:
+      /^error: .*a-file\.txt\/cache: cache folder is not writable \(.*ENOTDIR\)\); set ADAPTMR_CACHE_DIR to a writable folder$/u,
   },
   {
     name: 'ADAPTMR_CACHE_DIR in a read-only folder (/sys)',
@@ -197,10 +276,14 @@ export const pathCases: BadInputCase[] = [
     area: 'paths',
     setup: withFile((c) => {
       const data = put(c, 'data.json', JSON.stringify([lmeItem('q1')]));
-      put(c, 'exp.yaml', experimentYaml({
-        datasets: pathDataset(data),
-        extra: `llm: { cache: { dir: '${under(c, 'llm-cache')}' }, roles: { reader: { model: m, baseURL: 'http://127.0.0.1:9/v1' } } }\nqa: {}`,
-      }));
+      put(
+        c,
+        'exp.yaml',
+        experimentYaml({
+          datasets: pathDataset(data),
+          extra: `llm: { cache: { dir: '${under(c, 'llm-cache')}' }, roles: { reader: { model: m, baseURL: 'http://127.0.0.1:9/v1' } } }\nqa: {}`,
+        }),
+      );
     }),
     args: runArgs(),
     exit: 2,
@@ -209,8 +292,20 @@ export const pathCases: BadInputCase[] = [
 ];
 
 export const resultsCases: BadInputCase[] = [
-  { name: 'report of a results file that does not exist', area: 'results', args: () => ['report', 'nope.duckdb'], exit: 2, first: /^error: nope\.duckdb: results file not found$/u },
-  { name: 'export of a results file that does not exist', area: 'results', args: () => ['export', 'nope.duckdb'], exit: 2, first: /^error: nope\.duckdb: results file not found$/u },
+  {
+    name: 'report of a results file that does not exist',
+    area: 'results',
+    args: () => ['report', 'nope.duckdb'],
+    exit: 2,
+    first: /^error: nope\.duckdb: results file not found$/u,
+  },
+  {
+    name: 'export of a results file that does not exist',
+    area: 'results',
+    args: () => ['export', 'nope.duckdb'],
+    exit: 2,
+    first: /^error: nope\.duckdb: results file not found$/u,
+  },
   {
     name: 'report of a file that is not DuckDB',
     area: 'results',
@@ -230,7 +325,11 @@ export const resultsCases: BadInputCase[] = [
   {
     name: 'report of a results file of a newer schema version',
     area: 'results',
-    setup: (c) => duckdbFile(c, "CREATE TABLE meta (key VARCHAR, value VARCHAR); INSERT INTO meta VALUES ('schema_version', '99');"),
+    setup: (c) =>
+      duckdbFile(
+        c,
+        "CREATE TABLE meta (key VARCHAR, value VARCHAR); INSERT INTO meta VALUES ('schema_version', '99');",
+      ),
     args: () => ['report', 'other.duckdb'],
     exit: 2,
     first: /^error: other\.duckdb: results file has schema version 99, this harness reads version \d+/u,

@@ -25,7 +25,9 @@ export const configCases: BadInputCase[] = [
       for (let i = 1; i < 9; i++) {
         const prev = String.fromCharCode(96 + i);
         const cur = String.fromCharCode(97 + i);
-        lines.push(`${cur}: &${cur} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`);
+        lines.push(
+          `${cur}: &${cur} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`,
+        );
       }
       put(c, 'exp.yaml', lines.join('\n'));
     },
@@ -36,7 +38,9 @@ export const configCases: BadInputCase[] = [
   {
     name: 'YAML alias before its anchor',
     area: 'config',
-    setup: withData((d) => `name: x\ndatasets: *ds\nmethods:\n  - { id: b, method: bm25 }\nother: &ds\n${pathDataset(d)}\n`),
+    setup: withData(
+      (d) => `name: x\ndatasets: *ds\nmethods:\n  - { id: b, method: bm25 }\nother: &ds\n${pathDataset(d)}\n`,
+    ),
     args: runArgs(),
     exit: 2,
     first: /^error: .*exp\.yaml: invalid YAML: .*(alias|anchor)/iu,
@@ -147,7 +151,12 @@ export const configCases: BadInputCase[] = [
   {
     name: 'unknown firstStage names the field and the choices',
     area: 'config',
-    setup: withData((d) => experimentYaml({ datasets: pathDataset(d), methods: '  - { id: a, method: adaptmr, k: 5, options: { firstStage: bm26 } }' })),
+    setup: withData((d) =>
+      experimentYaml({
+        datasets: pathDataset(d),
+        methods: '  - { id: a, method: adaptmr, k: 5, options: { firstStage: bm26 } }',
+      }),
+    ),
     args: runArgs(),
     exit: 2,
     first: /^error: exp\.yaml: methods\.0 \(a\): firstStage: .*"embedding"\|"bm25"\|"hybrid"/u,
@@ -155,7 +164,9 @@ export const configCases: BadInputCase[] = [
   {
     name: 'a plan headline without a level names the field',
     area: 'config',
-    setup: withData((d) => ok(d, 'plan: { experiment: adaptmr-vs-baselines, headline: { x: { metric: recall_any, k: 5 } } }')),
+    setup: withData((d) =>
+      ok(d, 'plan: { experiment: adaptmr-vs-baselines, headline: { x: { metric: recall_any, k: 5 } } }'),
+    ),
     args: runArgs(),
     exit: 2,
     first: /^error: exp\.yaml: plan\.headline\.x.*level/u,
@@ -188,7 +199,10 @@ export const configCases: BadInputCase[] = [
     name: 'two methods with the same id',
     area: 'config',
     setup: withData((d) =>
-      experimentYaml({ datasets: pathDataset(d), methods: '  - { id: b, method: bm25 }\n  - { id: b, method: bm25, k: 3 }' }),
+      experimentYaml({
+        datasets: pathDataset(d),
+        methods: '  - { id: b, method: bm25 }\n  - { id: b, method: bm25, k: 3 }',
+      }),
     ),
     args: runArgs(),
     exit: 2,
@@ -205,7 +219,12 @@ export const configCases: BadInputCase[] = [
   {
     name: 'unknown method option',
     area: 'config',
-    setup: withData((d) => experimentYaml({ datasets: pathDataset(d), methods: '  - { id: b, method: bm25, options: { k1: 1.2, bogus: 1 } }' })),
+    setup: withData((d) =>
+      experimentYaml({
+        datasets: pathDataset(d),
+        methods: '  - { id: b, method: bm25, options: { k1: 1.2, bogus: 1 } }',
+      }),
+    ),
     args: runArgs(),
     exit: 2,
     first: /^error: .*bogus/u,
@@ -213,7 +232,12 @@ export const configCases: BadInputCase[] = [
   {
     name: 'http-memory method without url',
     area: 'config',
-    setup: withData((d) => experimentYaml({ datasets: pathDataset(d), methods: '  - { id: mine, method: http-memory, options: { apiKeyEnv: MY_KEY } }' })),
+    setup: withData((d) =>
+      experimentYaml({
+        datasets: pathDataset(d),
+        methods: '  - { id: mine, method: http-memory, options: { apiKeyEnv: MY_KEY } }',
+      }),
+    ),
     args: runArgs(),
     exit: 2,
     first: /^error: .*methods\.0 \(mine\): url: missing/u,
@@ -221,7 +245,13 @@ export const configCases: BadInputCase[] = [
   {
     name: 'http-memory method with a key instead of the name of its variable',
     area: 'config',
-    setup: withData((d) => experimentYaml({ datasets: pathDataset(d), methods: "  - { id: mine, method: http-memory, options: { url: 'http://127.0.0.1:8765', apiKeyEnv: 'sk-live 123' } }" })),
+    setup: withData((d) =>
+      experimentYaml({
+        datasets: pathDataset(d),
+        methods:
+          "  - { id: mine, method: http-memory, options: { url: 'http://127.0.0.1:8765', apiKeyEnv: 'sk-live 123' } }",
+      }),
+    ),
     args: runArgs(),
     exit: 2,
     first: /^error: .*apiKeyEnv.*environment variable name/u,
@@ -237,7 +267,8 @@ export const configCases: BadInputCase[] = [
   {
     name: 'gold errata on a dataset that is not LoCoMo',
     area: 'config',
-    setup: (c) => put(c, 'exp.yaml', experimentYaml({ datasets: '  - { name: longmemeval-oracle, gold: { answers: errata } }' })),
+    setup: (c) =>
+      put(c, 'exp.yaml', experimentYaml({ datasets: '  - { name: longmemeval-oracle, gold: { answers: errata } }' })),
     args: runArgs(),
     exit: 2,
     first: /^error: .*exp\.yaml.*gold.*errata exists for LoCoMo only/u,
@@ -245,7 +276,9 @@ export const configCases: BadInputCase[] = [
   {
     name: 'a judge panel without a judge endpoint',
     area: 'config',
-    setup: withData((d) => ok(d, 'llm:\n  roles:\n    reader: { model: r }\nqa:\n  judges:\n    - { id: a, model: m }')),
+    setup: withData((d) =>
+      ok(d, 'llm:\n  roles:\n    reader: { model: r }\nqa:\n  judges:\n    - { id: a, model: m }'),
+    ),
     args: runArgs(),
     exit: 2,
     first: /^error: .*exp\.yaml: qa\.judges needs llm\.roles\.judge/u,
@@ -253,7 +286,12 @@ export const configCases: BadInputCase[] = [
   {
     name: 'a judge panel naming one id twice',
     area: 'config',
-    setup: withData((d) => ok(d, 'llm:\n  roles:\n    reader: { model: r }\n    judge: { model: j }\nqa:\n  judges:\n    - { id: a, model: m }\n    - { id: a, model: n }')),
+    setup: withData((d) =>
+      ok(
+        d,
+        'llm:\n  roles:\n    reader: { model: r }\n    judge: { model: j }\nqa:\n  judges:\n    - { id: a, model: m }\n    - { id: a, model: n }',
+      ),
+    ),
     args: runArgs(),
     exit: 2,
     first: /^error: .*exp\.yaml.*each judge id once/u,

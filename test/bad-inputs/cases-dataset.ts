@@ -7,7 +7,12 @@ import { experimentYaml, lmeItem, locomoSample, pathDataset } from './fixtures.t
 import { put, runArgs, type BadInputCase, type CaseContext } from './case.ts';
 
 /** `exp.yaml` over the dataset `rel` (written by `write`). */
-function dataset(rel: string, write: (c: CaseContext) => void, format: 'longmemeval' | 'locomo' | 'beam' | 'memdaily' = 'longmemeval', extra = '') {
+function dataset(
+  rel: string,
+  write: (c: CaseContext) => void,
+  format: 'longmemeval' | 'locomo' | 'beam' | 'memdaily' = 'longmemeval',
+  extra = '',
+) {
   return (c: CaseContext): void => {
     write(c);
     put(c, 'exp.yaml', experimentYaml({ datasets: pathDataset(`${c.dir}/${rel}`, format, extra) }));
@@ -49,10 +54,15 @@ export const datasetCases: BadInputCase[] = [
   {
     name: 'duplicate conversation in a LoCoMo file',
     area: 'dataset',
-    setup: dataset('locomo.json', (c) => put(c, 'locomo.json', json([locomoSample('conv-1'), locomoSample('conv-1')])), 'locomo'),
+    setup: dataset(
+      'locomo.json',
+      (c) => put(c, 'locomo.json', json([locomoSample('conv-1'), locomoSample('conv-1')])),
+      'locomo',
+    ),
     args: runArgs(),
     exit: 2,
-    first: /^error: question id "conv-1[^"]*" appears twice: in .*locomo\.json element 0 and in .*locomo\.json element 1/u,
+    first:
+      /^error: question id "conv-1[^"]*" appears twice: in .*locomo\.json element 0 and in .*locomo\.json element 1/u,
   },
   {
     name: 'duplicate question id in gzipped folder files',
@@ -95,7 +105,9 @@ export const datasetCases: BadInputCase[] = [
   {
     name: 'invalid UTF-8 inside an array file',
     area: 'dataset',
-    setup: dataset('lme.json', (c) => put(c, 'lme.json', notUtf8(json([lmeItem('q1'), lmeItem('q2', { question: 'Where is XXXX my car?' })]), 'XXXX'))),
+    setup: dataset('lme.json', (c) =>
+      put(c, 'lme.json', notUtf8(json([lmeItem('q1'), lmeItem('q2', { question: 'Where is XXXX my car?' })]), 'XXXX')),
+    ),
     args: runArgs(),
     exit: 2,
     first: /^error: .*lme\.json: not valid UTF-8 \(byte \d+\)$/u,
@@ -114,7 +126,11 @@ export const datasetCases: BadInputCase[] = [
   {
     name: 'invalid UTF-8 in a LoCoMo file',
     area: 'dataset',
-    setup: dataset('locomo.json', (c) => put(c, 'locomo.json', notUtf8(json([locomoSample('conv-XXXX')]), 'XXXX')), 'locomo'),
+    setup: dataset(
+      'locomo.json',
+      (c) => put(c, 'locomo.json', notUtf8(json([locomoSample('conv-XXXX')]), 'XXXX')),
+      'locomo',
+    ),
     args: runArgs(),
     exit: 2,
     first: /^error: .*locomo\.json: not valid UTF-8/u,
@@ -221,10 +237,22 @@ export const datasetCases: BadInputCase[] = [
   {
     name: 'BEAM chat folder whose chat.json has a message of an unknown role',
     area: 'dataset',
-    setup: dataset('beam/100K', (c) => {
-      put(c, 'beam/100K/1/chat.json', json([{ batch_number: 1, turns: [[{ role: 'robot', id: 0, content: 'hi', time_anchor: 'March-15-2024' }]] }]));
-      put(c, 'beam/100K/1/probing_questions/probing_questions.json', json({ information_extraction: [{ question: 'Q?', rubric: ['state: x'], source_chat_ids: [0] }] }));
-    }, 'beam'),
+    setup: dataset(
+      'beam/100K',
+      (c) => {
+        put(
+          c,
+          'beam/100K/1/chat.json',
+          json([{ batch_number: 1, turns: [[{ role: 'robot', id: 0, content: 'hi', time_anchor: 'March-15-2024' }]] }]),
+        );
+        put(
+          c,
+          'beam/100K/1/probing_questions/probing_questions.json',
+          json({ information_extraction: [{ question: 'Q?', rubric: ['state: x'], source_chat_ids: [0] }] }),
+        );
+      },
+      'beam',
+    ),
     args: runArgs(),
     exit: 2,
     first: /^error: .*beam\/100K\/1\/chat\.json: field `0\.turns\.0\.0\.role`/u,
@@ -232,11 +260,31 @@ export const datasetCases: BadInputCase[] = [
   {
     name: 'MemDaily message with a time that is not "YYYY年MM月DD日 周X HH:MM"',
     area: 'dataset',
-    setup: dataset('md', (c) => put(c, 'md/01_simple_roles.json', json([{
-      tid: 0,
-      message_list: [{ mid: 0, message: '我的上司叫赵雅琳。', time: '2024-04-02 07:24', place: '上海' }],
-      question_list: [{ question: '我的上司叫什么？', answer: '赵雅琳', target_step_id: [0], choices: { A: '赵雅琳', B: 'b', C: 'c', D: 'd' }, ground_truth: 'A', time: '2024年04月05日 周五 07:04' }],
-    }])), 'memdaily'),
+    setup: dataset(
+      'md',
+      (c) =>
+        put(
+          c,
+          'md/01_simple_roles.json',
+          json([
+            {
+              tid: 0,
+              message_list: [{ mid: 0, message: '我的上司叫赵雅琳。', time: '2024-04-02 07:24', place: '上海' }],
+              question_list: [
+                {
+                  question: '我的上司叫什么？',
+                  answer: '赵雅琳',
+                  target_step_id: [0],
+                  choices: { A: '赵雅琳', B: 'b', C: 'c', D: 'd' },
+                  ground_truth: 'A',
+                  time: '2024年04月05日 周五 07:04',
+                },
+              ],
+            },
+          ]),
+        ),
+      'memdaily',
+    ),
     args: runArgs(),
     exit: 2,
     first: /^error: .*01_simple_roles\.json \(tid 0\): field `message_list\.0\.time`: bad time "2024-04-02 07:24"/u,

@@ -24,17 +24,39 @@ async function results(c: CaseContext, name: string, from: number, to: number, d
   const file = join(c.dir, name);
   const store = await openResultStore(file);
   await store.upsertRun({
-    runId: 'kill', name: 'kill', configJson: JSON.stringify({ name: 'kill', seed: 0, methods: METHODS.map((m) => ({ id: m, method: m })) }),
-    configHash: 'h', gitCommit: null, gitDirty: null, packageVersions: {}, datasetHashes: {}, seed: 0, startedAt: '2026-01-01T00:00:00Z', status: 'done',
+    runId: 'kill',
+    name: 'kill',
+    configJson: JSON.stringify({ name: 'kill', seed: 0, methods: METHODS.map((m) => ({ id: m, method: m })) }),
+    configHash: 'h',
+    gitCommit: null,
+    gitDirty: null,
+    packageVersions: {},
+    datasetHashes: {},
+    seed: 0,
+    startedAt: '2026-01-01T00:00:00Z',
+    status: 'done',
   });
-  await Promise.all(Array.from({ length: to - from }, (_, i) => store.writeQuestion(fakeBatch('kill', from + i, METHODS, dataset))));
+  await Promise.all(
+    Array.from({ length: to - from }, (_, i) => store.writeQuestion(fakeBatch('kill', from + i, METHODS, dataset))),
+  );
   await store.close();
   return file;
 }
 
 /** The store's kill fixture writing into `file`, SIGKILLed after a few commits: its write-ahead log stays. */
 function killedWriter(file: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'src', 'store', 'kill-writer.fixture.ts'), file, '0', '1000'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(import.meta.dirname, '..', '..', 'src', 'store', 'kill-writer.fixture.ts'),
+      file,
+      '0',
+      '1000',
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   let lines = 0;
   child.stdout.on('data', (b: Buffer) => {
     lines += b.toString().split('\n').filter(Boolean).length;
@@ -47,11 +69,15 @@ function killedWriter(file: string): Promise<void> {
 function embedderAt(url: (c: CaseContext) => string, extra = '') {
   return (c: CaseContext): void => {
     const data = put(c, 'data.json', JSON.stringify([lmeItem('q1')]));
-    put(c, 'exp.yaml', experimentYaml({
-      datasets: pathDataset(data),
-      methods: '  - { id: e, method: unified-embedding, k: 5 }',
-      extra: `embedder: { name: openai, options: { model: probe-me, baseURL: '${url(c)}', maxRetries: 1, timeoutMs: 5000, cache: false${extra} } }`,
-    }));
+    put(
+      c,
+      'exp.yaml',
+      experimentYaml({
+        datasets: pathDataset(data),
+        methods: '  - { id: e, method: unified-embedding, k: 5 }',
+        extra: `embedder: { name: openai, options: { model: probe-me, baseURL: '${url(c)}', maxRetries: 1, timeoutMs: 5000, cache: false${extra} } }`,
+      }),
+    );
   };
 }
 
@@ -66,7 +92,8 @@ export const hostileCases: BadInputCase[] = [
     setup: embedderAt((c) => withPassword(c.url)),
     args: runArgs(),
     exit: 2,
-    first: /^error: embeddings endpoint http:\/\/127\.0\.0\.1:\d+\/v1 \(model probe-me\) failed the start-up check: 401 invalid key: Basic \[redacted\]$/u,
+    first:
+      /^error: embeddings endpoint http:\/\/127\.0\.0\.1:\d+\/v1 \(model probe-me\) failed the start-up check: 401 invalid key: Basic \[redacted\]$/u,
   },
   {
     name: 'ADAPTMR_HF_ENDPOINT with a password: one line, the mirror URL without it',
@@ -102,7 +129,8 @@ export const hostileCases: BadInputCase[] = [
     args: (c) => ['data', 'pull', 'locomo', '--data-dir', 'data', '--locomo-url', c.url.replace(/\/v1$/u, '')],
     exit: 2,
     first: /^locomo: downloading http:\/\/127\.0\.0\.1:\d+\//u,
-    errorLine: /^error: http:\/\/127\.0\.0\.1:\d+\/snap-research\/locomo\/.*locomo10\.json: download cut off after \d+ bytes .*run the pull again$/u,
+    errorLine:
+      /^error: http:\/\/127\.0\.0\.1:\d+\/snap-research\/locomo\/.*locomo10\.json: download cut off after \d+ bytes .*run the pull again$/u,
   },
   {
     name: "results file copied over one whose run was killed (another file's write-ahead log beside it)",
@@ -115,7 +143,8 @@ export const hostileCases: BadInputCase[] = [
     },
     args: () => ['report', 'results.duckdb'],
     exit: 2,
-    first: /^error: results\.duckdb: results\.duckdb\.wal is another database file's write-ahead log .*move results\.duckdb\.wal away .*rerun$/u,
+    first:
+      /^error: results\.duckdb: results\.duckdb\.wal is another database file's write-ahead log .*move results\.duckdb\.wal away .*rerun$/u,
   },
   {
     name: 'results file with a flipped bit in a data block',
@@ -129,7 +158,8 @@ export const hostileCases: BadInputCase[] = [
     },
     args: () => ['export', 'results.duckdb', '--out', 'csv'],
     exit: 2,
-    first: /^error: results\.duckdb: the file is damaged \(Corrupt database file: .*\); restore it from a copy, or rerun the experiment into a new file$/u,
+    first:
+      /^error: results\.duckdb: the file is damaged \(Corrupt database file: .*\); restore it from a copy, or rerun the experiment into a new file$/u,
   },
   {
     name: 'merge --out that is a symlink to an input',
@@ -141,27 +171,38 @@ export const hostileCases: BadInputCase[] = [
     },
     args: () => ['merge', 'a.duckdb', 'b.duckdb', '--out', 'out.duckdb'],
     exit: 2,
-    first: /^error: b\.duckdb: an input is also the output of the merge \(--out out\.duckdb is a symlink to it\); merge into a new file$/u,
+    first:
+      /^error: b\.duckdb: an input is also the output of the merge \(--out out\.duckdb is a symlink to it\); merge into a new file$/u,
   },
   {
     name: 'LLM cache folder on a read-only file system: the message names llm.cache.mode: read-only',
     area: 'paths',
     setup: (c) => {
       const data = put(c, 'data.json', JSON.stringify([lmeItem('q1')]));
-      put(c, 'exp.yaml', experimentYaml({
-        datasets: pathDataset(data),
-        extra: "llm: { cache: { dir: '/sys/adaptmr-llm-cache' }, roles: { reader: { model: m, baseURL: 'http://127.0.0.1:9/v1' } } }\nqa: {}",
-      }));
+      put(
+        c,
+        'exp.yaml',
+        experimentYaml({
+          datasets: pathDataset(data),
+          extra:
+            "llm: { cache: { dir: '/sys/adaptmr-llm-cache' }, roles: { reader: { model: m, baseURL: 'http://127.0.0.1:9/v1' } } }\nqa: {}",
+        }),
+      );
     },
     args: runArgs(),
     exit: 2,
-    first: /^error: \/sys\/adaptmr-llm-cache: LLM cache folder is not writable .*or set llm\.cache\.mode: read-only to use the replies it holds/u,
+    first:
+      /^error: \/sys\/adaptmr-llm-cache: LLM cache folder is not writable .*or set llm\.cache\.mode: read-only to use the replies it holds/u,
   },
   {
     name: 'classifier model whose weights hold NaN',
     area: 'model',
     setup: async (c) => {
-      const model = trainLinear(BILINGUAL_TRAIN, { spec: { ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 }, epochs: 5, seed: 3 });
+      const model = trainLinear(BILINGUAL_TRAIN, {
+        spec: { ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 },
+        epochs: 5,
+        seed: 3,
+      });
       model.weights[0] = Number.NaN;
       await writeLinearModel(model, join(c.dir, 'nan.onnx'));
     },

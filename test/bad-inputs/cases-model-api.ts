@@ -9,18 +9,36 @@ import { writeTinyHfModel } from '../../src/classify/onnx/testing/tiny-hf-model.
 import { deadUrl, experimentYaml, lmeItem, pathDataset } from './fixtures.ts';
 import { put, runArgs, type BadInputCase, type CaseContext } from './case.ts';
 
-const classify = (model: string): (() => string[]) => () => ['classify', '--classifier', 'onnx', '--model', model, 'When did I buy my car?'];
+const classify =
+  (model: string): (() => string[]) =>
+  () => ['classify', '--classifier', 'onnx', '--model', model, 'When did I buy my car?'];
 
 /** A tiny, valid HF-layout classifier over the five AdaptMR types (src/classify/onnx/testing/tiny-hf-model.ts). */
 async function tinyModel(c: CaseContext): Promise<string> {
   const dir = join(c.dir, 'hf');
-  await writeTinyHfModel(dir, { labels: ['factual', 'temporal', 'update', 'multi-hop', 'abstention'], words: { when: [1, 2] } });
+  await writeTinyHfModel(dir, {
+    labels: ['factual', 'temporal', 'update', 'multi-hop', 'abstention'],
+    words: { when: [1, 2] },
+  });
   return dir;
 }
 
 export const modelCases: BadInputCase[] = [
-  { name: 'model file that does not exist', area: 'model', args: classify('none.onnx'), exit: 2, first: /^error: none\.onnx: model not found/u },
-  { name: 'empty .onnx file', area: 'model', setup: (c) => put(c, 'empty.onnx', ''), args: classify('empty.onnx'), exit: 2, first: /^error: empty\.onnx: not a valid ONNX model/u },
+  {
+    name: 'model file that does not exist',
+    area: 'model',
+    args: classify('none.onnx'),
+    exit: 2,
+    first: /^error: none\.onnx: model not found/u,
+  },
+  {
+    name: 'empty .onnx file',
+    area: 'model',
+    setup: (c) => put(c, 'empty.onnx', ''),
+    args: classify('empty.onnx'),
+    exit: 2,
+    first: /^error: empty\.onnx: not a valid ONNX model/u,
+  },
   {
     name: '.onnx file that is not ONNX',
     area: 'model',
@@ -61,13 +79,22 @@ export const modelCases: BadInputCase[] = [
     area: 'model',
     setup: async (c) => {
       const dir = await tinyModel(c);
-      writeFileSync(join(dir, 'config.json'), JSON.stringify({ id2label: { 0: 'factual', 1: 'temporal', 2: 'update', 3: 'multi-hop', 4: 'LABEL_4' } }));
+      writeFileSync(
+        join(dir, 'config.json'),
+        JSON.stringify({ id2label: { 0: 'factual', 1: 'temporal', 2: 'update', 3: 'multi-hop', 4: 'LABEL_4' } }),
+      );
     },
     args: classify('hf'),
     exit: 2,
     first: /^error: .*config\.json: id2label\.4 = "LABEL_4" is neither an AdaptMR type/u,
   },
-  { name: 'unknown classifier gets the known list', area: 'model', args: () => ['classify', '--classifier', 'onnxx', 'q'], exit: 2, first: /^error: --classifier: unknown classifier "onnxx"\. Did you mean "onnx"\? Known: llm, onnx/u },
+  {
+    name: 'unknown classifier gets the known list',
+    area: 'model',
+    args: () => ['classify', '--classifier', 'onnxx', 'q'],
+    exit: 2,
+    first: /^error: --classifier: unknown classifier "onnxx"\. Did you mean "onnx"\? Known: llm, onnx/u,
+  },
 ];
 
 /** `exp.yaml` with the openai embedder pointed at `url` (dimension unknown, so the start-up probe runs). */
@@ -87,7 +114,10 @@ function embedderAt(url: (c: CaseContext) => string | Promise<string>) {
 }
 
 const startup = (detail: string): RegExp =>
-  new RegExp(`^error: embeddings endpoint http://127\\.0\\.0\\.1:\\d+/v1 \\(model probe-me\\) failed the start-up check: ${detail}`, 'u');
+  new RegExp(
+    `^error: embeddings endpoint http://127\\.0\\.0\\.1:\\d+/v1 \\(model probe-me\\) failed the start-up check: ${detail}`,
+    'u',
+  );
 
 export const apiCases: BadInputCase[] = [
   {
@@ -99,7 +129,15 @@ export const apiCases: BadInputCase[] = [
     exit: 2,
     first: startup('401 invalid key: Bearer \\[redacted\\]$'),
   },
-  { name: 'embedder start-up check: 500', area: 'api', server: 'error-500', setup: embedderAt((c) => c.url), args: runArgs(), exit: 2, first: startup('500 internal error$') },
+  {
+    name: 'embedder start-up check: 500',
+    area: 'api',
+    server: 'error-500',
+    setup: embedderAt((c) => c.url),
+    args: runArgs(),
+    exit: 2,
+    first: startup('500 internal error$'),
+  },
   {
     name: 'embedder start-up check: HTML 502 page from a proxy',
     area: 'api',
@@ -109,8 +147,24 @@ export const apiCases: BadInputCase[] = [
     exit: 2,
     first: startup('502 an HTML page \\("502 Bad Gateway"\\)$'),
   },
-  { name: 'embedder start-up check: reply that is not JSON', area: 'api', server: 'not-json', setup: embedderAt((c) => c.url), args: runArgs(), exit: 2, first: startup('.*not valid JSON') },
-  { name: 'embedder start-up check: 429 forever', area: 'api', server: 'rate-limit-429', setup: embedderAt((c) => c.url), args: runArgs(), exit: 2, first: startup('429 Rate limit reached$') },
+  {
+    name: 'embedder start-up check: reply that is not JSON',
+    area: 'api',
+    server: 'not-json',
+    setup: embedderAt((c) => c.url),
+    args: runArgs(),
+    exit: 2,
+    first: startup('.*not valid JSON'),
+  },
+  {
+    name: 'embedder start-up check: 429 forever',
+    area: 'api',
+    server: 'rate-limit-429',
+    setup: embedderAt((c) => c.url),
+    args: runArgs(),
+    exit: 2,
+    first: startup('429 Rate limit reached$'),
+  },
   {
     name: 'embedder start-up check: reply of the wrong shape',
     area: 'api',
@@ -120,6 +174,21 @@ export const apiCases: BadInputCase[] = [
     exit: 2,
     first: startup('.*reply is not an embeddings list'),
   },
-  { name: 'embedder start-up check: empty 200 reply', area: 'api', server: 'empty-200', setup: embedderAt((c) => c.url), args: runArgs(), exit: 2, first: startup('.+') },
-  { name: 'embedder start-up check: nothing listening', area: 'api', setup: embedderAt(() => deadUrl()), args: runArgs(), exit: 2, first: startup('.*(Connection error|ECONNREFUSED)') },
+  {
+    name: 'embedder start-up check: empty 200 reply',
+    area: 'api',
+    server: 'empty-200',
+    setup: embedderAt((c) => c.url),
+    args: runArgs(),
+    exit: 2,
+    first: startup('.+'),
+  },
+  {
+    name: 'embedder start-up check: nothing listening',
+    area: 'api',
+    setup: embedderAt(() => deadUrl()),
+    args: runArgs(),
+    exit: 2,
+    first: startup('.*(Connection error|ECONNREFUSED)'),
+  },
 ];

@@ -6,4 +6,13 @@ import { datasetCases } from './cases-dataset.ts';
 import { apiCases, modelCases } from './cases-model-api.ts';
 import { hostileCases } from './cases-hostile.ts';
 
-export const CASES: BadInputCase[] = [...configCases, ...datasetCases, ...flagCases, ...pathCases, ...resultsCases, ...modelCases, ...apiCases, ...hostileCases];
+export const CASES: BadInputCase[] = [
+  ...configCases,
+  ...datasetCases,
+  ...flagCases,
+  ...pathCases,
+  ...resultsCases,
+  ...modelCases,
+  ...apiCases,
+  ...hostileCases,
+];

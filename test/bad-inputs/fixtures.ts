@@ -10,7 +10,10 @@ import type { AddressInfo } from 'node:net';
 export const SECRET_KEY = 'sk-badinputs-SECRET-7f3a9c1e5b';
 
 /** One LongMemEval item (docs/datasets.md §2): two sessions, gold in the first. */
-export function lmeItem(id: string, opts: { gold?: string[]; question?: string; date?: string; type?: string } = {}): Record<string, unknown> {
+export function lmeItem(
+  id: string,
+  opts: { gold?: string[]; question?: string; date?: string; type?: string } = {},
+): Record<string, unknown> {
   return {
     question_id: id,
     question_type: opts.type ?? 'single-session-user',
@@ -68,7 +71,11 @@ export function experimentYaml(parts: { datasets: string; methods?: string; extr
 }
 
 /** A dataset entry of a custom file. */
-export function pathDataset(path: string, format: 'longmemeval' | 'locomo' | 'beam' | 'memdaily' = 'longmemeval', extra = ''): string {
+export function pathDataset(
+  path: string,
+  format: 'longmemeval' | 'locomo' | 'beam' | 'memdaily' = 'longmemeval',
+  extra = '',
+): string {
   return `  - { format: ${format}, path: '${path}'${extra ? `, ${extra}` : ''} }`;
 }
 
@@ -99,12 +106,16 @@ export async function startServer(mode: ReplyMode): Promise<{ url: string; close
       };
       switch (mode) {
         case 'echo-key-401':
-          return json(401, { error: { message: `invalid key: ${req.headers.authorization ?? ''}`, type: 'invalid_request_error' } });
+          return json(401, {
+            error: { message: `invalid key: ${req.headers.authorization ?? ''}`, type: 'invalid_request_error' },
+          });
         case 'error-500':
           return json(500, { error: { message: 'internal error' } });
         case 'html-502':
           res.writeHead(502, { 'content-type': 'text/html' });
-          return res.end('<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>');
+          return res.end(
+            '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>',
+          );
         case 'not-json':
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end('this is not json');

@@ -19,8 +19,12 @@ export interface Running {
 /** Starts examples/http-memory-python/server.py on a free port; fails with one line when python3 is missing. */
 export async function startPythonServer(env: Record<string, string> = {}): Promise<Running> {
   const probe = spawnSync('python3', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) throw new Error('python3 is needed to test the Python reference http-memory server (examples/http-memory-python)');
-  const child = spawn('python3', [PYTHON_SERVER, '--port', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (probe.error || probe.status !== 0)
+    throw new Error('python3 is needed to test the Python reference http-memory server (examples/http-memory-python)');
+  const child = spawn('python3', [PYTHON_SERVER, '--port', '0'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -52,7 +56,16 @@ export interface Proxy extends Running {
  * A proxy to `target`; `rewrite(method, path, status, body)` may change a reply (return undefined to pass it on).
  * Bodies are JSON both ways.
  */
-export async function startProxy(target: string, rewrite?: (method: string, path: string, status: number, body: unknown, sent: unknown) => { status: number; body: unknown } | undefined): Promise<Proxy> {
+export async function startProxy(
+  target: string,
+  rewrite?: (
+    method: string,
+    path: string,
+    status: number,
+    body: unknown,
+    sent: unknown,
+  ) => { status: number; body: unknown } | undefined,
+): Promise<Proxy> {
   let requests = 0;
   const to = new URL(target);
   const server = createServer((req, res) => {
@@ -61,25 +74,36 @@ export async function startProxy(target: string, rewrite?: (method: string, path
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const sentRaw = Buffer.concat(chunks);
-      const up = httpRequest({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers }, (upRes) => {
-        const back: Buffer[] = [];
-        upRes.on('data', (c: Buffer) => back.push(c));
-        upRes.on('end', () => {
-          const raw = Buffer.concat(back).toString('utf8');
-          let status = upRes.statusCode ?? 502;
-          let text = raw;
-          if (rewrite) {
-            const parse = (s: string): unknown => (s === '' ? undefined : (JSON.parse(s) as unknown));
-            const changed = rewrite(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname, status, parse(raw), parse(sentRaw.toString('utf8')));
-            if (changed) {
-              status = changed.status;
-              text = JSON.stringify(changed.body);
+      const up = httpRequest(
+        { host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers },
+        (upRes) => {
+          const back: Buffer[] = [];
+          upRes.on('data', (c: Buffer) => back.push(c));
+          upRes.on('end', () => {
+            const raw = Buffer.concat(back).toString('utf8');
+            let status = upRes.statusCode ?? 502;
+            let text = raw;
+            if (rewrite) {
+              const parse = (s: string): unknown => (s === '' ? undefined : (JSON.parse(s) as unknown));
+              const changed = rewrite(
+                req.method ?? 'GET',
+                new URL(req.url ?? '/', 'http://x').pathname,
+                status,
+                parse(raw),
+                parse(sentRaw.toString('utf8')),
+              );
+              if (changed) {
+                status = changed.status;
+                text = JSON.stringify(changed.body);
+              }
             }
-          }
-          res.writeHead(status, { 'content-type': 'application/json' }).end(text);
-        });
-      });
-      up.on('error', (err) => res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(err) })));
+            res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+          });
+        },
+      );
+      up.on('error', (err) =>
+        res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(err) })),
+      );
       up.end(sentRaw);
     });
   });

@@ -51,7 +51,17 @@ const OssCreate = z
     prompt: z.string().optional(),
   })
   .strict();
-const OSS_SEARCH_KEYS = ['query', 'user_id', 'run_id', 'agent_id', 'filters', 'top_k', 'threshold', 'explain', 'show_expired'];
+const OSS_SEARCH_KEYS = [
+  'query',
+  'user_id',
+  'run_id',
+  'agent_id',
+  'filters',
+  'top_k',
+  'threshold',
+  'explain',
+  'show_expired',
+];
 const OssSearch = z.looseObject({
   query: z.string(),
   filters: z.looseObject({ user_id: z.string() }),
@@ -63,7 +73,14 @@ export const MEM0_OSS_LIST_LIMIT = 1000;
 /** `Memory.get_all(top_k=20)`: what `GET /memories` returns when `top_k` is not sent. */
 export const MEM0_OSS_LIST_DEFAULT = 20;
 
-function search(memories: StoredMemory[], user: string, query: string, topK: number, threshold: number, where: Record<string, unknown> = {}) {
+function search(
+  memories: StoredMemory[],
+  user: string,
+  query: string,
+  topK: number,
+  threshold: number,
+  where: Record<string, unknown> = {},
+) {
   return memories
     .filter((m) => m.user_id === user && Object.entries(where).every(([k, v]) => m.metadata[k] === v))
     .map((m) => ({ ...m, score: overlapScore(query, m.memory) }))
@@ -86,10 +103,20 @@ export async function startMem0OssStandIn(key?: string, opts: { adminKey?: strin
         body: OssCreate,
         handle(_p, body) {
           const b = OssCreate.parse(body);
-          if (!b.user_id) return { status: 400, body: { detail: 'At least one identifier (user_id, agent_id, run_id) is required.' } };
+          if (!b.user_id)
+            return {
+              status: 400,
+              body: { detail: 'At least one identifier (user_id, agent_id, run_id) is required.' },
+            };
           // `created_at` as Mem0 wrote it for years: US/Pacific wall time with its offset.
           const results = b.messages.map((m) => {
-            const mem = { id: randomUUID(), memory: m.content, user_id: b.user_id!, metadata: b.metadata ?? {}, created_at: '2026-11-23T04:00:00-08:00' };
+            const mem = {
+              id: randomUUID(),
+              memory: m.content,
+              user_id: b.user_id!,
+              metadata: b.metadata ?? {},
+              created_at: '2026-11-23T04:00:00-08:00',
+            };
             memories.push(mem);
             return { id: mem.id, memory: mem.memory, event: 'ADD' };
           });
@@ -111,10 +138,24 @@ export async function startMem0OssStandIn(key?: string, opts: { adminKey?: strin
       {
         method: 'GET',
         path: /^\/memories$/,
-        query: z.object({ user_id: z.string(), top_k: z.string().regex(/^\d+$/).optional(), show_expired: z.enum(['true', 'false']).optional() }).strict(),
+        query: z
+          .object({
+            user_id: z.string(),
+            top_k: z.string().regex(/^\d+$/).optional(),
+            show_expired: z.enum(['true', 'false']).optional(),
+          })
+          .strict(),
         handle(_p, _b, q) {
           const topK = q.top_k === undefined ? MEM0_OSS_LIST_DEFAULT : Number(q.top_k);
-          if (topK > MEM0_OSS_LIST_LIMIT) return { status: 422, body: { detail: [{ loc: ['query', 'top_k'], msg: `Input should be less than or equal to ${MEM0_OSS_LIST_LIMIT}` }] } };
+          if (topK > MEM0_OSS_LIST_LIMIT)
+            return {
+              status: 422,
+              body: {
+                detail: [
+                  { loc: ['query', 'top_k'], msg: `Input should be less than or equal to ${MEM0_OSS_LIST_LIMIT}` },
+                ],
+              },
+            };
           return { body: { results: memories.filter((m) => m.user_id === q.user_id).slice(0, topK) } };
         },
       },
@@ -123,7 +164,8 @@ export async function startMem0OssStandIn(key?: string, opts: { adminKey?: strin
         path: /^\/memories$/,
         query: z.object({ user_id: z.string() }).strict(),
         handle(_p, _b, q, headers) {
-          if (opts.adminKey === undefined || headers['x-api-key'] !== opts.adminKey) return { status: 403, body: { detail: 'Admin role required.' } };
+          if (opts.adminKey === undefined || headers['x-api-key'] !== opts.adminKey)
+            return { status: 403, body: { detail: 'Admin role required.' } };
           for (let i = memories.length - 1; i >= 0; i--) if (memories[i]!.user_id === q.user_id) memories.splice(i, 1);
           return { body: { message: 'All relevant memories deleted' } };
         },
@@ -140,7 +182,12 @@ export async function startMem0OssStandIn(key?: string, opts: { adminKey?: strin
       },
     ],
   });
-  return Object.assign(server, { memories, ignoredKeys, users: () => [...new Set(memories.map((m) => m.user_id))], neverFinish: false });
+  return Object.assign(server, {
+    memories,
+    ignoredKeys,
+    users: () => [...new Set(memories.map((m) => m.user_id))],
+    neverFinish: false,
+  });
 }
 
 const PlatformAdd = z
@@ -150,7 +197,10 @@ const PlatformAdd = z
     metadata: z.record(z.string(), z.unknown()).optional(),
     infer: z.boolean().optional(),
     timestamp: z.number().int().optional(),
-    observation_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+    observation_date: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
     timezone: z.string().optional(),
   })
   .strict();
@@ -190,9 +240,19 @@ export async function startMem0PlatformStandIn(key: string, processingPolls = 1)
         body: PlatformAdd,
         handle(_p, body) {
           const b = PlatformAdd.parse(body);
-          const created = b.timestamp !== undefined ? new Date(b.timestamp * 1000).toISOString() : new Date().toISOString();
+          const created =
+            b.timestamp !== undefined ? new Date(b.timestamp * 1000).toISOString() : new Date().toISOString();
           const id = randomUUID();
-          events.set(id, { polls: 0, pending: b.messages.map((m) => ({ id: randomUUID(), memory: m.content, user_id: b.user_id, metadata: b.metadata ?? {}, created_at: created })) });
+          events.set(id, {
+            polls: 0,
+            pending: b.messages.map((m) => ({
+              id: randomUUID(),
+              memory: m.content,
+              user_id: b.user_id,
+              metadata: b.metadata ?? {},
+              created_at: created,
+            })),
+          });
           return { body: { event_id: id, status: 'PENDING' } };
         },
       },
@@ -227,7 +287,14 @@ export async function startMem0PlatformStandIn(key: string, processingPolls = 1)
           const size = Number(q.page_size);
           const page = Number(q.page);
           const results = all.slice((page - 1) * size, page * size);
-          return { body: { count: all.length, next: page * size < all.length ? `page=${page + 1}` : null, previous: null, results } };
+          return {
+            body: {
+              count: all.length,
+              next: page * size < all.length ? `page=${page + 1}` : null,
+              previous: null,
+              results,
+            },
+          };
         },
       },
       {
@@ -240,6 +307,11 @@ export async function startMem0PlatformStandIn(key: string, processingPolls = 1)
       },
     ],
   });
-  standIn = Object.assign(server, { memories, ignoredKeys: [], users: () => [...new Set(memories.map((m) => m.user_id))], neverFinish: false });
+  standIn = Object.assign(server, {
+    memories,
+    ignoredKeys: [],
+    users: () => [...new Set(memories.map((m) => m.user_id))],
+    neverFinish: false,
+  });
   return standIn;
 }

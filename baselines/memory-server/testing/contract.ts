@@ -32,7 +32,13 @@ export interface Shape {
 export function shape(r: LoggedRequest, ids: Record<string, string> = {}): Shape {
   let path = r.path;
   for (const [id, name] of Object.entries(ids)) path = path.split(encodeURIComponent(id)).join(name);
-  return { method: r.method, path, query: Object.keys(r.query).sort(), body: fieldPaths(r.body), auth: authScheme(r.headers) };
+  return {
+    method: r.method,
+    path,
+    query: Object.keys(r.query).sort(),
+    body: fieldPaths(r.body),
+    auth: authScheme(r.headers),
+  };
 }
 
 /** `Authorization: Token` / `X-API-Key` / …: the header carrying the key and the scheme word before it. */

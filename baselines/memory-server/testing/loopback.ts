@@ -23,7 +23,12 @@ export interface Route {
   path: RegExp;
   body?: z.ZodType;
   query?: z.ZodType;
-  handle(params: string[], body: unknown, query: Record<string, string>, headers: Record<string, string | undefined>): Reply | Promise<Reply>;
+  handle(
+    params: string[],
+    body: unknown,
+    query: Record<string, string>,
+    headers: Record<string, string | undefined>,
+  ): Reply | Promise<Reply>;
 }
 
 export interface Fault {
@@ -88,7 +93,9 @@ export async function startLoopback(opts: LoopbackOptions): Promise<Loopback> {
       body = raw;
     }
     const method = req.method ?? 'GET';
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]),
+    );
     requests.push({ method, path: url.pathname, query, body, headers });
     const what = `${method} ${url.pathname}`;
 
@@ -120,7 +127,14 @@ export async function startLoopback(opts: LoopbackOptions): Promise<Loopback> {
     return false;
   }
 
-  async function route(method: string, pathname: string, what: string, body: unknown, query: Record<string, string>, headers: Record<string, string | undefined>): Promise<Reply> {
+  async function route(
+    method: string,
+    pathname: string,
+    what: string,
+    body: unknown,
+    query: Record<string, string>,
+    headers: Record<string, string | undefined>,
+  ): Promise<Reply> {
     if (opts.auth && !accepted(opts.auth, headers)) return { status: 401, body: { detail: 'Authentication required' } };
     if (!pathname.startsWith(prefix)) {
       violations.push(`${what}: outside ${prefix}`);
@@ -130,7 +144,10 @@ export async function startLoopback(opts: LoopbackOptions): Promise<Loopback> {
     for (const r of opts.routes) {
       const m = r.method === method ? r.path.exec(path) : null;
       if (!m) continue;
-      for (const [part, schema, value] of [['body', r.body, body], ['query', r.query, query]] as const) {
+      for (const [part, schema, value] of [
+        ['body', r.body, body],
+        ['query', r.query, query],
+      ] as const) {
         if (!schema) continue;
         const p = schema.safeParse(value);
         if (!p.success) {

@@ -78,11 +78,19 @@ export const SYSTEMS: System[] = [
       output: 'units',
       auth: api !== 'graphiti',
       async start(polls) {
-        const s = api === 'v3' ? await startZepV3StandIn(TEST_KEY, polls) : api === 'v4' ? await startZepV4StandIn(TEST_KEY, polls) : await startGraphitiStandIn(polls);
+        const s =
+          api === 'v3'
+            ? await startZepV3StandIn(TEST_KEY, polls)
+            : api === 'v4'
+              ? await startZepV4StandIn(TEST_KEY, polls)
+              : await startGraphitiStandIn(polls);
         return {
           server: s,
           options: { api, ...common(s.baseUrl, api !== 'graphiti') },
-          stored: () => s.episodes.map((e) => (api === 'graphiti' ? (e.name ?? '') : `${String(e.metadata.unit_id)}/${String(e.metadata.part ?? 0)}`)),
+          stored: () =>
+            s.episodes.map((e) =>
+              api === 'graphiti' ? (e.name ?? '') : `${String(e.metadata.unit_id)}/${String(e.metadata.part ?? 0)}`,
+            ),
           namespaces: () => s.owners(),
           adds: () => s.count(api === 'graphiti' ? /^POST \/messages$/ : /^POST .*\/threads\/[^/]+\/messages$/),
           setNeverFinish: (v) => void (s.neverFinish = v),

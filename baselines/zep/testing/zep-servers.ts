@@ -46,7 +46,12 @@ export const ZEP_MESSAGE_CAP = 2500;
 /** The 400 Zep answers for a message over the cap, or undefined. */
 function overCap(messages: readonly { content: string }[]): { status: number; body: unknown } | undefined {
   const i = messages.findIndex((m) => [...m.content].length > ZEP_MESSAGE_CAP);
-  return i < 0 ? undefined : { status: 400, body: { message: `messages[${i}].content exceeds the maximum length of ${ZEP_MESSAGE_CAP} characters` } };
+  return i < 0
+    ? undefined
+    : {
+        status: 400,
+        body: { message: `messages[${i}].content exceeds the maximum length of ${ZEP_MESSAGE_CAP} characters` },
+      };
 }
 
 function poll(s: { neverFinish: boolean }, eps: StoredEpisode[]): void {
@@ -79,16 +84,37 @@ export async function startZepV3StandIn(key: string, processingPolls = 1): Promi
   const users = new Set<string>();
   const threads = new Map<string, string>();
   const self = { neverFinish: false };
-  const Msg = z.object({ role: Role, name: z.string().optional(), content: z.string(), created_at: z.string().datetime().optional(), metadata: z.record(z.string(), z.unknown()).optional() }).strict();
+  const Msg = z
+    .object({
+      role: Role,
+      name: z.string().optional(),
+      content: z.string(),
+      created_at: z.string().datetime().optional(),
+      metadata: z.record(z.string(), z.unknown()).optional(),
+    })
+    .strict();
   const server = await startLoopback({
     prefix: '/api/v2',
     auth: { header: 'authorization', value: `Api-Key ${key}` },
     routes: [
-      { method: 'GET', path: /^\/users\/([^/]+)$/, handle: ([id]) => (users.has(id!) ? { body: { user_id: id } } : { status: 404, body: { message: 'not found' } }) },
+      {
+        method: 'GET',
+        path: /^\/users\/([^/]+)$/,
+        handle: ([id]) =>
+          users.has(id!) ? { body: { user_id: id } } : { status: 404, body: { message: 'not found' } },
+      },
       {
         method: 'POST',
         path: /^\/users$/,
-        body: z.object({ user_id: z.string(), email: z.string().optional(), first_name: z.string().optional(), last_name: z.string().optional(), metadata: z.record(z.string(), z.unknown()).optional() }).strict(),
+        body: z
+          .object({
+            user_id: z.string(),
+            email: z.string().optional(),
+            first_name: z.string().optional(),
+            last_name: z.string().optional(),
+            metadata: z.record(z.string(), z.unknown()).optional(),
+          })
+          .strict(),
         handle(_p, b) {
           const id = (b as { user_id: string }).user_id;
           if (users.has(id)) return { status: 400, body: { message: `user already exists with user_id: ${id}` } };
@@ -103,7 +129,8 @@ export async function startZepV3StandIn(key: string, processingPolls = 1): Promi
         handle(_p, b) {
           const { thread_id, user_id } = b as { thread_id: string; user_id: string };
           if (!users.has(user_id)) return { status: 404, body: { message: 'user not found' } };
-          if (threads.has(thread_id)) return { status: 400, body: { message: `thread already exists with thread_id: ${thread_id}` } };
+          if (threads.has(thread_id))
+            return { status: 400, body: { message: `thread already exists with thread_id: ${thread_id}` } };
           threads.set(thread_id, user_id);
           return { status: 201, body: { thread_id, user_id, uuid: randomUUID() } };
         },
@@ -111,7 +138,13 @@ export async function startZepV3StandIn(key: string, processingPolls = 1): Promi
       {
         method: 'POST',
         path: /^\/threads\/([^/]+)\/messages$/,
-        body: z.object({ messages: z.array(Msg).min(1), ignore_roles: z.array(Role).optional(), return_context: z.boolean().optional() }).strict(),
+        body: z
+          .object({
+            messages: z.array(Msg).min(1),
+            ignore_roles: z.array(Role).optional(),
+            return_context: z.boolean().optional(),
+          })
+          .strict(),
         handle([thread], b) {
           const owner = threads.get(thread!);
           if (!owner) return { status: 404, body: { message: 'thread not found' } };
@@ -120,7 +153,17 @@ export async function startZepV3StandIn(key: string, processingPolls = 1): Promi
           const task = randomUUID();
           const uuids = (b as { messages: z.infer<typeof Msg>[] }).messages.map((m) => {
             const uuid = randomUUID();
-            episodes.push({ uuid, owner, content: m.content, role: m.role, name: m.name ?? null, at: m.created_at ?? new Date().toISOString(), metadata: m.metadata ?? {}, remaining: processingPolls, task });
+            episodes.push({
+              uuid,
+              owner,
+              content: m.content,
+              role: m.role,
+              name: m.name ?? null,
+              at: m.created_at ?? new Date().toISOString(),
+              metadata: m.metadata ?? {},
+              remaining: processingPolls,
+              task,
+            });
             return uuid;
           });
           return { body: { message_uuids: uuids, task_id: task } };
@@ -132,14 +175,23 @@ export async function startZepV3StandIn(key: string, processingPolls = 1): Promi
         handle([task]) {
           const eps = episodes.filter((e) => e.task === task);
           if (eps.length === 0) return { status: 404, body: { message: 'task not found' } };
-          poll(self, episodes.filter((e) => e.owner === eps[0]!.owner));
+          poll(
+            self,
+            episodes.filter((e) => e.owner === eps[0]!.owner),
+          );
           return { body: { task_id: task, status: eps.every((e) => e.remaining === 0) ? 'completed' : 'in_progress' } };
         },
       },
       {
         method: 'GET',
         path: /^\/threads\/([^/]+)\/messages$/,
-        query: z.object({ limit: z.string().regex(/^\d+$/).optional(), cursor: z.string().regex(/^\d+$/).optional(), lastn: z.string().regex(/^\d+$/).optional() }).strict(),
+        query: z
+          .object({
+            limit: z.string().regex(/^\d+$/).optional(),
+            cursor: z.string().regex(/^\d+$/).optional(),
+            lastn: z.string().regex(/^\d+$/).optional(),
+          })
+          .strict(),
         handle([thread], _b, q) {
           const owner = threads.get(thread!);
           if (!owner) return { status: 404, body: { message: 'thread not found' } };
@@ -148,8 +200,18 @@ export async function startZepV3StandIn(key: string, processingPolls = 1): Promi
           const limit = Number(q.limit ?? 100);
           const page = Number(q.cursor ?? 1);
           // `lastn`: the most recent messages, oldest first; it overrides limit and cursor (API reference).
-          const picked = q.lastn !== undefined ? all.slice(Math.max(0, all.length - Number(q.lastn))) : all.slice((page - 1) * limit, page * limit);
-          const messages = picked.map((e) => ({ uuid: e.uuid, role: e.role, content: e.content, metadata: e.metadata, created_at: e.at, processed: e.remaining === 0 }));
+          const picked =
+            q.lastn !== undefined
+              ? all.slice(Math.max(0, all.length - Number(q.lastn)))
+              : all.slice((page - 1) * limit, page * limit);
+          const messages = picked.map((e) => ({
+            uuid: e.uuid,
+            role: e.role,
+            content: e.content,
+            metadata: e.metadata,
+            created_at: e.at,
+            processed: e.remaining === 0,
+          }));
           return { body: { messages, total_count: all.length, row_count: messages.length } };
         },
       },
@@ -170,7 +232,12 @@ export async function startZepV3StandIn(key: string, processingPolls = 1): Promi
         handle(_p, body) {
           const b = body as { user_id: string; query: string; scope?: string; limit?: number };
           const hits = ranked(episodes, b.user_id, b.query).slice(0, b.limit ?? 10);
-          if (b.scope === 'episodes') return { body: { episodes: hits.map(({ e, score }) => ({ uuid: e.uuid, content: e.content, created_at: e.at, score })) } };
+          if (b.scope === 'episodes')
+            return {
+              body: {
+                episodes: hits.map(({ e, score }) => ({ uuid: e.uuid, content: e.content, created_at: e.at, score })),
+              },
+            };
           return { body: { edges: hits.map(({ e, score }) => edge(e, score, 'episodes')) } };
         },
       },
@@ -187,7 +254,11 @@ export async function startZepV3StandIn(key: string, processingPolls = 1): Promi
     ],
   });
   const standIn = Object.assign(server, { episodes, owners: () => [...users] });
-  return Object.defineProperty(standIn, 'neverFinish', { get: () => self.neverFinish, set: (v: boolean) => void (self.neverFinish = v), enumerable: true }) as ZepStandIn;
+  return Object.defineProperty(standIn, 'neverFinish', {
+    get: () => self.neverFinish,
+    set: (v: boolean) => void (self.neverFinish = v),
+    enumerable: true,
+  }) as ZepStandIn;
 }
 
 const cursorOf = (n: number) => Buffer.from(`o:${n}`).toString('base64url');
@@ -199,22 +270,60 @@ export async function startZepV4StandIn(key: string, processingPolls = 1): Promi
   const threads = new Map<string, string>(); // uuid → user uuid
   const tasks = new Set<string>();
   const self = { neverFinish: false };
-  const Page = z.object({ page_size: z.string().regex(/^\d+$/).refine((s) => Number(s) >= 1 && Number(s) <= 100).optional(), cursor: z.string().optional() }).strict();
-  const Msg = z.object({ role: Role, name: z.string().optional(), content: z.string(), reference_time: z.string().datetime().optional(), metadata: z.record(z.string(), z.unknown()).optional() }).strict();
+  const Page = z
+    .object({
+      page_size: z
+        .string()
+        .regex(/^\d+$/)
+        .refine((s) => Number(s) >= 1 && Number(s) <= 100)
+        .optional(),
+      cursor: z.string().optional(),
+    })
+    .strict();
+  const Msg = z
+    .object({
+      role: Role,
+      name: z.string().optional(),
+      content: z.string(),
+      reference_time: z.string().datetime().optional(),
+      metadata: z.record(z.string(), z.unknown()).optional(),
+    })
+    .strict();
   const page = <T>(all: T[], q: Record<string, string>, max: number) => {
     const size = Math.min(Number(q.page_size ?? 50), max);
     const from = offsetOf(q.cursor);
-    return { items: all.slice(from, from + size), ...(from + size < all.length ? { next_cursor: cursorOf(from + size) } : {}) };
+    return {
+      items: all.slice(from, from + size),
+      ...(from + size < all.length ? { next_cursor: cursorOf(from + size) } : {}),
+    };
   };
   const server = await startLoopback({
     prefix: '/api/v4',
     auth: { header: 'authorization', value: `Api-Key ${key}` },
     routes: [
-      { method: 'GET', path: /^\/tasks$/, query: Page, handle: (_p, _b, q) => ({ body: page([...tasks].map((uuid) => ({ uuid })), q, 100) }) },
+      {
+        method: 'GET',
+        path: /^\/tasks$/,
+        query: Page,
+        handle: (_p, _b, q) => ({
+          body: page(
+            [...tasks].map((uuid) => ({ uuid })),
+            q,
+            100,
+          ),
+        }),
+      },
       {
         method: 'POST',
         path: /^\/users$/,
-        body: z.object({ user_id: z.string(), email: z.string().optional(), first_name: z.string().optional(), last_name: z.string().optional() }).strict(),
+        body: z
+          .object({
+            user_id: z.string(),
+            email: z.string().optional(),
+            first_name: z.string().optional(),
+            last_name: z.string().optional(),
+          })
+          .strict(),
         handle(_p, b) {
           const uuid = randomUUID();
           users.set(uuid, (b as { user_id: string }).user_id);
@@ -236,7 +345,14 @@ export async function startZepV4StandIn(key: string, processingPolls = 1): Promi
       {
         method: 'POST',
         path: /^\/threads\/([^/]+)\/messages$/,
-        body: z.object({ messages: z.array(Msg).min(1), ignore_roles: z.array(z.string()).optional(), return_context: z.boolean().optional(), strict_ontology: z.boolean().optional() }).strict(),
+        body: z
+          .object({
+            messages: z.array(Msg).min(1),
+            ignore_roles: z.array(z.string()).optional(),
+            return_context: z.boolean().optional(),
+            strict_ontology: z.boolean().optional(),
+          })
+          .strict(),
         handle([thread], b) {
           const owner = threads.get(thread!);
           if (!owner) return { status: 404, body: { message: 'thread not found' } };
@@ -246,7 +362,17 @@ export async function startZepV4StandIn(key: string, processingPolls = 1): Promi
           tasks.add(task);
           const messages = (b as { messages: z.infer<typeof Msg>[] }).messages.map((m) => {
             const uuid = randomUUID();
-            episodes.push({ uuid, owner, content: m.content, role: m.role, name: m.name ?? null, at: m.reference_time ?? new Date().toISOString(), metadata: m.metadata ?? {}, remaining: processingPolls, task });
+            episodes.push({
+              uuid,
+              owner,
+              content: m.content,
+              role: m.role,
+              name: m.name ?? null,
+              at: m.reference_time ?? new Date().toISOString(),
+              metadata: m.metadata ?? {},
+              remaining: processingPolls,
+              task,
+            });
             return { uuid, role: m.role, content: m.content, thread_uuid: thread };
           });
           return { status: 202, body: { messages, task: { uuid: task, status: 'pending' } } };
@@ -258,7 +384,11 @@ export async function startZepV4StandIn(key: string, processingPolls = 1): Promi
         handle([task]) {
           if (!tasks.has(task!)) return { status: 404, body: { message: 'task not found' } };
           const eps = episodes.filter((e) => e.task === task);
-          if (eps[0]) poll(self, episodes.filter((e) => e.owner === eps[0]!.owner));
+          if (eps[0])
+            poll(
+              self,
+              episodes.filter((e) => e.owner === eps[0]!.owner),
+            );
           return { body: { uuid: task, status: eps.every((e) => e.remaining === 0) ? 'completed' : 'running' } };
         },
       },
@@ -269,19 +399,54 @@ export async function startZepV4StandIn(key: string, processingPolls = 1): Promi
         handle([thread], _b, q) {
           const owner = threads.get(thread!);
           if (!owner) return { status: 404, body: { message: 'thread not found' } };
-          poll(self, episodes.filter((e) => e.owner === owner));
-          return { body: page(episodes.filter((e) => e.owner === owner).map((e) => ({ uuid: e.uuid, role: e.role, content: e.content, metadata: e.metadata, reference_time: e.at, processed: e.remaining === 0 })), q, 100) };
+          poll(
+            self,
+            episodes.filter((e) => e.owner === owner),
+          );
+          return {
+            body: page(
+              episodes
+                .filter((e) => e.owner === owner)
+                .map((e) => ({
+                  uuid: e.uuid,
+                  role: e.role,
+                  content: e.content,
+                  metadata: e.metadata,
+                  reference_time: e.at,
+                  processed: e.remaining === 0,
+                })),
+              q,
+              100,
+            ),
+          };
         },
       },
       {
         method: 'POST',
         path: /^\/graphs\/([^/]+)\/search\/(edges|nodes|episodes)$/,
-        query: z.object({ page_size: z.string().regex(/^\d+$/).refine((s) => Number(s) >= 1 && Number(s) <= 50, 'page_size 1-50').optional(), cursor: z.string().optional() }).strict(),
-        body: z.object({ query: z.string().min(1).max(400), reranker: z.enum(['rrf', 'mmr', 'node_distance', 'episode_mentions', 'cross_encoder']).optional() }).strict(),
+        query: z
+          .object({
+            page_size: z
+              .string()
+              .regex(/^\d+$/)
+              .refine((s) => Number(s) >= 1 && Number(s) <= 50, 'page_size 1-50')
+              .optional(),
+            cursor: z.string().optional(),
+          })
+          .strict(),
+        body: z
+          .object({
+            query: z.string().min(1).max(400),
+            reranker: z.enum(['rrf', 'mmr', 'node_distance', 'episode_mentions', 'cross_encoder']).optional(),
+          })
+          .strict(),
         handle([graph, scope], body, q) {
           if (!users.has(graph!)) return { status: 404, body: { message: 'graph not found' } };
           const hits = ranked(episodes, graph!, (body as { query: string }).query).slice(0, 100);
-          const items: unknown[] = scope === 'episodes' ? hits.map(({ e, score }) => ({ uuid: e.uuid, content: e.content, created_at: e.at, score })) : hits.map(({ e, score }) => edge(e, score, 'episode_uuids'));
+          const items: unknown[] =
+            scope === 'episodes'
+              ? hits.map(({ e, score }) => ({ uuid: e.uuid, content: e.content, created_at: e.at, score }))
+              : hits.map(({ e, score }) => edge(e, score, 'episode_uuids'));
           return { body: page(items, q, 50) };
         },
       },
@@ -298,7 +463,11 @@ export async function startZepV4StandIn(key: string, processingPolls = 1): Promi
     ],
   });
   const standIn = Object.assign(server, { episodes, owners: () => [...users.values()] });
-  return Object.defineProperty(standIn, 'neverFinish', { get: () => self.neverFinish, set: (v: boolean) => void (self.neverFinish = v), enumerable: true }) as ZepStandIn;
+  return Object.defineProperty(standIn, 'neverFinish', {
+    get: () => self.neverFinish,
+    set: (v: boolean) => void (self.neverFinish = v),
+    enumerable: true,
+  }) as ZepStandIn;
 }
 
 /**
@@ -366,7 +535,17 @@ export async function startGraphitiStandIn(processingPolls = 1): Promise<Graphit
         return;
       }
       queue.shift();
-      episodes.push({ uuid: randomUUID(), owner: job.group, content: job.content, role: job.roleType, name: job.name, at: job.at, metadata: {}, sourceDescription: job.sourceDescription, remaining: 0 });
+      episodes.push({
+        uuid: randomUUID(),
+        owner: job.group,
+        content: job.content,
+        role: job.roleType,
+        name: job.name,
+        at: job.at,
+        metadata: {},
+        sourceDescription: job.sourceDescription,
+        remaining: 0,
+      });
     }
   };
   const server = await startLoopback({
@@ -402,19 +581,45 @@ export async function startGraphitiStandIn(processingPolls = 1): Promise<Graphit
           work();
           // retrieve_episodes: valid_at <= now, newest first (ORDER BY valid_at DESC LIMIT last_n).
           const now = new Date().toISOString();
-          const mine = episodes.filter((e) => e.owner === group && e.at <= now).sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
-          return { body: mine.slice(0, Number(q.last_n)).map((e) => ({ uuid: e.uuid, name: e.name ?? '', group_id: group, labels: [], source: 'message', content: e.content, source_description: e.sourceDescription ?? '', valid_at: e.at, created_at: e.at, entity_edges: [] })) };
+          const mine = episodes
+            .filter((e) => e.owner === group && e.at <= now)
+            .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+          return {
+            body: mine.slice(0, Number(q.last_n)).map((e) => ({
+              uuid: e.uuid,
+              name: e.name ?? '',
+              group_id: group,
+              labels: [],
+              source: 'message',
+              content: e.content,
+              source_description: e.sourceDescription ?? '',
+              valid_at: e.at,
+              created_at: e.at,
+              entity_edges: [],
+            })),
+          };
         },
       },
       {
         method: 'POST',
         path: /^\/search$/,
-        body: z.object({ group_ids: z.array(z.string()).nullable().optional(), query: z.string(), max_facts: z.number().int().optional() }).strict(),
+        body: z
+          .object({
+            group_ids: z.array(z.string()).nullable().optional(),
+            query: z.string(),
+            max_facts: z.number().int().optional(),
+          })
+          .strict(),
         handle(_p, body) {
           const b = body as { group_ids: string[]; query: string; max_facts?: number };
           const hits = (b.group_ids ?? []).flatMap((g) => ranked(episodes, g, b.query)).slice(0, b.max_facts ?? 10);
           // FactResult (dto/retrieve.py) carries no score; a fact does not repeat its episode's name.
-          const facts = hits.map(({ e }) => ({ ...edge({ ...e, name: null }, 0, 'episodes'), score: undefined, invalid_at: null, expired_at: null }));
+          const facts = hits.map(({ e }) => ({
+            ...edge({ ...e, name: null }, 0, 'episodes'),
+            score: undefined,
+            invalid_at: null,
+            expired_at: null,
+          }));
           return { body: { facts: JSON.parse(JSON.stringify(facts)) as unknown } };
         },
       },
@@ -429,7 +634,16 @@ export async function startGraphitiStandIn(processingPolls = 1): Promise<Graphit
       },
     ],
   });
-  const standIn = Object.assign(server, { episodes, owners: () => [...new Set([...episodes.map((e) => e.owner), ...queue.map((j) => j.group)])], queued: () => queue.length });
-  for (const key of ['neverFinish', 'workerDied'] as const) Object.defineProperty(standIn, key, { get: () => self[key], set: (v: boolean) => void (self[key] = v), enumerable: true });
+  const standIn = Object.assign(server, {
+    episodes,
+    owners: () => [...new Set([...episodes.map((e) => e.owner), ...queue.map((j) => j.group)])],
+    queued: () => queue.length,
+  });
+  for (const key of ['neverFinish', 'workerDied'] as const)
+    Object.defineProperty(standIn, key, {
+      get: () => self[key],
+      set: (v: boolean) => void (self[key] = v),
+      enumerable: true,
+    });
   return standIn as GraphitiStandIn;
 }

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../core/interfaces.ts';
 import { createLlmProvider, type AdaptmrLlmProvider } from '../../llm/index.ts';
-import { startFakeOpenAiServer, type ChatRequestBody, type FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
+import {
+  startFakeOpenAiServer,
+  type ChatRequestBody,
+  type FakeOpenAiServer,
+} from '../../llm/testing/fake-openai-server.ts';
 import { classifiers } from '../registry.ts';
 import type { Classification } from '../result.ts';
 import type { RulesLlmClassifier } from '../rules-llm.ts';
@@ -21,14 +25,26 @@ function chat(body: ChatRequestBody): string {
   const type = /blood type|血型/.test(query) ? 'abstention' : 'multi_hop';
   return JSON.stringify({
     type,
-    probabilities: { factual_extraction: 0.1, temporal_reasoning: 0.1, knowledge_update: 0.1, multi_hop: type === 'multi_hop' ? 0.6 : 0.1, abstention: type === 'abstention' ? 0.6 : 0.1 },
+    probabilities: {
+      factual_extraction: 0.1,
+      temporal_reasoning: 0.1,
+      knowledge_update: 0.1,
+      multi_hop: type === 'multi_hop' ? 0.6 : 0.1,
+      abstention: type === 'abstention' ? 0.6 : 0.1,
+    },
   });
 }
 
 beforeAll(async () => {
   server = await startFakeOpenAiServer({ chat });
   cacheDir = await mkdtemp(join(tmpdir(), 'adaptmr-llm-cls-'));
-  provider = createLlmProvider({ cache: { mode: 'read-write', dir: cacheDir }, roles: { classifier: { baseURL: server.baseURL, model: 'fake-model' } } }, {});
+  provider = createLlmProvider(
+    {
+      cache: { mode: 'read-write', dir: cacheDir },
+      roles: { classifier: { baseURL: server.baseURL, model: 'fake-model' } },
+    },
+    {},
+  );
 });
 afterAll(async () => {
   await server.close();
@@ -42,7 +58,11 @@ describe('llm classifier', () => {
     server.reset();
     const clf = await classifiers.create('llm', {}, {});
     const calls: CallRecord[] = [];
-    const r = (await clf.classify(q('a', 'Which of the restaurants I mentioned had the best reviews?'), { seed: 1, calls, llm: provider })) as Classification;
+    const r = (await clf.classify(q('a', 'Which of the restaurants I mentioned had the best reviews?'), {
+      seed: 1,
+      calls,
+      llm: provider,
+    })) as Classification;
     expect(r.type).toBe('multi-hop');
     // The fake server's default logprobs split at whitespace; the token ` "multi_hop",` maps to multi-hop only.
     expect(r.source).toBe('logprobs');
@@ -101,23 +121,44 @@ describe('llm classifier', () => {
   });
 });
 
-describe('llm classifier, the plan\'s reply format (type name alone)', () => {
-  it('sends the plan\'s instruction without a JSON schema and reads a bare name, English or Chinese, with first-token logprobs', async () => {
+describe("llm classifier, the plan's reply format (type name alone)", () => {
+  it("sends the plan's instruction without a JSON schema and reads a bare name, English or Chinese, with first-token logprobs", async () => {
     const plain = await startFakeOpenAiServer({
       chat: (body) => {
         const prompt = body.messages[0]?.content ?? '';
         if (prompt.includes('用户查询')) {
           // 时序推理 vs 知识更新 on the first token: p(时) = e^-0.3, p(知) = e^-1.5, p(好) = e^-4 (names no type)
-          return { text: '时序推理', logprobs: [{ token: '时', logprob: -0.3, top: [{ token: '时', logprob: -0.3 }, { token: '知', logprob: -1.5 }, { token: '好', logprob: -4 }] }, { token: '序推理', logprob: 0, top: [] }] };
+          return {
+            text: '时序推理',
+            logprobs: [
+              {
+                token: '时',
+                logprob: -0.3,
+                top: [
+                  { token: '时', logprob: -0.3 },
+                  { token: '知', logprob: -1.5 },
+                  { token: '好', logprob: -4 },
+                ],
+              },
+              { token: '序推理', logprob: 0, top: [] },
+            ],
+          };
         }
         return { text: 'knowledge_update' };
       },
     });
     const dir = await mkdtemp(join(tmpdir(), 'adaptmr-llm-plain-'));
     try {
-      const llm = createLlmProvider({ cache: { mode: 'off', dir }, roles: { classifier: { baseURL: plain.baseURL, model: 'm' } } }, {});
+      const llm = createLlmProvider(
+        { cache: { mode: 'off', dir }, roles: { classifier: { baseURL: plain.baseURL, model: 'm' } } },
+        {},
+      );
       const clf = await classifiers.create('llm', { reply: 'name' }, {});
-      const zh = (await clf.classify(q('z', '我是先换的工作还是先搬的家？'), { seed: 1, calls: [], llm })) as Classification;
+      const zh = (await clf.classify(q('z', '我是先换的工作还是先搬的家？'), {
+        seed: 1,
+        calls: [],
+        llm,
+      })) as Classification;
       expect(zh.type).toBe('temporal');
       expect(zh.source).toBe('logprobs');
       const z = Math.exp(-0.3) + Math.exp(-1.5);
@@ -128,11 +169,12 @@ describe('llm classifier, the plan\'s reply format (type name alone)', () => {
       expect(zhBody.messages[0]?.content).toMatch(/请只返回类型名称（如 factual_extraction），不需要解释。$/u);
       const en = (await clf.classify(q('e', 'Where do I live now?'), { seed: 1, calls: [], llm })) as Classification;
       expect(en.type).toBe('update');
-      expect((plain.requests[1]?.body as ChatRequestBody).messages[0]?.content).toMatch(/Reply with only the type name/u);
+      expect((plain.requests[1]!.body as ChatRequestBody).messages[0]?.content).toMatch(
+        /Reply with only the type name/u,
+      );
     } finally {
       await plain.close();
       await rm(dir, { recursive: true, force: true });
     }
   });
 });
-

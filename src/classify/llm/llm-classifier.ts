@@ -60,7 +60,11 @@ export class LlmClassifier implements Classifier {
       { stage: 'classify', calls: ctx?.calls ?? [] },
     );
     const read = readReply(result.text, result.json, result.logprobs);
-    if (!read) throw new InputError(`classifier reply names no known type: ${JSON.stringify(result.text.slice(0, 200))}`, `question ${query.id}`);
+    if (!read)
+      throw new InputError(
+        `classifier reply names no known type: ${JSON.stringify(result.text.slice(0, 200))}`,
+        `question ${query.id}`,
+      );
     return read;
   }
 }

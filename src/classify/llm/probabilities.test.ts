@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { probsFromLogprobs, readReply } from './probabilities.ts';
 
-const REPLY = '{"type":"temporal_reasoning","probabilities":{"factual_extraction":0.1,"temporal_reasoning":0.7,"knowledge_update":0.1,"multi_hop":0.1,"abstention":0}}';
+const REPLY =
+  '{"type":"temporal_reasoning","probabilities":{"factual_extraction":0.1,"temporal_reasoning":0.7,"knowledge_update":0.1,"multi_hop":0.1,"abstention":0}}';
 
 describe('reply → probabilities', () => {
   it('reads the first-token alternatives of the type value (OpenAI-style tokens)', () => {
@@ -40,7 +41,15 @@ describe('reply → probabilities', () => {
     const text = '{"type": "multi_hop"}';
     const tokens = [
       { token: '{"type":', logprob: 0, top: [] },
-      { token: ' "m', logprob: -0.1, top: [{ token: ' "m', logprob: -0.1 }, { token: ' "a', logprob: -2.5 }, { token: 'x', logprob: -1 }] },
+      {
+        token: ' "m',
+        logprob: -0.1,
+        top: [
+          { token: ' "m', logprob: -0.1 },
+          { token: ' "a', logprob: -2.5 },
+          { token: 'x', logprob: -1 },
+        ],
+      },
       { token: 'ulti_hop"}', logprob: 0, top: [] },
     ];
     const p = probsFromLogprobs(text, tokens);
@@ -53,10 +62,18 @@ describe('reply → probabilities', () => {
     const stated = readReply(REPLY, undefined, undefined);
     expect(stated?.source).toBe('stated');
     expect(stated?.probs.temporal).toBeCloseTo(0.7, 12);
-    const unnormalised = readReply('{"type":"multi_hop","probabilities":{"multi_hop":3,"abstention":1}}', undefined, []);
+    const unnormalised = readReply(
+      '{"type":"multi_hop","probabilities":{"multi_hop":3,"abstention":1}}',
+      undefined,
+      [],
+    );
     expect(unnormalised?.probs['multi-hop']).toBeCloseTo(0.75, 12);
     const bad = readReply('{"type":"knowledge_update","probabilities":{"knowledge_update":-1}}', undefined, undefined);
-    expect(bad).toEqual({ type: 'update', probs: { factual: 0, temporal: 0, update: 1, 'multi-hop': 0, abstention: 0 }, source: 'one-hot' });
+    expect(bad).toEqual({
+      type: 'update',
+      probs: { factual: 0, temporal: 0, update: 1, 'multi-hop': 0, abstention: 0 },
+      source: 'one-hot',
+    });
     expect(readReply('abstention', undefined, undefined)?.type).toBe('abstention');
     expect(readReply('"Factual_Extraction".', undefined, undefined)?.type).toBe('factual');
     expect(readReply('I think it is about time', undefined, undefined)).toBeUndefined();
@@ -86,7 +103,15 @@ describe('reply → probabilities', () => {
   it('reads first-token logprobs of a bare reply (after a leading quote)', () => {
     const text = '"multi_hop"';
     const tokens = [
-      { token: '"m', logprob: -0.1, top: [{ token: '"m', logprob: -0.1 }, { token: '"t', logprob: -2 }, { token: '"x', logprob: -3 }] },
+      {
+        token: '"m',
+        logprob: -0.1,
+        top: [
+          { token: '"m', logprob: -0.1 },
+          { token: '"t', logprob: -2 },
+          { token: '"x', logprob: -3 },
+        ],
+      },
       { token: 'ulti_hop"', logprob: 0, top: [] },
     ];
     const r = readReply(text, undefined, tokens);

@@ -47,7 +47,9 @@ export const REPLY_JSON_SCHEMA: Record<string, unknown> = {
 const namesOf = (t: AdaptType): readonly string[] => [PROMPT_LABELS[t], ...PLAN_ZH_NAMES[t]];
 
 function nameOf(rest: string): AdaptType | undefined {
-  return ADAPT_TYPES.find((t) => namesOf(t).some((n) => n.startsWith(rest) || (rest.length > n.length && rest.startsWith(n))));
+  return ADAPT_TYPES.find((t) =>
+    namesOf(t).some((n) => n.startsWith(rest) || (rest.length > n.length && rest.startsWith(n))),
+  );
 }
 
 /** Where the type name starts: the `"type"` value of a JSON reply, else the first letter of a bare reply. */
@@ -64,7 +66,11 @@ function typeStart(text: string, bare: boolean): number | undefined {
  * Distribution over the five labels from the logprobs of the reply's type token; undefined when not readable.
  * `bare`: the reply is the type name alone (the plan's format), not JSON.
  */
-export function probsFromLogprobs(text: string, logprobs: readonly TokenLogprob[] | undefined, bare = false): Record<AdaptType, number> | undefined {
+export function probsFromLogprobs(
+  text: string,
+  logprobs: readonly TokenLogprob[] | undefined,
+  bare = false,
+): Record<AdaptType, number> | undefined {
   if (!logprobs?.length) return undefined;
   const valueStart = typeStart(text, bare);
   if (valueStart === undefined) return undefined;
@@ -100,7 +106,11 @@ export interface ReadReply {
 }
 
 /** Parses the reply (already-parsed JSON when the client gives it) and applies the fallback chain. */
-export function readReply(text: string, json: unknown, logprobs: readonly TokenLogprob[] | undefined): ReadReply | undefined {
+export function readReply(
+  text: string,
+  json: unknown,
+  logprobs: readonly TokenLogprob[] | undefined,
+): ReadReply | undefined {
   let value = json;
   if (value === undefined) {
     const p = parseJsonReply(text);

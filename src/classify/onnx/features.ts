@@ -17,7 +17,12 @@
  *   wordVectors.dim. The same function (`sparseRow`) builds training and inference rows, so the ONNX graph only
  *   ever sees this dense vector; the word vectors are loaded on the first v3 row (wink-vectors.ts cache).
  */
-import { LazyWinkSifEmbedder, WINK_SIF_ID, createWinkSifEmbedder, type WinkSifEmbedder } from '../../index/embedders/wink-sif.ts';
+import {
+  LazyWinkSifEmbedder,
+  WINK_SIF_ID,
+  createWinkSifEmbedder,
+  type WinkSifEmbedder,
+} from '../../index/embedders/wink-sif.ts';
 import { cueIds, matchCues } from '../rules.ts';
 
 export interface FeatureSpecV1 {
@@ -45,15 +50,29 @@ export type FeatureSpec = FeatureSpecV1 | FeatureSpecV2 | FeatureSpecV3;
 /** The embedder a v3 spec may name (its id pins the vectors, the SIF weights and the Chinese hashing). */
 export const WORD_VECTOR_EMBEDDER = WINK_SIF_ID;
 
-export const DEFAULT_FEATURE_SPEC: FeatureSpecV1 = { version: 'adaptmr-hash-v1', dim: 1 << 15, wordNgrams: [1, 2], charNgrams: [3, 5] };
+export const DEFAULT_FEATURE_SPEC: FeatureSpecV1 = {
+  version: 'adaptmr-hash-v1',
+  dim: 1 << 15,
+  wordNgrams: [1, 2],
+  charNgrams: [3, 5],
+};
 
 /** v2 with every current rules cue. */
 export function specWithCues(base: Omit<FeatureSpecV1, 'version'> = DEFAULT_FEATURE_SPEC): FeatureSpecV2 {
-  return { version: 'adaptmr-hash-v2', dim: base.dim, wordNgrams: base.wordNgrams, charNgrams: base.charNgrams, cues: cueIds() };
+  return {
+    version: 'adaptmr-hash-v2',
+    dim: base.dim,
+    wordNgrams: base.wordNgrams,
+    charNgrams: base.charNgrams,
+    cues: cueIds(),
+  };
 }
 
 /** v3: `base` n-grams (dim 0 = none), every current rules cue or none, and the word-vector block times `scale`. */
-export function specWithWordVectors(base: Omit<FeatureSpecV1, 'version'> = DEFAULT_FEATURE_SPEC, opts: { cues?: boolean; scale?: number } = {}): FeatureSpecV3 {
+export function specWithWordVectors(
+  base: Omit<FeatureSpecV1, 'version'> = DEFAULT_FEATURE_SPEC,
+  opts: { cues?: boolean; scale?: number } = {},
+): FeatureSpecV3 {
   const wv = new LazyWinkSifEmbedder();
   return {
     version: 'adaptmr-hash-v3',
@@ -78,9 +97,15 @@ export function featureWidth(spec: FeatureSpec): number {
 let sif: WinkSifEmbedder | undefined;
 /** The process's word-vector embedder for v3 rows, loaded on first use (~0.2 s from the binary cache). */
 function sifEmbedder(spec: FeatureSpecV3): WinkSifEmbedder {
-  if (spec.wordVectors.embedder !== WORD_VECTOR_EMBEDDER) throw new Error(`feature spec names word vectors ${JSON.stringify(spec.wordVectors.embedder)}; this version has ${WORD_VECTOR_EMBEDDER}`);
+  if (spec.wordVectors.embedder !== WORD_VECTOR_EMBEDDER)
+    throw new Error(
+      `feature spec names word vectors ${JSON.stringify(spec.wordVectors.embedder)}; this version has ${WORD_VECTOR_EMBEDDER}`,
+    );
   sif ??= createWinkSifEmbedder();
-  if (sif.dim !== spec.wordVectors.dim) throw new Error(`feature spec says ${spec.wordVectors.dim} word-vector dimensions; ${WORD_VECTOR_EMBEDDER} has ${sif.dim}`);
+  if (sif.dim !== spec.wordVectors.dim)
+    throw new Error(
+      `feature spec says ${spec.wordVectors.dim} word-vector dimensions; ${WORD_VECTOR_EMBEDDER} has ${sif.dim}`,
+    );
   return sif;
 }
 
@@ -126,7 +151,10 @@ export function featureStrings(text: string, spec: FeatureSpec = DEFAULT_FEATURE
 }
 
 /** Sparse form: sorted distinct indices, each with value 1/sqrt(count of distinct indices) (binary, L2 = 1). */
-export function sparseFeatures(text: string, spec: FeatureSpec = DEFAULT_FEATURE_SPEC): { indices: Int32Array; value: number } {
+export function sparseFeatures(
+  text: string,
+  spec: FeatureSpec = DEFAULT_FEATURE_SPEC,
+): { indices: Int32Array; value: number } {
   const set = new Set<number>();
   if (spec.dim === 0) return { indices: new Int32Array(0), value: 0 };
   for (const f of featureStrings(text, spec)) set.add(fnv1a32(f) % spec.dim);

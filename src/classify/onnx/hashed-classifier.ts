@@ -33,7 +33,9 @@ const FeatureSpecSchema = z.discriminatedUnion('version', [
       ...HashedSpec,
       dim: z.number().int().nonnegative(),
       cues: z.array(z.string()),
-      wordVectors: z.object({ embedder: z.string(), dim: z.number().int().positive(), scale: z.number().positive() }).strict(),
+      wordVectors: z
+        .object({ embedder: z.string(), dim: z.number().int().positive(), scale: z.number().positive() })
+        .strict(),
     })
     .strict(),
 ]);
@@ -66,7 +68,11 @@ export async function assertFiniteWeights(file: string): Promise<void> {
     const name = t.name ?? '?';
     const check = (values: ArrayLike<number>): void => {
       for (let i = 0; i < values.length; i++) {
-        if (!Number.isFinite(values[i]!)) throw new InputError(`weights hold ${values[i]} (initializer ${name}, element ${i}); retrain the model or restore the file`, file);
+        if (!Number.isFinite(values[i]!))
+          throw new InputError(
+            `weights hold ${values[i]} (initializer ${name}, element ${i}); retrain the model or restore the file`,
+            file,
+          );
       }
     };
     check(t.floatData ?? []);
@@ -74,8 +80,10 @@ export async function assertFiniteWeights(file: string): Promise<void> {
     const raw = t.rawData;
     if (raw && raw.length > 0) {
       const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
-      if (t.dataType === onnx.TensorProto.DataType.FLOAT) check(Array.from({ length: raw.length >> 2 }, (_, i) => view.getFloat32(i * 4, true)));
-      if (t.dataType === onnx.TensorProto.DataType.DOUBLE) check(Array.from({ length: raw.length >> 3 }, (_, i) => view.getFloat64(i * 8, true)));
+      if (t.dataType === onnx.TensorProto.DataType.FLOAT)
+        check(Array.from({ length: raw.length >> 2 }, (_, i) => view.getFloat32(i * 4, true)));
+      if (t.dataType === onnx.TensorProto.DataType.DOUBLE)
+        check(Array.from({ length: raw.length >> 3 }, (_, i) => view.getFloat64(i * 8, true)));
     }
   }
 }
@@ -105,7 +113,10 @@ export class HashedOnnxClassifier implements Classifier {
   static async load(file: string, meta?: Record<string, string>): Promise<HashedOnnxClassifier> {
     const props = meta ?? (await readOnnxMetadata(file));
     if (!HASHED_KINDS.includes(props[META_KIND] ?? '')) {
-      throw new InputError(`not an AdaptMR hashed-feature model (metadata ${META_KIND} is ${JSON.stringify(props[META_KIND])})`, file);
+      throw new InputError(
+        `not an AdaptMR hashed-feature model (metadata ${META_KIND} is ${JSON.stringify(props[META_KIND])})`,
+        file,
+      );
     }
     const parse = <T>(key: string, schema: z.ZodType<T>): T => {
       try {
@@ -120,17 +131,25 @@ export class HashedOnnxClassifier implements Classifier {
     if (spec.version === 'adaptmr-hash-v3') {
       const wv = new LazyWinkSifEmbedder();
       if (spec.wordVectors.embedder !== WORD_VECTOR_EMBEDDER || spec.wordVectors.dim !== wv.dim) {
-        throw new InputError(`the model was trained on word vectors ${spec.wordVectors.embedder} (${spec.wordVectors.dim} d); this version has ${WORD_VECTOR_EMBEDDER} (${wv.dim} d); retrain it`, file);
+        throw new InputError(
+          `the model was trained on word vectors ${spec.wordVectors.embedder} (${spec.wordVectors.dim} d); this version has ${WORD_VECTOR_EMBEDDER} (${wv.dim} d); retrain it`,
+          file,
+        );
       }
     }
     if (spec.version !== 'adaptmr-hash-v1') {
       // A cue the rules no longer have would silently read as "never matches": refuse instead.
       const known = new Set(cueIds());
       const missing = spec.cues.filter((c) => !known.has(c));
-      if (missing.length > 0) throw new InputError(`the model uses rules cues this version does not have (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}); retrain it`, file);
+      if (missing.length > 0)
+        throw new InputError(
+          `the model uses rules cues this version does not have (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}); retrain it`,
+          file,
+        );
     }
     const labels = parse(META_LABELS, z.array(AdaptTypeSchema).nonempty());
-    const trainingIds = props[META_TRAINING_IDS] !== undefined ? parse(META_TRAINING_IDS, z.array(z.string())) : undefined;
+    const trainingIds =
+      props[META_TRAINING_IDS] !== undefined ? parse(META_TRAINING_IDS, z.array(z.string())) : undefined;
     await assertFiniteWeights(file);
     const session = await createSession(file);
     return new HashedOnnxClassifier(session, spec, labels, file, trainingIds);
@@ -141,7 +160,8 @@ export class HashedOnnxClassifier implements Classifier {
     const input = new ort.Tensor('float32', denseFeatures(texts, this.spec), [texts.length, featureWidth(this.spec)]);
     const out = await this.session.run({ [this.session.inputNames[0] ?? 'features']: input });
     const tensor = out[this.session.outputNames[0] ?? 'probabilities'];
-    if (!tensor || !(tensor.data instanceof Float32Array)) throw new InputError('model gave no float output', this.file);
+    if (!tensor || !(tensor.data instanceof Float32Array))
+      throw new InputError('model gave no float output', this.file);
     const K = this.labels.length;
     return texts.map((_, row) => {
       // The graph's float32 softmax sums to 1 only within ~1e-7; rescaled in float64 so the probabilities sum to 1 as

@@ -65,7 +65,9 @@ export class HfOnnxClassifier implements Classifier {
     const configFile = join(dir, 'config.json');
     const parsed = HfConfigSchema.safeParse(await readJson(configFile));
     if (!parsed.success) throw new InputError(formatZodError(parsed.error), configFile);
-    const ids = Object.keys(parsed.data.id2label).map(Number).sort((a, b) => a - b);
+    const ids = Object.keys(parsed.data.id2label)
+      .map(Number)
+      .sort((a, b) => a - b);
     if (ids.some((id, i) => id !== i)) throw new InputError('id2label ids must be 0..n-1', configFile);
     const labels = ids.map((id) => {
       const label = parsed.data.id2label[String(id)] ?? '';
@@ -108,16 +110,25 @@ export class HfOnnxClassifier implements Classifier {
     const enc = this.tokenizer.encode(query.text, { return_token_type_ids: true });
     const ids = enc.ids.slice(0, this.maxLength);
     const L = ids.length;
-    const int64 = (values: readonly number[]) => new ort.Tensor('int64', BigInt64Array.from(values, (v) => BigInt(v)), [1, L]);
+    const int64 = (values: readonly number[]) =>
+      new ort.Tensor(
+        'int64',
+        BigInt64Array.from(values, (v) => BigInt(v)),
+        [1, L],
+      );
     const feeds: Record<string, ort.Tensor> = {
       input_ids: int64(ids),
       attention_mask: int64(enc.attention_mask.slice(0, L)),
     };
-    if (this.session.inputNames.includes('token_type_ids')) feeds.token_type_ids = int64((enc.token_type_ids ?? ids.map(() => 0)).slice(0, L));
+    if (this.session.inputNames.includes('token_type_ids'))
+      feeds.token_type_ids = int64((enc.token_type_ids ?? ids.map(() => 0)).slice(0, L));
     const out = await this.session.run(feeds);
     const logits = out[this.session.outputNames[0] ?? 'logits'];
     if (!logits || !(logits.data instanceof Float32Array) || logits.data.length !== this.labels.length) {
-      throw new InputError(`first output must be float logits [1, ${this.labels.length}]`, join(this.dir, 'model.onnx'));
+      throw new InputError(
+        `first output must be float logits [1, ${this.labels.length}]`,
+        join(this.dir, 'model.onnx'),
+      );
     }
     const probs = probsFromArray(softmax(logits.data), this.labels);
     return { type: argmaxType(probs), probs, source: 'model' };

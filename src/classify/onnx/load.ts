@@ -11,7 +11,11 @@ import { HASHED_KINDS, META_KIND } from './model-format.ts';
 
 export type OnnxFormat = 'auto' | 'hashed' | 'hf';
 
-export async function loadOnnxClassifier(path: string, format: OnnxFormat = 'auto', maxLength = 512): Promise<HashedOnnxClassifier | HfOnnxClassifier> {
+export async function loadOnnxClassifier(
+  path: string,
+  format: OnnxFormat = 'auto',
+  maxLength = 512,
+): Promise<HashedOnnxClassifier | HfOnnxClassifier> {
   // Loaded on first use: ONNX Runtime and the tokenizers are native and heavy, and most runs never classify by model.
   const [{ HashedOnnxClassifier, readOnnxMetadata }, { HfOnnxClassifier, isHfLayout }] = await Promise.all([
     import('./hashed-classifier.ts'),
@@ -24,11 +28,15 @@ export async function loadOnnxClassifier(path: string, format: OnnxFormat = 'aut
   }
   if (format === 'hf') return HfOnnxClassifier.load((await stat(path)).isDirectory() ? path : dirname(path), maxLength);
   if (await isHfLayout(path)) {
-    if (format === 'hashed') throw new InputError('is a Hugging Face model folder, but format "hashed" was asked for', path);
+    if (format === 'hashed')
+      throw new InputError('is a Hugging Face model folder, but format "hashed" was asked for', path);
     return HfOnnxClassifier.load(path, maxLength);
   }
   if ((await stat(path)).isDirectory()) {
-    throw new InputError('is a folder but not the Hugging Face layout (model.onnx, tokenizer.json, config.json with id2label)', path);
+    throw new InputError(
+      'is a folder but not the Hugging Face layout (model.onnx, tokenizer.json, config.json with id2label)',
+      path,
+    );
   }
   const meta = await readOnnxMetadata(path);
   if (HASHED_KINDS.includes(meta[META_KIND] ?? '') || format === 'hashed') return HashedOnnxClassifier.load(path, meta);

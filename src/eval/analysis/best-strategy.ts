@@ -98,27 +98,55 @@ export function bestStrategyPerType(input: BestStrategyInput): BestStrategyRow[]
       overall.push(...reportValues);
       if (chosen) choices.push(`${type}=${chosen}`);
       rows.push({
-        dataset, adaptType: type, series: UPPER_BOUND_LABEL, kind: 'upper-bound', chosen,
-        selectionMean: chosen ? best : null, nSelection: g.selection.length, reportMean: mean(reportValues), nReport: reportValues.length,
+        dataset,
+        adaptType: type,
+        series: UPPER_BOUND_LABEL,
+        kind: 'upper-bound',
+        chosen,
+        selectionMean: chosen ? best : null,
+        nSelection: g.selection.length,
+        reportMean: mean(reportValues),
+        nReport: reportValues.length,
       });
       for (const m of series) {
         const vals = g.report.flatMap((v) => (v.has(m) ? [v.get(m)!] : []));
         overallBySeries.get(m)!.push(...vals);
         rows.push({
-          dataset, adaptType: type, series: m, kind: input.strategies.includes(m) ? 'strategy' : 'baseline', chosen: null,
-          selectionMean: null, nSelection: g.selection.length, reportMean: mean(vals), nReport: vals.length,
+          dataset,
+          adaptType: type,
+          series: m,
+          kind: input.strategies.includes(m) ? 'strategy' : 'baseline',
+          chosen: null,
+          selectionMean: null,
+          nSelection: g.selection.length,
+          reportMean: mean(vals),
+          nReport: vals.length,
         });
       }
     }
     rows.push({
-      dataset, adaptType: 'all', series: UPPER_BOUND_LABEL, kind: 'upper-bound', chosen: choices.join(' '),
-      selectionMean: null, nSelection: nSelectionAll, reportMean: mean(overall), nReport: overall.length,
+      dataset,
+      adaptType: 'all',
+      series: UPPER_BOUND_LABEL,
+      kind: 'upper-bound',
+      chosen: choices.join(' '),
+      selectionMean: null,
+      nSelection: nSelectionAll,
+      reportMean: mean(overall),
+      nReport: overall.length,
     });
     for (const m of series) {
       const vals = overallBySeries.get(m)!;
       rows.push({
-        dataset, adaptType: 'all', series: m, kind: input.strategies.includes(m) ? 'strategy' : 'baseline', chosen: null,
-        selectionMean: null, nSelection: nSelectionAll, reportMean: mean(vals), nReport: vals.length,
+        dataset,
+        adaptType: 'all',
+        series: m,
+        kind: input.strategies.includes(m) ? 'strategy' : 'baseline',
+        chosen: null,
+        selectionMean: null,
+        nSelection: nSelectionAll,
+        reportMean: mean(vals),
+        nReport: vals.length,
       });
     }
   }

@@ -18,7 +18,11 @@ export type SplitHalf = 'selection' | 'report';
  * when the stratum has two or more, so both halves see every type; a single-question stratum goes to `report`.
  * Returns `${dataset}\t${questionId}` → half.
  */
-export function splitQuestions(questions: readonly SplitQuestion[], fraction: number, seed: number): Map<string, SplitHalf> {
+export function splitQuestions(
+  questions: readonly SplitQuestion[],
+  fraction: number,
+  seed: number,
+): Map<string, SplitHalf> {
   if (!(fraction > 0 && fraction < 1)) throw new RangeError(`split fraction must be between 0 and 1, got ${fraction}`);
   const strata = new Map<string, SplitQuestion[]>();
   for (const q of questions) {

@@ -81,14 +81,24 @@ export function summarizeLongMemEval(items: readonly LongMemEvalJudged[]): LongM
   const perRunTaskAvg: number[] = [];
   for (let r = 0; r < overall.runs; r++) {
     const accs = types
-      .map((t) => byType.get(t)!.map((i) => i.correct[r]).filter((v): v is boolean => v !== undefined))
+      .map((t) =>
+        byType
+          .get(t)!
+          .map((i) => i.correct[r])
+          .filter((v): v is boolean => v !== undefined),
+      )
       .filter((v) => v.length > 0)
       .map((v) => mean(v.map((x) => (x ? 1 : 0))));
     if (accs.length > 0) perRunTaskAvg.push(mean(accs));
   }
   const summary: LongMemEvalSummary = {
     perType,
-    taskAveraged: { ...meanSd(perRunTaskAvg), runs: perRunTaskAvg.length, n: items.filter((i) => types.includes(i.nativeType as (typeof types)[number])).length, types: types.length },
+    taskAveraged: {
+      ...meanSd(perRunTaskAvg),
+      runs: perRunTaskAvg.length,
+      n: items.filter((i) => types.includes(i.nativeType as (typeof types)[number])).length,
+      types: types.length,
+    },
     overall,
   };
   const abstention = accuracyStat(items.filter((i) => i.questionId.includes('_abs')));
@@ -127,7 +137,9 @@ function locomoGroup(items: readonly LocomoScored[]): LocomoGroupSummary | undef
     f1: mean(items.map((i) => i.f1)),
     bleu1: mean(items.map((i) => i.bleu1)),
   };
-  const judge = accuracyStat(items.filter((i) => i.judge !== undefined && i.judge.length > 0).map((i) => ({ correct: i.judge! })));
+  const judge = accuracyStat(
+    items.filter((i) => i.judge !== undefined && i.judge.length > 0).map((i) => ({ correct: i.judge! })),
+  );
   if (judge) out.judge = judge;
   return out;
 }

@@ -63,7 +63,15 @@ describe('LoCoMo F1', () => {
 
 describe('Mem0 F1 (simple_tokenize, set overlap)', () => {
   it('tokenises: lower-case, . , ! ? to spaces, whitespace split; no stemming, articles kept', () => {
-    expect(mem0SimpleTokenize("The cat's toys, e.g. balls!\tWhy?")).toEqual(["the", "cat's", 'toys', 'e', 'g', 'balls', 'why']);
+    expect(mem0SimpleTokenize("The cat's toys, e.g. balls!\tWhy?")).toEqual([
+      'the',
+      "cat's",
+      'toys',
+      'e',
+      'g',
+      'balls',
+      'why',
+    ]);
     expect(mem0SimpleTokenize('我 住在 杭州。')).toEqual(['我', '住在', '杭州。']);
   });
 
@@ -117,12 +125,17 @@ describe('NLTK word tokenizer', () => {
       .filter((l) => l !== '')
       .map((l) => JSON.parse(l) as [string, string[]]);
 
-  it.each(['3.8.1', '3.10.3'] as const)('matches NLTKWordTokenizer %s on LoCoMo answers, questions and edge cases', (version) => {
-    const cases = fixture(version);
-    expect(cases.length).toBeGreaterThan(1000);
-    const wrong = cases.filter(([t, toks]) => JSON.stringify(treebankTokenize(t, version)) !== JSON.stringify(toks));
-    expect(wrong.map(([t, toks]) => `${t} → ${JSON.stringify(treebankTokenize(t, version))} ≠ ${JSON.stringify(toks)}`)).toEqual([]);
-  });
+  it.each(['3.8.1', '3.10.3'] as const)(
+    'matches NLTKWordTokenizer %s on LoCoMo answers, questions and edge cases',
+    (version) => {
+      const cases = fixture(version);
+      expect(cases.length).toBeGreaterThan(1000);
+      const wrong = cases.filter(([t, toks]) => JSON.stringify(treebankTokenize(t, version)) !== JSON.stringify(toks));
+      expect(
+        wrong.map(([t, toks]) => `${t} → ${JSON.stringify(treebankTokenize(t, version))} ≠ ${JSON.stringify(toks)}`),
+      ).toEqual([]);
+    },
+  );
 
   it('the two versions differ where NLTK changed (leading quotes, dashes, clitic before a tab)', () => {
     expect(treebankTokenize("the '16 finals")).toEqual(['the', "'16", 'finals']);
@@ -145,7 +158,9 @@ describe('against the reference implementations', () => {
   // 500 LoCoMo questions with gold answers, exact copies, hedged copies, other questions' answers, comma lists and
   // abstentions as predictions, scored by LoCoMo's `task_eval/evaluation.py` functions and Mem0's BLEU-1 (NLTK 3.10.3,
   // NLTKWordTokenizer; texts are single sentences, where Punkt does not split) — generated once, outside the repo.
-  const cases = JSON.parse(readFileSync(new URL('./fixtures/locomo-scores-reference.json', import.meta.url), 'utf8')) as {
+  const cases = JSON.parse(
+    readFileSync(new URL('./fixtures/locomo-scores-reference.json', import.meta.url), 'utf8'),
+  ) as {
     category: number;
     gold: string;
     prediction: string;

@@ -39,7 +39,10 @@ export function normalizeLocomoAnswer(s: string): string {
   let t = s.replaceAll(',', '').toLowerCase();
   t = [...t].filter((ch) => !PUNCTUATION.has(ch)).join('');
   t = t.replace(ARTICLES, ' ');
-  return t.split(/\s+/u).filter((x) => x !== '').join(' ');
+  return t
+    .split(/\s+/u)
+    .filter((x) => x !== '')
+    .join(' ');
 }
 
 function stemmedTokens(s: string): string[] {

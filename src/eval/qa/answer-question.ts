@@ -55,9 +55,19 @@ export interface PrimaryJudge {
 }
 
 /** The question with its choices when it is asked as multiple choice (MemDaily with `reader.choices: letter`), else undefined. */
-function multipleChoice(protocol: AnswerProtocol, instance: Instance, config: QaConfig): (Instance['query'] & { choices: Readonly<Record<string, string>> }) | undefined {
+function multipleChoice(
+  protocol: AnswerProtocol,
+  instance: Instance,
+  config: QaConfig,
+): (Instance['query'] & { choices: Readonly<Record<string, string>> }) | undefined {
   const q = instance.query;
-  if (protocol !== 'memdaily' || config.reader.choices !== 'letter' || !q.choices || instance.gold.correctChoice === undefined) return undefined;
+  if (
+    protocol !== 'memdaily' ||
+    config.reader.choices !== 'letter' ||
+    !q.choices ||
+    instance.gold.correctChoice === undefined
+  )
+    return undefined;
   return { ...q, choices: q.choices };
 }
 
@@ -69,7 +79,12 @@ export async function answerQuestion(
   judge?: PrimaryJudge,
 ): Promise<QaRow> {
   const { instance, retrieval } = input;
-  const row: QaRow = { answer: input.methodAnswer ?? null, contextTokens: countTokens(retrieval.context), answerTokens: 0, judge: null };
+  const row: QaRow = {
+    answer: input.methodAnswer ?? null,
+    contextTokens: countTokens(retrieval.context),
+    answerTokens: 0,
+    judge: null,
+  };
   let reading = true;
   try {
     const choices = multipleChoice(input.protocol, instance, config);
@@ -109,7 +124,9 @@ export async function answerQuestion(
       },
       judge?.client ?? (llm.has('judge') ? llm.forRole('judge') : undefined),
       {
-        calls, repeats: config.judge.repeats, judgeAdversarial: config.judge.judgeAdversarial,
+        calls,
+        repeats: config.judge.repeats,
+        judgeAdversarial: config.judge.judgeAdversarial,
         ...(judge ? { prompt: judge.prompt, stage: judge.stage } : {}),
         ...(input.stages ? { stage: input.stages.judge } : {}),
       },

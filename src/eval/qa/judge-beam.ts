@@ -32,14 +32,19 @@ export interface BeamJudgeInput {
 
 export function beamJudgePrompt(question: string, rubricItem: string, response: string): string {
   // Each placeholder of the template filled once; a value that itself contains `<llm_response>` stays as written.
-  const values: Record<string, string> = { '<question>': question, '<rubric_item>': rubricItem, '<llm_response>': response };
+  const values: Record<string, string> = {
+    '<question>': question,
+    '<rubric_item>': rubricItem,
+    '<llm_response>': response,
+  };
   return BEAM_JUDGE_PROMPT.replace(/<question>|<rubric_item>|<llm_response>/g, (m) => values[m]!);
 }
 
 /** The score of one judge reply: 1, 0.5 or 0 from its JSON `score`; undefined when it holds none of them. */
 export function parseBeamScore(reply: string): number | undefined {
   const parsed = parseJsonReply(reply);
-  if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) return undefined;
+  if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value))
+    return undefined;
   const raw = (parsed.value as Record<string, unknown>).score;
   const score = typeof raw === 'string' ? Number(raw.trim()) : raw;
   return score === 0 || score === 0.5 || score === 1 ? score : undefined;
@@ -53,14 +58,25 @@ export interface BeamScores {
 
 async function sameEvent(llm: LlmClient, first: string, second: string, options: JudgeOptions): Promise<boolean> {
   const r = await llm.chat(
-    { messages: [{ role: 'system', content: BEAM_EQUIVALENCE_SYSTEM }, { role: 'user', content: beamEquivalenceUser(first, second) }], temperature: BEAM_JUDGE_TEMPERATURE },
+    {
+      messages: [
+        { role: 'system', content: BEAM_EQUIVALENCE_SYSTEM },
+        { role: 'user', content: beamEquivalenceUser(first, second) },
+      ],
+      temperature: BEAM_JUDGE_TEMPERATURE,
+    },
     { stage: 'judge.align', calls: options.calls },
   );
   return r.text.toLowerCase().includes('yes');
 }
 
 /** `align_with_llm`: each response item replaced by the first unused reference item judged the same event. */
-export async function alignWithLlm(reference: readonly string[], system: readonly string[], llm: LlmClient, options: JudgeOptions): Promise<string[]> {
+export async function alignWithLlm(
+  reference: readonly string[],
+  system: readonly string[],
+  llm: LlmClient,
+  options: JudgeOptions,
+): Promise<string[]> {
   const used = new Set<number>();
   const out: string[] = [];
   for (const s of system) {
@@ -89,7 +105,11 @@ export async function judgeBeam(input: BeamJudgeInput, llm: LlmClient, options: 
     let sum = 0;
     for (const item of input.rubric) {
       const r = await llm.chat(
-        { messages: [{ role: 'user', content: beamJudgePrompt(input.question, item, input.response) }], temperature: BEAM_JUDGE_TEMPERATURE, repeat },
+        {
+          messages: [{ role: 'user', content: beamJudgePrompt(input.question, item, input.response) }],
+          temperature: BEAM_JUDGE_TEMPERATURE,
+          repeat,
+        },
         { stage: options.stage ?? 'judge', calls: options.calls },
       );
       raw.push(r.text);

@@ -33,7 +33,11 @@ export function locomoJudgePrompt(input: LocomoJudgeInput): string {
   });
 }
 
-export async function judgeLocomo(input: LocomoJudgeInput, llm: LlmClient, options: JudgeOptions): Promise<JudgeResult> {
+export async function judgeLocomo(
+  input: LocomoJudgeInput,
+  llm: LlmClient,
+  options: JudgeOptions,
+): Promise<JudgeResult> {
   return judgeRepeatedly(
     llm,
     {

@@ -75,7 +75,8 @@ export function isLongMemEvalAbstention(questionId: string): boolean {
 /** The official judge prompt for one question (`get_anscheck_prompt`). */
 export function longMemEvalJudgePrompt(input: LongMemEvalJudgeInput): string {
   const { question, answer, hypothesis } = input;
-  if (isLongMemEvalAbstention(input.questionId)) return formatPositional(LME_JUDGE_ABSTENTION, question, answer, hypothesis);
+  if (isLongMemEvalAbstention(input.questionId))
+    return formatPositional(LME_JUDGE_ABSTENTION, question, answer, hypothesis);
   switch (input.nativeType) {
     case 'single-session-user':
     case 'single-session-assistant':
@@ -88,7 +89,10 @@ export function longMemEvalJudgePrompt(input: LongMemEvalJudgeInput): string {
     case 'single-session-preference':
       return formatPositional(LME_JUDGE_PREFERENCE, question, answer, hypothesis);
     default:
-      throw new InputError(`no LongMemEval judge prompt for question type "${input.nativeType}"`, `question ${input.questionId}`);
+      throw new InputError(
+        `no LongMemEval judge prompt for question type "${input.nativeType}"`,
+        `question ${input.questionId}`,
+      );
   }
 }
 
@@ -101,10 +105,18 @@ export async function judgeLongMemEval(
 }
 
 /** One filled LongMemEval judge prompt, asked with the official settings and parsed with the yes/no rule. */
-export async function judgeWithLongMemEvalPrompt(prompt: string, llm: LlmClient, options: JudgeOptions): Promise<JudgeResult> {
+export async function judgeWithLongMemEvalPrompt(
+  prompt: string,
+  llm: LlmClient,
+  options: JudgeOptions,
+): Promise<JudgeResult> {
   return judgeRepeatedly(
     llm,
-    { messages: [{ role: 'user', content: prompt }], temperature: LME_JUDGE_TEMPERATURE, maxTokens: LME_JUDGE_MAX_TOKENS },
+    {
+      messages: [{ role: 'user', content: prompt }],
+      temperature: LME_JUDGE_TEMPERATURE,
+      maxTokens: LME_JUDGE_MAX_TOKENS,
+    },
     (r) => parseYesNoVerdict(r.text.trim()),
     options,
   );

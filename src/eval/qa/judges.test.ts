@@ -8,7 +8,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../core/interfaces.ts';
 import type { Retrieval } from '../../core/types.ts';
 import { createLlmProvider } from '../../llm/provider.ts';
-import { type ChatRequestBody, type FakeOpenAiServer, startFakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
+import {
+  type ChatRequestBody,
+  type FakeOpenAiServer,
+  startFakeOpenAiServer,
+} from '../../llm/testing/fake-openai-server.ts';
 import { countTokens } from '../../llm/tokens.ts';
 import { judgeLocomo, locomoJudgePrompt } from './judge-locomo.ts';
 import { judgeLongMemEval, longMemEvalJudgePrompt } from './judge-longmemeval.ts';
@@ -85,10 +89,18 @@ describe('official prompts', () => {
 
   it('picks the prompt by type, and the abstention prompt for _abs ids', () => {
     const base = { question: 'Q?', answer: 'A', hypothesis: 'H' };
-    expect(longMemEvalJudgePrompt({ ...base, questionId: 'q1', nativeType: 'multi-session' })).toContain('Correct Answer: A');
-    expect(longMemEvalJudgePrompt({ ...base, questionId: 'q1', nativeType: 'temporal-reasoning' })).toContain('off-by-one');
-    expect(longMemEvalJudgePrompt({ ...base, questionId: 'q1', nativeType: 'knowledge-update' })).toContain('updated answer');
-    expect(longMemEvalJudgePrompt({ ...base, questionId: 'q1', nativeType: 'single-session-preference' })).toContain('Rubric: A');
+    expect(longMemEvalJudgePrompt({ ...base, questionId: 'q1', nativeType: 'multi-session' })).toContain(
+      'Correct Answer: A',
+    );
+    expect(longMemEvalJudgePrompt({ ...base, questionId: 'q1', nativeType: 'temporal-reasoning' })).toContain(
+      'off-by-one',
+    );
+    expect(longMemEvalJudgePrompt({ ...base, questionId: 'q1', nativeType: 'knowledge-update' })).toContain(
+      'updated answer',
+    );
+    expect(longMemEvalJudgePrompt({ ...base, questionId: 'q1', nativeType: 'single-session-preference' })).toContain(
+      'Rubric: A',
+    );
     const abs = longMemEvalJudgePrompt({ ...base, questionId: 'q1_abs', nativeType: 'temporal-reasoning' });
     expect(abs).toContain('unanswerable question');
     expect(abs).toContain('Explanation: A\n\nModel Response: H');
@@ -139,7 +151,16 @@ describe('judges over HTTP', () => {
     expect(bodies).toHaveLength(3);
     expect(bodies[0]).toMatchObject({ temperature: 0, max_tokens: 10 });
     expect(bodies[0]?.messages).toEqual([
-      { role: 'user', content: longMemEvalJudgePrompt({ questionId: 'gpt4_1', nativeType: 'multi-session', question: 'How many?', answer: '3', hypothesis: 'Three.' }) },
+      {
+        role: 'user',
+        content: longMemEvalJudgePrompt({
+          questionId: 'gpt4_1',
+          nativeType: 'multi-session',
+          question: 'How many?',
+          answer: '3',
+          hypothesis: 'Three.',
+        }),
+      },
     ]);
     expect(calls.map((c) => c.stage)).toEqual(['judge', 'judge', 'judge']);
     // a rerun is served from the cache, run by run
@@ -170,7 +191,10 @@ describe('reader', () => {
     score: 1,
   });
   const retrieval: Retrieval = {
-    units: [unit('s2', '2023-05-30T23:40:00Z', 'I moved to Berlin.'), unit('s1', '2023-01-02T08:05:00Z', 'I live in Rome.', 'Ann')],
+    units: [
+      unit('s2', '2023-05-30T23:40:00Z', 'I moved to Berlin.'),
+      unit('s1', '2023-01-02T08:05:00Z', 'I live in Rome.', 'Ann'),
+    ],
     noMemory: false,
     context: '',
   };
@@ -219,8 +243,12 @@ describe('reader', () => {
     const query = { id: 'q', text: 'Where?', askedAt: '2023-06-01T10:00:00Z' };
     const own: Retrieval = { ...retrieval, context: 'CUSTOM CONTEXT', noMemory: true };
     const r = await readAnswer(query, own, provider().forRole('reader'), { chainOfNote: false, calls: [] });
-    expect(bodies[0]?.messages[0]?.content).toContain('History Chats:\n\n[NO_RELEVANT_MEMORY] No relevant memory was found for this question.\nCUSTOM CONTEXT\n\nCurrent Date:');
-    expect(r.contextTokens).toBe(countTokens('[NO_RELEVANT_MEMORY] No relevant memory was found for this question.\nCUSTOM CONTEXT'));
+    expect(bodies[0]?.messages[0]?.content).toContain(
+      'History Chats:\n\n[NO_RELEVANT_MEMORY] No relevant memory was found for this question.\nCUSTOM CONTEXT\n\nCurrent Date:',
+    );
+    expect(r.contextTokens).toBe(
+      countTokens('[NO_RELEVANT_MEMORY] No relevant memory was found for this question.\nCUSTOM CONTEXT'),
+    );
     await readAnswer(query, own, provider().forRole('reader'), { chainOfNote: false, calls: [], context: 'official' });
     expect(bodies[1]?.messages[0]?.content).toContain('### Session 1:\nSession Date: 2023/05/30 (Tue) 23:40');
   });
@@ -232,13 +260,27 @@ describe('scoreAnswer', () => {
     replies = ['{"label": "CORRECT"}'];
     const judge = provider().forRole('judge');
     const s = await scoreAnswer(
-      { protocol: 'locomo', questionId: 'conv-1:q1', nativeType: '4', question: 'Where?', gold: 'Paris', hypothesis: 'Paris' },
+      {
+        protocol: 'locomo',
+        questionId: 'conv-1:q1',
+        nativeType: '4',
+        question: 'Where?',
+        gold: 'Paris',
+        hypothesis: 'Paris',
+      },
       judge,
       { calls: [] },
     );
     expect(s).toEqual({ f1: 1, bleu1: 1, judge: { correct: [true], raw: ['{"label": "CORRECT"}'] } });
     const adv = await scoreAnswer(
-      { protocol: 'locomo', questionId: 'conv-1:q2', nativeType: '5', question: 'Did she?', gold: '', hypothesis: 'Not mentioned.' },
+      {
+        protocol: 'locomo',
+        questionId: 'conv-1:q2',
+        nativeType: '5',
+        question: 'Did she?',
+        gold: '',
+        hypothesis: 'Not mentioned.',
+      },
       judge,
       { calls: [] },
     );
@@ -250,7 +292,14 @@ describe('scoreAnswer', () => {
     const { scoreAnswer } = await import('./score-answer.ts');
     replies = ['no'];
     const s = await scoreAnswer(
-      { protocol: 'longmemeval', questionId: 'x_abs', nativeType: 'multi-session', question: 'Q', gold: 'never said', hypothesis: 'Blue.' },
+      {
+        protocol: 'longmemeval',
+        questionId: 'x_abs',
+        nativeType: 'multi-session',
+        question: 'Q',
+        gold: 'never said',
+        hypothesis: 'Blue.',
+      },
       provider().forRole('judge'),
       { calls: [] },
     );
@@ -265,7 +314,14 @@ describe('answerQuestion', () => {
     haystackId: 'conv-1',
     haystack: [],
     query: { id: 'conv-1:q1', text: 'Where?', askedAt: '2023-06-01T10:00:00Z' },
-    gold: { nativeType: '4', type: 'factual' as const, isAbstention: false, evidenceSessionIds: [], evidenceTurnIds: [], answer: 'Paris' },
+    gold: {
+      nativeType: '4',
+      type: 'factual' as const,
+      isAbstention: false,
+      evidenceSessionIds: [],
+      evidenceTurnIds: [],
+      answer: 'Paris',
+    },
   };
   const retrieval: Retrieval = { units: [], noMemory: false, context: 'Ann: I live in Paris.' };
 
@@ -274,7 +330,12 @@ describe('answerQuestion', () => {
     const { QaConfigSchema } = await import('../../core/qa-config.ts');
     replies = ['Paris', '{"label": "CORRECT"}'];
     const calls: CallRecord[] = [];
-    const row = await answerQuestion({ protocol: 'locomo', instance: inst, retrieval }, provider(), QaConfigSchema.parse({}), calls);
+    const row = await answerQuestion(
+      { protocol: 'locomo', instance: inst, retrieval },
+      provider(),
+      QaConfigSchema.parse({}),
+      calls,
+    );
     expect(row).toEqual({
       answer: 'Paris',
       contextTokens: countTokens('Ann: I live in Paris.'),
@@ -292,11 +353,21 @@ describe('answerQuestion', () => {
     const failing = await startFakeOpenAiServer({ chat: () => ({ status: 503 }) });
     try {
       const llm = createLlmProvider(
-        { cache: { mode: 'off', dir }, maxRetries: 1, retryBaseMs: 1, roles: { reader: { baseURL: failing.baseURL, model: 'r' } } },
+        {
+          cache: { mode: 'off', dir },
+          maxRetries: 1,
+          retryBaseMs: 1,
+          roles: { reader: { baseURL: failing.baseURL, model: 'r' } },
+        },
         {},
       );
       const calls: CallRecord[] = [];
-      const row = await answerQuestion({ protocol: 'locomo', instance: inst, retrieval }, llm, QaConfigSchema.parse({}), calls);
+      const row = await answerQuestion(
+        { protocol: 'locomo', instance: inst, retrieval },
+        llm,
+        QaConfigSchema.parse({}),
+        calls,
+      );
       expect(row.answer).toBeNull();
       expect(row.error).toMatch(/503/);
       expect(calls).toHaveLength(1);

@@ -36,7 +36,10 @@ export function kendallTauB(x: readonly number[], y: readonly number[]): number 
  * and the final score τ_norm × F1. Where τ-b is undefined (a constant ranking, e.g. an empty response) upstream
  * gets NaN; here τ_norm is 0, so the final score is 0.
  */
-export function eventOrderingScore(reference: readonly string[], systemCanon: readonly string[]): {
+export function eventOrderingScore(
+  reference: readonly string[],
+  systemCanon: readonly string[],
+): {
   precision: number;
   recall: number;
   f1: number;

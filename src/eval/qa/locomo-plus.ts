@@ -54,7 +54,11 @@ export function triggerSpeaker(haystack: readonly Session[]): string {
   return 'A';
 }
 
-export function locomoPlusReaderPrompt(query: Query, retrieval: Pick<Retrieval, 'units'>, haystack: readonly Session[]): string {
+export function locomoPlusReaderPrompt(
+  query: Query,
+  retrieval: Pick<Retrieval, 'units'>,
+  haystack: readonly Session[],
+): string {
   const turns = new Map(haystack.flatMap((s) => s.turns.map((t) => [t.id, t] as const)));
   const lines = retrieval.units
     .flatMap((u) => u.unit.turnIds.map((id) => turns.get(id)).filter((t) => t !== undefined))
@@ -64,9 +68,19 @@ export function locomoPlusReaderPrompt(query: Query, retrieval: Pick<Retrieval, 
   return CONV_START_PROMPT + INSTRUCTION_COGNITIVE + lines.join('\n');
 }
 
-export async function readLocomoPlus(query: Query, retrieval: Pick<Retrieval, 'units'>, haystack: readonly Session[], llm: LlmClient, calls: CallRecord[]): Promise<string> {
+export async function readLocomoPlus(
+  query: Query,
+  retrieval: Pick<Retrieval, 'units'>,
+  haystack: readonly Session[],
+  llm: LlmClient,
+  calls: CallRecord[],
+): Promise<string> {
   const r = await llm.chat(
-    { messages: [{ role: 'user', content: locomoPlusReaderPrompt(query, retrieval, haystack) }], temperature: LOCOMO_PLUS_READER.temperature, maxTokens: LOCOMO_PLUS_READER.maxTokens },
+    {
+      messages: [{ role: 'user', content: locomoPlusReaderPrompt(query, retrieval, haystack) }],
+      temperature: LOCOMO_PLUS_READER.temperature,
+      maxTokens: LOCOMO_PLUS_READER.maxTokens,
+    },
     { stage: 'reader', calls },
   );
   return r.text;
@@ -74,7 +88,9 @@ export async function readLocomoPlus(query: Query, retrieval: Pick<Retrieval, 'u
 
 /** Python `str.format` of the template: `{evidence}`, `{pred}`, and `{{`/`}}` as literal braces, in one pass. */
 export function cognitiveJudgePrompt(evidence: string, pred: string): string {
-  return COGNITIVE_JUDGE_TEMPLATE.replace(/\{\{|\}\}|\{evidence\}|\{pred\}/g, (m) => (m === '{{' ? '{' : m === '}}' ? '}' : m === '{evidence}' ? evidence : pred));
+  return COGNITIVE_JUDGE_TEMPLATE.replace(/\{\{|\}\}|\{evidence\}|\{pred\}/g, (m) =>
+    m === '{{' ? '{' : m === '}}' ? '}' : m === '{evidence}' ? evidence : pred,
+  );
 }
 
 /** Points of a judge reply: its JSON `label` (case and spaces ignored) mapped by `LABEL_TO_SCORE`; 0 without one. */
@@ -85,13 +101,22 @@ export function parseCognitiveScore(reply: string): number {
   return typeof label === 'string' ? (LABEL_TO_SCORE[label.trim().toLowerCase()] ?? 0) : 0;
 }
 
-export async function judgeLocomoPlus(input: { evidence: string; prediction: string }, llm: LlmClient, options: JudgeOptions): Promise<JudgeResult> {
+export async function judgeLocomoPlus(
+  input: { evidence: string; prediction: string },
+  llm: LlmClient,
+  options: JudgeOptions,
+): Promise<JudgeResult> {
   const correct: boolean[] = [];
   const scores: number[] = [];
   const raw: string[] = [];
   for (let repeat = 0; repeat < (options.repeats ?? 1); repeat++) {
     const r = await llm.chat(
-      { messages: [{ role: 'user', content: cognitiveJudgePrompt(input.evidence, input.prediction) }], temperature: LOCOMO_PLUS_JUDGE.temperature, maxTokens: LOCOMO_PLUS_JUDGE.maxTokens, repeat },
+      {
+        messages: [{ role: 'user', content: cognitiveJudgePrompt(input.evidence, input.prediction) }],
+        temperature: LOCOMO_PLUS_JUDGE.temperature,
+        maxTokens: LOCOMO_PLUS_JUDGE.maxTokens,
+        repeat,
+      },
       { stage: options.stage ?? 'judge', calls: options.calls },
     );
     const score = parseCognitiveScore(r.text);

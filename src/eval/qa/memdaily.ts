@@ -16,7 +16,10 @@ import { formatMemDailyTime } from '../../data/dates.ts';
 /** MemSim calls its LLM with `fast_run(prompt)`, no sampling settings; temperature 0 keeps the reader deterministic. */
 export const MEMDAILY_READER_TEMPERATURE = 0;
 
-export function memDailyChoicePrompt(query: Query & { choices: Readonly<Record<string, string>> }, retrieval: Pick<Retrieval, 'units'>): string {
+export function memDailyChoicePrompt(
+  query: Query & { choices: Readonly<Record<string, string>> },
+  retrieval: Pick<Retrieval, 'units'>,
+): string {
   let prompt = '[用户消息] \n';
   retrieval.units.forEach((u, index) => {
     prompt += `[${index}] ${u.unit.text} (消息时间 ${formatMemDailyTime(u.unit.at)})\n`;
@@ -47,6 +50,9 @@ export async function readMemDailyChoice(
   calls: CallRecord[],
 ): Promise<{ answer: string; prompt: string }> {
   const prompt = memDailyChoicePrompt(query, retrieval);
-  const r = await llm.chat({ messages: [{ role: 'user', content: prompt }], temperature: MEMDAILY_READER_TEMPERATURE }, { stage: 'reader', calls });
+  const r = await llm.chat(
+    { messages: [{ role: 'user', content: prompt }], temperature: MEMDAILY_READER_TEMPERATURE },
+    { stage: 'reader', calls },
+  );
   return { answer: r.text, prompt };
 }

@@ -41,7 +41,10 @@ const STARTING_QUOTES_COMMON: Sub[] = [
 const STARTING_QUOTES: Record<NltkVersion, Sub[]> = {
   // 3.8.1: `(?i)(\')(?!re|ve|ll|m|t|s|d|n)(\w)\b` → `\1 \2`: only a quote before a one-character word.
   '3.8.1': [...STARTING_QUOTES_COMMON, [new RegExp(`(')(?!re|ve|ll|m|t|s|d|n)(${W})(?!${W})`, 'giu'), '$1 $2']],
-  '3.10.3': [...STARTING_QUOTES_COMMON, [new RegExp(`(?<!${W})(')(?!(?:re|ve|ll|m|t|s|d|n)(?!${W}))(?=${W})`, 'giu'), '$1 ']],
+  '3.10.3': [
+    ...STARTING_QUOTES_COMMON,
+    [new RegExp(`(?<!${W})(')(?!(?:re|ve|ll|m|t|s|d|n)(?!${W}))(?=${W})`, 'giu'), '$1 '],
+  ],
 };
 
 const DASHES: Sub = [/[\u2012-\u2015]/gu, ' $& '];
@@ -114,8 +117,39 @@ export function treebankTokenize(text: string, version: NltkVersion = DEFAULT_NL
 }
 
 const ABBREVIATIONS = new Set([
-  'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'etc', 'inc', 'ltd', 'co', 'corp', 'no', 'jan', 'feb',
-  'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'mt', 'ave', 'approx', 'dept', 'est', 'fig',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'sr',
+  'jr',
+  'st',
+  'vs',
+  'etc',
+  'inc',
+  'ltd',
+  'co',
+  'corp',
+  'no',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
+  'mt',
+  'ave',
+  'approx',
+  'dept',
+  'est',
+  'fig',
 ]);
 
 /** Approximate Punkt sentence split (see the file header). */

@@ -14,7 +14,11 @@ import { LME_JUDGE_ABSTENTION, LME_JUDGE_DEFAULT, LME_JUDGE_TEMPORAL } from './p
 import { STRICT_JUDGE_PROMPT, STRICT_JUDGE_TEMPERATURE } from './prompts/strict-judge.ts';
 import { judgeLocomo, LOCOMO_JUDGE_SCHEMA } from './judge-locomo.ts';
 import {
-  judgeRepeatedly, judgeWithLongMemEvalPrompt, longMemEvalJudgePrompt, type JudgeOptions, type JudgeResult,
+  judgeRepeatedly,
+  judgeWithLongMemEvalPrompt,
+  longMemEvalJudgePrompt,
+  type JudgeOptions,
+  type JudgeResult,
 } from './judge-longmemeval.ts';
 import { isLocomoCorrect, parseLocomoLabel } from './verdict.ts';
 
@@ -49,17 +53,29 @@ export function promptFor(judge: PanelJudge, protocol: QaProtocol): JudgePromptK
 }
 
 function lmePromptForLocomo(a: AnswerToJudge): string {
-  const template = a.nativeType === '5' ? LME_JUDGE_ABSTENTION : a.nativeType === '2' ? LME_JUDGE_TEMPORAL : LME_JUDGE_DEFAULT;
+  const template =
+    a.nativeType === '5' ? LME_JUDGE_ABSTENTION : a.nativeType === '2' ? LME_JUDGE_TEMPORAL : LME_JUDGE_DEFAULT;
   return formatPositional(template, a.question, a.gold, a.hypothesis);
 }
 
 /** Judges one answer with one prompt kind (`repeats` calls, each its own cache entry). */
-export async function judgeAnswer(a: AnswerToJudge, prompt: JudgePromptKind, llm: LlmClient, options: JudgeOptions): Promise<JudgeResult> {
+export async function judgeAnswer(
+  a: AnswerToJudge,
+  prompt: JudgePromptKind,
+  llm: LlmClient,
+  options: JudgeOptions,
+): Promise<JudgeResult> {
   switch (prompt) {
     case 'longmemeval':
       return judgeWithLongMemEvalPrompt(
         a.protocol === 'longmemeval'
-          ? longMemEvalJudgePrompt({ questionId: a.questionId, nativeType: a.nativeType, question: a.question, answer: a.gold, hypothesis: a.hypothesis })
+          ? longMemEvalJudgePrompt({
+              questionId: a.questionId,
+              nativeType: a.nativeType,
+              question: a.question,
+              answer: a.gold,
+              hypothesis: a.hypothesis,
+            })
           : lmePromptForLocomo(a),
         llm,
         options,
@@ -70,7 +86,16 @@ export async function judgeAnswer(a: AnswerToJudge, prompt: JudgePromptKind, llm
       return judgeRepeatedly(
         llm,
         {
-          messages: [{ role: 'user', content: formatNamed(STRICT_JUDGE_PROMPT, { question: a.question, gold_answer: a.gold, generated_answer: a.hypothesis }) }],
+          messages: [
+            {
+              role: 'user',
+              content: formatNamed(STRICT_JUDGE_PROMPT, {
+                question: a.question,
+                gold_answer: a.gold,
+                generated_answer: a.hypothesis,
+              }),
+            },
+          ],
           temperature: STRICT_JUDGE_TEMPERATURE,
           jsonSchema: { name: 'strict_verdict', schema: { ...LOCOMO_JUDGE_SCHEMA } },
         },
@@ -87,7 +112,8 @@ export function isJudged(protocol: QaProtocol, nativeType: string, judgeAdversar
 
 /** The panel a `qa:` block describes: `qa.judges`, else the judge role as one judge with id `judge`. */
 export function panelOf(qa: Pick<QaConfig, 'judges'> | undefined, judgeRoleModel: string | undefined): PanelJudge[] {
-  if (qa?.judges) return qa.judges.map((j: JudgeSpec) => ({ id: j.id, model: j.model, ...(j.prompt ? { prompt: j.prompt } : {}) }));
+  if (qa?.judges)
+    return qa.judges.map((j: JudgeSpec) => ({ id: j.id, model: j.model, ...(j.prompt ? { prompt: j.prompt } : {}) }));
   return judgeRoleModel !== undefined ? [{ id: DEFAULT_JUDGE_ID, model: judgeRoleModel }] : [];
 }
 
@@ -113,7 +139,9 @@ export function primaryJudgeOf(configJson: string): string {
 /** The headline gold version per dataset of a stored run (`errata` only where its dataset entry says so). */
 export function headlineGoldOf(configJson: string): (dataset: string) => string {
   const errata = new Set(
-    (parseStored(configJson).datasets ?? []).filter((d) => d.gold?.answers === 'errata' && d.name !== undefined).map((d) => d.name!),
+    (parseStored(configJson).datasets ?? [])
+      .filter((d) => d.gold?.answers === 'errata' && d.name !== undefined)
+      .map((d) => d.name!),
   );
   return (dataset) => (errata.has(dataset) ? 'errata' : 'original');
 }

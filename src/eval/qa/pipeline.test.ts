@@ -5,7 +5,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createFullContextMethod, FullContextOptionsSchema } from '../../../baselines/full-context/full-context-method.ts';
+import {
+  createFullContextMethod,
+  FullContextOptionsSchema,
+} from '../../../baselines/full-context/full-context-method.ts';
 import type { CallRecord, Embedder, IndexSpec } from '../../core/interfaces.ts';
 import type { Instance } from '../../core/types.ts';
 import { loadDataset } from '../../data/load.ts';
@@ -33,7 +36,10 @@ beforeAll(async () => {
     },
   });
   dir = await mkdtemp(join(tmpdir(), 'adaptmr-pipeline-'));
-  const lme = await loadDataset({ name: 'longmemeval-oracle', questionIds: ['0862e8bf_abs', '01493427', '5e1b23de'] }, dataDir);
+  const lme = await loadDataset(
+    { name: 'longmemeval-oracle', questionIds: ['0862e8bf_abs', '01493427', '5e1b23de'] },
+    dataDir,
+  );
   const locomo = await loadDataset({ name: 'locomo', limit: 3 }, dataDir);
   instances = [
     ...lme.instances.map((inst) => ({ protocol: 'longmemeval' as const, inst })),
@@ -65,7 +71,14 @@ async function runOnce() {
     const out = await method.run(inst.query, createMemoryIndex(inst.haystack, spec, noEmbedder), { seed: 1, calls });
     const read = await readAnswer(inst.query, out.retrieval, llm.forRole('reader'), { chainOfNote: false, calls });
     const scores = await scoreAnswer(
-      { protocol, questionId: inst.query.id, nativeType: inst.gold.nativeType, question: inst.query.text, gold: inst.gold.answer, hypothesis: read.answer },
+      {
+        protocol,
+        questionId: inst.query.id,
+        nativeType: inst.gold.nativeType,
+        question: inst.query.text,
+        gold: inst.gold.answer,
+        hypothesis: read.answer,
+      },
       llm.forRole('judge'),
       { calls, repeats: 2 },
     );
@@ -104,7 +117,9 @@ it("renders the official json history byte for byte as Python's json.dumps (astr
   const { createHash } = await import('node:crypto');
   // sha256 of '\n' + json.dumps(session turns without has_answer), computed with Python 3 from the oracle file;
   // 54026fce holds characters outside the BMP (written as surrogate-pair escapes).
-  const { instances: [inst] } = await loadDataset({ name: 'longmemeval-oracle', questionIds: ['54026fce'] }, dataDir);
+  const {
+    instances: [inst],
+  } = await loadDataset({ name: 'longmemeval-oracle', questionIds: ['54026fce'] }, dataDir);
   if (!inst) throw new Error('question 54026fce missing');
   const session = inst.haystack[0]!;
   const dumped = `\n${pythonJsonDumps(session.turns.map((t) => ({ role: t.role, content: t.text })))}`;

@@ -83,10 +83,15 @@ export interface ReadResult {
 export function pythonJsonDumps(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(', ')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${pythonJsonDumps(k)}: ${pythonJsonDumps(v)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${pythonJsonDumps(k)}: ${pythonJsonDumps(v)}`)
+      .join(', ')}}`;
   }
   if (typeof value === 'string') {
-    return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    return JSON.stringify(value).replace(
+      /[\u0080-\uffff]/g,
+      (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
   }
   return JSON.stringify(value);
 }
@@ -106,7 +111,11 @@ function turnsOf(s: ScoredUnit, turnsById: ReadonlyMap<string, Turn>): Turn[] {
   });
 }
 
-function sessionContent(s: ScoredUnit, format: HistoryFormat, turnsById: ReadonlyMap<string, Turn> | undefined): string {
+function sessionContent(
+  s: ScoredUnit,
+  format: HistoryFormat,
+  turnsById: ReadonlyMap<string, Turn> | undefined,
+): string {
   if (format === 'text') return unitText(s);
   if (!turnsById) throw new InputError(`history format "${format}" needs the haystack to recover each unit's turns`);
   const turns = turnsOf(s, turnsById);
@@ -118,7 +127,9 @@ function sessionContent(s: ScoredUnit, format: HistoryFormat, turnsById: Readonl
 /** The context text for a retrieval in the official history layout (see the file header). */
 export function renderContext(retrieval: Retrieval, options: RenderOptions): string {
   const format = options.historyFormat ?? 'text';
-  const turnsById = options.haystack ? new Map(options.haystack.flatMap((s) => s.turns.map((t) => [t.id, t] as const))) : undefined;
+  const turnsById = options.haystack
+    ? new Map(options.haystack.flatMap((s) => s.turns.map((t) => [t.id, t] as const)))
+    : undefined;
   let units = retrieval.units;
   if (options.order === 'chronological') {
     units = [...units].sort((a, b) => (a.unit.at < b.unit.at ? -1 : a.unit.at > b.unit.at ? 1 : 0));
@@ -136,7 +147,12 @@ export function renderContext(retrieval: Retrieval, options: RenderOptions): str
 
 /** The full reader prompt for a question. */
 export function readerPrompt(query: Query, context: string, chainOfNote: boolean): string {
-  return formatPositional(chainOfNote ? LME_READER_CHAIN_OF_NOTE : LME_READER_DIRECT, context, formatDate(query.askedAt), query.text);
+  return formatPositional(
+    chainOfNote ? LME_READER_CHAIN_OF_NOTE : LME_READER_DIRECT,
+    context,
+    formatDate(query.askedAt),
+    query.text,
+  );
 }
 
 /** The context text the reader gets under `options` (see the file header). */
@@ -158,11 +174,19 @@ export function readerContext(retrieval: Retrieval, options: Omit<ReadOptions, '
  * sent in the key.
  */
 export function haystackCacheKey(haystack: readonly Pick<Session, 'id'>[]): string {
-  return `adaptmr-hs-${createHash('sha256').update(haystack.map((s) => s.id).join('\u0000')).digest('hex').slice(0, 24)}`;
+  return `adaptmr-hs-${createHash('sha256')
+    .update(haystack.map((s) => s.id).join('\u0000'))
+    .digest('hex')
+    .slice(0, 24)}`;
 }
 
 /** Asks the reader and returns the answer (trimmed, as the official script `.strip()`s it). */
-export async function readAnswer(query: Query, retrieval: Retrieval, llm: LlmClient, options: ReadOptions): Promise<ReadResult> {
+export async function readAnswer(
+  query: Query,
+  retrieval: Retrieval,
+  llm: LlmClient,
+  options: ReadOptions,
+): Promise<ReadResult> {
   const context = readerContext(retrieval, options);
   const contextTokens = countTokens(context);
   const prompt = readerPrompt(query, context, options.chainOfNote);
@@ -170,8 +194,11 @@ export async function readAnswer(query: Query, retrieval: Retrieval, llm: LlmCli
     {
       messages: [{ role: 'user', content: prompt }],
       temperature: options.temperature ?? LME_READER_TEMPERATURE,
-      maxTokens: options.maxTokens ?? (options.chainOfNote ? LME_READER_MAX_TOKENS_CHAIN_OF_NOTE : LME_READER_MAX_TOKENS_DIRECT),
-      ...(options.haystack && options.haystack.length > 0 ? { promptCacheKey: haystackCacheKey(options.haystack) } : {}),
+      maxTokens:
+        options.maxTokens ?? (options.chainOfNote ? LME_READER_MAX_TOKENS_CHAIN_OF_NOTE : LME_READER_MAX_TOKENS_DIRECT),
+      ...(options.haystack && options.haystack.length > 0
+        ? { promptCacheKey: haystackCacheKey(options.haystack) }
+        : {}),
     },
     { stage: options.stage ?? 'reader', calls: options.calls },
   );

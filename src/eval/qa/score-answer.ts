@@ -72,31 +72,66 @@ export interface ScoreOptions {
   stage?: string;
 }
 
-export async function scoreAnswer(input: AnswerToScore, judge: LlmClient | undefined, options: ScoreOptions): Promise<AnswerScores> {
-  const judgeOptions = { calls: options.calls, repeats: options.repeats ?? 1, ...(options.stage ? { stage: options.stage } : {}) };
+export async function scoreAnswer(
+  input: AnswerToScore,
+  judge: LlmClient | undefined,
+  options: ScoreOptions,
+): Promise<AnswerScores> {
+  const judgeOptions = {
+    calls: options.calls,
+    repeats: options.repeats ?? 1,
+    ...(options.stage ? { stage: options.stage } : {}),
+  };
   switch (input.protocol) {
     case 'longmemeval':
       if (!judge) return {};
-      return { judge: await judgeAnswer({ ...input, protocol: 'longmemeval' }, options.prompt ?? officialJudgePrompt('longmemeval'), judge, judgeOptions) };
+      return {
+        judge: await judgeAnswer(
+          { ...input, protocol: 'longmemeval' },
+          options.prompt ?? officialJudgePrompt('longmemeval'),
+          judge,
+          judgeOptions,
+        ),
+      };
     case 'beam': {
       if (!judge) return {};
       if (!input.rubric) throw new InputError('a BEAM question needs its rubric', `question ${input.questionId}`);
-      return judgeBeam({ ability: input.nativeType, question: input.question, rubric: input.rubric, response: input.hypothesis }, judge, judgeOptions);
+      return judgeBeam(
+        { ability: input.nativeType, question: input.question, rubric: input.rubric, response: input.hypothesis },
+        judge,
+        judgeOptions,
+      );
     }
     case 'memdaily':
-      if (input.correctChoice !== undefined) return { metrics: { accuracy: scoreChoice(input.hypothesis, input.correctChoice) } };
+      if (input.correctChoice !== undefined)
+        return { metrics: { accuracy: scoreChoice(input.hypothesis, input.correctChoice) } };
       if (!judge) return {};
       return {
         judge: await judgeRepeatedly(
           judge,
-          { messages: [{ role: 'user', content: formatPositional(LME_JUDGE_DEFAULT, input.question, input.gold, input.hypothesis) }], temperature: LME_JUDGE_TEMPERATURE, maxTokens: LME_JUDGE_MAX_TOKENS },
+          {
+            messages: [
+              {
+                role: 'user',
+                content: formatPositional(LME_JUDGE_DEFAULT, input.question, input.gold, input.hypothesis),
+              },
+            ],
+            temperature: LME_JUDGE_TEMPERATURE,
+            maxTokens: LME_JUDGE_MAX_TOKENS,
+          },
           (r) => parseYesNoVerdict(r.text.trim()),
           judgeOptions,
         ),
       };
     case 'locomo-plus':
       if (!judge) return {};
-      return { judge: await judgeLocomoPlus({ evidence: input.evidenceText ?? '', prediction: input.hypothesis }, judge, judgeOptions) };
+      return {
+        judge: await judgeLocomoPlus(
+          { evidence: input.evidenceText ?? '', prediction: input.hypothesis },
+          judge,
+          judgeOptions,
+        ),
+      };
     case 'locomo':
       break;
   }
@@ -109,7 +144,12 @@ export async function scoreAnswer(input: AnswerToScore, judge: LlmClient | undef
     bleu1: bleu1(input.hypothesis, input.gold),
   };
   if (judge && (category !== 5 || options.judgeAdversarial)) {
-    scores.judge = await judgeAnswer({ ...input, protocol: 'locomo' }, options.prompt ?? officialJudgePrompt('locomo'), judge, judgeOptions);
+    scores.judge = await judgeAnswer(
+      { ...input, protocol: 'locomo' },
+      options.prompt ?? officialJudgePrompt('locomo'),
+      judge,
+      judgeOptions,
+    );
   }
   return scores;
 }

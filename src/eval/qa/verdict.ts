@@ -20,10 +20,13 @@ export type LocomoLabel = 'CORRECT' | 'WRONG';
 
 /** The label of a Mem0-style judge reply, or undefined when the reply holds no JSON object with a string `label`. */
 export function parseLocomoLabel(reply: string, json?: unknown): string | undefined {
-  const value = json !== undefined ? json : (() => {
-    const p = parseJsonReply(reply);
-    return p.ok ? p.value : undefined;
-  })();
+  const value =
+    json !== undefined
+      ? json
+      : (() => {
+          const p = parseJsonReply(reply);
+          return p.ok ? p.value : undefined;
+        })();
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const label = (value as Record<string, unknown>).label;
   return typeof label === 'string' ? label : undefined;

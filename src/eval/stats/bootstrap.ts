@@ -110,7 +110,8 @@ export function bootstrapDistribution(c: Clustered, plan: Uint32Array): Float64A
  */
 export function bootstrapDistributions(cs: readonly Clustered[], plan: Uint32Array): Float64Array[] {
   const out: Float64Array[] = [];
-  for (let first = 0; first < cs.length; first += LANES) out.push(...distributionsOfFour(cs.slice(first, first + LANES), plan));
+  for (let first = 0; first < cs.length; first += LANES)
+    out.push(...distributionsOfFour(cs.slice(first, first + LANES), plan));
   return out;
 }
 
@@ -119,13 +120,20 @@ const LANES = 4;
 /** Up to four statistics' distributions (missing lanes are zeros, their results dropped). */
 function distributionsOfFour(cs: readonly Clustered[], plan: Uint32Array): Float64Array[] {
   const g = cs[0]!.sums.length;
-  if (!Number.isInteger(plan.length / g) || cs.some((c) => c.sums.length !== g)) throw new RangeError(`plan of ${plan.length} indices does not fit ${g} clusters`);
-  const sums = drawSumsOfFour(cs.map((c) => c.sums), plan);
+  if (!Number.isInteger(plan.length / g) || cs.some((c) => c.sums.length !== g))
+    throw new RangeError(`plan of ${plan.length} indices does not fit ${g} clusters`);
+  const sums = drawSumsOfFour(
+    cs.map((c) => c.sums),
+    plan,
+  );
   // Clusters of one question each (the common case): every draw counts g questions, as in bootstrapDistribution.
   if (cs.every((c) => c.counts.every((v) => v === 1))) {
     for (const lane of sums) for (let r = 0; r < lane.length; r++) lane[r] = lane[r]! / g;
   } else {
-    const counts = drawSumsOfFour(cs.map((c) => c.counts), plan);
+    const counts = drawSumsOfFour(
+      cs.map((c) => c.counts),
+      plan,
+    );
     sums.forEach((lane, k) => {
       for (let r = 0; r < lane.length; r++) lane[r] = lane[r]! / counts[k]![r]!;
     });
@@ -186,7 +194,12 @@ export function percentileInterval(sortedB: Float64Array, alpha: number): [numbe
  * θ̂, ties counted half); a = Σ U³ / (6 (Σ U²)^{3/2}) with U_i = (n−1)(θ̄_(·) − θ_(i)) (scipy's form; the (n−1)
  * factors cancel).
  */
-export function bcaLevels(thetaHat: number, sortedB: Float64Array, jack: Float64Array, alpha: number): [number, number] | null {
+export function bcaLevels(
+  thetaHat: number,
+  sortedB: Float64Array,
+  jack: Float64Array,
+  alpha: number,
+): [number, number] | null {
   const B = sortedB.length;
   let below = 0;
   let belowOrEqual = 0;
@@ -218,10 +231,17 @@ export function bcaLevels(thetaHat: number, sortedB: Float64Array, jack: Float64
 export function intervalFrom(c: Clustered, thetaB: Float64Array, method: CiMethod, alpha = 0.05): Interval {
   const estimate = ratioMean(c);
   const sorted = Float64Array.from(thetaB).sort();
-  if (sorted[0] === sorted[sorted.length - 1]) return { estimate, low: sorted[0]!, high: sorted[0]!, method: 'percentile' };
+  if (sorted[0] === sorted[sorted.length - 1])
+    return { estimate, low: sorted[0]!, high: sorted[0]!, method: 'percentile' };
   if (method === 'bca') {
     const levels = bcaLevels(estimate, sorted, jackknife(c), alpha);
-    if (levels) return { estimate, low: quantileSorted(sorted, levels[0]), high: quantileSorted(sorted, levels[1]), method: 'bca' };
+    if (levels)
+      return {
+        estimate,
+        low: quantileSorted(sorted, levels[0]),
+        high: quantileSorted(sorted, levels[1]),
+        method: 'bca',
+      };
   }
   const [low, high] = percentileInterval(sorted, alpha);
   return { estimate, low, high, method: 'percentile' };

@@ -6,7 +6,10 @@
  * NaN p-values (no pairs) stay NaN and do not count towards m.
  */
 export function holm(pValues: readonly number[]): number[] {
-  const order = pValues.map((p, i) => ({ p, i })).filter((x) => !Number.isNaN(x.p)).sort((a, b) => a.p - b.p || a.i - b.i);
+  const order = pValues
+    .map((p, i) => ({ p, i }))
+    .filter((x) => !Number.isNaN(x.p))
+    .sort((a, b) => a.p - b.p || a.i - b.i);
   const m = order.length;
   const out = pValues.map(() => Number.NaN);
   let running = 0;

@@ -7,8 +7,19 @@ export { normalCdf, normalQuantile, erfc } from './normal.ts';
 export { resampleIndices, randomSignWords, seedFor, PlanCache } from './resample.ts';
 export { quantileSorted, sortedCopy } from './quantile.ts';
 export {
-  bootstrapCi, bootstrapDistribution, bootstrapDistributions, intervalFrom, jackknife, bcaLevels, percentileInterval, clusterBy, singletons, ratioMean,
-  type CiMethod, type Clustered, type Interval,
+  bootstrapCi,
+  bootstrapDistribution,
+  bootstrapDistributions,
+  intervalFrom,
+  jackknife,
+  bcaLevels,
+  percentileInterval,
+  clusterBy,
+  singletons,
+  ratioMean,
+  type CiMethod,
+  type Clustered,
+  type Interval,
 } from './bootstrap.ts';
 export { mcnemarExact, mcnemarPaired, type McNemarResult } from './mcnemar.ts';
 export { signFlipTest, EXACT_MAX, type SignFlipResult } from './sign-flip.ts';

@@ -43,7 +43,8 @@ export function mcnemarPaired(a: ArrayLike<number>, b: ArrayLike<number>): McNem
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;
     const y = b[i]!;
-    if ((x !== 0 && x !== 1) || (y !== 0 && y !== 1)) throw new RangeError(`McNemar needs 0/1 outcomes, got ${x} and ${y} at ${i}`);
+    if ((x !== 0 && x !== 1) || (y !== 0 && y !== 1))
+      throw new RangeError(`McNemar needs 0/1 outcomes, got ${x} and ${y} at ${i}`);
     if (x === 1 && y === 0) onlyA++;
     else if (x === 0 && y === 1) onlyB++;
   }

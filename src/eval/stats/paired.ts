@@ -15,7 +15,14 @@ import { signFlipTest } from './sign-flip.ts';
 import { wilcoxonSignedRank } from './wilcoxon.ts';
 
 export type ContinuousTest = 'sign-flip' | 'wilcoxon';
-export type TestName = 'mcnemar-exact' | 'sign-flip-exact' | 'sign-flip-mc' | 'cluster-sign-flip-exact' | 'cluster-sign-flip-mc' | 'wilcoxon-exact' | 'wilcoxon-asymptotic';
+export type TestName =
+  | 'mcnemar-exact'
+  | 'sign-flip-exact'
+  | 'sign-flip-mc'
+  | 'cluster-sign-flip-exact'
+  | 'cluster-sign-flip-mc'
+  | 'wilcoxon-exact'
+  | 'wilcoxon-asymptotic';
 
 export interface PairedOptions {
   resamples: number;
@@ -43,7 +50,12 @@ const isBinary = (v: ArrayLike<number>): boolean => {
 };
 
 /** `clusters`: one label per pair (LoCoMo conversation), or undefined for independent questions. */
-export function comparePaired(a: Float64Array, b: Float64Array, clusters: readonly string[] | undefined, o: PairedOptions): PairedResult {
+export function comparePaired(
+  a: Float64Array,
+  b: Float64Array,
+  clusters: readonly string[] | undefined,
+  o: PairedOptions,
+): PairedResult {
   const n = a.length;
   if (b.length !== n) throw new RangeError(`paired samples differ in length: ${n} and ${b.length}`);
   if (n === 0) throw new RangeError('no pairs to compare');

@@ -19,7 +19,8 @@ export function seedFor(seed: number, key: string): number {
  */
 export function resampleIndices(n: number, resamples: number, seed: number): Uint32Array {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`resample size must be a positive integer, got ${n}`);
-  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  if (!Number.isInteger(resamples) || resamples < 1)
+    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
   const rng = xoroshiro128plus(seed | 0);
   const out = new Uint32Array(n * resamples);
   // pure-rand's `uniformInt(rng, 0, n − 1)` for n ≤ 2³² (its uniformIntInternal, pure-rand 8): shift the 32-bit draw

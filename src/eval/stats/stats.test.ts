@@ -4,8 +4,24 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  PlanCache, bcaLevels, bootstrapCi, bootstrapDistribution, bootstrapDistributions, clusterBy, comparePaired, holm, intervalFrom, jackknife,
-  mcnemarExact, mcnemarPaired, normalCdf, normalQuantile, quantileSorted, resampleIndices, signFlipTest, singletons,
+  PlanCache,
+  bcaLevels,
+  bootstrapCi,
+  bootstrapDistribution,
+  bootstrapDistributions,
+  clusterBy,
+  comparePaired,
+  holm,
+  intervalFrom,
+  jackknife,
+  mcnemarExact,
+  mcnemarPaired,
+  normalCdf,
+  normalQuantile,
+  quantileSorted,
+  resampleIndices,
+  signFlipTest,
+  singletons,
   wilcoxonSignedRank,
 } from './index.ts';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
@@ -14,11 +30,21 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 describe('normal distribution', () => {
   it('matches scipy.special.ndtr / ndtri to ~1e-15 relative', () => {
     // [ndtr(x) for x in (-8, -3, -1.96, 0.47, 2.5)]
-    const cdf: [number, number][] = [[-8, 6.22096057427174e-16], [-3, 0.0013498980316300933], [-1.96, 0.024997895148220435],
-      [0.47, 0.6808224912174442], [2.5, 0.9937903346742238]];
+    const cdf: [number, number][] = [
+      [-8, 6.22096057427174e-16],
+      [-3, 0.0013498980316300933],
+      [-1.96, 0.024997895148220435],
+      [0.47, 0.6808224912174442],
+      [2.5, 0.9937903346742238],
+    ];
     for (const [x, want] of cdf) expect(Math.abs(normalCdf(x) - want) / want).toBeLessThan(2e-14);
     // [ndtri(p) for p in (1e-10, 0.025, 0.3, 0.975)]
-    const q: [number, number][] = [[1e-10, -6.361340902404056], [0.025, -1.9599639845400545], [0.3, -0.5244005127080409], [0.975, 1.959963984540054]];
+    const q: [number, number][] = [
+      [1e-10, -6.361340902404056],
+      [0.025, -1.9599639845400545],
+      [0.3, -0.5244005127080409],
+      [0.975, 1.959963984540054],
+    ];
     for (const [p, want] of q) expect(Math.abs(normalQuantile(p) - want)).toBeLessThan(1e-14);
     expect(normalQuantile(0)).toBe(-Infinity);
     expect(normalQuantile(1)).toBe(Infinity);
@@ -34,7 +60,15 @@ describe('resampling plans', () => {
     expect(new Set(a).size).toBe(7);
   });
   it("draw exactly what pure-rand's uniformInt draws from the same generator, for any size", () => {
-    for (const [n, seed] of [[1, 1], [2, 9], [3, 4], [7, 123], [500, -77], [1000, 2 ** 31 - 1], [3 * 2 ** 18 + 1, 5]] as const) {
+    for (const [n, seed] of [
+      [1, 1],
+      [2, 9],
+      [3, 4],
+      [7, 123],
+      [500, -77],
+      [1000, 2 ** 31 - 1],
+      [3 * 2 ** 18 + 1, 5],
+    ] as const) {
       const resamples = Math.ceil(4000 / n);
       const rng = xoroshiro128plus(seed);
       const want = Array.from({ length: n * resamples }, () => uniformInt(rng, 0, n - 1));
@@ -92,7 +126,9 @@ describe('bootstrap intervals', () => {
   //        bootstrap_distribution=tb, standard_error=np.nan)
   // stats.bootstrap((x,), np.mean, n_resamples=0, bootstrap_result=br, method=M, confidence_level=0.95).confidence_interval
   const x = [0, 1, 1, 0, 1, 1, 1, 0, 1, 1];
-  const tb = Float64Array.from([0.5, 0.6, 0.7, 0.7, 0.8, 0.6, 0.9, 0.5, 0.7, 0.8, 0.6, 0.4, 0.7, 0.8, 0.9, 0.6, 0.7, 0.5, 0.8, 0.7]);
+  const tb = Float64Array.from([
+    0.5, 0.6, 0.7, 0.7, 0.8, 0.6, 0.9, 0.5, 0.7, 0.8, 0.6, 0.4, 0.7, 0.8, 0.9, 0.6, 0.7, 0.5, 0.8, 0.7,
+  ]);
   it('BCa matches scipy.stats.bootstrap(method="BCa") on the same bootstrap distribution', () => {
     const ci = intervalFrom(singletons(x), tb, 'bca');
     expect(ci.method).toBe('bca');
@@ -120,7 +156,12 @@ describe('bootstrap intervals', () => {
     expect(bcaLevels(0.1, Float64Array.from([0.2, 0.3]), Float64Array.from([0.1, 0.2]), 0.05)).toBeNull();
   });
   it('a cluster bootstrap is wider than the question bootstrap when clusters are homogeneous', () => {
-    const values = [...Array<number>(30).fill(1), ...Array<number>(30).fill(0), ...Array<number>(30).fill(1), ...Array<number>(30).fill(0)];
+    const values = [
+      ...Array<number>(30).fill(1),
+      ...Array<number>(30).fill(0),
+      ...Array<number>(30).fill(1),
+      ...Array<number>(30).fill(0),
+    ];
     const labels = values.map((_, i) => `c${Math.floor(i / 30)}`);
     const q = bootstrapCi(singletons(values), resampleIndices(120, 2000, 3), 'percentile');
     const c = bootstrapCi(clusterBy(values, labels), resampleIndices(4, 2000, 3), 'percentile');
@@ -130,7 +171,13 @@ describe('bootstrap intervals', () => {
 
 describe('McNemar exact', () => {
   it('equals scipy.stats.binomtest(b, b + c, 0.5).pvalue (= statsmodels mcnemar(exact=True))', () => {
-    const ref: [number, number, number][] = [[3, 10, 0.09228515625], [0, 6, 0.03125], [12, 12, 1], [40, 61, 0.046044066929342785], [1, 0, 1]];
+    const ref: [number, number, number][] = [
+      [3, 10, 0.09228515625],
+      [0, 6, 0.03125],
+      [12, 12, 1],
+      [40, 61, 0.046044066929342785],
+      [1, 0, 1],
+    ];
     for (const [b, c, p] of ref) expect(mcnemarExact(b, c).pValue).toBeCloseTo(p, 13);
   });
   it('by hand: 0 vs 3 discordant → 2 · (1/2)^3 = 0.25; concordant pairs do not matter', () => {
@@ -147,7 +194,12 @@ describe('sign-flip permutation', () => {
     //   n_resamples=np.inf, vectorized=True) → statistic 0.11499999999999999, pvalue 0.03125
     const a = [0.8, 0.5, 0.9, 0.3, 0.7, 0.6, 0.4, 0.95, 0.2, 0.55];
     const b = [0.6, 0.5, 0.7, 0.4, 0.5, 0.3, 0.4, 0.9, 0.1, 0.35];
-    const r = signFlipTest(a.map((v, i) => v - b[i]!), a.length, 1000, 1);
+    const r = signFlipTest(
+      a.map((v, i) => v - b[i]!),
+      a.length,
+      1000,
+      1,
+    );
     expect(r.exact).toBe(true);
     expect(r.statistic).toBeCloseTo(0.115, 12);
     expect(r.pValue).toBeCloseTo(0.03125, 12);
@@ -203,7 +255,13 @@ describe('Holm', () => {
 });
 
 describe('paired comparison', () => {
-  const opts = { resamples: 2000, seed: 5, ci: 'bca' as const, continuousTest: 'sign-flip' as const, plans: new PlanCache() };
+  const opts = {
+    resamples: 2000,
+    seed: 5,
+    ci: 'bca' as const,
+    continuousTest: 'sign-flip' as const,
+    plans: new PlanCache(),
+  };
   it('binary scores: McNemar, CI around the mean difference', () => {
     const a = Float64Array.from([1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1]);
     const b = Float64Array.from([0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0]);

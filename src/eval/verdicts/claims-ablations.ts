@@ -33,10 +33,17 @@ export function ablationSweeps(runs: readonly PlanRunInput[]): { base: PlanRunIn
   return out;
 }
 
-export function ablationClaims(ctx: ClaimContext, base: PlanRunInput, variations: readonly PlanRunInput[], experiment: string): PendingVerdict[] {
+export function ablationClaims(
+  ctx: ClaimContext,
+  base: PlanRunInput,
+  variations: readonly PlanRunInput[],
+  experiment: string,
+): PendingVerdict[] {
   const out: PendingVerdict[] = [];
   const sweep = base.plan.families?.ablations !== 'run';
-  const predictedTypes = variations.map((v) => PREDICTED_DROP[variationOf(v.name)]).filter((t): t is string => t !== undefined && t !== 'all');
+  const predictedTypes = variations
+    .map((v) => PREDICTED_DROP[variationOf(v.name)])
+    .filter((t): t is string => t !== undefined && t !== 'all');
   for (const v of variations) {
     const stats = ctx.stats(v.runId);
     const method = stats?.reference?.method;
@@ -45,37 +52,85 @@ export function ablationClaims(ctx: ClaimContext, base: PlanRunInput, variations
     const byType = stats.family !== 'metric';
     for (const dataset of ctx.datasetsOf(v.runId)) {
       const h = ctx.headline(base, dataset);
-      const row0 = { experiment, dataset, claim: `ablation:${id}`, methodA: method, methodB: method, metric: h.metric, level: h.level, k: h.k };
+      const row0 = {
+        experiment,
+        dataset,
+        claim: `ablation:${id}`,
+        methodA: method,
+        methodB: method,
+        metric: h.metric,
+        level: h.level,
+        k: h.k,
+      };
       const baseSeries = ctx.scores.get(base.runId, dataset, method, h);
       const scored = new Set([...(baseSeries?.values() ?? [])].map((x) => x.adaptType));
       const predicted = PREDICTED_DROP[id];
       // Every ablation gets a row for every type any ablation of the sweep predicts a drop on, so each family holds
       // all the sweep's ablations (an n/a row where the type has no cell says why).
       const types = [...new Set([...scored, ...predictedTypes])];
-      const changes = rankingChanges(ctx.input.retrievals, ctx.input.questions, { runId: v.runId, method }, { runId: base.runId, method }, dataset);
+      const changes = rankingChanges(
+        ctx.input.retrievals,
+        ctx.input.questions,
+        { runId: v.runId, method },
+        { runId: base.runId, method },
+        dataset,
+      );
       for (const t of [...types.sort(), 'all']) {
         const family = familyKey(sweep ? base.name : v.name, dataset, h, t, byType);
         const scope = sweep ? base.runId : v.runId;
         const ch = changes.find((c) => c.adaptType === t);
-        const touched = ch ? `ranking changed on ${ch.changed} of ${ch.total} ${t === 'all' ? '' : `${t} `}questions vs the full system` : undefined;
+        const touched = ch
+          ? `ranking changed on ${ch.changed} of ${ch.total} ${t === 'all' ? '' : `${t} `}questions vs the full system`
+          : undefined;
         const plan = predicted === t ? `the plan predicts a drop here (${id})` : undefined;
         const suffix = [touched, plan].filter(Boolean).join('; ');
-        const row = findComparison(ctx, { run: v.runId, runB: base.runId, dataset, methodA: method, methodB: method, type: t }, h);
+        const row = findComparison(
+          ctx,
+          { run: v.runId, runB: base.runId, dataset, methodA: method, methodB: method, type: t },
+          h,
+        );
         if (!row) {
-          const asked = ctx.input.questions.some((q) => q.runId === base.runId && q.dataset === dataset && q.adaptType === t);
-          const why = t === 'abstention' && h.metric !== 'accuracy' && asked
-            ? 'retrieval metrics skip abstention questions (nothing to retrieve); judge QA accuracy with an llm: block'
-            : !asked ? `${dataset} has no ${t} questions` : !scored.has(t) ? `no ${headlineText(h)} score for ${t} questions` : 'no cell';
+          const asked = ctx.input.questions.some(
+            (q) => q.runId === base.runId && q.dataset === dataset && q.adaptType === t,
+          );
+          const why =
+            t === 'abstention' && h.metric !== 'accuracy' && asked
+              ? 'retrieval metrics skip abstention questions (nothing to retrieve); judge QA accuracy with an llm: block'
+              : !asked
+                ? `${dataset} has no ${t} questions`
+                : !scored.has(t)
+                  ? `no ${headlineText(h)} score for ${t} questions`
+                  : 'no cell';
           out.push({
             row: { ...row0, adaptType: t, n: 0, estimate: null, ciLow: null, ciHigh: null, pValue: null },
-            family, scope, tested: null, pValue: Number.NaN, claim: null, fixed: { verdict: 'n/a', reason: `no cell: ${why}` }, suffix,
+            family,
+            scope,
+            tested: null,
+            pValue: Number.NaN,
+            claim: null,
+            fixed: { verdict: 'n/a', reason: `no cell: ${why}` },
+            suffix,
           });
           continue;
         }
         out.push({
-          row: { ...row0, adaptType: t, n: row.nPairs, estimate: row.meanDiff, ciLow: row.ciLow, ciHigh: row.ciHigh, pValue: row.pValue },
-          family: row.family, scope, comparison: row, tested: testedFromRow(ctx, row, h, t), pValue: row.pValue,
-          claim: { direction: 'less', target: 0 }, prefix: `${id} − full (${base.name}), a drop claimed`, suffix,
+          row: {
+            ...row0,
+            adaptType: t,
+            n: row.nPairs,
+            estimate: row.meanDiff,
+            ciLow: row.ciLow,
+            ciHigh: row.ciHigh,
+            pValue: row.pValue,
+          },
+          family: row.family,
+          scope,
+          comparison: row,
+          tested: testedFromRow(ctx, row, h, t),
+          pValue: row.pValue,
+          claim: { direction: 'less', target: 0 },
+          prefix: `${id} − full (${base.name}), a drop claimed`,
+          suffix,
         });
       }
     }

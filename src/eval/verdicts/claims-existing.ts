@@ -18,7 +18,12 @@ const WEAK = ['temporal', 'update'];
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 /** Percentile 95% CI of mean(A) − mean(B) and the bootstrap standard error: units carry (sum, count) of each group. */
-export function differenceCi(units: readonly { sa: number; na: number; sb: number; nb: number }[], resamples: number, seed: number, stratified: boolean): { low: number; high: number; se: number } | null {
+export function differenceCi(
+  units: readonly { sa: number; na: number; sb: number; nb: number }[],
+  resamples: number,
+  seed: number,
+  stratified: boolean,
+): { low: number; high: number; se: number } | null {
   const diffs: number[] = [];
   if (stratified) {
     const a = units.filter((u) => u.na > 0);
@@ -27,7 +32,8 @@ export function differenceCi(units: readonly { sa: number; na: number; sb: numbe
     const pa = resampleIndices(a.length, resamples, seed);
     const pb = resampleIndices(b.length, resamples, seed ^ 0x9e3779b9);
     for (let r = 0; r < resamples; r++) {
-      let s1 = 0, s2 = 0;
+      let s1 = 0,
+        s2 = 0;
       for (let i = 0; i < a.length; i++) s1 += a[pa[r * a.length + i]!]!.sa;
       for (let i = 0; i < b.length; i++) s2 += b[pb[r * b.length + i]!]!.sb;
       diffs.push(s1 / a.length - s2 / b.length);
@@ -35,10 +41,16 @@ export function differenceCi(units: readonly { sa: number; na: number; sb: numbe
   } else {
     const plan = resampleIndices(units.length, resamples, seed);
     for (let r = 0; r < resamples; r++) {
-      let sa = 0, na = 0, sb = 0, nb = 0;
+      let sa = 0,
+        na = 0,
+        sb = 0,
+        nb = 0;
       for (let i = 0; i < units.length; i++) {
         const u = units[plan[r * units.length + i]!]!;
-        sa += u.sa; na += u.na; sb += u.sb; nb += u.nb;
+        sa += u.sa;
+        na += u.na;
+        sb += u.sb;
+        nb += u.nb;
       }
       if (na > 0 && nb > 0) diffs.push(sa / na - sb / nb);
     }
@@ -59,38 +71,79 @@ export function existingClaims(ctx: ClaimContext, run: PlanRunInput, experiment:
     const bootstrap = bootstrapFor(ctx.datasetIds(run.runId, dataset), stats?.cluster ?? 'auto');
     for (const m of run.methods) {
       const f = ctx.facts(run.runId, m.id);
-      if (!f || !f.ranks || f.upperBound) continue;
+      if (!f?.ranks || f.upperBound) continue;
       const series = ctx.scores.get(run.runId, dataset, m.id, h);
       if (!series) continue;
-      const values = (t: string): [string, number][] => [...series].filter(([, v]) => v.adaptType === t).map(([q, v]) => [q, v.value]);
+      const values = (t: string): [string, number][] =>
+        [...series].filter(([, v]) => v.adaptType === t).map(([q, v]) => [q, v.value]);
       const factual = values('factual');
       for (const t of WEAK) {
         const weak = values(t);
         if (weak.length === 0) continue;
-        const base = { experiment, dataset, claim: 'factual-high-weak-low', methodA: m.id, methodB: null, metric: h.metric, level: h.level, k: h.k, adaptType: t, pValue: null };
+        const base = {
+          experiment,
+          dataset,
+          claim: 'factual-high-weak-low',
+          methodA: m.id,
+          methodB: null,
+          metric: h.metric,
+          level: h.level,
+          k: h.k,
+          adaptType: t,
+          pValue: null,
+        };
         const n = factual.length + weak.length;
         if (ctx.silent(run.runId, dataset, m.id) || factual.length === 0) {
           out.push({
-            row: { ...base, n, estimate: null, ciLow: null, ciHigh: null }, family: null, tested: null, pValue: Number.NaN, claim: null,
-            fixed: { verdict: 'n/a', reason: factual.length === 0 ? `no factual questions on ${dataset}` : `${ctx.label(run.runId, m.id)} returned no memory for every question on ${dataset}: nothing to compare` },
+            row: { ...base, n, estimate: null, ciLow: null, ciHigh: null },
+            family: null,
+            tested: null,
+            pValue: Number.NaN,
+            claim: null,
+            fixed: {
+              verdict: 'n/a',
+              reason:
+                factual.length === 0
+                  ? `no factual questions on ${dataset}`
+                  : `${ctx.label(run.runId, m.id)} returned no memory for every question on ${dataset}: nothing to compare`,
+            },
           });
           continue;
         }
-        const unitOf = (q: string): string => (bootstrap === 'conversation' ? conversationOf(q) ?? q : q);
+        const unitOf = (q: string): string => (bootstrap === 'conversation' ? (conversationOf(q) ?? q) : q);
         const units = new Map<string, { sa: number; na: number; sb: number; nb: number }>();
-        for (const [q, v] of factual) { const u = units.get(unitOf(q)) ?? { sa: 0, na: 0, sb: 0, nb: 0 }; u.sa += v; u.na++; units.set(unitOf(q), u); }
-        for (const [q, v] of weak) { const u = units.get(unitOf(q)) ?? { sa: 0, na: 0, sb: 0, nb: 0 }; u.sb += v; u.nb++; units.set(unitOf(q), u); }
+        for (const [q, v] of factual) {
+          const u = units.get(unitOf(q)) ?? { sa: 0, na: 0, sb: 0, nb: 0 };
+          u.sa += v;
+          u.na++;
+          units.set(unitOf(q), u);
+        }
+        for (const [q, v] of weak) {
+          const u = units.get(unitOf(q)) ?? { sa: 0, na: 0, sb: 0, nb: 0 };
+          u.sb += v;
+          u.nb++;
+          units.set(unitOf(q), u);
+        }
         const list = [...units.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, u]) => u);
         const mf = mean(factual.map(([, v]) => v));
         const mw = mean(weak.map(([, v]) => v));
-        const ci = differenceCi(list, stats?.resamples ?? 2000, seedFor(stats?.seed ?? run.seed, `existing\t${dataset}\t${m.id}\t${t}`), bootstrap === 'question');
+        const ci = differenceCi(
+          list,
+          stats?.resamples ?? 2000,
+          seedFor(stats?.seed ?? run.seed, `existing\t${dataset}\t${m.id}\t${t}`),
+          bootstrap === 'question',
+        );
         const est = mf - mw;
         let verdict: Verdict = 'not established';
         if (ci && ci.low > 0) verdict = 'reached';
         else if (ci && ci.high <= 0) verdict = 'not met';
         const ciText = ci ? `[${(ci.low * 100).toFixed(1)}, ${(ci.high * 100).toFixed(1)}]` : '(no CI)';
         out.push({
-          row: { ...base, n, estimate: est, ciLow: ci?.low ?? null, ciHigh: ci?.high ?? null }, family: null, tested: null, pValue: Number.NaN, claim: null,
+          row: { ...base, n, estimate: est, ciLow: ci?.low ?? null, ciHigh: ci?.high ?? null },
+          family: null,
+          tested: null,
+          pValue: Number.NaN,
+          claim: null,
           // Two independent samples: the normal-approximation MDE over the bootstrap standard error of the difference.
           mde: ci ? (normalQuantile(0.975) + normalQuantile(0.8)) * ci.se : null,
           fixed: {

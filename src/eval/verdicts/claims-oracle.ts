@@ -16,7 +16,8 @@ import { oracleAnalysis, oracleStrategies, type OracleAnalysis } from './oracle.
 import { ALPHA, points, type Verdict } from './rule.ts';
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
-const ci = (i: { estimate: number; low: number; high: number }): string => `${pct(i.estimate)} [${pct(i.low)}, ${pct(i.high)}]`;
+const ci = (i: { estimate: number; low: number; high: number }): string =>
+  `${pct(i.estimate)} [${pct(i.low)}, ${pct(i.high)}]`;
 
 /** The analysis a run's report section shows next to the verdicts (the same numbers). */
 export function oracleAnalyses(ctx: ClaimContext, run: PlanRunInput): OracleAnalysis[] {
@@ -25,15 +26,29 @@ export function oracleAnalyses(ctx: ClaimContext, run: PlanRunInput): OracleAnal
   const strategies = oracleStrategies(run.methods);
   return ctx.datasetsOf(run.runId).flatMap((dataset) => {
     const a = oracleAnalysis({
-      scores: ctx.scores, runId: run.runId, dataset, headline: ctx.headline(run, dataset), strategies,
-      reference: stats.reference!.method, split: run.plan.split ?? 0.5, seed: run.seed, stats, plans: ctx.plans,
+      scores: ctx.scores,
+      runId: run.runId,
+      dataset,
+      headline: ctx.headline(run, dataset),
+      strategies,
+      reference: stats.reference!.method,
+      split: run.plan.split ?? 0.5,
+      seed: run.seed,
+      stats,
+      plans: ctx.plans,
     });
     return a ? [a] : [];
   });
 }
 
 function fromTest(t: TestedPairs): Pick<PendingVerdict['row'], 'n' | 'estimate' | 'ciLow' | 'ciHigh' | 'pValue'> {
-  return { n: t.ids.length, estimate: t.result.meanDiff, ciLow: t.result.ciLow, ciHigh: t.result.ciHigh, pValue: t.result.pValue };
+  return {
+    n: t.ids.length,
+    estimate: t.result.meanDiff,
+    ciLow: t.result.ciLow,
+    ciHigh: t.result.ciHigh,
+    pValue: t.result.pValue,
+  };
 }
 
 export function oracleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: string): PendingVerdict[] {
@@ -48,9 +63,26 @@ export function oracleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: s
     if (!stats?.reference || !analysis) {
       for (const claim of ['oracle-vs-unified', 'oracle-vs-best-single', 'premise-single-strategy']) {
         out.push({
-          row: { ...base, claim, methodA: 'oracle', methodB: null, adaptType: 'all', n: 0, estimate: null, ciLow: null, ciHigh: null, pValue: null },
-          family: null, tested: null, pValue: Number.NaN, claim: null,
-          fixed: { verdict: 'n/a', reason: `no cell: needs a reference method and at least two strategies with ${headlineText(h)} scores on ${dataset}` },
+          row: {
+            ...base,
+            claim,
+            methodA: 'oracle',
+            methodB: null,
+            adaptType: 'all',
+            n: 0,
+            estimate: null,
+            ciLow: null,
+            ciHigh: null,
+            pValue: null,
+          },
+          family: null,
+          tested: null,
+          pValue: Number.NaN,
+          claim: null,
+          fixed: {
+            verdict: 'n/a',
+            reason: `no cell: needs a reference method and at least two strategies with ${headlineText(h)} scores on ${dataset}`,
+          },
         });
       }
       continue;
@@ -64,18 +96,39 @@ export function oracleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: s
     for (const r of analysis.rows.filter((x) => x.adaptType === 'all' || isAdaptType(x.adaptType))) {
       const family = familyKey(run.name, dataset, h, r.adaptType, byType, 'oracle');
       const c = choice.get(r.adaptType);
-      const chosen = r.adaptType === 'all'
-        ? `oracle = ${analysis.choices.map((x) => `${x.adaptType}→${x.chosen}`).join(', ')}${note ? `; ${note}` : ''}`
-        : `oracle serves ${r.adaptType} with ${c!.chosen}${c!.tied.length > 1 ? ` (tied with ${c!.tied.filter((x) => x !== c!.chosen).join(', ')}: ${c!.rule === 'own' ? 'the type\'s own strategy' : 'not the type\'s own; first by id'})` : ''}`;
+      const chosen =
+        r.adaptType === 'all'
+          ? `oracle = ${analysis.choices.map((x) => `${x.adaptType}→${x.chosen}`).join(', ')}${note ? `; ${note}` : ''}`
+          : `oracle serves ${r.adaptType} with ${c!.chosen}${c!.tied.length > 1 ? ` (tied with ${c!.tied.filter((x) => x !== c!.chosen).join(', ')}: ${c!.rule === 'own' ? "the type's own strategy" : "not the type's own; first by id"})` : ''}`;
       const gapTarget = r.adaptType === 'all' ? target : 0;
       out.push({
-        row: { ...base, claim: 'oracle-vs-unified', methodA: 'oracle', methodB: reference, adaptType: r.adaptType, ...fromTest(r.vsReference) },
-        family, tested: r.vsReference, pValue: r.vsReference.result.pValue, claim: { direction: 'greater', target: gapTarget },
+        row: {
+          ...base,
+          claim: 'oracle-vs-unified',
+          methodA: 'oracle',
+          methodB: reference,
+          adaptType: r.adaptType,
+          ...fromTest(r.vsReference),
+        },
+        family,
+        tested: r.vsReference,
+        pValue: r.vsReference.result.pValue,
+        claim: { direction: 'greater', target: gapTarget },
         prefix: `report half; ${chosen}; target ${gapTarget === 0 ? '> 0' : `≥ ${points(gapTarget)}`} points (plan: ≥ ${points(target)} overall)`,
       });
       out.push({
-        row: { ...base, claim: 'oracle-vs-best-single', methodA: 'oracle', methodB: single.id, adaptType: r.adaptType, ...fromTest(r.vsBestSingle) },
-        family, tested: r.vsBestSingle, pValue: r.vsBestSingle.result.pValue, claim: { direction: 'greater', target: 0 },
+        row: {
+          ...base,
+          claim: 'oracle-vs-best-single',
+          methodA: 'oracle',
+          methodB: single.id,
+          adaptType: r.adaptType,
+          ...fromTest(r.vsBestSingle),
+        },
+        family,
+        tested: r.vsBestSingle,
+        pValue: r.vsBestSingle.result.pValue,
+        claim: { direction: 'greater', target: 0 },
         prefix: `report half; ${singleText}; oracle ${ci(r.oracle)} vs ${ci(r.bestSingle)}`,
       });
       if (r.adaptType !== 'all') continue;
@@ -86,8 +139,19 @@ export function oracleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: s
       const allAbove = singles.every((s) => s.vs.result.ciLow > 0);
       const ceiling = `per-question ceiling (best strategy per question, the true upper bound) ${ci(r.ceiling)}; oracle ${ci(r.oracle)}`;
       out.push({
-        row: { ...base, claim: 'premise-single-strategy', methodA: 'oracle', methodB: worst.id, adaptType: 'all', ...fromTest(worst.vs), pValue: pMax },
-        family, tested: worst.vs, pValue: pMax, claim: { direction: 'greater', target: 0 },
+        row: {
+          ...base,
+          claim: 'premise-single-strategy',
+          methodA: 'oracle',
+          methodB: worst.id,
+          adaptType: 'all',
+          ...fromTest(worst.vs),
+          pValue: pMax,
+        },
+        family,
+        tested: worst.vs,
+        pValue: pMax,
+        claim: { direction: 'greater', target: 0 },
         prefix: `report half; "no single strategy matches the routed oracle": oracle − each of ${singles.length} strategies, closest ${worst.id}`,
         suffix: ceiling,
         judgeWith: (e) => premiseVerdict(e, allAbove),
@@ -98,10 +162,21 @@ export function oracleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: s
 }
 
 /** Intersection-union: reached only if every single strategy is beaten (all CIs above 0, largest p after Holm < α). */
-export function premiseVerdict(e: { estimate: number; ciLow: number; ciHigh: number; pHolm: number; units: number }, allCisAbove: boolean): { verdict: Verdict; reason: string } {
+export function premiseVerdict(
+  e: { estimate: number; ciLow: number; ciHigh: number; pHolm: number; units: number },
+  allCisAbove: boolean,
+): { verdict: Verdict; reason: string } {
   const closest = `closest strategy ${points(e.estimate)} [${points(e.ciLow)}, ${points(e.ciHigh)}]`;
-  if (e.estimate <= 0) return { verdict: 'not met', reason: `a single strategy scores at least as much as the oracle (${closest})` };
+  if (e.estimate <= 0)
+    return { verdict: 'not met', reason: `a single strategy scores at least as much as the oracle (${closest})` };
   if (e.units < 6) return { verdict: 'n/a', reason: `n too small: ${e.units} units` };
-  if (allCisAbove && e.pHolm < ALPHA) return { verdict: 'reached', reason: `the oracle beats every strategy (${closest}; largest p_holm ${e.pHolm.toFixed(3)} < ${ALPHA})` };
-  return { verdict: 'not established', reason: `${closest}; ${allCisAbove ? '' : 'some CI reaches 0; '}largest p_holm ${Number.isNaN(e.pHolm) ? 'n/a' : e.pHolm.toFixed(3)}` };
+  if (allCisAbove && e.pHolm < ALPHA)
+    return {
+      verdict: 'reached',
+      reason: `the oracle beats every strategy (${closest}; largest p_holm ${e.pHolm.toFixed(3)} < ${ALPHA})`,
+    };
+  return {
+    verdict: 'not established',
+    reason: `${closest}; ${allCisAbove ? '' : 'some CI reaches 0; '}largest p_holm ${Number.isNaN(e.pHolm) ? 'n/a' : e.pHolm.toFixed(3)}`,
+  };
 }

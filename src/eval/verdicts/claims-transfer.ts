@@ -22,13 +22,17 @@ export const transferClaim = (trainedOn: string, dataset: string): string => `tr
 
 /** The Holm family of a transfer cell on a test dataset. */
 export function transferFamily(run: PlanRunInput, dataset: string, h: Headline): string {
-  return run.plan.families?.transfer === 'all' ? `${run.name}/transfer` : familyKey(run.name, dataset, h, 'all', false, 'transfer');
+  return run.plan.families?.transfer === 'all'
+    ? `${run.name}/transfer`
+    : familyKey(run.name, dataset, h, 'all', false, 'transfer');
 }
 
 /** The comparison base of a transferred method: the same first stage without routing. */
 function baseOf(ctx: ClaimContext, run: PlanRunInput, m: PlanRunInput['methods'][number]): string | undefined {
   const stage = firstStageOf(m);
-  return stage === 'embedding' ? ctx.stats(run.runId)?.reference?.method : firstStageBase(run, stage as 'bm25' | 'hybrid');
+  return stage === 'embedding'
+    ? ctx.stats(run.runId)?.reference?.method
+    : firstStageBase(run, stage as 'bm25' | 'hybrid');
 }
 
 /** Whether a comparisons row of a router-transfer run is an off-diagonal cell's test (at the test dataset's headline). */
@@ -37,7 +41,14 @@ export function isTransferCell(ctx: ClaimContext, run: PlanRunInput, c: Comparis
   if (!trainedOn || trainedOn === c.dataset || c.adaptType !== 'all') return false;
   const m = run.methods.find((x) => x.id === c.methodA);
   const h = ctx.headline(run, c.dataset);
-  return m !== undefined && c.methodB === baseOf(ctx, run, m) && c.runB === c.run && c.metric === h.metric && c.level === h.level && c.k === h.k;
+  return (
+    m !== undefined &&
+    c.methodB === baseOf(ctx, run, m) &&
+    c.runB === c.run &&
+    c.metric === h.metric &&
+    c.level === h.level &&
+    c.k === h.k
+  );
 }
 
 export function transferClaims(ctx: ClaimContext, run: PlanRunInput, experiment: string): PendingVerdict[] {
@@ -52,11 +63,25 @@ export function transferClaims(ctx: ClaimContext, run: PlanRunInput, experiment:
       const family = transferFamily(run, dataset, h);
       const claim = transferClaim(trainedOn, dataset);
       const baseId = baseOf(ctx, run, m);
-      const row = { experiment, dataset, claim, metric: h.metric, level: h.level, k: h.k, methodA: m.id, methodB: baseId ?? null, adaptType: 'all' };
+      const row = {
+        experiment,
+        dataset,
+        claim,
+        metric: h.metric,
+        level: h.level,
+        k: h.k,
+        methodA: m.id,
+        methodB: baseId ?? null,
+        adaptType: 'all',
+      };
       const prefix = `fitted on ${trainedOn} (classifier and abstention thresholds, its calibration split), tested on ${dataset}; vs ${baseId ? ctx.label(run.runId, baseId) : 'its first stage'}, the same first stage (${firstStageOf(m)}) without routing`;
       const na = (reason: string): PendingVerdict => ({
         row: { ...row, n: 0, estimate: null, ciLow: null, ciHigh: null, pValue: null },
-        family, tested: null, pValue: Number.NaN, claim: null, fixed: { verdict: 'n/a', reason: `${prefix}: ${reason}` },
+        family,
+        tested: null,
+        pValue: Number.NaN,
+        claim: null,
+        fixed: { verdict: 'n/a', reason: `${prefix}: ${reason}` },
       });
       if (!baseId || !stats) {
         out.push(na(`no ${firstStageOf(m)} base method in this run`));
@@ -64,26 +89,61 @@ export function transferClaims(ctx: ClaimContext, run: PlanRunInput, experiment:
       }
       const judgeWith = (e: Evidence): ReturnType<typeof judge> => {
         const o = judge(e, { direction: 'greater', target: 0 });
-        return e.ciHigh < 0 && e.pHolm < ALPHA ? { ...o, reason: `${o.reason}; routing hurts here (whole CI below 0, p_holm < ${ALPHA})` } : o;
+        return e.ciHigh < 0 && e.pHolm < ALPHA
+          ? { ...o, reason: `${o.reason}; routing hurts here (whole CI below 0, p_holm < ${ALPHA})` }
+          : o;
       };
-      const cmp = findComparison(ctx, { run: run.runId, runB: run.runId, dataset, methodA: m.id, methodB: baseId, type: 'all' }, h);
+      const cmp = findComparison(
+        ctx,
+        { run: run.runId, runB: run.runId, dataset, methodA: m.id, methodB: baseId, type: 'all' },
+        h,
+      );
       if (cmp) {
         out.push({
-          row: { ...row, n: cmp.nPairs, estimate: cmp.meanDiff, ciLow: cmp.ciLow, ciHigh: cmp.ciHigh, pValue: cmp.pValue },
-          family: cmp.family, comparison: cmp, tested: testedFromRow(ctx, cmp, h, 'all'), pValue: cmp.pValue,
-          claim: { direction: 'greater', target: 0 }, prefix, judgeWith,
+          row: {
+            ...row,
+            n: cmp.nPairs,
+            estimate: cmp.meanDiff,
+            ciLow: cmp.ciLow,
+            ciHigh: cmp.ciHigh,
+            pValue: cmp.pValue,
+          },
+          family: cmp.family,
+          comparison: cmp,
+          tested: testedFromRow(ctx, cmp, h, 'all'),
+          pValue: cmp.pValue,
+          claim: { direction: 'greater', target: 0 },
+          prefix,
+          judgeWith,
         });
         continue;
       }
       // A base that is not the run's reference (a router over bm25 / hybrid): its own paired test, same seeding.
-      const tested = testPairs(ctx.scores.pairs({ runId: run.runId, method: m.id }, { runId: run.runId, method: baseId }, dataset, h, 'all'), stats, ctx.plans, ctx.datasetIds(run.runId, dataset));
+      const tested = testPairs(
+        ctx.scores.pairs({ runId: run.runId, method: m.id }, { runId: run.runId, method: baseId }, dataset, h, 'all'),
+        stats,
+        ctx.plans,
+        ctx.datasetIds(run.runId, dataset),
+      );
       if (!tested) {
         out.push(na(`no cell: no question with ${headlineText(h)} scores of both`));
         continue;
       }
       out.push({
-        row: { ...row, n: tested.ids.length, estimate: tested.result.meanDiff, ciLow: tested.result.ciLow, ciHigh: tested.result.ciHigh, pValue: tested.result.pValue },
-        family, tested, pValue: tested.result.pValue, claim: { direction: 'greater', target: 0 }, prefix, judgeWith,
+        row: {
+          ...row,
+          n: tested.ids.length,
+          estimate: tested.result.meanDiff,
+          ciLow: tested.result.ciLow,
+          ciHigh: tested.result.ciHigh,
+          pValue: tested.result.pValue,
+        },
+        family,
+        tested,
+        pValue: tested.result.pValue,
+        claim: { direction: 'greater', target: 0 },
+        prefix,
+        judgeWith,
       });
     }
   }

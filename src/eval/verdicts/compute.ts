@@ -24,7 +24,8 @@ const PRIMARY_SPLIT = new Set(['adaptmr-vs-baselines', 'beyond-benchmarks']);
 export function experimentNames(runs: readonly PlanRunInput[]): (run: PlanRunInput) => string {
   const sweeps = ablationSweeps(runs);
   const counts = new Map<string, number>();
-  for (const r of runs) if (r.plan.experiment !== 'ablations') counts.set(r.plan.experiment, (counts.get(r.plan.experiment) ?? 0) + 1);
+  for (const r of runs)
+    if (r.plan.experiment !== 'ablations') counts.set(r.plan.experiment, (counts.get(r.plan.experiment) ?? 0) + 1);
   return (run) => {
     if (run.plan.experiment === 'ablations') return sweeps.length > 1 ? `ablations/${run.name}` : 'ablations';
     return (counts.get(run.plan.experiment) ?? 0) > 1 ? `${run.plan.experiment}/${run.name}` : run.plan.experiment;
@@ -40,7 +41,9 @@ export function assignFamilies(ctx: ClaimContext): (c: ComparisonRow) => string 
   const scopes = new Map<ComparisonRow, string>();
   const idOfName = new Map(ctx.input.runs.map((r) => [r.name, r.runId]));
   const byId = new Map(ctx.input.runs.map((r) => [r.runId, r]));
-  const primary = new Map(ctx.input.runs.filter((r) => PRIMARY_SPLIT.has(r.plan.experiment)).map((r) => [r.runId, primaryMethods(ctx, r)]));
+  const primary = new Map(
+    ctx.input.runs.filter((r) => PRIMARY_SPLIT.has(r.plan.experiment)).map((r) => [r.runId, primaryMethods(ctx, r)]),
+  );
   for (const c of ctx.input.comparisons) {
     const h = { metric: c.metric, level: c.level, k: c.k };
     const byType = ctx.stats(c.run)?.family !== 'metric';
@@ -68,20 +71,35 @@ export function computeVerdicts(input: VerdictInput): VerdictRow[] {
   const scopeOf = assignFamilies(ctx);
   const name = experimentNames(input.runs);
   const pending: PendingVerdict[] = [];
-  const add = (scope: string, list: PendingVerdict[]): void => void pending.push(...list.map((p) => ({ ...p, scope: p.scope ?? scope })));
+  const add = (scope: string, list: PendingVerdict[]): void =>
+    void pending.push(...list.map((p) => ({ ...p, scope: p.scope ?? scope })));
   for (const run of input.runs) {
     const experiment = name(run);
     switch (run.plan.experiment) {
-      case 'existing-systems': add(run.runId, existingClaims(ctx, run, experiment)); break;
-      case 'oracle-upper-bound': add(run.runId, oracleClaims(ctx, run, experiment)); break;
-      case 'adaptmr-vs-baselines': add(run.runId, adaptmrClaims(ctx, run, experiment)); break;
-      case 'efficiency': add(run.runId, overheadClaims(ctx, run, experiment)); break;
-      case 'beyond-benchmarks': add(run.runId, [...adaptmrClaims(ctx, run, experiment), ...oracleClaims(ctx, run, experiment)]); break;
-      case 'router-transfer': add(run.runId, transferClaims(ctx, run, experiment)); break;
-      case 'ablations': break;
+      case 'existing-systems':
+        add(run.runId, existingClaims(ctx, run, experiment));
+        break;
+      case 'oracle-upper-bound':
+        add(run.runId, oracleClaims(ctx, run, experiment));
+        break;
+      case 'adaptmr-vs-baselines':
+        add(run.runId, adaptmrClaims(ctx, run, experiment));
+        break;
+      case 'efficiency':
+        add(run.runId, overheadClaims(ctx, run, experiment));
+        break;
+      case 'beyond-benchmarks':
+        add(run.runId, [...adaptmrClaims(ctx, run, experiment), ...oracleClaims(ctx, run, experiment)]);
+        break;
+      case 'router-transfer':
+        add(run.runId, transferClaims(ctx, run, experiment));
+        break;
+      case 'ablations':
+        break;
     }
   }
-  for (const { base, variations } of ablationSweeps(input.runs)) add(base.runId, ablationClaims(ctx, base, variations, name(base)));
+  for (const { base, variations } of ablationSweeps(input.runs))
+    add(base.runId, ablationClaims(ctx, base, variations, name(base)));
   correctFamilies(input.comparisons, pending, scopeOf);
   return finishVerdicts(pending);
 }

@@ -73,10 +73,14 @@ export class ClaimContext {
 
   /** Ranking methods of a run that the headline rule weighs: not upper bounds, not silent. */
   eligible(run: PlanRunInput, dataset: string): Set<string> {
-    return new Set(run.methods.map((m) => m.id).filter((id) => {
-      const f = this.facts(run.runId, id);
-      return f !== undefined && f.ranks && !f.upperBound && !this.silent(run.runId, dataset, id);
-    }));
+    return new Set(
+      run.methods
+        .map((m) => m.id)
+        .filter((id) => {
+          const f = this.facts(run.runId, id);
+          return f?.ranks && !f.upperBound && !this.silent(run.runId, dataset, id);
+        }),
+    );
   }
 
   headline(run: PlanRunInput, dataset: string): ResolvedHeadline {

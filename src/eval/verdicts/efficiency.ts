@@ -48,10 +48,15 @@ export interface MethodEfficiency {
   bootstrap: Bootstrap;
 }
 
-export function efficiencyOf(timings: readonly QuestionTiming[], calls: readonly CallRow[], reference: string | null, opts: { resamples: number; seed: number; cluster?: 'auto' | Bootstrap }): MethodEfficiency[] {
+export function efficiencyOf(
+  timings: readonly QuestionTiming[],
+  calls: readonly CallRow[],
+  reference: string | null,
+  opts: { resamples: number; seed: number; cluster?: 'auto' | Bootstrap },
+): MethodEfficiency[] {
   const ok = timings.filter((t) => !t.error);
   const bootstrap = bootstrapFor(new Set(ok.map((t) => t.questionId)), opts.cluster ?? 'auto');
-  const unitOf = (id: string): string => (bootstrap === 'conversation' ? conversationOf(id) ?? id : id);
+  const unitOf = (id: string): string => (bootstrap === 'conversation' ? (conversationOf(id) ?? id) : id);
   const methods = [...new Set(timings.map((t) => t.method))];
   const refBy = new Map(ok.filter((t) => t.method === reference).map((t) => [t.questionId, t.latencyMs]));
   const plans = new PlanCache(8);
@@ -68,14 +73,18 @@ export function efficiencyOf(timings: readonly QuestionTiming[], calls: readonly
     const tokensPerQuestion: Record<string, number> = {};
     for (const c of calls.filter((x) => x.method === method)) {
       callsPerQuestion[c.stage] = (callsPerQuestion[c.stage] ?? 0) + 1 / Math.max(1, n);
-      tokensPerQuestion[c.stage] = (tokensPerQuestion[c.stage] ?? 0) + (c.promptTokens + c.completionTokens) / Math.max(1, n);
+      tokensPerQuestion[c.stage] =
+        (tokensPerQuestion[c.stage] ?? 0) + (c.promptTokens + c.completionTokens) / Math.max(1, n);
     }
     const routeShare: Record<string, number> = {};
     for (const t of mine) if (t.route) routeShare[t.route] = (routeShare[t.route] ?? 0) + 1 / n;
     let overhead: Interval | null = null;
     const paired = mine.filter((t) => refBy.has(t.questionId));
     const added = Float64Array.from(paired, (t) => t.latencyMs - refBy.get(t.questionId)!).sort();
-    const addedMs = reference && method !== reference && added.length > 0 ? { median: quantileSorted(added, 0.5), p95: quantileSorted(added, 0.95) } : null;
+    const addedMs =
+      reference && method !== reference && added.length > 0
+        ? { median: quantileSorted(added, 0.5), p95: quantileSorted(added, 0.95) }
+        : null;
     if (reference && method !== reference && paired.length > 1) {
       const sums = new Map<string, { a: number; ref: number }>();
       for (const t of paired) {
@@ -84,11 +93,27 @@ export function efficiencyOf(timings: readonly QuestionTiming[], calls: readonly
         u.ref += refBy.get(t.questionId)!;
         sums.set(unitOf(t.questionId), u);
       }
-      const units = { sums: Float64Array.from([...sums.values()].map((u) => u.a)), counts: Float64Array.from([...sums.values()].map((u) => u.ref)) };
+      const units = {
+        sums: Float64Array.from([...sums.values()].map((u) => u.a)),
+        counts: Float64Array.from([...sums.values()].map((u) => u.ref)),
+      };
       const seed = seedFor(opts.seed, `overhead\t${bootstrap}\t${paired.map((t) => t.questionId).join('\n')}`);
       overhead = bootstrapCi(units, plans.get(units.sums.length, opts.resamples, seed), 'bca');
     }
     const mean = n === 0 ? Number.NaN : sorted.reduce((s, v) => s + v, 0) / n;
-    return { method, n, meanMs: mean, p50Ms: quantileSorted(sorted, 0.5), p95Ms: quantileSorted(sorted, 0.95), stageMeanMs, callsPerQuestion, tokensPerQuestion, routeShare, overhead, addedMs, bootstrap };
+    return {
+      method,
+      n,
+      meanMs: mean,
+      p50Ms: quantileSorted(sorted, 0.5),
+      p95Ms: quantileSorted(sorted, 0.95),
+      stageMeanMs,
+      callsPerQuestion,
+      tokensPerQuestion,
+      routeShare,
+      overhead,
+      addedMs,
+      bootstrap,
+    };
   });
 }

@@ -16,7 +16,14 @@ import { ALPHA, judge, type Claim, type Evidence, type Verdict } from './rule.ts
 export const EXCLUDED = 'excluded';
 
 /** A family key in the comparisons table's format: run / dataset / level / metric@k [/ part] [/ type]. */
-export function familyKey(scope: string, dataset: string, h: Headline, type: string, byType: boolean, part?: string): string {
+export function familyKey(
+  scope: string,
+  dataset: string,
+  h: Headline,
+  type: string,
+  byType: boolean,
+  part?: string,
+): string {
   return `${scope}/${dataset}/${h.level}/${h.metric}${h.k === null ? '' : `@${h.k}`}${part ? `/${part}` : ''}${byType ? `/${type}` : ''}`;
 }
 
@@ -47,7 +54,11 @@ export interface PendingVerdict {
   familySize?: number;
 }
 
-interface HolmItem { key: string | null; pValue: number; setHolm(p: number): void }
+interface HolmItem {
+  key: string | null;
+  pValue: number;
+  setHolm(p: number): void;
+}
 
 const keyOf = (scope: string, family: string | null): string | null =>
   family === null || family.startsWith(EXCLUDED) ? null : `${scope}\t${family}`;
@@ -57,11 +68,21 @@ const keyOf = (scope: string, family: string | null): string | null =>
  * base run). Family sizes: for a comparisons row, the tests Holm corrects together (comparisons rows and verdicts' own
  * tests); for a verdict, its family's claims (with or without a cell) plus the comparisons rows no verdict names.
  */
-export function correctFamilies(comparisons: ComparisonRow[], pending: PendingVerdict[], scopeOf: (c: ComparisonRow) => string = (c) => c.run): void {
+export function correctFamilies(
+  comparisons: ComparisonRow[],
+  pending: PendingVerdict[],
+  scopeOf: (c: ComparisonRow) => string = (c) => c.run,
+): void {
   const referenced = new Set(pending.flatMap((p) => (p.comparison ? [p.comparison] : [])));
   const items: HolmItem[] = [
-    ...comparisons.map((c) => ({ key: keyOf(scopeOf(c), c.family), pValue: c.pValue, setHolm: (p: number) => (c.pHolm = p) })),
-    ...pending.filter((p) => !p.comparison).map((p) => ({ key: keyOf(p.scope ?? '', p.family), pValue: p.pValue, setHolm: (x: number) => (p.pHolm = x) })),
+    ...comparisons.map((c) => ({
+      key: keyOf(scopeOf(c), c.family),
+      pValue: c.pValue,
+      setHolm: (p: number) => (c.pHolm = p),
+    })),
+    ...pending
+      .filter((p) => !p.comparison)
+      .map((p) => ({ key: keyOf(p.scope ?? '', p.family), pValue: p.pValue, setHolm: (x: number) => (p.pHolm = x) })),
   ];
   const groups = new Map<string, HolmItem[]>();
   for (const it of items) {
@@ -90,7 +111,7 @@ export function correctFamilies(comparisons: ComparisonRow[], pending: PendingVe
   // A comparisons row's family size is its Holm m: its family's comparisons rows and the verdicts' own tests in it.
   for (const c of comparisons) {
     const key = keyOf(scopeOf(c), c.family);
-    c.familySize = key === null ? 0 : groups.get(key)?.length ?? 1;
+    c.familySize = key === null ? 0 : (groups.get(key)?.length ?? 1);
   }
   for (const p of pending) {
     if (p.comparison) p.pHolm = p.comparison.pHolm;
@@ -107,15 +128,32 @@ export function finishVerdicts(pending: readonly PendingVerdict[]): VerdictRow[]
     const size = p.familySize ?? null;
     const base = { ...p.row, family: p.family, familySize: size, pHolm: p.pHolm ?? null };
     const alpha = ALPHA / Math.max(1, size ?? 1);
-    const mde = p.mde !== undefined ? p.mde : p.tested ? mdePaired(p.tested.a, p.tested.b, p.tested.clusters, { ...MDE_DEFAULTS, alpha }) : null;
+    const mde =
+      p.mde !== undefined
+        ? p.mde
+        : p.tested
+          ? mdePaired(p.tested.a, p.tested.b, p.tested.clusters, { ...MDE_DEFAULTS, alpha })
+          : null;
     let outcome: { verdict: Verdict; reason: string };
     if (p.fixed) outcome = p.fixed;
     else {
       const r = p.row;
-      const evidence: Evidence | null = p.tested && r.estimate !== null && r.ciLow !== null && r.ciHigh !== null
-        ? { n: r.n, units: p.tested.units, estimate: r.estimate, ciLow: r.ciLow, ciHigh: r.ciHigh, pHolm: p.pHolm ?? Number.NaN, mde }
-        : null;
-      outcome = p.judgeWith && evidence ? p.judgeWith(evidence) : judge(evidence, p.claim ?? { direction: 'greater', target: 0 });
+      const evidence: Evidence | null =
+        p.tested && r.estimate !== null && r.ciLow !== null && r.ciHigh !== null
+          ? {
+              n: r.n,
+              units: p.tested.units,
+              estimate: r.estimate,
+              ciLow: r.ciLow,
+              ciHigh: r.ciHigh,
+              pHolm: p.pHolm ?? Number.NaN,
+              mde,
+            }
+          : null;
+      outcome =
+        p.judgeWith && evidence
+          ? p.judgeWith(evidence)
+          : judge(evidence, p.claim ?? { direction: 'greater', target: 0 });
     }
     const reason = [p.prefix, outcome.reason, p.suffix].filter((x) => x !== undefined && x !== '').join('; ');
     const pHolm = base.pHolm !== null && Number.isNaN(base.pHolm) ? null : base.pHolm;

@@ -32,22 +32,30 @@ export function declaredHeadline(plan: PlanConfig, dataset: string, qa: boolean)
   if (entry === 'auto') return undefined;
   if (entry) {
     const qaMetric = entry.level === 'qa';
-    return { metric: entry.metric, level: entry.level, k: qaMetric ? null : entry.k ?? 10 };
+    return { metric: entry.metric, level: entry.level, k: qaMetric ? null : (entry.k ?? 10) };
   }
   const old = metric !== undefined || plan.level !== undefined || k !== undefined;
   if (!old) return undefined;
   const level = (typeof plan.level === 'string' ? plan.level : plan.level?.[dataset]) ?? 'session';
-  return { metric: metric ?? 'recall_any', level, k: level === 'qa' ? null : k ?? 10 };
+  return { metric: metric ?? 'recall_any', level, k: level === 'qa' ? null : (k ?? 10) };
 }
 
 /**
  * The rule's choice among the run's recall_any cells on `dataset`; `eligible` = the methods it weighs. Undefined
  * when the run has no such cell.
  */
-export function autoHeadline(rows: readonly ScoreInput[], dataset: string, eligible: ReadonlySet<string>, split: number, seed: number): ResolvedHeadline | undefined {
+export function autoHeadline(
+  rows: readonly ScoreInput[],
+  dataset: string,
+  eligible: ReadonlySet<string>,
+  split: number,
+  seed: number,
+): ResolvedHeadline | undefined {
   const mine = rows.filter((r) => r.dataset === dataset && r.metric === 'recall_any' && eligible.has(r.method));
   if (mine.length === 0) return undefined;
-  const questions = [...new Map(mine.map((r) => [r.questionId, { dataset, questionId: r.questionId, adaptType: r.adaptType }])).values()];
+  const questions = [
+    ...new Map(mine.map((r) => [r.questionId, { dataset, questionId: r.questionId, adaptType: r.adaptType }])).values(),
+  ];
   const half = splitQuestions(questions, split, seed);
   const cells = new Map<string, { level: string; k: number; sums: Map<string, { s: number; n: number }> }>();
   for (const r of mine) {
@@ -61,25 +69,44 @@ export function autoHeadline(rows: readonly ScoreInput[], dataset: string, eligi
     c.sums.set(r.method, m);
   }
   let best: { level: string; k: number; sd: number; methods: number } | undefined;
-  const order = (l: string): number => (LEVEL_ORDER.indexOf(l) + 1) || LEVEL_ORDER.length + 1;
+  const order = (l: string): number => LEVEL_ORDER.indexOf(l) + 1 || LEVEL_ORDER.length + 1;
   for (const c of cells.values()) {
     const means = [...c.sums.values()].map((m) => m.s / m.n);
     if (means.length < 2) continue;
     const mu = means.reduce((a, b) => a + b, 0) / means.length;
     const sd = Math.sqrt(means.reduce((a, b) => a + (b - mu) ** 2, 0) / means.length);
-    const better = !best || sd > best.sd + 1e-12
-      || (Math.abs(sd - best.sd) <= 1e-12 && (order(c.level) < order(best.level) || (c.level === best.level && c.k < best.k)));
+    const better =
+      !best ||
+      sd > best.sd + 1e-12 ||
+      (Math.abs(sd - best.sd) <= 1e-12 &&
+        (order(c.level) < order(best.level) || (c.level === best.level && c.k < best.k)));
     if (better) best = { level: c.level, k: c.k, sd, methods: means.length };
   }
   if (!best) return undefined;
   const h = { metric: 'recall_any', level: best.level, k: best.k };
-  return { ...h, how: `chosen on the selection half: ${headlineText(h)} spreads the ${best.methods} methods' means most (SD ${(best.sd * 100).toFixed(1)} points)` };
+  return {
+    ...h,
+    how: `chosen on the selection half: ${headlineText(h)} spreads the ${best.methods} methods' means most (SD ${(best.sd * 100).toFixed(1)} points)`,
+  };
 }
 
 /** A plan run's headline on a dataset: declared, or the rule's choice (falling back to recall_any@10 by session). */
-export function resolveHeadline(plan: PlanConfig, qa: boolean, dataset: string, rows: readonly ScoreInput[], eligible: ReadonlySet<string>, seed: number): ResolvedHeadline {
+export function resolveHeadline(
+  plan: PlanConfig,
+  qa: boolean,
+  dataset: string,
+  rows: readonly ScoreInput[],
+  eligible: ReadonlySet<string>,
+  seed: number,
+): ResolvedHeadline {
   const declared = declaredHeadline(plan, dataset, qa);
   if (declared) return { ...declared, how: 'declared in the experiment file' };
-  return autoHeadline(rows, dataset, eligible, plan.split ?? 0.5, seed)
-    ?? { metric: 'recall_any', level: 'session', k: 10, how: 'no recall_any cell to choose from; recall_any@10 (session level)' };
+  return (
+    autoHeadline(rows, dataset, eligible, plan.split ?? 0.5, seed) ?? {
+      metric: 'recall_any',
+      level: 'session',
+      k: 10,
+      how: 'no recall_any cell to choose from; recall_any@10 (session level)',
+    }
+  );
 }

@@ -5,11 +5,25 @@
  */
 export { computeVerdicts, experimentNames } from './compute.ts';
 export { ClaimContext, type VerdictInput } from './context.ts';
-export { headlineText, type Headline, type MethodFacts, type PlanRunInput, type QuestionFact, type RetrievalFact, type VerdictRow } from './inputs.ts';
+export {
+  headlineText,
+  type Headline,
+  type MethodFacts,
+  type PlanRunInput,
+  type QuestionFact,
+  type RetrievalFact,
+  type VerdictRow,
+} from './inputs.ts';
 export { resolveHeadline, declaredHeadline, autoHeadline, type ResolvedHeadline } from './headline.ts';
 export { judge, VERDICTS, MIN_UNITS, ALPHA, type Verdict, type Claim, type Evidence } from './rule.ts';
 export { mdePaired, mdePairedBinary, mdePairedNormal, connorSampleSize, designEffect } from './mde.ts';
-export { oracleAnalysis, oracleStrategies, type OracleAnalysis, type OracleTypeRow, type OracleChoice } from './oracle.ts';
+export {
+  oracleAnalysis,
+  oracleStrategies,
+  type OracleAnalysis,
+  type OracleTypeRow,
+  type OracleChoice,
+} from './oracle.ts';
 export { oracleAnalyses, premiseVerdict } from './claims-oracle.ts';
 export { adaptmrVariants, strongestBaseline, firstStageBase } from './claims-adaptmr.ts';
 export { PREDICTED_DROP, ablationSweeps, variationOf } from './claims-ablations.ts';

@@ -6,7 +6,7 @@
  */
 import type { PlanConfig } from '../../core/stats-config.ts';
 import { ADAPT_TYPES } from '../../core/types.ts';
-import { comparePaired, PlanCache, seedFor, type PairedResult } from '../stats/index.ts';
+import { comparePaired, type PlanCache, seedFor, type PairedResult } from '../stats/index.ts';
 import { bootstrapFor, clusterLabels, type Bootstrap, type RunStats, type ScoreInput } from '../stats/results/index.ts';
 import type { Verdict } from './rule.ts';
 
@@ -116,22 +116,37 @@ export class ScoreIndex {
     return [runId, dataset, method, h.level, h.metric, String(h.k)].join('\t');
   }
 
-  get(runId: string, dataset: string, method: string, h: Headline): ReadonlyMap<string, { value: number; adaptType: string }> | undefined {
+  get(
+    runId: string,
+    dataset: string,
+    method: string,
+    h: Headline,
+  ): ReadonlyMap<string, { value: number; adaptType: string }> | undefined {
     return this.series.get(ScoreIndex.key(runId, dataset, method, h));
   }
 
   /** Questions both series scored, of one type (or all), optionally only those `keep` accepts. */
-  pairs(a: { runId: string; method: string }, b: { runId: string; method: string }, dataset: string, h: Headline, type: string, keep?: (id: string) => boolean): Pairs {
+  pairs(
+    a: { runId: string; method: string },
+    b: { runId: string; method: string },
+    dataset: string,
+    h: Headline,
+    type: string,
+    keep?: (id: string) => boolean,
+  ): Pairs {
     const sa = this.get(a.runId, dataset, a.method, h);
     const sb = this.get(b.runId, dataset, b.method, h);
     const ids: string[] = [];
     if (sa && sb) {
-      for (const [id, v] of sa) if (sb.has(id) && (type === 'all' || v.adaptType === type) && (!keep || keep(id))) ids.push(id);
+      for (const [id, v] of sa)
+        if (sb.has(id) && (type === 'all' || v.adaptType === type) && (!keep || keep(id))) ids.push(id);
     }
     ids.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
     return {
-      ids, types: ids.map((id) => sa!.get(id)!.adaptType),
-      a: Float64Array.from(ids, (id) => sa!.get(id)!.value), b: Float64Array.from(ids, (id) => sb!.get(id)!.value),
+      ids,
+      types: ids.map((id) => sa!.get(id)!.adaptType),
+      a: Float64Array.from(ids, (id) => sa!.get(id)!.value),
+      b: Float64Array.from(ids, (id) => sb!.get(id)!.value),
     };
   }
 }
@@ -144,12 +159,21 @@ export interface TestedPairs extends Pairs {
   bootstrap: Bootstrap;
 }
 
-export function testPairs(p: Pairs, stats: Pick<RunStats, 'seed' | 'resamples' | 'ci' | 'alpha' | 'continuousTest' | 'cluster'>, plans: PlanCache, datasetIds: Iterable<string>): TestedPairs | null {
+export function testPairs(
+  p: Pairs,
+  stats: Pick<RunStats, 'seed' | 'resamples' | 'ci' | 'alpha' | 'continuousTest' | 'cluster'>,
+  plans: PlanCache,
+  datasetIds: Iterable<string>,
+): TestedPairs | null {
   if (p.ids.length === 0) return null;
   const bootstrap = bootstrapFor(datasetIds, stats.cluster);
   const clusters = clusterLabels(p.ids, bootstrap);
   const result = comparePaired(p.a, p.b, clusters, {
-    resamples: stats.resamples, ci: stats.ci, alpha: stats.alpha, continuousTest: stats.continuousTest, plans,
+    resamples: stats.resamples,
+    ci: stats.ci,
+    alpha: stats.alpha,
+    continuousTest: stats.continuousTest,
+    plans,
     seed: seedFor(stats.seed, `pair\t${bootstrap}\t${p.ids.join('\n')}`),
   });
   return { ...p, result, clusters, units: clusters ? new Set(clusters).size : p.ids.length, bootstrap };

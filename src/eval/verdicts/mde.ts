@@ -88,12 +88,17 @@ export function designEffect(d: ArrayLike<number>, clusters: readonly string[] |
   if (c < 2) return 1;
   let sc = 0;
   for (const r of resid.values()) sc += r * r;
-  const varCluster = (c / (c - 1)) * sc / (n * n);
+  const varCluster = ((c / (c - 1)) * sc) / (n * n);
   return Math.max(1, varCluster / varIid);
 }
 
 /** The MDE of paired samples a, b (binary → Connor, else normal), with the design effect of their clusters. */
-export function mdePaired(a: ArrayLike<number>, b: ArrayLike<number>, clusters: readonly string[] | undefined, o: MdeOptions = MDE_DEFAULTS): number | null {
+export function mdePaired(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  clusters: readonly string[] | undefined,
+  o: MdeOptions = MDE_DEFAULTS,
+): number | null {
   const n = a.length;
   if (n === 0) return null;
   const d = Array.from({ length: n }, (_, i) => a[i]! - b[i]!);

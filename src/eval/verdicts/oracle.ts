@@ -65,8 +65,11 @@ export interface OracleInput {
 }
 
 /** The strategy methods of a run's config that the oracle chooses among (written for one of the five types). */
-export function oracleStrategies(methods: readonly { id: string; method: string; options: Record<string, unknown> }[]): { id: string; own: string }[] {
-  return methods.filter((m) => m.method === 'strategy' && (ADAPT_TYPES as readonly string[]).includes(String(m.options.name)))
+export function oracleStrategies(
+  methods: readonly { id: string; method: string; options: Record<string, unknown> }[],
+): { id: string; own: string }[] {
+  return methods
+    .filter((m) => m.method === 'strategy' && (ADAPT_TYPES as readonly string[]).includes(String(m.options.name)))
     .map((m) => ({ id: m.id, own: String(m.options.name) }));
 }
 
@@ -74,7 +77,13 @@ const EPS = 1e-12;
 
 function best(means: Map<string, number>): { top: number; tied: string[] } {
   const top = Math.max(...means.values());
-  return { top, tied: [...means].filter(([, v]) => v >= top - EPS).map(([id]) => id).sort() };
+  return {
+    top,
+    tied: [...means]
+      .filter(([, v]) => v >= top - EPS)
+      .map(([id]) => id)
+      .sort(),
+  };
 }
 
 export function oracleAnalysis(o: OracleInput): OracleAnalysis | null {
@@ -83,7 +92,8 @@ export function oracleAnalysis(o: OracleInput): OracleAnalysis | null {
   if (series.some((s) => !s) || ids.length < 2) return null;
   const [first] = series as ReadonlyMap<string, { value: number; adaptType: string }>[];
   // Questions every strategy and the reference scored.
-  const questions = [...first!.entries()].filter(([id]) => series.every((s) => s!.has(id)))
+  const questions = [...first!.entries()]
+    .filter(([id]) => series.every((s) => s!.has(id)))
     .map(([questionId, v]) => ({ dataset: o.dataset, questionId, adaptType: v.adaptType }));
   if (questions.length === 0) return null;
   const half = splitQuestions(questions, o.split, o.seed);
@@ -100,7 +110,14 @@ export function oracleAnalysis(o: OracleInput): OracleAnalysis | null {
     const { top, tied } = best(new Map(ids.map((m) => [m, mean(sel.map((q) => value(m, q.questionId)))])));
     const mine = own.get(t);
     const chosen = tied.length === 1 ? tied[0]! : mine && tied.includes(mine) ? mine : tied[0]!;
-    choices.push({ adaptType: t, chosen, tied, rule: tied.length === 1 ? 'best' : chosen === mine ? 'own' : 'first-id', selectionMean: top, nSelection: sel.length });
+    choices.push({
+      adaptType: t,
+      chosen,
+      tied,
+      rule: tied.length === 1 ? 'best' : chosen === mine ? 'own' : 'first-id',
+      selectionMean: top,
+      nSelection: sel.length,
+    });
   }
   const overall = best(new Map(ids.map((m) => [m, mean(selection.map((q) => value(m, q.questionId)))])));
   const bestSingle = { id: overall.tied[0]!, tied: overall.tied, selectionMean: overall.top };
@@ -112,30 +129,65 @@ export function oracleAnalysis(o: OracleInput): OracleAnalysis | null {
   if (served.length === 0) return null;
   const typeOf = new Map(served.map((q) => [q.questionId, q.adaptType]));
   const pairsOf = (sel: typeof served, other: (q: string) => number): Pairs => ({
-    ids: sel.map((q) => q.questionId), types: sel.map((q) => q.adaptType),
-    a: Float64Array.from(sel, (q) => value(choiceOf.get(q.adaptType)!, q.questionId)), b: Float64Array.from(sel, (q) => other(q.questionId)),
+    ids: sel.map((q) => q.questionId),
+    types: sel.map((q) => q.adaptType),
+    a: Float64Array.from(sel, (q) => value(choiceOf.get(q.adaptType)!, q.questionId)),
+    b: Float64Array.from(sel, (q) => other(q.questionId)),
   });
   const interval = (sel: typeof served, v: (q: string) => number, key: string): Interval => {
     const x = Float64Array.from(sel, (q) => v(q.questionId));
-    const labels = clusterLabels(sel.map((q) => q.questionId), bootstrap);
+    const labels = clusterLabels(
+      sel.map((q) => q.questionId),
+      bootstrap,
+    );
     const units = labels ? clusterBy(x, labels) : singletons(x);
-    return bootstrapCi(units, o.plans.get(units.sums.length, o.stats.resamples, seedFor(o.stats.seed, `oracle\t${key}\t${bootstrap}\t${sel.map((q) => q.questionId).join('\n')}`)), o.stats.ci, o.stats.alpha);
+    return bootstrapCi(
+      units,
+      o.plans.get(
+        units.sums.length,
+        o.stats.resamples,
+        seedFor(o.stats.seed, `oracle\t${key}\t${bootstrap}\t${sel.map((q) => q.questionId).join('\n')}`),
+      ),
+      o.stats.ci,
+      o.stats.alpha,
+    );
   };
   const ceiling = (q: string): number => Math.max(...ids.map((m) => value(m, q)));
   const rows: OracleTypeRow[] = [];
   for (const t of [...types.filter((x) => choiceOf.has(x)), 'all']) {
     const sel = served.filter((q) => t === 'all' || q.adaptType === t);
     if (sel.length === 0) continue;
-    const vsReference = testPairs(pairsOf(sel, (q) => value(o.reference, q)), o.stats, o.plans, datasetIds)!;
-    const vsBestSingle = testPairs(pairsOf(sel, (q) => value(bestSingle.id, q)), o.stats, o.plans, datasetIds)!;
+    const vsReference = testPairs(
+      pairsOf(sel, (q) => value(o.reference, q)),
+      o.stats,
+      o.plans,
+      datasetIds,
+    )!;
+    const vsBestSingle = testPairs(
+      pairsOf(sel, (q) => value(bestSingle.id, q)),
+      o.stats,
+      o.plans,
+      datasetIds,
+    )!;
     rows.push({
-      adaptType: t, n: sel.length, vsReference, vsBestSingle,
+      adaptType: t,
+      n: sel.length,
+      vsReference,
+      vsBestSingle,
       oracle: interval(sel, (q) => value(choiceOf.get(typeOf.get(q)!)!, q), 'oracle'),
       reference: interval(sel, (q) => value(o.reference, q), 'reference'),
       bestSingle: interval(sel, (q) => value(bestSingle.id, q), 'best-single'),
       ceiling: interval(sel, ceiling, 'ceiling'),
     });
   }
-  const singles = ids.map((id) => ({ id, vs: testPairs(pairsOf(served, (q) => value(id, q)), o.stats, o.plans, datasetIds)! }));
+  const singles = ids.map((id) => ({
+    id,
+    vs: testPairs(
+      pairsOf(served, (q) => value(id, q)),
+      o.stats,
+      o.plans,
+      datasetIds,
+    )!,
+  }));
   return { dataset: o.dataset, choices, bestSingle, rows, singles };
 }

@@ -12,8 +12,16 @@ export interface RouteCell {
 }
 
 /** Questions per (route taken, gold type) of one method of one run on one dataset. */
-export function routeByGoldType(retrievals: readonly RetrievalFact[], questions: readonly QuestionFact[], runId: string, dataset: string, method: string): RouteCell[] {
-  const typeOf = new Map(questions.filter((q) => q.runId === runId && q.dataset === dataset).map((q) => [q.questionId, q.adaptType]));
+export function routeByGoldType(
+  retrievals: readonly RetrievalFact[],
+  questions: readonly QuestionFact[],
+  runId: string,
+  dataset: string,
+  method: string,
+): RouteCell[] {
+  const typeOf = new Map(
+    questions.filter((q) => q.runId === runId && q.dataset === dataset).map((q) => [q.questionId, q.adaptType]),
+  );
   const counts = new Map<string, RouteCell>();
   for (const r of retrievals) {
     if (r.runId !== runId || r.dataset !== dataset || r.method !== method || r.error) continue;
@@ -25,7 +33,9 @@ export function routeByGoldType(retrievals: readonly RetrievalFact[], questions:
     c.n++;
     counts.set(key, c);
   }
-  return [...counts.values()].sort((a, b) => (a.route < b.route ? -1 : a.route > b.route ? 1 : a.adaptType < b.adaptType ? -1 : a.adaptType > b.adaptType ? 1 : 0));
+  return [...counts.values()].sort((a, b) =>
+    a.route < b.route ? -1 : a.route > b.route ? 1 : a.adaptType < b.adaptType ? -1 : a.adaptType > b.adaptType ? 1 : 0,
+  );
 }
 
 export interface RankingChanges {
@@ -38,9 +48,21 @@ export interface RankingChanges {
  * Per gold type (and `all`): questions both runs retrieved for without error, and on how many the ranked unit ids
  * differ between `variant` and `base` (same method id in two runs of a sweep).
  */
-export function rankingChanges(retrievals: readonly RetrievalFact[], questions: readonly QuestionFact[], variant: { runId: string; method: string }, base: { runId: string; method: string }, dataset: string): RankingChanges[] {
-  const typeOf = new Map(questions.filter((q) => q.runId === variant.runId && q.dataset === dataset).map((q) => [q.questionId, q.adaptType]));
-  const baseRanking = new Map(retrievals.filter((r) => r.runId === base.runId && r.dataset === dataset && r.method === base.method && !r.error).map((r) => [r.questionId, r.ranking]));
+export function rankingChanges(
+  retrievals: readonly RetrievalFact[],
+  questions: readonly QuestionFact[],
+  variant: { runId: string; method: string },
+  base: { runId: string; method: string },
+  dataset: string,
+): RankingChanges[] {
+  const typeOf = new Map(
+    questions.filter((q) => q.runId === variant.runId && q.dataset === dataset).map((q) => [q.questionId, q.adaptType]),
+  );
+  const baseRanking = new Map(
+    retrievals
+      .filter((r) => r.runId === base.runId && r.dataset === dataset && r.method === base.method && !r.error)
+      .map((r) => [r.questionId, r.ranking]),
+  );
   const per = new Map<string, RankingChanges>();
   const bump = (t: string, changed: boolean): void => {
     const c = per.get(t) ?? { adaptType: t, changed: 0, total: 0 };
@@ -56,5 +78,7 @@ export function rankingChanges(retrievals: readonly RetrievalFact[], questions: 
     bump(t, b !== r.ranking);
     bump('all', b !== r.ranking);
   }
-  return [...per.values()].sort((a, b) => (a.adaptType === 'all' ? 1 : b.adaptType === 'all' ? -1 : a.adaptType < b.adaptType ? -1 : 1));
+  return [...per.values()].sort((a, b) =>
+    a.adaptType === 'all' ? 1 : b.adaptType === 'all' ? -1 : a.adaptType < b.adaptType ? -1 : 1,
+  );
 }

@@ -40,8 +40,12 @@ const pText = (p: number): string => (p < 0.001 ? '<0.001' : p.toFixed(3));
 export function judge(e: Evidence | null, c: Claim, alpha = ALPHA): { verdict: Verdict; reason: string } {
   if (!e || e.n === 0) return { verdict: 'n/a', reason: 'no cell: no question scored by both methods' };
   if (e.units < MIN_UNITS) {
-    const what = e.units === e.n ? (e.units === 1 ? 'pair' : 'pairs') : e.units === 1 ? 'conversation' : 'conversations';
-    return { verdict: 'n/a', reason: `n too small: ${e.units} ${what} (< ${MIN_UNITS}), no exact paired test can reach p < ${alpha}` };
+    const what =
+      e.units === e.n ? (e.units === 1 ? 'pair' : 'pairs') : e.units === 1 ? 'conversation' : 'conversations';
+    return {
+      verdict: 'n/a',
+      reason: `n too small: ${e.units} ${what} (< ${MIN_UNITS}), no exact paired test can reach p < ${alpha}`,
+    };
   }
   const g = c.direction === 'greater';
   // Mirror a `less` claim so one set of comparisons serves both.
@@ -56,7 +60,10 @@ export function judge(e: Evidence | null, c: Claim, alpha = ALPHA): { verdict: V
     return { verdict: 'reached', reason: `95% CI ${ci} ${side} ${targetText} and p_holm ${pText(e.pHolm)} < ${alpha}` };
   }
   if (high < t || (t === 0 && high <= 0)) {
-    const what = e.ciLow === 0 && e.ciHigh === 0 ? 'no pair differs' : `95% CI ${ci} ${g ? 'at or below' : 'at or above'} ${targetText}`;
+    const what =
+      e.ciLow === 0 && e.ciHigh === 0
+        ? 'no pair differs'
+        : `95% CI ${ci} ${g ? 'at or below' : 'at or above'} ${targetText}`;
     return { verdict: 'not met', reason: `${what} (${mde})` };
   }
   const failed: string[] = [];

@@ -5,8 +5,20 @@ import { describe, expect, it } from 'vitest';
 import { PlanConfigSchema, type PlanConfig } from '../../core/stats-config.ts';
 import { computeComparisons, resolveRunStats, type RunStats, type ScoreInput } from '../stats/results/index.ts';
 import {
-  autoHeadline, computeVerdicts, connorSampleSize, designEffect, judge, mdePairedBinary, mdePairedNormal, overheadVerdict,
-  premiseVerdict, type MethodFacts, type PlanRunInput, type QuestionFact, type RetrievalFact, type VerdictRow,
+  autoHeadline,
+  computeVerdicts,
+  connorSampleSize,
+  designEffect,
+  judge,
+  mdePairedBinary,
+  mdePairedNormal,
+  overheadVerdict,
+  premiseVerdict,
+  type MethodFacts,
+  type PlanRunInput,
+  type QuestionFact,
+  type RetrievalFact,
+  type VerdictRow,
 } from './index.ts';
 
 // ── builders ────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -22,39 +34,102 @@ interface RunSpec {
 
 const H = { metric: 'recall_any', level: 'session', k: 10 } as const;
 
-function build(runs: RunSpec[], values: Record<string, Record<string, Record<string, number>>>, types: Record<string, string>, extra: { degraded?: Record<string, string>; latency?: Record<string, Record<string, number>>; rankings?: Record<string, Record<string, Record<string, string>>> } = {}) {
+function build(
+  runs: RunSpec[],
+  values: Record<string, Record<string, Record<string, number>>>,
+  types: Record<string, string>,
+  extra: {
+    degraded?: Record<string, string>;
+    latency?: Record<string, Record<string, number>>;
+    rankings?: Record<string, Record<string, Record<string, string>>>;
+  } = {},
+) {
   // values[runId][method][questionId] = score at H
   const scores: ScoreInput[] = [];
   const questions: QuestionFact[] = [];
   const methods: MethodFacts[] = [];
   const retrievals: RetrievalFact[] = [];
   for (const r of runs) {
-    for (const q of Object.keys(types)) questions.push({ runId: r.runId, dataset: 'd', questionId: q, adaptType: types[q]! });
+    for (const q of Object.keys(types))
+      questions.push({ runId: r.runId, dataset: 'd', questionId: q, adaptType: types[q]! });
     for (const m of r.methods) {
-      methods.push({ runId: r.runId, method: m.id, kind: m.method, upperBound: false, degraded: extra.degraded?.[m.id] ?? null, ranks: true });
+      methods.push({
+        runId: r.runId,
+        method: m.id,
+        kind: m.method,
+        upperBound: false,
+        degraded: extra.degraded?.[m.id] ?? null,
+        ranks: true,
+      });
       for (const [q, v] of Object.entries(values[r.runId]?.[m.id] ?? {})) {
-        scores.push({ runId: r.runId, dataset: 'd', questionId: q, method: m.id, granularity: 'session', ...H, value: v, adaptType: types[q]!, nativeType: types[q]! });
+        scores.push({
+          runId: r.runId,
+          dataset: 'd',
+          questionId: q,
+          method: m.id,
+          granularity: 'session',
+          ...H,
+          value: v,
+          adaptType: types[q]!,
+          nativeType: types[q]!,
+        });
         retrievals.push({
-          runId: r.runId, dataset: 'd', questionId: q, method: m.id, latencyMs: extra.latency?.[m.id]?.[q] ?? 1,
-          ranking: extra.rankings?.[r.runId]?.[m.id]?.[q] ?? `${m.id}:${q}`, empty: false, route: null, error: false,
+          runId: r.runId,
+          dataset: 'd',
+          questionId: q,
+          method: m.id,
+          latencyMs: extra.latency?.[m.id]?.[q] ?? 1,
+          ranking: extra.rankings?.[r.runId]?.[m.id]?.[q] ?? `${m.id}:${q}`,
+          empty: false,
+          route: null,
+          error: false,
         });
       }
     }
   }
   const byName = new Map(runs.map((r) => [r.name, r.runId]));
-  const runStats = new Map<string, RunStats>(runs.map((r) => [r.runId, resolveRunStats(r.runId, {
-    name: r.name, seed: 1, methods: r.methods, stats: { resamples: 400, ci: 'bca', confidence: 0.95, cluster: 'auto', family: 'metric-type', continuousTest: 'sign-flip', ...(r.reference ? { reference: r.reference } : {}), ...(r.referenceRun ? { referenceRun: r.referenceRun } : {}) },
-  }, (n) => byName.get(n))]));
+  const runStats = new Map<string, RunStats>(
+    runs.map((r) => [
+      r.runId,
+      resolveRunStats(
+        r.runId,
+        {
+          name: r.name,
+          seed: 1,
+          methods: r.methods,
+          stats: {
+            resamples: 400,
+            ci: 'bca',
+            confidence: 0.95,
+            cluster: 'auto',
+            family: 'metric-type',
+            continuousTest: 'sign-flip',
+            ...(r.reference ? { reference: r.reference } : {}),
+            ...(r.referenceRun ? { referenceRun: r.referenceRun } : {}),
+          },
+        },
+        (n) => byName.get(n),
+      ),
+    ]),
+  );
   const plans: PlanRunInput[] = runs.map((r) => ({
-    runId: r.runId, name: r.name, seed: 1, plan: PlanConfigSchema.parse({ headline: { d: { metric: 'recall_any', level: 'session', k: 10 } }, ...r.plan }),
-    methods: r.methods.map((m) => ({ ...m, options: m.options ?? {} })), referenceRun: r.referenceRun ?? null, timingRepeats: r.timingRepeats ?? 1, qa: false,
+    runId: r.runId,
+    name: r.name,
+    seed: 1,
+    plan: PlanConfigSchema.parse({ headline: { d: { metric: 'recall_any', level: 'session', k: 10 } }, ...r.plan }),
+    methods: r.methods.map((m) => ({ ...m, options: m.options ?? {} })),
+    referenceRun: r.referenceRun ?? null,
+    timingRepeats: r.timingRepeats ?? 1,
+    qa: false,
   }));
   const comparisons = computeComparisons(scores, runStats);
   return { scores, questions, methods, retrievals, runs: plans, runStats, comparisons };
 }
 
-const ids = (n: number, prefix = 'q'): string[] => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(2, '0')}`);
-const series = (qs: string[], f: (q: string, i: number) => number): Record<string, number> => Object.fromEntries(qs.map((q, i) => [q, f(q, i)]));
+const ids = (n: number, prefix = 'q'): string[] =>
+  Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(2, '0')}`);
+const series = (qs: string[], f: (q: string, i: number) => number): Record<string, number> =>
+  Object.fromEntries(qs.map((q, i) => [q, f(q, i)]));
 const find = (rows: VerdictRow[], claim: string, type = 'all', a?: string): VerdictRow => {
   const r = rows.find((v) => v.claim === claim && v.adaptType === type && (a === undefined || v.methodA === a));
   if (!r) throw new Error(`no ${claim} ${type} row`);
@@ -78,7 +153,7 @@ describe('minimum detectable effect', () => {
   });
 
   it('continuous scores: (z_a + z_b)·σ/√n (hand: n 25, σ 0.5 → 0.2802)', () => {
-    expect(mdePairedNormal(25, 0.5)).toBeCloseTo((1.959964 + 0.841621) * 0.5 / 5, 5);
+    expect(mdePairedNormal(25, 0.5)).toBeCloseTo(((1.959964 + 0.841621) * 0.5) / 5, 5);
   });
 
   it("Kish's design effect of clustered differences (hand: [1, 1, 0, 0] in two clusters → 3)", () => {
@@ -98,32 +173,63 @@ describe('the verdict rule', () => {
     expect(ne.verdict).toBe('not established');
     expect(ne.reason).toMatch(/CI \[\+2\.0, \+20\.0\] reaches below \+5\.0/);
     expect(ne.reason).toMatch(/MDE 15\.0 points at n 40/);
-    expect(judge({ ...e, pHolm: 0.06 }, { direction: 'greater', target: 0.05 }).reason).toMatch(/p_holm 0\.060 ≥ 0\.05/);
+    expect(judge({ ...e, pHolm: 0.06 }, { direction: 'greater', target: 0.05 }).reason).toMatch(
+      /p_holm 0\.060 ≥ 0\.05/,
+    );
     expect(judge({ ...e, ciLow: -0.1, ciHigh: 0.03 }, { direction: 'greater', target: 0.05 }).verdict).toBe('not met');
   });
 
   it('"no pair differs" is not met; fewer than 6 units is n/a; a drop mirrors the rule', () => {
-    expect(judge({ ...e, estimate: 0, ciLow: 0, ciHigh: 0, pHolm: 1 }, { direction: 'greater', target: 0 })).toMatchObject({ verdict: 'not met', reason: expect.stringMatching(/no pair differs/) });
-    expect(judge({ ...e, units: 5 }, { direction: 'greater', target: 0 })).toMatchObject({ verdict: 'n/a', reason: expect.stringMatching(/n too small/) });
-    expect(judge({ ...e, estimate: -0.12, ciLow: -0.2, ciHigh: -0.06 }, { direction: 'less', target: 0 }).verdict).toBe('reached');
-    expect(judge({ ...e, estimate: 0, ciLow: 0, ciHigh: 0, pHolm: 1 }, { direction: 'less', target: 0 }).verdict).toBe('not met');
+    expect(
+      judge({ ...e, estimate: 0, ciLow: 0, ciHigh: 0, pHolm: 1 }, { direction: 'greater', target: 0 }),
+    ).toMatchObject({ verdict: 'not met', reason: expect.stringMatching(/no pair differs/) });
+    expect(judge({ ...e, units: 5 }, { direction: 'greater', target: 0 })).toMatchObject({
+      verdict: 'n/a',
+      reason: expect.stringMatching(/n too small/),
+    });
+    expect(judge({ ...e, estimate: -0.12, ciLow: -0.2, ciHigh: -0.06 }, { direction: 'less', target: 0 }).verdict).toBe(
+      'reached',
+    );
+    expect(judge({ ...e, estimate: 0, ciLow: 0, ciHigh: 0, pHolm: 1 }, { direction: 'less', target: 0 }).verdict).toBe(
+      'not met',
+    );
     expect(judge(null, { direction: 'less', target: 0 }).verdict).toBe('n/a');
   });
 
   it('overhead: a ratio only over a base of ≥ 1 ms and ≥ 3 timing repeats', () => {
     const ratio = { estimate: 1.1, low: 1.05, high: 1.2 };
-    expect(overheadVerdict({ ratio, baseMedianMs: 0.1, repeats: 3 })).toMatchObject({ verdict: 'n/a', estimate: null, reason: expect.stringMatching(/base < 1 ms/) });
-    expect(overheadVerdict({ ratio, baseMedianMs: 5, repeats: 1 })).toMatchObject({ verdict: 'n/a', reason: expect.stringMatching(/≥ 3 timing repeats/) });
-    expect(overheadVerdict({ ratio, baseMedianMs: 5, repeats: 3 })).toMatchObject({ verdict: 'reached', estimate: 1.1 });
-    expect(overheadVerdict({ ratio: { estimate: 73, low: 40, high: 90 }, baseMedianMs: 5, repeats: 3 }).verdict).toBe('not met');
-    expect(overheadVerdict({ ratio: { estimate: 1.25, low: 1.1, high: 1.4 }, baseMedianMs: 5, repeats: 3 }).verdict).toBe('not established');
+    expect(overheadVerdict({ ratio, baseMedianMs: 0.1, repeats: 3 })).toMatchObject({
+      verdict: 'n/a',
+      estimate: null,
+      reason: expect.stringMatching(/base < 1 ms/),
+    });
+    expect(overheadVerdict({ ratio, baseMedianMs: 5, repeats: 1 })).toMatchObject({
+      verdict: 'n/a',
+      reason: expect.stringMatching(/≥ 3 timing repeats/),
+    });
+    expect(overheadVerdict({ ratio, baseMedianMs: 5, repeats: 3 })).toMatchObject({
+      verdict: 'reached',
+      estimate: 1.1,
+    });
+    expect(overheadVerdict({ ratio: { estimate: 73, low: 40, high: 90 }, baseMedianMs: 5, repeats: 3 }).verdict).toBe(
+      'not met',
+    );
+    expect(
+      overheadVerdict({ ratio: { estimate: 1.25, low: 1.1, high: 1.4 }, baseMedianMs: 5, repeats: 3 }).verdict,
+    ).toBe('not established');
   });
 
   it('the premise holds only when the oracle beats every single strategy', () => {
-    expect(premiseVerdict({ estimate: -0.095, ciLow: -0.2, ciHigh: 0, pHolm: 1, units: 42 }, false).verdict).toBe('not met');
+    expect(premiseVerdict({ estimate: -0.095, ciLow: -0.2, ciHigh: 0, pHolm: 1, units: 42 }, false).verdict).toBe(
+      'not met',
+    );
     expect(premiseVerdict({ estimate: 0, ciLow: 0, ciHigh: 0, pHolm: 1, units: 42 }, false).verdict).toBe('not met');
-    expect(premiseVerdict({ estimate: 0.1, ciLow: 0.02, ciHigh: 0.2, pHolm: 0.01, units: 42 }, true).verdict).toBe('reached');
-    expect(premiseVerdict({ estimate: 0.1, ciLow: 0.02, ciHigh: 0.2, pHolm: 0.01, units: 42 }, false).verdict).toBe('not established');
+    expect(premiseVerdict({ estimate: 0.1, ciLow: 0.02, ciHigh: 0.2, pHolm: 0.01, units: 42 }, true).verdict).toBe(
+      'reached',
+    );
+    expect(premiseVerdict({ estimate: 0.1, ciLow: 0.02, ciHigh: 0.2, pHolm: 0.01, units: 42 }, false).verdict).toBe(
+      'not established',
+    );
   });
 });
 
@@ -134,7 +240,14 @@ describe('experiment 4 families', () => {
   const qs = ids(20);
   const types = Object.fromEntries(qs.map((q) => [q, 'temporal']));
   const method = [{ id: 'adaptmr', method: 'adaptmr' }];
-  const sweep = (id: string) => ({ runId: `r-${id}`, name: `sw.${id}`, plan: { experiment: 'ablations' as const }, methods: method, reference: 'adaptmr', referenceRun: 'sw.full' });
+  const sweep = (id: string) => ({
+    runId: `r-${id}`,
+    name: `sw.${id}`,
+    plan: { experiment: 'ablations' as const },
+    methods: method,
+    reference: 'adaptmr',
+    referenceRun: 'sw.full',
+  });
   const runs = [sweep('full'), sweep('no-a'), sweep('no-b'), sweep('no-c')];
   const values = {
     'r-full': { adaptmr: series(qs, () => 1) },
@@ -142,7 +255,10 @@ describe('experiment 4 families', () => {
     'r-no-b': { adaptmr: series(qs, () => 1) },
     'r-no-c': { adaptmr: series(qs, (_, i) => (i < 6 ? 0 : 1)) },
   };
-  const rankings = { 'r-full': { adaptmr: series(qs, () => 0) }, 'r-no-c': { adaptmr: series(qs, (_, i) => (i < 7 ? 1 : 0)) } } as unknown as Record<string, Record<string, Record<string, string>>>;
+  const rankings = {
+    'r-full': { adaptmr: series(qs, () => 0) },
+    'r-no-c': { adaptmr: series(qs, (_, i) => (i < 7 ? 1 : 0)) },
+  } as unknown as Record<string, Record<string, Record<string, string>>>;
 
   it('corrects over every ablation of a dataset × metric × type, in the verdicts and the comparisons table', () => {
     const input = build(runs, values, types, { rankings });
@@ -165,7 +281,10 @@ describe('experiment 4 families', () => {
   });
 
   it('families: run keeps one family per ablation (the old behaviour, on request)', () => {
-    const perRun = runs.map((r) => ({ ...r, plan: { experiment: 'ablations' as const, families: { ablations: 'run' as const } } }));
+    const perRun = runs.map((r) => ({
+      ...r,
+      plan: { experiment: 'ablations' as const, families: { ablations: 'run' as const } },
+    }));
     const rows = computeVerdicts(build(perRun, values, types));
     const c = find(rows, 'ablation:no-c', 'temporal');
     expect(c.familySize).toBe(1);
@@ -181,13 +300,26 @@ describe('experiment 2', () => {
   // strategy-factual hits the temporal selection questions (tied with strategy-temporal: the own strategy wins).
   const f = ids(16, 'f');
   const t = ids(16, 't');
-  const types = { ...Object.fromEntries(f.map((q) => [q, 'factual'])), ...Object.fromEntries(t.map((q) => [q, 'temporal'])) };
+  const types = {
+    ...Object.fromEntries(f.map((q) => [q, 'factual'])),
+    ...Object.fromEntries(t.map((q) => [q, 'temporal'])),
+  };
   const strat = (name: string) => ({ id: `strategy-${name}`, method: 'strategy', options: { name } });
-  const run = { runId: 'r2', name: 'e2', plan: { experiment: 'oracle-upper-bound' as const, split: 0.5 }, methods: [{ id: 'unified', method: 'unified-embedding' }, strat('abstention'), strat('factual'), strat('temporal')], reference: 'unified' };
+  const run = {
+    runId: 'r2',
+    name: 'e2',
+    plan: { experiment: 'oracle-upper-bound' as const, split: 0.5 },
+    methods: [{ id: 'unified', method: 'unified-embedding' }, strat('abstention'), strat('factual'), strat('temporal')],
+    reference: 'unified',
+  };
 
   it('compares the oracle with the best single strategy and says when one beats it; the tie rule prefers the own strategy', async () => {
     const { splitQuestions } = await import('../analysis/split.ts');
-    const half = splitQuestions(Object.entries(types).map(([questionId, adaptType]) => ({ dataset: 'd', questionId, adaptType })), 0.5, 1);
+    const half = splitQuestions(
+      Object.entries(types).map(([questionId, adaptType]) => ({ dataset: 'd', questionId, adaptType })),
+      0.5,
+      1,
+    );
     const sel = (q: string): boolean => half.get(`d\t${q}`) === 'selection';
     const all = [...f, ...t];
     const values = {
@@ -207,8 +339,12 @@ describe('experiment 2', () => {
     expect(premise.verdict).toBe('not met');
     expect(premise.reason).toMatch(/per-question ceiling \(best strategy per question, the true upper bound\) 100\.0%/);
     const temporal = find(rows, 'oracle-vs-unified', 'temporal');
-    expect(temporal.reason).toMatch(/serves temporal with strategy-temporal \(tied with strategy-factual: the type's own strategy\)/);
-    expect(find(rows, 'oracle-vs-unified', 'factual').reason).toMatch(/with strategy-abstention \(tied with strategy-temporal: not the type's own; first by id\)/);
+    expect(temporal.reason).toMatch(
+      /serves temporal with strategy-temporal \(tied with strategy-factual: the type's own strategy\)/,
+    );
+    expect(find(rows, 'oracle-vs-unified', 'factual').reason).toMatch(
+      /with strategy-abstention \(tied with strategy-temporal: not the type's own; first by id\)/,
+    );
     // One family per dataset × type; the overall one holds the premise too.
     expect(find(rows, 'oracle-vs-unified').familySize).toBe(3);
     expect(find(rows, 'oracle-vs-unified', 'temporal').familySize).toBe(2);
@@ -220,10 +356,25 @@ describe('experiment 3', () => {
   const qs = ids(24);
   const types = Object.fromEntries(qs.map((q, i) => [q, i % 2 ? 'factual' : 'temporal']));
   const run = {
-    runId: 'r3', name: 'e3', plan: { experiment: 'adaptmr-vs-baselines' as const }, reference: 'unified',
-    methods: [{ id: 'unified', method: 'unified-embedding' }, { id: 'bm25', method: 'bm25' }, { id: 'silent', method: 'reasoningbank' }, { id: 'adaptmr', method: 'adaptmr' }],
+    runId: 'r3',
+    name: 'e3',
+    plan: { experiment: 'adaptmr-vs-baselines' as const },
+    reference: 'unified',
+    methods: [
+      { id: 'unified', method: 'unified-embedding' },
+      { id: 'bm25', method: 'bm25' },
+      { id: 'silent', method: 'reasoningbank' },
+      { id: 'adaptmr', method: 'adaptmr' },
+    ],
   };
-  const values = { r3: { unified: series(qs, (_, i) => (i < 6 ? 1 : 0)), bm25: series(qs, () => 1), silent: series(qs, () => 0), adaptmr: series(qs, (_, i) => (i < 14 ? 1 : 0)) } };
+  const values = {
+    r3: {
+      unified: series(qs, (_, i) => (i < 6 ? 1 : 0)),
+      bm25: series(qs, () => 1),
+      silent: series(qs, () => 0),
+      adaptmr: series(qs, (_, i) => (i < 14 ? 1 : 0)),
+    },
+  };
 
   it('compares AdaptMR with the strongest baseline chosen on the selection half, and leaves a silent stand-in out of every family', () => {
     const input = build([run], values, types, { degraded: { silent: 'offline' } });
@@ -254,9 +405,23 @@ describe('headline rule', () => {
   it('never picks a cell at ceiling: it takes the one whose method means spread most on the selection half', () => {
     const qs = ids(20);
     const rows: ScoreInput[] = [];
-    for (const [method, at1] of [['a', 0.9], ['b', 0.3], ['c', 0.5]] as const) {
+    for (const [method, at1] of [
+      ['a', 0.9],
+      ['b', 0.3],
+      ['c', 0.5],
+    ] as const) {
       qs.forEach((q, i) => {
-        const base = { runId: 'r', dataset: 'd', questionId: q, method, granularity: 'session', level: 'session', metric: 'recall_any', adaptType: 'factual', nativeType: 'x' };
+        const base = {
+          runId: 'r',
+          dataset: 'd',
+          questionId: q,
+          method,
+          granularity: 'session',
+          level: 'session',
+          metric: 'recall_any',
+          adaptType: 'factual',
+          nativeType: 'x',
+        };
         rows.push({ ...base, k: 10, value: 1 }, { ...base, k: 1, value: i < at1 * 20 ? 1 : 0 });
       });
     }
@@ -268,12 +433,28 @@ describe('headline rule', () => {
 
 // ── experiment 1: factual above the weak types ──────────────────────────────────────────────────────────────────
 describe('experiment 1', () => {
-  it('compares a system\'s factual mean with each weak type (two-sample bootstrap) and gives the MDE', () => {
+  it("compares a system's factual mean with each weak type (two-sample bootstrap) and gives the MDE", () => {
     const f = ids(20, 'f');
     const t = ids(20, 't');
-    const types = { ...Object.fromEntries(f.map((q) => [q, 'factual'])), ...Object.fromEntries(t.map((q) => [q, 'temporal'])) };
-    const run = { runId: 'r1', name: 'e1', plan: { experiment: 'existing-systems' as const }, methods: [{ id: 'good', method: 'bm25' }, { id: 'flat', method: 'unified-embedding' }] };
-    const values = { r1: { good: { ...series(f, () => 1), ...series(t, (_, i) => i % 2) }, flat: { ...series(f, () => 0), ...series(t, () => 1) } } };
+    const types = {
+      ...Object.fromEntries(f.map((q) => [q, 'factual'])),
+      ...Object.fromEntries(t.map((q) => [q, 'temporal'])),
+    };
+    const run = {
+      runId: 'r1',
+      name: 'e1',
+      plan: { experiment: 'existing-systems' as const },
+      methods: [
+        { id: 'good', method: 'bm25' },
+        { id: 'flat', method: 'unified-embedding' },
+      ],
+    };
+    const values = {
+      r1: {
+        good: { ...series(f, () => 1), ...series(t, (_, i) => i % 2) },
+        flat: { ...series(f, () => 0), ...series(t, () => 1) },
+      },
+    };
     const rows = computeVerdicts(build([run], values, types));
     const good = find(rows, 'factual-high-weak-low', 'temporal', 'good');
     expect(good.estimate).toBeCloseTo(0.5, 12); // 100% − 50% (by hand)

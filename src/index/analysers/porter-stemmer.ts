@@ -93,15 +93,20 @@ const mGt0 = (s: string): boolean => measure(s) > 0;
 const mGt1 = (s: string): boolean => measure(s) > 1;
 
 function step1a(w: string): string {
-  if (w.endsWith('ies') && w.length === 4) return w.slice(0, -3) + 'ie';
-  return applyRules(w, [['sses', 'ss'], ['ies', 'i'], ['ss', 'ss'], ['s', '']]);
+  if (w.endsWith('ies') && w.length === 4) return `${w.slice(0, -3)}ie`;
+  return applyRules(w, [
+    ['sses', 'ss'],
+    ['ies', 'i'],
+    ['ss', 'ss'],
+    ['s', ''],
+  ]);
 }
 
 function step1b(w: string): string {
   if (w.endsWith('ied')) return w.slice(0, -3) + (w.length === 4 ? 'ie' : 'i');
   if (w.endsWith('eed')) {
     const stem = w.slice(0, -3);
-    return measure(stem) > 0 ? stem + 'ee' : w;
+    return measure(stem) > 0 ? `${stem}ee` : w;
   }
   let stem: string | undefined;
   for (const suffix of ['ed', 'ing']) {
@@ -111,9 +116,9 @@ function step1b(w: string): string {
     }
   }
   if (stem === undefined) return w;
-  if (stem.endsWith('at') || stem.endsWith('bl') || stem.endsWith('iz')) return stem + 'e';
+  if (stem.endsWith('at') || stem.endsWith('bl') || stem.endsWith('iz')) return `${stem}e`;
   if (endsDoubleConsonant(stem)) return 'lsz'.includes(stem[stem.length - 1]!) ? stem : stem.slice(0, -1);
-  return measure(stem) === 1 && endsCvc(stem) ? stem + 'e' : stem;
+  return measure(stem) === 1 && endsCvc(stem) ? `${stem}e` : stem;
 }
 
 function step1c(w: string): string {
@@ -121,7 +126,7 @@ function step1c(w: string): string {
 }
 
 function step2(w: string): string {
-  if (w.endsWith('alli') && mGt0(w.slice(0, -4))) return step2(w.slice(0, -4) + 'al');
+  if (w.endsWith('alli') && mGt0(w.slice(0, -4))) return step2(`${w.slice(0, -4)}al`);
   return applyRules(w, [
     ['ational', 'ate', mGt0],
     ['tional', 'tion', mGt0],

@@ -13,7 +13,10 @@ export type Analyser = (text: string) => string[];
 
 const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}`;
 /** A CJK run, or a run of letters/digits/marks with inner apostrophes that contains no CJK character. */
-const TOKEN_RE = new RegExp(String.raw`[${CJK}]+|(?:(?![${CJK}])[\p{L}\p{N}\p{M}])+(?:['’](?:(?![${CJK}])[\p{L}\p{N}\p{M}])+)*`, 'gu');
+const TOKEN_RE = new RegExp(
+  String.raw`[${CJK}]+|(?:(?![${CJK}])[\p{L}\p{N}\p{M}])+(?:['’](?:(?![${CJK}])[\p{L}\p{N}\p{M}])+)*`,
+  'gu',
+);
 const CJK_START = new RegExp(`^[${CJK}]`, 'u');
 
 const STEM_CACHE_MAX = 200_000;

@@ -6,11 +6,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Embedder } from '../../core/interfaces.ts';
-import { bagOfWordsVector, startFakeOpenAiServer, type FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
+import {
+  bagOfWordsVector,
+  startFakeOpenAiServer,
+  type FakeOpenAiServer,
+} from '../../llm/testing/fake-openai-server.ts';
 import { CachedEmbedder, MemoryEmbeddingCache } from '../embedding-cache.ts';
 import { embedders } from './registry.ts';
 
-const TEXTS = ['I have a cat named Snowball.', 'I moved to Xihu District in Hangzhou.', 'Recommend a Japanese restaurant in Hangzhou.'];
+const TEXTS = [
+  'I have a cat named Snowball.',
+  'I moved to Xihu District in Hangzhou.',
+  'Recommend a Japanese restaurant in Hangzhou.',
+];
 const ZH = ['我有一只叫雪球的猫。', '我搬到了杭州西湖区。'];
 
 let server: FakeOpenAiServer;
@@ -28,7 +36,9 @@ afterAll(async () => {
   else process.env.OPENAI_API_KEY = saved.key;
 });
 
-const variants = embedders.list().flatMap((e) => (e.examples ?? [{ label: 'defaults', options: {} }]).map((ex) => ({ name: e.name, ...ex })));
+const variants = embedders
+  .list()
+  .flatMap((e) => (e.examples ?? [{ label: 'defaults', options: {} }]).map((ex) => ({ name: e.name, ...ex })));
 
 const norm = (v: Float32Array): number => Math.hypot(...v);
 
@@ -61,7 +71,11 @@ describe.each(variants)('embedder $name ($label)', (v) => {
   it.skipIf(v.skip !== undefined)('the cache keys vectors by embedder id', async () => {
     const e = await build();
     const cache = new MemoryEmbeddingCache();
-    const other: Embedder = { id: `${e.id}#other`, dim: e.dim, embed: async (t) => t.map(() => Float32Array.from({ length: e.dim }, (_, i) => (i === 0 ? 1 : 0))) };
+    const other: Embedder = {
+      id: `${e.id}#other`,
+      dim: e.dim,
+      embed: async (t) => t.map(() => Float32Array.from({ length: e.dim }, (_, i) => (i === 0 ? 1 : 0))),
+    };
     const cached = new CachedEmbedder(e, cache);
     const first = await cached.embed(TEXTS);
     const fromOther = await new CachedEmbedder(other, cache).embed(TEXTS);

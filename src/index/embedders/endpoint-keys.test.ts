@@ -51,7 +51,10 @@ describe('cache keys name the full endpoint', () => {
     expect([...va!]).toEqual([1, 0, 0, 0]);
     expect([...vb!]).toEqual([0, 1, 0, 0]);
 
-    const sameAsA = new CachedEmbedder(await embedderAt(`${origin.toUpperCase().replace('HTTP:', 'http:')}/a/v1/`), cache);
+    const sameAsA = new CachedEmbedder(
+      await embedderAt(`${origin.toUpperCase().replace('HTTP:', 'http:')}/a/v1/`),
+      cache,
+    );
     expect(sameAsA.id).toBe(a.id);
     const requests = server.requests.length;
     expect([...(await sameAsA.embed(['the same text']))[0]!]).toEqual([1, 0, 0, 0]);
@@ -60,14 +63,26 @@ describe('cache keys name the full endpoint', () => {
 
   it('LLM replies: endpoints differing only in path keep their own cache entries', async () => {
     const provider = (reader: string) =>
-      createLlmProvider({ cache: { mode: 'read-write', dir }, maxRetries: 0, roles: { reader: { baseURL: reader, model: 'm', apiKeyEnv: 'ADAPTMR_ENDPOINT_KEY' } } }, process.env);
+      createLlmProvider(
+        {
+          cache: { mode: 'read-write', dir },
+          maxRetries: 0,
+          roles: { reader: { baseURL: reader, model: 'm', apiKeyEnv: 'ADAPTMR_ENDPOINT_KEY' } },
+        },
+        process.env,
+      );
     const ask = (reader: string) =>
-      provider(reader).forRole('reader').chat({ messages: [{ role: 'user', content: 'Where do I live?' }] }, { stage: 'reader', calls: [] });
+      provider(reader)
+        .forRole('reader')
+        .chat({ messages: [{ role: 'user', content: 'Where do I live?' }] }, { stage: 'reader', calls: [] });
     expect((await ask(`${origin}/a/v1`)).text).toBe('reply from /a/v1');
     const b = await ask(`${origin}/b/v1`);
     expect(b).toMatchObject({ text: 'reply from /b/v1', cached: false });
     // Same endpoint written differently: served from the cache.
-    expect(await ask(`${origin.replace('127.0.0.1', 'user:secret@127.0.0.1')}/a/v1/`)).toMatchObject({ text: 'reply from /a/v1', cached: true });
+    expect(await ask(`${origin.replace('127.0.0.1', 'user:secret@127.0.0.1')}/a/v1/`)).toMatchObject({
+      text: 'reply from /a/v1',
+      cached: true,
+    });
   });
 
   it('normalises scheme, host, default port and trailing slashes, and drops credentials', async () => {
@@ -75,7 +90,10 @@ describe('cache keys name the full endpoint', () => {
     expect(normaliseEndpoint('https://example.com:8443/v1//')).toBe('https://example.com:8443/v1');
     expect((await embedderAt('http://user:secret@127.0.0.1:9/a/v1')).id).toBe('openai:http://127.0.0.1:9/a/v1/e@4');
     // OpenAI's default endpoint keeps its old id (existing embedding caches and calibrations stay valid).
-    const openai = await createOpenAIEmbedder({ baseURL: 'https://api.openai.com/v1/', apiKeyEnv: 'ADAPTMR_ENDPOINT_KEY' });
+    const openai = await createOpenAIEmbedder({
+      baseURL: 'https://api.openai.com/v1/',
+      apiKeyEnv: 'ADAPTMR_ENDPOINT_KEY',
+    });
     expect(openai.id).toBe('openai:api.openai.com/text-embedding-3-small@1536');
   });
 });

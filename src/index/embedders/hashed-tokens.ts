@@ -22,8 +22,10 @@ export const HASHED_NORM = 3.74;
 /** Chinese words and characters that carry grammar, not topic (pronouns, particles, question words, measure words). */
 const ZH_FUNCTION = new Set([
   ...'我你他她它们的了吗呢吧啊是在有没什么哪谁怎样么个这那和与跟过说到就都也还要会能想给把被让很太又再才从对于而并或及等种只',
-  ...('我的 你的 他的 她的 我们 你们 他们 什么 怎么 怎样 哪里 哪儿 哪个 哪些 哪种 为什么 多少 几个 一下 一个 一只 一些 一种 ' +
-    '这个 那个 这些 那些 我是 过的 还是 是不是 有没有 时候 可以 已经 就是 但是 因为 所以 如果 然后 告诉 知道 提到 说过').split(' '),
+  ...(
+    '我的 你的 他的 她的 我们 你们 他们 什么 怎么 怎样 哪里 哪儿 哪个 哪些 哪种 为什么 多少 几个 一下 一个 一只 一些 一种 ' +
+    '这个 那个 这些 那些 我是 过的 还是 是不是 有没有 时候 可以 已经 就是 但是 因为 所以 如果 然后 告诉 知道 提到 说过'
+  ).split(' '),
 ]);
 
 /** Extra dimensions for hashed tokens. */
@@ -51,7 +53,8 @@ export function cjkWeightedTokens(run: string): { token: string; weight: number 
     const functionWord = ZH_FUNCTION.has(w);
     out.push({ token: w, weight: functionWord ? 0.05 : 1 });
     if (chars.length === 1) continue;
-    for (const c of cjkTokens(w).slice(1)) out.push({ token: c, weight: functionWord || ZH_FUNCTION.has(c) ? 0.05 : 0.3 });
+    for (const c of cjkTokens(w).slice(1))
+      out.push({ token: c, weight: functionWord || ZH_FUNCTION.has(c) ? 0.05 : 0.3 });
   }
   return out;
 }

@@ -29,7 +29,13 @@ function unit(v: readonly number[] | Float32Array): number[] {
 
 describe('openai embedder', () => {
   it('batches, decodes base64 float32 and normalises', async () => {
-    const e = await createOpenAIEmbedder({ baseURL: server.baseURL, model: 'fake-embed', dimensions: 32, batchSize: 2, apiKeyEnv: KEY_ENV });
+    const e = await createOpenAIEmbedder({
+      baseURL: server.baseURL,
+      model: 'fake-embed',
+      dimensions: 32,
+      batchSize: 2,
+      apiKeyEnv: KEY_ENV,
+    });
     const port = new URL(server.baseURL).port;
     expect(e.id).toBe(`openai:http://127.0.0.1:${port}/v1/fake-embed@32`); // the full endpoint (endpoint-keys.test.ts)
     const before = embeddingRequests(server).length;
@@ -48,12 +54,21 @@ describe('openai embedder', () => {
   });
 
   it('embeds empty texts to zero vectors without sending them', async () => {
-    const e = await createOpenAIEmbedder({ baseURL: server.baseURL, model: 'fake-embed', dimensions: 8, apiKeyEnv: KEY_ENV });
+    const e = await createOpenAIEmbedder({
+      baseURL: server.baseURL,
+      model: 'fake-embed',
+      dimensions: 8,
+      apiKeyEnv: KEY_ENV,
+    });
     const before = embeddingRequests(server).length;
     const [empty, full] = await e.embed(['', 'cat']);
     expect([...empty!]).toEqual(new Array(8).fill(0));
     expect(Math.hypot(...full!)).toBeCloseTo(1, 6);
-    expect(embeddingRequests(server).slice(before).map((r) => r.input)).toEqual([['cat']]);
+    expect(
+      embeddingRequests(server)
+        .slice(before)
+        .map((r) => r.input),
+    ).toEqual([['cat']]);
   });
 
   it('probes the dimension of an unknown model once at creation', async () => {
@@ -66,7 +81,13 @@ describe('openai embedder', () => {
     const flaky = await startFakeOpenAiServer();
     flaky.enqueueEmbeddings({ status: 500 });
     try {
-      const e = await createOpenAIEmbedder({ baseURL: flaky.baseURL, model: 'm', dimensions: 4, maxRetries: 2, apiKeyEnv: KEY_ENV });
+      const e = await createOpenAIEmbedder({
+        baseURL: flaky.baseURL,
+        model: 'm',
+        dimensions: 4,
+        maxRetries: 2,
+        apiKeyEnv: KEY_ENV,
+      });
       const [v] = await e.embed(['retry me']);
       expect(v).toHaveLength(4);
       expect(embeddingRequests(flaky)).toHaveLength(2);
@@ -83,7 +104,11 @@ describe('openai embedder', () => {
 
   it('registry entry validates options strictly', async () => {
     expect(() => embedders.parseOptions('openai', { model: 'x', batchsize: 3 })).toThrow(/batchsize/);
-    const e = await embedders.create('openai', { baseURL: server.baseURL, model: 'fake', dimensions: 16, apiKeyEnv: KEY_ENV }, {});
+    const e = await embedders.create(
+      'openai',
+      { baseURL: server.baseURL, model: 'fake', dimensions: 16, apiKeyEnv: KEY_ENV },
+      {},
+    );
     expect(e.id).toMatch(/\/fake@16$/);
     expect(JSON.stringify(e)).not.toContain('sk-test-123');
     expect(inspect(e, { depth: 10 })).not.toContain('sk-test-123');

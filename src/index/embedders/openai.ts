@@ -164,23 +164,36 @@ export class OpenAIEmbedder implements Embedder {
       .catch((err: unknown) => {
         // The SDK reports a reply cut off at the size cap as a connection error; say what happened.
         const cause = err instanceof Error ? err.cause : undefined;
-        throw cause instanceof ReplyTooLargeError || cause instanceof InvalidReplyTextError ? new InputError(cause.message, this.id) : err;
+        throw cause instanceof ReplyTooLargeError || cause instanceof InvalidReplyTextError
+          ? new InputError(cause.message, this.id)
+          : err;
       });
     this.stats.requests++;
     this.stats.texts += sendIdx.length;
     this.stats.promptTokens += response.usage?.prompt_tokens ?? 0;
     // A paid request (the cache in front of this embedder serves the rest): accounted to the method or index
     // preparation that sent it, durably (core/call-scope.ts), even if its reply is then refused below.
-    await recordInScope({ stage: 'embed', model: this.settings.model, promptTokens: response.usage?.prompt_tokens ?? 0, completionTokens: 0, latencyMs: performance.now() - t0, cached: false });
+    await recordInScope({
+      stage: 'embed',
+      model: this.settings.model,
+      promptTokens: response.usage?.prompt_tokens ?? 0,
+      completionTokens: 0,
+      latencyMs: performance.now() - t0,
+      cached: false,
+    });
     if (!Array.isArray((response as { data?: unknown }).data)) {
       throw new InputError('reply is not an embeddings list (no `data` array)', this.#client.baseURL);
     }
     if (response.data.length !== sendIdx.length) {
-      throw new InputError(`sent ${sendIdx.length} inputs, got ${response.data.length} embeddings`, this.#client.baseURL);
+      throw new InputError(
+        `sent ${sendIdx.length} inputs, got ${response.data.length} embeddings`,
+        this.#client.baseURL,
+      );
     }
     for (const item of response.data) {
       const target = sendIdx[item.index];
-      if (target === undefined) throw new InputError(`embedding index ${item.index} out of range`, this.#client.baseURL);
+      if (target === undefined)
+        throw new InputError(`embedding index ${item.index} out of range`, this.#client.baseURL);
       result[target] = decode(item.embedding as unknown);
     }
     return result;
@@ -188,7 +201,11 @@ export class OpenAIEmbedder implements Embedder {
 }
 
 /** Why a reply's vectors cannot be used, or undefined when every one is finite, of the dimension, non-zero. */
-export function invalidVector(vectors: readonly Float32Array[], input: readonly string[], dim: number): string | undefined {
+export function invalidVector(
+  vectors: readonly Float32Array[],
+  input: readonly string[],
+  dim: number,
+): string | undefined {
   for (const [i, v] of vectors.entries()) {
     if (dim !== 0 && v.length !== dim) return `vector ${i} has ${v.length} dimensions, expected ${dim}`;
     let norm = 0;

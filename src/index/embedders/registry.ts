@@ -36,11 +36,16 @@ function maybeCached(embedder: Embedder, cache: boolean, context: EmbedderContex
 export const embedders = new Registry<Embedder, EmbedderContext>('embedder')
   .register({
     name: 'wink-sif',
-    description: 'Offline SIF-weighted average of wink GloVe-derived 100-d word vectors (Arora et al. 2017), unknown words and Chinese hashed',
+    description:
+      'Offline SIF-weighted average of wink GloVe-derived 100-d word vectors (Arora et al. 2017), unknown words and Chinese hashed',
     optionsSchema: WinkSifOptionsSchema,
     create(o, context) {
       // Lazy: the vectors load on the first embed call, so BM25-only runs never read them.
-      const embedder = new LazyWinkSifEmbedder(o.cacheDir === undefined ? { a: o.a, hashUnknown: o.hashUnknown } : { a: o.a, hashUnknown: o.hashUnknown, cacheDir: o.cacheDir });
+      const embedder = new LazyWinkSifEmbedder(
+        o.cacheDir === undefined
+          ? { a: o.a, hashUnknown: o.hashUnknown }
+          : { a: o.a, hashUnknown: o.hashUnknown, cacheDir: o.cacheDir },
+      );
       return maybeCached(embedder, o.cache, context);
     },
   })
@@ -49,7 +54,9 @@ export const embedders = new Registry<Embedder, EmbedderContext>('embedder')
     description: 'Any OpenAI-compatible /embeddings endpoint through the openai SDK',
     optionsSchema: OpenAIEmbedderOptionsSchema,
     // The conformance suite points OPENAI_BASE_URL / OPENAI_API_KEY at its loopback server.
-    examples: [{ label: 'loopback endpoint, cached', options: { model: 'conformance-embed', dimensions: 16, cache: true } }],
+    examples: [
+      { label: 'loopback endpoint, cached', options: { model: 'conformance-embed', dimensions: 16, cache: true } },
+    ],
     async create(o, context) {
       return maybeCached(await createOpenAIEmbedder(o), o.cache, context);
     },

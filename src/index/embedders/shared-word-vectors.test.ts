@@ -21,7 +21,11 @@ function tinyCache(words: string[]): string {
 }
 
 /** Loads the vectors in a fresh worker thread through `slot`; returns what it saw. */
-async function loadInWorker(slot: WordVectorsSlot, cacheDir: string, word: string): Promise<{ row: number; vector: number[]; shared: boolean }> {
+async function loadInWorker(
+  slot: WordVectorsSlot,
+  cacheDir: string,
+  word: string,
+): Promise<{ row: number; vector: number[]; shared: boolean }> {
   const api = import.meta.resolve('tsx/esm/api');
   const mod = new URL('./shared-word-vectors.ts', import.meta.url).href;
   const vec = new URL('./wink-vectors.ts', import.meta.url).href;
@@ -34,7 +38,10 @@ async function loadInWorker(slot: WordVectorsSlot, cacheDir: string, word: strin
     const v = loadWinkVectors({ cacheDir: workerData.cacheDir });
     const row = v.lookup(workerData.word);
     parentPort.postMessage({ row, vector: [...v.vector(row)], shared: v.matrix.buffer instanceof SharedArrayBuffer });`;
-  const worker = new Worker(`(async () => {${code}})().catch((e) => { throw e; })`, { eval: true, workerData: { slot, cacheDir, word } });
+  const worker = new Worker(`(async () => {${code}})().catch((e) => { throw e; })`, {
+    eval: true,
+    workerData: { slot, cacheDir, word },
+  });
   const [msg] = (await once(worker, 'message')) as [{ row: number; vector: number[]; shared: boolean }];
   await worker.terminate();
   return msg;

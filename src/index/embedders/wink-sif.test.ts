@@ -96,17 +96,27 @@ describe('wink-sif on the real package', () => {
   it('v2 hashes unknown words and Chinese: an exact unknown name or Chinese word matches, nothing is silently zero', () => {
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     const e = createWinkSifEmbedder();
-    const [q, hit, miss] = ['Shuxiangqing', 'Try Shuxiangqing, a Sichuan restaurant.', 'Try Tsurumi, a Japanese restaurant.'].map((t) => e.embedOne(t));
+    const [q, hit, miss] = [
+      'Shuxiangqing',
+      'Try Shuxiangqing, a Sichuan restaurant.',
+      'Try Tsurumi, a Japanese restaurant.',
+    ].map((t) => e.embedOne(t));
     expect(dot(q!, hit!)).toBeGreaterThan(dot(q!, miss!) + 0.2);
-    const [cat, catMemory, move] = ['我的猫叫什么名字？', '我养了一只叫小白的猫', '我搬到杭州西湖区了'].map((t) => e.embedOne(t));
+    const [cat, catMemory, move] = ['我的猫叫什么名字？', '我养了一只叫小白的猫', '我搬到杭州西湖区了'].map((t) =>
+      e.embedOne(t),
+    );
     expect(Math.hypot(...cat!)).toBeCloseTo(1, 5);
     expect(dot(cat!, catMemory!)).toBeGreaterThan(dot(cat!, move!) + 0.1);
-    const [live, moved, run] = ['我现在住在哪个城市？杭州还是北京？', '我搬到杭州西湖区了', '我最近开始跑步了'].map((t) => e.embedOne(t));
+    const [live, moved, run] = ['我现在住在哪个城市？杭州还是北京？', '我搬到杭州西湖区了', '我最近开始跑步了'].map(
+      (t) => e.embedOne(t),
+    );
     expect(dot(live!, moved!)).toBeGreaterThan(dot(live!, run!));
     // English texts of known words only keep their v1 vector in the first 100 dimensions, the hashed ones are 0.
     const v2 = e.embedOne('The kitten slept on the rug.');
     expect(v2.length).toBe(100 + HASH_BUCKETS);
-    expect(v2.subarray(0, 100)).toEqual(createWinkSifEmbedder({ hashUnknown: false }).embedOne('The kitten slept on the rug.'));
+    expect(v2.subarray(0, 100)).toEqual(
+      createWinkSifEmbedder({ hashUnknown: false }).embedOne('The kitten slept on the rug.'),
+    );
     expect(v2.subarray(100).every((x) => x === 0)).toBe(true);
     expect([...e.embedOne('!!! ...')].every((x) => x === 0)).toBe(true);
     expect(e.unrepresented).toBe(1);
@@ -115,10 +125,17 @@ describe('wink-sif on the real package', () => {
   });
 
   it("a text's vector does not depend on the texts embedded before it (hashed buckets included)", () => {
-    const texts = ['Try Shuxiangqing, a Sichuan restaurant.', '我搬到杭州西湖区了', 'Shuxiangqing again: Shuxiangqing!', 'The kitten slept on the rug.', '我现在住在杭州'];
+    const texts = [
+      'Try Shuxiangqing, a Sichuan restaurant.',
+      '我搬到杭州西湖区了',
+      'Shuxiangqing again: Shuxiangqing!',
+      'The kitten slept on the rug.',
+      '我现在住在杭州',
+    ];
     const fresh = texts.map((t) => createWinkSifEmbedder().embedOne(t));
     const e = createWinkSifEmbedder();
-    for (let round = 0; round < 2; round++) texts.forEach((t, i) => expect(e.embedOne(t), `${round}: ${t}`).toEqual(fresh[i]));
+    for (let round = 0; round < 2; round++)
+      texts.forEach((t, i) => expect(e.embedOne(t), `${round}: ${t}`).toEqual(fresh[i]));
   });
 
   it('ids name the settings; common-component removal changes the id and the vectors', () => {

@@ -101,7 +101,11 @@ export class WinkSifEmbedder implements Embedder {
     this.acc = new Float64Array(this.dim);
     for (let r = 0; r < words.size; r++) this.weights[r] = a / (a + 1 / ((r + 1) * harmonic));
     let id = baseId(hashUnknown, a);
-    if (component) id += `+pc1:${createHash('sha256').update(new Uint8Array(component.buffer, component.byteOffset, component.byteLength)).digest('hex').slice(0, 12)}`;
+    if (component)
+      id += `+pc1:${createHash('sha256')
+        .update(new Uint8Array(component.buffer, component.byteOffset, component.byteLength))
+        .digest('hex')
+        .slice(0, 12)}`;
     this.id = id;
   }
 
@@ -122,7 +126,9 @@ export class WinkSifEmbedder implements Embedder {
     this.unrepresented++;
     if (this.unrepresented === 1) {
       const preview = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-      process.emitWarning(`${this.id}: a text has no representable word and embeds to the zero vector (cosine 0 with everything), e.g. ${preview}; further ones are counted, not repeated`);
+      process.emitWarning(
+        `${this.id}: a text has no representable word and embeds to the zero vector (cosine 0 with everything), e.g. ${preview}; further ones are counted, not repeated`,
+      );
     }
   }
 
@@ -192,7 +198,8 @@ export class WinkSifEmbedder implements Embedder {
       }
       for (; j < dim; j++) acc[j]! += w * matrix[base + j]!;
     }
-    for (const { row, weight } of this.extraRows) for (let j = 0; j < dim; j++) acc[j]! += weight * matrix[row * dim + j]!;
+    for (const { row, weight } of this.extraRows)
+      for (let j = 0; j < dim; j++) acc[j]! += weight * matrix[row * dim + j]!;
     const buckets = this.accBuckets;
     for (const { feature, weight } of this.extraFeatures) {
       const k = dim + Math.abs(feature) - 1;
@@ -233,7 +240,7 @@ export class LazyWinkSifEmbedder implements Embedder {
 
   constructor(private readonly options: WinkSifOptions = {}) {
     this.id = baseId(options.hashUnknown ?? true, options.a ?? 1e-3);
-    this.dim = WINK_DIM + (options.hashUnknown ?? true ? HASH_BUCKETS : 0);
+    this.dim = WINK_DIM + ((options.hashUnknown ?? true) ? HASH_BUCKETS : 0);
   }
 
   /** Texts embedded to the zero vector so far (0 before the vectors load). */
@@ -244,7 +251,8 @@ export class LazyWinkSifEmbedder implements Embedder {
   embed(texts: string[]): Promise<Float32Array[]> {
     if (!this.inner) {
       this.inner = createWinkSifEmbedder(this.options);
-      if (this.inner.dim !== this.dim) throw new Error(`wink vectors have ${this.inner.dim} dimensions, expected ${this.dim}`);
+      if (this.inner.dim !== this.dim)
+        throw new Error(`wink vectors have ${this.inner.dim} dimensions, expected ${this.dim}`);
     }
     return this.inner.embed(texts);
   }

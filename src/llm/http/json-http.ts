@@ -12,7 +12,13 @@
 import { recordCall, type CallRecord } from '../../core/calls.ts';
 import { describeNetworkError, errorMessage, oneLine } from '../../core/errors.ts';
 import { splitUrlCredentials } from '../../core/http-url.ts';
-import { DEFAULT_MAX_REPLY_BYTES, InvalidReplyTextError, ReplyTooLargeError, readBodyCapped, replyText } from '../../core/reply-limit.ts';
+import {
+  DEFAULT_MAX_REPLY_BYTES,
+  InvalidReplyTextError,
+  ReplyTooLargeError,
+  readBodyCapped,
+  replyText,
+} from '../../core/reply-limit.ts';
 import type { RequestPolicy } from '../../core/llm.ts';
 import { redact } from '../errors.ts';
 import { backoffDelayMs, retryAfterFromHeaders, sleep } from '../backoff.ts';
@@ -67,7 +73,10 @@ export class JsonHttpClient {
 
   constructor(
     readonly endpoint: HttpEndpoint,
-    private readonly policy: Pick<RequestPolicy, 'schedule' | 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'maxReplyBytes'>,
+    private readonly policy: Pick<
+      RequestPolicy,
+      'schedule' | 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'maxReplyBytes'
+    >,
   ) {
     this.base = splitUrlCredentials(endpoint.baseUrl);
   }
@@ -122,12 +131,19 @@ export class JsonHttpClient {
       try {
         return await this.policy.schedule(() => this.attempt(req, what));
       } catch (err) {
-        failure = err instanceof HttpCallError ? err : new HttpCallError(`${what}: ${describeNetworkError(err)}`, undefined, true);
+        failure =
+          err instanceof HttpCallError
+            ? err
+            : new HttpCallError(`${what}: ${describeNetworkError(err)}`, undefined, true);
         if (err instanceof RetryableStatus) retryAfter = err.retryAfterMs;
       }
       if (!failure.retryable || attempt >= maxRetries) {
         if (!failure.retryable) throw failure;
-        throw new HttpCallError(`${failure.message} (still failing after ${attempt + 1} attempt(s))`, failure.status, true);
+        throw new HttpCallError(
+          `${failure.message} (still failing after ${attempt + 1} attempt(s))`,
+          failure.status,
+          true,
+        );
       }
       await sleep(backoffDelayMs(attempt, this.policy.retryBaseMs, retryAfter));
     }
@@ -149,10 +165,13 @@ export class JsonHttpClient {
     let text: string;
     try {
       // Capped while it streams in, and strict UTF-8 (src/core/reply-limit.ts).
-      text = replyText(await readBodyCapped(res, this.policy.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES, 'llm.maxReplyBytes'));
+      text = replyText(
+        await readBodyCapped(res, this.policy.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES, 'llm.maxReplyBytes'),
+      );
     } catch (err) {
       if (err instanceof ReplyTooLargeError) throw new HttpCallError(`${what}: ${err.message}`, res.status, false);
-      if (err instanceof InvalidReplyTextError) throw new HttpCallError(`${what}: HTTP ${res.status}: ${err.message}`, res.status, true);
+      if (err instanceof InvalidReplyTextError)
+        throw new HttpCallError(`${what}: HTTP ${res.status}: ${err.message}`, res.status, true);
       throw err;
     }
     const ok = (res.status >= 200 && res.status < 300) || (req.accept ?? []).includes(res.status);
@@ -160,7 +179,8 @@ export class JsonHttpClient {
       const detail = oneLine(text, 300);
       const message = `${what}: HTTP ${res.status}${detail ? ` ${detail}` : ''}`;
       const s = res.status;
-      if (s === 408 || s === 409 || s === 429 || s >= 500) throw new RetryableStatus(message, s, retryAfterFromHeaders(res.headers));
+      if (s === 408 || s === 409 || s === 429 || s >= 500)
+        throw new RetryableStatus(message, s, retryAfterFromHeaders(res.headers));
       throw new HttpCallError(message, s, false);
     }
     if (text.trim() === '') return { status: res.status, body: undefined, headers: res.headers };
@@ -182,4 +202,3 @@ class RetryableStatus extends HttpCallError {
     super(message, status, true);
   }
 }
-

@@ -26,7 +26,13 @@ async function startServer(handler: (req: IncomingMessage, res: ServerResponse, 
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       if (!sockets.has(req.socket)) sockets.set(req.socket, sockets.size);
-      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, socket: sockets.get(req.socket)! });
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+        socket: sockets.get(req.socket)!,
+      });
       handler(req, res, body);
     });
   });
@@ -36,7 +42,11 @@ async function startServer(handler: (req: IncomingMessage, res: ServerResponse, 
     url,
     seen,
     connections: () => sockets.size,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 

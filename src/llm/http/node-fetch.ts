@@ -60,7 +60,9 @@ class BufferedResponse {
   }
 
   arrayBuffer(): Promise<ArrayBuffer> {
-    return Promise.resolve(this.bytes.buffer.slice(this.bytes.byteOffset, this.bytes.byteOffset + this.bytes.byteLength) as ArrayBuffer);
+    return Promise.resolve(
+      this.bytes.buffer.slice(this.bytes.byteOffset, this.bytes.byteOffset + this.bytes.byteLength) as ArrayBuffer,
+    );
   }
 }
 
@@ -77,7 +79,8 @@ function headerRecord(headers: RequestInit['headers']): Record<string, string> {
   if (!headers) return out;
   if (headers instanceof Headers) headers.forEach((v, k) => (out[k] = v));
   else if (Array.isArray(headers)) for (const [k, v] of headers as [string, string][]) out[k.toLowerCase()] = v;
-  else for (const [k, v] of Object.entries(headers)) if (v !== undefined && v !== null) out[k.toLowerCase()] = String(v);
+  else
+    for (const [k, v] of Object.entries(headers)) if (v !== undefined && v !== null) out[k.toLowerCase()] = String(v);
   return out;
 }
 
@@ -92,7 +95,11 @@ function responseHeaders(res: IncomingMessage): Headers {
  * A fetch with its own keep-alive pools (one for http, one for https) of at most `maxSockets` connections per
  * host. `close()` destroys idle sockets (call it when the provider is done; the pools also time out idle sockets).
  */
-export function createPooledFetch(maxSockets: number, maxReplyBytes = DEFAULT_MAX_REPLY_BYTES, capOption = 'llm.maxReplyBytes'): FetchLike & { close(): void } {
+export function createPooledFetch(
+  maxSockets: number,
+  maxReplyBytes = DEFAULT_MAX_REPLY_BYTES,
+  capOption = 'llm.maxReplyBytes',
+): FetchLike & { close(): void } {
   const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const };
   const agents = { http: new HttpAgent(options), https: new HttpsAgent(options) };
   const fetchImpl = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
@@ -107,10 +114,15 @@ export function createPooledFetch(maxSockets: number, maxReplyBytes = DEFAULT_MA
     if (typeof body === 'string') payload = Buffer.from(body, 'utf8');
     else if (body instanceof Uint8Array) payload = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     else if (body instanceof ArrayBuffer) payload = Buffer.from(body);
-    else if (body !== undefined && body !== null) return Promise.reject(new TypeError('pooled fetch: only string or byte bodies are supported'));
+    else if (body !== undefined && body !== null)
+      return Promise.reject(new TypeError('pooled fetch: only string or byte bodies are supported'));
     if (payload) headers['content-length'] = String(payload.byteLength);
     return new Promise<Response>((resolve, reject) => {
-      const req = (https ? httpsRequest : httpRequest)(u, { method: init.method ?? 'GET', headers, agent: https ? agents.https : agents.http });
+      const req = (https ? httpsRequest : httpRequest)(u, {
+        method: init.method ?? 'GET',
+        headers,
+        agent: https ? agents.https : agents.http,
+      });
       const onAbort = () => req.destroy(abortError(signal!));
       signal?.addEventListener('abort', onAbort, { once: true });
       const done = () => signal?.removeEventListener('abort', onAbort);
@@ -150,13 +162,25 @@ export function createPooledFetch(maxSockets: number, maxReplyBytes = DEFAULT_MA
         res.on('close', () => {
           if (!res.complete && !tooLarge) {
             done();
-            reject(signal?.aborted ? abortError(signal) : new TypeError('fetch failed', { cause: new Error('response body incomplete') }));
+            reject(
+              signal?.aborted
+                ? abortError(signal)
+                : new TypeError('fetch failed', { cause: new Error('response body incomplete') }),
+            );
           }
         });
         res.on('end', () => {
           done();
           const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-          resolve(new BufferedResponse(url, res.statusCode ?? 0, res.statusMessage ?? '', responseHeaders(res), bytes) as unknown as Response);
+          resolve(
+            new BufferedResponse(
+              url,
+              res.statusCode ?? 0,
+              res.statusMessage ?? '',
+              responseHeaders(res),
+              bytes,
+            ) as unknown as Response,
+          );
         });
       });
       req.end(payload);

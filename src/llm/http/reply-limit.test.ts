@@ -33,7 +33,14 @@ let sent: number[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-reply-limit-'));
 
 const completion = (content: string): string =>
-  JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+  JSON.stringify({
+    id: 'x',
+    object: 'chat.completion',
+    created: 0,
+    model: 'm',
+    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+  });
 
 function handle(req: IncomingMessage, res: ServerResponse): void {
   req.resume();
@@ -84,15 +91,29 @@ beforeEach(() => {
 
 const CAP = 64 * 1024;
 const llm = (cacheDir: string) =>
-  createLlmProvider({ cache: { mode: 'read-write', dir: cacheDir }, maxRetries: 2, retryBaseMs: 1, timeoutMs: 10_000, maxReplyBytes: CAP, roles: { reader: { baseURL: `${base}/v1`, model: 'm' } } }, {}).forRole('reader');
+  createLlmProvider(
+    {
+      cache: { mode: 'read-write', dir: cacheDir },
+      maxRetries: 2,
+      retryBaseMs: 1,
+      timeoutMs: 10_000,
+      maxReplyBytes: CAP,
+      roles: { reader: { baseURL: `${base}/v1`, model: 'm' } },
+    },
+    {},
+  ).forRole('reader');
 
 describe('the LLM client', () => {
   it('stops an endless body at the cap while it streams: one attempt, an error naming llm.maxReplyBytes, nothing cached', async () => {
     const cacheDir = join(dir, 'cache-endless');
     const calls: CallRecord[] = [];
-    const err = await llm(cacheDir).chat({ messages: [{ role: 'user', content: 'hi' }] }, { stage: 'reader', calls }).catch((e: unknown) => e);
+    const err = await llm(cacheDir)
+      .chat({ messages: [{ role: 'user', content: 'hi' }] }, { stage: 'reader', calls })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LlmCallError);
-    expect((err as Error).message).toMatch(/failed after 1 attempt\(s\): reply body exceeds the 65536-byte cap \(llm\.maxReplyBytes\)/u);
+    expect((err as Error).message).toMatch(
+      /failed after 1 attempt\(s\): reply body exceeds the 65536-byte cap \(llm\.maxReplyBytes\)/u,
+    );
     expect(calls.map((c) => c.error)).toEqual([expect.stringMatching(/exceeds the 65536-byte cap/u)]);
     await new Promise((r) => setTimeout(r, 100));
     // The connection was dropped near the cap, not drained (the socket buffers hold at most a few MB).
@@ -103,39 +124,56 @@ describe('the LLM client', () => {
 
   it('refuses a reply whose announced length is over the cap without reading it', async () => {
     mode = 'huge';
-    const err = await llm(join(dir, 'cache-huge')).chat({ messages: [{ role: 'user', content: 'hi' }] }, { stage: 'reader', calls: [] }).catch((e: unknown) => e);
+    const err = await llm(join(dir, 'cache-huge'))
+      .chat({ messages: [{ role: 'user', content: 'hi' }] }, { stage: 'reader', calls: [] })
+      .catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/reply body exceeds the 65536-byte cap \(llm\.maxReplyBytes\)/u);
     expect(sent).toHaveLength(1);
   });
 
   it('a reply that is not UTF-8 is an error naming the byte after its retries, never text with U+FFFD', async () => {
     mode = 'not-utf8';
-    const err = await llm(join(dir, 'cache-utf8')).chat({ messages: [{ role: 'user', content: 'hi' }] }, { stage: 'reader', calls: [] }).catch((e: unknown) => e);
+    const err = await llm(join(dir, 'cache-utf8'))
+      .chat({ messages: [{ role: 'user', content: 'hi' }] }, { stage: 'reader', calls: [] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LlmCallError);
-    expect((err as Error).message).toMatch(/still failing after 3 attempt\(s\): reply body is not valid UTF-8 \(byte \d+\)/u);
+    expect((err as Error).message).toMatch(
+      /still failing after 3 attempt\(s\): reply body is not valid UTF-8 \(byte \d+\)/u,
+    );
     expect(sent).toHaveLength(3);
   });
 });
 
 describe('the JSON client of memory servers and the embedder fetch', () => {
   const client = () =>
-    new JsonHttpClient({ label: 'mem0:oss', baseUrl: base }, { schedule: (fn) => fn(), timeoutMs: 10_000, maxRetries: 2, retryBaseMs: 1, maxReplyBytes: CAP });
+    new JsonHttpClient(
+      { label: 'mem0:oss', baseUrl: base },
+      { schedule: (fn) => fn(), timeoutMs: 10_000, maxRetries: 2, retryBaseMs: 1, maxReplyBytes: CAP },
+    );
 
   it('stops an endless body at the cap, not retried; a non-UTF-8 body is retried then named', async () => {
     mode = 'endless';
-    const err = await client().request({ method: 'POST', path: '/search', body: {} }, { stage: 'search', calls: [] }).catch((e: unknown) => e);
+    const err = await client()
+      .request({ method: 'POST', path: '/search', body: {} }, { stage: 'search', calls: [] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HttpCallError);
-    expect((err as Error).message).toMatch(/^mem0:oss POST http:\/\/127\.0\.0\.1:\d+\/search: reply body exceeds the 65536-byte cap/u);
+    expect((err as Error).message).toMatch(
+      /^mem0:oss POST http:\/\/127\.0\.0\.1:\d+\/search: reply body exceeds the 65536-byte cap/u,
+    );
     expect(sent).toHaveLength(1);
     mode = 'not-utf8';
     sent = [];
-    const bad = await client().request({ method: 'GET', path: '/memories' }, { stage: 'search', calls: [] }).catch((e: unknown) => e);
+    const bad = await client()
+      .request({ method: 'GET', path: '/memories' }, { stage: 'search', calls: [] })
+      .catch((e: unknown) => e);
     expect((bad as Error).message).toMatch(/not valid UTF-8 \(byte \d+\).*still failing after 3 attempt/u);
   });
 
-  it('cappedFetch (the embedder\'s) stops an endless body at the cap', async () => {
+  it("cappedFetch (the embedder's) stops an endless body at the cap", async () => {
     mode = 'endless';
-    await expect(cappedFetch(CAP, 'embedder option maxReplyBytes')(`${base}/v1/embeddings`, { method: 'POST', body: '{}' })).rejects.toBeInstanceOf(ReplyTooLargeError);
+    await expect(
+      cappedFetch(CAP, 'embedder option maxReplyBytes')(`${base}/v1/embeddings`, { method: 'POST', body: '{}' }),
+    ).rejects.toBeInstanceOf(ReplyTooLargeError);
   });
 });
 
@@ -143,7 +181,9 @@ describe('a run whose reader streams without end', () => {
   it('records a clear error row for each question and ends', async () => {
     mode = 'endless';
     const exp = join(dir, 'exp.yaml');
-    writeFileSync(exp, `name: endless-reader
+    writeFileSync(
+      exp,
+      `name: endless-reader
 datasets:
   - name: longmemeval-s
     limit: 2
@@ -157,15 +197,22 @@ llm:
     reader: { baseURL: ${base}/v1, model: endless }
     judge: { baseURL: ${base}/v1, model: endless }
 qa: {}
-`);
+`,
+    );
     const out = join(dir, 'endless.duckdb');
     const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'adaptmr.js'), 'run', exp, '--out', out, '--no-progress'], { stdio: 'ignore' });
+      const child = spawn(
+        process.execPath,
+        [join(REPO_ROOT, 'bin', 'adaptmr.js'), 'run', exp, '--out', out, '--no-progress'],
+        { stdio: 'ignore' },
+      );
       child.on('close', resolve);
     });
     expect(code).not.toBeNull();
     const store = await openResultStore(out, { readOnly: true });
-    const rows = await store.query<{ error: string | null; answer: string | null }>('SELECT error, answer FROM answers');
+    const rows = await store.query<{ error: string | null; answer: string | null }>(
+      'SELECT error, answer FROM answers',
+    );
     await store.close();
     expect(rows.length).toBe(2);
     for (const r of rows) {

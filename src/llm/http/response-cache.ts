@@ -12,7 +12,13 @@ import { z } from 'zod';
 import type { CacheMode } from '../config.ts';
 import { canonicalJson, readValidEntry, writeEntryAtomic } from '../cache.ts';
 
-const EntrySchema = z.object({ version: z.literal(1), key: z.string(), request: z.unknown(), value: z.unknown(), createdAt: z.string() });
+const EntrySchema = z.object({
+  version: z.literal(1),
+  key: z.string(),
+  request: z.unknown(),
+  value: z.unknown(),
+  createdAt: z.string(),
+});
 
 export class ResponseCache {
   readonly dir: string;
@@ -36,6 +42,10 @@ export class ResponseCache {
 
   async put(key: string, request: Record<string, unknown>, value: unknown): Promise<void> {
     if (this.mode !== 'read-write') return;
-    await writeEntryAtomic(this.dir, key, JSON.stringify({ version: 1, key, request, value, createdAt: new Date().toISOString() }));
+    await writeEntryAtomic(
+      this.dir,
+      key,
+      JSON.stringify({ version: 1, key, request, value, createdAt: new Date().toISOString() }),
+    );
   }
 }

@@ -17,6 +17,9 @@ const provider = createLlmProvider(
 );
 const reader = provider.forRole('reader');
 for (let i = 1; i <= n; i++) {
-  const r = await reader.chat({ messages: [{ role: 'user', content: `question ${i}` }], temperature: 0 }, { stage: 'reader', calls: [] });
+  const r = await reader.chat(
+    { messages: [{ role: 'user', content: `question ${i}` }], temperature: 0 },
+    { stage: 'reader', calls: [] },
+  );
   process.stdout.write(`${JSON.stringify({ i, text: r.text, cached: r.cached })}\n`);
 }

@@ -47,7 +47,10 @@ interface StoredBatch {
   id: string;
   object: 'batch';
   endpoint: string;
-  errors: { object: 'list'; data: { code: string; message: string; param: string | null; line: number | null }[] } | null;
+  errors: {
+    object: 'list';
+    data: { code: string; message: string; param: string | null; line: number | null }[];
+  } | null;
   input_file_id: string;
   completion_window: string;
   status: 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
@@ -65,7 +68,13 @@ interface StoredBatch {
   request_counts: { total: number; completed: number; failed: number };
   metadata: Record<string, string> | null;
   model?: string;
-  usage?: { input_tokens: number; input_tokens_details: { cached_tokens: number }; output_tokens: number; output_tokens_details: { reasoning_tokens: number }; total_tokens: number };
+  usage?: {
+    input_tokens: number;
+    input_tokens_details: { cached_tokens: number };
+    output_tokens: number;
+    output_tokens_details: { reasoning_tokens: number };
+    total_tokens: number;
+  };
 }
 
 interface BatchState {
@@ -83,7 +92,13 @@ export interface BatchReply {
 const MAX_LINES = 50_000;
 const MAX_BYTES = 200 * 1024 * 1024;
 const FILE_PURPOSES = ['assistants', 'batch', 'fine-tune', 'vision', 'user_data', 'evals'];
-const BATCH_ENDPOINTS = ['/v1/responses', '/v1/chat/completions', '/v1/embeddings', '/v1/completions', '/v1/moderations'];
+const BATCH_ENDPOINTS = [
+  '/v1/responses',
+  '/v1/chat/completions',
+  '/v1/embeddings',
+  '/v1/completions',
+  '/v1/moderations',
+];
 const BATCH_PARAMS = new Set(['input_file_id', 'endpoint', 'completion_window', 'metadata', 'output_expires_after']);
 
 const now = (): number => Math.floor(Date.now() / 1000);
@@ -107,7 +122,12 @@ export class BatchEndpoints {
   ) {}
 
   handles(path: string): boolean {
-    return path === `${this.base}/files` || path.startsWith(`${this.base}/files/`) || path === `${this.base}/batches` || path.startsWith(`${this.base}/batches/`);
+    return (
+      path === `${this.base}/files` ||
+      path.startsWith(`${this.base}/files/`) ||
+      path === `${this.base}/batches` ||
+      path.startsWith(`${this.base}/batches/`)
+    );
   }
 
   /** Batches created so far (oldest first), as the API shows them. */
@@ -120,12 +140,20 @@ export class BatchEndpoints {
     return this.files.get(id)?.bytes.toString('utf8');
   }
 
-  async handle(method: string, path: string, query: URLSearchParams, raw: Buffer, contentType: string | undefined): Promise<BatchReply> {
+  async handle(
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    raw: Buffer,
+    contentType: string | undefined,
+  ): Promise<BatchReply> {
     const rest = path.slice(this.base.length).split('/').filter(Boolean);
     if (rest[0] === 'files') {
       if (rest.length === 1 && method === 'POST') return this.upload(raw, contentType);
       if (rest.length === 1 && method === 'GET') {
-        const files = [...this.files.values()].filter((f) => !query.has('purpose') || f.purpose === query.get('purpose')).map(fileObject);
+        const files = [...this.files.values()]
+          .filter((f) => !query.has('purpose') || f.purpose === query.get('purpose'))
+          .map(fileObject);
         return this.list(query.get('order') === 'asc' ? files : files.reverse(), query);
       }
       const file = this.files.get(rest[1] ?? '');
@@ -139,7 +167,11 @@ export class BatchEndpoints {
       return invalid(`no route ${method} ${path}`, null, 404);
     }
     if (rest.length === 1 && method === 'POST') return this.create(raw);
-    if (rest.length === 1 && method === 'GET') return this.list([...this.order].reverse().map((id) => this.view(id)), query);
+    if (rest.length === 1 && method === 'GET')
+      return this.list(
+        [...this.order].reverse().map((id) => this.view(id)),
+        query,
+      );
     const state = this.batches.get(rest[1] ?? '');
     if (!state) return invalid(`No batch found with id '${rest[1]}'.`, 'batch_id', 404);
     if (rest.length === 2 && method === 'GET') {
@@ -148,7 +180,8 @@ export class BatchEndpoints {
     }
     if (rest.length === 3 && rest[2] === 'cancel' && method === 'POST') {
       const b = state.batch;
-      if (!['validating', 'in_progress', 'finalizing'].includes(b.status)) return invalid(`Cannot cancel a batch with status '${b.status}'.`);
+      if (!['validating', 'in_progress', 'finalizing'].includes(b.status))
+        return invalid(`Cannot cancel a batch with status '${b.status}'.`);
       b.status = 'cancelled';
       b.cancelling_at = b.cancelled_at = now();
       return { status: 200, json: this.view(b.id) };
@@ -163,7 +196,8 @@ export class BatchEndpoints {
   /** A cursor page as the list endpoints return it (`after` = the last id of the previous page). */
   private list(items: { id: string }[], query: URLSearchParams): BatchReply {
     const limit = Number(query.get('limit') ?? 20);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) return invalid('limit must be an integer between 1 and 10000', 'limit');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+      return invalid('limit must be an integer between 1 and 10000', 'limit');
     const after = query.get('after');
     let start = 0;
     if (after !== null) {
@@ -172,24 +206,41 @@ export class BatchEndpoints {
       start = i + 1;
     }
     const data = items.slice(start, start + limit);
-    return { status: 200, json: { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: start + limit < items.length } };
+    return {
+      status: 200,
+      json: {
+        object: 'list',
+        data,
+        first_id: data[0]?.id ?? null,
+        last_id: data.at(-1)?.id ?? null,
+        has_more: start + limit < items.length,
+      },
+    };
   }
 
   private async upload(raw: Buffer, contentType: string | undefined): Promise<BatchReply> {
-    if (!contentType?.startsWith('multipart/form-data')) return invalid('file uploads must be multipart/form-data', 'file');
+    if (!contentType?.startsWith('multipart/form-data'))
+      return invalid('file uploads must be multipart/form-data', 'file');
     let form: FormData;
     try {
-      form = await new Request('http://upload.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body: raw }).formData();
+      form = await new Request('http://upload.invalid/', {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: raw,
+      }).formData();
     } catch {
       return invalid('could not parse the multipart body', 'file');
     }
     const purpose = form.get('purpose');
     const file = form.get('file');
-    if (typeof purpose !== 'string' || !FILE_PURPOSES.includes(purpose)) return invalid(`'purpose' must be one of ${FILE_PURPOSES.join(', ')}`, 'purpose');
+    if (typeof purpose !== 'string' || !FILE_PURPOSES.includes(purpose))
+      return invalid(`'purpose' must be one of ${FILE_PURPOSES.join(', ')}`, 'purpose');
     if (file === null || typeof file === 'string') return invalid("'file' is a required property", 'file');
     const bytes = Buffer.from(await file.arrayBuffer());
-    if (purpose === 'batch' && !file.name.endsWith('.jsonl')) return invalid(`Invalid file format for Batch API. Must be .jsonl`, 'file');
-    if (purpose === 'batch' && bytes.length > MAX_BYTES) return invalid('Batch input files are limited to 200 MB', 'file');
+    if (purpose === 'batch' && !file.name.endsWith('.jsonl'))
+      return invalid(`Invalid file format for Batch API. Must be .jsonl`, 'file');
+    if (purpose === 'batch' && bytes.length > MAX_BYTES)
+      return invalid('Batch input files are limited to 200 MB', 'file');
     const stored: StoredFile = { id: newId('file'), bytes, filename: file.name, purpose, created_at: now() };
     this.files.set(stored.id, stored);
     if (this.lose('upload')) return { status: 502, json: { error: { message: 'Bad gateway', type: 'server_error' } } };
@@ -203,22 +254,43 @@ export class BatchEndpoints {
     } catch {
       return invalid('We could not parse the JSON body of your request.');
     }
-    if (params === null || typeof params !== 'object' || Array.isArray(params)) return invalid('the body must be a JSON object');
-    for (const k of Object.keys(params)) if (!BATCH_PARAMS.has(k)) return invalid(`Unrecognized request argument supplied: ${k}`, k);
-    if (typeof params.input_file_id !== 'string') return invalid("'input_file_id' is a required property", 'input_file_id');
-    if (typeof params.endpoint !== 'string' || !BATCH_ENDPOINTS.includes(params.endpoint)) return invalid(`'endpoint' must be one of ${BATCH_ENDPOINTS.join(', ')}`, 'endpoint');
+    if (params === null || typeof params !== 'object' || Array.isArray(params))
+      return invalid('the body must be a JSON object');
+    for (const k of Object.keys(params))
+      if (!BATCH_PARAMS.has(k)) return invalid(`Unrecognized request argument supplied: ${k}`, k);
+    if (typeof params.input_file_id !== 'string')
+      return invalid("'input_file_id' is a required property", 'input_file_id');
+    if (typeof params.endpoint !== 'string' || !BATCH_ENDPOINTS.includes(params.endpoint))
+      return invalid(`'endpoint' must be one of ${BATCH_ENDPOINTS.join(', ')}`, 'endpoint');
     if (params.completion_window !== '24h') return invalid("'completion_window' must be '24h'", 'completion_window');
     const metadataProblem = checkMetadata(params.metadata);
     if (metadataProblem) return invalid(metadataProblem, 'metadata');
     const file = this.files.get(params.input_file_id);
     if (!file) return invalid(`No such File object: ${params.input_file_id}`, 'input_file_id', 404);
-    if (file.purpose !== 'batch') return invalid(`File ${file.id} was not uploaded with purpose 'batch'`, 'input_file_id');
+    if (file.purpose !== 'batch')
+      return invalid(`File ${file.id} was not uploaded with purpose 'batch'`, 'input_file_id');
     const t = now();
     const batch: StoredBatch = {
-      id: newId('batch'), object: 'batch', endpoint: params.endpoint, errors: null, input_file_id: file.id, completion_window: '24h',
-      status: 'validating', output_file_id: null, error_file_id: null, created_at: t, in_progress_at: null, expires_at: t + 86_400,
-      finalizing_at: null, completed_at: null, failed_at: null, expired_at: null, cancelling_at: null, cancelled_at: null,
-      request_counts: { total: 0, completed: 0, failed: 0 }, metadata: (params.metadata as Record<string, string> | undefined) ?? null,
+      id: newId('batch'),
+      object: 'batch',
+      endpoint: params.endpoint,
+      errors: null,
+      input_file_id: file.id,
+      completion_window: '24h',
+      status: 'validating',
+      output_file_id: null,
+      error_file_id: null,
+      created_at: t,
+      in_progress_at: null,
+      expires_at: t + 86_400,
+      finalizing_at: null,
+      completed_at: null,
+      failed_at: null,
+      expired_at: null,
+      cancelling_at: null,
+      cancelled_at: null,
+      request_counts: { total: 0, completed: 0, failed: 0 },
+      metadata: (params.metadata as Record<string, string> | undefined) ?? null,
     };
     const { lines, errors } = validateInput(file.bytes, params.endpoint);
     if (errors.length > 0) {
@@ -256,20 +328,52 @@ export class BatchEndpoints {
     b.finalizing_at = now();
     const out: string[] = [];
     const errs: string[] = [];
-    const usage = { input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 };
+    const usage = {
+      input_tokens: 0,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 0,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 0,
+    };
     for (const line of state.lines) {
       const id = newId('batch_req');
       if (this.options.expire?.(line.custom_id)) {
-        errs.push(JSON.stringify({ id, custom_id: line.custom_id, response: null, error: { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' } }));
+        errs.push(
+          JSON.stringify({
+            id,
+            custom_id: line.custom_id,
+            response: null,
+            error: {
+              code: 'batch_expired',
+              message: 'This request could not be executed before the completion window expired.',
+            },
+          }),
+        );
         continue;
       }
       const a = await this.answer(line.body);
       const status = a.text !== undefined ? 500 : a.status;
-      const body = a.text !== undefined ? { error: { message: 'The server had an error processing your request.', type: 'server_error' } } : a.json;
-      const record = JSON.stringify({ id, custom_id: line.custom_id, response: { status_code: status, request_id: randomBytes(8).toString('hex'), body }, error: null });
+      const body =
+        a.text !== undefined
+          ? { error: { message: 'The server had an error processing your request.', type: 'server_error' } }
+          : a.json;
+      const record = JSON.stringify({
+        id,
+        custom_id: line.custom_id,
+        response: { status_code: status, request_id: randomBytes(8).toString('hex'), body },
+        error: null,
+      });
       if (status === 200) {
         out.push(record);
-        const u = (body as { usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens?: number } } }).usage;
+        const u = (
+          body as {
+            usage?: {
+              prompt_tokens: number;
+              completion_tokens: number;
+              prompt_tokens_details?: { cached_tokens?: number };
+            };
+          }
+        ).usage;
         if (u) {
           usage.input_tokens += u.prompt_tokens;
           usage.output_tokens += u.completion_tokens;
@@ -289,14 +393,29 @@ export class BatchEndpoints {
   }
 
   private storeOutput(lines: string[], batchId: string, kind: string): string {
-    const file: StoredFile = { id: newId('file'), bytes: Buffer.from(lines.map((l) => `${l}\n`).join(''), 'utf8'), filename: `${batchId}_${kind}.jsonl`, purpose: 'batch_output', created_at: now() };
+    const file: StoredFile = {
+      id: newId('file'),
+      bytes: Buffer.from(lines.map((l) => `${l}\n`).join(''), 'utf8'),
+      filename: `${batchId}_${kind}.jsonl`,
+      purpose: 'batch_output',
+      created_at: now(),
+    };
     this.files.set(file.id, file);
     return file.id;
   }
 }
 
 function fileObject(f: StoredFile): { id: string } & Record<string, unknown> {
-  const out: { id: string } & Record<string, unknown> = { id: f.id, object: 'file', bytes: f.bytes.length, created_at: f.created_at, filename: f.filename, purpose: f.purpose, status: 'processed', status_details: null };
+  const out: { id: string } & Record<string, unknown> = {
+    id: f.id,
+    object: 'file',
+    bytes: f.bytes.length,
+    created_at: f.created_at,
+    filename: f.filename,
+    purpose: f.purpose,
+    status: 'processed',
+    status_details: null,
+  };
   // Batch files expire after 30 days by default (FileCreateParams.expires_after).
   if (f.purpose === 'batch' || f.purpose === 'batch_output') out.expires_at = f.created_at + 30 * 86_400;
   return out;
@@ -310,16 +429,21 @@ function checkMetadata(metadata: unknown): string | undefined {
   if (entries.length > 16) return "'metadata' holds at most 16 key-value pairs";
   for (const [k, v] of entries) {
     if (k.length > 64) return `metadata key '${k.slice(0, 20)}…' is longer than 64 characters`;
-    if (typeof v !== 'string' || v.length > 512) return `metadata value of '${k}' must be a string of at most 512 characters`;
+    if (typeof v !== 'string' || v.length > 512)
+      return `metadata value of '${k}' must be a string of at most 512 characters`;
   }
   return undefined;
 }
 
 /** The documented input format, line by line; errors name the (1-based) line. */
-function validateInput(bytes: Buffer, endpoint: string): { lines: BatchState['lines']; errors: NonNullable<StoredBatch['errors']>['data'] } {
+function validateInput(
+  bytes: Buffer,
+  endpoint: string,
+): { lines: BatchState['lines']; errors: NonNullable<StoredBatch['errors']>['data'] } {
   const errors: NonNullable<StoredBatch['errors']>['data'] = [];
   const lines: BatchState['lines'] = [];
-  const err = (line: number, code: string, message: string, param: string | null = null) => errors.push({ code, message, param, line });
+  const err = (line: number, code: string, message: string, param: string | null = null) =>
+    errors.push({ code, message, param, line });
   if (bytes.length > MAX_BYTES) {
     err(1, 'file_too_large', 'The input file is larger than 200 MB.');
     return { lines, errors };
@@ -339,17 +463,39 @@ function validateInput(bytes: Buffer, endpoint: string): { lines: BatchState['li
       err(n, 'invalid_json_line', 'This line is not parseable as valid JSON.');
       return;
     }
-    if (line === null || typeof line !== 'object' || Array.isArray(line)) return err(n, 'invalid_json_line', 'Each line must be a JSON object.');
-    if (typeof line.custom_id !== 'string' || line.custom_id === '') return err(n, 'missing_required_parameter', "'custom_id' is a required string", 'custom_id');
-    if (ids.has(line.custom_id)) return err(n, 'duplicate_custom_id', `The custom_id '${line.custom_id}' is used more than once in this file.`, 'custom_id');
+    if (line === null || typeof line !== 'object' || Array.isArray(line))
+      return err(n, 'invalid_json_line', 'Each line must be a JSON object.');
+    if (typeof line.custom_id !== 'string' || line.custom_id === '')
+      return err(n, 'missing_required_parameter', "'custom_id' is a required string", 'custom_id');
+    if (ids.has(line.custom_id))
+      return err(
+        n,
+        'duplicate_custom_id',
+        `The custom_id '${line.custom_id}' is used more than once in this file.`,
+        'custom_id',
+      );
     ids.add(line.custom_id);
     if (line.method !== 'POST') return err(n, 'invalid_method', "'method' must be 'POST'", 'method');
-    if (line.url !== endpoint) return err(n, 'mismatched_endpoint', `The url '${String(line.url)}' does not match the batch endpoint '${endpoint}'.`, 'url');
+    if (line.url !== endpoint)
+      return err(
+        n,
+        'mismatched_endpoint',
+        `The url '${String(line.url)}' does not match the batch endpoint '${endpoint}'.`,
+        'url',
+      );
     const body = line.body as ChatRequestBody | undefined;
-    if (body === null || typeof body !== 'object' || typeof body.model !== 'string') return err(n, 'missing_required_parameter', "'body.model' is a required string", 'body.model');
-    if (!Array.isArray(body.messages) || body.messages.length === 0) return err(n, 'missing_required_parameter', "'body.messages' must be a non-empty array", 'body.messages');
+    if (body === null || typeof body !== 'object' || typeof body.model !== 'string')
+      return err(n, 'missing_required_parameter', "'body.model' is a required string", 'body.model');
+    if (!Array.isArray(body.messages) || body.messages.length === 0)
+      return err(n, 'missing_required_parameter', "'body.messages' must be a non-empty array", 'body.messages');
     model ??= body.model;
-    if (body.model !== model) return err(n, 'mismatched_model', `All requests in a batch must use the same model ('${model}' and '${body.model}').`, 'body.model');
+    if (body.model !== model)
+      return err(
+        n,
+        'mismatched_model',
+        `All requests in a batch must use the same model ('${model}' and '${body.model}').`,
+        'body.model',
+      );
     lines.push({ custom_id: line.custom_id, body });
   });
   return { lines, errors };

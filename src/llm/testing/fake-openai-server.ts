@@ -133,7 +133,13 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
     requests.push({ path, method: req.method ?? '', body, authorization: typeof auth === 'string' ? auth : undefined });
 
     if (batchApi.handles(path)) {
-      const out = await batchApi.handle(req.method ?? '', path, new URL(req.url ?? '', 'http://x').searchParams, rawBytes, req.headers['content-type']);
+      const out = await batchApi.handle(
+        req.method ?? '',
+        path,
+        new URL(req.url ?? '', 'http://x').searchParams,
+        rawBytes,
+        req.headers['content-type'],
+      );
       if (out.bytes !== undefined) {
         res.writeHead(out.status, { 'content-type': 'application/octet-stream', 'content-length': out.bytes.length });
         res.end(out.bytes);
@@ -146,7 +152,9 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
       return;
     }
     const isChat = path === `${basePath}/chat/completions`;
-    const reply: FakeReply = isChat ? await nextChatReply(body as ChatRequestBody, basePath) : (embedQueue.shift() ?? {});
+    const reply: FakeReply = isChat
+      ? await nextChatReply(body as ChatRequestBody, basePath)
+      : (embedQueue.shift() ?? {});
     const delay = (options.delayMs ?? 0) + (reply.delayMs ?? 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     if (reply.hang) {
@@ -163,7 +171,12 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
       return;
     }
     if (reply.status !== undefined && reply.status !== 200) {
-      sendJson(res, reply.status, { error: { message: `scripted status ${reply.status}`, type: 'scripted_error' } }, retryAfter(reply));
+      sendJson(
+        res,
+        reply.status,
+        { error: { message: `scripted status ${reply.status}`, type: 'scripted_error' } },
+        retryAfter(reply),
+      );
       return;
     }
     if (reply.malformed) {
@@ -209,15 +222,28 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
   /** A chat completion's status and body for a request and its scripted reply (shared with the batch lines). */
   function chatAnswer(body: ChatRequestBody, reply: FakeReply): ChatAnswer {
     if (reply.status !== undefined && reply.status !== 200) {
-      return { status: reply.status, json: { error: { message: `scripted status ${reply.status}`, type: 'scripted_error' } }, headers: retryAfter(reply) };
+      return {
+        status: reply.status,
+        json: { error: { message: `scripted status ${reply.status}`, type: 'scripted_error' } },
+        headers: retryAfter(reply),
+      };
     }
     const problem = chatRequestProblem(body);
-    if (problem) return { status: 400, json: { error: { message: problem.message, type: 'invalid_request_error', param: problem.param, code: null } } };
+    if (problem)
+      return {
+        status: 400,
+        json: { error: { message: problem.message, type: 'invalid_request_error', param: problem.param, code: null } },
+      };
     if (reply.malformed) return { status: 200, text: '{"id": "chatcmpl-broken", "choices": [ {"message": ' };
     if (body?.response_format?.type === 'json_schema' && options.supportsJsonSchema === false) {
       return {
         status: 400,
-        json: { error: { message: "response_format 'json_schema' is not supported by this server", type: 'invalid_request_error' } },
+        json: {
+          error: {
+            message: "response_format 'json_schema' is not supported by this server",
+            type: 'invalid_request_error',
+          },
+        },
       };
     }
     const text = reply.text ?? 'ok';
@@ -237,7 +263,11 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
           token: t.token,
           logprob: t.logprob,
           bytes: [...Buffer.from(t.token, 'utf8')],
-          top_logprobs: t.top.map((x) => ({ token: x.token, logprob: x.logprob, bytes: [...Buffer.from(x.token, 'utf8')] })),
+          top_logprobs: t.top.map((x) => ({
+            token: x.token,
+            logprob: x.logprob,
+            bytes: [...Buffer.from(x.token, 'utf8')],
+          })),
         })),
         refusal: null,
       };
@@ -251,15 +281,23 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
     };
     if (!reply.noUsage) {
       const prompt = reply.usage?.promptTokens ?? promptWords;
-      const completion = reply.usage?.completionTokens ?? (options.countTokens ? options.countTokens.completion(text) : words(text));
-      const usage: Record<string, unknown> = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-      if (options.promptCache) usage.prompt_tokens_details = { cached_tokens: cachedTokensOf(body, prompt), audio_tokens: 0 };
+      const completion =
+        reply.usage?.completionTokens ?? (options.countTokens ? options.countTokens.completion(text) : words(text));
+      const usage: Record<string, unknown> = {
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        total_tokens: prompt + completion,
+      };
+      if (options.promptCache)
+        usage.prompt_tokens_details = { cached_tokens: cachedTokensOf(body, prompt), audio_tokens: 0 };
       out.usage = usage;
     }
     return { status: 200, json: out };
   }
 
-  const batchApi = new BatchEndpoints(basePaths[0] ?? '/v1', options.batch ?? {}, async (body) => chatAnswer(body, await nextChatReply(body, basePaths[0] ?? '/v1')));
+  const batchApi = new BatchEndpoints(basePaths[0] ?? '/v1', options.batch ?? {}, async (body) =>
+    chatAnswer(body, await nextChatReply(body, basePaths[0] ?? '/v1')),
+  );
 
   function answerEmbeddings(res: ServerResponse, body: unknown, reply: FakeReply, basePath: string): void {
     const b = (body ?? {}) as { input?: unknown; model?: string; encoding_format?: string; dimensions?: number };
@@ -305,20 +343,55 @@ export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Pr
 
 /** Parameters of POST /v1/chat/completions (ChatCompletionCreateParams); the API refuses any other. */
 const CHAT_PARAMS = new Set([
-  'model', 'messages', 'audio', 'frequency_penalty', 'function_call', 'functions', 'logit_bias', 'logprobs',
-  'max_completion_tokens', 'max_tokens', 'metadata', 'modalities', 'n', 'parallel_tool_calls', 'prediction',
-  'presence_penalty', 'prompt_cache_key', 'prompt_cache_retention', 'reasoning_effort', 'response_format',
-  'safety_identifier', 'seed', 'service_tier', 'stop', 'store', 'stream', 'stream_options', 'temperature',
-  'tool_choice', 'tools', 'top_logprobs', 'top_p', 'user', 'verbosity', 'web_search_options',
+  'model',
+  'messages',
+  'audio',
+  'frequency_penalty',
+  'function_call',
+  'functions',
+  'logit_bias',
+  'logprobs',
+  'max_completion_tokens',
+  'max_tokens',
+  'metadata',
+  'modalities',
+  'n',
+  'parallel_tool_calls',
+  'prediction',
+  'presence_penalty',
+  'prompt_cache_key',
+  'prompt_cache_retention',
+  'reasoning_effort',
+  'response_format',
+  'safety_identifier',
+  'seed',
+  'service_tier',
+  'stop',
+  'store',
+  'stream',
+  'stream_options',
+  'temperature',
+  'tool_choice',
+  'tools',
+  'top_logprobs',
+  'top_p',
+  'user',
+  'verbosity',
+  'web_search_options',
 ]);
 
 /** What the API would refuse in a chat request (HTTP 400), or undefined. */
 function chatRequestProblem(body: ChatRequestBody | undefined): { message: string; param: string | null } | undefined {
-  if (body === null || typeof body !== 'object') return { message: 'We could not parse the JSON body of your request.', param: null };
-  for (const k of Object.keys(body)) if (!CHAT_PARAMS.has(k)) return { message: `Unrecognized request argument supplied: ${k}`, param: k };
-  if (typeof body.model !== 'string' || body.model === '') return { message: "you must provide a model parameter", param: 'model' };
-  if (!Array.isArray(body.messages) || body.messages.length === 0) return { message: "'messages' must be a non-empty array", param: 'messages' };
-  if (body.prompt_cache_key !== undefined && typeof body.prompt_cache_key !== 'string') return { message: "'prompt_cache_key' must be a string", param: 'prompt_cache_key' };
+  if (body === null || typeof body !== 'object')
+    return { message: 'We could not parse the JSON body of your request.', param: null };
+  for (const k of Object.keys(body))
+    if (!CHAT_PARAMS.has(k)) return { message: `Unrecognized request argument supplied: ${k}`, param: k };
+  if (typeof body.model !== 'string' || body.model === '')
+    return { message: 'you must provide a model parameter', param: 'model' };
+  if (!Array.isArray(body.messages) || body.messages.length === 0)
+    return { message: "'messages' must be a non-empty array", param: 'messages' };
+  if (body.prompt_cache_key !== undefined && typeof body.prompt_cache_key !== 'string')
+    return { message: "'prompt_cache_key' must be a string", param: 'prompt_cache_key' };
   return undefined;
 }
 
@@ -336,7 +409,10 @@ function defaultLogprobs(text: string, top: number): NonNullable<FakeReply['logp
   return text.split(/(?=\s)/).map((token) => ({
     token,
     logprob: -0.25,
-    top: [{ token, logprob: -0.25 }, ...Array.from({ length: Math.max(0, top - 1) }, (_, i) => ({ token: `alt${i + 1}`, logprob: -3 - i }))].slice(0, top),
+    top: [
+      { token, logprob: -0.25 },
+      ...Array.from({ length: Math.max(0, top - 1) }, (_, i) => ({ token: `alt${i + 1}`, logprob: -3 - i })),
+    ].slice(0, top),
   }));
 }
 
@@ -354,7 +430,9 @@ export function bagOfWordsVector(text: string, dim: number): number[] {
 }
 
 /** The embedding requests a server received, as sent (input, model, encoding_format, dimensions). */
-export function embeddingRequests(server: FakeOpenAiServer): { input: string | string[]; model: string; encoding_format?: string; dimensions?: number }[] {
+export function embeddingRequests(
+  server: FakeOpenAiServer,
+): { input: string | string[]; model: string; encoding_format?: string; dimensions?: number }[] {
   return server.requests
     .filter((r) => r.path === '/v1/embeddings')
     .map((r) => r.body as { input: string | string[]; model: string; encoding_format?: string; dimensions?: number });

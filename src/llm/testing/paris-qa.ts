@@ -16,7 +16,8 @@ export function parisQaChat(parityOf: (prompt: string) => string = questionOf): 
   return (body) => {
     const prompt = body.messages.map((m) => m.content).join('\n');
     if (/Answer yes or no only/iu.test(prompt)) return /Paris/u.test(prompt) ? 'yes' : 'no';
-    if (/CORRECT/u.test(prompt) && /WRONG/u.test(prompt)) return /Paris/u.test(prompt) ? '{"label": "CORRECT"}' : '{"label": "WRONG"}';
+    if (/CORRECT/u.test(prompt) && /WRONG/u.test(prompt))
+      return /Paris/u.test(prompt) ? '{"label": "CORRECT"}' : '{"label": "WRONG"}';
     return parityOf(prompt).length % 2 === 0 ? 'It was in Paris.' : 'I do not know.';
   };
 }

@@ -29,7 +29,14 @@ export async function loadExperimentViews(store: ResultStore): Promise<Experimen
   for (const s of sections) {
     const mine = charts.slice(next, next + s.charts.length);
     next += s.charts.length;
-    views.push({ experiment: s.experiment, title: s.title ?? s.text.split('\n')[0] ?? s.experiment, notes: s.notes ?? [], tables: s.tables ?? [], charts: mine, text: s.text });
+    views.push({
+      experiment: s.experiment,
+      title: s.title ?? s.text.split('\n')[0] ?? s.experiment,
+      notes: s.notes ?? [],
+      tables: s.tables ?? [],
+      charts: mine,
+      text: s.text,
+    });
   }
   return views;
 }

@@ -25,7 +25,9 @@ let browser: Browser;
 
 /** The Debian chromium (or CHROMIUM_PATH); a missing browser fails the test with the install command. */
 function chromiumPath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => !!p);
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+    (p): p is string => !!p,
+  );
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error('no Chromium found: apt-get install chromium (or set CHROMIUM_PATH)');
   return found;
@@ -51,7 +53,11 @@ beforeAll(async () => {
     WHERE a.method = 'bm25' AND b.method <> 'bm25' AND a.counted AND b.counted
     GROUP BY ALL`);
   await store.close();
-  browser = await puppeteer.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await puppeteer.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -59,13 +65,18 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Opened { page: Page; problems: string[] }
+interface Opened {
+  page: Page;
+  problems: string[];
+}
 
 /** Rows of the file's comparisons table (0 when it has none). */
 async function comparisonRows(file: string): Promise<number> {
   const store = await openResultStore(file, { readOnly: true });
   try {
-    const [t] = await store.query<{ n: number }>("SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'comparisons'");
+    const [t] = await store.query<{ n: number }>(
+      "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'comparisons'",
+    );
     if (!t || t.n === 0) return 0;
     const [r] = await store.query<{ n: number }>('SELECT count(*) AS n FROM comparisons');
     return r?.n ?? 0;
@@ -77,10 +88,14 @@ async function comparisonRows(file: string): Promise<number> {
 async function open(html: string): Promise<Opened> {
   const page = await browser.newPage();
   const problems: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
   page.on('pageerror', (e) => problems.push(`page error: ${String(e)}`));
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-  page.on('request', (r) => { if (r.url() !== `file://${html}`) problems.push(`request: ${r.url()}`); });
+  page.on('request', (r) => {
+    if (r.url() !== `file://${html}`) problems.push(`request: ${r.url()}`);
+  });
   await page.setViewport({ width: 1300, height: 900 });
   await page.goto(`file://${html}`, { waitUntil: 'load' });
   await page.waitForFunction(
@@ -92,12 +107,16 @@ async function open(html: string): Promise<Opened> {
 
 /** Per chart container: number of drawn marks and the SVG's size. */
 async function chartStats(page: Page): Promise<Record<string, { marks: number; width: number; height: number }>> {
-  return page.$$eval('[data-chart]', (nodes) => Object.fromEntries(nodes.map((n) => {
-    const svg = n.querySelector('svg');
-    const box = svg?.getBoundingClientRect();
-    const marks = svg ? svg.querySelectorAll('path, rect, line, circle').length : 0;
-    return [n.getAttribute('data-chart') ?? '?', { marks, width: box?.width ?? 0, height: box?.height ?? 0 }];
-  })));
+  return page.$$eval('[data-chart]', (nodes) =>
+    Object.fromEntries(
+      nodes.map((n) => {
+        const svg = n.querySelector('svg');
+        const box = svg?.getBoundingClientRect();
+        const marks = svg ? svg.querySelectorAll('path, rect, line, circle').length : 0;
+        return [n.getAttribute('data-chart') ?? '?', { marks, width: box?.width ?? 0, height: box?.height ?? 0 }];
+      }),
+    ),
+  );
 }
 
 describe('HTML report in headless Chromium', () => {
@@ -105,7 +124,9 @@ describe('HTML report in headless Chromium', () => {
     const html = join(dir, 'sample.html');
     const summary = await writeHtmlReport(sample, html);
     const withRows = await comparisonRows(sample);
-    expect(summary.charts.sort()).toEqual(['latency', 'routes', 'scores', 'tokens', ...(withRows > 0 ? ['comparisons'] : [])].sort());
+    expect(summary.charts.sort()).toEqual(
+      ['latency', 'routes', 'scores', 'tokens', ...(withRows > 0 ? ['comparisons'] : [])].sort(),
+    );
     const text = readFileSync(html, 'utf8');
     expect(text).not.toMatch(/<script[^>]+src=|<link[^>]+href=/u); // everything inline
 
@@ -122,7 +143,9 @@ describe('HTML report in headless Chromium', () => {
 
     // Filters: the type filter keeps exactly the questions of that type.
     const store = await openResultStore(sample, { readOnly: true });
-    const [temporal] = await store.query<{ n: number }>("SELECT count(DISTINCT (dataset, question_id)) AS n FROM questions WHERE adapt_type = 'temporal'");
+    const [temporal] = await store.query<{ n: number }>(
+      "SELECT count(DISTINCT (dataset, question_id)) AS n FROM questions WHERE adapt_type = 'temporal'",
+    );
     const [all] = await store.query<{ n: number }>('SELECT count(DISTINCT (dataset, question_id)) AS n FROM questions');
     await store.close();
     expect(await page.$$eval('#drill-rows tr', (r) => r.length)).toBe(all!.n);
@@ -131,7 +154,12 @@ describe('HTML report in headless Chromium', () => {
 
     // The drill-down: a click shows the question, its gold and one card per method with units and answer.
     await page.click('#drill-rows tr');
-    const detail = await page.$eval('#drill-detail', (n) => ({ hidden: n.hasAttribute('hidden'), text: n.textContent ?? '', cards: n.querySelectorAll('div.method').length, units: n.querySelectorAll('table.units tbody tr').length }));
+    const detail = await page.$eval('#drill-detail', (n) => ({
+      hidden: n.hasAttribute('hidden'),
+      text: n.textContent ?? '',
+      cards: n.querySelectorAll('div.method').length,
+      units: n.querySelectorAll('table.units tbody tr').length,
+    }));
     expect(detail.hidden).toBe(false);
     expect(detail.cards).toBe(3);
     expect(detail.units).toBeGreaterThan(0);
@@ -140,7 +168,9 @@ describe('HTML report in headless Chromium', () => {
     expect(detail.text).toMatch(/verdict: (correct|wrong)/u);
 
     // Ranked units carry their date and first lines, read back from the dataset (no "—" for a dataset unit).
-    const unitRows = await page.$$eval('#drill-detail table.units tbody tr', (rows) => rows.map((r) => [r.children[2]?.textContent ?? '', r.children[3]?.textContent ?? '']));
+    const unitRows = await page.$$eval('#drill-detail table.units tbody tr', (rows) =>
+      rows.map((r) => [r.children[2]?.textContent ?? '', r.children[3]?.textContent ?? '']),
+    );
     expect(unitRows.length).toBeGreaterThan(0);
     for (const [date, text] of unitRows) {
       expect(date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/u);
@@ -156,7 +186,9 @@ describe('HTML report in headless Chromium', () => {
     await page.select('#f-method-b', '');
 
     // The picker switches the table and the charts to QA accuracy without errors.
-    const option = await page.$$eval('#pick-metric option', (o) => o.map((x) => x.getAttribute('value') ?? '').find((v) => v.startsWith('accuracy|')));
+    const option = await page.$$eval('#pick-metric option', (o) =>
+      o.map((x) => x.getAttribute('value') ?? '').find((v) => v.startsWith('accuracy|')),
+    );
     expect(option).toBeDefined();
     await page.select('#pick-metric', option!);
     expect(await page.$eval('#score-table', (n) => n.textContent ?? '')).toMatch(/\d+\.\d%/u);
@@ -182,7 +214,9 @@ describe('HTML report in headless Chromium', () => {
     await page.close();
     expect(problems).toEqual([]);
     // The sample file shows the section exactly when it has comparison rows of its own.
-    expect(readFileSync(join(dir, 'sample.html'), 'utf8').includes('id="comparison-table"')).toBe((await comparisonRows(sample)) > 0);
+    expect(readFileSync(join(dir, 'sample.html'), 'utf8').includes('id="comparison-table"')).toBe(
+      (await comparisonRows(sample)) > 0,
+    );
   }, 120_000);
 
   it('runs no script from data strings: no "View Source" action, and the CSP blocks markup a window is written', async () => {
@@ -212,7 +246,9 @@ describe('HTML report in headless Chromium', () => {
     expect(actions.length).toBeGreaterThan(0);
     expect(actions.filter((a) => /source|compiled|editor/iu.test(a))).toEqual([]);
     // What the source action did, done by hand: the CSP the window inherits refuses the inline handler.
-    await page.evaluate(`(() => { const w = window.open('', '_blank'); w.document.write('<pre>' + ${JSON.stringify(name)} + '</pre>'); w.document.close(); })()`);
+    await page.evaluate(
+      `(() => { const w = window.open('', '_blank'); w.document.write('<pre>' + ${JSON.stringify(name)} + '</pre>'); w.document.close(); })()`,
+    );
     // The same markup put into the report's own DOM does not run either.
     await page.evaluate(`document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(name)})`);
     await new Promise((r) => setTimeout(r, 500));
@@ -227,6 +263,8 @@ describe('HTML report in headless Chromium', () => {
   it('is refused with one line for a file that is not a results file', async () => {
     const bogus = join(dir, 'bogus.duckdb');
     execFileSync('node', ['-e', 'require("fs").writeFileSync(process.argv[1], "not duckdb")', bogus]);
-    await expect(writeHtmlReport(bogus, join(dir, 'x.html'))).rejects.toThrow(/bogus\.duckdb: cannot open results file/u);
+    await expect(writeHtmlReport(bogus, join(dir, 'x.html'))).rejects.toThrow(
+      /bogus\.duckdb: cannot open results file/u,
+    );
   });
 });

@@ -10,7 +10,18 @@ import type { TopLevelSpec } from 'vega-lite';
 import { openResultStore } from '../../store/index.ts';
 import { REPORT_DEFAULTS } from '../report.ts';
 import type { VerdictRow } from '../../store/index.ts';
-import { HEADLINE, comboLabel, comboOf, comparisonsSpec, hasTokens, latencyVsScoreSpec, routesSpec, tokensByStageSpec, typeScoresSpec, verdictForestSpec } from './chart-specs.ts';
+import {
+  HEADLINE,
+  comboLabel,
+  comboOf,
+  comparisonsSpec,
+  hasTokens,
+  latencyVsScoreSpec,
+  routesSpec,
+  tokensByStageSpec,
+  typeScoresSpec,
+  verdictForestSpec,
+} from './chart-specs.ts';
 import { loadReportData, type ReportData } from './load-data.ts';
 import { experimentTitle, renderPage, verdictGroups } from './page.ts';
 
@@ -22,17 +33,29 @@ export interface HtmlReportSummary {
 }
 
 /** Picker options: "each dataset at its headline" first when the file declares headlines, then every cell it has. */
-export function combos(data: Pick<ReportData, 'scores' | 'headlines'>): { options: { value: string; label: string }[]; initial: string } {
+export function combos(data: Pick<ReportData, 'scores' | 'headlines'>): {
+  options: { value: string; label: string }[];
+  initial: string;
+} {
   const seen = new Map<string, string>();
-  for (const r of data.scores) seen.set(comboOf(r), r.k === null ? `${r.metric} (${r.level} level)` : `${r.metric}@${r.k} (${r.level} level)`);
-  const options = [...seen].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }));
-  const headlines = Object.entries(data.headlines).filter(([d, h]) => data.scores.some((r) => r.dataset === d && comboOf(r) === comboOf(h)));
+  for (const r of data.scores)
+    seen.set(comboOf(r), r.k === null ? `${r.metric} (${r.level} level)` : `${r.metric}@${r.k} (${r.level} level)`);
+  const options = [...seen]
+    .map(([value, label]) => ({ value, label }))
+    .sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }));
+  const headlines = Object.entries(data.headlines).filter(([d, h]) =>
+    data.scores.some((r) => r.dataset === d && comboOf(r) === comboOf(h)),
+  );
   if (headlines.length > 0) {
     const label = `headline of each dataset (${headlines.map(([d, h]) => `${d}: ${comboLabel(h)}`).join('; ')})`;
     return { options: [{ value: HEADLINE, label }, ...options], initial: HEADLINE };
   }
   const preferred = REPORT_DEFAULTS.ks.map((k) => `${REPORT_DEFAULTS.metric}|${REPORT_DEFAULTS.level}|${k}`);
-  const initial = preferred.find((p) => seen.has(p)) ?? [...seen.keys()].find((v) => v.startsWith('accuracy|')) ?? options[0]?.value ?? 'none|none|-';
+  const initial =
+    preferred.find((p) => seen.has(p)) ??
+    [...seen.keys()].find((v) => v.startsWith('accuracy|')) ??
+    options[0]?.value ??
+    'none|none|-';
   return { options, initial };
 }
 
@@ -45,24 +68,37 @@ function overallVerdicts(rows: readonly VerdictRow[]): VerdictRow[] {
   return rows.length <= FOREST_ROWS || all.length === 0 ? [...rows] : all;
 }
 
-export function pageCharts(data: ReportData, initial: string): { charts: Record<string, TopLevelSpec>; picked: string[] } {
+export function pageCharts(
+  data: ReportData,
+  initial: string,
+): { charts: Record<string, TopLevelSpec>; picked: string[] } {
   const charts: Record<string, TopLevelSpec> = {};
   for (const [i, g] of verdictGroups(data.verdicts).entries()) {
     const rows = overallVerdicts(g.rows);
     if (rows.some((v) => v.estimate !== null)) {
-      charts[`verdicts-${i}`] = verdictForestSpec(rows, data.methodMarks, `${experimentTitle(g.experiment)}: ${rows.every((v) => v.adaptType === 'all') ? 'overall ' : ''}verdicts at a glance`);
+      charts[`verdicts-${i}`] = verdictForestSpec(
+        rows,
+        data.methodMarks,
+        `${experimentTitle(g.experiment)}: ${rows.every((v) => v.adaptType === 'all') ? 'overall ' : ''}verdicts at a glance`,
+      );
     }
   }
-  for (const [i, e] of data.experiments.entries()) for (const [j, c] of e.charts.entries()) charts[`exp-${i}-${j}`] = c.spec;
+  for (const [i, e] of data.experiments.entries())
+    for (const [j, c] of e.charts.entries()) charts[`exp-${i}-${j}`] = c.spec;
   if (data.scores.length > 0) charts.scores = typeScoresSpec(data, initial);
   if (data.comparisons.length > 0) charts.comparisons = comparisonsSpec(data, initial);
-  if (data.scores.length > 0 && data.efficiency.some((e) => e.stage === 'retrieval')) charts.latency = latencyVsScoreSpec(data, initial);
+  if (data.scores.length > 0 && data.efficiency.some((e) => e.stage === 'retrieval'))
+    charts.latency = latencyVsScoreSpec(data, initial);
   if (hasTokens(data.efficiency)) charts.tokens = tokensByStageSpec(data.efficiency);
   if (data.routes.length > 0) charts.routes = routesSpec(data.routes);
   return { charts, picked: ['scores', 'comparisons', 'latency'].filter((id) => id in charts) };
 }
 
-export async function writeHtmlReport(file: string, htmlPath: string, opts: { dataDir?: string | undefined } = {}): Promise<HtmlReportSummary> {
+export async function writeHtmlReport(
+  file: string,
+  htmlPath: string,
+  opts: { dataDir?: string | undefined } = {},
+): Promise<HtmlReportSummary> {
   const store = await openResultStore(file, { readOnly: true });
   // Checked before the data are read and the page rendered.
   ensureWritableDir(dirname(htmlPath), 'folder of the --html page', 'choose another --html path');
@@ -79,5 +115,10 @@ export async function writeHtmlReport(file: string, htmlPath: string, opts: { da
   const html = renderPage({ data, charts, picked, combos: options, initial });
   // The previous page stays whole until the new one is on disk (atomic-write.ts).
   writeFileAtomic(htmlPath, html);
-  return { path: htmlPath, charts: Object.keys(charts), questions: data.questions.length, bytes: Buffer.byteLength(html) };
+  return {
+    path: htmlPath,
+    charts: Object.keys(charts),
+    questions: data.questions.length,
+    bytes: Buffer.byteLength(html),
+  };
 }

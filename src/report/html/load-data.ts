@@ -16,54 +16,129 @@ import { loadExperimentViews, type ExperimentView } from './experiment-views.ts'
 import { loadUnitTexts, type UnitTexts } from './unit-text.ts';
 
 export interface RunInfo {
-  runId: string; name: string; status: string; configHash: string; gitCommit: string | null; gitDirty: boolean | null;
-  seed: number; startedAt: string; endedAt: string | null; config: unknown; packageVersions: Record<string, string>;
+  runId: string;
+  name: string;
+  status: string;
+  configHash: string;
+  gitCommit: string | null;
+  gitDirty: boolean | null;
+  seed: number;
+  startedAt: string;
+  endedAt: string | null;
+  config: unknown;
+  packageVersions: Record<string, string>;
   datasetHashes: unknown;
   /** The model and calibration files the run read, with their sha256 (run checkpoint `input-files`). */
   inputFiles: unknown;
 }
 
 export interface MethodInfo {
-  runId: string; method: string; series: string; kind: string; granularity: string; k: number; output: string;
-  upperBound: boolean; degraded: string | null;
+  runId: string;
+  method: string;
+  series: string;
+  kind: string;
+  granularity: string;
+  k: number;
+  output: string;
+  upperBound: boolean;
+  degraded: string | null;
 }
 
 export interface TypeScore {
-  dataset: string; series: string; upperBound: boolean; level: string; metric: string; k: number | null;
+  dataset: string;
+  series: string;
+  upperBound: boolean;
+  level: string;
+  metric: string;
+  k: number | null;
   /** The method's unit granularity: at session level, a turn method's number is the session of its top turns. */
   granularity: string;
-  type: string; n: number; mean: number; ciLow: number | null; ciHigh: number | null;
+  type: string;
+  n: number;
+  mean: number;
+  ciLow: number | null;
+  ciHigh: number | null;
 }
 
 export type Comparison = Record<string, string | number | boolean | null>;
 
 export interface Efficiency {
-  dataset: string; series: string; upperBound: boolean; stage: string; calls: number; errors: number;
-  p50Ms: number; p95Ms: number; meanMs: number; promptTokens: number; completionTokens: number; costUsd: number;
+  dataset: string;
+  series: string;
+  upperBound: boolean;
+  stage: string;
+  calls: number;
+  errors: number;
+  p50Ms: number;
+  p95Ms: number;
+  meanMs: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
 }
 
-export interface RouteShare { dataset: string; series: string; route: string; n: number }
+export interface RouteShare {
+  dataset: string;
+  series: string;
+  route: string;
+  n: number;
+}
 
 export interface DrillMethod {
-  series: string; upperBound: boolean; degraded: string | null; predictedType: string | null; route: string | null;
-  units: [string, string, number][]; k: number | null; noMemory: boolean; latencyMs: number; error: string | null;
-  answer: string | null; verdicts: boolean[]; tokens: number; calls: number; hit: number | null;
+  series: string;
+  upperBound: boolean;
+  degraded: string | null;
+  predictedType: string | null;
+  route: string | null;
+  units: [string, string, number][];
+  k: number | null;
+  noMemory: boolean;
+  latencyMs: number;
+  error: string | null;
+  answer: string | null;
+  verdicts: boolean[];
+  tokens: number;
+  calls: number;
+  hit: number | null;
 }
 
 export interface DrillQuestion {
-  dataset: string; id: string; text: string; askedAt: string; nativeType: string; type: string; isAbstention: boolean;
-  answer: string; evidenceSessions: string[]; evidenceTurns: string[]; methods: DrillMethod[];
+  dataset: string;
+  id: string;
+  text: string;
+  askedAt: string;
+  nativeType: string;
+  type: string;
+  isAbstention: boolean;
+  answer: string;
+  evidenceSessions: string[];
+  evidenceTurns: string[];
+  methods: DrillMethod[];
 }
 
 /** A dataset's headline (src/eval/verdicts/headline.ts, as the plan sections and verdicts use it). */
-export interface DatasetHeadline { metric: string; level: string; k: number | null }
+export interface DatasetHeadline {
+  metric: string;
+  level: string;
+  k: number | null;
+}
 
 export interface ReportData {
-  file: string; experiment: string | null; schemaVersion: string; generatedAt: string;
-  runs: RunInfo[]; methods: MethodInfo[]; scores: TypeScore[]; hasCi: boolean; comparisons: Comparison[];
-  efficiency: Efficiency[]; routes: RouteShare[]; questions: DrillQuestion[];
+  file: string;
+  experiment: string | null;
+  schemaVersion: string;
+  generatedAt: string;
+  runs: RunInfo[];
+  methods: MethodInfo[];
+  scores: TypeScore[];
+  hasCi: boolean;
+  comparisons: Comparison[];
+  efficiency: Efficiency[];
+  routes: RouteShare[];
+  questions: DrillQuestion[];
   /** The `verdicts` table as stored (none recomputed); method ids of stand-ins in `methodMarks`. */
-  verdicts: VerdictRow[]; methodMarks: Record<string, string>;
+  verdicts: VerdictRow[];
+  methodMarks: Record<string, string>;
   /** What a correct answer costs per dataset × method (src/report/cost-per-correct.ts). */
   costPerCorrect: CostPerCorrectRow[];
   /** Units listed per method in the drill-down (the first of k). */
@@ -96,37 +171,61 @@ export const UNITS_SHOWN = 10;
 
 async function columns(store: ResultStore, table: string): Promise<Set<string>> {
   const rows = await store.query<{ column_name: string }>(
-    "SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' AND table_name = $1", [table]);
+    "SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' AND table_name = $1",
+    [table],
+  );
   return new Set(rows.map((r) => r.column_name));
 }
 
 const json = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
 async function loadRuns(store: ResultStore): Promise<RunInfo[]> {
-  const rows = await store.query<Record<string, string | number | boolean | null>>('SELECT * FROM runs ORDER BY started_at, run_id');
-  const inputs = new Map((await store.query<{ run_id: string; value: string }>(
-    `SELECT run_id, value FROM checkpoints WHERE method = '(run)' AND key = 'input-files'`)).map((r) => [r.run_id, r.value]));
+  const rows = await store.query<Record<string, string | number | boolean | null>>(
+    'SELECT * FROM runs ORDER BY started_at, run_id',
+  );
+  const inputs = new Map(
+    (
+      await store.query<{ run_id: string; value: string }>(
+        `SELECT run_id, value FROM checkpoints WHERE method = '(run)' AND key = 'input-files'`,
+      )
+    ).map((r) => [r.run_id, r.value]),
+  );
   return rows.map((r) => ({
-    runId: String(r.run_id), name: String(r.name), status: String(r.status), configHash: String(r.config_hash),
-    gitCommit: r.git_commit as string | null, gitDirty: r.git_dirty as boolean | null, seed: Number(r.seed),
-    startedAt: String(r.started_at), endedAt: r.ended_at as string | null, config: json(r.config_json as string),
-    packageVersions: json(r.package_versions as string) as Record<string, string>, datasetHashes: json(r.dataset_hashes as string),
+    runId: String(r.run_id),
+    name: String(r.name),
+    status: String(r.status),
+    configHash: String(r.config_hash),
+    gitCommit: r.git_commit as string | null,
+    gitDirty: r.git_dirty as boolean | null,
+    seed: Number(r.seed),
+    startedAt: String(r.started_at),
+    endedAt: r.ended_at as string | null,
+    config: json(r.config_json as string),
+    packageVersions: json(r.package_versions as string) as Record<string, string>,
+    datasetHashes: json(r.dataset_hashes as string),
     inputFiles: (json(inputs.get(String(r.run_id)) ?? null) as { files?: unknown } | null)?.files ?? null,
   }));
 }
 
-interface Labelled extends SeriesKey { upper_bound: boolean | null }
+interface Labelled extends SeriesKey {
+  upper_bound: boolean | null;
+}
 
 export async function loadReportData(store: ResultStore, file: string, opts: LoadOptions = {}): Promise<ReportData> {
   const keys = await store.query<SeriesKey>(
-    `SELECT DISTINCT run_id, method, granularity FROM retrievals UNION SELECT DISTINCT run_id, method, granularity FROM scores`);
+    `SELECT DISTINCT run_id, method, granularity FROM retrievals UNION SELECT DISTINCT run_id, method, granularity FROM scores`,
+  );
   const runRows = await store.query<{ run_id: string; name: string }>('SELECT run_id, name FROM runs');
   // A sweep's runs are `<name>.<variation>`: labels name the variation in words ("w/o temporal strategy").
-  const runLabels = Object.fromEntries(runRows.map((r) => [r.run_id, r.name.includes('.') ? variationLabel(variationOfRun(r.name)) : r.name]));
+  const runLabels = Object.fromEntries(
+    runRows.map((r) => [r.run_id, r.name.includes('.') ? variationLabel(variationOfRun(r.name)) : r.name]),
+  );
   // Granularity joins a label only where one dataset holds a method at two granularities: a method indexed as
   // sessions on LongMemEval and as turns on LoCoMo (per-dataset settings) is one series, the panel names the dataset.
   const grans = new Map<string, Set<string>>();
-  for (const k of await store.query<SeriesKey & { dataset: string }>(`SELECT DISTINCT run_id, dataset, method, granularity FROM retrievals`)) {
+  for (const k of await store.query<SeriesKey & { dataset: string }>(
+    `SELECT DISTINCT run_id, dataset, method, granularity FROM retrievals`,
+  )) {
     const key = `${k.run_id}\t${k.dataset}\t${k.method}`;
     grans.set(key, (grans.get(key) ?? new Set()).add(k.granularity));
   }
@@ -134,10 +233,15 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
   const norm = (k: SeriesKey): SeriesKey => (mixed.has(k.method) ? k : { ...k, granularity: '' });
   const byRun = seriesLabeller(keys.map(norm), await loadDegradedMarks(store), (id) => runLabels[id] ?? id);
   const label = (k: SeriesKey): string => byRun(norm(k));
-  const upper = new Set((await store.query<SeriesKey>('SELECT run_id, method, granularity FROM methods WHERE upper_bound'))
-    .map((r) => `${r.run_id}\t${r.method}`));
+  const upper = new Set(
+    (await store.query<SeriesKey>('SELECT run_id, method, granularity FROM methods WHERE upper_bound')).map(
+      (r) => `${r.run_id}\t${r.method}`,
+    ),
+  );
   const isUpper = (r: SeriesKey): boolean => upper.has(`${r.run_id}\t${r.method}`);
-  const meta = new Map((await store.query<{ key: string; value: string }>('SELECT key, value FROM meta')).map((r) => [r.key, r.value]));
+  const meta = new Map(
+    (await store.query<{ key: string; value: string }>('SELECT key, value FROM meta')).map((r) => [r.key, r.value]),
+  );
 
   // One colour per method id; a method that ran in several runs (a sweep) gets one per run, from id and run.
   const runsOf = new Map<string, Set<string>>();
@@ -145,27 +249,71 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
   const colors: Record<string, string> = {};
   for (const k of keys) {
     const many = (runsOf.get(k.method)?.size ?? 0) > 1;
-    colors[markedLabel(label(k), isUpper(k))] = methodColor(many ? `${k.method}/${runLabels[k.run_id] ?? k.run_id}` : k.method);
+    colors[markedLabel(label(k), isUpper(k))] = methodColor(
+      many ? `${k.method}/${runLabels[k.run_id] ?? k.run_id}` : k.method,
+    );
   }
 
-  const methods = (await store.query<Labelled & { kind: string; k: number; output: string; degraded: string | null }>(
-    'SELECT * FROM methods ORDER BY run_id, method')).map((m) => ({
-    runId: m.run_id, method: m.method, series: label(m), kind: m.kind, granularity: m.granularity, k: m.k, output: m.output,
-    upperBound: m.upper_bound === true, degraded: m.degraded,
+  const methods = (
+    await store.query<Labelled & { kind: string; k: number; output: string; degraded: string | null }>(
+      'SELECT * FROM methods ORDER BY run_id, method',
+    )
+  ).map((m) => ({
+    runId: m.run_id,
+    method: m.method,
+    series: label(m),
+    kind: m.kind,
+    granularity: m.granularity,
+    k: m.k,
+    output: m.output,
+    upperBound: m.upper_bound === true,
+    degraded: m.degraded,
   }));
 
   const scoreCols = await columns(store, 'scores_by_type');
   const ci = hasCiCols(scoreCols) ? 'ci_low, ci_high' : 'NULL AS ci_low, NULL AS ci_high';
-  const scores = (await store.query<SeriesKey & { dataset: string; level: string; metric: string; k: number | null; adapt_type: string; n: number; mean: number; ci_low: number | null; ci_high: number | null }>(
-    `SELECT run_id, dataset, method, granularity, level, metric, k, adapt_type, n, mean, ${ci}
-     FROM scores_by_type WHERE native_type = 'all' ORDER BY dataset, method, run_id, level, metric, k, adapt_type`)).map((r) => ({
-    dataset: r.dataset, series: label(r), upperBound: isUpper(r), level: r.level, metric: r.metric, k: r.k, granularity: r.granularity,
-    type: r.adapt_type, n: r.n, mean: r.mean, ciLow: r.ci_low, ciHigh: r.ci_high,
+  const scores = (
+    await store.query<
+      SeriesKey & {
+        dataset: string;
+        level: string;
+        metric: string;
+        k: number | null;
+        adapt_type: string;
+        n: number;
+        mean: number;
+        ci_low: number | null;
+        ci_high: number | null;
+      }
+    >(
+      `SELECT run_id, dataset, method, granularity, level, metric, k, adapt_type, n, mean, ${ci}
+     FROM scores_by_type WHERE native_type = 'all' ORDER BY dataset, method, run_id, level, metric, k, adapt_type`,
+    )
+  ).map((r) => ({
+    dataset: r.dataset,
+    series: label(r),
+    upperBound: isUpper(r),
+    level: r.level,
+    metric: r.metric,
+    k: r.k,
+    granularity: r.granularity,
+    type: r.adapt_type,
+    n: r.n,
+    mean: r.mean,
+    ciLow: r.ci_low,
+    ciHigh: r.ci_high,
   }));
 
-  const tables = new Set((await store.query<{ table_name: string }>(
-    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'")).map((t) => t.table_name));
-  const comparisons = tables.has('comparisons') ? await store.query<Comparison>('SELECT * FROM comparisons ORDER BY ALL') : [];
+  const tables = new Set(
+    (
+      await store.query<{ table_name: string }>(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'",
+      )
+    ).map((t) => t.table_name),
+  );
+  const comparisons = tables.has('comparisons')
+    ? await store.query<Comparison>('SELECT * FROM comparisons ORDER BY ALL')
+    : [];
 
   // Each dataset's headline, from the first plan run that has it.
   const headlines: Record<string, DatasetHeadline> = {};
@@ -177,20 +325,35 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
   let unitTexts: UnitTexts = {};
   let unitNotes: string[] = [];
   if (opts.unitTexts !== false) {
-    const wanted = new Map(questions.map((q) => [`${q.dataset}\t${q.id}`, new Set(q.methods.flatMap((m) => m.units.map((u) => u[0])))]));
+    const wanted = new Map(
+      questions.map((q) => [`${q.dataset}\t${q.id}`, new Set(q.methods.flatMap((m) => m.units.map((u) => u[0])))]),
+    );
     ({ units: unitTexts, notes: unitNotes } = await loadUnitTexts(store, wanted, opts.dataDir));
   }
 
   return {
-    file, experiment: meta.get('experiment') ?? null, schemaVersion: meta.get('schema_version') ?? '?',
-    generatedAt: new Date().toISOString(), runs: await loadRuns(store), methods, scores, hasCi: hasCiCols(scoreCols),
-    comparisons, efficiency: await loadEfficiency(store, label, isUpper), routes: await loadRoutes(store, label),
+    file,
+    experiment: meta.get('experiment') ?? null,
+    schemaVersion: meta.get('schema_version') ?? '?',
+    generatedAt: new Date().toISOString(),
+    runs: await loadRuns(store),
+    methods,
+    scores,
+    hasCi: hasCiCols(scoreCols),
+    comparisons,
+    efficiency: await loadEfficiency(store, label, isUpper),
+    routes: await loadRoutes(store, label),
     costPerCorrect: await loadCostPerCorrect(store, label),
-    questions, unitsShown: UNITS_SHOWN,
-    verdicts: await readVerdicts(store), methodMarks: Object.fromEntries(await loadMethodMarks(store)),
-    headlines, colors, runLabels,
+    questions,
+    unitsShown: UNITS_SHOWN,
+    verdicts: await readVerdicts(store),
+    methodMarks: Object.fromEntries(await loadMethodMarks(store)),
+    headlines,
+    colors,
+    runLabels,
     experiments: opts.experiments === false ? [] : await loadExperimentViews(store),
-    unitTexts, unitNotes,
+    unitTexts,
+    unitNotes,
     judgeText: tables.has('answer_verdicts') ? await judgeSections(store, label) : [],
   };
 }
@@ -199,8 +362,25 @@ function hasCiCols(cols: Set<string>): boolean {
   return cols.has('ci_low') && cols.has('ci_high');
 }
 
-async function loadEfficiency(store: ResultStore, label: (r: SeriesKey) => string, isUpper: (r: SeriesKey) => boolean): Promise<Efficiency[]> {
-  const rows = await store.query<SeriesKey & { dataset: string; stage: string; calls: number; errors: number; p50: number; p95: number; mean: number; prompt: number; completion: number; cost: number }>(`
+async function loadEfficiency(
+  store: ResultStore,
+  label: (r: SeriesKey) => string,
+  isUpper: (r: SeriesKey) => boolean,
+): Promise<Efficiency[]> {
+  const rows = await store.query<
+    SeriesKey & {
+      dataset: string;
+      stage: string;
+      calls: number;
+      errors: number;
+      p50: number;
+      p95: number;
+      mean: number;
+      prompt: number;
+      completion: number;
+      cost: number;
+    }
+  >(`
     SELECT run_id, dataset, method, granularity, 'retrieval' AS stage, count(*) AS calls, count(error) AS errors,
            quantile_cont(latency_ms, 0.5) AS p50, quantile_cont(latency_ms, 0.95) AS p95, avg(latency_ms) AS mean,
            0 AS prompt, 0 AS completion, 0 AS cost
@@ -214,28 +394,71 @@ async function loadEfficiency(store: ResultStore, label: (r: SeriesKey) => strin
     GROUP BY c.run_id, c.dataset, c.method, c.stage
     ORDER BY ALL`);
   return rows.map((r) => ({
-    dataset: r.dataset, series: label(r), upperBound: isUpper(r), stage: r.stage, calls: r.calls, errors: r.errors,
-    p50Ms: r.p50, p95Ms: r.p95, meanMs: r.mean, promptTokens: r.prompt, completionTokens: r.completion, costUsd: r.cost,
+    dataset: r.dataset,
+    series: label(r),
+    upperBound: isUpper(r),
+    stage: r.stage,
+    calls: r.calls,
+    errors: r.errors,
+    p50Ms: r.p50,
+    p95Ms: r.p95,
+    meanMs: r.mean,
+    promptTokens: r.prompt,
+    completionTokens: r.completion,
+    costUsd: r.cost,
   }));
 }
 
 async function loadRoutes(store: ResultStore, label: (r: SeriesKey) => string): Promise<RouteShare[]> {
   const rows = await store.query<SeriesKey & { dataset: string; route: string; n: number }>(
-    `SELECT run_id, dataset, method, granularity, route, count(*) AS n FROM retrievals WHERE route IS NOT NULL GROUP BY ALL ORDER BY ALL`);
+    `SELECT run_id, dataset, method, granularity, route, count(*) AS n FROM retrievals WHERE route IS NOT NULL GROUP BY ALL ORDER BY ALL`,
+  );
   return rows.map((r) => ({ dataset: r.dataset, series: label(r), route: r.route, n: r.n }));
 }
 
 interface DrillRow extends SeriesKey {
-  dataset: string; question_id: string; predicted_type: string | null; route: string | null; unit_ids: string[];
-  unit_session_ids: string[]; scores: number[]; k: number | null; no_memory: boolean; latency_ms: number; error: string | null;
-  answer: string | null; judge_verdicts: string | null; tokens: number | null; calls: number | null; hit: number | null;
+  dataset: string;
+  question_id: string;
+  predicted_type: string | null;
+  route: string | null;
+  unit_ids: string[];
+  unit_session_ids: string[];
+  scores: number[];
+  k: number | null;
+  no_memory: boolean;
+  latency_ms: number;
+  error: string | null;
+  answer: string | null;
+  judge_verdicts: string | null;
+  tokens: number | null;
+  calls: number | null;
+  hit: number | null;
 }
 
-async function loadQuestions(store: ResultStore, label: (r: SeriesKey) => string, isUpper: (r: SeriesKey) => boolean): Promise<DrillQuestion[]> {
-  const qs = await store.query<{ dataset: string; question_id: string; text: string; asked_at: string; native_type: string; adapt_type: string; is_abstention: boolean; answer: string; evidence_session_ids: string[]; evidence_turn_ids: string[] }>(
-    'SELECT DISTINCT ON (dataset, question_id) * FROM questions ORDER BY dataset, question_id, run_id');
-  const degraded = new Map((await store.query<{ run_id: string; method: string; degraded: string | null }>('SELECT run_id, method, degraded FROM methods'))
-    .map((m) => [`${m.run_id}\t${m.method}`, m.degraded]));
+async function loadQuestions(
+  store: ResultStore,
+  label: (r: SeriesKey) => string,
+  isUpper: (r: SeriesKey) => boolean,
+): Promise<DrillQuestion[]> {
+  const qs = await store.query<{
+    dataset: string;
+    question_id: string;
+    text: string;
+    asked_at: string;
+    native_type: string;
+    adapt_type: string;
+    is_abstention: boolean;
+    answer: string;
+    evidence_session_ids: string[];
+    evidence_turn_ids: string[];
+  }>('SELECT DISTINCT ON (dataset, question_id) * FROM questions ORDER BY dataset, question_id, run_id');
+  const degraded = new Map(
+    (
+      await store.query<{ run_id: string; method: string; degraded: string | null }>(
+        'SELECT run_id, method, degraded FROM methods',
+      )
+    ).map((m) => [`${m.run_id}\t${m.method}`, m.degraded]),
+  );
   // One row per question × method, with its answer, verdicts, LLM tokens and the headline hit (recall_any at the
   // method's own k, session level) when scored.
   const rows = await store.query<DrillRow>(`
@@ -259,17 +482,35 @@ async function loadQuestions(store: ResultStore, label: (r: SeriesKey) => string
     const list = byQuestion.get(key) ?? [];
     const verdicts = (json(r.judge_verdicts) as { correct?: boolean[] }[] | null) ?? [];
     list.push({
-      series: label(r), upperBound: isUpper(r), degraded: degraded.get(`${r.run_id}\t${r.method}`) ?? null,
-      predictedType: r.predicted_type, route: r.route,
-      units: r.unit_ids.map((u, i) => [u, r.unit_session_ids[i] ?? '', r.scores[i] ?? NaN]), k: r.k, noMemory: r.no_memory,
-      latencyMs: r.latency_ms, error: r.error, answer: r.answer, verdicts: verdicts.flatMap((v) => v.correct ?? []),
-      tokens: r.tokens ?? 0, calls: r.calls ?? 0, hit: r.hit,
+      series: label(r),
+      upperBound: isUpper(r),
+      degraded: degraded.get(`${r.run_id}\t${r.method}`) ?? null,
+      predictedType: r.predicted_type,
+      route: r.route,
+      units: r.unit_ids.map((u, i) => [u, r.unit_session_ids[i] ?? '', r.scores[i] ?? NaN]),
+      k: r.k,
+      noMemory: r.no_memory,
+      latencyMs: r.latency_ms,
+      error: r.error,
+      answer: r.answer,
+      verdicts: verdicts.flatMap((v) => v.correct ?? []),
+      tokens: r.tokens ?? 0,
+      calls: r.calls ?? 0,
+      hit: r.hit,
     });
     byQuestion.set(key, list);
   }
   return qs.map((q) => ({
-    dataset: q.dataset, id: q.question_id, text: q.text, askedAt: q.asked_at, nativeType: q.native_type, type: q.adapt_type,
-    isAbstention: q.is_abstention, answer: q.answer, evidenceSessions: q.evidence_session_ids, evidenceTurns: q.evidence_turn_ids,
+    dataset: q.dataset,
+    id: q.question_id,
+    text: q.text,
+    askedAt: q.asked_at,
+    nativeType: q.native_type,
+    type: q.adapt_type,
+    isAbstention: q.is_abstention,
+    answer: q.answer,
+    evidenceSessions: q.evidence_session_ids,
+    evidenceTurns: q.evidence_turn_ids,
     methods: byQuestion.get(`${q.dataset}\t${q.question_id}`) ?? [],
   }));
 }

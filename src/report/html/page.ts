@@ -30,11 +30,19 @@ function packageFile(name: string, file: string): string {
 }
 
 export function vegaBundles(): string[] {
-  return [packageFile('vega', 'build/vega.min.js'), packageFile('vega-lite', 'build/vega-lite.min.js'), packageFile('vega-embed', 'build/vega-embed.min.js')];
+  return [
+    packageFile('vega', 'build/vega.min.js'),
+    packageFile('vega-lite', 'build/vega-lite.min.js'),
+    packageFile('vega-embed', 'build/vega-embed.min.js'),
+  ];
 }
 
 const esc = (s: unknown): string =>
-  String(s ?? '').replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+  String(s ?? '')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
 /** A script's text as it is inlined (a `</script` inside it escaped). */
 const scriptText = (js: string): string => js.replaceAll('</script', '<\\/script');
 const inlineScript = (js: string): string => `<script>${scriptText(js)}</script>`;
@@ -46,7 +54,9 @@ const inlineScript = (js: string): string => `<script>${scriptText(js)}</script>
  * its expressions with its interpreter (`ast: true`, client-script.ts) rather than generated code.
  */
 export function contentSecurityPolicy(scripts: readonly string[]): string {
-  const hashes = scripts.map((js) => `'sha256-${createHash('sha256').update(scriptText(js), 'utf8').digest('base64')}'`);
+  const hashes = scripts.map(
+    (js) => `'sha256-${createHash('sha256').update(scriptText(js), 'utf8').digest('base64')}'`,
+  );
   return `default-src 'none'; script-src ${hashes.join(' ')}; style-src 'unsafe-inline'; img-src data: blob:; base-uri 'none'; form-action 'none'`;
 }
 const td = (v: unknown, cls = ''): string => `<td${cls ? ` class="${cls}"` : ''}>${esc(v)}</td>`;
@@ -63,7 +73,11 @@ export interface PageInput {
 
 function provenance(d: ReportData): string {
   const runs = d.runs.map((r) => {
-    const cfg = r.config as { embedder?: unknown; llm?: { roles?: Record<string, { model?: string }> }; datasets?: unknown } | null;
+    const cfg = r.config as {
+      embedder?: unknown;
+      llm?: { roles?: Record<string, { model?: string }> };
+      datasets?: unknown;
+    } | null;
     const models = [
       `embedder: ${JSON.stringify(cfg?.embedder ?? null)}`,
       ...Object.entries(cfg?.llm?.roles ?? {}).map(([role, v]) => `${role}: ${v?.model ?? '?'}`),
@@ -78,10 +92,17 @@ function provenance(d: ReportData): string {
 <details><summary>resolved config</summary><pre>${esc(JSON.stringify(r.config, null, 2))}</pre></details>
 <details><summary>dataset hashes</summary><pre>${esc(JSON.stringify(r.datasetHashes, null, 2))}</pre></details>
 ${r.inputFiles ? `<details><summary>model and calibration files (sha256)</summary><pre>${esc(JSON.stringify(r.inputFiles, null, 2))}</pre></details>` : ''}
-<details><summary>package versions</summary><pre>${esc(Object.entries(r.packageVersions ?? {}).map(([k, v]) => `${k} ${v}`).join('\n'))}</pre></details>
+<details><summary>package versions</summary><pre>${esc(
+      Object.entries(r.packageVersions ?? {})
+        .map(([k, v]) => `${k} ${v}`)
+        .join('\n'),
+    )}</pre></details>
 </div>`;
   });
-  const methods = d.methods.map((m) => `<tr class="${m.upperBound ? 'upper' : ''}">${td(m.runId, 'mono')}${td(markedLabel(m.series, m.upperBound))}${td(m.kind)}${td(m.granularity)}${td(m.k, 'num')}${td(m.output)}${td(m.upperBound ? 'yes' : '')}${td(m.degraded ?? '')}</tr>`);
+  const methods = d.methods.map(
+    (m) =>
+      `<tr class="${m.upperBound ? 'upper' : ''}">${td(m.runId, 'mono')}${td(markedLabel(m.series, m.upperBound))}${td(m.kind)}${td(m.granularity)}${td(m.k, 'num')}${td(m.output)}${td(m.upperBound ? 'yes' : '')}${td(m.degraded ?? '')}</tr>`,
+  );
   return `<section id="provenance"><h2>Run provenance</h2>
 <p>File <code>${esc(d.file)}</code> · schema version ${esc(d.schemaVersion)}${d.experiment ? ` · experiment <b>${esc(d.experiment)}</b>` : ''} · ${d.runs.length} run(s) · report generated ${esc(d.generatedAt)}</p>
 ${runs.join('\n')}
@@ -91,13 +112,39 @@ ${runs.join('\n')}
 
 /** Each plan experiment in words, and what its claims test (docs/statistics.md). */
 const EXPERIMENTS: Record<string, { title: string; claims: string }> = {
-  'existing-systems': { title: 'Experiment 1 — existing systems by query type', claims: 'factual-high-weak-low: mean(factual) − mean(weak type) of one system (different questions: a two-sample bootstrap); reached when the CI is above 0.' },
-  'oracle-upper-bound': { title: 'Experiment 2 — the oracle strategy bound', claims: 'oracle − reference on the report half (target: the plan\'s gap overall, > 0 per type); oracle − the best single strategy; and the premise: the oracle beats every single strategy. The oracle routes by the gold type: an upper bound, never a deployable method.' },
-  'adaptmr-vs-baselines': { title: 'Experiment 3 — AdaptMR vs baselines', claims: 'each AdaptMR variant − unified embedding (plan: +5 points overall, +15 on temporal and update, > 0 elsewhere) and − the strongest baseline (> 0); a variant over its own first stage (BM25, hybrid). Primary Holm family: the variants.' },
-  ablations: { title: 'Experiment 4 — ablations', claims: 'each variation − the full system (same method, paired): the claim is a drop (CI below 0); the reason says on which type the plan predicts one. Holm over the sweep\'s variations per dataset × type.' },
-  efficiency: { title: 'Experiment 5 — efficiency', claims: 'Σ latency(AdaptMR) ÷ Σ latency(reference) over the same questions: reached when the ratio\'s CI is below 1.3 (the plan\'s < 30%); judged only with ≥ 3 timing repeats and a reference of ≥ 1 ms per question.' },
-  'beyond-benchmarks': { title: 'Beyond the plan — the comparison on other benchmarks', claims: 'the plan\'s comparisons on BEAM, MemDaily and LoCoMo-Plus.' },
-  'router-transfer': { title: 'Beyond the plan — routing fitted on one benchmark, tested on others', claims: 'a router trained on one benchmark against the same router trained in-domain.' },
+  'existing-systems': {
+    title: 'Experiment 1 — existing systems by query type',
+    claims:
+      'factual-high-weak-low: mean(factual) − mean(weak type) of one system (different questions: a two-sample bootstrap); reached when the CI is above 0.',
+  },
+  'oracle-upper-bound': {
+    title: 'Experiment 2 — the oracle strategy bound',
+    claims:
+      "oracle − reference on the report half (target: the plan's gap overall, > 0 per type); oracle − the best single strategy; and the premise: the oracle beats every single strategy. The oracle routes by the gold type: an upper bound, never a deployable method.",
+  },
+  'adaptmr-vs-baselines': {
+    title: 'Experiment 3 — AdaptMR vs baselines',
+    claims:
+      'each AdaptMR variant − unified embedding (plan: +5 points overall, +15 on temporal and update, > 0 elsewhere) and − the strongest baseline (> 0); a variant over its own first stage (BM25, hybrid). Primary Holm family: the variants.',
+  },
+  ablations: {
+    title: 'Experiment 4 — ablations',
+    claims:
+      "each variation − the full system (same method, paired): the claim is a drop (CI below 0); the reason says on which type the plan predicts one. Holm over the sweep's variations per dataset × type.",
+  },
+  efficiency: {
+    title: 'Experiment 5 — efficiency',
+    claims:
+      "Σ latency(AdaptMR) ÷ Σ latency(reference) over the same questions: reached when the ratio's CI is below 1.3 (the plan's < 30%); judged only with ≥ 3 timing repeats and a reference of ≥ 1 ms per question.",
+  },
+  'beyond-benchmarks': {
+    title: 'Beyond the plan — the comparison on other benchmarks',
+    claims: "the plan's comparisons on BEAM, MemDaily and LoCoMo-Plus.",
+  },
+  'router-transfer': {
+    title: 'Beyond the plan — routing fitted on one benchmark, tested on others',
+    claims: 'a router trained on one benchmark against the same router trained in-domain.',
+  },
 };
 const PLAN_ORDER = Object.keys(EXPERIMENTS);
 
@@ -110,21 +157,46 @@ export function experimentTitle(experiment: string): string {
 
 /** The verdicts grouped by experiment, in the plan's order (unknown experiments after, by name). */
 export function verdictGroups(rows: readonly VerdictRow[]): { experiment: string; rows: VerdictRow[] }[] {
-  const order = (e: string): number => { const i = PLAN_ORDER.indexOf(e.split('/')[0]!); return i < 0 ? PLAN_ORDER.length : i; };
-  const names = [...new Set(rows.map((v) => v.experiment))].sort((a, b) => order(a) - order(b) || (a < b ? -1 : a > b ? 1 : 0));
-  return names.map((experiment) => ({ experiment, rows: sortVerdicts(rows.filter((v) => v.experiment === experiment)) }));
+  const order = (e: string): number => {
+    const i = PLAN_ORDER.indexOf(e.split('/')[0]!);
+    return i < 0 ? PLAN_ORDER.length : i;
+  };
+  const names = [...new Set(rows.map((v) => v.experiment))].sort(
+    (a, b) => order(a) - order(b) || (a < b ? -1 : a > b ? 1 : 0),
+  );
+  return names.map((experiment) => ({
+    experiment,
+    rows: sortVerdicts(rows.filter((v) => v.experiment === experiment)),
+  }));
 }
 
 const TYPE_ORDER = ['all', ...TYPE_COLUMNS.filter((t) => t !== 'all')];
 /** The overall (type `all`) claims first, then the per-type ones; each by dataset, claim, sides and type. */
 function sortVerdicts(rows: readonly VerdictRow[]): VerdictRow[] {
-  const cmp = (a: string | null, b: string | null): number => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
-  const t = (x: string): number => { const i = TYPE_ORDER.indexOf(x); return i < 0 ? TYPE_ORDER.length : i; };
+  const cmp = (a: string | null, b: string | null): number =>
+    (a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0;
+  const t = (x: string): number => {
+    const i = TYPE_ORDER.indexOf(x);
+    return i < 0 ? TYPE_ORDER.length : i;
+  };
   const overall = (v: VerdictRow): number => (v.adaptType === 'all' ? 0 : 1);
-  return [...rows].sort((a, b) => overall(a) - overall(b) || cmp(a.dataset, b.dataset) || cmp(a.claim, b.claim) || cmp(a.methodA, b.methodA) || cmp(a.methodB, b.methodB) || t(a.adaptType) - t(b.adaptType));
+  return [...rows].sort(
+    (a, b) =>
+      overall(a) - overall(b) ||
+      cmp(a.dataset, b.dataset) ||
+      cmp(a.claim, b.claim) ||
+      cmp(a.methodA, b.methodA) ||
+      cmp(a.methodB, b.methodB) ||
+      t(a.adaptType) - t(b.adaptType),
+  );
 }
 
-const VERDICT_CLASS: Record<string, string> = { reached: 'v-reached', 'not established': 'v-open', 'not met': 'v-not', 'n/a': 'v-na' };
+const VERDICT_CLASS: Record<string, string> = {
+  reached: 'v-reached',
+  'not established': 'v-open',
+  'not met': 'v-not',
+  'n/a': 'v-na',
+};
 
 /**
  * The experiment section (contract: element id `experiment`, one table row per stored verdict): per experiment, a
@@ -134,12 +206,17 @@ const VERDICT_CLASS: Record<string, string> = { reached: 'v-reached', 'not estab
 function experimentSection(d: ReportData, charts: Record<string, TopLevelSpec>): string {
   const groups = verdictGroups(d.verdicts);
   const tables = groups.map((g, gi) => {
-    const counts = Object.keys(VERDICT_CLASS).map((k) => [k, g.rows.filter((v) => v.verdict === k).length] as const).filter(([, n]) => n > 0);
+    const counts = Object.keys(VERDICT_CLASS)
+      .map((k) => [k, g.rows.filter((v) => v.verdict === k).length] as const)
+      .filter(([, n]) => n > 0);
     const firstPerType = g.rows.findIndex((v) => v.adaptType !== 'all');
-    const rows = g.rows.map((v, i) => `<tr class="verdict ${VERDICT_CLASS[v.verdict] ?? ''}${i === firstPerType && i > 0 ? ' per-type' : ''}" data-dataset="${esc(v.dataset)}" data-type="${esc(v.adaptType)}" data-verdict="${esc(v.verdict)}">`
-      + `${td(v.dataset)}<td class="what">${esc(claimLabel(v, d.methodMarks))}<div class="claim-id mono">${esc(v.claim)}</div></td>${td(v.adaptType)}`
-      + `${td(v.metric === null ? '' : `${v.metric}${v.k === null ? '' : `@${v.k}`} · ${v.level ?? ''}`, 'hl')}${td(v.n, 'num')}${td(verdictEstimate(v), 'num')}`
-      + `${td(holmText(v), 'num')}${td(mdeText(v), 'num')}<td class="vcell"><span class="badge">${esc(v.verdict)}</span></td>${td(v.reason, 'reason')}</tr>`);
+    const rows = g.rows.map(
+      (v, i) =>
+        `<tr class="verdict ${VERDICT_CLASS[v.verdict] ?? ''}${i === firstPerType && i > 0 ? ' per-type' : ''}" data-dataset="${esc(v.dataset)}" data-type="${esc(v.adaptType)}" data-verdict="${esc(v.verdict)}">` +
+        `${td(v.dataset)}<td class="what">${esc(claimLabel(v, d.methodMarks))}<div class="claim-id mono">${esc(v.claim)}</div></td>${td(v.adaptType)}` +
+        `${td(v.metric === null ? '' : `${v.metric}${v.k === null ? '' : `@${v.k}`} · ${v.level ?? ''}`, 'hl')}${td(v.n, 'num')}${td(verdictEstimate(v), 'num')}` +
+        `${td(holmText(v), 'num')}${td(mdeText(v), 'num')}<td class="vcell"><span class="badge">${esc(v.verdict)}</span></td>${td(v.reason, 'reason')}</tr>`,
+    );
     const base = g.experiment.split('/')[0]!;
     return `<div class="exp-verdicts" data-experiment="${esc(g.experiment)}">${groups.length > 1 ? `<h3>${esc(experimentTitle(g.experiment))}</h3>` : ''}
 <p class="muted">${esc(EXPERIMENTS[base]?.claims ?? '')}</p>
@@ -149,10 +226,20 @@ ${`verdicts-${gi}` in charts ? chartBox(`verdicts-${gi}`) : ''}
 <tbody>${rows.join('')}</tbody></table></div>`;
   });
   const datasets = [...new Set(d.verdicts.map((v) => v.dataset))].sort();
-  const filters = d.verdicts.length > 12 ? `<p class="filters"><label>dataset <select id="v-dataset"><option value="">all</option>${datasets.map((x) => `<option>${esc(x)}</option>`).join('')}</select></label>
-<label>type <select id="v-type"><option value="">every type</option>${TYPE_ORDER.filter((t) => d.verdicts.some((v) => v.adaptType === t)).map((t) => `<option>${esc(t)}</option>`).join('')}</select></label>
-<label>verdict <select id="v-verdict"><option value="">any</option>${Object.keys(VERDICT_CLASS).filter((k) => d.verdicts.some((v) => v.verdict === k)).map((k) => `<option>${esc(k)}</option>`).join('')}</select></label> <span id="v-count" class="muted"></span></p>` : '';
-  return `<section id="experiment"><h2>${esc(groups.length === 1 ? `${experimentTitle(groups[0]!.experiment)}: verdicts` : 'The experiments\' verdicts')}</h2>
+  const filters =
+    d.verdicts.length > 12
+      ? `<p class="filters"><label>dataset <select id="v-dataset"><option value="">all</option>${datasets.map((x) => `<option>${esc(x)}</option>`).join('')}</select></label>
+<label>type <select id="v-type"><option value="">every type</option>${TYPE_ORDER.filter((t) =>
+          d.verdicts.some((v) => v.adaptType === t),
+        )
+          .map((t) => `<option>${esc(t)}</option>`)
+          .join('')}</select></label>
+<label>verdict <select id="v-verdict"><option value="">any</option>${Object.keys(VERDICT_CLASS)
+          .filter((k) => d.verdicts.some((v) => v.verdict === k))
+          .map((k) => `<option>${esc(k)}</option>`)
+          .join('')}</select></label> <span id="v-count" class="muted"></span></p>`
+      : '';
+  return `<section id="experiment"><h2>${esc(groups.length === 1 ? `${experimentTitle(groups[0]!.experiment)}: verdicts` : "The experiments' verdicts")}</h2>
 <p class="muted">One row per claim, as stored in the results file (table <code>verdicts</code>), the overall claims first, then per type; the chart shows them at a glance. Estimate in points (A − B; the overhead claim: a time ratio); p_holm within the declared family of m claims; MDE = the smallest difference detectable with 80% power at that n (α = 0.05 / m) — "not established" with a large MDE means the sample could not have shown it. Stand-ins are marked (offline); upper bounds say so.</p>
 ${filters}${d.verdicts.length === 0 ? '<p>No verdicts stored in this file (plan experiments store them when their statistics are computed: <code>adaptmr run</code>, <code>adaptmr report</code>).</p>' : tables.join('\n')}</section>`;
 }
@@ -167,29 +254,50 @@ function sectionTable(t: SectionTable): string {
 function experimentDetail(d: ReportData): string {
   const groups = verdictGroups(d.verdicts);
   const parts: string[] = [];
-  const experiments = [...new Set([...groups.map((g) => g.experiment.split('/')[0]!), ...d.experiments.map((e) => e.experiment)])]
-    .sort((a, b) => (PLAN_ORDER.indexOf(a) < 0 ? 99 : PLAN_ORDER.indexOf(a)) - (PLAN_ORDER.indexOf(b) < 0 ? 99 : PLAN_ORDER.indexOf(b)));
+  const experiments = [
+    ...new Set([...groups.map((g) => g.experiment.split('/')[0]!), ...d.experiments.map((e) => e.experiment)]),
+  ].sort(
+    (a, b) =>
+      (PLAN_ORDER.indexOf(a) < 0 ? 99 : PLAN_ORDER.indexOf(a)) -
+      (PLAN_ORDER.indexOf(b) < 0 ? 99 : PLAN_ORDER.indexOf(b)),
+  );
   for (const name of experiments) {
     const views = d.experiments.map((e, i) => ({ e, i })).filter(({ e }) => e.experiment === name);
-    const own = views.map(({ e, i }) => `<div class="exp-view"><h3>${esc(e.title)}</h3>${e.notes.map((n) => `<p class="muted">${esc(n)}</p>`).join('')}
+    const own = views
+      .map(
+        ({
+          e,
+          i,
+        }) => `<div class="exp-view"><h3>${esc(e.title)}</h3>${e.notes.map((n) => `<p class="muted">${esc(n)}</p>`).join('')}
 ${e.charts.map((_, j) => chartBox(`exp-${i}-${j}`)).join('')}
 ${e.tables.map(sectionTable).join('\n')}
-<details><summary>the terminal report's section (text)</summary><pre>${esc(e.text)}</pre></details></div>`).join('\n');
-    if (own) parts.push(`<div class="exp-detail" data-experiment="${esc(name)}">${experiments.length > 1 ? `<h3>${esc(experimentTitle(name))}</h3>` : ''}${own}</div>`);
+<details><summary>the terminal report's section (text)</summary><pre>${esc(e.text)}</pre></details></div>`,
+      )
+      .join('\n');
+    if (own)
+      parts.push(
+        `<div class="exp-detail" data-experiment="${esc(name)}">${experiments.length > 1 ? `<h3>${esc(experimentTitle(name))}</h3>` : ''}${own}</div>`,
+      );
   }
   if (parts.length === 0) return '';
   return `<section id="experiment-detail"><h2>${experiments.length === 1 ? esc(experimentTitle(experiments[0]!)) : 'The experiments'}: charts and tables</h2>${parts.join('\n')}</section>`;
 }
 
 function efficiencyTable(d: ReportData): string {
-  const rows = d.efficiency.map((e) => `<tr>${td(e.dataset)}${td(markedLabel(e.series, e.upperBound))}${td(e.stage)}${td(e.calls, 'num')}${td(e.errors || '', 'num')}${td(e.p50Ms.toFixed(1), 'num')}${td(e.p95Ms.toFixed(1), 'num')}${td(e.stage === 'retrieval' ? '' : (e.promptTokens + e.completionTokens).toFixed(0), 'num')}${td(e.stage === 'retrieval' ? '' : `$${e.costUsd.toFixed(4)}`, 'num')}</tr>`);
+  const rows = d.efficiency.map(
+    (e) =>
+      `<tr>${td(e.dataset)}${td(markedLabel(e.series, e.upperBound))}${td(e.stage)}${td(e.calls, 'num')}${td(e.errors || '', 'num')}${td(e.p50Ms.toFixed(1), 'num')}${td(e.p95Ms.toFixed(1), 'num')}${td(e.stage === 'retrieval' ? '' : (e.promptTokens + e.completionTokens).toFixed(0), 'num')}${td(e.stage === 'retrieval' ? '' : `$${e.costUsd.toFixed(4)}`, 'num')}</tr>`,
+  );
   return `<table class="grid"><thead><tr><th>dataset</th><th>method</th><th>stage</th><th>calls</th><th>errors</th><th>p50 ms</th><th>p95 ms</th><th>tokens / question</th><th>cost</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function costPerCorrectTable(d: ReportData): string {
   if (d.costPerCorrect.length === 0 || !d.efficiency.some((e) => e.stage !== 'retrieval')) return '';
   const pct = (x: number | null) => (x === null ? '' : `${(x * 100).toFixed(0)}%`);
-  const rows = d.costPerCorrect.map((r) => `<tr>${td(r.dataset)}${td(r.series)}${td(r.n, 'num')}${td(r.correct.toFixed(1), 'num')}${td(r.accuracy.toFixed(3), 'num')}${td(`$${r.costUsd.toFixed(4)}`, 'num')}${td(r.perCorrectUsd === null ? 'n/a' : `$${r.perCorrectUsd.toFixed(4)}`, 'num')}${td(pct(r.cachedShare), 'num')}${td(pct(r.batchShare), 'num')}</tr>`);
+  const rows = d.costPerCorrect.map(
+    (r) =>
+      `<tr>${td(r.dataset)}${td(r.series)}${td(r.n, 'num')}${td(r.correct.toFixed(1), 'num')}${td(r.accuracy.toFixed(3), 'num')}${td(`$${r.costUsd.toFixed(4)}`, 'num')}${td(r.perCorrectUsd === null ? 'n/a' : `$${r.perCorrectUsd.toFixed(4)}`, 'num')}${td(pct(r.cachedShare), 'num')}${td(pct(r.batchShare), 'num')}</tr>`,
+  );
   return `<h3>Cost per correct answer</h3><p>The method's LLM cost (retrieval steps and reader; the judge excluded) ÷ counted questions judged correct; prompt-cached = share of prompt tokens the provider served from its prompt cache; batch = share of calls through the Batch API.</p>
 <table class="grid"><thead><tr><th>dataset</th><th>method</th><th>n</th><th>correct</th><th>accuracy</th><th>method cost</th><th>$ / correct</th><th>prompt-cached</th><th>batch</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
@@ -221,7 +329,23 @@ div.method{border-top:1px solid #ddd;padding:6px 0;min-width:0}.question{font-si
 table.units td.text{white-space:pre-line;font-size:12px;min-width:16em}table.units td.date{white-space:nowrap;font-size:12px}
 `;
 
-const COMPARISON_COLUMNS = ['run', 'run_b', 'dataset', 'method_a', 'method_b', 'metric', 'level', 'k', 'adapt_type', 'n_pairs', 'mean_diff', 'ci_low', 'ci_high', 'p_holm', 'family_size'];
+const COMPARISON_COLUMNS = [
+  'run',
+  'run_b',
+  'dataset',
+  'method_a',
+  'method_b',
+  'metric',
+  'level',
+  'k',
+  'adapt_type',
+  'n_pairs',
+  'mean_diff',
+  'ci_low',
+  'ci_high',
+  'p_holm',
+  'family_size',
+];
 
 export function renderPage(p: PageInput): string {
   const d = p.data;
@@ -240,15 +364,28 @@ export function renderPage(p: PageInput): string {
   if (d.comparisons.length > 0) {
     const types = TYPE_ORDER.filter((t) => d.comparisons.some((c) => c.adapt_type === t));
     sections.push(`<section id="comparisons"><h2>Paired comparisons</h2><p class="muted">A − B in points with the 95% paired bootstrap CI, and p_holm within its Holm family of m comparisons (bold: p_holm &lt; 0.05); one row per pair, one column per type. Follows the metric picker above; the chart shows one type at a time.</p>
-<p class="filters"><label>dataset <select id="c-dataset"><option value="">all</option>${[...new Set(d.comparisons.map((c) => String(c.dataset)))].sort().map((x) => `<option>${esc(x)}</option>`).join('')}</select></label>
+<p class="filters"><label>dataset <select id="c-dataset"><option value="">all</option>${[
+      ...new Set(d.comparisons.map((c) => String(c.dataset))),
+    ]
+      .sort()
+      .map((x) => `<option>${esc(x)}</option>`)
+      .join('')}</select></label>
 <label>chart type <select id="c-type">${types.map((t) => `<option${t === 'all' ? ' selected' : ''}>${esc(t)}</option>`).join('')}</select></label></p>
 <div id="comparison-table" class="scroll"></div>${chartBox('comparisons')}</section>`);
   }
   if (d.efficiency.length > 0) {
-    sections.push(`<section id="efficiency"><h2>Efficiency</h2><div class="scroll">${efficiencyTable(d)}</div><div class="scroll">${costPerCorrectTable(d)}</div>${has('latency') ? chartBox('latency') : ''}${has('tokens') ? chartBox('tokens') : '<p class="muted">No LLM tokens in this file: retrieval-only methods spend none.</p>'}</section>`);
+    sections.push(
+      `<section id="efficiency"><h2>Efficiency</h2><div class="scroll">${efficiencyTable(d)}</div><div class="scroll">${costPerCorrectTable(d)}</div>${has('latency') ? chartBox('latency') : ''}${has('tokens') ? chartBox('tokens') : '<p class="muted">No LLM tokens in this file: retrieval-only methods spend none.</p>'}</section>`,
+    );
   }
-  if (has('routes')) sections.push(`<section id="routing"><h2>Routing</h2><p class="muted">Share of questions each method sent to each strategy.</p>${chartBox('routes')}</section>`);
-  if (d.judgeText.length > 0) sections.push(`<section id="judges"><h2>Judge panel</h2><p class="muted">Agreement between judges, whether each comparison holds under every judge, and the leniency probes — as the terminal report prints them.</p>${d.judgeText.map((t) => `<pre>${esc(t)}</pre>`).join('')}</section>`);
+  if (has('routes'))
+    sections.push(
+      `<section id="routing"><h2>Routing</h2><p class="muted">Share of questions each method sent to each strategy.</p>${chartBox('routes')}</section>`,
+    );
+  if (d.judgeText.length > 0)
+    sections.push(
+      `<section id="judges"><h2>Judge panel</h2><p class="muted">Agreement between judges, whether each comparison holds under every judge, and the leniency probes — as the terminal report prints them.</p>${d.judgeText.map((t) => `<pre>${esc(t)}</pre>`).join('')}</section>`,
+    );
   sections.push(`<section id="drill"><h2>Questions</h2>
 <p class="filters"><label>dataset <select id="f-dataset"><option value="">all</option></select></label>
 <label>type <select id="f-type"><option value="">all</option></select></label>
@@ -260,12 +397,29 @@ export function renderPage(p: PageInput): string {
 <div class="scroll"><table class="grid"><thead><tr><th>dataset</th><th>question</th><th>type</th><th>native</th><th>text</th><th>hits</th></tr></thead><tbody id="drill-rows"></tbody></table></div>
 <p class="muted">hits = methods whose top-k retrieval contains an evidence session (recall_any at the file's largest session k).</p></section>`);
   sections.push(provenance(d));
-  const nav = [['experiment', 'Verdicts'], ['experiment-detail', 'Experiment charts'], ['scores', 'Scores'], ['comparisons', 'Comparisons'], ['efficiency', 'Efficiency'], ['routing', 'Routing'], ['judges', 'Judges'], ['drill', 'Questions'], ['provenance', 'Provenance']]
-    .filter(([id]) => sections.some((s) => s.includes(`<section id="${id}"`))).map(([id, t]) => `<a href="#${id}">${t}</a>`).join('');
+  const nav = [
+    ['experiment', 'Verdicts'],
+    ['experiment-detail', 'Experiment charts'],
+    ['scores', 'Scores'],
+    ['comparisons', 'Comparisons'],
+    ['efficiency', 'Efficiency'],
+    ['routing', 'Routing'],
+    ['judges', 'Judges'],
+    ['drill', 'Questions'],
+    ['provenance', 'Provenance'],
+  ]
+    .filter(([id]) => sections.some((s) => s.includes(`<section id="${id}"`)))
+    .map(([id, t]) => `<a href="#${id}">${t}</a>`)
+    .join('');
   // The page's data: the experiments' tables are already in the HTML and their charts in `charts`.
   // The comparisons with the columns the page reads (the file's have the test, bootstrap, resamples… as well).
   const comparisons = d.comparisons.map((c) => Object.fromEntries(COMPARISON_COLUMNS.map((k) => [k, c[k] ?? null])));
-  const payload = JSON.stringify({ data: { ...d, experiments: [], comparisons }, charts: p.charts, picked: p.picked, types: TYPE_COLUMNS }).replaceAll('<', '\\u003c');
+  const payload = JSON.stringify({
+    data: { ...d, experiments: [], comparisons },
+    charts: p.charts,
+    picked: p.picked,
+    types: TYPE_COLUMNS,
+  }).replaceAll('<', '\\u003c');
   const name = d.experiment ?? d.runs.map((r) => r.name).join(', ');
   const title = `AdaptMR report — ${name}`;
   const sub = `${d.file} · ${d.runs.length} run(s) · ${d.questions.length} questions · ${new Set(d.methods.map((m) => m.method)).size} method(s)`;

@@ -28,9 +28,15 @@ beforeAll(async () => {
     pages[name] = join(dir, `${name}.html`);
     await writeHtmlReport(file, pages[name]!);
   }
-  const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p));
+  const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+    (p): p is string => !!p && existsSync(p),
+  );
   if (!chromium) throw new Error('no Chromium found: apt-get install chromium (or set CHROMIUM_PATH)');
-  browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await puppeteer.launch({
+    executablePath: chromium,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
 }, 600_000);
 
 afterAll(async () => {
@@ -41,7 +47,9 @@ afterAll(async () => {
 async function open(html: string, width: number): Promise<{ page: Page; problems: string[] }> {
   const page = await browser.newPage();
   const problems: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
   page.on('pageerror', (e) => problems.push(`page error: ${String(e)}`));
   await page.setViewport({ width, height: 900 });
   await page.goto(`file://${html}`, { waitUntil: 'load' });
@@ -53,7 +61,9 @@ async function open(html: string, width: number): Promise<{ page: Page; problems
 async function verdictCounts(file: string): Promise<Record<string, number>> {
   const store = await openResultStore(file, { readOnly: true });
   try {
-    const rows = await store.query<{ experiment: string; n: number }>('SELECT experiment, count(*)::INTEGER AS n FROM verdicts GROUP BY experiment');
+    const rows = await store.query<{ experiment: string; n: number }>(
+      'SELECT experiment, count(*)::INTEGER AS n FROM verdicts GROUP BY experiment',
+    );
     return Object.fromEntries(rows.map((r) => [r.experiment, r.n]));
   } finally {
     await store.close();
@@ -71,10 +81,20 @@ describe('plan experiment pages in headless Chromium', () => {
       expect(await page.$$eval('#experiment tbody tr', (r) => r.length), name).toBe(total);
       for (const [experiment, n] of Object.entries(counts)) {
         seen.add(experiment);
-        expect(await page.$$eval(`#experiment .exp-verdicts[data-experiment="${experiment}"] tbody tr.verdict`, (r) => r.length), experiment).toBe(n);
+        expect(
+          await page.$$eval(
+            `#experiment .exp-verdicts[data-experiment="${experiment}"] tbody tr.verdict`,
+            (r) => r.length,
+          ),
+          experiment,
+        ).toBe(n);
       }
       // The experiment's own charts and the verdicts at a glance drew marks; nothing failed.
-      const charts = await page.$$eval('[data-chart]', (ns) => ns.map((n) => [n.getAttribute('data-chart'), n.querySelectorAll('svg path, svg line, svg rect').length] as const));
+      const charts = await page.$$eval('[data-chart]', (ns) =>
+        ns.map(
+          (n) => [n.getAttribute('data-chart'), n.querySelectorAll('svg path, svg line, svg rect').length] as const,
+        ),
+      );
       expect(charts.filter(([id]) => id?.startsWith('verdicts-')).length, name).toBe(Object.keys(counts).length);
       expect(charts.filter(([id]) => id?.startsWith('exp-')).length, name).toBeGreaterThan(0);
       for (const [id, marks] of charts) expect(marks, `${name} ${id}`).toBeGreaterThan(5);
@@ -82,13 +102,27 @@ describe('plan experiment pages in headless Chromium', () => {
       const order = await page.$$eval('main > section', (s) => s.map((x) => x.id));
       expect(order.slice(0, 2), name).toEqual(['experiment', 'experiment-detail']);
       // Each dataset at its own headline (LongMemEval sessions, LoCoMo turns), side by side in one table.
-      const metrics = await page.$$eval('#score-table tbody tr', (rows) => rows.map((r) => `${r.children[0]?.textContent} ${r.children[2]?.textContent}`));
-      expect(metrics.some((m) => /^longmemeval-oracle recall_any@\d+ \(session level\)/u.test(m)), name).toBe(true);
-      expect(metrics.some((m) => /^locomo recall_any@\d+ \(turn level\)/u.test(m)), name).toBe(true);
+      const metrics = await page.$$eval('#score-table tbody tr', (rows) =>
+        rows.map((r) => `${r.children[0]?.textContent} ${r.children[2]?.textContent}`),
+      );
+      expect(
+        metrics.some((m) => /^longmemeval-oracle recall_any@\d+ \(session level\)/u.test(m)),
+        name,
+      ).toBe(true);
+      expect(
+        metrics.some((m) => /^locomo recall_any@\d+ \(turn level\)/u.test(m)),
+        name,
+      ).toBe(true);
       await page.close();
       expect(problems, name).toEqual([]);
     }
-    expect([...seen].sort()).toEqual(['ablations', 'adaptmr-vs-baselines', 'efficiency', 'existing-systems', 'oracle-upper-bound']);
+    expect([...seen].sort()).toEqual([
+      'ablations',
+      'adaptmr-vs-baselines',
+      'efficiency',
+      'existing-systems',
+      'oracle-upper-bound',
+    ]);
   }, 300_000);
 
   for (const name of ['exp3', 'exp4'] as const) {
@@ -102,7 +136,9 @@ describe('plan experiment pages in headless Chromium', () => {
           const labels = await legendLabels(page, '#chart-scores');
           expect(labels).toContain('adaptmr-single-rules-with-a-long-descriptive-name');
           expect(labels).toContain('strategy-temporal-with-date-arithmetic');
-          const fills = await page.$$eval('#chart-scores svg .role-legend-symbol path', (ps) => ps.map((p) => (p.getAttribute('fill') ?? '').toUpperCase()));
+          const fills = await page.$$eval('#chart-scores svg .role-legend-symbol path', (ps) =>
+            ps.map((p) => (p.getAttribute('fill') ?? '').toUpperCase()),
+          );
           expect(fills).toContain(methodColor('unified-embedding').toUpperCase());
           expect(fills).toContain(methodColor('bm25').toUpperCase());
         } else {
@@ -110,7 +146,9 @@ describe('plan experiment pages in headless Chromium', () => {
           const text = await page.$eval('#experiment-detail', (n) => n.textContent ?? '');
           expect(text).toContain('w/o temporal strategy');
           expect(await page.$eval('#chart-verdicts-0', (n) => n.textContent ?? '')).toContain('w/o multi-hop strategy');
-          expect(await page.$eval('#comparison-table', (n) => n.textContent ?? '')).toMatch(/w\/o classifier − full system/u);
+          expect(await page.$eval('#comparison-table', (n) => n.textContent ?? '')).toMatch(
+            /w\/o classifier − full system/u,
+          );
         }
         await page.close();
         expect(problems).toEqual([]);

@@ -20,11 +20,18 @@ const data = join(dir, 'zh-memory.json');
 const file = join(dir, 'zh.duckdb');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const turn = (role: 'user' | 'assistant', content: string, hasAnswer = false) => ({ role, content, has_answer: hasAnswer });
+const turn = (role: 'user' | 'assistant', content: string, hasAnswer = false) => ({
+  role,
+  content,
+  has_answer: hasAnswer,
+});
 const long = '我们讨论了很多关于旅行的计划，'.repeat(30);
 const items = [
   {
-    question_id: 'zh-1', question_type: 'single-session-user', question: '我的猫叫什么名字？', answer: '小花',
+    question_id: 'zh-1',
+    question_type: 'single-session-user',
+    question: '我的猫叫什么名字？',
+    answer: '小花',
     question_date: '2023/05/28 (Sun) 19:47',
     haystack_session_ids: ['s-cat', 's-trip', 's-food'],
     haystack_dates: ['2023/05/20 (Sat) 10:00', '2023/05/21 (Sun) 11:30', '2023/05/22 (Mon) 12:45'],
@@ -36,7 +43,10 @@ const items = [
     answer_session_ids: ['s-cat'],
   },
   {
-    question_id: 'zh-2', question_type: 'single-session-user', question: '我去哪里旅行了？', answer: '杭州',
+    question_id: 'zh-2',
+    question_type: 'single-session-user',
+    question: '我去哪里旅行了？',
+    answer: '杭州',
     question_date: '2023/06/02 (Fri) 09:00',
     haystack_session_ids: ['t-1', 't-2'],
     haystack_dates: ['2023/05/30 (Tue) 08:00', '2023/05/31 (Wed) 08:00'],
@@ -60,7 +70,8 @@ async function load(): Promise<ReportData> {
 beforeAll(async () => {
   writeFileSync(data, JSON.stringify(items));
   const config = {
-    name: 'zh-units', seed: 1,
+    name: 'zh-units',
+    seed: 1,
     datasets: [{ format: 'longmemeval', path: data, name: 'zh-memory' }],
     methods: [
       { id: 'bm25-session', method: 'bm25', index: { granularity: 'session' }, k: 3 },
@@ -77,7 +88,10 @@ describe('drill-down unit text read back from the dataset', () => {
     expect(d.unitNotes).toEqual([]);
     const q1 = d.unitTexts['zh-memory\tzh-1']!;
     // The session unit: its date (the session's) and its turns, one a line, with the role.
-    expect(q1['s-cat']).toEqual(['2023-05-20T10:00:00Z', 'user: 我的猫叫小花，它很喜欢晒太阳。\nassistant: 小花这个名字真好听！']);
+    expect(q1['s-cat']).toEqual([
+      '2023-05-20T10:00:00Z',
+      'user: 我的猫叫小花，它很喜欢晒太阳。\nassistant: 小花这个名字真好听！',
+    ]);
     // A long unit is cut to the preview length, marked with an ellipsis, never split inside a character.
     const trip = q1['s-trip']![1];
     expect(Array.from(trip).length).toBeLessThanOrEqual(PREVIEW_CHARS);
@@ -100,7 +114,9 @@ describe('drill-down unit text read back from the dataset', () => {
     writeFileSync(data, original.replace('西湖很美', '西湖很大'));
     let d = await load();
     expect(d.unitTexts).toEqual({});
-    expect(d.unitNotes.join('\n')).toMatch(/zh-memory: unit text not shown — its files under .* differ from the ones the run read \(sha256\)/u);
+    expect(d.unitNotes.join('\n')).toMatch(
+      /zh-memory: unit text not shown — its files under .* differ from the ones the run read \(sha256\)/u,
+    );
     renameSync(data, `${data}.moved`);
     d = await load();
     expect(d.unitTexts).toEqual({});

@@ -32,10 +32,12 @@ export interface LoadedUnitTexts {
   notes: string[];
 }
 
-const StoredRun = z.object({
-  dataDir: z.string().optional(),
-  datasets: z.array(z.object({ name: z.string().optional(), path: z.string().optional() }).passthrough()),
-}).passthrough();
+const StoredRun = z
+  .object({
+    dataDir: z.string().optional(),
+    datasets: z.array(z.object({ name: z.string().optional(), path: z.string().optional() }).passthrough()),
+  })
+  .passthrough();
 
 const Hashes = z.record(z.string(), z.object({ files: z.array(z.object({ path: z.string(), sha256: z.string() })) }));
 
@@ -84,8 +86,14 @@ async function sameFiles(source: DatasetSource, stored: { path: string; sha256: 
  * Unit texts for the drill-down's questions: `wanted` maps `dataset\tquestion` to the unit ids listed for it.
  * `dataDir` as `adaptmr run` takes it (flag, then ADAPTMR_DATA_DIR, then the run's config, then the defaults).
  */
-export async function loadUnitTexts(store: ResultStore, wanted: ReadonlyMap<string, ReadonlySet<string>>, dataDir?: string): Promise<LoadedUnitTexts> {
-  const runs = await store.query<{ run_id: string; config_json: string; dataset_hashes: string | null }>('SELECT run_id, config_json, dataset_hashes FROM runs ORDER BY started_at');
+export async function loadUnitTexts(
+  store: ResultStore,
+  wanted: ReadonlyMap<string, ReadonlySet<string>>,
+  dataDir?: string,
+): Promise<LoadedUnitTexts> {
+  const runs = await store.query<{ run_id: string; config_json: string; dataset_hashes: string | null }>(
+    'SELECT run_id, config_json, dataset_hashes FROM runs ORDER BY started_at',
+  );
   const datasets = [...new Set([...wanted.keys()].map((k) => k.split('\t')[0]!))].sort();
   const units: UnitTexts = {};
   const notes: string[] = [];

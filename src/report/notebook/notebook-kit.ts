@@ -17,14 +17,27 @@ import { combos } from '../html/html-report.ts';
 import { HEADLINE, comboLabel, comboOf, comparisonPair, isHeadlineRow } from '../html/chart-specs.ts';
 import type { Comparison } from '../html/load-data.ts';
 
-export { comparisonsSpec, latencyVsScoreSpec, routesSpec, tokensByStageSpec, typeScoresSpec, verdictForestSpec, kKey, HEADLINE, hasTokens, comparisonPair } from '../html/chart-specs.ts';
+export {
+  comparisonsSpec,
+  latencyVsScoreSpec,
+  routesSpec,
+  tokensByStageSpec,
+  typeScoresSpec,
+  verdictForestSpec,
+  kKey,
+  HEADLINE,
+  hasTokens,
+  comparisonPair,
+} from '../html/chart-specs.ts';
 export { verdictGroups, experimentTitle } from '../html/page.ts';
 export { claimLabel, variationLabel } from '../claim-label.ts';
 export { markedLabel, UPPER_BOUND_MARK } from '../palette.ts';
 export type { ReportData, TypeScore, Comparison, Efficiency } from '../html/load-data.ts';
 
 /** A value Deno's Jupyter kernel displays as the given MIME bundle. */
-export interface Displayable { [key: symbol]: () => Record<string, string> }
+export interface Displayable {
+  [key: symbol]: () => Record<string, string>;
+}
 
 const DISPLAY = Symbol.for('Jupyter.display');
 
@@ -32,7 +45,9 @@ export function display(bundle: Record<string, string>): Displayable {
   return { [DISPLAY]: () => bundle };
 }
 
-interface DenoJupyter { display(obj: unknown, options?: { raw?: boolean }): Promise<void> }
+interface DenoJupyter {
+  display(obj: unknown, options?: { raw?: boolean }): Promise<void>;
+}
 
 /**
  * Sends outputs to the notebook as `display_data`, awaited. Cells use this rather than ending in an expression:
@@ -46,7 +61,7 @@ export async function show(...items: (Displayable | Promise<Displayable>)[]): Pr
   } catch {
     jupyter = undefined;
   }
-  if (!jupyter) throw new Error('show() runs inside a notebook on Deno\'s Jupyter kernel');
+  if (!jupyter) throw new Error("show() runs inside a notebook on Deno's Jupyter kernel");
   for (const item of items) {
     const d = await item;
     await jupyter.display(d[DISPLAY]!(), { raw: true });
@@ -77,7 +92,11 @@ export async function combine(...items: (Displayable | Promise<Displayable>)[]):
  * texts and the plan sections' tables, which the dashboards do not show.
  */
 export async function loadResults(path = readEnv('ADAPTMR_RESULTS')): Promise<ReportData> {
-  if (!path) throw new InputError('set ADAPTMR_RESULTS to a results .duckdb file (npm run notebooks -- <file> does)', 'ADAPTMR_RESULTS');
+  if (!path)
+    throw new InputError(
+      'set ADAPTMR_RESULTS to a results .duckdb file (npm run notebooks -- <file> does)',
+      'ADAPTMR_RESULTS',
+    );
   const store = await openResultStore(path, { readOnly: true });
   try {
     return await loadReportData(store, path, { unitTexts: false, experiments: false });
@@ -93,13 +112,24 @@ function readEnv(name: string): string | undefined {
 /** A chart as a PNG output (rendered by vega + resvg, like the CLI's charts). */
 export async function chart(spec: TopLevelSpec): Promise<Displayable> {
   const png = svgToPng(await specToSvg(spec));
-  return display({ 'image/png': png.toString('base64'), 'text/plain': `[chart: ${String(spec.title ?? 'vega-lite')}]` });
+  return display({
+    'image/png': png.toString('base64'),
+    'text/plain': `[chart: ${String(spec.title ?? 'vega-lite')}]`,
+  });
 }
 
-const esc = (s: unknown): string => String(s ?? '').replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+const esc = (s: unknown): string =>
+  String(s ?? '')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
 
 /** Rows as an HTML table (plain text fallback for consoles); `format` maps a column to its cell text. */
-export function table<T extends object>(rows: readonly T[], columns: (keyof T & string)[], format: Partial<Record<keyof T & string, (v: unknown) => string>> = {}): Displayable {
+export function table<T extends object>(
+  rows: readonly T[],
+  columns: (keyof T & string)[],
+  format: Partial<Record<keyof T & string, (v: unknown) => string>> = {},
+): Displayable {
   const cell = (r: T, c: keyof T & string): string => (format[c] ? format[c]!(r[c]) : String(r[c] ?? '—'));
   const head = `<tr>${columns.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>`;
   const body = rows.map((r) => `<tr>${columns.map((c) => `<td>${esc(cell(r, c))}</td>`).join('')}</tr>`).join('');
@@ -129,7 +159,10 @@ export function escapeMarkdown(text: string): string {
  * `<img src=x onerror=…>` in a results file is shown, not run. The plain-text form carries the values as they are.
  */
 export function note(strings: TemplateStringsArray, ...values: unknown[]): Displayable {
-  const markdown = strings.reduce((acc, s, i) => acc + s + (i < values.length ? escapeMarkdown(String(values[i])) : ''), '');
+  const markdown = strings.reduce(
+    (acc, s, i) => acc + s + (i < values.length ? escapeMarkdown(String(values[i])) : ''),
+    '',
+  );
   const text = strings.reduce((acc, s, i) => acc + s + (i < values.length ? String(values[i]) : ''), '');
   return display({ 'text/markdown': markdown, 'text/plain': text });
 }
@@ -138,18 +171,41 @@ export function note(strings: TemplateStringsArray, ...values: unknown[]): Displ
  * The stored verdicts (the `verdicts` table, as the terminal and HTML reports print them; none recomputed): those
  * whose claim starts with `filter` (a string), or that `filter` keeps; a note when none is left.
  */
-export function verdicts(data: ReportData, filter?: string | ((v: ReportData['verdicts'][number]) => boolean)): Displayable {
-  const keep = typeof filter === 'function' ? filter : (v: ReportData['verdicts'][number]) => filter === undefined || v.claim.startsWith(filter);
+export function verdicts(
+  data: ReportData,
+  filter?: string | ((v: ReportData['verdicts'][number]) => boolean),
+): Displayable {
+  const keep =
+    typeof filter === 'function'
+      ? filter
+      : (v: ReportData['verdicts'][number]) => filter === undefined || v.claim.startsWith(filter);
   const rows = data.verdicts.filter(keep);
-  if (rows.length === 0) return note`No verdicts in this file (plan experiments store them when their statistics are computed: \`adaptmr run\`, \`adaptmr report\`).`;
-  return table(rows.map((v) => ({
-    experiment: v.experiment, dataset: v.dataset, compared: claimLabel(v, data.methodMarks), claim: v.claim, type: v.adaptType, n: v.n,
-    estimate: verdictEstimate(v), 'p_holm (m)': holmText(v), MDE: mdeText(v), verdict: v.verdict, reason: v.reason,
-  })), ['experiment', 'dataset', 'compared', 'claim', 'type', 'n', 'estimate', 'p_holm (m)', 'MDE', 'verdict', 'reason']);
+  if (rows.length === 0)
+    return note`No verdicts in this file (plan experiments store them when their statistics are computed: \`adaptmr run\`, \`adaptmr report\`).`;
+  return table(
+    rows.map((v) => ({
+      experiment: v.experiment,
+      dataset: v.dataset,
+      compared: claimLabel(v, data.methodMarks),
+      claim: v.claim,
+      type: v.adaptType,
+      n: v.n,
+      estimate: verdictEstimate(v),
+      'p_holm (m)': holmText(v),
+      MDE: mdeText(v),
+      verdict: v.verdict,
+      reason: v.reason,
+    })),
+    ['experiment', 'dataset', 'compared', 'claim', 'type', 'n', 'estimate', 'p_holm (m)', 'MDE', 'verdict', 'reason'],
+  );
 }
 
-export const pct = (v: unknown): string => (typeof v === 'number' && Number.isFinite(v) ? `${(v * 100).toFixed(1)}%` : '—');
-export const fixed = (digits: number) => (v: unknown): string => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '—');
+export const pct = (v: unknown): string =>
+  typeof v === 'number' && Number.isFinite(v) ? `${(v * 100).toFixed(1)}%` : '—';
+export const fixed =
+  (digits: number) =>
+  (v: unknown): string =>
+    typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '—';
 
 /**
  * What the dashboards show: `headline` — each dataset at its own headline metric, level and k, side by side — when
@@ -166,7 +222,11 @@ export function pickLabel(data: Pick<ReportData, 'scores' | 'headlines'>, pick: 
 }
 
 /** Whether a score or comparison row is the picked cell (its dataset's headline under `headline`). */
-export function isPicked(data: Pick<ReportData, 'headlines'>, pick: string, r: { dataset: string; metric: string; level: string; k: number | null }): boolean {
+export function isPicked(
+  data: Pick<ReportData, 'headlines'>,
+  pick: string,
+  r: { dataset: string; metric: string; level: string; k: number | null },
+): boolean {
   return pick === HEADLINE ? isHeadlineRow(data.headlines, r) : comboOf(r) === pick;
 }
 
@@ -186,7 +246,12 @@ export function scoresTable(data: ReportData, pick: string): Displayable {
       return r ? `${pct(r.mean)}${r.ciLow === null ? '' : ` [${pct(r.ciLow)}, ${pct(r.ciHigh)}]`} (${r.n})` : '—';
     };
     const metric = `${comboLabel(first)}${first.level === 'session' && first.granularity === 'turn' ? ' — session of top turns' : ''}`;
-    return Object.fromEntries([['dataset', dataset], ['method', method], ['metric', metric], ...types.map((t) => [t, cell(t)])]) as Record<string, string>;
+    return Object.fromEntries([
+      ['dataset', dataset],
+      ['method', method],
+      ['metric', metric],
+      ...types.map((t) => [t, cell(t)]),
+    ]) as Record<string, string>;
   });
   return table(out, ['dataset', 'method', 'metric', ...types]);
 }
@@ -196,10 +261,17 @@ export function scoresTable(data: ReportData, pick: string): Displayable {
  * variations in words), the types as columns, A − B in points [95% CI] with p_holm (< 0.001 below) within its Holm
  * family of m. `keep` narrows the rows (the ablation notebook keeps the sweep's pairs).
  */
-export function comparisonTable(data: ReportData, pick: string, keep: (c: Comparison) => boolean = () => true): Displayable {
-  const rows = data.comparisons.filter((c) => keep(c) && isPicked(data, pick, c as { dataset: string; metric: string; level: string; k: number | null }));
+export function comparisonTable(
+  data: ReportData,
+  pick: string,
+  keep: (c: Comparison) => boolean = () => true,
+): Displayable {
+  const rows = data.comparisons.filter(
+    (c) => keep(c) && isPicked(data, pick, c as { dataset: string; metric: string; level: string; k: number | null }),
+  );
   const types = TYPE_ORDER.filter((t) => rows.some((r) => r.adapt_type === t));
-  const pts = (x: unknown): string => (typeof x === 'number' ? `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}` : '—');
+  const pts = (x: unknown): string =>
+    typeof x === 'number' ? `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}` : '—';
   const groups = [...new Set(rows.map((r) => `${String(r.dataset)}\t${comparisonPair(r, data)}`))];
   const out = groups.map((g) => {
     const [dataset = '', pair = ''] = g.split('\t');
@@ -210,7 +282,10 @@ export function comparisonTable(data: ReportData, pick: string, keep: (c: Compar
       const sig = typeof r.p_holm === 'number' && r.p_holm < 0.05 ? ' *' : '';
       return `${pts(r.mean_diff)} [${pts(r.ci_low)}, ${pts(r.ci_high)}] p_holm ${pValueText(r.p_holm as number)}${r.family_size ? ` (m ${String(r.family_size)})` : ''} n ${String(r.n_pairs)}${sig}`;
     };
-    return Object.fromEntries([['dataset', dataset], ['A − B', pair], ...types.map((t) => [t, cell(t)])]) as Record<string, string>;
+    return Object.fromEntries([['dataset', dataset], ['A − B', pair], ...types.map((t) => [t, cell(t)])]) as Record<
+      string,
+      string
+    >;
   });
   return table(out, ['dataset', 'A − B', ...types]);
 }

@@ -24,9 +24,15 @@ beforeAll(async () => {
 }, 180_000);
 
 function runNotebooks(...args: string[]): { status: number | null; out: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'notebooks.ts'), results, ...args], {
-    cwd: REPO_ROOT, encoding: 'utf8', timeout: 600_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'notebooks.ts'), results, ...args],
+    {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 600_000,
+    },
+  );
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -35,16 +41,35 @@ describe('notes from a results file', () => {
   // link and Chinese text: rendered by nbconvert itself, as the dashboards' HTML is.
   const hostile = '实验 <img src=x onerror=alert(1)> [click](javascript:alert(2)) *bold* <script>alert(3)</script>';
 
-  it('shows interpolated values as text in nbconvert\'s HTML: no tag, no link, no emphasis', () => {
-    const bundle = (note`**${hostile}** · ${2} run(s) · metric ${'recall_any'}` as unknown as Record<symbol, () => Record<string, string>>)[Symbol.for('Jupyter.display')]!();
+  it("shows interpolated values as text in nbconvert's HTML: no tag, no link, no emphasis", () => {
+    const bundle = (
+      note`**${hostile}** · ${2} run(s) · metric ${'recall_any'}` as unknown as Record<
+        symbol,
+        () => Record<string, string>
+      >
+    )[Symbol.for('Jupyter.display')]!();
     expect(bundle['text/plain']).toBe(`**${hostile}** · 2 run(s) · metric recall_any`);
     const nb = {
-      nbformat: 4, nbformat_minor: 5, metadata: {},
-      cells: [{ cell_type: 'code', id: 'n', metadata: {}, execution_count: 1, source: ['note'], outputs: [{ output_type: 'display_data', metadata: {}, data: bundle }] }],
+      nbformat: 4,
+      nbformat_minor: 5,
+      metadata: {},
+      cells: [
+        {
+          cell_type: 'code',
+          id: 'n',
+          metadata: {},
+          execution_count: 1,
+          source: ['note'],
+          outputs: [{ output_type: 'display_data', metadata: {}, data: bundle }],
+        },
+      ],
     };
     const file = join(dir, 'hostile-note.ipynb');
     writeFileSync(file, JSON.stringify(nb));
-    const r = spawnSync('jupyter-nbconvert', ['--to', 'html', '--stdout', file], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync('jupyter-nbconvert', ['--to', 'html', '--stdout', file], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(r.status, r.stderr).toBe(0);
     const body = r.stdout.slice(r.stdout.indexOf('jp-RenderedMarkdown'));
     expect(body).not.toMatch(/<img[^>]*onerror|<script>alert|href="javascript|<em>bold<\/em>/u);
@@ -66,12 +91,16 @@ describe('npm run notebooks', () => {
     const r = runNotebooks('--out', out);
     expect(r.out).not.toMatch(/FAILED/u);
     expect(r.status).toBe(0);
-    const notebooks = readdirSync(join(REPO_ROOT, 'notebooks')).filter((f) => f.endsWith('.ipynb')).sort();
+    const notebooks = readdirSync(join(REPO_ROOT, 'notebooks'))
+      .filter((f) => f.endsWith('.ipynb'))
+      .sort();
     expect(notebooks).toEqual(['ablation.ipynb', 'efficiency.ipynb', 'overview.ipynb']);
     for (const nb of notebooks) {
       const html = readFileSync(join(out, nb.replace('.ipynb', '.html')), 'utf8');
       expect(html.match(/<img src="data:image\/png;base64,/gu)?.length ?? 0, nb).toBeGreaterThanOrEqual(1);
-      expect(html, nb).not.toMatch(/output_error|jp-RenderedText[^>]*data-mime-type="application\/vnd.jupyter.stderr"/u);
+      expect(html, nb).not.toMatch(
+        /output_error|jp-RenderedText[^>]*data-mime-type="application\/vnd.jupyter.stderr"/u,
+      );
       expect(html, nb).toContain('<strong>sample</strong>'); // the run's name, printed by the second cell
       expect(html, nb).toContain('<table');
     }
@@ -82,7 +111,11 @@ describe('npm run notebooks', () => {
     mkdirSync(join(dir, 'plan'), { recursive: true });
     const plan = await makePlanResults(join(dir, 'plan'));
     const out = join(dir, 'plan-html');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'notebooks.ts'), plan.exp4, '--out', out], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 600_000 });
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'notebooks.ts'), plan.exp4, '--out', out],
+      { cwd: REPO_ROOT, encoding: 'utf8', timeout: 600_000 },
+    );
     expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
     const html = readFileSync(join(out, 'ablation.html'), 'utf8');
     // Both datasets, in the verdicts and in the sweep's comparisons, named as shown; the variations in words.
@@ -94,7 +127,9 @@ describe('npm run notebooks', () => {
     // Every chart of every notebook is drawn at a readable size: no strip (the old overview chart was 1,300 × 150).
     for (const nb of ['ablation', 'overview', 'efficiency']) {
       const page = readFileSync(join(out, `${nb}.html`), 'utf8');
-      const pngs = [...page.matchAll(/<img src="data:image\/png;base64,([^"]+)"/gu)].map((m) => Buffer.from(m[1]!, 'base64'));
+      const pngs = [...page.matchAll(/<img src="data:image\/png;base64,([^"]+)"/gu)].map((m) =>
+        Buffer.from(m[1]!, 'base64'),
+      );
       expect(pngs.length, nb).toBeGreaterThan(0);
       for (const png of pngs) {
         const [w, h] = [png.readUInt32BE(16), png.readUInt32BE(20)];
@@ -109,7 +144,14 @@ describe('npm run notebooks', () => {
     mkdirSync(broken);
     copyFileSync(join(REPO_ROOT, 'notebooks', 'deno.json'), join(broken, 'deno.json'));
     const nb = JSON.parse(readFileSync(join(REPO_ROOT, 'notebooks', 'overview.ipynb'), 'utf8')) as { cells: unknown[] };
-    const code = (id: string, line: string): unknown => ({ cell_type: 'code', id, metadata: {}, execution_count: null, outputs: [], source: [line] });
+    const code = (id: string, line: string): unknown => ({
+      cell_type: 'code',
+      id,
+      metadata: {},
+      execution_count: null,
+      outputs: [],
+      source: [line],
+    });
     nb.cells = [code('ok', '1 + 1'), code('boom', "throw new Error('deliberate failure');")];
     writeFileSync(join(broken, 'broken.ipynb'), JSON.stringify(nb));
     // A cell that displays nothing (and is not tagged no-output) is a failure too, not a silently empty dashboard.

@@ -27,10 +27,21 @@ import { sectionVerdicts } from './section-verdicts.ts';
  * within the row, coloured by type), the zero line under them; one panel per dataset, each at its own headline
  * (named under the dataset in the panel title), wrapped into rows on a narrow page (chart-fit.ts).
  */
-export function ablationChartSpec(cells: readonly (ComparisonCell & { variation: string })[], title: string, headline: (dataset: string) => string): TopLevelSpec {
+export function ablationChartSpec(
+  cells: readonly (ComparisonCell & { variation: string })[],
+  title: string,
+  headline: (dataset: string) => string,
+): TopLevelSpec {
   const values = cells.map((c) => ({
-    dataset: c.dataset, headline: headline(c.dataset), variation: variationLabel(c.variation), type: c.adaptType,
-    delta: c.meanDiff * 100, lo: c.ciLow * 100, hi: c.ciHigh * 100, n: c.nPairs, pHolm: pValueText(c.pHolm),
+    dataset: c.dataset,
+    headline: headline(c.dataset),
+    variation: variationLabel(c.variation),
+    type: c.adaptType,
+    delta: c.meanDiff * 100,
+    lo: c.ciLow * 100,
+    hi: c.ciHigh * 100,
+    n: c.nPairs,
+    pHolm: pValueText(c.pHolm),
     significant: c.pHolm < 0.05 ? 'p_holm < 0.05' : 'not significant',
   }));
   const labels = [...new Set(values.map((v) => v.variation))];
@@ -46,7 +57,12 @@ export function ablationChartSpec(cells: readonly (ComparisonCell & { variation:
     data: { values },
     // The panel title: the dataset, and on a second line its headline metric.
     transform: [{ calculate: "datum.dataset + '\\n' + datum.headline", as: 'panel' }],
-    facet: { field: 'panel', type: 'nominal', title: null, header: { labelExpr: "split(datum.label, '\\n')", labelFontSize: 12, labelFontWeight: 'bold' } },
+    facet: {
+      field: 'panel',
+      type: 'nominal',
+      title: null,
+      header: { labelExpr: "split(datum.label, '\\n')", labelFontSize: 12, labelFontWeight: 'bold' },
+    },
     columns: Math.min(2, datasets.length),
     spec: {
       width: 340,
@@ -55,13 +71,39 @@ export function ablationChartSpec(cells: readonly (ComparisonCell & { variation:
       encoding: { y, yOffset: { field: 'type', type: 'nominal', sort: types } },
       layer: [
         // Drawn first, so a dot exactly at 0 (no question changed) stays visible over it.
-        { mark: { type: 'rule', color: '#888', strokeDash: [3, 3] }, encoding: { x: { datum: 0, type: 'quantitative' }, y: null, yOffset: null } },
-        { mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { x: { field: 'lo', ...x }, x2: { field: 'hi' }, color: { field: 'type', type: 'nominal', title: 'AdaptMR type', scale: typeColorScale(types), legend: { orient: 'bottom', direction: 'horizontal' } } } },
+        {
+          mark: { type: 'rule', color: '#888', strokeDash: [3, 3] },
+          encoding: { x: { datum: 0, type: 'quantitative' }, y: null, yOffset: null },
+        },
+        {
+          mark: { type: 'rule', strokeWidth: 1.5 },
+          encoding: {
+            x: { field: 'lo', ...x },
+            x2: { field: 'hi' },
+            color: {
+              field: 'type',
+              type: 'nominal',
+              title: 'AdaptMR type',
+              scale: typeColorScale(types),
+              legend: { orient: 'bottom', direction: 'horizontal' },
+            },
+          },
+        },
         {
           mark: { type: 'point', filled: true, size: 45 },
           encoding: {
-            x: { field: 'delta', ...x }, color: { field: 'type', type: 'nominal' },
-            tooltip: [{ field: 'dataset' }, { field: 'variation' }, { field: 'type' }, { field: 'delta', title: 'delta (points)', format: '+.1f' }, { field: 'lo', title: 'CI low', format: '+.1f' }, { field: 'hi', title: 'CI high', format: '+.1f' }, { field: 'n', title: 'pairs' }, { field: 'pHolm', title: 'p_holm' }],
+            x: { field: 'delta', ...x },
+            color: { field: 'type', type: 'nominal' },
+            tooltip: [
+              { field: 'dataset' },
+              { field: 'variation' },
+              { field: 'type' },
+              { field: 'delta', title: 'delta (points)', format: '+.1f' },
+              { field: 'lo', title: 'CI low', format: '+.1f' },
+              { field: 'hi', title: 'CI high', format: '+.1f' },
+              { field: 'n', title: 'pairs' },
+              { field: 'pHolm', title: 'p_holm' },
+            ],
           },
         },
       ],
@@ -70,58 +112,123 @@ export function ablationChartSpec(cells: readonly (ComparisonCell & { variation:
   } as TopLevelSpec;
 }
 
-export async function ablationsSection(store: ResultStore, runs: readonly PlanRun[], chartsDir: string): Promise<PlanSection> {
+export async function ablationsSection(
+  store: ResultStore,
+  runs: readonly PlanRun[],
+  chartsDir: string,
+): Promise<PlanSection> {
   // The base is the run the variations name as their reference run (stats.referenceRun).
   const base = runs.find((r) => runs.some((o) => o.referenceRun === r.name)) ?? runs[0]!;
   const h = base.headlineOf;
   const title = `Experiment 4 — ablations vs full AdaptMR (${base.name}): ${runHeadlineTitle(base)}`;
   const variations = runs.filter((r) => r !== base);
-  const all = await headlineComparisons(store, variations.map((v) => v.runId), h, base.datasets);
-  const cells = variations.flatMap((v) => all.filter((c) => c.run === v.runId && c.methodA === c.methodB).map((c) => ({ ...c, variation: variationOf(v.name) })));
-  if (cells.length === 0) return { experiment: 'ablations', text: `${title}\nno comparisons yet (run every variation of the sweep into this file)`, charts: [] };
-  const table = new Table({ head: ['dataset', 'ablation', ...TYPE_COLUMNS], style: { head: [], border: [], compact: true } });
+  const all = await headlineComparisons(
+    store,
+    variations.map((v) => v.runId),
+    h,
+    base.datasets,
+  );
+  const cells = variations.flatMap((v) =>
+    all
+      .filter((c) => c.run === v.runId && c.methodA === c.methodB)
+      .map((c) => ({ ...c, variation: variationOf(v.name) })),
+  );
+  if (cells.length === 0)
+    return {
+      experiment: 'ablations',
+      text: `${title}\nno comparisons yet (run every variation of the sweep into this file)`,
+      charts: [],
+    };
+  const table = new Table({
+    head: ['dataset', 'ablation', ...TYPE_COLUMNS],
+    style: { head: [], border: [], compact: true },
+  });
   const datasets = [...new Set(cells.map((c) => c.dataset))];
   for (const dataset of datasets) {
     for (const v of [...new Set(cells.map((c) => c.variation))]) {
       const mine = cells.filter((c) => c.variation === v && c.dataset === dataset);
       if (mine.length === 0) continue;
-      table.push([dataset, v, ...TYPE_COLUMNS.map((t) => {
-        const c = mine.find((x) => x.adaptType === t);
-        return c ? formatComparison(c) : '—';
-      })]);
+      table.push([
+        dataset,
+        v,
+        ...TYPE_COLUMNS.map((t) => {
+          const c = mine.find((x) => x.adaptType === t);
+          return c ? formatComparison(c) : '—';
+        }),
+      ]);
     }
   }
   // How much each ablation touches: questions whose ranking differs from the full system's, per type.
   const input = await loadVerdictInput(store);
   const method = base.reference ?? base.methods[0]?.id ?? 'adaptmr';
-  const touched = new Table({ head: ['dataset', 'ablation', ...TYPE_COLUMNS], style: { head: [], border: [], compact: true } });
+  const touched = new Table({
+    head: ['dataset', 'ablation', ...TYPE_COLUMNS],
+    style: { head: [], border: [], compact: true },
+  });
   for (const dataset of datasets) {
     for (const v of variations) {
-      const changes = rankingChanges(input.retrievals, input.questions, { runId: v.runId, method }, { runId: base.runId, method }, dataset);
+      const changes = rankingChanges(
+        input.retrievals,
+        input.questions,
+        { runId: v.runId, method },
+        { runId: base.runId, method },
+        dataset,
+      );
       if (changes.length === 0) continue;
-      touched.push([dataset, variationOf(v.name), ...TYPE_COLUMNS.map((t) => {
-        const c = changes.find((x) => x.adaptType === t);
-        return c ? `${c.changed}/${c.total}` : '—';
-      })]);
+      touched.push([
+        dataset,
+        variationOf(v.name),
+        ...TYPE_COLUMNS.map((t) => {
+          const c = changes.find((x) => x.adaptType === t);
+          return c ? `${c.changed}/${c.total}` : '—';
+        }),
+      ]);
     }
   }
-  const routed = [base, ...variations].map((r) => ({ runId: r.runId, label: r === base ? `full (${base.name})` : variationOf(r.name), method }));
+  const routed = [base, ...variations].map((r) => ({
+    runId: r.runId,
+    label: r === base ? `full (${base.name})` : variationOf(r.name),
+    method,
+  }));
   const routing = routingTableData(input.retrievals, input.questions, routed, datasets);
   const head = `${title}  — cells: delta ablation − full [95% paired bootstrap CI] p_holm (Holm over the ${variations.length} ablations of each dataset × metric × type); * = significant after Holm`;
-  const touchedTitle = 'Questions whose ranking the ablation changed (vs the full system), per gold type: an ablation can only move a mean through these';
+  const touchedTitle =
+    'Questions whose ranking the ablation changed (vs the full system), per gold type: an ablation can only move a mean through these';
   const text = [
     head,
     table.toString(),
     `${touchedTitle}\n${touched.toString()}`,
     routing.map((t) => t.text).join('\n'),
-    await sectionVerdicts(store, base.experiment, 'Verdicts (a drop claimed for every ablation and type; the plan predicts one on the named type)'),
+    await sectionVerdicts(
+      store,
+      base.experiment,
+      'Verdicts (a drop claimed for every ablation and type; the plan predicts one on the named type)',
+    ),
   ].filter((x) => x !== '');
-  const charts = [await renderChart(ablationChartSpec(cells, title, (d) => headlineTitle(h(d))), join(chartsDir, 'exp4-ablations'))];
+  const charts = [
+    await renderChart(
+      ablationChartSpec(cells, title, (d) => headlineTitle(h(d))),
+      join(chartsDir, 'exp4-ablations'),
+    ),
+  ];
   // For the HTML report: the variation in words in the tables' second column.
-  const named = (t: ReturnType<typeof tableData>): ReturnType<typeof tableData> => ({ ...t, head: t.head.map((x) => (x === 'ablation' ? 'variation' : x)), rows: t.rows.map((r) => [r[0]!, variationLabel(r[1]!), ...r.slice(2)]) });
+  const named = (t: ReturnType<typeof tableData>): ReturnType<typeof tableData> => ({
+    ...t,
+    head: t.head.map((x) => (x === 'ablation' ? 'variation' : x)),
+    rows: t.rows.map((r) => [r[0]!, variationLabel(r[1]!), ...r.slice(2)]),
+  });
   return {
-    experiment: 'ablations', text: text.join('\n'), charts, title,
-    notes: [`delta = ablation − full system, in metric units [95% paired bootstrap CI], p_holm over the ${variations.length} ablations of each dataset × metric × type; * = significant after Holm`],
-    tables: [named(tableData('Delta per variation and type', table)), named(tableData(touchedTitle, touched)), ...routing.map(({ text: _t, ...t }) => t)],
+    experiment: 'ablations',
+    text: text.join('\n'),
+    charts,
+    title,
+    notes: [
+      `delta = ablation − full system, in metric units [95% paired bootstrap CI], p_holm over the ${variations.length} ablations of each dataset × metric × type; * = significant after Holm`,
+    ],
+    tables: [
+      named(tableData('Delta per variation and type', table)),
+      named(tableData(touchedTitle, touched)),
+      ...routing.map(({ text: _t, ...t }) => t),
+    ],
   };
 }

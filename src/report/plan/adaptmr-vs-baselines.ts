@@ -19,9 +19,18 @@ import { routingTableData } from './routing-table.ts';
 import type { PlanSection } from './section.ts';
 import { sectionVerdicts } from './section-verdicts.ts';
 
-export async function adaptmrVsBaselinesSection(store: ResultStore, run: PlanRun, chartsDir: string): Promise<PlanSection> {
+export async function adaptmrVsBaselinesSection(
+  store: ResultStore,
+  run: PlanRun,
+  chartsDir: string,
+): Promise<PlanSection> {
   const marks = await loadDegradedMarks(store);
-  const label = seriesLabeller(await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods WHERE run_id = $1`, [run.runId]), marks);
+  const label = seriesLabeller(
+    await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods WHERE run_id = $1`, [
+      run.runId,
+    ]),
+    marks,
+  );
   const rows = await typeMeansOfRuns(store, [run.runId], run.headlineOf, label);
   const title = `Experiment 3 — AdaptMR vs baselines: ${runHeadlineTitle(run)}, run ${run.name}`;
   const cmp = await headlineComparisons(store, [run.runId], run.headlineOf, run.datasets);
@@ -30,17 +39,45 @@ export async function adaptmrVsBaselinesSection(store: ResultStore, run: PlanRun
   if (table) text.push(table);
   // Stand-ins left out of every Holm family, with the reason the statistics step stored.
   const excluded = await store.query<{ method_a: string; dataset: string; family: string }>(
-    `SELECT DISTINCT method_a, dataset, family FROM comparisons WHERE run = $1 AND starts_with(family, 'excluded') ORDER BY ALL`, [run.runId]);
+    `SELECT DISTINCT method_a, dataset, family FROM comparisons WHERE run = $1 AND starts_with(family, 'excluded') ORDER BY ALL`,
+    [run.runId],
+  );
   if (excluded.length > 0) {
-    text.push(excluded.map((e) => `${markedMethod(marks, run.runId, e.method_a)} on ${e.dataset}: left out of every Holm family (${e.family.replace(/^excluded: /, '')}); its p_holm is n/a`).join('\n'));
+    text.push(
+      excluded
+        .map(
+          (e) =>
+            `${markedMethod(marks, run.runId, e.method_a)} on ${e.dataset}: left out of every Holm family (${e.family.replace(/^excluded: /, '')}); its p_holm is n/a`,
+        )
+        .join('\n'),
+    );
   }
   const input = await loadVerdictInput(store);
   const ctx = new ClaimContext(input);
-  const variants = adaptmrVariants(ctx, run.input).map((m) => ({ runId: run.runId, label: markedMethod(marks, run.runId, m.id), method: m.id }));
+  const variants = adaptmrVariants(ctx, run.input).map((m) => ({
+    runId: run.runId,
+    label: markedMethod(marks, run.runId, m.id),
+    method: m.id,
+  }));
   const routing = routingTableData(input.retrievals, input.questions, variants, run.datasets);
   if (routing.length > 0) text.push(routing.map((t) => t.text).join('\n'));
   const notes = excluded.length > 0 ? [text[text.length - (routing.length > 0 ? 2 : 1)]!] : [];
-  text.push(await sectionVerdicts(store, run.experiment, 'Verdicts (primary family per dataset × type: every AdaptMR variant vs unified and vs the strongest baseline; exploratory: the rest)'));
-  const charts = rows.some((r) => !r.na) ? [await renderChart(recallByTypeSpec(rows, { title }), join(chartsDir, 'exp3-adaptmr-vs-baselines'))] : [];
-  return { experiment: 'adaptmr-vs-baselines', text: text.join('\n\n'), charts, title, notes, tables: routing.map(({ text: _t, ...t }) => t) };
+  text.push(
+    await sectionVerdicts(
+      store,
+      run.experiment,
+      'Verdicts (primary family per dataset × type: every AdaptMR variant vs unified and vs the strongest baseline; exploratory: the rest)',
+    ),
+  );
+  const charts = rows.some((r) => !r.na)
+    ? [await renderChart(recallByTypeSpec(rows, { title }), join(chartsDir, 'exp3-adaptmr-vs-baselines'))]
+    : [];
+  return {
+    experiment: 'adaptmr-vs-baselines',
+    text: text.join('\n\n'),
+    charts,
+    title,
+    notes,
+    tables: routing.map(({ text: _t, ...t }) => t),
+  };
 }

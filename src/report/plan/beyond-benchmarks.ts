@@ -23,25 +23,45 @@ import { recallByTypeSpec } from '../recall-by-type-spec.ts';
 import { renderChart } from '../render-chart.ts';
 import { loadDegradedMarks, markedMethod, seriesLabeller, type SeriesKey } from '../series-label.ts';
 import { oracleTable } from './oracle-upper-bound.ts';
-import { headlineComparisons, headlineTitle, pct, runHeadlineTitle, typeMeansOfRuns, type Headline, type PlanRun } from './plan-runs.ts';
+import {
+  headlineComparisons,
+  headlineTitle,
+  pct,
+  runHeadlineTitle,
+  typeMeansOfRuns,
+  type Headline,
+  type PlanRun,
+} from './plan-runs.ts';
 import { meanCi, pctCi } from './question-means.ts';
 import { routingTables } from './routing-table.ts';
 import type { PlanSection } from './section.ts';
 import { sectionVerdicts } from './section-verdicts.ts';
 
 /** BEAM's abilities kept out of the headline: dataset × method rows, one column per ability, at the dataset's headline metric. */
-async function outsideTable(store: ResultStore, run: PlanRun, resamples: number, label: (k: SeriesKey) => string): Promise<string | null> {
+async function outsideTable(
+  store: ResultStore,
+  run: PlanRun,
+  resamples: number,
+  label: (k: SeriesKey) => string,
+): Promise<string | null> {
   const cells = new Map<string, string>();
   const rowKeys: string[] = [];
   const abilities = new Set<string>();
   for (const dataset of run.datasets) {
     const h: Headline = run.headlineOf(dataset);
-    const rows = await store.query<{ method: string; granularity: string; native_type: string; question_id: string; value: number }>(
+    const rows = await store.query<{
+      method: string;
+      granularity: string;
+      native_type: string;
+      question_id: string;
+      value: number;
+    }>(
       `SELECT s.method, s.granularity, q.native_type, s.question_id, s.value FROM scores s
        JOIN questions q ON q.run_id = s.run_id AND q.dataset = s.dataset AND q.question_id = s.question_id
        WHERE s.run_id = $1 AND s.dataset = $2 AND q.adapt_type = 'outside' AND s.metric = $3 AND s.level = $4 AND s.k IS NOT DISTINCT FROM $5
        ORDER BY s.method, q.native_type, s.question_id`,
-      [run.runId, dataset, h.metric, h.level, h.k]);
+      [run.runId, dataset, h.metric, h.level, h.k],
+    );
     const groups = new Map<string, typeof rows>();
     for (const r of rows) {
       const key = `${dataset}\t${label({ run_id: run.runId, method: r.method, granularity: r.granularity })}\t${r.native_type}`;
@@ -52,13 +72,24 @@ async function outsideTable(store: ResultStore, run: PlanRun, resamples: number,
       abilities.add(ability);
       const rowKey = `${dataset}\t${series}`;
       if (!rowKeys.includes(rowKey)) rowKeys.push(rowKey);
-      cells.set(`${rowKey}\t${ability}`, pctCi(meanCi(list.map((r) => ({ questionId: r.question_id, value: r.value })), run.seed, resamples, `outside\t${key}`)));
+      cells.set(
+        `${rowKey}\t${ability}`,
+        pctCi(
+          meanCi(
+            list.map((r) => ({ questionId: r.question_id, value: r.value })),
+            run.seed,
+            resamples,
+            `outside\t${key}`,
+          ),
+        ),
+      );
     }
   }
   if (rowKeys.length === 0) return null;
   const cols = [...abilities].sort();
   const table = new Table({ head: ['dataset', 'method', ...cols], style: { head: [], border: [], compact: true } });
-  for (const rowKey of rowKeys) table.push([...rowKey.split('\t'), ...cols.map((a) => cells.get(`${rowKey}\t${a}`) ?? '—')]);
+  for (const rowKey of rowKeys)
+    table.push([...rowKey.split('\t'), ...cols.map((a) => cells.get(`${rowKey}\t${a}`) ?? '—')]);
   return [
     'Outside the per-type headline: BEAM abilities that fit none of the five types (a new task judged for compliance, or a summary), in no per-type or overall mean above; each dataset at its headline metric, mean [95% CI] (n)',
     table.toString(),
@@ -66,15 +97,25 @@ async function outsideTable(store: ResultStore, run: PlanRun, resamples: number,
 }
 
 /** The Chinese dataset's per-type means next to the English dataset's, per method, both at one metric. */
-function languagesTable(rows: Awaited<ReturnType<typeof typeMeansOfRuns>>, zh: string, en: string, h: Headline): string | null {
+function languagesTable(
+  rows: Awaited<ReturnType<typeof typeMeansOfRuns>>,
+  zh: string,
+  en: string,
+  h: Headline,
+): string | null {
   const zhRows = rows.filter((r) => r.dataset === zh);
   const enRows = rows.filter((r) => r.dataset === en);
   if (zhRows.length === 0 || enRows.length === 0) return null;
   const types = typeColumns(zhRows.map((r) => r.adaptType)).filter((t) => zhRows.some((r) => r.adaptType === t));
-  const table = new Table({ head: ['method', ...types.flatMap((t) => [`${t} zh`, `${t} en`])], style: { head: [], border: [], compact: true } });
+  const table = new Table({
+    head: ['method', ...types.flatMap((t) => [`${t} zh`, `${t} en`])],
+    style: { head: [], border: [], compact: true },
+  });
   const cell = (list: typeof rows, series: string, t: string): string => {
     const r = list.find((x) => x.series === series && x.adaptType === t);
-    return r ? `${pct(r.mean)}${r.ciLow !== undefined && r.ciHigh !== undefined ? ` [${pct(r.ciLow)}, ${pct(r.ciHigh)}]` : ''} (${r.n})` : '—';
+    return r
+      ? `${pct(r.mean)}${r.ciLow !== undefined && r.ciHigh !== undefined ? ` [${pct(r.ciLow)}, ${pct(r.ciHigh)}]` : ''} (${r.n})`
+      : '—';
   };
   for (const series of [...new Set(zhRows.map((r) => r.series))]) {
     table.push([series, ...types.flatMap((t) => [cell(zhRows, series, t), cell(enRows, series, t)])]);
@@ -86,9 +127,19 @@ function languagesTable(rows: Awaited<ReturnType<typeof typeMeansOfRuns>>, zh: s
   ].join('\n');
 }
 
-export async function beyondBenchmarksSection(store: ResultStore, run: PlanRun, chartsDir: string, resamples: number): Promise<PlanSection> {
+export async function beyondBenchmarksSection(
+  store: ResultStore,
+  run: PlanRun,
+  chartsDir: string,
+  resamples: number,
+): Promise<PlanSection> {
   const marks = await loadDegradedMarks(store);
-  const label = seriesLabeller(await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods WHERE run_id = $1`, [run.runId]), marks);
+  const label = seriesLabeller(
+    await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods WHERE run_id = $1`, [
+      run.runId,
+    ]),
+    marks,
+  );
   const rows = await typeMeansOfRuns(store, [run.runId], run.headlineOf, label);
   const title = `Beyond LongMemEval and LoCoMo — ${runHeadlineTitle(run)}, run ${run.name}`;
   const text: string[] = [perTypeTable(rows, title)];
@@ -96,22 +147,32 @@ export async function beyondBenchmarksSection(store: ResultStore, run: PlanRun, 
   if (outside) text.push(outside);
 
   const cmp = await headlineComparisons(store, [run.runId], run.headlineOf, run.datasets);
-  const table = comparisonsTable(cmp, `Paired comparisons vs ${run.reference} (${runHeadlineTitle(run)}; Holm within the declared families: primary = AdaptMR variants per dataset × type, exploratory = the rest)`, label);
+  const table = comparisonsTable(
+    cmp,
+    `Paired comparisons vs ${run.reference} (${runHeadlineTitle(run)}; Holm within the declared families: primary = AdaptMR variants per dataset × type, exploratory = the rest)`,
+    label,
+  );
   if (table) text.push(table);
   const input = await loadVerdictInput(store);
   const ctx = new ClaimContext(input);
-  const variants = adaptmrVariants(ctx, run.input).map((m) => ({ runId: run.runId, label: markedMethod(marks, run.runId, m.id), method: m.id }));
+  const variants = adaptmrVariants(ctx, run.input).map((m) => ({
+    runId: run.runId,
+    label: markedMethod(marks, run.runId, m.id),
+    method: m.id,
+  }));
   const routing = routingTables(input.retrievals, input.questions, variants, run.datasets);
   if (routing) text.push(routing);
 
   const analyses = oracleAnalyses(ctx, run.input);
   if (run.reference && analyses.length > 0) {
     const split = run.plan.split ?? 0.5;
-    text.push([
-      `Oracle strategy (plan experiment 2: per type the best of ${run.methods.filter((m) => m.method === 'strategy').length} strategies chosen on a ${split} selection split, seed ${run.seed}, tie rule: the type's own strategy, else the first by id; reported on the other questions) vs ${run.reference}, ` +
-        `the best single strategy on the selection half (${analyses.map((a) => `${a.dataset}: ${a.bestSingle.id}`).join('; ')}) and the per-question ceiling (the true upper bound)`,
-      oracleTable(analyses, run.reference).toString(),
-    ].join('\n'));
+    text.push(
+      [
+        `Oracle strategy (plan experiment 2: per type the best of ${run.methods.filter((m) => m.method === 'strategy').length} strategies chosen on a ${split} selection split, seed ${run.seed}, tie rule: the type's own strategy, else the first by id; reported on the other questions) vs ${run.reference}, ` +
+          `the best single strategy on the selection half (${analyses.map((a) => `${a.dataset}: ${a.bestSingle.id}`).join('; ')}) and the per-question ceiling (the true upper bound)`,
+        oracleTable(analyses, run.reference).toString(),
+      ].join('\n'),
+    );
   }
   const langs = run.plan.languages;
   if (langs) {
@@ -120,8 +181,14 @@ export async function beyondBenchmarksSection(store: ResultStore, run: PlanRun, 
     const lt = languagesTable(await typeMeansOfRuns(store, [run.runId], h, label), langs.zh, langs.en, h);
     if (lt) text.push(lt);
   }
-  text.push(await sectionVerdicts(store, run.experiment,
-    'Verdicts — experiment 3 (adaptmr-vs-unified, adaptmr-vs-strongest: primary family per dataset × type; adaptmr-over-bm25 / -over-hybrid: exploratory) and experiment 2 (oracle-vs-unified, oracle-vs-best-single, premise-single-strategy: one family per dataset × type); a type outside the five enters "all" only'));
-  const charts = rows.length > 0 ? [await renderChart(recallByTypeSpec(rows, { title }), join(chartsDir, 'beyond-lme-locomo'))] : [];
+  text.push(
+    await sectionVerdicts(
+      store,
+      run.experiment,
+      'Verdicts — experiment 3 (adaptmr-vs-unified, adaptmr-vs-strongest: primary family per dataset × type; adaptmr-over-bm25 / -over-hybrid: exploratory) and experiment 2 (oracle-vs-unified, oracle-vs-best-single, premise-single-strategy: one family per dataset × type); a type outside the five enters "all" only',
+    ),
+  );
+  const charts =
+    rows.length > 0 ? [await renderChart(recallByTypeSpec(rows, { title }), join(chartsDir, 'beyond-lme-locomo'))] : [];
   return { experiment: 'beyond-benchmarks', text: text.join('\n\n'), charts };
 }

@@ -12,7 +12,12 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ResultStore } from '../../store/index.ts';
 import { renderChart, type ChartFiles } from '../render-chart.ts';
 import { CHART_CONFIG, colorScale } from '../palette.ts';
-import { efficiencyOf, type CallRow, type MethodEfficiency, type QuestionTiming } from '../../eval/verdicts/efficiency.ts';
+import {
+  efficiencyOf,
+  type CallRow,
+  type MethodEfficiency,
+  type QuestionTiming,
+} from '../../eval/verdicts/efficiency.ts';
 import { OVERHEAD_BASE_MIN_MS } from '../../eval/verdicts/index.ts';
 import { loadDegradedMarks, markedMethod } from '../series-label.ts';
 import { sectionVerdicts } from './section-verdicts.ts';
@@ -31,7 +36,10 @@ function stageMs(notes: string | null): Record<string, number> {
 const ms = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '—');
 const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
 const fmtMap = (m: Record<string, number>, f: (x: number) => string): string =>
-  Object.entries(m).sort().map(([k, v]) => `${k} ${f(v)}`).join(', ') || '—';
+  Object.entries(m)
+    .sort()
+    .map(([k, v]) => `${k} ${f(v)}`)
+    .join(', ') || '—';
 
 /** One dataset's efficiency and headline means (series label → mean with CI). */
 interface DatasetEfficiency {
@@ -41,68 +49,213 @@ interface DatasetEfficiency {
 }
 
 /** The section's charts, one column per dataset (each facet title names the dataset's headline). */
-function charts(per: readonly DatasetEfficiency[], title: string, facetTitle: (dataset: string) => string, label: (method: string) => string): TopLevelSpec[] {
-  const points = per.flatMap((d) => d.eff.filter((e) => d.means.has(e.method)).map((e) => ({ dataset: facetTitle(d.dataset), method: label(e.method), latency: e.meanMs, ...d.means.get(e.method)! })));
-  const stages = per.flatMap((d) => d.eff.flatMap((e) => Object.entries(e.stageMeanMs).map(([stage, v]) => ({ dataset: d.dataset, method: label(e.method), stage, ms: v }))));
-  const tokens = per.flatMap((d) => d.eff.flatMap((e) => Object.entries(e.tokensPerQuestion).map(([stage, v]) => ({ dataset: d.dataset, method: label(e.method), stage, tokens: v }))));
+function charts(
+  per: readonly DatasetEfficiency[],
+  title: string,
+  facetTitle: (dataset: string) => string,
+  label: (method: string) => string,
+): TopLevelSpec[] {
+  const points = per.flatMap((d) =>
+    d.eff
+      .filter((e) => d.means.has(e.method))
+      .map((e) => ({
+        dataset: facetTitle(d.dataset),
+        method: label(e.method),
+        latency: e.meanMs,
+        ...d.means.get(e.method)!,
+      })),
+  );
+  const stages = per.flatMap((d) =>
+    d.eff.flatMap((e) =>
+      Object.entries(e.stageMeanMs).map(([stage, v]) => ({
+        dataset: d.dataset,
+        method: label(e.method),
+        stage,
+        ms: v,
+      })),
+    ),
+  );
+  const tokens = per.flatMap((d) =>
+    d.eff.flatMap((e) =>
+      Object.entries(e.tokensPerQuestion).map(([stage, v]) => ({
+        dataset: d.dataset,
+        method: label(e.method),
+        stage,
+        tokens: v,
+      })),
+    ),
+  );
   const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config: CHART_CONFIG };
   const methodColors = colorScale(points.map((p) => p.method));
   const column = { field: 'dataset', type: 'nominal' as const, title: null };
   const specs: TopLevelSpec[] = [
     {
-      ...base, title: `${title}: operating points`, data: { values: points },
+      ...base,
+      title: `${title}: operating points`,
+      data: { values: points },
       facet: { column },
       // Latency and the headline differ in scale between datasets.
       resolve: { scale: { x: 'independent', y: 'independent' } },
       spec: {
-        width: 300, height: 240,
-        encoding: { x: { field: 'latency', type: 'quantitative', title: 'mean latency per question (ms)', scale: { zero: false }, axis: { tickCount: 5 } }, color: { field: 'method', type: 'nominal', title: 'method', scale: methodColors, legend: { orient: 'bottom', columns: 3 } } },
+        width: 300,
+        height: 240,
+        encoding: {
+          x: {
+            field: 'latency',
+            type: 'quantitative',
+            title: 'mean latency per question (ms)',
+            scale: { zero: false },
+            axis: { tickCount: 5 },
+          },
+          color: {
+            field: 'method',
+            type: 'nominal',
+            title: 'method',
+            scale: methodColors,
+            legend: { orient: 'bottom', columns: 3 },
+          },
+        },
         layer: [
-          { mark: { type: 'rule' }, encoding: { y: { field: 'lo', type: 'quantitative', title: 'mean (95% CI)', axis: { format: '.0%' }, scale: { zero: false } }, y2: { field: 'hi' } } },
-          { mark: { type: 'point', filled: true, size: 70, tooltip: true }, encoding: { y: { field: 'mean', type: 'quantitative' } } },
+          {
+            mark: { type: 'rule' },
+            encoding: {
+              y: {
+                field: 'lo',
+                type: 'quantitative',
+                title: 'mean (95% CI)',
+                axis: { format: '.0%' },
+                scale: { zero: false },
+              },
+              y2: { field: 'hi' },
+            },
+          },
+          {
+            mark: { type: 'point', filled: true, size: 70, tooltip: true },
+            encoding: { y: { field: 'mean', type: 'quantitative' } },
+          },
         ],
       },
     },
     {
-      ...base, title: `${title}: time per stage`, data: { values: stages }, width: { step: 24 }, height: 220,
+      ...base,
+      title: `${title}: time per stage`,
+      data: { values: stages },
+      width: { step: 24 },
+      height: 220,
       mark: { type: 'bar', tooltip: true },
-      encoding: { column, x: { field: 'method', type: 'nominal', axis: { labelAngle: -30 } }, y: { field: 'ms', type: 'quantitative', title: 'mean ms per question', stack: 'zero' }, color: { field: 'stage', type: 'nominal' } },
+      encoding: {
+        column,
+        x: { field: 'method', type: 'nominal', axis: { labelAngle: -30 } },
+        y: { field: 'ms', type: 'quantitative', title: 'mean ms per question', stack: 'zero' },
+        color: { field: 'stage', type: 'nominal' },
+      },
     },
   ];
   // Only when some stage spent tokens: a retrieval-only run would draw an empty chart with one tick at 0.
   if (tokens.some((t) => t.tokens > 0)) {
     specs.push({
-      ...base, title: `${title}: tokens per stage`, data: { values: tokens }, width: { step: 24 }, height: 220,
+      ...base,
+      title: `${title}: tokens per stage`,
+      data: { values: tokens },
+      width: { step: 24 },
+      height: 220,
       mark: { type: 'bar', tooltip: true },
-      encoding: { column, x: { field: 'method', type: 'nominal', axis: { labelAngle: -30 } }, y: { field: 'tokens', type: 'quantitative', title: 'tokens per question', stack: 'zero' }, color: { field: 'stage', type: 'nominal' } },
+      encoding: {
+        column,
+        x: { field: 'method', type: 'nominal', axis: { labelAngle: -30 } },
+        y: { field: 'tokens', type: 'quantitative', title: 'tokens per question', stack: 'zero' },
+        color: { field: 'stage', type: 'nominal' },
+      },
     });
   }
   return specs;
 }
 
-export async function efficiencySection(store: ResultStore, run: PlanRun, chartsDir: string, resamples: number): Promise<PlanSection> {
+export async function efficiencySection(
+  store: ResultStore,
+  run: PlanRun,
+  chartsDir: string,
+  resamples: number,
+): Promise<PlanSection> {
   const title = `Experiment 5 — efficiency, run ${run.name}`;
-  const rows = await store.query<{ dataset: string; method: string; question_id: string; latency_ms: number; route: string | null; notes: string | null; error: string | null }>(
-    `SELECT dataset, method, question_id, latency_ms, route, notes, error FROM retrievals WHERE run_id = $1`, [run.runId]);
-  const calls = await store.query<{ dataset: string; method: string; question_id: string; stage: string; prompt_tokens: number; completion_tokens: number; latency_ms: number }>(
-    `SELECT dataset, method, question_id, stage, prompt_tokens, completion_tokens, latency_ms FROM llm_calls WHERE run_id = $1`, [run.runId]);
+  const rows = await store.query<{
+    dataset: string;
+    method: string;
+    question_id: string;
+    latency_ms: number;
+    route: string | null;
+    notes: string | null;
+    error: string | null;
+  }>(`SELECT dataset, method, question_id, latency_ms, route, notes, error FROM retrievals WHERE run_id = $1`, [
+    run.runId,
+  ]);
+  const calls = await store.query<{
+    dataset: string;
+    method: string;
+    question_id: string;
+    stage: string;
+    prompt_tokens: number;
+    completion_tokens: number;
+    latency_ms: number;
+  }>(
+    `SELECT dataset, method, question_id, stage, prompt_tokens, completion_tokens, latency_ms FROM llm_calls WHERE run_id = $1`,
+    [run.runId],
+  );
   // Labelled by method id alone: one run, so within a dataset the id is unique (granularity may differ by dataset).
   const marks = await loadDegradedMarks(store);
-  const allMeans = (await typeMeansOfRuns(store, [run.runId], run.headlineOf, (k) => k.method)).filter((r) => r.adaptType === 'all' && !r.na);
+  const allMeans = (await typeMeansOfRuns(store, [run.runId], run.headlineOf, (k) => k.method)).filter(
+    (r) => r.adaptType === 'all' && !r.na,
+  );
   const datasets = run.datasets.length > 0 ? run.datasets : [...new Set(rows.map((r) => r.dataset))];
   // Per dataset: latencies differ with the haystack (LongMemEval sessions vs LoCoMo turns), so they are never pooled.
   const per: DatasetEfficiency[] = datasets.map((dataset) => {
-    const timings: QuestionTiming[] = rows.filter((r) => r.dataset === dataset)
-      .map((r) => ({ method: r.method, questionId: r.question_id, latencyMs: r.latency_ms, stageMs: stageMs(r.notes), route: r.route, error: r.error !== null }));
-    const callRows: CallRow[] = calls.filter((c) => c.dataset === dataset)
-      .map((c) => ({ method: c.method, questionId: c.question_id, stage: c.stage, promptTokens: c.prompt_tokens, completionTokens: c.completion_tokens, latencyMs: c.latency_ms }));
-    const means = new Map(allMeans.filter((r) => r.dataset === dataset).map((r) => [r.series, { mean: r.mean, ...(r.ciLow !== undefined ? { lo: r.ciLow, hi: r.ciHigh } : {}) }]));
+    const timings: QuestionTiming[] = rows
+      .filter((r) => r.dataset === dataset)
+      .map((r) => ({
+        method: r.method,
+        questionId: r.question_id,
+        latencyMs: r.latency_ms,
+        stageMs: stageMs(r.notes),
+        route: r.route,
+        error: r.error !== null,
+      }));
+    const callRows: CallRow[] = calls
+      .filter((c) => c.dataset === dataset)
+      .map((c) => ({
+        method: c.method,
+        questionId: c.question_id,
+        stage: c.stage,
+        promptTokens: c.prompt_tokens,
+        completionTokens: c.completion_tokens,
+        latencyMs: c.latency_ms,
+      }));
+    const means = new Map(
+      allMeans
+        .filter((r) => r.dataset === dataset)
+        .map((r) => [r.series, { mean: r.mean, ...(r.ciLow !== undefined ? { lo: r.ciLow, hi: r.ciHigh } : {}) }]),
+    );
     return { dataset, eff: efficiencyOf(timings, callRows, run.reference, { resamples, seed: run.seed }), means };
   });
-  const [warm] = await store.query<{ value: string }>(`SELECT value FROM checkpoints WHERE run_id = $1 AND method = '(run)' AND key = 'warmup'`, [run.runId]);
+  const [warm] = await store.query<{ value: string }>(
+    `SELECT value FROM checkpoints WHERE run_id = $1 AND method = '(run)' AND key = 'warmup'`,
+    [run.runId],
+  );
   const warmupMs = warm ? (JSON.parse(warm.value) as { warmupMs?: number }).warmupMs : undefined;
   const table = new Table({
-    head: ['dataset', 'method', 'n', 'mean ms', 'p50 ms', 'p95 ms', `added ms / q vs ${run.reference} (median, p95)`, `ratio [95% CI]`, 'ms per stage', 'calls / q by stage', 'tokens / q', 'routes'],
+    head: [
+      'dataset',
+      'method',
+      'n',
+      'mean ms',
+      'p50 ms',
+      'p95 ms',
+      `added ms / q vs ${run.reference} (median, p95)`,
+      `ratio [95% CI]`,
+      'ms per stage',
+      'calls / q by stage',
+      'tokens / q',
+      'routes',
+    ],
     style: { head: [], border: [], compact: true },
   });
   for (const { dataset, eff } of per) {
@@ -110,10 +263,30 @@ export async function efficiencySection(store: ResultStore, run: PlanRun, charts
     const ref = eff.find((e) => e.method === run.reference);
     const ratioShown = ref !== undefined && ref.p50Ms >= OVERHEAD_BASE_MIN_MS;
     for (const e of eff) {
-      table.push([dataset, markedMethod(marks, run.runId, e.method), e.n, ms(e.meanMs), ms(e.p50Ms), ms(e.p95Ms),
-        e.addedMs ? `${signed(e.addedMs.median)}, ${signed(e.addedMs.p95)}` : e.method === run.reference ? '(reference)' : '—',
-        e.method === run.reference ? '1 (reference)' : !ratioShown ? `n/a, base < ${OVERHEAD_BASE_MIN_MS} ms` : e.overhead ? `${e.overhead.estimate.toFixed(2)}× [${e.overhead.low.toFixed(2)}, ${e.overhead.high.toFixed(2)}]` : '—',
-        fmtMap(e.stageMeanMs, ms), fmtMap(e.callsPerQuestion, (x) => x.toFixed(2)), fmtMap(e.tokensPerQuestion, (x) => x.toFixed(0)), fmtMap(e.routeShare, pct)]);
+      table.push([
+        dataset,
+        markedMethod(marks, run.runId, e.method),
+        e.n,
+        ms(e.meanMs),
+        ms(e.p50Ms),
+        ms(e.p95Ms),
+        e.addedMs
+          ? `${signed(e.addedMs.median)}, ${signed(e.addedMs.p95)}`
+          : e.method === run.reference
+            ? '(reference)'
+            : '—',
+        e.method === run.reference
+          ? '1 (reference)'
+          : !ratioShown
+            ? `n/a, base < ${OVERHEAD_BASE_MIN_MS} ms`
+            : e.overhead
+              ? `${e.overhead.estimate.toFixed(2)}× [${e.overhead.low.toFixed(2)}, ${e.overhead.high.toFixed(2)}]`
+              : '—',
+        fmtMap(e.stageMeanMs, ms),
+        fmtMap(e.callsPerQuestion, (x) => x.toFixed(2)),
+        fmtMap(e.tokensPerQuestion, (x) => x.toFixed(0)),
+        fmtMap(e.routeShare, pct),
+      ]);
     }
   }
   const text = [
@@ -122,13 +295,26 @@ export async function efficiencySection(store: ResultStore, run: PlanRun, charts
     `warm-up (methods created and models loaded, embedder vectors loaded, question catalogue read), once per run: ${warmupMs === undefined ? 'not recorded (older run)' : `${(warmupMs / 1000).toFixed(1)} s`}`,
     `timing: each question timed ${run.input.timingRepeats}× (timingRepeats), the median kept; without an llm: block only retrieval is timed — the plan's 30% is end to end, reader included`,
     `headline for the operating points: ${runHeadlineTitle(run)}`,
-    await sectionVerdicts(store, run.experiment, 'Verdicts, plan prediction "AdaptMR overhead < 30%" (reached = ratio CI below 1.3; judged only with ≥ 3 timing repeats and a reference of ≥ 1 ms per question)'),
+    await sectionVerdicts(
+      store,
+      run.experiment,
+      'Verdicts, plan prediction "AdaptMR overhead < 30%" (reached = ratio CI below 1.3; judged only with ≥ 3 timing repeats and a reference of ≥ 1 ms per question)',
+    ),
   ];
   const files: ChartFiles[] = [];
   const names = ['exp5-efficiency', 'exp5-efficiency-stages', 'exp5-efficiency-tokens'];
-  for (const [i, spec] of charts(per, title, (d) => `${d}: ${headlineTitle(run.headlineOf(d))}`, (m) => markedMethod(marks, run.runId, m)).entries()) files.push(await renderChart(spec, join(chartsDir, names[i]!)));
+  for (const [i, spec] of charts(
+    per,
+    title,
+    (d) => `${d}: ${headlineTitle(run.headlineOf(d))}`,
+    (m) => markedMethod(marks, run.runId, m),
+  ).entries())
+    files.push(await renderChart(spec, join(chartsDir, names[i]!)));
   return {
-    experiment: 'efficiency', text: text.join('\n'), charts: files, title,
+    experiment: 'efficiency',
+    text: text.join('\n'),
+    charts: files,
+    title,
     notes: [text[0]!.slice(title.length + 4), ...text.slice(2, 5)],
     tables: [tableData('Latency, added milliseconds and overhead ratio per method', table)],
   };

@@ -15,7 +15,11 @@ import { runHeadlineTitle, typeMeansOfRuns, type PlanRun } from './plan-runs.ts'
 import type { PlanSection } from './section.ts';
 import { sectionVerdicts } from './section-verdicts.ts';
 
-export async function existingSystemsSection(store: ResultStore, run: PlanRun, chartsDir: string): Promise<PlanSection> {
+export async function existingSystemsSection(
+  store: ResultStore,
+  run: PlanRun,
+  chartsDir: string,
+): Promise<PlanSection> {
   // One run: a method id names one series; its units may differ by dataset (the headline title says which), so the
   // label leaves granularity out and each method keeps one colour across the dataset facets.
   const marks = await loadDegradedMarks(store);
@@ -25,10 +29,20 @@ export async function existingSystemsSection(store: ResultStore, run: PlanRun, c
   const text = [perTypeTable(rows, title)];
   const ran = new Set(run.methods.map((m) => m.method));
   const missing = (run.plan.systems ?? []).filter((s) => !ran.has(s));
-  text.push(missing.length > 0
-    ? `plan systems missing from this run: ${missing.join(', ')} (not in the harness yet, or not listed under methods:)`
-    : 'every plan system declared in plan.systems ran');
-  text.push(await sectionVerdicts(store, run.experiment, 'Verdicts, plan prediction "factual high (~70–80%), temporal and update low (~30–50%)" (factual − weak type)'));
-  const charts = rows.some((r) => !r.na) ? [await renderChart(recallByTypeSpec(rows, { title }), join(chartsDir, 'exp1-existing-systems'))] : [];
+  text.push(
+    missing.length > 0
+      ? `plan systems missing from this run: ${missing.join(', ')} (not in the harness yet, or not listed under methods:)`
+      : 'every plan system declared in plan.systems ran',
+  );
+  text.push(
+    await sectionVerdicts(
+      store,
+      run.experiment,
+      'Verdicts, plan prediction "factual high (~70–80%), temporal and update low (~30–50%)" (factual − weak type)',
+    ),
+  );
+  const charts = rows.some((r) => !r.na)
+    ? [await renderChart(recallByTypeSpec(rows, { title }), join(chartsDir, 'exp1-existing-systems'))]
+    : [];
   return { experiment: 'existing-systems', text: text.join('\n'), charts, title, notes: [text[1]!] };
 }

@@ -18,15 +18,25 @@ import { headlineTitle, pct, points, runHeadlineTitle, type PlanRun } from './pl
 import { tableData, type PlanSection } from './section.ts';
 import { sectionVerdicts } from './section-verdicts.ts';
 
-const ci = (i: { estimate: number; low: number; high: number }): string => `${pct(i.estimate)} [${pct(i.low)}, ${pct(i.high)}]`;
+const ci = (i: { estimate: number; low: number; high: number }): string =>
+  `${pct(i.estimate)} [${pct(i.low)}, ${pct(i.high)}]`;
 
 /** One row of panels per dataset (bars; gap with the target line), each dataset at its own headline. */
-function chartSpec(analyses: readonly OracleAnalysis[], reference: string, target: number, title: string, subtitle: (dataset: string) => string): TopLevelSpec {
+function chartSpec(
+  analyses: readonly OracleAnalysis[],
+  reference: string,
+  target: number,
+  title: string,
+  subtitle: (dataset: string) => string,
+): TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: wrapTitle(title),
     config: CHART_CONFIG,
-    vconcat: analyses.map((a) => ({ title: subtitle(a.dataset), ...datasetPanels(a, reference, target, colorsOf(analyses, reference)) })),
+    vconcat: analyses.map((a) => ({
+      title: subtitle(a.dataset),
+      ...datasetPanels(a, reference, target, colorsOf(analyses, reference)),
+    })),
   };
 }
 
@@ -49,31 +59,108 @@ const CEILING = 'per-question ceiling (upper bound)';
 /** Kelly's buff: no committed experiment 2 method has it. */
 const CEILING_COLOR = '#C2B280';
 
-function datasetPanels(a: OracleAnalysis, reference: string, target: number, colors: { domain: string[]; range: string[] }): { hconcat: Panels } {
+function datasetPanels(
+  a: OracleAnalysis,
+  reference: string,
+  target: number,
+  colors: { domain: string[]; range: string[] },
+): { hconcat: Panels } {
   const best = `best single (${a.bestSingle.id})`;
   const bars = a.rows.flatMap((r) => [
-    { type: r.adaptType, series: ORACLE, mean: r.oracle.estimate, lo: r.oracle.low, hi: r.oracle.high, upperBound: true },
-    { type: r.adaptType, series: best, mean: r.bestSingle.estimate, lo: r.bestSingle.low, hi: r.bestSingle.high, upperBound: false },
-    { type: r.adaptType, series: CEILING, mean: r.ceiling.estimate, lo: r.ceiling.low, hi: r.ceiling.high, upperBound: true },
-    { type: r.adaptType, series: reference, mean: r.reference.estimate, lo: r.reference.low, hi: r.reference.high, upperBound: false },
+    {
+      type: r.adaptType,
+      series: ORACLE,
+      mean: r.oracle.estimate,
+      lo: r.oracle.low,
+      hi: r.oracle.high,
+      upperBound: true,
+    },
+    {
+      type: r.adaptType,
+      series: best,
+      mean: r.bestSingle.estimate,
+      lo: r.bestSingle.low,
+      hi: r.bestSingle.high,
+      upperBound: false,
+    },
+    {
+      type: r.adaptType,
+      series: CEILING,
+      mean: r.ceiling.estimate,
+      lo: r.ceiling.low,
+      hi: r.ceiling.high,
+      upperBound: true,
+    },
+    {
+      type: r.adaptType,
+      series: reference,
+      mean: r.reference.estimate,
+      lo: r.reference.low,
+      hi: r.reference.high,
+      upperBound: false,
+    },
   ]);
-  const gaps = a.rows.map((r) => ({ type: r.adaptType, gap: r.vsReference.result.meanDiff * 100, lo: r.vsReference.result.ciLow * 100, hi: r.vsReference.result.ciHigh * 100, target }));
-  const x = { field: 'type', type: 'nominal' as const, sort: [...TYPE_COLUMNS], title: 'AdaptMR type', axis: { labelAngle: -30 } };
+  const gaps = a.rows.map((r) => ({
+    type: r.adaptType,
+    gap: r.vsReference.result.meanDiff * 100,
+    lo: r.vsReference.result.ciLow * 100,
+    hi: r.vsReference.result.ciHigh * 100,
+    target,
+  }));
+  const x = {
+    field: 'type',
+    type: 'nominal' as const,
+    sort: [...TYPE_COLUMNS],
+    title: 'AdaptMR type',
+    axis: { labelAngle: -30 },
+  };
   return {
     hconcat: [
       {
-        data: { values: bars }, width: { step: 18 }, height: 260,
+        data: { values: bars },
+        width: { step: 18 },
+        height: 260,
         encoding: { x, xOffset: { field: 'series', type: 'nominal' } },
         layer: [
-          { mark: { type: 'bar', tooltip: true }, encoding: { y: { field: 'mean', type: 'quantitative', title: 'mean (report half)', axis: { format: '.0%' }, scale: { domain: [0, 1] } }, color: { field: 'series', type: 'nominal', title: null, scale: colors, legend: { orient: 'bottom', columns: 2 } }, ...upperBoundEncoding() } },
-          { mark: { type: 'rule', color: 'black' }, encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
+          {
+            mark: { type: 'bar', tooltip: true },
+            encoding: {
+              y: {
+                field: 'mean',
+                type: 'quantitative',
+                title: 'mean (report half)',
+                axis: { format: '.0%' },
+                scale: { domain: [0, 1] },
+              },
+              color: {
+                field: 'series',
+                type: 'nominal',
+                title: null,
+                scale: colors,
+                legend: { orient: 'bottom', columns: 2 },
+              },
+              ...upperBoundEncoding(),
+            },
+          },
+          {
+            mark: { type: 'rule', color: 'black' },
+            encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } },
+          },
         ],
       },
       {
-        data: { values: gaps }, width: { step: 44 }, height: 260,
+        data: { values: gaps },
+        width: { step: 44 },
+        height: 260,
         // x only on the gap layers: the target and zero lines span the whole width.
         layer: [
-          { mark: { type: 'point', filled: true, size: 60, tooltip: true }, encoding: { x, y: { field: 'gap', type: 'quantitative', title: [`gap oracle − ${reference}`, '(points, 95% CI)'] } } },
+          {
+            mark: { type: 'point', filled: true, size: 60, tooltip: true },
+            encoding: {
+              x,
+              y: { field: 'gap', type: 'quantitative', title: [`gap oracle − ${reference}`, '(points, 95% CI)'] },
+            },
+          },
           { mark: { type: 'rule' }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
           { mark: { type: 'rule', strokeDash: [4, 4], color: 'firebrick' }, encoding: { y: { datum: target } } },
           { mark: { type: 'rule', color: 'gray' }, encoding: { y: { datum: 0 } } },
@@ -86,15 +173,40 @@ function datasetPanels(a: OracleAnalysis, reference: string, target: number, col
 /** Per dataset and type: the strategy chosen (tie rule), n, oracle, reference, best single, ceiling, and the gap (also the beyond-benchmarks section's). */
 /** The oracle's table (cli-table3: `.toString()` for the terminal, `tableData` for the HTML page). */
 export function oracleTable(analyses: readonly OracleAnalysis[], reference: string): Table.Table {
-  const table = new Table({ head: ['dataset', 'type', 'strategy chosen (tie rule)', 'n', 'oracle [95% CI]', `${reference}`, 'best single', 'ceiling', 'oracle − unified [95% CI] p'], style: { head: [], border: [], compact: true } });
+  const table = new Table({
+    head: [
+      'dataset',
+      'type',
+      'strategy chosen (tie rule)',
+      'n',
+      'oracle [95% CI]',
+      `${reference}`,
+      'best single',
+      'ceiling',
+      'oracle − unified [95% CI] p',
+    ],
+    style: { head: [], border: [], compact: true },
+  });
   for (const a of analyses) {
     const choice = new Map(a.choices.map((c) => [c.adaptType, c]));
     for (const r of a.rows) {
       const c = choice.get(r.adaptType);
-      const chosen = r.adaptType === 'all' ? '(per type)' : `${c!.chosen}${c!.tied.length > 1 ? ` (${c!.rule === 'own' ? 'own, ' : ''}tied ×${c!.tied.length})` : ''}`;
+      const chosen =
+        r.adaptType === 'all'
+          ? '(per type)'
+          : `${c!.chosen}${c!.tied.length > 1 ? ` (${c!.rule === 'own' ? 'own, ' : ''}tied ×${c!.tied.length})` : ''}`;
       const g = r.vsReference.result;
-      table.push([a.dataset, r.adaptType, chosen, r.n, ci(r.oracle), ci(r.reference), ci(r.bestSingle), ci(r.ceiling),
-        `${points(g.meanDiff)} [${points(g.ciLow)}, ${points(g.ciHigh)}] p ${g.pValue < 0.001 ? '< 0.001' : g.pValue.toFixed(3)}`]);
+      table.push([
+        a.dataset,
+        r.adaptType,
+        chosen,
+        r.n,
+        ci(r.oracle),
+        ci(r.reference),
+        ci(r.bestSingle),
+        ci(r.ceiling),
+        `${points(g.meanDiff)} [${points(g.ciLow)}, ${points(g.ciHigh)}] p ${g.pValue < 0.001 ? '< 0.001' : g.pValue.toFixed(3)}`,
+      ]);
     }
   }
   return table;
@@ -105,7 +217,11 @@ export async function oracleSection(store: ResultStore, run: PlanRun, chartsDir:
   const title = `Experiment 2 — oracle strategy vs ${reference}, the best single strategy and the per-question ceiling: ${runHeadlineTitle(run)}, run ${run.name}`;
   const analyses = oracleAnalyses(new ClaimContext(await loadVerdictInput(store)), run.input);
   if (!reference || analyses.length === 0) {
-    return { experiment: 'oracle-upper-bound', text: `${title}\nneeds a reference method and at least two strategies\n${await sectionVerdicts(store, run.experiment)}`, charts: [] };
+    return {
+      experiment: 'oracle-upper-bound',
+      text: `${title}\nneeds a reference method and at least two strategies\n${await sectionVerdicts(store, run.experiment)}`,
+      charts: [],
+    };
   }
   const split = run.plan.split ?? 0.5;
   const target = run.plan.gapTarget ?? 10;
@@ -114,15 +230,30 @@ export async function oracleSection(store: ResultStore, run: PlanRun, chartsDir:
     `${title}\nchosen on a ${split} selection split (seed ${run.seed}; tie rule: the type's own strategy when tied, else the first by id), reported on the other questions; ` +
       `best single = the one strategy best on the whole selection half (${analyses.map((a) => `${a.dataset}: ${a.bestSingle.id}${a.bestSingle.tied.length > 1 ? `, tied with ${a.bestSingle.tied.length - 1}` : ''}`).join('; ')}); ` +
       'ceiling = every question served by whichever strategy scores best on it (the true upper bound); ' +
-      [...new Set(analyses.map((a) => `${a.dataset}: ${a.rows[0]?.vsReference.result.test}, ${a.rows[0]?.vsReference.bootstrap}s resampled`))].join('; '),
+      [
+        ...new Set(
+          analyses.map(
+            (a) =>
+              `${a.dataset}: ${a.rows[0]?.vsReference.result.test}, ${a.rows[0]?.vsReference.bootstrap}s resampled`,
+          ),
+        ),
+      ].join('; '),
     table.toString(),
     await sectionVerdicts(store, run.experiment),
   ];
   const chartTitle = `Experiment 2: oracle (gold type), best single strategy, per-question ceiling and ${reference}; dashed = plan's ${target}-point gap`;
   const spec = chartSpec(analyses, reference, target, chartTitle, (d) => `${d}: ${headlineTitle(run.headlineOf(d))}`);
   return {
-    experiment: 'oracle-upper-bound', text: text.join('\n'), charts: [await renderChart(spec, join(chartsDir, 'exp2-oracle-upper-bound'))],
-    title, notes: [text[0]!.slice(title.length + 1)],
-    tables: [tableData('Strategy chosen per type (selection half) and, on the report half, the oracle, the reference, the best single strategy and the per-question ceiling', table)],
+    experiment: 'oracle-upper-bound',
+    text: text.join('\n'),
+    charts: [await renderChart(spec, join(chartsDir, 'exp2-oracle-upper-bound'))],
+    title,
+    notes: [text[0]!.slice(title.length + 1)],
+    tables: [
+      tableData(
+        'Strategy chosen per type (selection half) and, on the report half, the oracle, the reference, the best single strategy and the per-question ceiling',
+        table,
+      ),
+    ],
   };
 }

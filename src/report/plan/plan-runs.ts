@@ -39,19 +39,27 @@ export interface PlanRun {
   input: PlanRunInput;
 }
 
-const StoredConfig = z.object({
-  name: z.string(),
-  description: z.string().optional(),
-  stats: z.object({ reference: z.string().optional() }).passthrough().optional(),
-}).passthrough();
+const StoredConfig = z
+  .object({
+    name: z.string(),
+    description: z.string().optional(),
+    stats: z.object({ reference: z.string().optional() }).passthrough().optional(),
+  })
+  .passthrough();
 
 export async function loadPlanRuns(store: ResultStore): Promise<PlanRun[]> {
   const inputs = await loadPlanRunInputs(store);
   const experimentOf = experimentNames(inputs);
-  const configs = new Map((await store.query<{ run_id: string; config_json: string }>(`SELECT run_id, config_json FROM runs`)).map((r) => [r.run_id, r.config_json]));
+  const configs = new Map(
+    (await store.query<{ run_id: string; config_json: string }>(`SELECT run_id, config_json FROM runs`)).map((r) => [
+      r.run_id,
+      r.config_json,
+    ]),
+  );
   // Datasets in the order the run wrote them (its config order).
   const datasetRows = await store.query<{ run_id: string; dataset: string }>(
-    `SELECT run_id, dataset FROM questions GROUP BY run_id, dataset ORDER BY run_id, min(rowid)`);
+    `SELECT run_id, dataset FROM questions GROUP BY run_id, dataset ORDER BY run_id, min(rowid)`,
+  );
   const verdicts = await readVerdicts(store);
   const out: PlanRun[] = [];
   for (const run of inputs) {
@@ -61,11 +69,18 @@ export async function loadPlanRuns(store: ResultStore): Promise<PlanRun[]> {
     const headlineOf = (dataset: string): Headline => {
       const declared = declaredHeadline(run.plan, dataset, run.qa);
       if (declared) return declared;
-      const v = verdicts.find((x) => x.experiment === experiment && x.dataset === dataset && x.metric !== null && x.claim !== 'overhead');
+      const v = verdicts.find(
+        (x) => x.experiment === experiment && x.dataset === dataset && x.metric !== null && x.claim !== 'overhead',
+      );
       return v ? { metric: v.metric!, level: v.level!, k: v.k } : { metric: 'recall_any', level: 'session', k: 10 };
     };
     out.push({
-      runId: run.runId, name: run.name, description: c.description ?? null, seed: run.seed, plan: run.plan, experiment,
+      runId: run.runId,
+      name: run.name,
+      description: c.description ?? null,
+      seed: run.seed,
+      plan: run.plan,
+      experiment,
       datasets: datasetRows.filter((d) => d.run_id === run.runId).map((d) => d.dataset),
       headlineOf,
       methods: run.methods.map((m) => ({ id: m.id, method: m.method })),
@@ -88,13 +103,21 @@ export function runHeadlineTitle(run: Pick<PlanRun, 'datasets' | 'headlineOf'>):
 }
 
 /** Whether a row of some dataset carries that dataset's headline metric. */
-export function isHeadline(headlineOf: (dataset: string) => Headline, r: { dataset: string; metric: string; level: string; k: number | null }): boolean {
+export function isHeadline(
+  headlineOf: (dataset: string) => Headline,
+  r: { dataset: string; metric: string; level: string; k: number | null },
+): boolean {
   const h = headlineOf(r.dataset);
   return r.metric === h.metric && r.level === h.level && (r.k ?? null) === h.k;
 }
 
 /** The headline comparisons of a run: each dataset's at its own headline (src/report/comparison-cells.ts). */
-export async function headlineComparisons(store: ResultStore, runIds: readonly string[], headlineOf: (dataset: string) => Headline, datasets: readonly string[]): Promise<ComparisonCell[]> {
+export async function headlineComparisons(
+  store: ResultStore,
+  runIds: readonly string[],
+  headlineOf: (dataset: string) => Headline,
+  datasets: readonly string[],
+): Promise<ComparisonCell[]> {
   const out: ComparisonCell[] = [];
   const seen = new Set<string>();
   for (const d of datasets) {
@@ -102,7 +125,11 @@ export async function headlineComparisons(store: ResultStore, runIds: readonly s
     const key = headlineTitle(h);
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(...(await loadComparisons(store, h)).filter((c) => runIds.includes(c.run) && headlineTitle(headlineOf(c.dataset)) === key));
+    out.push(
+      ...(await loadComparisons(store, h)).filter(
+        (c) => runIds.includes(c.run) && headlineTitle(headlineOf(c.dataset)) === key,
+      ),
+    );
   }
   return out.sort((a, b) => (a.dataset < b.dataset ? -1 : a.dataset > b.dataset ? 1 : 0));
 }
@@ -111,21 +138,49 @@ export async function headlineComparisons(store: ResultStore, runIds: readonly s
  * Per-type means with CIs of some runs (rows of scores_by_type with native_type = 'all'), each dataset at its own
  * headline metric (`h` a function of the dataset) or all at one.
  */
-export async function typeMeansOfRuns(store: ResultStore, runIds: readonly string[], h: Headline | ((dataset: string) => Headline), label?: (k: SeriesKey) => string): Promise<TypeMeanRow[]> {
+export async function typeMeansOfRuns(
+  store: ResultStore,
+  runIds: readonly string[],
+  h: Headline | ((dataset: string) => Headline),
+  label?: (k: SeriesKey) => string,
+): Promise<TypeMeanRow[]> {
   if (runIds.length === 0) return [];
   const headlineOf = typeof h === 'function' ? h : () => h;
-  const rows = await store.query<SeriesKey & { dataset: string; metric: string; level: string; k: number | null; adapt_type: string; n: number; mean: number; ci_low: number | null; ci_high: number | null }>(
-    `SELECT run_id, dataset, method, granularity, metric, level, k, adapt_type, n, mean, ci_low, ci_high FROM scores_by_type
-     WHERE native_type = 'all' ORDER BY dataset, run_id, method, adapt_type`)
+  const rows = await store
+    .query<
+      SeriesKey & {
+        dataset: string;
+        metric: string;
+        level: string;
+        k: number | null;
+        adapt_type: string;
+        n: number;
+        mean: number;
+        ci_low: number | null;
+        ci_high: number | null;
+      }
+    >(
+      `SELECT run_id, dataset, method, granularity, metric, level, k, adapt_type, n, mean, ci_low, ci_high FROM scores_by_type
+     WHERE native_type = 'all' ORDER BY dataset, run_id, method, adapt_type`,
+    )
     .then((all) => all.filter((r) => runIds.includes(r.run_id) && isHeadline(headlineOf, r)));
   const lab = label ?? seriesLabeller(rows);
   // Methods without retrieval metrics (no ids, no ranking) are "n/a" rows, whatever scores an older file holds.
   const na = await unrankedRows(store, lab, runIds);
   const naKeys = new Set(na.map((r) => `${r.dataset}\t${r.series}`));
-  return [...rows.map((r) => ({
-    dataset: r.dataset, series: lab(r), adaptType: r.adapt_type, n: r.n, mean: r.mean,
-    ...(r.ci_low !== null && r.ci_high !== null ? { ciLow: r.ci_low, ciHigh: r.ci_high } : {}),
-  })).filter((r) => !naKeys.has(`${r.dataset}\t${r.series}`)), ...na];
+  return [
+    ...rows
+      .map((r) => ({
+        dataset: r.dataset,
+        series: lab(r),
+        adaptType: r.adapt_type,
+        n: r.n,
+        mean: r.mean,
+        ...(r.ci_low !== null && r.ci_high !== null ? { ciLow: r.ci_low, ciHigh: r.ci_high } : {}),
+      }))
+      .filter((r) => !naKeys.has(`${r.dataset}\t${r.series}`)),
+    ...na,
+  ];
 }
 
 export const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;

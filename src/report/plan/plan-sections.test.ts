@@ -35,21 +35,53 @@ const common = {
 const level = { 'longmemeval-oracle': 'session', locomo: 'turn' };
 const idx = { granularity: 'session' };
 const unified = { id: 'unified-embedding', method: 'unified-embedding', index: idx, k: 10 };
-const adaptmr = { id: 'adaptmr', method: 'adaptmr', index: idx, k: 10, options: { classifier: { name: 'rules' }, router: { kind: 'single' } } };
-const strategy = (name: string) => ({ id: `strategy-${name}`, method: 'strategy', index: idx, k: 10, options: { name } });
+const adaptmr = {
+  id: 'adaptmr',
+  method: 'adaptmr',
+  index: idx,
+  k: 10,
+  options: { classifier: { name: 'rules' }, router: { kind: 'single' } },
+};
+const strategy = (name: string) => ({
+  id: `strategy-${name}`,
+  method: 'strategy',
+  index: idx,
+  k: 10,
+  options: { name },
+});
 
 let out: ReportOutput;
 beforeAll(async () => {
   const configs = [
-    { ...common, name: 'e1', methods: [unified, { id: 'bm25', method: 'bm25', index: idx, k: 10 }], plan: { experiment: 'existing-systems', level, systems: ['bm25', 'unified-embedding', 'mem0'] } },
-    { ...common, name: 'e2', methods: [unified, strategy('factual'), strategy('temporal')], plan: { experiment: 'oracle-upper-bound', level, gapTarget: 10 } },
+    {
+      ...common,
+      name: 'e1',
+      methods: [unified, { id: 'bm25', method: 'bm25', index: idx, k: 10 }],
+      plan: { experiment: 'existing-systems', level, systems: ['bm25', 'unified-embedding', 'mem0'] },
+    },
+    {
+      ...common,
+      name: 'e2',
+      methods: [unified, strategy('factual'), strategy('temporal')],
+      plan: { experiment: 'oracle-upper-bound', level, gapTarget: 10 },
+    },
     { ...common, name: 'e3', methods: [unified, adaptmr], plan: { experiment: 'adaptmr-vs-baselines', level } },
     { ...common, name: 'e5', methods: [unified, adaptmr], plan: { experiment: 'efficiency', level } },
   ].map((c) => loadedFromValue(c, c.name));
   const sweep = expandSweep({
-    path: 'sweep', name: 'e4',
-    base: { ...common, name: 'e4', methods: [adaptmr], stats: { ...common.stats, reference: 'adaptmr', referenceRun: 'e4.full' }, plan: { experiment: 'ablations', level } },
-    variations: [{ id: 'full', set: {} }, { id: 'no-classifier', set: { methods: { adaptmr: { options: { classifier: 'random' } } } } }],
+    path: 'sweep',
+    name: 'e4',
+    base: {
+      ...common,
+      name: 'e4',
+      methods: [adaptmr],
+      stats: { ...common.stats, reference: 'adaptmr', referenceRun: 'e4.full' },
+      plan: { experiment: 'ablations', level },
+    },
+    variations: [
+      { id: 'full', set: {} },
+      { id: 'no-classifier', set: { methods: { adaptmr: { options: { classifier: 'random' } } } } },
+    ],
   }).map((r) => r.experiment);
   for (const exp of [...configs, ...sweep]) await runExperiment(exp, { out: file, progress: false, log: () => {} });
   out = await runReport(file, { outDir: dir, ks: [10] });
@@ -62,7 +94,11 @@ describe('plan experiment sections', () => {
     expect(t).toMatch(new RegExp(`Experiment 1 — existing systems by query type: ${headline}, run e1`));
     expect(t).toMatch(/plan systems missing from this run: mem0/);
     expect(t).toMatch(/plan prediction "factual high/);
-    expect(t).toMatch(new RegExp(`Experiment 2 — oracle strategy vs unified-embedding, the best single strategy and the per-question ceiling: ${headline}`));
+    expect(t).toMatch(
+      new RegExp(
+        `Experiment 2 — oracle strategy vs unified-embedding, the best single strategy and the per-question ceiling: ${headline}`,
+      ),
+    );
     // The oracle gap resamples LoCoMo's conversations, as every other statistic of the file does.
     expect(t).toMatch(/locomo: cluster-sign-flip-(exact|mc), conversations resampled/);
     expect(t).toMatch(/longmemeval-oracle: (mcnemar-exact|sign-flip-exact|sign-flip-mc), questions resampled/);
@@ -72,27 +108,48 @@ describe('plan experiment sections', () => {
     expect(t).toMatch(/Questions whose ranking the ablation changed/);
     for (const d of Object.keys(level)) {
       // Each section prints its stored verdicts, per dataset.
-      for (const claim of ['factual-high-weak-low', 'oracle-vs-unified', 'oracle-vs-best-single', 'premise-single-strategy', 'adaptmr-vs-unified', 'adaptmr-vs-strongest', 'adaptmr-over-bm25', 'ablation:no-classifier', 'overhead']) {
+      for (const claim of [
+        'factual-high-weak-low',
+        'oracle-vs-unified',
+        'oracle-vs-best-single',
+        'premise-single-strategy',
+        'adaptmr-vs-unified',
+        'adaptmr-vs-strongest',
+        'adaptmr-over-bm25',
+        'ablation:no-classifier',
+        'overhead',
+      ]) {
         expect(t, `${d} ${claim}`).toMatch(new RegExp(`│ ${d} +│ ${claim} +│`));
       }
       expect(t).toMatch(new RegExp(`│ ${d} +│ no-classifier +│`));
       expect(t).toMatch(new RegExp(`Routing on ${d}: questions per route taken`));
       // Experiment 5: added ms per question (median, p95); the ratio only over a base of ≥ 1 ms.
-      expect(t).toMatch(new RegExp(`│ ${d} +│ adaptmr +│ \\d+ +│ [\\d.]+ +│ [\\d.]+ +│ [\\d.]+ +│ [+−][\\d.]+, [+−][\\d.]+ +│ (n/a, base < 1 ms|[\\d.]+× \\[[\\d.]+, [\\d.]+\\])`));
+      expect(t).toMatch(
+        new RegExp(
+          `│ ${d} +│ adaptmr +│ \\d+ +│ [\\d.]+ +│ [\\d.]+ +│ [\\d.]+ +│ [+−][\\d.]+, [+−][\\d.]+ +│ (n/a, base < 1 ms|[\\d.]+× \\[[\\d.]+, [\\d.]+\\])`,
+        ),
+      );
     }
     expect(t).toMatch(/Experiment 5 — efficiency, run e5/);
     expect(t).toMatch(/warm-up .*: \d+\.\d s/);
   });
 
-  it('stores the verdicts: one oracle-vs-best-single per dataset, each ablation in a family of the sweep\'s ablations', async () => {
+  it("stores the verdicts: one oracle-vs-best-single per dataset, each ablation in a family of the sweep's ablations", async () => {
     const store = await openResultStore(file, { readOnly: true });
     try {
       const best = await readVerdicts(store, { claim: 'oracle-vs-best-single' });
-      expect(best.filter((v) => v.adaptType === 'all').map((v) => v.dataset).sort()).toEqual(['locomo', 'longmemeval-oracle']);
+      expect(
+        best
+          .filter((v) => v.adaptType === 'all')
+          .map((v) => v.dataset)
+          .sort(),
+      ).toEqual(['locomo', 'longmemeval-oracle']);
       const abl = await readVerdicts(store, { claim: 'ablation:*' });
       expect(abl.length).toBeGreaterThan(0);
       expect(new Set(abl.map((v) => v.familySize))).toEqual(new Set([1])); // one ablation in this sweep
-      const cmp = await store.query<{ family_size: number }>(`SELECT DISTINCT c.family_size FROM comparisons c JOIN runs r ON r.run_id = c.run WHERE r.name = 'e4.no-classifier'`);
+      const cmp = await store.query<{ family_size: number }>(
+        `SELECT DISTINCT c.family_size FROM comparisons c JOIN runs r ON r.run_id = c.run WHERE r.name = 'e4.no-classifier'`,
+      );
       expect(cmp).toEqual([{ family_size: 1 }]);
     } finally {
       await store.close();
@@ -102,8 +159,13 @@ describe('plan experiment sections', () => {
   it('runs each dataset with its own units: LoCoMo as turns, LongMemEval as sessions', async () => {
     const store = await openResultStore(file, { readOnly: true });
     try {
-      const grans = await store.query<{ dataset: string; granularity: string }>(`SELECT DISTINCT dataset, granularity FROM scores ORDER BY ALL`);
-      expect(grans).toEqual([{ dataset: 'locomo', granularity: 'turn' }, { dataset: 'longmemeval-oracle', granularity: 'session' }]);
+      const grans = await store.query<{ dataset: string; granularity: string }>(
+        `SELECT DISTINCT dataset, granularity FROM scores ORDER BY ALL`,
+      );
+      expect(grans).toEqual([
+        { dataset: 'locomo', granularity: 'turn' },
+        { dataset: 'longmemeval-oracle', granularity: 'session' },
+      ]);
     } finally {
       await store.close();
     }
@@ -112,10 +174,16 @@ describe('plan experiment sections', () => {
   it('uses the conversation bootstrap for LoCoMo and compares each variation with the base run', async () => {
     const store = await openResultStore(file, { readOnly: true });
     try {
-      const kinds = await store.query<{ dataset: string; bootstrap: string }>(`SELECT DISTINCT dataset, bootstrap FROM score_cis ORDER BY ALL`);
-      expect(kinds).toEqual([{ dataset: 'locomo', bootstrap: 'conversation' }, { dataset: 'longmemeval-oracle', bootstrap: 'question' }]);
+      const kinds = await store.query<{ dataset: string; bootstrap: string }>(
+        `SELECT DISTINCT dataset, bootstrap FROM score_cis ORDER BY ALL`,
+      );
+      expect(kinds).toEqual([
+        { dataset: 'locomo', bootstrap: 'conversation' },
+        { dataset: 'longmemeval-oracle', bootstrap: 'question' },
+      ]);
       const abl = await store.query<{ run_b: string; test: string }>(
-        `SELECT DISTINCT c.run_b, c.test FROM comparisons c JOIN runs r ON r.run_id = c.run WHERE r.name = 'e4.no-classifier' AND c.dataset = 'locomo'`);
+        `SELECT DISTINCT c.run_b, c.test FROM comparisons c JOIN runs r ON r.run_id = c.run WHERE r.name = 'e4.no-classifier' AND c.dataset = 'locomo'`,
+      );
       const base = await store.query<{ run_id: string }>(`SELECT run_id FROM runs WHERE name = 'e4.full'`);
       expect(abl.length).toBeGreaterThan(0);
       expect(abl.map((r) => r.run_b)).toEqual(abl.map(() => base[0]!.run_id));
@@ -127,8 +195,16 @@ describe('plan experiment sections', () => {
 
   it('renders every section chart as SVG and PNG, with CI whiskers', () => {
     const names = out.planCharts.map((c) => c.svgPath.split('/').at(-1));
-    expect(names).toEqual(expect.arrayContaining(['exp1-existing-systems.svg', 'exp2-oracle-upper-bound.svg', 'exp3-adaptmr-vs-baselines.svg',
-      'exp4-ablations.svg', 'exp5-efficiency.svg', 'exp5-efficiency-stages.svg']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'exp1-existing-systems.svg',
+        'exp2-oracle-upper-bound.svg',
+        'exp3-adaptmr-vs-baselines.svg',
+        'exp4-ablations.svg',
+        'exp5-efficiency.svg',
+        'exp5-efficiency-stages.svg',
+      ]),
+    );
     for (const c of out.planCharts) {
       expect(existsSync(c.pngPath)).toBe(true);
       expect(readFileSync(c.pngPath).subarray(1, 4).toString()).toBe('PNG');

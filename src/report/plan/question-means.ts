@@ -13,11 +13,25 @@ export interface QuestionValue {
 
 const plans = new PlanCache(32);
 
-export function meanCi(values: readonly QuestionValue[], seed: number, resamples: number, key: string): Interval & { n: number } {
+export function meanCi(
+  values: readonly QuestionValue[],
+  seed: number,
+  resamples: number,
+  key: string,
+): Interval & { n: number } {
   const sorted = [...values].sort((a, b) => (a.questionId < b.questionId ? -1 : a.questionId > b.questionId ? 1 : 0));
   const x = Float64Array.from(sorted.map((v) => v.value));
-  const bootstrap = bootstrapFor(sorted.map((v) => v.questionId), 'auto');
-  const units = bootstrap === 'conversation' ? clusterBy(x, sorted.map((v) => conversationOf(v.questionId) ?? v.questionId)) : singletons(x);
+  const bootstrap = bootstrapFor(
+    sorted.map((v) => v.questionId),
+    'auto',
+  );
+  const units =
+    bootstrap === 'conversation'
+      ? clusterBy(
+          x,
+          sorted.map((v) => conversationOf(v.questionId) ?? v.questionId),
+        )
+      : singletons(x);
   const s = seedFor(seed, `${key}\t${sorted.map((v) => v.questionId).join('\n')}`);
   return { ...bootstrapCi(units, plans.get(units.sums.length, resamples, s), 'bca'), n: sorted.length };
 }

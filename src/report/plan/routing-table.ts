@@ -17,17 +17,32 @@ export interface RoutedMethod {
   method: string;
 }
 
-export function routingTables(retrievals: readonly RetrievalFact[], questions: readonly QuestionFact[], methods: readonly RoutedMethod[], datasets: readonly string[]): string {
-  return routingTableData(retrievals, questions, methods, datasets).map((t) => t.text).join('\n');
+export function routingTables(
+  retrievals: readonly RetrievalFact[],
+  questions: readonly QuestionFact[],
+  methods: readonly RoutedMethod[],
+  datasets: readonly string[],
+): string {
+  return routingTableData(retrievals, questions, methods, datasets)
+    .map((t) => t.text)
+    .join('\n');
 }
 
 /** The routing tables as data (for the HTML report) and as text, one per dataset that has routed questions. */
-export function routingTableData(retrievals: readonly RetrievalFact[], questions: readonly QuestionFact[], methods: readonly RoutedMethod[], datasets: readonly string[]): (SectionTable & { text: string })[] {
+export function routingTableData(
+  retrievals: readonly RetrievalFact[],
+  questions: readonly QuestionFact[],
+  methods: readonly RoutedMethod[],
+  datasets: readonly string[],
+): (SectionTable & { text: string })[] {
   const out: (SectionTable & { text: string })[] = [];
   for (const dataset of datasets) {
     const present = new Set(questions.filter((q) => q.dataset === dataset).map((q) => q.adaptType));
     const columns = typeColumns(present).filter((t) => t !== 'all');
-    const table = new Table({ head: ['method', 'route', ...columns, 'all'], style: { head: [], border: [], compact: true } });
+    const table = new Table({
+      head: ['method', 'route', ...columns, 'all'],
+      style: { head: [], border: [], compact: true },
+    });
     let any = false;
     for (const m of methods) {
       const cells = routeByGoldType(retrievals, questions, m.runId, dataset, m.method);

@@ -37,7 +37,12 @@ llm:
     judge: { baseURL: ${server.baseURL}, model: fake-judge }
 qa: {}
 `;
-    await runExperiment(parseExperiment(yaml, 'sample.yaml'), { out, dataDir: TEST_DATA_DIR, progress: false, log: () => {} });
+    await runExperiment(parseExperiment(yaml, 'sample.yaml'), {
+      out,
+      dataDir: TEST_DATA_DIR,
+      progress: false,
+      log: () => {},
+    });
   } finally {
     await server.close();
   }

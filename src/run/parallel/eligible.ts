@@ -21,7 +21,12 @@ export function workerObstacle(config: ExperimentConfig, methods: readonly Confi
     if (c.memorises) return `method ${m.id} memorises haystacks`;
   }
   const embedderOptions = embedders.parseOptions(config.embedder.name, config.embedder.options);
-  if (typeof embedderOptions === 'object' && embedderOptions !== null && 'cache' in embedderOptions && embedderOptions.cache === true) {
+  if (
+    typeof embedderOptions === 'object' &&
+    embedderOptions !== null &&
+    'cache' in embedderOptions &&
+    embedderOptions.cache === true
+  ) {
     return `embedder ${config.embedder.name} uses the embedding cache`;
   }
   return undefined;
@@ -32,7 +37,13 @@ export function workerObstacle(config: ExperimentConfig, methods: readonly Confi
  * questions — one fewer when the runner's thread computes questions too (folder datasets, pool.ts), so the threads
  * computing match the cores; 0 whenever `workerObstacle` finds a reason.
  */
-export function workerCount(config: ExperimentConfig, methods: readonly ConfiguredMethod[], questions: number, requested?: number, runnerComputes = false): number {
+export function workerCount(
+  config: ExperimentConfig,
+  methods: readonly ConfiguredMethod[],
+  questions: number,
+  requested?: number,
+  runnerComputes = false,
+): number {
   if (requested === 0 || workerObstacle(config, methods) !== undefined) return 0;
   // A timing run: its questions must not share the cores with each other (one thread, as concurrency 1 asks).
   if ((config.timingRepeats ?? 1) > 1) return 0;

@@ -51,7 +51,7 @@ const RETRIEVALS = `select dataset, question_id, method, unit_ids, unit_session_
 const SCORES = `select dataset, question_id, method, level, metric, k, value, counted from scores order by all`;
 
 describe('compute workers', () => {
-  it('store exactly the rows the in-process run stores (folder and array-file datasets; a LongMemEval array file\'s unselected elements are passed over unparsed)', async () => {
+  it("store exactly the rows the in-process run stores (folder and array-file datasets; a LongMemEval array file's unselected elements are passed over unparsed)", async () => {
     const exp = parseExperiment(EXPERIMENT, 'parallel.yaml');
     const inProcess = join(dir, 'in-process.duckdb');
     const parallel = join(dir, 'workers.duckdb');
@@ -73,31 +73,49 @@ describe('compute workers', () => {
     const s = await longMemEvalFolder('longmemeval-s');
     for (const f of readdirSync(s).sort().slice(0, 3)) copyFileSync(join(s, f), join(folder, f));
     // The head (question id and type) reads fine, so the catalog pass accepts it; the body is cut short.
-    writeFileSync(join(folder, 'zz_broken.json.gz'), gzipSync('{"question_id": "zz", "question_type": "multi-session", "question": "x'));
+    writeFileSync(
+      join(folder, 'zz_broken.json.gz'),
+      gzipSync('{"question_id": "zz", "question_type": "multi-session", "question": "x'),
+    );
     const exp = parseExperiment(
       `name: broken\ndatasets:\n  - path: ${folder}\n    format: longmemeval\nmethods:\n  - id: bm25\n    method: bm25\n    index: { granularity: session }\n    k: 5\n`,
       'broken.yaml',
     );
-    await expect(runExperiment(exp, { out: join(dir, 'broken.duckdb'), workers: 2, progress: false, log: () => {} })).rejects.toThrow(
-      /zz_broken\.json\.gz: not valid JSON/,
-    );
+    await expect(
+      runExperiment(exp, { out: join(dir, 'broken.duckdb'), workers: 2, progress: false, log: () => {} }),
+    ).rejects.toThrow(/zz_broken\.json\.gz: not valid JSON/);
   });
 
   it('started for a fresh results file, stop before writing anything when the file turns out to hold the dataset', async () => {
     const folder = await longMemEvalFolder('longmemeval-s');
-    const files = readdirSync(folder).sort().slice(0, 2).map((f) => join(folder, f));
+    const files = readdirSync(folder)
+      .sort()
+      .slice(0, 2)
+      .map((f) => join(folder, f));
     const plan: DatasetPlan = {
       source: { name: 'longmemeval-s', format: 'longmemeval', path: folder, kind: 'folder' },
       selected: new Set(['any']),
       files: new Set(files),
     };
-    const exp = parseExperiment('name: fresh\ndatasets: [{ name: longmemeval-s }]\nmethods: [{ id: bm25, method: bm25, k: 5 }]\n', 'fresh.yaml');
+    const exp = parseExperiment(
+      'name: fresh\ndatasets: [{ name: longmemeval-s }]\nmethods: [{ id: bm25, method: bm25, k: 5 }]\n',
+      'fresh.yaml',
+    );
     // The workers are told at once that nothing is done (the file did not exist when the run started)…
-    const pool = startWorkerPool(plan, exp.config, 'fresh-run', { workers: 1, path: 'fresh.yaml', configHash: exp.configHash, freshResults: true });
+    const pool = startWorkerPool(plan, exp.config, 'fresh-run', {
+      workers: 1,
+      path: 'fresh.yaml',
+      configHash: exp.configHash,
+      freshResults: true,
+    });
     const store = await openResultStore(join(dir, 'appeared.duckdb'));
     try {
       // …but the file, once open, holds a question of the dataset: another run created it meanwhile.
-      const state = { done: new Set(['longmemeval-s\tq1\tbm25']), retry: new Set<string>(), store } as unknown as DatasetRunState;
+      const state = {
+        done: new Set(['longmemeval-s\tq1\tbm25']),
+        retry: new Set<string>(),
+        store,
+      } as unknown as DatasetRunState;
       await expect(pool.run(state)).rejects.toThrow(/appeared while this run was starting/);
       expect(await store.query('select count(*)::INT AS n from retrievals')).toEqual([{ n: 0 }]);
     } finally {
@@ -113,21 +131,30 @@ describe('compute workers', () => {
     );
     const out = join(dir, 'kill.duckdb');
     const written = await new Promise<number>((resolve, reject) => {
-      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/adaptmr.js'), 'run', yaml, '--out', out, '--no-progress', '--verbose', '--workers', '2'], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [join(REPO_ROOT, 'bin/adaptmr.js'), 'run', yaml, '--out', out, '--no-progress', '--verbose', '--workers', '2'],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
       let n = 0;
       child.stderr.on('data', (chunk: Buffer) => {
         n += (chunk.toString().match(/^written /gm) ?? []).length;
         if (n >= 10) child.kill('SIGKILL');
       });
-      child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve(n) : reject(new Error(`child ended with ${code}`))));
+      child.on('exit', (code, signal) =>
+        signal === 'SIGKILL' ? resolve(n) : reject(new Error(`child ended with ${code}`)),
+      );
     });
     expect(written).toBeGreaterThanOrEqual(10);
     const [before] = await queryFile<{ n: number }>(out, 'select count(*) n from retrievals');
     expect(before!.n).toBeGreaterThanOrEqual(10);
     expect(before!.n).toBeLessThan(90);
-    const exp = parseExperiment(`name: kill-workers\ndatasets:\n  - name: longmemeval-s\n    limit: 90\nmethods:\n  - id: bm25\n    method: bm25\n    index: { granularity: turn }\n    k: 50\n`, yaml);
+    const exp = parseExperiment(
+      `name: kill-workers\ndatasets:\n  - name: longmemeval-s\n    limit: 90\nmethods:\n  - id: bm25\n    method: bm25\n    index: { granularity: turn }\n    k: 50\n`,
+      yaml,
+    );
     const summary = await runExperiment(exp, { out, workers: 2, progress: false, log: () => {} });
     expect(summary.skipped).toBe(before!.n);
     expect(summary.written).toBe(90 - before!.n);

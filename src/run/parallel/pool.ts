@@ -6,8 +6,20 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { InputError } from '../../core/errors.ts';
-import { headSelector, readSourceRecordsSync, refusedByHead, splitJsonArrayFile, type RawRecord } from '../../data/index.ts';
-import { createWordVectorsSlot, embedders, useWordVectorsSlot, winkCachePath, type WordVectorsSlot } from '../../index/index.ts';
+import {
+  headSelector,
+  readSourceRecordsSync,
+  refusedByHead,
+  splitJsonArrayFile,
+  type RawRecord,
+} from '../../data/index.ts';
+import {
+  createWordVectorsSlot,
+  embedders,
+  useWordVectorsSlot,
+  winkCachePath,
+  type WordVectorsSlot,
+} from '../../index/index.ts';
 import type { QuestionBatch } from '../../store/types.ts';
 import type { DatasetPlan, DatasetRunState } from '../run-dataset.ts';
 import { computeRecord, countFailures, skipQuestion, unreadData, writeQuestion } from '../run-dataset.ts';
@@ -58,7 +70,12 @@ export interface WorkerPool {
   stop(): Promise<void>;
 }
 
-export function startWorkerPool(plan: DatasetPlan, config: DatasetRunState['config'], runId: string, opts: WorkerRunOptions): WorkerPool {
+export function startWorkerPool(
+  plan: DatasetPlan,
+  config: DatasetRunState['config'],
+  runId: string,
+  opts: WorkerRunOptions,
+): WorkerPool {
   const files = plan.source.kind === 'folder' && plan.files ? [...plan.files].sort() : undefined;
   const unwritten = new Int32Array(new SharedArrayBuffer(4));
   const init: WorkerInit = {
@@ -79,8 +96,12 @@ export function startWorkerPool(plan: DatasetPlan, config: DatasetRunState['conf
     // This thread computes questions too (folder datasets): it reads the vectors through the same slot.
     useWordVectorsSlot(wordVectors);
   }
-  const mailboxes = Array.from({ length: opts.workers }, (_, i) => (i === 0 ? adoptWarmWorker(init) : undefined) ?? new Mailbox(startWorker(init)));
-  if (opts.freshResults) for (const b of mailboxes) b.worker.postMessage({ type: 'start', done: [], retry: [] } satisfies ToWorker);
+  const mailboxes = Array.from(
+    { length: opts.workers },
+    (_, i) => (i === 0 ? adoptWarmWorker(init) : undefined) ?? new Mailbox(startWorker(init)),
+  );
+  if (opts.freshResults)
+    for (const b of mailboxes) b.worker.postMessage({ type: 'start', done: [], retry: [] } satisfies ToWorker);
   return {
     stop: async () => {
       await Promise.all(mailboxes.map((b) => b.worker.terminate()));
@@ -123,7 +144,10 @@ class WorkerRun {
       // Another process created the results file between the check and the open: what the workers computed may be in
       // it already. Stop before writing any of it rather than write a question twice.
       await Promise.all(this.workers.map((w) => w.terminate()));
-      throw new InputError('the results file appeared while this run was starting (another run writing it?); run again to resume', this.s.store.path);
+      throw new InputError(
+        'the results file appeared while this run was starting (another run writing it?); run again to resume',
+        this.s.store.path,
+      );
     }
     const finished = this.mailboxes.map((box, w) => this.listen(box, w));
     if (!this.started) for (const w of this.workers) w.postMessage(start);
@@ -215,7 +239,8 @@ class WorkerRun {
     const parse = unreadData(this.s.methods);
     for (let i = Atomics.add(next, 0, 1); i < list.length && !this.failure; i = Atomics.add(next, 0, 1)) {
       try {
-        for (const record of readSourceRecordsSync(this.plan.source, list[i]!, parse)) await this.computeRecordHere(record, mine);
+        for (const record of readSourceRecordsSync(this.plan.source, list[i]!, parse))
+          await this.computeRecordHere(record, mine);
       } catch (err) {
         this.fail(err);
         break;
@@ -253,7 +278,10 @@ class WorkerRun {
       const w = await this.workerWithCredit();
       if (w === undefined) return;
       this.pendingRecords[w]!++;
-      this.workers[w]!.postMessage({ type: 'record', bytes, file: plan.source.path, index: index++ } satisfies ToWorker, [bytes.buffer as ArrayBuffer]);
+      this.workers[w]!.postMessage(
+        { type: 'record', bytes, file: plan.source.path, index: index++ } satisfies ToWorker,
+        [bytes.buffer as ArrayBuffer],
+      );
     }
     for (const w of this.workers) w.postMessage({ type: 'end' } satisfies ToWorker);
   }

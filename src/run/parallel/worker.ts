@@ -54,7 +54,15 @@ async function setUp(start: Promise<WorkerStart>): Promise<ComputeState> {
   const embedder = await embedders.create(config.embedder.name, config.embedder.options, {}, `${init.path}: embedder`);
   const specs = new Set(config.methods.map((m) => JSON.stringify(m.index))).size;
   const { done, retry } = await start;
-  return { config, runId: init.runId, methods, done: new Set(done), retry: new Set(retry), indexes: new IndexCache(embedder, 2 * specs), llm: undefined };
+  return {
+    config,
+    runId: init.runId,
+    methods,
+    done: new Set(done),
+    retry: new Set(retry),
+    indexes: new IndexCache(embedder, 2 * specs),
+    llm: undefined,
+  };
 }
 
 async function awaitStart(): Promise<WorkerStart> {
@@ -114,6 +122,10 @@ try {
   else await runRecords(state);
   send({ type: 'done', issues });
 } catch (err) {
-  send({ type: 'failed', message: err instanceof Error && !(err instanceof InputError) ? (err.stack ?? err.message) : errorMessage(err), input: err instanceof InputError });
+  send({
+    type: 'failed',
+    message: err instanceof Error && !(err instanceof InputError) ? (err.stack ?? err.message) : errorMessage(err),
+    input: err instanceof InputError,
+  });
 }
 port.close();

@@ -34,7 +34,11 @@ export async function planSessionDatasets(
   return datasets;
 }
 
-async function planDatasets(config: ExperimentConfig, dataDirFlag: string | undefined, log: (l: string) => void): Promise<DatasetPlan[]> {
+async function planDatasets(
+  config: ExperimentConfig,
+  dataDirFlag: string | undefined,
+  log: (l: string) => void,
+): Promise<DatasetPlan[]> {
   const dataDir = resolveDataDir({ flag: dataDirFlag, config: config.dataDir });
   const plans: DatasetPlan[] = [];
   for (const ref of config.datasets) {
@@ -46,7 +50,11 @@ async function planDatasets(config: ExperimentConfig, dataDirFlag: string | unde
     const selected = selectQuestions(catalog, ref, config.seed);
     // An empty selection would "succeed" with nothing measured; say so before any work.
     if (catalog.length === 0) throw new InputError('the dataset holds no questions', source.path);
-    if (selected.size === 0) throw new InputError('no questions left after questionIds / sample / limit', `${source.path} (dataset "${source.name}")`);
+    if (selected.size === 0)
+      throw new InputError(
+        'no questions left after questionIds / sample / limit',
+        `${source.path} (dataset "${source.name}")`,
+      );
     const kept = catalog.filter((c) => selected.has(c.questionId));
     const files = filesOf(kept);
     // Gold for the judge only (never a method): read before any work, so a missing audit file costs nothing.
@@ -60,14 +68,19 @@ async function planDatasets(config: ExperimentConfig, dataDirFlag: string | unde
  * Each dataset's methods: the experiment's own, or — for a dataset entry with `index` / `methods` settings — the
  * same methods built from the patched config (src/core/dataset-methods.ts), every one validated before any work.
  */
-async function datasetMethods(exp: LoadedExperiment, base: ConfiguredMethod[]): Promise<{ config: ExperimentConfig; methods: ConfiguredMethod[] }[]> {
+async function datasetMethods(
+  exp: LoadedExperiment,
+  base: ConfiguredMethod[],
+): Promise<{ config: ExperimentConfig; methods: ConfiguredMethod[] }[]> {
   const { config } = exp;
-  return Promise.all(config.datasets.map(async (ref, i) => {
-    if (!hasMethodPatch(ref)) return { config, methods: base };
-    const where = `${exp.path}: datasets.${i} (${ref.name ?? ref.path})`;
-    const patched = configForDataset(config, i, exp.path);
-    return { config: patched, methods: await createMethods(patched, where, exp.configHash) };
-  }));
+  return Promise.all(
+    config.datasets.map(async (ref, i) => {
+      if (!hasMethodPatch(ref)) return { config, methods: base };
+      const where = `${exp.path}: datasets.${i} (${ref.name ?? ref.path})`;
+      const patched = configForDataset(config, i, exp.path);
+      return { config: patched, methods: await createMethods(patched, where, exp.configHash) };
+    }),
+  );
 }
 
 /**
@@ -79,7 +92,9 @@ function excludeFittedQuestions(plan: DatasetPlan, methods: ConfiguredMethod[], 
   const before = plan.selected.size;
   for (const id of fitted) plan.selected.delete(id);
   if (plan.selected.size < before) {
-    log(`${plan.source.name}: ${before - plan.selected.size} questions left out (a method was fitted or calibrated on them)`);
+    log(
+      `${plan.source.name}: ${before - plan.selected.size} questions left out (a method was fitted or calibrated on them)`,
+    );
   }
 }
 

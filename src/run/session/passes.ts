@@ -113,7 +113,10 @@ export class QuestionPasses {
       onWritten: s.onWritten,
       llm: s.llm,
       checkpoints: direct ? (methodId: string) => storeCheckpoints(direct, s.runId, methodId) : undefined,
-      judging: s.panel.length > 0 ? { panel: s.panel, headline: d.plan.errata ? 'errata' : 'original', errata: d.plan.errata } : undefined,
+      judging:
+        s.panel.length > 0
+          ? { panel: s.panel, headline: d.plan.errata ? 'errata' : 'original', errata: d.plan.errata }
+          : undefined,
       // A signal (interrupt.ts) or the spent budget (spend-controls.ts): no new question starts.
       stopping: () => s.interrupt?.requested !== undefined || (s.controls?.stopRequested() ?? false),
     };

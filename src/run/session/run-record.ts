@@ -10,7 +10,7 @@ import type { SpoolRun } from '../../store/spool.ts';
 import type { MethodRow, RunRecord } from '../../store/types.ts';
 import type { ConfiguredMethod } from '../create-methods.ts';
 import type { LoadedExperiment } from '../load-config.ts';
-import { datasetDigests, gitState, inputFileDigests, packageVersions } from '../provenance.ts';
+import { datasetDigests, type gitState, inputFileDigests, packageVersions } from '../provenance.ts';
 import type { SessionDataset } from './datasets.ts';
 
 /** The checkpoints' method column for run-wide markers (the run's warm-up time). */
@@ -25,7 +25,11 @@ export function readProvenance(git: ReturnType<typeof gitState>, datasets: reado
   const provenance = Promise.all([
     git,
     packageVersions(),
-    Promise.all(datasets.map(async ({ plan: p }) => [p.source.name, datasetDigests(p.source, await hashDatasetFiles(p.source))] as const)),
+    Promise.all(
+      datasets.map(
+        async ({ plan: p }) => [p.source.name, datasetDigests(p.source, await hashDatasetFiles(p.source))] as const,
+      ),
+    ),
     inputFileDigests(datasets.map((d) => ({ dataset: d.plan.source.name, config: d.config }))),
   ]);
   provenance.catch(() => {}); // awaited later; a failure to open the file first must not surface as an unhandled rejection

@@ -54,10 +54,19 @@ export class ComputeWorkers {
   private startPool(i: number): WorkerPool | undefined {
     const { plan, config } = this.datasets[i]!;
     // Folder datasets: the runner's thread computes questions too, beside the workers (parallel/pool.ts).
-    const workers = workerCount(this.exp.config, everyMethod(this.datasets), questionCount(this.datasets), this.requested, runnerComputes(plan));
+    const workers = workerCount(
+      this.exp.config,
+      everyMethod(this.datasets),
+      questionCount(this.datasets),
+      this.requested,
+      runnerComputes(plan),
+    );
     if (workers === 0) return undefined;
     return startWorkerPool(plan, config, this.runId, {
-      workers, path: this.exp.path, configHash: this.exp.configHash, freshResults: i === 0 && this.freshResults,
+      workers,
+      path: this.exp.path,
+      configHash: this.exp.configHash,
+      freshResults: i === 0 && this.freshResults,
     });
   }
 }

@@ -24,9 +24,19 @@ export const PLAN_HAYSTACK: Session[] = [
   session('M2', '2023-02-10T10:00:00Z', 'I have recently been looking for a job in Hangzhou.'),
   session('M3', '2023-03-15T10:00:00Z', 'I have a cat named Snowball.'),
   session('M4', '2023-04-20T10:00:00Z', 'I moved to Xihu District in Hangzhou.'),
-  session('M5', '2023-05-01T10:00:00Z', 'Recommend a Japanese restaurant in Hangzhou.', 'Try Tsurumi, a Japanese restaurant.'),
+  session(
+    'M5',
+    '2023-05-01T10:00:00Z',
+    'Recommend a Japanese restaurant in Hangzhou.',
+    'Try Tsurumi, a Japanese restaurant.',
+  ),
   session('M6', '2023-06-08T10:00:00Z', 'I started running recently, five kilometers every day.'),
-  session('M7', '2023-07-12T10:00:00Z', 'Recommend a Sichuan restaurant in Hangzhou.', 'Try Shuxiangqing, a Sichuan restaurant.'),
+  session(
+    'M7',
+    '2023-07-12T10:00:00Z',
+    'Recommend a Sichuan restaurant in Hangzhou.',
+    'Try Shuxiangqing, a Sichuan restaurant.',
+  ),
   session('M8', '2023-08-03T10:00:00Z', 'I ran ten kilometers today, much better than last month.'),
 ];
 
@@ -37,9 +47,29 @@ export function frozenQuery(text: string, askedAt = ASKED_AT, id = 'q1'): Query 
   return Object.freeze({ id, text, askedAt });
 }
 
-const INDEX_KEYS = new Set(['spec', 'units', 'embedder', 'unit', 'keyword', 'keywordScores', 'semantic', 'semanticScores', 'vectors']);
+const INDEX_KEYS = new Set([
+  'spec',
+  'units',
+  'embedder',
+  'unit',
+  'keyword',
+  'keywordScores',
+  'semantic',
+  'semanticScores',
+  'vectors',
+]);
 /** Promise resolution and inspection probe these; they are not data access. */
-const HARMLESS = new Set(['then', 'toJSON', 'constructor', 'asymmetricMatch', '$$typeof', 'nodeType', 'tagName', '@@__IMMUTABLE_ITERABLE__@@', '@@__IMMUTABLE_RECORD__@@']);
+const HARMLESS = new Set([
+  'then',
+  'toJSON',
+  'constructor',
+  'asymmetricMatch',
+  '$$typeof',
+  'nodeType',
+  'tagName',
+  '@@__IMMUTABLE_ITERABLE__@@',
+  '@@__IMMUTABLE_RECORD__@@',
+]);
 
 /** Wraps an index so that reading anything outside the MemoryIndex contract throws (gold or internals). */
 export function guardedIndex(index: MemoryIndex): MemoryIndex {
@@ -65,9 +95,18 @@ export function strategyChat(body: ChatRequestBody): FakeReply {
   const prompt = body.messages.map((m) => m.content).join('\n');
   if (prompt.startsWith('Extract the key entities')) return { text: JSON.stringify({ entities: ['cat', 'name'] }) };
   if (prompt.startsWith('If the question below compares')) {
-    return { text: /first|before|after/i.test(prompt) ? JSON.stringify({ events: ['started running', 'moved to Hangzhou'] }) : JSON.stringify({ events: [] }) };
+    return {
+      text: /first|before|after/i.test(prompt)
+        ? JSON.stringify({ events: ['started running', 'moved to Hangzhou'] })
+        : JSON.stringify({ events: [] }),
+    };
   }
-  if (prompt.startsWith('Break the question')) return { text: JSON.stringify({ subQuestions: ['Which restaurants did I ask about?', 'What cuisine is each restaurant?'] }) };
+  if (prompt.startsWith('Break the question'))
+    return {
+      text: JSON.stringify({
+        subQuestions: ['Which restaurants did I ask about?', 'What cuisine is each restaurant?'],
+      }),
+    };
   if (prompt.startsWith('Answer the question briefly')) return { text: 'Japanese and Sichuan restaurants' };
   if (prompt.startsWith('Do the following two memories')) return { text: 'YES' };
   if (prompt.startsWith('Do the memories below')) return { text: 'NO' };

@@ -30,7 +30,17 @@ export function abstentionScores(rows: readonly AbstentionDecisionRow[]): Absten
   const acc = new Map<string, AbstentionScore>();
   for (const r of rows) {
     const key = `${r.dataset}\t${r.method}`;
-    const s = acc.get(key) ?? { dataset: r.dataset, method: r.method, n: 0, nFlagged: 0, nAbstention: 0, truePositives: 0, precision: null, recall: null, f1: null };
+    const s = acc.get(key) ?? {
+      dataset: r.dataset,
+      method: r.method,
+      n: 0,
+      nFlagged: 0,
+      nAbstention: 0,
+      truePositives: 0,
+      precision: null,
+      recall: null,
+      f1: null,
+    };
     s.n++;
     if (r.flagged) s.nFlagged++;
     if (r.isAbstention) s.nAbstention++;
@@ -41,7 +51,12 @@ export function abstentionScores(rows: readonly AbstentionDecisionRow[]): Absten
     .map((s) => {
       const precision = s.nFlagged > 0 ? s.truePositives / s.nFlagged : null;
       const recall = s.nAbstention > 0 ? s.truePositives / s.nAbstention : null;
-      const f1 = precision !== null && recall !== null && precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : precision !== null && recall !== null ? 0 : null;
+      const f1 =
+        precision !== null && recall !== null && precision + recall > 0
+          ? (2 * precision * recall) / (precision + recall)
+          : precision !== null && recall !== null
+            ? 0
+            : null;
       return { ...s, precision, recall, f1 };
     })
     .sort((a, b) => (a.dataset === b.dataset ? a.method.localeCompare(b.method) : a.dataset.localeCompare(b.dataset)));

@@ -16,7 +16,17 @@ import { analyzeAbstention, analyzeBestStrategy } from './run-analysis.ts';
 import { splitQuestions } from '../../eval/analysis/split.ts';
 
 const RUN = 'hand-run';
-const TYPES: Record<string, string> = { f1: 'factual', f2: 'factual', f3: 'factual', f4: 'factual', t1: 'temporal', t2: 'temporal', t3: 'temporal', t4: 'temporal', x1: 'abstention' };
+const TYPES: Record<string, string> = {
+  f1: 'factual',
+  f2: 'factual',
+  f3: 'factual',
+  f4: 'factual',
+  t1: 'temporal',
+  t2: 'temporal',
+  t3: 'temporal',
+  t4: 'temporal',
+  x1: 'abstention',
+};
 // recall_any@10 (session) per question: seed 42 puts f3 f4 t1 t3 in the selection half (pinned below).
 //            selection        report
 // factual    A 1 1  B 0 0     A 1 0  B 1 1  U 0 0   → A chosen (1.0), bound 0.5
@@ -32,18 +42,45 @@ const FLAGGED_B = new Set(['f1', 'f2', 'f3']);
 
 function batch(q: string): QuestionBatch {
   const question = {
-    dataset: 'd', questionId: q, text: `question ${q}?`, askedAt: '2023-05-20T00:00:00Z', nativeType: TYPES[q]!, adaptType: TYPES[q]!,
-    isAbstention: GOLD_ABS.has(q), evidenceSessionIds: ['s1'], evidenceTurnIds: [], answer: 'a',
+    dataset: 'd',
+    questionId: q,
+    text: `question ${q}?`,
+    askedAt: '2023-05-20T00:00:00Z',
+    nativeType: TYPES[q]!,
+    adaptType: TYPES[q]!,
+    isAbstention: GOLD_ABS.has(q),
+    evidenceSessionIds: ['s1'],
+    evidenceTurnIds: [],
+    answer: 'a',
   };
   const retrievals: RetrievalRow[] = [];
   const scores: ScoreRow[] = [];
   for (const method of Object.keys(VALUES)) {
     retrievals.push({
-      dataset: 'd', questionId: q, method, granularity: 'session', unitIds: [], unitSessionIds: [], scores: [],
-      noMemory: method === 'strategy-b' && FLAGGED_B.has(q), context: null, latencyMs: 1, predictedType: null, typeProbs: null,
-      route: null, notes: null, error: null,
+      dataset: 'd',
+      questionId: q,
+      method,
+      granularity: 'session',
+      unitIds: [],
+      unitSessionIds: [],
+      scores: [],
+      noMemory: method === 'strategy-b' && FLAGGED_B.has(q),
+      context: null,
+      latencyMs: 1,
+      predictedType: null,
+      typeProbs: null,
+      route: null,
+      notes: null,
+      error: null,
     });
-    const base = { dataset: 'd', questionId: q, method, granularity: 'session', level: 'session' as const, excludedWhy: null };
+    const base = {
+      dataset: 'd',
+      questionId: q,
+      method,
+      granularity: 'session',
+      level: 'session' as const,
+      excludedWhy: null,
+    };
     const v = VALUES[method]![q];
     if (v !== undefined) scores.push({ ...base, metric: 'recall_any', k: 10, value: v, counted: true });
     // Rows the analysis must ignore: another metric, another k, and an uncounted row.
@@ -59,10 +96,25 @@ let file: string;
 beforeAll(async () => {
   file = join(mkdtempSync(join(tmpdir(), 'analysis-')), 'hand.duckdb');
   const store = await openResultStore(file);
-  const config = { methods: [{ id: 'strategy-a', method: 'strategy' }, { id: 'strategy-b', method: 'strategy' }, { id: 'unified', method: 'unified-embedding' }] };
+  const config = {
+    methods: [
+      { id: 'strategy-a', method: 'strategy' },
+      { id: 'strategy-b', method: 'strategy' },
+      { id: 'unified', method: 'unified-embedding' },
+    ],
+  };
   await store.upsertRun({
-    runId: RUN, name: 'hand', configJson: JSON.stringify(config), configHash: 'h', gitCommit: null, gitDirty: null,
-    packageVersions: {}, datasetHashes: {}, seed: 42, startedAt: '2026-01-01T00:00:00Z', status: 'done',
+    runId: RUN,
+    name: 'hand',
+    configJson: JSON.stringify(config),
+    configHash: 'h',
+    gitCommit: null,
+    gitDirty: null,
+    packageVersions: {},
+    datasetHashes: {},
+    seed: 42,
+    startedAt: '2026-01-01T00:00:00Z',
+    status: 'done',
   });
   for (const q of Object.keys(TYPES)) await store.writeQuestion(batch(q));
   await store.close();
@@ -76,11 +128,20 @@ const pick = (rows: BestStrategyRow[], series: string, type: string): BestStrate
 
 describe('splitQuestions', () => {
   const qs = Object.entries(TYPES).map(([questionId, adaptType]) => ({ dataset: 'd', questionId, adaptType }));
-  const selection = (seed: number) => [...splitQuestions(qs, 0.5, seed)].filter(([, h]) => h === 'selection').map(([k]) => k.split('\t')[1]).sort();
+  const selection = (seed: number) =>
+    [...splitQuestions(qs, 0.5, seed)]
+      .filter(([, h]) => h === 'selection')
+      .map(([k]) => k.split('\t')[1])
+      .sort();
 
   it('is pinned for a seed, stratified by type, and independent of input order', () => {
     expect(selection(42)).toEqual(['f3', 'f4', 't1', 't3']);
-    expect([...splitQuestions([...qs].reverse(), 0.5, 42)].filter(([, h]) => h === 'selection').map(([k]) => k.split('\t')[1]).sort()).toEqual(['f3', 'f4', 't1', 't3']);
+    expect(
+      [...splitQuestions([...qs].reverse(), 0.5, 42)]
+        .filter(([, h]) => h === 'selection')
+        .map(([k]) => k.split('\t')[1])
+        .sort(),
+    ).toEqual(['f3', 'f4', 't1', 't3']);
     expect(selection(7)).toEqual(['f1', 'f2', 't2', 't3']);
     // A one-question stratum is reported, never used for selection.
     expect(splitQuestions(qs, 0.5, 42).get('d\tx1')).toBe('report');
@@ -93,12 +154,22 @@ describe('splitQuestions', () => {
 
 describe('best strategy per type (hand-computed)', () => {
   it('chooses on the selection half and reports on the other, next to every series', async () => {
-    const { rows, text } = await analyzeBestStrategy(file, { metric: 'recall_any', level: 'session', k: 10, split: 0.5, seed: 42 });
+    const { rows, text } = await analyzeBestStrategy(file, {
+      metric: 'recall_any',
+      level: 'session',
+      k: 10,
+      split: 0.5,
+      seed: 42,
+    });
     const fb = pick(rows, UPPER_BOUND_LABEL, 'factual');
     expect(fb).toMatchObject({ chosen: 'strategy-a', selectionMean: 1, nSelection: 2, reportMean: 0.5, nReport: 2 });
     const tb = pick(rows, UPPER_BOUND_LABEL, 'temporal');
     expect(tb).toMatchObject({ chosen: 'strategy-b', selectionMean: 0.5, reportMean: 0, nReport: 2 });
-    expect(pick(rows, UPPER_BOUND_LABEL, 'all')).toMatchObject({ reportMean: 0.25, nReport: 4, chosen: 'factual=strategy-a temporal=strategy-b' });
+    expect(pick(rows, UPPER_BOUND_LABEL, 'all')).toMatchObject({
+      reportMean: 0.25,
+      nReport: 4,
+      chosen: 'factual=strategy-a temporal=strategy-b',
+    });
     expect(pick(rows, 'strategy-a', 'factual').reportMean).toBe(0.5);
     expect(pick(rows, 'strategy-b', 'factual').reportMean).toBe(1);
     expect(pick(rows, 'unified', 'temporal')).toMatchObject({ kind: 'baseline', reportMean: 0.5, nReport: 2 });
@@ -111,11 +182,20 @@ describe('best strategy per type (hand-computed)', () => {
 
     const store = await openResultStore(file, { readOnly: true });
     try {
-      const stored = await store.query<{ series: string; adapt_type: string; report_mean: number; n_report: number; seed: number }>(
+      const stored = await store.query<{
+        series: string;
+        adapt_type: string;
+        report_mean: number;
+        n_report: number;
+        seed: number;
+      }>(
         "SELECT series, adapt_type, report_mean, n_report, seed FROM analysis_best_strategy WHERE adapt_type = 'all' ORDER BY series",
       );
       expect(stored.map((r) => [r.series, r.report_mean, r.n_report])).toEqual([
-        ['strategy-a', 0.75, 4], ['strategy-b', 0.5, 4], ['unified', 0.25, 4], [UPPER_BOUND_LABEL, 0.25, 4],
+        ['strategy-a', 0.75, 4],
+        ['strategy-b', 0.5, 4],
+        ['unified', 0.25, 4],
+        [UPPER_BOUND_LABEL, 0.25, 4],
       ]);
     } finally {
       await store.close();
@@ -128,7 +208,13 @@ describe('best strategy per type (hand-computed)', () => {
       { dataset: 'd', questionId: 'b', adaptType: 'update' },
       { dataset: 'd', questionId: 'c', adaptType: 'update' },
     ];
-    const s = (questionId: string, method: string, value: number) => ({ dataset: 'd', questionId, adaptType: 'update', method, value });
+    const s = (questionId: string, method: string, value: number) => ({
+      dataset: 'd',
+      questionId,
+      adaptType: 'update',
+      method,
+      value,
+    });
     const half = splitQuestions(questions, 0.5, 1);
     const sel = questions.find((q) => half.get(`d\t${q.questionId}`) === 'selection')!.questionId;
     const rep = questions.filter((q) => q.questionId !== sel).map((q) => q.questionId);
@@ -154,7 +240,9 @@ describe('abstention precision / recall', () => {
       ...[1, 2, 3, 4].map(() => ({ flagged: false, isAbstention: false })),
     ].map((r) => ({ dataset: 'd', method: 'm', ...r }));
     const never = rows.map((r) => ({ ...r, method: 'never', flagged: false }));
-    const [m, n] = [...abstentionScores([...rows, ...never])].sort((a, b) => (a.method === 'm' ? -1 : b.method === 'm' ? 1 : 0));
+    const [m, n] = [...abstentionScores([...rows, ...never])].sort((a, b) =>
+      a.method === 'm' ? -1 : b.method === 'm' ? 1 : 0,
+    );
     expect(m).toMatchObject({ n: 10, nFlagged: 3, nAbstention: 5, truePositives: 2 });
     expect(m!.precision).toBeCloseTo(2 / 3, 12);
     expect(m!.recall).toBeCloseTo(2 / 5, 12);
@@ -170,7 +258,9 @@ describe('abstention precision / recall', () => {
     expect(rows.find((r) => r.method === 'unified')).toMatchObject({ nFlagged: 0, precision: null, recall: 0 });
     const store = await openResultStore(file, { readOnly: true });
     try {
-      const stored = await store.query<{ method: string; precision: number | null }>('SELECT method, precision FROM analysis_abstention ORDER BY method');
+      const stored = await store.query<{ method: string; precision: number | null }>(
+        'SELECT method, precision FROM analysis_abstention ORDER BY method',
+      );
       expect(stored.map((r) => r.method)).toEqual(['strategy-a', 'strategy-b', 'unified']);
       expect(stored[1]!.precision).toBeCloseTo(2 / 3, 12);
     } finally {

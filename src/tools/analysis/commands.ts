@@ -20,7 +20,11 @@ interface AnalyzeArgs {
   baselines: string[] | undefined;
 }
 
-const list = (v: string[] | undefined): string[] | undefined => v?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+const list = (v: string[] | undefined): string[] | undefined =>
+  v
+    ?.flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 
 export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
   command: 'analyze <kind> <file>',
@@ -28,15 +32,37 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
   builder: (y) =>
     (y as unknown as Argv<AnalyzeArgs>)
       .positional('kind', { choices: ['best-strategy', 'abstention'] as const, demandOption: true })
-      .positional('file', { type: 'string', demandOption: true, describe: 'results .duckdb file (opened read-write; not while a job writes it)' })
+      .positional('file', {
+        type: 'string',
+        demandOption: true,
+        describe: 'results .duckdb file (opened read-write; not while a job writes it)',
+      })
       .option('run', { type: 'string', describe: 'only this run id (when a dataset appears in several runs)' })
-      .option('metric', { type: 'string', default: BEST_STRATEGY_DEFAULTS.metric, describe: 'best-strategy: retrieval metric id' })
+      .option('metric', {
+        type: 'string',
+        default: BEST_STRATEGY_DEFAULTS.metric,
+        describe: 'best-strategy: retrieval metric id',
+      })
       .option('k', intFlag('k', 1, { default: BEST_STRATEGY_DEFAULTS.k }))
       .option('level', { choices: ['session', 'turn'], default: BEST_STRATEGY_DEFAULTS.level })
-      .option('split', numberFlag('split', 0, 1, { default: BEST_STRATEGY_DEFAULTS.split, describe: 'share of each type in the selection half' }))
+      .option(
+        'split',
+        numberFlag('split', 0, 1, {
+          default: BEST_STRATEGY_DEFAULTS.split,
+          describe: 'share of each type in the selection half',
+        }),
+      )
       .option('seed', intFlag('seed', 0, { default: BEST_STRATEGY_DEFAULTS.seed }))
-      .option('strategies', { type: 'string', array: true, describe: 'candidate method ids (default: every `method: strategy`)' })
-      .option('baselines', { type: 'string', array: true, describe: 'methods shown beside the bound (default: every unified-embedding)' }) as unknown as Argv<AnalyzeArgs>,
+      .option('strategies', {
+        type: 'string',
+        array: true,
+        describe: 'candidate method ids (default: every `method: strategy`)',
+      })
+      .option('baselines', {
+        type: 'string',
+        array: true,
+        describe: 'methods shown beside the bound (default: every unified-embedding)',
+      }) as unknown as Argv<AnalyzeArgs>,
   handler: async (argv) => {
     if (argv.kind === 'abstention') {
       console.log((await analyzeAbstention(argv.file, argv.run)).text);
@@ -45,8 +71,14 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
     const strategies = list(argv.strategies);
     const baselines = list(argv.baselines);
     const out = await analyzeBestStrategy(argv.file, {
-      metric: argv.metric, k: argv.k, level: argv.level, split: argv.split, seed: argv.seed,
-      ...(strategies ? { strategies } : {}), ...(baselines ? { baselines } : {}), ...(argv.run ? { run: argv.run } : {}),
+      metric: argv.metric,
+      k: argv.k,
+      level: argv.level,
+      split: argv.split,
+      seed: argv.seed,
+      ...(strategies ? { strategies } : {}),
+      ...(baselines ? { baselines } : {}),
+      ...(argv.run ? { run: argv.run } : {}),
     });
     console.log(out.text);
   },

@@ -25,17 +25,30 @@ export interface BestStrategyOptions extends BestStrategyParams {
   run?: string;
 }
 
-export const BEST_STRATEGY_DEFAULTS: BestStrategyParams = { metric: 'recall_any', level: 'session', k: 10, split: 0.5, seed: 42 };
+export const BEST_STRATEGY_DEFAULTS: BestStrategyParams = {
+  metric: 'recall_any',
+  level: 'session',
+  k: 10,
+  split: 0.5,
+  seed: 42,
+};
 
-export async function analyzeBestStrategy(path: string, o: BestStrategyOptions): Promise<{ rows: BestStrategyRow[]; text: string }> {
-  if (!(o.split > 0 && o.split < 1)) throw new InputError(`must be between 0 and 1 (exclusive), got ${o.split}`, '--split');
+export async function analyzeBestStrategy(
+  path: string,
+  o: BestStrategyOptions,
+): Promise<{ rows: BestStrategyRow[]; text: string }> {
+  if (!(o.split > 0 && o.split < 1))
+    throw new InputError(`must be between 0 and 1 (exclusive), got ${o.split}`, '--split');
   const store = await openForAnalysis(path);
   try {
     const kinds = await methodsByKind(store, o.run);
     const strategies = o.strategies ?? kinds.get('strategy') ?? [];
     const baselines = o.baselines ?? kinds.get('unified-embedding') ?? [];
     if (strategies.length < 2) {
-      throw new InputError(`best-strategy needs at least two strategies as methods (\`method: strategy\`), found ${strategies.length}`, path);
+      throw new InputError(
+        `best-strategy needs at least two strategies as methods (\`method: strategy\`), found ${strategies.length}`,
+        path,
+      );
     }
     const rows = bestStrategyPerType({
       questions: await loadQuestions(store, o.run),
@@ -45,7 +58,11 @@ export async function analyzeBestStrategy(path: string, o: BestStrategyOptions):
       fraction: o.split,
       seed: o.seed,
     });
-    if (rows.length === 0) throw new InputError(`no counted ${o.metric}@${o.k} (${o.level}) scores for the strategies ${strategies.join(', ')}`, path);
+    if (rows.length === 0)
+      throw new InputError(
+        `no counted ${o.metric}@${o.k} (${o.level}) scores for the strategies ${strategies.join(', ')}`,
+        path,
+      );
     await storeBestStrategy(store, rows, o);
     const title = `${o.metric}@${o.k} (${o.level}), selection ${o.split} / seed ${o.seed}`;
     return { rows, text: `${formatBestStrategy(rows, title)}\nstored in table analysis_best_strategy of ${path}` };
@@ -54,7 +71,10 @@ export async function analyzeBestStrategy(path: string, o: BestStrategyOptions):
   }
 }
 
-export async function analyzeAbstention(path: string, run?: string): Promise<{ rows: AbstentionScore[]; text: string }> {
+export async function analyzeAbstention(
+  path: string,
+  run?: string,
+): Promise<{ rows: AbstentionScore[]; text: string }> {
   const store = await openForAnalysis(path);
   try {
     const rows = abstentionScores(await loadAbstentionDecisions(store, run));

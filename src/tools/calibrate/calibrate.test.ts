@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import type { Instance } from '../../core/types.ts';
 import { createWinkSifEmbedder } from '../../index/index.ts';
 import { ASKED_AT, PLAN_HAYSTACK } from '../../strategies/testing/fixtures.ts';
-import { calibrate, calibrationQuestionIds, calibrationSplit, mergeThresholds, pickThresholds, quantile } from './calibrate.ts';
+import {
+  calibrate,
+  calibrationQuestionIds,
+  calibrationSplit,
+  mergeThresholds,
+  pickThresholds,
+  quantile,
+} from './calibrate.ts';
 
 describe('calibrationSplit', () => {
   const catalog = [
@@ -28,9 +35,15 @@ describe('thresholds', () => {
   });
 
   it('θ_low = p5(answerable), θ_high = p95(abstention); midpoint when they cross', () => {
-    expect(pickThresholds([0.5, 0.6, 0.7, 0.8, 0.9], [0.55, 0.75])).toEqual({ low: expect.closeTo(0.52, 12), high: expect.closeTo(0.74, 12) });
+    expect(pickThresholds([0.5, 0.6, 0.7, 0.8, 0.9], [0.55, 0.75])).toEqual({
+      low: expect.closeTo(0.52, 12),
+      high: expect.closeTo(0.74, 12),
+    });
     // p5([0.9, 0.95]) = 0.9025, p95([0.3, 0.4]) = 0.395 → crossed → both (0.9025 + 0.395) / 2 = 0.64875.
-    expect(pickThresholds([0.9, 0.95], [0.3, 0.4])).toEqual({ low: expect.closeTo(0.64875, 12), high: expect.closeTo(0.64875, 12) });
+    expect(pickThresholds([0.9, 0.95], [0.3, 0.4])).toEqual({
+      low: expect.closeTo(0.64875, 12),
+      high: expect.closeTo(0.64875, 12),
+    });
     expect(() => pickThresholds([0.9], [])).toThrow(/no abstention question/);
   });
 
@@ -40,12 +53,23 @@ describe('thresholds', () => {
       query: { id, text, askedAt: ASKED_AT },
       haystackId: 'plan',
       haystack: PLAN_HAYSTACK,
-      gold: { nativeType: 'x', type: abs ? 'abstention' : 'factual', isAbstention: abs, evidenceSessionIds: [], evidenceTurnIds: [], answer: '' },
+      gold: {
+        nativeType: 'x',
+        type: abs ? 'abstention' : 'factual',
+        isAbstention: abs,
+        evidenceSessionIds: [],
+        evidenceTurnIds: [],
+        answer: '',
+      },
     });
     const embedder = createWinkSifEmbedder();
     const { entry, scores } = await calibrate({
       dataset: 'hand',
-      instances: [inst('q1', "What is my cat's name?", false), inst('q2', 'Where did I move to?', false), inst('q3', 'What is my blood type?', true)],
+      instances: [
+        inst('q1', "What is my cat's name?", false),
+        inst('q2', 'Where did I move to?', false),
+        inst('q3', 'What is my blood type?', true),
+      ],
       embedder,
       spec: { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true },
       seed: 1,

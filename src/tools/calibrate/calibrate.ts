@@ -23,9 +23,14 @@ import { compareIds } from '../../data/sort.ts';
 import { createMemoryIndex } from '../../index/memory-index.ts';
 import type { CalibrationEntry, ThresholdsFile } from '../../strategies/thresholds.ts';
 
-export const CALIBRATION_RULE = 'theta_low = p5(top1 | answerable), theta_high = p95(top1 | abstention); midpoint if crossed';
+export const CALIBRATION_RULE =
+  'theta_low = p5(top1 | answerable), theta_high = p95(top1 | abstention); midpoint if crossed';
 
-export function calibrationSplit(catalog: readonly Pick<CatalogEntry, 'questionId' | 'adaptType' | 'reportAs'>[], fraction: number, seed: number): string[] {
+export function calibrationSplit(
+  catalog: readonly Pick<CatalogEntry, 'questionId' | 'adaptType' | 'reportAs'>[],
+  fraction: number,
+  seed: number,
+): string[] {
   const chosen: string[] = [];
   for (const ids of shuffledByType(catalog, seed, (type) => `calibrate:${type}`).values()) {
     chosen.push(...ids.slice(0, Math.max(1, Math.round(fraction * ids.length))));
@@ -43,9 +48,13 @@ export function quantile(values: readonly number[], q: number): number {
   return s[lo]! + (s[hi]! - s[lo]!) * (pos - lo);
 }
 
-export function pickThresholds(answerable: readonly number[], abstention: readonly number[]): { high: number; low: number } {
+export function pickThresholds(
+  answerable: readonly number[],
+  abstention: readonly number[],
+): { high: number; low: number } {
   if (answerable.length === 0) throw new InputError('the calibration split has no answerable question');
-  if (abstention.length === 0) throw new InputError('the calibration split has no abstention question; use a dataset with abstention questions');
+  if (abstention.length === 0)
+    throw new InputError('the calibration split has no abstention question; use a dataset with abstention questions');
   const low = quantile(answerable, 0.05);
   const high = quantile(abstention, 0.95);
   if (low > high) {
@@ -65,7 +74,10 @@ export interface CalibrateInput {
 }
 
 /** Top-1 cosines of the calibration questions (indexes shared per haystack), then the thresholds. */
-export async function calibrate(input: CalibrateInput, now = new Date()): Promise<{ entry: CalibrationEntry; scores: { id: string; abstention: boolean; top1: number }[] }> {
+export async function calibrate(
+  input: CalibrateInput,
+  now = new Date(),
+): Promise<{ entry: CalibrationEntry; scores: { id: string; abstention: boolean; top1: number }[] }> {
   const indexes = new Map<string, MemoryIndex>();
   const scores: { id: string; abstention: boolean; top1: number }[] = [];
   for (const inst of input.instances) {
@@ -99,7 +111,11 @@ export async function calibrate(input: CalibrateInput, now = new Date()): Promis
   };
 }
 
-export function mergeThresholds(existing: ThresholdsFile | undefined, embedderId: string, entry: CalibrationEntry): ThresholdsFile {
+export function mergeThresholds(
+  existing: ThresholdsFile | undefined,
+  embedderId: string,
+  entry: CalibrationEntry,
+): ThresholdsFile {
   return { version: 1, embedders: { ...(existing?.embedders ?? {}), [embedderId]: entry } };
 }
 

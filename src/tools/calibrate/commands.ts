@@ -29,7 +29,8 @@ interface CalibrateArgs {
 
 export const calibrateCommand: CommandModule<object, CalibrateArgs> = {
   command: 'calibrate',
-  describe: 'Pick abstention thresholds (θ_high/θ_low) per embedder on a calibration split the evaluation then excludes',
+  describe:
+    'Pick abstention thresholds (θ_high/θ_low) per embedder on a calibration split the evaluation then excludes',
   builder: (y) =>
     y
       .option('dataset', { type: 'string', demandOption: true, describe: `dataset (${DATASET_NAMES.join(', ')})` })
@@ -38,14 +39,23 @@ export const calibrateCommand: CommandModule<object, CalibrateArgs> = {
       .option('embedder-options', { type: 'string', describe: 'embedder options as JSON' })
       .option('granularity', { choices: GRANULARITIES, default: 'session' as Granularity })
       .option('roles', { type: 'string', default: 'user,assistant', describe: 'roles indexed, comma-separated' })
-      .option('fraction', numberFlag('fraction', 0, 1, { default: 0.3, describe: 'share of each type used for calibration' }))
+      .option(
+        'fraction',
+        numberFlag('fraction', 0, 1, { default: 0.3, describe: 'share of each type used for calibration' }),
+      )
       .option('seed', intFlag('seed', 0, { default: 42 }))
-      .option('out', { type: 'string', default: 'calibration/abstention-thresholds.json', describe: 'thresholds file (merged if it exists)' }),
+      .option('out', {
+        type: 'string',
+        default: 'calibration/abstention-thresholds.json',
+        describe: 'thresholds file (merged if it exists)',
+      }),
   handler: async (argv) => {
-    if (!(DATASET_NAMES as readonly string[]).includes(argv.dataset)) throw new InputError(`unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')}`, '--dataset');
+    if (!(DATASET_NAMES as readonly string[]).includes(argv.dataset))
+      throw new InputError(`unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')}`, '--dataset');
     if (!(argv.fraction > 0 && argv.fraction < 1)) throw new InputError('must be between 0 and 1', '--fraction');
     const roles = argv.roles.split(',').map((r) => r.trim());
-    if (roles.length === 0 || roles.some((r) => r !== 'user' && r !== 'assistant')) throw new InputError('roles are user and/or assistant', '--roles');
+    if (roles.length === 0 || roles.some((r) => r !== 'user' && r !== 'assistant'))
+      throw new InputError('roles are user and/or assistant', '--roles');
     const dataDir = resolveDataDir({ flag: argv['data-dir'] });
     const ref = { name: argv.dataset as DatasetName };
     const ids = calibrationSplit(await readCatalog(resolveDataset(ref, dataDir)), argv.fraction, argv.seed);

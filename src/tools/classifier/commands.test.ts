@@ -25,7 +25,9 @@ afterAll(async () => {
 /** Runs a command handler in-process and returns what it printed. */
 async function capture(run: () => unknown): Promise<string> {
   const lines: string[] = [];
-  const spy = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void lines.push(a.map(String).join(' ')));
+  const spy = vi
+    .spyOn(console, 'log')
+    .mockImplementation((...a: unknown[]) => void lines.push(a.map(String).join(' ')));
   try {
     await run();
   } finally {
@@ -45,7 +47,13 @@ const base = { options: undefined, model: undefined, 'llm-model': undefined, 'ba
 describe('adaptmr classify / classifier', () => {
   it('classify prints one line per question in order', async () => {
     const text = await capture(() =>
-      call(classifyCommand, { ...base, classifier: 'rules', questions: ['When did I move?', 'What is my cat called?'], _: [], $0: '' }),
+      call(classifyCommand, {
+        ...base,
+        classifier: 'rules',
+        questions: ['When did I move?', 'What is my cat called?'],
+        _: [],
+        $0: '',
+      }),
     );
     const lines = text.split('\n');
     expect(lines).toHaveLength(2);
@@ -70,10 +78,28 @@ describe('adaptmr classify / classifier', () => {
 
   it('classifier train writes an ONNX model that classify --model loads', async () => {
     const model = join(dir, 'lme.onnx');
-    const msg = await capture(() => call(trainCommand, { dataset: 'longmemeval-oracle', out: model, seed: 1, epochs: 3, 'data-dir': undefined, _: [], $0: '' }));
+    const msg = await capture(() =>
+      call(trainCommand, {
+        dataset: 'longmemeval-oracle',
+        out: model,
+        seed: 1,
+        epochs: 3,
+        'data-dir': undefined,
+        _: [],
+        $0: '',
+      }),
+    );
     expect(msg).toMatch(/trained on 500 questions/);
     const json = await capture(() =>
-      call(classifyCommand, { ...base, json: true, classifier: 'onnx', model, questions: ['When did I buy my car?'], _: [], $0: '' }),
+      call(classifyCommand, {
+        ...base,
+        json: true,
+        classifier: 'onnx',
+        model,
+        questions: ['When did I buy my car?'],
+        _: [],
+        $0: '',
+      }),
     );
     const [r] = JSON.parse(json) as { type: string; source: string; probs: Record<string, number> }[];
     expect(r?.source).toBe('model');
@@ -84,33 +110,86 @@ describe('adaptmr classify / classifier', () => {
   it('classifier train --features ngrams+cues+wv --hidden pools datasets into an MLP that classify --model loads', async () => {
     const model = join(dir, 'mlp.onnx');
     const msg = await capture(() =>
-      call(trainCommand, { dataset: 'zh-plan,longmemeval-oracle', out: model, seed: 1, epochs: 2, features: 'ngrams+cues+wv', hidden: 4, 'data-dir': undefined }),
+      call(trainCommand, {
+        dataset: 'zh-plan,longmemeval-oracle',
+        out: model,
+        seed: 1,
+        epochs: 2,
+        features: 'ngrams+cues+wv',
+        hidden: 4,
+        'data-dir': undefined,
+      }),
     );
     expect(msg).toMatch(/trained on 625 questions of zh-plan \+ longmemeval-oracle \(ngrams\+cues\+wv, MLP 4\)/);
-    const json = await capture(() => call(classifyCommand, { ...base, json: true, classifier: 'onnx', model, questions: ['我现在住在哪里？', 'When did I buy my car?'] }));
+    const json = await capture(() =>
+      call(classifyCommand, {
+        ...base,
+        json: true,
+        classifier: 'onnx',
+        model,
+        questions: ['我现在住在哪里？', 'When did I buy my car?'],
+      }),
+    );
     const rs = JSON.parse(json) as { source: string; probs: Record<string, number> }[];
     expect(rs).toHaveLength(2);
     for (const r of rs) expect(Object.values(r.probs).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
-    await expect(call(trainCommand, { dataset: 'zh-plan', out: model, seed: 1, features: 'words', 'data-dir': undefined })).rejects.toThrow(/--features.*unknown feature set "words"/);
+    await expect(
+      call(trainCommand, { dataset: 'zh-plan', out: model, seed: 1, features: 'words', 'data-dir': undefined }),
+    ).rejects.toThrow(/--features.*unknown feature set "words"/);
   });
 
   it('classifier train --split calibration trains on the calibration split only and names it; eval then leaves it out', async () => {
     const model = join(dir, 'beam-split.onnx');
-    const msg = await capture(() => call(trainCommand, { dataset: 'beam-100k', out: model, seed: 42, epochs: 2, features: 'cues+wv', split: 'calibration', fraction: 0.3, 'data-dir': undefined }));
+    const msg = await capture(() =>
+      call(trainCommand, {
+        dataset: 'beam-100k',
+        out: model,
+        seed: 42,
+        epochs: 2,
+        features: 'cues+wv',
+        split: 'calibration',
+        fraction: 0.3,
+        'data-dir': undefined,
+      }),
+    );
     // 280 BEAM 100K questions have one of the five types (the 120 of the three abilities outside them have none):
     // 30 % of each type's 40 or 80 → 12 + 24 + 24 + 12 + 12 = 84.
-    expect(msg).toMatch(/trained on 84 questions of the 0\.3 calibration split \(seed 42; a run leaves these questions out\) of beam-100k/);
+    expect(msg).toMatch(
+      /trained on 84 questions of the 0\.3 calibration split \(seed 42; a run leaves these questions out\) of beam-100k/,
+    );
     const clf: Classifier = await loadOnnxClassifier(model);
     const ids = [...(clf.excludedQuestionIds ?? [])];
     expect(ids).toHaveLength(84);
     const { questions } = await loadQuestions({ name: 'beam-100k', questionIds: ids }, resolveDataDir({}));
     expect(questions.filter((q) => q.gold.reportAs !== undefined)).toEqual([]);
     const json = await capture(() =>
-      call(evalCommand, { ...base, json: true, classifier: 'onnx', model, dataset: 'beam-100k', questions: undefined, folds: undefined, 'train-dataset': undefined, out: join(dir, 'ce-split.duckdb'), 'chart-dir': join(dir, 'charts'), seed: 42, 'data-dir': undefined }),
+      call(evalCommand, {
+        ...base,
+        json: true,
+        classifier: 'onnx',
+        model,
+        dataset: 'beam-100k',
+        questions: undefined,
+        folds: undefined,
+        'train-dataset': undefined,
+        out: join(dir, 'ce-split.duckdb'),
+        'chart-dir': join(dir, 'charts'),
+        seed: 42,
+        'data-dir': undefined,
+      }),
     );
     expect((JSON.parse(json) as { n: number }).n).toBe(280 - 84);
     const all = join(dir, 'beam-all.onnx');
-    await capture(() => call(trainCommand, { dataset: 'beam-100k', out: all, seed: 42, epochs: 1, features: 'cues+wv', 'data-dir': undefined }));
+    await capture(() =>
+      call(trainCommand, {
+        dataset: 'beam-100k',
+        out: all,
+        seed: 42,
+        epochs: 1,
+        features: 'cues+wv',
+        'data-dir': undefined,
+      }),
+    );
     expect(((await loadOnnxClassifier(all)) as Classifier).excludedQuestionIds).toBeUndefined();
   });
 
@@ -133,22 +212,53 @@ describe('adaptmr classify / classifier', () => {
         $0: '',
       }),
     );
-    const r = JSON.parse(json) as { accuracy: number; macroF1: number; perType: Record<string, unknown>; confusion: Record<string, Record<string, number>>; n: number };
+    const r = JSON.parse(json) as {
+      accuracy: number;
+      macroF1: number;
+      perType: Record<string, unknown>;
+      confusion: Record<string, Record<string, number>>;
+      n: number;
+    };
     expect(r.n).toBe(500);
     expect(Object.keys(r.perType)).toEqual(['factual', 'temporal', 'update', 'multi-hop', 'abstention']);
     const total = Object.values(r.confusion).reduce((s, row) => s + Object.values(row).reduce((a, b) => a + b, 0), 0);
     expect(total).toBe(500);
     expect(r.accuracy).toBeGreaterThan(0);
     expect((await stat(out)).size).toBeGreaterThan(0);
-    expect((await stat(join(dir, 'charts', 'classifier-rules-longmemeval-oracle-as-is-.png'))).size).toBeGreaterThan(1000);
+    expect((await stat(join(dir, 'charts', 'classifier-rules-longmemeval-oracle-as-is-.png'))).size).toBeGreaterThan(
+      1000,
+    );
     await expect(
-      call(evalCommand, { ...base, classifier: 'onnx', dataset: 'longmemeval-oracle', questions: undefined, folds: undefined, 'train-dataset': undefined, out, 'chart-dir': undefined, seed: 1, 'data-dir': undefined, _: [], $0: '' }),
+      call(evalCommand, {
+        ...base,
+        classifier: 'onnx',
+        dataset: 'longmemeval-oracle',
+        questions: undefined,
+        folds: undefined,
+        'train-dataset': undefined,
+        out,
+        'chart-dir': undefined,
+        seed: 1,
+        'data-dir': undefined,
+        _: [],
+        $0: '',
+      }),
     ).rejects.toThrow(/--folds/);
   });
 
   it('classify --classifier rules+llm --llm-model … --base-url … reaches the endpoint for undecided questions only', async () => {
     const server = await startFakeOpenAiServer({
-      chat: () => JSON.stringify({ type: 'knowledge_update', probabilities: { factual_extraction: 0, temporal_reasoning: 0, knowledge_update: 1, multi_hop: 0, abstention: 0 } }),
+      chat: () =>
+        JSON.stringify({
+          type: 'knowledge_update',
+          probabilities: {
+            factual_extraction: 0,
+            temporal_reasoning: 0,
+            knowledge_update: 1,
+            multi_hop: 0,
+            abstention: 0,
+          },
+        }),
     });
     const before = process.env.ADAPTMR_CACHE_DIR;
     process.env.ADAPTMR_CACHE_DIR = join(dir, 'cache');
@@ -185,7 +295,19 @@ describe('adaptmr classify / classifier', () => {
       const r = await new Promise<{ status: number | null; stderr: string }>((done) => {
         const child = spawn(
           process.execPath,
-          ['--import', 'tsx', cli, 'classify', '--classifier', 'llm', '--llm-model', 'fake', '--base-url', server.baseURL, 'When did I move?'],
+          [
+            '--import',
+            'tsx',
+            cli,
+            'classify',
+            '--classifier',
+            'llm',
+            '--llm-model',
+            'fake',
+            '--base-url',
+            server.baseURL,
+            'When did I move?',
+          ],
           { env: { ...process.env, ADAPTMR_CACHE_DIR: join(dir, 'cache-401') }, stdio: ['ignore', 'ignore', 'pipe'] },
         );
         let stderr = '';
@@ -193,7 +315,9 @@ describe('adaptmr classify / classifier', () => {
         child.on('close', (status) => done({ status, stderr }));
       });
       expect(r.status).toBe(2);
-      expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: classifier call \(classify, fake\) failed after 1 attempt\(s\): 401/)]);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^error: classifier call \(classify, fake\) failed after 1 attempt\(s\): 401/),
+      ]);
       expect(server.count('/v1/chat/completions')).toBe(1);
     } finally {
       await server.close();
@@ -201,6 +325,8 @@ describe('adaptmr classify / classifier', () => {
   });
 
   it('refuses the oracle outside evaluation', async () => {
-    await expect(call(classifyCommand, { ...base, classifier: 'oracle', questions: ['x'], _: [], $0: '' })).rejects.toThrow(/upper bound/);
+    await expect(
+      call(classifyCommand, { ...base, classifier: 'oracle', questions: ['x'], _: [], $0: '' }),
+    ).rejects.toThrow(/upper bound/);
   });
 });

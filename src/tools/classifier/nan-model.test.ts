@@ -25,12 +25,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; first: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'adaptmr.js'), ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'adaptmr.js'), ...args], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr, first: stderr.split('\n').find((l) => l.trim() !== '' && !l.startsWith('adaptmr: dist/')) ?? '' }));
+    child.on('close', (code) =>
+      resolve({
+        code,
+        stdout,
+        stderr,
+        first: stderr.split('\n').find((l) => l.trim() !== '' && !l.startsWith('adaptmr: dist/')) ?? '',
+      }),
+    );
   });
 }
 
@@ -49,10 +59,28 @@ beforeAll(async () => {
 
 describe('a classifier model with NaN weights', () => {
   it('classify: the trained model is refused at load, naming the file and the weight; a good one classifies', async () => {
-    const ok = await cli(['classify', '--classifier', 'onnx', '--model', good, 'Where do I live now?', '我现在住在哪里？']);
+    const ok = await cli([
+      'classify',
+      '--classifier',
+      'onnx',
+      '--model',
+      good,
+      'Where do I live now?',
+      '我现在住在哪里？',
+    ]);
     expect(ok.code, ok.stderr).toBe(0);
-    const r = await cli(['classify', '--classifier', 'onnx', '--model', nan, 'Where do I live now?', '我现在住在哪里？']);
-    expect(r.first).toMatch(/^error: .*nan\.onnx: weights hold NaN \(initializer W, element 7\); retrain the model or restore the file$/u);
+    const r = await cli([
+      'classify',
+      '--classifier',
+      'onnx',
+      '--model',
+      nan,
+      'Where do I live now?',
+      '我现在住在哪里？',
+    ]);
+    expect(r.first).toMatch(
+      /^error: .*nan\.onnx: weights hold NaN \(initializer W, element 7\); retrain the model or restore the file$/u,
+    );
     expect(r.code).toBe(2);
     expect(r.stdout).not.toMatch(/NaN/u);
   }, 60_000);
@@ -64,11 +92,23 @@ describe('a classifier model with NaN weights', () => {
   }, 120_000);
 
   it('a model whose output is NaN for a question: one line naming the classifier and the question', async () => {
-    const classify = await cli(['classify', '--classifier', 'onnx', '--model', hf, 'Where do I live now?', 'When did I move?']);
-    expect(classify.first).toMatch(/^error: .*hf-nan: classifier onnx gave unusable probabilities \(probability of \w+ is NaN\) for question q2$/u);
+    const classify = await cli([
+      'classify',
+      '--classifier',
+      'onnx',
+      '--model',
+      hf,
+      'Where do I live now?',
+      'When did I move?',
+    ]);
+    expect(classify.first).toMatch(
+      /^error: .*hf-nan: classifier onnx gave unusable probabilities \(probability of \w+ is NaN\) for question q2$/u,
+    );
     expect(classify.code).toBe(2);
     const evaluated = await cli(['classifier', 'eval', '--classifier', 'onnx', '--model', hf, '--dataset', 'locomo']);
-    expect(evaluated.first).toMatch(/^error: classifier onnx failed on question .*: .*hf-nan: classifier onnx gave unusable probabilities \(probability of \w+ is NaN\)/u);
+    expect(evaluated.first).toMatch(
+      /^error: classifier onnx failed on question .*: .*hf-nan: classifier onnx gave unusable probabilities \(probability of \w+ is NaN\)/u,
+    );
     expect(evaluated.code).toBe(2);
     expect(evaluated.stderr).not.toMatch(/^\s{4}at /mu);
   }, 180_000);

@@ -32,14 +32,25 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
       .option('level', { choices: ['session', 'turn', 'qa'], default: 'session' })
       .option('k', intFlag('k', 1, { describe: 'cutoff (default 10; none for --level qa)' }))
       .option('type', { type: 'string', describe: 'one AdaptMR type (default: every type and all)' })
-      .option('dataset', { type: 'string', describe: 'one dataset of the file (default: each dataset, one block of rows each)' })
+      .option('dataset', {
+        type: 'string',
+        describe: 'one dataset of the file (default: each dataset, one block of rows each)',
+      })
       .option('run', { type: 'string', describe: 'run id of A, when A is in several runs' })
-      .option('run-b', { type: 'string', describe: 'run id of B (default: A\'s run, else the one run with B)' })
+      .option('run-b', { type: 'string', describe: "run id of B (default: A's run, else the one run with B)" })
       .option('json', { type: 'boolean', default: false }),
   handler: async (argv) => {
     const k = argv.level === 'qa' ? null : (argv.k ?? 10);
     const out = await compareMethods(argv.file, {
-      a: argv.a, b: argv.b, metric: argv.metric, level: argv.level, k, type: argv.type, dataset: argv.dataset, run: argv.run, runB: argv['run-b'],
+      a: argv.a,
+      b: argv.b,
+      metric: argv.metric,
+      level: argv.level,
+      k,
+      type: argv.type,
+      dataset: argv.dataset,
+      run: argv.run,
+      runB: argv['run-b'],
     });
     console.log(argv.json ? JSON.stringify(out.rows, null, 2) : out.text);
   },

@@ -24,13 +24,28 @@ describe('adaptmr compare', () => {
   it('agrees with the comparisons table the report computes, and prints report cells', async () => {
     const report = await runReport(file, { outDir: dir, ks: [5] });
     const store = await openResultStore(file, { readOnly: true });
-    const stored = await store.query<{ adapt_type: string; mean_diff: number; ci_low: number; ci_high: number; p_value: number }>(
-      `SELECT adapt_type, mean_diff, ci_low, ci_high, p_value FROM comparisons WHERE dataset = 'plain' AND metric = 'recall_any' ORDER BY adapt_type`);
+    const stored = await store.query<{
+      adapt_type: string;
+      mean_diff: number;
+      ci_low: number;
+      ci_high: number;
+      p_value: number;
+    }>(
+      `SELECT adapt_type, mean_diff, ci_low, ci_high, p_value FROM comparisons WHERE dataset = 'plain' AND metric = 'recall_any' ORDER BY adapt_type`,
+    );
     await store.close();
-    const out = await compareMethods(file, { a: 'better', b: 'base', metric: 'recall_any', level: 'session', k: 5, run: undefined });
+    const out = await compareMethods(file, {
+      a: 'better',
+      b: 'base',
+      metric: 'recall_any',
+      level: 'session',
+      k: 5,
+      run: undefined,
+    });
     const plain = out.rows.filter((r) => r.dataset === 'plain').sort((x, y) => (x.adaptType < y.adaptType ? -1 : 1));
-    expect(plain.map((r) => [r.adaptType, r.meanDiff, r.ciLow, r.ciHigh, r.pValue]))
-      .toEqual(stored.map((r) => [r.adapt_type, r.mean_diff, r.ci_low, r.ci_high, r.p_value]));
+    expect(plain.map((r) => [r.adaptType, r.meanDiff, r.ciLow, r.ciHigh, r.pValue])).toEqual(
+      stored.map((r) => [r.adapt_type, r.mean_diff, r.ci_low, r.ci_high, r.p_value]),
+    );
     expect(out.text).toMatch(/better \(exp-0+\) − base/);
     expect(out.text).toMatch(/1 unpaired questions left out/);
     // the report's comparison table holds the same cell
@@ -39,23 +54,38 @@ describe('adaptmr compare', () => {
     expect(report.text).toMatch(/recall_any@5 \(session level\) {2}— cells: mean \[95% bootstrap CI\] \(n questions\)/);
   });
 
-  it('names each row\'s dataset when the file has several, and --dataset keeps one', async () => {
+  it("names each row's dataset when the file has several, and --dataset keeps one", async () => {
     const both = await compareMethods(file, { a: 'better', b: 'base', metric: 'recall_any', level: 'session', k: 5 });
     expect(new Set(both.rows.map((r) => r.dataset))).toEqual(new Set(['plain', 'convs']));
     expect(both.text).toMatch(/\n {2}convs +all +n=\d+ .*conversation bootstrap/);
     expect(both.text).toMatch(/\n {2}plain +all +n=\d+ .*question bootstrap/);
-    const one = await compareMethods(file, { a: 'better', b: 'base', metric: 'recall_any', level: 'session', k: 5, dataset: 'convs' });
+    const one = await compareMethods(file, {
+      a: 'better',
+      b: 'base',
+      metric: 'recall_any',
+      level: 'session',
+      k: 5,
+      dataset: 'convs',
+    });
     expect(new Set(one.rows.map((r) => r.dataset))).toEqual(new Set(['convs']));
     expect(one.text).toMatch(/\n {2}all +n=\d+ .*conversation bootstrap/);
-    await expect(compareMethods(file, { a: 'better', b: 'base', metric: 'recall_any', level: 'session', k: 5, dataset: 'nope' })).rejects.toThrow(/method "better"/);
+    await expect(
+      compareMethods(file, { a: 'better', b: 'base', metric: 'recall_any', level: 'session', k: 5, dataset: 'nope' }),
+    ).rejects.toThrow(/method "better"/);
   });
 
   it('formats cells with sign, CI and the Holm marker', () => {
-    expect(formatComparison({ meanDiff: 0.0523, ciLow: 0.0211, ciHigh: 0.0834, pHolm: 0.004 })).toBe('+0.052 [0.021, 0.083] p_holm 0.004 *');
-    expect(formatComparison({ meanDiff: -0.01, ciLow: -0.05, ciHigh: 0.03, pHolm: 0.6 })).toBe('-0.010 [-0.050, 0.030] p_holm 0.600');
+    expect(formatComparison({ meanDiff: 0.0523, ciLow: 0.0211, ciHigh: 0.0834, pHolm: 0.004 })).toBe(
+      '+0.052 [0.021, 0.083] p_holm 0.004 *',
+    );
+    expect(formatComparison({ meanDiff: -0.01, ciLow: -0.05, ciHigh: 0.03, pHolm: 0.6 })).toBe(
+      '-0.010 [-0.050, 0.030] p_holm 0.600',
+    );
   });
 
   it('a method that is not in the file fails with one line naming it', async () => {
-    await expect(compareMethods(file, { a: 'nope', b: 'base', metric: 'recall_any', level: 'session', k: 5 })).rejects.toThrow(/method "nope"/);
+    await expect(
+      compareMethods(file, { a: 'nope', b: 'base', metric: 'recall_any', level: 'session', k: 5 }),
+    ).rejects.toThrow(/method "nope"/);
   });
 });

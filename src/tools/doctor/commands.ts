@@ -7,7 +7,8 @@ import { formatChecks } from './format.ts';
 export const doctorCommand: CommandModule<object, { experiment: string }> = {
   command: 'doctor <experiment>',
   describe: 'Check every endpoint an experiment uses (LLM roles, embedder, memory servers) before running it',
-  builder: (y) => y.positional('experiment', { type: 'string', demandOption: true, describe: 'experiment config (YAML)' }),
+  builder: (y) =>
+    y.positional('experiment', { type: 'string', demandOption: true, describe: 'experiment config (YAML)' }),
   handler: async (argv) => {
     const checks = await doctor(await loadExperiment(argv.experiment));
     console.log(formatChecks(checks));

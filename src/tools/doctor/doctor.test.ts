@@ -51,8 +51,14 @@ describe('adaptmr doctor', () => {
     expect(by['llm reader (r)']).toMatchObject({ ok: true });
     expect(by['llm judge (j)']).toMatchObject({ ok: false, detail: expect.stringContaining('DOCTOR_UNSET') });
     expect(by['method mem0-good (mem0:oss)']).toMatchObject({ ok: true, url: mem0.baseUrl });
-    expect(by['method mem0-wrong-key (mem0:oss)']).toMatchObject({ ok: false, detail: expect.stringMatching(/rejected the key/) });
-    expect(by['method zep-down (zep:graphiti)']).toMatchObject({ ok: false, detail: expect.stringMatching(/127\.0\.0\.1:9.*unreachable.*compose\/graphiti\.yaml/) });
+    expect(by['method mem0-wrong-key (mem0:oss)']).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/rejected the key/),
+    });
+    expect(by['method zep-down (zep:graphiti)']).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/127\.0\.0\.1:9.*unreachable.*compose\/graphiti\.yaml/),
+    });
     expect(checks).toHaveLength(5); // bm25 uses no endpoint
     const text = formatChecks(checks);
     expect(text).toContain('FAIL method zep-down (zep:graphiti) at http://127.0.0.1:9');
@@ -62,13 +68,20 @@ describe('adaptmr doctor', () => {
 
   it('fails an endpoint that answers with a 5xx error page, naming it by its title', async () => {
     const server = createServer((_req, res) => {
-      res.writeHead(502, { 'content-type': 'text/html' }).end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');
+      res
+        .writeHead(502, { 'content-type': 'text/html' })
+        .end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as { port: number };
     try {
-      const check = await probeOpenAiCompatible('llm reader (r)', `http://127.0.0.1:${port}/v1`, 'DOCTOR_KEY', false, { DOCTOR_KEY: KEY });
-      expect(check).toMatchObject({ ok: false, detail: expect.stringMatching(/^HTTP 502: an HTML page \("502 Bad Gateway"\) — the server answers but fails/) });
+      const check = await probeOpenAiCompatible('llm reader (r)', `http://127.0.0.1:${port}/v1`, 'DOCTOR_KEY', false, {
+        DOCTOR_KEY: KEY,
+      });
+      expect(check).toMatchObject({
+        ok: false,
+        detail: expect.stringMatching(/^HTTP 502: an HTML page \("502 Bad Gateway"\) — the server answers but fails/),
+      });
     } finally {
       await new Promise((r) => server.close(r));
     }
@@ -78,7 +91,9 @@ describe('adaptmr doctor', () => {
     const file = join(dir, 'doctor.yaml');
     writeFileSync(file, yaml());
     // Asynchronous spawn: the stand-ins answer from this process's event loop.
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/adaptmr.js'), 'doctor', file], { env: { ...process.env, DOCTOR_KEY: KEY, DOCTOR_WRONG: 'x-wrong-x' } });
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/adaptmr.js'), 'doctor', file], {
+      env: { ...process.env, DOCTOR_KEY: KEY, DOCTOR_WRONG: 'x-wrong-x' },
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -18,13 +18,20 @@ import type { LoadedExperiment } from '../../run/load-config.ts';
 
 type Env = NodeJS.ProcessEnv;
 
-export async function probeOpenAiCompatible(user: string, baseURL: string, keyVar: string, keyRequired: boolean, env: Env): Promise<EndpointCheck> {
+export async function probeOpenAiCompatible(
+  user: string,
+  baseURL: string,
+  keyVar: string,
+  keyRequired: boolean,
+  env: Env,
+): Promise<EndpointCheck> {
   const key = readSecret(keyVar, env);
   // Credentials in the URL travel as a Basic header, as a run sends them (fetch refuses a URL that holds them); the
   // row shows the URL without them.
   const endpoint = endpointAuth(baseURL.replace(/\/+$/, ''), key);
   const url = redactSecrets(baseURL.replace(/\/+$/, ''));
-  if (keyRequired && (key === undefined || key === '')) return { user, url, ok: false, detail: `environment variable ${keyVar} (apiKeyEnv) is not set` };
+  if (keyRequired && (key === undefined || key === ''))
+    return { user, url, ok: false, detail: `environment variable ${keyVar} (apiKeyEnv) is not set` };
   try {
     const res = await fetch(`${endpoint.url}/models`, {
       headers: endpoint.headers,
@@ -35,14 +42,27 @@ export async function probeOpenAiCompatible(user: string, baseURL: string, keyVa
       (b) => Buffer.from(b).toString('utf8'),
       (err: unknown) => (err instanceof ReplyTooLargeError ? '(a reply body over 1 MiB)' : Promise.reject(err)),
     );
-    if (res.status === 401 || res.status === 403) return { user, url, ok: false, detail: `HTTP ${res.status}: the key was rejected — check ${keyVar}` };
+    if (res.status === 401 || res.status === 403)
+      return { user, url, ok: false, detail: `HTTP ${res.status}: the key was rejected — check ${keyVar}` };
     if (res.status >= 500) {
-      return { user, url, ok: false, detail: redactSecrets(`HTTP ${res.status}: ${oneLine(body, 120) || res.statusText} — the server answers but fails; check it and its upstream`) };
+      return {
+        user,
+        url,
+        ok: false,
+        detail: redactSecrets(
+          `HTTP ${res.status}: ${oneLine(body, 120) || res.statusText} — the server answers but fails; check it and its upstream`,
+        ),
+      };
     }
     return { user, url, ok: true, detail: `reachable (HTTP ${res.status})` };
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;
-    return { user, url, ok: false, detail: redactSecrets(`unreachable (${cause ?? errorMessage(err)}): is the server running? check baseURL`) };
+    return {
+      user,
+      url,
+      ok: false,
+      detail: redactSecrets(`unreachable (${cause ?? errorMessage(err)}): is the server running? check baseURL`),
+    };
   }
 }
 
@@ -52,16 +72,37 @@ export async function doctor(exp: LoadedExperiment, env: Env = process.env): Pro
   for (const role of configuredRoles(config)) {
     const rc = config.llm!.roles[role]!;
     const baseURL = rc.baseURL ?? env.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL;
-    checks.push(await probeOpenAiCompatible(`llm ${role} (${rc.model})`, baseURL, rc.apiKeyEnv ?? 'OPENAI_API_KEY', rc.apiKeyEnv !== undefined, env));
+    checks.push(
+      await probeOpenAiCompatible(
+        `llm ${role} (${rc.model})`,
+        baseURL,
+        rc.apiKeyEnv ?? 'OPENAI_API_KEY',
+        rc.apiKeyEnv !== undefined,
+        env,
+      ),
+    );
   }
   if (config.embedder.name === 'openai') {
     const o = config.embedder.options as { baseURL?: string; apiKeyEnv?: string; model?: string };
-    checks.push(await probeOpenAiCompatible(`embedder (${o.model ?? 'openai'})`, o.baseURL ?? env.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL, o.apiKeyEnv ?? 'OPENAI_API_KEY', true, env));
+    checks.push(
+      await probeOpenAiCompatible(
+        `embedder (${o.model ?? 'openai'})`,
+        o.baseURL ?? env.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL,
+        o.apiKeyEnv ?? 'OPENAI_API_KEY',
+        true,
+        env,
+      ),
+    );
   }
   const llmRoles = configuredRoles(config);
   for (const m of config.methods) {
     try {
-      const impl = await methods.create(m.method, m.options, { id: m.id, index: m.index, k: m.k, seed: config.seed, runKey: exp.configHash.slice(0, 12), llmRoles }, `method ${m.id}`);
+      const impl = await methods.create(
+        m.method,
+        m.options,
+        { id: m.id, index: m.index, k: m.k, seed: config.seed, runKey: exp.configHash.slice(0, 12), llmRoles },
+        `method ${m.id}`,
+      );
       if (impl.checkEndpoints) checks.push(...(await impl.checkEndpoints()));
     } catch (err) {
       checks.push({ user: `method ${m.id}`, url: '—', ok: false, detail: errorMessage(err) });

@@ -69,16 +69,25 @@ describe('explainQuestion on real questions', () => {
     expect(oracle!.gotOracleType).toBe(true);
     expect(single!.gotOracleType).toBe(false);
     expect(oracle!.route).toBe(`oracle:${r.gold.type}`);
-    expect(r.gold).toMatchObject({ type: 'temporal', isAbstention: false, answer: 'GPS system not functioning correctly' });
+    expect(r.gold).toMatchObject({
+      type: 'temporal',
+      isAbstention: false,
+      answer: 'GPS system not functioning correctly',
+    });
     // unified-embedding is the index's cosine top-k, in order, with its scores.
     const { instances } = await loadDataset({ name: 'longmemeval-s', questionIds: [LME_ID] }, DATA);
-    const index = createMemoryIndex(instances[0]!.haystack, { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true }, createWinkSifEmbedder());
+    const index = createMemoryIndex(
+      instances[0]!.haystack,
+      { granularity: 'session', roles: ['user', 'assistant'], includeCaptions: true },
+      createWinkSifEmbedder(),
+    );
     const top = await index.semantic(r.question.text, 5);
     expect(unified!.units.map((u) => u.id)).toEqual(top.map((s) => s.unit.id));
     expect(unified!.units[0]!.score).toBeCloseTo(top[0]!.score, 6);
     // Gold scores are the runner's rows; the evidence ranks agree with the units listed.
     expect(r.gold.scores.some((s) => s.method === 'unified' && s.metric === 'recall_any' && s.k === 5)).toBe(true);
-    for (const [sid, rank] of Object.entries(r.gold.evidenceRanks.unified ?? {})) expect(unified!.units[rank - 1]!.sessionId).toBe(sid);
+    for (const [sid, rank] of Object.entries(r.gold.evidenceRanks.unified ?? {}))
+      expect(unified!.units[rank - 1]!.sessionId).toBe(sid);
 
     const text = formatExplain(r);
     const goldAt = text.indexOf('GOLD (never given to a method');
@@ -97,7 +106,9 @@ describe('explainQuestion on real questions', () => {
     expect(r.methods.every((m) => m.error === null && m.units.length > 0)).toBe(true);
     const json = JSON.parse(JSON.stringify(r)) as typeof r;
     expect(json.methods[3]!.route).toBe('oracle:temporal');
-    await expect(explainQuestion(exp, { questionId: LOCOMO_ID, dataDir: DATA, dataset: 'longmemeval-s' })).rejects.toThrow(/in none of the experiment's datasets/);
+    await expect(
+      explainQuestion(exp, { questionId: LOCOMO_ID, dataDir: DATA, dataset: 'longmemeval-s' }),
+    ).rejects.toThrow(/in none of the experiment's datasets/);
     await expect(explainQuestion(exp, { questionId: 'no-such-q', dataDir: DATA })).rejects.toThrow(/explain\.yaml/);
   });
 });
@@ -107,7 +118,9 @@ describe('explain --methods', () => {
     const ids = exp.config.methods.map((m) => m.id);
     const r = await explainQuestion(exp, { questionId: LME_ID, dataDir: DATA, methods: [ids[0]!] });
     expect(r.methods.map((m) => m.method)).toEqual([ids[0]]);
-    await expect(explainQuestion(exp, { questionId: LME_ID, dataDir: DATA, methods: ['no-such-method'] })).rejects.toThrow(/--methods: no-such-method not in the experiment \(its methods: /u);
+    await expect(
+      explainQuestion(exp, { questionId: LME_ID, dataDir: DATA, methods: ['no-such-method'] }),
+    ).rejects.toThrow(/--methods: no-such-method not in the experiment \(its methods: /u);
   });
 });
 
@@ -115,6 +128,8 @@ describe('adaptmr explain (command)', () => {
   it('refuses to run with neither --experiment nor --results, as a usage line', async () => {
     const handler = explainCommand.handler as (argv: Record<string, unknown>) => Promise<void>;
     await expect(handler({ _: [], $0: 'adaptmr', question: 'x', json: false })).rejects.toThrow(InputError);
-    await expect(handler({ _: [], $0: 'adaptmr', question: 'x', json: false })).rejects.toThrow(/give --experiment <file\.yaml> or --results <file\.duckdb>/);
+    await expect(handler({ _: [], $0: 'adaptmr', question: 'x', json: false })).rejects.toThrow(
+      /give --experiment <file\.yaml> or --results <file\.duckdb>/,
+    );
   });
 });

@@ -72,7 +72,11 @@ export interface ExplainOptions {
 }
 
 /** Finds the question in the config's datasets (whole datasets: sample / limit do not apply to a case study). */
-async function findInstance(config: ExperimentConfig, o: ExplainOptions, path: string): Promise<{ instance: Instance; source: DatasetSource; datasetIndex: number }> {
+async function findInstance(
+  config: ExperimentConfig,
+  o: ExplainOptions,
+  path: string,
+): Promise<{ instance: Instance; source: DatasetSource; datasetIndex: number }> {
   const dataDir = resolveDataDir({ flag: o.dataDir, config: config.dataDir });
   const found: { instance: Instance; source: DatasetSource; datasetIndex: number }[] = [];
   for (const [datasetIndex, ref] of config.datasets.entries()) {
@@ -86,10 +90,21 @@ async function findInstance(config: ExperimentConfig, o: ExplainOptions, path: s
     if (instance) found.push({ instance, source, datasetIndex });
   }
   if (o.dataset && !config.datasets.some((r) => resolveDataset(r, dataDir).name === o.dataset)) {
-    throw new InputError(`dataset "${o.dataset}" is not in the experiment (${config.datasets.map((r) => r.name ?? r.path).join(', ')})`, path);
+    throw new InputError(
+      `dataset "${o.dataset}" is not in the experiment (${config.datasets.map((r) => r.name ?? r.path).join(', ')})`,
+      path,
+    );
   }
-  if (found.length === 0) throw new InputError(`question "${o.questionId}" is in none of the experiment's datasets${o.dataset ? ` (looked in ${o.dataset})` : ''}`, path);
-  if (found.length > 1) throw new InputError(`question "${o.questionId}" is in several datasets (${found.map((f) => f.source.name).join(', ')}); choose one with --dataset`, path);
+  if (found.length === 0)
+    throw new InputError(
+      `question "${o.questionId}" is in none of the experiment's datasets${o.dataset ? ` (looked in ${o.dataset})` : ''}`,
+      path,
+    );
+  if (found.length > 1)
+    throw new InputError(
+      `question "${o.questionId}" is in several datasets (${found.map((f) => f.source.name).join(', ')}); choose one with --dataset`,
+      path,
+    );
   return found[0]!;
 }
 
@@ -98,8 +113,18 @@ export function pickMethods(exp: LoadedExperiment, ids: readonly string[] | unde
   if (!ids || ids.length === 0) return exp;
   const known = exp.config.methods.map((m) => m.id);
   const unknown = ids.filter((id) => !known.includes(id));
-  if (unknown.length > 0) throw new InputError(`--methods: ${unknown.join(', ')} not in the experiment (its methods: ${known.join(', ')})`, exp.path);
-  return { ...exp, config: { ...exp.config, methods: exp.config.methods.filter((m) => ids.includes(m.id)) as typeof exp.config.methods } };
+  if (unknown.length > 0)
+    throw new InputError(
+      `--methods: ${unknown.join(', ')} not in the experiment (its methods: ${known.join(', ')})`,
+      exp.path,
+    );
+  return {
+    ...exp,
+    config: {
+      ...exp.config,
+      methods: exp.config.methods.filter((m) => ids.includes(m.id)) as typeof exp.config.methods,
+    },
+  };
 }
 
 export async function explainQuestion(exp0: LoadedExperiment, o: ExplainOptions): Promise<ExplainResult> {
@@ -109,11 +134,19 @@ export async function explainQuestion(exp0: LoadedExperiment, o: ExplainOptions)
   const { instance, source, datasetIndex } = await findInstance(exp.config, o, exp.path);
   // The methods as that dataset runs them (its entry's index / methods settings, src/core/dataset-methods.ts).
   const config = configForDataset(exp.config, datasetIndex, exp.path);
-  const methods = config === exp.config ? methods0 : await createMethods(config, `${exp.path}: datasets.${datasetIndex}`, exp.configHash);
+  const methods =
+    config === exp.config
+      ? methods0
+      : await createMethods(config, `${exp.path}: datasets.${datasetIndex}`, exp.configHash);
   const llm = config.llm ? createLlmProvider(config.llm) : undefined;
   const cache = await openEmbeddingCache();
   try {
-    const embedder: Embedder = await embedders.create(config.embedder.name, config.embedder.options, { cache }, `${exp.path}: embedder`);
+    const embedder: Embedder = await embedders.create(
+      config.embedder.name,
+      config.embedder.options,
+      { cache },
+      `${exp.path}: embedder`,
+    );
     const indexes = new IndexCache(embedder, methods.length + 1);
     // Same config as the run, but the context is always kept and no QA is run (a case study reads retrieval).
     const { qa: _qa, ...rest } = config;
@@ -167,7 +200,14 @@ export async function explainQuestion(exp0: LoadedExperiment, o: ExplainOptions)
       methods: explained,
       gold: {
         ...instance.gold,
-        scores: batch.scores.map((s) => ({ method: s.method, level: s.level, metric: s.metric, k: s.k, value: s.value, counted: s.counted })),
+        scores: batch.scores.map((s) => ({
+          method: s.method,
+          level: s.level,
+          metric: s.metric,
+          k: s.k,
+          value: s.value,
+          counted: s.counted,
+        })),
         evidenceRanks,
       },
     };

@@ -20,13 +20,20 @@ export function formatExplain(r: ExplainResult, opts: { context?: boolean } = {}
   out.push(`asked at ${r.question.askedAt}`);
   out.push(`Q: ${r.question.text}`);
   for (const m of r.methods) {
-    out.push('', RULE, `METHOD ${m.method}${m.degraded ? ` (${m.degraded})` : ''}${m.gotOracleType ? '   [oracle: received the gold type — upper bound]' : ''}`, RULE);
+    out.push(
+      '',
+      RULE,
+      `METHOD ${m.method}${m.degraded ? ` (${m.degraded})` : ''}${m.gotOracleType ? '   [oracle: received the gold type — upper bound]' : ''}`,
+      RULE,
+    );
     if (m.error) {
       out.push(`error: ${m.error}`);
       continue;
     }
     out.push(`predicted type: ${m.predictedType ?? '–'}    probabilities: ${probs(m.typeProbs)}`);
-    out.push(`route: ${m.route ?? '–'}    no memory: ${m.noMemory ? 'yes' : 'no'}    latency: ${m.latencyMs.toFixed(0)} ms`);
+    out.push(
+      `route: ${m.route ?? '–'}    no memory: ${m.noMemory ? 'yes' : 'no'}    latency: ${m.latencyMs.toFixed(0)} ms`,
+    );
     out.push(`ranked units (${m.units.length}):`);
     for (const u of m.units) {
       out.push(`  ${String(u.rank).padStart(2)}. ${u.id}  ${u.date.slice(0, 16)}  ${u.score.toFixed(4)}  ${u.preview}`);
@@ -57,7 +64,9 @@ export function formatExplain(r: ExplainResult, opts: { context?: boolean } = {}
   out.push(`  ${'method'.padEnd(28)} ${keys.join('  ')}`);
   for (const m of methods) {
     const cells = keys.map((key) => {
-      const s = shown.find((x) => x.method === m && `${x.level.slice(0, 4)} ${x.metric.replace('_any', '')}@${x.k}` === key);
+      const s = shown.find(
+        (x) => x.method === m && `${x.level.slice(0, 4)} ${x.metric.replace('_any', '')}@${x.k}` === key,
+      );
       return s ? `${s.value.toFixed(2)}${s.counted ? '*' : ' '}`.padStart(key.length) : ''.padStart(key.length);
     });
     out.push(`  ${m.padEnd(28)} ${cells.join('  ')}`);

@@ -33,7 +33,10 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'adaptmr.js'), ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'adaptmr.js'), ...args], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
@@ -51,8 +54,11 @@ beforeAll(async () => {
   const tables = await store.query<{ table_name: string }>(
     "SELECT DISTINCT c.table_name FROM information_schema.columns c JOIN information_schema.tables t USING (table_name) WHERE c.column_name = 'dataset' AND t.table_type = 'BASE TABLE' AND t.table_schema = 'main'",
   );
-  for (const t of tables) await store.query(`UPDATE ${t.table_name} SET dataset = $1 WHERE dataset = 'locomo'`, [DATASET]);
-  const [q] = await store.query<{ question_id: string }>('SELECT question_id FROM answers WHERE answer IS NOT NULL LIMIT 1');
+  for (const t of tables)
+    await store.query(`UPDATE ${t.table_name} SET dataset = $1 WHERE dataset = 'locomo'`, [DATASET]);
+  const [q] = await store.query<{ question_id: string }>(
+    'SELECT question_id FROM answers WHERE answer IS NOT NULL LIMIT 1',
+  );
   questionId = q!.question_id;
   await store.close();
 }, 180_000);

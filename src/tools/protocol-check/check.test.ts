@@ -5,7 +5,11 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpMemoryServer, startHttpMemoryServer } from '../../../examples/http-memory-typescript/server.ts';
-import { type Running, startProxy, startPythonServer } from '../../../baselines/http-memory/testing/reference-servers.ts';
+import {
+  type Running,
+  startProxy,
+  startPythonServer,
+} from '../../../baselines/http-memory/testing/reference-servers.ts';
 import { REPO_ROOT } from '../../run/provenance.ts';
 import { formatResults, runProtocolCheck } from './check.ts';
 import { ProtocolSchema } from './openapi.ts';
@@ -50,25 +54,46 @@ describe('protocol-check', () => {
   const FAULTS: [string, Parameters<typeof startProxy>[1], RegExp, RegExp][] = [
     [
       'stores a resent batch twice',
-      (method, path, status, body) => (method === 'POST' && path.endsWith('/sessions') && status === 200 && (body as { duplicate: boolean }).duplicate ? { status, body: { ...(body as object), stored: 3, duplicate: false } } : undefined),
+      (method, path, status, body) =>
+        method === 'POST' && path.endsWith('/sessions') && status === 200 && (body as { duplicate: boolean }).duplicate
+          ? { status, body: { ...(body as object), stored: 3, duplicate: false } }
+          : undefined,
       /ingest the same batch again/,
       /expected \{ stored: 0, duplicate: true \}, got .*"stored":3.*a resent batch would be stored twice/,
     ],
     [
       'search items without text',
-      (method, path, status, body) => (method === 'POST' && path.endsWith('/search') && status === 200 ? { status, body: { items: (body as { items: object[] }).items.map((i) => ({ ...i, text: undefined, memory: 'x' })) } } : undefined),
+      (method, path, status, body) =>
+        method === 'POST' && path.endsWith('/search') && status === 200
+          ? {
+              status,
+              body: { items: (body as { items: object[] }).items.map((i) => ({ ...i, text: undefined, memory: 'x' })) },
+            }
+          : undefined,
       /search: at most k items/,
       /reply does not fit the protocol: \/items\/0: must have required property 'text'/,
     ],
     [
       'answers 500 for an unknown namespace',
-      (_method, path, status) => (status === 404 && path.includes('never-created') ? { status: 500, body: { error: 'KeyError' } } : undefined),
+      (_method, path, status) =>
+        status === 404 && path.includes('never-created') ? { status: 500, body: { error: 'KeyError' } } : undefined,
       /an unknown namespace is 404/,
       /HTTP 500, expected 404/,
     ],
     [
       'times without a zone',
-      (method, path, status, body) => (method === 'POST' && path.endsWith('/search') && status === 200 ? { status, body: { items: (body as { items: { time: string }[] }).items.map((i) => ({ ...i, time: i.time.replace('Z', '') })) } } : undefined),
+      (method, path, status, body) =>
+        method === 'POST' && path.endsWith('/search') && status === 200
+          ? {
+              status,
+              body: {
+                items: (body as { items: { time: string }[] }).items.map((i) => ({
+                  ...i,
+                  time: i.time.replace('Z', ''),
+                })),
+              },
+            }
+          : undefined,
       /search: at most k items/,
       /\/items\/0\/time: must match format "date-time"/,
     ],
@@ -82,7 +107,9 @@ describe('protocol-check', () => {
     expect(bad.length, JSON.stringify(bad)).toBeGreaterThanOrEqual(1);
     expect(bad[0]!.name).toMatch(check);
     expect(bad[0]!.detail).toMatch(detail);
-    expect(formatResults(faulty.url, results)).toMatch(new RegExp(`✗ ${bad[0]!.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n    `));
+    expect(formatResults(faulty.url, results)).toMatch(
+      new RegExp(`✗ ${bad[0]!.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n    `),
+    );
   });
 
   it('the CLI prints the report and exits 1 on a failure, 0 on a pass', async () => {
@@ -91,7 +118,9 @@ describe('protocol-check', () => {
     // Asynchronously: the servers it checks answer from this process.
     const cli = (url: string) =>
       new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/adaptmr.js'), 'protocol-check', url], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/adaptmr.js'), 'protocol-check', url], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -109,8 +138,16 @@ describe('protocol-check', () => {
 
   it("its own requests fit the protocol's request schemas", () => {
     const schema = ProtocolSchema.load();
-    expect(schema.request('/namespaces/{namespace}/sessions', 'POST', { batch_id: 'b0', session_id: 's', messages: [{ unit_id: 'u', role: 'user', speaker: null, text: '猫', time: '2023-05-01T09:30:00Z' }] })).toEqual({ ok: true });
-    expect(schema.request('/namespaces/{namespace}/search', 'POST', { query: 'q', k: 1, question_date: null })).toEqual({ ok: true });
+    expect(
+      schema.request('/namespaces/{namespace}/sessions', 'POST', {
+        batch_id: 'b0',
+        session_id: 's',
+        messages: [{ unit_id: 'u', role: 'user', speaker: null, text: '猫', time: '2023-05-01T09:30:00Z' }],
+      }),
+    ).toEqual({ ok: true });
+    expect(schema.request('/namespaces/{namespace}/search', 'POST', { query: 'q', k: 1, question_date: null })).toEqual(
+      { ok: true },
+    );
     expect(schema.request('/namespaces/{namespace}/search', 'POST', { k: 1 }).ok).toBe(false);
   });
 });

@@ -47,7 +47,10 @@ class Failed extends Error {}
 
 /** Why a request got no reply: the system error code where fetch hides it (`ECONNREFUSED`), else the message. */
 function networkProblem(err: unknown): string {
-  const cause = err instanceof Error ? (err as Error & { cause?: { code?: unknown; errors?: { code?: unknown }[]; message?: unknown } }).cause : undefined;
+  const cause =
+    err instanceof Error
+      ? (err as Error & { cause?: { code?: unknown; errors?: { code?: unknown }[]; message?: unknown } }).cause
+      : undefined;
   const code = cause?.code ?? cause?.errors?.find((e) => e.code !== undefined)?.code;
   return code !== undefined ? `no reply (${String(code)})` : describeNetworkError(err);
 }
@@ -66,7 +69,12 @@ export async function runProtocolCheck(url: string, opts: ProtocolCheckOptions =
     if (auth && opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
     let res: Response;
     try {
-      res = await fetch(base + path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), signal: AbortSignal.timeout(timeoutMs) });
+      res = await fetch(base + path, {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
     } catch (err) {
       throw new Failed(`${method} ${path}: ${networkProblem(err)}`);
     }
@@ -78,9 +86,19 @@ export async function runProtocolCheck(url: string, opts: ProtocolCheckOptions =
     }
   };
   /** The reply, checked: a documented status among `expect`, and a body that fits its schema. */
-  const expectReply = async (template: string, method: string, path: string, expect: number[], body?: unknown, auth = true): Promise<Reply> => {
+  const expectReply = async (
+    template: string,
+    method: string,
+    path: string,
+    expect: number[],
+    body?: unknown,
+    auth = true,
+  ): Promise<Reply> => {
     const r = await call(method, path, body, auth);
-    if (!expect.includes(r.status)) throw new Failed(`${method} ${path}: HTTP ${r.status}, expected ${expect.join(' or ')}${r.body !== undefined ? `: ${oneLine(JSON.stringify(r.body), 160)}` : ''}`);
+    if (!expect.includes(r.status))
+      throw new Failed(
+        `${method} ${path}: HTTP ${r.status}, expected ${expect.join(' or ')}${r.body !== undefined ? `: ${oneLine(JSON.stringify(r.body), 160)}` : ''}`,
+      );
     const v: Verdict = schema.reply(template, method, r.status, r.body);
     if (!v.ok) throw new Failed(`${method} ${path}: HTTP ${r.status} reply does not fit the protocol: ${v.problem}`);
     return r;
@@ -91,7 +109,11 @@ export async function runProtocolCheck(url: string, opts: ProtocolCheckOptions =
       results.push({ name, ok: true });
       return true;
     } catch (err) {
-      results.push({ name, ok: false, detail: err instanceof Failed ? err.message : `unexpected: ${err instanceof Error ? err.message : String(err)}` });
+      results.push({
+        name,
+        ok: false,
+        detail: err instanceof Failed ? err.message : `unexpected: ${err instanceof Error ? err.message : String(err)}`,
+      });
       return false;
     }
   };
@@ -100,8 +122,15 @@ export async function runProtocolCheck(url: string, opts: ProtocolCheckOptions =
   };
   const NS = `/namespaces/{namespace}`;
   const nsPath = `/namespaces/${encodeURIComponent(ns)}`;
-  const ingest = (batch: string, session: string, messages: unknown[]) => ({ batch_id: batch, session_id: session, messages });
-  const search = async (body: unknown) => (await expectReply(`${NS}/search`, 'POST', `${nsPath}/search`, [200], body)).body as { items: { text: string; score?: number | null; unit_ids?: string[] | null }[] };
+  const ingest = (batch: string, session: string, messages: unknown[]) => ({
+    batch_id: batch,
+    session_id: session,
+    messages,
+  });
+  const search = async (body: unknown) =>
+    (await expectReply(`${NS}/search`, 'POST', `${nsPath}/search`, [200], body)).body as {
+      items: { text: string; score?: number | null; unit_ids?: string[] | null }[];
+    };
 
   const healthy = await check('health: GET /health answers the protocol version', async () => {
     const r = await expectReply('/health', 'GET', '/health', [200]);
@@ -125,15 +154,27 @@ export async function runProtocolCheck(url: string, opts: ProtocolCheckOptions =
       await expectReply(NS, 'PUT', nsPath, [200, 201]);
     });
     await check('ingest a session: POST /namespaces/{namespace}/sessions', async () => {
-      const r = (await expectReply(`${NS}/sessions`, 'POST', `${nsPath}/sessions`, [200], ingest('b0', 'sA', SESSION_A))).body as { stored: number; duplicate: boolean; batch_id: string };
-      must(r.batch_id === 'b0' && r.stored === SESSION_A.length && !r.duplicate, `expected { batch_id: "b0", stored: ${SESSION_A.length}, duplicate: false }, got ${JSON.stringify(r)}`);
+      const r = (
+        await expectReply(`${NS}/sessions`, 'POST', `${nsPath}/sessions`, [200], ingest('b0', 'sA', SESSION_A))
+      ).body as { stored: number; duplicate: boolean; batch_id: string };
+      must(
+        r.batch_id === 'b0' && r.stored === SESSION_A.length && !r.duplicate,
+        `expected { batch_id: "b0", stored: ${SESSION_A.length}, duplicate: false }, got ${JSON.stringify(r)}`,
+      );
     });
     await check('ingest the same batch again: stored once (idempotent per batch_id)', async () => {
-      const r = (await expectReply(`${NS}/sessions`, 'POST', `${nsPath}/sessions`, [200], ingest('b0', 'sA', SESSION_A))).body as { stored: number; duplicate: boolean };
-      must(r.duplicate && r.stored === 0, `expected { stored: 0, duplicate: true }, got ${JSON.stringify(r)}: a resent batch would be stored twice`);
+      const r = (
+        await expectReply(`${NS}/sessions`, 'POST', `${nsPath}/sessions`, [200], ingest('b0', 'sA', SESSION_A))
+      ).body as { stored: number; duplicate: boolean };
+      must(
+        r.duplicate && r.stored === 0,
+        `expected { stored: 0, duplicate: true }, got ${JSON.stringify(r)}: a resent batch would be stored twice`,
+      );
     });
     await check('ingest a second session', async () => {
-      const r = (await expectReply(`${NS}/sessions`, 'POST', `${nsPath}/sessions`, [200], ingest('b1', 'sB', SESSION_B))).body as { stored: number };
+      const r = (
+        await expectReply(`${NS}/sessions`, 'POST', `${nsPath}/sessions`, [200], ingest('b1', 'sB', SESSION_B))
+      ).body as { stored: number };
       must(r.stored === SESSION_B.length, `stored ${r.stored} of ${SESSION_B.length} messages`);
     });
     await check('status: GET /namespaces/{namespace} reaches ready with every message once', async () => {
@@ -141,7 +182,10 @@ export async function runProtocolCheck(url: string, opts: ProtocolCheckOptions =
       for (;;) {
         const s = (await expectReply(NS, 'GET', nsPath, [200])).body as { ready: boolean; messages: number };
         if (s.ready) {
-          must(s.messages === SENT.size, `ready with ${s.messages} messages, expected ${SENT.size} (the duplicate batch counts once)`);
+          must(
+            s.messages === SENT.size,
+            `ready with ${s.messages} messages, expected ${SENT.size} (the duplicate batch counts once)`,
+          );
           return;
         }
         must(Date.now() < until, `not ready after ${Math.round((opts.readyTimeoutMs ?? 60_000) / 1000)} s`);
@@ -151,14 +195,28 @@ export async function runProtocolCheck(url: string, opts: ProtocolCheckOptions =
     const ranked = (items: { score?: number | null; unit_ids?: string[] | null }[], k: number) => {
       must(items.length <= k, `${items.length} items for k = ${k}`);
       const scores = items.map((i) => i.score).filter((s): s is number => typeof s === 'number');
-      for (let i = 1; i < scores.length; i++) must(scores[i]! <= scores[i - 1]!, `scores not best first: ${scores.join(', ')}`);
-      for (const it of items) for (const id of it.unit_ids ?? []) must(SENT.has(id), `an item cites unit id ${JSON.stringify(id)}, which was never sent`);
-      if (!sources) must(items.every((it) => it.unit_ids === undefined || it.unit_ids === null), 'items cite unit ids though /health says sources: false');
+      for (let i = 1; i < scores.length; i++)
+        must(scores[i]! <= scores[i - 1]!, `scores not best first: ${scores.join(', ')}`);
+      for (const it of items)
+        for (const id of it.unit_ids ?? [])
+          must(SENT.has(id), `an item cites unit id ${JSON.stringify(id)}, which was never sent`);
+      if (!sources)
+        must(
+          items.every((it) => it.unit_ids === undefined || it.unit_ids === null),
+          'items cite unit ids though /health says sources: false',
+        );
     };
     const finds = (items: { text: string; unit_ids?: string[] | null }[], unit: string, word: string, what: string) =>
-      must(items.some((it) => (sources ? (it.unit_ids ?? []).includes(unit) : it.text.includes(word))), `${what}: no item ${sources ? `cites ${unit}` : `mentions "${word}"`} (items: ${oneLine(JSON.stringify(items), 200)})`);
+      must(
+        items.some((it) => (sources ? (it.unit_ids ?? []).includes(unit) : it.text.includes(word))),
+        `${what}: no item ${sources ? `cites ${unit}` : `mentions "${word}"`} (items: ${oneLine(JSON.stringify(items), 200)})`,
+      );
     await check('search: at most k items, best first, citing sent unit ids', async () => {
-      const r = await search({ query: 'What is the name of the cat Caroline adopted?', k: 2, question_date: '2023-06-01T00:00:00Z' });
+      const r = await search({
+        query: 'What is the name of the cat Caroline adopted?',
+        k: 2,
+        question_date: '2023-06-01T00:00:00Z',
+      });
       ranked(r.items, 2);
       finds(r.items, 'pc-1', 'Miso', 'an obvious match');
     });
@@ -175,10 +233,19 @@ export async function runProtocolCheck(url: string, opts: ProtocolCheckOptions =
       await expectReply(`${NS}/search`, 'POST', `${nsPath}/search`, [400], { k: 3 });
     });
     await check('a bad request is refused with 400 (a message time without a zone)', async () => {
-      await expectReply(`${NS}/sessions`, 'POST', `${nsPath}/sessions`, [400], ingest('b9', 'sC', [{ unit_id: 'pc-9', role: 'user', text: 'x', time: '2023-05-01 09:30' }]));
+      await expectReply(
+        `${NS}/sessions`,
+        'POST',
+        `${nsPath}/sessions`,
+        [400],
+        ingest('b9', 'sC', [{ unit_id: 'pc-9', role: 'user', text: 'x', time: '2023-05-01 09:30' }]),
+      );
     });
     await check('an unknown namespace is 404', async () => {
-      await expectReply(`${NS}/search`, 'POST', `/namespaces/${ns}-never-created/search`, [404], { query: 'cat', k: 1 });
+      await expectReply(`${NS}/search`, 'POST', `/namespaces/${ns}-never-created/search`, [404], {
+        query: 'cat',
+        k: 1,
+      });
     });
   } finally {
     await check('delete the namespace: DELETE /namespaces/{namespace}, then it is gone (404)', async () => {
@@ -193,6 +260,10 @@ export async function runProtocolCheck(url: string, opts: ProtocolCheckOptions =
 export function formatResults(url: string, results: readonly CheckResult[]): string {
   const lines = results.map((r) => `${r.ok ? '✓' : '✗'} ${r.name}${r.ok ? '' : `\n    ${r.detail}`}`);
   const failed = results.filter((r) => !r.ok).length;
-  lines.push(failed === 0 ? `${url}: all ${results.length} checks passed` : `${url}: ${failed} of ${results.length} checks failed`);
+  lines.push(
+    failed === 0
+      ? `${url}: all ${results.length} checks passed`
+      : `${url}: ${failed} of ${results.length} checks failed`,
+  );
   return lines.join('\n');
 }

@@ -13,21 +13,37 @@ interface Args {
 
 export const protocolCheckCommand: CommandModule<object, Args> = {
   command: 'protocol-check <url>',
-  describe: 'Check a memory server against the http-memory protocol (docs/http-memory.openapi.yaml) and print what fails',
+  describe:
+    'Check a memory server against the http-memory protocol (docs/http-memory.openapi.yaml) and print what fails',
   builder: (y) =>
     y
-      .positional('url', { type: 'string', demandOption: true, describe: 'the server base URL, e.g. http://127.0.0.1:8765' })
-      .option('api-key-env', { type: 'string', describe: 'environment variable holding the key sent as Authorization: Bearer' })
-      .option('ready-timeout', { type: 'number', default: 60, describe: 'seconds to wait for the namespace to be ready after ingestion' }) as never,
+      .positional('url', {
+        type: 'string',
+        demandOption: true,
+        describe: 'the server base URL, e.g. http://127.0.0.1:8765',
+      })
+      .option('api-key-env', {
+        type: 'string',
+        describe: 'environment variable holding the key sent as Authorization: Bearer',
+      })
+      .option('ready-timeout', {
+        type: 'number',
+        default: 60,
+        describe: 'seconds to wait for the namespace to be ready after ingestion',
+      }) as never,
   handler: async (argv) => {
     const url = HttpUrlSchema.safeParse(argv.url);
     if (!url.success) throw new InputError(`"${argv.url}" is not an http(s) URL`, 'protocol-check <url>');
     let apiKey: string | undefined;
     if (argv['api-key-env'] !== undefined) {
       apiKey = readSecret(argv['api-key-env']);
-      if (apiKey === undefined || apiKey === '') throw new InputError(`environment variable ${argv['api-key-env']} (--api-key-env) is not set`);
+      if (apiKey === undefined || apiKey === '')
+        throw new InputError(`environment variable ${argv['api-key-env']} (--api-key-env) is not set`);
     }
-    const results = await runProtocolCheck(argv.url, { ...(apiKey ? { apiKey } : {}), readyTimeoutMs: argv['ready-timeout'] * 1000 });
+    const results = await runProtocolCheck(argv.url, {
+      ...(apiKey ? { apiKey } : {}),
+      readyTimeoutMs: argv['ready-timeout'] * 1000,
+    });
     console.log(formatResults(argv.url, results));
     if (results.some((r) => !r.ok)) process.exitCode = 1;
   },

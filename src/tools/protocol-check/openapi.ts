@@ -15,8 +15,20 @@ export const OPENAPI_FILE = join(PACKAGE_ROOT, 'docs', 'http-memory.openapi.yaml
 const ID = 'http-memory';
 
 interface Doc {
-  paths: Record<string, Record<string, { responses?: Record<string, Ref & { content?: Record<string, { schema?: unknown }> }>; requestBody?: { content?: Record<string, { schema?: unknown }> } }>>;
-  components: { schemas: Record<string, unknown>; responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        responses?: Record<string, Ref & { content?: Record<string, { schema?: unknown }> }>;
+        requestBody?: { content?: Record<string, { schema?: unknown }> };
+      }
+    >
+  >;
+  components: {
+    schemas: Record<string, unknown>;
+    responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  };
 }
 interface Ref {
   $ref?: string;
@@ -27,7 +39,10 @@ function rewriteRefs(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(rewriteRefs);
   if (schema === null || typeof schema !== 'object') return schema;
   return Object.fromEntries(
-    Object.entries(schema as Record<string, unknown>).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', `${ID}#/$defs/`) : rewriteRefs(v)]),
+    Object.entries(schema as Record<string, unknown>).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', `${ID}#/$defs/`) : rewriteRefs(v),
+    ]),
   );
 }
 
@@ -62,7 +77,11 @@ export class ProtocolSchema {
     const op = this.doc.paths[path]?.[method.toLowerCase()];
     if (!op) return { ok: false, problem: `${method} ${path} is not in the protocol` };
     let response = op.responses?.[String(status)];
-    if (!response) return { ok: false, problem: `HTTP ${status} is not a documented reply (documented: ${Object.keys(op.responses ?? {}).join(', ')})` };
+    if (!response)
+      return {
+        ok: false,
+        problem: `HTTP ${status} is not a documented reply (documented: ${Object.keys(op.responses ?? {}).join(', ')})`,
+      };
     if (response.$ref) response = this.doc.components.responses?.[response.$ref.split('/').pop()!] ?? {};
     const schema = response.content?.['application/json']?.schema;
     return schema === undefined ? { ok: true } : this.validate(`${method} ${path} ${status}`, schema, body);
@@ -71,7 +90,9 @@ export class ProtocolSchema {
   /** Whether `body` fits the request body schema of `method path` (the checker's own requests, in tests). */
   request(path: string, method: string, body: unknown): Verdict {
     const schema = this.doc.paths[path]?.[method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema;
-    return schema === undefined ? { ok: false, problem: `${method} ${path} takes no body` } : this.validate(`request ${method} ${path}`, schema, body);
+    return schema === undefined
+      ? { ok: false, problem: `${method} ${path} takes no body` }
+      : this.validate(`request ${method} ${path}`, schema, body);
   }
 
   private validate(key: string, schema: unknown, body: unknown): Verdict {
@@ -85,6 +106,9 @@ export class ProtocolSchema {
     if (!e) return { ok: false, problem: 'invalid' };
     const params = e.params as { allowedValue?: unknown; allowedValues?: unknown };
     const allowed = params.allowedValue ?? params.allowedValues;
-    return { ok: false, problem: `${e.instancePath || '(body)'}: ${e.message ?? 'invalid'}${allowed !== undefined ? ` ${JSON.stringify(allowed)}` : ''}` };
+    return {
+      ok: false,
+      problem: `${e.instancePath || '(body)'}: ${e.message ?? 'invalid'}${allowed !== undefined ? ` ${JSON.stringify(allowed)}` : ''}`,
+    };
   }
 }

@@ -5,7 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiServer, type ChatRequestBody, type FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
+import {
+  startFakeOpenAiServer,
+  type ChatRequestBody,
+  type FakeOpenAiServer,
+} from '../../llm/testing/fake-openai-server.ts';
 import { fakeBatch } from '../../store/fake-batch.ts';
 import { openResultStore } from '../../store/index.ts';
 import { parseJudgeSpec, rejudgeFile } from './rejudge.ts';
@@ -17,7 +21,9 @@ const savedCache = process.env.ADAPTMR_CACHE_DIR;
 beforeAll(async () => {
   process.env.ADAPTMR_CACHE_DIR = join(dir, 'cache');
   // The new judge says yes to questions 0 and 1 only (LongMemEval's yes/no prompt).
-  server = await startFakeOpenAiServer({ chat: (b: ChatRequestBody) => (/Question: question [01]\?/u.test(b.messages[0]?.content ?? '') ? 'yes' : 'no') });
+  server = await startFakeOpenAiServer({
+    chat: (b: ChatRequestBody) => (/Question: question [01]\?/u.test(b.messages[0]?.content ?? '') ? 'yes' : 'no'),
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -39,18 +45,61 @@ describe('judge specs', () => {
 });
 
 describe('rejudge on a file written before judge panels', () => {
-  it('turns the old verdicts into rows and adds the new judge\'s, with kappa', async () => {
+  it("turns the old verdicts into rows and adds the new judge's, with kappa", async () => {
     const file = join(dir, 'old.duckdb');
     const store = await openResultStore(file);
-    const config = { name: 'old', seed: 1, methods: [{ id: 'bm25', method: 'bm25' }], llm: { roles: { judge: { baseURL: server.baseURL, model: 'old-judge' } } }, qa: {} };
-    await store.upsertRun({ runId: 'r1', name: 'old', configJson: JSON.stringify(config), configHash: 'h', gitCommit: null, gitDirty: null, packageVersions: {}, datasetHashes: {}, seed: 1, startedAt: 'x', status: 'done' });
+    const config = {
+      name: 'old',
+      seed: 1,
+      methods: [{ id: 'bm25', method: 'bm25' }],
+      llm: { roles: { judge: { baseURL: server.baseURL, model: 'old-judge' } } },
+      qa: {},
+    };
+    await store.upsertRun({
+      runId: 'r1',
+      name: 'old',
+      configJson: JSON.stringify(config),
+      configHash: 'h',
+      gitCommit: null,
+      gitDirty: null,
+      packageVersions: {},
+      datasetHashes: {},
+      seed: 1,
+      startedAt: 'x',
+      status: 'done',
+    });
     // Old judge: yes on questions 0 and 2. New judge: yes on 0 and 1. Over q0–q3: both 1, old only 1, new only 1, neither 1.
     for (let i = 0; i < 4; i++) {
       const b = fakeBatch('r1', i, ['bm25']);
       const yes = i === 0 || i === 2;
       await store.writeQuestion({
-        ...b, answers: [{ dataset: 'fake', questionId: `q${i}`, method: 'bm25', answer: `answer ${i}`, judgeVerdicts: [{ correct: [yes], raw: [yes ? 'yes' : 'no'] }], contextTokens: 1, error: null }],
-        scores: [...b.scores, { dataset: 'fake', questionId: `q${i}`, method: 'bm25', granularity: 'turn', level: 'qa', metric: 'accuracy', k: null, value: yes ? 1 : 0, counted: true, excludedWhy: null }],
+        ...b,
+        answers: [
+          {
+            dataset: 'fake',
+            questionId: `q${i}`,
+            method: 'bm25',
+            answer: `answer ${i}`,
+            judgeVerdicts: [{ correct: [yes], raw: [yes ? 'yes' : 'no'] }],
+            contextTokens: 1,
+            error: null,
+          },
+        ],
+        scores: [
+          ...b.scores,
+          {
+            dataset: 'fake',
+            questionId: `q${i}`,
+            method: 'bm25',
+            granularity: 'turn',
+            level: 'qa',
+            metric: 'accuracy',
+            k: null,
+            value: yes ? 1 : 0,
+            counted: true,
+            excludedWhy: null,
+          },
+        ],
       });
     }
     await store.close();
@@ -59,16 +108,23 @@ describe('rejudge on a file written before judge panels', () => {
     expect(server.requests.every((r) => (r.body as ChatRequestBody).model === 'new-judge')).toBe(true);
     const r = await openResultStore(file, { readOnly: true });
     try {
-      expect(await r.query(`select judge, model, count(*)::INT n from answer_verdicts group by all order by all`)).toEqual([
-        { judge: 'judge', model: 'old-judge', n: 4 }, { judge: 'new', model: 'new-judge', n: 4 },
+      expect(
+        await r.query(`select judge, model, count(*)::INT n from answer_verdicts group by all order by all`),
+      ).toEqual([
+        { judge: 'judge', model: 'old-judge', n: 4 },
+        { judge: 'new', model: 'new-judge', n: 4 },
       ]);
       // p_o = 2/4; both judges say yes on half → p_e = 0.5 → κ = 0
-      const [k] = await r.query<{ agreement: number; kappa: number }>(`select agreement, kappa from judge_agreement where adapt_type = 'all'`);
+      const [k] = await r.query<{ agreement: number; kappa: number }>(
+        `select agreement, kappa from judge_agreement where adapt_type = 'all'`,
+      );
       expect(k).toEqual({ agreement: 0.5, kappa: 0 });
     } finally {
       await r.close();
     }
-    await expect(rejudgeFile(join(dir, 'none.duckdb'), { judges: ['x:y'], log: () => {} })).rejects.toThrow(/none\.duckdb: results file not found/u);
+    await expect(rejudgeFile(join(dir, 'none.duckdb'), { judges: ['x:y'], log: () => {} })).rejects.toThrow(
+      /none\.duckdb: results file not found/u,
+    );
     const empty = join(dir, 'empty.duckdb');
     await (await openResultStore(empty)).close();
     await expect(rejudgeFile(empty, { judges: ['x:y'], log: () => {} })).rejects.toThrow(/holds no answers to judge/u);

@@ -38,10 +38,12 @@ export interface RejudgeSummary extends JudgePassSummary {
  */
 export function parseJudgeSpec(spec: string): PanelJudge {
   const i = spec.indexOf(':');
-  if (i <= 0 || i === spec.length - 1) throw new InputError(`"${spec}" is not <id>:<model>[:<prompt>] (prompts: ${JUDGE_PROMPTS.join(', ')})`, '--judge');
+  if (i <= 0 || i === spec.length - 1)
+    throw new InputError(`"${spec}" is not <id>:<model>[:<prompt>] (prompts: ${JUDGE_PROMPTS.join(', ')})`, '--judge');
   const id = spec.slice(0, i);
   const idCheck = JudgeIdSchema.safeParse(id);
-  if (!idCheck.success) throw new InputError(`judge id "${id}": ${idCheck.error.issues[0]?.message ?? 'invalid'}`, '--judge');
+  if (!idCheck.success)
+    throw new InputError(`judge id "${id}": ${idCheck.error.issues[0]?.message ?? 'invalid'}`, '--judge');
   let model = spec.slice(i + 1);
   let prompt: JudgePromptKind | undefined;
   const last = model.lastIndexOf(':');
@@ -58,7 +60,8 @@ interface StoredConfig {
 }
 
 export async function rejudgeFile(file: string, o: RejudgeOptions): Promise<RejudgeSummary> {
-  if (o.judges.length === 0) throw new InputError('name at least one judge: --judge <id>:<model>[:<prompt>]', '--judge');
+  if (o.judges.length === 0)
+    throw new InputError('name at least one judge: --judge <id>:<model>[:<prompt>]', '--judge');
   const panel = o.judges.map(parseJudgeSpec);
   if (new Set(panel.map((j) => j.id)).size !== panel.length) throw new InputError('each judge id once', '--judge');
   const log = o.log ?? (() => {});
@@ -67,9 +70,16 @@ export async function rejudgeFile(file: string, o: RejudgeOptions): Promise<Reju
   const total: RejudgeSummary = { runs: 0, backfilled: 0, judged: 0, copied: 0, probesAdded: 0, failed: 0 };
   try {
     const runs = await store.query<{ run_id: string; config_json: string }>(
-      `SELECT r.run_id, r.config_json FROM runs r WHERE EXISTS (SELECT 1 FROM answers a WHERE a.run_id = r.run_id) ORDER BY r.run_id`);
+      `SELECT r.run_id, r.config_json FROM runs r WHERE EXISTS (SELECT 1 FROM answers a WHERE a.run_id = r.run_id) ORDER BY r.run_id`,
+    );
     const chosen = o.run ? runs.filter((r) => r.run_id === o.run) : runs;
-    if (chosen.length === 0) throw new InputError(o.run ? `no run "${o.run}" with answers` : 'the file holds no answers to judge (run an experiment with qa: first)', file);
+    if (chosen.length === 0)
+      throw new InputError(
+        o.run
+          ? `no run "${o.run}" with answers`
+          : 'the file holds no answers to judge (run an experiment with qa: first)',
+        file,
+      );
     for (const run of chosen) {
       const stored = JSON.parse(run.config_json) as StoredConfig;
       const role = stored.llm?.roles?.judge;
@@ -85,12 +95,25 @@ export async function rejudgeFile(file: string, o: RejudgeOptions): Promise<Reju
         },
       };
       const llmParsed = LlmConfigSchema.safeParse(llmInput);
-      if (!llmParsed.success) throw new InputError(`run ${run.run_id}: its llm settings do not parse (${llmParsed.error.issues[0]?.message})`, file);
+      if (!llmParsed.success)
+        throw new InputError(
+          `run ${run.run_id}: its llm settings do not parse (${llmParsed.error.issues[0]?.message})`,
+          file,
+        );
       const llm = createLlmProvider(llmParsed.data);
-      if (role?.model) total.backfilled += await backfillLegacyVerdicts(store, run.run_id, { id: primaryJudgeOf(run.config_json), model: role.model });
+      if (role?.model)
+        total.backfilled += await backfillLegacyVerdicts(store, run.run_id, {
+          id: primaryJudgeOf(run.config_json),
+          model: role.model,
+        });
       const summary = await judgePass(store, {
-        runId: run.run_id, panel, llm, stageOf: (id) => `judge:${id}`,
-        repeats: stored.qa?.judge?.repeats ?? 1, judgeAdversarial: stored.qa?.judge?.judgeAdversarial ?? false, log,
+        runId: run.run_id,
+        panel,
+        llm,
+        stageOf: (id) => `judge:${id}`,
+        repeats: stored.qa?.judge?.repeats ?? 1,
+        judgeAdversarial: stored.qa?.judge?.judgeAdversarial ?? false,
+        log,
       });
       total.runs++;
       total.judged += summary.judged;

@@ -42,8 +42,14 @@ export interface ScoreAnswersArgs {
 
 function judgeClient(argv: ScoreAnswersArgs): LlmClient | undefined {
   if (!argv.judge) return undefined;
-  if (!argv['judge-model']) throw new InputError('--judge needs --judge-model (e.g. gpt-4o-mini; endpoint from --base-url or OPENAI_BASE_URL)', '--judge-model');
-  const provider = createLlmProvider({ roles: { judge: { model: argv['judge-model'], ...(argv['base-url'] ? { baseURL: argv['base-url'] } : {}) } } });
+  if (!argv['judge-model'])
+    throw new InputError(
+      '--judge needs --judge-model (e.g. gpt-4o-mini; endpoint from --base-url or OPENAI_BASE_URL)',
+      '--judge-model',
+    );
+  const provider = createLlmProvider({
+    roles: { judge: { model: argv['judge-model'], ...(argv['base-url'] ? { baseURL: argv['base-url'] } : {}) } },
+  });
   return provider.forRole('judge');
 }
 
@@ -52,45 +58,98 @@ const SCORED_HERE: readonly string[] = ['longmemeval-oracle', 'longmemeval-s', '
 
 export const scoreAnswersCommand: CommandModule<object, ScoreAnswersArgs> = {
   command: 'score-answers <file> [more..]',
-  describe: 'Score a JSON-lines file of {question_id, prediction} against a dataset (LoCoMo F1, Mem0 F1, BLEU-1, judges)',
+  describe:
+    'Score a JSON-lines file of {question_id, prediction} against a dataset (LoCoMo F1, Mem0 F1, BLEU-1, judges)',
   builder: (y) =>
     y
-      .positional('file', { type: 'string', demandOption: true, describe: 'predictions, one JSON object per line (or an eval_results.json with --format locomo-audit)' })
-      .positional('more', { type: 'string', array: true, describe: '--format locomo-audit: more eval_results.json files (one method each)' })
-      .option('format', { choices: ['jsonl', 'locomo-audit'] as const, default: 'jsonl' as const, describe: 'input format' })
-      .option('out', { type: 'string', describe: '--format locomo-audit: import the answers and verdicts into this results file' })
-      .option('judge-prompt', { choices: JUDGE_PROMPTS, describe: "--format locomo-audit: the judge's prompt (default: LoCoMo's, as Mem0 runs it)" })
-      .option('dataset', { type: 'string', describe: `${DATASET_NAMES.join(', ')} (jsonl; locomo-audit files are LoCoMo)` })
+      .positional('file', {
+        type: 'string',
+        demandOption: true,
+        describe: 'predictions, one JSON object per line (or an eval_results.json with --format locomo-audit)',
+      })
+      .positional('more', {
+        type: 'string',
+        array: true,
+        describe: '--format locomo-audit: more eval_results.json files (one method each)',
+      })
+      .option('format', {
+        choices: ['jsonl', 'locomo-audit'] as const,
+        default: 'jsonl' as const,
+        describe: 'input format',
+      })
+      .option('out', {
+        type: 'string',
+        describe: '--format locomo-audit: import the answers and verdicts into this results file',
+      })
+      .option('judge-prompt', {
+        choices: JUDGE_PROMPTS,
+        describe: "--format locomo-audit: the judge's prompt (default: LoCoMo's, as Mem0 runs it)",
+      })
+      .option('dataset', {
+        type: 'string',
+        describe: `${DATASET_NAMES.join(', ')} (jsonl; locomo-audit files are LoCoMo)`,
+      })
       .option('json', { type: 'boolean', default: false, describe: 'JSON lines only (no summary on stderr)' })
       .option('judge', { type: 'boolean', default: false, describe: "also run the dataset's LLM judge" })
       .option('judge-model', { type: 'string', describe: 'judge model (role "judge")' })
-      .option('base-url', { type: 'string', describe: 'OpenAI-compatible endpoint for the judge (default OPENAI_BASE_URL)' })
-      .option('judge-adversarial', { type: 'boolean', default: false, describe: 'LoCoMo: judge category 5 too (Mem0 does not)' })
+      .option('base-url', {
+        type: 'string',
+        describe: 'OpenAI-compatible endpoint for the judge (default OPENAI_BASE_URL)',
+      })
+      .option('judge-adversarial', {
+        type: 'boolean',
+        default: false,
+        describe: 'LoCoMo: judge category 5 too (Mem0 does not)',
+      })
       .option('concurrency', intFlag('concurrency', 1, { default: 4, describe: 'judge calls in flight' }))
-      .option('data-dir', { type: 'string', describe: 'data directory (default ADAPTMR_DATA_DIR, then ./datasets)' }) as unknown as Argv<ScoreAnswersArgs>,
+      .option('data-dir', {
+        type: 'string',
+        describe: 'data directory (default ADAPTMR_DATA_DIR, then ./datasets)',
+      }) as unknown as Argv<ScoreAnswersArgs>,
   handler: async (argv) => {
     if (argv.format === 'locomo-audit') {
-      if (argv.judge && !argv['judge-model']) throw new InputError('--judge needs --judge-model (e.g. gpt-4o-mini; endpoint from --base-url or OPENAI_BASE_URL)', '--judge-model');
+      if (argv.judge && !argv['judge-model'])
+        throw new InputError(
+          '--judge needs --judge-model (e.g. gpt-4o-mini; endpoint from --base-url or OPENAI_BASE_URL)',
+          '--judge-model',
+        );
       const summaries = await scoreAuditFiles([argv.file, ...(argv.more ?? [])], {
         dataDir: resolveDataDir({ flag: argv['data-dir'] }),
         out: argv.out,
-        judge: argv.judge ? { model: argv['judge-model']!, prompt: argv['judge-prompt'], baseUrl: argv['base-url'] } : undefined,
+        judge: argv.judge
+          ? { model: argv['judge-model']!, prompt: argv['judge-prompt'], baseUrl: argv['base-url'] }
+          : undefined,
         log: (line) => console.error(line),
       });
       if (argv.json) console.log(JSON.stringify({ format: 'locomo-audit', files: summaries }));
       else console.log(summaries.map(formatSummary).join('\n\n'));
       return;
     }
-    if ((argv.more ?? []).length > 0) throw new InputError('one predictions file at a time (several files: --format locomo-audit)', argv.more!.join(' '));
+    if ((argv.more ?? []).length > 0)
+      throw new InputError(
+        'one predictions file at a time (several files: --format locomo-audit)',
+        argv.more!.join(' '),
+      );
     if (argv.dataset === undefined || !(DATASET_NAMES as readonly string[]).includes(argv.dataset)) {
-      throw new InputError(`${argv.dataset === undefined ? 'missing --dataset' : `unknown dataset "${argv.dataset}"`}; known: ${DATASET_NAMES.join(', ')}`, '--dataset');
+      throw new InputError(
+        `${argv.dataset === undefined ? 'missing --dataset' : `unknown dataset "${argv.dataset}"`}; known: ${DATASET_NAMES.join(', ')}`,
+        '--dataset',
+      );
     }
     if (!SCORED_HERE.includes(argv.dataset)) {
-      throw new InputError(`scores LongMemEval and LoCoMo predictions; ${argv.dataset}'s answers are scored in a run with a qa: block (its rubric, choices or cue judge)`, '--dataset');
+      throw new InputError(
+        `scores LongMemEval and LoCoMo predictions; ${argv.dataset}'s answers are scored in a run with a qa: block (its rubric, choices or cue judge)`,
+        '--dataset',
+      );
     }
     const judge = judgeClient(argv);
     const lines = readPredictions(argv.file);
-    const gold = await goldFor(lines, argv.dataset as DatasetName, resolveDataDir({ flag: argv['data-dir'] }), argv.file);
+    const gold = await goldFor(
+      lines,
+      argv.dataset as DatasetName,
+      resolveDataDir({ flag: argv['data-dir'] }),
+      argv.file,
+    );
     const rows: ScoredLine[] = await scoreLines(lines, gold, {
       ...(judge ? { judge } : {}),
       judgeAdversarial: argv['judge-adversarial'],

@@ -6,7 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditFile, fcBaselineFile, FC_BASELINE_RUNS, PROBE_FILES } from '../../data/locomo-audit.ts';
-import { startFakeOpenAiServer, type ChatRequestBody, type FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
+import {
+  startFakeOpenAiServer,
+  type ChatRequestBody,
+  type FakeOpenAiServer,
+} from '../../llm/testing/fake-openai-server.ts';
 import { openResultStore } from '../../store/index.ts';
 import { formatSummary, scoreAuditFiles, type AuditSummary } from './locomo-audit.ts';
 import { TEST_DATA_DIR } from '../../../test/data-path.ts';
@@ -32,10 +36,30 @@ afterAll(async () => {
  * Mean)" and "Overall Accuracy" (per-run mean, std dev, majority vote, runs 1–3), as printed there.
  */
 const PUBLISHED: Record<string, { cat: Record<string, string>; overall: string; majority: string; runs: string }> = {
-  'gpt-4o-mini-memos': { cat: { 4: '86.52 ± 0.15', 1: '70.21 ± 0.29', 2: '51.09 ± 0.25', 3: '56.60 ± 0.49' }, overall: '74.29 ± 0.05', majority: '74.35', runs: '74.22 / 74.29 / 74.35' },
-  'gpt-4o-mini-cot': { cat: { 4: '89.10 ± 0.06', 1: '82.62 ± 0.50', 2: '57.32 ± 0.00', 3: '66.67 ± 0.00' }, overall: '79.89 ± 0.12', majority: '79.94', runs: '79.81 / 79.81 / 80.06' },
-  'gpt-4.1-mini-memos': { cat: { 4: '89.66 ± 0.10', 1: '78.84 ± 0.44', 2: '70.51 ± 0.15', 3: '61.81 ± 0.49' }, overall: '81.95 ± 0.09', majority: '82.08', runs: '81.82 / 82.01 / 82.01' },
-  'gpt-4.1-mini-cot': { cat: { 4: '96.51 ± 0.11', 1: '92.20 ± 0.00', 2: '86.29 ± 0.25', 3: '80.90 ± 0.49' }, overall: '92.62 ± 0.13', majority: '92.66', runs: '92.60 / 92.47 / 92.79' },
+  'gpt-4o-mini-memos': {
+    cat: { 4: '86.52 ± 0.15', 1: '70.21 ± 0.29', 2: '51.09 ± 0.25', 3: '56.60 ± 0.49' },
+    overall: '74.29 ± 0.05',
+    majority: '74.35',
+    runs: '74.22 / 74.29 / 74.35',
+  },
+  'gpt-4o-mini-cot': {
+    cat: { 4: '89.10 ± 0.06', 1: '82.62 ± 0.50', 2: '57.32 ± 0.00', 3: '66.67 ± 0.00' },
+    overall: '79.89 ± 0.12',
+    majority: '79.94',
+    runs: '79.81 / 79.81 / 80.06',
+  },
+  'gpt-4.1-mini-memos': {
+    cat: { 4: '89.66 ± 0.10', 1: '78.84 ± 0.44', 2: '70.51 ± 0.15', 3: '61.81 ± 0.49' },
+    overall: '81.95 ± 0.09',
+    majority: '82.08',
+    runs: '81.82 / 82.01 / 82.01',
+  },
+  'gpt-4.1-mini-cot': {
+    cat: { 4: '96.51 ± 0.11', 1: '92.20 ± 0.00', 2: '86.29 ± 0.25', 3: '80.90 ± 0.49' },
+    overall: '92.62 ± 0.13',
+    majority: '92.66',
+    runs: '92.60 / 92.47 / 92.79',
+  },
 };
 
 // A file of another system in the audit's format: the first 12 answers of the 4o-mini memos run. The fake judge
@@ -67,21 +91,39 @@ describe('score-answers --format locomo-audit', () => {
       expect(formatSummary(s)).toContain(`single-hop (4)\t841\t${pub.cat[4]}`);
     });
     // category sizes as published (841 / 282 / 321 / 96)
-    expect(Object.fromEntries(Object.entries(summaries[0]!.categories).map(([c, r]) => [c, r.n]))).toEqual({ 1: 282, 2: 321, 3: 96, 4: 841 });
+    expect(Object.fromEntries(Object.entries(summaries[0]!.categories).map(([c, r]) => [c, r.n]))).toEqual({
+      1: 282,
+      2: 321,
+      3: 96,
+      4: 841,
+    });
   });
 
   it('reproduces the published leniency-probe acceptance (ap-baseline/README.md: 10.61 ± 0.13 and 62.81 ± 0.24)', async () => {
-    const [v1, v2] = await scoreAuditFiles([await auditFile(dataDir, PROBE_FILES.specific), await auditFile(dataDir, PROBE_FILES.vague)], { dataDir });
+    const [v1, v2] = await scoreAuditFiles(
+      [await auditFile(dataDir, PROBE_FILES.specific), await auditFile(dataDir, PROBE_FILES.vague)],
+      { dataDir },
+    );
     expect(cell(v1!.overall)).toBe('10.61 ± 0.13');
     expect(cell(v2!.overall)).toBe('62.81 ± 0.24');
   });
 
   it('imports answers into a results file and re-judges them, with kappa against the imported verdicts', async () => {
-    const src = JSON.parse(readFileSync(await auditFile(dataDir, fcBaselineFile('gpt-4o-mini-memos')), 'utf8')) as { detailed_results: Record<string, typeof first12> };
-    first12 = src.detailed_results['locomo_exp_user_0']!.slice(0, 12);
+    const src = JSON.parse(readFileSync(await auditFile(dataDir, fcBaselineFile('gpt-4o-mini-memos')), 'utf8')) as {
+      detailed_results: Record<string, typeof first12>;
+    };
+    first12 = src.detailed_results.locomo_exp_user_0!.slice(0, 12);
     const file = join(dir, 'other-system', 'eval_results.json');
     mkdirSync(join(dir, 'other-system'), { recursive: true });
-    writeFileSync(file, JSON.stringify({ total_questions: 12, correct: 0, accuracy: 0, detailed_results: { locomo_exp_user_0: first12 } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        total_questions: 12,
+        correct: 0,
+        accuracy: 0,
+        detailed_results: { locomo_exp_user_0: first12 },
+      }),
+    );
     const out = join(dir, 'import.duckdb');
     const [s] = await scoreAuditFiles([file], { dataDir, out, judge: { model: 'judge-m', baseUrl: server.baseURL } });
     expect(s!.pinned).toBeNull();
@@ -98,9 +140,16 @@ describe('score-answers --format locomo-audit', () => {
     expect(s!.judge!.kappa).toBeCloseTo((po - pe) / (1 - pe), 12);
     const store = await openResultStore(out, { readOnly: true });
     try {
-      const rows = await store.query<{ judge: string; n: number }>(`select judge, count(*)::INT n from answer_verdicts group by judge order by judge`);
-      expect(rows).toEqual([{ judge: 'audit', n: 12 }, { judge: 'judge', n: 12 }]);
-      const [agree] = await store.query<{ kappa: number }>(`select kappa from judge_agreement where judge_a = 'audit' and judge_b = 'judge' and adapt_type = 'all'`);
+      const rows = await store.query<{ judge: string; n: number }>(
+        `select judge, count(*)::INT n from answer_verdicts group by judge order by judge`,
+      );
+      expect(rows).toEqual([
+        { judge: 'audit', n: 12 },
+        { judge: 'judge', n: 12 },
+      ]);
+      const [agree] = await store.query<{ kappa: number }>(
+        `select kappa from judge_agreement where judge_a = 'audit' and judge_b = 'judge' and adapt_type = 'all'`,
+      );
       expect(agree?.kappa).toBeCloseTo(s!.judge!.kappa!, 12);
       const [tokens] = await store.query<{ n: number }>(`select count(*)::INT n from answers where answer_tokens > 0`);
       expect(tokens?.n).toBe(12);
@@ -116,8 +165,30 @@ describe('score-answers --format locomo-audit', () => {
   it('fails with one line naming the file and the record for bad input', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{"total_questions": 1}');
-    await expect(scoreAuditFiles([bad], { dataDir })).rejects.toThrow(/bad\.json: locomo-audit eval_results: field `correct`/u);
-    writeFileSync(bad, JSON.stringify({ total_questions: 1, correct: 0, accuracy: 0, detailed_results: { x: [{ ...first12[0], question_id: 'locomo_0_qa0', golden_answer: '7 May 2023', category: '2', question: 'Who is it?' }] } }));
-    await expect(scoreAuditFiles([bad], { dataDir })).rejects.toThrow(/bad\.json: locomo_0_qa0 \(conv-26:q0\) asks "Who is it\?", LoCoMo "When did Caroline go/u);
+    await expect(scoreAuditFiles([bad], { dataDir })).rejects.toThrow(
+      /bad\.json: locomo-audit eval_results: field `correct`/u,
+    );
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        total_questions: 1,
+        correct: 0,
+        accuracy: 0,
+        detailed_results: {
+          x: [
+            {
+              ...first12[0],
+              question_id: 'locomo_0_qa0',
+              golden_answer: '7 May 2023',
+              category: '2',
+              question: 'Who is it?',
+            },
+          ],
+        },
+      }),
+    );
+    await expect(scoreAuditFiles([bad], { dataDir })).rejects.toThrow(
+      /bad\.json: locomo_0_qa0 \(conv-26:q0\) asks "Who is it\?", LoCoMo "When did Caroline go/u,
+    );
   });
 });

@@ -20,7 +20,14 @@ import { InputError } from '../../core/errors.ts';
 import { stableHash } from '../../core/hash.ts';
 import type { JudgePromptKind } from '../../core/qa-config.ts';
 import { loadQuestions, sha256File } from '../../data/index.ts';
-import { LOCOMO_AUDIT_COMMIT, LOCOMO_AUDIT_FILES, LOCOMO_AUDIT_REPO, readAuditAnswers, type AuditAnswer, type EvalResults } from '../../data/locomo-audit.ts';
+import {
+  LOCOMO_AUDIT_COMMIT,
+  LOCOMO_AUDIT_FILES,
+  LOCOMO_AUDIT_REPO,
+  readAuditAnswers,
+  type AuditAnswer,
+  type EvalResults,
+} from '../../data/locomo-audit.ts';
 import { cohensKappa, majorityVerdict } from '../../eval/qa/agreement/index.ts';
 import { bleu1, locomoAnswerScore } from '../../eval/qa/answer-metrics.ts';
 import { createLlmProvider } from '../../llm/provider.ts';
@@ -81,7 +88,12 @@ async function pinnedName(path: string): Promise<string | null> {
   return hit ? `${LOCOMO_AUDIT_REPO}@${LOCOMO_AUDIT_COMMIT.slice(0, 7)} ${hit[0]}` : null;
 }
 
-export function summarise(file: string, results: EvalResults, answers: readonly AuditAnswer[], pinned: string | null): AuditSummary {
+export function summarise(
+  file: string,
+  results: EvalResults,
+  answers: readonly AuditAnswer[],
+  pinned: string | null,
+): AuditSummary {
   const categories: Record<string, RunStat> = {};
   for (const { category } of AUDIT_CATEGORIES) {
     const of = answers.filter((a) => a.category === category);
@@ -90,8 +102,14 @@ export function summarise(file: string, results: EvalResults, answers: readonly 
   const words = answers.map((a) => a.answer.split(/\s+/u).filter(Boolean).length);
   const meta = results.metadata;
   return {
-    file, pinned, answerModel: meta?.answer_model ?? null, answerPrompt: meta?.answer_prompt ?? null, judgeModel: meta?.judge_model ?? null,
-    categories, overall: runStat(answers), words: { mean: words.reduce((s, w) => s + w, 0) / words.length, median: median(words) },
+    file,
+    pinned,
+    answerModel: meta?.answer_model ?? null,
+    answerPrompt: meta?.answer_prompt ?? null,
+    judgeModel: meta?.judge_model ?? null,
+    categories,
+    overall: runStat(answers),
+    words: { mean: words.reduce((s, w) => s + w, 0) / words.length, median: median(words) },
   };
 }
 
@@ -102,16 +120,21 @@ export function formatSummary(s: AuditSummary): string {
   const lines = [
     `${s.file}${s.pinned ? `  (verified: ${s.pinned})` : '  (not a pinned audit file)'}`,
     `answers: ${s.answerModel ?? '?'} with ${s.answerPrompt ?? '?'}; imported judge: ${s.judgeModel ?? '?'} × ${s.overall.runs.length} runs; answer words mean ${s.words.mean.toFixed(1)} / median ${s.words.median}`,
-    ['category', 'n', 'per-run mean ± sd', 'runs', 'majority vote', ...(s.judge ? [`judge ${s.judge.id}`] : [])].join('\t'),
+    ['category', 'n', 'per-run mean ± sd', 'runs', 'majority vote', ...(s.judge ? [`judge ${s.judge.id}`] : [])].join(
+      '\t',
+    ),
   ];
-  const row = (name: string, r: RunStat) => [name, r.n, `${p2(r.mean)} ± ${p2(r.sd)}`, r.runs.map(p2).join(' / '), p2(r.majority)].join('\t');
+  const row = (name: string, r: RunStat) =>
+    [name, r.n, `${p2(r.mean)} ± ${p2(r.sd)}`, r.runs.map(p2).join(' / '), p2(r.majority)].join('\t');
   for (const { category, name } of AUDIT_CATEGORIES) {
     const r = s.categories[category];
     if (r) lines.push(row(`${name} (${category})`, r));
   }
   lines.push(row('overall', s.overall));
   if (s.judge) {
-    lines.push(`judge ${s.judge.id} (${s.judge.model}): accuracy ${p2(s.judge.accuracy)} on ${s.judge.n} answers; agreement with the imported verdicts (majority vote) ${p2(s.judge.agreement)}%, Cohen's kappa ${s.judge.kappa === null ? 'n/a' : s.judge.kappa.toFixed(3)}`);
+    lines.push(
+      `judge ${s.judge.id} (${s.judge.model}): accuracy ${p2(s.judge.accuracy)} on ${s.judge.n} answers; agreement with the imported verdicts (majority vote) ${p2(s.judge.agreement)}%, Cohen's kappa ${s.judge.kappa === null ? 'n/a' : s.judge.kappa.toFixed(3)}`,
+    );
   }
   return lines.join('\n');
 }
@@ -132,10 +155,13 @@ export function methodIdOf(file: string): string {
 }
 
 export async function scoreAuditFiles(files: readonly string[], o: AuditImportOptions): Promise<AuditSummary[]> {
-  const loaded = await Promise.all(files.map(async (file) => ({ file, ...readAuditAnswers(file), pinned: await pinnedName(file) })));
+  const loaded = await Promise.all(
+    files.map(async (file) => ({ file, ...readAuditAnswers(file), pinned: await pinnedName(file) })),
+  );
   const ids = loaded.map((l) => methodIdOf(l.file));
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (dup) throw new InputError(`two files would both be method "${dup}"; give them distinct folders`, files.join(', '));
+  if (dup)
+    throw new InputError(`two files would both be method "${dup}"; give them distinct folders`, files.join(', '));
   // Every record against LoCoMo (locomo_<i>_qa<j> → <sample_id>:q<j>): question, gold answer and category.
   const wanted = [...new Set(loaded.flatMap((l) => l.answers.map((a) => a.questionId)))];
   const { questions } = await loadQuestions({ name: 'locomo', questionIds: wanted }, o.dataDir);
@@ -143,8 +169,15 @@ export async function scoreAuditFiles(files: readonly string[], o: AuditImportOp
   for (const l of loaded) {
     for (const a of l.answers) {
       const q = locomo.get(a.questionId);
-      const why = !q ? 'is not in LoCoMo' : q.query.text !== a.question ? `asks "${a.question}", LoCoMo "${q.query.text}"`
-        : q.gold.answer !== a.gold ? `has gold "${a.gold}", LoCoMo "${q.gold.answer}"` : q.gold.nativeType !== a.category ? `has category ${a.category}, LoCoMo ${q.gold.nativeType}` : null;
+      const why = !q
+        ? 'is not in LoCoMo'
+        : q.query.text !== a.question
+          ? `asks "${a.question}", LoCoMo "${q.query.text}"`
+          : q.gold.answer !== a.gold
+            ? `has gold "${a.gold}", LoCoMo "${q.gold.answer}"`
+            : q.gold.nativeType !== a.category
+              ? `has category ${a.category}, LoCoMo ${q.gold.nativeType}`
+              : null;
       if (why) throw new InputError(`${a.auditId} (${a.questionId}) ${why}`, l.file);
     }
   }
@@ -156,11 +189,25 @@ export async function scoreAuditFiles(files: readonly string[], o: AuditImportOp
     const runId = `locomo-audit-import-${stableHash(loaded.map((l) => [methodIdOf(l.file), l.pinned ?? l.file])).slice(0, 12)}`;
     await writeImport(store, runId, loaded, locomo);
     if (o.judge) {
-      const llm = createLlmProvider({ roles: { judge: { model: o.judge.model, ...(o.judge.baseUrl ? { baseURL: o.judge.baseUrl } : {}) } } });
+      const llm = createLlmProvider({
+        roles: { judge: { model: o.judge.model, ...(o.judge.baseUrl ? { baseURL: o.judge.baseUrl } : {}) } },
+      });
       const panel = [{ id: 'judge', model: o.judge.model, ...(o.judge.prompt ? { prompt: o.judge.prompt } : {}) }];
-      const pass = await judgePass(store, { runId, panel, llm, stageOf: () => 'judge:judge', repeats: 1, judgeAdversarial: false, ...(o.log ? { log: o.log } : {}) });
-      if (pass.failed > 0) throw new InputError(`${pass.failed} judge call(s) failed (first: ${pass.firstError}); run again to retry (answers judged so far are cached)`);
-      for (const [i, l] of loaded.entries()) summaries[i]!.judge = await judgeAgainstImported(store, runId, methodIdOf(l.file), o.judge.model);
+      const pass = await judgePass(store, {
+        runId,
+        panel,
+        llm,
+        stageOf: () => 'judge:judge',
+        repeats: 1,
+        judgeAdversarial: false,
+        ...(o.log ? { log: o.log } : {}),
+      });
+      if (pass.failed > 0)
+        throw new InputError(
+          `${pass.failed} judge call(s) failed (first: ${pass.firstError}); run again to retry (answers judged so far are cached)`,
+        );
+      for (const [i, l] of loaded.entries())
+        summaries[i]!.judge = await judgeAgainstImported(store, runId, methodIdOf(l.file), o.judge.model);
     }
     await refreshStats(store);
   } finally {
@@ -170,41 +217,107 @@ export async function scoreAuditFiles(files: readonly string[], o: AuditImportOp
   return summaries;
 }
 
-async function judgeAgainstImported(store: ResultStore, runId: string, method: string, model: string): Promise<NonNullable<AuditSummary['judge']>> {
+async function judgeAgainstImported(
+  store: ResultStore,
+  runId: string,
+  method: string,
+  model: string,
+): Promise<NonNullable<AuditSummary['judge']>> {
   const rows = await store.query<{ question_id: string; judge: string; correct: boolean[] }>(
-    `SELECT question_id, judge, correct FROM answer_verdicts WHERE run_id = $1 AND method = $2 AND probe = '' ORDER BY question_id`, [runId, method]);
-  const audit = new Map(rows.filter((r) => r.judge === 'audit').map((r) => [r.question_id, majorityVerdict(r.correct)]));
+    `SELECT question_id, judge, correct FROM answer_verdicts WHERE run_id = $1 AND method = $2 AND probe = '' ORDER BY question_id`,
+    [runId, method],
+  );
+  const audit = new Map(
+    rows.filter((r) => r.judge === 'audit').map((r) => [r.question_id, majorityVerdict(r.correct)]),
+  );
   const mine = rows.filter((r) => r.judge === 'judge' && audit.has(r.question_id));
   const ours = mine.map((r) => majorityVerdict(r.correct));
-  const k = cohensKappa(mine.map((r) => audit.get(r.question_id)!), ours);
-  return { id: 'judge', model, accuracy: ours.filter(Boolean).length / ours.length, n: ours.length, agreement: k.agreement, kappa: k.kappa };
+  const k = cohensKappa(
+    mine.map((r) => audit.get(r.question_id)!),
+    ours,
+  );
+  return {
+    id: 'judge',
+    model,
+    accuracy: ours.filter(Boolean).length / ours.length,
+    n: ours.length,
+    agreement: k.agreement,
+    kappa: k.kappa,
+  };
 }
 
 type Loaded = { file: string; results: EvalResults; answers: AuditAnswer[]; pinned: string | null };
 
 /** One imported run: its questions, answers, the imported verdicts (judge `audit`) and QA scores; resumable by question. */
-async function writeImport(store: ResultStore, runId: string, loaded: readonly Loaded[], locomo: Map<string, Awaited<ReturnType<typeof loadQuestions>>['questions'][number]>): Promise<void> {
+async function writeImport(
+  store: ResultStore,
+  runId: string,
+  loaded: readonly Loaded[],
+  locomo: Map<string, Awaited<ReturnType<typeof loadQuestions>>['questions'][number]>,
+): Promise<void> {
   const methods = loaded.map((l) => ({
-    id: methodIdOf(l.file), method: 'imported', file: l.pinned ?? l.file,
-    answerModel: l.results.metadata?.answer_model ?? null, answerPrompt: l.results.metadata?.answer_prompt ?? null,
+    id: methodIdOf(l.file),
+    method: 'imported',
+    file: l.pinned ?? l.file,
+    answerModel: l.results.metadata?.answer_model ?? null,
+    answerPrompt: l.results.metadata?.answer_prompt ?? null,
   }));
-  const config = { name: 'locomo-audit-import', seed: 0, datasets: [{ name: 'locomo' }], methods, qa: { judges: [{ id: 'audit', model: loaded[0]!.results.metadata?.judge_model ?? 'unknown' }] } };
+  const config = {
+    name: 'locomo-audit-import',
+    seed: 0,
+    datasets: [{ name: 'locomo' }],
+    methods,
+    qa: { judges: [{ id: 'audit', model: loaded[0]!.results.metadata?.judge_model ?? 'unknown' }] },
+  };
   const configJson = JSON.stringify(config);
   await store.upsertRun({
-    runId, name: config.name, configJson, configHash: stableHash(config), gitCommit: null, gitDirty: null, packageVersions: {},
-    datasetHashes: Object.fromEntries(loaded.map((l) => [methodIdOf(l.file), l.pinned ?? l.file])), seed: 0,
-    startedAt: new Date().toISOString(), status: 'running',
+    runId,
+    name: config.name,
+    configJson,
+    configHash: stableHash(config),
+    gitCommit: null,
+    gitDirty: null,
+    packageVersions: {},
+    datasetHashes: Object.fromEntries(loaded.map((l) => [methodIdOf(l.file), l.pinned ?? l.file])),
+    seed: 0,
+    startedAt: new Date().toISOString(),
+    status: 'running',
   });
-  await store.upsertMethods(runId, loaded.map((l) => ({
-    method: methodIdOf(l.file), kind: 'imported', granularity: 'session', k: 0, output: 'text' as const, upperBound: false, degraded: null,
-    capabilities: { output: 'text', answers: true, imported: 'locomo-audit', readerPrompt: l.results.metadata?.answer_prompt ?? null, answerModel: l.results.metadata?.answer_model ?? null },
-  })));
-  const done = new Set((await store.query<{ question_id: string; method: string }>('SELECT question_id, method FROM answers WHERE run_id = $1', [runId])).map((r) => `${r.question_id}\t${r.method}`));
+  await store.upsertMethods(
+    runId,
+    loaded.map((l) => ({
+      method: methodIdOf(l.file),
+      kind: 'imported',
+      granularity: 'session',
+      k: 0,
+      output: 'text' as const,
+      upperBound: false,
+      degraded: null,
+      capabilities: {
+        output: 'text',
+        answers: true,
+        imported: 'locomo-audit',
+        readerPrompt: l.results.metadata?.answer_prompt ?? null,
+        answerModel: l.results.metadata?.answer_model ?? null,
+      },
+    })),
+  );
+  const done = new Set(
+    (
+      await store.query<{ question_id: string; method: string }>(
+        'SELECT question_id, method FROM answers WHERE run_id = $1',
+        [runId],
+      )
+    ).map((r) => `${r.question_id}\t${r.method}`),
+  );
   const byQuestion = new Map<string, { method: string; answer: AuditAnswer; judgeModel: string }[]>();
   for (const l of loaded) {
     for (const a of l.answers) {
       if (done.has(`${a.questionId}\t${methodIdOf(l.file)}`)) continue;
-      byQuestion.set(a.questionId, [...(byQuestion.get(a.questionId) ?? []), { method: methodIdOf(l.file), answer: a, judgeModel: l.results.metadata?.judge_model ?? 'unknown' }]);
+      byQuestion.set(a.questionId, [
+        ...(byQuestion.get(a.questionId) ?? []),
+        { method: methodIdOf(l.file), answer: a, judgeModel: l.results.metadata?.judge_model ?? 'unknown' },
+      ]);
     }
   }
   const writes: Promise<void>[] = [];
@@ -214,16 +327,53 @@ async function writeImport(store: ResultStore, runId: string, loaded: readonly L
     const batch: QuestionBatch = {
       runId,
       question: {
-        dataset: 'locomo', questionId, text: inst.query.text, askedAt: inst.query.askedAt, nativeType: g.nativeType, adaptType: g.type,
-        isAbstention: g.isAbstention, evidenceSessionIds: g.evidenceSessionIds, evidenceTurnIds: g.evidenceTurnIds, answer: g.answer,
+        dataset: 'locomo',
+        questionId,
+        text: inst.query.text,
+        askedAt: inst.query.askedAt,
+        nativeType: g.nativeType,
+        adaptType: g.type,
+        isAbstention: g.isAbstention,
+        evidenceSessionIds: g.evidenceSessionIds,
+        evidenceTurnIds: g.evidenceTurnIds,
+        answer: g.answer,
       },
-      retrievals: [], scores: [], answers: [], verdicts: [],
+      retrievals: [],
+      scores: [],
+      answers: [],
+      verdicts: [],
     };
     for (const { method, answer: a, judgeModel } of list) {
       const base = { dataset: 'locomo', questionId, method };
-      batch.answers!.push({ ...base, answer: a.answer, judgeVerdicts: [{ correct: a.judgments, raw: a.judgments.map(String) }], contextTokens: null, error: null, answerTokens: countTokens(a.answer) });
-      batch.verdicts!.push({ ...base, probe: '', judge: 'audit', gold: 'original', model: judgeModel, prompt: 'locomo-audit', correct: a.judgments, raw: a.judgments.map(String) });
-      const score = (metric: string, value: number) => batch.scores.push({ ...base, granularity: 'session', level: 'qa', metric, k: null, value, counted: true, excludedWhy: null });
+      batch.answers!.push({
+        ...base,
+        answer: a.answer,
+        judgeVerdicts: [{ correct: a.judgments, raw: a.judgments.map(String) }],
+        contextTokens: null,
+        error: null,
+        answerTokens: countTokens(a.answer),
+      });
+      batch.verdicts!.push({
+        ...base,
+        probe: '',
+        judge: 'audit',
+        gold: 'original',
+        model: judgeModel,
+        prompt: 'locomo-audit',
+        correct: a.judgments,
+        raw: a.judgments.map(String),
+      });
+      const score = (metric: string, value: number) =>
+        batch.scores.push({
+          ...base,
+          granularity: 'session',
+          level: 'qa',
+          metric,
+          k: null,
+          value,
+          counted: true,
+          excludedWhy: null,
+        });
       score('accuracy', a.judgments.filter(Boolean).length / a.judgments.length);
       score('f1', locomoAnswerScore(a.answer, g.answer, Number(g.nativeType)));
       score('bleu1', bleu1(a.answer, g.answer));
@@ -232,7 +382,17 @@ async function writeImport(store: ResultStore, runId: string, loaded: readonly L
   }
   await Promise.all(writes);
   await store.upsertRun({
-    runId, name: config.name, configJson, configHash: stableHash(config), gitCommit: null, gitDirty: null, packageVersions: {},
-    datasetHashes: {}, seed: 0, startedAt: '', endedAt: new Date().toISOString(), status: 'done',
+    runId,
+    name: config.name,
+    configJson,
+    configHash: stableHash(config),
+    gitCommit: null,
+    gitDirty: null,
+    packageVersions: {},
+    datasetHashes: {},
+    seed: 0,
+    startedAt: '',
+    endedAt: new Date().toISOString(),
+    status: 'done',
   });
 }

@@ -42,7 +42,11 @@ export function parsePredictions(text: string, file: string): PredictionLine[] {
       const field = issue?.path.join('.') ?? '';
       throw new InputError(`${field ? `${field}: ` : ''}${issue?.message ?? 'invalid line'}`, where);
     }
-    out.push({ line: i + 1, questionId: parsed.data.question_id, prediction: parsed.data.prediction ?? parsed.data.hypothesis ?? '' });
+    out.push({
+      line: i + 1,
+      questionId: parsed.data.question_id,
+      prediction: parsed.data.prediction ?? parsed.data.hypothesis ?? '',
+    });
   });
   if (out.length === 0) throw new InputError('no prediction lines', file);
   return out;

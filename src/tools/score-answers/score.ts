@@ -51,14 +51,31 @@ export interface ScoreLinesOptions {
   calls?: CallRecord[];
 }
 
-async function judgeOne(p: PredictionLine, gold: GoldAnswer, judge: LlmClient, opts: ScoreLinesOptions): Promise<Pick<ScoredLine, 'judge_correct' | 'judge_raw' | 'judge_error'>> {
+async function judgeOne(
+  p: PredictionLine,
+  gold: GoldAnswer,
+  judge: LlmClient,
+  opts: ScoreLinesOptions,
+): Promise<Pick<ScoredLine, 'judge_correct' | 'judge_raw' | 'judge_error'>> {
   const calls = opts.calls ?? [];
   if (gold.protocol === 'locomo' && gold.nativeType === '5' && !opts.judgeAdversarial) return { judge_correct: null };
   try {
     const r =
       gold.protocol === 'longmemeval'
-        ? await judgeLongMemEval({ questionId: p.questionId, nativeType: gold.nativeType, question: gold.question, answer: gold.answer, hypothesis: p.prediction }, judge, { calls })
-        : await judgeLocomo({ question: gold.question, answer: gold.answer, hypothesis: p.prediction }, judge, { calls });
+        ? await judgeLongMemEval(
+            {
+              questionId: p.questionId,
+              nativeType: gold.nativeType,
+              question: gold.question,
+              answer: gold.answer,
+              hypothesis: p.prediction,
+            },
+            judge,
+            { calls },
+          )
+        : await judgeLocomo({ question: gold.question, answer: gold.answer, hypothesis: p.prediction }, judge, {
+            calls,
+          });
     return { judge_correct: r.correct[0] ?? false, judge_raw: r.raw[0] ?? '' };
   } catch (err) {
     return { judge_correct: null, judge_error: errorMessage(err) };
@@ -76,7 +93,11 @@ export function scoreMetrics(p: PredictionLine, gold: GoldAnswer): ScoredLine {
 }
 
 /** Scores every line (in input order); judges run `concurrency` at a time. */
-export async function scoreLines(lines: readonly PredictionLine[], gold: ReadonlyMap<string, GoldAnswer>, opts: ScoreLinesOptions = {}): Promise<ScoredLine[]> {
+export async function scoreLines(
+  lines: readonly PredictionLine[],
+  gold: ReadonlyMap<string, GoldAnswer>,
+  opts: ScoreLinesOptions = {},
+): Promise<ScoredLine[]> {
   const limit = pLimit(opts.concurrency ?? 4);
   return Promise.all(
     lines.map((p) =>

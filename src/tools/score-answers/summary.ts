@@ -10,19 +10,36 @@ function mean(xs: number[]): string {
 export function summaryText(rows: readonly ScoredLine[]): string {
   const groups = new Map<string, ScoredLine[]>();
   for (const r of rows) {
-    const key = r.category !== undefined ? `category ${r.category} (${r.adapt_type})` : `${r.question_type ?? ''} (${r.adapt_type})`;
+    const key =
+      r.category !== undefined
+        ? `category ${r.category} (${r.adapt_type})`
+        : `${r.question_type ?? ''} (${r.adapt_type})`;
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
   const judged = rows.some((r) => r.judge_correct !== undefined);
-  const header = ['group', 'n', ...METRICS.filter((m) => rows.some((r) => r[m] !== undefined)), ...(judged ? ['judge'] : [])];
+  const header = [
+    'group',
+    'n',
+    ...METRICS.filter((m) => rows.some((r) => r[m] !== undefined)),
+    ...(judged ? ['judge'] : []),
+  ];
   const line = (name: string, rs: ScoredLine[]) => {
     const cells = [name, String(rs.length)];
-    for (const m of METRICS) if (header.includes(m)) cells.push(mean(rs.flatMap((r) => (r[m] === undefined ? [] : [r[m]]))));
-    if (judged) cells.push(mean(rs.flatMap((r) => (typeof r.judge_correct === 'boolean' ? [r.judge_correct ? 1 : 0] : []))));
+    for (const m of METRICS)
+      if (header.includes(m)) cells.push(mean(rs.flatMap((r) => (r[m] === undefined ? [] : [r[m]]))));
+    if (judged)
+      cells.push(mean(rs.flatMap((r) => (typeof r.judge_correct === 'boolean' ? [r.judge_correct ? 1 : 0] : []))));
     return cells.join('\t');
   };
-  const out = [header.join('\t'), ...[...groups.keys()].sort().map((k) => line(k, groups.get(k) ?? [])), line('all', [...rows])];
+  const out = [
+    header.join('\t'),
+    ...[...groups.keys()].sort().map((k) => line(k, groups.get(k) ?? [])),
+    line('all', [...rows]),
+  ];
   const errors = rows.filter((r) => r.judge_error !== undefined).length;
-  if (errors > 0) out.push(`${errors} judge call(s) failed (judge_error on those lines); rerun to retry — successful calls are cached`);
+  if (errors > 0)
+    out.push(
+      `${errors} judge call(s) failed (judge_error on those lines); rerun to retry — successful calls are cached`,
+    );
   return out.join('\n');
 }

@@ -33,11 +33,21 @@ export async function writeTinyHfModel(dir: string, spec: TinyModelSpec): Promis
   const eye = new Float32Array(K * K);
   for (let i = 0; i < K; i++) eye[i * K + i] = 1;
   const tensor = (name: string, dims: number[], data: Float32Array) =>
-    onnx.TensorProto.create({ name, dims, dataType: onnx.TensorProto.DataType.FLOAT, rawData: new Uint8Array(data.buffer) });
+    onnx.TensorProto.create({
+      name,
+      dims,
+      dataType: onnx.TensorProto.DataType.FLOAT,
+      rawData: new Uint8Array(data.buffer),
+    });
   const io = (name: string, elemType: number, dims: (number | string)[]) =>
     onnx.ValueInfoProto.create({
       name,
-      type: { tensorType: { elemType, shape: { dim: dims.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) } } },
+      type: {
+        tensorType: {
+          elemType,
+          shape: { dim: dims.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) },
+        },
+      },
     });
   const INT64 = onnx.TensorProto.DataType.INT64;
   const inputs = [io('input_ids', INT64, ['batch', 'seq']), io('attention_mask', INT64, ['batch', 'seq'])];
@@ -62,24 +72,56 @@ export async function writeTinyHfModel(dir: string, spec: TinyModelSpec): Promis
     input: inputs,
     output: [io('logits', onnx.TensorProto.DataType.FLOAT, ['batch', K])],
   });
-  const model = onnx.ModelProto.create({ irVersion: 7, producerName: 'adaptmr-test', opsetImport: [{ domain: '', version: 13 }], graph });
+  const model = onnx.ModelProto.create({
+    irVersion: 7,
+    producerName: 'adaptmr-test',
+    opsetImport: [{ domain: '', version: 13 }],
+    graph,
+  });
   await writeFile(join(dir, 'model.onnx'), onnx.ModelProto.encode(model).finish());
   const tokenizer = {
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: SPECIALS.map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
+    added_tokens: SPECIALS.map((content, id) => ({
+      id,
+      content,
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: false,
+      special: true,
+    })),
     normalizer: { type: 'Lowercase' },
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',
-      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
+      single: [
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+      ],
       pair: [],
-      special_tokens: { '[CLS]': { id: '[CLS]', ids: [2], tokens: ['[CLS]'] }, '[SEP]': { id: '[SEP]', ids: [3], tokens: ['[SEP]'] } },
+      special_tokens: {
+        '[CLS]': { id: '[CLS]', ids: [2], tokens: ['[CLS]'] },
+        '[SEP]': { id: '[SEP]', ids: [3], tokens: ['[SEP]'] },
+      },
     },
     decoder: null,
-    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab },
+    model: {
+      type: 'WordPiece',
+      unk_token: '[UNK]',
+      continuing_subword_prefix: '##',
+      max_input_chars_per_word: 100,
+      vocab,
+    },
   };
   await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(tokenizer));
-  await writeFile(join(dir, 'config.json'), JSON.stringify({ architectures: ['TinyForSequenceClassification'], id2label: Object.fromEntries(spec.labels.map((l, i) => [String(i), l])) }));
+  await writeFile(
+    join(dir, 'config.json'),
+    JSON.stringify({
+      architectures: ['TinyForSequenceClassification'],
+      id2label: Object.fromEntries(spec.labels.map((l, i) => [String(i), l])),
+    }),
+  );
 }

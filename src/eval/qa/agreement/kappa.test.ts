@@ -7,7 +7,7 @@ const T = true;
 const F = false;
 const rep = <V>(v: V, n: number): V[] => Array.from({ length: n }, () => v);
 
-describe('Cohen\'s kappa', () => {
+describe("Cohen's kappa", () => {
   it('matches a hand count: 20 yes/yes, 5 yes/no, 10 no/yes, 15 no/no', () => {
     // p_o = 35/50 = 0.7; p_A(yes) = 25/50, p_B(yes) = 30/50; p_e = 0.5·0.6 + 0.5·0.4 = 0.5; κ = 0.2 / 0.5 = 0.4
     const a = [...rep(T, 20), ...rep(T, 5), ...rep(F, 10), ...rep(F, 15)];
@@ -28,10 +28,15 @@ describe('Cohen\'s kappa', () => {
   });
 });
 
-describe('Fleiss\' kappa', () => {
+describe("Fleiss' kappa", () => {
   it('matches a hand count: 4 items, 3 raters', () => {
     // P_i: TTT 1, TTF (2²+1²−3)/6 = 1/3, FFF 1, TFF 1/3 → P̄ = 2/3; p(T) = 6/12 → P̄_e = 0.5; κ = (2/3 − 1/2)/(1/2) = 1/3
-    const k = fleissKappa([[T, T, T], [T, T, F], [F, F, F], [T, F, F]]);
+    const k = fleissKappa([
+      [T, T, T],
+      [T, T, F],
+      [F, F, F],
+      [T, F, F],
+    ]);
     expect(k.agreement).toBeCloseTo(2 / 3, 12);
     expect(k.chance).toBeCloseTo(0.5, 12);
     expect(k.kappa).toBeCloseTo(1 / 3, 12);
@@ -41,22 +46,45 @@ describe('Fleiss\' kappa', () => {
 
 describe('majority verdict over judge repeats', () => {
   it('needs more than half; a tie is not correct', () => {
-    expect([majorityVerdict([T]), majorityVerdict([T, F]), majorityVerdict([T, T, F]), majorityVerdict([F, F, T])]).toEqual([T, F, T, F]);
+    expect([
+      majorityVerdict([T]),
+      majorityVerdict([T, F]),
+      majorityVerdict([T, T, F]),
+      majorityVerdict([F, F, T]),
+    ]).toEqual([T, F, T, F]);
   });
 });
 
 describe('judge_agreement rows', () => {
   const v = (judge: string, questionId: string, adaptType: string, correct: boolean[]): VerdictInput => ({
-    runId: 'r', dataset: 'd', questionId, method: 'm', granularity: 'session', adaptType, nativeType: 'x', judge, correct, counted: true,
+    runId: 'r',
+    dataset: 'd',
+    questionId,
+    method: 'm',
+    granularity: 'session',
+    adaptType,
+    nativeType: 'x',
+    judge,
+    correct,
+    counted: true,
   });
   // 4 answers; a/b: q1 TT, q2 TF, q3 FF, q4 FT (b's q4 by majority of 3 repeats); c judges only q1–q3.
   const rows = [
-    v('a', 'q1', 'factual', [T]), v('a', 'q2', 'factual', [T]), v('a', 'q3', 'temporal', [F]), v('a', 'q4', 'temporal', [F]),
-    v('b', 'q1', 'factual', [T]), v('b', 'q2', 'factual', [F]), v('b', 'q3', 'temporal', [F]), v('b', 'q4', 'temporal', [T, T, F]),
-    v('c', 'q1', 'factual', [T]), v('c', 'q2', 'factual', [T]), v('c', 'q3', 'temporal', [T]),
+    v('a', 'q1', 'factual', [T]),
+    v('a', 'q2', 'factual', [T]),
+    v('a', 'q3', 'temporal', [F]),
+    v('a', 'q4', 'temporal', [F]),
+    v('b', 'q1', 'factual', [T]),
+    v('b', 'q2', 'factual', [F]),
+    v('b', 'q3', 'temporal', [F]),
+    v('b', 'q4', 'temporal', [T, T, F]),
+    v('c', 'q1', 'factual', [T]),
+    v('c', 'q2', 'factual', [T]),
+    v('c', 'q3', 'temporal', [T]),
   ];
   const out = computeJudgeAgreement(rows);
-  const cell = (a: string, b: string, t: string) => out.find((r) => r.judgeA === a && r.judgeB === b && r.adaptType === t);
+  const cell = (a: string, b: string, t: string) =>
+    out.find((r) => r.judgeA === a && r.judgeB === b && r.adaptType === t);
 
   it('pairs every two judges on the answers both judged, per type and all', () => {
     // a vs b, all: p_o = 2/4; p_a(T) = 2/4, p_b(T) = 2/4 → p_e = 0.5 → κ = 0
@@ -68,7 +96,7 @@ describe('judge_agreement rows', () => {
     expect(cell('a', 'c', 'all')?.agreement).toBeCloseTo(2 / 3, 12);
   });
 
-  it('adds Fleiss\' kappa over the answers all three judged', () => {
+  it("adds Fleiss' kappa over the answers all three judged", () => {
     // q1 TTT (1), q2 TFT (1/3), q3 FFT (1/3) → P̄ = 5/9; p(T) = 6/9 → P̄_e = 4/9 + 1/9 = 5/9 → κ = 0
     const all = cell('all', 'all', 'all');
     expect(all?.n).toBe(3);

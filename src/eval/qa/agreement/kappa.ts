@@ -52,7 +52,7 @@ export function fleissKappa(items: readonly (readonly boolean[])[]): Agreement {
   const n = items.length;
   if (n === 0) throw new RangeError('no items to compare');
   const m = items[0]!.length;
-  if (m < 2) throw new RangeError('Fleiss\' kappa needs at least 2 raters per item');
+  if (m < 2) throw new RangeError("Fleiss' kappa needs at least 2 raters per item");
   let sumP = 0;
   let trueLabels = 0;
   for (const labels of items) {

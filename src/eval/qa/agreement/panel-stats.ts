@@ -85,7 +85,10 @@ export function computeJudgeAgreement(verdicts: readonly VerdictInput[]): JudgeA
     const judges = [...new Set(rows.map((v) => v.judge))].sort();
     const answers = [...byAnswer.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, e]) => e);
     const types = [...new Set(answers.map((a) => a.type))].sort();
-    const groups: [string, typeof answers][] = [...types.map((t) => [t, answers.filter((a) => a.type === t)] as [string, typeof answers]), ['all', answers]];
+    const groups: [string, typeof answers][] = [
+      ...types.map((t) => [t, answers.filter((a) => a.type === t)] as [string, typeof answers]),
+      ['all', answers],
+    ];
     for (let i = 0; i < judges.length; i++) {
       for (let j = i + 1; j < judges.length; j++) {
         const a = judges[i]!;
@@ -93,7 +96,10 @@ export function computeJudgeAgreement(verdicts: readonly VerdictInput[]): JudgeA
         for (const [adaptType, group] of groups) {
           const both = group.filter((e) => e.verdicts.has(a) && e.verdicts.has(b));
           if (both.length === 0) continue;
-          const k = cohensKappa(both.map((e) => e.verdicts.get(a)!), both.map((e) => e.verdicts.get(b)!));
+          const k = cohensKappa(
+            both.map((e) => e.verdicts.get(a)!),
+            both.map((e) => e.verdicts.get(b)!),
+          );
           out.push({ dataset, judgeA: a, judgeB: b, adaptType, n: k.n, agreement: k.agreement, kappa: k.kappa });
         }
       }
@@ -103,7 +109,15 @@ export function computeJudgeAgreement(verdicts: readonly VerdictInput[]): JudgeA
         const all = group.filter((e) => judges.every((jd) => e.verdicts.has(jd)));
         if (all.length === 0) continue;
         const k = fleissKappa(all.map((e) => judges.map((jd) => e.verdicts.get(jd)!)));
-        out.push({ dataset, judgeA: ALL_JUDGES, judgeB: ALL_JUDGES, adaptType, n: k.n, agreement: k.agreement, kappa: k.kappa });
+        out.push({
+          dataset,
+          judgeA: ALL_JUDGES,
+          judgeB: ALL_JUDGES,
+          adaptType,
+          n: k.n,
+          agreement: k.agreement,
+          kappa: k.kappa,
+        });
       }
     }
   }
@@ -111,7 +125,11 @@ export function computeJudgeAgreement(verdicts: readonly VerdictInput[]): JudgeA
 }
 
 /** Each judge's counted verdicts as `accuracy` scores (share of its repeats saying correct), then the run's comparisons. */
-export function computeJudgeComparisons(verdicts: readonly VerdictInput[], runs: ReadonlyMap<string, RunStats>, plans = new PlanCache(32)): JudgeComparisonRow[] {
+export function computeJudgeComparisons(
+  verdicts: readonly VerdictInput[],
+  runs: ReadonlyMap<string, RunStats>,
+  plans = new PlanCache(32),
+): JudgeComparisonRow[] {
   const out: JudgeComparisonRow[] = [];
   const judges = [...new Set(verdicts.map((v) => v.judge))].sort();
   // A single judge has nothing to add to the comparisons table itself.
@@ -120,14 +138,34 @@ export function computeJudgeComparisons(verdicts: readonly VerdictInput[], runs:
     const rows: ScoreInput[] = verdicts
       .filter((v) => v.judge === judge && v.counted && v.correct.length > 0)
       .map((v) => ({
-        runId: v.runId, dataset: v.dataset, questionId: v.questionId, method: v.method, granularity: v.granularity,
-        level: 'qa', metric: 'accuracy', k: null, value: v.correct.filter(Boolean).length / v.correct.length,
-        adaptType: v.adaptType, nativeType: v.nativeType,
+        runId: v.runId,
+        dataset: v.dataset,
+        questionId: v.questionId,
+        method: v.method,
+        granularity: v.granularity,
+        level: 'qa',
+        metric: 'accuracy',
+        k: null,
+        value: v.correct.filter(Boolean).length / v.correct.length,
+        adaptType: v.adaptType,
+        nativeType: v.nativeType,
       }));
     for (const c of computeComparisons(rows, runs, plans)) {
       out.push({
-        judge, run: c.run, runB: c.runB, dataset: c.dataset, methodA: c.methodA, methodB: c.methodB, adaptType: c.adaptType,
-        nPairs: c.nPairs, meanDiff: c.meanDiff, ciLow: c.ciLow, ciHigh: c.ciHigh, pValue: c.pValue, pHolm: c.pHolm, test: c.test,
+        judge,
+        run: c.run,
+        runB: c.runB,
+        dataset: c.dataset,
+        methodA: c.methodA,
+        methodB: c.methodB,
+        adaptType: c.adaptType,
+        nPairs: c.nPairs,
+        meanDiff: c.meanDiff,
+        ciLow: c.ciLow,
+        ciHigh: c.ciHigh,
+        pValue: c.pValue,
+        pHolm: c.pHolm,
+        test: c.test,
       });
     }
   }

@@ -38,13 +38,49 @@ export interface Probe {
   source: string;
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 // Capitalised only, so "may" the verb is not a month.
 const MONTH_RE = new RegExp(`\\b(${MONTHS.join('|')}|${MONTHS.map((m) => m.slice(0, 3)).join('|')})\\b\\.?`, 'u');
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const WEEKDAY_RE = new RegExp(`\\b(${WEEKDAYS.join('|')})\\b`, 'u');
-const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
-  'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'twenty-one', 'twenty-two'];
+const NUMBER_WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+  'twenty',
+  'twenty-one',
+  'twenty-two',
+];
 const NUMBER_WORD_RE = new RegExp(`\\b(${NUMBER_WORDS.slice(0, 21).join('|')})\\b`, 'iu');
 const CN_DIGITS = '零一二三四五六七八九十';
 
@@ -100,20 +136,39 @@ function groupOf(id: string): string {
 }
 
 function neighbour(q: ProbeQuestion, pool: readonly ProbeQuestion[]): string | undefined {
-  const candidates = pool.filter((p) => p.questionId !== q.questionId && !p.isAbstention && p.gold.trim() !== '' && (q.isAbstention || p.adaptType === q.adaptType));
-  const ordered = [...candidates].sort((a, b) => (a.questionId < b.questionId ? -1 : a.questionId > b.questionId ? 1 : 0));
-  const after = [...ordered.filter((p) => p.questionId > q.questionId), ...ordered.filter((p) => p.questionId < q.questionId)];
+  const candidates = pool.filter(
+    (p) =>
+      p.questionId !== q.questionId &&
+      !p.isAbstention &&
+      p.gold.trim() !== '' &&
+      (q.isAbstention || p.adaptType === q.adaptType),
+  );
+  const ordered = [...candidates].sort((a, b) =>
+    a.questionId < b.questionId ? -1 : a.questionId > b.questionId ? 1 : 0,
+  );
+  const after = [
+    ...ordered.filter((p) => p.questionId > q.questionId),
+    ...ordered.filter((p) => p.questionId < q.questionId),
+  ];
   const group = groupOf(q.questionId);
-  const ranked = group ? [...after.filter((p) => groupOf(p.questionId) === group), ...after.filter((p) => groupOf(p.questionId) !== group)] : after;
+  const ranked = group
+    ? [...after.filter((p) => groupOf(p.questionId) === group), ...after.filter((p) => groupOf(p.questionId) !== group)]
+    : after;
   return ranked.find((p) => !overlaps(p.gold, q.gold) && normalised(p.gold) !== normalised(q.gold))?.gold;
 }
 
 /** The specific-but-wrong probe of a question, or undefined when no rule gives a safe one. */
 export function specificWrong(q: ProbeQuestion, pool: readonly ProbeQuestion[]): Probe | undefined {
   const gold = q.gold.trim();
-  const attempts: [string, () => string | undefined][] = q.isAbstention || gold === ''
-    ? [['neighbour', () => neighbour(q, pool)]]
-    : [['yes-no', () => yesNo(gold)], ['date-shift', () => dateShift(gold)], ['number-shift', () => numberShift(gold)], ['neighbour', () => neighbour(q, pool)]];
+  const attempts: [string, () => string | undefined][] =
+    q.isAbstention || gold === ''
+      ? [['neighbour', () => neighbour(q, pool)]]
+      : [
+          ['yes-no', () => yesNo(gold)],
+          ['date-shift', () => dateShift(gold)],
+          ['number-shift', () => numberShift(gold)],
+          ['neighbour', () => neighbour(q, pool)],
+        ];
   for (const [rule, make] of attempts) {
     const answer = make();
     if (answer === undefined || normalised(answer) === normalised(gold)) continue;
@@ -126,7 +181,10 @@ export function specificWrong(q: ProbeQuestion, pool: readonly ProbeQuestion[]):
 
 /** A capitalised name from the question (not its first word), possessive dropped. */
 function nameIn(question: string): string | undefined {
-  const words = question.replace(/[?？.!,;:]/gu, ' ').split(/\s+/u).filter(Boolean);
+  const words = question
+    .replace(/[?？.!,;:]/gu, ' ')
+    .split(/\s+/u)
+    .filter(Boolean);
   for (const w of words.slice(1)) {
     const bare = w.replace(/['’]s$/u, '');
     if (/^\p{Lu}[\p{L}-]+$/u.test(bare) && !WEEKDAYS.includes(bare) && !MONTHS.includes(bare)) return bare;
@@ -142,23 +200,30 @@ function vagueEnglish(question: string, gold: string): [string, string] {
   const who = name ?? 'them';
   const year = /\b(19|20)\d{2}\b/u.exec(gold)?.[0];
   if (/^(when|what (date|day|year|month|time))\b/u.test(lower) || /\bhow long ago\b/u.test(lower)) {
-    return year && normalised(gold) !== year ? [`Sometime in ${year}`, 'date-coarsen'] : ['At some point, a while back', 'when'];
+    return year && normalised(gold) !== year
+      ? [`Sometime in ${year}`, 'date-coarsen']
+      : ['At some point, a while back', 'when'];
   }
   if (/^how (many|much)\b/u.test(lower)) return ['A few', 'quantity'];
   if (/^how (long|often)\b/u.test(lower)) return ['For a while, now and then', 'duration'];
   if (/^(who|whom|whose)\b/u.test(lower)) return [`Someone close to ${who}`, 'who'];
   if (/^where\b/u.test(lower)) return [`A place ${name ?? 'they'} had mentioned before`, 'where'];
   if (/^why\b/u.test(lower)) return [`Because of something that mattered to ${who}`, 'why'];
-  const noun = /^(?:what|which)\s+(?:kind of |type of |sort of )?([a-z]+)\s+(?:did|does|do|is|are|was|were|has|have|had|can|could|would|will)\b/u.exec(lower);
+  const noun =
+    /^(?:what|which)\s+(?:kind of |type of |sort of )?([a-z]+)\s+(?:did|does|do|is|are|was|were|has|have|had|can|could|would|will)\b/u.exec(
+      lower,
+    );
   if (noun) return [`A ${noun[1]} that ${name ?? 'they'} mentioned`, 'what-noun'];
-  if (/^(did|does|do|is|are|was|were|has|have|had|can|could|would|will|should)\b/u.test(lower)) return ['It is hard to say; it depends on how you look at it', 'yes-no-hedge'];
+  if (/^(did|does|do|is|are|was|were|has|have|had|can|could|would|will|should)\b/u.test(lower))
+    return ['It is hard to say; it depends on how you look at it', 'yes-no-hedge'];
   if (/^how\b/u.test(lower)) return ['In their own way, as things went', 'how'];
   return [`Something ${name ?? 'they'} talked about`, 'topic'];
 }
 
 function vagueChinese(question: string, gold: string): [string, string] {
   const year = /(\d{4})年/u.exec(gold)?.[1];
-  if (/什么时候|哪天|哪一天|何时|哪年|几月/u.test(question)) return year && normalised(gold) !== year ? [`${year}年的某个时候`, 'date-coarsen'] : ['之前的某个时候', 'when'];
+  if (/什么时候|哪天|哪一天|何时|哪年|几月/u.test(question))
+    return year && normalised(gold) !== year ? [`${year}年的某个时候`, 'date-coarsen'] : ['之前的某个时候', 'when'];
   if (/多少|几/u.test(question)) return ['有一些吧', 'quantity'];
   if (/谁/u.test(question)) return ['身边的某个人', 'who'];
   if (/哪里|哪儿|在哪/u.test(question)) return ['以前提到过的某个地方', 'where'];

@@ -5,9 +5,11 @@
  */
 
 const STOP = new Set(
-  ('a an the of to in on at for from by with and or but is are was were be been being it its this that these those ' +
+  (
+    'a an the of to in on at for from by with and or but is are was were be been being it its this that these those ' +
     'he she they them his her their him i you we me my your our as about into over after before than then so do does ' +
-    'did has have had not no yes').split(' '),
+    'did has have had not no yes'
+  ).split(' '),
 );
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;

@@ -42,15 +42,29 @@ export interface ComparisonRow {
 
 type Series = Map<string, ScoreInput[]>; // adapt type → rows
 
-function seriesKey(runId: string, method: string, dataset: string, level: string, metric: string, k: number | null): string {
+function seriesKey(
+  runId: string,
+  method: string,
+  dataset: string,
+  level: string,
+  metric: string,
+  k: number | null,
+): string {
   return [runId, method, dataset, level, metric, String(k)].join('\t');
 }
 
-export function computeComparisons(rows: readonly ScoreInput[], runs: ReadonlyMap<string, RunStats>, plans = new PlanCache(32)): ComparisonRow[] {
+export function computeComparisons(
+  rows: readonly ScoreInput[],
+  runs: ReadonlyMap<string, RunStats>,
+  plans = new PlanCache(32),
+): ComparisonRow[] {
   const kinds = bootstrapKinds(rows, runs);
   const series = new Map<string, Series>();
   for (const [key, list] of groupBy(rows, (r) => seriesKey(r.runId, r.method, r.dataset, r.level, r.metric, r.k))) {
-    series.set(key, groupBy(list, (r) => r.adaptType));
+    series.set(
+      key,
+      groupBy(list, (r) => r.adaptType),
+    );
   }
   const out: ComparisonRow[] = [];
   for (const run of runs.values()) {
@@ -71,15 +85,27 @@ export function computeComparisons(rows: readonly ScoreInput[], runs: ReadonlyMa
         if (!a) continue;
         const types = [...new Set([...a.keys(), ...b.keys()])].sort();
         for (const adaptType of [...types, 'all']) {
-          const rowsA = adaptType === 'all' ? [...a.values()].flat() : a.get(adaptType) ?? [];
-          const rowsB = adaptType === 'all' ? [...b.values()].flat() : b.get(adaptType) ?? [];
+          const rowsA = adaptType === 'all' ? [...a.values()].flat() : (a.get(adaptType) ?? []);
+          const rowsB = adaptType === 'all' ? [...b.values()].flat() : (b.get(adaptType) ?? []);
           const row = compareOne(rowsA, rowsB, run, bootstrap, plans);
           if (!row) continue;
           const familyType = run.family === 'metric-type' ? `/${adaptType}` : '';
           out.push({
-            run: run.runId, runB: ref.runId, dataset, methodA: method, methodB: ref.method, level, metric, k, adaptType, ...row,
-            pHolm: Number.NaN, familySize: 0, family: `${run.runName}/${dataset}/${level}/${metric}${k === null ? '' : `@${k}`}${familyType}`,
-            bootstrap, resamples: run.resamples,
+            run: run.runId,
+            runB: ref.runId,
+            dataset,
+            methodA: method,
+            methodB: ref.method,
+            level,
+            metric,
+            k,
+            adaptType,
+            ...row,
+            pHolm: Number.NaN,
+            familySize: 0,
+            family: `${run.runName}/${dataset}/${level}/${metric}${k === null ? '' : `@${k}`}${familyType}`,
+            bootstrap,
+            resamples: run.resamples,
           });
         }
       }
@@ -95,7 +121,13 @@ export function computeComparisons(rows: readonly ScoreInput[], runs: ReadonlyMa
   return out;
 }
 
-function compareOne(rowsA: readonly ScoreInput[], rowsB: readonly ScoreInput[], run: RunStats, bootstrap: Bootstrap, plans: PlanCache) {
+function compareOne(
+  rowsA: readonly ScoreInput[],
+  rowsB: readonly ScoreInput[],
+  run: RunStats,
+  bootstrap: Bootstrap,
+  plans: PlanCache,
+) {
   const bValue = new Map(rowsB.map((r) => [r.questionId, r.value]));
   const paired = rowsA.filter((r) => bValue.has(r.questionId)).sort((x, y) => byId(x.questionId, y.questionId));
   const union = new Set([...rowsA.map((r) => r.questionId), ...bValue.keys()]);
@@ -106,12 +138,22 @@ function compareOne(rowsA: readonly ScoreInput[], rowsB: readonly ScoreInput[], 
     Float64Array.from(paired.map((r) => bValue.get(r.questionId)!)),
     clusterLabels(ids, bootstrap),
     {
-      resamples: run.resamples, ci: run.ci, alpha: run.alpha, continuousTest: run.continuousTest, plans,
+      resamples: run.resamples,
+      ci: run.ci,
+      alpha: run.alpha,
+      continuousTest: run.continuousTest,
+      plans,
       seed: seedFor(run.seed, `pair\t${bootstrap}\t${ids.join('\n')}`),
     },
   );
   return {
-    nPairs: res.nPairs, nExcluded: union.size - res.nPairs, meanDiff: res.meanDiff, ciLow: res.ciLow, ciHigh: res.ciHigh,
-    pValue: res.pValue, test: res.test, ciMethod: res.ciMethod,
+    nPairs: res.nPairs,
+    nExcluded: union.size - res.nPairs,
+    meanDiff: res.meanDiff,
+    ciLow: res.ciLow,
+    ciHigh: res.ciHigh,
+    pValue: res.pValue,
+    test: res.test,
+    ciMethod: res.ciMethod,
   };
 }

@@ -6,4 +6,13 @@
  */
 export { computeScoreCis, type ScoreCiRow } from './score-cis.ts';
 export { computeComparisons, type ComparisonRow } from './comparisons.ts';
-export { resolveRunStats, bootstrapFor, conversationOf, clusterLabels, type ScoreInput, type RunStats, type RunConfigLike, type Bootstrap } from './inputs.ts';
+export {
+  resolveRunStats,
+  bootstrapFor,
+  conversationOf,
+  clusterLabels,
+  type ScoreInput,
+  type RunStats,
+  type RunConfigLike,
+  type Bootstrap,
+} from './inputs.ts';

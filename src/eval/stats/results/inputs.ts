@@ -54,7 +54,11 @@ export interface RunConfigLike {
  * Resolves a run's settings. `runIdOfName` finds another run of the file by its name (for `referenceRun`); a
  * missing reference run or method leaves the run without comparisons rather than failing the whole file.
  */
-export function resolveRunStats(runId: string, config: RunConfigLike, runIdOfName: (name: string) => string | undefined): RunStats {
+export function resolveRunStats(
+  runId: string,
+  config: RunConfigLike,
+  runIdOfName: (name: string) => string | undefined,
+): RunStats {
   const s = config.stats;
   const methods = config.methods.map((m) => m.id);
   const refMethod = s?.reference ?? config.methods.find((m) => m.method === 'unified-embedding')?.id ?? methods[0];

@@ -6,7 +6,15 @@
  * recomputing a file (or a merge of files) gives the same numbers, and cells over the same questions share one
  * resampling plan.
  */
-import { bootstrapDistributions, clusterBy, intervalFrom, singletons, type CiMethod, type Clustered, type Interval } from '../bootstrap.ts';
+import {
+  bootstrapDistributions,
+  clusterBy,
+  intervalFrom,
+  singletons,
+  type CiMethod,
+  type Clustered,
+  type Interval,
+} from '../bootstrap.ts';
 import { PlanCache, seedFor } from '../resample.ts';
 import { bootstrapFor, byId, clusterLabels, type Bootstrap, type RunStats, type ScoreInput } from './inputs.ts';
 
@@ -43,7 +51,10 @@ export function groupBy<T>(rows: readonly T[], key: (r: T) => string): Map<strin
 }
 
 /** The bootstrap decision per run and dataset, over all the dataset's questions in the rows. */
-export function bootstrapKinds(rows: readonly ScoreInput[], runs: ReadonlyMap<string, RunStats>): Map<string, Bootstrap> {
+export function bootstrapKinds(
+  rows: readonly ScoreInput[],
+  runs: ReadonlyMap<string, RunStats>,
+): Map<string, Bootstrap> {
   const ids = new Map<string, Set<string>>();
   for (const r of rows) {
     const key = `${r.runId}\t${r.dataset}`;
@@ -54,7 +65,11 @@ export function bootstrapKinds(rows: readonly ScoreInput[], runs: ReadonlyMap<st
   return out;
 }
 
-export function computeScoreCis(rows: readonly ScoreInput[], runs: ReadonlyMap<string, RunStats>, plans = new PlanCache(32)): ScoreCiRow[] {
+export function computeScoreCis(
+  rows: readonly ScoreInput[],
+  runs: ReadonlyMap<string, RunStats>,
+  plans = new PlanCache(32),
+): ScoreCiRow[] {
   const kinds = bootstrapKinds(rows, runs);
   const out: { row: Omit<ScoreCiRow, 'mean' | 'ciLow' | 'ciHigh' | 'ciMethod'>; interval: string }[] = [];
   // Distinct intervals to compute, by memo key, grouped by the plan they resample with.
@@ -62,7 +77,10 @@ export function computeScoreCis(rows: readonly ScoreInput[], runs: ReadonlyMap<s
   const byPlan = new Map<string, { n: number; resamples: number; seed: number; keys: string[] }>();
   // The rows in question-id order once, so that every group below is in that order without a sort of its own.
   const ordered = [...rows].sort((a, b) => byId(a.questionId, b.questionId));
-  const cells = groupBy(ordered, (r) => `${r.runId}\t${r.dataset}\t${r.method}\t${r.granularity}\t${r.level}\t${r.metric}\t${r.k}`);
+  const cells = groupBy(
+    ordered,
+    (r) => `${r.runId}\t${r.dataset}\t${r.method}\t${r.granularity}\t${r.level}\t${r.metric}\t${r.k}`,
+  );
   // Cells of different metrics over the same questions share their seed (and so their plan).
   const seeds = new Map<string, number>();
   for (const cell of cells.values()) {
@@ -89,13 +107,25 @@ export function computeScoreCis(rows: readonly ScoreInput[], runs: ReadonlyMap<s
       const memoKey = `${plan}:${run.ci}:${run.alpha}:${units.sums.join(',')}:${labels ? units.counts.join(',') : ''}`;
       if (!wanted.has(memoKey)) {
         wanted.set(memoKey, { units, ci: run.ci, alpha: run.alpha });
-        const p = byPlan.get(plan) ?? byPlan.set(plan, { n: units.sums.length, resamples: run.resamples, seed, keys: [] }).get(plan)!;
+        const p =
+          byPlan.get(plan) ??
+          byPlan.set(plan, { n: units.sums.length, resamples: run.resamples, seed, keys: [] }).get(plan)!;
         p.keys.push(memoKey);
       }
       out.push({
         row: {
-          runId: first.runId, dataset: first.dataset, method: first.method, granularity: first.granularity, level: first.level,
-          metric: first.metric, k: first.k, adaptType, nativeType, n: list.length, bootstrap, units: units.sums.length,
+          runId: first.runId,
+          dataset: first.dataset,
+          method: first.method,
+          granularity: first.granularity,
+          level: first.level,
+          metric: first.metric,
+          k: first.k,
+          adaptType,
+          nativeType,
+          n: list.length,
+          bootstrap,
+          units: units.sums.length,
           resamples: run.resamples,
         },
         interval: memoKey,
@@ -107,7 +137,10 @@ export function computeScoreCis(rows: readonly ScoreInput[], runs: ReadonlyMap<s
   const intervals = new Map<string, Interval>();
   for (const p of byPlan.values()) {
     const cis = p.keys.map((key) => wanted.get(key)!);
-    const thetas = bootstrapDistributions(cis.map((c) => c.units), plans.get(p.n, p.resamples, p.seed));
+    const thetas = bootstrapDistributions(
+      cis.map((c) => c.units),
+      plans.get(p.n, p.resamples, p.seed),
+    );
     cis.forEach((c, i) => intervals.set(p.keys[i]!, intervalFrom(c.units, thetas[i]!, c.ci, c.alpha)));
   }
   return out.map(({ row, interval }) => {

@@ -43,11 +43,16 @@ export async function overflowingElements(page: Page): Promise<string[]> {
 
 /** Legend and axis labels of every chart that vega shortened with an ellipsis (its `labelLimit`). */
 export async function truncatedChartLabels(page: Page): Promise<string[]> {
-  return page.evaluate<[], () => string[]>(`Array.from(document.querySelectorAll('[data-chart] svg .role-legend-label text, [data-chart] svg .role-axis-label text'))
+  return page.evaluate<
+    [],
+    () => string[]
+  >(`Array.from(document.querySelectorAll('[data-chart] svg .role-legend-label text, [data-chart] svg .role-axis-label text'))
     .map((t) => t.textContent || '').filter((t) => t.endsWith('…'))`);
 }
 
 /** Every legend label text of the charts under a selector. */
 export async function legendLabels(page: Page, selector: string): Promise<string[]> {
-  return page.evaluate<[], () => string[]>(`Array.from(document.querySelectorAll(${JSON.stringify(`${selector} svg .role-legend-label text`)})).map((t) => t.textContent || '')`);
+  return page.evaluate<[], () => string[]>(
+    `Array.from(document.querySelectorAll(${JSON.stringify(`${selector} svg .role-legend-label text`)})).map((t) => t.textContent || '')`,
+  );
 }

@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ArgumentsCamelCase } from 'yargs';
 import { ADAPT_TYPES, type AdaptType } from '../../../core/types.ts';
-import { applyCalibration, readClassifierCalibration, type ClassifierCalibrationFile } from '../../../classify/calibration.ts';
+import {
+  applyCalibration,
+  readClassifierCalibration,
+  type ClassifierCalibrationFile,
+} from '../../../classify/calibration.ts';
 import { RulesClassifier } from '../../../classify/rules.ts';
 import { createAdaptmrMethod, AdaptmrOptionsSchema } from '../../../routing/adaptmr-method.ts';
 import { expectedCalibrationError, reliabilityBins } from './ece.ts';
@@ -25,7 +29,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const zero = (): Record<AdaptType, number> => Object.fromEntries(ADAPT_TYPES.map((t) => [t, 0])) as Record<AdaptType, number>;
+const zero = (): Record<AdaptType, number> =>
+  Object.fromEntries(ADAPT_TYPES.map((t) => [t, 0])) as Record<AdaptType, number>;
 const scores = (partial: Partial<Record<AdaptType, number>>) => ({ ...zero(), ...partial });
 
 describe('ECE', () => {
@@ -43,7 +48,12 @@ describe('ECE', () => {
     expect(bins[8]?.confidence).toBeCloseTo(0.9, 12);
     expect(bins[2]).toMatchObject({ n: 2, accuracy: 1 });
     expect(bins.filter((b) => b.n > 0)).toHaveLength(2);
-    expect(expectedCalibrationError([{ confidence: 1, correct: true }, { confidence: 0, correct: false }])).toBe(0);
+    expect(
+      expectedCalibrationError([
+        { confidence: 1, correct: true },
+        { confidence: 0, correct: false },
+      ]),
+    ).toBe(0);
   });
 });
 
@@ -68,7 +78,9 @@ describe('fits', () => {
 
   it('temperature scaling lowers the NLL of the plan defaults (β 1.5, prior 0.5) and is deterministic', () => {
     const t = fitTemperature(data);
-    expect(meanNll(t, data)).toBeLessThan(meanNll({ method: 'temperature', beta: 1.5, defaultPrior: 0.5, defaultType: 'factual' }, data));
+    expect(meanNll(t, data)).toBeLessThan(
+      meanNll({ method: 'temperature', beta: 1.5, defaultPrior: 0.5, defaultType: 'factual' }, data),
+    );
     expect(fitTemperature(data)).toEqual(t);
     expect(fitMatrix(data)).toEqual(fitMatrix(data));
   });
@@ -100,13 +112,22 @@ describe('rules with calibrationFile', () => {
     expect(r.type).toBe('temporal'); // tie broken in the plan's order
     expect((r as { source: string }).source).toBe('calibrated');
     expect([...(clf.excludedQuestionIds ?? [])]).toEqual(['q1', 'q2']);
-    const method = await createAdaptmrMethod(AdaptmrOptionsSchema.parse({ classifier: { name: 'rules', options: { calibrationFile: path } }, router: { kind: 'fusion' } }), { id: 'a', k: 5 });
+    const method = await createAdaptmrMethod(
+      AdaptmrOptionsSchema.parse({
+        classifier: { name: 'rules', options: { calibrationFile: path } },
+        router: { kind: 'fusion' },
+      }),
+      { id: 'a', k: 5 },
+    );
     expect([...(method.excludedQuestionIds ?? [])]).toEqual(['q1', 'q2']);
   });
 
   it('a bad file fails with its path and the field', async () => {
     const path = join(dir, 'bad.json');
-    await writeFile(path, JSON.stringify({ ...file, params: { method: 'matrix', weights: [[1]], bias: [0, 0, 0, 0, 0], l2: 0 } }));
+    await writeFile(
+      path,
+      JSON.stringify({ ...file, params: { method: 'matrix', weights: [[1]], bias: [0, 0, 0, 0, 0], l2: 0 } }),
+    );
     expect(() => new RulesClassifier({ calibrationFile: path })).toThrow(/bad\.json.*params/);
     expect(() => new RulesClassifier({ calibrationFile: join(dir, 'missing.json') })).toThrow(/missing\.json/);
   });
@@ -116,13 +137,30 @@ describe('adaptmr classifier calibrate', () => {
   it('fits on the calibration split of a real dataset, writes the file and the reliability chart, reports ECE and routes', async () => {
     const out = join(dir, 'rules-lme.json');
     const lines: string[] = [];
-    const spy = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void lines.push(a.map(String).join(' ')));
+    const spy = vi
+      .spyOn(console, 'log')
+      .mockImplementation((...a: unknown[]) => void lines.push(a.map(String).join(' ')));
     try {
-      await calibrateClassifierCommand.handler?.({ _: [], $0: 'adaptmr', dataset: 'longmemeval-oracle', method: 'matrix', fraction: 0.3, seed: 42, out, 'chart-dir': join(dir, 'charts'), 'data-dir': undefined, json: true } as unknown as ArgumentsCamelCase<never>);
+      await calibrateClassifierCommand.handler?.({
+        _: [],
+        $0: 'adaptmr',
+        dataset: 'longmemeval-oracle',
+        method: 'matrix',
+        fraction: 0.3,
+        seed: 42,
+        out,
+        'chart-dir': join(dir, 'charts'),
+        'data-dir': undefined,
+        json: true,
+      } as unknown as ArgumentsCamelCase<never>);
     } finally {
       spy.mockRestore();
     }
-    const report = JSON.parse(lines.join('\n')) as { heldOut: { n: number; raw: { ece: number }; matrix: { ece: number } }; routes: { route: { calibrated: Record<string, number> } }; chart: string[] };
+    const report = JSON.parse(lines.join('\n')) as {
+      heldOut: { n: number; raw: { ece: number }; matrix: { ece: number } };
+      routes: { route: { calibrated: Record<string, number> } };
+      chart: string[];
+    };
     const file = readClassifierCalibration(out);
     expect(file.nCalibration + report.heldOut.n).toBe(500);
     expect(file.calibrationQuestionIds).toHaveLength(file.nCalibration);

@@ -6,7 +6,11 @@
  * routes the fusion router (plan §2.4, τ = 0.2) would take with the raw and the calibrated probabilities.
  */
 import { ADAPT_TYPES, type AdaptType } from '../../../core/types.ts';
-import { applyCalibration, type CalibrationParams, type ClassifierCalibrationFile } from '../../../classify/calibration.ts';
+import {
+  applyCalibration,
+  type CalibrationParams,
+  type ClassifierCalibrationFile,
+} from '../../../classify/calibration.ts';
 import { argmaxType } from '../../../classify/result.ts';
 import { matchCues, RulesClassifier } from '../../../classify/rules.ts';
 import { planRoute, RouterConfigSchema, type AbstentionMode } from '../../../routing/router.ts';
@@ -44,8 +48,13 @@ export interface CalibrationReport {
 type Dist = { type: AdaptType; probs: Record<AdaptType, number> };
 
 function assess(dists: readonly Dist[], golds: readonly AdaptType[]): Assessment {
-  const preds: ScoredPrediction[] = dists.map((d, i) => ({ confidence: d.probs[d.type], correct: d.type === golds[i] }));
-  const nll = -dists.reduce((s, d, i) => s + Math.log(Math.max(1e-12, d.probs[golds[i] as AdaptType])), 0) / Math.max(1, dists.length);
+  const preds: ScoredPrediction[] = dists.map((d, i) => ({
+    confidence: d.probs[d.type],
+    correct: d.type === golds[i],
+  }));
+  const nll =
+    -dists.reduce((s, d, i) => s + Math.log(Math.max(1e-12, d.probs[golds[i] as AdaptType])), 0) /
+    Math.max(1, dists.length);
   return {
     accuracy: preds.filter((p) => p.correct).length / Math.max(1, preds.length),
     ece: expectedCalibrationError(preds),
@@ -70,7 +79,8 @@ function routeCounts(dists: readonly Dist[], mode: AbstentionMode): Record<strin
   return Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
 }
 
-const distinct = (dists: readonly Dist[]) => new Set(dists.map((d) => ADAPT_TYPES.map((t) => d.probs[t].toFixed(6)).join(','))).size;
+const distinct = (dists: readonly Dist[]) =>
+  new Set(dists.map((d) => ADAPT_TYPES.map((t) => d.probs[t].toFixed(6)).join(','))).size;
 
 export function calibrateRules(input: CalibrateClassifierInput, now = new Date()): CalibrationReport {
   const ids = new Set(
@@ -93,7 +103,12 @@ export function calibrateRules(input: CalibrateClassifierInput, now = new Date()
     matrix: rest.map((q) => calibratedDist(fitted.matrix, q.query.text)),
   };
   const chosen = byMethod[input.method];
-  const heldOut = { n: rest.length, raw: assess(raw, golds), temperature: assess(byMethod.temperature, golds), matrix: assess(byMethod.matrix, golds) };
+  const heldOut = {
+    n: rest.length,
+    raw: assess(raw, golds),
+    temperature: assess(byMethod.temperature, golds),
+    matrix: assess(byMethod.matrix, golds),
+  };
   const file: ClassifierCalibrationFile = {
     version: 1,
     classifier: 'rules',

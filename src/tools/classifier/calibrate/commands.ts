@@ -31,8 +31,12 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export function reportText(r: CalibrationReport, out: string): string {
   const h = r.heldOut;
-  const row = (name: string, a: { accuracy: number; ece: number; nll: number }) => `  ${name.padEnd(12)} accuracy ${pct(a.accuracy)}  ECE ${a.ece.toFixed(4)}  NLL ${a.nll.toFixed(4)}`;
-  const routes = (m: Record<string, number>) => Object.entries(m).map(([k, v]) => `${k} ${v}`).join(', ');
+  const row = (name: string, a: { accuracy: number; ece: number; nll: number }) =>
+    `  ${name.padEnd(12)} accuracy ${pct(a.accuracy)}  ECE ${a.ece.toFixed(4)}  NLL ${a.nll.toFixed(4)}`;
+  const routes = (m: Record<string, number>) =>
+    Object.entries(m)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
   return [
     `rules calibration on ${r.file.dataset}: ${r.file.params.method}, fitted on ${r.file.nCalibration} questions (seed ${r.file.seed}, fraction ${r.file.fraction}); held out ${h.n}:`,
     row('raw rules', h.raw),
@@ -53,18 +57,42 @@ export const calibrateClassifierCommand: CommandModule<object, CalibrateArgs> = 
   builder: (y) =>
     y
       .option('dataset', { type: 'string', demandOption: true, describe: DATASET_NAMES.join(', ') })
-      .option('method', { choices: ['matrix', 'temperature'] as const, default: 'matrix' as CalibrationMethod, describe: 'matrix scaling (Platt, multiclass) or temperature scaling' })
-      .option('fraction', numberFlag('fraction', 0, 1, { default: 0.3, describe: 'share of each type used for calibration' }))
+      .option('method', {
+        choices: ['matrix', 'temperature'] as const,
+        default: 'matrix' as CalibrationMethod,
+        describe: 'matrix scaling (Platt, multiclass) or temperature scaling',
+      })
+      .option(
+        'fraction',
+        numberFlag('fraction', 0, 1, { default: 0.3, describe: 'share of each type used for calibration' }),
+      )
       .option('seed', intFlag('seed', 0, { default: 42 }))
-      .option('out', { type: 'string', describe: 'calibration file (default calibration/classifier-rules-<dataset>.json)' })
+      .option('out', {
+        type: 'string',
+        describe: 'calibration file (default calibration/classifier-rules-<dataset>.json)',
+      })
       .option('chart-dir', { type: 'string', describe: 'reliability chart folder (default results/charts)' })
       .option('data-dir', { type: 'string' })
-      .option('json', { type: 'boolean', default: false, describe: 'print the full report as JSON' }) as unknown as Argv<CalibrateArgs>,
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'print the full report as JSON',
+      }) as unknown as Argv<CalibrateArgs>,
   handler: async (argv) => {
-    if (!(DATASET_NAMES as readonly string[]).includes(argv.dataset)) throw new InputError(`unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')}`, '--dataset');
+    if (!(DATASET_NAMES as readonly string[]).includes(argv.dataset))
+      throw new InputError(`unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')}`, '--dataset');
     if (!(argv.fraction > 0 && argv.fraction < 1)) throw new InputError('must be between 0 and 1', '--fraction');
-    const { questions } = await loadQuestions({ name: argv.dataset as DatasetName }, resolveDataDir({ flag: argv['data-dir'] }));
-    const report = calibrateRules({ dataset: argv.dataset, questions: labelledQuestions(questions), method: argv.method, seed: argv.seed, fraction: argv.fraction });
+    const { questions } = await loadQuestions(
+      { name: argv.dataset as DatasetName },
+      resolveDataDir({ flag: argv['data-dir'] }),
+    );
+    const report = calibrateRules({
+      dataset: argv.dataset,
+      questions: labelledQuestions(questions),
+      method: argv.method,
+      seed: argv.seed,
+      fraction: argv.fraction,
+    });
     const out = argv.out ?? join('calibration', `classifier-rules-${argv.dataset}.json`);
     writeFileAtomic(resolve(out), `${JSON.stringify(report.file, null, 2)}\n`);
     const h = report.heldOut;

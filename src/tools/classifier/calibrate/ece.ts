@@ -27,11 +27,20 @@ export function reliabilityBins(preds: readonly ScoredPrediction[], bins = 10): 
     cell.conf += p.confidence;
     cell.correct += p.correct ? 1 : 0;
   }
-  return acc.map((c, i) => ({ lower: i / bins, upper: (i + 1) / bins, n: c.n, confidence: c.n ? c.conf / c.n : Number.NaN, accuracy: c.n ? c.correct / c.n : Number.NaN }));
+  return acc.map((c, i) => ({
+    lower: i / bins,
+    upper: (i + 1) / bins,
+    n: c.n,
+    confidence: c.n ? c.conf / c.n : Number.NaN,
+    accuracy: c.n ? c.correct / c.n : Number.NaN,
+  }));
 }
 
 export function expectedCalibrationError(preds: readonly ScoredPrediction[], bins = 10): number {
   const n = preds.length;
   if (n === 0) return Number.NaN;
-  return reliabilityBins(preds, bins).reduce((s, b) => (b.n ? s + (b.n / n) * Math.abs(b.accuracy - b.confidence) : s), 0);
+  return reliabilityBins(preds, bins).reduce(
+    (s, b) => (b.n ? s + (b.n / n) * Math.abs(b.accuracy - b.confidence) : s),
+    0,
+  );
 }

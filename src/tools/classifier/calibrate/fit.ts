@@ -7,7 +7,12 @@
  *   deterministic (no sampling), so the same split gives the same file.
  */
 import { ADAPT_TYPES, type AdaptType } from '../../../core/types.ts';
-import { applyCalibration, calibrationFeatures, softmax, type CalibrationParams } from '../../../classify/calibration.ts';
+import {
+  applyCalibration,
+  calibrationFeatures,
+  softmax,
+  type CalibrationParams,
+} from '../../../classify/calibration.ts';
 
 export interface CalibrationExample {
   /** The rules' raw cue counts. */
@@ -17,7 +22,8 @@ export interface CalibrationExample {
 
 export function meanNll(params: CalibrationParams, data: readonly CalibrationExample[]): number {
   let s = 0;
-  for (const d of data) s -= Math.log(Math.max(1e-12, applyCalibration(params, d.scores)[ADAPT_TYPES.indexOf(d.gold)] ?? 0));
+  for (const d of data)
+    s -= Math.log(Math.max(1e-12, applyCalibration(params, d.scores)[ADAPT_TYPES.indexOf(d.gold)] ?? 0));
   return s / Math.max(1, data.length);
 }
 
@@ -27,7 +33,10 @@ const range = (from: number, to: number, step: number): number[] => {
   return out;
 };
 
-export function fitTemperature(data: readonly CalibrationExample[], defaultType: AdaptType = 'factual'): CalibrationParams {
+export function fitTemperature(
+  data: readonly CalibrationExample[],
+  defaultType: AdaptType = 'factual',
+): CalibrationParams {
   let best: CalibrationParams = { method: 'temperature', beta: 1.5, defaultPrior: 0.5, defaultType };
   let bestNll = meanNll(best, data);
   const search = (betas: number[], priors: number[]) => {
@@ -60,7 +69,10 @@ export interface MatrixFitOptions {
 
 export const DEFAULT_MATRIX_FIT: MatrixFitOptions = { l2: 1e-2, iterations: 3000, learningRate: 0.05 };
 
-export function fitMatrix(data: readonly CalibrationExample[], opts: MatrixFitOptions = DEFAULT_MATRIX_FIT): CalibrationParams {
+export function fitMatrix(
+  data: readonly CalibrationExample[],
+  opts: MatrixFitOptions = DEFAULT_MATRIX_FIT,
+): CalibrationParams {
   const K = ADAPT_TYPES.length;
   const F = 6;
   const xs = data.map((d) => calibrationFeatures(d.scores));
@@ -73,7 +85,9 @@ export function fitMatrix(data: readonly CalibrationExample[], opts: MatrixFitOp
   for (let step = 1; step <= opts.iterations; step++) {
     const grad = new Float64Array(P);
     xs.forEach((x, i) => {
-      const logits = Array.from({ length: K }, (_, k) => x.reduce((acc, xj, j) => acc + (theta[k * F + j] ?? 0) * xj, theta[K * F + k] ?? 0));
+      const logits = Array.from({ length: K }, (_, k) =>
+        x.reduce((acc, xj, j) => acc + (theta[k * F + j] ?? 0) * xj, theta[K * F + k] ?? 0),
+      );
       const p = softmax(logits);
       for (let k = 0; k < K; k++) {
         const g = ((p[k] ?? 0) - (k === ys[i] ? 1 : 0)) / n;

@@ -70,9 +70,13 @@ describe('classifier evaluation', () => {
       { label: 'onnx (3-fold CV)', n: 100, upper_bound: false },
       { label: 'oracle (upper bound)', n: 100, upper_bound: true },
     ]);
-    const [pred] = await rows(`SELECT count(*)::INTEGER AS n, count(latency_ms)::INTEGER AS lat FROM classifier_predictions WHERE eval_id = '${r.evalId}'`);
+    const [pred] = await rows(
+      `SELECT count(*)::INTEGER AS n, count(latency_ms)::INTEGER AS lat FROM classifier_predictions WHERE eval_id = '${r.evalId}'`,
+    );
     expect(pred).toEqual({ n: 100, lat: 100 });
-    const [conf] = await rows(`SELECT sum(count)::INTEGER AS n FROM classifier_confusion WHERE eval_id = '${r.evalId}'`);
+    const [conf] = await rows(
+      `SELECT sum(count)::INTEGER AS n FROM classifier_confusion WHERE eval_id = '${r.evalId}'`,
+    );
     expect(conf).toEqual({ n: 100 });
     const [acc] = await rows(`SELECT accuracy FROM classifier_eval WHERE eval_id = '${r.evalId}'`);
     expect(acc?.accuracy).toBeCloseTo(r.metrics.accuracy, 12);

@@ -36,7 +36,11 @@ export interface RunOptions {
 }
 
 /** Classifies each question, timing each call. Errors are rethrown naming the question. */
-export async function predictAll(classifier: Classifier, questions: readonly LabelledQuestion[], opts: RunOptions = {}): Promise<Prediction[]> {
+export async function predictAll(
+  classifier: Classifier,
+  questions: readonly LabelledQuestion[],
+  opts: RunOptions = {},
+): Promise<Prediction[]> {
   const limit = pLimit(opts.concurrency ?? 1);
   return Promise.all(
     questions.map((q, i) =>
@@ -52,7 +56,9 @@ export async function predictAll(classifier: Classifier, questions: readonly Lab
           // A service that failed (the LLM endpoint) or unusable output (checked.ts) is the user's to fix: one line;
           // anything else is a bug.
           if (err instanceof InputError) throw new InputError(message);
-          throw err instanceof ServiceCallError ? new ServiceCallError(message, { cause: err }) : new Error(message, { cause: err });
+          throw err instanceof ServiceCallError
+            ? new ServiceCallError(message, { cause: err })
+            : new Error(message, { cause: err });
         }
         const latencyMs = performance.now() - t0;
         return {
@@ -73,7 +79,10 @@ export async function predictAll(classifier: Classifier, questions: readonly Lab
   );
 }
 
-export function abstentionReport(questions: readonly LabelledQuestion[], predictions: readonly Prediction[]): AbstentionReport {
+export function abstentionReport(
+  questions: readonly LabelledQuestion[],
+  predictions: readonly Prediction[],
+): AbstentionReport {
   const predicted = new Map(predictions.map((p) => [p.questionId, p.predicted]));
   let n = 0;
   let flagged = 0;
@@ -103,14 +112,27 @@ export interface ScoreInput {
 }
 
 /** Scores predictions (aligned with `questions`) into an EvalResult. */
-export function scoreEval(spec: ScoreInput, questions: readonly LabelledQuestion[], predictions: Prediction[]): EvalResult {
+export function scoreEval(
+  spec: ScoreInput,
+  questions: readonly LabelledQuestion[],
+  predictions: Prediction[],
+): EvalResult {
   const metrics = computeMetrics(predictions.map((p) => ({ gold: p.gold, predicted: p.predicted })));
-  const withoutAbstention = computeMetrics(predictions.filter((p) => p.gold !== 'abstention').map((p) => ({ gold: p.gold, predicted: p.predicted })));
+  const withoutAbstention = computeMetrics(
+    predictions.filter((p) => p.gold !== 'abstention').map((p) => ({ gold: p.gold, predicted: p.predicted })),
+  );
   const lat = predictions.map((p) => p.latencyMs);
   const sources: Partial<Record<ProbSource, number>> = {};
   for (const p of predictions) sources[p.source] = (sources[p.source] ?? 0) + 1;
   const createdAt = new Date().toISOString();
-  const evalId = [spec.classifier, spec.dataset, spec.protocol, spec.trainDataset ?? '', spec.folds ?? '', createdAt].join('|');
+  const evalId = [
+    spec.classifier,
+    spec.dataset,
+    spec.protocol,
+    spec.trainDataset ?? '',
+    spec.folds ?? '',
+    createdAt,
+  ].join('|');
   return {
     evalId,
     classifier: spec.classifier,
@@ -124,7 +146,11 @@ export function scoreEval(spec: ScoreInput, questions: readonly LabelledQuestion
     metrics,
     withoutAbstention,
     abstention: abstentionReport(questions, predictions),
-    latency: { p50Ms: percentile(lat, 50), p95Ms: percentile(lat, 95), meanMs: lat.reduce((a, b) => a + b, 0) / Math.max(1, lat.length) },
+    latency: {
+      p50Ms: percentile(lat, 50),
+      p95Ms: percentile(lat, 95),
+      meanMs: lat.reduce((a, b) => a + b, 0) / Math.max(1, lat.length),
+    },
     sources,
     routes: spec.routes ?? null,
     predictions,
@@ -142,15 +168,31 @@ async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
 }
 
 /** Trains on `train`, writes the ONNX file, loads it back and returns the loaded classifier. */
-export async function trainAndLoad(train: readonly LabelledQuestion[], file: string, opts: Partial<TrainOptions> = {}): Promise<HashedOnnxClassifier> {
-  const model = trainLinear(train.map((q) => ({ text: q.query.text, type: q.gold })), opts);
+export async function trainAndLoad(
+  train: readonly LabelledQuestion[],
+  file: string,
+  opts: Partial<TrainOptions> = {},
+): Promise<HashedOnnxClassifier> {
+  const model = trainLinear(
+    train.map((q) => ({ text: q.query.text, type: q.gold })),
+    opts,
+  );
   await writeLinearModel(model, file);
   return HashedOnnxClassifier.load(file);
 }
 
 /** Stratified k-fold cross-validation of the trainable ONNX classifier. */
-export async function kfoldOnnx(questions: readonly LabelledQuestion[], k: number, seed: number, train: Partial<TrainOptions> = {}): Promise<EvalResult> {
-  const fold = stratifiedFolds(questions.map((q) => q.gold), k, seed);
+export async function kfoldOnnx(
+  questions: readonly LabelledQuestion[],
+  k: number,
+  seed: number,
+  train: Partial<TrainOptions> = {},
+): Promise<EvalResult> {
+  const fold = stratifiedFolds(
+    questions.map((q) => q.gold),
+    k,
+    seed,
+  );
   const byId = new Map<string, Prediction>();
   await withTempDir(async (dir) => {
     for (let f = 0; f < k; f++) {
@@ -162,21 +204,36 @@ export async function kfoldOnnx(questions: readonly LabelledQuestion[], k: numbe
   });
   const predictions = questions.map((q) => byId.get(q.query.id) as Prediction);
   const dataset = questions[0]?.dataset ?? '';
-  return scoreEval({ classifier: 'onnx', label: `onnx (${k}-fold CV)`, dataset, protocol: 'kfold', folds: k, seed }, questions, predictions);
+  return scoreEval(
+    { classifier: 'onnx', label: `onnx (${k}-fold CV)`, dataset, protocol: 'kfold', folds: k, seed },
+    questions,
+    predictions,
+  );
 }
 
 /** Train on one dataset, test on another. */
-export async function crossDatasetOnnx(train: readonly LabelledQuestion[], test: readonly LabelledQuestion[], seed: number, opts: Partial<TrainOptions> = {}): Promise<EvalResult> {
+export async function crossDatasetOnnx(
+  train: readonly LabelledQuestion[],
+  test: readonly LabelledQuestion[],
+  seed: number,
+  opts: Partial<TrainOptions> = {},
+): Promise<EvalResult> {
   const trainName = train[0]?.dataset ?? '';
   const testName = test[0]?.dataset ?? '';
   return withTempDir(async (dir) => {
     const clf = await trainAndLoad(train, join(dir, 'cross.onnx'), { seed, ...opts });
     const predictions = await predictAll(clf, test, { seed });
     return scoreEval(
-      { classifier: 'onnx', label: `onnx (trained on ${trainName})`, dataset: testName, protocol: 'cross-dataset', trainDataset: trainName, seed },
+      {
+        classifier: 'onnx',
+        label: `onnx (trained on ${trainName})`,
+        dataset: testName,
+        protocol: 'cross-dataset',
+        trainDataset: trainName,
+        seed,
+      },
       test,
       predictions,
     );
   });
 }
-

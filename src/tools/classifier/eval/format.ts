@@ -20,7 +20,11 @@ export function evalJson(r: EvalResult): Record<string, unknown> {
     protocol: r.protocol,
     folds: r.folds,
     trainDataset: r.trainDataset,
-    withoutAbstention: { accuracy: r.withoutAbstention.accuracy, macroF1: r.withoutAbstention.macroF1, n: r.withoutAbstention.n },
+    withoutAbstention: {
+      accuracy: r.withoutAbstention.accuracy,
+      macroF1: r.withoutAbstention.macroF1,
+      n: r.withoutAbstention.n,
+    },
     abstention: r.abstention,
     latency: r.latency,
     sources: r.sources,
@@ -30,11 +34,23 @@ export function evalJson(r: EvalResult): Record<string, unknown> {
 
 export function evalText(r: EvalResult): string {
   const lines: string[] = [];
-  const protocol = r.protocol === 'kfold' ? `${r.folds}-fold CV` : r.protocol === 'cross-dataset' ? `trained on ${r.trainDataset}` : 'as-is';
-  lines.push(`${r.label}${r.upperBound ? ' — UPPER BOUND, sees gold' : ''} · ${r.dataset} · ${protocol} · n=${r.metrics.n}`);
+  const protocol =
+    r.protocol === 'kfold'
+      ? `${r.folds}-fold CV`
+      : r.protocol === 'cross-dataset'
+        ? `trained on ${r.trainDataset}`
+        : 'as-is';
+  lines.push(
+    `${r.label}${r.upperBound ? ' — UPPER BOUND, sees gold' : ''} · ${r.dataset} · ${protocol} · n=${r.metrics.n}`,
+  );
   lines.push(`accuracy ${pct(r.metrics.accuracy)}  macro-F1 ${pct(r.metrics.macroF1)}  (bar: 85% accuracy)`);
-  lines.push(`without abstention questions: accuracy ${pct(r.withoutAbstention.accuracy)}  macro-F1 ${pct(r.withoutAbstention.macroF1)}  n=${r.withoutAbstention.n}`);
-  const t = new Table({ head: ['type', 'precision', 'recall', 'F1', 'support', 'predicted'], style: { head: [], border: [] } });
+  lines.push(
+    `without abstention questions: accuracy ${pct(r.withoutAbstention.accuracy)}  macro-F1 ${pct(r.withoutAbstention.macroF1)}  n=${r.withoutAbstention.n}`,
+  );
+  const t = new Table({
+    head: ['type', 'precision', 'recall', 'F1', 'support', 'predicted'],
+    style: { head: [], border: [] },
+  });
   for (const type of ADAPT_TYPES) {
     const s = r.metrics.perType[type];
     t.push([type, pct(s.precision), pct(s.recall), pct(s.f1), s.support, s.predicted]);
@@ -50,6 +66,10 @@ export function evalText(r: EvalResult): string {
   );
   lines.push(`latency per question: p50 ${r.latency.p50Ms.toFixed(3)} ms, p95 ${r.latency.p95Ms.toFixed(3)} ms`);
   if (r.routes) lines.push(`routed: ${r.routes.rules} by rules, ${r.routes.llm} to the LLM`);
-  lines.push(`probability sources: ${Object.entries(r.sources).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  lines.push(
+    `probability sources: ${Object.entries(r.sources)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
   return lines.join('\n');
 }

@@ -12,7 +12,10 @@ import type { ClassifierMetrics, TypeScores } from '../../../store/classifier-ev
 
 export function computeMetrics(pairs: readonly { gold: AdaptType; predicted: AdaptType }[]): ClassifierMetrics {
   const zeroRow = () => Object.fromEntries(ADAPT_TYPES.map((t) => [t, 0])) as Record<AdaptType, number>;
-  const confusion = Object.fromEntries(ADAPT_TYPES.map((t) => [t, zeroRow()])) as Record<AdaptType, Record<AdaptType, number>>;
+  const confusion = Object.fromEntries(ADAPT_TYPES.map((t) => [t, zeroRow()])) as Record<
+    AdaptType,
+    Record<AdaptType, number>
+  >;
   let correct = 0;
   for (const { gold, predicted } of pairs) {
     confusion[gold][predicted] += 1;
@@ -31,7 +34,14 @@ export function computeMetrics(pairs: readonly { gold: AdaptType; predicted: Ada
     if (support || predicted) macroTypes.push(t);
   }
   const macroF1 = macroTypes.length ? macroTypes.reduce((s, t) => s + perType[t].f1, 0) / macroTypes.length : 0;
-  return { n: pairs.length, accuracy: pairs.length ? correct / pairs.length : 0, macroF1, perType, confusion, macroTypes };
+  return {
+    n: pairs.length,
+    accuracy: pairs.length ? correct / pairs.length : 0,
+    macroF1,
+    perType,
+    confusion,
+    macroTypes,
+  };
 }
 
 /** Nearest-rank percentile (p in 0..100) of a sample; NaN for an empty one. */

@@ -16,12 +16,16 @@ export interface LabelledQuestion {
  * Questions with one of the five types as gold; a question outside them (`gold.reportAs`: LoCoMo-Plus, BEAM's
  * preference/instruction following and summarization) has no type a classifier could be right about, and is left out.
  */
-export function labelledQuestions(instances: readonly Pick<Instance, 'dataset' | 'query' | 'gold'>[]): LabelledQuestion[] {
-  return instances.filter((i) => i.gold.reportAs === undefined).map((i) => ({
-    dataset: i.dataset,
-    query: i.query,
-    gold: i.gold.type,
-    nativeType: i.gold.nativeType,
-    isAbstention: i.gold.isAbstention,
-  }));
+export function labelledQuestions(
+  instances: readonly Pick<Instance, 'dataset' | 'query' | 'gold'>[],
+): LabelledQuestion[] {
+  return instances
+    .filter((i) => i.gold.reportAs === undefined)
+    .map((i) => ({
+      dataset: i.dataset,
+      query: i.query,
+      gold: i.gold.type,
+      nativeType: i.gold.nativeType,
+      isAbstention: i.gold.isAbstention,
+    }));
 }

@@ -35,7 +35,11 @@ export async function evaluateClassifier(req: EvaluateRequest): Promise<EvalResu
   if (req.classifier === ORACLE_NAME) {
     const gold = new Map<string, AdaptType>(req.questions.map((q) => [q.query.id, q.gold]));
     const predictions = await predictAll(createOracleClassifier(gold), req.questions, { seed });
-    return scoreEval({ classifier: ORACLE_NAME, label: ORACLE_LABEL, upperBound: true, dataset, protocol: 'as-is', seed }, req.questions, predictions);
+    return scoreEval(
+      { classifier: ORACLE_NAME, label: ORACLE_LABEL, upperBound: true, dataset, protocol: 'as-is', seed },
+      req.questions,
+      predictions,
+    );
   }
   const options = req.options ?? {};
   if (req.classifier === 'onnx' && options.model === undefined) {
@@ -44,14 +48,22 @@ export async function evaluateClassifier(req: EvaluateRequest): Promise<EvalResu
     throw new InputError('onnx: give --folds k (k-fold), --train-dataset (cross-dataset) or --model (a trained file)');
   }
   if (req.folds !== undefined || req.trainQuestions) {
-    throw new InputError(`--folds and --train-dataset apply to the trainable onnx classifier only, not "${req.classifier}"`);
+    throw new InputError(
+      `--folds and --train-dataset apply to the trainable onnx classifier only, not "${req.classifier}"`,
+    );
   }
-  const clf = await classifiers.create(req.classifier, options, req.llm?.client ? { llm: req.llm.client } : {}, '--classifier');
+  const clf = await classifiers.create(
+    req.classifier,
+    options,
+    req.llm?.client ? { llm: req.llm.client } : {},
+    '--classifier',
+  );
   const isLlm = req.classifier === 'llm' || req.classifier === 'rules+llm';
   // A classifier calibrated on some questions (rules with calibrationFile) is scored on the others only.
   const excluded = clf.excludedQuestionIds;
   const questions = excluded ? req.questions.filter((q) => !excluded.has(q.query.id)) : req.questions;
-  if (questions.length === 0) throw new InputError('every question was used to calibrate this classifier; nothing left to evaluate');
+  if (questions.length === 0)
+    throw new InputError('every question was used to calibrate this classifier; nothing left to evaluate');
   const predictions = await predictAll(clf, questions, {
     seed,
     concurrency: req.concurrency ?? (isLlm ? 4 : 1),
@@ -59,7 +71,14 @@ export async function evaluateClassifier(req: EvaluateRequest): Promise<EvalResu
   });
   const label = req.classifier === 'onnx' ? `onnx (${String(options.model)})` : req.classifier;
   return scoreEval(
-    { classifier: req.classifier, label, dataset, protocol: 'as-is', seed, routes: clf instanceof RulesLlmClassifier ? { ...clf.routeCounts } : null },
+    {
+      classifier: req.classifier,
+      label,
+      dataset,
+      protocol: 'as-is',
+      seed,
+      routes: clf instanceof RulesLlmClassifier ? { ...clf.routeCounts } : null,
+    },
     questions,
     predictions,
   );

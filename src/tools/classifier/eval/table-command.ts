@@ -32,24 +32,41 @@ export const tableCommand: CommandModule<object, TableArgs> = {
   describe: 'Accuracy table of the trained classifier: nested CV per dataset/language and cross-dataset',
   builder: (y) =>
     y
-      .option('datasets', { type: 'string', default: KNOWN.join(','), describe: `pooled training/test data, from ${KNOWN.join(', ')}` })
+      .option('datasets', {
+        type: 'string',
+        default: KNOWN.join(','),
+        describe: `pooled training/test data, from ${KNOWN.join(', ')}`,
+      })
       .option('folds', intFlag('folds', 2, { default: 5 }))
       .option('inner-folds', intFlag('inner-folds', 2, { default: 3 }))
       .option('seed', intFlag('seed', 0, { default: 42 }))
-      .option('grid', { type: 'string', default: 'current', choices: ['current', 'previous'], describe: 'model-choice grid: current, or previous (n-grams ± cues, linear) for before/after' })
+      .option('grid', {
+        type: 'string',
+        default: 'current',
+        choices: ['current', 'previous'],
+        describe: 'model-choice grid: current, or previous (n-grams ± cues, linear) for before/after',
+      })
       .option('json', { type: 'boolean', default: false })
       .option('out', { type: 'string', describe: 'also write the JSON result here' })
       .option('data-dir', { type: 'string' }) as unknown as Argv<TableArgs>,
   handler: async (argv) => {
     if (!Number.isInteger(argv.folds) || argv.folds < 2) throw new InputError('must be an integer ≥ 2', '--folds');
-    if (!Number.isInteger(argv['inner-folds']) || argv['inner-folds'] < 2) throw new InputError('must be an integer ≥ 2', '--inner-folds');
-    const names = argv.datasets.split(',').map((n) => n.trim()).filter((n) => n !== '');
+    if (!Number.isInteger(argv['inner-folds']) || argv['inner-folds'] < 2)
+      throw new InputError('must be an integer ≥ 2', '--inner-folds');
+    const names = argv.datasets
+      .split(',')
+      .map((n) => n.trim())
+      .filter((n) => n !== '');
     const unknown = names.filter((n) => !(KNOWN as readonly string[]).includes(n));
-    if (names.length === 0 || unknown.length > 0) throw new InputError(`unknown dataset(s) ${unknown.join(', ')}; known: ${KNOWN.join(', ')}`, '--datasets');
+    if (names.length === 0 || unknown.length > 0)
+      throw new InputError(`unknown dataset(s) ${unknown.join(', ')}; known: ${KNOWN.join(', ')}`, '--datasets');
     const dir = resolveDataDir({ flag: argv['data-dir'] });
     const datasets: Record<string, LabelledQuestion[]> = {};
     for (const n of names) {
-      datasets[n] = n === ZH_DATASET ? readZhQuestions() : labelledQuestions((await loadQuestions({ name: n as 'locomo' | 'longmemeval-oracle' }, dir)).questions);
+      datasets[n] =
+        n === ZH_DATASET
+          ? readZhQuestions()
+          : labelledQuestions((await loadQuestions({ name: n as 'locomo' | 'longmemeval-oracle' }, dir)).questions);
     }
     const both = names.includes('longmemeval-oracle') && names.includes('locomo');
     const result = await classifierTable({

@@ -31,7 +31,14 @@ export interface TableResult {
   rows: TableRow[];
   selections: { protocol: string; fold: number | null; selection: Selection }[];
   /** Per protocol, dataset, native type (e.g. LongMemEval's `single-session-user`) and gold type: predicted-type counts. */
-  byNativeType: { protocol: string; dataset: string; nativeType: string; gold: string; n: number; predicted: Record<string, number> }[];
+  byNativeType: {
+    protocol: string;
+    dataset: string;
+    nativeType: string;
+    gold: string;
+    n: number;
+    predicted: Record<string, number>;
+  }[];
   /** Every outer prediction (for paired comparisons between table runs). */
   predictions: { protocol: string; dataset: string; id: string; gold: string; predicted: string }[];
 }
@@ -49,13 +56,23 @@ export function byNativeType(protocol: string, preds: readonly Prediction[]): Ta
     g.n += 1;
     g.predicted[p.predicted] = (g.predicted[p.predicted] ?? 0) + 1;
   }
-  return [...groups.values()].sort((a, b) => a.dataset.localeCompare(b.dataset) || a.nativeType.localeCompare(b.nativeType) || a.gold.localeCompare(b.gold));
+  return [...groups.values()].sort(
+    (a, b) =>
+      a.dataset.localeCompare(b.dataset) || a.nativeType.localeCompare(b.nativeType) || a.gold.localeCompare(b.gold),
+  );
 }
 
 const language = (text: string): 'en' | 'zh' => (/\p{Script=Han}/u.test(text) ? 'zh' : 'en');
 
-export function rowOf(protocol: string, dataset: string, lang: TableRow['language'], preds: readonly (Prediction & { text: string })[]): TableRow | undefined {
-  const ps = preds.filter((p) => (dataset === 'all' || p.dataset === dataset) && (lang === 'all' || language(p.text) === lang));
+export function rowOf(
+  protocol: string,
+  dataset: string,
+  lang: TableRow['language'],
+  preds: readonly (Prediction & { text: string })[],
+): TableRow | undefined {
+  const ps = preds.filter(
+    (p) => (dataset === 'all' || p.dataset === dataset) && (lang === 'all' || language(p.text) === lang),
+  );
   if (ps.length === 0) return undefined;
   const wrong = ps.filter((p) => p.predicted !== p.gold);
   const answerable = ps.filter((p) => p.gold !== 'abstention');
@@ -66,11 +83,22 @@ export function rowOf(protocol: string, dataset: string, lang: TableRow['languag
     n: ps.length,
     accuracy: (ps.length - wrong.length) / ps.length,
     abstentionShareOfErrors: wrong.length ? wrong.filter((p) => p.gold === 'abstention').length / wrong.length : 0,
-    accuracyWithoutAbstention: answerable.length ? answerable.filter((p) => p.predicted === p.gold).length / answerable.length : Number.NaN,
+    accuracyWithoutAbstention: answerable.length
+      ? answerable.filter((p) => p.predicted === p.gold).length / answerable.length
+      : Number.NaN,
   };
 }
 
-async function predictWith(selection: Selection, train: readonly LabelledQuestion[], test: readonly LabelledQuestion[], cache: RowCache, seed: number, dir: string, name: string, fold: number | null) {
+async function predictWith(
+  selection: Selection,
+  train: readonly LabelledQuestion[],
+  test: readonly LabelledQuestion[],
+  cache: RowCache,
+  seed: number,
+  dir: string,
+  name: string,
+  fold: number | null,
+) {
   const model = fitCandidate(selection.chosen, train, cache, seed);
   const file = join(dir, `${name}.onnx`);
   await writeModel(model, file);
@@ -100,19 +128,27 @@ export async function classifierTable(input: TableInput): Promise<TableResult> {
   const natives: TableResult['byNativeType'] = [];
   const predictions: TableResult['predictions'] = [];
   const keep = (protocol: string, preds: readonly Prediction[]) =>
-    predictions.push(...preds.map((p) => ({ protocol, dataset: p.dataset, id: p.questionId, gold: p.gold, predicted: p.predicted })));
+    predictions.push(
+      ...preds.map((p) => ({ protocol, dataset: p.dataset, id: p.questionId, gold: p.gold, predicted: p.predicted })),
+    );
   const log = input.log ?? (() => undefined);
   const dir = await mkdtemp(join(tmpdir(), 'adaptmr-cls-table-'));
   try {
     // Nested CV on the pool.
-    const fold = stratifiedFolds(all.map((q) => `${q.dataset}:${q.gold}`), input.folds, input.seed);
+    const fold = stratifiedFolds(
+      all.map((q) => `${q.dataset}:${q.gold}`),
+      input.folds,
+      input.seed,
+    );
     const cv: (Prediction & { text: string })[] = [];
     for (let f = 0; f < input.folds; f++) {
       const train = all.filter((_, i) => fold[i] !== f);
       const test = all.filter((_, i) => fold[i] === f);
       const selection = selectCandidate(train, cache, input.seed, input.innerFolds, input.candidates);
       selections.push({ protocol: 'nested-cv', fold: f, selection });
-      log(`fold ${f + 1}/${input.folds}: chose ${selection.chosen.name} (inner accuracy ${JSON.stringify(selection.scores)})`);
+      log(
+        `fold ${f + 1}/${input.folds}: chose ${selection.chosen.name} (inner accuracy ${JSON.stringify(selection.scores)})`,
+      );
       cv.push(...(await predictWith(selection, train, test, cache, input.seed, dir, `cv-${f}`, f)));
     }
     const protocol = `${input.folds}-fold nested CV (pooled)`;
@@ -127,8 +163,12 @@ export async function classifierTable(input: TableInput): Promise<TableResult> {
     // Cross-dataset.
     for (const testName of input.crossTest) {
       const test = input.datasets[testName] ?? [];
-      const train = Object.entries(input.datasets).filter(([n]) => n !== testName).flatMap(([, qs]) => qs);
-      const trainNames = Object.keys(input.datasets).filter((n) => n !== testName).join(' + ');
+      const train = Object.entries(input.datasets)
+        .filter(([n]) => n !== testName)
+        .flatMap(([, qs]) => qs);
+      const trainNames = Object.keys(input.datasets)
+        .filter((n) => n !== testName)
+        .join(' + ');
       const selection = selectCandidate(train, cache, input.seed, input.innerFolds, input.candidates);
       selections.push({ protocol: `cross → ${testName}`, fold: null, selection });
       log(`cross-dataset → ${testName}: chose ${selection.chosen.name}`);
@@ -151,6 +191,9 @@ export function tableMarkdown(rows: readonly TableRow[]): string {
   return [
     '| protocol | test data | language | n | accuracy | accuracy w/o abstention | abstention share of errors |',
     '|---|---|---|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.protocol} | ${r.dataset} | ${r.language} | ${r.n} | ${pct(r.accuracy)} | ${pct(r.accuracyWithoutAbstention)} | ${pct(r.abstentionShareOfErrors)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.protocol} | ${r.dataset} | ${r.language} | ${r.n} | ${pct(r.accuracy)} | ${pct(r.accuracyWithoutAbstention)} | ${pct(r.abstentionShareOfErrors)} |`,
+    ),
   ].join('\n');
 }

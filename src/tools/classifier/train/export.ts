@@ -7,14 +7,21 @@
  */
 import onnxProto from 'onnx-proto';
 import { featureWidth, specCues } from '../../../classify/onnx/features.ts';
-import { KIND_HASHED_LINEAR, KIND_HASHED_MLP, META_FEATURES, META_KIND, META_LABELS, META_TRAINED_ON, META_TRAINING_IDS } from '../../../classify/onnx/model-format.ts';
+import {
+  KIND_HASHED_LINEAR,
+  KIND_HASHED_MLP,
+  META_FEATURES,
+  META_KIND,
+  META_LABELS,
+  META_TRAINED_ON,
+  META_TRAINING_IDS,
+} from '../../../classify/onnx/model-format.ts';
 import type { LinearModel } from './train.ts';
 import type { MlpModel } from './mlp.ts';
 import type { TrainedModel } from './select.ts';
 import { writeFileAtomic } from '../../../core/atomic-write.ts';
 
 const { onnx } = onnxProto;
-
 
 /** Human-readable statement of the input contract, stored in the file beside the machine-readable spec. */
 export function featureContractText(model: TrainedModel): string {
@@ -27,9 +34,15 @@ export function featureContractText(model: TrainedModel): string {
     `word tokens: each Han character alone, else runs of [\\p{L}\\p{N}']; word ${s.wordNgrams[0]}..${s.wordNgrams[1]}-grams as "w:" + tokens joined by " "`,
     `char ${s.charNgrams[0]}..${s.charNgrams[1]}-grams (code points) over " " + text + " ", as "c:" + gram`,
     `index = FNV-1a 32-bit(UTF-8 bytes of the feature string) mod ${s.dim}; value 1 (binary), then entries 0..${s.dim - 1} are L2-normalised`,
-    ...(cues > 0 ? [`entries ${s.dim}..${s.dim + cues - 1}: 1 when rules cue i of metadata adaptmr.features.cues ("<type>:<regex source>") matches the raw question, else 0`] : []),
+    ...(cues > 0
+      ? [
+          `entries ${s.dim}..${s.dim + cues - 1}: 1 when rules cue i of metadata adaptmr.features.cues ("<type>:<regex source>") matches the raw question, else 0`,
+        ]
+      : []),
     ...(wv
-      ? [`entries ${s.dim + cues}..${s.dim + cues + wv.dim - 1}: ${wv.scale} × the unit-length sentence vector of the raw question by the offline embedder ${wv.embedder} (SIF-weighted mean of the wink GloVe word vectors + hashed buckets for Chinese and unknown words; zero when no word is representable)`]
+      ? [
+          `entries ${s.dim + cues}..${s.dim + cues + wv.dim - 1}: ${wv.scale} × the unit-length sentence vector of the raw question by the offline embedder ${wv.embedder} (SIF-weighted mean of the wink GloVe word vectors + hashed buckets for Chinese and unknown words; zero when no word is representable)`,
+        ]
       : []),
     `output "probabilities": float32 [N, ${model.labels.length}] in label order ${model.labels.join(',')}`,
   ].join('\n');
@@ -55,7 +68,8 @@ const valueInfo = (name: string, dims: (number | string)[]) =>
     },
   });
 
-const node = (opType: string, input: string[], output: string, name: string) => onnx.NodeProto.create({ opType, input, output: [output], name });
+const node = (opType: string, input: string[], output: string, name: string) =>
+  onnx.NodeProto.create({ opType, input, output: [output], name });
 
 const softmaxNode = (input: string) =>
   onnx.NodeProto.create({
@@ -67,7 +81,13 @@ const softmaxNode = (input: string) =>
   });
 
 /** Input `features` [N, width] → `nodes` → output `probabilities` [N, labels], with the metadata contract. */
-function modelProto(model: TrainedModel, kind: string, nodes: ReturnType<typeof onnx.NodeProto.create>[], initializer: ReturnType<typeof onnx.TensorProto.create>[], contract: string): Uint8Array {
+function modelProto(
+  model: TrainedModel,
+  kind: string,
+  nodes: ReturnType<typeof onnx.NodeProto.create>[],
+  initializer: ReturnType<typeof onnx.TensorProto.create>[],
+  contract: string,
+): Uint8Array {
   const graph = onnx.GraphProto.create({
     name: 'adaptmr_query_type',
     node: nodes,
@@ -101,7 +121,11 @@ export function linearModelToOnnx(model: LinearModel): Uint8Array {
   return modelProto(
     model,
     KIND_HASHED_LINEAR,
-    [node('MatMul', ['features', 'W'], 'z0', 'matmul'), node('Add', ['z0', 'b'], 'logits', 'add'), softmaxNode('logits')],
+    [
+      node('MatMul', ['features', 'W'], 'z0', 'matmul'),
+      node('Add', ['z0', 'b'], 'logits', 'add'),
+      softmaxNode('logits'),
+    ],
     [floatTensor('W', [D, K], model.weights), floatTensor('b', [K], model.bias)],
     featureContractText(model),
   );
@@ -123,7 +147,12 @@ export function mlpModelToOnnx(model: MlpModel): Uint8Array {
       node('Add', ['z0', 'b2'], 'logits', 'add2'),
       softmaxNode('logits'),
     ],
-    [floatTensor('W1', [D, H], model.w1), floatTensor('b1', [H], model.b1), floatTensor('W2', [H, K], model.w2), floatTensor('b2', [K], model.b2)],
+    [
+      floatTensor('W1', [D, H], model.w1),
+      floatTensor('b1', [H], model.b1),
+      floatTensor('W2', [H, K], model.w2),
+      floatTensor('b2', [K], model.b2),
+    ],
     `${featureContractText(model)}\ngraph: MatMul(W1 [${D}, ${H}]) → Add(b1) → Relu → MatMul(W2 [${H}, ${K}]) → Add(b2) → Softmax`,
   );
 }

@@ -5,7 +5,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_FEATURE_SPEC, denseFeatures, featureWidth, sparseRow, specWithCues } from '../../../classify/onnx/features.ts';
+import {
+  DEFAULT_FEATURE_SPEC,
+  denseFeatures,
+  featureWidth,
+  sparseRow,
+  specWithCues,
+} from '../../../classify/onnx/features.ts';
 import { HashedOnnxClassifier } from '../../../classify/onnx/hashed-classifier.ts';
 import { cueIds } from '../../../classify/rules.ts';
 import { ADAPT_TYPES } from '../../../core/types.ts';
@@ -50,11 +56,19 @@ describe('feature spec v2', () => {
       ADAPT_TYPES.forEach((t, k) => expect(r.probs[t]).toBeCloseTo(ts[k] ?? Number.NaN, 5));
       expect(r.type).toBe(ex.type);
     }
-    expect(Buffer.from(linearModelToOnnx(trainLinear(TRAIN, { spec: SMALL_V2, epochs: 3, seed: 1, lazy: true }))).equals(Buffer.from(linearModelToOnnx(trainLinear(TRAIN, { spec: SMALL_V2, epochs: 3, seed: 1, lazy: true }))))).toBe(true);
+    expect(
+      Buffer.from(linearModelToOnnx(trainLinear(TRAIN, { spec: SMALL_V2, epochs: 3, seed: 1, lazy: true }))).equals(
+        Buffer.from(linearModelToOnnx(trainLinear(TRAIN, { spec: SMALL_V2, epochs: 3, seed: 1, lazy: true }))),
+      ),
+    ).toBe(true);
   });
 
   it('a model naming a cue the rules do not have fails with the file name', async () => {
-    const model = trainLinear(TRAIN.slice(0, 2), { spec: { ...SMALL_V2, cues: [...SMALL_V2.cues, 'temporal:no-such-cue'] }, epochs: 1, lazy: true });
+    const model = trainLinear(TRAIN.slice(0, 2), {
+      spec: { ...SMALL_V2, cues: [...SMALL_V2.cues, 'temporal:no-such-cue'] },
+      epochs: 1,
+      lazy: true,
+    });
     const file = join(dir, 'stale.onnx');
     await writeFile(file, linearModelToOnnx(model));
     await expect(HashedOnnxClassifier.load(file)).rejects.toThrow(/stale\.onnx.*no-such-cue/);
@@ -72,22 +86,64 @@ describe('Chinese questions and model selection', () => {
   it('inner CV scores every candidate on the training part only and picks the best', () => {
     const zh = readZhQuestions();
     const cache = new RowCache();
-    const small = CANDIDATES.map((c) => ({ ...c, spec: c.spec.version === 'adaptmr-hash-v2' ? specWithCues({ ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 }) : { ...c.spec, dim: 1 << 10 } }));
+    const small = CANDIDATES.map((c) => ({
+      ...c,
+      spec:
+        c.spec.version === 'adaptmr-hash-v2'
+          ? specWithCues({ ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 })
+          : { ...c.spec, dim: 1 << 10 },
+    }));
     const s = selectCandidate(zh, cache, 3, 3, small);
     expect(Object.keys(s.scores)).toEqual(small.map((c) => c.name));
     expect(s.scores[s.chosen.name]).toBe(Math.max(...Object.values(s.scores)));
   });
 
   it('table rows: accuracy, accuracy without abstention, abstention share of errors', () => {
-    const p = (gold: string, predicted: string, text = 'x') => ({ questionId: 'q', dataset: 'd', fold: 0, gold, nativeType: gold, isAbstention: gold === 'abstention', predicted, probs: {}, source: 'model', route: null, latencyMs: 0, text }) as never;
-    const r = rowOf('cv', 'all', 'all', [p('factual', 'factual'), p('abstention', 'factual'), p('abstention', 'factual'), p('temporal', 'factual')]);
+    const p = (gold: string, predicted: string, text = 'x') =>
+      ({
+        questionId: 'q',
+        dataset: 'd',
+        fold: 0,
+        gold,
+        nativeType: gold,
+        isAbstention: gold === 'abstention',
+        predicted,
+        probs: {},
+        source: 'model',
+        route: null,
+        latencyMs: 0,
+        text,
+      }) as never;
+    const r = rowOf('cv', 'all', 'all', [
+      p('factual', 'factual'),
+      p('abstention', 'factual'),
+      p('abstention', 'factual'),
+      p('temporal', 'factual'),
+    ]);
     expect(r).toMatchObject({ n: 4, accuracy: 0.25, accuracyWithoutAbstention: 0.5 });
     expect(r?.abstentionShareOfErrors).toBeCloseTo(2 / 3, 12);
   });
 
   it('per native type: an _abs question keeps its native type but is counted under its own gold type', () => {
-    const p = (nativeType: string, gold: string, predicted: string) => ({ questionId: 'q', dataset: 'd', fold: 0, gold, nativeType, isAbstention: gold === 'abstention', predicted, probs: {}, source: 'model', route: null, latencyMs: 0 }) as never;
-    const g = byNativeType('cv', [p('single-session-user', 'factual', 'factual'), p('single-session-user', 'abstention', 'factual'), p('single-session-user', 'factual', 'temporal')]);
+    const p = (nativeType: string, gold: string, predicted: string) =>
+      ({
+        questionId: 'q',
+        dataset: 'd',
+        fold: 0,
+        gold,
+        nativeType,
+        isAbstention: gold === 'abstention',
+        predicted,
+        probs: {},
+        source: 'model',
+        route: null,
+        latencyMs: 0,
+      }) as never;
+    const g = byNativeType('cv', [
+      p('single-session-user', 'factual', 'factual'),
+      p('single-session-user', 'abstention', 'factual'),
+      p('single-session-user', 'factual', 'temporal'),
+    ]);
     expect(g.map((x) => [x.nativeType, x.gold, x.n, x.predicted])).toEqual([
       ['single-session-user', 'abstention', 1, { factual: 1 }],
       ['single-session-user', 'factual', 2, { factual: 1, temporal: 1 }],

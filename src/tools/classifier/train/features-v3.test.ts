@@ -5,7 +5,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_FEATURE_SPEC, denseFeatures, featureWidth, specWithWordVectors } from '../../../classify/onnx/features.ts';
+import {
+  DEFAULT_FEATURE_SPEC,
+  denseFeatures,
+  featureWidth,
+  specWithWordVectors,
+} from '../../../classify/onnx/features.ts';
 import { HashedOnnxClassifier } from '../../../classify/onnx/hashed-classifier.ts';
 import { cueIds } from '../../../classify/rules.ts';
 import { createWinkSifEmbedder } from '../../../index/embedders/wink-sif.ts';
@@ -63,7 +68,13 @@ describe('feature spec v3', () => {
   it('a model naming other word vectors fails with the file name', async () => {
     const model = trainLinear(TRAIN.slice(0, 2), { spec: SMALL_V3, epochs: 1, lazy: true });
     const file = join(dir, 'other.onnx');
-    await writeFile(file, linearModelToOnnx({ ...model, spec: { ...SMALL_V3, wordVectors: { ...SMALL_V3.wordVectors, embedder: 'other-vectors' } } }));
+    await writeFile(
+      file,
+      linearModelToOnnx({
+        ...model,
+        spec: { ...SMALL_V3, wordVectors: { ...SMALL_V3.wordVectors, embedder: 'other-vectors' } },
+      }),
+    );
     await expect(HashedOnnxClassifier.load(file)).rejects.toThrow(/other\.onnx.*other-vectors/);
   });
 });

@@ -20,7 +20,8 @@ const SPEC = specWithCues({ ...DEFAULT_FEATURE_SPEC, dim: 1 << 10 });
 const TRAIN = BILINGUAL_TRAIN;
 const rows = TRAIN.map((e) => sparseRow(e.text, SPEC));
 const types = TRAIN.map((e) => e.type);
-const train = (seed: number, epochs = 60) => trainMlpRows(rows, types, { spec: SPEC, hidden: 8, epochs, seed, learningRate: 0.01, batchSize: 4 });
+const train = (seed: number, epochs = 60) =>
+  trainMlpRows(rows, types, { spec: SPEC, hidden: 8, epochs, seed, learningRate: 0.01, batchSize: 4 });
 
 let dir: string;
 beforeAll(async () => {
@@ -33,8 +34,12 @@ afterAll(async () => {
 describe('MLP classifier', () => {
   it('refuses feature rows and labels of different lengths (the linear trainer too)', () => {
     const opts = { spec: SPEC, hidden: 8, epochs: 1, seed: 1, learningRate: 0.01, batchSize: 4 };
-    expect(() => trainMlpRows(rows, types.slice(1), opts)).toThrow(`${rows.length} feature rows but ${rows.length - 1} labels`);
-    expect(() => trainLinearRows(rows.slice(1), types, { spec: SPEC, epochs: 1, seed: 1 })).toThrow(`${rows.length - 1} feature rows but ${rows.length} labels`);
+    expect(() => trainMlpRows(rows, types.slice(1), opts)).toThrow(
+      `${rows.length} feature rows but ${rows.length - 1} labels`,
+    );
+    expect(() => trainLinearRows(rows.slice(1), types, { spec: SPEC, epochs: 1, seed: 1 })).toThrow(
+      `${rows.length - 1} feature rows but ${rows.length} labels`,
+    );
   });
   it('learns the training set; onnxruntime gives the TypeScript probabilities', async () => {
     const model = train(3);

@@ -39,7 +39,11 @@ export interface MlpModel {
 
 const U30 = 2 ** 30;
 
-export function trainMlpRows(xs: readonly SparseRow[], types: readonly AdaptType[], opts: Partial<MlpOptions> & { hidden: number }): MlpModel {
+export function trainMlpRows(
+  xs: readonly SparseRow[],
+  types: readonly AdaptType[],
+  opts: Partial<MlpOptions> & { hidden: number },
+): MlpModel {
   const o: MlpOptions = { ...DEFAULT_TRAIN_OPTIONS, ...opts };
   if (xs.length === 0) throw new Error('trainMlp: no training examples');
   const labels = ADAPT_TYPES;

@@ -61,7 +61,13 @@ describe('hashed n-gram ONNX model', () => {
     await writeFile(file, a);
     const meta = await readOnnxMetadata(file);
     expect(JSON.parse(meta['adaptmr.features'] ?? '')).toEqual(SMALL);
-    expect(JSON.parse(meta['adaptmr.labels'] ?? '')).toEqual(['factual', 'temporal', 'update', 'multi-hop', 'abstention']);
+    expect(JSON.parse(meta['adaptmr.labels'] ?? '')).toEqual([
+      'factual',
+      'temporal',
+      'update',
+      'multi-hop',
+      'abstention',
+    ]);
     expect(meta['adaptmr.feature_contract']).toMatch(/FNV-1a 32-bit/);
   });
 
@@ -76,11 +82,21 @@ describe('hashed n-gram ONNX model', () => {
 });
 
 describe('Hugging Face layout (tiny model built here)', () => {
-  const labels = ['single-session-user', 'temporal-reasoning', 'knowledge-update', 'multi-session', 'single-session-preference'];
+  const labels = [
+    'single-session-user',
+    'temporal-reasoning',
+    'knowledge-update',
+    'multi-session',
+    'single-session-preference',
+  ];
 
   it('tokenises, runs the graph and maps id2label (native LongMemEval labels) to AdaptMR types', async () => {
     const hf = join(dir, 'hf');
-    await writeTinyHfModel(hf, { labels, words: { when: [1, 4], now: [2, 4], total: [3, 4], favourite: [4, 6] }, tokenTypeIds: true });
+    await writeTinyHfModel(hf, {
+      labels,
+      words: { when: [1, 4], now: [2, 4], total: [3, 4], favourite: [4, 6] },
+      tokenTypeIds: true,
+    });
     const clf = await loadOnnxClassifier(hf);
     expect(clf).toBeInstanceOf(HfOnnxClassifier);
     // "[CLS] when did i go ? [SEP]": 7 tokens, only "when" has an embedding (4 on temporal) → logits (0, 4/7, 0, 0, 0).
@@ -102,7 +118,10 @@ describe('Hugging Face layout (tiny model built here)', () => {
 
   it('works without token_type_ids and rejects unknown labels naming config.json', async () => {
     const hf2 = join(dir, 'hf2');
-    await writeTinyHfModel(hf2, { labels: ['factual', 'temporal', 'update', 'multi-hop', 'abstention'], words: { ever: [4, 3] } });
+    await writeTinyHfModel(hf2, {
+      labels: ['factual', 'temporal', 'update', 'multi-hop', 'abstention'],
+      words: { ever: [4, 3] },
+    });
     const r = await (await loadOnnxClassifier(hf2)).classify(q('ever'));
     expect(r.type).toBe('abstention');
     const hf3 = join(dir, 'hf3');

@@ -24,7 +24,12 @@ export function shuffleInPlace<T>(items: T[], rng: RandomGenerator): void {
  * batches of `batchSize`. (The shuffle's swaps depend only on the length and `rng`, so the order is the one a shuffle
  * of their indices gives.)
  */
-export function* miniBatches<T>(examples: readonly T[], epochs: number, batchSize: number, rng: RandomGenerator): Generator<readonly T[]> {
+export function* miniBatches<T>(
+  examples: readonly T[],
+  epochs: number,
+  batchSize: number,
+  rng: RandomGenerator,
+): Generator<readonly T[]> {
   const order = [...examples];
   for (let epoch = 0; epoch < epochs; epoch++) {
     shuffleInPlace(order, rng);

@@ -6,7 +6,13 @@
  * (ties: the earlier, simpler one), which is then trained on the whole training part. Nothing of the outer test
  * part is seen by the choice. Feature rows are computed once per question and spec, by the function inference uses.
  */
-import { specWithCues, specWithWordVectors, sparseRow, type FeatureSpec, type SparseRow } from '../../../classify/onnx/features.ts';
+import {
+  specWithCues,
+  specWithWordVectors,
+  sparseRow,
+  type FeatureSpec,
+  type SparseRow,
+} from '../../../classify/onnx/features.ts';
 import { argmaxType, probsFromArray } from '../../../classify/result.ts';
 import { DEFAULT_FEATURE_SPEC } from '../../../classify/onnx/features.ts';
 import { ADAPT_TYPES } from '../../../core/types.ts';
@@ -88,10 +94,16 @@ export class RowCache {
   }
 }
 
-export function fitCandidate(c: Candidate, train: readonly LabelledQuestion[], cache: RowCache, seed: number): TrainedModel {
+export function fitCandidate(
+  c: Candidate,
+  train: readonly LabelledQuestion[],
+  cache: RowCache,
+  seed: number,
+): TrainedModel {
   const rows = train.map((q) => cache.row(q, c.spec));
   const golds = train.map((q) => q.gold);
-  if (c.hidden !== undefined) return trainMlpRows(rows, golds, { ...SELECT_MLP_TRAIN, spec: c.spec, l2: c.l2, seed, hidden: c.hidden });
+  if (c.hidden !== undefined)
+    return trainMlpRows(rows, golds, { ...SELECT_MLP_TRAIN, spec: c.spec, l2: c.l2, seed, hidden: c.hidden });
   return trainLinearRows(rows, golds, { ...SELECT_TRAIN, spec: c.spec, l2: c.l2, seed });
 }
 
@@ -110,15 +122,34 @@ export interface Selection {
   scores: Record<string, number>;
 }
 
-export function selectCandidate(train: readonly LabelledQuestion[], cache: RowCache, seed: number, innerFolds = 3, candidates: readonly Candidate[] = CANDIDATES): Selection {
-  const fold = stratifiedFolds(train.map((q) => `${q.dataset}:${q.gold}`), innerFolds, seed + 1);
+export function selectCandidate(
+  train: readonly LabelledQuestion[],
+  cache: RowCache,
+  seed: number,
+  innerFolds = 3,
+  candidates: readonly Candidate[] = CANDIDATES,
+): Selection {
+  const fold = stratifiedFolds(
+    train.map((q) => `${q.dataset}:${q.gold}`),
+    innerFolds,
+    seed + 1,
+  );
   const scores: Record<string, number> = {};
   let best: Candidate | undefined;
   for (const c of candidates) {
     let sum = 0;
     for (let f = 0; f < innerFolds; f++) {
-      const model = fitCandidate(c, train.filter((_, i) => fold[i] !== f), cache, seed);
-      sum += accuracyOf(model, train.filter((_, i) => fold[i] === f), cache);
+      const model = fitCandidate(
+        c,
+        train.filter((_, i) => fold[i] !== f),
+        cache,
+        seed,
+      );
+      sum += accuracyOf(
+        model,
+        train.filter((_, i) => fold[i] === f),
+        cache,
+      );
     }
     scores[c.name] = sum / innerFolds;
     if (!best || (scores[c.name] ?? 0) > (scores[best.name] ?? 0)) best = c;

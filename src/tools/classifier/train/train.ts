@@ -14,7 +14,13 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { Adam, labelled, miniBatches, TouchedRows } from './optimiser.ts';
 import { softmax } from '../../../classify/onnx/model-format.ts';
 import { ADAPT_TYPES, type AdaptType } from '../../../core/types.ts';
-import { DEFAULT_FEATURE_SPEC, featureWidth, sparseRow, type FeatureSpec, type SparseRow } from '../../../classify/onnx/features.ts';
+import {
+  DEFAULT_FEATURE_SPEC,
+  featureWidth,
+  sparseRow,
+  type FeatureSpec,
+  type SparseRow,
+} from '../../../classify/onnx/features.ts';
 
 export interface TrainOptions {
   epochs: number;
@@ -68,7 +74,11 @@ export function trainLinear(examples: readonly LabelledText[], opts: Partial<Tra
 }
 
 /** The same, from feature rows already computed with `opts.spec` (cross-validation computes them once). */
-export function trainLinearRows(xs: readonly SparseRow[], types: readonly AdaptType[], opts: Partial<TrainOptions> = {}): LinearModel {
+export function trainLinearRows(
+  xs: readonly SparseRow[],
+  types: readonly AdaptType[],
+  opts: Partial<TrainOptions> = {},
+): LinearModel {
   const o: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, ...opts };
   if (xs.length === 0) throw new Error('trainLinear: no training examples');
   const labels = ADAPT_TYPES;
@@ -95,7 +105,8 @@ export function trainLinearRows(xs: readonly SparseRow[], types: readonly AdaptT
       if (o.lazy) for (let j = 0; j < nnz; j++) touched.touch(x.indices[j] as number);
       for (let k = 0; k < K; k++) {
         let z = theta[D * K + k] as number;
-        for (let j = 0; j < nnz; j++) z += (theta[(x.indices[j] as number) * K + k] as number) * (x.values[j] as number);
+        for (let j = 0; j < nnz; j++)
+          z += (theta[(x.indices[j] as number) * K + k] as number) * (x.values[j] as number);
         logits[k] = z;
       }
       const probs = softmax(logits);
@@ -136,7 +147,8 @@ export function predictLinearRow(model: LinearModel, x: SparseRow): number[] {
   const K = model.labels.length;
   const z = Array.from({ length: K }, (_, k) => {
     let s = model.bias[k] as number;
-    for (let j = 0; j < x.indices.length; j++) s += (model.weights[(x.indices[j] as number) * K + k] as number) * (x.values[j] as number);
+    for (let j = 0; j < x.indices.length; j++)
+      s += (model.weights[(x.indices[j] as number) * K + k] as number) * (x.values[j] as number);
     return s;
   });
   return softmax(z);

@@ -20,8 +20,11 @@ const ProvenanceSchema = z.object({ _provenance: z.string().min(1) }).strict();
 
 export function readZhQuestions(file: URL | string = ZH_QUESTIONS_FILE): LabelledQuestion[] {
   const where = typeof file === 'string' ? file : file.pathname;
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
-  if (!ProvenanceSchema.safeParse(JSON.parse(lines[0] ?? '{}')).success) throw new InputError('first line must be {"_provenance": "…"}', `${where}:1`);
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  if (!ProvenanceSchema.safeParse(JSON.parse(lines[0] ?? '{}')).success)
+    throw new InputError('first line must be {"_provenance": "…"}', `${where}:1`);
   return lines.slice(1).map((l, i) => {
     const r = LineSchema.safeParse(JSON.parse(l));
     if (!r.success) throw new InputError(r.error.issues[0]?.message ?? 'invalid line', `${where}:${i + 2}`);
