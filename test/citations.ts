@@ -20,7 +20,7 @@ export interface CitationFinding {
 const FORBIDDEN: { pattern: RegExp; why: string }[] = [
   { pattern: /\bDESIGN\.md\b/, why: 'names DESIGN.md, which the repository does not ship (cite docs/design.md)' },
   {
-    pattern: /(^|[^\w.-])seeds\//,
+    pattern: /(^|[^\w.-])seeds\/|\bseed `?0\d\d\b/,
     why: 'names the source documents (seeds/), which the repository does not ship (cite docs/plan.md)',
   },
   { pattern: /\bissues? #?\d+\b/i, why: 'names an issue of the build tracker; say what the rule is instead' },

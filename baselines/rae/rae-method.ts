@@ -1,5 +1,5 @@
 /**
- * `rae`: the retrieval-augmented experience pipeline of seed `003_…` (trace mode), adapted to conversations: the
+ * `rae`: the retrieval-augmented experience pipeline of its source design (baselines/rae/README.md; trace mode), adapted to conversations: the
  * "trace bank" is the haystack's memory units and a "task" is a session. Per question and round:
  *   ① query rewrite (LLM → `num_queries` text queries; the original question is kept as well);
  *   ② embedding search per query (the experiment's embedder), walking down the ranking until `retrieval_top_k`
@@ -229,7 +229,7 @@ export function createRae(o: RaeOptions, context: MethodFactoryContext): Method 
 export const raeEntry = defineMethod({
   name: 'rae',
   description:
-    'retrieval-augmented experience pipeline (seed 003, trace mode): query rewrite, embedding search, dedup by session, rerank, summary, sufficiency rounds',
+    'retrieval-augmented experience pipeline (its source design, trace mode): query rewrite, embedding search, dedup by session, rerank, summary, sufficiency rounds',
   optionsSchema: RaeOptionsSchema,
   examples: [
     { label: 'defaults', options: {} },

@@ -193,13 +193,20 @@ describe('rae with a cross-encoder /v1/rerank endpoint', () => {
   let http: Server;
   let baseURL = '';
   const seen: unknown[] = [];
+  let huge = false;
   beforeAll(async () => {
     http = createServer((req, res) => {
+      if (huge) {
+        // A faulty server streaming more than the reply cap (4 MiB) with no content-length.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"results":[${'{"index":0,"relevance_score":1},'.repeat(160_000)}]}`);
+        return;
+      }
       let raw = '';
       req.on('data', (c: Buffer) => (raw += c.toString()));
       req.on('end', () => {
         const body = JSON.parse(raw) as { model: string; query: string; documents: string[]; top_n: number };
-        seen.push({ path: req.url, ...body });
+        seen.push({ path: req.url, authorization: req.headers.authorization, ...body });
         // Scores: documents mentioning "Lisbon" first, then by length (a deterministic stand-in for a cross-encoder).
         const results = body.documents.map((d, index) => ({
           index,
@@ -236,5 +243,33 @@ describe('rae with a cross-encoder /v1/rerank endpoint', () => {
     expect(calls).toEqual([
       expect.objectContaining({ stage: 'query:rerank', model: 'bge-reranker', promptTokens: 42 }),
     ]);
+  });
+
+  it('sends URL credentials as Basic auth, never in the URL or a message, and refuses a reply over the cap', async () => {
+    const index = createMemoryIndex(HAYSTACK, SPEC, createWinkSifEmbedder());
+    const withUser = baseURL.replace('http://', 'http://reader:s3cr%C3%A9t@');
+    const m = createRae(
+      RaeOptionsSchema.parse({ rerankEndpoint: { baseURL: withUser, model: 'bge-reranker' } }),
+      factoryContext(SPEC, [], 3),
+    );
+    const query = { id: 'q', text: '我姐姐住在哪里?', askedAt: '2023-06-01T00:00:00Z' };
+    seen.length = 0;
+    await m.run(query, index, { seed: 1, calls: [] });
+    expect(seen[0]).toMatchObject({
+      path: '/v1/rerank',
+      authorization: `Basic ${Buffer.from('reader:s3crét').toString('base64')}`,
+    });
+    huge = true;
+    try {
+      const calls: CallRecord[] = [];
+      const err = await m.run(query, index, { seed: 1, calls }).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(err?.message).toMatch(/rerank endpoint failed: .*reply cap/);
+      expect(`${err?.message} ${JSON.stringify(calls)}`).not.toMatch(/s3cr|reader:/);
+    } finally {
+      huge = false;
+    }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The pipeline's non-LLM rerankers (seed `003_…` step ④): a cross-encoder behind a `/v1/rerank` endpoint (the seed's
+ * The pipeline's non-LLM rerankers (step ④ of its source design, baselines/rae/README.md): a cross-encoder behind a `/v1/rerank` endpoint (the source's
  * `reranker.py` calls vLLM's; the same wire format is served by vLLM, Jina, TEI's Cohere-compatible route:
  * request `{model, query, documents, top_n}`, reply `{results: [{index, relevance_score}], usage?}`), and the
  * offline stand-in: BM25 and cosine over the candidates, each min-max normalised, averaged.
@@ -10,6 +10,8 @@
 import { z } from 'zod';
 import { errorMessage, InputError } from '../../src/core/errors.ts';
 import { recordCall } from '../../src/core/calls.ts';
+import { endpointAuth } from '../../src/core/http-url.ts';
+import { DEFAULT_MAX_REPLY_BYTES, readBodyCapped } from '../../src/core/reply-limit.ts';
 import type { Ctx } from '../../src/core/interfaces.ts';
 import { minMax } from '../llm-mode.ts';
 
@@ -38,14 +40,16 @@ export async function crossEncoderScores(
   ctx: Ctx,
   where: string,
 ): Promise<Float64Array> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  let key: string | undefined;
   if (endpoint.apiKeyEnv) {
-    const key = process.env[endpoint.apiKeyEnv];
+    key = process.env[endpoint.apiKeyEnv];
     if (key === undefined || key === '')
       throw new InputError(`rerank endpoint key variable ${endpoint.apiKeyEnv} is not set`, where);
-    headers.authorization = `Bearer ${key}`;
   }
-  const url = `${endpoint.baseURL.replace(/\/+$/u, '')}/rerank`;
+  // Credentials in the URL (a basic-auth proxy) go into the Authorization header; the URL in messages has none.
+  const auth = endpointAuth(`${endpoint.baseURL.replace(/\/+$/u, '')}/rerank`, key);
+  const url = auth.url;
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...auth.headers };
   const t0 = performance.now();
   const record = (promptTokens: number, error?: string): Promise<void> =>
     recordCall(ctx.calls, {
@@ -67,7 +71,9 @@ export async function crossEncoderScores(
       signal: AbortSignal.timeout(endpoint.timeoutMs),
     });
     if (!res.ok) throw new Error(`HTTP ${res.status} from ${url}`);
-    body = await res.json();
+    // Capped like every other reply (a faulty server cannot fill memory); an invalid body fails the schema below.
+    const bytes = await readBodyCapped(res, DEFAULT_MAX_REPLY_BYTES, 'the rerank reply cap');
+    body = JSON.parse(Buffer.from(bytes).toString('utf8'));
   } catch (err) {
     await record(0, errorMessage(err));
     throw new Error(`${where}: rerank endpoint failed: ${errorMessage(err)}`);
