@@ -57,6 +57,8 @@ export class HttpCallError extends Error {
     message: string,
     readonly status: number | undefined,
     readonly retryable: boolean,
+    /** The server's `Retry-After` on the last attempt, for a caller that retries on its own (memory-server adds). */
+    readonly retryAfterMs?: number | undefined,
   ) {
     super(message);
     this.name = 'HttpCallError';
@@ -143,6 +145,7 @@ export class JsonHttpClient {
           `${failure.message} (still failing after ${attempt + 1} attempt(s))`,
           failure.status,
           true,
+          retryAfter,
         );
       }
       await sleep(backoffDelayMs(attempt, this.policy.retryBaseMs, retryAfter));
@@ -194,11 +197,7 @@ export class JsonHttpClient {
 }
 
 class RetryableStatus extends HttpCallError {
-  constructor(
-    message: string,
-    status: number,
-    readonly retryAfterMs: number | undefined,
-  ) {
-    super(message, status, true);
+  constructor(message: string, status: number, retryAfterMs: number | undefined) {
+    super(message, status, true, retryAfterMs);
   }
 }
