@@ -15,8 +15,9 @@
  * holds (`landedBatches`, read from the metadata every message carries) before the batch is sent again; the same
  * check runs for a batch a killed run may have sent (its `sending` marker without a receipt). A server that shows a
  * batch only once processed (`visibility: after-processing`) is watched for up to `timeoutMs` first. A 429 or a
- * refused connection stored nothing and is retried as is (after the server's Retry-After when it sent one). Processing is then polled until done or until `timeoutMs`,
- * which throws (an error row for the question; the next question resumes the wait) rather than hanging.
+ * refused connection stored nothing and is retried as is (after the server's Retry-After when it sent one).
+ * Processing is then polled until done or until `timeoutMs`, which throws (an error row for the question; the next
+ * question resumes the wait) rather than hanging.
  */
 import { SetupError } from '../../src/core/errors.ts';
 import type { Checkpoints } from '../../src/core/interfaces.ts';
