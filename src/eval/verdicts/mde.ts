@@ -108,5 +108,8 @@ export function mdePaired(
   if (binary) return mdePairedBinary(nEff, d.filter((x) => x !== 0).length / n, o);
   const mean = d.reduce((s, x) => s + x, 0) / n;
   const sd = n > 1 ? Math.sqrt(d.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1)) : 0;
+  // Differences that do not vary (up to floating-point noise: 0.6 − 0.5 ≠ 0.35 − 0.25 in binary) give the normal
+  // approximation nothing to scale: the MDE is undefined, not 0.
+  if (!(sd > 1e-9)) return null;
   return mdePairedNormal(nEff, sd, o);
 }

@@ -53,7 +53,12 @@ export function judge(e: Evidence | null, c: Claim, alpha = ALPHA): { verdict: V
   const high = g ? e.ciHigh : -e.ciLow;
   const t = g ? c.target : -c.target;
   const ci = `[${points(e.ciLow)}, ${points(e.ciHigh)}]`;
-  const mde = e.mde === null ? 'MDE: none detectable at this n' : `MDE ${(e.mde * 100).toFixed(1)} points at n ${e.n}`;
+  const mde =
+    e.mde !== null
+      ? `MDE ${(e.mde * 100).toFixed(1)} points at n ${e.n}`
+      : e.ciLow === e.ciHigh
+        ? 'MDE undefined: the paired differences do not vary'
+        : 'MDE: none detectable at this n';
   const side = g ? 'above' : 'below';
   const targetText = c.target === 0 ? '0' : points(c.target);
   if (low >= t && low > 0 && e.pHolm < alpha) {

@@ -11,6 +11,7 @@ import {
   designEffect,
   judge,
   mdePairedBinary,
+  mdePaired,
   mdePairedNormal,
   overheadVerdict,
   premiseVerdict,
@@ -152,8 +153,16 @@ describe('minimum detectable effect', () => {
     expect(mdePairedBinary(2, 0.5)).toBeNull(); // n below z²: nothing detectable
   });
 
-  it('continuous scores: (z_a + z_b)·σ/√n (hand: n 25, σ 0.5 → 0.2802)', () => {
+  it('continuous scores: (z_a + z_b)·σ/√n (hand: n 25, σ 0.5 → 0.2802); undefined when the differences do not vary', () => {
     expect(mdePairedNormal(25, 0.5)).toBeCloseTo(((1.959964 + 0.841621) * 0.5) / 5, 5);
+    // nDCG-like scores, every difference 0 (or all the same): no spread to scale, so no MDE rather than 0.
+    expect(mdePaired([0.5, 0.25, 0.8, 0.1], [0.5, 0.25, 0.8, 0.1], undefined)).toBeNull();
+    expect(mdePaired([0.6, 0.35, 0.9, 0.2], [0.5, 0.25, 0.8, 0.1], undefined)).toBeNull();
+    expect(mdePaired([0.6, 0.25, 0.9, 0.1], [0.5, 0.25, 0.8, 0.1], undefined)).toBeGreaterThan(0);
+    const flat = { n: 12, units: 12, estimate: 0, ciLow: 0, ciHigh: 0, pHolm: 1, mde: null };
+    expect(judge(flat, { direction: 'greater', target: 0 }).reason).toBe(
+      'no pair differs (MDE undefined: the paired differences do not vary)',
+    );
   });
 
   it("Kish's design effect of clustered differences (hand: [1, 1, 0, 0] in two clusters → 3)", () => {
