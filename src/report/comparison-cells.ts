@@ -32,9 +32,17 @@ const signed = (x: number): string => `${x >= 0 ? '+' : '-'}${Math.abs(x).toFixe
 const plain = (x: number): string => x.toFixed(3);
 const pText = (p: number): string => (Number.isNaN(p) ? 'n/a' : p < 0.001 ? '< 0.001' : p.toFixed(3));
 
-export function formatComparison(c: Pick<ComparisonCell, 'meanDiff' | 'ciLow' | 'ciHigh' | 'pHolm'>): string {
+/** Points (×100, one decimal, the HTML page's unit) instead of the metric's own fractions. */
+const signedPoints = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}`;
+const plainPoints = (x: number): string => `${x < 0 ? '−' : ''}${Math.abs(x * 100).toFixed(1)}`;
+
+export function formatComparison(
+  c: Pick<ComparisonCell, 'meanDiff' | 'ciLow' | 'ciHigh' | 'pHolm'>,
+  unit: 'fraction' | 'points' = 'fraction',
+): string {
   const star = c.pHolm < HOLM_ALPHA ? ' *' : '';
-  return `${signed(c.meanDiff)} [${plain(c.ciLow)}, ${plain(c.ciHigh)}] p_holm ${pText(c.pHolm)}${star}`;
+  const [s, p] = unit === 'points' ? [signedPoints, plainPoints] : [signed, plain];
+  return `${s(c.meanDiff)} [${p(c.ciLow)}, ${p(c.ciHigh)}] p_holm ${pText(c.pHolm)}${star}`;
 }
 
 interface Row {

@@ -143,19 +143,20 @@ export async function ablationsSection(
     head: ['dataset', 'ablation', ...TYPE_COLUMNS],
     style: { head: [], border: [], compact: true },
   });
+  // The page's copy in points, the unit of its other tables; the terminal keeps the metric's fractions.
+  const pageTable = new Table({ head: ['dataset', 'ablation', ...TYPE_COLUMNS] });
   const datasets = [...new Set(cells.map((c) => c.dataset))];
   for (const dataset of datasets) {
     for (const v of [...new Set(cells.map((c) => c.variation))]) {
       const mine = cells.filter((c) => c.variation === v && c.dataset === dataset);
       if (mine.length === 0) continue;
-      table.push([
-        dataset,
-        v,
-        ...TYPE_COLUMNS.map((t) => {
+      const cellsIn = (unit: 'fraction' | 'points') =>
+        TYPE_COLUMNS.map((t) => {
           const c = mine.find((x) => x.adaptType === t);
-          return c ? formatComparison(c) : '—';
-        }),
-      ]);
+          return c ? formatComparison(c, unit) : '—';
+        });
+      table.push([dataset, v, ...cellsIn('fraction')]);
+      pageTable.push([dataset, v, ...cellsIn('points')]);
     }
   }
   // How much each ablation touches: questions whose ranking differs from the full system's, per type.
@@ -223,10 +224,10 @@ export async function ablationsSection(
     charts,
     title,
     notes: [
-      `delta = ablation − full system, in metric units [95% paired bootstrap CI], p_holm over the ${variations.length} ablations of each dataset × metric × type; * = significant after Holm`,
+      `delta = ablation − full system, in points [95% paired bootstrap CI], p_holm over the ${variations.length} ablations of each dataset × metric × type; * = significant after Holm`,
     ],
     tables: [
-      named(tableData('Delta per variation and type', table)),
+      named(tableData('Delta per variation and type (points)', pageTable)),
       named(tableData(touchedTitle, touched)),
       ...routing.map(({ text: _t, ...t }) => t),
     ],

@@ -15,6 +15,7 @@ import { runExperiment } from '../../run/runner.ts';
 import { expandSweep } from '../../run/sweep-file.ts';
 import { openResultStore, readVerdicts } from '../../store/index.ts';
 import { runReport, type ReportOutput } from '../report.ts';
+import { planSections } from './index.ts';
 import { useTestData } from '../../../test/data-path.ts';
 
 useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
@@ -132,6 +133,28 @@ describe('plan experiment sections', () => {
     }
     expect(t).toMatch(/Experiment 5 — efficiency, run e5/);
     expect(t).toMatch(/warm-up .*: \d+\.\d s/);
+  });
+
+  it('the ablation table is in fractions in the terminal and in points on the page, the same comparisons', async () => {
+    const terminal = /│ locomo +│ no-classifier +│ ([+-]\d\.\d{3}) \[(-?\d\.\d{3}), (-?\d\.\d{3})\]/.exec(out.text);
+    expect(terminal).not.toBeNull();
+    const store = await openResultStore(file, { readOnly: true });
+    try {
+      const section = (await planSections(store, join(dir, 'charts-points'), { resamples: 200 })).find(
+        (x) => x.experiment === 'ablations',
+      )!;
+      const table = section.tables!.find((t) => t.title.startsWith('Delta per variation and type'))!;
+      expect(table.title).toBe('Delta per variation and type (points)');
+      const row = table.rows.find((r) => r[0] === 'locomo')!;
+      const [, d, lo, hi] = terminal!.map((x) => x.replace('-', '−'));
+      const points = (x: string) =>
+        `${x.startsWith('−') ? '−' : x.startsWith('+') ? '+' : ''}${(Math.abs(Number(x.replace('−', '-'))) * 100).toFixed(1)}`;
+      expect(row.slice(2).join(' ')).toContain(
+        `${points(d!)} [${points(lo!).replace('+', '')}, ${points(hi!).replace('+', '')}]`,
+      );
+    } finally {
+      await store.close();
+    }
   });
 
   it("stores the verdicts: one oracle-vs-best-single per dataset, each ablation in a family of the sweep's ablations", async () => {
