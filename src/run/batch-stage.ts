@@ -197,7 +197,12 @@ export class BatchStage implements BatchQueue {
   }
 
   private save(record: BatchRecord): Promise<void> {
-    return this.store.putCheckpoint(this.runId, SCOPE, `${KEY_PREFIX}${record.submission}`, JSON.stringify(record));
+    const { scope, key, value } = this.checkpointOf(record);
+    return this.store.putCheckpoint(this.runId, scope, key, value);
+  }
+
+  private checkpointOf(record: BatchRecord): { scope: string; key: string; value: string } {
+    return { scope: SCOPE, key: `${KEY_PREFIX}${record.submission}`, value: JSON.stringify(record) };
   }
 
   private paths(submission: string): { input: string; meta: string } {
@@ -305,10 +310,10 @@ export class BatchStage implements BatchQueue {
     const { rows, replies, failed, spent } = await this.readBatch(record, batch, paths);
     // Paid calls first (as a synchronous call is recorded before it is cached), then the replies, then the record.
     if (!record.rowsWritten) {
-      await this.store.writeCalls(this.runId, rows);
       record.rowsWritten = true;
       record.failed = failed;
-      await this.save(record);
+      // The rows and the record saying they are written commit together: a kill lands before both or after both.
+      await this.store.writeCalls(this.runId, rows, this.checkpointOf(record));
       // Counted once: a fold resumed after these rows were written finds them in the file (budget.ts opens from it).
       this.budget?.addSpent(spent);
     }

@@ -239,7 +239,15 @@ export class ResultStoreImpl implements ResultStore {
     }
   }
 
-  writeCalls(runId: string, calls: readonly LlmCallRow[]): Promise<void> {
+  /**
+   * Records paid calls in one transaction. `checkpoint`, when given, commits with them: a caller that marks "these
+   * rows are written" (a folded batch) can never be killed between the rows and the mark and write them twice.
+   */
+  writeCalls(
+    runId: string,
+    calls: readonly LlmCallRow[],
+    checkpoint?: { scope: string; key: string; value: string },
+  ): Promise<void> {
     this.assertWritable('writeCalls');
     const safe = calls.map((c) => (c.error === undefined ? c : { ...c, error: redactSecrets(c.error) }));
     return this.queue.run(async () => {
@@ -247,6 +255,12 @@ export class ResultStoreImpl implements ResultStore {
       try {
         await this.appenders.append(llmCallCells, runId, safe);
         this.appenders.flushAll();
+        if (checkpoint) {
+          await this.connection.run(
+            UPSERT_CHECKPOINT,
+            checkpointParams(runId, checkpoint.scope, checkpoint.key, checkpoint.value),
+          );
+        }
         await this.connection.run('COMMIT');
       } catch (err) {
         this.appenders.clearAll();

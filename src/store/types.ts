@@ -231,9 +231,14 @@ export interface ResultStore extends QuestionSink {
   writeJudging(runId: string, rows: JudgingRows): Promise<void>;
   /**
    * Appends llm_calls rows in a transaction of their own, committed before it resolves: the runner records each paid
-   * call this way as it returns (durable accounting), apart from the question's other rows.
+   * call this way as it returns (durable accounting), apart from the question's other rows. `checkpoint`, when given,
+   * is upserted in the same transaction (a folded batch's "rows written" mark).
    */
-  writeCalls(runId: string, calls: readonly LlmCallRow[]): Promise<void>;
+  writeCalls(
+    runId: string,
+    calls: readonly LlmCallRow[],
+    checkpoint?: { scope: string; key: string; value: string },
+  ): Promise<void>;
   /** Rows as plain objects; BIGINT values that fit are returned as numbers, lists as arrays. */
   query<T = Record<string, unknown>>(sql: string, params?: readonly QueryParam[]): Promise<T[]>;
   /** Replaces the statistics tables (score_cis, comparisons) and records the input fingerprint, in one transaction. */
