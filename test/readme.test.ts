@@ -1,8 +1,8 @@
 /**
- * The README is the front door, so what it shows must hold: at most 200 lines, every relative link names a file of
- * the repository, and its "a method in TypeScript" example type-checks against src/core and ranks as it says. The
- * example is written under node_modules/.cache (so `zod` resolves and no repository scan sees it) with its imports
- * pointed at the real src/core files.
+ * The README is the front door, so what it shows must hold: at most 200 lines, every relative link (its own and every
+ * Markdown page's) names a file of the repository, and its "a method in TypeScript" example type-checks against
+ * src/core and ranks as it says. The example is written under node_modules/.cache (so `zod` resolves and no
+ * repository scan sees it) with its imports pointed at the real src/core files.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -11,6 +11,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { MemoryIndex, MethodFactoryContext } from '../src/core/interfaces.ts';
 import type { MemoryUnit, Query } from '../src/core/types.ts';
+import { trackedTextFiles } from './citations.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -27,12 +28,23 @@ describe('README.md', () => {
     expect(README.split('\n').length).toBeLessThanOrEqual(200);
   });
 
-  it('links only to files the repository has', () => {
-    const targets = [...README.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)]
-      .map((m) => m[1]!)
-      .filter((t) => !/^[a-z]+:/.test(t));
-    expect(targets.length).toBeGreaterThan(10);
-    expect(targets.filter((t) => !existsSync(resolve(ROOT, t)))).toEqual([]);
+  it('links only to files the repository has, as does every Markdown page', () => {
+    const pages = trackedTextFiles(ROOT).filter((f) => f.endsWith('.md'));
+    expect(pages).toContain('README.md');
+    const broken: string[] = [];
+    let links = 0;
+    for (const page of pages) {
+      // Links inside fenced code are examples, not links.
+      const text = readFileSync(join(ROOT, page), 'utf8').replace(/```[\s\S]*?```/g, '');
+      for (const m of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+        const target = m[1]!;
+        if (/^[a-z]+:/.test(target)) continue;
+        links++;
+        if (!existsSync(resolve(ROOT, dirname(page), target))) broken.push(`${page} → ${target}`);
+      }
+    }
+    expect(links).toBeGreaterThan(50);
+    expect(broken).toEqual([]);
   });
 
   it('its method example type-checks and returns the k newest units, newest first', async () => {
