@@ -136,6 +136,32 @@ describe('Batch API runs', () => {
     expect(same('  budgetUsd: 5')).toBe(same(''));
   });
 
+  it('asks every judge repeat in the same batch: three repeats cost one judge round, not three', async () => {
+    const batchesBefore = server.batches.created().length;
+    const out = join(dir, 'repeats.duckdb');
+    const yaml = experiment('batch-repeats', join(dir, 'repeats-cache'), BATCH).replace(
+      'qa: {}',
+      'qa: { judge: { repeats: 3 } }',
+    );
+    const summary = await runExperiment(parseExperiment(yaml, 'repeats.yaml'), { out, progress: false, log: () => {} });
+    expect(summary.errors).toBe(0);
+    expect(
+      server.batches
+        .created()
+        .slice(batchesBefore)
+        .map((b) => b.model),
+    ).toEqual(['fake-reader', 'fake-judge']);
+    const judged = await query<{ n: number }>(
+      out,
+      "select count(*)::INTEGER AS n from llm_calls where stage = 'judge' and not cached and error is null",
+    );
+    // 6 questions × 3 repeats: both methods' answers are the same text here, so their judge requests are one request
+    // each (paid once, by the first method to ask).
+    expect(judged).toEqual([{ n: 6 * 3 }]);
+    const verdicts = await query<{ v: string }>(out, 'select judge_verdicts::VARCHAR AS v from answers');
+    for (const { v } of verdicts) expect((JSON.parse(v) as { correct: boolean[] }[])[0]!.correct).toHaveLength(3);
+  });
+
   it('sends a failed batch line singly on the next pass, recording the failure', async () => {
     failOnce.add('I will give you several history chats');
     const before = chat();

@@ -19,6 +19,7 @@ import { parseJsonReply } from '../../llm/json-reply.ts';
 import type { JudgeOptions, JudgeResult } from './judge-longmemeval.ts';
 import { eventOrderingScore } from './kendall.ts';
 import { BEAM_EQUIVALENCE_SYSTEM, BEAM_JUDGE_PROMPT, beamEquivalenceUser } from './prompts/beam-judge.ts';
+import { allInOrder } from './concurrent.ts';
 
 export const BEAM_JUDGE_TEMPERATURE = 0;
 
@@ -101,20 +102,26 @@ export async function judgeBeam(input: BeamJudgeInput, llm: LlmClient, options: 
   const correct: boolean[] = [];
   const scores: number[] = [];
   const raw: string[] = [];
+  // Every repeat × rubric item at once (independent requests), read back in order.
+  const replies = await allInOrder(
+    Array.from({ length: options.repeats ?? 1 }, (_, repeat) =>
+      input.rubric.map(
+        (item) => () =>
+          llm.chat(
+            {
+              messages: [{ role: 'user', content: beamJudgePrompt(input.question, item, input.response) }],
+              temperature: BEAM_JUDGE_TEMPERATURE,
+              repeat,
+            },
+            { stage: options.stage ?? 'judge', calls: options.calls },
+          ),
+      ),
+    ).flat(),
+  );
   for (let repeat = 0; repeat < (options.repeats ?? 1); repeat++) {
-    let sum = 0;
-    for (const item of input.rubric) {
-      const r = await llm.chat(
-        {
-          messages: [{ role: 'user', content: beamJudgePrompt(input.question, item, input.response) }],
-          temperature: BEAM_JUDGE_TEMPERATURE,
-          repeat,
-        },
-        { stage: options.stage ?? 'judge', calls: options.calls },
-      );
-      raw.push(r.text);
-      sum += parseBeamScore(r.text) ?? 0;
-    }
+    const mine = replies.slice(repeat * input.rubric.length, (repeat + 1) * input.rubric.length);
+    raw.push(...mine.map((r) => r.text));
+    const sum = mine.reduce((s, r) => s + (parseBeamScore(r.text) ?? 0), 0);
     const score = input.rubric.length > 0 ? sum / input.rubric.length : 0;
     scores.push(score);
     correct.push(score === 1);

@@ -18,6 +18,7 @@ import {
   LME_JUDGE_TEMPORAL,
 } from './prompts/longmemeval-judge.ts';
 import { parseYesNoVerdict } from './verdict.ts';
+import { allInOrder } from './concurrent.ts';
 
 export interface LongMemEvalJudgeInput {
   questionId: string;
@@ -58,14 +59,13 @@ export async function judgeRepeatedly(
   verdict: (reply: ChatResult) => boolean,
   options: JudgeOptions,
 ): Promise<JudgeResult> {
-  const correct: boolean[] = [];
-  const raw: string[] = [];
-  for (let repeat = 0; repeat < (options.repeats ?? 1); repeat++) {
-    const r = await llm.chat({ ...request, repeat }, { stage: options.stage ?? 'judge', calls: options.calls });
-    raw.push(r.text);
-    correct.push(verdict(r));
-  }
-  return { correct, raw };
+  const replies = await allInOrder(
+    Array.from(
+      { length: options.repeats ?? 1 },
+      (_, repeat) => () => llm.chat({ ...request, repeat }, { stage: options.stage ?? 'judge', calls: options.calls }),
+    ),
+  );
+  return { correct: replies.map(verdict), raw: replies.map((r) => r.text) };
 }
 
 export function isLongMemEvalAbstention(questionId: string): boolean {

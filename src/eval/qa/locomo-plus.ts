@@ -14,6 +14,7 @@ import type { LlmClient } from '../../core/llm.ts';
 import type { Query, Retrieval, Session } from '../../core/types.ts';
 import { parseJsonReply } from '../../llm/json-reply.ts';
 import type { JudgeOptions, JudgeResult } from './judge-longmemeval.ts';
+import { allInOrder } from './concurrent.ts';
 
 export const CONV_START_PROMPT =
   'Below is a conversation between two people: A and B. ' +
@@ -106,23 +107,21 @@ export async function judgeLocomoPlus(
   llm: LlmClient,
   options: JudgeOptions,
 ): Promise<JudgeResult> {
-  const correct: boolean[] = [];
-  const scores: number[] = [];
-  const raw: string[] = [];
-  for (let repeat = 0; repeat < (options.repeats ?? 1); repeat++) {
-    const r = await llm.chat(
-      {
-        messages: [{ role: 'user', content: cognitiveJudgePrompt(input.evidence, input.prediction) }],
-        temperature: LOCOMO_PLUS_JUDGE.temperature,
-        maxTokens: LOCOMO_PLUS_JUDGE.maxTokens,
-        repeat,
-      },
-      { stage: options.stage ?? 'judge', calls: options.calls },
-    );
-    const score = parseCognitiveScore(r.text);
-    raw.push(r.text);
-    scores.push(score);
-    correct.push(score === 1);
-  }
-  return { correct, raw, scores };
+  const replies = await allInOrder(
+    Array.from(
+      { length: options.repeats ?? 1 },
+      (_, repeat) => () =>
+        llm.chat(
+          {
+            messages: [{ role: 'user', content: cognitiveJudgePrompt(input.evidence, input.prediction) }],
+            temperature: LOCOMO_PLUS_JUDGE.temperature,
+            maxTokens: LOCOMO_PLUS_JUDGE.maxTokens,
+            repeat,
+          },
+          { stage: options.stage ?? 'judge', calls: options.calls },
+        ),
+    ),
+  );
+  const scores = replies.map((r) => parseCognitiveScore(r.text));
+  return { correct: scores.map((s) => s === 1), raw: replies.map((r) => r.text), scores };
 }
