@@ -136,6 +136,8 @@ export function oracleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: s
       const singles = analysis.singles;
       const worst = singles.reduce((a, b) => (b.vs.result.meanDiff < a.vs.result.meanDiff ? b : a));
       const pMax = Math.max(...singles.map((s) => s.vs.result.pValue));
+      // The p that carries the row can belong to another strategy than the closest one (intersection-union): say whose.
+      const pCarrier = singles.find((s) => s.vs.result.pValue === pMax)!;
       const allAbove = singles.every((s) => s.vs.result.ciLow > 0);
       const ceiling = `per-question ceiling (best strategy per question, the true upper bound) ${ci(r.ceiling)}; oracle ${ci(r.oracle)}`;
       out.push({
@@ -152,7 +154,7 @@ export function oracleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: s
         tested: worst.vs,
         pValue: pMax,
         claim: { direction: 'greater', target: 0 },
-        prefix: `report half; "no single strategy matches the routed oracle": oracle − each of ${singles.length} strategies, closest ${worst.id}`,
+        prefix: `report half; "no single strategy matches the routed oracle": oracle − each of ${singles.length} strategies, closest ${worst.id}; p is the largest of their p-values (${pCarrier.id}'s)`,
         suffix: ceiling,
         judgeWith: (e) => premiseVerdict(e, allAbove),
       });

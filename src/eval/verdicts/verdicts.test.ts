@@ -347,6 +347,10 @@ describe('experiment 2', () => {
     const premise = find(rows, 'premise-single-strategy');
     expect(premise.verdict).toBe('not met');
     expect(premise.reason).toMatch(/per-question ceiling \(best strategy per question, the true upper bound\) 100\.0%/);
+    // Intersection-union: the row's p is the largest over the strategies, and the reason names whose it is.
+    expect(premise.reason).toMatch(
+      /closest strategy-temporal; p is the largest of their p-values \(strategy-[a-z-]+'s\)/,
+    );
     const temporal = find(rows, 'oracle-vs-unified', 'temporal');
     expect(temporal.reason).toMatch(
       /serves temporal with strategy-temporal \(tied with strategy-factual: the type's own strategy\)/,
