@@ -239,7 +239,9 @@ describe('the in-place shape check', () => {
         expect(hasItemShape(raw)).toBe(ok);
         if (ok) accepted++;
       }),
-      { numRuns: 3000 },
+      // Seeded: the coverage check below counts accepted items, and an unseeded run could fall short by chance (one
+      // in ~1% of items is a valid LongMemEval item). A failing property prints its own counterexample either way.
+      { numRuns: 3000, seed: 20261127 },
     );
     // Both verdicts are exercised.
     expect(accepted).toBeGreaterThan(20);
