@@ -17,11 +17,11 @@
  * re-exports, dynamic `import()`, `require`; never text inside a string or comment). Cycles are its strongly
  * connected components (Tarjan), each reported as one cycle path.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, normalize, relative } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { citationFindings, repositoryCitationFindings, sectionsOf } from '../test/citations.ts';
+import { isTestFile, sourcesUnder } from '../test/source-files.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const SCAN = ['src', 'baselines', 'scripts', 'bin'];
@@ -48,10 +48,6 @@ const LAYERS: Record<string, number> = {
 const EXEMPT_FROM_DUCKDB_RULE: Record<string, string> = {
   'scripts/bench-store.ts': 'benchmarks DuckDB appenders against prepared statements, i.e. the store itself',
 };
-
-function isTestFile(path: string): boolean {
-  return /\.test\.ts$/.test(path) || /\.fixture\.ts$/.test(path) || /(^|\/)testing\//.test(path);
-}
 
 function layerOf(path: string): string | undefined {
   if (path.startsWith('baselines/')) return 'baselines';
@@ -162,17 +158,7 @@ function cyclePath(graph: ReadonlyMap<string, string[]>, component: ReadonlySet<
 }
 
 function sources(): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const full = join(dir, name);
-      if (name === 'node_modules' || name.startsWith('.')) continue;
-      if (statSync(full).isDirectory()) walk(full);
-      else if (/\.(ts|js)$/.test(name)) files.set(relative(ROOT, full), readFileSync(full, 'utf8'));
-    }
-  };
-  for (const d of SCAN) walk(join(ROOT, d));
-  return files;
+  return sourcesUnder(ROOT, SCAN, /\.(ts|js)$/);
 }
 
 describe('architecture', () => {

@@ -5,18 +5,14 @@
  * included — from its first token (after its doc comment) to its closing brace, blank and comment lines included.
  * Tests and test fixtures are exempt.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { isTestFile, sourcesUnder } from '../test/source-files.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 export const MAX_FUNCTION_LINES = 60;
 const CHECKED = ['src/run'];
-
-function isTestFile(path: string): boolean {
-  return /\.test\.ts$/.test(path) || /\.fixture\.ts$/.test(path) || /(^|\/)testing\//.test(path);
-}
 
 /** The functions longer than `max` lines, one line each (`file:line name (N lines)`). `files` maps paths to source. */
 export function longFunctions(files: ReadonlyMap<string, string>, max = MAX_FUNCTION_LINES): string[] {
@@ -47,22 +43,9 @@ function nameOf(node: ts.SignatureDeclaration, source: ts.SourceFile): string {
   return ts.isArrowFunction(node) ? '(arrow function)' : '(function expression)';
 }
 
-function sourcesUnder(dirs: readonly string[]): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const full = join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else if (name.endsWith('.ts')) files.set(relative(ROOT, full), readFileSync(full, 'utf8'));
-    }
-  };
-  for (const d of dirs) walk(join(ROOT, d));
-  return files;
-}
-
 describe('function length', () => {
   it(`no function in ${CHECKED.join(', ')} is longer than ${MAX_FUNCTION_LINES} lines`, () => {
-    const files = sourcesUnder(CHECKED);
+    const files = sourcesUnder(ROOT, CHECKED, /\.ts$/);
     expect(files.size).toBeGreaterThan(30);
     expect([...files.keys()].some((p) => p.startsWith('src/run/session/'))).toBe(true);
     expect(longFunctions(files)).toEqual([]);

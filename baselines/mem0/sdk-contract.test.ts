@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../src/core/calls.ts';
 import { JsonHttpClient } from '../../src/llm/http/index.ts';
-import type { Batch, Call } from '../memory-server/api.ts';
-import { shape, type Shape } from '../memory-server/testing/contract.ts';
+import type { Call } from '../memory-server/api.ts';
+import { CONTRACT_BATCH, requestsDuring, shape, type Shape } from '../memory-server/testing/contract.ts';
 import type { LoggedRequest } from '../memory-server/testing/loopback.ts';
 import { createMem0PlatformApi } from './platform-api.ts';
 import { type Mem0StandIn, startMem0PlatformStandIn } from './testing/mem0-servers.ts';
@@ -21,35 +21,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const BATCH: Batch = {
-  id: 'b0',
-  index: 0,
-  messages: [
-    {
-      unitId: 's1#1',
-      sessionId: 's1',
-      role: 'user',
-      speaker: 'Caroline',
-      text: 'I adopted a cat named Miso.',
-      at: '2023-05-08T14:00:00Z',
-    },
-    {
-      unitId: 's1#2',
-      sessionId: 's1',
-      role: 'assistant',
-      speaker: 'Melanie',
-      text: '米索是个好名字。',
-      at: '2023-05-08T14:00:00Z',
-    },
-  ],
-};
+const BATCH = CONTRACT_BATCH;
 
 /** Requests the server saw while `fn` ran. */
-async function during(fn: () => Promise<unknown>): Promise<LoggedRequest[]> {
-  const from = server.requests.length;
-  await fn();
-  return server.requests.slice(from);
-}
+const during = (fn: () => Promise<unknown>): Promise<LoggedRequest[]> => requestsDuring(server, fn);
 
 describe('mem0ai MemoryClient against the Platform stand-in, next to the adapter', () => {
   it('the official client is accepted, and the adapter sends what it sends', async () => {

@@ -5,8 +5,8 @@
 // SDK's for the same operation: method, path, query and body field names, auth scheme, message time format.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonHttpClient } from '../../src/llm/http/index.ts';
-import type { Batch, Call } from '../memory-server/api.ts';
-import { RFC3339, shape, type Shape } from '../memory-server/testing/contract.ts';
+import type { Call } from '../memory-server/api.ts';
+import { CONTRACT_BATCH, RFC3339, requestsDuring, shape, type Shape } from '../memory-server/testing/contract.ts';
 import type { LoggedRequest } from '../memory-server/testing/loopback.ts';
 import { startZepV3StandIn, type ZepStandIn } from './testing/zep-servers.ts';
 import { createZepV3Api } from './v3-api.ts';
@@ -21,34 +21,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const BATCH: Batch = {
-  id: 'b0',
-  index: 0,
-  messages: [
-    {
-      unitId: 's1#1',
-      sessionId: 's1',
-      role: 'user',
-      speaker: 'Caroline',
-      text: 'I adopted a cat named Miso.',
-      at: '2023-05-08T14:00:00Z',
-    },
-    {
-      unitId: 's1#2',
-      sessionId: 's1',
-      role: 'assistant',
-      speaker: 'Melanie',
-      text: '米索是个好名字。',
-      at: '2023-05-08T14:00:00Z',
-    },
-  ],
-};
+const BATCH = CONTRACT_BATCH;
 
-async function during(fn: () => Promise<unknown>): Promise<LoggedRequest[]> {
-  const from = server.requests.length;
-  await fn();
-  return server.requests.slice(from);
-}
+/** Requests the server saw while `fn` ran. */
+const during = (fn: () => Promise<unknown>): Promise<LoggedRequest[]> => requestsDuring(server, fn);
 
 describe('@getzep/zep-cloud ZepClient against the Zep v3 stand-in, next to the adapter', () => {
   it('the official client is accepted, and the adapter sends what it sends', async () => {

@@ -3,7 +3,42 @@
  * client for the same operation — method, path (ids replaced by their role), the field paths of the JSON body and
  * of the query, and the auth scheme (the header and the word before the key).
  */
+import type { Batch } from '../api.ts';
 import type { LoggedRequest } from './loopback.ts';
+
+/** The batch every SDK contract test sends through the adapter and the official client: two speakers, Chinese too. */
+export const CONTRACT_BATCH: Batch = {
+  id: 'b0',
+  index: 0,
+  messages: [
+    {
+      unitId: 's1#1',
+      sessionId: 's1',
+      role: 'user',
+      speaker: 'Caroline',
+      text: 'I adopted a cat named Miso.',
+      at: '2023-05-08T14:00:00Z',
+    },
+    {
+      unitId: 's1#2',
+      sessionId: 's1',
+      role: 'assistant',
+      speaker: 'Melanie',
+      text: '米索是个好名字。',
+      at: '2023-05-08T14:00:00Z',
+    },
+  ],
+};
+
+/** Requests `server` saw while `fn` ran. */
+export async function requestsDuring(
+  server: { requests: readonly LoggedRequest[] },
+  fn: () => Promise<unknown>,
+): Promise<LoggedRequest[]> {
+  const from = server.requests.length;
+  await fn();
+  return server.requests.slice(from);
+}
 
 /** Every field path of a JSON value: `messages[].role`, `filters.user_id`… (arrays as `[]`). */
 export function fieldPaths(value: unknown, prefix = ''): string[] {
