@@ -11,7 +11,10 @@ export function isTestFile(path: string): boolean {
   return /\.test\.ts$/.test(path) || /\.fixture\.ts$/.test(path) || /(^|\/)testing\//.test(path);
 }
 
-/** Path from `root` → text of every file under `dirs` (relative to `root`) whose name matches; skips node_modules and dot folders. */
+/**
+ * Path from `root` → text of every file under `dirs` (relative to `root`) whose name matches; node_modules and dot
+ * folders are skipped.
+ */
 export function sourcesUnder(root: string, dirs: readonly string[], name: RegExp): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (dir: string): void => {

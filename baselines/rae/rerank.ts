@@ -1,6 +1,7 @@
 /**
- * The pipeline's non-LLM rerankers (step ④ of its source design, baselines/rae/README.md): a cross-encoder behind a `/v1/rerank` endpoint (the source's
- * `reranker.py` calls vLLM's; the same wire format is served by vLLM, Jina, TEI's Cohere-compatible route:
+ * The pipeline's non-LLM rerankers (step ④ of its source design, baselines/rae/README.md): a cross-encoder behind a
+ * `/v1/rerank` endpoint (the source's `reranker.py` calls vLLM's; the same wire format is served by vLLM, Jina, TEI's
+ * Cohere-compatible route:
  * request `{model, query, documents, top_n}`, reply `{results: [{index, relevance_score}], usage?}`), and the
  * offline stand-in: BM25 and cosine over the candidates, each min-max normalised, averaged.
  *
@@ -11,7 +12,7 @@ import { z } from 'zod';
 import { errorMessage, InputError } from '../../src/core/errors.ts';
 import { recordCall } from '../../src/core/calls.ts';
 import { endpointAuth } from '../../src/core/http-url.ts';
-import { DEFAULT_MAX_REPLY_BYTES, readBodyCapped } from '../../src/core/reply-limit.ts';
+import { DEFAULT_MAX_REPLY_BYTES, readBodyCapped, replyText } from '../../src/core/reply-limit.ts';
 import type { Ctx } from '../../src/core/interfaces.ts';
 import { minMax } from '../llm-mode.ts';
 
@@ -71,9 +72,9 @@ export async function crossEncoderScores(
       signal: AbortSignal.timeout(endpoint.timeoutMs),
     });
     if (!res.ok) throw new Error(`HTTP ${res.status} from ${url}`);
-    // Capped like every other reply (a faulty server cannot fill memory); an invalid body fails the schema below.
+    // Capped and strict UTF-8 like every other reply (a faulty server cannot fill memory); bad JSON fails below.
     const bytes = await readBodyCapped(res, DEFAULT_MAX_REPLY_BYTES, 'the rerank reply cap');
-    body = JSON.parse(Buffer.from(bytes).toString('utf8'));
+    body = JSON.parse(replyText(bytes));
   } catch (err) {
     await record(0, errorMessage(err));
     throw new Error(`${where}: rerank endpoint failed: ${errorMessage(err)}`);

@@ -4,6 +4,7 @@
  * correction (p_holm < α). Rows come from the `comparisons` table (src/store/stats-tables.ts).
  */
 import Table from 'cli-table3';
+import { points } from '../eval/verdicts/rule.ts';
 import type { ResultStore } from '../store/index.ts';
 import { typeColumns } from './per-type-table.ts';
 import type { SeriesKey } from './series-label.ts';
@@ -32,8 +33,7 @@ const signed = (x: number): string => `${x >= 0 ? '+' : '-'}${Math.abs(x).toFixe
 const plain = (x: number): string => x.toFixed(3);
 const pText = (p: number): string => (Number.isNaN(p) ? 'n/a' : p < 0.001 ? '< 0.001' : p.toFixed(3));
 
-/** Points (×100, one decimal, the HTML page's unit) instead of the metric's own fractions. */
-const signedPoints = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}`;
+/** Points (×100, one decimal, the HTML page's unit) instead of the metric's own fractions; signed as verdicts are. */
 const plainPoints = (x: number): string => `${x < 0 ? '−' : ''}${Math.abs(x * 100).toFixed(1)}`;
 
 export function formatComparison(
@@ -41,7 +41,7 @@ export function formatComparison(
   unit: 'fraction' | 'points' = 'fraction',
 ): string {
   const star = c.pHolm < HOLM_ALPHA ? ' *' : '';
-  const [s, p] = unit === 'points' ? [signedPoints, plainPoints] : [signed, plain];
+  const [s, p] = unit === 'points' ? [points, plainPoints] : [signed, plain];
   return `${s(c.meanDiff)} [${p(c.ciLow)}, ${p(c.ciHigh)}] p_holm ${pText(c.pHolm)}${star}`;
 }
 
