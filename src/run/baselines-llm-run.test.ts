@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
-import { openResultStore } from '../store/index.ts';
 import { parseExperiment } from './load-config.ts';
 import { runExperiment } from './runner.ts';
 import { useTestData } from '../../test/data-path.ts';
+import { queryFile } from '../store/testing/query-file.ts';
 
 useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
@@ -61,15 +61,6 @@ llm:
     strategy: { baseURL: ${server.baseURL}, model: fake-strategy }
 `;
 
-async function query<T>(file: string, sql: string): Promise<T[]> {
-  const store = await openResultStore(file, { readOnly: true });
-  try {
-    return await store.query<T>(sql);
-  } finally {
-    await store.close();
-  }
-}
-
 describe('LLM baselines through the runner', () => {
   it('memorise once per conversation, account index:* apart from query:*, and rerun for free', async () => {
     const exp = parseExperiment(yaml(join(dir, 'cache')), 'loopback.yaml');
@@ -79,7 +70,7 @@ describe('LLM baselines through the runner', () => {
     const paid = server.count('/v1/chat/completions');
 
     // index:* calls belong to exactly one question per method (the three questions share one conversation).
-    const memorising = await query<{ method: string; questions: number; calls: number }>(
+    const memorising = await queryFile<{ method: string; questions: number; calls: number }>(
       first,
       `select method, count(distinct question_id) questions, count(*) calls from llm_calls where stage like 'index:%' group by method order by method`,
     );
@@ -87,7 +78,7 @@ describe('LLM baselines through the runner', () => {
       ['amem', 1],
       ['lmrag', 1],
     ]);
-    const stages = await query<{ method: string; stage: string; n: number }>(
+    const stages = await queryFile<{ method: string; stage: string; n: number }>(
       first,
       `select method, stage, count(*) n from llm_calls group by all order by all`,
     );
@@ -99,7 +90,7 @@ describe('LLM baselines through the runner', () => {
     expect(n('rae', 'query:rewrite')).toBe(3);
     expect(stages.some((s) => s.method === 'rae-offline')).toBe(false);
 
-    const degraded = await query<{ method: string; degraded: string | null }>(
+    const degraded = await queryFile<{ method: string; degraded: string | null }>(
       first,
       `select method, degraded from methods order by method`,
     );
@@ -114,12 +105,12 @@ describe('LLM baselines through the runner', () => {
     const s2 = await runExperiment(exp, { out: second, progress: false, log: () => {} });
     expect(s2.errors).toBe(0);
     expect(server.count('/v1/chat/completions')).toBe(paid);
-    const cached = await query<{ n: number; hits: number }>(
+    const cached = await queryFile<{ n: number; hits: number }>(
       second,
       `select count(*) n, sum(cached::int) hits from llm_calls`,
     );
     expect(cached[0]!.hits).toBe(cached[0]!.n);
     const ids = `select method, question_id, unit_ids from retrievals order by all`;
-    expect(await query(second, ids)).toEqual(await query(first, ids));
+    expect(await queryFile(second, ids)).toEqual(await queryFile(first, ids));
   }, 120_000);
 });

@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
-import { openResultStore } from '../store/index.ts';
 import { parseExperiment } from './load-config.ts';
 import { REPO_ROOT } from './provenance.ts';
 import { runExperiment } from './runner.ts';
 import { useTestData } from '../../test/data-path.ts';
+import { queryFile } from '../store/testing/query-file.ts';
 
 useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
@@ -75,15 +75,6 @@ qa: {}
 }
 const BATCH = '  batch: { roles: [reader, judge], pollSeconds: 0.02 }';
 
-async function query<T>(file: string, sql: string): Promise<T[]> {
-  const store = await openResultStore(file, { readOnly: true });
-  try {
-    return await store.query<T>(sql);
-  } finally {
-    await store.close();
-  }
-}
-
 const answersSql =
   'select question_id, method, answer, judge_verdicts, context_tokens, error from answers order by all';
 const costSql = `select stage, count(*) n, sum(prompt_tokens) p, sum(completion_tokens) c, sum(cost_usd) AS cost, bool_and(batch) AS all_batch
@@ -115,16 +106,20 @@ describe('Batch API runs', () => {
       ['fake-reader', 'completed'],
       ['fake-judge', 'completed'],
     ]);
-    expect(await query(out, answersSql)).toEqual(await query(syncFile, answersSql));
+    expect(await queryFile(out, answersSql)).toEqual(await queryFile(syncFile, answersSql));
 
-    const sync = await query<{ stage: string; n: number; p: number; c: number; cost: number; all_batch: boolean }>(
+    const sync = await queryFile<{ stage: string; n: number; p: number; c: number; cost: number; all_batch: boolean }>(
       syncFile,
       costSql,
     );
-    const viaBatch = await query<{ stage: string; n: number; p: number; c: number; cost: number; all_batch: boolean }>(
-      out,
-      costSql,
-    );
+    const viaBatch = await queryFile<{
+      stage: string;
+      n: number;
+      p: number;
+      c: number;
+      cost: number;
+      all_batch: boolean;
+    }>(out, costSql);
     expect(viaBatch.map((r) => [r.stage, r.n, r.p, r.c, r.all_batch])).toEqual(
       sync.map((r) => [r.stage, r.n, r.p, r.c, true]),
     );
@@ -151,14 +146,14 @@ describe('Batch API runs', () => {
         .slice(batchesBefore)
         .map((b) => b.model),
     ).toEqual(['fake-reader', 'fake-judge']);
-    const judged = await query<{ n: number }>(
+    const judged = await queryFile<{ n: number }>(
       out,
       "select count(*)::INTEGER AS n from llm_calls where stage = 'judge' and not cached and error is null",
     );
     // 6 questions × 3 repeats: both methods' answers are the same text here, so their judge requests are one request
     // each (paid once, by the first method to ask).
     expect(judged).toEqual([{ n: 6 * 3 }]);
-    const verdicts = await query<{ v: string }>(out, 'select judge_verdicts::VARCHAR AS v from answers');
+    const verdicts = await queryFile<{ v: string }>(out, 'select judge_verdicts::VARCHAR AS v from answers');
     for (const { v } of verdicts) expect((JSON.parse(v) as { correct: boolean[] }[])[0]!.correct).toHaveLength(3);
   });
 
@@ -172,7 +167,7 @@ describe('Batch API runs', () => {
     );
     expect(summary.errors).toBe(0);
     expect(chat() - before).toBe(1);
-    const rows = await query<{ batch: boolean; error: string | null }>(
+    const rows = await queryFile<{ batch: boolean; error: string | null }>(
       out,
       `select batch, error from llm_calls where stage = 'reader' and (error is not null or not batch) order by batch`,
     );
@@ -180,7 +175,7 @@ describe('Batch API runs', () => {
     expect(rows[0]).toMatchObject({ batch: false, error: null });
     expect(rows[1]!.batch).toBe(true);
     expect(rows[1]!.error).toMatch(/line failed \(HTTP 500\); sent singly/);
-    expect(await query(out, answersSql)).toEqual(await query(syncFile, answersSql));
+    expect(await queryFile(out, answersSql)).toEqual(await queryFile(syncFile, answersSql));
   });
 
   it('a run killed while polling resumes by polling the stored batch: nothing is uploaded or submitted again', async () => {
@@ -226,11 +221,15 @@ describe('Batch API runs', () => {
       [after[1]!.id, 'fake-judge'],
     ]);
     expect(uploadCount() - uploads).toBe(1); // the judge's file only
-    expect(await query(out, answersSql)).toEqual(await query(syncFile, answersSql));
-    const paid = await query<{ n: number }>(out, 'select count(*) n from llm_calls where not cached and error is null');
+    expect(await queryFile(out, answersSql)).toEqual(await queryFile(syncFile, answersSql));
+    const paid = await queryFile<{ n: number }>(
+      out,
+      'select count(*) n from llm_calls where not cached and error is null',
+    );
     expect(paid[0]!.n).toBe(
-      (await query<{ n: number }>(syncFile, 'select count(*) n from llm_calls where not cached and error is null'))[0]!
-        .n,
+      (
+        await queryFile<{ n: number }>(syncFile, 'select count(*) n from llm_calls where not cached and error is null')
+      )[0]!.n,
     );
   });
 });

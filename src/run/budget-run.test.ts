@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
-import { openResultStore } from '../store/index.ts';
 import { parseExperiment } from './load-config.ts';
 import { runExperiment } from './runner.ts';
 import { useTestData } from '../../test/data-path.ts';
+import { queryFile } from '../store/testing/query-file.ts';
 
 useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
@@ -64,15 +64,6 @@ qa: {}
 `;
 }
 
-async function query<T>(file: string, sql: string): Promise<T[]> {
-  const store = await openResultStore(file, { readOnly: true });
-  try {
-    return await store.query<T>(sql);
-  } finally {
-    await store.close();
-  }
-}
-
 /** Everything a run stores about its questions, without timings. */
 const TABLES = [
   'select question_id, method, answer, judge_verdicts, context_tokens, error from answers order by all',
@@ -92,7 +83,7 @@ describe('a budget', () => {
         progress: false,
         log: () => {},
       });
-      const [full] = await query<{ spent: number; n: number }>(whole, paidSql);
+      const [full] = await queryFile<{ spent: number; n: number }>(whole, paidSql);
       expect(full!.n).toBeGreaterThan(10);
 
       const out = join(dir, `${tag}-stopped.duckdb`);
@@ -108,10 +99,10 @@ describe('a budget', () => {
       expect(stopped.stopped).toMatch(/stopped by llm\.budgetUsd/);
       expect(logs.join('\n')).toMatch(/Rerun with a larger llm\.budgetUsd/);
       expect(stopped.written).toBeLessThan(8);
-      const [spent] = await query<{ spent: number; n: number }>(out, paidSql);
+      const [spent] = await queryFile<{ spent: number; n: number }>(out, paidSql);
       expect(spent!.spent).toBeLessThanOrEqual(budget);
       expect(spent!.n).toBeGreaterThan(0);
-      expect(await query(out, 'select status from runs')).toEqual([{ status: 'stopped' }]);
+      expect(await queryFile(out, 'select status from runs')).toEqual([{ status: 'stopped' }]);
       const sentStopped = server.requests.length - before;
 
       const resumed = await runExperiment(parseExperiment(experiment(cache, full!.spent * 10, batch), 's.yaml'), {
@@ -120,15 +111,15 @@ describe('a budget', () => {
         log: () => {},
       });
       expect(resumed.stopped).toBeUndefined();
-      expect(await query(out, 'select count(distinct question_id) AS n from retrievals')).toEqual([{ n: 8 }]);
-      expect(await query(out, 'select status from runs')).toEqual([{ status: 'done' }]);
-      for (const sql of TABLES.slice(0, 3)) expect(await query(out, sql)).toEqual(await query(whole, sql));
+      expect(await queryFile(out, 'select count(distinct question_id) AS n from retrievals')).toEqual([{ n: 8 }]);
+      expect(await queryFile(out, 'select status from runs')).toEqual([{ status: 'done' }]);
+      for (const sql of TABLES.slice(0, 3)) expect(await queryFile(out, sql)).toEqual(await queryFile(whole, sql));
       // The same calls at the same cost, each paid once. In batch mode, of two methods asking the identical request
       // (the same judge prompt) the one that asked first records it as paid and the other as a cache hit; a stop can
       // change which asked first, so there the comparison leaves out the `cached` flag.
       const calls = batch ? TABLES[3]!.replace(' cached,', '') : TABLES[3]!;
-      expect(await query(out, calls)).toEqual(await query(whole, calls));
-      const [after] = await query<{ spent: number; n: number }>(out, paidSql);
+      expect(await queryFile(out, calls)).toEqual(await queryFile(whole, calls));
+      const [after] = await queryFile<{ spent: number; n: number }>(out, paidSql);
       expect(after!.n).toBe(full!.n);
       expect(after!.spent).toBeCloseTo(full!.spent, 12);
       expect(sentStopped).toBeGreaterThan(0);

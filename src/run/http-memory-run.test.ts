@@ -17,10 +17,10 @@ import {
   startPythonServer,
 } from '../../baselines/http-memory/testing/reference-servers.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
-import { openResultStore } from '../store/index.ts';
 import { parseExperiment } from './load-config.ts';
 import { runExperiment } from './runner.ts';
 import { useTestData } from '../../test/data-path.ts';
+import { queryFile } from '../store/testing/query-file.ts';
 
 useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
@@ -67,15 +67,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function query<T>(file: string, sql: string): Promise<T[]> {
-  const store = await openResultStore(file, { readOnly: true });
-  try {
-    return await store.query<T>(sql);
-  } finally {
-    await store.close();
-  }
-}
-
 describe('http-memory through the runner', () => {
   it('answers a LoCoMo conversation and five LongMemEval questions through both reference servers; a rerun makes no request', async () => {
     const yaml = `
@@ -115,7 +106,7 @@ qa: {}
     expect(tsProxy.requests).toBeGreaterThan(0);
     for (const [name, set] of namespaces) expect([...set], `${name}: namespaces deleted after the run`).toEqual([]);
 
-    const rows = await query<{ method: string; n: number; errors: number; answers: number }>(
+    const rows = await queryFile<{ method: string; n: number; errors: number; answers: number }>(
       first,
       `select r.method, count(*) n, count(r.error) errors, count(a.answer) answers
          from retrievals r join answers a using (run_id, dataset, question_id, method) group by all order by all`,
@@ -125,17 +116,17 @@ qa: {}
       { method: 'typescript-bm25', n: 9, errors: 0, answers: 9 },
     ]);
     // The servers cite unit ids: retrieval metrics exist, and the retrieved units are real ones, ranked.
-    const metrics = await query<{ method: string; n: number }>(
+    const metrics = await queryFile<{ method: string; n: number }>(
       first,
       `select method, count(*) n from scores where level <> 'qa' group by all order by all`,
     );
     expect(metrics.map((m) => m.method)).toEqual(['python-bm25', 'typescript-bm25']);
-    const stages = await query<{ model: string; stage: string }>(
+    const stages = await queryFile<{ model: string; stage: string }>(
       first,
       `select distinct model, stage from llm_calls where model = 'http-memory' order by all`,
     );
     expect(stages.map((s) => s.stage)).toEqual(expect.arrayContaining(['ingest', 'search']));
-    const ctx = await query<{ context: string }>(
+    const ctx = await queryFile<{ context: string }>(
       first,
       `select context from retrievals where method = 'python-bm25' and dataset = 'locomo' limit 1`,
     );
@@ -147,9 +138,9 @@ qa: {}
     expect(s2.written).toBe(9);
     expect([pyProxy.requests, tsProxy.requests, llm.requests.length]).toEqual(before);
     const answers = `select dataset, question_id, method, answer from answers order by all`;
-    expect(await query(second, answers)).toEqual(await query(first, answers));
+    expect(await queryFile(second, answers)).toEqual(await queryFile(first, answers));
     const contexts = `select dataset, question_id, method, context from retrievals order by all`;
-    expect(await query(second, contexts)).toEqual(await query(first, contexts));
+    expect(await queryFile(second, contexts)).toEqual(await queryFile(first, contexts));
 
     // The key went to the Python server (the proxy forwarded it) and into no file.
     const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })

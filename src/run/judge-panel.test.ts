@@ -15,12 +15,12 @@ import {
   type ChatRequestBody,
   type FakeOpenAiServer,
 } from '../llm/testing/fake-openai-server.ts';
-import { openResultStore } from '../store/index.ts';
 import { runReport } from '../report/report.ts';
 import { rejudgeFile } from '../tools/rejudge/rejudge.ts';
 import { parseExperiment } from './load-config.ts';
 import { runExperiment } from './runner.ts';
 import { TEST_DATA_DIR } from '../../test/data-path.ts';
+import { queryFile } from '../store/testing/query-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-panel-'));
 const READER_ANSWER = 'I think it was in Paris.';
@@ -106,15 +106,6 @@ qa:
   probes: { perType: 2, seed: 7 }
 `;
 
-async function query<T>(file: string, sql: string): Promise<T[]> {
-  const store = await openResultStore(file, { readOnly: true });
-  try {
-    return await store.query<T>(sql);
-  } finally {
-    await store.close();
-  }
-}
-
 const chats = () =>
   server.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as ChatRequestBody);
 
@@ -125,7 +116,7 @@ describe('judge panel', () => {
     const exp = parseExperiment(yaml(join(dir, 'cache')), 'panel.yaml');
     const summary = await runExperiment(exp, { out: file, progress: false, log: () => {} });
     expect(summary.errors).toBe(0);
-    const byJudge = await query<{ judge: string; n: number; correct: number }>(
+    const byJudge = await queryFile<{ judge: string; n: number; correct: number }>(
       file,
       `select judge, count(*)::INT n, sum(correct[1]::INT)::INT correct from answer_verdicts where probe = '' and gold = 'errata' group by judge order by judge`,
     );
@@ -139,14 +130,14 @@ describe('judge panel', () => {
 
     // Hand count over 16 answers: both correct 4, A only 4, B only 2, neither 6. p_o = 10/16; p_A = 8/16, p_B = 6/16;
     // p_e = 0.5·0.375 + 0.5·0.625 = 0.5; κ = (0.625 − 0.5) / 0.5 = 0.25.
-    const [all] = await query<{ n: number; agreement: number; kappa: number }>(
+    const [all] = await queryFile<{ n: number; agreement: number; kappa: number }>(
       file,
       `select n, agreement, kappa from judge_agreement where dataset = 'locomo' and judge_a = 'a' and judge_b = 'b' and adapt_type = 'all'`,
     );
     expect(all?.n).toBe(16);
     expect(all?.agreement).toBeCloseTo(10 / 16, 12);
     expect(all?.kappa).toBeCloseTo(0.25, 12);
-    const columns = await query<{ column_name: string }>(
+    const columns = await queryFile<{ column_name: string }>(
       file,
       `select column_name from information_schema.columns where table_name = 'judge_agreement' order by ordinal_position`,
     );
@@ -162,7 +153,7 @@ describe('judge panel', () => {
   });
 
   it('scores both gold versions: the accuracy rows follow the errata, the changed questions were judged against the corrected answers', async () => {
-    const versions = await query<{ question_id: string; version: string; answer: string }>(
+    const versions = await queryFile<{ question_id: string; version: string; answer: string }>(
       file,
       `select question_id, version, answer from gold_versions order by all`,
     );
@@ -178,17 +169,17 @@ describe('judge panel', () => {
     expect(prompts.some((p) => p.includes('Gold answer: The Saturday before 25 May 2023'))).toBe(true);
     expect(prompts.some((p) => p.includes('Gold answer: The sunday before 25 May 2023'))).toBe(true);
     // every answer has both versions from both judges
-    const [n] = await query<{ n: number }>(file, `select count(*)::INT n from answer_verdicts where probe = ''`);
+    const [n] = await queryFile<{ n: number }>(file, `select count(*)::INT n from answer_verdicts where probe = ''`);
     expect(n?.n).toBe(16 * 2 * 2);
   });
 
   it("judges the leniency probes with every judge; the report shows each judge's acceptance rate", async () => {
-    const probes = await query<{ probe: string; n: number }>(
+    const probes = await queryFile<{ probe: string; n: number }>(
       file,
       `select probe, count(*)::INT n from probe_answers group by probe order by probe`,
     );
     expect(probes.length).toBeGreaterThan(0);
-    const rates = await query<{ judge: string; accepted: number; n: number }>(
+    const rates = await queryFile<{ judge: string; accepted: number; n: number }>(
       file,
       `select judge, sum(correct[1]::INT)::INT accepted, count(*)::INT n from answer_verdicts where probe <> '' group by judge order by judge`,
     );
@@ -219,7 +210,7 @@ describe('judge panel', () => {
     ).toBe(true);
     // One verdict per answer and probe; both methods gave the same answer, so identical prompts went out once and the
     // repeats came from the cache: every verdict has its call row, the uncached ones are the HTTP requests.
-    const calls = await query<{ n: number; paid: number }>(
+    const calls = await queryFile<{ n: number; paid: number }>(
       file,
       `select count(*)::INT n, sum((not cached)::INT)::INT paid from llm_calls where stage = 'judge:c'`,
     );
@@ -227,7 +218,7 @@ describe('judge panel', () => {
     const again = await rejudgeFile(file, { judges: ['c:judge-c:strict'], log: () => {} });
     expect(again.judged).toBe(0);
     expect(chats().length).toBe(before + added.length);
-    const [fleiss] = await query<{ n: number; kappa: number | null }>(
+    const [fleiss] = await queryFile<{ n: number; kappa: number | null }>(
       file,
       `select n, kappa from judge_agreement where judge_a = 'all' and judge_b = 'all' and adapt_type = 'all'`,
     );

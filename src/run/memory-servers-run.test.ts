@@ -12,11 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_ENV, type Subject, SYSTEMS, TEST_KEY } from '../../baselines/memory-server/testing/systems.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 import { runReport } from '../report/report.ts';
-import { openResultStore } from '../store/index.ts';
 import { parseExperiment } from './load-config.ts';
 import { REPO_ROOT } from './provenance.ts';
 import { runExperiment } from './runner.ts';
 import { useTestData } from '../../test/data-path.ts';
+import { queryFile } from '../store/testing/query-file.ts';
 
 useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
@@ -69,15 +69,6 @@ qa: {}
 
 const DATASETS = `  - name: longmemeval-oracle\n    sample: { perType: 1 }\n  - name: locomo\n    limit: 4`;
 
-async function query<T>(file: string, sql: string): Promise<T[]> {
-  const store = await openResultStore(file, { readOnly: true });
-  try {
-    return await store.query<T>(sql);
-  } finally {
-    await store.close();
-  }
-}
-
 const requestsNow = () => [...subjects.values()].reduce((n, s) => n + s.server.requests.length, 0);
 
 describe('memory servers through the runner', () => {
@@ -97,7 +88,7 @@ describe('memory servers through the runner', () => {
         name,
       ).toBe(true);
     }
-    const rows = await query<{ method: string; n: number; errors: number; answers: number }>(
+    const rows = await queryFile<{ method: string; n: number; errors: number; answers: number }>(
       first,
       `select r.method, count(*) n, count(r.error) errors, count(a.answer) answers
          from retrievals r join answers a using (run_id, dataset, question_id, method) group by all order by all`,
@@ -108,17 +99,17 @@ describe('memory servers through the runner', () => {
       ),
     );
     // Zep returns source episodes → retrieval metrics; Mem0 does not → none (NULL, "n/a"), never 0.
-    const retrieval = await query<{ method: string; n: number }>(
+    const retrieval = await queryFile<{ method: string; n: number }>(
       first,
       `select method, count(*) n from scores where level <> 'qa' group by all order by all`,
     );
     expect(retrieval.map((r) => r.method)).toEqual(['zep-graphiti', 'zep-v3', 'zep-v4']);
-    const outputs = await query<{ method: string; output: string }>(
+    const outputs = await queryFile<{ method: string; output: string }>(
       first,
       `select method, output from methods order by all`,
     );
     expect(outputs.filter((o) => o.output === 'text').map((o) => o.method)).toEqual(['mem0-oss', 'mem0-platform']);
-    const stages = await query<{ model: string; stage: string }>(
+    const stages = await queryFile<{ model: string; stage: string }>(
       first,
       `select distinct model, stage from llm_calls where stage in ('ingest', 'search') order by all`,
     );
@@ -130,7 +121,7 @@ describe('memory servers through the runner', () => {
     expect(report.text).toContain('mem0-oss: n/a — the system returns no source ids');
     expect(report.text).toContain('mem0-platform: n/a — the system returns no source ids');
     expect(report.text).not.toContain('zep-v3: n/a');
-    const ctx = await query<{ context: string }>(
+    const ctx = await queryFile<{ context: string }>(
       first,
       `select context from retrievals where method = 'mem0-oss' and dataset = 'locomo' limit 1`,
     );
@@ -144,7 +135,7 @@ describe('memory servers through the runner', () => {
     expect(requestsNow()).toBe(before);
     expect(llm.requests.length).toBe(llmBefore);
     const answers = `select dataset, question_id, method, answer from answers order by all`;
-    expect(await query(second, answers)).toEqual(await query(first, answers));
+    expect(await queryFile(second, answers)).toEqual(await queryFile(first, answers));
   });
 
   it('a SIGKILL during ingestion resumes without adding any message twice', async () => {
@@ -209,7 +200,7 @@ qa: {}
       /^EndpointError: zep:graphiti at http:\/\/127\.0\.0\.1:9: unreachable .*compose\/graphiti\.yaml/,
     );
     expect(String(err)).not.toContain('\n');
-    expect(await query(out, 'select * from retrievals')).toEqual([]);
+    expect(await queryFile(out, 'select * from retrievals')).toEqual([]);
   });
 
   it('sends the key to the servers but stores it in no file', () => {

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 import { runReport } from '../report/report.ts';
-import { openResultStore } from '../store/index.ts';
 import { parseExperiment } from './load-config.ts';
 import { runExperiment } from './runner.ts';
 import { useTestData } from '../../test/data-path.ts';
+import { queryFile } from '../store/testing/query-file.ts';
 
 useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
@@ -56,15 +56,6 @@ llm:
 qa: { ks: [3, 1, 2] }
 `;
 
-async function query<T>(file: string, sql: string): Promise<T[]> {
-  const store = await openResultStore(file, { readOnly: true });
-  try {
-    return await store.query<T>(sql);
-  } finally {
-    await store.close();
-  }
-}
-
 describe('qa.ks', () => {
   it('retrieves once at the largest cutoff and reads at each; the report shows accuracy by cutoff and cost per correct answer', async () => {
     const out = join(dir, 'r.duckdb');
@@ -74,16 +65,16 @@ describe('qa.ks', () => {
       log: () => {},
     });
     expect(summary.errors).toBe(0);
-    expect(await query(out, `select method, k from methods order by method`)).toEqual([
+    expect(await queryFile(out, `select method, k from methods order by method`)).toEqual([
       { method: 'bm25', k: 3 },
       { method: 'full', k: 3 },
     ]);
-    expect(await query(out, `select distinct len(unit_ids) AS n from retrievals where method = 'bm25'`)).toEqual([
+    expect(await queryFile(out, `select distinct len(unit_ids) AS n from retrievals where method = 'bm25'`)).toEqual([
       { n: 3 },
     ]);
     // Units methods only; one row per question and cutoff, answered in Chinese by the scripted reader.
     expect(
-      await query(
+      await queryFile(
         out,
         `select method, cutoff, count(*)::INTEGER AS n, any_value(answer) AS a from cutoff_answers group by all order by all`,
       ),
@@ -93,7 +84,7 @@ describe('qa.ks', () => {
       { method: 'bm25', cutoff: 3, n: 3, a: '答案是 Paris。' },
     ]);
     expect(
-      await query(
+      await queryFile(
         out,
         `select k, mean from scores_by_type where method = 'bm25' and level = 'qa' and metric = 'accuracy' and adapt_type = 'all' and native_type = 'all' order by k nulls first`,
       ),
@@ -103,7 +94,7 @@ describe('qa.ks', () => {
       { k: 2, mean: 1 },
       { k: 3, mean: 1 },
     ]);
-    expect(await query(out, `select distinct stage from llm_calls where method = 'bm25' order by stage`)).toEqual(
+    expect(await queryFile(out, `select distinct stage from llm_calls where method = 'bm25' order by stage`)).toEqual(
       ['judge', 'judge:k1', 'judge:k2', 'judge:k3', 'reader', 'reader:k1', 'reader:k2', 'reader:k3'].map((stage) => ({
         stage,
       })),
@@ -113,7 +104,7 @@ describe('qa.ks', () => {
     expect(report.text).toMatch(/│ longmemeval-s │ bm25\s*│ 3\s*│ 0\.000 │ 1\.000 │ 1\.000 │/);
     expect(report.text).toMatch(/Cost per correct answer/);
     // bm25's own cost: its reader calls (judge and cutoff reads left out), over 3 correct answers.
-    const [own] = await query<{ cost: number }>(
+    const [own] = await queryFile<{ cost: number }>(
       out,
       `select sum(cost_usd) AS cost from llm_calls where method = 'bm25' and stage = 'reader'`,
     );

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
-import { openResultStore } from '../store/index.ts';
 import { parseExperiment } from './load-config.ts';
 import { REPO_ROOT } from './provenance.ts';
 import { runExperiment } from './runner.ts';
 import { useTestData } from '../../test/data-path.ts';
+import { queryFile } from '../store/testing/query-file.ts';
 
 useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
@@ -66,15 +66,6 @@ qa: {}
 
 const SAMPLE = `  - name: longmemeval-oracle\n    sample: { perType: 1 }\n  - name: locomo\n    sample: { perType: 1 }`;
 
-async function query<T>(file: string, sql: string): Promise<T[]> {
-  const store = await openResultStore(file, { readOnly: true });
-  try {
-    return await store.query<T>(sql);
-  } finally {
-    await store.close();
-  }
-}
-
 function filesUnder(root: string): string[] {
   return readdirSync(root, { recursive: true, encoding: 'utf8' })
     .map((f) => join(root, f))
@@ -95,7 +86,7 @@ describe('QA runs', () => {
     // 6 LongMemEval + 4 LoCoMo questions × 2 methods, a reader call each; judge calls except LoCoMo category 5.
     expect(paid).toBeGreaterThanOrEqual(20);
 
-    const acc = await query<{ dataset: string; method: string; n: number; mean: number }>(
+    const acc = await queryFile<{ dataset: string; method: string; n: number; mean: number }>(
       first,
       `select dataset, method, n, mean from scores_by_type
         where level = 'qa' and metric = 'accuracy' and k is null and adapt_type = 'all' and native_type = 'all' order by all`,
@@ -108,11 +99,14 @@ describe('QA runs', () => {
       'longmemeval-oracle/full',
     ]);
     for (const r of acc) expect(r.mean).toBe(1);
-    const f1 = await query<{ n: number }>(first, `select count(*) n from scores where level = 'qa' and metric = 'f1'`);
+    const f1 = await queryFile<{ n: number }>(
+      first,
+      `select count(*) n from scores where level = 'qa' and metric = 'f1'`,
+    );
     expect(f1[0]?.n).toBe(8); // LoCoMo: 4 questions × 2 methods
     // One row per call a method made; identical prompts (e.g. both methods giving a one-session haystack whole)
     // are sent once and the repeats are served from the cache, so uncached rows = HTTP requests.
-    const calls = await query<{ n: number; total_cost: number; paid: number }>(
+    const calls = await queryFile<{ n: number; total_cost: number; paid: number }>(
       first,
       `select count(*) n, sum(cost_usd) total_cost, sum((not cached)::int) paid from llm_calls`,
     );
@@ -124,8 +118,8 @@ describe('QA runs', () => {
     const s2 = await runExperiment(exp, { out: second, progress: false, log: (l) => logs.push(l) });
     expect(s2.written).toBe(s1.written);
     expect(server.count('/v1/chat/completions')).toBe(paid); // zero new calls: the cache, not the resume
-    expect(await query(second, answersSql)).toEqual(await query(first, answersSql));
-    const cached = await query<{ n: number; hits: number }>(
+    expect(await queryFile(second, answersSql)).toEqual(await queryFile(first, answersSql));
+    const cached = await queryFile<{ n: number; hits: number }>(
       second,
       `select count(*) n, sum(cached::int) hits from llm_calls`,
     );
@@ -175,7 +169,7 @@ describe('QA runs', () => {
     const inFlightAtKill = paidBeforeKill - savedBeforeKill;
     expect(paidTotal).toBe(paidClean + inFlightAtKill);
     expect(inFlightAtKill).toBeLessThanOrEqual(4); // llm.concurrency
-    const rows = await query<{ a: number; d: number }>(
+    const rows = await queryFile<{ a: number; d: number }>(
       out,
       `select count(*) a, count(distinct (question_id, method)) d from answers`,
     );
