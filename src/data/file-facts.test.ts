@@ -50,7 +50,10 @@ describe('file facts (hash and catalog memo)', () => {
     source = { kind: 'folder', path: folder, format: 'longmemeval', name: 'lme-test' } as DatasetSource;
   });
   afterEach(() => {
-    process.env.ADAPTMR_CACHE_DIR = savedCache;
+    // Deleting, not assigning: assigning undefined to process.env stores the string "undefined", a relative cache
+    // folder later test files in the same worker would write into.
+    if (savedCache === undefined) delete process.env.ADAPTMR_CACHE_DIR;
+    else process.env.ADAPTMR_CACHE_DIR = savedCache;
     chmodSync(root, 0o755);
     rmSync(root, { recursive: true, force: true });
   });

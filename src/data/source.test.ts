@@ -18,7 +18,8 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 describe('resolveDataDir', () => {
   const saved = process.env.ADAPTMR_DATA_DIR;
   afterEach(() => {
-    process.env.ADAPTMR_DATA_DIR = saved;
+    if (saved === undefined) delete process.env.ADAPTMR_DATA_DIR;
+    else process.env.ADAPTMR_DATA_DIR = saved;
   });
   it('prefers --data-dir, then ADAPTMR_DATA_DIR, then config dataDir, then ./datasets with ../shared/datasets', () => {
     process.env.ADAPTMR_DATA_DIR = '/env/dir';
