@@ -56,6 +56,7 @@ import { QuestionPasses } from './session/passes.ts';
 import { Resources } from './session/resources.ts';
 import { ResultsTarget, type Resume } from './session/results-target.ts';
 import { readProvenance, runStart } from './session/run-record.ts';
+import { checkBudgetPrices } from './unpriced.ts';
 import { ComputeWorkers } from './session/workers.ts';
 import { SpendControls } from './spend-controls.ts';
 
@@ -65,6 +66,8 @@ export interface RunOptions {
   dataDir?: string | undefined;
   /** Run on dataset files that differ from the lock file (recorded in the run's provenance, marked in reports). */
   allowUnlocked?: boolean | undefined;
+  /** Run under a budget although some model has no price (its calls count as $0; unpriced.ts). */
+  allowUnpriced?: boolean | undefined;
   concurrency?: number | undefined;
   /**
    * Worker threads computing questions (parallel/eligible.ts): 0 = all in this process; default one per core when
@@ -204,6 +207,7 @@ export class RunSession {
       );
     }
     const panel = runPanel(config, exp.path);
+    checkBudgetPrices(config, panel, opts.allowUnpriced, exp.path);
     const real =
       config.llm && !opts.llm ? (await import('../llm/provider.ts')).createLlmProvider(config.llm) : undefined;
     return { llm: opts.llm ?? real, real, panel };
