@@ -17,7 +17,7 @@ import {
   LME_JUDGE_TEMPERATURE,
   LME_JUDGE_TEMPORAL,
 } from './prompts/longmemeval-judge.ts';
-import { parseYesNoVerdict } from './verdict.ts';
+import { readYesNoVerdict } from './verdict.ts';
 import { allInOrder } from './concurrent.ts';
 
 export interface LongMemEvalJudgeInput {
@@ -117,7 +117,7 @@ export async function judgeWithLongMemEvalPrompt(
       temperature: LME_JUDGE_TEMPERATURE,
       maxTokens: LME_JUDGE_MAX_TOKENS,
     },
-    (r) => parseYesNoVerdict(r.text.trim()),
+    (r) => readYesNoVerdict(r.text.trim()),
     options,
   );
 }

@@ -20,7 +20,7 @@ import {
   type JudgeOptions,
   type JudgeResult,
 } from './judge-longmemeval.ts';
-import { isLocomoCorrect, parseLocomoLabel } from './verdict.ts';
+import { readLocomoVerdict } from './verdict.ts';
 
 export type QaProtocol = 'longmemeval' | 'locomo';
 
@@ -99,7 +99,7 @@ export async function judgeAnswer(
           temperature: STRICT_JUDGE_TEMPERATURE,
           jsonSchema: { name: 'strict_verdict', schema: { ...LOCOMO_JUDGE_SCHEMA } },
         },
-        (r) => isLocomoCorrect(parseLocomoLabel(r.text, r.json)),
+        (r) => readLocomoVerdict(r.text, r.json),
         options,
       );
   }

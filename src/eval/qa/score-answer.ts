@@ -27,7 +27,7 @@ import { scoreChoice } from './memdaily.ts';
 import { formatPositional } from './prompts/format.ts';
 import { LME_JUDGE_DEFAULT, LME_JUDGE_MAX_TOKENS, LME_JUDGE_TEMPERATURE } from './prompts/longmemeval-judge.ts';
 import { judgeAnswer, officialJudgePrompt } from './panel.ts';
-import { parseYesNoVerdict } from './verdict.ts';
+import { readYesNoVerdict } from './verdict.ts';
 
 /** The answer protocols: one per dataset format (src/data/source.ts `DatasetFormat`). */
 export type AnswerProtocol = 'longmemeval' | 'locomo' | 'beam' | 'memdaily' | 'locomo-plus';
@@ -119,7 +119,7 @@ export async function scoreAnswer(
             temperature: LME_JUDGE_TEMPERATURE,
             maxTokens: LME_JUDGE_MAX_TOKENS,
           },
-          (r) => parseYesNoVerdict(r.text.trim()),
+          (r) => readYesNoVerdict(r.text.trim()),
           judgeOptions,
         ),
       };
