@@ -128,7 +128,7 @@ export const PlanConfigSchema = z
     /**
      * Holm families of the experiment's claims (defaults per experiment, docs/statistics.md):
      *   primary    adaptmr-vs-baselines, beyond-benchmarks: the methods whose claims (vs unified, vs the strongest
-     *              baseline) form the primary family; default every `adaptmr` method that is not an upper bound.
+     *              baseline) form the primary family; default every `adaptmr` method without gold-type routing.
      *              Every other comparison is exploratory (its own family).
      *   ablations  ablations: `sweep` (default) = one family of all ablations of a dataset × metric × type, across the
      *              sweep's variation runs; `run` = one per run (each ablation alone: no correction).

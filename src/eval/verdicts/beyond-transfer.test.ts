@@ -158,7 +158,7 @@ describe('beyond-benchmarks verdicts', () => {
   });
   const rows = computeVerdicts(input);
 
-  it("makes experiment 3's claims with the primary family: every AdaptMR variant (not the upper bound) vs unified and vs the strongest", () => {
+  it("makes experiment 3's claims with the primary family: every AdaptMR variant (not gold-type routing) vs unified and vs the strongest", () => {
     expect(new Set(rows.map((r) => r.experiment))).toEqual(new Set(['beyond-benchmarks']));
     const vsUnified = rows.filter(
       (r) => r.claim === 'adaptmr-vs-unified' && r.dataset === 'd' && r.adaptType === 'all',

@@ -1,11 +1,11 @@
 /**
  * Experiment 3's claims (also the beyond-benchmarks run's, on BEAM, MemDaily and LoCoMo-Plus), per dataset, AdaptMR
- * variant (an `adaptmr` method that is not an upper bound) and type (the five; a type outside them enters `all` only):
+ * variant (an `adaptmr` method without gold-type routing) and type (the five; a type outside them enters `all` only):
  *   adaptmr-vs-unified     the comparisons row vs the run's reference; plan targets +5 points overall, +15 on the weak
  *                          types (temporal, update), > 0 elsewhere;
  *   adaptmr-vs-strongest   vs the strongest baseline — named in the file (`plan.strongest`; all questions), or the
  *                          baseline with the best headline mean on the selection half (compared on the report half);
- *                          a stand-in that returned nothing, an upper bound and a non-ranking method are never it;
+ *                          a stand-in that returned nothing, gold-type routing and a non-ranking method are never it;
  *   adaptmr-over-bm25 / adaptmr-over-hybrid   each variant whose first stage is bm25 / hybrid against that first
  *                          stage alone (the `bm25` method; `strategy` unified over hybrid), so the gain of routing is
  *                          measured over the same first-stage retriever.
@@ -32,7 +32,7 @@ export const WEAK_TYPES = ['temporal', 'update'];
 const OVERALL_TARGET = 0.05;
 const WEAK_TARGET = 0.15;
 
-/** The `adaptmr` methods of a run that are not upper bounds (oracle router). */
+/** The `adaptmr` methods of a run without gold-type routing (oracle router). */
 export function adaptmrVariants(ctx: ClaimContext, run: PlanRunInput): PlanRunInput['methods'] {
   return run.methods.filter((m) => m.method === 'adaptmr' && !ctx.facts(run.runId, m.id)?.upperBound);
 }

@@ -5,7 +5,7 @@
  *   premise-single-strategy  overall: "no single strategy matches the routed oracle" — reached only when the oracle
  *                            beats every strategy (intersection-union: p = the largest of their p-values, every CI
  *                            above 0); not met as soon as one strategy scores at least as much as the oracle on the
- *                            report half. Its reason names the per-question ceiling, the true upper bound.
+ *                            report half. Its reason names the per-question ceiling, the upper bound of any routing.
  * One Holm family per dataset × type (the overall family also holds the premise). Per-type claims on the five types
  * only: a type outside them (LoCoMo-Plus's `cognitive`) is routed like the others and enters the overall claims.
  */
@@ -139,7 +139,7 @@ export function oracleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: s
       // The p that carries the row can belong to another strategy than the closest one (intersection-union): say whose.
       const pCarrier = singles.find((s) => s.vs.result.pValue === pMax)!;
       const allAbove = singles.every((s) => s.vs.result.ciLow > 0);
-      const ceiling = `per-question ceiling (best strategy per question, the true upper bound) ${ci(r.ceiling)}; oracle ${ci(r.oracle)}`;
+      const ceiling = `per-question ceiling (best strategy per question, the upper bound of any routing) ${ci(r.ceiling)}; oracle ${ci(r.oracle)}`;
       out.push({
         row: {
           ...base,

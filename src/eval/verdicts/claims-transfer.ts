@@ -5,7 +5,7 @@
  * same first stage without routing (the run's reference when the first stage is embedding, else the bm25 / hybrid
  * base, as adaptmr-over-*), over all of D's scored questions at D's headline; target > 0 ("a router fitted elsewhere
  * still helps"). A cell whose whole CI is below 0 with p_holm < 0.05 says so in its reason (routing hurts there).
- * Diagonal cells (in distribution, held out), routers fitted on nothing and upper bounds claim nothing: the section
+ * Diagonal cells (in distribution, held out), routers fitted on nothing and gold-type routing claim nothing: the section
  * shows them for scale.
  * Family (`plan.families.transfer`): `test-dataset` (default) = the off-diagonal cells of one test dataset, which share
  * its questions, its headline and its base; `all` = every off-diagonal cell of the run (docs/statistics.md says why

@@ -7,7 +7,7 @@
  *   - the best single fixed strategy: the one with the best mean over the whole selection half (ties reported);
  *   - on the report half: the oracle (each question served by its type's choice) against the reference (unified)
  *     and against the best single strategy; and the per-question ceiling — every question served by whichever
- *     strategy scores best on it — the true upper bound of any routing over these strategies (the oracle is not one:
+ *     strategy scores best on it — the ceiling: the upper bound of any routing over these strategies (the oracle is not one:
  *     a type's choice made on the other half can lose to a fixed strategy);
  *   - the premise "no single strategy is best for every type": the oracle against every single strategy on the
  *     report half (an intersection-union test: it holds only if the oracle beats each one).

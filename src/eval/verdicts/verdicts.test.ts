@@ -1,5 +1,5 @@
 // The verdict logic on hand-made data, each case one the old reports got wrong: a Holm family of one ablation (p_holm
-// = p), an "upper bound" a fixed strategy beats, a tie broken alphabetically, a ratio over a 0.1 ms base, a headline
+// = p), an oracle strategy a fixed strategy beats, a tie broken alphabetically, a ratio over a 0.1 ms base, a headline
 // at ceiling; and the MDE against Connor's formula and a design effect worked out by hand.
 import { describe, expect, it } from 'vitest';
 import { PlanConfigSchema, type PlanConfig } from '../../core/stats-config.ts';
@@ -346,7 +346,7 @@ describe('experiment 2', () => {
     expect(best.verdict).toBe('not met');
     const premise = find(rows, 'premise-single-strategy');
     expect(premise.verdict).toBe('not met');
-    expect(premise.reason).toMatch(/per-question ceiling \(best strategy per question, the true upper bound\) 100\.0%/);
+    expect(premise.reason).toMatch(/per-question ceiling \(best strategy per question, the upper bound of any routing\) 100\.0%/);
     // Intersection-union: the row's p is the largest over the strategies, and the reason names whose it is.
     expect(premise.reason).toMatch(
       /closest strategy-temporal; p is the largest of their p-values \(strategy-[a-z-]+'s\)/,

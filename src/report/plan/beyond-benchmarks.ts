@@ -169,7 +169,7 @@ export async function beyondBenchmarksSection(
     text.push(
       [
         `Oracle strategy (plan experiment 2: per type the best of ${run.methods.filter((m) => m.method === 'strategy').length} strategies chosen on a ${split} selection split, seed ${run.seed}, tie rule: the type's own strategy, else the first by id; reported on the other questions) vs ${run.reference}, ` +
-          `the best single strategy on the selection half (${analyses.map((a) => `${a.dataset}: ${a.bestSingle.id}`).join('; ')}) and the per-question ceiling (the true upper bound)`,
+          `the best single strategy on the selection half (${analyses.map((a) => `${a.dataset}: ${a.bestSingle.id}`).join('; ')}) and the per-question ceiling (the upper bound of any routing over the strategies)`,
         oracleTable(analyses, run.reference).toString(),
       ].join('\n'),
     );
