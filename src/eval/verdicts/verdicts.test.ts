@@ -346,7 +346,9 @@ describe('experiment 2', () => {
     expect(best.verdict).toBe('not met');
     const premise = find(rows, 'premise-single-strategy');
     expect(premise.verdict).toBe('not met');
-    expect(premise.reason).toMatch(/per-question ceiling \(best strategy per question, the upper bound of any routing\) 100\.0%/);
+    expect(premise.reason).toMatch(
+      /per-question ceiling \(best strategy per question, the upper bound of any routing\) 100\.0%/,
+    );
     // Intersection-union: the row's p is the largest over the strategies, and the reason names whose it is.
     expect(premise.reason).toMatch(
       /closest strategy-temporal; p is the largest of their p-values \(strategy-[a-z-]+'s\)/,

@@ -28,7 +28,8 @@ const list = (v: string[] | undefined): string[] | undefined =>
 
 export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
   command: 'analyze <kind> <file>',
-  describe: 'Analyses of a results file: best-strategy (oracle strategy (held-out), gold type) | abstention (no-memory P/R)',
+  describe:
+    'Analyses of a results file: best-strategy (oracle strategy (held-out), gold type) | abstention (no-memory P/R)',
   builder: (y) =>
     (y as unknown as Argv<AnalyzeArgs>)
       .positional('kind', { choices: ['best-strategy', 'abstention'] as const, demandOption: true })
