@@ -27,6 +27,7 @@ const row = (v: Partial<VerdictRow>): VerdictRow => ({
   mde: 0.2,
   verdict: 'reached',
   reason: 'vs unified-embedding; 问题 <b>',
+  flags: '',
   ...v,
 });
 

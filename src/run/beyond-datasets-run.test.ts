@@ -127,7 +127,8 @@ describe('BEAM, MemDaily and LoCoMo-Plus through the runner', () => {
       const claims = [
         'adaptmr-over-bm25',
         'adaptmr-over-hybrid',
-        'adaptmr-vs-strongest',
+        'adaptmr-vs-all-baselines',
+        'adaptmr-vs-baseline',
         'adaptmr-vs-unified',
         'oracle-vs-best-single',
         'oracle-vs-unified',

@@ -125,7 +125,7 @@ const EXPERIMENTS: Record<string, { title: string; claims: string }> = {
   'adaptmr-vs-baselines': {
     title: 'Experiment 3 — AdaptMR vs baselines',
     claims:
-      'each AdaptMR variant − unified embedding (plan: +5 points overall, +15 on temporal and update, > 0 elsewhere) and − the strongest baseline (> 0); a variant over its own first stage (BM25, hybrid). Primary Holm family: the variants.',
+      "each AdaptMR variant − unified embedding (plan: +5 points overall, +15 on temporal and update, > 0 elsewhere), − each baseline that ran (> 0; stand-ins and AdaptMR's own strategies are not baselines) and − all of them at once (intersection-union); a variant over its own first stage (BM25, hybrid). Primary Holm families per dataset: the overall claims, and all per-type claims together.",
   },
   ablations: {
     title: 'Experiment 4 — ablations',

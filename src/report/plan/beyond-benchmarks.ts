@@ -185,7 +185,7 @@ export async function beyondBenchmarksSection(
     await sectionVerdicts(
       store,
       run.experiment,
-      'Verdicts — experiment 3 (adaptmr-vs-unified, adaptmr-vs-strongest: primary family per dataset × type; adaptmr-over-bm25 / -over-hybrid: exploratory) and experiment 2 (oracle-vs-unified, oracle-vs-best-single, premise-single-strategy: one family per dataset × type); a type outside the five enters "all" only',
+      'Verdicts — experiment 3 (adaptmr-vs-unified, adaptmr-vs-baseline, adaptmr-vs-all-baselines: primary families per dataset, overall and per-type; adaptmr-over-bm25 / -over-hybrid: exploratory) and experiment 2 (oracle-vs-unified, oracle-vs-best-single, premise-single-strategy: per dataset, overall and per-type); a type outside the five enters "all" only',
     ),
   );
   const charts =
