@@ -1,6 +1,6 @@
 // Test runner config: tests live beside the code. Two tiers (test/tiers.ts, CONTRIBUTING.md): project `fast` — no full
 // dataset, browser or notebook (`npm run test:fast`) — and project `full`, the rest; `npm test` runs both. Tests read
-// the real datasets through the CLI's own search path (./datasets, then ../shared/datasets; ADAPTMR_DATA_DIR wins).
+// the real datasets through the CLI's own search path (ADAPTMR_DATA_DIR when set, else ./datasets).
 import { defineConfig } from 'vitest/config';
 import { delimiter, resolve } from 'node:path';
 import { DEFAULT_DATA_DIRS } from './src/data/source.ts';
