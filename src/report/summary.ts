@@ -15,6 +15,7 @@ import { refreshFileStats } from './refresh.ts';
 import { loadDegradedMarks, loadMethodMarks, markedMethod, type SeriesKey } from './series-label.ts';
 import { loadTypeMeans, type TypeMeanRow } from './type-means.ts';
 import { formatVerdict } from './verdict-table.ts';
+import { unlockedNote } from './unlocked-note.ts';
 
 /** The plan experiments' names in the plan's order, for the verdict lines' headings. */
 const EXPERIMENT_TITLES: Record<string, string> = {
@@ -101,7 +102,9 @@ export async function runSummary(file: string): Promise<string> {
   try {
     const runs = await loadPlanRuns(store);
     const verdicts = verdictLines(await readVerdicts(store), await loadMethodMarks(store));
+    const unlocked = await unlockedNote(store);
     const parts = [
+      ...(unlocked ? [unlocked] : []),
       ...(statsNote ? [statsNote] : []),
       ...(await headlineTables(store, runs)),
       ...(await oracleTables(store, runs)),
