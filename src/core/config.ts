@@ -94,7 +94,7 @@ export const GoldConfigSchema = z
     /**
      * BEAM knowledge updates: `current` (default) — only the message with the new value (`updated_info`) is retrieval
      * gold; `both` — the superseded one (`original_info`) too. Either way the superseded message is what `stale_above`
-     * asks about (src/data/supersession.ts, docs/datasets.md §4.7).
+     * asks about (src/data/supersession.ts, docs/datasets.md §4.6).
      */
     update: z.enum(['current', 'both']).optional(),
   })

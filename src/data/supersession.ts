@@ -1,7 +1,7 @@
 /**
  * Superseded evidence: the evidence of an older value a dataset marks as replaced, which the stale-evidence metric
  * (`stale_above`, src/eval/rank-metrics.ts) asks whether a method ranks above the current value. How it is decided,
- * per benchmark (docs/datasets.md §4.7):
+ * per benchmark (docs/datasets.md §4.6):
  *
  * - BEAM (mohammadtavakoli78/BEAM@b2a3ee8, `probing_questions.json`): knowledge-update questions name the old message
  *   (`source_chat_ids.original_info`) and the new one (`updated_info`); `original_info` ids (minus any also in
