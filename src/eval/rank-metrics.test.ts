@@ -75,7 +75,7 @@ describe('evaluateRetrieval: the new metrics per level', () => {
     expect(value(f, 'turn', 'mrr', 1)).toBe(1);
   });
   it('no stale_above rows without superseded gold; mrr and recall_frac still there', () => {
-    const plain: Gold = { ...gold, supersededSessionIds: undefined, supersededTurnIds: undefined };
+    const plain: Gold = { ...gold };
     delete plain.supersededSessionIds;
     delete plain.supersededTurnIds;
     const p = evaluateRetrieval({ ranked, indexed, granularity: 'turn', gold: plain, ks: [3], mode: 'evidence' });

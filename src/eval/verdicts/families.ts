@@ -9,7 +9,8 @@
  */
 import { holm } from '../stats/holm.ts';
 import type { ComparisonRow } from '../stats/results/index.ts';
-import type { Headline, TestedPairs, VerdictRow } from './inputs.ts';
+import { ceilingNote } from './ceiling.ts';
+import { mean, type Headline, type TestedPairs, type VerdictRow } from './inputs.ts';
 import { mdePaired, MDE_DEFAULTS } from './mde.ts';
 import { ALPHA, judge, type Claim, type Evidence, type Verdict } from './rule.ts';
 
@@ -155,7 +156,8 @@ export function finishVerdicts(pending: readonly PendingVerdict[]): VerdictRow[]
           ? p.judgeWith(evidence)
           : judge(evidence, p.claim ?? { direction: 'greater', target: 0 });
     }
-    const reason = [p.prefix, outcome.reason, p.suffix].filter((x) => x !== undefined && x !== '').join('; ');
+    const ceiling = p.tested && !p.fixed ? ceilingNote(mean(p.tested.a), mean(p.tested.b), mde) : undefined;
+    const reason = [p.prefix, outcome.reason, ceiling, p.suffix].filter((x) => x !== undefined && x !== '').join('; ');
     const pHolm = base.pHolm !== null && Number.isNaN(base.pHolm) ? null : base.pHolm;
     return { ...base, pHolm, mde, verdict: outcome.verdict, reason };
   });
