@@ -135,4 +135,3 @@ export function resolveDataset(ref: DatasetRef, dataDir: string): DatasetSource 
       `Run \`adaptmr data pull ${ref.name}\`, or point --data-dir / ADAPTMR_DATA_DIR at a folder that has it.`,
   );
 }
-
