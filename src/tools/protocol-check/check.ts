@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describeNetworkError, oneLine } from '../../core/errors.ts';
+import { readReplyAsRun } from './reply-check.ts';
 import { ProtocolSchema, type Verdict } from './openapi.ts';
 
 export interface CheckResult {
@@ -23,6 +24,8 @@ export interface ProtocolCheckOptions {
   /** How long to wait for `ready` after ingestion. */
   readyTimeoutMs?: number;
   schema?: ProtocolSchema;
+  /** The reply cap the run applies (llm.maxReplyBytes; default 4 MiB). */
+  maxReplyBytes?: number;
 }
 
 interface Reply {
@@ -78,12 +81,10 @@ export async function runProtocolCheck(url: string, opts: ProtocolCheckOptions =
     } catch (err) {
       throw new Failed(`${method} ${path}: ${networkProblem(err)}`);
     }
-    const text = await res.text();
-    try {
-      return { status: res.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
-    } catch {
-      throw new Failed(`${method} ${path}: HTTP ${res.status} with a body that is not JSON: ${oneLine(text, 120)}`);
-    }
+    // The run's own reading (reply-check.ts): the size cap while streaming, strict UTF-8, finite numbers.
+    const read = await readReplyAsRun(res, opts.maxReplyBytes);
+    if (!read.ok) throw new Failed(`${method} ${path}: HTTP ${res.status}: ${read.problem}`);
+    return { status: res.status, body: read.body };
   };
   /** The reply, checked: a documented status among `expect`, and a body that fits its schema. */
   const expectReply = async (

@@ -9,6 +9,7 @@ interface Args {
   url: string;
   'api-key-env'?: string;
   'ready-timeout': number;
+  'max-reply-bytes'?: number;
 }
 
 export const protocolCheckCommand: CommandModule<object, Args> = {
@@ -30,6 +31,10 @@ export const protocolCheckCommand: CommandModule<object, Args> = {
         type: 'number',
         default: 60,
         describe: 'seconds to wait for the namespace to be ready after ingestion',
+      })
+      .option('max-reply-bytes', {
+        type: 'number',
+        describe: 'the reply cap the run will apply (llm.maxReplyBytes; default 4 MiB)',
       }) as never,
   handler: async (argv) => {
     const url = HttpUrlSchema.safeParse(argv.url);
@@ -43,6 +48,7 @@ export const protocolCheckCommand: CommandModule<object, Args> = {
     const results = await runProtocolCheck(argv.url, {
       ...(apiKey ? { apiKey } : {}),
       readyTimeoutMs: argv['ready-timeout'] * 1000,
+      ...(argv['max-reply-bytes'] !== undefined ? { maxReplyBytes: argv['max-reply-bytes'] } : {}),
     });
     console.log(formatResults(argv.url, results));
     if (results.some((r) => !r.ok)) process.exitCode = 1;
