@@ -113,8 +113,16 @@ export function createHttpMemoryApi(o: HttpMemoryApiOptions): MemoryServerApi {
     },
     // Ingestion is idempotent per batch_id: resending a batch the server holds stores nothing.
     landedBatches: async () => new Map(),
-    async processed(name, _state, _receipts, _expected, c) {
-      return (await status(name, c)).ready ? { done: true } : { done: false };
+    async processed(name, _state, _receipts, expected, c) {
+      const s = await status(name, c);
+      if (!s.ready) return { done: false };
+      // Its own status contradicting its ingest replies: nothing would be searched, so say so (an error row).
+      if (expected > 0 && s.messages === 0)
+        return {
+          done: false,
+          failed: `the server acknowledged ${expected} message(s) but its status says the namespace holds 0`,
+        };
+      return { done: true };
     },
     count: async (name, _state, c) => (await status(name, c)).messages,
     async search(name, _state, query, k, c) {

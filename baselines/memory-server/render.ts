@@ -49,6 +49,16 @@ export function sourceUnits(hits: CachedSearch['hits'], index: MemoryIndex, k: n
   return out;
 }
 
+/** The unit ids the memories cite that the index does not hold (never ingested), each once. */
+export function unknownUnitIds(hits: CachedSearch['hits'], index: MemoryIndex): string[] {
+  return [...new Set(hits.flatMap((h) => h.unitIds).filter((id) => !index.unit(id)))];
+}
+
+/**
+ * The retrieval of a search. Cited unit ids the index does not hold are not ranked; they are counted in the notes
+ * (`unknownUnitIds`, summed into a run-level warning), and a search that cites only such ids is an error — nothing is
+ * left to rank, and an empty ranking would read as a recall of 0.
+ */
 export function renderSearch(
   result: CachedSearch,
   index: MemoryIndex,
@@ -56,10 +66,21 @@ export function renderSearch(
   api: Pick<MemoryServerApi, 'label' | 'output'>,
 ): Retrieval {
   const hits = result.hits.slice(0, k);
+  const units = api.output === 'units' ? sourceUnits(hits, index, k) : [];
+  const unknown = api.output === 'units' ? unknownUnitIds(hits, index) : [];
+  if (unknown.length > 0 && units.length === 0)
+    throw new Error(
+      `${api.label}: the search cited ${unknown.length} unit id(s) never ingested (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', …' : ''}) and no other: nothing left to rank`,
+    );
   return {
-    units: api.output === 'units' ? sourceUnits(hits, index, k) : [],
+    units,
     noMemory: false,
     context: renderMemories(hits),
-    notes: { system: api.label, memories: hits.length, withSourceIds: api.output === 'units' },
+    notes: {
+      system: api.label,
+      memories: hits.length,
+      withSourceIds: api.output === 'units',
+      ...(unknown.length > 0 ? { unknownUnitIds: unknown.length } : {}),
+    },
   };
 }

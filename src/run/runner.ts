@@ -58,6 +58,7 @@ import { ResultsTarget, type Resume } from './session/results-target.ts';
 import { readProvenance, runStart } from './session/run-record.ts';
 import { checkBudgetPrices } from './unpriced.ts';
 import { unreadableVerdictWarning } from './unreadable-verdicts.ts';
+import { unknownUnitWarnings } from './unknown-units.ts';
 import { ComputeWorkers } from './session/workers.ts';
 import { SpendControls } from './spend-controls.ts';
 
@@ -191,6 +192,7 @@ export class RunSession {
       const results = await this.storeResults(run, datasets, computed); // (every row in the file)
       await this.judgeAnswers(results, computed, llm); // 6. judging
       await this.warnUnreadableVerdicts(results);
+      for (const w of await unknownUnitWarnings(results, this.runId)) this.log(w);
       await this.endRun(results, run, computed); // (run marked done)
       await this.statistics(results, computed); // 7. statistics
       return await this.summary(results, computed, questionCount(datasets));
