@@ -187,22 +187,30 @@ export function userFacingMessage(err: unknown): string | undefined {
  */
 export function diskFullMessage(err: unknown): string | undefined {
   const message = err instanceof Error ? err.message : typeof err === 'string' ? err : '';
-  const code = err instanceof Error ? (err as SystemErrorLike).code : undefined;
-  if (code !== 'ENOSPC' && code !== 'EDQUOT' && !/No space left on device|Disk quota exceeded/u.test(message))
+  // A wrapped error (`writing the row spool <file>: ENOSPC …`) carries the system error as its cause.
+  const cause = err instanceof Error && err.cause instanceof Error ? (err.cause as SystemErrorLike) : undefined;
+  const code = err instanceof Error ? ((err as SystemErrorLike).code ?? cause?.code) : undefined;
+  if (code !== 'ENOSPC' && code !== 'EDQUOT' && !/No space left on device|Disk quota exceeded/iu.test(message))
     return undefined;
+  const pathOf = (e: SystemErrorLike | undefined): string | undefined =>
+    typeof e?.path === 'string' ? e.path : undefined;
   const file =
-    (err instanceof Error && typeof (err as SystemErrorLike).path === 'string'
-      ? String((err as SystemErrorLike).path)
-      : undefined) ?? /file "([^"]+)"/u.exec(message)?.[1];
+    pathOf(err instanceof Error ? (err as SystemErrorLike) : undefined) ??
+    pathOf(cause) ??
+    /file "([^"]+)"/u.exec(message)?.[1] ??
+    /row spool (\S+?):/u.exec(message)?.[1];
   const reason =
-    /Disk quota exceeded/u.test(message) || code === 'EDQUOT'
+    /Disk quota exceeded/iu.test(message) || code === 'EDQUOT'
       ? 'disk quota exceeded (EDQUOT)'
       : 'no space left on the device (ENOSPC)';
-  return `${file ?? 'writing a file'}: ${reason}; what was committed before is kept (a results file's questions, a previous page or chart) — free space and run the command again`;
+  return `${file ?? 'writing a file'}: ${reason}; what was committed before is kept (a results file's questions, a previous page or chart) — free space on that disk (or choose another --out) and run the same command again to go on from there`;
 }
 
 /** DuckDB's words for a file whose bytes changed under it (a block checksum that does not match). */
 const DAMAGED = /Corrupt database file|computed checksum \d+ does not match stored checksum/u;
+/** DuckDB's words for a file shorter than its own block index says (truncated): the file and the offset. */
+const TRUNCATED =
+  /Could not read enough bytes from file "([^"]+)"(?:: attempted to read \d+ bytes from location (\d+))?/u;
 
 /**
  * A damaged database file (a flipped bit on disk, a torn copy) as one line; `path` names it when the caller knows
@@ -210,6 +218,9 @@ const DAMAGED = /Corrupt database file|computed checksum \d+ does not match stor
  */
 export function damagedFileMessage(err: unknown, path?: string): string | undefined {
   const message = err instanceof Error ? err.message : '';
+  const cut = TRUNCATED.exec(message);
+  if (cut)
+    return `${path ?? cut[1]}: the file is cut short (it ends before byte ${cut[2] ?? '?'} its own index points to), as an interrupted copy or download or a full disk leaves it; restore it from a copy, or rerun the experiment into a new results file`;
   if (!DAMAGED.test(message)) return undefined;
   return `${path ?? 'a DuckDB file'}: the file is damaged (${oneLine(message.replace(/^(IO |Invalid Input |FATAL )?Error: /u, ''), 160)}); restore it from a copy, or rerun the experiment into a new file`;
 }

@@ -1,7 +1,8 @@
 /**
  * The per-type text table: rows dataset × method, columns the AdaptMR types then `all` (the official overall
  * average), each cell `mean% (n)`, or `mean% ± sd (n)` when the mean is over repeated judge runs. Showing n lets a reader judge a cell's sample size; a mean outside [0, 1] or not
- * finite is a bug upstream (every reported metric is a ratio), so it stops the report instead of being printed.
+ * finite (a NaN stored in a damaged file, a bug upstream: every reported metric is a ratio) is shown as `invalid` in
+ * its cell and named under the table, and the report goes on.
  * Gold-type (oracle) methods carry the mark of palette.ts.
  */
 import Table from 'cli-table3';
@@ -22,12 +23,13 @@ export function typeColumns(present: Iterable<string>): string[] {
 
 const pct = (x: number): string => (x * 100).toFixed(1);
 
+/** A mean no ratio can have (not finite, or outside [0, 1]). */
+const impossible = (row: TypeMeanRow): boolean => !Number.isFinite(row.mean) || row.mean < 0 || row.mean > 1;
+
 function cell(row: TypeMeanRow | undefined): string {
   if (!row) return '—';
   if (row.na) return 'n/a';
-  if (!Number.isFinite(row.mean) || row.mean < 0 || row.mean > 1) {
-    throw new Error(`impossible mean ${row.mean} for ${row.dataset} / ${row.series} / ${row.adaptType}`);
-  }
+  if (impossible(row)) return `invalid (${row.mean})`;
   const sd = row.sd !== undefined ? ` ± ${(row.sd * 100).toFixed(1)}` : '';
   const ci = row.ciLow !== undefined && row.ciHigh !== undefined ? ` [${pct(row.ciLow)}, ${pct(row.ciHigh)}]` : '';
   return `${pct(row.mean)}%${sd}${ci} (${row.n})`;
@@ -53,5 +55,13 @@ export function perTypeTable(rows: readonly TypeMeanRow[], title: string): strin
   const legend = rows.some((r) => r.ciLow !== undefined)
     ? 'mean [95% bootstrap CI] (n questions)'
     : 'mean (n questions)';
-  return `${title}  — cells: ${legend}\n${table.toString()}`;
+  const bad = rows.filter((r) => !r.na && impossible(r));
+  const note =
+    bad.length === 0
+      ? ''
+      : `\n${bad.length} cell(s) invalid — a mean no ratio can have, from a damaged results file or a bug; the other cells are unaffected: ${bad
+          .slice(0, 5)
+          .map((r) => `${r.dataset} / ${r.series} / ${r.adaptType}: ${r.mean}`)
+          .join('; ')}${bad.length > 5 ? '; …' : ''}`;
+  return `${title}  — cells: ${legend}\n${table.toString()}${note}`;
 }

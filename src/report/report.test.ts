@@ -162,10 +162,16 @@ describe('loadTypeMeans', () => {
 });
 
 describe('perTypeTable and recallByTypeSpec', () => {
-  it('refuses an impossible mean instead of printing it', () => {
-    const bad = [{ dataset: 'd', series: 'm', adaptType: 'all', n: 3, mean: 1.2 }];
-    expect(() => perTypeTable(bad, 't')).toThrow(/impossible mean 1.2 for d \/ m \/ all/);
-    expect(() => perTypeTable([{ ...bad[0]!, mean: Number.NaN }], 't')).toThrow(/impossible mean NaN/);
+  it('marks an impossible mean invalid in its cell, names it under the table, and prints the other cells', () => {
+    const good = { dataset: 'd', series: 'm', adaptType: 'temporal', n: 3, mean: 0.5 };
+    const bad = [good, { dataset: 'd', series: 'm', adaptType: 'all', n: 3, mean: 1.2 }];
+    const text = perTypeTable(bad, 't');
+    expect(text).toContain('50.0% (3)');
+    expect(text).toContain('invalid (1.2)');
+    expect(text).toMatch(/1 cell\(s\) invalid .*d \/ m \/ all: 1\.2/);
+    expect(perTypeTable([good, { ...bad[1]!, mean: Number.NaN }], 't')).toMatch(
+      /invalid \(NaN\)[^]*d \/ m \/ all: NaN/,
+    );
   });
 
   it('builds a faceted, method-offset bar spec from rows without touching them', () => {
