@@ -46,3 +46,54 @@ export function decodeUtf8Strict(bytes: Uint8Array): string {
     throw new InvalidUtf8Error(firstInvalidUtf8(bytes));
   }
 }
+
+/**
+ * Offset (in UTF-16 code units) of the first lone surrogate of `s` — a high surrogate not followed by a low one, or a
+ * low one not preceded by a high one — or -1. JSON can spell one (`"\ud800"`); it is no character, and written out
+ * as UTF-8 it becomes U+FFFD, so text holding one is refused where it enters, like bytes that are not UTF-8.
+ */
+export function firstLoneSurrogate(s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+    }
+    return i;
+  }
+  return -1;
+}
+
+/** Where a parsed JSON value holds a lone surrogate: the value's path (`[3].haystack_sessions[0][1].content`), the offset. */
+export class LoneSurrogateError extends Error {
+  constructor(
+    readonly path: string,
+    readonly offset: number,
+    readonly codeUnit: number,
+  ) {
+    super(
+      `${path || '(root)'}: a lone surrogate \\u${codeUnit.toString(16)} at character ${offset}; refused rather than stored as U+FFFD`,
+    );
+    this.name = 'LoneSurrogateError';
+  }
+}
+
+/** Throws LoneSurrogateError for the first string or key of a parsed JSON value that holds a lone surrogate. */
+export function assertNoLoneSurrogate(value: unknown, path = ''): void {
+  const check = (s: string, at: string): void => {
+    const i = firstLoneSurrogate(s);
+    if (i >= 0) throw new LoneSurrogateError(at, i, s.charCodeAt(i));
+  };
+  if (typeof value === 'string') check(value, path);
+  else if (Array.isArray(value)) value.forEach((v, i) => assertNoLoneSurrogate(v, `${path}[${i}]`));
+  else if (value !== null && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      const at = /^[A-Za-z_$][\w$]*$/u.test(k) ? (path ? `${path}.${k}` : k) : `${path}[${JSON.stringify(k)}]`;
+      check(k, `${at} (key)`);
+      assertNoLoneSurrogate(v, at);
+    }
+}

@@ -13,7 +13,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { InputError } from '../core/errors.ts';
-import { InvalidUtf8Error, firstInvalidUtf8 } from '../core/utf8.ts';
+import { InvalidUtf8Error, LoneSurrogateError, assertNoLoneSurrogate, firstInvalidUtf8 } from '../core/utf8.ts';
 import { elideTurnContent } from './json-elide.ts';
 
 export { InvalidUtf8Error, decodeUtf8Strict, firstInvalidUtf8 } from '../core/utf8.ts';
@@ -100,7 +100,12 @@ export interface ParseOptions {
 }
 
 function parseUtf8Json(buf: Buffer): unknown {
-  if (hasHighEscape(buf)) return JSON.parse(buf.toString('utf8'));
+  if (hasHighEscape(buf)) {
+    // Only an escape can spell a lone surrogate (`\ud800`): bytes that are UTF-8 cannot.
+    const value: unknown = JSON.parse(buf.toString('utf8'));
+    assertNoLoneSurrogate(value);
+    return value;
+  }
   return fixStrings(JSON.parse(buf.toString('latin1')));
 }
 
@@ -115,6 +120,7 @@ export function decodeFailure(err: unknown, file: string, element?: number): Inp
       `${at}not valid UTF-8 (byte ${err.offset}${element === undefined ? '' : ' of the element'})`,
       file,
     );
+  if (err instanceof LoneSurrogateError) return new InputError(`${at}${err.message}`, file);
   const code = (err as { code?: unknown }).code;
   const msg = err instanceof Error ? err.message : String(err);
   if (typeof code === 'string' && code.startsWith('Z_')) return new InputError(`not a valid gzip file (${msg})`, file);

@@ -11,6 +11,7 @@
  *   check each keyed item's question text against LoCoMo's before using it (LoCoMo has duplicate question texts, so
  *   text is never the key).
  */
+import { decodeFailure, parseJsonBytes } from './json-decode.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
@@ -168,14 +169,18 @@ export interface AuditAnswer {
 }
 
 function parseJsonFile<T>(path: string, schema: z.ZodType<T>, what: string): T {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (err) {
+    throw new InputError(`${what}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`, path);
+  }
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
+    // Strict UTF-8 and no lone surrogate, as every dataset file (json-decode.ts).
+    value = parseJsonBytes(bytes);
   } catch (err) {
-    throw new InputError(
-      `${what}: ${err instanceof SyntaxError ? 'not valid JSON' : `cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`}`,
-      path,
-    );
+    throw new InputError(`${what}: ${decodeFailure(err, path).message.slice(path.length + 2)}`, path);
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
@@ -235,6 +240,22 @@ export async function loadErrata(dataDir: string): Promise<Map<string, Erratum>>
   return out;
 }
 
+/**
+ * A record's judgment keys in run order: exactly `judgment_1` … `judgment_<n>` (the audit's runs, numbered from 1,
+ * no gap, no leading zero); anything else (`judgment_01`, `judgment_3` without `judgment_2`) is one line, not runs.
+ */
+function judgmentRuns(keys: string[], where: string, path: string): string[] {
+  if (keys.length === 0) throw new InputError(`${where}: no llm_judgments`, path);
+  const expected = keys.map((_, i) => `judgment_${i + 1}`);
+  const have = new Set(keys);
+  if (expected.some((k) => !have.has(k)))
+    throw new InputError(
+      `${where}: llm_judgments keys ${keys.join(', ')} are not judgment_1 … judgment_${keys.length} (one per run, numbered from 1)`,
+      path,
+    );
+  return expected;
+}
+
 /** The answers of a results file in the audit's `eval_results.json` format (fc-baseline or ap-baseline), in file order. */
 export function readAuditAnswers(path: string): { results: EvalResults; answers: AuditAnswer[] } {
   const results = parseJsonFile(path, EvalResultsSchema, 'locomo-audit eval_results');
@@ -247,9 +268,11 @@ export function readAuditAnswers(path: string): { results: EvalResults; answers:
           `detailed_results.${group}[${i}]: question_id "${r.question_id}" is not locomo_<i>_qa<j>`,
           path,
         );
-      const runs = Object.keys(r.llm_judgments).sort((a, b) => Number(a.slice(9)) - Number(b.slice(9)));
-      if (runs.length === 0)
-        throw new InputError(`detailed_results.${group}[${i}] (${r.question_id}): no llm_judgments`, path);
+      const runs = judgmentRuns(
+        Object.keys(r.llm_judgments),
+        `detailed_results.${group}[${i}] (${r.question_id})`,
+        path,
+      );
       answers.push({
         questionId,
         auditId: r.question_id,
@@ -261,6 +284,8 @@ export function readAuditAnswers(path: string): { results: EvalResults; answers:
       });
     }
   }
+  if (answers.length === 0)
+    throw new InputError('detailed_results holds no answers: nothing to import (is this the right file?)', path);
   const ids = new Set<string>();
   for (const a of answers) {
     if (ids.has(a.questionId)) throw new InputError(`${a.auditId} appears twice`, path);

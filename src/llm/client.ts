@@ -38,6 +38,7 @@ import type { BatchQueue, SpendGuard } from './spend.ts';
 import { LlmCallError, MalformedReplyError, redact } from './errors.ts';
 import { parseJsonReply } from './json-reply.ts';
 import { usageCounts } from './usage.ts';
+import { firstLoneSurrogate } from '../core/utf8.ts';
 import { backoffMs, httpStatus, isRetryable, sleep } from './retry.ts';
 import type { FetchLike } from './http/node-fetch.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -425,6 +426,9 @@ function toReply(
   if (!choice || typeof text !== 'string') throw new MalformedReplyError('reply has no choices[0].message.content');
   // Every caller (reader, judge, classifier, strategy steps) needs text: an empty reply is retried, never cached or scored.
   if (text.trim() === '') throw new MalformedReplyError('reply content is empty');
+  // A `\ud800` escape in the reply's JSON is no character: refused, never stored as U+FFFD (src/core/utf8.ts).
+  const lone = firstLoneSurrogate(text);
+  if (lone >= 0) throw new MalformedReplyError(`reply content holds a lone surrogate at character ${lone}`);
   if (wantsJson && !parseJsonReply(text).ok) throw new MalformedReplyError('reply holds no parseable JSON');
   const usage = completion.usage;
   // Negative or fractional counts are refused (an error row), never priced (usage.ts).
