@@ -43,7 +43,7 @@ describe('the quick start', () => {
     expect(oracle.methods.filter((m) => m.method === 'strategy')).toHaveLength(5);
   });
 
-  it("runs both parts into one file; --summary prints the findings in ≤ 30 lines, --verdicts the tables, the oracle and every verdict", async () => {
+  it('runs both parts into one file; --summary prints the findings in ≤ 30 lines, --verdicts the tables, the oracle and every verdict', async () => {
     const out = join(dir, 'quickstart.duckdb');
     for (const [file, value] of [
       ['quickstart.yaml', claim],
