@@ -24,6 +24,7 @@ import { refreshFileStats } from './refresh.ts';
 import { loadDegradedMarks, loadMethodMarks, markedMethod, type SeriesKey } from './series-label.ts';
 import { loadTypeMeans, type TypeMeanRow } from './type-means.ts';
 import { formatVerdict } from './verdict-table.ts';
+import { unlockedNote } from './unlocked-note.ts';
 
 /**
  * One row per method and type: the same method run by two runs of the file on the same questions (the quick start's
@@ -92,7 +93,12 @@ export async function runSummary(file: string): Promise<string> {
   const statsNote = await refreshFileStats(file);
   const store = await openResultStore(file, { readOnly: true });
   try {
-    return [...(statsNote ? [statsNote] : []), ...findingLines(await readFindings(store), file)].join('\n');
+    const unlocked = await unlockedNote(store);
+    return [
+      ...(unlocked ? [unlocked] : []),
+      ...(statsNote ? [statsNote] : []),
+      ...findingLines(await readFindings(store), file),
+    ].join('\n');
   } finally {
     await store.close();
   }
@@ -107,7 +113,9 @@ export async function runVerdicts(file: string): Promise<string> {
     const rows = await readVerdicts(store);
     const verdicts = verdictLines(rows, await loadMethodMarks(store));
     const families = familiesTable(rows);
+    const unlocked = await unlockedNote(store);
     const parts = [
+      ...(unlocked ? [unlocked] : []),
       ...(statsNote ? [statsNote] : []),
       ...(await headlineTables(store, runs)),
       ...(await oracleTables(store, runs)),

@@ -24,6 +24,7 @@ import { plainCalls, type PaidCallLedger } from './paid-calls.ts';
 import { outsideHeadline, scoreRetrieval } from './score.ts';
 import { answerErratum, goldAnswer, primaryJudge, type DatasetJudging } from './judging.ts';
 import { promptFor } from '../eval/qa/panel.ts';
+import { isAdversarial } from '../eval/qa/exclusions.ts';
 
 export interface QuestionContext {
   config: ExperimentConfig;
@@ -153,6 +154,9 @@ export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
       evidenceSessionIds: g.evidenceSessionIds,
       evidenceTurnIds: g.evidenceTurnIds,
       answer: g.answer,
+      ...(g.supersededTurnIds
+        ? { supersededSessionIds: g.supersededSessionIds ?? [], supersededTurnIds: g.supersededTurnIds }
+        : {}),
     },
     retrievals: [],
     scores: [],
@@ -409,7 +413,7 @@ async function answerAtCutoffs(
 
 /** The `qa` score rows of one answer (k: its cutoff, or null for the method's own reading). */
 function pushQaScores(batch: QuestionBatch, q: QaSetup, row: QaRow, k: number | null): void {
-  const adversarial = q.c.protocol === 'locomo' && q.instance.gold.nativeType === '5';
+  const adversarial = isAdversarial(q.c.protocol, q.instance.gold.nativeType);
   const outside = outsideHeadline(q.instance);
   const flag = {
     counted: !adversarial && outside === null,

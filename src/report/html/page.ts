@@ -6,6 +6,7 @@
  * (`contentSecurityPolicy`). Server-rendered: provenance, methods and
  * efficiency tables; client-rendered (client-script.ts): tables that follow the metric picker, charts, drill-down.
  */
+import { unlockedOf } from '../unlocked-note.ts';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -88,6 +89,7 @@ function provenance(d: ReportData): string {
 <tr><th>git commit</th>${td(`${r.gitCommit ?? 'not a git checkout'}${r.gitDirty ? ' (dirty)' : ''}`, 'mono')}</tr>
 <tr><th>seed</th>${td(r.seed)}</tr><tr><th>started / ended</th>${td(`${r.startedAt} → ${r.endedAt ?? '(not ended)'}`)}</tr>
 <tr><th>models</th>${td(models.join(' · '), 'mono')}</tr>
+${unlockedOf(r.datasetHashes).length > 0 ? `<tr><th>UNLOCKED DATA</th>${td(`read files that differ from the lock file (--allow-unlocked): ${unlockedOf(r.datasetHashes).join('; ')}`)}</tr>` : ''}
 </table>
 <details><summary>resolved config</summary><pre>${esc(JSON.stringify(r.config, null, 2))}</pre></details>
 <details><summary>dataset hashes</summary><pre>${esc(JSON.stringify(r.datasetHashes, null, 2))}</pre></details>
