@@ -7,7 +7,6 @@ import { statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { DatasetName, DatasetRef } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
-import { verifyLocked } from './lock.ts';
 
 /** How a source is read: the four upstream layouts, and LoCoMo-Plus (its items stitched into LoCoMo). */
 export type DatasetFormat = 'longmemeval' | 'locomo' | 'beam' | 'memdaily' | 'locomo-plus';
@@ -143,8 +142,3 @@ export function resolveDataset(ref: DatasetRef, dataDir: string): DatasetSource 
   );
 }
 
-/** Checks a source's files against the lock file of the data directory they were found in (and LoCoMo-Plus's LoCoMo file). */
-export async function verifySource(source: DatasetSource): Promise<void> {
-  if (source.root) await verifyLocked(source.root, source.path);
-  if (source.companion) await verifyLocked(source.companion.root, source.companion.path);
-}

@@ -1,6 +1,6 @@
 /**
  * Everything the runner does for one question: run each method not yet done (the query only — gold stays here,
- * except the gold type handed to an oracle method, the labelled upper bound), score its retrieval, optionally
+ * except the gold type handed to an oracle method, labelled gold-type routing), score its retrieval, optionally
  * answer and judge it (QA), and collect the rows — retrieval, scores, answer, LLM calls — into one batch that the
  * store writes atomically. A method or QA failure is recorded on its row; the run goes on.
  */
