@@ -14,5 +14,14 @@ export const beam = defineBenchmark({
   datasets: namedDatasetsOf('beam'),
   mapType: (nativeType) => BEAM_ABILITIES[nativeType],
   qa: beamQa,
-  fixture: { path: 'fixture/chats', kind: 'folder' },
+  fixture: {
+    path: 'fixture/chats',
+    kind: 'folder',
+    judgeReplies: { right: '{"score": 1.0, "reason": "stated"}', wrong: '{"score": 0.0, "reason": "missing"}' },
+    malformed: {
+      file: '1/probing_questions/probing_questions.json',
+      text: '{"abstention": [{"question": 3, "rubric": []}]}',
+      item: 'abstention',
+    },
+  },
 });

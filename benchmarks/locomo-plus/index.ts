@@ -8,11 +8,20 @@ import { namedDatasetsOf } from '../../src/data/source.ts';
 import { LOCOMO_PLUS_TYPE } from '../../src/data/type-map.ts';
 import { locomoPlusQa } from './qa.ts';
 
+/** The release's four `relation_type`s (docs/datasets.md §4.3: causal 101, state 100, goal 100, value 100). */
+const RELATION_TYPES: ReadonlySet<string> = new Set(['causal', 'state', 'goal', 'value']);
+
 export const locomoPlus = defineBenchmark({
   name: 'locomo-plus',
   description: 'LoCoMo-Plus: cue–trigger items stitched into the LoCoMo conversations, judged against the cue',
   datasets: namedDatasetsOf('locomo-plus'),
-  mapType: (nativeType) => (nativeType.length > 0 ? LOCOMO_PLUS_TYPE : undefined),
+  mapType: (nativeType) => (RELATION_TYPES.has(nativeType) ? LOCOMO_PLUS_TYPE : undefined),
   qa: locomoPlusQa,
-  fixture: { path: 'fixture/locomo_plus.json', kind: 'file', companion: '../locomo/fixture/locomo_fixture.json' },
+  fixture: {
+    path: 'fixture/locomo_plus.json',
+    kind: 'file',
+    companion: '../locomo/fixture/locomo_fixture.json',
+    judgeReplies: { right: '{"label": "correct"}', wrong: '{"label": "wrong"}' },
+    malformed: { file: '', text: '[{"relation_type": "causal", "cue_dialogue": 3}]', item: 'element 0' },
+  },
 });

@@ -17,5 +17,10 @@ export const locomo = defineBenchmark({
     return type && { type };
   },
   qa: locomoQa,
-  fixture: { path: 'fixture/locomo_fixture.json', kind: 'file' },
+  fixture: {
+    path: 'fixture/locomo_fixture.json',
+    kind: 'file',
+    judgeReplies: { right: '{"label": "CORRECT"}', wrong: '{"label": "WRONG"}' },
+    malformed: { file: '', text: '[{"sample_id": "fx-bad", "conversation": {}, "qa": []}]', item: 'fx-bad' },
+  },
 });

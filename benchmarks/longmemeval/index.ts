@@ -16,5 +16,14 @@ export const longMemEval = defineBenchmark({
     return mapped && { type: mapped.type };
   },
   qa: longMemEvalQa,
-  fixture: { path: 'fixture/longmemeval_fixture.json', kind: 'file' },
+  fixture: {
+    path: 'fixture/longmemeval_fixture.json',
+    kind: 'file',
+    judgeReplies: { right: 'yes', wrong: 'no' },
+    malformed: {
+      file: '',
+      text: '[{"question_id": "fx-bad-1", "question_type": "single-session-user", "question": 3}]',
+      item: 'fx-bad-1',
+    },
+  },
 });

@@ -17,5 +17,10 @@ export const memDaily = defineBenchmark({
     return type && { type };
   },
   qa: memDailyQa,
-  fixture: { path: 'fixture/messages_and_QAs', kind: 'folder' },
+  fixture: {
+    path: 'fixture/messages_and_QAs',
+    kind: 'folder',
+    judgeReplies: { right: 'yes', wrong: 'no' },
+    malformed: { file: '01_simple_roles.json', text: '[{"tid": 7, "message_list": "none"}]', item: 'element 0' },
+  },
 });

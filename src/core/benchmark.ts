@@ -106,6 +106,13 @@ export interface BenchmarkFixture {
   kind: 'file' | 'folder';
   /** A second file the items are stitched into (relative to the benchmark's folder), where the benchmark needs one. */
   companion?: string;
+  /** What a judge of the protocol replies to a right and to a wrong answer (the conformance suite's loopback judge). */
+  judgeReplies?: { right: string; wrong: string };
+  /**
+   * A malformed item: the fixture's file `file` (relative to `path`; '' for a single-file fixture) replaced by `text`
+   * must fail with a one-line error naming the file and `item`.
+   */
+  malformed: { file: string; text: string; item: string };
 }
 
 export interface Benchmark {
