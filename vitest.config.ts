@@ -11,11 +11,12 @@ const FOLDERS = ['src', 'baselines', 'benchmarks', 'scripts', 'test', 'examples'
 const INCLUDE = FOLDERS.map((f) => `${f}/**/*.test.ts`);
 const FULL = [...new TierScanner(ROOT).fullTier(testFiles(ROOT, FOLDERS)).keys()];
 const NO_DATA = resolve(ROOT, 'test/fast-tier-has-no-datasets--read-them-through-test-data-path.ts');
+// The CLI's default (./datasets), then the folder beside the checkout that CI mounts (.ci/run exports the same), so a
+// clean clone with the data beside it tests as CI does without setting ADAPTMR_DATA_DIR.
+const CI_DATA = '../shared/datasets';
 const DATA_DIR =
   process.env.ADAPTMR_DATA_DIR ||
-  DEFAULT_DATA_DIRS.split(delimiter)
-    .map((d) => resolve(ROOT, d))
-    .join(delimiter);
+  [...DEFAULT_DATA_DIRS.split(delimiter), CI_DATA].map((d) => resolve(ROOT, d)).join(delimiter);
 
 export default defineConfig({
   test: {

@@ -22,6 +22,8 @@ export interface DatasetSource {
   root?: string;
   /** LoCoMo-Plus: the LoCoMo file its items are stitched into (the first `locomo/locomo10.json` of the search path), and its data directory. */
   companion?: { path: string; root: string };
+  /** BEAM `gold: { update: both }`: superseded evidence counts as gold too (src/data/supersession.ts). */
+  goldUpdate?: 'current' | 'both';
 }
 
 /**
@@ -133,6 +135,7 @@ export function resolveDataset(ref: DatasetRef, dataDir: string): DatasetSource 
       tried.push(path);
       if (kindOf(path) !== c.kind) continue;
       const found: DatasetSource = { name: ref.name, format: layout.format, path, kind: c.kind, root };
+      if (ref.gold?.update === 'both') found.goldUpdate = 'both';
       return layout.format === 'locomo-plus' ? { ...found, companion: locomoCompanion(dataDir) } : found;
     }
   }
@@ -141,4 +144,3 @@ export function resolveDataset(ref: DatasetRef, dataDir: string): DatasetSource 
       `Run \`adaptmr data pull ${ref.name}\`, or point --data-dir / ADAPTMR_DATA_DIR at a folder that has it.`,
   );
 }
-

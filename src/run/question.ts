@@ -156,6 +156,9 @@ export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
       evidenceSessionIds: g.evidenceSessionIds,
       evidenceTurnIds: g.evidenceTurnIds,
       answer: g.answer,
+      ...(g.supersededTurnIds
+        ? { supersededSessionIds: g.supersededSessionIds ?? [], supersededTurnIds: g.supersededTurnIds }
+        : {}),
     },
     retrievals: [],
     scores: [],

@@ -48,7 +48,7 @@ function json(value: unknown): string | null {
 
 export const questionCells: TableCells<QuestionRow> = {
   table: 'questions',
-  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'b', 'vl', 'vl', 'v'],
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'b', 'vl', 'vl', 'v', 'vl', 'vl'],
   cells: (runId, q) => [
     runId,
     q.dataset,
@@ -61,6 +61,8 @@ export const questionCells: TableCells<QuestionRow> = {
     q.evidenceSessionIds,
     q.evidenceTurnIds,
     q.answer,
+    q.supersededSessionIds ?? [],
+    q.supersededTurnIds ?? [],
   ],
 };
 

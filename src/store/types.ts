@@ -40,6 +40,9 @@ export interface QuestionRow {
   evidenceSessionIds: string[];
   evidenceTurnIds: string[];
   answer: string;
+  /** Evidence of a replaced value (src/data/supersession.ts); absent when the dataset marks none. */
+  supersededSessionIds?: string[];
+  supersededTurnIds?: string[];
 }
 
 export interface RetrievalRow {

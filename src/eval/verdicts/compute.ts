@@ -8,6 +8,7 @@
  */
 import { ablationClaims, ablationSweeps, inertAblation } from './claims-ablations.ts';
 import { adaptmrClaims, primaryMethods } from './claims-adaptmr.ts';
+import { ablationStaleClaims, staleClaims } from './claims-stale.ts';
 import { existingClaims } from './claims-existing.ts';
 import { oracleClaims } from './claims-oracle.ts';
 import { overheadClaims } from './claims-overhead.ts';
@@ -103,13 +104,17 @@ export function computeVerdicts(input: VerdictInput): VerdictRow[] {
         add(run.runId, oracleClaims(ctx, run, experiment));
         break;
       case 'adaptmr-vs-baselines':
-        add(run.runId, adaptmrClaims(ctx, run, experiment));
+        add(run.runId, [...adaptmrClaims(ctx, run, experiment), ...staleClaims(ctx, run, experiment)]);
         break;
       case 'efficiency':
         add(run.runId, overheadClaims(ctx, run, experiment));
         break;
       case 'beyond-benchmarks':
-        add(run.runId, [...adaptmrClaims(ctx, run, experiment), ...oracleClaims(ctx, run, experiment)]);
+        add(run.runId, [
+          ...adaptmrClaims(ctx, run, experiment),
+          ...staleClaims(ctx, run, experiment),
+          ...oracleClaims(ctx, run, experiment),
+        ]);
         break;
       case 'router-transfer':
         add(run.runId, transferClaims(ctx, run, experiment));
@@ -119,7 +124,10 @@ export function computeVerdicts(input: VerdictInput): VerdictRow[] {
     }
   }
   for (const { base, variations } of ablationSweeps(input.runs))
-    add(base.runId, ablationClaims(ctx, base, variations, name(base)));
+    add(base.runId, [
+      ...ablationClaims(ctx, base, variations, name(base)),
+      ...ablationStaleClaims(ctx, base, variations, name(base)),
+    ]);
   correctFamilies(input.comparisons, pending, scopeOf);
   return finishVerdicts(pending);
 }

@@ -26,6 +26,7 @@ import {
   type RetrievalFact,
   type VerdictRow,
 } from './index.ts';
+import { ceilingNote } from './ceiling.ts';
 
 // ── builders ────────────────────────────────────────────────────────────────────────────────────────────────────
 interface RunSpec {
@@ -578,5 +579,138 @@ describe('experiment 1', () => {
     expect(good.reason).toMatch(/factual 100\.0% \(n 20\) vs temporal 50\.0% \(n 20\)/);
     const flat = find(rows, 'factual-high-weak-low', 'temporal', 'flat');
     expect(flat).toMatchObject({ estimate: -1, ciLow: -1, ciHigh: -1, verdict: 'not met' });
+  });
+});
+
+// ── stale evidence (adaptmr-update-stale, the w/o-update ablation) and "at ceiling" ───────────────────────────────
+/** Adds stale_above rows at the headline's level and k (values[runId][method][question]) and recomputes comparisons. */
+function withStale(input: ReturnType<typeof build>, stale: Record<string, Record<string, Record<string, number>>>) {
+  const template = new Map(input.scores.map((s) => [`${s.runId}\t${s.method}\t${s.questionId}`, s]));
+  for (const [runId, byMethod] of Object.entries(stale))
+    for (const [method, byQ] of Object.entries(byMethod))
+      for (const [q, value] of Object.entries(byQ)) {
+        const t = template.get(`${runId}\t${method}\t${q}`)!;
+        input.scores.push({ ...t, metric: 'stale_above', value });
+      }
+  input.comparisons = computeComparisons(input.scores, input.runStats);
+  return input;
+}
+
+describe('adaptmr-update-stale', () => {
+  const qs = ids(24);
+  const types = Object.fromEntries(qs.map((q) => [q, 'update']));
+  const run = {
+    runId: 'r3',
+    name: 'e3',
+    plan: { experiment: 'adaptmr-vs-baselines' as const },
+    reference: 'unified',
+    methods: [
+      { id: 'unified', method: 'unified-embedding' },
+      { id: 'bm25', method: 'bm25' },
+      { id: 'adaptmr', method: 'adaptmr' },
+    ],
+  };
+  const recall = { r3: { unified: series(qs, () => 0), bm25: series(qs, () => 1), adaptmr: series(qs, () => 0) } };
+
+  it('claims a lower stale-evidence rate than the reference and every baseline, in its own family', () => {
+    // unified stale on 12 of 24, adaptmr on 2 (both among those 12): 10 discordant pairs, all one way — exact McNemar
+    // p = 2·0.5¹⁰ = 0.001953125; bm25 (the strongest on recall) stale on 12 too, paired on the report half only.
+    const stale = {
+      r3: {
+        unified: series(qs, (_, i) => (i < 12 ? 1 : 0)),
+        bm25: series(qs, (_, i) => (i < 12 ? 1 : 0)),
+        adaptmr: series(qs, (_, i) => (i < 2 ? 1 : 0)),
+      },
+    };
+    const rows = computeVerdicts(withStale(build([run], recall, types), stale));
+    const vsRef = rows.find((r) => r.claim === 'adaptmr-update-stale' && r.methodB === 'unified')!;
+    expect(vsRef).toMatchObject({ metric: 'stale_above', level: 'session', k: 10, adaptType: 'update', n: 24 });
+    expect(vsRef.estimate).toBeCloseTo(-10 / 24, 12);
+    expect(vsRef.pValue).toBeCloseTo(0.001953125, 12);
+    expect(vsRef.family).toBe('e3/d/session/stale_above@10/exploratory/update');
+    // Its two claims (vs the reference, vs the one baseline); the comparisons row bm25 − unified has no claim of its own.
+    expect(vsRef.familySize).toBe(2);
+    expect(vsRef.verdict).toBe('reached');
+    expect(vsRef.reason).toMatch(/lower is better/);
+    const vsStrong = rows.find((r) => r.claim === 'adaptmr-update-stale' && r.methodB === 'bm25')!;
+    expect(vsStrong.reason).toMatch(/vs the baseline bm25/);
+    expect(vsStrong.n).toBe(24);
+  });
+
+  it('an update question set without superseded evidence gets n/a rows that say why', () => {
+    const rows = computeVerdicts(build([run], recall, types));
+    const r = rows.filter((x) => x.claim === 'adaptmr-update-stale');
+    expect(r.map((x) => x.verdict)).toEqual(['n/a', 'n/a']);
+    expect(r[0]!.reason).toMatch(/no superseded evidence/);
+  });
+
+  it('the w/o-update ablation is judged on stale_above too: a rise claimed', () => {
+    const method = [{ id: 'adaptmr', method: 'adaptmr' }];
+    const sweep = (id: string) => ({
+      runId: `r-${id}`,
+      name: `sw.${id}`,
+      plan: { experiment: 'ablations' as const },
+      methods: method,
+      reference: 'adaptmr',
+      referenceRun: 'sw.full',
+    });
+    const runs = [sweep('full'), sweep('no-update-strategy')];
+    const ones = { adaptmr: series(qs, () => 1) };
+    // Without the update strategy the old value ranks first on 9 of 24: +9/24, p = 2·0.5⁹ = 0.00390625.
+    const stale = {
+      'r-full': { adaptmr: series(qs, () => 0) },
+      'r-no-update-strategy': { adaptmr: series(qs, (_, i) => (i < 9 ? 1 : 0)) },
+    };
+    const input = withStale(build(runs, { 'r-full': ones, 'r-no-update-strategy': ones }, types), stale);
+    const rows = computeVerdicts(input);
+    const r = rows.find((x) => x.claim === 'ablation:no-update-strategy' && x.metric === 'stale_above')!;
+    expect(r.estimate).toBeCloseTo(9 / 24, 12);
+    expect(r.pValue).toBeCloseTo(0.00390625, 12);
+    expect(r.verdict).toBe('reached');
+    expect(r.reason).toMatch(/a rise claimed/);
+    // The recall claim of the same ablation is still there: identical rankings' recall makes it inert (flags.ts).
+    const recallRow = rows.find((x) => x.claim === 'ablation:no-update-strategy' && x.metric === 'recall_any')!;
+    expect(recallRow.verdict).toBe('n/a');
+    expect(recallRow.reason).toMatch(/inert/);
+  });
+});
+
+describe('at ceiling', () => {
+  it('both cells within the MDE of 100% or of 0%; not otherwise, nor without an MDE', () => {
+    expect(ceilingNote(0.97, 0.99, 0.05)).toBe('at ceiling (both cells within the MDE of 100%: 97.0%, 99.0%)');
+    expect(ceilingNote(0.02, 0, 0.05)).toBe('at ceiling (both cells within the MDE of 0%: 2.0%, 0.0%)');
+    expect(ceilingNote(0.9, 0.99, 0.05)).toBeUndefined();
+    expect(ceilingNote(0.99, 0.99, null)).toBeUndefined();
+    expect(ceilingNote(3, 3, 0.5)).toBeUndefined(); // not a proportion
+  });
+
+  it('the headline rule takes a cell not at ceiling over a wider-spread one at ceiling, and says when all are', () => {
+    const qs = ids(20);
+    const rows: ScoreInput[] = [];
+    // k=10: a 100%, b 20% (SD 40 points, at ceiling); k=1: a 60%, b 30% (SD 15 points).
+    for (const [method, at10, at1] of [
+      ['a', 1, 0.6],
+      ['b', 0.2, 0.3],
+    ] as const) {
+      qs.forEach((q, i) => {
+        const base = {
+          runId: 'r',
+          dataset: 'd',
+          questionId: q,
+          method,
+          granularity: 'session',
+          level: 'session',
+          metric: 'recall_any',
+          adaptType: 'factual',
+          nativeType: 'x',
+        };
+        rows.push({ ...base, k: 10, value: i < at10 * 20 ? 1 : 0 }, { ...base, k: 1, value: i < at1 * 20 ? 1 : 0 });
+      });
+    }
+    expect(autoHeadline(rows, 'd', new Set(['a', 'b']), 0.5, 7)).toMatchObject({ k: 1 });
+    const onlyCeiling = rows.filter((r) => r.k === 10);
+    const h = autoHeadline(onlyCeiling, 'd', new Set(['a', 'b']), 0.5, 7)!;
+    expect(h.k).toBe(10);
+    expect(h.how).toMatch(/every cell has a method at ceiling/);
   });
 });
