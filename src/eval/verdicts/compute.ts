@@ -9,6 +9,7 @@
 import { ablationClaims, ablationSweeps } from './claims-ablations.ts';
 import { adaptmrClaims, primaryMethods } from './claims-adaptmr.ts';
 import { ablationStaleClaims, staleClaims } from './claims-stale.ts';
+import { memoryClaims } from './claims-memory.ts';
 import { existingClaims } from './claims-existing.ts';
 import { oracleClaims } from './claims-oracle.ts';
 import { overheadClaims } from './claims-overhead.ts';
@@ -102,6 +103,7 @@ export function computeVerdicts(input: VerdictInput): VerdictRow[] {
       case 'ablations':
         break;
     }
+    add(run.runId, memoryClaims(ctx, run, experiment));
   }
   for (const { base, variations } of ablationSweeps(input.runs))
     add(base.runId, [
