@@ -23,8 +23,9 @@ import { FILES_AT_ONCE, FileFacts } from './file-facts.ts';
 import { readRecords, type RawRecord } from './records.ts';
 import { stratifiedSample } from './sample.ts';
 import { compareIds } from './sort.ts';
+import { verifySource } from './lock-check.ts';
 import { withUpdateGold } from './supersession.ts';
-import { resolveDataset, verifySource, type DatasetSource } from './source.ts';
+import { resolveDataset, type DatasetSource } from './source.ts';
 
 /** LongMemEval keys a catalog pass never needs; skipping them avoids assembling the haystacks. */
 const LME_HEAVY = ['haystack_sessions', 'haystack_dates', 'haystack_session_ids'];

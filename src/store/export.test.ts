@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_SCORES_PER_METHOD, fakeBatch } from './fake-batch.ts';
+import { FAKE_SCORES_PER_METHOD, fakeBatch } from './testing/fake-batch.ts';
 import { exportResults } from './export.ts';
 import { openResultStore } from './open-store.ts';
 

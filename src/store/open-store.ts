@@ -98,9 +98,12 @@ async function ensureSchema(connection: DuckDBConnection, path: string, readOnly
       path,
     );
   }
-  // Derived tables added since (statistics, judge agreement, then verdicts and comparisons.family_size): created on a
-  // writable open.
-  if (!readOnly && !['judge_comparisons', 'verdicts'].every((t) => tables.some((x) => x.table_name === t))) {
+  // Derived tables added since (statistics, judge agreement, then verdicts and comparisons.family_size, then findings
+  // and verdicts.flags): created on a writable open.
+  if (
+    !readOnly &&
+    !['judge_comparisons', 'verdicts', 'findings'].every((t) => tables.some((x) => x.table_name === t))
+  ) {
     await connection.run(`BEGIN; ${UPGRADE_STATS_SQL} COMMIT;`);
   }
 }

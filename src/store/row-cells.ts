@@ -275,7 +275,7 @@ export const comparisonCells: TableCells<ComparisonRow> = {
 
 export const verdictCells: TableCells<VerdictRow> = {
   table: 'verdicts',
-  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'i', 'd', 'v', 'v'],
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'i', 'd', 'v', 'v', 'v'],
   cells: (_runId, r) => [
     r.experiment,
     r.dataset,
@@ -297,5 +297,6 @@ export const verdictCells: TableCells<VerdictRow> = {
     r.mde,
     r.verdict,
     r.reason,
+    r.flags,
   ],
 };

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fakeBatch } from './fake-batch.ts';
+import { fakeBatch } from './testing/fake-batch.ts';
 import { openResultStore } from './open-store.ts';
 import { V3_TO_V2_SQL } from './testing/downgrade.ts';
 

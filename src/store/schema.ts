@@ -204,7 +204,12 @@ CREATE TABLE IF NOT EXISTS verdicts (
   experiment VARCHAR NOT NULL, dataset VARCHAR NOT NULL, claim VARCHAR NOT NULL, method_a VARCHAR, method_b VARCHAR,
   metric VARCHAR, level VARCHAR, k INTEGER, adapt_type VARCHAR NOT NULL, n INTEGER NOT NULL, estimate DOUBLE,
   ci_low DOUBLE, ci_high DOUBLE, p_value DOUBLE, p_holm DOUBLE, family VARCHAR, family_size INTEGER, mde DOUBLE,
-  verdict VARCHAR NOT NULL, reason VARCHAR NOT NULL);
+  verdict VARCHAR NOT NULL, reason VARCHAR NOT NULL, flags VARCHAR DEFAULT '');
+-- Added later (an older file gets it on its next writable open): what the verdicts show, per experiment and dataset,
+-- by the rules of src/eval/verdicts/findings.ts; supporting_claims names the verdict rows each finding rests on.
+CREATE TABLE IF NOT EXISTS findings (
+  experiment VARCHAR NOT NULL, dataset VARCHAR NOT NULL, finding VARCHAR NOT NULL, supporting_claims VARCHAR NOT NULL);
+ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS flags VARCHAR DEFAULT '';
 `;
 
 // Statistics, derived from the rows above and recomputed whenever they change (stats-tables.ts): a

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../core/errors.ts';
-import { FAKE_SCORES_PER_METHOD, fakeBatch } from './fake-batch.ts';
+import { FAKE_SCORES_PER_METHOD, fakeBatch } from './testing/fake-batch.ts';
 import { openResultStore } from './open-store.ts';
 import type { QuestionBatch, ResultStore, RunRecord, ScoreRow } from './types.ts';
 

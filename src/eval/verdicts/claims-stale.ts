@@ -2,7 +2,7 @@
  * Experiment 3's `adaptmr-update-stale` (also the beyond-benchmarks run's): the update route's purpose is to keep
  * the old value of a changed fact from outranking the new one, so each AdaptMR variant's stale-evidence rate
  * (`stale_above`, src/eval/rank-metrics.ts; lower is better) on update questions is compared, paired, with the
- * reference and with the strongest baseline (the one experiment 3's adaptmr-vs-strongest names), at the headline's
+ * reference and with every baseline that ran (claims-baselines.ts: no baseline is selected), at the headline's
  * level and k; a lower rate (< 0) is claimed. Only questions with superseded evidence carry the metric, so a dataset
  * with update questions but none marked superseded gets an n/a row saying so; one without update questions, none. Exploratory: its own Holm family per dataset.
  *
@@ -12,7 +12,8 @@
 import type { ClaimContext } from './context.ts';
 import { familyKey, type PendingVerdict } from './families.ts';
 import { variationOf } from './claims-ablations.ts';
-import { adaptmrVariants, findComparison, selectionHalf, strongestBaseline, testedFromRow } from './claims-adaptmr.ts';
+import { adaptmrVariants, findComparison, testedFromRow } from './claims-adaptmr.ts';
+import { baselinesOf } from './claims-baselines.ts';
 import { headlineText, testPairs, type Headline, type PlanRunInput } from './inputs.ts';
 
 export const STALE_CLAIM = 'adaptmr-update-stale';
@@ -30,21 +31,13 @@ export function staleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: st
     if (!asked) continue;
     const h = ctx.headline(run, dataset);
     const stale: Headline = { metric: 'stale_above', level: h.level, k: h.k };
-    const strongest = strongestBaseline(ctx, run, dataset, h);
-    const half = selectionHalf(ctx, run, dataset);
     const family = familyKey(run.name, dataset, stale, TYPE, true, 'exploratory');
     const ids = ctx.datasetIds(run.runId, dataset);
-    const comparators = [
-      ...(reference ? [{ id: reference, what: 'the reference', keep: undefined }] : []),
-      ...(strongest && strongest.id !== reference
-        ? [
-            {
-              id: strongest.id,
-              what: 'the strongest baseline',
-              keep: strongest.how === 'selection' ? (q: string) => half(q) === 'report' : undefined,
-            },
-          ]
-        : []),
+    const comparators: { id: string; what: string }[] = [
+      ...(reference ? [{ id: reference, what: 'the reference' }] : []),
+      ...baselinesOf(ctx, run, dataset, h)
+        .filter((id) => id !== reference)
+        .map((id) => ({ id, what: 'the baseline' })),
     ];
     for (const v of adaptmrVariants(ctx, run)) {
       for (const c of comparators) {
@@ -65,10 +58,9 @@ export function staleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: st
           dataset,
           stale,
           TYPE,
-          c.keep,
         );
         const tested = stats ? testPairs(pairs, stats, ctx.plans, ids) : null;
-        const prefix = `stale-evidence rate (lower is better) vs ${c.what} ${ctx.label(run.runId, c.id)}${c.keep ? ' on the report half' : ''}`;
+        const prefix = `stale-evidence rate (lower is better) vs ${c.what} ${ctx.label(run.runId, c.id)}`;
         if (!tested) {
           out.push({
             row: { ...row, n: 0, estimate: null, ciLow: null, ciHigh: null, pValue: null },

@@ -4,8 +4,8 @@
  * `level` / `k`); else chosen
  * by a rule fixed before the data: on the selection half of the seeded split (the one experiment 2 uses), the
  * retrieval cell — level × k of recall_any — whose method means are most spread out (largest standard deviation
- * across the run's ranking methods that are neither upper bounds nor silent stand-ins), among the cells not at
- * ceiling (no method at 99% or more: a gain over a saturated method cannot show) before any at ceiling; the rule
+ * across the run's ranking methods that are neither gold-type (oracle) methods nor silent stand-ins), among the cells not
+ * at ceiling (no method at 99% or more: a gain over a saturated method cannot show) before any at ceiling; the rule
  * looks at no method's identity, so it favours none. Ties: the finer level (turn before session), then the smaller k.
  */
 import type { PlanConfig } from '../../core/stats-config.ts';
