@@ -122,3 +122,35 @@ describe('LongMemEval errata overlay and the no-memory control', () => {
     expect(report.text).toMatch(/QA gain over no memory/u);
   });
 });
+
+describe('a gold option that cannot apply', () => {
+  it('gold.answers: errata without a qa: block prints a one-line notice and runs', async () => {
+    const lines: string[] = [];
+    const exp = parseExperiment(
+      `
+name: lme-errata-retrieval
+datasets:
+  - name: longmemeval-s
+    questionIds: [370a8ff4]
+    gold: { answers: errata }
+methods:
+  - id: bm25
+    method: bm25
+    index: { granularity: session }
+    k: 3
+`,
+      'retrieval.yaml',
+    );
+    const summary = await runExperiment(exp, {
+      out: join(dir, 'retrieval.duckdb'),
+      progress: false,
+      log: (l) => lines.push(l),
+      dataDir: TEST_DATA_DIR,
+    });
+    expect(summary.errors).toBe(0);
+    const notice = lines.filter((l) => /gold\.answers: errata/u.test(l));
+    expect(notice).toEqual([
+      'longmemeval-s: gold.answers: errata changes the judged answers only; without a qa: block it does nothing here',
+    ]);
+  });
+});

@@ -72,6 +72,10 @@ async function planDatasets(
     const files = filesOf(kept);
     // Gold for the judge only (never a method): read before any work, so a missing audit file costs nothing.
     const wantsErrata = 'gold' in ref && ref.gold?.answers === 'errata';
+    if (wantsErrata && !config.qa)
+      log(
+        `${source.name}: gold.answers: errata changes the judged answers only; without a qa: block it does nothing here`,
+      );
     const errata = !wantsErrata
       ? undefined
       : source.format === 'longmemeval'
