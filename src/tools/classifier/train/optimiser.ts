@@ -37,10 +37,19 @@ export function* miniBatches<T>(
   }
 }
 
-/** Feature rows with their label indices, as the trainers iterate them; one label per row, or the caller erred. */
-export function labelled(xs: readonly SparseRow[], ys: readonly number[]): { x: SparseRow; y: number }[] {
+/**
+ * Feature rows with their label indices and example weights (1 when none are given), as the trainers iterate them;
+ * one label (and weight) per row, or the caller erred.
+ */
+export function labelled(
+  xs: readonly SparseRow[],
+  ys: readonly number[],
+  weights?: readonly number[],
+): { x: SparseRow; y: number; w: number }[] {
   if (xs.length !== ys.length) throw new Error(`trainer: ${xs.length} feature rows but ${ys.length} labels`);
-  return xs.map((x, i) => ({ x, y: ys[i]! }));
+  if (weights && weights.length !== xs.length)
+    throw new Error(`trainer: ${xs.length} feature rows but ${weights.length} weights`);
+  return xs.map((x, i) => ({ x, y: ys[i]!, w: weights?.[i] ?? 1 }));
 }
 
 /**

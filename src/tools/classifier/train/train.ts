@@ -73,11 +73,15 @@ export function trainLinear(examples: readonly LabelledText[], opts: Partial<Tra
   );
 }
 
-/** The same, from feature rows already computed with `opts.spec` (cross-validation computes them once). */
+/**
+ * The same, from feature rows already computed with `opts.spec` (cross-validation computes them once). `weights`
+ * scales each example's loss (class- or benchmark-balanced training, train/balance.ts); none = every example 1.
+ */
 export function trainLinearRows(
   xs: readonly SparseRow[],
   types: readonly AdaptType[],
   opts: Partial<TrainOptions> = {},
+  weights?: readonly number[],
 ): LinearModel {
   const o: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, ...opts };
   if (xs.length === 0) throw new Error('trainLinear: no training examples');
@@ -98,9 +102,9 @@ export function trainLinearRows(
   const touched = new TouchedRows(D);
   const logits = new Float64Array(K);
 
-  for (const batch of miniBatches(labelled(xs, ys), o.epochs, o.batchSize, rng)) {
+  for (const batch of miniBatches(labelled(xs, ys, weights), o.epochs, o.batchSize, rng)) {
     touched.nextBatch();
-    for (const { x, y } of batch) {
+    for (const { x, y, w } of batch) {
       const nnz = x.indices.length;
       if (o.lazy) for (let j = 0; j < nnz; j++) touched.touch(x.indices[j] as number);
       for (let k = 0; k < K; k++) {
@@ -111,7 +115,7 @@ export function trainLinearRows(
       }
       const probs = softmax(logits);
       for (let k = 0; k < K; k++) {
-        const g = ((probs[k] as number) - (k === y ? 1 : 0)) / batch.length;
+        const g = (((probs[k] as number) - (k === y ? 1 : 0)) * w) / batch.length;
         grad[D * K + k] = (grad[D * K + k] as number) + g;
         for (let j = 0; j < nnz; j++) {
           const q = (x.indices[j] as number) * K + k;
