@@ -11,10 +11,26 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { combinedTrainingSet } from '../src/tools/classifier/train/combined.ts';
 import { kfoldWithPool, leaveOneBenchmarkOut, type Split } from '../src/tools/classifier/eval/lobo-splits.ts';
-import { argmaxOf, fitRecipe, predictQuestions, recipeName, type Recipe } from '../src/tools/classifier/train/recipe.ts';
+import {
+  argmaxOf,
+  fitRecipe,
+  predictQuestions,
+  recipeName,
+  type Recipe,
+} from '../src/tools/classifier/train/recipe.ts';
 import { RowCache } from '../src/tools/classifier/train/select.ts';
 
-const SOURCES = ['longmemeval-oracle', 'longmemeval-s', 'locomo', 'beam-100k', 'beam-500k', 'memdaily', 'locomo-plus', 'zh-plan', 'en-plan'];
+const SOURCES = [
+  'longmemeval-oracle',
+  'longmemeval-s',
+  'locomo',
+  'beam-100k',
+  'beam-500k',
+  'memdaily',
+  'locomo-plus',
+  'zh-plan',
+  'en-plan',
+];
 
 export const RECIPES: Recipe[] = [
   { features: 'ngrams', l2: 3e-3, balance: 'none' },
@@ -29,6 +45,13 @@ export const RECIPES: Recipe[] = [
   { features: 'ngrams+cues+wv', l2: 1e-3, balance: 'benchmark+class' },
   { features: 'ngrams+cues+wv', l2: 1e-3, balance: 'none' },
   { features: 'cues+wv', l2: 1e-3, balance: 'none', hidden: 32 },
+  // The rules as a prior (train/prior.ts): start at the rules' weights, L2 towards them.
+  { features: 'ngrams+cues', l2: 1e-3, balance: 'benchmark+class', prior: 'rules' },
+  { features: 'ngrams+cues', l2: 1e-2, balance: 'benchmark+class', prior: 'rules' },
+  { features: 'ngrams+cues', l2: 3e-2, balance: 'benchmark+class', prior: 'rules' },
+  { features: 'ngrams+cues', l2: 1e-1, balance: 'benchmark+class', prior: 'rules' },
+  { features: 'ngrams+cues', l2: 1e-2, balance: 'benchmark', prior: 'rules' },
+  { features: 'ngrams+cues+wv', l2: 1e-2, balance: 'benchmark+class', prior: 'rules' },
 ];
 
 function score(splits: Split[], recipe: Recipe, cache: RowCache): { name: string; n: number; acc: number }[] {
@@ -42,7 +65,9 @@ function score(splits: Split[], recipe: Recipe, cache: RowCache): { name: string
 
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, only: { type: 'string' } } });
 const set = await combinedTrainingSet(SOURCES, values['data-dir']);
-console.log(`training set: ${set.questions.length} questions, sha256 ${set.sha256.slice(0, 12)}; ${JSON.stringify(set.sources)}`);
+console.log(
+  `training set: ${set.questions.length} questions, sha256 ${set.sha256.slice(0, 12)}; ${JSON.stringify(set.sources)}`,
+);
 const lobo = leaveOneBenchmarkOut(set.questions);
 const s = (await combinedTrainingSet(['longmemeval-s'], values['data-dir'])).questions;
 const folds = kfoldWithPool(s, set.questions, 5, 42);

@@ -60,7 +60,10 @@ export function parseSourceList(text: string, flag: string): string[] {
   return names;
 }
 
-async function loadSource(name: string, dataDir: string | undefined): Promise<{ loaded: number; typed: LabelledQuestion[] }> {
+async function loadSource(
+  name: string,
+  dataDir: string | undefined,
+): Promise<{ loaded: number; typed: LabelledQuestion[] }> {
   if (name === ZH_DATASET || name === EN_DATASET) {
     const typed = name === ZH_DATASET ? readZhQuestions() : readEnQuestions();
     return { loaded: typed.length, typed };

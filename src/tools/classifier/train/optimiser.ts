@@ -91,10 +91,15 @@ export class Adam {
   private c1 = 1;
   private c2 = 1;
 
+  /**
+   * `centre`: the L2 penalty pulls towards these values instead of 0 (a Gaussian prior centred on them, e.g. the
+   * rules' weights, prior.ts); none = towards 0.
+   */
   constructor(
     private readonly theta: Float64Array,
     private readonly learningRate: number,
     private readonly l2: number,
+    private readonly centre?: Float64Array,
   ) {
     this.grad = new Float64Array(theta.length);
     this.m = new Float64Array(theta.length);
@@ -110,7 +115,9 @@ export class Adam {
 
   /** Updates parameter `q` from its accumulated gradient (plus L2 when `decay`), then zeroes that gradient. */
   update(q: number, decay: boolean): void {
-    const g = (this.grad[q] as number) + (decay ? this.l2 * (this.theta[q] as number) : 0);
+    const g =
+      (this.grad[q] as number) +
+      (decay ? this.l2 * ((this.theta[q] as number) - (this.centre ? (this.centre[q] as number) : 0)) : 0);
     this.grad[q] = 0;
     const mq = BETA1 * (this.m[q] as number) + (1 - BETA1) * g;
     const vq = BETA2 * (this.v[q] as number) + (1 - BETA2) * g * g;

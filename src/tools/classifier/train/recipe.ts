@@ -10,6 +10,7 @@ import type { BenchmarkQuestion } from './combined.ts';
 import { trainMlpRows } from './mlp.ts';
 import { FEATURE_SETS, predictRow, RowCache, SELECT_MLP_TRAIN, SELECT_TRAIN, type TrainedModel } from './select.ts';
 import { trainLinearRows } from './train.ts';
+import { rulesPrior } from './prior.ts';
 
 export interface Recipe {
   /** A key of FEATURE_SETS (`ngrams`, `ngrams+cues`, `cues+wv`, `ngrams+cues+wv`). */
@@ -21,6 +22,8 @@ export interface Recipe {
   /** Hidden units of an MLP; absent = linear softmax. */
   hidden?: number;
   epochs?: number;
+  /** `rules`: start from, and regularise towards, the rules' weights (prior.ts); linear models with cues only. */
+  prior?: 'rules';
 }
 
 /**
@@ -34,6 +37,7 @@ export function recipeName(r: Recipe): string {
   if (r.power !== undefined && r.power !== 1) parts.push(`power=${r.power}`);
   if (r.hidden) parts.push(`mlp${r.hidden}`);
   if (r.epochs !== undefined) parts.push(`epochs=${r.epochs}`);
+  if (r.prior) parts.push(`prior=${r.prior}`);
   return parts.join(' ');
 }
 
@@ -50,8 +54,16 @@ export function fitRecipe(
   const weights = balanceWeights(train, recipe.balance, recipe.power ?? 1);
   const epochs = recipe.epochs !== undefined ? { epochs: recipe.epochs } : {};
   if (recipe.hidden)
-    return trainMlpRows(rows, golds, { ...SELECT_MLP_TRAIN, spec, l2: recipe.l2, seed, hidden: recipe.hidden, ...epochs });
-  return trainLinearRows(rows, golds, { ...SELECT_TRAIN, spec, l2: recipe.l2, seed, ...epochs }, weights);
+    return trainMlpRows(rows, golds, {
+      ...SELECT_MLP_TRAIN,
+      spec,
+      l2: recipe.l2,
+      seed,
+      hidden: recipe.hidden,
+      ...epochs,
+    });
+  const prior = recipe.prior === 'rules' ? rulesPrior(spec) : undefined;
+  return trainLinearRows(rows, golds, { ...SELECT_TRAIN, spec, l2: recipe.l2, seed, ...epochs }, weights, prior);
 }
 
 /** The model's probabilities (label order ADAPT_TYPES) for each question, computed in TypeScript. */

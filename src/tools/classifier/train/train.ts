@@ -82,6 +82,7 @@ export function trainLinearRows(
   types: readonly AdaptType[],
   opts: Partial<TrainOptions> = {},
   weights?: readonly number[],
+  prior?: { weights: Float64Array; bias: Float64Array },
 ): LinearModel {
   const o: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, ...opts };
   if (xs.length === 0) throw new Error('trainLinear: no training examples');
@@ -95,7 +96,15 @@ export function trainLinearRows(
   // Parameters: W [D, K] and b [K] in one vector so Adam treats them uniformly; b sits after W.
   const P = D * K + K;
   const theta = new Float64Array(P);
-  const adam = new Adam(theta, o.learningRate, o.l2);
+  // With a prior (prior.ts) the weights start at it and L2 pulls towards it rather than towards 0.
+  let centre: Float64Array | undefined;
+  if (prior) {
+    centre = new Float64Array(P);
+    centre.set(prior.weights, 0);
+    centre.set(prior.bias, D * K);
+    theta.set(centre);
+  }
+  const adam = new Adam(theta, o.learningRate, o.l2, centre);
   const grad = adam.grad;
   const rng = xoroshiro128plus(o.seed);
   // Lazy mode: only the feature rows the current batch touched are updated.
