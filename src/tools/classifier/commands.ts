@@ -302,8 +302,9 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
 
 async function trainCombinedCommand(argv: TrainArgs): Promise<void> {
   const names = parseSourceList(argv.datasets ?? '', '--datasets');
-  if (argv.split !== undefined && argv.split !== 'all')
-    throw new InputError('--split applies to --dataset only', '--split');
+  const fraction = argv.fraction ?? 0.3;
+  if (argv.split === 'calibration' && !(fraction > 0 && fraction < 1))
+    throw new InputError('must be between 0 and 1', '--fraction');
   if (argv.features !== undefined && !FEATURE_SETS[argv.features])
     throw new InputError(
       `unknown feature set "${argv.features}"; known: ${Object.keys(FEATURE_SETS).join(', ')}`,
@@ -332,11 +333,9 @@ async function trainCombinedCommand(argv: TrainArgs): Promise<void> {
   console.log(
     `trained ${recipeName(recipe)} on ${r.set.questions.length} questions (${r.set.sources.map((s) => `${s.dataset} ${s.typed - s.duplicates}`).join(', ')}; training set sha256 ${r.set.sha256})` +
       (skipped.length > 0 ? `; no question of ${skipped.join(', ')} has one of the five types` : '') +
-      (argv.calibrate && r.calibration.heldOut.n === 0
-        ? '; not calibrated (one benchmark: no inner leave-one-benchmark-out)'
-        : '') +
+      (argv.calibrate && r.calibration.heldOut.n === 0 ? '; not calibrated (too few questions)' : '') +
       (argv.calibrate && r.calibration.heldOut.n > 0
-        ? `; temperature ${r.calibration.temperature.toFixed(3)}, fallback threshold ${r.calibration.fallbackThreshold} (inner leave-one-benchmark-out accuracy ${(100 * r.calibration.heldOut.accuracy).toFixed(1)}%)`
+        ? `; temperature ${r.calibration.temperature.toFixed(3)}, fallback threshold ${r.calibration.fallbackThreshold} (inner ${r.calibration.inner} accuracy ${(100 * r.calibration.heldOut.accuracy).toFixed(1)}%)`
         : '') +
       `; wrote ${argv.out}`,
   );

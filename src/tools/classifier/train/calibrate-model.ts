@@ -1,6 +1,7 @@
 /**
  * Calibration of a cross-benchmark model on its training benchmarks only (issue 43): inner leave-one-benchmark-out
- * over the training set gives every training question a probability from a model that never saw its benchmark;
+ * over the training set gives every training question a probability from a model that never saw its benchmark
+ * (a model of one benchmark: 3 stratified folds instead, so its threshold is an in-benchmark one);
  * on those, (1) a temperature T is fitted by minimising the negative log-likelihood (Guo et al. 2017, temperature
  * scaling; it keeps the argmax), then folded into the exported weights (logits / T); (2) the router's fallback
  * threshold is the top-probability cut that best separates right from wrong predictions: route by the type when the
@@ -8,12 +9,15 @@
  * (right with p ≥ t) + (wrong with p < t). Nothing of a test benchmark enters either fit.
  */
 import type { BenchmarkQuestion } from './combined.ts';
-import { leaveOneBenchmarkOut } from '../eval/lobo-splits.ts';
+import { benchmarksOf, leaveOneBenchmarkOut, type Split } from '../eval/lobo-splits.ts';
+import { stratifiedFolds } from '../eval/folds.ts';
 import { ADAPT_TYPES } from '../../../core/types.ts';
 import { fitRecipe, predictQuestions, type Recipe } from './recipe.ts';
 import { RowCache, type TrainedModel } from './select.ts';
 
 export interface ModelCalibration {
+  /** How the held-out probabilities were made: by benchmark, or (one benchmark only) by 3 stratified folds. */
+  inner: 'leave-one-benchmark-out' | '3-fold' | 'none';
   temperature: number;
   fallbackThreshold: number;
   /** On the inner out-of-benchmark predictions. */
@@ -72,19 +76,21 @@ export function calibrateOnTraining(
 ): ModelCalibration {
   const probs: number[][] = [];
   const gold: number[] = [];
-  for (const split of leaveOneBenchmarkOut(train)) {
+  const byBenchmark = benchmarksOf(train).length >= 2;
+  for (const split of byBenchmark ? leaveOneBenchmarkOut(train) : innerFolds(train, seed)) {
     if (split.train.length === 0) continue;
     const model = fitRecipe(split.train, recipe, seed, cache);
     probs.push(...predictQuestions(model, split.test, cache));
     gold.push(...split.test.map((q) => ADAPT_TYPES.indexOf(q.gold)));
   }
-  if (probs.length === 0) return { temperature: 1, fallbackThreshold: 0, heldOut: emptyHeldOut() };
+  if (probs.length === 0) return { inner: 'none', temperature: 1, fallbackThreshold: 0, heldOut: emptyHeldOut() };
   const temperature = fitTemperature(probs, gold);
   const calibrated = probs.map((p) => withTemperature(p, temperature));
   const top = calibrated.map((p) => Math.max(...p));
   const right = calibrated.map((p, i) => p.indexOf(Math.max(...p)) === gold[i]);
   const fallbackThreshold = fitFallbackThreshold(top, right);
   return {
+    inner: byBenchmark ? 'leave-one-benchmark-out' : '3-fold',
     temperature,
     fallbackThreshold,
     heldOut: {
@@ -95,6 +101,19 @@ export function calibrateOnTraining(
       fallbackShare: top.filter((t) => t < fallbackThreshold).length / probs.length,
     },
   };
+}
+
+function innerFolds(train: readonly BenchmarkQuestion[], seed: number): Split[] {
+  const fold = stratifiedFolds(
+    train.map((q) => q.gold),
+    3,
+    seed + 1,
+  );
+  return [0, 1, 2].map((f) => ({
+    name: `fold ${f + 1}`,
+    train: train.filter((_, i) => fold[i] !== f),
+    test: train.filter((_, i) => fold[i] === f),
+  }));
 }
 
 function emptyHeldOut(): ModelCalibration['heldOut'] {

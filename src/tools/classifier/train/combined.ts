@@ -13,6 +13,7 @@ import { InputError } from '../../../core/errors.ts';
 import { loadQuestions, resolveDataDir } from '../../../data/index.ts';
 import { normaliseText } from '../../../classify/onnx/features.ts';
 import { labelledQuestions, type LabelledQuestion } from '../eval/questions.ts';
+import { calibrationSplit } from '../../calibrate/calibrate.ts';
 import { EN_DATASET, readEnQuestions, readZhQuestions, ZH_DATASET } from './zh-questions.ts';
 
 export type Language = 'en' | 'zh';
@@ -72,13 +73,22 @@ async function loadSource(
   return { loaded: questions.length, typed: labelledQuestions(questions) };
 }
 
-/** Loads and combines `names` (in order), deduplicating by normalised question text. */
-export async function combinedTrainingSet(names: readonly string[], dataDir?: string): Promise<CombinedSet> {
+/**
+ * Loads and combines `names` (in order), deduplicating by normalised question text. `split`: keep only each
+ * dataset's seeded calibration split (the one `adaptmr calibrate` and `classifier train --split calibration` use).
+ */
+export async function combinedTrainingSet(
+  names: readonly string[],
+  dataDir?: string,
+  split?: { fraction: number; seed: number },
+): Promise<CombinedSet> {
   const seen = new Map<string, BenchmarkQuestion>();
   const sources: CombinedSet['sources'] = [];
   let conflicts = 0;
   for (const name of names) {
-    const { loaded, typed } = await loadSource(name, dataDir);
+    const source = await loadSource(name, dataDir);
+    const loaded = source.loaded;
+    const typed = split ? calibrationPart(source.typed, split) : source.typed;
     let duplicates = 0;
     for (const q of typed) {
       const key = normaliseText(q.query.text);
@@ -94,6 +104,17 @@ export async function combinedTrainingSet(names: readonly string[], dataDir?: st
   }
   const questions = [...seen.values()];
   return { questions, sources, conflicts, sha256: trainingSetHash(questions) };
+}
+
+function calibrationPart(qs: LabelledQuestion[], split: { fraction: number; seed: number }): LabelledQuestion[] {
+  const ids = new Set(
+    calibrationSplit(
+      qs.map((q) => ({ questionId: q.query.id, adaptType: q.gold })),
+      split.fraction,
+      split.seed,
+    ),
+  );
+  return qs.filter((q) => ids.has(q.query.id));
 }
 
 /** sha256 over one line per question: benchmark, dataset, id, type and normalised text, tab-separated, in order. */

@@ -3,6 +3,7 @@
  * calibration on the training benchmarks only (calibrate-model.ts) → the model with its logits divided by the
  * fitted temperature, and metadata naming the training set by content hash, the recipe and the fallback threshold.
  */
+import { compareIds } from '../../../data/index.ts';
 import { META_FALLBACK_THRESHOLD, META_TRAINING_SET } from '../../../classify/onnx/model-format.ts';
 import { calibrateOnTraining, scaledByTemperature, type ModelCalibration } from './calibrate-model.ts';
 import { combinedTrainingSet, type CombinedSet } from './combined.ts';
@@ -24,9 +25,13 @@ export async function trainCombined(opts: {
   recipe: Recipe;
   seed: number;
   calibrate?: boolean;
+  /** Train on each dataset's calibration split only; the model then names its training questions (runs leave them out). */
+  split?: { fraction: number; seed: number };
 }): Promise<CombinedModel> {
-  const set = await combinedTrainingSet(opts.names, opts.dataDir);
-  return trainOnSet(set, opts.recipe, opts.seed, opts.calibrate ?? true);
+  const set = await combinedTrainingSet(opts.names, opts.dataDir, opts.split);
+  const r = trainOnSet(set, opts.recipe, opts.seed, opts.calibrate ?? true);
+  if (opts.split) r.model.trainingIds = set.questions.map((q) => q.query.id).sort(compareIds);
+  return r;
 }
 
 export function trainOnSet(set: CombinedSet, recipe: Recipe, seed: number, calibrate = true): CombinedModel {
@@ -34,6 +39,7 @@ export function trainOnSet(set: CombinedSet, recipe: Recipe, seed: number, calib
   const calibration: ModelCalibration = calibrate
     ? calibrateOnTraining(set.questions, recipe, seed, cache)
     : {
+        inner: 'none',
         temperature: 1,
         fallbackThreshold: 0,
         heldOut: { n: 0, accuracy: 0, nllBefore: 0, nllAfter: 0, fallbackShare: 0 },
