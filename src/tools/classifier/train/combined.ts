@@ -47,6 +47,8 @@ export interface CombinedSet {
   conflicts: number;
   /** sha256 of the set's lines (benchmark, dataset, id, type, normalised text), in order. */
   sha256: string;
+  /** With a split: the ids of every question of the splits, duplicates included (a run leaves them all out). */
+  splitIds?: string[];
 }
 
 export function parseSourceList(text: string, flag: string): string[] {
@@ -85,10 +87,12 @@ export async function combinedTrainingSet(
   const seen = new Map<string, BenchmarkQuestion>();
   const sources: CombinedSet['sources'] = [];
   let conflicts = 0;
+  const splitIds: string[] = [];
   for (const name of names) {
     const source = await loadSource(name, dataDir);
     const loaded = source.loaded;
     const typed = split ? calibrationPart(source.typed, split) : source.typed;
+    if (split) splitIds.push(...typed.map((q) => q.query.id));
     let duplicates = 0;
     for (const q of typed) {
       const key = normaliseText(q.query.text);
@@ -103,7 +107,7 @@ export async function combinedTrainingSet(
     sources.push({ dataset: name, loaded, typed: typed.length, duplicates });
   }
   const questions = [...seen.values()];
-  return { questions, sources, conflicts, sha256: trainingSetHash(questions) };
+  return { questions, sources, conflicts, sha256: trainingSetHash(questions), ...(split ? { splitIds } : {}) };
 }
 
 function calibrationPart(qs: LabelledQuestion[], split: { fraction: number; seed: number }): LabelledQuestion[] {

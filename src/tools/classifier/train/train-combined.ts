@@ -30,7 +30,7 @@ export async function trainCombined(opts: {
 }): Promise<CombinedModel> {
   const set = await combinedTrainingSet(opts.names, opts.dataDir, opts.split);
   const r = trainOnSet(set, opts.recipe, opts.seed, opts.calibrate ?? true);
-  if (opts.split) r.model.trainingIds = set.questions.map((q) => q.query.id).sort(compareIds);
+  if (opts.split) r.model.trainingIds = [...new Set(set.splitIds ?? [])].sort(compareIds);
   return r;
 }
 
