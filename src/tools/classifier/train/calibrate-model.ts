@@ -57,12 +57,14 @@ export function fitTemperature(probs: readonly number[][], gold: readonly number
 export function fitFallbackThreshold(top: readonly number[], right: readonly boolean[]): number {
   let best = 0;
   let bestScore = -1;
-  for (let t = 0.2; t <= 0.9501; t += 0.01) {
+  // Integer hundredths, so the cut compared here is exactly the number stored and compared by the router.
+  for (let c = 20; c <= 95; c++) {
+    const t = c / 100;
     let score = 0;
     for (let i = 0; i < top.length; i++) if (top[i]! >= t === right[i]) score += 1;
     if (score > bestScore) {
       bestScore = score;
-      best = Math.round(t * 100) / 100;
+      best = t;
     }
   }
   return best;
