@@ -367,7 +367,7 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
         .option('classifier', {
           type: 'string',
           demandOption: true,
-          describe: `${classifiers.names().join(', ')}, or oracle (upper bound)`,
+          describe: `${classifiers.names().join(', ')}, or oracle (gold type)`,
         })
         .option('dataset', { type: 'string', describe: DATASET_NAMES.join(', ') })
         .option('protocol', {

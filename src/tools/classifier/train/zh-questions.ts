@@ -1,6 +1,6 @@
 /**
  * The committed written training/evaluation questions, Chinese (src/classify/data/zh-questions.jsonl) and English
- * (en-questions.jsonl), written from the plan's taxonomy — each file's first line says who wrote them and from what.
+ * (en-questions.jsonl), written from the plan's taxonomy (plan §2.2) — each file's first line says what they are.
  * Read as labelled questions of the datasets `zh-plan` and `en-plan`, so they join the benchmarks in training and
  * get their own rows in the tables.
  */
