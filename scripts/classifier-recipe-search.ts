@@ -1,5 +1,5 @@
 /**
- * Recipe search for the cross-benchmark query-type classifier (issue 43): every recipe below is scored by
+ * Recipe search for the cross-benchmark query-type classifier: every recipe below is scored by
  * leave-one-benchmark-out accuracy (mean and worst benchmark) and, beside it, by LongMemEval S 5-fold accuracy with
  * the other benchmarks in training (src/tools/classifier/eval/lobo-splits.ts). Predictions are computed in
  * TypeScript (the same forward pass the exported ONNX graph runs; onnx.test.ts checks they agree). The choice is by

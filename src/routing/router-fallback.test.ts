@@ -1,4 +1,4 @@
-// The single router's confidence fallback (issue 43): below the threshold it routes as fusion would, or runs the
+// The single router's confidence fallback: below the threshold it routes as fusion would, or runs the
 // first stage alone; at or above it, the argmax as before; `model` must be resolved from the classifier file first.
 import { describe, expect, it } from 'vitest';
 import { ADAPT_TYPES, type AdaptType } from '../core/types.ts';

@@ -7,7 +7,7 @@
  *   explicitly named `oracleType` argument, which the runner passes to this router alone.
  * - `random`: a uniformly random type, seeded per question (`ctx.seed`) — the plan's "w/o Classifier" ablation.
  *
- * The single router may fall back when the classifier is unsure (`fallback`, issue 43): below a top probability
+ * The single router may fall back when the classifier is unsure (`fallback`): below a top probability
  * (a number, or `model`: the threshold fitted on the classifier's training benchmarks and stored in its file) it
  * routes as `fusion` would (route `fallback:fusion:<types>` / `fallback:single:<type>`), or runs the reference first
  * stage alone (`fallback:first-stage`, plain retrieval from the method's first stage).

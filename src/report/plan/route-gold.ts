@@ -1,5 +1,5 @@
 /**
- * Route × gold type (issue 43): for each method whose single router falls back when unsure (router `fallback`,
+ * Route × gold type: for each method whose single router falls back when unsure (router `fallback`,
  * route labels `fallback:…`), how often each gold type was routed by its predicted type and how often it fell back,
  * pooled over the run's datasets. Gold types are read from the stored questions, after the run: nothing here routes.
  */

@@ -1,5 +1,5 @@
 /**
- * The splits of the two cross-benchmark protocols (issue 43), shared by `classifier eval` and the recipe search:
+ * The splits of the two cross-benchmark protocols, shared by `classifier eval` and the recipe search:
  * - leave-one-benchmark-out: for each benchmark, train on every other benchmark's questions, test on all of its own;
  * - k-fold on one dataset with the other benchmarks added to training: the test dataset's questions are dealt into
  *   k folds (stratified by type, seeded); fold f trains on the other folds and the other benchmarks, never on a

@@ -1,5 +1,5 @@
 /**
- * Cross-benchmark evaluation of the trainable classifier (issue 43): each split (lobo-splits.ts) trains the recipe
+ * Cross-benchmark evaluation of the trainable classifier: each split (lobo-splits.ts) trains the recipe
  * on its training part — calibrated by inner leave-one-benchmark-out on that part only, unless `calibrate` is off —,
  * writes the ONNX file, loads it through onnxruntime-node and classifies the test part one question at a time (the
  * latency measured is a real `classify` call). Every question is predicted by a model that never saw it (and, in

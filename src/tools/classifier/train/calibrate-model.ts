@@ -1,5 +1,5 @@
 /**
- * Calibration of a cross-benchmark model on its training benchmarks only (issue 43): inner leave-one-benchmark-out
+ * Calibration of a cross-benchmark model on its training benchmarks only: inner leave-one-benchmark-out
  * over the training set gives every training question a probability from a model that never saw its benchmark
  * (a model of one benchmark: 3 stratified folds instead, so its threshold is an in-benchmark one);
  * on those, (1) a temperature T is fitted by minimising the negative log-likelihood (Guo et al. 2017, temperature

@@ -1,5 +1,5 @@
 /**
- * The rules classifier as a prior for the linear model (issue 43): weights that reproduce the rules' probabilities
+ * The rules classifier as a prior for the linear model: weights that reproduce the rules' probabilities
  * (src/classify/rules.ts: p = softmax(beta · cue counts), the default type factual given `defaultPrior`) on a
  * features.ts row with cues — each cue's entry gets weight `beta` on its own type, the factual bias beta ·
  * defaultPrior, every n-gram weight 0. Training starts there and its L2 penalty pulls towards it (train.ts `prior`),

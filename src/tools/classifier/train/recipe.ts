@@ -1,5 +1,5 @@
 /**
- * A training recipe for the cross-benchmark classifier (issue 43): feature set, L2, example balancing and model
+ * A training recipe for the cross-benchmark classifier: feature set, L2, example balancing and model
  * family. `fitRecipe` trains one on benchmark questions; the same function serves `classifier train --datasets`,
  * the leave-one-benchmark-out evaluation and the shipped default, so what is evaluated is what ships.
  */
