@@ -324,14 +324,16 @@ async function trainCombinedCommand(argv: TrainArgs): Promise<void> {
     recipe,
     seed: argv.seed,
     calibrate: argv.calibrate,
+    ...(argv.split === 'calibration' ? { split: { fraction, seed: argv.seed } } : {}),
   });
   if (r.set.questions.length === 0)
     throw new InputError('no question with one of the five AdaptMR types to train on', '--datasets');
   await mkdir(resolve(argv.out, '..'), { recursive: true });
   await writeModel(r.model, argv.out, r.metadata);
   const skipped = r.set.sources.filter((s) => s.typed === 0).map((s) => s.dataset);
+  const what = argv.split === 'calibration' ? `the ${fraction} calibration split (seed ${argv.seed}; a run leaves these questions out) of ` : '';
   console.log(
-    `trained ${recipeName(recipe)} on ${r.set.questions.length} questions (${r.set.sources.map((s) => `${s.dataset} ${s.typed - s.duplicates}`).join(', ')}; training set sha256 ${r.set.sha256})` +
+    `trained ${recipeName(recipe)} on ${r.set.questions.length} questions of ${what}(${r.set.sources.map((s) => `${s.dataset} ${s.typed - s.duplicates}`).join(', ')}; training set sha256 ${r.set.sha256})` +
       (skipped.length > 0 ? `; no question of ${skipped.join(', ')} has one of the five types` : '') +
       (argv.calibrate && r.calibration.heldOut.n === 0 ? '; not calibrated (too few questions)' : '') +
       (argv.calibrate && r.calibration.heldOut.n > 0
