@@ -83,6 +83,11 @@ export const commands: CommandEntry[] = [
     load: async () => as((await import('./tools/compare/commands.ts')).compareCommand),
   },
   {
+    name: 'bundle',
+    describe: 'Write a signed results bundle (Every Eval Ever files, Parquet tables, manifest)',
+    load: async () => as((await import('./tools/bundle/commands.ts')).bundleCommand),
+  },
+  {
     name: 'doctor',
     describe: 'Check every endpoint an experiment uses',
     load: async () => as((await import('./tools/doctor/commands.ts')).doctorCommand),
