@@ -88,6 +88,11 @@ export const commands: CommandEntry[] = [
     load: async () => as((await import('./tools/bundle/commands.ts')).bundleCommand),
   },
   {
+    name: 'verify',
+    describe: 'Check a results bundle: signature, hashes, schemas, every statistic recomputed',
+    load: async () => as((await import('./tools/verify/commands.ts')).verifyCommand),
+  },
+  {
     name: 'doctor',
     describe: 'Check every endpoint an experiment uses',
     load: async () => as((await import('./tools/doctor/commands.ts')).doctorCommand),

@@ -34,12 +34,11 @@ function cellsOf(r: Results, run: string, dataset: string): Cell[] {
   return [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, c]) => c);
 }
 
-function write(dir: string, rel: string, text: string): Buffer {
+function write(dir: string, rel: string, text: string): void {
   const file = join(dir, EEE_DIR, rel);
   mkdirSync(dirname(file), { recursive: true });
   const bytes = Buffer.from(text, 'utf8');
   writeFileSync(file, bytes);
-  return bytes;
 }
 
 function checked(kind: 'aggregate' | 'instance', doc: unknown, where: string): void {
@@ -47,22 +46,28 @@ function checked(kind: 'aggregate' | 'instance', doc: unknown, where: string): v
   if (err) throw new InputError(`would not validate against the EEE ${kind} schema: ${err}`, where);
 }
 
-/** Writes one (run, dataset, method) pair of files; returns their bundle paths. */
-function writeResult(
-  dir: string,
+export interface ResultDocs {
+  key: EvalKey;
+  lines: Record<string, unknown>[];
+  samplesText: string;
+  log: Record<string, unknown>;
+}
+
+/** The instance lines and aggregate log of one (run, dataset, method), as `bundle` writes them and `verify` recomputes them. */
+export function buildResult(
   r: Results,
   run: RunFacts,
   config: Config,
   key: EvalKey,
   facts: DatasetFacts,
   headline: Cell,
-): string[] {
+): ResultDocs {
   const method = r.methods.find((m) => m.run_id === run.run_id && m.method === key.method)!;
   const questions = r.questions.filter((q) => q.run_id === run.run_id && q.dataset === key.dataset);
   const evaluationName = `${key.dataset} ${metricLabel(headline.metric, headline.level, headline.k)} [all]`;
   const lines = questions.map((q) => {
     const qk = keyOf(run.run_id, key.dataset, q.question_id, key.method);
-    const line = instanceLine({
+    return instanceLine({
       key,
       question: q,
       headline,
@@ -74,28 +79,23 @@ function writeResult(
       usage: r.usage.get(qk),
       contentSha256: facts.hashes.get(q.question_id) ?? '',
     });
-    checked('instance', line, `${samplesPath(key)} question ${q.question_id}`);
-    return `${JSON.stringify(line)}\n`;
   });
-  const samples = write(dir, samplesPath(key), lines.join(''));
+  const samplesText = lines.map((l) => `${JSON.stringify(l)}\n`).join('');
   const log = aggregateLog({
     key,
     run,
     config,
     method,
     cis: r.cis.get(keyOf(run.run_id, key.dataset, key.method)) ?? [],
-    samples: { checksum: sha256Bytes(samples), rows: lines.length },
+    samples: { checksum: sha256Bytes(Buffer.from(samplesText, 'utf8')), rows: lines.length },
     datasetContentSha256: facts.contentSha256,
     questions: questions.length,
   });
-  checked('aggregate', log, aggregatePath(key));
-  write(dir, aggregatePath(key), `${JSON.stringify(log, null, 2)}\n`);
-  return [`${EEE_DIR}/${samplesPath(key)}`, `${EEE_DIR}/${aggregatePath(key)}`];
+  return { key, lines, samplesText, log };
 }
 
-/** Every (run, dataset, method) with at least one retrieval or score row. */
-export function writeEee(dir: string, r: Results, facts: ReadonlyMap<string, DatasetFacts>): string[] {
-  const out: string[] = [];
+/** Every (run, dataset, method) result of a results file, in a fixed order. */
+export function* results(r: Results, facts: ReadonlyMap<string, DatasetFacts>): Generator<ResultDocs> {
   for (const run of r.runs) {
     const config = JSON.parse(run.config_json) as Config;
     const datasets = [...new Set(r.questions.filter((q) => q.run_id === run.run_id).map((q) => q.dataset))];
@@ -106,9 +106,22 @@ export function writeEee(dir: string, r: Results, facts: ReadonlyMap<string, Dat
       for (const m of r.methods.filter((x) => x.run_id === run.run_id)) {
         if (!r.cis.has(keyOf(run.run_id, dataset, m.method))) continue;
         const key = { runId: run.run_id, dataset, method: m.method };
-        out.push(...writeResult(dir, r, run, config, key, facts.get(keyOf(run.run_id, dataset))!, headline));
+        const f = facts.get(keyOf(run.run_id, dataset)) ?? { hashes: new Map(), contentSha256: '' };
+        yield buildResult(r, run, config, key, f, headline);
       }
     }
+  }
+}
+
+/** Writes every result's samples file and aggregate log, each checked against the schema; returns their bundle paths. */
+export function writeEee(dir: string, r: Results, facts: ReadonlyMap<string, DatasetFacts>): string[] {
+  const out: string[] = [];
+  for (const doc of results(r, facts)) {
+    for (const [i, line] of doc.lines.entries()) checked('instance', line, `${samplesPath(doc.key)} line ${i + 1}`);
+    checked('aggregate', doc.log, aggregatePath(doc.key));
+    write(dir, samplesPath(doc.key), doc.samplesText);
+    write(dir, aggregatePath(doc.key), `${JSON.stringify(doc.log, null, 2)}\n`);
+    out.push(`${EEE_DIR}/${samplesPath(doc.key)}`, `${EEE_DIR}/${aggregatePath(doc.key)}`);
   }
   return out;
 }
