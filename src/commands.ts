@@ -93,6 +93,11 @@ export const commands: CommandEntry[] = [
     load: async () => as((await import('./tools/verify/commands.ts')).verifyCommand),
   },
   {
+    name: 'board',
+    describe: 'A static leaderboard page of results bundles, comparable ones side by side',
+    load: async () => as((await import('./tools/board/commands.ts')).boardCommand),
+  },
+  {
     name: 'doctor',
     describe: 'Check every endpoint an experiment uses',
     load: async () => as((await import('./tools/doctor/commands.ts')).doctorCommand),
