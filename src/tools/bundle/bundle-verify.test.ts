@@ -45,7 +45,7 @@ async function run(file: string, out: string, perType: number, only?: string): P
 const bundle = (results: string, out: string, k = key1) =>
   writeBundle(results, { out, key: k, dataDir: TEST_DATA_DIR, command: 'test' });
 
-async function verify(b: string, publicKey?: string): Promise<{ lines: string[]; failed?: string }> {
+async function verify(b: string, publicKey?: string): Promise<{ lines: string[]; failed: string | undefined }> {
   const lines: string[] = [];
   const checks = await verifyBundle(b, {
     print: (l) => lines.push(l),
@@ -127,7 +127,8 @@ describe('bundle and verify, from the quick start', () => {
   it('fails when one byte of the manifest changes, and when another key signed it', async () => {
     const b = copy(A, 'manifest');
     const bytes = readFileSync(join(b, 'manifest.json'));
-    bytes[bytes.indexOf('"seed": ') + 8] ^= 1; // a digit of the seed: still JSON
+    const at = bytes.indexOf('"seed": ') + 8;
+    bytes[at] = bytes[at]! ^ 1; // a digit of the seed: still JSON
     writeFileSync(join(b, 'manifest.json'), bytes);
     expect((await verify(b)).failed).toMatch(/^signature: manifest.sig is not a valid signature of manifest.json/u);
 
