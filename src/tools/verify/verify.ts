@@ -9,6 +9,7 @@ import { Checks } from './checks.ts';
 import { checkEee } from './eee-check.ts';
 import { checkFiles, checkSignature, readManifest } from './integrity.ts';
 import { recompute } from './recompute.ts';
+import { checkSubmission } from './submission.ts';
 
 export interface VerifyOptions {
   publicKey?: PublicKeyInfo | undefined;
@@ -24,5 +25,6 @@ export async function verifyBundle(dir: string, opts: VerifyOptions = {}): Promi
   checkFiles(dir, m.manifest, checks);
   const eee = checkEee(dir, m.manifest, checks);
   await recompute(dir, m.manifest, eee, checks);
+  if (opts.submission) checkSubmission(m.manifest, eee, checks);
   return checks;
 }
