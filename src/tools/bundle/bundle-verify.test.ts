@@ -179,6 +179,27 @@ describe('bundle and verify, from the quick start', () => {
     expect(page).toContain('recall_any@10 (turn level)');
   }, 300_000);
 
+  it('--rerun computes the offline run again and finds a changed score cell', async () => {
+    const lines: string[] = [];
+    const ok = await verifyBundle(A, { rerun: true, dataDir: TEST_DATA_DIR, print: (l) => lines.push(l) });
+    expect(ok.failed).toBeUndefined();
+    expect(lines.filter((l) => l.includes('rerun'))).toEqual([
+      expect.stringMatching(/^ok {4}rerun .*every ranking and score equal$/u),
+    ]);
+
+    const b = copy(A, 'rerun-scores');
+    const file = join(b, 'tables/scores.parquet');
+    const store = await openResultStore(join(dir, 'edit-scores.duckdb'));
+    await store.query(`CREATE TABLE t AS SELECT * FROM read_parquet('${file}')`);
+    await store.query(`UPDATE t SET value = 1 - value WHERE rowid = 7`);
+    await store.query(`COPY (SELECT * FROM t ORDER BY rowid) TO '${file}' (FORMAT parquet)`);
+    await store.close();
+    const again: string[] = [];
+    await verifyBundle(b, { rerun: true, dataDir: TEST_DATA_DIR, print: (l) => again.push(l) });
+    expect(again.find((l) => l.includes('rerun'))).toMatch(/^FAIL {2}rerun .*scores \(.*\) \[\d+\]\.value: /u);
+    expect(again.join('\n')).toMatch(/FAIL {2}file hashes +tables\/scores\.parquet: sha256/u);
+  }, 300_000);
+
   it('the CLI exits non-zero and names the first failure', () => {
     const b = copy(A, 'cli');
     writeFileSync(join(b, 'tables/runs.parquet'), 'not parquet');

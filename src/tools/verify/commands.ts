@@ -11,6 +11,8 @@ interface VerifyArgs {
   'public-key': string | undefined;
   submission: boolean;
   rerun: boolean;
+  'data-dir': string | undefined;
+  'any-commit': boolean;
 }
 
 export const verifyCommand: CommandModule<object, VerifyArgs> = {
@@ -29,10 +31,22 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
         type: 'boolean',
         default: false,
         describe: "re-run the bundle's offline methods and compare",
+      })
+      .option('data-dir', { type: 'string', describe: 'where the datasets are (for --rerun)' })
+      .option('any-commit', {
+        type: 'boolean',
+        default: false,
+        describe: "--rerun on this checkout, not the run's commit",
       }),
   handler: async (argv) => {
     const publicKey = argv['public-key'] ? loadPublicKey(argv['public-key']) : undefined;
-    const checks = await verifyBundle(argv.bundle, { publicKey, submission: argv.submission, rerun: argv.rerun });
+    const checks = await verifyBundle(argv.bundle, {
+      publicKey,
+      submission: argv.submission,
+      rerun: argv.rerun,
+      dataDir: argv['data-dir'],
+      anyCommit: argv['any-commit'],
+    });
     const failed = checks.failed;
     if (failed) {
       // A hash names the file; a value check names the row and field: both, when the first failure is a hash.
