@@ -10,7 +10,7 @@ import { InputError } from '../../core/errors.ts';
 import { PACKAGE_ROOT, packageVersion } from '../../core/package-root.ts';
 import { gitState } from '../../run/provenance.ts';
 import { openResultStore, type ResultStore } from '../../store/index.ts';
-import { refreshStats } from '../../store/stats-tables.ts';
+import { refreshStats, statsFingerprint } from '../../store/stats-tables.ts';
 import { instanceHashes, rollUp } from './content-hash.ts';
 import { EEE_COMMIT, EEE_REPO, EEE_SCHEMA_VERSION } from './eee-schema.ts';
 import { checkPinned, imageRecords, type ImageRecord } from './images.ts';
@@ -136,12 +136,30 @@ export function bundleFiles(dir: string, rel = ''): string[] {
   return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** Writes the bundle; returns its manifest. */
-export async function writeBundle(results: string, opts: BundleOptions): Promise<Manifest> {
-  emptyOut(opts.out);
+/**
+ * The results file opened read-only when its statistics are up to date (the common case: every run and report
+ * refreshes them), else opened for writing and refreshed, as `adaptmr report` does.
+ */
+async function openFresh(results: string): Promise<ResultStore> {
+  const ro = await openResultStore(results, { readOnly: true });
+  const [stored] = await ro.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'stats_fingerprint'`);
+  if (stored?.value === (await statsFingerprint(ro))) return ro;
+  await ro.close();
   const store = await openResultStore(results);
   try {
     await refreshStats(store);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
+}
+
+/** Writes the bundle; returns its manifest. */
+export async function writeBundle(results: string, opts: BundleOptions): Promise<Manifest> {
+  emptyOut(opts.out);
+  const store = await openFresh(results);
+  try {
     const r = await loadResults(store);
     if (r.runs.length === 0) throw new InputError('the results file holds no run', results);
     const configs = new Map(r.runs.map((run) => [run.run_id, JSON.parse(run.config_json) as Config]));
