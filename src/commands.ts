@@ -84,17 +84,17 @@ export const commands: CommandEntry[] = [
   },
   {
     name: 'bundle',
-    describe: 'Write a signed results bundle (Every Eval Ever files, Parquet tables, manifest)',
+    describe: 'Write a signed results bundle (Every Eval Ever files, Parquet, manifest)',
     load: async () => as((await import('./tools/bundle/commands.ts')).bundleCommand),
   },
   {
     name: 'verify',
-    describe: 'Check a results bundle: signature, hashes, schemas, every statistic recomputed',
+    describe: 'Check a results bundle: signature, hashes, every number recomputed',
     load: async () => as((await import('./tools/verify/commands.ts')).verifyCommand),
   },
   {
     name: 'board',
-    describe: 'A static leaderboard page of results bundles, comparable ones side by side',
+    describe: 'A static leaderboard page of results bundles (comparable ones together)',
     load: async () => as((await import('./tools/board/commands.ts')).boardCommand),
   },
   {
