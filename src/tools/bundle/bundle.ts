@@ -79,10 +79,11 @@ async function totals(store: ResultStore): Promise<Manifest['totals']> {
 }
 
 async function reportedDigests(store: ResultStore): Promise<Map<string, string>> {
-  const rows = await store.query<{ run_id: string; key: string; value: string }>(
-    `SELECT run_id, key, value FROM checkpoints WHERE method = '(run)' AND key LIKE 'server-image:%'`,
+  // baselines/memory-server keeps it as the method's checkpoint `server-image` (SERVER_IMAGE_KEY).
+  const rows = await store.query<{ run_id: string; method: string; value: string }>(
+    `SELECT run_id, method, value FROM checkpoints WHERE key = 'server-image'`,
   );
-  return new Map(rows.map((r) => [`${r.run_id}\t${r.key.slice('server-image:'.length)}`, r.value]));
+  return new Map(rows.map((r) => [`${r.run_id}\t${r.method}`, r.value]));
 }
 
 function lockFile(): Manifest['lock_file'] {

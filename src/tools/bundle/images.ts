@@ -4,7 +4,8 @@
  * compose file runs for its api (compose/mem0.yaml for mem0 `api: oss`, compose/graphiti.yaml for zep
  * `api: graphiti`). A reference without a digest (a tag such as `:latest`, or a hosted service with no image) is
  * refused unless `--allow-unpinned`, which the manifest then records. A digest the server itself reported
- * (`adaptmr doctor --record`, stored as the run's `server-image:<method>` checkpoint) is recorded beside it.
+ * in its health reply (http-memory `/health` `image`; shown by `adaptmr doctor`, kept as the method's `server-image`
+ * checkpoint of the run) is recorded beside it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
