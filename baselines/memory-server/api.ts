@@ -116,6 +116,7 @@ export interface MemoryServerApi {
    * server says of itself, when it says anything: the container image it runs, by digest (recorded per run and in a
    * results bundle's manifest).
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: the Mem0 and Zep APIs' health checks return nothing
   health(c: Call): Promise<ServerInfo | undefined | void>;
   /** Creates the namespace's containers; returns what later calls need (server-assigned UUIDs). */
   prepare(ns: string, c: Call): Promise<NamespaceState>;
