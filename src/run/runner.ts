@@ -57,6 +57,7 @@ import { Resources } from './session/resources.ts';
 import { ResultsTarget, type Resume } from './session/results-target.ts';
 import { readProvenance, runStart } from './session/run-record.ts';
 import { ComputeWorkers } from './session/workers.ts';
+import type { RunShard } from './shard-source.ts';
 import { SpendControls } from './spend-controls.ts';
 
 export interface RunOptions {
@@ -82,6 +83,11 @@ export interface RunOptions {
   interrupt?: InterruptState;
   /** An LLM provider to use instead of the config's (the cost estimate's, which sends nothing: src/llm/dry-run.ts). */
   llm?: LlmProvider | undefined;
+  /**
+   * Run only this shard's haystack groups (shard-plan.ts): the file is marked partial (meta `shard`) and holds no
+   * statistics; `adaptmr merge` of every shard makes the whole run.
+   */
+  shard?: RunShard | undefined;
 }
 
 export interface RunSummary {
@@ -185,7 +191,9 @@ export class RunSession {
       const results = await this.storeResults(run, datasets, computed); // (every row in the file)
       await this.judgeAnswers(results, computed, llm); // 6. judging
       await this.endRun(results, run, computed); // (run marked done)
-      await this.statistics(results, computed); // 7. statistics
+      if (this.opts.shard)
+        await this.markShard(results, questionCount(datasets)); // (partial: merge computes 7)
+      else await this.statistics(results, computed); // 7. statistics
       return await this.summary(results, computed, questionCount(datasets));
     } finally {
       await this.resources.release();
@@ -221,7 +229,7 @@ export class RunSession {
 
   /** 3. The datasets, each with its selected questions and its methods. */
   private async planDatasets(methods: ConfiguredMethod[]): Promise<SessionDataset[]> {
-    return planSessionDatasets(this.exp, methods, this.opts.dataDir, this.log);
+    return planSessionDatasets(this.exp, methods, this.opts.dataDir, this.log, this.opts.shard);
   }
 
   /**
@@ -373,6 +381,16 @@ export class RunSession {
       endedAt: new Date().toISOString(),
       status: computed.stopped ? 'stopped' : 'done',
     });
+  }
+
+  /** A shard's file says it is partial; its statistics would be a part's, so they come from `adaptmr merge`. */
+  private async markShard(results: ResultStore, questions: number): Promise<void> {
+    const { index, count, from } = this.opts.shard!;
+    const { tagShard } = await import('../store/meta.ts');
+    await tagShard(results, { index, count, from, questions });
+    this.log(
+      `shard ${index}/${count}: partial results; statistics, verdicts and the report come from \`adaptmr merge\``,
+    );
   }
 
   /**

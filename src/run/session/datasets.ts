@@ -6,12 +6,14 @@
 import type { ExperimentConfig } from '../../core/config.ts';
 import { configForDataset, hasMethodPatch } from '../../core/dataset-methods.ts';
 import { InputError } from '../../core/errors.ts';
-import { ensureDataset, filesOf, readCatalog, resolveDataDir } from '../../data/index.ts';
+import { type CatalogEntry, ensureDataset, filesOf, readCatalog, resolveDataDir } from '../../data/index.ts';
 import { loadErrata } from '../../data/locomo-audit.ts';
 import { createMethods, type ConfiguredMethod } from '../create-methods.ts';
 import type { LoadedExperiment } from '../load-config.ts';
 import type { DatasetPlan } from '../run-dataset.ts';
 import { selectQuestions } from '../select.ts';
+import type { RunShard } from '../shard-source.ts';
+import { applyShard } from './shard-datasets.ts';
 
 /** One dataset of the run: its selected questions, the config as it sees it (its methods patched), its methods. */
 export interface SessionDataset {
@@ -26,11 +28,19 @@ export async function planSessionDatasets(
   base: ConfiguredMethod[],
   dataDirFlag: string | undefined,
   log: (line: string) => void,
+  shard?: RunShard,
 ): Promise<SessionDataset[]> {
-  const plans = await planDatasets(exp.config, dataDirFlag, log);
+  const planned = await planDatasets(exp.config, dataDirFlag, log);
   const methods = await datasetMethods(exp, base);
-  const datasets = plans.map((plan, i) => ({ plan, ...methods[i]! }));
+  const datasets = planned.map(({ plan }, i) => ({ plan, ...methods[i]! }));
   for (const d of datasets) excludeFittedQuestions(d.plan, d.methods, log);
+  if (shard)
+    applyShard(
+      datasets.map((d) => d.plan),
+      planned.map((p) => p.kept),
+      shard,
+      log,
+    );
   return datasets;
 }
 
@@ -38,12 +48,12 @@ async function planDatasets(
   config: ExperimentConfig,
   dataDirFlag: string | undefined,
   log: (l: string) => void,
-): Promise<DatasetPlan[]> {
+): Promise<{ plan: DatasetPlan; kept: CatalogEntry[] }[]> {
   const dataDir = resolveDataDir({ flag: dataDirFlag, config: config.dataDir });
-  const plans: DatasetPlan[] = [];
+  const plans: { plan: DatasetPlan; kept: CatalogEntry[] }[] = [];
   for (const ref of config.datasets) {
     const source = await ensureDataset(ref, dataDir, { pull: config.pull, log: (line) => log(`data: ${line}`) });
-    if (plans.some((p) => p.source.name === source.name)) {
+    if (plans.some((p) => p.plan.source.name === source.name)) {
       throw new InputError(`dataset "${source.name}" is listed twice; give one of them another name`, 'datasets');
     }
     const catalog = await readCatalog(source);
@@ -59,7 +69,7 @@ async function planDatasets(
     const files = filesOf(kept);
     // Gold for the judge only (never a method): read before any work, so a missing audit file costs nothing.
     const errata = 'gold' in ref && ref.gold?.answers === 'errata' ? await loadErrata(dataDir) : undefined;
-    plans.push({ source, selected, ...(files ? { files } : {}), ...(errata ? { errata } : {}) });
+    plans.push({ plan: { source, selected, ...(files ? { files } : {}), ...(errata ? { errata } : {}) }, kept });
   }
   return plans;
 }
