@@ -33,6 +33,16 @@ export const commands: CommandEntry[] = [
     load: async () => as((await import('./store/merge-command.ts')).mergeCommand),
   },
   {
+    name: 'status',
+    describe: "Each shard's state, questions written and cost of a split run (results folder)",
+    load: async () => as((await import('./tools/scale-out/commands.ts')).statusCommand),
+  },
+  {
+    name: 'launch',
+    describe: 'Write the Slurm array or Kubernetes Indexed Job files of a run split into shards',
+    load: async () => as((await import('./tools/scale-out/commands.ts')).launchCommand),
+  },
+  {
     name: 'data',
     describe: 'Dataset info and download (data info | data pull)',
     load: async () => as((await import('./data/commands.ts')).dataCommand),

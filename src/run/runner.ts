@@ -57,7 +57,7 @@ import { Resources } from './session/resources.ts';
 import { ResultsTarget, type Resume } from './session/results-target.ts';
 import { readProvenance, runStart } from './session/run-record.ts';
 import { ComputeWorkers } from './session/workers.ts';
-import type { RunShard } from './shard-source.ts';
+import { type RunShard, shardBudget } from './shard-source.ts';
 import { SpendControls } from './spend-controls.ts';
 
 export interface RunOptions {
@@ -299,7 +299,8 @@ export class RunSession {
     const { config, opts } = this;
     const direct = run.target.direct;
     // The Batch API stage and the budget (spend-controls.ts): a run that uses either computes its questions in passes.
-    const controls = direct && real ? await SpendControls.open(real, config, direct, this.runId, this.log) : undefined;
+    const spend = shardBudget(config, opts.shard, this.log);
+    const controls = direct && real ? await SpendControls.open(real, spend, direct, this.runId, this.log) : undefined;
     const passes = new QuestionPasses({
       config,
       runId: this.runId,

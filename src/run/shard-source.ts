@@ -4,6 +4,7 @@
  * Kubernetes Indexed Job (`JOB_COMPLETION_INDEX`, 0-based, with `--shards n`: the pod is not told the completions).
  * The run prints which it used (`describe`), so a log shows why a task ran the questions it did.
  */
+import type { ExperimentConfig } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
 import { parseShard, type Shard } from './shard.ts';
 
@@ -58,4 +59,22 @@ export function resolveShard(flag: string | undefined, shards: number | undefine
       '--shards',
     );
   return undefined;
+}
+
+/**
+ * `llm.budgetUsd` of one shard: an equal part of the run's (each shard counts its own file's calls; no ledger is
+ * shared between machines). A shard that reaches its part stops cleanly like any run and resumes with more.
+ */
+export function shardBudget(
+  config: ExperimentConfig,
+  shard: RunShard | undefined,
+  log: (line: string) => void,
+): ExperimentConfig {
+  const budget = config.llm?.budgetUsd;
+  if (!shard || budget === undefined || !config.llm) return config;
+  const part = budget / shard.count;
+  log(
+    `budget: shard ${shard.index}/${shard.count} may spend $${part.toFixed(4)} (llm.budgetUsd $${budget} / ${shard.count})`,
+  );
+  return { ...config, llm: { ...config.llm, budgetUsd: part } };
 }
