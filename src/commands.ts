@@ -34,12 +34,12 @@ export const commands: CommandEntry[] = [
   },
   {
     name: 'status',
-    describe: "Each shard's state, questions written and cost of a split run (results folder)",
+    describe: "Each shard's state, questions written and cost (a split run)",
     load: async () => as((await import('./tools/scale-out/commands.ts')).statusCommand),
   },
   {
     name: 'launch',
-    describe: 'Write the Slurm array or Kubernetes Indexed Job files of a run split into shards',
+    describe: 'Write Slurm or Kubernetes jobs that run an experiment in shards',
     load: async () => as((await import('./tools/scale-out/commands.ts')).launchCommand),
   },
   {
