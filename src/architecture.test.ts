@@ -229,7 +229,7 @@ describe('architecture', () => {
     expect(findings.map((f) => `${f.file}:${f.line} ${f.why}: ${f.text}`)).toEqual([]);
   });
 
-  it('the citation check catches a planted DESIGN.md, seeds/, issue, machine path and missing section, and passes clean text', () => {
+  it('the citation check catches a planted DESIGN.md, seeds/, issue, machine path, workspace provenance and missing section, and passes clean text', () => {
     const sections = new Map([
       [
         'docs/plan.md',
@@ -247,6 +247,7 @@ describe('architecture', () => {
       '# data in /work/shared/datasets',
       ' * One strategy (plan §2.7).',
       ' * gold never reaches a method (design.md §9)',
+      '{"_provenance": "Written by the AdaptMR Bench helper session classifier (an LLM coding agent)"}',
     ].join('\n');
     const found = citationFindings('src/x.ts', planted, sections);
     expect(found.map((f) => [f.line, f.why.split(/[ ,(]/).slice(0, 2).join(' ')])).toEqual([
@@ -256,6 +257,7 @@ describe('architecture', () => {
       [4, 'names a'],
       [5, 'cites docs/plan.md'],
       [6, 'cites docs/design.md'],
+      [7, 'says how'],
     ]);
     const clean = [
       '/** The interfaces (docs/design.md §3; plan §2.3, plan §5.5, datasets.md §4.1, datasets.md §1). */',

@@ -16,7 +16,8 @@
  * - `askedAt` = the chat's last anchor (the questions carry no date and are asked after the chat).
  *
  * Gold: evidence = `source_chat_ids` flattened (nested event-ordering lists, the two sides of a contradiction or of
- * a temporal gap; for knowledge updates `updated_info` only — `original_info` is the superseded value), duplicates
+ * a temporal gap; for knowledge updates `updated_info` only — `original_info` is the superseded value, kept as
+ * `supersededTurnIds`: src/data/supersession.ts), duplicates
  * removed, ids outside the chat dropped, every repair reported; a question without ids is kept and left out of
  * retrieval recall. The scored gold is `rubric` (upstream's `src/evaluation/run_evaluation.py` judges nothing
  * else): `gold.rubric`, and `gold.answer` = the rubric items one per line. An `answer` whose durations disagree with
@@ -32,6 +33,7 @@ import type { CatalogEntry } from './catalog.ts';
 import { parseBeamAnchor } from './dates.ts';
 import type { DataIssue } from './issues.ts';
 import { decodeFailure, parseJsonBytes, type ParseOptions } from './json-decode.ts';
+import { beamSuperseded } from './supersession.ts';
 import { BEAM_ABILITIES, BEAM_ABILITY_ORDER } from './type-map.ts';
 
 export const BEAM_CHAT_FILE = 'chat.json';
@@ -411,6 +413,11 @@ export function normaliseBeam(
       }
     }
     if (keep && !keep(entry)) return;
+    const evidenceSessionIds = [...new Set(evidenceTurnIds.map((t) => chat.sessionOf.get(Number(t.slice(1)))!))];
+    const current = { turns: evidenceTurnIds, sessions: evidenceSessionIds };
+    const superseded = beamSuperseded(ability, q.source_chat_ids, current, (t) =>
+      chat.sessionOf.get(Number(t.slice(1))),
+    );
     const inst: Instance = {
       dataset,
       query: { id: questionId, text: q.question, askedAt: chat.askedAt },
@@ -420,8 +427,9 @@ export function normaliseBeam(
         nativeType: ability,
         type: entry.adaptType,
         isAbstention: entry.isAbstention,
-        evidenceSessionIds: [...new Set(evidenceTurnIds.map((t) => chat.sessionOf.get(Number(t.slice(1)))!))],
+        evidenceSessionIds,
         evidenceTurnIds,
+        ...superseded,
         answer: q.rubric.join('\n'),
         rubric: q.rubric,
       },

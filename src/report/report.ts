@@ -6,6 +6,7 @@
  * gold-length-section.ts) and, with LLM calls, the latency/tokens/cost table (cost-table.ts). Methods without source ids
  * (Mem0) are named under each retrieval table as "n/a" (no-source-ids.ts).
  */
+import { unlockedNote } from './unlocked-note.ts';
 import { dirname, join } from 'node:path';
 import { ensureWritableDir } from '../core/writable-dir.ts';
 import { openResultStore, type ResultStore } from '../store/index.ts';
@@ -122,7 +123,8 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
   const statsNote = opts.refreshStats === false ? null : await refreshFileStats(file);
   const store = await openResultStore(file, { readOnly: true });
   try {
-    const tables: string[] = statsNote ? [statsNote] : [];
+    const unlocked = await unlockedNote(store);
+    const tables: string[] = [...(unlocked ? [unlocked] : []), ...(statsNote ? [statsNote] : [])];
     let chart: ChartFiles | null = null;
     const chartsDir = join(opts.outDir ?? dirname(file), 'charts');
     ensureWritableDir(chartsDir, 'charts folder', 'choose another --out');

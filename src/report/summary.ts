@@ -15,11 +15,12 @@ import { refreshFileStats } from './refresh.ts';
 import { loadDegradedMarks, loadMethodMarks, markedMethod, type SeriesKey } from './series-label.ts';
 import { loadTypeMeans, type TypeMeanRow } from './type-means.ts';
 import { formatVerdict } from './verdict-table.ts';
+import { unlockedNote } from './unlocked-note.ts';
 
 /** The plan experiments' names in the plan's order, for the verdict lines' headings. */
 const EXPERIMENT_TITLES: Record<string, string> = {
   'existing-systems': 'Experiment 1 — existing systems',
-  'oracle-upper-bound': 'Experiment 2 — the oracle-strategy bound',
+  'oracle-upper-bound': 'Experiment 2 — the oracle strategy (held-out)',
   'adaptmr-vs-baselines': 'Experiment 3 — AdaptMR vs the baselines',
   ablations: 'Experiment 4 — ablations',
   efficiency: 'Experiment 5 — efficiency',
@@ -73,7 +74,7 @@ async function oracleTables(store: ResultStore, runs: readonly PlanRun[]): Promi
     const analyses = oracleAnalyses(ctx, run.input);
     if (analyses.length === 0) return [];
     return [
-      `Oracle strategy per type (chosen on a seeded half, reported on the other; an upper bound — it routes by the gold type), run ${run.name}\n${oracleTable(analyses, run.reference!)}`,
+      `Oracle strategy per type (chosen on a seeded half, reported on the other; the oracle strategy (held-out) — it routes by the gold type; only the per-question ceiling is an upper bound), run ${run.name}\n${oracleTable(analyses, run.reference!)}`,
     ];
   });
 }
@@ -101,7 +102,9 @@ export async function runSummary(file: string): Promise<string> {
   try {
     const runs = await loadPlanRuns(store);
     const verdicts = verdictLines(await readVerdicts(store), await loadMethodMarks(store));
+    const unlocked = await unlockedNote(store);
     const parts = [
+      ...(unlocked ? [unlocked] : []),
       ...(statsNote ? [statsNote] : []),
       ...(await headlineTables(store, runs)),
       ...(await oracleTables(store, runs)),

@@ -1,6 +1,6 @@
 /**
  * Everything the runner does for one question: run each method not yet done (the query only — gold stays here,
- * except the gold type handed to an oracle method, the labelled upper bound), score its retrieval, optionally
+ * except the gold type handed to an oracle method, labelled gold-type routing), score its retrieval, optionally
  * answer and judge it (QA), and collect the rows — retrieval, scores, answer, LLM calls — into one batch that the
  * store writes atomically. A method or QA failure is recorded on its row; the run goes on.
  */
@@ -24,6 +24,7 @@ import { plainCalls, type PaidCallLedger } from './paid-calls.ts';
 import { outsideHeadline, scoreRetrieval } from './score.ts';
 import { answerErratum, goldAnswer, primaryJudge, type DatasetJudging } from './judging.ts';
 import { promptFor } from '../eval/qa/panel.ts';
+import { isAdversarial } from '../eval/qa/exclusions.ts';
 
 export interface QuestionContext {
   config: ExperimentConfig;
@@ -153,6 +154,9 @@ export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
       evidenceSessionIds: g.evidenceSessionIds,
       evidenceTurnIds: g.evidenceTurnIds,
       answer: g.answer,
+      ...(g.supersededTurnIds
+        ? { supersededSessionIds: g.supersededSessionIds ?? [], supersededTurnIds: g.supersededTurnIds }
+        : {}),
     },
     retrievals: [],
     scores: [],
@@ -409,7 +413,7 @@ async function answerAtCutoffs(
 
 /** The `qa` score rows of one answer (k: its cutoff, or null for the method's own reading). */
 function pushQaScores(batch: QuestionBatch, q: QaSetup, row: QaRow, k: number | null): void {
-  const adversarial = q.c.protocol === 'locomo' && q.instance.gold.nativeType === '5';
+  const adversarial = isAdversarial(q.c.protocol, q.instance.gold.nativeType);
   const outside = outsideHeadline(q.instance);
   const flag = {
     counted: !adversarial && outside === null,

@@ -35,6 +35,8 @@ export interface DatasetPlan {
   errata?: ReadonlyMap<string, Erratum>;
   /** Folder layouts: the files holding the selected questions, so no other file is opened. */
   files?: ReadonlySet<string>;
+  /** `--allow-unlocked`: how the files differ from the lock file (recorded in the run's provenance). */
+  unlocked?: string[];
 }
 
 /**

@@ -48,7 +48,7 @@ function json(value: unknown): string | null {
 
 export const questionCells: TableCells<QuestionRow> = {
   table: 'questions',
-  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'b', 'vl', 'vl', 'v'],
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'b', 'vl', 'vl', 'v', 'vl', 'vl'],
   cells: (runId, q) => [
     runId,
     q.dataset,
@@ -61,6 +61,8 @@ export const questionCells: TableCells<QuestionRow> = {
     q.evidenceSessionIds,
     q.evidenceTurnIds,
     q.answer,
+    q.supersededSessionIds ?? [],
+    q.supersededTurnIds ?? [],
   ],
 };
 
@@ -273,7 +275,7 @@ export const comparisonCells: TableCells<ComparisonRow> = {
 
 export const verdictCells: TableCells<VerdictRow> = {
   table: 'verdicts',
-  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'i', 'd', 'v', 'v'],
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'i', 'd', 'v', 'v', 'v'],
   cells: (_runId, r) => [
     r.experiment,
     r.dataset,
@@ -295,5 +297,6 @@ export const verdictCells: TableCells<VerdictRow> = {
     r.mde,
     r.verdict,
     r.reason,
+    r.flags,
   ],
 };

@@ -40,6 +40,9 @@ export interface QuestionRow {
   evidenceSessionIds: string[];
   evidenceTurnIds: string[];
   answer: string;
+  /** Evidence of a replaced value (src/data/supersession.ts); absent when the dataset marks none. */
+  supersededSessionIds?: string[];
+  supersededTurnIds?: string[];
 }
 
 export interface RetrievalRow {
@@ -177,7 +180,7 @@ export interface MethodRow {
   k: number;
   /** `units` (retrieval metrics computed) or `text` (no source ids: retrieval metrics n/a). */
   output: 'units' | 'text';
-  /** Oracle / upper-bound methods (they saw the gold type). */
+  /** Oracle methods: gold-type routing (they saw the gold type). */
   upperBound: boolean;
   /** Why the method ran degraded (an offline stand-in for an LLM step), or null. */
   degraded: string | null;

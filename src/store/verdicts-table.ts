@@ -128,6 +128,7 @@ interface Row {
   mde: number | null;
   verdict: VerdictRow['verdict'];
   reason: string;
+  flags: string | null;
 }
 
 /** Which verdicts to read (every field optional; `claim` may end in `*`, e.g. `ablation:*`). */
@@ -185,5 +186,6 @@ export async function readVerdicts(store: ResultStore, filter: VerdictFilter = {
     mde: r.mde,
     verdict: r.verdict,
     reason: r.reason,
+    flags: r.flags ?? '',
   }));
 }

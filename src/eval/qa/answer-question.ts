@@ -11,7 +11,7 @@ import type { JudgePromptKind } from '../../core/qa-config.ts';
 import type { Instance, Retrieval } from '../../core/types.ts';
 import { countTokens } from '../../llm/tokens.ts';
 import type { QaConfig } from '../../core/qa-config.ts';
-import type { JudgeResult } from './judge-longmemeval.ts';
+import type { JudgeResult } from './judge.ts';
 import { readLocomoPlus } from './locomo-plus.ts';
 import { readMemDailyChoice } from './memdaily.ts';
 import { readAnswer } from './reader.ts';

@@ -16,7 +16,7 @@
  */
 import type { LlmClient } from '../../core/llm.ts';
 import { parseJsonReply } from '../../llm/json-reply.ts';
-import type { JudgeOptions, JudgeResult } from './judge-longmemeval.ts';
+import type { JudgeOptions, JudgeResult } from './judge.ts';
 import { eventOrderingScore } from './kendall.ts';
 import { BEAM_EQUIVALENCE_SYSTEM, BEAM_JUDGE_PROMPT, beamEquivalenceUser } from './prompts/beam-judge.ts';
 import { allInOrder } from './concurrent.ts';

@@ -13,7 +13,7 @@ import type { CallRecord } from '../../core/interfaces.ts';
 import type { LlmClient } from '../../core/llm.ts';
 import type { Query, Retrieval, Session } from '../../core/types.ts';
 import { parseJsonReply } from '../../llm/json-reply.ts';
-import type { JudgeOptions, JudgeResult } from './judge-longmemeval.ts';
+import type { JudgeOptions, JudgeResult } from './judge.ts';
 import { allInOrder } from './concurrent.ts';
 
 export const CONV_START_PROMPT =

@@ -20,12 +20,13 @@ import type { CallRecord } from '../../core/interfaces.ts';
 import type { LlmClient } from '../../core/llm.ts';
 import type { JudgePromptKind } from '../../core/qa-config.ts';
 import { bleu1, locomoAnswerScore } from './answer-metrics.ts';
-import { type JudgeResult, judgeRepeatedly } from './judge-longmemeval.ts';
+import { type JudgeResult, judgeRepeatedly } from './judge.ts';
 import { judgeBeam } from './judge-beam.ts';
 import { judgeLocomoPlus } from './locomo-plus.ts';
 import { scoreChoice } from './memdaily.ts';
 import { formatPositional } from './prompts/format.ts';
 import { LME_JUDGE_DEFAULT, LME_JUDGE_MAX_TOKENS, LME_JUDGE_TEMPERATURE } from './prompts/longmemeval-judge.ts';
+import { isJudged } from './exclusions.ts';
 import { judgeAnswer, officialJudgePrompt } from './panel.ts';
 import { parseYesNoVerdict } from './verdict.ts';
 
@@ -143,7 +144,7 @@ export async function scoreAnswer(
     f1: locomoAnswerScore(input.hypothesis, input.gold, category),
     bleu1: bleu1(input.hypothesis, input.gold),
   };
-  if (judge && (category !== 5 || options.judgeAdversarial)) {
+  if (judge && isJudged('locomo', String(category), options.judgeAdversarial ?? false)) {
     scores.judge = await judgeAnswer(
       { ...input, protocol: 'locomo' },
       options.prompt ?? officialJudgePrompt('locomo'),
