@@ -10,7 +10,7 @@
  *   npm run bench:shards
  *   npm run bench:shards -- --estimate experiments/exp3-adaptmr-vs-baselines-llm.yaml
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { queryFile } from '../src/store/testing/query-file.ts';
@@ -23,20 +23,23 @@ function shareOf(m: Measured): string {
   return /([\d.]+)% of the work/u.exec(m.stderr)?.[1] ?? '?';
 }
 
+/** The n shards run one after another (each line printed as it ends), then their balance and the merge check. */
 async function sharded(dir: string, yaml: string, n: number, whole: string): Promise<string[]> {
   const runs = Array.from({ length: n }, (_, i) => {
+    mkdirSync(join(dir, `shards-${n}`), { recursive: true });
     const out = join(dir, `shards-${n}`, `shard-${i + 1}.duckdb`);
     const m = runAdaptmr(['run', yaml, '--shard', `${i + 1}/${n}`, '--out', out, '--no-progress']);
     const questions = /(\d+) questions written/u.exec(m.stdout)?.[1] ?? '?';
+    // Printed as each shard ends, so a long benchmark shows its figures as it goes.
+    console.log(
+      `  shard ${i + 1}/${n}: ${m.wallS.toFixed(1)} s, peak RSS ${m.rssMiB.toFixed(0)} MiB, ${questions} questions, predicted ${shareOf(m)}% of the work`,
+    );
     return { m, out, questions };
   });
   const walls = runs.map((r) => r.m.wallS);
   const sum = walls.reduce((a, b) => a + b, 0);
   const max = Math.max(...walls);
-  const lines = runs.map(
-    (r, i) =>
-      `  shard ${i + 1}/${n}: ${r.m.wallS.toFixed(1)} s, peak RSS ${r.m.rssMiB.toFixed(0)} MiB, ${r.questions} questions, predicted ${shareOf(r.m)}% of the work`,
-  );
+  const lines: string[] = [];
   const merged = join(dir, `merged-${n}.duckdb`);
   runAdaptmr(['merge', ...runs.map((r) => r.out), '--out', merged]);
   const same =
