@@ -262,7 +262,8 @@ export class RunSession {
       embedderOptions !== null &&
       'cache' in embedderOptions &&
       embedderOptions.cache === true;
-    const embeddingCache = cached ? await openEmbeddingCache() : undefined;
+    // A shard shares it with the run's other shards: vectors one paid for are found by all (embedding-cache-files.ts).
+    const embeddingCache = cached ? await openEmbeddingCache({ shared: opts.shard !== undefined }) : undefined;
     if (embeddingCache) this.resources.add(() => embeddingCache.close());
     const embedder = await embedders.create(
       config.embedder.name,
