@@ -33,6 +33,16 @@ export const commands: CommandEntry[] = [
     load: async () => as((await import('./store/merge-command.ts')).mergeCommand),
   },
   {
+    name: 'status',
+    describe: "Each shard's state, questions written and cost (a split run)",
+    load: async () => as((await import('./tools/scale-out/commands.ts')).statusCommand),
+  },
+  {
+    name: 'launch',
+    describe: 'Write Slurm or Kubernetes jobs that run an experiment in shards',
+    load: async () => as((await import('./tools/scale-out/commands.ts')).launchCommand),
+  },
+  {
     name: 'data',
     describe: 'Dataset info and download (data info | data pull)',
     load: async () => as((await import('./data/commands.ts')).dataCommand),
