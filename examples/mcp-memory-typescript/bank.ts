@@ -27,6 +27,8 @@ export interface MemoryItem {
   content: string;
   success: boolean;
   timestamp: string | null;
+  /** The caller's ids of the step (its `metadata.unit_id`), echoed so a benchmark can score retrieval. */
+  unit_ids: string[];
   terms: string[];
 }
 
@@ -101,6 +103,7 @@ export class MemoryStore {
           content: s.content,
           success,
           timestamp: time,
+          unit_ids: typeof s.metadata?.unit_id === 'string' ? [s.metadata.unit_id] : [],
           terms: tokenize(s.content),
         });
       });

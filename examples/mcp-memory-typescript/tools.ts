@@ -3,7 +3,8 @@
  * (hanw39/ReasoningBank-MCP@29e62c3 src/tools/retrieve_memory.py, src/tools/extract_memory.py):
  *
  *   retrieve_memory { query, top_k?, agent_id? } → { status, min_score_threshold, filtered_count,
- *                     memories: [{ memory_id, score, title, content, success, agent_id, timestamp }], formatted_prompt }
+ *                     memories: [{ memory_id, score, title, content, success, agent_id, timestamp, unit_ids }],
+ *                     formatted_prompt } (`timestamp` and `unit_ids`, from the step's metadata, are this server's additions)
  *   extract_memory  { trajectory: [{ step, role, content, metadata? }], query, success_signal?, async_mode?, agent_id? }
  *                   → { status: "processing", task_id, async_mode: true } or { status: "completed", extracted_count, … }
  *
@@ -86,6 +87,7 @@ function retrieve(store: MemoryStore, a: Record<string, unknown>, fault: Fault |
     success: item.success,
     agent_id: item.agent_id,
     timestamp: item.timestamp,
+    unit_ids: item.unit_ids,
   }));
   const formatted = memories.map((m, i) => `${i + 1}. ${m.title}\n${m.content ?? ''}`).join('\n\n');
   return {
