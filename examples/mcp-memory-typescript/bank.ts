@@ -7,6 +7,7 @@
  * extraction is asynchronous by default as there (`async_mode` true: the reply says "processing", the items appear
  * once the queue reaches them, in submission order).
  */
+import { appendFileSync } from 'node:fs';
 import { defaultTokenizer } from '../../src/index/tokenizers.ts';
 
 const K1 = 1.2;
@@ -75,6 +76,8 @@ export interface MemoryStoreOptions {
   delayMs?: number;
   /** Never process queued extractions (a server stuck in "processing"; tests of `ingestTimeoutMs`). */
   stall?: boolean;
+  /** A file to which each answered request appends one line (its method): counts a stdio server's requests. */
+  requestLog?: string | undefined;
 }
 
 /** All banks of one server process, shared by every connection (stdio, or each stateless HTTP request). */
@@ -87,6 +90,12 @@ export class MemoryStore {
   requests = 0;
 
   constructor(private readonly o: MemoryStoreOptions = {}) {}
+
+  /** Counts (and logs, with `requestLog`) one answered request. */
+  answered(method: string): void {
+    this.requests++;
+    if (this.o.requestLog) appendFileSync(this.o.requestLog, `${method}\n`);
+  }
 
   /** Stores each step as one item; `async` queues the work and returns at once. Returns the items' ids. */
   extract(steps: TrajectoryStep[], query: string, success: boolean, agentId: string | null, async: boolean): string[] {

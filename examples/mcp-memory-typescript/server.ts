@@ -9,7 +9,8 @@
  *
  * Options: `--delay-ms N` (asynchronous extraction delay, default 20), `--stall` (extraction never finishes),
  * `--fault missing-arg|no-text` (planted protocol faults), `--api-key-env NAME` (HTTP: require `Authorization: Bearer`
- * with that variable's value; default MCP_MEMORY_API_KEY when set). Importable: `startMcpMemoryHttpServer()`.
+ * with that variable's value; default MCP_MEMORY_API_KEY when set). With MCP_MEMORY_REQUEST_LOG set, each answered request
+ * appends a line to that file (tests count a stdio server's requests so). Importable: `startMcpMemoryHttpServer()`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -112,6 +113,7 @@ async function main(): Promise<void> {
   const o: ReferenceOptions = {
     delayMs: Number(values['delay-ms']),
     stall: values.stall!,
+    requestLog: process.env.MCP_MEMORY_REQUEST_LOG,
     ...(fault ? { fault } : {}),
   };
   if (!values.http) {

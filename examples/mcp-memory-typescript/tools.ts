@@ -113,13 +113,13 @@ function extract(store: MemoryStore, a: Record<string, unknown>) {
 /** One MCP server (one connection) over the shared store. */
 export function createMcpMemoryServer(store: MemoryStore, fault?: Fault): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
-  server.oninitialized = () => void store.requests++;
+  server.oninitialized = () => store.answered('initialize');
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    store.requests++;
+    store.answered('tools/list');
     return { tools: toolList(fault) };
   });
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    store.requests++;
+    store.answered(`tools/call ${req.params.name}`);
     const a = (req.params.arguments ?? {}) as Record<string, unknown>;
     try {
       if (req.params.name === 'retrieve_memory') return text(retrieve(store, a, fault));
