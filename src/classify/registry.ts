@@ -1,6 +1,6 @@
 /**
  * The `classifiers` registry: every classifier that sees only the question (rules, llm, rules+llm, onnx). The
- * oracle (upper bound) is deliberately absent — it needs gold, which no factory here receives (oracle.ts).
+ * oracle (gold type) is deliberately absent — it needs gold, which no factory here receives (oracle.ts).
  */
 import { z } from 'zod';
 import type { Classifier } from '../core/interfaces.ts';

@@ -78,7 +78,7 @@ export interface MethodCapabilities {
   ranks?: boolean;
   /**
    * The one labelled exception to "methods never see gold" (docs/design.md §3): an oracle router declares it, and the
-   * runner then passes the gold AdaptMR type as `oracleType`. Results of such a method are an upper bound.
+   * runner then passes the gold AdaptMR type as `oracleType`. Results of such a method are gold-type routing, a reference that saw gold.
    */
   oracleType?: boolean;
   /** LLM roles the method calls; each must be configured in the experiment's `llm.roles`. */

@@ -12,7 +12,8 @@ import { formatIssue, type DataIssue } from './issues.ts';
 import { readInstances } from './load.ts';
 import { pullDataset } from './pull.ts';
 import { LOCOMO_AUDIT_DIR, pullLocomoAudit } from './locomo-audit.ts';
-import { resolveDataDir, resolveDataset, verifySource } from './source.ts';
+import { verifySource } from './lock-check.ts';
+import { resolveDataDir, resolveDataset } from './source.ts';
 import { Summarizer } from './summary.ts';
 
 interface InfoArgs {

@@ -5,7 +5,7 @@
  * - w/o Temporal / Update / Multi-hop / Abstention strategy: `replace: { temporal: unified, … }` (plain semantic
  *   retrieval in that strategy's place);
  * - w/o Entity Reranking: `strategies: { factual: { entityWeight: 0 } }`.
- * The oracle router (`router: { kind: oracle }`) is the plan's Oracle-Strategy upper bound: `run` then needs the
+ * The oracle router (`router: { kind: oracle }`) is the plan's gold-type routing (not a bound: see the per-question ceiling): `run` then needs the
  * gold type as its 4th argument `oracleType`, which only the runner holds; the `oracleType` capability tells it so.
  *
  * Per question the output carries the predicted type and probabilities, the route taken, and the strategies' notes
@@ -328,7 +328,7 @@ export async function createAdaptmrMethod(
 export const adaptmrEntry = defineMethod({
   name: 'adaptmr',
   description:
-    'AdaptMR: query-type classifier + router (single | fusion | oracle upper bound | random) + five type-specific strategies (plan §2)',
+    'AdaptMR: query-type classifier + router (single | fusion | oracle: gold-type routing | random) + five type-specific strategies (plan §2)',
   optionsSchema: AdaptmrOptionsSchema,
   examples: [
     { label: 'rules, single', options: {} },

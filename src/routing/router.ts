@@ -3,7 +3,7 @@
  * - `single`: the argmax type's strategy (plan 单策略路由).
  * - `fusion`: every type whose probability ≥ τ (plan: 0.2) runs, weighted by its probability; the argmax always
  *   runs even if below τ. Lists are fused by fusion.ts.
- * - `oracle`: the gold type — an UPPER BOUND, never a result of the system; the gold type arrives only as the
+ * - `oracle`: the gold type — gold-type routing, a reference that saw gold, never a result of the system; the gold type arrives only as the
  *   explicitly named `oracleType` argument, which the runner passes to this router alone.
  * - `random`: a uniformly random type, seeded per question (`ctx.seed`) — the plan's "w/o Classifier" ablation.
  *
@@ -66,7 +66,7 @@ export function randomType(seed: number, mode: AbstentionMode): AdaptType {
 export interface RouteInput {
   probs?: Record<AdaptType, number>;
   seed: number;
-  /** Gold type — only for the `oracle` router (upper bound). */
+  /** Gold type — only for the `oracle` router (gold-type routing). */
   oracleType?: AdaptType;
 }
 

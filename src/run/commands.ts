@@ -12,6 +12,7 @@ interface RunArgs {
   experiment: string;
   out: string | undefined;
   'data-dir': string | undefined;
+  'allow-unlocked': boolean;
   concurrency: number | undefined;
   workers: number | undefined;
   progress: boolean;
@@ -34,6 +35,12 @@ function runOptions<T>(y: Argv<T>) {
     })
     .option('out', { type: 'string', describe: 'results DuckDB file (default results/<name>.duckdb)' })
     .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
+    .option('allow-unlocked', {
+      type: 'boolean',
+      default: false,
+      describe:
+        'run on dataset files that differ from the lock file on purpose (recorded in the results, marked in reports)',
+    })
     .option(
       'concurrency',
       intFlag('concurrency', 1, { describe: 'questions processed at once (overrides the config)' }),
@@ -145,6 +152,7 @@ async function run(exp: LoadedExperiment, argv: RunArgs): Promise<void> {
     summary = await runExperiment(exp, {
       out,
       dataDir: argv['data-dir'],
+      allowUnlocked: argv['allow-unlocked'],
       concurrency: argv.concurrency,
       workers: argv.workers,
       progress: argv.progress,

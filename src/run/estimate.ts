@@ -7,10 +7,10 @@
  * throw-away results file, with LLM clients that build each request but do not send it (src/llm/dry-run.ts). Input
  * tokens are those of the real prompts, counted with the o200k_base tokenizer (OpenAI's count for gpt-4o-class
  * models). Output tokens: a reply already cached is counted as stored; for the others a first pass takes each
- * request's own limit (an upper bound) and, when the cache holds at least 3 replies of the same model and stage (a
+ * request's own limit (a maximum) and, when the cache holds at least 3 replies of the same model and stage (a
  * pilot run of a few questions per type pays for these: `sample: { perType: 2 }`), a second pass uses their mean —
  * the probe that makes the estimate a forecast rather than a bound. Which figure was used is shown per stage.
- * Not estimated: provider-side prompt caching (priced as uncached input: an upper bound), and calls of methods the
+ * Not estimated: provider-side prompt caching (priced as uncached input: an overestimate), and calls of methods the
  * dry run cannot reach (listed).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -49,7 +49,7 @@ export interface EstimateRow {
   usd: number;
   /**
    * Where the output figure of paid calls came from: `limit` (the request's max tokens), `schema` (the largest reply its
-   * JSON schema allows) — upper bounds —, `default` (1,024 assumed for a request with neither), or `cache-mean`.
+   * JSON schema allows) — maxima —, `default` (1,024 assumed for a request with neither), or `cache-mean`.
    */
   outputFrom: string;
   /** The same figures per dataset of the experiment. */
@@ -281,8 +281,8 @@ export function formatEstimate(e: Estimate): string {
     `total: ${usd(sum((r) => r.usdList))} at list prices, ${usd(sum((r) => r.usdBatch))} with every stage batched, ` +
       `${usd(sum((r) => r.usd))} as configured (llm.batch); ${sum((r) => r.inputTokens + r.outputTokens).toLocaleString('en-US')} tokens, ` +
       `${sum((r) => r.expectedCacheHits)} of ${sum((r) => r.calls)} calls answered by the cache`,
-    'input tokens: the real prompts, o200k_base; provider-side prompt caching not counted (an upper bound). output tokens: ' +
-      'upper bounds "limit" = the request\'s max tokens, "schema" = the largest reply its JSON schema allows; "default" = 1,024 ' +
+    'input tokens: the real prompts, o200k_base; provider-side prompt caching not counted (an overestimate). output tokens: ' +
+      'maxima: "limit" = the request\'s max tokens, "schema" = the largest reply its JSON schema allows; "default" = 1,024 ' +
       'assumed (no limit); "cache-mean" = the mean of that stage\'s cached replies (a pilot run calibrates).',
   ];
   const datasets = new Map<string, { list: number; batch: number; tokens: number }>();

@@ -2,8 +2,7 @@
  * The registry of every method an experiment can name: the baselines (baselines/) and the AdaptMR method
  * (src/routing). Configs refer to entries by name; options are checked against each entry's strict schema before
  * any work starts. Each entry's module is imported when a config first names it (`Registry.registerLazy`), so a run
- * loads the methods it uses and no others: every thread of a BM25 run used to load all thirteen (with the router,
- * the strategies and the classifiers; on LongMemEval S peak RSS 295 against 276 MiB now, wall 1 % longer).
+ * loads the methods it uses and no others (a BM25 run does not load the router, the strategies or the classifiers).
  */
 import { Registry } from '../core/registry.ts';
 import type { Method, MethodFactoryContext } from '../core/interfaces.ts';

@@ -63,6 +63,8 @@ export interface RunOptions {
   /** Results file (DuckDB). */
   out: string;
   dataDir?: string | undefined;
+  /** Run on dataset files that differ from the lock file (recorded in the run's provenance, marked in reports). */
+  allowUnlocked?: boolean | undefined;
   concurrency?: number | undefined;
   /**
    * Worker threads computing questions (parallel/eligible.ts): 0 = all in this process; default one per core when
@@ -221,7 +223,9 @@ export class RunSession {
 
   /** 3. The datasets, each with its selected questions and its methods. */
   private async planDatasets(methods: ConfiguredMethod[]): Promise<SessionDataset[]> {
-    return planSessionDatasets(this.exp, methods, this.opts.dataDir, this.log);
+    return planSessionDatasets(this.exp, methods, this.opts.dataDir, this.log, {
+      allowUnlocked: this.opts.allowUnlocked,
+    });
   }
 
   /**

@@ -56,7 +56,7 @@ export interface AbstentionReport {
 export interface EvalResult {
   evalId: string;
   classifier: string;
-  /** Display label; the oracle's is "oracle (upper bound)". */
+  /** Display label; the oracle's is "oracle (gold type)". */
   label: string;
   upperBound: boolean;
   dataset: string;

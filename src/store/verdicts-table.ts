@@ -6,7 +6,14 @@
  */
 import { z } from 'zod';
 import { PlanConfigSchema } from '../core/stats-config.ts';
-import type { MethodFacts, PlanRunInput, QuestionFact, RetrievalFact, VerdictRow } from '../eval/verdicts/index.ts';
+import type {
+  FindingRow,
+  MethodFacts,
+  PlanRunInput,
+  QuestionFact,
+  RetrievalFact,
+  VerdictRow,
+} from '../eval/verdicts/index.ts';
 import type { ResultStore } from './types.ts';
 
 const StoredPlanRun = z
@@ -128,6 +135,7 @@ interface Row {
   mde: number | null;
   verdict: VerdictRow['verdict'];
   reason: string;
+  flags: string | null;
 }
 
 /** Which verdicts to read (every field optional; `claim` may end in `*`, e.g. `ablation:*`). */
@@ -185,5 +193,23 @@ export async function readVerdicts(store: ResultStore, filter: VerdictFilter = {
     mde: r.mde,
     verdict: r.verdict,
     reason: r.reason,
+    flags: r.flags ?? '',
+  }));
+}
+
+/** The stored findings in the order they were derived; [] for a file without the table (written before it). */
+export async function readFindings(store: ResultStore): Promise<FindingRow[]> {
+  const [has] = await store.query<{ n: number }>(
+    `SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'main' AND table_name = 'findings'`,
+  );
+  if (!has?.n) return [];
+  const rows = await store.query<{ experiment: string; dataset: string; finding: string; supporting_claims: string }>(
+    'SELECT experiment, dataset, finding, supporting_claims FROM findings ORDER BY rowid',
+  );
+  return rows.map((r) => ({
+    experiment: r.experiment,
+    dataset: r.dataset,
+    finding: r.finding,
+    supportingClaims: r.supporting_claims,
   }));
 }

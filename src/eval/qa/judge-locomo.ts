@@ -7,7 +7,7 @@
  * Mem0 skips category 5 (adversarial); the caller decides which questions to judge.
  */
 import type { LlmClient } from '../../core/llm.ts';
-import { judgeRepeatedly, type JudgeOptions, type JudgeResult } from './judge-longmemeval.ts';
+import { judgeRepeatedly, type JudgeOptions, type JudgeResult } from './judge.ts';
 import { formatNamed } from './prompts/format.ts';
 import { MEM0_JUDGE_PROMPT, MEM0_JUDGE_TEMPERATURE } from './prompts/mem0-judge.ts';
 import { isLocomoCorrect, parseLocomoLabel } from './verdict.ts';

@@ -75,7 +75,7 @@ export async function routerTransferSection(
   );
   const rowLabel = (m: string): string => {
     const t = run.plan.transfer?.[m];
-    return t ? `${t} (${m})` : upper.has(m) ? `${m} (upper bound)` : `${m} (not fitted on a benchmark)`;
+    return t ? `${t} (${m})` : upper.has(m) ? `${m} (gold-type routing)` : `${m} (not fitted on a benchmark)`;
   };
   const head = ['fitted on ↓ / tested on →', ...run.datasets.map((d) => `${d}\n${headlineTitle(run.headlineOf(d))}`)];
   const acc = new Table({ head, style: { head: [], border: [], compact: true } });
@@ -84,7 +84,7 @@ export async function routerTransferSection(
     const mine = run.datasets.map((d) => cells.find((c) => c.method === m && c.dataset === d));
     acc.push([
       rowLabel(m),
-      ...mine.map((c) => (upper.has(m) ? 'gold type (upper bound)' : c?.accuracy ? pctCi(c.accuracy) : 'n/a')),
+      ...mine.map((c) => (upper.has(m) ? 'gold type (gold-type routing)' : c?.accuracy ? pctCi(c.accuracy) : 'n/a')),
     ]);
     gain.push([rowLabel(m), ...mine.map((c) => (c?.gain ? `${formatComparison(c.gain)} (${c.gain.nPairs})` : '—'))]);
   }

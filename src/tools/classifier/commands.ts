@@ -294,7 +294,7 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
         .option('classifier', {
           type: 'string',
           demandOption: true,
-          describe: `${classifiers.names().join(', ')}, or oracle (upper bound)`,
+          describe: `${classifiers.names().join(', ')}, or oracle (gold type)`,
         })
         .option('dataset', { type: 'string', demandOption: true, describe: DATASET_NAMES.join(', ') })
         .option('folds', intFlag('folds', 2, { describe: 'onnx: k-fold cross-validation (stratified, seeded)' }))

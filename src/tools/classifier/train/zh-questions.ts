@@ -1,6 +1,6 @@
 /**
  * The committed Chinese training/evaluation questions (src/classify/data/zh-questions.jsonl), written from the
- * plan's taxonomy — the file's first line says who wrote them and from what. Read as labelled questions of the
+ * plan's taxonomy (plan §2.2) — the file's first line says what they are. Read as labelled questions of the
  * dataset `zh-plan`, so they join LongMemEval and LoCoMo in training and get their own rows in the table.
  */
 import { readFileSync } from 'node:fs';
