@@ -107,6 +107,8 @@ export interface MemoryServerApi {
   readonly usesQuestionDate?: boolean;
   /** Hits cite our unit ids themselves (http-memory), not server ids to map. */
   readonly sourcesAreUnitIds?: boolean;
+  /** The server's own name and version where a handshake gives them (MCP): kept with each search result. */
+  serverInfo?(): string | undefined;
   /** Settings that change what ingestion stores (part of the search cache key). */
   readonly ingestSettings: Record<string, unknown>;
   /** Settings that change what a search returns (part of the search cache key). */

@@ -183,7 +183,9 @@ export function createMemoryServerMethod(
         f.k,
         { http: client, calls: ctx.calls, stage: 'search' },
       );
+      const server = api.serverInfo?.();
       const result: CachedSearch = {
+        ...(server !== undefined ? { server } : {}),
         hits: hits.map((h) => ({
           text: h.text,
           score: h.score,
