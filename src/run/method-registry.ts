@@ -14,6 +14,7 @@ export const methods = new Registry<Method, MethodFactoryContext>('method')
     async () => (await import('../../baselines/unified-embedding/unified-embedding-method.ts')).unifiedEmbeddingEntry,
   )
   .registerLazy('full-context', async () => (await import('../../baselines/full-context/index.ts')).fullContextEntry)
+  .registerLazy('no-memory', async () => (await import('../../baselines/no-memory/index.ts')).noMemoryEntry)
   .registerLazy('mem0', async () => (await import('../../baselines/mem0/index.ts')).mem0Entry)
   .registerLazy('zep', async () => (await import('../../baselines/zep/index.ts')).zepEntry)
   .registerLazy(
