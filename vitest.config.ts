@@ -1,21 +1,22 @@
 // Test runner config: tests live beside the code. Two tiers (test/tiers.ts, CONTRIBUTING.md): project `fast` — no full
 // dataset, browser or notebook (`npm run test:fast`) — and project `full`, the rest; `npm test` runs both. Tests read
-// the real datasets through the CLI's own search path (./datasets, then ../shared/datasets; ADAPTMR_DATA_DIR wins).
+// the real datasets through the CLI's own search path (ADAPTMR_DATA_DIR when set, else ./datasets).
 import { defineConfig } from 'vitest/config';
 import { delimiter, resolve } from 'node:path';
 import { DEFAULT_DATA_DIRS } from './src/data/source.ts';
 import { TierScanner, testFiles } from './test/tiers.ts';
 
 const ROOT = import.meta.dirname;
-const FOLDERS = ['src', 'baselines', 'scripts', 'test', 'examples'];
+const FOLDERS = ['src', 'baselines', 'benchmarks', 'scripts', 'test', 'examples'];
 const INCLUDE = FOLDERS.map((f) => `${f}/**/*.test.ts`);
 const FULL = [...new TierScanner(ROOT).fullTier(testFiles(ROOT, FOLDERS)).keys()];
 const NO_DATA = resolve(ROOT, 'test/fast-tier-has-no-datasets--read-them-through-test-data-path.ts');
+// The CLI's default (./datasets), then the folder beside the checkout that CI mounts (.ci/run exports the same), so a
+// clean clone with the data beside it tests as CI does without setting ADAPTMR_DATA_DIR.
+const CI_DATA = '../shared/datasets';
 const DATA_DIR =
   process.env.ADAPTMR_DATA_DIR ||
-  DEFAULT_DATA_DIRS.split(delimiter)
-    .map((d) => resolve(ROOT, d))
-    .join(delimiter);
+  [...DEFAULT_DATA_DIRS.split(delimiter), CI_DATA].map((d) => resolve(ROOT, d)).join(delimiter);
 
 export default defineConfig({
   test: {

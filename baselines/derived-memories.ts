@@ -1,5 +1,5 @@
 /**
- * Helpers shared by the seed memory systems whose memories are derived from the haystack (generative-agents'
+ * Helpers shared by the spec memory systems whose memories are derived from the haystack (generative-agents'
  * observations and reflections, reasoningbank's memory items, rago's typed memories):
  *
  * - `expandToUnits`: a derived memory keeps the ids of the units it came from; the ranked memories, best first, are
@@ -104,7 +104,7 @@ export function sessionsOf(index: MemoryIndex): { sessionId: string; at: string;
     .map(({ sessionId, at, unitIds }) => ({ sessionId, at, unitIds }));
 }
 
-/** The capabilities every seed memory system declares, from its resolved LLM role. */
+/** The capabilities every spec memory system declares, from its resolved LLM role. */
 export function seedCapabilities(role: LlmRole | undefined): MethodCapabilities {
   return role === undefined
     ? { output: 'units', memorises: true, degraded: 'offline' }
@@ -112,7 +112,7 @@ export function seedCapabilities(role: LlmRole | undefined): MethodCapabilities 
 }
 
 /**
- * One chat call of a seed system's LLM step through the shared client (cached, accounted under `stage`) at the
+ * One chat call of a spec system's LLM step through the shared client (cached, accounted under `stage`) at the
  * source's temperature; returns the reply text.
  */
 export async function seedChat(

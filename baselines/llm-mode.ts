@@ -1,5 +1,5 @@
 /**
- * How the seed/paper baselines with LLM steps (longmemeval-rag, a-mem, rae) pick and use their LLM. Each has the
+ * How the spec/paper baselines with LLM steps (longmemeval-rag, a-mem, rae) pick and use their LLM. Each has the
  * options `mode` (`auto`: LLM steps when the experiment configures the method's role, else the offline stand-ins;
  * `llm`; `offline`) and `llmRole` (default `strategy`, the role the issue's contract names; an experiment that gives
  * no `strategy` role may point a method at another one). The mode is decided once at creation from

@@ -4,7 +4,7 @@
  * caching's cached_tokens, usage counted with o200k_base as OpenAI counts it):
  *
  *   1. `--estimate` (nothing sent) — tokens and dollars per method and stage — on an empty cache (output at each
- *      request's limit: an upper bound) and after a pilot run of one question per type (output calibrated by the
+ *      request's limit: a maximum) and after a pilot run of one question per type (output calibrated by the
  *      pilot's cached replies);
  *   2. the run with every call sent singly — recorded tokens and cost;
  *   3. the same run with reader and judge through the Batch API (`--batch reader,judge`) — recorded cost per stage;

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { fakeBatch } from '../src/store/fake-batch.ts';
+import { fakeBatch } from '../src/store/testing/fake-batch.ts';
 import { openResultStore } from '../src/store/open-store.ts';
 import { scoreCells } from '../src/store/row-cells.ts';
 import { createSchemaSql } from '../src/store/schema.ts';

@@ -64,7 +64,7 @@ export const commands: CommandEntry[] = [
   },
   {
     name: 'analyze',
-    describe: 'Analyses of a results file (best-strategy upper bound, abstention P/R)',
+    describe: 'Analyses of a results file (oracle strategy (held-out), abstention P/R)',
     load: async () => as((await import('./tools/analysis/commands.ts')).analyzeCommand),
   },
   {

@@ -24,6 +24,10 @@ const FORBIDDEN: { pattern: RegExp; why: string }[] = [
     why: 'names the source documents (seeds/), which the repository does not ship (cite docs/plan.md)',
   },
   { pattern: /\bissues? #?\d+\b/i, why: 'names an issue of the build tracker; say what the rule is instead' },
+  {
+    pattern: /\bhelper session\b|\bLLM coding agent\b/i,
+    why: 'says how the build workspace produced the file; say what the file is (and cite docs/plan.md)',
+  },
   { pattern: /(^|[\s'"`(])\/(work|home|Users|root)\/\w/, why: 'names a path of one machine' },
 ];
 
@@ -74,7 +78,7 @@ export function citationFindings(file: string, text: string, sections: Map<strin
 }
 
 /** Files of the checkout: git's list, or (a tarball, no git) a walk that leaves out what is never committed. */
-function checkoutFiles(root: string): string[] {
+export function checkoutFiles(root: string): string[] {
   try {
     return execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
       .split('\0')
@@ -88,12 +92,26 @@ function checkoutFiles(root: string): string[] {
   }
 }
 
-/** Text files that ship: code, configs, docs, notebooks (not the lock file). */
+/** Binary by content, as git decides: a NUL byte in the first 8,000 bytes. */
+function isBinary(bytes: Buffer): boolean {
+  return bytes.subarray(0, 8000).includes(0);
+}
+
+/**
+ * Every tracked text file — code, configs, docs, notebooks, data files (`.jsonl` included) — whatever its extension;
+ * binary files (images, ONNX models) and the lock file (generated) are left out. A tracked file missing from the
+ * working tree (deleted, not yet committed) is left out too.
+ */
 export function trackedTextFiles(root: string): string[] {
-  return checkoutFiles(root).filter(
-    (f) =>
-      /\.(ts|mts|js|mjs|cjs|md|ya?ml|json|ipynb|py|sh|cff)$|^\.ci\/run$/.test(f) && !f.endsWith('package-lock.json'),
-  );
+  return checkoutFiles(root).filter((f) => {
+    if (f.endsWith('package-lock.json')) return false;
+    if (/\.(png|jpe?g|gif|onnx|bin|gz|zip|duckdb|wasm)$/i.test(f)) return false;
+    try {
+      return !isBinary(readFileSync(join(root, f)));
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Every finding in the repository at `root`; the test file itself quotes what it forbids and is skipped. */

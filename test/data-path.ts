@@ -1,6 +1,6 @@
 /**
- * Where tests find the real datasets: the same search path as the CLI (`./datasets`, then `../shared/datasets`,
- * or ADAPTMR_DATA_DIR when set; vitest.config.ts passes it), resolved the same way (src/data/source.ts). Every test
+ * Where tests find the real datasets: the same search path as the CLI (ADAPTMR_DATA_DIR when set, else
+ * `./datasets`; vitest.config.ts passes it), resolved the same way (src/data/source.ts). Every test
  * that reads a full dataset goes through this module — importing it is also what puts a test file in the full tier
  * (test/tiers.ts), so `npm run test:fast` never needs the data.
  *
@@ -42,7 +42,7 @@ export function dataPath(rel: string): string {
   if (found) return found;
   const tried = dataDirs(TEST_DATA_DIR).map((d) => join(d, rel));
   throw new Error(
-    `test data not found: ${rel} (tried ${tried.join(', ')}); copy or pull the datasets into ./datasets (\`adaptmr data pull <name>\`)`,
+    `test data not found: ${rel} (tried ${tried.join(', ')}); copy or pull the datasets into ./datasets (\`adaptmr data pull <name>\`) or point ADAPTMR_DATA_DIR at them`,
   );
 }
 

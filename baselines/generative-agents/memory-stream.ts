@@ -5,7 +5,7 @@
  * new observations whose window's importance sums to at least `reflectionThreshold`, a reflection: 3 high-level
  * questions about the recent memories, for each the memories retrieved with `relevance > 0.5`, insights citing them
  * by index, condensed to at most 5; each insight becomes a reflection memory pointing at its evidence (and through
- * it at the evidence's units). Retrievals made while reflecting update last-access times, as the seed's
+ * it at the evidence's units). Retrievals made while reflecting update last-access times, as the spec's
  * `retrieve_memories` does.
  */
 import type { Ctx, MemoryIndex } from '../../src/core/interfaces.ts';

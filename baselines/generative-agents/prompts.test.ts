@@ -1,9 +1,9 @@
-// The memory stream's reply readers: the seed's parse_insights examples verbatim, Chinese replies, questions, ratings.
+// The memory stream's reply readers: the spec's parse_insights examples verbatim, Chinese replies, questions, ratings.
 import { describe, expect, it } from 'vitest';
 import { formatInsights, parseImportance, parseInsights, parseQuestions } from './prompts.ts';
 
 describe('parseInsights (the source design: parse_insights)', () => {
-  it('reads the seed example into its expected result', () => {
+  it('reads the spec example into its expected result', () => {
     const insight_responses = `1. Missing data in user_dims table for country may impact accuracy of data analysis and decision-making for marketing campaigns and user segmentation. [7, 52, 47]
 2. Inconsistent information in user_dims table may lead to incorrect analysis and decision-making for user segmentation and marketing campaigns. [22, 40]
 3. Duplicated and inconsistent data in user_dims table may impact accuracy of data-driven decisions for user segmentation and marketing campaigns. [3, 57, 62, 42]
@@ -28,7 +28,7 @@ describe('parseInsights (the source design: parse_insights)', () => {
     ]);
   });
 
-  it('reads the seed condense_insights output example (5 points, the last citing 9 statements)', () => {
+  it('reads the spec condense_insights output example (5 points, the last citing 9 statements)', () => {
     const condensed_output = `1. Missing data in user_dims table for country may impact accuracy of data analysis and decision-making for marketing campaigns and user segmentation. [7, 52, 47]
 2. Inconsistent information in user_dims table may lead to incorrect analysis and decision-making for user segmentation and marketing campaigns. [22, 40]
 3. Duplicated and inconsistent data in user_dims table may impact accuracy of data-driven decisions for user segmentation and marketing campaigns. [3, 57, 62, 42]
@@ -68,7 +68,7 @@ describe('reflection questions and importance', () => {
 
   it('reads the rating as 1–10 divided by 10, and refuses what is not a rating', () => {
     expect(parseImportance('7')).toBe(0.7);
-    expect(parseImportance('Rating: 7/10')).toBe(0.7); // the seed's digit stripping would read 710
+    expect(parseImportance('Rating: 7/10')).toBe(0.7); // the spec's digit stripping would read 710
     expect(parseImportance('评分：9')).toBe(0.9);
     expect(parseImportance('0')).toBeUndefined();
     expect(parseImportance('eleven')).toBeUndefined();

@@ -1,6 +1,6 @@
 /**
  * The memory stream's LLM prompts, verbatim from the Generative Agents source design ("核心Prompt模板": importance rating, reflection
- * questions, insights, condensing), and the readers of their replies: `parseInsights` (the seed's `parse_insights`:
+ * questions, insights, condensing), and the readers of their replies: `parseInsights` (the spec's `parse_insights`:
  * "number. insight [index list]" per line → [text, indices]), the reflection questions, and the importance rating.
  * Readers also accept the full-width punctuation a Chinese reply uses (１．、［］【】，), since memories and replies may be
  * Chinese.
@@ -121,7 +121,7 @@ export function parseInsights(reply: string): Insight[] {
   return out;
 }
 
-/** Renders insights back into the numbered list the condensing prompt takes (the seed's `insight_list`). */
+/** Renders insights back into the numbered list the condensing prompt takes (the spec's `insight_list`). */
 export function formatInsights(insights: readonly Insight[]): string {
   return insights.map(([text, ev], i) => `${i + 1}. ${text} [${ev.join(', ')}]`).join('\n');
 }
@@ -139,7 +139,7 @@ export function parseQuestions(reply: string, max = 3): string[] {
 }
 
 /**
- * The importance rating as 0.1–1.0. The seed strips every non-digit (`re.sub(r'[^\d]', '', …)`), which turns "7.5" into
+ * The importance rating as 0.1–1.0. The spec strips every non-digit (`re.sub(r'[^\d]', '', …)`), which turns "7.5" into
  * 75 and "Rating: 7/10" into 710; we read the first number instead and require 1–10, else undefined (the caller
  * falls back and counts it).
  */

@@ -48,7 +48,7 @@ describe('generative-agents scoring', () => {
     expect(rankRows(weighted, 2)).toEqual([0, 1]);
   });
 
-  it('gives equal values a normalised 0 (the seed divides by zero) and ranks ties by stream order', () => {
+  it('gives equal values a normalised 0 (the spec divides by zero) and ranks ties by stream order', () => {
     const rows = scoreRows([1, 1], [0.5, 0.5], [0.3, 0.3], { recency: 1, importance: 1, relevance: 1 });
     expect(rows.map((r) => [r.recency, r.relevance, r.score])).toEqual([
       [0, 0, 0.5],

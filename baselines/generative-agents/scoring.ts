@@ -6,13 +6,13 @@
  *   relevance_i = cosine(query embedding, memory embedding)
  *   score_i     = α_recency · minmax(recency)_i + α_importance · importance_i + α_relevance · minmax(relevance)_i
  *
- * then the optional filter statement (the seed's pandas-style `'relevance > 0.5'`, read against the normalised
- * columns the seed's DataFrame holds), sort by score, top k.
+ * then the optional filter statement (the spec's pandas-style `'relevance > 0.5'`, read against the normalised
+ * columns the spec's DataFrame holds), sort by score, top k.
  *
- * Deviations, each documented in README.md: the seed's code raises decay_factor to elapsed *seconds*; the paper and
+ * Deviations, each documented in README.md: the spec's code raises decay_factor to elapsed *seconds*; the paper and
  * the issue decay per *hour* (0.99 per second would zero every memory older than a few minutes). A memory whose last
  * access lies after the question's date (not in the benchmark data) counts as just accessed (elapsed 0). Min-max of
- * equal values (one memory, or all accessed at the same hour) is 0 for every memory instead of the seed's division
+ * equal values (one memory, or all accessed at the same hour) is 0 for every memory instead of the spec's division
  * by zero. Recency is computed relative to the most recent memory (decay^(h − h_min)), which min-max leaves
  * unchanged, so memories years old do not underflow to exactly 0 before normalising.
  */
@@ -50,7 +50,7 @@ export interface ScoredRow {
   score: number;
 }
 
-/** The seed's rows: normalised recency and relevance, raw importance (already 0.1–1.0), weighted sum. */
+/** The spec's rows: normalised recency and relevance, raw importance (already 0.1–1.0), weighted sum. */
 export function scoreRows(
   rec: ArrayLike<number>,
   importance: ArrayLike<number>,
@@ -76,7 +76,7 @@ const COMPARISON = /^\s*(recency|importance|relevance|score)\s*(>=|<=|==|!=|>|<)
 
 /**
  * The filter statement: comparisons of a column with a number joined by `and` / `&` (the subset of pandas
- * `DataFrame.query` the seed uses, e.g. `relevance > 0.5`). Returns the predicate or an error message.
+ * `DataFrame.query` the spec uses, e.g. `relevance > 0.5`). Returns the predicate or an error message.
  */
 export function parseFilterStatement(
   statement: string,

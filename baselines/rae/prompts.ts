@@ -1,6 +1,6 @@
 /**
  * The LLM prompts of the retrieval-augmented experience pipeline (its source design, trace mode: ① query rewrite,
- * ④ rerank, ⑤ summary, ⑥ sufficiency check) and the parsing of their replies. The seed names the steps and their
+ * ④ rerank, ⑤ summary, ⑥ sufficiency check) and the parsing of their replies. The spec names the steps and their
  * inputs/outputs but gives no prompt text, so these are ours, written for conversations instead of agent traces:
  * a "similar task" is a past conversation unit, the "experience" is what those conversations say that helps answer
  * the question. Every prompt asks the model to keep the question's language, so Chinese questions get Chinese queries

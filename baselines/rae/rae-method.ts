@@ -4,7 +4,7 @@
  *   ① query rewrite (LLM → `num_queries` text queries; the original question is kept as well);
  *   ② embedding search per query (the experiment's embedder), walking down the ranking until `retrieval_top_k`
  *      distinct sessions are found;
- *   ③ dedup by session (the seed's "by task_id"): a session counts once, at its best unit;
+ *   ③ dedup by session (the spec's "by task_id"): a session counts once, at its best unit;
  *   ④ rerank (`enable_rerank`): a cross-encoder `/v1/rerank` endpoint when `rerankEndpoint` is set, else LLM listwise;
  *      offline: BM25 + cosine fusion; disabled: retrieval score order;
  *   ⑤ summary of the experience (LLM) → the reader's context; offline: the top units verbatim, with dates;
@@ -36,13 +36,13 @@ import { crossEncoderScores, fusionScores, RerankEndpointSchema } from './rerank
 export const RaeOptionsSchema = z
   .object({
     ...LlmModeOptionsShape,
-    /** Seed default true; off → candidates in retrieval-score order. */
+    /** Spec default true; off → candidates in retrieval-score order. */
     enable_rerank: z.boolean().default(true),
-    /** Seed default true; off → the question itself is the only query. */
+    /** Spec default true; off → the question itself is the only query. */
     enable_query_rewrite: z.boolean().default(true),
-    /** Seed default 1 (single round); 2+ adds the sufficiency check between rounds. */
+    /** Spec default 1 (single round); 2+ adds the sufficiency check between rounds. */
     max_retrieval_rounds: z.number().int().min(1).max(5).default(1),
-    /** Sessions found per query (the seed's state mode uses 10 candidates; trace mode gives no number). */
+    /** Sessions found per query (the spec's state mode uses 10 candidates; trace mode gives no number). */
     retrieval_top_k: z.number().int().positive().default(10),
     /** Queries asked of the rewrite step ("several"). */
     num_queries: z.number().int().min(1).max(8).default(3),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatMemories, parseSummary, summaryPrompt } from './prompts.ts';
 
 describe('rago prompts', () => {
-  it('fills the seed summary prompt', () => {
+  it('fills the spec summary prompt', () => {
     const p = summaryPrompt('Conversation on 2023/05/30 (Tue) 10:00', '[user] I adopted a cat.');
     expect(p).toContain('Task Goal: Conversation on 2023/05/30 (Tue) 10:00\n\nTask Result: [user] I adopted a cat.');
     expect(p).toContain('Return JSON with: should_store (boolean), reasoning, and memories array.');

@@ -1,6 +1,6 @@
 /**
  * rago's memory prompt and formats, verbatim from rago's source design (`buildSummaryPrompt`, `formatMemories`), and
- * the reader of the extraction reply (the seed's `MemorySummaryResult`: should_store, reasoning, memories of type
+ * the reader of the extraction reply (the spec's `MemorySummaryResult`: should_store, reasoning, memories of type
  * fact | skill | pattern | context | preference with importance 0–1, tags, entities), read with the project's lenient
  * JSON parsing and zod. A memory of another type, or without content, is skipped; importance is clamped to 0–1.
  */
@@ -10,7 +10,7 @@ import { readJson } from '../llm-mode.ts';
 export const MEMORY_TYPES = ['fact', 'skill', 'pattern', 'context', 'preference'] as const;
 export type MemoryType = (typeof MEMORY_TYPES)[number];
 
-/** The seed's `formatExecutionLog` is not shown; an empty log adds nothing, a log gets a heading. */
+/** The spec's `formatExecutionLog` is not shown; an empty log adds nothing, a log gets a heading. */
 function formatExecutionLog(log: string): string {
   return log === '' ? '' : `Execution Log:\n${log}`;
 }
@@ -55,7 +55,7 @@ export interface ExtractedMemory {
   importance: number;
 }
 
-/** The memories to store: none when the reply is not the JSON asked for or says should_store false (the seed stores nothing then). */
+/** The memories to store: none when the reply is not the JSON asked for or says should_store false (the spec stores nothing then). */
 export function parseSummary(reply: string): { memories: ExtractedMemory[]; ok: boolean; skipped: number } {
   const s = readJson(reply, SummarySchema);
   if (!s) return { memories: [], ok: false, skipped: 0 };

@@ -29,7 +29,7 @@ const ctxOf = (k: number, llm = false, index = SESSION) => ({
 type Notes = { scopeSession: string; retrieved: { id: string; type: string; via: string[] }[] };
 
 describe('rago offline', () => {
-  it('stores one context memory per unit, scopes to the latest session, and renders the seed format', async () => {
+  it('stores one context memory per unit, scopes to the latest session, and renders the spec format', async () => {
     const method = createRagoMethod(RagoOptionsSchema.parse({}), ctxOf(4, false, TURN));
     expect(method.capabilities).toEqual({ output: 'units', memorises: true, degraded: 'offline' });
     const index = createMemoryIndex(PLAN_HAYSTACK, TURN, hashEmbedder);

@@ -1,12 +1,12 @@
 /**
  * `rago`: the agent-memory design for rago (its source design; liliang-cn/rago). Memorising (once per haystack, store.ts):
  * typed memories with importance per session. Answering (retrieval.ts): session-scoped and global halves (vector
- * search with min score 0.7, plus keyword search), merged, deduplicated, ranked by score, rendered in the seed's
- * `[i] [type] (score: …)` format; memories expand to their source units. Access counts and last access (the seed's
+ * search with min score 0.7, plus keyword search), merged, deduplicated, ranked by score, rendered in the spec's
+ * `[i] [type] (score: …)` format; memories expand to their source units. Access counts and last access (the spec's
  * `IncrementAccess`) follow the earlier questions (derived-memories.ts AccessLog) and are reported in the notes; the
- * seed's ranking does not use them.
+ * spec's ranking does not use them.
  *
- * The question's session scope (the seed's `sessionID`, the conversation the question is asked in): the most recent
+ * The question's session scope (the spec's `sessionID`, the conversation the question is asked in): the most recent
  * session at or before the question's date — the conversation still going on when the question comes.
  *
  * Offline (no LLM role): one `context` memory per unit with importance 0.5; marked `degraded: offline`.

@@ -2,14 +2,14 @@
  * rago's `RetrieveAndInject` ranking (the source design): a session-scoped half and a global half of the
  * `maxMemories` budget, merged, deduplicated and ranked by score.
  *
- *   session half (⌊k/2⌋): memories of the question's session, by cosine (the seed's `SearchBySession` has no floor);
+ *   session half (⌊k/2⌋): memories of the question's session, by cosine (the spec's `SearchBySession` has no floor);
  *   global half (k − ⌊k/2⌋): vector hits with cosine ≥ min_score (0.7) merged with keyword hits (BM25 > 0, the FTS5
  *     index of §2.1), each list cut to the half, their union ranked by cosine and cut to the half;
  *   merge (`mergeAndRank`): each memory once, ranked by score, ties in memory order.
  *
- * The score is the seed's one score, the cosine, for every memory: the seed gives no rule for putting FTS5 ranks on
+ * The score is the spec's one score, the cosine, for every memory: the spec gives no rule for putting FTS5 ranks on
  * the cosine scale, so keyword search acts as a second source of candidates — it brings in memories that share the
- * question's words even when their cosine is under the 0.7 floor. Deviation: the seed gives each half
+ * question's words even when their cosine is under the 0.7 floor. Deviation: the spec gives each half
  * `maxMemories/2` (integer division), which leaves a slot unused for odd k and nothing at all for k = 1; the global
  * half takes the remainder.
  */

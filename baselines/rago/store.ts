@@ -1,10 +1,10 @@
 /**
  * Building a haystack's rago memory store once (the source design's `agent_memory` table and `StoreIfWorthwhile`): each
- * session, in time order, is one completed "task" whose transcript the LLM reads with the seed's summary prompt
+ * session, in time order, is one completed "task" whose transcript the LLM reads with the spec's summary prompt
  * (temperature 0.3, 1000 tokens) and turns into typed memories with importance; offline, every unit is one `context`
  * memory with importance 0.5. Each memory is embedded (its content) and indexed for keyword search (Okapi BM25 over
  * the contents, standing in for SQLite FTS5, whose `bm25()` ranking is the same Okapi formula). Memories keep their
- * session's id (the seed's `session_id`) and its unit ids.
+ * session's id (the spec's `session_id`) and its unit ids.
  *
  * Offline, the memories are the index's units (every unit once, same text), in time order. The keyword index is
  * then the index's own default-settings BM25 (bm25-shared.ts), which the runner builds once per haystack and the

@@ -1,5 +1,5 @@
 /**
- * Test fixtures for the seed memory systems (generative-agents, reasoningbank, rago): a tiny deterministic embedder
+ * Test fixtures for the spec memory systems (generative-agents, reasoningbank, rago): a tiny deterministic embedder
  * (hashed bag of words, CJK per character — no model file, so tests stay fast), a loopback OpenAI-compatible server
  * scripted to answer each system's prompts in the shape the source expects, LoCoMo conversations from the shared
  * datasets, and a helper that runs a method on several questions of several conversations at once.
@@ -61,7 +61,7 @@ export function tableEmbedder(table: Record<string, number[]>): Embedder {
 
 const prompt = (body: ChatRequestBody) => body.messages.map((m) => m.content).join('\n');
 
-/** Replies in the shape each seed system's prompt asks for, derived from the prompt so they vary by input. */
+/** Replies in the shape each spec system's prompt asks for, derived from the prompt so they vary by input. */
 export function seedChat(body: ChatRequestBody): FakeReply {
   const p = prompt(body);
   if (p.includes('rate the likely poignancy')) return { text: String((p.length % 10) + 1) };

@@ -1,8 +1,8 @@
 /**
- * The oracle classifier — "oracle (upper bound)": it returns the gold AdaptMR type. It is the one classifier that
+ * The oracle classifier — "oracle (gold type)": it returns the gold AdaptMR type. It is the one classifier that
  * sees gold (docs/design.md §3), so it is not in the `classifiers` registry (whose factories get no gold) and is built
  * only by code that holds the gold: `createOracleClassifier(goldTypeById)` from the runner or the evaluator.
- * Any figure it produces is an upper bound, never a classifier result.
+ * Any figure it produces saw gold, never a classifier result.
  */
 import { InputError } from '../core/errors.ts';
 import type { Classifier, Ctx } from '../core/interfaces.ts';
@@ -10,7 +10,7 @@ import { oneHot, type AdaptType, type Query } from '../core/types.ts';
 import type { Classification } from './result.ts';
 
 export const ORACLE_NAME = 'oracle';
-export const ORACLE_LABEL = 'oracle (upper bound)';
+export const ORACLE_LABEL = 'oracle (gold type)';
 
 export class OracleClassifier implements Classifier {
   readonly name = ORACLE_NAME;

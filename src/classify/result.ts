@@ -12,7 +12,7 @@ export type ProbSource =
   | 'logprobs' // the LLM's first-token log-probabilities over type labels
   | 'stated' // the distribution the LLM wrote in its reply
   | 'one-hot' // only a label was available
-  | 'gold'; // the oracle (upper bound)
+  | 'gold'; // the oracle (gold type)
 
 export interface Classification {
   type: AdaptType;

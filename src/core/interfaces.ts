@@ -78,7 +78,7 @@ export interface MethodCapabilities {
   ranks?: boolean;
   /**
    * The one labelled exception to "methods never see gold" (docs/design.md §3): an oracle router declares it, and the
-   * runner then passes the gold AdaptMR type as `oracleType`. Results of such a method are an upper bound.
+   * runner then passes the gold AdaptMR type as `oracleType`. Results of such a method are gold-type routing, a reference that saw gold.
    */
   oracleType?: boolean;
   /** LLM roles the method calls; each must be configured in the experiment's `llm.roles`. */
@@ -155,6 +155,8 @@ export interface Classifier {
   readonly usesLlm?: boolean;
   /** Questions the classifier was fitted or calibrated on; a method using it leaves them out of evaluation. */
   readonly excludedQuestionIds?: ReadonlySet<string>;
+  /** The single router's fallback threshold fitted on the classifier's training benchmarks (router `fallback: model`). */
+  readonly fallbackThreshold?: number;
   classify(query: Query, ctx: Ctx): Promise<{ type: AdaptType; probs: Record<AdaptType, number> }>;
 }
 

@@ -116,10 +116,17 @@ export const PlanConfigSchema = z
      */
     headline: z.record(z.string(), z.union([HeadlineSchema, z.literal('auto')])).optional(),
     /**
-     * adaptmr-vs-baselines, beyond-benchmarks: the strongest baseline AdaptMR is compared with (one method id, or one per dataset);
-     * default: the baseline with the best headline mean on the selection half (reported on the other half).
+     * Kept for older files (configs are a public contract): the baseline they named as the strongest is now one of
+     * `baselines` — every baseline is compared, none is selected (docs/statistics.md).
      */
     strongest: PerDatasetMethod.optional(),
+    /**
+     * adaptmr-vs-baselines, beyond-benchmarks: the baselines every AdaptMR variant is compared with (adaptmr-vs-baseline,
+     * one row each, and adaptmr-vs-all-baselines), as a list or a list per dataset; default every ranking method that
+     * is not AdaptMR, not one of its own strategies, not gold-type routing and not an offline stand-in. An older
+     * file's `strongest` is added to them.
+     */
+    baselines: z.union([z.array(z.string()), z.record(z.string(), z.array(z.string()))]).optional(),
     /**
      * adaptmr-vs-baselines, beyond-benchmarks (and router-transfer's routers over another first stage): the bases the adaptmr-over-bm25 / -over-hybrid claims compare with (method ids); default:
      * the first `bm25` method, and the first `strategy` method with `name: unified, firstStage: hybrid`.
@@ -128,12 +135,12 @@ export const PlanConfigSchema = z
     /**
      * Holm families of the experiment's claims (defaults per experiment, docs/statistics.md):
      *   primary    adaptmr-vs-baselines, beyond-benchmarks: the methods whose claims (vs unified, vs the strongest
-     *              baseline) form the primary family; default every `adaptmr` method that is not an upper bound.
+     *              baseline) form the primary family; default every `adaptmr` method without gold-type routing.
      *              Every other comparison is exploratory (its own family).
      *   ablations  ablations: `sweep` (default) = one family of all ablations of a dataset × metric × type, across the
      *              sweep's variation runs; `run` = one per run (each ablation alone: no correction).
-     *   transfer   router-transfer: `test-dataset` (default) = one family per test dataset of its off-diagonal cells
-     *              (the routers fitted elsewhere, tested on that dataset); `all` = one family of every off-diagonal cell.
+     *   transfer   router-transfer: `all` (default) = one family of every off-diagonal cell; `test-dataset` = one
+     *              family per test dataset of its off-diagonal cells (the routers fitted elsewhere, tested there).
      */
     families: z
       .object({

@@ -69,6 +69,13 @@ export interface Gold {
   isAbstention: boolean;
   evidenceSessionIds: string[];
   evidenceTurnIds: string[];
+  /**
+   * Evidence of an older value the dataset marks as replaced (BEAM knowledge update `original_info`; LongMemEval
+   * knowledge update: the evidence sessions before the last one holding the answer). Sessions listed here hold only
+   * superseded evidence. Read by the stale-evidence metric (`stale_above`); absent when the dataset marks none.
+   */
+  supersededSessionIds?: string[];
+  supersededTurnIds?: string[];
   answer: string;
   /** LoCoMo category-5 adversarial answer, when present. */
   adversarialAnswer?: string;

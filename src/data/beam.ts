@@ -16,7 +16,8 @@
  * - `askedAt` = the chat's last anchor (the questions carry no date and are asked after the chat).
  *
  * Gold: evidence = `source_chat_ids` flattened (nested event-ordering lists, the two sides of a contradiction or of
- * a temporal gap; for knowledge updates `updated_info` only — `original_info` is the superseded value), duplicates
+ * a temporal gap; for knowledge updates `updated_info` only — `original_info` is the superseded value, kept as
+ * `supersededTurnIds`: src/data/supersession.ts), duplicates
  * removed, ids outside the chat dropped, every repair reported; a question without ids is kept and left out of
  * retrieval recall. The scored gold is `rubric` (upstream's `src/evaluation/run_evaluation.py` judges nothing
  * else): `gold.rubric`, and `gold.answer` = the rubric items one per line. An `answer` whose durations disagree with
@@ -32,7 +33,9 @@ import type { CatalogEntry } from './catalog.ts';
 import { parseBeamAnchor } from './dates.ts';
 import type { DataIssue } from './issues.ts';
 import { decodeFailure, parseJsonBytes, type ParseOptions } from './json-decode.ts';
+import { beamSuperseded } from './supersession.ts';
 import { BEAM_ABILITIES, BEAM_ABILITY_ORDER } from './type-map.ts';
+import { englishNumberValues, englishNumberWords } from '../core/number-words.ts';
 
 export const BEAM_CHAT_FILE = 'chat.json';
 export const BEAM_QUESTIONS_FILE = join('probing_questions', 'probing_questions.json');
@@ -271,24 +274,12 @@ function buildChat(record: BeamRecord, dir: string, issues: DataIssue[]): BuiltC
   return { haystack, ids, sessionOf, askedAt: lastAnchor! };
 }
 
-const NUMBER_WORDS: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-};
+const NUMBER_WORDS = englishNumberValues(0, 12);
 const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, month: 30, year: 365 };
-const DURATION =
-  /\b(\d+(?:\.\d+)?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(day|week|month|year)s?\b/giu;
+const DURATION = new RegExp(
+  `\\b(\\d+(?:\\.\\d+)?|${englishNumberWords(0, 12).join('|')})\\s+(day|week|month|year)s?\\b`,
+  'giu',
+);
 
 /** Durations a text states, in days (months as 30, years as 365; "same day" is 0). */
 export function statedDurations(text: string): number[] {
@@ -410,6 +401,11 @@ export function normaliseBeam(
       }
     }
     if (keep && !keep(entry)) return;
+    const evidenceSessionIds = [...new Set(evidenceTurnIds.map((t) => chat.sessionOf.get(Number(t.slice(1)))!))];
+    const current = { turns: evidenceTurnIds, sessions: evidenceSessionIds };
+    const superseded = beamSuperseded(ability, q.source_chat_ids, current, (t) =>
+      chat.sessionOf.get(Number(t.slice(1))),
+    );
     const inst: Instance = {
       dataset,
       query: { id: questionId, text: q.question, askedAt: chat.askedAt },
@@ -419,8 +415,9 @@ export function normaliseBeam(
         nativeType: ability,
         type: entry.adaptType,
         isAbstention: entry.isAbstention,
-        evidenceSessionIds: [...new Set(evidenceTurnIds.map((t) => chat.sessionOf.get(Number(t.slice(1)))!))],
+        evidenceSessionIds,
         evidenceTurnIds,
+        ...superseded,
         answer: q.rubric.join('\n'),
         rubric: q.rubric,
       },

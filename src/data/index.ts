@@ -18,6 +18,7 @@ export {
 } from './load.ts';
 export { readFileRecordsSync, readSourceRecordsSync, type RawRecord } from './records.ts';
 export { LOCK_FILE, readLock, verifyLocked, type LockEntry, type LockFile } from './lock.ts';
+export { verifySource, type SourceLockOptions } from './lock-check.ts';
 export { repairEvidence } from './locomo.ts';
 export { stratifiedSample } from './sample.ts';
 export { compareIds } from './sort.ts';

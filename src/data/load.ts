@@ -23,7 +23,9 @@ import { FILES_AT_ONCE, FileFacts } from './file-facts.ts';
 import { readRecords, type RawRecord } from './records.ts';
 import { stratifiedSample } from './sample.ts';
 import { compareIds } from './sort.ts';
-import { resolveDataset, verifySource, type DatasetSource } from './source.ts';
+import { verifySource } from './lock-check.ts';
+import { withUpdateGold } from './supersession.ts';
+import { resolveDataset, type DatasetSource } from './source.ts';
 
 /** LongMemEval keys a catalog pass never needs; skipping them avoids assembling the haystacks. */
 const LME_HEAVY = ['haystack_sessions', 'haystack_dates', 'haystack_session_ids'];
@@ -191,6 +193,21 @@ export async function* readInstances(src: DatasetSource, opts: ReadOptions = {})
 
 /** The instances of one raw record (a LongMemEval item is one; a LoCoMo conversation holds many). */
 export function* instancesOfRecord(
+  src: DatasetSource,
+  { raw, file, index }: RawRecord,
+  opts: { keep?: ((c: CatalogEntry) => boolean) | undefined; issues: DataIssue[] },
+): Generator<Instance> {
+  const each = src.goldUpdate === 'both' ? (i: Instance) => withUpdateGold(i, 'both') : undefined;
+  yield* each
+    ? mapGen(rawInstances(src, { raw, file, index }, opts), each)
+    : rawInstances(src, { raw, file, index }, opts);
+}
+
+function* mapGen<T>(gen: Iterable<T>, f: (x: T) => T): Generator<T> {
+  for (const x of gen) yield f(x);
+}
+
+function* rawInstances(
   src: DatasetSource,
   { raw, file, index }: RawRecord,
   opts: { keep?: ((c: CatalogEntry) => boolean) | undefined; issues: DataIssue[] },

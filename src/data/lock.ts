@@ -1,11 +1,11 @@
 /**
  * The data lock file `<dataDir>/adaptmr-data.lock.json`: what `adaptmr data pull` fetched (repo, revision asked,
- * commit resolved, sha256, size, time). Later pulls and `loadDataset` verify the file's sha256 against it; a
- * dataset with no entry (e.g. a hand-placed copy) loads without a check.
+ * commit resolved, sha256, size, time). Later pulls and every command that reads a dataset verify its files against it
+ * (lock-check.ts); a dataset with no entry (e.g. a hand-placed copy) loads without a check.
  */
 import { createHash } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../core/errors.ts';
 import { sha256Memoised } from './hash.ts';
@@ -56,14 +56,21 @@ export async function readLock(dataDir: string): Promise<LockFile> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, datasets: {} };
-    throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { version: 1, datasets: {} };
+    throw new InputError(
+      `the lock file cannot be read (${code ?? String(err)}); fix its permissions or remove it`,
+      file,
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new InputError('not valid JSON', file);
+    throw new InputError(
+      'the lock file is not valid JSON (cut short or edited?); restore it or pull the datasets again',
+      file,
+    );
   }
   const parsed = LockFileSchema.safeParse(json);
   if (!parsed.success) {
@@ -115,28 +122,57 @@ export async function verifyLockedFiles(dataDir: string, entry: LockEntry): Prom
   return bad;
 }
 
-/** Throws when `path` has a lock entry and its sha256 differs; returns the entry checked, if any. */
-export async function verifyLocked(dataDir: string, path: string): Promise<LockEntry | undefined> {
+/** What differs between `path` and its lock entry, if it has one: one phrase per file (empty: all verified). */
+export interface LockCheck {
+  entry: LockEntry;
+  problems: string[];
+}
+
+/**
+ * Checks `path` against its lock entry: a file's sha256, or a many-file entry's files — each locked file present
+ * with its sha256, and no data file the loader reads (`dataFiles`, absolute) that the lock file does not list.
+ */
+export async function checkLocked(
+  dataDir: string,
+  path: string,
+  dataFiles: readonly string[] = [],
+): Promise<LockCheck | undefined> {
   const entry = lockEntryFor(await readLock(dataDir), dataDir, path);
   if (!entry) return undefined;
   if (entry.files) {
-    const bad = await verifyLockedFiles(dataDir, entry);
-    if (bad.length > 0) {
-      throw new InputError(
-        `${bad.length} of ${entry.files.length} files differ from ${lockPath(dataDir)} (${bad.slice(0, 3).join(', ')}${bad.length > 3 ? ', …' : ''}), ` +
-          `pulled from ${entry.repo}@${entry.commit}; the files changed or are damaged. Run \`adaptmr data pull ${entry.dataset} --force\`.`,
-        path,
-      );
+    const problems = await verifyLockedFiles(dataDir, entry);
+    const listed = new Set(entry.files.map((f) => f.path));
+    const folder = join(resolve(dataDir), entry.path);
+    for (const f of dataFiles) {
+      const rel = relative(folder, f).split(sep).join('/');
+      if (!listed.has(rel)) problems.push(`${rel} (not in the lock file)`);
     }
-    return entry;
+    return { entry, problems };
   }
   const { sha256 } = await sha256Memoised(path);
-  if (sha256 !== entry.sha256) {
-    throw new InputError(
-      `sha256 ${sha256} differs from ${entry.sha256} recorded in ${lockPath(dataDir)} when it was pulled ` +
-        `(${entry.repo}@${entry.commit}); the file changed or is damaged. Run \`adaptmr data pull ${entry.dataset} --force\`.`,
-      path,
-    );
-  }
-  return entry;
+  return { entry, problems: sha256 === entry.sha256 ? [] : [`sha256 ${sha256} differs from ${entry.sha256}`] };
+}
+
+/** The one-line refusal for a failed check: what differs, where it was pulled from, what to do. */
+export function lockRefusal(dataDir: string, path: string, check: LockCheck): InputError {
+  const { entry, problems } = check;
+  const what = entry.files
+    ? `${problems.length} of ${entry.files.length} files differ from ${lockPath(dataDir)} (${problems.slice(0, 3).join(', ')}${problems.length > 3 ? ', …' : ''})`
+    : `${problems[0]} recorded in ${lockPath(dataDir)}`;
+  return new InputError(
+    `${what}, pulled from ${entry.repo}@${entry.commit}; the data changed, is damaged or holds files never pulled. ` +
+      `Run \`adaptmr data pull ${entry.dataset} --force\` (and remove files it did not pull), or pass --allow-unlocked to run on it on purpose (recorded in the results).`,
+    path,
+  );
+}
+
+/** Throws when `path` has a lock entry and differs from it; returns the entry checked, if any. */
+export async function verifyLocked(
+  dataDir: string,
+  path: string,
+  dataFiles: readonly string[] = [],
+): Promise<LockEntry | undefined> {
+  const check = await checkLocked(dataDir, path, dataFiles);
+  if (check && check.problems.length > 0) throw lockRefusal(dataDir, path, check);
+  return check?.entry;
 }

@@ -4,7 +4,8 @@
  * - turn id `<session_id>_<i+1>`, i the 0-based index over ALL turns of the session, both roles
  *   (`src/retrieval/run_retrieval.py`, `process_item_flat_index`);
  * - turn evidence = turns with `has_answer: true` (a missing key is false; S filler sessions have none);
- * - session evidence = `answer_session_ids`; abstention = `question_id` ending `_abs`.
+ * - session evidence = `answer_session_ids`; abstention = `question_id` ending `_abs`;
+ * - superseded evidence of knowledge updates: src/data/supersession.ts.
  */
 import { z } from 'zod';
 import { InputError } from '../core/errors.ts';
@@ -12,6 +13,7 @@ import type { Instance, Session, Turn } from '../core/types.ts';
 import type { CatalogEntry } from './catalog.ts';
 import type { DataIssue } from './issues.ts';
 import { parseLongMemEvalDate } from './dates.ts';
+import { longMemEvalSuperseded } from './supersession.ts';
 import { longMemEvalType } from './type-map.ts';
 
 const TurnSchema = z.object({
@@ -164,6 +166,13 @@ export function normaliseLongMemEval(raw: unknown, file: string, dataset: string
       isAbstention: entry.isAbstention,
       evidenceSessionIds: [...item.answer_session_ids],
       evidenceTurnIds,
+      ...longMemEvalSuperseded(
+        item.question_id,
+        entry.nativeType,
+        item.answer_session_ids,
+        haystack,
+        new Set(evidenceTurnIds),
+      ),
       answer: String(item.answer),
     },
   };

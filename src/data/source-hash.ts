@@ -8,7 +8,7 @@ import { hashMemoised, listDataFiles, type FileDigest } from './hash.ts';
 import type { DatasetSource } from './source.ts';
 
 /** Every data file a source reads: its file (LoCoMo-Plus: and the LoCoMo file), a folder's data files, a BEAM tier's chat files. */
-async function sourceDataFiles(src: DatasetSource): Promise<string[]> {
+export async function sourceDataFiles(src: DatasetSource): Promise<string[]> {
   if (src.kind === 'file') return src.companion ? [src.path, src.companion.path] : [src.path];
   if (src.format === 'beam') return beamChatDirs(src.path).flatMap(beamChatFiles);
   return listDataFiles(src.path);

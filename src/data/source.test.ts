@@ -21,13 +21,13 @@ describe('resolveDataDir', () => {
     if (saved === undefined) delete process.env.ADAPTMR_DATA_DIR;
     else process.env.ADAPTMR_DATA_DIR = saved;
   });
-  it('prefers --data-dir, then ADAPTMR_DATA_DIR, then config dataDir, then ./datasets with ../shared/datasets', () => {
+  it('prefers --data-dir, then ADAPTMR_DATA_DIR, then config dataDir, then ./datasets', () => {
     process.env.ADAPTMR_DATA_DIR = '/env/dir';
     expect(resolveDataDir({ flag: '/flag/dir', config: '/cfg/dir' })).toBe('/flag/dir');
     expect(resolveDataDir({ config: '/cfg/dir' })).toBe('/env/dir');
     delete process.env.ADAPTMR_DATA_DIR;
     expect(resolveDataDir({ config: '/cfg/dir' })).toBe('/cfg/dir');
-    expect(resolveDataDir({})).toBe([resolve('./datasets'), resolve('../shared/datasets')].join(delimiter));
+    expect(resolveDataDir({})).toBe(resolve('./datasets'));
   });
 
   it('accepts a search path: a dataset is taken from the first directory that has it, downloads go to the first', () => {

@@ -1,14 +1,12 @@
 /**
- * Where a dataset lives: the data directory (flag > ADAPTMR_DATA_DIR > config `dataDir` > ./datasets:../shared/datasets;
- * any of them may be a search path like PATH) and the
- * file or folder a dataset reference resolves to. Named datasets accept the official single-array file or a folder
- * of one file per question (as in shared/datasets/longmemeval/{oracle,s_cleaned}).
+ * Where a dataset lives: the data directory (flag > ADAPTMR_DATA_DIR > config `dataDir` > ./datasets; any of them
+ * may be a search path like PATH) and the file or folder a dataset reference resolves to. Named datasets accept the
+ * official single-array file or a folder of one file per question (e.g. longmemeval/{oracle,s_cleaned}).
  */
 import { statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { DatasetName, DatasetRef } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
-import { verifyLocked } from './lock.ts';
 
 /** How a source is read: the four upstream layouts, and LoCoMo-Plus (its items stitched into LoCoMo). */
 export type DatasetFormat = 'longmemeval' | 'locomo' | 'beam' | 'memdaily' | 'locomo-plus';
@@ -24,13 +22,15 @@ export interface DatasetSource {
   root?: string;
   /** LoCoMo-Plus: the LoCoMo file its items are stitched into (the first `locomo/locomo10.json` of the search path), and its data directory. */
   companion?: { path: string; root: string };
+  /** BEAM `gold: { update: both }`: superseded evidence counts as gold too (src/data/supersession.ts). */
+  goldUpdate?: 'current' | 'both';
 }
 
 /**
- * The default data directory search path: the project's own `./datasets` (where `adaptmr data pull` writes), then a
- * shared data folder beside the checkout (`../shared/datasets`, the layout of this project's CI workspace).
+ * The default data directory: the project's own `./datasets` (where `adaptmr data pull` writes). Data kept anywhere
+ * else is reached through ADAPTMR_DATA_DIR, the config's `dataDir` or `--data-dir`.
  */
-export const DEFAULT_DATA_DIRS = ['./datasets', '../shared/datasets'].join(delimiter);
+export const DEFAULT_DATA_DIRS = './datasets';
 
 /** The directories of a data-dir value, which may be a search path like PATH (`dirA:dirB`); the first is primary. */
 export function dataDirs(dataDir: string): string[] {
@@ -85,6 +85,15 @@ export const NAMED_LAYOUTS: Record<
   'locomo-plus': { format: 'locomo-plus', candidates: [{ rel: 'locomo-plus/locomo_plus.json', kind: 'file' }] },
 };
 
+/** The named datasets of one source format and where each lives (a benchmark's `datasets`, src/core/benchmark.ts). */
+export function namedDatasetsOf(
+  format: DatasetFormat,
+): { name: DatasetName; layouts: { rel: string; kind: 'file' | 'folder' }[] }[] {
+  return Object.entries(NAMED_LAYOUTS)
+    .filter(([, layout]) => layout.format === format)
+    .map(([name, layout]) => ({ name: name as DatasetName, layouts: layout.candidates }));
+}
+
 /** Where LoCoMo-Plus finds the LoCoMo conversations it is stitched into (the same blob upstream ships). */
 export const LOCOMO_PLUS_COMPANION = NAMED_LAYOUTS.locomo.candidates[0]!.rel;
 
@@ -126,6 +135,7 @@ export function resolveDataset(ref: DatasetRef, dataDir: string): DatasetSource 
       tried.push(path);
       if (kindOf(path) !== c.kind) continue;
       const found: DatasetSource = { name: ref.name, format: layout.format, path, kind: c.kind, root };
+      if (ref.gold?.update === 'both') found.goldUpdate = 'both';
       return layout.format === 'locomo-plus' ? { ...found, companion: locomoCompanion(dataDir) } : found;
     }
   }
@@ -133,10 +143,4 @@ export function resolveDataset(ref: DatasetRef, dataDir: string): DatasetSource 
     `dataset "${ref.name}" not found; tried ${tried.join(' and ')}. ` +
       `Run \`adaptmr data pull ${ref.name}\`, or point --data-dir / ADAPTMR_DATA_DIR at a folder that has it.`,
   );
-}
-
-/** Checks a source's files against the lock file of the data directory they were found in (and LoCoMo-Plus's LoCoMo file). */
-export async function verifySource(source: DatasetSource): Promise<void> {
-  if (source.root) await verifyLocked(source.root, source.path);
-  if (source.companion) await verifyLocked(source.companion.root, source.companion.path);
 }

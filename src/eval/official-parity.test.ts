@@ -67,11 +67,14 @@ function run(instances: readonly Instance[], granularity: 'session' | 'turn'): R
   });
 }
 
+const OFFICIAL_METRICS: ReadonlySet<string> = new Set(['recall_any', 'recall_all', 'ndcg_any']);
+
 function asOfficial(evals: readonly RetrievalEval[]): { n: number; metrics: Averages } {
   const metrics: Averages = { session: {}, turn: {} };
   let n = 0;
   for (const m of averageRetrieval(evals)) {
-    if (m.metric === 'precision') continue; // not an official metric
+    // Only the official metrics (precision, mrr, recall_frac and stale_above are this project's).
+    if (!OFFICIAL_METRICS.has(m.metric)) continue;
     metrics[m.level][`${m.metric}@${m.k}`] = m.mean;
     n = Math.max(n, m.n);
   }

@@ -26,6 +26,24 @@ export type UnitRef = Pick<MemoryUnit, 'id' | 'sessionId' | 'turnIds'>;
 export interface RetrievalGold {
   sessions: ReadonlySet<string>;
   turns: ReadonlySet<string>;
+  /** Superseded evidence the index holds (src/data/supersession.ts), never also current gold; empty when none. */
+  supersededSessions?: ReadonlySet<string>;
+  supersededTurns?: ReadonlySet<string>;
+}
+
+/**
+ * The superseded evidence of a question that the index holds (a unit never indexed can never be retrieved, stale or
+ * not). The metrics take current evidence as gold minus these: under BEAM's `gold: { update: both }` the superseded
+ * message is gold too, but still not the current value.
+ */
+export function supersededGold(
+  gold: Pick<Gold, 'supersededSessionIds' | 'supersededTurnIds'>,
+  indexed: ReadonlyMap<string, string>,
+): { sessions: Set<string>; turns: Set<string> } {
+  const turns = new Set((gold.supersededTurnIds ?? []).filter((t) => indexed.has(t)));
+  const indexedSessions = new Set(indexed.values());
+  const sessions = new Set((gold.supersededSessionIds ?? []).filter((s) => indexedSessions.has(s)));
+  return { sessions, turns };
 }
 
 /** Every turn id the index holds, mapped to its session id (from the index's units). */
@@ -40,8 +58,10 @@ export function indexedTurns(units: readonly UnitRef[]): Map<string, string> {
  * (see `indexedTurns`). Abstention is not decided here: `evaluateRetrieval` skips abstention questions.
  */
 export function deriveRetrievalGold(gold: Gold, indexed: ReadonlyMap<string, string>, mode: GoldMode): RetrievalGold {
+  const sup = supersededGold(gold, indexed);
+  const stale = { supersededSessions: sup.sessions, supersededTurns: sup.turns };
   if (mode === 'evidence') {
-    return { sessions: new Set(gold.evidenceSessionIds), turns: new Set(gold.evidenceTurnIds) };
+    return { sessions: new Set(gold.evidenceSessionIds), turns: new Set(gold.evidenceTurnIds), ...stale };
   }
   const evidenceSessions = new Set(gold.evidenceSessionIds);
   const turns = new Set<string>();
@@ -54,5 +74,5 @@ export function deriveRetrievalGold(gold: Gold, indexed: ReadonlyMap<string, str
     turns.add(t);
     sessions.add(session);
   }
-  return { sessions, turns };
+  return { sessions, turns, ...stale };
 }

@@ -12,10 +12,19 @@ import {
   type RetrievalGold,
   type UnitRef,
 } from './retrieval-gold.ts';
+import { distinctInOrder, recallFraction, reciprocalRank, staleAbove, type Holding } from './rank-metrics.ts';
 
 /** The cut-offs `run_retrieval.py` evaluates. */
 export const OFFICIAL_KS: readonly number[] = [1, 3, 5, 10, 30, 50];
-export const RETRIEVAL_METRICS = ['recall_any', 'recall_all', 'ndcg_any', 'precision'] as const;
+export const RETRIEVAL_METRICS = [
+  'recall_any',
+  'recall_all',
+  'ndcg_any',
+  'precision',
+  'mrr',
+  'recall_frac',
+  'stale_above',
+] as const;
 export type RetrievalMetric = (typeof RETRIEVAL_METRICS)[number];
 export type RetrievalLevel = 'session' | 'turn';
 
@@ -194,6 +203,7 @@ export function evaluateRetrieval(input: RetrievalEvalInput): RetrievalEval {
         push('session', 'ndcg_any', k, ndcgAny(ranked, gold.sessions, k, nRelevant));
         push('session', 'precision', k, precision(ranked, gold.sessions, k));
       }
+      pushRankMetrics(push, 'session', distinctInOrder(ranked), gold.sessions, gold.supersededSessions, ks);
     }
     return { rows, levels, gold };
   }
@@ -212,6 +222,7 @@ export function evaluateRetrieval(input: RetrievalEvalInput): RetrievalEval {
       push('turn', 'ndcg_any', k, ndcgAny(rankedIds, relevantIds, k, nRelevant));
       push('turn', 'precision', k, precision(rankedIds, relevantIds, k));
     }
+    pushTurnRankMetrics(push, input.ranked, gold, ks);
   }
   if (verdict('session', gold.sessions.size > 0)) {
     const label = (u: UnitRef): string =>
@@ -226,9 +237,55 @@ export function evaluateRetrieval(input: RetrievalEvalInput): RetrievalEval {
       push('session', 'ndcg_any', k, ndcgAny(rankedLabels, gold.sessions, effectiveK, nRelevant));
       // Precision over the first k distinct real sessions (no pseudo-sessions), divided by k.
       push('session', 'precision', k, precision(distinctSessions, gold.sessions, k));
+      const window = distinctInOrder(rankedLabels.slice(0, effectiveK));
+      pushRankMetrics(push, 'session', window, gold.sessions, gold.supersededSessions, [k]);
     }
   }
   return { rows, levels, gold };
+}
+
+type Push = (level: RetrievalLevel, metric: RetrievalMetric, k: number, value: number) => void;
+
+/**
+ * mrr, recall_frac and stale_above (rank-metrics.ts) over a ranking of distinct ids (sessions, or session labels cut
+ * to the official effective k). An id holds current evidence when it is gold and not superseded; stale_above rows only
+ * where the question has superseded evidence at this level.
+ */
+function pushRankMetrics(
+  push: Push,
+  level: RetrievalLevel,
+  ranked: readonly string[],
+  gold: ReadonlySet<string>,
+  superseded: ReadonlySet<string> | undefined,
+  ks: readonly number[],
+): void {
+  const relevant = ranked.map((id) => gold.has(id));
+  const sup = superseded ?? new Set<string>();
+  const current = new Set([...gold].filter((id) => !sup.has(id)));
+  const holdings: Holding[] = ranked.map((id) => (current.has(id) ? 'current' : sup.has(id) ? 'superseded' : 'none'));
+  for (const k of ks) {
+    push(level, 'mrr', k, reciprocalRank(relevant, k));
+    push(level, 'recall_frac', k, recallFraction(new Set(ranked.slice(0, k)), gold));
+    if (sup.size > 0 && current.size > 0) push(level, 'stale_above', k, staleAbove(holdings, k));
+  }
+}
+
+/**
+ * The same at turn level: a unit is relevant when it holds a gold turn, current when it holds a gold turn that is not
+ * superseded, superseded when it holds a superseded turn and no current one; recall_frac counts gold turns covered.
+ */
+function pushTurnRankMetrics(push: Push, ranked: readonly UnitRef[], gold: RetrievalGold, ks: readonly number[]): void {
+  const sup = gold.supersededTurns ?? new Set<string>();
+  const current = new Set([...gold.turns].filter((t) => !sup.has(t)));
+  const relevant = ranked.map((u) => u.turnIds.some((t) => gold.turns.has(t)));
+  const holdings: Holding[] = ranked.map((u) =>
+    u.turnIds.some((t) => current.has(t)) ? 'current' : u.turnIds.some((t) => sup.has(t)) ? 'superseded' : 'none',
+  );
+  for (const k of ks) {
+    push('turn', 'mrr', k, reciprocalRank(relevant, k));
+    push('turn', 'recall_frac', k, recallFraction(new Set(ranked.slice(0, k).flatMap((u) => u.turnIds)), gold.turns));
+    if (sup.size > 0 && current.size > 0) push('turn', 'stale_above', k, staleAbove(holdings, k));
+  }
 }
 
 export interface AveragedMetric {

@@ -37,6 +37,7 @@ import { callCostUsd } from './cost.ts';
 import type { BatchQueue, SpendGuard } from './spend.ts';
 import { LlmCallError, MalformedReplyError, redact } from './errors.ts';
 import { parseJsonReply } from './json-reply.ts';
+import { usageCounts } from './usage.ts';
 import { backoffMs, httpStatus, isRetryable, sleep } from './retry.ts';
 import type { FetchLike } from './http/node-fetch.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -426,18 +427,19 @@ function toReply(
   if (text.trim() === '') throw new MalformedReplyError('reply content is empty');
   if (wantsJson && !parseJsonReply(text).ok) throw new MalformedReplyError('reply holds no parseable JSON');
   const usage = completion.usage;
-  const hasUsage =
-    usage != null && typeof usage.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number';
+  // Negative or fractional counts are refused (an error row), never priced (usage.ts).
+  const counts = usageCounts(usage);
+  const hasUsage = counts !== undefined;
   const reply: CachedReply = {
     text,
     model: typeof completion.model === 'string' ? completion.model : body.model,
-    promptTokens: hasUsage ? usage.prompt_tokens : countChatTokens(body.messages as ChatMessage[]),
-    completionTokens: hasUsage ? usage.completion_tokens : countTokens(text),
+    promptTokens: counts ? counts.promptTokens : countChatTokens(body.messages as ChatMessage[]),
+    completionTokens: counts ? counts.completionTokens : countTokens(text),
     usageFrom: hasUsage ? 'api' : 'tokenizer',
     latencyMs,
   };
   const cachedTokens = usage?.prompt_tokens_details?.cached_tokens;
-  if (hasUsage && typeof cachedTokens === 'number' && Number.isFinite(cachedTokens) && cachedTokens > 0) {
+  if (hasUsage && typeof cachedTokens === 'number' && Number.isSafeInteger(cachedTokens) && cachedTokens > 0) {
     reply.cachedTokens = Math.min(cachedTokens, reply.promptTokens);
   }
   const content = choice.logprobs?.content;

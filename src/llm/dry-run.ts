@@ -7,7 +7,7 @@
  * identical request once) is an expected cache hit, served with its stored text so the next stage sees what the run
  * will see. Otherwise the prompt is counted with the tokenizer (o200k_base, src/llm/tokens.ts, OpenAI's chat framing
  * included) and the output is taken as `outputTokens(model, stage)` — the estimate's calibration from replies of that
- * stage found in the cache — else as an upper bound: the request's own limit (`max_tokens`), or, for a reply bound to
+ * stage found in the cache — else as a maximum: the request's own limit (`max_tokens`), or, for a reply bound to
  * a JSON schema with no free text (enums, numbers, booleans: the LLM classifier's, the LoCoMo judge's), the largest
  * instance of that schema when that is less; failing both, 1,024 (an assumption: such a request has no bound). The made-up reply has that many tokens and
  * differs per request (as real answers do), so a judge prompt quoting a reader's answer is counted at that length and

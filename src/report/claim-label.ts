@@ -39,8 +39,12 @@ export function claimLabel(v: Pick<VerdictRow, 'claim' | 'methodA' | 'methodB' |
       return `oracle − every single strategy (closest: ${b})`;
     case 'oracle-vs-best-single':
       return `oracle − ${b} (best single)`;
-    case 'adaptmr-vs-strongest':
+    case 'adaptmr-vs-strongest': // files written before every baseline was compared
       return `${a} − ${b} (strongest)`;
+    case 'adaptmr-vs-baseline':
+      return `${a} − ${b} (baseline)`;
+    case 'adaptmr-vs-all-baselines':
+      return `${a} − every baseline (closest: ${b})`;
     case 'adaptmr-over-bm25':
     case 'adaptmr-over-hybrid':
       return `${a} − ${b} (its first stage)`;

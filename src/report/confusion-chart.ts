@@ -18,7 +18,7 @@ export function confusionChartSpec(r: EvalResult): TopLevelSpec {
   const title = `${r.label} on ${r.dataset}: accuracy ${(r.metrics.accuracy * 100).toFixed(1)}%, macro-F1 ${(r.metrics.macroF1 * 100).toFixed(1)}% (n=${r.metrics.n})`;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: r.upperBound ? `${title} — upper bound` : title,
+    title: r.upperBound ? `${title} — gold type` : title,
     data: { values },
     width: 260,
     height: 260,

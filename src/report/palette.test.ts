@@ -1,6 +1,6 @@
 /**
  * The shared palette: enough distinguishable colours for 20+ methods, one colour per method id whatever else is shown
- * (the same in every chart, report and notebook), distinct within every committed experiment, upper bounds marked.
+ * (the same in every chart, report and notebook), distinct within every committed experiment, gold-type routing marked.
  */
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -106,7 +106,7 @@ describe('palette', () => {
   });
 
   it('colours a series label by its method id, marks and all', () => {
-    expect(methodIdOf('bm25 (turn, run-1) (offline) (upper bound)')).toBe('bm25');
+    expect(methodIdOf('bm25 (turn, run-1) (offline) (gold-type routing)')).toBe('bm25');
     expect(methodColor('bm25 (offline)')).toBe(methodColor('bm25'));
     expect(methodColor(markedLabel('adaptmr-oracle', true))).toBe(METHOD_COLORS['adaptmr-oracle']);
     expect(methodColor('unified-embedding')).toBe('#848482');

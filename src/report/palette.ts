@@ -18,7 +18,7 @@
  *     (as is, 25% darker, 25% lighter), so two unknown ids share an exact colour only when their hashes agree on
  *     both — a collision the legend's full names still tell apart. Add the ids of a new experiment to the table
  *     when its chart needs every colour distinct (the test names the clashing ids).
- * A series label (`adaptmr (offline)`, `bm25 (turn, run-1) (upper bound)`) takes its method id's colour: method ids
+ * A series label (`adaptmr (offline)`, `bm25 (turn, run-1) (gold-type routing)`) takes its method id's colour: method ids
  * have no spaces (the config schema), so the id is the label up to its first space.
  */
 
@@ -198,8 +198,8 @@ export function typeColorScale(types: Iterable<string>): { domain: string[]; ran
   return { domain, range: domain.map((t) => TYPE_COLORS[t]!) };
 }
 
-/** Suffix that marks oracle / upper-bound series in every legend, table and drill-down. */
-export const UPPER_BOUND_MARK = '(upper bound)';
+/** Suffix that marks gold-type (oracle) series in every legend, table and drill-down. */
+export const UPPER_BOUND_MARK = '(gold-type routing)';
 
 /** The series label shown for a method: upper-bound methods carry the mark. */
 export function markedLabel(label: string, upperBound: boolean): string {
@@ -207,7 +207,7 @@ export function markedLabel(label: string, upperBound: boolean): string {
 }
 
 /**
- * Vega-Lite encodings that outline upper-bound marks (black dashed border, lighter fill) so an oracle is never read
+ * Vega-Lite encodings that outline gold-type (oracle) marks (black dashed border, lighter fill) so an oracle is never read
  * as an achievable result; the data needs a boolean `upperBound` field.
  */
 export function upperBoundEncoding(): Record<string, unknown> {

@@ -2,7 +2,7 @@
  * The per-type text table: rows dataset × method, columns the AdaptMR types then `all` (the official overall
  * average), each cell `mean% (n)`, or `mean% ± sd (n)` when the mean is over repeated judge runs. Showing n lets a reader judge a cell's sample size; a mean outside [0, 1] or not
  * finite is a bug upstream (every reported metric is a ratio), so it stops the report instead of being printed.
- * Upper-bound (oracle) methods carry the mark of palette.ts.
+ * Gold-type (oracle) methods carry the mark of palette.ts.
  */
 import Table from 'cli-table3';
 import { ADAPT_TYPES, EXTRA_TYPE_LABELS } from '../core/types.ts';

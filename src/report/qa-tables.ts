@@ -7,13 +7,8 @@
  * from its native types (LongMemEval's six type names; LoCoMo's category numbers), so custom-named data works too.
  */
 import Table from 'cli-table3';
-import {
-  LONGMEMEVAL_TYPES,
-  summarizeLocomo,
-  summarizeLongMemEval,
-  type LongMemEvalJudged,
-  type Stat,
-} from '../eval/qa/aggregate.ts';
+import { summarizeLocomo, summarizeLongMemEval, type LongMemEvalJudged, type Stat } from '../eval/qa/aggregate.ts';
+import { protocolOfNativeTypes, type QaProtocol } from '../eval/qa/panel.ts';
 import type { ResultStore } from '../store/index.ts';
 import type { QaItem } from './qa-items.ts';
 import type { SeriesKey } from './series-label.ts';
@@ -54,15 +49,11 @@ export async function qaAccuracyByType(
   });
 }
 
-export type QaProtocol = 'longmemeval' | 'locomo';
+export type { QaProtocol };
 
-/** The protocol whose native types a dataset's questions all carry, or null. */
+/** The protocol whose native types a dataset's questions all carry, or null (the one rule: eval/qa/panel.ts). */
 export function datasetProtocol(items: readonly QaItem[]): QaProtocol | null {
-  const natives = new Set(items.map((i) => i.nativeType));
-  if (natives.size === 0) return null;
-  if ([...natives].every((t) => (LONGMEMEVAL_TYPES as readonly string[]).includes(t))) return 'longmemeval';
-  if ([...natives].every((t) => /^[1-5]$/u.test(t))) return 'locomo';
-  return null;
+  return protocolOfNativeTypes(items.map((i) => i.nativeType));
 }
 
 const pct = (x: number): string => (x * 100).toFixed(1);

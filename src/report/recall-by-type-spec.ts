@@ -5,7 +5,7 @@
  * of its rows, so it is unit-testable and reusable for any metric (the QA accuracy chart and the plan experiments'
  * charts use it too); n, the CI (and sd over judge runs, when present) are in the tooltip and the data. Without
  * CIs the x scale is independent per dataset facet, so a dataset shows only the types it has (LoCoMo has no
- * `update` question). Colours come from the shared palette (palette.ts); upper-bound (oracle) bars are outlined.
+ * `update` question). Colours come from the shared palette (palette.ts); gold-type (oracle) bars are outlined.
  * Methods without retrieval metrics (n/a) are left out of the chart rather than drawn as 0.
  */
 import type { TopLevelSpec } from 'vega-lite';

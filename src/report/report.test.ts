@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeBatch } from '../store/fake-batch.ts';
+import { fakeBatch } from '../store/testing/fake-batch.ts';
 import { openResultStore, type ScoreRow } from '../store/index.ts';
 import { assignColors } from './palette.ts';
 import { perTypeTable } from './per-type-table.ts';

@@ -27,6 +27,7 @@ const row = (v: Partial<VerdictRow>): VerdictRow => ({
   mde: 0.2,
   verdict: 'reached',
   reason: 'vs unified-embedding; 问题 <b>',
+  flags: '',
   ...v,
 });
 
@@ -61,7 +62,7 @@ describe('verdictLines', () => {
     );
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(
-      /^Experiment 2 — the oracle-strategy bound \(oracle-upper-bound\): verdicts\n {2}locomo oracle-vs-unified \[all\] oracle − unified-embedding: \+10\.0 \[\+2\.0, \+20\.0\] n 40, p_holm 0\.020 \(m 2\), MDE 20\.0 → not established \(CI reaches below \+10\.0\)$/u,
+      /^Experiment 2 — the oracle strategy \(held-out\) \(oracle-upper-bound\): verdicts\n {2}locomo oracle-vs-unified \[all\] oracle − unified-embedding: \+10\.0 \[\+2\.0, \+20\.0\] n 40, p_holm 0\.020 \(m 2\), MDE 20\.0 → not established \(CI reaches below \+10\.0\)$/u,
     );
     const exp3 = lines[1]!.split('\n');
     expect(exp3[0]).toBe('Experiment 3 — AdaptMR vs the baselines (adaptmr-vs-baselines): verdicts');

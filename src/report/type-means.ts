@@ -31,7 +31,7 @@ export interface TypeMeanRow {
   ciHigh?: number;
   /** A method without retrieval metrics (no unit ids, or no ranking): shown as "n/a" (never 0). */
   na?: boolean;
-  /** Oracle / upper-bound method (the `methods` table); tables and charts show its label marked (palette.ts). */
+  /** Oracle (gold-type routing) method (the `methods` table); tables and charts show its label marked (palette.ts). */
   upperBound?: boolean;
 }
 

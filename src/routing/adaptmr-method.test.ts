@@ -89,7 +89,7 @@ describe('AdaptMR method', () => {
     expect(b.retrieval.units.map((u) => u.unit.id)).not.toEqual(a.retrieval.units.map((u) => u.unit.id));
   });
 
-  it('oracle: needs the gold type as oracleType and is labelled an upper bound', async () => {
+  it('oracle: needs the gold type as oracleType and is labelled gold-type routing', async () => {
     const m = await make({ router: { kind: 'oracle' } });
     expect(m.capabilities.oracleType).toBe(true);
     await expect(m.run(frozenQuery('Where do I live now?'), index, offlineCtx())).rejects.toThrow(/oracleType/);

@@ -1,7 +1,7 @@
 /**
  * One strategy as a method of its own: `method: strategy, options: { name: temporal, options: {…} }` runs
  * that strategy on every question, whatever its type, so an experiment can report every strategy's retrieval metrics
- * by type next to unified retrieval and AdaptMR — the input of the best-strategy-per-type upper bound
+ * by type next to unified retrieval and AdaptMR — the input of the oracle strategy (held-out)
  * (`adaptmr analyze best-strategy`). The strategy's options are checked against its own strict schema before any
  * work; with an abstention `thresholdsFile`, the calibration questions are held out like the adaptmr method does.
  * `firstStage: bm25 | hybrid` puts another candidate ranking under the strategy (src/index/first-stage.ts); `unified`

@@ -42,6 +42,7 @@ import type { LlmBatchConfig, LlmConfig } from '../llm/config.ts';
 import type { AdaptmrLlmProvider } from '../llm/provider.ts';
 import { sleep } from '../llm/retry.ts';
 import type { BatchQueue, DeferredRequest } from '../llm/spend.ts';
+import { InvalidUsageError, usageCounts, type UsageCounts } from '../llm/usage.ts';
 import type { LlmCallRow, ResultStore } from '../store/types.ts';
 import type { BudgetGuard } from './budget.ts';
 
@@ -64,6 +65,11 @@ export interface BatchRecord {
   rowsWritten?: boolean;
   /** Cache keys of lines that failed: sent singly. */
   failed?: string[];
+  /**
+   * Cache keys of lines answered (so paid) with usage that is not a count of tokens, and why: an error row for their
+   * question, never sent again (usage.ts).
+   */
+  refused?: Record<string, string>;
 }
 
 /** One request's bookkeeping beside the upload file: who asked, at which stage, and its reply-cache material. */
@@ -80,6 +86,8 @@ export class BatchStage implements BatchQueue {
   private readonly pending = new Map<string, DeferredRequest>();
   /** Requests whose batch line failed: sent singly from now on. */
   private readonly single = new Set<string>();
+  /** Requests answered with unusable usage (paid): refused from now on, never sent again. */
+  private readonly refused = new Map<string, string>();
   private readonly dir: string;
 
   private constructor(
@@ -118,11 +126,17 @@ export class BatchStage implements BatchQueue {
         throw new InputError(`role "${role}" is batched but not configured (add llm.roles.${role})`, 'llm.batch.roles');
     }
     const stage = new BatchStage(llm, config.batch, config, store, runId, log, budget);
-    for (const r of await stage.records()) for (const key of r.failed ?? []) stage.single.add(key);
+    for (const r of await stage.records()) {
+      for (const key of r.failed ?? []) stage.single.add(key);
+      for (const [key, why] of Object.entries(r.refused ?? {})) stage.refused.set(key, why);
+    }
     return stage;
   }
 
+  /** Throws for a request whose paid batch line was refused: its caller records an error row, nothing is sent. */
   wants(role: LlmRole, stage: string, key: string): boolean {
+    const refused = this.refused.get(key);
+    if (refused !== undefined) throw new InvalidUsageError(refused);
     return this.roles.has(role) && !stage.startsWith('index:') && stage !== 'memorise' && !this.single.has(key);
   }
 
@@ -307,11 +321,12 @@ export class BatchStage implements BatchQueue {
       await this.abandon(record, 'its bookkeeping file is gone');
       return;
     }
-    const { rows, replies, failed, spent } = await this.readBatch(record, batch, paths);
+    const { rows, replies, failed, refused, spent } = await this.readBatch(record, batch, paths);
     // Paid calls first (as a synchronous call is recorded before it is cached), then the replies, then the record.
     if (!record.rowsWritten) {
       record.rowsWritten = true;
       record.failed = failed;
+      record.refused = Object.fromEntries(refused);
       // The rows and the record saying they are written commit together: a kill lands before both or after both.
       await this.store.writeCalls(this.runId, rows, this.checkpointOf(record));
       // Counted once: a fold resumed after these rows were written finds them in the file (budget.ts opens from it).
@@ -320,6 +335,7 @@ export class BatchStage implements BatchQueue {
     for (const [key, material, reply] of replies)
       if (!(await this.llm.cache.get(key))) await this.llm.cache.put(key, material, reply);
     for (const key of failed) this.single.add(key);
+    for (const [key, why] of refused) this.refused.set(key, why);
     record.status = 'folded';
     record.failed = failed;
     await this.save(record);
@@ -338,9 +354,12 @@ export class BatchStage implements BatchQueue {
   ): Promise<FoldedLines> {
     const client = this.llm.client(record.role);
     const api = this.api(record.role);
-    const results = new Map<string, BatchLineResult>();
+    // Every line of a request, output file first: a request the error file also lists is answered once (paid once).
+    const results = new Map<string, BatchLineResult[]>();
     for (const fileId of [batch.output_file_id, batch.error_file_id]) {
-      if (fileId) for (const line of await api.lines(fileId)) results.set(line.customId, line);
+      if (fileId)
+        for (const line of await api.lines(fileId))
+          results.set(line.customId, [...(results.get(line.customId) ?? []), line]);
     }
     const bodies = new Map<string, ChatCompletionCreateParamsNonStreaming>();
     for (const text of readLines(paths.input)) {
@@ -353,10 +372,26 @@ export class BatchStage implements BatchQueue {
         batch.created_at) *
         1000,
     );
-    const out: FoldedLines = { rows: [], replies: [], failed: [], spent: 0 };
+    const out: FoldedLines = { rows: [], replies: [], failed: [], refused: [], spent: 0 };
     for (const text of readLines(paths.meta)) {
       const meta = JSON.parse(text) as MetaLine;
-      this.foldLine(client, record, batch.id, meta, bodies.get(meta.key), results.get(meta.key), turnaroundMs, out);
+      const lines = results.get(meta.key) ?? [];
+      // The answered line if any; every other line of the same request is an error row of its own, never a resend.
+      const answered = lines.find((l) => l.status === 200) ?? lines[0];
+      this.foldLine(client, record, batch.id, meta, bodies.get(meta.key), answered, turnaroundMs, out);
+      for (const extra of lines.filter((l) => l !== answered))
+        out.rows.push({
+          ...meta.owner,
+          stage: meta.stage,
+          model: record.model,
+          latencyMs: turnaroundMs,
+          cached: false,
+          batch: true,
+          promptTokens: 0,
+          completionTokens: 0,
+          costUsd: 0,
+          error: `batch ${batch.id} listed this request again (${extra.error ?? `HTTP ${extra.status}`}); the first answer is kept, nothing is sent again`,
+        });
     }
     return out;
   }
@@ -397,7 +432,9 @@ export class BatchStage implements BatchQueue {
       reply = { ...client.replyOf(result.body as ChatCompletion, body, meta.wantsJson, turnaroundMs), batch: true };
     } catch (err) {
       foldUnusableReply(client, result, base, err, out);
-      out.failed.push(meta.key);
+      // Usage that is not a count: paid at an unknown price, so refused for good rather than paid for again.
+      if (err instanceof InvalidUsageError) out.refused.push([meta.key, `batch ${batchId}: ${err.message}`]);
+      else out.failed.push(meta.key);
       return;
     }
     const cost = client.costOf(reply);
@@ -424,9 +461,14 @@ function foldUnusableReply(
   err: unknown,
   out: FoldedLines,
 ): void {
-  const usage = (result.body as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | undefined)?.usage;
-  const p = usage?.prompt_tokens ?? 0;
-  const c = usage?.completion_tokens ?? 0;
+  let counts: UsageCounts | undefined;
+  try {
+    counts = usageCounts((result.body as { usage?: unknown } | undefined)?.usage);
+  } catch {
+    counts = undefined; // not a count (usage.ts): recorded unpriced, never at a negative cost
+  }
+  const p = counts?.promptTokens ?? 0;
+  const c = counts?.completionTokens ?? 0;
   const cost = client.costOf({ promptTokens: p, completionTokens: c, batch: true });
   out.spent += cost;
   out.rows.push({
@@ -434,7 +476,7 @@ function foldUnusableReply(
     promptTokens: p,
     completionTokens: c,
     costUsd: cost,
-    error: `unusable batch reply: ${errorMessage(err)}; sent singly`,
+    error: `unusable batch reply: ${errorMessage(err)}${err instanceof InvalidUsageError ? '' : '; sent singly'}`,
   });
 }
 
@@ -443,6 +485,7 @@ interface FoldedLines {
   rows: LlmCallRow[];
   replies: [string, CacheKeyMaterial, CachedReply][];
   failed: string[];
+  refused: [string, string][];
   spent: number;
 }
 

@@ -127,7 +127,8 @@ describe('BEAM, MemDaily and LoCoMo-Plus through the runner', () => {
       const claims = [
         'adaptmr-over-bm25',
         'adaptmr-over-hybrid',
-        'adaptmr-vs-strongest',
+        'adaptmr-vs-all-baselines',
+        'adaptmr-vs-baseline',
         'adaptmr-vs-unified',
         'oracle-vs-best-single',
         'oracle-vs-unified',
@@ -198,7 +199,7 @@ describe('BEAM, MemDaily and LoCoMo-Plus through the runner', () => {
       expect(beyond).toMatch(/Verdicts — experiment 3[\s\S]*adaptmr-over-bm25[\s\S]*premise-single-strategy/);
       const transfer = sections.find((x) => x.experiment === 'router-transfer')!.text;
       expect(transfer).toMatch(/locomo \(adaptmr-from-locomo\)\s*│[^\n]*%[^\n]*│[^\n]*%[^\n]*│ n\/a/); // accuracy on BEAM, MemDaily; none on LoCoMo-Plus
-      expect(transfer).toMatch(/adaptmr-oracle \(upper bound\)\s*│ gold type \(upper bound\)/);
+      expect(transfer).toMatch(/adaptmr-oracle \(gold-type routing\)\s*│ gold type \(gold-type routing\)/);
       expect(transfer).toMatch(/Out of distribution .*, 3 cells vs unified-embedding/);
       expect(transfer).toMatch(/Verdicts \(one per off-diagonal cell[\s\S]*transfer:locomo->beam-100k/);
     } finally {

@@ -12,6 +12,7 @@ interface RunArgs {
   experiment: string;
   out: string | undefined;
   'data-dir': string | undefined;
+  'allow-unlocked': boolean;
   concurrency: number | undefined;
   workers: number | undefined;
   progress: boolean;
@@ -22,6 +23,7 @@ interface RunArgs {
   json: boolean;
   batch: string | undefined;
   'budget-usd': number | undefined;
+  'allow-unpriced': boolean;
 }
 
 /** What to run and how: the experiment, output, data, parallelism, progress and failure handling. */
@@ -34,6 +36,12 @@ function runOptions<T>(y: Argv<T>) {
     })
     .option('out', { type: 'string', describe: 'results DuckDB file (default results/<name>.duckdb)' })
     .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
+    .option('allow-unlocked', {
+      type: 'boolean',
+      default: false,
+      describe:
+        'run on dataset files that differ from the lock file on purpose (recorded in the results, marked in reports)',
+    })
     .option(
       'concurrency',
       intFlag('concurrency', 1, { describe: 'questions processed at once (overrides the config)' }),
@@ -93,7 +101,13 @@ function costOptions<T>(y: Argv<T>) {
         describe:
           'stop cleanly before spending more than this on LLM calls (sets llm.budgetUsd; rerun with more to resume)',
       }),
-    );
+    )
+    .option('allow-unpriced', {
+      type: 'boolean',
+      default: false,
+      describe:
+        'run under a budget although a model has no llm.prices entry (its calls count as $0: a free local model)',
+    });
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -145,6 +159,8 @@ async function run(exp: LoadedExperiment, argv: RunArgs): Promise<void> {
     summary = await runExperiment(exp, {
       out,
       dataDir: argv['data-dir'],
+      allowUnlocked: argv['allow-unlocked'],
+      allowUnpriced: argv['allow-unpriced'],
       concurrency: argv.concurrency,
       workers: argv.workers,
       progress: argv.progress,

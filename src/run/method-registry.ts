@@ -2,8 +2,7 @@
  * The registry of every method an experiment can name: the baselines (baselines/) and the AdaptMR method
  * (src/routing). Configs refer to entries by name; options are checked against each entry's strict schema before
  * any work starts. Each entry's module is imported when a config first names it (`Registry.registerLazy`), so a run
- * loads the methods it uses and no others: every thread of a BM25 run used to load all thirteen (with the router,
- * the strategies and the classifiers; on LongMemEval S peak RSS 295 against 276 MiB now, wall 1 % longer).
+ * loads the methods it uses and no others (a BM25 run does not load the router, the strategies or the classifiers).
  */
 import { Registry } from '../core/registry.ts';
 import type { Method, MethodFactoryContext } from '../core/interfaces.ts';
@@ -15,6 +14,7 @@ export const methods = new Registry<Method, MethodFactoryContext>('method')
     async () => (await import('../../baselines/unified-embedding/unified-embedding-method.ts')).unifiedEmbeddingEntry,
   )
   .registerLazy('full-context', async () => (await import('../../baselines/full-context/index.ts')).fullContextEntry)
+  .registerLazy('no-memory', async () => (await import('../../baselines/no-memory/index.ts')).noMemoryEntry)
   .registerLazy('mem0', async () => (await import('../../baselines/mem0/index.ts')).mem0Entry)
   .registerLazy('zep', async () => (await import('../../baselines/zep/index.ts')).zepEntry)
   .registerLazy(

@@ -123,7 +123,8 @@ describe('the plan experiments with an llm: block and qa: {}', () => {
         'oracle-vs-unified',
         'oracle-vs-best-single',
         'adaptmr-vs-unified',
-        'adaptmr-vs-strongest',
+        'adaptmr-vs-baseline',
+        'adaptmr-vs-all-baselines',
         'ablation:no-classifier',
         'overhead',
       ]) {

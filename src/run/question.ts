@@ -1,6 +1,6 @@
 /**
  * Everything the runner does for one question: run each method not yet done (the query only — gold stays here,
- * except the gold type handed to an oracle method, the labelled upper bound), score its retrieval, optionally
+ * except the gold type handed to an oracle method, labelled gold-type routing), score its retrieval, optionally
  * answer and judge it (QA), and collect the rows — retrieval, scores, answer, LLM calls — into one batch that the
  * store writes atomically. A method or QA failure is recorded on its row; the run goes on.
  */
@@ -14,7 +14,8 @@ import type { LlmProvider } from '../core/llm.ts';
 import { renderUnits } from '../core/render.ts';
 import { reportedType, type Instance, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
 import { answerQuestion, type PrimaryJudge, type QaRow } from '../eval/qa/answer-question.ts';
-import type { AnswerProtocol } from '../eval/qa/score-answer.ts';
+import type { BenchmarkQa } from '../core/benchmark.ts';
+import type { DatasetFormat } from '../data/source.ts';
 import { perHaystack } from '../index/per-haystack.ts';
 import type { AnswerVerdictRow, LlmCallRow, QuestionBatch, ScoreRow } from '../store/types.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
@@ -30,8 +31,10 @@ export interface QuestionContext {
   runId: string;
   indexes: IndexCache;
   llm: LlmProvider | undefined;
-  /** Answer/judging protocol of the dataset (its file format). */
-  protocol: AnswerProtocol;
+  /** The dataset's benchmark (its source format). */
+  protocol: DatasetFormat;
+  /** Its benchmark's QA protocol (src/run/benchmark-registry.ts), when the experiment has `qa`. */
+  qa?: BenchmarkQa | undefined;
   /** Durable markers per method id, when the run writes a results file. */
   checkpoints?: ((methodId: string) => Checkpoints) | undefined;
   /** Records paid calls as they return (paid-calls.ts), when the run writes a results file. */
@@ -153,6 +156,9 @@ export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
       evidenceSessionIds: g.evidenceSessionIds,
       evidenceTurnIds: g.evidenceTurnIds,
       answer: g.answer,
+      ...(g.supersededTurnIds
+        ? { supersededSessionIds: g.supersededSessionIds ?? [], supersededTurnIds: g.supersededTurnIds }
+        : {}),
     },
     retrievals: [],
     scores: [],
@@ -300,8 +306,8 @@ interface QaSetup {
 
 /**
  * QA for one method: reader (unless the method answered), judge, F1/BLEU-1. Score rows have level `qa`, k NULL.
- * LoCoMo category 5 (adversarial) is kept but not counted in the averages: its headline is categories 1–4 and
- * adversarial is reported separately (docs/design.md §6).
+ * A question the benchmark's protocol excludes (`BenchmarkQa.excluded`: LoCoMo's adversarial category) is kept but
+ * not counted in the averages, and reported separately (docs/design.md §6).
  */
 async function answerAndScore(
   instance: Instance,
@@ -318,16 +324,16 @@ async function answerAndScore(
   // judged after the questions (src/run/judge-pass.ts).
   const judging = c.judging;
   const first = judging?.panel[0];
-  // BEAM, MemDaily and LoCoMo-Plus keep their benchmark's own judge (score-answer.ts); panel prompts apply to
-  // LongMemEval and LoCoMo answers, and the judging pass asks the other judges on those only.
-  const panelProtocol = c.protocol === 'longmemeval' || c.protocol === 'locomo' ? c.protocol : undefined;
+  // A benchmark without a panel protocol keeps its own judge (BenchmarkQa.panel); panel prompts apply to the others,
+  // and the judging pass asks the other judges on those only.
+  const panelProtocol = c.qa!.panel;
   const headline = judging?.headline ?? 'original';
   const gold = goldAnswer(instance, headline, answerErratum(judging, instance));
   const primary =
     judging && first ? primaryJudge(c.config, c.llm!, judging.panel, panelProtocol ?? 'longmemeval') : undefined;
   const setup: QaSetup = { instance, base, calls, c, gold, primary };
   const qa = await answerQuestion(
-    { protocol: c.protocol, instance, retrieval, ...(methodAnswer !== undefined ? { methodAnswer } : {}), gold },
+    { qa: c.qa!, instance, retrieval, ...(methodAnswer !== undefined ? { methodAnswer } : {}), gold },
     c.llm!,
     c.config.qa!,
     calls,
@@ -380,7 +386,7 @@ async function answerAtCutoffs(
   for (const k of [...ks].sort((a, b) => a - b)) {
     const cut = await answerQuestion(
       {
-        protocol: c.protocol,
+        qa: c.qa!,
         instance: q.instance,
         retrieval: cutoffRetrieval(retrieval, k),
         gold: q.gold,
@@ -409,12 +415,9 @@ async function answerAtCutoffs(
 
 /** The `qa` score rows of one answer (k: its cutoff, or null for the method's own reading). */
 function pushQaScores(batch: QuestionBatch, q: QaSetup, row: QaRow, k: number | null): void {
-  const adversarial = q.c.protocol === 'locomo' && q.instance.gold.nativeType === '5';
+  const excluded = q.c.qa!.excluded(q.instance.gold.nativeType);
   const outside = outsideHeadline(q.instance);
-  const flag = {
-    counted: !adversarial && outside === null,
-    excludedWhy: adversarial ? 'adversarial (reported separately)' : outside,
-  };
+  const flag = { counted: excluded === null && outside === null, excludedWhy: excluded ?? outside };
   const push = (metric: string, value: number) =>
     batch.scores.push({ ...q.base, level: 'qa', metric, k, value, ...flag });
   if (row.judge?.scores && row.judge.scores.length > 0) {

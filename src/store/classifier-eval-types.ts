@@ -26,7 +26,7 @@ export interface ClassifierMetrics {
   macroTypes: AdaptType[];
 }
 
-export type Protocol = 'as-is' | 'kfold' | 'cross-dataset';
+export type Protocol = 'as-is' | 'kfold' | 'cross-dataset' | 'leave-one-benchmark-out';
 
 export interface Prediction {
   questionId: string;
@@ -56,7 +56,7 @@ export interface AbstentionReport {
 export interface EvalResult {
   evalId: string;
   classifier: string;
-  /** Display label; the oracle's is "oracle (upper bound)". */
+  /** Display label; the oracle's is "oracle (gold type)". */
   label: string;
   upperBound: boolean;
   dataset: string;

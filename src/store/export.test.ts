@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_SCORES_PER_METHOD, fakeBatch } from './fake-batch.ts';
+import { FAKE_SCORES_PER_METHOD, fakeBatch } from './testing/fake-batch.ts';
 import { exportResults } from './export.ts';
 import { openResultStore } from './open-store.ts';
 
@@ -69,11 +69,11 @@ describe('exportResults', () => {
     const lines = readFileSync(join(out, 'questions.csv'), 'utf8').trim().split('\n');
     expect(lines[0]).toBe(
       'run_id,dataset,question_id,text,asked_at,native_type,adapt_type,is_abstention,' +
-        'evidence_session_ids,evidence_turn_ids,answer',
+        'evidence_session_ids,evidence_turn_ids,answer,superseded_session_ids,superseded_turn_ids',
     );
     expect(lines).toContain(
       'r1,fake,q0,question 0?,2023-05-20T02:21:00Z,single-session-user,factual,false,' +
-        '"[""s0""]","[""s0#1""]",answer 0',
+        '"[""s0""]","[""s0#1""]",answer 0,[],[]',
     );
   });
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FAKE_SCORES_PER_METHOD } from './fake-batch.ts';
+import { FAKE_SCORES_PER_METHOD } from './testing/fake-batch.ts';
 import { openResultStore } from './open-store.ts';
 
 const WRITER = join(import.meta.dirname, 'kill-writer.fixture.ts');

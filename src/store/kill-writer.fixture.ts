@@ -3,7 +3,7 @@
  * `start` upward (skipping completed ones), and prints each question id after its COMMIT, until killed or `end`.
  * Usage: tsx kill-writer.fixture.ts <file.duckdb> <start> <end>
  */
-import { fakeBatch } from './fake-batch.ts';
+import { fakeBatch } from './testing/fake-batch.ts';
 import { openResultStore } from './open-store.ts';
 import { completedKey } from './types.ts';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../run/provenance.ts';
-import { fakeBatch } from './fake-batch.ts';
+import { fakeBatch } from './testing/fake-batch.ts';
 import { openResultStore } from './open-store.ts';
 
 const BIN = join(REPO_ROOT, 'bin', 'adaptmr.js');

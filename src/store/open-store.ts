@@ -15,7 +15,14 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { InputError, errorMessage, userFacingMessage } from '../core/errors.ts';
 import { readRows } from './read-rows.ts';
 import { ResultStoreImpl } from './result-store.ts';
-import { SCHEMA_VERSION, UPGRADE_STATS_SQL, createSchemaSql, migrateV1ToV2Sql, migrateV2ToV3Sql } from './schema.ts';
+import {
+  SCHEMA_VERSION,
+  UPGRADE_STATS_SQL,
+  createSchemaSql,
+  migrateV1ToV2Sql,
+  migrateV2ToV3Sql,
+  migrateV3ToV4Sql,
+} from './schema.ts';
 import { readSpool, spoolBusy, spoolPathOf, type SpoolContents } from './spool.ts';
 import type { ResultStore } from './types.ts';
 import { STORAGE_VERSION, checkOwnWal } from './wal-identity.ts';
@@ -80,6 +87,10 @@ async function ensureSchema(connection: DuckDBConnection, path: string, readOnly
     await connection.run(`BEGIN; ${migrateV2ToV3Sql()} COMMIT;`);
     found = '3';
   }
+  if (found === '3' && !readOnly) {
+    await connection.run(`BEGIN; ${migrateV3ToV4Sql()} COMMIT;`);
+    found = '4';
+  }
   if (found !== String(SCHEMA_VERSION)) {
     throw new InputError(
       `results file has schema version ${found ?? 'none'}, this harness reads version ${SCHEMA_VERSION}; ` +
@@ -87,9 +98,12 @@ async function ensureSchema(connection: DuckDBConnection, path: string, readOnly
       path,
     );
   }
-  // Derived tables added since (statistics, judge agreement, then verdicts and comparisons.family_size): created on a
-  // writable open.
-  if (!readOnly && !['judge_comparisons', 'verdicts'].every((t) => tables.some((x) => x.table_name === t))) {
+  // Derived tables added since (statistics, judge agreement, then verdicts and comparisons.family_size, then findings
+  // and verdicts.flags): created on a writable open.
+  if (
+    !readOnly &&
+    !['judge_comparisons', 'verdicts', 'findings'].every((t) => tables.some((x) => x.table_name === t))
+  ) {
     await connection.run(`BEGIN; ${UPGRADE_STATS_SQL} COMMIT;`);
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
 import type { JudgeAgreementRow, JudgeComparisonRow } from '../eval/qa/agreement/index.ts';
-import type { VerdictRow } from '../eval/verdicts/index.ts';
+import type { FindingRow, VerdictRow } from '../eval/verdicts/index.ts';
 import type {
   AnswerRow,
   AnswerVerdictRow,
@@ -33,6 +33,7 @@ export interface TableCells<R> {
     | 'score_cis'
     | 'comparisons'
     | 'verdicts'
+    | 'findings'
     | 'answer_verdicts'
     | 'probe_answers'
     | 'gold_versions'
@@ -48,7 +49,7 @@ function json(value: unknown): string | null {
 
 export const questionCells: TableCells<QuestionRow> = {
   table: 'questions',
-  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'b', 'vl', 'vl', 'v'],
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'b', 'vl', 'vl', 'v', 'vl', 'vl'],
   cells: (runId, q) => [
     runId,
     q.dataset,
@@ -61,6 +62,8 @@ export const questionCells: TableCells<QuestionRow> = {
     q.evidenceSessionIds,
     q.evidenceTurnIds,
     q.answer,
+    q.supersededSessionIds ?? [],
+    q.supersededTurnIds ?? [],
   ],
 };
 
@@ -273,7 +276,7 @@ export const comparisonCells: TableCells<ComparisonRow> = {
 
 export const verdictCells: TableCells<VerdictRow> = {
   table: 'verdicts',
-  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'i', 'd', 'v', 'v'],
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'i', 'v', 'i', 'd', 'd', 'd', 'd', 'd', 'v', 'i', 'd', 'v', 'v', 'v'],
   cells: (_runId, r) => [
     r.experiment,
     r.dataset,
@@ -295,5 +298,12 @@ export const verdictCells: TableCells<VerdictRow> = {
     r.mde,
     r.verdict,
     r.reason,
+    r.flags,
   ],
+};
+
+export const findingCells: TableCells<FindingRow> = {
+  table: 'findings',
+  types: ['v', 'v', 'v', 'v'],
+  cells: (_runId, r) => [r.experiment, r.dataset, r.finding, r.supportingClaims],
 };

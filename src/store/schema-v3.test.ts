@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fakeBatch } from './fake-batch.ts';
+import { fakeBatch } from './testing/fake-batch.ts';
 import { openResultStore } from './open-store.ts';
 import { V3_TO_V2_SQL } from './testing/downgrade.ts';
 
@@ -52,8 +52,8 @@ describe('schema version 3', () => {
         "SELECT question_id, batch, cached_tokens, (SELECT value FROM meta WHERE key = 'schema_version') AS v FROM llm_calls ORDER BY question_id",
       ),
     ).toEqual([
-      { question_id: 'q0', batch: false, cached_tokens: 0, v: '3' },
-      { question_id: 'q1', batch: true, cached_tokens: 1024, v: '3' },
+      { question_id: 'q0', batch: false, cached_tokens: 0, v: '4' },
+      { question_id: 'q1', batch: true, cached_tokens: 1024, v: '4' },
     ]);
     await s.close();
   });

@@ -4,7 +4,7 @@
  * of another version are refused on open (see open-store.ts) rather than misread.
  */
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Tables in write order; `export` writes these plus the view. */
 export const TABLES = [
@@ -135,6 +135,30 @@ ${DDL_STATS}
 UPDATE meta SET value = '3' WHERE key = 'schema_version';`;
 }
 
+// Added in version 4: the superseded evidence of a question (src/data/supersession.ts), [] when the dataset marks
+// none, NULL in files written before version 4 (not recorded).
+const QUESTIONS_DDL = `CREATE TABLE questions (
+  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, text VARCHAR NOT NULL,
+  asked_at VARCHAR NOT NULL, native_type VARCHAR NOT NULL, adapt_type VARCHAR NOT NULL, is_abstention BOOLEAN NOT NULL,
+  evidence_session_ids VARCHAR[] NOT NULL, evidence_turn_ids VARCHAR[] NOT NULL, answer VARCHAR NOT NULL,
+  superseded_session_ids VARCHAR[], superseded_turn_ids VARCHAR[],
+  PRIMARY KEY (run_id, dataset, question_id));`;
+
+/**
+ * Version 3 → 4, run in one transaction on open. Additive: questions gains `superseded_session_ids` and
+ * `superseded_turn_ids` (NULL for old rows), copied into the new layout as llm_calls was (DuckDB refuses two ALTERs
+ * of one table in one transaction).
+ */
+export function migrateV3ToV4Sql(): string {
+  return `${QUESTIONS_DDL.replace('CREATE TABLE questions', 'CREATE TABLE questions_v4')}
+INSERT INTO questions_v4 SELECT run_id, dataset, question_id, text, asked_at, native_type, adapt_type, is_abstention,
+  evidence_session_ids, evidence_turn_ids, answer, NULL, NULL FROM questions;
+DROP TABLE questions;
+ALTER TABLE questions_v4 RENAME TO questions;
+${DDL_VIEW}
+UPDATE meta SET value = '4' WHERE key = 'schema_version';`;
+}
+
 // JSON-valued columns (config, package versions, type probabilities, notes, judge verdicts) are VARCHAR holding
 // JSON text: open-ended shapes stay lossless without DuckDB's JSON extension. Id lists are native VARCHAR[] so
 // SQL can unnest them. Times are ISO 8601 strings exactly as the dataset/runner gave them (cast with ::TIMESTAMP).
@@ -148,11 +172,7 @@ CREATE TABLE runs (
 ${DDL_V2}
 -- Gold, once per run and question. native_type is the dataset's own label verbatim (LoCoMo category number as a
 -- string) so any AdaptMR type mapping can be recomputed (docs/design.md §2).
-CREATE TABLE questions (
-  run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, text VARCHAR NOT NULL,
-  asked_at VARCHAR NOT NULL, native_type VARCHAR NOT NULL, adapt_type VARCHAR NOT NULL, is_abstention BOOLEAN NOT NULL,
-  evidence_session_ids VARCHAR[] NOT NULL, evidence_turn_ids VARCHAR[] NOT NULL, answer VARCHAR NOT NULL,
-  PRIMARY KEY (run_id, dataset, question_id));
+${QUESTIONS_DDL}
 
 CREATE TABLE retrievals (
   run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, method VARCHAR NOT NULL,
@@ -184,7 +204,12 @@ CREATE TABLE IF NOT EXISTS verdicts (
   experiment VARCHAR NOT NULL, dataset VARCHAR NOT NULL, claim VARCHAR NOT NULL, method_a VARCHAR, method_b VARCHAR,
   metric VARCHAR, level VARCHAR, k INTEGER, adapt_type VARCHAR NOT NULL, n INTEGER NOT NULL, estimate DOUBLE,
   ci_low DOUBLE, ci_high DOUBLE, p_value DOUBLE, p_holm DOUBLE, family VARCHAR, family_size INTEGER, mde DOUBLE,
-  verdict VARCHAR NOT NULL, reason VARCHAR NOT NULL);
+  verdict VARCHAR NOT NULL, reason VARCHAR NOT NULL, flags VARCHAR DEFAULT '');
+-- Added later (an older file gets it on its next writable open): what the verdicts show, per experiment and dataset,
+-- by the rules of src/eval/verdicts/findings.ts; supporting_claims names the verdict rows each finding rests on.
+CREATE TABLE IF NOT EXISTS findings (
+  experiment VARCHAR NOT NULL, dataset VARCHAR NOT NULL, finding VARCHAR NOT NULL, supporting_claims VARCHAR NOT NULL);
+ALTER TABLE verdicts ADD COLUMN IF NOT EXISTS flags VARCHAR DEFAULT '';
 `;
 
 // Statistics, derived from the rows above and recomputed whenever they change (stats-tables.ts): a

@@ -4,7 +4,7 @@
  * `hold`, waits (writer open) until killed, else closes the spool without folding it (a run killed just before).
  * Usage: tsx spool-writer.fixture.ts <file.duckdb> <start> <end> [hold]
  */
-import { fakeBatch } from './fake-batch.ts';
+import { fakeBatch } from './testing/fake-batch.ts';
 import { SpoolWriter } from './spool.ts';
 
 const [path, startArg, endArg, hold] = process.argv.slice(2);

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerSecret } from '../core/secrets.ts';
-import { FAKE_SCORES_PER_METHOD, fakeBatch } from './fake-batch.ts';
+import { FAKE_SCORES_PER_METHOD, fakeBatch } from './testing/fake-batch.ts';
 import { openResultStore } from './open-store.ts';
 import { SpoolWriter, spoolPathOf, type SpoolRun } from './spool.ts';
 import { queryFile } from './testing/query-file.ts';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../core/errors.ts';
-import { FAKE_SCORES_PER_METHOD, fakeBatch } from './fake-batch.ts';
+import { FAKE_SCORES_PER_METHOD, fakeBatch } from './testing/fake-batch.ts';
 import { openResultStore } from './open-store.ts';
 import type { QuestionBatch, ResultStore, RunRecord, ScoreRow } from './types.ts';
 
@@ -127,6 +127,8 @@ describe('writeQuestion', () => {
           evidence_session_ids: ['s1'],
           evidence_turn_ids: ['s1#1'],
           answer: 'answer 1',
+          superseded_session_ids: [],
+          superseded_turn_ids: [],
         },
       ]);
       const [r] = await s.query<Record<string, unknown>>('SELECT * FROM retrievals');
@@ -372,7 +374,7 @@ describe('opening', () => {
     c.closeSync();
     db.closeSync();
     await expect(openResultStore(file)).rejects.toThrow(
-      /results\.duckdb: results file has schema version 99.*reads version 3/,
+      /results\.duckdb: results file has schema version 99.*reads version 4/,
     );
   });
 

@@ -4,7 +4,7 @@
  */
 import type { CallRecord } from '../core/interfaces.ts';
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
-import type { VerdictRow } from '../eval/verdicts/index.ts';
+import type { FindingRow, VerdictRow } from '../eval/verdicts/index.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
 import type { JudgeAgreementRow, JudgeComparisonRow } from '../eval/qa/agreement/index.ts';
 
@@ -40,6 +40,9 @@ export interface QuestionRow {
   evidenceSessionIds: string[];
   evidenceTurnIds: string[];
   answer: string;
+  /** Evidence of a replaced value (src/data/supersession.ts); absent when the dataset marks none. */
+  supersededSessionIds?: string[];
+  supersededTurnIds?: string[];
 }
 
 export interface RetrievalRow {
@@ -177,7 +180,7 @@ export interface MethodRow {
   k: number;
   /** `units` (retrieval metrics computed) or `text` (no source ids: retrieval metrics n/a). */
   output: 'units' | 'text';
-  /** Oracle / upper-bound methods (they saw the gold type). */
+  /** Oracle methods: gold-type routing (they saw the gold type). */
   upperBound: boolean;
   /** Why the method ran degraded (an offline stand-in for an LLM step), or null. */
   degraded: string | null;
@@ -265,5 +268,7 @@ export interface StatsTables {
   judgeAgreement?: readonly JudgeAgreementRow[];
   judgeComparisons?: readonly JudgeComparisonRow[];
   verdicts: readonly VerdictRow[];
+  /** What the verdicts show (src/eval/verdicts/findings.ts). */
+  findings?: readonly FindingRow[];
   fingerprint: string;
 }

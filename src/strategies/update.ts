@@ -4,29 +4,20 @@
  * (`mode: llm`, the plan's `check_update_relation` prompt) or, offline, by the newer-wins rule — annotated
  * "(updated on …; previously [day]: …)".
  *
- * Same topic (`similarity: topic`, the default, both modes): same-topic.ts — the question's attribute family shared
- * by both memories, or a shared question entity with a change cue and an above-median cosine; never two memories of
- * one session or day. The plan's embedding threshold (`similarity: cosine`, 0.85) and the haystack-quantile rule
- * (`similarity: quantile`) remain selectable (update-similarity.ts); on the plan's example both merged unrelated
- * memories ("I am looking for a job in Hangzhou" as an update of the cat), and with Chinese zero vectors everything.
- * Groups: with `topic`, the connected components of the same-topic links (a group holds one topic's memories; units
- * of one session are one value of it), cut to the units of their `maxGroup` best-ranked sessions (default 2: an update
- * relates an old and a new value, as the plan's check compares newest and oldest) — at session granularity a long
- * conversation names almost every attribute family somewhere, and an unbounded group made an unrelated newer session
- * "current" (LongMemEval S, knowledge-update questions, nDCG@10: unbounded 0.39; 3 members 0.80, 2 members 0.90,
- * measured on all 499 questions; re-made on the 150 calibration questions alone, which no evaluation includes:
- * 2 → 0.975, 3 → 0.871, 4 → 0.790, unbounded → 0.361, experiments/update-group-size-calibration.yaml); with
- * `cosine`/`quantile`, leader clusters in rank order (each candidate joins
- * the first group whose leader — its best ranked member — is similar enough, else starts one).
+ * Same topic (`similarity`): `topic` (default; same-topic.ts) — the question's attribute family shared by both
+ * memories, or a shared question entity with a change cue and an above-median cosine, never two memories of one
+ * session or day; `cosine` (the plan's 0.85 threshold) and `quantile` (update-similarity.ts) remain selectable.
+ * Groups: with `topic`, the connected components of the same-topic links, cut to their `maxGroup` best-ranked
+ * sessions (default 2: an update relates an old and a new value, as the plan's check compares newest and oldest; an
+ * unbounded group lets an unrelated newer session become "current" — chosen on calibration questions only,
+ * experiments/update-group-size-calibration.yaml); with `cosine`/`quantile`, leader clusters in rank order.
  *
- * Candidates: the entity-ranked first stage (factual.ts; `baseRanking: semantic` = the plan's bare cosine). When the
- * question names an attribute family, the family's words are searched too, so the new value is a candidate even
- * when it shares no word with the question ("where do I live now?" → "I moved to Hangzhou").
+ * Candidates: the entity-ranked first stage (factual.ts; `baseRanking: semantic` = the plan's bare cosine), plus the
+ * words of an attribute family the question names, so a new value sharing no word with the question is a candidate.
  *
- * Order and budget: a resolved group takes the place of its best-ranked member, the current value first. The plan
- * returns only the resolved list; with `padToK` (default) the superseded memories are kept, flagged
- * "(superseded on …)", right after their current value (`superseded: follow`, default) or after every resolved
- * memory (`superseded: end`, the previous behaviour), so every method gets the same budget k.
+ * Order and budget: a resolved group takes the place of its best-ranked member, the current value first. With
+ * `padToK` (default) the superseded memories are kept, flagged "(superseded on …)", right after their current value
+ * (`superseded: follow`) or after every resolved memory (`superseded: end`), so every method gets the same budget k.
  */
 import { z } from 'zod';
 import type { Ctx, MemoryIndex, Strategy } from '../core/interfaces.ts';

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_FEATURE_SPEC } from '../../src/classify/onnx/features.ts';
-import { fakeBatch } from '../../src/store/fake-batch.ts';
+import { fakeBatch } from '../../src/store/testing/fake-batch.ts';
 import { openResultStore } from '../../src/store/index.ts';
 import { writeLinearModel } from '../../src/tools/classifier/train/export.ts';
 import { BILINGUAL_TRAIN } from '../../src/tools/classifier/train/testing/bilingual-train.ts';

@@ -1,13 +1,13 @@
 /**
- * The best-strategy-per-type upper bound (plan experiment 2 "Oracle-Strategy"): every strategy ran on every
+ * The oracle strategy (held-out), best strategy per type (plan experiment 2 "Oracle-Strategy"): every strategy ran on every
  * question; on the selection half choose, per dataset and gold AdaptMR type, the strategy with the best mean; report
  * that choice's mean on the report half next to each single strategy's and the unified baseline's mean on the same
- * questions. It routes by the gold type, so it is labelled "upper bound (gold type)" — never a deployable method.
+ * questions. It routes by the gold type, so it is labelled "oracle strategy (held-out, gold type)" — never a deployable method.
  * Pure arithmetic over per-question scores; SQL loading and storing live in store.ts.
  */
 import { splitKey, splitQuestions, type SplitHalf, type SplitQuestion } from './split.ts';
 
-export const UPPER_BOUND_LABEL = 'upper bound (gold type)';
+export const UPPER_BOUND_LABEL = 'oracle strategy (held-out, gold type)';
 
 /** One counted score of one method on one question (one metric, level, k). */
 export interface QuestionScore {
@@ -34,7 +34,7 @@ export interface BestStrategyRow {
   dataset: string;
   /** An AdaptMR type, or `all` (the bound over every report question, each served by its type's choice). */
   adaptType: string;
-  /** `upper bound (gold type)`, or a strategy / baseline method id. */
+  /** `oracle strategy (held-out, gold type)`, or a strategy / baseline method id. */
   series: string;
   kind: 'upper-bound' | 'strategy' | 'baseline';
   /** For the bound: the strategy chosen for this type (for `all`: type=strategy pairs). */

@@ -6,7 +6,7 @@
  * since Chinese puts no spaces between words.
  */
 
-/** Token buckets (upper bounds, inclusive); the last is open. */
+/** Token buckets (inclusive maxima); the last is open. */
 export const LENGTH_BUCKETS: readonly { label: string; max: number }[] = [
   { label: '1–5', max: 5 },
   { label: '6–10', max: 10 },

@@ -5,8 +5,7 @@
  * key, so the runs are distinct calls) for mean ± sd reporting.
  */
 import { InputError } from '../../core/errors.ts';
-import type { CallRecord } from '../../core/interfaces.ts';
-import type { ChatRequest, ChatResult, LlmClient } from '../../core/llm.ts';
+import type { LlmClient } from '../../core/llm.ts';
 import { formatPositional } from './prompts/format.ts';
 import {
   LME_JUDGE_ABSTENTION,
@@ -17,8 +16,8 @@ import {
   LME_JUDGE_TEMPERATURE,
   LME_JUDGE_TEMPORAL,
 } from './prompts/longmemeval-judge.ts';
-import { parseYesNoVerdict } from './verdict.ts';
-import { allInOrder } from './concurrent.ts';
+import { judgeRepeatedly, type JudgeOptions, type JudgeResult } from './judge.ts';
+import { readYesNoVerdict } from './verdict.ts';
 
 export interface LongMemEvalJudgeInput {
   questionId: string;
@@ -29,43 +28,6 @@ export interface LongMemEvalJudgeInput {
   answer: string;
   /** The reader's answer. */
   hypothesis: string;
-}
-
-export interface JudgeOptions {
-  /** Judge runs per question (default 1). */
-  repeats?: number;
-  calls: CallRecord[];
-  /** Call-record stage name (default `judge`). */
-  stage?: string;
-}
-
-export interface JudgeResult {
-  correct: boolean[];
-  raw: string[];
-  /**
-   * Per judge run, a graded score in [0, 1] where the protocol defines one (BEAM: the mean rubric-item score;
-   * LoCoMo-Plus: its label's points); accuracy is then its mean rather than the share of `correct`.
-   */
-  scores?: number[];
-}
-
-/**
- * Asks the judge `repeats` times (each a distinct cache entry through `repeat`) and parses every reply with
- * `verdict`. Shared by the LongMemEval and LoCoMo judges.
- */
-export async function judgeRepeatedly(
-  llm: LlmClient,
-  request: Omit<ChatRequest, 'repeat'>,
-  verdict: (reply: ChatResult) => boolean,
-  options: JudgeOptions,
-): Promise<JudgeResult> {
-  const replies = await allInOrder(
-    Array.from(
-      { length: options.repeats ?? 1 },
-      (_, repeat) => () => llm.chat({ ...request, repeat }, { stage: options.stage ?? 'judge', calls: options.calls }),
-    ),
-  );
-  return { correct: replies.map(verdict), raw: replies.map((r) => r.text) };
 }
 
 export function isLongMemEvalAbstention(questionId: string): boolean {
@@ -117,7 +79,7 @@ export async function judgeWithLongMemEvalPrompt(
       temperature: LME_JUDGE_TEMPERATURE,
       maxTokens: LME_JUDGE_MAX_TOKENS,
     },
-    (r) => parseYesNoVerdict(r.text.trim()),
+    (r) => readYesNoVerdict(r.text.trim()),
     options,
   );
 }

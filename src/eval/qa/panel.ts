@@ -13,14 +13,10 @@ import { formatNamed, formatPositional } from './prompts/format.ts';
 import { LME_JUDGE_ABSTENTION, LME_JUDGE_DEFAULT, LME_JUDGE_TEMPORAL } from './prompts/longmemeval-judge.ts';
 import { STRICT_JUDGE_PROMPT, STRICT_JUDGE_TEMPERATURE } from './prompts/strict-judge.ts';
 import { judgeLocomo, LOCOMO_JUDGE_SCHEMA } from './judge-locomo.ts';
-import {
-  judgeRepeatedly,
-  judgeWithLongMemEvalPrompt,
-  longMemEvalJudgePrompt,
-  type JudgeOptions,
-  type JudgeResult,
-} from './judge-longmemeval.ts';
-import { isLocomoCorrect, parseLocomoLabel } from './verdict.ts';
+import { judgeRepeatedly, type JudgeOptions, type JudgeResult } from './judge.ts';
+import { judgeWithLongMemEvalPrompt, longMemEvalJudgePrompt } from './judge-longmemeval.ts';
+import { isAdversarial, isJudged } from './exclusions.ts';
+import { readLocomoVerdict } from './verdict.ts';
 
 export type QaProtocol = 'longmemeval' | 'locomo';
 
@@ -53,8 +49,11 @@ export function promptFor(judge: PanelJudge, protocol: QaProtocol): JudgePromptK
 }
 
 function lmePromptForLocomo(a: AnswerToJudge): string {
-  const template =
-    a.nativeType === '5' ? LME_JUDGE_ABSTENTION : a.nativeType === '2' ? LME_JUDGE_TEMPORAL : LME_JUDGE_DEFAULT;
+  const template = isAdversarial('locomo', a.nativeType)
+    ? LME_JUDGE_ABSTENTION
+    : a.nativeType === '2'
+      ? LME_JUDGE_TEMPORAL
+      : LME_JUDGE_DEFAULT;
   return formatPositional(template, a.question, a.gold, a.hypothesis);
 }
 
@@ -99,16 +98,13 @@ export async function judgeAnswer(
           temperature: STRICT_JUDGE_TEMPERATURE,
           jsonSchema: { name: 'strict_verdict', schema: { ...LOCOMO_JUDGE_SCHEMA } },
         },
-        (r) => isLocomoCorrect(parseLocomoLabel(r.text, r.json)),
+        (r) => readLocomoVerdict(r.text, r.json),
         options,
       );
   }
 }
 
-/** Whether the protocol judges this question at all (Mem0 skips LoCoMo category 5 unless `judgeAdversarial`). */
-export function isJudged(protocol: QaProtocol, nativeType: string, judgeAdversarial: boolean): boolean {
-  return protocol !== 'locomo' || nativeType !== '5' || judgeAdversarial;
-}
+export { isJudged };
 
 /** The panel a `qa:` block describes: `qa.judges`, else the judge role as one judge with id `judge`. */
 export function panelOf(qa: Pick<QaConfig, 'judges'> | undefined, judgeRoleModel: string | undefined): PanelJudge[] {

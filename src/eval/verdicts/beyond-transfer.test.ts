@@ -158,7 +158,7 @@ describe('beyond-benchmarks verdicts', () => {
   });
   const rows = computeVerdicts(input);
 
-  it("makes experiment 3's claims with the primary family: every AdaptMR variant (not the upper bound) vs unified and vs the strongest", () => {
+  it("makes experiment 3's claims with the primary family: every AdaptMR variant (not gold-type routing) vs every baseline", () => {
     expect(new Set(rows.map((r) => r.experiment))).toEqual(new Set(['beyond-benchmarks']));
     const vsUnified = rows.filter(
       (r) => r.claim === 'adaptmr-vs-unified' && r.dataset === 'd' && r.adaptType === 'all',
@@ -167,11 +167,29 @@ describe('beyond-benchmarks verdicts', () => {
     const a = one(rows, { claim: 'adaptmr-vs-unified', dataset: 'd', adaptType: 'all', methodA: 'adaptmr' });
     expect(a.estimate).toBeCloseTo((14 - 6) / 24, 12); // by hand
     expect(a.family).toBe('e/d/session/recall_any@10/primary/all');
-    expect(a.familySize).toBe(4); // 2 variants × (vs unified, vs strongest)
+    expect(a.familySize).toBe(4); // 2 variants × 2 baselines (vs unified is the same test as vs the baseline unified)
+    // The baselines are unified and bm25 — not strategy-factual (AdaptMR's own strategy, best on the selection half),
+    // not the gold-type router.
+    const vs = rows.filter((r) => r.claim === 'adaptmr-vs-baseline' && r.dataset === 'd' && r.adaptType === 'all');
+    expect(vs.map((r) => `${r.methodA}−${r.methodB}`).sort()).toEqual([
+      'adaptmr-bm25−bm25',
+      'adaptmr-bm25−unified',
+      'adaptmr−bm25',
+      'adaptmr−unified',
+    ]);
+    // Per type: one family of the dataset's per-type claims, 2 types × 4 tests.
     expect(
-      one(rows, { claim: 'adaptmr-vs-strongest', dataset: 'd', adaptType: 'temporal', methodA: 'adaptmr-bm25' })
-        .familySize,
-    ).toBe(4);
+      one(rows, {
+        claim: 'adaptmr-vs-baseline',
+        dataset: 'd',
+        adaptType: 'temporal',
+        methodA: 'adaptmr-bm25',
+        methodB: 'bm25',
+      }).familySize,
+    ).toBe(8);
+    expect(
+      one(rows, { claim: 'adaptmr-vs-all-baselines', dataset: 'd', adaptType: 'all', methodA: 'adaptmr' }).methodB,
+    ).toBe('bm25');
     // Its comparisons row carries the same family and correction.
     const row = input.comparisons.find(
       (c) => c.dataset === 'd' && c.methodA === 'adaptmr' && c.adaptType === 'all' && c.k === 10,
@@ -194,9 +212,9 @@ describe('beyond-benchmarks verdicts', () => {
     expect(one(rows, { claim: 'adaptmr-over-hybrid', dataset: 'd' }).verdict).toBe('n/a');
   });
 
-  it("makes experiment 2's claims with its families (3 overall, 2 per type)", () => {
+  it("makes experiment 2's claims with its families (3 overall, 4 over the two types)", () => {
     expect(one(rows, { claim: 'oracle-vs-unified', dataset: 'd', adaptType: 'all' }).familySize).toBe(3);
-    expect(one(rows, { claim: 'oracle-vs-best-single', dataset: 'd', adaptType: 'factual' }).familySize).toBe(2);
+    expect(one(rows, { claim: 'oracle-vs-best-single', dataset: 'd', adaptType: 'factual' }).familySize).toBe(4);
     expect(one(rows, { claim: 'premise-single-strategy', dataset: 'd' }).family).toBe(
       'e/d/session/recall_any@10/oracle/all',
     );
@@ -215,7 +233,7 @@ describe('beyond-benchmarks verdicts', () => {
       input.comparisons.find(
         (c) => c.dataset === 'p' && c.methodA === 'adaptmr' && c.adaptType === 'cognitive' && c.k === 10,
       )!.family,
-    ).toBe('e/p/session/recall_any@10/exploratory/cognitive');
+    ).toBe('e/p/session/recall_any@10/exploratory/types');
   });
 });
 
@@ -262,8 +280,8 @@ describe('router-transfer verdicts', () => {
     ...(families ? { families } : {}),
   });
 
-  it('one claim per off-diagonal cell; one Holm family per test dataset; n, p, p_holm and the MDE by hand', () => {
-    const input = build({ plan: plan(), methods, types, values });
+  it('one claim per off-diagonal cell; families.transfer: test-dataset — one family per test dataset; n, p, p_holm and the MDE by hand', () => {
+    const input = build({ plan: plan({ transfer: 'test-dataset' }), methods, types, values });
     const rows = computeVerdicts(input);
     expect(rows.map((r) => r.claim).sort()).toEqual([
       'transfer:a->b',
@@ -318,8 +336,9 @@ describe('router-transfer verdicts', () => {
     ).not.toMatch(/transfer/);
   });
 
-  it('families.transfer: all — one family of the 4 cells (Holm by hand: 0.03125, 0.046875, 0.0625, 1)', () => {
-    const rows = computeVerdicts(build({ plan: plan({ transfer: 'all' }), methods, types, values }));
+  it('by default one family of the 4 cells — the table read as one claim (Holm by hand: 0.03125, 0.046875, 0.0625, 1)', () => {
+    const rows = computeVerdicts(build({ plan: plan(), methods, types, values }));
+    expect(computeVerdicts(build({ plan: plan({ transfer: 'all' }), methods, types, values }))).toEqual(rows);
     for (const r of rows) expect([r.family, r.familySize]).toEqual(['e/transfer', 4]);
     expect(one(rows, { claim: 'transfer:a->c' }).pHolm).toBeCloseTo(0.03125, 12);
     expect(one(rows, { claim: 'transfer:b->a' }).pHolm).toBeCloseTo(0.046875, 12);

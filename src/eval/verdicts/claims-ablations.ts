@@ -2,11 +2,13 @@
  * Experiment 4's claims: `ablation:<variation id>` per dataset × type, each ablation's run against the full system's
  * run of the same sweep (the comparisons row: paired, 95% CI, Holm across the sweep's ablations — families.ts), a
  * drop (< 0) claimed. The reason says on how many questions the ablation changed the ranking at all, and whether the
- * plan predicts a drop on that type (w/o classifier: overall; w/o temporal strategy: temporal; …).
+ * plan predicts a drop on that type (w/o classifier: overall; w/o temporal strategy: temporal; …). An ablation that
+ * changed no ranking of a cell's questions is inert there: `n/a` (flag `inert`), and it leaves its family — a
+ * difference that is 0 by construction tests nothing and would only make the others' correction harsher.
  */
 import type { ClaimContext } from './context.ts';
 import { familyKey, type PendingVerdict } from './families.ts';
-import { findComparison, testedFromRow } from './claims-adaptmr.ts';
+import { findComparison, testedFromRow } from './comparison-row.ts';
 import { headlineText, type PlanRunInput } from './inputs.ts';
 import { rankingChanges } from './routing.ts';
 
@@ -31,6 +33,52 @@ export function ablationSweeps(runs: readonly PlanRunInput[]): { base: PlanRunIn
     out.push({ base, variations: abl.filter((o) => o.referenceRun === base.name && o !== base) });
   }
   return out;
+}
+
+const changesCache = new WeakMap<ClaimContext, Map<string, ReturnType<typeof rankingChanges>>>();
+
+/** Ranking changes of an ablation run's method against the same method of the base run, per type (cached). */
+function changesOf(ctx: ClaimContext, v: PlanRunInput, baseRunId: string, method: string, dataset: string) {
+  let cache = changesCache.get(ctx);
+  if (!cache) changesCache.set(ctx, (cache = new Map()));
+  const key = `${v.runId}\t${baseRunId}\t${method}\t${dataset}`;
+  let out = cache.get(key);
+  if (!out) {
+    out = rankingChanges(
+      ctx.input.retrievals,
+      ctx.input.questions,
+      { runId: v.runId, method },
+      { runId: baseRunId, method },
+      dataset,
+    );
+    cache.set(key, out);
+  }
+  return out;
+}
+
+/** "changed no ranking (0 of 106 questions)" when an ablation's comparisons row is inert, else undefined. */
+export function inertAblation(
+  ctx: ClaimContext,
+  v: PlanRunInput,
+  c: {
+    runB: string;
+    dataset: string;
+    methodA: string;
+    methodB: string;
+    adaptType: string;
+    meanDiff: number;
+    ciLow: number;
+    ciHigh: number;
+  },
+): string | undefined {
+  // Inert needs both: no ranking changed, and no score either (a score can move without a ranking fingerprint change
+  // only through a defect; then the row is tested as usual).
+  if (c.methodA !== c.methodB || c.runB === v.runId || c.meanDiff !== 0 || c.ciLow !== 0 || c.ciHigh !== 0)
+    return undefined;
+  const ch = changesOf(ctx, v, c.runB, c.methodA, c.dataset).find((x) => x.adaptType === c.adaptType);
+  return ch && ch.total > 0 && ch.changed === 0
+    ? `the ablation changed no ranking (0 of ${ch.total}${c.adaptType === 'all' ? '' : ` ${c.adaptType}`} questions)`
+    : undefined;
 }
 
 export function ablationClaims(
@@ -68,13 +116,7 @@ export function ablationClaims(
       // Every ablation gets a row for every type any ablation of the sweep predicts a drop on, so each family holds
       // all the sweep's ablations (an n/a row where the type has no cell says why).
       const types = [...new Set([...scored, ...predictedTypes])];
-      const changes = rankingChanges(
-        ctx.input.retrievals,
-        ctx.input.questions,
-        { runId: v.runId, method },
-        { runId: base.runId, method },
-        dataset,
-      );
+      const changes = changesOf(ctx, v, base.runId, method, dataset);
       for (const t of [...types.sort(), 'all']) {
         const family = familyKey(sweep ? base.name : v.name, dataset, h, t, byType);
         const scope = sweep ? base.runId : v.runId;
@@ -110,6 +152,32 @@ export function ablationClaims(
             claim: null,
             fixed: { verdict: 'n/a', reason: `no cell: ${why}` },
             suffix,
+          });
+          continue;
+        }
+        const inert = inertAblation(ctx, v, row);
+        if (inert) {
+          out.push({
+            row: {
+              ...row0,
+              adaptType: t,
+              n: row.nPairs,
+              estimate: row.meanDiff,
+              ciLow: row.ciLow,
+              ciHigh: row.ciHigh,
+              pValue: null,
+            },
+            family: null,
+            scope,
+            tested: null,
+            pValue: Number.NaN,
+            claim: null,
+            fixed: {
+              verdict: 'n/a',
+              reason: `inert: ${inert.replace('the ablation', id)}, so the difference is 0 by construction; left out of the family`,
+            },
+            flags: ['inert'],
+            ...(plan ? { suffix: plan } : {}),
           });
           continue;
         }

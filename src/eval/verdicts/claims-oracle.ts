@@ -2,15 +2,17 @@
  * Experiment 2's claims (oracle.ts does the arithmetic), per dataset:
  *   oracle-vs-unified        per type and overall; overall target = plan.gapTarget points (default 10), types 0;
  *   oracle-vs-best-single    per type and overall, against the best single strategy chosen on the selection half;
+ *                            strategies tied there give one row each (flag `tie`), never an alphabetical pick;
  *   premise-single-strategy  overall: "no single strategy matches the routed oracle" — reached only when the oracle
  *                            beats every strategy (intersection-union: p = the largest of their p-values, every CI
  *                            above 0); not met as soon as one strategy scores at least as much as the oracle on the
- *                            report half. Its reason names the per-question ceiling, the true upper bound.
- * One Holm family per dataset × type (the overall family also holds the premise). Per-type claims on the five types
+ *                            report half. Its reason names the per-question ceiling, the upper bound of any routing.
+ * Holm families per dataset: the overall claims (with the premise), and every per-type claim of the dataset together
+ * (a claim about types is corrected over all its per-type tests). Per-type claims on the five types
  * only: a type outside them (LoCoMo-Plus's `cognitive`) is routed like the others and enters the overall claims.
  */
 import type { ClaimContext } from './context.ts';
-import { familyKey, type PendingVerdict } from './families.ts';
+import { familyKey, typeGroup, type PendingVerdict } from './families.ts';
 import { headlineText, isAdaptType, outsideNote, type PlanRunInput, type TestedPairs } from './inputs.ts';
 import { oracleAnalysis, oracleStrategies, type OracleAnalysis } from './oracle.ts';
 import { ALPHA, points, type Verdict } from './rule.ts';
@@ -91,10 +93,13 @@ export function oracleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: s
     const target = (run.plan.gapTarget ?? 10) / 100;
     const choice = new Map(analysis.choices.map((c) => [c.adaptType, c]));
     const single = analysis.bestSingle;
-    const singleText = `best single strategy on the selection half: ${single.id}${single.tied.length > 1 ? ` (tied with ${single.tied.filter((x) => x !== single.id).join(', ')}; first by id)` : ''}`;
+    const singleText = (id: string): string =>
+      single.tied.length > 1
+        ? `tied for best single strategy on the selection half (${((single.selectionMean ?? 0) * 100).toFixed(1)}%) with ${single.tied.filter((x) => x !== id).join(', ')}: one row per tied strategy, none picked`
+        : `best single strategy on the selection half: ${id}`;
     const note = outsideNote(new Map(analysis.rows.map((r) => [r.adaptType, r.n])));
     for (const r of analysis.rows.filter((x) => x.adaptType === 'all' || isAdaptType(x.adaptType))) {
-      const family = familyKey(run.name, dataset, h, r.adaptType, byType, 'oracle');
+      const family = familyKey(run.name, dataset, h, typeGroup(r.adaptType), byType, 'oracle');
       const c = choice.get(r.adaptType);
       const chosen =
         r.adaptType === 'all'
@@ -116,21 +121,23 @@ export function oracleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: s
         claim: { direction: 'greater', target: gapTarget },
         prefix: `report half; ${chosen}; target ${gapTarget === 0 ? '> 0' : `≥ ${points(gapTarget)}`} points (plan: ≥ ${points(target)} overall)`,
       });
-      out.push({
-        row: {
-          ...base,
-          claim: 'oracle-vs-best-single',
-          methodA: 'oracle',
-          methodB: single.id,
-          adaptType: r.adaptType,
-          ...fromTest(r.vsBestSingle),
-        },
-        family,
-        tested: r.vsBestSingle,
-        pValue: r.vsBestSingle.result.pValue,
-        claim: { direction: 'greater', target: 0 },
-        prefix: `report half; ${singleText}; oracle ${ci(r.oracle)} vs ${ci(r.bestSingle)}`,
-      });
+      for (const tied of r.vsTied)
+        out.push({
+          row: {
+            ...base,
+            claim: 'oracle-vs-best-single',
+            methodA: 'oracle',
+            methodB: tied.id,
+            adaptType: r.adaptType,
+            ...fromTest(tied.vs),
+          },
+          family,
+          tested: tied.vs,
+          pValue: tied.vs.result.pValue,
+          claim: { direction: 'greater', target: 0 },
+          prefix: `report half; ${singleText(tied.id)}; oracle ${ci(r.oracle)} vs ${ci(tied.mean)}`,
+          ...(single.tied.length > 1 ? { flags: ['tie'] } : {}),
+        });
       if (r.adaptType !== 'all') continue;
       // The premise: the oracle against every single strategy (the weakest margin carries the row).
       const singles = analysis.singles;
@@ -139,7 +146,7 @@ export function oracleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: s
       // The p that carries the row can belong to another strategy than the closest one (intersection-union): say whose.
       const pCarrier = singles.find((s) => s.vs.result.pValue === pMax)!;
       const allAbove = singles.every((s) => s.vs.result.ciLow > 0);
-      const ceiling = `per-question ceiling (best strategy per question, the true upper bound) ${ci(r.ceiling)}; oracle ${ci(r.oracle)}`;
+      const ceiling = `per-question ceiling (best strategy per question, the upper bound of any routing) ${ci(r.ceiling)}; oracle ${ci(r.oracle)}`;
       out.push({
         row: {
           ...base,

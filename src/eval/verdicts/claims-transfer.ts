@@ -5,11 +5,10 @@
  * same first stage without routing (the run's reference when the first stage is embedding, else the bm25 / hybrid
  * base, as adaptmr-over-*), over all of D's scored questions at D's headline; target > 0 ("a router fitted elsewhere
  * still helps"). A cell whose whole CI is below 0 with p_holm < 0.05 says so in its reason (routing hurts there).
- * Diagonal cells (in distribution, held out), routers fitted on nothing and upper bounds claim nothing: the section
+ * Diagonal cells (in distribution, held out), routers fitted on nothing and gold-type routing claim nothing: the section
  * shows them for scale.
- * Family (`plan.families.transfer`): `test-dataset` (default) = the off-diagonal cells of one test dataset, which share
- * its questions, its headline and its base; `all` = every off-diagonal cell of the run (docs/statistics.md says why
- * the default). The comparisons row of a cell carries the same family, so its p_holm is the verdict's.
+ * Family (`plan.families.transfer`): `all` (default) = every off-diagonal cell of the run — the table is read as one
+ * claim, "routing transfers"; `test-dataset` = the off-diagonal cells of one test dataset (docs/statistics.md). The comparisons row of a cell carries the same family, so its p_holm is the verdict's.
  */
 import type { ComparisonRow } from '../stats/results/index.ts';
 import { firstStageBase, firstStageOf, findComparison, testedFromRow } from './claims-adaptmr.ts';
@@ -22,9 +21,9 @@ export const transferClaim = (trainedOn: string, dataset: string): string => `tr
 
 /** The Holm family of a transfer cell on a test dataset. */
 export function transferFamily(run: PlanRunInput, dataset: string, h: Headline): string {
-  return run.plan.families?.transfer === 'all'
-    ? `${run.name}/transfer`
-    : familyKey(run.name, dataset, h, 'all', false, 'transfer');
+  return run.plan.families?.transfer === 'test-dataset'
+    ? familyKey(run.name, dataset, h, 'all', false, 'transfer')
+    : `${run.name}/transfer`;
 }
 
 /** The comparison base of a transferred method: the same first stage without routing. */

@@ -6,14 +6,16 @@
  * judged by the one rule (rule.ts). Runs without a `plan:` block have no verdicts; their comparisons keep the
  * default family (one run × dataset × metric × type).
  */
-import { ablationClaims, ablationSweeps } from './claims-ablations.ts';
+import { ablationClaims, ablationSweeps, inertAblation } from './claims-ablations.ts';
 import { adaptmrClaims, primaryMethods } from './claims-adaptmr.ts';
+import { ablationStaleClaims, staleClaims } from './claims-stale.ts';
+import { memoryClaims } from './claims-memory.ts';
 import { existingClaims } from './claims-existing.ts';
 import { oracleClaims } from './claims-oracle.ts';
 import { overheadClaims } from './claims-overhead.ts';
 import { isTransferCell, transferClaims, transferFamily } from './claims-transfer.ts';
 import { ClaimContext, type VerdictInput } from './context.ts';
-import { correctFamilies, EXCLUDED, familyKey, finishVerdicts, type PendingVerdict } from './families.ts';
+import { correctFamilies, EXCLUDED, familyKey, finishVerdicts, typeGroup, type PendingVerdict } from './families.ts';
 import type { ComparisonRow } from '../stats/results/index.ts';
 import { isAdaptType, type PlanRunInput, type VerdictRow } from './inputs.ts';
 
@@ -53,12 +55,29 @@ export function assignFamilies(ctx: ClaimContext): (c: ComparisonRow) => string 
       c.family = `${EXCLUDED}: ${c.methodA} returned no memory for every question on ${c.dataset}`;
       continue;
     }
+    const degraded = ctx.facts(c.run, c.methodA)?.degraded;
+    if (degraded && PRIMARY_SPLIT.has(run.plan.experiment)) {
+      c.family = `${EXCLUDED}: ${c.methodA} is a stand-in (${degraded}), described, never tested`;
+      continue;
+    }
+    const inert = run.plan.experiment === 'ablations' ? inertAblation(ctx, run, c) : undefined;
+    if (inert) {
+      c.family = `${EXCLUDED}: inert, ${inert}`;
+      continue;
+    }
     if (run.plan.experiment === 'ablations' && run.referenceRun && run.plan.families?.ablations !== 'run') {
       c.family = familyKey(run.referenceRun, c.dataset, h, c.adaptType, byType);
       scopes.set(c, idOfName.get(run.referenceRun) ?? c.runB);
     } else if (PRIMARY_SPLIT.has(run.plan.experiment)) {
       const isPrimary = primary.get(run.runId)!.has(c.methodA) && (c.adaptType === 'all' || isAdaptType(c.adaptType));
-      c.family = familyKey(run.name, c.dataset, h, c.adaptType, byType, isPrimary ? 'primary' : 'exploratory');
+      c.family = familyKey(
+        run.name,
+        c.dataset,
+        h,
+        typeGroup(c.adaptType),
+        byType,
+        isPrimary ? 'primary' : 'exploratory',
+      );
     } else if (run.plan.experiment === 'router-transfer' && isTransferCell(ctx, run, c)) {
       c.family = transferFamily(run, c.dataset, ctx.headline(run, c.dataset));
     }
@@ -71,8 +90,11 @@ export function computeVerdicts(input: VerdictInput): VerdictRow[] {
   const scopeOf = assignFamilies(ctx);
   const name = experimentNames(input.runs);
   const pending: PendingVerdict[] = [];
-  const add = (scope: string, list: PendingVerdict[]): void =>
-    void pending.push(...list.map((p) => ({ ...p, scope: p.scope ?? scope })));
+  // In place: an intersection-union claim holds its components by reference.
+  const add = (scope: string, list: PendingVerdict[]): void => {
+    for (const p of list) p.scope ??= scope;
+    pending.push(...list);
+  };
   for (const run of input.runs) {
     const experiment = name(run);
     switch (run.plan.experiment) {
@@ -83,13 +105,17 @@ export function computeVerdicts(input: VerdictInput): VerdictRow[] {
         add(run.runId, oracleClaims(ctx, run, experiment));
         break;
       case 'adaptmr-vs-baselines':
-        add(run.runId, adaptmrClaims(ctx, run, experiment));
+        add(run.runId, [...adaptmrClaims(ctx, run, experiment), ...staleClaims(ctx, run, experiment)]);
         break;
       case 'efficiency':
         add(run.runId, overheadClaims(ctx, run, experiment));
         break;
       case 'beyond-benchmarks':
-        add(run.runId, [...adaptmrClaims(ctx, run, experiment), ...oracleClaims(ctx, run, experiment)]);
+        add(run.runId, [
+          ...adaptmrClaims(ctx, run, experiment),
+          ...staleClaims(ctx, run, experiment),
+          ...oracleClaims(ctx, run, experiment),
+        ]);
         break;
       case 'router-transfer':
         add(run.runId, transferClaims(ctx, run, experiment));
@@ -97,9 +123,13 @@ export function computeVerdicts(input: VerdictInput): VerdictRow[] {
       case 'ablations':
         break;
     }
+    add(run.runId, memoryClaims(ctx, run, experiment));
   }
   for (const { base, variations } of ablationSweeps(input.runs))
-    add(base.runId, ablationClaims(ctx, base, variations, name(base)));
+    add(base.runId, [
+      ...ablationClaims(ctx, base, variations, name(base)),
+      ...ablationStaleClaims(ctx, base, variations, name(base)),
+    ]);
   correctFamilies(input.comparisons, pending, scopeOf);
   return finishVerdicts(pending);
 }

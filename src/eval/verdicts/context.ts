@@ -71,7 +71,7 @@ export class ClaimContext {
     return this.input.runStats.get(runId);
   }
 
-  /** Ranking methods of a run that the headline rule weighs: not upper bounds, not silent. */
+  /** Ranking methods of a run that the headline rule weighs: not gold-type (oracle) methods, not silent. */
   eligible(run: PlanRunInput, dataset: string): Set<string> {
     return new Set(
       run.methods

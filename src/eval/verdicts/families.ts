@@ -11,6 +11,7 @@ import { holm } from '../stats/holm.ts';
 import type { ComparisonRow } from '../stats/results/index.ts';
 import type { Headline, TestedPairs, VerdictRow } from './inputs.ts';
 import { mdePaired, MDE_DEFAULTS } from './mde.ts';
+import { cellFlags, flagsColumn, flagText, type CellFacts, type Flag } from './flags.ts';
 import { ALPHA, judge, type Claim, type Evidence, type Verdict } from './rule.ts';
 
 export const EXCLUDED = 'excluded';
@@ -27,9 +28,15 @@ export function familyKey(
   return `${scope}/${dataset}/${h.level}/${h.metric}${h.k === null ? '' : `@${h.k}`}${part ? `/${part}` : ''}${byType ? `/${type}` : ''}`;
 }
 
+/**
+ * The type part of a plan family: the overall claims of a dataset form one family, its per-type claims another — a
+ * claim about types ("+15–25 on the weak types") is corrected over all its per-type tests of that dataset.
+ */
+export const typeGroup = (type: string): string => (type === 'all' ? 'all' : 'types');
+
 /** A verdict waiting for its family's correction: its own test, or a comparisons row's. */
 export interface PendingVerdict {
-  row: Omit<VerdictRow, 'pHolm' | 'familySize' | 'mde' | 'verdict' | 'reason' | 'family'>;
+  row: Omit<VerdictRow, 'pHolm' | 'familySize' | 'mde' | 'verdict' | 'reason' | 'family' | 'flags'>;
   family: string | null;
   /** The run a family belongs to (a sweep's: its base run), so two runs sharing a name never share a family; set by compute.ts. */
   scope?: string;
@@ -52,6 +59,15 @@ export interface PendingVerdict {
   suffix?: string;
   pHolm?: number;
   familySize?: number;
+  /** Flags the builder knows (`tie`, `inert`); finishVerdicts adds the cell flags (flags.ts). */
+  flags?: Flag[];
+  /**
+   * An intersection-union claim over these verdicts (adaptmr-vs-all-baselines): no test of its own — reached only
+   * if each is; its p_holm is the largest of theirs, its family size theirs, and it adds nothing to the family.
+   */
+  unionOf?: PendingVerdict[];
+  /** The random-top-k rate over the row's questions (the `chance` flag), when the file knows the haystacks. */
+  chance?: number | null;
 }
 
 interface HolmItem {
@@ -81,7 +97,7 @@ export function correctFamilies(
       setHolm: (p: number) => (c.pHolm = p),
     })),
     ...pending
-      .filter((p) => !p.comparison)
+      .filter((p) => !p.comparison && !p.unionOf)
       .map((p) => ({ key: keyOf(p.scope ?? '', p.family), pValue: p.pValue, setHolm: (x: number) => (p.pHolm = x) })),
   ];
   const groups = new Map<string, HolmItem[]>();
@@ -103,10 +119,15 @@ export function correctFamilies(
     const key = keyOf(scopeOf(c), c.family);
     if (key !== null && !referenced.has(c)) unnamedPer.set(key, (unnamedPer.get(key) ?? 0) + 1);
   }
+  // Claims per family, each test once: two claims reading one comparisons row (vs unified with its +5 target, and as
+  // one of the baselines with > 0) are one test; an intersection-union claim adds none.
   const claimsPer = new Map<string, number>();
+  const counted = new Set<ComparisonRow>();
   for (const p of pending) {
     const key = keyOf(p.scope ?? '', p.family);
-    if (key !== null) claimsPer.set(key, (claimsPer.get(key) ?? 0) + 1);
+    if (key === null || p.unionOf || (p.comparison && counted.has(p.comparison))) continue;
+    if (p.comparison) counted.add(p.comparison);
+    claimsPer.set(key, (claimsPer.get(key) ?? 0) + 1);
   }
   // A comparisons row's family size is its Holm m: its family's comparisons rows and the verdicts' own tests in it.
   for (const c of comparisons) {
@@ -120,6 +141,27 @@ export function correctFamilies(
     // A family also holds comparisons rows no verdict names (exp 3's exploratory family): they count too.
     p.familySize = key === null ? 0 : (claimsPer.get(key) ?? 0) + (unnamedPer.get(key) ?? 0);
   }
+  for (const p of pending) {
+    if (!p.unionOf || p.unionOf.length === 0) continue;
+    const ps = p.unionOf.map((c) => c.pHolm ?? Number.NaN);
+    p.pHolm = ps.some((x) => Number.isNaN(x)) ? Number.NaN : Math.max(...ps);
+    if (p.unionOf[0]!.familySize !== undefined) p.familySize = p.unionOf[0]!.familySize;
+  }
+}
+
+/** The cell facts of a tested verdict, oriented by its claim (the side it wants higher first). */
+function cellFactsOf(
+  p: PendingVerdict,
+  mde: number | null,
+): (CellFacts & { higherId: string; lowerId: string }) | undefined {
+  if (!p.tested || p.tested.ids.length === 0) return undefined;
+  const avg = (xs: Float64Array): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const a = { id: p.row.methodA ?? 'A', mean: avg(p.tested.a) };
+  const b = { id: p.row.methodB ?? 'B', mean: avg(p.tested.b) };
+  const [hi, lo] = p.claim?.direction === 'less' ? [b, a] : [a, b];
+  // Cell flags speak of proportions: a metric outside [0, 1] (latency) has none.
+  if ([hi.mean, lo.mean].some((x) => x < 0 || x > 1)) return undefined;
+  return { higher: hi.mean, lower: lo.mean, higherId: hi.id, lowerId: lo.id, mde, chance: p.chance ?? null };
 }
 
 /** Each pending verdict judged: MDE at α / family size (Holm's first step), the rule, the reason. */
@@ -155,8 +197,19 @@ export function finishVerdicts(pending: readonly PendingVerdict[]): VerdictRow[]
           ? p.judgeWith(evidence)
           : judge(evidence, p.claim ?? { direction: 'greater', target: 0 });
     }
-    const reason = [p.prefix, outcome.reason, p.suffix].filter((x) => x !== undefined && x !== '').join('; ');
+    // Flags speak of the cell, not of its family's correction: the MDE of one test at α = 0.05 (the row's own MDE
+    // at α / m would flag nearly every small cell of a large family).
+    const cellMde =
+      p.mde !== undefined
+        ? p.mde
+        : p.tested
+          ? mdePaired(p.tested.a, p.tested.b, p.tested.clusters, MDE_DEFAULTS)
+          : null;
+    const facts = p.fixed ? undefined : cellFactsOf(p, cellMde);
+    const flags: Flag[] = [...(p.flags ?? []), ...(facts ? cellFlags(facts) : [])];
+    const flagged = flagText(flags, facts);
+    const reason = [p.prefix, outcome.reason, p.suffix, flagged].filter((x) => x !== undefined && x !== '').join('; ');
     const pHolm = base.pHolm !== null && Number.isNaN(base.pHolm) ? null : base.pHolm;
-    return { ...base, pHolm, mde, verdict: outcome.verdict, reason };
+    return { ...base, pHolm, mde, verdict: outcome.verdict, reason, flags: flagsColumn(flags) };
   });
 }

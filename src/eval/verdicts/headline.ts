@@ -4,13 +4,14 @@
  * `level` / `k`); else chosen
  * by a rule fixed before the data: on the selection half of the seeded split (the one experiment 2 uses), the
  * retrieval cell — level × k of recall_any — whose method means are most spread out (largest standard deviation
- * across the run's ranking methods that are neither upper bounds nor silent stand-ins). A headline at ceiling, where
- * every method scores ~100%, has no spread and is never chosen; the rule looks at no method's identity, so it favours
- * none. Ties: the finer level (turn before session), then the smaller k.
+ * across the run's ranking methods that are neither gold-type (oracle) methods nor silent stand-ins), among the cells not
+ * at ceiling (no method at 99% or more: a gain over a saturated method cannot show) before any at ceiling; the rule
+ * looks at no method's identity, so it favours none. Ties: the finer level (turn before session), then the smaller k.
  */
 import type { PlanConfig } from '../../core/stats-config.ts';
 import { splitKey, splitQuestions } from '../analysis/split.ts';
 import type { ScoreInput } from '../stats/results/index.ts';
+import { HEADLINE_CEILING } from './ceiling.ts';
 import { headlineText, type Headline } from './inputs.ts';
 
 export interface ResolvedHeadline extends Headline {
@@ -68,26 +69,45 @@ export function autoHeadline(
     m.n++;
     c.sums.set(r.method, m);
   }
-  let best: { level: string; k: number; sd: number; methods: number } | undefined;
+  const best = mostSpread(cells.values());
+  if (!best) return undefined;
+  const h = { metric: 'recall_any', level: best.level, k: best.k };
+  const ceiling = best.ceiling ? '; every cell has a method at ceiling' : '';
+  return {
+    ...h,
+    how: `chosen on the selection half: ${headlineText(h)} spreads the ${best.methods} methods' means most (SD ${(best.sd * 100).toFixed(1)} points)${ceiling}`,
+  };
+}
+
+interface Spread {
+  level: string;
+  k: number;
+  sd: number;
+  methods: number;
+  /** The cell's best method is at ceiling (≥ HEADLINE_CEILING): a gain over it cannot show. */
+  ceiling: boolean;
+}
+
+/** The cell whose method means spread most, a cell not at ceiling before any at ceiling; ties as the header says. */
+function mostSpread(cells: Iterable<{ level: string; k: number; sums: Map<string, { s: number; n: number }> }>) {
+  let best: Spread | undefined;
   const order = (l: string): number => LEVEL_ORDER.indexOf(l) + 1 || LEVEL_ORDER.length + 1;
-  for (const c of cells.values()) {
+  for (const c of cells) {
     const means = [...c.sums.values()].map((m) => m.s / m.n);
     if (means.length < 2) continue;
     const mu = means.reduce((a, b) => a + b, 0) / means.length;
     const sd = Math.sqrt(means.reduce((a, b) => a + (b - mu) ** 2, 0) / means.length);
+    const ceiling = Math.max(...means) >= HEADLINE_CEILING;
     const better =
       !best ||
-      sd > best.sd + 1e-12 ||
-      (Math.abs(sd - best.sd) <= 1e-12 &&
-        (order(c.level) < order(best.level) || (c.level === best.level && c.k < best.k)));
-    if (better) best = { level: c.level, k: c.k, sd, methods: means.length };
+      (best.ceiling && !ceiling) ||
+      (best.ceiling === ceiling &&
+        (sd > best.sd + 1e-12 ||
+          (Math.abs(sd - best.sd) <= 1e-12 &&
+            (order(c.level) < order(best.level) || (c.level === best.level && c.k < best.k)))));
+    if (better) best = { level: c.level, k: c.k, sd, methods: means.length, ceiling };
   }
-  if (!best) return undefined;
-  const h = { metric: 'recall_any', level: best.level, k: best.k };
-  return {
-    ...h,
-    how: `chosen on the selection half: ${headlineText(h)} spreads the ${best.methods} methods' means most (SD ${(best.sd * 100).toFixed(1)} points)`,
-  };
+  return best;
 }
 
 /** A plan run's headline on a dataset: declared, or the rule's choice (falling back to recall_any@10 by session). */

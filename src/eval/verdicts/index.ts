@@ -25,8 +25,11 @@ export {
   type OracleChoice,
 } from './oracle.ts';
 export { oracleAnalyses, premiseVerdict } from './claims-oracle.ts';
-export { adaptmrVariants, strongestBaseline, firstStageBase } from './claims-adaptmr.ts';
+export { adaptmrVariants, firstStageBase } from './claims-adaptmr.ts';
+export { allBaselinesVerdict, baselinesOf, isBaseline } from './claims-baselines.ts';
+export { cellFlags, flagText, flagsColumn, parseFlags, FLAGS, type Flag, type CellFacts } from './flags.ts';
 export { PREDICTED_DROP, ablationSweeps, variationOf } from './claims-ablations.ts';
 export { overheadVerdict, OVERHEAD_LIMIT, OVERHEAD_BASE_MIN_MS, MIN_TIMING_REPEATS } from './claims-overhead.ts';
 export { routeByGoldType, rankingChanges, type RouteCell, type RankingChanges } from './routing.ts';
 export { efficiencyOf, type MethodEfficiency, type QuestionTiming, type CallRow } from './efficiency.ts';
+export { computeFindings, flagSummary, type FindingRow } from './findings.ts';

@@ -89,6 +89,8 @@ export interface VerdictRow {
   mde: number | null;
   verdict: Verdict;
   reason: string;
+  /** Comma-separated flags (flags.ts: ceiling, floor, chance, inert, tie); '' for none. */
+  flags: string;
 }
 
 /** A paired sample: values of A and B on the same questions, sorted by id. */

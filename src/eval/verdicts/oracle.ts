@@ -4,10 +4,11 @@
  *   - on the selection half of the seeded split, per gold type, the strategy with the best mean serves that type.
  *     Tie rule: among strategies tied at the best mean, the type's own strategy (strategy-temporal for temporal)
  *     if it is one of them; otherwise the first by id, and the tie is reported;
- *   - the best single fixed strategy: the one with the best mean over the whole selection half (ties reported);
+ *   - the best single fixed strategy: the one with the best mean over the whole selection half; when several tie
+ *     there, the oracle is compared with each of them (`vsTied`), never with an alphabetical pick;
  *   - on the report half: the oracle (each question served by its type's choice) against the reference (unified)
  *     and against the best single strategy; and the per-question ceiling — every question served by whichever
- *     strategy scores best on it — the true upper bound of any routing over these strategies (the oracle is not one:
+ *     strategy scores best on it — the ceiling: the upper bound of any routing over these strategies (the oracle is not one:
  *     a type's choice made on the other half can lose to a fixed strategy);
  *   - the premise "no single strategy is best for every type": the oracle against every single strategy on the
  *     report half (an intersection-union test: it holds only if the oracle beats each one).
@@ -39,6 +40,8 @@ export interface OracleTypeRow {
   ceiling: Interval;
   vsReference: TestedPairs;
   vsBestSingle: TestedPairs;
+  /** The oracle against each strategy tied for best single on the selection half (one element: no tie). */
+  vsTied: { id: string; mean: Interval; vs: TestedPairs }[];
 }
 
 export interface OracleAnalysis {
@@ -169,11 +172,26 @@ export function oracleAnalysis(o: OracleInput): OracleAnalysis | null {
       o.plans,
       datasetIds,
     )!;
+    // A tie on the selection half is no choice: the oracle is compared with each tied strategy.
+    const vsTied = bestSingle.tied.map((id) => ({
+      id,
+      mean: interval(sel, (q) => value(id, q), id === bestSingle.id ? 'best-single' : `tied\t${id}`),
+      vs:
+        id === bestSingle.id
+          ? vsBestSingle
+          : testPairs(
+              pairsOf(sel, (q) => value(id, q)),
+              o.stats,
+              o.plans,
+              datasetIds,
+            )!,
+    }));
     rows.push({
       adaptType: t,
       n: sel.length,
       vsReference,
       vsBestSingle,
+      vsTied,
       oracle: interval(sel, (q) => value(choiceOf.get(typeOf.get(q)!)!, q), 'oracle'),
       reference: interval(sel, (q) => value(o.reference, q), 'reference'),
       bestSingle: interval(sel, (q) => value(bestSingle.id, q), 'best-single'),

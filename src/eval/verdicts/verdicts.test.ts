@@ -1,5 +1,5 @@
 // The verdict logic on hand-made data, each case one the old reports got wrong: a Holm family of one ablation (p_holm
-// = p), an "upper bound" a fixed strategy beats, a tie broken alphabetically, a ratio over a 0.1 ms base, a headline
+// = p), an oracle strategy a fixed strategy beats, a tie broken alphabetically, a ratio over a 0.1 ms base, a headline
 // at ceiling; and the MDE against Connor's formula and a design effect worked out by hand.
 import { describe, expect, it } from 'vitest';
 import { PlanConfigSchema, type PlanConfig } from '../../core/stats-config.ts';
@@ -15,12 +15,18 @@ import {
   mdePairedNormal,
   overheadVerdict,
   premiseVerdict,
+  allBaselinesVerdict,
+  cellFlags,
+  flagText,
+  flagsColumn,
+  parseFlags,
   type MethodFacts,
   type PlanRunInput,
   type QuestionFact,
   type RetrievalFact,
   type VerdictRow,
 } from './index.ts';
+import { ceilingNote } from './ceiling.ts';
 
 // ── builders ────────────────────────────────────────────────────────────────────────────────────────────────────
 interface RunSpec {
@@ -346,7 +352,9 @@ describe('experiment 2', () => {
     expect(best.verdict).toBe('not met');
     const premise = find(rows, 'premise-single-strategy');
     expect(premise.verdict).toBe('not met');
-    expect(premise.reason).toMatch(/per-question ceiling \(best strategy per question, the true upper bound\) 100\.0%/);
+    expect(premise.reason).toMatch(
+      /per-question ceiling \(best strategy per question, the upper bound of any routing\) 100\.0%/,
+    );
     // Intersection-union: the row's p is the largest over the strategies, and the reason names whose it is.
     expect(premise.reason).toMatch(
       /closest strategy-temporal; p is the largest of their p-values \(strategy-[a-z-]+'s\)/,
@@ -358,13 +366,52 @@ describe('experiment 2', () => {
     expect(find(rows, 'oracle-vs-unified', 'factual').reason).toMatch(
       /with strategy-abstention \(tied with strategy-temporal: not the type's own; first by id\)/,
     );
-    // One family per dataset × type; the overall one holds the premise too.
+    // The overall family of the dataset holds the premise too.
     expect(find(rows, 'oracle-vs-unified').familySize).toBe(3);
-    expect(find(rows, 'oracle-vs-unified', 'temporal').familySize).toBe(2);
+    // The per-type claims of the dataset form one family: 2 types × 2 claims (a claim about types is corrected over
+    // all its per-type tests).
+    expect(find(rows, 'oracle-vs-unified', 'temporal').familySize).toBe(4);
   });
 });
 
-// ── experiment 3: the strongest baseline, stand-ins left out ───────────────────────────────────────────────────
+describe('experiment 2 ties', () => {
+  it('strategies tied on the selection half: one oracle-vs-best-single row per tied strategy, flagged, none picked', async () => {
+    const { splitQuestions } = await import('../analysis/split.ts');
+    const qs = ids(24);
+    const types = Object.fromEntries(qs.map((q, i) => [q, i % 2 ? 'factual' : 'temporal']));
+    const half = splitQuestions(
+      qs.map((questionId) => ({ dataset: 'd', questionId, adaptType: types[questionId]! })),
+      0.5,
+      1,
+    );
+    const sel = (q: string): boolean => half.get(`d\t${q}`) === 'selection';
+    const strat = (name: string) => ({ id: `strategy-${name}`, method: 'strategy', options: { name } });
+    const run = {
+      runId: 'r2',
+      name: 'e2',
+      plan: { experiment: 'oracle-upper-bound' as const, split: 0.5 },
+      methods: [{ id: 'unified', method: 'unified-embedding' }, strat('factual'), strat('temporal')],
+      reference: 'unified',
+    };
+    // Both strategies hit every selection question (a tie at 1.0); on the report half only strategy-temporal does.
+    const values = {
+      r2: {
+        unified: series(qs, () => 0),
+        'strategy-factual': series(qs, (q) => (sel(q) ? 1 : 0)),
+        'strategy-temporal': series(qs, () => 1),
+      },
+    };
+    const rows = computeVerdicts(build([run], values, types));
+    const best = rows.filter((v) => v.claim === 'oracle-vs-best-single' && v.adaptType === 'all');
+    expect(best.map((v) => v.methodB)).toEqual(['strategy-factual', 'strategy-temporal']);
+    for (const v of best) expect(v.flags).toContain('tie');
+    expect(best[0]!.reason).toMatch(
+      /tied for best single strategy on the selection half \(100\.0%\) with strategy-temporal: one row per tied strategy, none picked/,
+    );
+  });
+});
+
+// ── experiment 3: every baseline, stand-ins and AdaptMR's own strategies out ───────────────────────────────────
 describe('experiment 3', () => {
   const qs = ids(24);
   const types = Object.fromEntries(qs.map((q, i) => [q, i % 2 ? 'factual' : 'temporal']));
@@ -377,6 +424,8 @@ describe('experiment 3', () => {
       { id: 'unified', method: 'unified-embedding' },
       { id: 'bm25', method: 'bm25' },
       { id: 'silent', method: 'reasoningbank' },
+      { id: 'standin', method: 'rae' },
+      { id: 'strategy-temporal', method: 'strategy', options: { name: 'temporal' } },
       { id: 'adaptmr', method: 'adaptmr' },
     ],
   };
@@ -385,31 +434,85 @@ describe('experiment 3', () => {
       unified: series(qs, (_, i) => (i < 6 ? 1 : 0)),
       bm25: series(qs, () => 1),
       silent: series(qs, () => 0),
+      standin: series(qs, (_, i) => (i < 20 ? 1 : 0)),
+      'strategy-temporal': series(qs, () => 1),
       adaptmr: series(qs, (_, i) => (i < 14 ? 1 : 0)),
     },
   };
-
-  it('compares AdaptMR with the strongest baseline chosen on the selection half, and leaves a silent stand-in out of every family', () => {
-    const input = build([run], values, types, { degraded: { silent: 'offline' } });
+  const computed = () => {
+    const input = build([run], values, types, { degraded: { silent: 'offline', standin: 'offline' } });
     for (const r of input.retrievals) if (r.method === 'silent') r.empty = true;
-    const rows = computeVerdicts(input);
-    const strongest = find(rows, 'adaptmr-vs-strongest');
-    expect(strongest.methodB).toBe('bm25');
-    expect(strongest.estimate!).toBeLessThan(0);
-    expect(strongest.reason).toMatch(/compared on the report half/);
+    return { input, rows: computeVerdicts(input) };
+  };
+
+  it('compares AdaptMR with every baseline that ran — no stand-in, no strategy of its own — and with all at once', () => {
+    const { rows } = computed();
+    const vs = rows.filter((v) => v.claim === 'adaptmr-vs-baseline' && v.adaptType === 'all');
+    expect(vs.map((v) => v.methodB)).toEqual(['unified', 'bm25']);
+    expect(vs[0]!.estimate).toBeCloseTo(8 / 24, 12); // 14 hits − 6 hits
+    expect(vs[1]!.estimate).toBeCloseTo(-10 / 24, 12);
+    expect(rows.some((v) => v.claim === 'adaptmr-vs-strongest')).toBe(false);
+    // Intersection-union: bm25 is never beaten (AdaptMR ≤ it on every question), so "beats every baseline" is not met.
+    const all = find(rows, 'adaptmr-vs-all-baselines');
+    expect(all.methodB).toBe('bm25');
+    expect(all.verdict).toBe('not met');
+    expect(all.pValue).toBe(Math.max(vs[0]!.pValue!, vs[1]!.pValue!));
+    expect(all.pHolm).toBe(Math.max(vs[0]!.pHolm!, vs[1]!.pHolm!));
+    // bm25 hits every question: the row vs bm25 is at ceiling and says so.
+    expect(vs[1]!.flags).toBe('ceiling');
+    expect(vs[1]!.reason).toMatch(/at ceiling: bm25 100\.0% is within its cell MDE \([\d.]+ points, α 0\.05\) of 100%/);
+    expect(vs[0]!.flags).toBe('');
+  });
+
+  it('families: the overall claims of a dataset, and all its per-type claims together; stand-ins in none', () => {
+    const { input, rows } = computed();
     const unified = find(rows, 'adaptmr-vs-unified');
-    expect(unified.estimate).toBeCloseTo(8 / 24, 12);
-    // The primary family per type: adaptmr vs unified and vs the strongest baseline — not bm25 vs unified.
-    expect(unified.familySize).toBe(2);
+    // Overall: adaptmr vs unified (the comparisons row, read by two claims: one test) and vs bm25 — not bm25 vs
+    // unified (exploratory), not the intersection-union row (no test of its own).
     expect(unified.family).toBe('e3/d/session/recall_any@10/primary/all');
-    // Its comparisons row reports the same m: the row itself and the verdict's own test against the strongest.
+    expect(unified.familySize).toBe(2);
+    expect(find(rows, 'adaptmr-vs-all-baselines').familySize).toBe(2);
     const row = input.comparisons.find((c) => c.methodA === 'adaptmr' && c.adaptType === 'all' && c.k === 10)!;
     expect(row.familySize).toBe(2);
     expect(row.pHolm).toBe(unified.pHolm);
+    // Per type: 2 types × the same 2 tests, one family for the dataset.
+    const temporal = find(rows, 'adaptmr-vs-unified', 'temporal');
+    expect(temporal.family).toBe('e3/d/session/recall_any@10/primary/types');
+    expect(temporal.familySize).toBe(4);
     const silent = input.comparisons.find((c) => c.methodA === 'silent' && c.adaptType === 'all' && c.k === 10)!;
     expect(silent.family).toMatch(/^excluded: silent returned no memory/);
     expect(Number.isNaN(silent.pHolm)).toBe(true);
+    const standin = input.comparisons.find((c) => c.methodA === 'standin' && c.adaptType === 'all' && c.k === 10)!;
+    expect(standin.family).toMatch(/^excluded: standin is a stand-in \(offline\)/);
     expect(find(rows, 'adaptmr-over-bm25').verdict).toBe('n/a');
+  });
+
+  it('the intersection-union rule: reached only when every baseline is beaten', () => {
+    const e = { estimate: 0.1, ciLow: 0.02, ciHigh: 0.2, pHolm: 0.01, units: 40 };
+    expect(allBaselinesVerdict(e, true, undefined).verdict).toBe('reached');
+    expect(allBaselinesVerdict(e, false, undefined).verdict).toBe('not established');
+    expect(allBaselinesVerdict({ ...e, pHolm: 0.2 }, true, undefined).verdict).toBe('not established');
+    expect(allBaselinesVerdict(e, false, 'bm25')).toMatchObject({
+      verdict: 'not met',
+      reason: expect.stringMatching(/^bm25 scores at least as much/),
+    });
+  });
+});
+
+// ── flags ───────────────────────────────────────────────────────────────────────────────────────────────────────
+describe('cell flags', () => {
+  it('ceiling when the side to beat leaves less room than the MDE; floor when the side wanted higher is within it of 0', () => {
+    expect(cellFlags({ higher: 0.9, lower: 0.957, mde: 0.1 })).toEqual(['ceiling']);
+    expect(cellFlags({ higher: 0.9, lower: 0.85, mde: 0.1 })).toEqual([]);
+    expect(cellFlags({ higher: 0.05, lower: 0.02, mde: 0.1 })).toEqual(['floor']);
+    // An undefined MDE (no pair differs) flags only a cell exactly at 100% / 0%.
+    expect(cellFlags({ higher: 1, lower: 1, mde: null })).toEqual(['ceiling']);
+    expect(cellFlags({ higher: 0.5, lower: 0.5, mde: null })).toEqual([]);
+    expect(cellFlags({ higher: 0.15, lower: 0.05, mde: 0.05, chance: 0.19 })).toEqual(['chance']);
+    expect(flagText(['ceiling', 'tie'])).toBe(
+      'flags: at ceiling; tie: the comparator tied with others on the selection half',
+    );
+    expect(parseFlags(flagsColumn(['tie', 'ceiling']))).toEqual(['ceiling', 'tie']);
   });
 });
 
@@ -476,5 +579,182 @@ describe('experiment 1', () => {
     expect(good.reason).toMatch(/factual 100\.0% \(n 20\) vs temporal 50\.0% \(n 20\)/);
     const flat = find(rows, 'factual-high-weak-low', 'temporal', 'flat');
     expect(flat).toMatchObject({ estimate: -1, ciLow: -1, ciHigh: -1, verdict: 'not met' });
+  });
+});
+
+// ── stale evidence (adaptmr-update-stale, the w/o-update ablation) and "at ceiling" ───────────────────────────────
+/** Adds stale_above rows at the headline's level and k (values[runId][method][question]) and recomputes comparisons. */
+function withStale(input: ReturnType<typeof build>, stale: Record<string, Record<string, Record<string, number>>>) {
+  const template = new Map(input.scores.map((s) => [`${s.runId}\t${s.method}\t${s.questionId}`, s]));
+  for (const [runId, byMethod] of Object.entries(stale))
+    for (const [method, byQ] of Object.entries(byMethod))
+      for (const [q, value] of Object.entries(byQ)) {
+        const t = template.get(`${runId}\t${method}\t${q}`)!;
+        input.scores.push({ ...t, metric: 'stale_above', value });
+      }
+  input.comparisons = computeComparisons(input.scores, input.runStats);
+  return input;
+}
+
+describe('adaptmr-update-stale', () => {
+  const qs = ids(24);
+  const types = Object.fromEntries(qs.map((q) => [q, 'update']));
+  const run = {
+    runId: 'r3',
+    name: 'e3',
+    plan: { experiment: 'adaptmr-vs-baselines' as const },
+    reference: 'unified',
+    methods: [
+      { id: 'unified', method: 'unified-embedding' },
+      { id: 'bm25', method: 'bm25' },
+      { id: 'adaptmr', method: 'adaptmr' },
+    ],
+  };
+  const recall = { r3: { unified: series(qs, () => 0), bm25: series(qs, () => 1), adaptmr: series(qs, () => 0) } };
+
+  it('claims a lower stale-evidence rate than the reference and every baseline, in its own family', () => {
+    // unified stale on 12 of 24, adaptmr on 2 (both among those 12): 10 discordant pairs, all one way — exact McNemar
+    // p = 2·0.5¹⁰ = 0.001953125; bm25 (the strongest on recall) stale on 12 too, paired on the report half only.
+    const stale = {
+      r3: {
+        unified: series(qs, (_, i) => (i < 12 ? 1 : 0)),
+        bm25: series(qs, (_, i) => (i < 12 ? 1 : 0)),
+        adaptmr: series(qs, (_, i) => (i < 2 ? 1 : 0)),
+      },
+    };
+    const rows = computeVerdicts(withStale(build([run], recall, types), stale));
+    const vsRef = rows.find((r) => r.claim === 'adaptmr-update-stale' && r.methodB === 'unified')!;
+    expect(vsRef).toMatchObject({ metric: 'stale_above', level: 'session', k: 10, adaptType: 'update', n: 24 });
+    expect(vsRef.estimate).toBeCloseTo(-10 / 24, 12);
+    expect(vsRef.pValue).toBeCloseTo(0.001953125, 12);
+    expect(vsRef.family).toBe('e3/d/session/stale_above@10/exploratory/update');
+    // Its two claims (vs the reference, vs the one baseline); the comparisons row bm25 − unified has no claim of its own.
+    expect(vsRef.familySize).toBe(2);
+    expect(vsRef.verdict).toBe('reached');
+    expect(vsRef.reason).toMatch(/lower is better/);
+    const vsStrong = rows.find((r) => r.claim === 'adaptmr-update-stale' && r.methodB === 'bm25')!;
+    expect(vsStrong.reason).toMatch(/vs the baseline bm25/);
+    expect(vsStrong.n).toBe(24);
+  });
+
+  it('an update question set without superseded evidence gets n/a rows that say why', () => {
+    const rows = computeVerdicts(build([run], recall, types));
+    const r = rows.filter((x) => x.claim === 'adaptmr-update-stale');
+    expect(r.map((x) => x.verdict)).toEqual(['n/a', 'n/a']);
+    expect(r[0]!.reason).toMatch(/no superseded evidence/);
+  });
+
+  it('the w/o-update ablation is judged on stale_above too: a rise claimed', () => {
+    const method = [{ id: 'adaptmr', method: 'adaptmr' }];
+    const sweep = (id: string) => ({
+      runId: `r-${id}`,
+      name: `sw.${id}`,
+      plan: { experiment: 'ablations' as const },
+      methods: method,
+      reference: 'adaptmr',
+      referenceRun: 'sw.full',
+    });
+    const runs = [sweep('full'), sweep('no-update-strategy')];
+    const ones = { adaptmr: series(qs, () => 1) };
+    // Without the update strategy the old value ranks first on 9 of 24: +9/24, p = 2·0.5⁹ = 0.00390625.
+    const stale = {
+      'r-full': { adaptmr: series(qs, () => 0) },
+      'r-no-update-strategy': { adaptmr: series(qs, (_, i) => (i < 9 ? 1 : 0)) },
+    };
+    const input = withStale(build(runs, { 'r-full': ones, 'r-no-update-strategy': ones }, types), stale);
+    const rows = computeVerdicts(input);
+    const r = rows.find((x) => x.claim === 'ablation:no-update-strategy' && x.metric === 'stale_above')!;
+    expect(r.estimate).toBeCloseTo(9 / 24, 12);
+    expect(r.pValue).toBeCloseTo(0.00390625, 12);
+    expect(r.verdict).toBe('reached');
+    expect(r.reason).toMatch(/a rise claimed/);
+    // The recall claim of the same ablation is still there: identical rankings' recall makes it inert (flags.ts).
+    const recallRow = rows.find((x) => x.claim === 'ablation:no-update-strategy' && x.metric === 'recall_any')!;
+    expect(recallRow.verdict).toBe('n/a');
+    expect(recallRow.reason).toMatch(/inert/);
+  });
+});
+
+describe('at ceiling', () => {
+  it('both cells within the MDE of 100% or of 0%; not otherwise, nor without an MDE', () => {
+    expect(ceilingNote(0.97, 0.99, 0.05)).toBe('at ceiling (both cells within the MDE of 100%: 97.0%, 99.0%)');
+    expect(ceilingNote(0.02, 0, 0.05)).toBe('at ceiling (both cells within the MDE of 0%: 2.0%, 0.0%)');
+    expect(ceilingNote(0.9, 0.99, 0.05)).toBeUndefined();
+    expect(ceilingNote(0.99, 0.99, null)).toBeUndefined();
+    expect(ceilingNote(3, 3, 0.5)).toBeUndefined(); // not a proportion
+  });
+
+  it('the headline rule takes a cell not at ceiling over a wider-spread one at ceiling, and says when all are', () => {
+    const qs = ids(20);
+    const rows: ScoreInput[] = [];
+    // k=10: a 100%, b 20% (SD 40 points, at ceiling); k=1: a 60%, b 30% (SD 15 points).
+    for (const [method, at10, at1] of [
+      ['a', 1, 0.6],
+      ['b', 0.2, 0.3],
+    ] as const) {
+      qs.forEach((q, i) => {
+        const base = {
+          runId: 'r',
+          dataset: 'd',
+          questionId: q,
+          method,
+          granularity: 'session',
+          level: 'session',
+          metric: 'recall_any',
+          adaptType: 'factual',
+          nativeType: 'x',
+        };
+        rows.push({ ...base, k: 10, value: i < at10 * 20 ? 1 : 0 }, { ...base, k: 1, value: i < at1 * 20 ? 1 : 0 });
+      });
+    }
+    expect(autoHeadline(rows, 'd', new Set(['a', 'b']), 0.5, 7)).toMatchObject({ k: 1 });
+    const onlyCeiling = rows.filter((r) => r.k === 10);
+    const h = autoHeadline(onlyCeiling, 'd', new Set(['a', 'b']), 0.5, 7)!;
+    expect(h.k).toBe(10);
+    expect(h.how).toMatch(/every cell has a method at ceiling/);
+  });
+});
+
+describe('memory-vs-none', () => {
+  const qs = ids(20);
+  const types = Object.fromEntries(qs.map((q) => [q, 'factual']));
+  const run = {
+    runId: 'rq',
+    name: 'qa',
+    plan: { experiment: 'adaptmr-vs-baselines' as const },
+    reference: 'unified',
+    methods: [
+      { id: 'unified', method: 'unified-embedding' },
+      { id: 'none', method: 'no-memory' },
+    ],
+  };
+
+  it('each method against the closed-book control: a gain claimed, in its own family', () => {
+    // unified right on 14 of 20, none on 4 (among those 14): 10 discordant pairs one way, p = 2·0.5¹⁰.
+    const values = {
+      rq: { unified: series(qs, (_, i) => (i < 14 ? 1 : 0)), none: series(qs, (_, i) => (i < 4 ? 1 : 0)) },
+    };
+    const rows = computeVerdicts(build([run], values, types));
+    const r = find(rows, 'memory-vs-none', 'all', 'unified');
+    expect(r.methodB).toBe('none');
+    expect(r.estimate).toBeCloseTo(10 / 20, 12);
+    expect(r.pValue).toBeCloseTo(0.001953125, 12);
+    expect(r.family).toBe('qa/d/session/recall_any@10/memory-vs-none');
+    expect(r.verdict).toBe('reached');
+    expect(r.reason).toMatch(/no memory \(none, the question alone\)/);
+    expect(rows.some((x) => x.claim === 'memory-vs-none' && x.methodA === 'none')).toBe(false);
+  });
+
+  it('n/a, saying why, when the control has no score at the headline', () => {
+    const rows = computeVerdicts(build([run], { rq: { unified: series(qs, () => 1) } }, types));
+    const r = find(rows, 'memory-vs-none', 'all', 'unified');
+    expect(r.verdict).toBe('n/a');
+    expect(r.reason).toMatch(/judged accuracy needs an llm: block/);
+  });
+
+  it('no claim without a no-memory method', () => {
+    const plain = { ...run, methods: [run.methods[0]!] };
+    const rows = computeVerdicts(build([plain], { rq: { unified: series(qs, () => 1) } }, types));
+    expect(rows.some((x) => x.claim === 'memory-vs-none')).toBe(false);
   });
 });

@@ -33,6 +33,11 @@ export interface BatchOptions {
    * 502 (a proxy dropping the reply), as a client that retries blindly would create a second copy.
    */
   loseReplies?: { upload?: number; create?: number };
+  /**
+   * Answered lines (by custom_id) the error file lists as well, with a 500 — a provider's files disagreeing about one
+   * request, which a client must not take as a reason to send (and pay for) it again.
+   */
+  alsoInErrorFile?: (customId: string) => boolean;
 }
 
 interface StoredFile {
@@ -365,6 +370,15 @@ export class BatchEndpoints {
       });
       if (status === 200) {
         out.push(record);
+        if (this.options.alsoInErrorFile?.(line.custom_id))
+          errs.push(
+            JSON.stringify({
+              id: newId('batch_req'),
+              custom_id: line.custom_id,
+              response: { status_code: 500, request_id: randomBytes(8).toString('hex'), body: { error: {} } },
+              error: null,
+            }),
+          );
         const u = (
           body as {
             usage?: {

@@ -4,7 +4,7 @@
  * its own headline metric, level and k, side by side) or `metric|level|k` — and filter on it, so the page updates a
  * chart with `view.signal('pick', …)` without re-embedding it. One panel per dataset in a wrapped facet whose
  * columns and widths the page fits to its container (chart-fit.ts); legends sit under the chart with full names.
- * Methods are coloured by their method id (palette.ts, `ReportData.colors`), upper bounds outlined; whiskers are the
+ * Methods are coloured by their method id (palette.ts, `ReportData.colors`), gold-type (oracle) methods outlined; whiskers are the
  * file's 95% CIs when it has them.
  */
 import type { TopLevelSpec } from 'vega-lite';
@@ -308,7 +308,7 @@ export function latencyVsScoreSpec(
         shape: {
           field: 'upperBound',
           type: 'nominal',
-          title: 'upper bound',
+          title: 'gold-type routing',
           scale: { domain: [false, true], range: ['circle', 'diamond'] },
           legend: { orient: 'bottom' },
         },

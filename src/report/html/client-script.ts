@@ -37,7 +37,7 @@ export const CLIENT_SCRIPT = String.raw`
   function comboLabel(r) { return r.metric + (r.k === null || r.k === undefined ? '' : '@' + r.k) + ' (' + r.level + ' level)'; }
   function uniq(xs) { return xs.filter(function (x, i) { return xs.indexOf(x) === i; }); }
   var TYPES = ['all', 'factual', 'temporal', 'update', 'multi-hop', 'abstention'];
-  var UB = ' (upper bound)';
+  var UB = ' (gold-type routing)';
   function label(series, upper) { return upper && series.indexOf(UB) < 0 ? series + UB : series; }
   function swatch(series) { var c = data.colors[series]; return c ? h('span', { class: 'swatch', style: 'background:' + c }) : null; }
 

@@ -138,7 +138,9 @@ describe('HTML report in headless Chromium', () => {
       expect(c.width * c.height, `chart ${id}`).toBeGreaterThan(100 * 100);
     }
     // The upper-bound method is labelled in the legend and its bars outlined (dashed stroke).
-    expect(await page.$eval('#chart-scores', (n) => n.textContent ?? '')).toContain('adaptmr-oracle (upper bound)');
+    expect(await page.$eval('#chart-scores', (n) => n.textContent ?? '')).toContain(
+      'adaptmr-oracle (gold-type routing)',
+    );
     expect(await page.$$eval('#chart-scores path[stroke-dasharray="3,2"]', (n) => n.length)).toBeGreaterThan(0);
 
     // Filters: the type filter keeps exactly the questions of that type.

@@ -6,6 +6,7 @@
  * (`contentSecurityPolicy`). Server-rendered: provenance, methods and
  * efficiency tables; client-rendered (client-script.ts): tables that follow the metric picker, charts, drill-down.
  */
+import { unlockedOf } from '../unlocked-note.ts';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -88,6 +89,7 @@ function provenance(d: ReportData): string {
 <tr><th>git commit</th>${td(`${r.gitCommit ?? 'not a git checkout'}${r.gitDirty ? ' (dirty)' : ''}`, 'mono')}</tr>
 <tr><th>seed</th>${td(r.seed)}</tr><tr><th>started / ended</th>${td(`${r.startedAt} → ${r.endedAt ?? '(not ended)'}`)}</tr>
 <tr><th>models</th>${td(models.join(' · '), 'mono')}</tr>
+${unlockedOf(r.datasetHashes).length > 0 ? `<tr><th>UNLOCKED DATA</th>${td(`read files that differ from the lock file (--allow-unlocked): ${unlockedOf(r.datasetHashes).join('; ')}`)}</tr>` : ''}
 </table>
 <details><summary>resolved config</summary><pre>${esc(JSON.stringify(r.config, null, 2))}</pre></details>
 <details><summary>dataset hashes</summary><pre>${esc(JSON.stringify(r.datasetHashes, null, 2))}</pre></details>
@@ -106,7 +108,7 @@ ${r.inputFiles ? `<details><summary>model and calibration files (sha256)</summar
   return `<section id="provenance"><h2>Run provenance</h2>
 <p>File <code>${esc(d.file)}</code> · schema version ${esc(d.schemaVersion)}${d.experiment ? ` · experiment <b>${esc(d.experiment)}</b>` : ''} · ${d.runs.length} run(s) · report generated ${esc(d.generatedAt)}</p>
 ${runs.join('\n')}
-<h3>Methods</h3><table class="grid"><thead><tr><th>run</th><th>method</th><th>kind</th><th>granularity</th><th>k</th><th>output</th><th>upper bound</th><th>degraded</th></tr></thead>
+<h3>Methods</h3><table class="grid"><thead><tr><th>run</th><th>method</th><th>kind</th><th>granularity</th><th>k</th><th>output</th><th>sees gold type</th><th>degraded</th></tr></thead>
 <tbody>${methods.join('')}</tbody></table></section>`;
 }
 
@@ -118,14 +120,14 @@ const EXPERIMENTS: Record<string, { title: string; claims: string }> = {
       'factual-high-weak-low: mean(factual) − mean(weak type) of one system (different questions: a two-sample bootstrap); reached when the CI is above 0.',
   },
   'oracle-upper-bound': {
-    title: 'Experiment 2 — the oracle strategy bound',
+    title: 'Experiment 2 — the oracle strategy (held-out)',
     claims:
-      "oracle − reference on the report half (target: the plan's gap overall, > 0 per type); oracle − the best single strategy; and the premise: the oracle beats every single strategy. The oracle routes by the gold type: an upper bound, never a deployable method.",
+      "oracle − reference on the report half (target: the plan's gap overall, > 0 per type); oracle − the best single strategy; and the premise: the oracle beats every single strategy. The oracle strategy (held-out) routes by the gold type, never a deployable method, and is not a bound: only the per-question ceiling is (a single strategy can beat the oracle).",
   },
   'adaptmr-vs-baselines': {
     title: 'Experiment 3 — AdaptMR vs baselines',
     claims:
-      'each AdaptMR variant − unified embedding (plan: +5 points overall, +15 on temporal and update, > 0 elsewhere) and − the strongest baseline (> 0); a variant over its own first stage (BM25, hybrid). Primary Holm family: the variants.',
+      "each AdaptMR variant − unified embedding (plan: +5 points overall, +15 on temporal and update, > 0 elsewhere), − each baseline that ran (> 0; stand-ins and AdaptMR's own strategies are not baselines) and − all of them at once (intersection-union); a variant over its own first stage (BM25, hybrid). Primary Holm families per dataset: the overall claims, and all per-type claims together.",
   },
   ablations: {
     title: 'Experiment 4 — ablations',
@@ -240,7 +242,7 @@ ${`verdicts-${gi}` in charts ? chartBox(`verdicts-${gi}`) : ''}
           .join('')}</select></label> <span id="v-count" class="muted"></span></p>`
       : '';
   return `<section id="experiment"><h2>${esc(groups.length === 1 ? `${experimentTitle(groups[0]!.experiment)}: verdicts` : "The experiments' verdicts")}</h2>
-<p class="muted">One row per claim, as stored in the results file (table <code>verdicts</code>), the overall claims first, then per type; the chart shows them at a glance. Estimate in points (A − B; the overhead claim: a time ratio); p_holm within the declared family of m claims; MDE = the smallest difference detectable with 80% power at that n (α = 0.05 / m) — "not established" with a large MDE means the sample could not have shown it. Stand-ins are marked (offline); upper bounds say so.</p>
+<p class="muted">One row per claim, as stored in the results file (table <code>verdicts</code>), the overall claims first, then per type; the chart shows them at a glance. Estimate in points (A − B; the overhead claim: a time ratio); p_holm within the declared family of m claims; MDE = the smallest difference detectable with 80% power at that n (α = 0.05 / m) — "not established" with a large MDE means the sample could not have shown it. Stand-ins are marked (offline); gold-type routing says so; flags (ceiling, floor, chance, inert, tie) mark rows whose cells cannot show a difference.</p>
 ${filters}${d.verdicts.length === 0 ? '<p>No verdicts stored in this file (plan experiments store them when their statistics are computed: <code>adaptmr run</code>, <code>adaptmr report</code>).</p>' : tables.join('\n')}</section>`;
 }
 
@@ -359,7 +361,7 @@ export function renderPage(p: PageInput): string {
   const derived = d.scores.some((r) => r.level === 'session' && r.granularity === 'turn');
   sections.push(`<section id="scores"><h2>Scores by AdaptMR type${d.hasCi ? ' (mean [95% CI] (n))' : ' (mean (n); this file has no CIs)'}</h2>
 <p class="filters"><label>metric <select id="pick-metric">${p.combos.map((c) => `<option value="${esc(c.value)}"${c.value === p.initial ? ' selected' : ''}>${esc(c.label)}</option>`).join('')}</select></label></p>
-<p class="muted">The picker drives this table, the charts and the comparisons below. Outlined, hatched entries are upper bounds (oracle: they saw the gold type); "(offline)" marks a stand-in.${derived ? ' At session level, a method that ranks turns is scored on the sessions of its top turns ("session of top turns").' : ''}</p>
+<p class="muted">The picker drives this table, the charts and the comparisons below. Outlined, hatched entries are gold-type routing (oracle: they saw the gold type; not a bound); "(offline)" marks a stand-in.${derived ? ' At session level, a method that ranks turns is scored on the sessions of its top turns ("session of top turns").' : ''}</p>
 <div id="score-table" class="scroll"></div>${has('scores') ? chartBox('scores') : ''}</section>`);
   if (d.comparisons.length > 0) {
     const types = TYPE_ORDER.filter((t) => d.comparisons.some((c) => c.adapt_type === t));

@@ -104,7 +104,7 @@ describe('npm run notebooks', () => {
       expect(html, nb).toContain('<strong>sample</strong>'); // the run's name, printed by the second cell
       expect(html, nb).toContain('<table');
     }
-    expect(readFileSync(join(out, 'overview.html'), 'utf8')).toContain('adaptmr-oracle (upper bound)');
+    expect(readFileSync(join(out, 'overview.html'), 'utf8')).toContain('adaptmr-oracle (gold-type routing)');
   }, 600_000);
 
   it('keeps every dataset of a sweep in the ablation notebook, reads its verdicts and comparisons, and draws charts to be read', async () => {

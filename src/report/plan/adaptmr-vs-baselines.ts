@@ -3,7 +3,7 @@
  * "(offline)", full context "n/a": it does not rank), the paired comparison of each with the reference (unified
  * embedding) from the `comparisons` table with its declared family (primary: AdaptMR variants; exploratory: the
  * rest; a stand-in that returned nothing is left out of every family, and the section says so), how each AdaptMR
- * method routed the questions of each gold type, and the stored verdicts: vs unified, vs the strongest baseline, and
+ * method routed the questions of each gold type, and the stored verdicts: vs unified, vs each baseline and all of them, and
  * AdaptMR over the BM25 / hybrid first stage vs that first stage alone. Chart: grouped bars with whiskers.
  */
 import { join } from 'node:path';
@@ -66,7 +66,7 @@ export async function adaptmrVsBaselinesSection(
     await sectionVerdicts(
       store,
       run.experiment,
-      'Verdicts (primary family per dataset × type: every AdaptMR variant vs unified and vs the strongest baseline; exploratory: the rest)',
+      'Verdicts (primary families per dataset — the overall claims, and all per-type claims together: every AdaptMR variant vs unified and vs each baseline; exploratory: the rest; stand-ins in no family)',
     ),
   );
   const charts = rows.some((r) => !r.na)

@@ -169,7 +169,7 @@ export async function beyondBenchmarksSection(
     text.push(
       [
         `Oracle strategy (plan experiment 2: per type the best of ${run.methods.filter((m) => m.method === 'strategy').length} strategies chosen on a ${split} selection split, seed ${run.seed}, tie rule: the type's own strategy, else the first by id; reported on the other questions) vs ${run.reference}, ` +
-          `the best single strategy on the selection half (${analyses.map((a) => `${a.dataset}: ${a.bestSingle.id}`).join('; ')}) and the per-question ceiling (the true upper bound)`,
+          `the best single strategy on the selection half (${analyses.map((a) => `${a.dataset}: ${a.bestSingle.id}`).join('; ')}) and the per-question ceiling (the upper bound of any routing over the strategies)`,
         oracleTable(analyses, run.reference).toString(),
       ].join('\n'),
     );
@@ -185,7 +185,7 @@ export async function beyondBenchmarksSection(
     await sectionVerdicts(
       store,
       run.experiment,
-      'Verdicts — experiment 3 (adaptmr-vs-unified, adaptmr-vs-strongest: primary family per dataset × type; adaptmr-over-bm25 / -over-hybrid: exploratory) and experiment 2 (oracle-vs-unified, oracle-vs-best-single, premise-single-strategy: one family per dataset × type); a type outside the five enters "all" only',
+      'Verdicts — experiment 3 (adaptmr-vs-unified, adaptmr-vs-baseline, adaptmr-vs-all-baselines: primary families per dataset, overall and per-type; adaptmr-over-bm25 / -over-hybrid: exploratory) and experiment 2 (oracle-vs-unified, oracle-vs-best-single, premise-single-strategy: per dataset, overall and per-type); a type outside the five enters "all" only',
     ),
   );
   const charts =

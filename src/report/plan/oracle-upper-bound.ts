@@ -1,7 +1,7 @@
 /**
  * Plan experiment 2 section: per dataset and type, the strategy the selection half chose (with the tie rule's
  * outcome), and on the report half the oracle, the reference (unified), the best single fixed strategy and the
- * per-question ceiling (the true upper bound), each with its CI, and the gap to the reference — the same arithmetic
+ * per-question ceiling (the upper bound of any routing over these strategies), each with its CI, and the gap to the reference — the same arithmetic
  * as the verdicts (src/eval/verdicts/oracle.ts) — then the stored verdicts (oracle-vs-unified, oracle-vs-best-single,
  * premise-single-strategy). Chart: the four means per type with whiskers, and the gap per type with the plan's target.
  */
@@ -42,7 +42,7 @@ function chartSpec(
 
 /**
  * One colour scale for every dataset's panels (vega-lite shares it across the rows): the reference and each best
- * single strategy keep their method colours, the two upper bounds theirs, outlined.
+ * single strategy keep their method colours, the oracle and the ceiling theirs, outlined.
  */
 function colorsOf(analyses: readonly OracleAnalysis[], reference: string): { domain: string[]; range: string[] } {
   const best = [...new Set(analyses.map((a) => a.bestSingle.id))];
@@ -54,7 +54,7 @@ function colorsOf(analyses: readonly OracleAnalysis[], reference: string): { dom
 
 type Panels = Extract<TopLevelSpec, { hconcat: unknown }>['hconcat'];
 
-const ORACLE = 'oracle (gold type, upper bound)';
+const ORACLE = 'oracle strategy (held-out)';
 const CEILING = 'per-question ceiling (upper bound)';
 /** Kelly's buff: no committed experiment 2 method has it. */
 const CEILING_COLOR = '#C2B280';
@@ -229,7 +229,7 @@ export async function oracleSection(store: ResultStore, run: PlanRun, chartsDir:
   const text = [
     `${title}\nchosen on a ${split} selection split (seed ${run.seed}; tie rule: the type's own strategy when tied, else the first by id), reported on the other questions; ` +
       `best single = the one strategy best on the whole selection half (${analyses.map((a) => `${a.dataset}: ${a.bestSingle.id}${a.bestSingle.tied.length > 1 ? `, tied with ${a.bestSingle.tied.length - 1}` : ''}`).join('; ')}); ` +
-      'ceiling = every question served by whichever strategy scores best on it (the true upper bound); ' +
+      'ceiling = every question served by whichever strategy scores best on it (the ceiling: the upper bound of any routing over these strategies); ' +
       [
         ...new Set(
           analyses.map(

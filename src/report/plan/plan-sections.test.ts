@@ -115,7 +115,8 @@ describe('plan experiment sections', () => {
         'oracle-vs-best-single',
         'premise-single-strategy',
         'adaptmr-vs-unified',
-        'adaptmr-vs-strongest',
+        'adaptmr-vs-baseline',
+        'adaptmr-vs-all-baselines',
         'adaptmr-over-bm25',
         'ablation:no-classifier',
         'overhead',
@@ -157,21 +158,31 @@ describe('plan experiment sections', () => {
     }
   });
 
-  it("stores the verdicts: one oracle-vs-best-single per dataset, each ablation in a family of the sweep's ablations", async () => {
+  it("stores the verdicts: oracle-vs-best-single per dataset and tied strategy, each ablation in a family of the sweep's ablations", async () => {
     const store = await openResultStore(file, { readOnly: true });
     try {
-      const best = await readVerdicts(store, { claim: 'oracle-vs-best-single' });
-      expect(
-        best
-          .filter((v) => v.adaptType === 'all')
-          .map((v) => v.dataset)
-          .sort(),
-      ).toEqual(['locomo', 'longmemeval-oracle']);
+      const best = (await readVerdicts(store, { claim: 'oracle-vs-best-single' })).filter((v) => v.adaptType === 'all');
+      expect([...new Set(best.map((v) => v.dataset))].sort()).toEqual(['locomo', 'longmemeval-oracle']);
+      // A tie on the selection half gives one row per tied strategy, each flagged; never two rows for one strategy.
+      for (const d of ['locomo', 'longmemeval-oracle']) {
+        const mine = best.filter((v) => v.dataset === d);
+        expect(new Set(mine.map((v) => v.methodB)).size).toBe(mine.length);
+        for (const v of mine) expect(v.flags.includes('tie')).toBe(mine.length > 1);
+      }
       const abl = await readVerdicts(store, { claim: 'ablation:*' });
       expect(abl.length).toBeGreaterThan(0);
-      expect(new Set(abl.map((v) => v.familySize))).toEqual(new Set([1])); // one ablation in this sweep
+      // One ablation in this sweep; a cell where it changed no ranking is inert: n/a, flagged, in no family.
+      const tested = abl.filter((v) => !v.flags.includes('inert'));
+      expect(new Set(tested.map((v) => v.familySize))).toEqual(new Set([1]));
+      for (const v of abl.filter((x) => x.flags.includes('inert')))
+        expect([v.verdict, v.familySize, v.reason.startsWith('inert: no-classifier changed no ranking')]).toEqual([
+          'n/a',
+          null,
+          true,
+        ]);
       const cmp = await store.query<{ family_size: number }>(
-        `SELECT DISTINCT c.family_size FROM comparisons c JOIN runs r ON r.run_id = c.run WHERE r.name = 'e4.no-classifier'`,
+        `SELECT DISTINCT c.family_size FROM comparisons c JOIN runs r ON r.run_id = c.run
+         WHERE r.name = 'e4.no-classifier' AND NOT starts_with(c.family, 'excluded')`,
       );
       expect(cmp).toEqual([{ family_size: 1 }]);
     } finally {

@@ -21,6 +21,7 @@ import { headlineComparisons, headlineTitle, type PlanRun } from './plan-runs.ts
 import { meanCi, pctCi } from './question-means.ts';
 import type { PlanSection } from './section.ts';
 import { sectionVerdicts } from './section-verdicts.ts';
+import { routeGoldTable } from './route-gold.ts';
 
 export interface TransferCell {
   method: string;
@@ -75,7 +76,7 @@ export async function routerTransferSection(
   );
   const rowLabel = (m: string): string => {
     const t = run.plan.transfer?.[m];
-    return t ? `${t} (${m})` : upper.has(m) ? `${m} (upper bound)` : `${m} (not fitted on a benchmark)`;
+    return t ? `${t} (${m})` : upper.has(m) ? `${m} (gold-type routing)` : `${m} (not fitted on a benchmark)`;
   };
   const head = ['fitted on ↓ / tested on →', ...run.datasets.map((d) => `${d}\n${headlineTitle(run.headlineOf(d))}`)];
   const acc = new Table({ head, style: { head: [], border: [], compact: true } });
@@ -84,7 +85,7 @@ export async function routerTransferSection(
     const mine = run.datasets.map((d) => cells.find((c) => c.method === m && c.dataset === d));
     acc.push([
       rowLabel(m),
-      ...mine.map((c) => (upper.has(m) ? 'gold type (upper bound)' : c?.accuracy ? pctCi(c.accuracy) : 'n/a')),
+      ...mine.map((c) => (upper.has(m) ? 'gold type (gold-type routing)' : c?.accuracy ? pctCi(c.accuracy) : 'n/a')),
     ]);
     gain.push([rowLabel(m), ...mine.map((c) => (c?.gain ? `${formatComparison(c.gain)} (${c.gain.nPairs})` : '—'))]);
   }
@@ -95,6 +96,8 @@ export async function routerTransferSection(
     "Routing gain over the first stage (mean difference [95% paired bootstrap CI] p_holm; * = significant after Holm — an off-diagonal cell within its transfer family, the other rows within the run's default family per dataset × metric × type) (n pairs)",
     gain.toString(),
   ];
+  const routes = await routeGoldTable(store, run.runId);
+  if (routes) text.push(routes);
   const stored = await readVerdicts(store, { experiment: run.experiment, claim: 'transfer:*' });
   if (stored.length > 0) {
     const count = (v: string): number => stored.filter((x) => x.verdict === v).length;

@@ -2,7 +2,7 @@
  * Small results files of the plan's five experiments for the report tests, made by the real runner on real data
  * (ADAPTMR_DATA_DIR): LongMemEval oracle as sessions next to LoCoMo as turns, each at its own headline level, a few
  * questions per type. Three files, one page each, as the committed experiments make them:
- *  - `exp125.duckdb`: experiment 1 (existing systems), 2 (oracle bound) and 5 (efficiency);
+ *  - `exp125.duckdb`: experiment 1 (existing systems), 2 (oracle strategy) and 5 (efficiency);
  *  - `exp3.duckdb`: experiment 3 with a long list of methods with long ids (a legend and axes that must fit);
  *  - `exp4.duckdb`: experiment 4, a sweep of the full system and three ablations.
  */

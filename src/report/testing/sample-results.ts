@@ -1,7 +1,7 @@
 /**
  * A small but complete results file for the report, notebook and CI tests: a real run (src/run) on one question
  * per type of LoCoMo and LongMemEval oracle with BM25, AdaptMR (rules classifier, single route) and the oracle
- * router (upper bound), answered and judged through the loopback OpenAI-compatible stand-in (src/llm/testing), so
+ * router (gold-type routing), answered and judged through the loopback OpenAI-compatible stand-in (src/llm/testing), so
  * the file has routes, predicted types, answers, verdicts and LLM calls. The fake reader names Paris for questions
  * of even length and the fake judge says yes exactly then, so accuracy is neither 0 nor 1. It reads the real
  * datasets (test/data-path.ts), so a test that uses it is in the full tier.

@@ -6,8 +6,16 @@
 import type { ExperimentConfig } from '../../core/config.ts';
 import { configForDataset, hasMethodPatch } from '../../core/dataset-methods.ts';
 import { InputError } from '../../core/errors.ts';
-import { ensureDataset, filesOf, readCatalog, resolveDataDir } from '../../data/index.ts';
+import {
+  ensureDataset,
+  filesOf,
+  readCatalog,
+  resolveDataDir,
+  verifySource,
+  type SourceLockOptions,
+} from '../../data/index.ts';
 import { loadErrata } from '../../data/locomo-audit.ts';
+import { longMemEvalErrata } from '../../data/longmemeval-errata.ts';
 import { createMethods, type ConfiguredMethod } from '../create-methods.ts';
 import type { LoadedExperiment } from '../load-config.ts';
 import type { DatasetPlan } from '../run-dataset.ts';
@@ -26,8 +34,9 @@ export async function planSessionDatasets(
   base: ConfiguredMethod[],
   dataDirFlag: string | undefined,
   log: (line: string) => void,
+  lock: SourceLockOptions = {},
 ): Promise<SessionDataset[]> {
-  const plans = await planDatasets(exp.config, dataDirFlag, log);
+  const plans = await planDatasets(exp.config, dataDirFlag, log, lock);
   const methods = await datasetMethods(exp, base);
   const datasets = plans.map((plan, i) => ({ plan, ...methods[i]! }));
   for (const d of datasets) excludeFittedQuestions(d.plan, d.methods, log);
@@ -38,6 +47,7 @@ async function planDatasets(
   config: ExperimentConfig,
   dataDirFlag: string | undefined,
   log: (l: string) => void,
+  lock: SourceLockOptions,
 ): Promise<DatasetPlan[]> {
   const dataDir = resolveDataDir({ flag: dataDirFlag, config: config.dataDir });
   const plans: DatasetPlan[] = [];
@@ -46,6 +56,9 @@ async function planDatasets(
     if (plans.some((p) => p.source.name === source.name)) {
       throw new InputError(`dataset "${source.name}" is listed twice; give one of them another name`, 'datasets');
     }
+    // The lock file as `data info` checks it; with --allow-unlocked the differences go into the run's provenance.
+    const unlocked = await verifySource(source, lock);
+    for (const u of unlocked) log(`warning: ${source.name}: running on unlocked data (--allow-unlocked): ${u}`);
     const catalog = await readCatalog(source);
     const selected = selectQuestions(catalog, ref, config.seed);
     // An empty selection would "succeed" with nothing measured; say so before any work.
@@ -58,8 +71,23 @@ async function planDatasets(
     const kept = catalog.filter((c) => selected.has(c.questionId));
     const files = filesOf(kept);
     // Gold for the judge only (never a method): read before any work, so a missing audit file costs nothing.
-    const errata = 'gold' in ref && ref.gold?.answers === 'errata' ? await loadErrata(dataDir) : undefined;
-    plans.push({ source, selected, ...(files ? { files } : {}), ...(errata ? { errata } : {}) });
+    const wantsErrata = 'gold' in ref && ref.gold?.answers === 'errata';
+    if (wantsErrata && !config.qa)
+      log(
+        `${source.name}: gold.answers: errata changes the judged answers only; without a qa: block it does nothing here`,
+      );
+    const errata = !wantsErrata
+      ? undefined
+      : source.format === 'longmemeval'
+        ? longMemEvalErrata()
+        : await loadErrata(dataDir);
+    plans.push({
+      source,
+      selected,
+      ...(files ? { files } : {}),
+      ...(errata ? { errata } : {}),
+      ...(unlocked.length > 0 ? { unlocked } : {}),
+    });
   }
   return plans;
 }

@@ -27,7 +27,14 @@ export function readProvenance(git: ReturnType<typeof gitState>, datasets: reado
     packageVersions(),
     Promise.all(
       datasets.map(
-        async ({ plan: p }) => [p.source.name, datasetDigests(p.source, await hashDatasetFiles(p.source))] as const,
+        async ({ plan: p }) =>
+          [
+            p.source.name,
+            {
+              ...datasetDigests(p.source, await hashDatasetFiles(p.source)),
+              ...(p.unlocked ? { unlocked: p.unlocked } : {}),
+            },
+          ] as const,
       ),
     ),
     inputFileDigests(datasets.map((d) => ({ dataset: d.plan.source.name, config: d.config }))),

@@ -1,7 +1,13 @@
 /**
- * Test helper: what turns a freshly created (current-version) results file back into a version-2 one, so the
- * migration tests can open it as an older harness left it. Every addition of version 3 is undone here, in one place.
+ * Test helper: what turns a freshly created (current-version) results file back into an older one, so the migration
+ * tests can open it as an older harness left it. Every addition of a version is undone here, in one place.
  */
+/** Current (4) → version 3: questions without the superseded-evidence columns. */
+export const V4_TO_V3_SQL =
+  'ALTER TABLE questions DROP COLUMN superseded_session_ids; ALTER TABLE questions DROP COLUMN superseded_turn_ids; ';
+
+/** Current → version 2 (version 4's additions undone first). */
 export const V3_TO_V2_SQL =
+  V4_TO_V3_SQL +
   'DROP TABLE answer_verdicts; DROP TABLE probe_answers; DROP TABLE gold_versions; DROP TABLE cutoff_answers; ' +
   'ALTER TABLE answers DROP COLUMN answer_tokens; ALTER TABLE llm_calls DROP COLUMN batch; ALTER TABLE llm_calls DROP COLUMN cached_tokens;';

@@ -178,7 +178,7 @@ describe('best strategy per type (hand-computed)', () => {
     expect(pick(rows, 'unified', 'all').reportMean).toBe(0.25);
     // The abstention question has no counted score: no row for its type.
     expect(rows.some((r) => r.adaptType === 'abstention')).toBe(false);
-    expect(text).toContain('upper bound (gold type)');
+    expect(text).toContain('oracle strategy (held-out, gold type)');
 
     const store = await openResultStore(file, { readOnly: true });
     try {
@@ -191,11 +191,12 @@ describe('best strategy per type (hand-computed)', () => {
       }>(
         "SELECT series, adapt_type, report_mean, n_report, seed FROM analysis_best_strategy WHERE adapt_type = 'all' ORDER BY series",
       );
+      // ORDER BY series: the oracle's label sorts before the strategy ids.
       expect(stored.map((r) => [r.series, r.report_mean, r.n_report])).toEqual([
+        [UPPER_BOUND_LABEL, 0.25, 4],
         ['strategy-a', 0.75, 4],
         ['strategy-b', 0.5, 4],
         ['unified', 0.25, 4],
-        [UPPER_BOUND_LABEL, 0.25, 4],
       ]);
     } finally {
       await store.close();

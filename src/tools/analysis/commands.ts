@@ -1,6 +1,6 @@
 /**
  * CLI: `adaptmr analyze best-strategy <results.duckdb> [--metric recall_any --k 10 --level session --split 0.5
- * --seed 42]` (the best-strategy-per-type upper bound, gold type) and `adaptmr analyze abstention <results.duckdb>`
+ * --seed 42]` (the oracle strategy (held-out): best strategy per type, gold type) and `adaptmr analyze abstention <results.duckdb>`
  * (no-memory precision / recall). Both print markdown tables and store them as tables in the file.
  */
 import { intFlag, numberFlag } from '../../core/cli-options.ts';
@@ -28,7 +28,8 @@ const list = (v: string[] | undefined): string[] | undefined =>
 
 export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
   command: 'analyze <kind> <file>',
-  describe: 'Analyses of a results file: best-strategy (per-type upper bound, gold type) | abstention (no-memory P/R)',
+  describe:
+    'Analyses of a results file: best-strategy (oracle strategy (held-out), gold type) | abstention (no-memory P/R)',
   builder: (y) =>
     (y as unknown as Argv<AnalyzeArgs>)
       .positional('kind', { choices: ['best-strategy', 'abstention'] as const, demandOption: true })

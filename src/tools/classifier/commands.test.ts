@@ -327,6 +327,6 @@ describe('adaptmr classify / classifier', () => {
   it('refuses the oracle outside evaluation', async () => {
     await expect(
       call(classifyCommand, { ...base, classifier: 'oracle', questions: ['x'], _: [], $0: '' }),
-    ).rejects.toThrow(/upper bound/);
+    ).rejects.toThrow(/gold type/);
   });
 });

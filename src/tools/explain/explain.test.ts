@@ -93,7 +93,7 @@ describe('explainQuestion on real questions', () => {
     const goldAt = text.indexOf('GOLD (never given to a method');
     expect(goldAt).toBeGreaterThan(text.lastIndexOf('METHOD oracle'));
     expect(text.slice(0, goldAt)).not.toContain('GPS system not functioning correctly');
-    expect(text).toContain('[oracle: received the gold type — upper bound]');
+    expect(text).toContain('[oracle: received the gold type — gold-type routing]');
     expect(text).toContain(`  │ ${unified!.context!.split('\n')[0]}`);
     expect(text.slice(goldAt)).toContain('answer: GPS system not functioning correctly');
   });

@@ -33,7 +33,7 @@ export interface ExplainedUnit {
 
 export interface ExplainedMethod {
   method: string;
-  /** True when the runner handed this method the gold type (oracle router: an upper bound). */
+  /** True when the runner handed this method the gold type (oracle router: gold-type routing). */
   gotOracleType: boolean;
   /** Why the method is a stand-in (`offline`), shown after its id; null for the real system. */
   degraded: string | null;

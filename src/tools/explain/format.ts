@@ -23,7 +23,7 @@ export function formatExplain(r: ExplainResult, opts: { context?: boolean } = {}
     out.push(
       '',
       RULE,
-      `METHOD ${m.method}${m.degraded ? ` (${m.degraded})` : ''}${m.gotOracleType ? '   [oracle: received the gold type — upper bound]' : ''}`,
+      `METHOD ${m.method}${m.degraded ? ` (${m.degraded})` : ''}${m.gotOracleType ? '   [oracle: received the gold type — gold-type routing]' : ''}`,
       RULE,
     );
     if (m.error) {

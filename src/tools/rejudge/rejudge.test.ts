@@ -10,7 +10,7 @@ import {
   type ChatRequestBody,
   type FakeOpenAiServer,
 } from '../../llm/testing/fake-openai-server.ts';
-import { fakeBatch } from '../../store/fake-batch.ts';
+import { fakeBatch } from '../../store/testing/fake-batch.ts';
 import { openResultStore } from '../../store/index.ts';
 import { parseJudgeSpec, rejudgeFile } from './rejudge.ts';
 

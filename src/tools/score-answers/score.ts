@@ -14,6 +14,7 @@ import { errorMessage } from '../../core/errors.ts';
 import { bleu1, locomoAnswerScore, mem0TokenF1 } from '../../eval/qa/answer-metrics.ts';
 import { judgeLocomo } from '../../eval/qa/judge-locomo.ts';
 import { judgeLongMemEval } from '../../eval/qa/judge-longmemeval.ts';
+import { isJudged } from '../../eval/qa/exclusions.ts';
 import type { PredictionLine } from './predictions.ts';
 
 export interface GoldAnswer {
@@ -58,7 +59,7 @@ async function judgeOne(
   opts: ScoreLinesOptions,
 ): Promise<Pick<ScoredLine, 'judge_correct' | 'judge_raw' | 'judge_error'>> {
   const calls = opts.calls ?? [];
-  if (gold.protocol === 'locomo' && gold.nativeType === '5' && !opts.judgeAdversarial) return { judge_correct: null };
+  if (!isJudged(gold.protocol, gold.nativeType, opts.judgeAdversarial ?? false)) return { judge_correct: null };
   try {
     const r =
       gold.protocol === 'longmemeval'

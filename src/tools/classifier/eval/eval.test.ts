@@ -1,4 +1,4 @@
-// Evaluation end to end on real LongMemEval questions: rules as-is, the oracle upper bound, k-fold ONNX (never
+// Evaluation end to end on real LongMemEval questions: rules as-is, the oracle (gold type), k-fold ONNX (never
 // testing on training questions), DuckDB storage and the heatmap files.
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,9 +29,9 @@ afterAll(async () => {
 });
 
 describe('classifier evaluation', () => {
-  it('scores the oracle as a labelled upper bound at 100%', async () => {
+  it('scores the oracle as labelled gold type at 100%', async () => {
     const r = await evaluateClassifier({ classifier: 'oracle', questions });
-    expect(r.label).toBe('oracle (upper bound)');
+    expect(r.label).toBe('oracle (gold type)');
     expect(r.upperBound).toBe(true);
     expect(r.metrics.accuracy).toBe(1);
     expect(r.abstention.flagged).toBe(r.abstention.n);
@@ -68,7 +68,7 @@ describe('classifier evaluation', () => {
     const rows = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJS();
     expect(await rows('SELECT label, n, upper_bound FROM classifier_eval ORDER BY label')).toEqual([
       { label: 'onnx (3-fold CV)', n: 100, upper_bound: false },
-      { label: 'oracle (upper bound)', n: 100, upper_bound: true },
+      { label: 'oracle (gold type)', n: 100, upper_bound: true },
     ]);
     const [pred] = await rows(
       `SELECT count(*)::INTEGER AS n, count(latency_ms)::INTEGER AS lat FROM classifier_predictions WHERE eval_id = '${r.evalId}'`,

@@ -1,7 +1,7 @@
 /**
  * Runs a classifier over labelled questions and scores it. Three protocols, so a trained model is never tested on
  * its own training questions:
- *  - `as-is`: a fixed classifier (rules, llm, rules+llm, a given ONNX file, or the oracle upper bound);
+ *  - `as-is`: a fixed classifier (rules, llm, rules+llm, a given ONNX file, or the oracle: gold type);
  *  - `kfold`: train the hashed ONNX model on k−1 stratified folds, export it, load the exported file through
  *    onnxruntime-node and classify the held-out fold (every question is predicted exactly once);
  *  - `cross-dataset`: train on all of one dataset, test on all of another.
@@ -158,7 +158,7 @@ export function scoreEval(
   };
 }
 
-async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'adaptmr-onnx-'));
   try {
     return await fn(dir);

@@ -41,7 +41,7 @@ export function evalText(r: EvalResult): string {
         ? `trained on ${r.trainDataset}`
         : 'as-is';
   lines.push(
-    `${r.label}${r.upperBound ? ' — UPPER BOUND, sees gold' : ''} · ${r.dataset} · ${protocol} · n=${r.metrics.n}`,
+    `${r.label}${r.upperBound ? ' — GOLD TYPE, sees gold' : ''} · ${r.dataset} · ${protocol} · n=${r.metrics.n}`,
   );
   lines.push(`accuracy ${pct(r.metrics.accuracy)}  macro-F1 ${pct(r.metrics.macroF1)}  (bar: 85% accuracy)`);
   lines.push(

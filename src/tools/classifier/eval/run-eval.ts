@@ -1,7 +1,7 @@
 /**
  * One entry point for `adaptmr classifier eval`, the evaluation script and tests: picks the protocol from the
  * classifier and flags (k-fold for the trainable ONNX model, cross-dataset when a training dataset is named, as-is
- * otherwise; the oracle is built here from gold and labelled an upper bound).
+ * otherwise; the oracle is built here from gold and labelled as seeing gold).
  */
 import { InputError } from '../../../core/errors.ts';
 import type { LlmClient, LlmProvider } from '../../../core/llm.ts';

@@ -1,9 +1,9 @@
 /**
  * Builds synthetic but well-formed question batches for tests, the kill/resume check and the store benchmark:
  * deterministic values from the question index, the LongMemEval retrieval metric grid (3 metrics × 6 k × 2 levels)
- * plus one QA metric with k = NULL. Not used by the harness itself.
+ * plus one QA metric with k = NULL. Not used by the harness itself (a test fixture: testing/ is not shipped).
  */
-import type { QuestionBatch, RetrievalRow, ScoreRow } from './types.ts';
+import type { QuestionBatch, RetrievalRow, ScoreRow } from '../types.ts';
 
 export const FAKE_KS = [1, 3, 5, 10, 30, 50] as const;
 export const FAKE_METRICS = ['recall_any', 'recall_all', 'ndcg_any'] as const;
