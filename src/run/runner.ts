@@ -60,6 +60,7 @@ import { checkBudgetPrices } from './unpriced.ts';
 import { unreadableVerdictWarning } from './unreadable-verdicts.ts';
 import { unknownUnitWarnings } from './unknown-units.ts';
 import { ComputeWorkers } from './session/workers.ts';
+import { type RunShard, shardBudget } from './shard-source.ts';
 import { SpendControls } from './spend-controls.ts';
 
 export interface RunOptions {
@@ -89,6 +90,11 @@ export interface RunOptions {
   interrupt?: InterruptState;
   /** An LLM provider to use instead of the config's (the cost estimate's, which sends nothing: src/llm/dry-run.ts). */
   llm?: LlmProvider | undefined;
+  /**
+   * Run only this shard's haystack groups (shard-plan.ts): the file is marked partial (meta `shard`) and holds no
+   * statistics; `adaptmr merge` of every shard makes the whole run.
+   */
+  shard?: RunShard | undefined;
 }
 
 export interface RunSummary {
@@ -194,7 +200,9 @@ export class RunSession {
       await this.warnUnreadableVerdicts(results);
       for (const w of await unknownUnitWarnings(results, this.runId)) this.log(w);
       await this.endRun(results, run, computed); // (run marked done)
-      await this.statistics(results, computed); // 7. statistics
+      if (this.opts.shard)
+        await this.markShard(results, questionCount(datasets)); // (partial: merge computes 7)
+      else await this.statistics(results, computed); // 7. statistics
       return await this.summary(results, computed, questionCount(datasets));
     } finally {
       await this.resources.release();
@@ -231,9 +239,14 @@ export class RunSession {
 
   /** 3. The datasets, each with its selected questions and its methods. */
   private async planDatasets(methods: ConfiguredMethod[]): Promise<SessionDataset[]> {
-    return planSessionDatasets(this.exp, methods, this.opts.dataDir, this.log, {
-      allowUnlocked: this.opts.allowUnlocked,
-    });
+    return planSessionDatasets(
+      this.exp,
+      methods,
+      this.opts.dataDir,
+      this.log,
+      { allowUnlocked: this.opts.allowUnlocked },
+      this.opts.shard,
+    );
   }
 
   /**
@@ -257,7 +270,8 @@ export class RunSession {
       embedderOptions !== null &&
       'cache' in embedderOptions &&
       embedderOptions.cache === true;
-    const embeddingCache = cached ? await openEmbeddingCache() : undefined;
+    // A shard shares it with the run's other shards: vectors one paid for are found by all (embedding-cache-files.ts).
+    const embeddingCache = cached ? await openEmbeddingCache({ shared: opts.shard !== undefined }) : undefined;
     if (embeddingCache) this.resources.add(() => embeddingCache.close());
     const embedder = await embedders.create(
       config.embedder.name,
@@ -303,7 +317,8 @@ export class RunSession {
     const { config, opts } = this;
     const direct = run.target.direct;
     // The Batch API stage and the budget (spend-controls.ts): a run that uses either computes its questions in passes.
-    const controls = direct && real ? await SpendControls.open(real, config, direct, this.runId, this.log) : undefined;
+    const spend = shardBudget(config, opts.shard, this.log);
+    const controls = direct && real ? await SpendControls.open(real, spend, direct, this.runId, this.log) : undefined;
     const passes = new QuestionPasses({
       config,
       runId: this.runId,
@@ -392,6 +407,16 @@ export class RunSession {
       endedAt: new Date().toISOString(),
       status: computed.stopped ? 'stopped' : 'done',
     });
+  }
+
+  /** A shard's file says it is partial; its statistics would be a part's, so they come from `adaptmr merge`. */
+  private async markShard(results: ResultStore, questions: number): Promise<void> {
+    const { index, count, from } = this.opts.shard!;
+    const { tagShard } = await import('../store/meta.ts');
+    await tagShard(results, { index, count, from, questions });
+    this.log(
+      `shard ${index}/${count}: partial results; statistics, verdicts and the report come from \`adaptmr merge\``,
+    );
   }
 
   /**

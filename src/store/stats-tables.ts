@@ -24,12 +24,12 @@ import {
   type VerdictInput as JudgeVerdictInput,
 } from '../eval/qa/agreement/index.ts';
 import { headlineGoldOf } from '../eval/qa/panel.ts';
-import { computeVerdicts, type VerdictInput } from '../eval/verdicts/index.ts';
+import { computeFindings, computeVerdicts, type VerdictInput } from '../eval/verdicts/index.ts';
 import { loadMethodFacts, loadPlanRunInputs, loadQuestionFacts, loadRetrievalFacts } from './verdicts-table.ts';
 import type { ResultStore } from './types.ts';
 
 /** Bumped when the statistics code changes what it stores, so older tables are recomputed (2: verdicts and declared families; 3: experiment 1 MDE; 5: beyond-benchmarks and router-transfer verdicts). */
-export const STATS_VERSION = 6;
+export const STATS_VERSION = 7;
 
 const RunConfig = z
   .object({
@@ -254,7 +254,16 @@ export async function refreshStats(store: ResultStore, opts: { force?: boolean }
     plans,
   });
   await checkpoint;
-  await store.replaceStats({ scoreCis, comparisons, judgeAgreement, judgeComparisons, verdicts, fingerprint });
+  const findings = computeFindings(verdicts);
+  await store.replaceStats({
+    scoreCis,
+    comparisons,
+    judgeAgreement,
+    judgeComparisons,
+    verdicts,
+    findings,
+    fingerprint,
+  });
   return {
     recomputed: true,
     cells: scoreCis.length,

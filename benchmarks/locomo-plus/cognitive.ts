@@ -9,13 +9,13 @@
  * correct = 1, partial = 0.5, wrong = 0 (`LABEL_TO_SCORE`). The label is read from the reply's JSON `label`; a reply
  * without one scores 0 (upstream then searches the raw text for "correct", which also matches "incorrect").
  */
-import type { CallRecord } from '../../core/interfaces.ts';
-import type { LlmClient } from '../../core/llm.ts';
-import type { Query, Retrieval, Session } from '../../core/types.ts';
-import { UnreadableVerdictError } from './verdict.ts';
-import { parseJsonReply } from '../../llm/json-reply.ts';
-import type { JudgeOptions, JudgeResult } from './judge.ts';
-import { allInOrder } from './concurrent.ts';
+import type { CallRecord } from '../../src/core/interfaces.ts';
+import type { LlmClient } from '../../src/core/llm.ts';
+import type { Query, Retrieval, Session } from '../../src/core/types.ts';
+import { parseJsonReply } from '../../src/llm/json-reply.ts';
+import type { JudgeOptions, JudgeResult } from '../../src/core/judge.ts';
+import { allInOrder } from '../../src/eval/qa/concurrent.ts';
+import { UnreadableVerdictError } from '../../src/eval/qa/verdict.ts';
 
 export const CONV_START_PROMPT =
   'Below is a conversation between two people: A and B. ' +

@@ -1,7 +1,7 @@
 /**
  * BEAM's answer scoring (mohammadtavakoli78/BEAM@b2a3ee8 `src/evaluation/run_evaluation.py`, `compute_metrics.py`):
  * the rubric is the gold. Every ability: one judge call per rubric item with `unified_llm_judge_base_prompt`
- * (prompts/beam-judge.ts) as one user message at temperature 0 (upstream's judge is gpt-4.1-mini at temperature 0),
+^ * (judge-prompt.ts) as one user message at temperature 0 (upstream's judge is gpt-4.1-mini at temperature 0),
  * a JSON reply `{"score": 1.0 | 0.5 | 0.0, "reason": …}`, the question's score = the mean over its items
  * (`llm_judge_score`). Event ordering also gets upstream's order score: the response split into lines, each line
  * aligned to the first unmatched rubric item an LLM calls the same event (`align_with_llm`: `llm_equivalence`, one
@@ -14,13 +14,13 @@
  * score is an error row (UnreadableVerdictError; upstream raises); blank lines of the response are not aligned (upstream asks
  * the LLM about each, which can only say no).
  */
-import type { LlmClient } from '../../core/llm.ts';
-import { parseJsonReply } from '../../llm/json-reply.ts';
-import { UnreadableVerdictError } from './verdict.ts';
-import type { JudgeOptions, JudgeResult } from './judge.ts';
+import type { LlmClient } from '../../src/core/llm.ts';
+import { parseJsonReply } from '../../src/llm/json-reply.ts';
+import type { JudgeOptions, JudgeResult } from '../../src/core/judge.ts';
+import { UnreadableVerdictError } from '../../src/eval/qa/verdict.ts';
 import { eventOrderingScore } from './kendall.ts';
-import { BEAM_EQUIVALENCE_SYSTEM, BEAM_JUDGE_PROMPT, beamEquivalenceUser } from './prompts/beam-judge.ts';
-import { allInOrder } from './concurrent.ts';
+import { BEAM_EQUIVALENCE_SYSTEM, BEAM_JUDGE_PROMPT, beamEquivalenceUser } from './judge-prompt.ts';
+import { allInOrder } from '../../src/eval/qa/concurrent.ts';
 
 export const BEAM_JUDGE_TEMPERATURE = 0;
 
