@@ -170,7 +170,7 @@ describe('perTypeTable and recallByTypeSpec', () => {
     expect(text).toContain('invalid (1.2)');
     expect(text).toMatch(/1 cell\(s\) invalid .*d \/ m \/ all: 1\.2/);
     expect(perTypeTable([good, { ...bad[1]!, mean: Number.NaN }], 't')).toMatch(
-      /invalid \(NaN\)[^]*d \/ m \/ all: NaN/,
+      /invalid \(NaN\)[\s\S]*d \/ m \/ all: NaN/,
     );
   });
 

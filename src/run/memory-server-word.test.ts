@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpMemoryServer, startHttpMemoryServer } from '../../examples/http-memory-typescript/server.ts';
-import { type Proxy, startProxy } from '../../baselines/http-memory/testing/reference-servers.ts';
+import { type Proxy as MemoryProxy, startProxy } from '../../baselines/http-memory/testing/reference-servers.ts';
 import { queryFile } from '../store/testing/query-file.ts';
 import { parseExperiment } from './load-config.ts';
 import { runExperiment } from './runner.ts';
@@ -17,7 +17,7 @@ import { tinyLongMemEval } from './testing/tiny-longmemeval.ts';
 const QUESTIONS = 3;
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-memory-word-'));
 let ts: HttpMemoryServer;
-let proxy: Proxy;
+let proxy: MemoryProxy;
 type Rewrite = NonNullable<Parameters<typeof startProxy>[1]>;
 let rewrite: Rewrite = () => undefined;
 
