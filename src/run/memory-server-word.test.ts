@@ -88,6 +88,16 @@ describe('memory servers taken at their word', () => {
     ]);
   });
 
+  it('a search item holding a lone surrogate is an error row, never stored as U+FFFD', async () => {
+    rewrite = (method, path, status, body) =>
+      method === 'POST' && path.endsWith('/search') && status === 200
+        ? { status, body: { items: [{ ...(body as { items: object[] }).items[0], text: 'Paris \ud800' }] } }
+        : undefined;
+    const { summary, rows } = await run('lone-surrogate');
+    expect(summary.errors).toBe(QUESTIONS);
+    for (const r of rows) expect(r.error).toMatch(/items\[0\]\.text: a lone surrogate \\ud800 at character 6/);
+  });
+
   it('a server whose status holds 0 messages after an acknowledged ingest is an error row', async () => {
     rewrite = (method, path, status, body) =>
       method === 'GET' && /^\/namespaces\/[^/]+$/.test(path) && status === 200

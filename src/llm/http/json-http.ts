@@ -9,6 +9,7 @@
  * The API key is held in memory only and sent in the header the API documents; every error message passes through
  * `redact`, so a server echoing the header cannot put the key into a results row or a log.
  */
+import { assertNoLoneSurrogate } from '../../core/utf8.ts';
 import { recordCall, type CallRecord } from '../../core/calls.ts';
 import { describeNetworkError, errorMessage, oneLine } from '../../core/errors.ts';
 import { splitUrlCredentials } from '../../core/http-url.ts';
@@ -187,12 +188,20 @@ export class JsonHttpClient {
       throw new HttpCallError(message, s, false);
     }
     if (text.trim() === '') return { status: res.status, body: undefined, headers: res.headers };
+    let body: unknown;
     try {
-      return { status: res.status, body: JSON.parse(text) as unknown, headers: res.headers };
+      body = JSON.parse(text);
     } catch {
       // A truncated or garbled body is worth another try, as for the LLM client.
       throw new HttpCallError(`${what}: HTTP ${res.status} with a body that is not JSON`, res.status, true);
     }
+    try {
+      // A `\ud800` escape is no character: refused, never stored as U+FFFD (src/core/utf8.ts).
+      assertNoLoneSurrogate(body);
+    } catch (err) {
+      throw new HttpCallError(`${what}: HTTP ${res.status}: ${errorMessage(err)}`, res.status, false);
+    }
+    return { status: res.status, body, headers: res.headers };
   }
 }
 

@@ -69,6 +69,11 @@ const FAULTS: [string, Fault, RegExp][] = [
       json(res, Buffer.concat([Buffer.from('{"items":[{"text":"猫 Mis'), Buffer.from([0xff]), Buffer.from('o"}]}')])),
     /not valid UTF-8 \(byte 26\)/,
   ],
+  [
+    'a lone surrogate in a memory',
+    (res) => json(res, Buffer.from('{"items":[{"text":"Miso \\ud800","unit_ids":["pc-1"]}]}')),
+    /items\[0\]\.text: a lone surrogate \\ud800 at character 5/,
+  ],
 ];
 
 describe('protocol-check reads replies as the run does', () => {

@@ -4,6 +4,7 @@
  * the cap), strict UTF-8, JSON; and, as the run's reply schemas (zod numbers) refuse them, no number that is not
  * finite (`1e999` parses to Infinity). So the check fails every server the run would refuse.
  */
+import { assertNoLoneSurrogate } from '../../core/utf8.ts';
 import { oneLine } from '../../core/errors.ts';
 import {
   DEFAULT_MAX_REPLY_BYTES,
@@ -47,6 +48,11 @@ export async function readReplyAsRun(res: Response, maxReplyBytes = DEFAULT_MAX_
     body = JSON.parse(text);
   } catch {
     return { ok: false, problem: `a body that is not JSON: ${oneLine(text, 120)}` };
+  }
+  try {
+    assertNoLoneSurrogate(body);
+  } catch (err) {
+    return { ok: false, problem: `${(err as Error).message}; the run refuses this reply` };
   }
   const bad = nonFiniteAt(body);
   if (bad)
