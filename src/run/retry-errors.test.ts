@@ -31,7 +31,13 @@ beforeAll(async () => {
       const v = Array.from({ length: dim }, (_, i) => ((text.length + i) % 3) + 1);
       return v;
     },
-    chat: () => (failing ? { status: 500 } : 'Paris'),
+    // The judge answers a verdict (a reply that is none is an error row: src/eval/qa/verdict.ts).
+    chat: (body) =>
+      failing
+        ? { status: 500 }
+        : /Answer yes or no only/i.test(body.messages.map((m) => m.content).join('\n'))
+          ? 'yes'
+          : 'Paris',
   });
   process.env.ADAPTMR_RETRY_TEST_KEY = 'sk-retry-test';
 });

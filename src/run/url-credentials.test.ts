@@ -33,7 +33,13 @@ let withCreds = '';
 
 beforeAll(async () => {
   // Replies quote the endpoint with its credentials, as a proxy's error page or a chatty model might.
-  server = await startFakeOpenAiServer({ chat: () => `red (served via ${withCreds})` });
+  // The judge's verdict quotes it too (a reply that is no verdict would be an error row: src/eval/qa/verdict.ts).
+  server = await startFakeOpenAiServer({
+    chat: (body) =>
+      /Answer yes or no only/i.test(body.messages.map((m) => m.content).join('\n'))
+        ? `yes (served via ${withCreds})`
+        : `red (served via ${withCreds})`,
+  });
   withCreds = server.baseURL.replace('http://', `http://${USER}:${PASSWORD_IN_URL}@`);
 });
 afterAll(async () => {
