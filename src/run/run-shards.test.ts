@@ -144,7 +144,7 @@ describe('a run split into shards and merged', () => {
     } finally {
       await store.close();
     }
-  });
+  }, 600_000);
 
   it('refuses a missing shard, naming it, and a shard merged with a whole run', async () => {
     await expect(mergeResults([shard(1), shard(3)], join(dir, 'm2.duckdb'))).rejects.toThrow(/shard 2\/3 missing/);
