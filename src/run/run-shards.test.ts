@@ -18,6 +18,7 @@ import { REPO_ROOT } from './provenance.ts';
 import { runExperiment } from './runner.ts';
 import { TEST_DATA_DIR } from '../../test/data-path.ts';
 import { shardStatuses } from '../tools/scale-out/status.ts';
+import { refuseShardFile } from '../report/shard-guard.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-run-shards-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -145,6 +146,11 @@ describe('a run split into shards and merged', () => {
       await store.close();
     }
   }, 600_000);
+
+  it('adaptmr report refuses a shard (partial) and takes the merged file', async () => {
+    await expect(refuseShardFile(shard(2))).rejects.toThrow(/shard 2\/3 of a run \(partial\)/);
+    await expect(refuseShardFile(join(dir, 'merged.duckdb'))).resolves.toBeUndefined();
+  });
 
   it('refuses a missing shard, naming it, and a shard merged with a whole run', async () => {
     await expect(mergeResults([shard(1), shard(3)], join(dir, 'm2.duckdb'))).rejects.toThrow(/shard 2\/3 missing/);
