@@ -4,7 +4,8 @@
  * recall_any at session level for k = 5 and 10. A file with QA rows adds the QA section (qa-tables.ts), the
  * accuracy-by-type chart, the judge-panel, probe, gold-version and answer-length tables (judges-section.ts,
  * gold-length-section.ts) and, with LLM calls, the latency/tokens/cost table (cost-table.ts). Methods without source ids
- * (Mem0) are named under each retrieval table as "n/a" (no-source-ids.ts).
+ * (Mem0) are named under each retrieval table as "n/a" (no-source-ids.ts); memory systems whose provider was cut to k, or
+ * returned fewer, are named after them (provider-cuts.ts).
  */
 import { unlockedNote } from './unlocked-note.ts';
 import { dirname, join } from 'node:path';
@@ -19,6 +20,7 @@ import {
 } from './cost-per-correct.ts';
 import { perTypeTable } from './per-type-table.ts';
 import { methodsWithoutSourceIds, noSourceIdsNote } from './no-source-ids.ts';
+import { loadProviderCuts, providerCutsNote } from './provider-cuts.ts';
 import { loadQaItems } from './qa-items.ts';
 import { locomoTable, longMemEvalTable, qaAccuracyByType } from './qa-tables.ts';
 import { judgeSections } from './judges-section.ts';
@@ -144,6 +146,8 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
       }
     }
     if (chart === null) tables.push(await availableHint(store));
+    const cuts = providerCutsNote(await loadProviderCuts(store));
+    if (cuts) tables.push(cuts);
     const k0 = ks[0] ?? null;
     const label = seriesLabeller(
       await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods`),

@@ -10,6 +10,7 @@ import { loadDegradedMarks, loadMethodMarks, seriesLabeller, type SeriesKey } fr
 import { loadCostPerCorrect, type CostPerCorrectRow } from '../cost-per-correct.ts';
 import { variationLabel, variationOfRun } from '../claim-label.ts';
 import { markedLabel, methodColor } from '../palette.ts';
+import { loadProviderCuts, providerCutsText } from '../provider-cuts.ts';
 import { loadPlanRuns } from '../plan/plan-runs.ts';
 import { judgeSections } from '../judges-section.ts';
 import { loadExperimentViews, type ExperimentView } from './experiment-views.ts';
@@ -42,6 +43,8 @@ export interface MethodInfo {
   output: string;
   upperBound: boolean;
   degraded: string | null;
+  /** A memory system's provider cut to k or returning fewer (the fairness contract; provider-cuts.ts), or null. */
+  providerCuts: string | null;
 }
 
 export interface TypeScore {
@@ -254,6 +257,7 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
     );
   }
 
+  const cuts = new Map((await loadProviderCuts(store)).map((c) => [`${c.runId}\t${c.method}`, providerCutsText(c)]));
   const methods = (
     await store.query<Labelled & { kind: string; k: number; output: string; degraded: string | null }>(
       'SELECT * FROM methods ORDER BY run_id, method',
@@ -268,6 +272,7 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
     output: m.output,
     upperBound: m.upper_bound === true,
     degraded: m.degraded,
+    providerCuts: cuts.get(`${m.run_id}\t${m.method}`) ?? null,
   }));
 
   const scoreCols = await columns(store, 'scores_by_type');

@@ -103,12 +103,12 @@ ${r.inputFiles ? `<details><summary>model and calibration files (sha256)</summar
   });
   const methods = d.methods.map(
     (m) =>
-      `<tr class="${m.upperBound ? 'upper' : ''}">${td(m.runId, 'mono')}${td(markedLabel(m.series, m.upperBound))}${td(m.kind)}${td(m.granularity)}${td(m.k, 'num')}${td(m.output)}${td(m.upperBound ? 'yes' : '')}${td(m.degraded ?? '')}</tr>`,
+      `<tr class="${m.upperBound ? 'upper' : ''}">${td(m.runId, 'mono')}${td(markedLabel(m.series, m.upperBound))}${td(m.kind)}${td(m.granularity)}${td(m.k, 'num')}${td(m.output)}${td(m.upperBound ? 'yes' : '')}${td(m.degraded ?? '')}${td(m.providerCuts ?? '')}</tr>`,
   );
   return `<section id="provenance"><h2>Run provenance</h2>
 <p>File <code>${esc(d.file)}</code> · schema version ${esc(d.schemaVersion)}${d.experiment ? ` · experiment <b>${esc(d.experiment)}</b>` : ''} · ${d.runs.length} run(s) · report generated ${esc(d.generatedAt)}</p>
 ${runs.join('\n')}
-<h3>Methods</h3><table class="grid"><thead><tr><th>run</th><th>method</th><th>kind</th><th>granularity</th><th>k</th><th>output</th><th>sees gold type</th><th>degraded</th></tr></thead>
+<h3>Methods</h3><table class="grid"><thead><tr><th>run</th><th>method</th><th>kind</th><th>granularity</th><th>k</th><th>output</th><th>sees gold type</th><th>degraded</th><th>provider vs k</th></tr></thead>
 <tbody>${methods.join('')}</tbody></table></section>`;
 }
 
