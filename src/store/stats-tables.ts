@@ -25,6 +25,7 @@ import {
 } from '../eval/qa/agreement/index.ts';
 import { headlineGoldOf } from '../eval/qa/panel.ts';
 import { computeFindings, computeVerdicts, type VerdictInput } from '../eval/verdicts/index.ts';
+import { averageReplicates } from '../eval/verdicts/replicates.ts';
 import { loadMethodFacts, loadPlanRunInputs, loadQuestionFacts, loadRetrievalFacts } from './verdicts-table.ts';
 import type { ResultStore } from './types.ts';
 
@@ -286,5 +287,5 @@ export async function loadVerdictInput(store: ResultStore): Promise<VerdictInput
     loadPlanRunInputs(store),
     loadRunStats(store),
   ]);
-  return { scores, questions, methods, retrievals, runs, runStats, comparisons: [] };
+  return averageReplicates({ scores, questions, methods, retrievals, runs, runStats, comparisons: [] });
 }
