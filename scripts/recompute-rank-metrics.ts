@@ -55,6 +55,7 @@ function goldOf(r: Row): { level: string; gold: Set<string>; sup: Set<string> } 
 }
 
 async function main(file: string): Promise<number> {
+  // Read through the store (the one module that opens results files), not through src/eval's metric code.
   const store = await openResultStore(file, { readOnly: true });
   const read = <T>(sql: string): Promise<T[]> => store.query<T>(sql);
   const rows = await read<Row>(`SELECT r.dataset, r.question_id, r.method, r.granularity, r.unit_ids, q.adapt_type,

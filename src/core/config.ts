@@ -8,6 +8,7 @@ import { LlmConfigSchema } from './llm-config.ts';
 import { QaConfigSchema } from './qa-config.ts';
 import { IndexSpecSchema } from './index-spec.ts';
 import { GranularitySchema } from './types.ts';
+import { unknownName } from './registry.ts';
 import { PlanConfigSchema, StatsConfigSchema } from './stats-config.ts';
 
 export { IndexSpecSchema };
@@ -31,7 +32,10 @@ export const DATASET_NAMES = [
   'memdaily',
   'locomo-plus',
 ] as const;
-export const DatasetNameSchema = z.enum(DATASET_NAMES);
+/** A config's dataset name; a typo fails with "did you mean" (the names are the benchmarks' datasets, src/run/benchmark-registry.ts). */
+export const DatasetNameSchema = z.enum(DATASET_NAMES, {
+  error: (issue) => unknownName('dataset', String(issue.input), [...DATASET_NAMES]),
+});
 export type DatasetName = z.infer<typeof DatasetNameSchema>;
 
 export const SampleSchema = z

@@ -9,7 +9,7 @@
 import { unlockedNote } from './unlocked-note.ts';
 import { dirname, join } from 'node:path';
 import { ensureWritableDir } from '../core/writable-dir.ts';
-import { openResultStore, type ResultStore } from '../store/index.ts';
+import { openResultStore, readVerdicts, type ResultStore } from '../store/index.ts';
 import { loadStageCosts, stageCostTable } from './cost-table.ts';
 import {
   costPerCorrectTable,
@@ -30,6 +30,7 @@ import { loadDegradedMarks, seriesLabeller, type SeriesKey } from './series-labe
 import { loadTypeMeans } from './type-means.ts';
 import { comparisonsTable, loadComparisons } from './comparison-cells.ts';
 import { refreshFileStats } from './refresh.ts';
+import { familiesTable } from './findings-text.ts';
 import { planSections } from './plan/index.ts';
 
 export const REPORT_DEFAULTS = { metric: 'recall_any', level: 'session', ks: [5, 10] } as const;
@@ -160,8 +161,9 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
     const planText = sections.map(
       (s) => `${'═'.repeat(100)}\n${s.text}${s.charts.map((c) => `\nchart: ${c.pngPath} (${c.svgPath})`).join('')}`,
     );
+    const families = familiesTable(await readVerdicts(store));
     return {
-      text: [...tables, ...qa.text, ...planText].join('\n\n'),
+      text: [...tables, ...qa.text, ...planText, ...(families ? [families] : [])].join('\n\n'),
       chart,
       qaChart: qa.chart,
       planCharts: sections.flatMap((s) => s.charts),

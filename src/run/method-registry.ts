@@ -22,6 +22,10 @@ export const methods = new Registry<Method, MethodFactoryContext>('method')
     async () => (await import('../../baselines/http-memory/http-memory-method.ts')).httpMemoryEntry,
   )
   .registerLazy(
+    'mcp-memory',
+    async () => (await import('../../baselines/mcp-memory/mcp-memory-method.ts')).mcpMemoryEntry,
+  )
+  .registerLazy(
     'longmemeval-rag',
     async () => (await import('../../baselines/longmemeval-rag/longmemeval-rag-method.ts')).longMemEvalRagEntry,
   )

@@ -460,7 +460,7 @@ describe('experiment 3', () => {
     expect(all.pHolm).toBe(Math.max(vs[0]!.pHolm!, vs[1]!.pHolm!));
     // bm25 hits every question: the row vs bm25 is at ceiling and says so.
     expect(vs[1]!.flags).toBe('ceiling');
-    expect(vs[1]!.reason).toMatch(/at ceiling: bm25 100\.0% is within the MDE [\d.]+ points of 100%/);
+    expect(vs[1]!.reason).toMatch(/at ceiling: bm25 100\.0% is within its cell MDE \([\d.]+ points, α 0\.05\) of 100%/);
     expect(vs[0]!.flags).toBe('');
   });
 
