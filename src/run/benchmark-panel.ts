@@ -10,8 +10,8 @@
 import type { CallRecord } from '../core/interfaces.ts';
 import type { LlmClient } from '../core/llm.ts';
 import { BEAM_ABILITIES, MEMDAILY_TYPES } from '../data/type-map.ts';
-import type { JudgeResult } from '../eval/qa/judge.ts';
-import { scoreAnswer } from '../eval/qa/score-answer.ts';
+import type { JudgeResult } from '../core/judge.ts';
+import { loadBenchmark } from './benchmark-registry.ts';
 
 export type PanelBenchmark = 'beam' | 'memdaily';
 
@@ -42,7 +42,8 @@ export async function judgeWithBenchmark(
   llm: LlmClient,
   options: { calls: CallRecord[]; repeats: number; stage: string },
 ): Promise<JudgeResult> {
-  const scores = await scoreAnswer(
+  const { qa } = await loadBenchmark(b);
+  const scores = await qa.score(
     {
       protocol: b,
       questionId: q.questionId,
