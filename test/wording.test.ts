@@ -11,7 +11,18 @@ import { describe, expect, it } from 'vitest';
 import { sourcesUnder } from './source-files.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const DIRS = ['src', 'docs', 'experiments', 'notebooks', 'baselines', 'scripts', 'examples', 'test', 'calibration'];
+const DIRS = [
+  'src',
+  'docs',
+  'experiments',
+  'notebooks',
+  'baselines',
+  'benchmarks',
+  'scripts',
+  'examples',
+  'test',
+  'calibration',
+];
 const TEXT = /\.(ts|md|ya?ml|ipynb|mjs|py|json|cff)$/;
 /** Characters either side of an "upper bound" that must hold "ceiling" (one sentence or table cell, roughly). */
 const WINDOW = 120;

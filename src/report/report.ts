@@ -25,6 +25,7 @@ import { judgeSections } from './judges-section.ts';
 import { answerLengthSection, goldVersionsSection } from './gold-length-section.ts';
 import { recallByTypeSpec } from './recall-by-type-spec.ts';
 import { renderChart, type ChartFiles } from './render-chart.ts';
+import { loadNoMemoryMethods, noMemoryGainTable } from './no-memory-gain.ts';
 import { loadDegradedMarks, seriesLabeller, type SeriesKey } from './series-label.ts';
 import { loadTypeMeans } from './type-means.ts';
 import { comparisonsTable, loadComparisons } from './comparison-cells.ts';
@@ -78,6 +79,8 @@ async function qaSection(store: ResultStore, chartsDir: string): Promise<{ text:
       );
     }
     for (const t of [longMemEvalTable(items, label), locomoTable(items, label)]) if (t) text.push(t);
+    const gain = noMemoryGainTable(items, await loadNoMemoryMethods(store), label);
+    if (gain) text.push(gain);
     // Judge panels, leniency probes, gold versions, answer length (docs/qa-and-judges.md).
     text.push(...(await judgeSections(store, label)));
     for (const t of [await goldVersionsSection(store, label), await answerLengthSection(store, label)])

@@ -5,6 +5,7 @@
  * at the end of `adaptmr run`, by `adaptmr report`, and after a merge. A fingerprint of the inputs, stored in
  * `meta`, makes an unchanged file a no-op.
  */
+import { parseStoredConfig } from './stored-config.ts';
 import { z } from 'zod';
 import { InputError } from '../core/errors.ts';
 import { stableHash } from '../core/hash.ts';
@@ -80,7 +81,7 @@ export async function loadRunStats(store: ResultStore): Promise<Map<string, RunS
   const idOfName = (name: string): string | undefined => runs.filter((r) => r.name === name).at(-1)?.run_id;
   const out = new Map<string, RunStats>();
   for (const r of runs) {
-    const parsed = RunConfig.safeParse(JSON.parse(r.config_json));
+    const parsed = RunConfig.safeParse(parseStoredConfig(r.config_json, r.run_id, store.path));
     if (!parsed.success)
       throw new InputError(
         `run ${r.run_id}: stored config has no valid methods/stats (${parsed.error.issues[0]?.message})`,

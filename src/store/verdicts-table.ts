@@ -4,6 +4,7 @@
  * recomputes a verdict. This file loads the verdicts' inputs (plan runs, method facts, retrieval facts, questions)
  * and reads the table back (`readVerdicts`); stats-tables.ts gathers them with the scores (`loadVerdictInput`).
  */
+import { parseStoredConfig } from './stored-config.ts';
 import { z } from 'zod';
 import { PlanConfigSchema } from '../core/stats-config.ts';
 import type {
@@ -39,7 +40,7 @@ export async function loadPlanRunInputs(store: ResultStore): Promise<PlanRunInpu
   );
   const out: PlanRunInput[] = [];
   for (const r of rows) {
-    const parsed = StoredPlanRun.safeParse(JSON.parse(r.config_json));
+    const parsed = StoredPlanRun.safeParse(parseStoredConfig(r.config_json, r.run_id, store.path));
     if (!parsed.success || !parsed.data.plan) continue;
     const c = parsed.data;
     out.push({

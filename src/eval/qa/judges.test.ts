@@ -21,6 +21,15 @@ import { LME_READER_CHAIN_OF_NOTE, LME_READER_DIRECT } from './prompts/longmemev
 import { MEM0_JUDGE_PROMPT } from './prompts/mem0-judge.ts';
 import { formatDate, readAnswer, renderContext } from './reader.ts';
 import { parseLocomoLabel, parseYesNoVerdict } from './verdict.ts';
+import type { AnswerToScore, ScoreOptions } from '../../core/benchmark.ts';
+import type { LlmClient } from '../../core/llm.ts';
+import { loadBenchmark } from '../../run/benchmark-registry.ts';
+
+/** Scores an answer through its benchmark's protocol, found in the registry as the runner finds it. */
+async function registryScorer() {
+  return async (input: AnswerToScore, judge: LlmClient | undefined, options: ScoreOptions) =>
+    (await loadBenchmark(input.protocol)).qa.score(input, judge, options);
+}
 
 let server: FakeOpenAiServer;
 let dir: string;
@@ -147,7 +156,10 @@ describe('judges over HTTP', () => {
       provider('read-write').forRole('judge'),
       { repeats: 3, calls },
     );
-    expect(r).toEqual({ correct: [true, false, true], raw: ['Yes.', 'no', 'yes'] });
+    // The repeats are asked together (concurrent.ts), so the loopback server's replies arrive in any order: each
+    // verdict must match its own reply.
+    expect([...r.raw].sort()).toEqual(['Yes.', 'no', 'yes']);
+    expect(r.correct).toEqual(r.raw.map((x) => x !== 'no'));
     expect(bodies).toHaveLength(3);
     expect(bodies[0]).toMatchObject({ temperature: 0, max_tokens: 10 });
     expect(bodies[0]?.messages).toEqual([
@@ -254,9 +266,9 @@ describe('reader', () => {
   });
 });
 
-describe('scoreAnswer', () => {
+describe('scoring through the benchmark protocol', () => {
   it('LoCoMo: F1 and BLEU-1 always, the judge on categories 1–4 only', async () => {
-    const { scoreAnswer } = await import('./score-answer.ts');
+    const scoreAnswer = await registryScorer();
     replies = ['{"label": "CORRECT"}'];
     const judge = provider().forRole('judge');
     const s = await scoreAnswer(
@@ -289,7 +301,7 @@ describe('scoreAnswer', () => {
   });
 
   it('LongMemEval: the official judge only', async () => {
-    const { scoreAnswer } = await import('./score-answer.ts');
+    const scoreAnswer = await registryScorer();
     replies = ['no'];
     const s = await scoreAnswer(
       {
@@ -331,7 +343,7 @@ describe('answerQuestion', () => {
     replies = ['Paris', '{"label": "CORRECT"}'];
     const calls: CallRecord[] = [];
     const row = await answerQuestion(
-      { protocol: 'locomo', instance: inst, retrieval },
+      { qa: (await loadBenchmark('locomo')).qa, instance: inst, retrieval },
       provider(),
       QaConfigSchema.parse({}),
       calls,
@@ -363,7 +375,7 @@ describe('answerQuestion', () => {
       );
       const calls: CallRecord[] = [];
       const row = await answerQuestion(
-        { protocol: 'locomo', instance: inst, retrieval },
+        { qa: (await loadBenchmark('locomo')).qa, instance: inst, retrieval },
         llm,
         QaConfigSchema.parse({}),
         calls,

@@ -9,12 +9,13 @@
  * correct = 1, partial = 0.5, wrong = 0 (`LABEL_TO_SCORE`). The label is read from the reply's JSON `label`; a reply
  * without one scores 0 (upstream then searches the raw text for "correct", which also matches "incorrect").
  */
-import type { CallRecord } from '../../core/interfaces.ts';
-import type { LlmClient } from '../../core/llm.ts';
-import type { Query, Retrieval, Session } from '../../core/types.ts';
-import { parseJsonReply } from '../../llm/json-reply.ts';
-import type { JudgeOptions, JudgeResult } from './judge.ts';
-import { allInOrder } from './concurrent.ts';
+import type { CallRecord } from '../../src/core/interfaces.ts';
+import type { LlmClient } from '../../src/core/llm.ts';
+import type { Query, Retrieval, Session } from '../../src/core/types.ts';
+import { parseJsonReply } from '../../src/llm/json-reply.ts';
+import type { JudgeOptions, JudgeResult } from '../../src/core/judge.ts';
+import { allInOrder } from '../../src/eval/qa/concurrent.ts';
+import { UnreadableVerdictError } from '../../src/eval/qa/verdict.ts';
 
 export const CONV_START_PROMPT =
   'Below is a conversation between two people: A and B. ' +
@@ -102,6 +103,17 @@ export function parseCognitiveScore(reply: string): number {
   return typeof label === 'string' ? (LABEL_TO_SCORE[label.trim().toLowerCase()] ?? 0) : 0;
 }
 
+/** The score of a reply whose label is one of LABEL_TO_SCORE's, else UnreadableVerdictError (never a silent 0). */
+export function readCognitiveScore(reply: string): number {
+  const p = parseJsonReply(reply);
+  const label =
+    p.ok && p.value !== null && typeof p.value === 'object' ? (p.value as { label?: unknown }).label : undefined;
+  const score = typeof label === 'string' ? LABEL_TO_SCORE[label.trim().toLowerCase()] : undefined;
+  if (score === undefined)
+    throw new UnreadableVerdictError(reply, 'JSON with "label": "correct", "partial" or "wrong"');
+  return score;
+}
+
 export async function judgeLocomoPlus(
   input: { evidence: string; prediction: string },
   llm: LlmClient,
@@ -122,6 +134,6 @@ export async function judgeLocomoPlus(
         ),
     ),
   );
-  const scores = replies.map((r) => parseCognitiveScore(r.text));
+  const scores = replies.map((r) => readCognitiveScore(r.text));
   return { correct: scores.map((s) => s === 1), raw: replies.map((r) => r.text), scores };
 }

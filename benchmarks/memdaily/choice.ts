@@ -8,10 +8,10 @@
  * choices, or `qa.reader.choices: free-form`) are read by the harness's reader and judged by the LongMemEval
  * default judge prompt (MemSim defines no free-form scoring; the choice is documented in docs/datasets.md).
  */
-import type { CallRecord } from '../../core/interfaces.ts';
-import type { LlmClient } from '../../core/llm.ts';
-import type { Query, Retrieval } from '../../core/types.ts';
-import { formatMemDailyTime } from '../../data/dates.ts';
+import type { CallRecord } from '../../src/core/interfaces.ts';
+import type { LlmClient } from '../../src/core/llm.ts';
+import type { Query, Retrieval } from '../../src/core/types.ts';
+import { formatMemDailyTime } from '../../src/data/dates.ts';
 
 /** MemSim calls its LLM with `fast_run(prompt)`, no sampling settings; temperature 0 keeps the reader deterministic. */
 export const MEMDAILY_READER_TEMPERATURE = 0;

@@ -6,26 +6,27 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CallRecord } from '../../core/interfaces.ts';
-import type { Instance, Retrieval, ScoredUnit } from '../../core/types.ts';
-import { createLlmProvider } from '../../llm/provider.ts';
+import type { CallRecord } from '../src/core/interfaces.ts';
+import type { Instance, Retrieval, ScoredUnit } from '../src/core/types.ts';
+import { createLlmProvider } from '../src/llm/provider.ts';
 import {
   type ChatRequestBody,
   type FakeOpenAiServer,
   startFakeOpenAiServer,
-} from '../../llm/testing/fake-openai-server.ts';
-import { answerQuestion } from './answer-question.ts';
-import { beamJudgePrompt, parseBeamScore } from './judge-beam.ts';
-import { eventOrderingScore, kendallTauB } from './kendall.ts';
+} from '../src/llm/testing/fake-openai-server.ts';
+import { answerQuestion } from '../src/eval/qa/answer-question.ts';
+import { beamJudgePrompt, parseBeamScore } from './beam/judge.ts';
+import { eventOrderingScore, kendallTauB } from './beam/kendall.ts';
 import {
   cognitiveJudgePrompt,
   COGNITIVE_JUDGE_TEMPLATE,
   locomoPlusReaderPrompt,
   parseCognitiveScore,
-} from './locomo-plus.ts';
-import { memDailyChoicePrompt, scoreChoice } from './memdaily.ts';
-import { BEAM_JUDGE_PROMPT } from './prompts/beam-judge.ts';
-import { QaConfigSchema } from '../../core/qa-config.ts';
+} from './locomo-plus/cognitive.ts';
+import { memDailyChoicePrompt, scoreChoice } from './memdaily/choice.ts';
+import { BEAM_JUDGE_PROMPT } from './beam/judge-prompt.ts';
+import { QaConfigSchema } from '../src/core/qa-config.ts';
+import { loadBenchmark } from '../src/run/benchmark-registry.ts';
 
 describe('Kendall τ-b', () => {
   it('by hand: x = 1 2 2 3, y = 1 3 2 2 → 3 concordant, 1 discordant, one tie in each → (3 − 1) / √(5 · 5) = 0.4', () => {
@@ -147,16 +148,21 @@ describe('BEAM rubric judge', () => {
       'Deployment first\n\nthen core functionality\nthen error handling',
       '{"score": 1.0, "reason": "x"}',
       '{"score": 0.5}',
-      'no json',
+      '{"score": 0}',
       'YES',
       'NO',
       'NO',
       'YES',
     ];
     const calls: CallRecord[] = [];
-    const row = await answerQuestion({ protocol: 'beam', instance: inst, retrieval: retrieval([]) }, llm(), qa, calls);
+    const row = await answerQuestion(
+      { qa: (await loadBenchmark('beam')).qa, instance: inst, retrieval: retrieval([]) },
+      llm(),
+      qa,
+      calls,
+    );
     expect(row.error).toBeUndefined();
-    expect(row.judge!.scores).toEqual([0.5]); // (1 + 0.5 + 0) / 3: a reply without a JSON score counts 0
+    expect(row.judge!.scores).toEqual([0.5]); // (1 + 0.5 + 0) / 3
     expect(bodies.slice(1, 4).map((b) => b.temperature)).toEqual([0, 0, 0]);
     expect(
       bodies.slice(1, 4).map((b) => /RUBRIC CRITERION \(what to check\): (.*)\n/.exec(b.messages[0]!.content)![1]),
@@ -201,7 +207,7 @@ describe('MemDaily multiple choice', () => {
       gold: { nativeType: 'conditional', type: 'multi-hop', answer: '赵雅琳', correctChoice: 'C' },
     });
     const row = await answerQuestion(
-      { protocol: 'memdaily', instance: inst, retrieval: retrieval(units) },
+      { qa: (await loadBenchmark('memdaily')).qa, instance: inst, retrieval: retrieval(units) },
       llm(),
       qa,
       [],
@@ -216,7 +222,7 @@ describe('MemDaily multiple choice', () => {
       gold: { nativeType: 'conditional', type: 'multi-hop', answer: '赵雅琳', correctChoice: 'C' },
     });
     const row = await answerQuestion(
-      { protocol: 'memdaily', instance: inst, retrieval: retrieval(units) },
+      { qa: (await loadBenchmark('memdaily')).qa, instance: inst, retrieval: retrieval(units) },
       llm(),
       QaConfigSchema.parse({ reader: { choices: 'free-form' } }),
       [],
@@ -295,7 +301,12 @@ describe('LoCoMo-Plus', () => {
       haystack,
       gold: { nativeType: 'causal', reportAs: 'cognitive', evidenceText: 'Caroline：I learned to say no.' },
     });
-    const row = await answerQuestion({ protocol: 'locomo-plus', instance: inst, retrieval: r }, llm(), qa, []);
+    const row = await answerQuestion(
+      { qa: (await loadBenchmark('locomo-plus')).qa, instance: inst, retrieval: r },
+      llm(),
+      qa,
+      [],
+    );
     expect(row.judge).toMatchObject({ correct: [true], scores: [1] });
     expect(bodies[0]).toMatchObject({ temperature: 0.3, max_tokens: 1024 });
     expect(bodies[1]).toMatchObject({ temperature: 0, max_tokens: 512 });
