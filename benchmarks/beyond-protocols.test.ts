@@ -148,7 +148,7 @@ describe('BEAM rubric judge', () => {
       'Deployment first\n\nthen core functionality\nthen error handling',
       '{"score": 1.0, "reason": "x"}',
       '{"score": 0.5}',
-      'no json',
+      '{"score": 0}',
       'YES',
       'NO',
       'NO',
@@ -162,7 +162,7 @@ describe('BEAM rubric judge', () => {
       calls,
     );
     expect(row.error).toBeUndefined();
-    expect(row.judge!.scores).toEqual([0.5]); // (1 + 0.5 + 0) / 3: a reply without a JSON score counts 0
+    expect(row.judge!.scores).toEqual([0.5]); // (1 + 0.5 + 0) / 3
     expect(bodies.slice(1, 4).map((b) => b.temperature)).toEqual([0, 0, 0]);
     expect(
       bodies.slice(1, 4).map((b) => /RUBRIC CRITERION \(what to check\): (.*)\n/.exec(b.messages[0]!.content)![1]),

@@ -33,6 +33,16 @@ export const commands: CommandEntry[] = [
     load: async () => as((await import('./store/merge-command.ts')).mergeCommand),
   },
   {
+    name: 'status',
+    describe: "Each shard's state, questions written and cost (a split run)",
+    load: async () => as((await import('./tools/scale-out/commands.ts')).statusCommand),
+  },
+  {
+    name: 'launch',
+    describe: 'Write Slurm or Kubernetes jobs that run an experiment in shards',
+    load: async () => as((await import('./tools/scale-out/commands.ts')).launchCommand),
+  },
+  {
     name: 'data',
     describe: 'Dataset info and download (data info | data pull)',
     load: async () => as((await import('./data/commands.ts')).dataCommand),
@@ -81,6 +91,21 @@ export const commands: CommandEntry[] = [
     name: 'compare',
     describe: 'Paired comparison of two methods (difference, CI, test)',
     load: async () => as((await import('./tools/compare/commands.ts')).compareCommand),
+  },
+  {
+    name: 'bundle',
+    describe: 'Write a signed results bundle (Every Eval Ever files, Parquet, manifest)',
+    load: async () => as((await import('./tools/bundle/commands.ts')).bundleCommand),
+  },
+  {
+    name: 'verify',
+    describe: 'Check a results bundle: signature, hashes, every number recomputed',
+    load: async () => as((await import('./tools/verify/commands.ts')).verifyCommand),
+  },
+  {
+    name: 'board',
+    describe: 'A static leaderboard page of results bundles (comparable ones together)',
+    load: async () => as((await import('./tools/board/commands.ts')).boardCommand),
   },
   {
     name: 'doctor',

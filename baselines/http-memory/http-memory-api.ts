@@ -27,7 +27,16 @@ import {
 
 export const PROTOCOL = 'http-memory/1';
 
-const HealthSchema = z.looseObject({ protocol: z.string(), sources: z.boolean(), name: z.string().optional() });
+const HealthSchema = z.looseObject({
+  protocol: z.string(),
+  sources: z.boolean(),
+  name: z.string().optional(),
+  /** The image the server runs, by digest (optional; recorded per run and in a results bundle). */
+  image: z
+    .string()
+    .regex(/@sha256:[0-9a-f]{64}$/u, 'name@sha256:<64 hex digits>')
+    .optional(),
+});
 const StatusSchema = z.looseObject({
   namespace: z.string(),
   messages: z.number().int().nonnegative(),
@@ -87,6 +96,7 @@ export function createHttpMemoryApi(o: HttpMemoryApiOptions): MemoryServerApi {
         throw new SetupError(
           `${label}: the server's search gives no source ids (/health sources: false): set output: text`,
         );
+      return h.image === undefined ? undefined : { image: h.image };
     },
     async prepare(name, c) {
       await send(c, { method: 'PUT', path: ns(name) });

@@ -19,6 +19,8 @@ export const CachedSearchSchema = z.object({
       unitIds: z.array(z.string()),
     }),
   ),
+  /** The server's name and version from its handshake (MCP), when it gives them. */
+  server: z.string().optional(),
 });
 export type CachedSearch = z.infer<typeof CachedSearchSchema>;
 
@@ -60,6 +62,11 @@ export function renderSearch(
     units: api.output === 'units' ? sourceUnits(hits, index, k) : [],
     noMemory: false,
     context: renderMemories(hits),
-    notes: { system: api.label, memories: hits.length, withSourceIds: api.output === 'units' },
+    notes: {
+      system: api.label,
+      memories: hits.length,
+      withSourceIds: api.output === 'units',
+      ...(result.server !== undefined ? { server: result.server } : {}),
+    },
   };
 }

@@ -11,12 +11,13 @@
  * Deviations, each because upstream's behaviour cannot be what it means: `<question>` is filled (upstream leaves the
  * placeholder in, so the prompt's "responsive to the QUESTION" rule has no question to check); a 0.5 counts as 0.5
  * (upstream's `int(response['score'])` truncates it to 0 for every ability but event ordering); a reply with no JSON
- * score scores 0 and is kept verbatim (upstream raises); blank lines of the response are not aligned (upstream asks
+ * score is an error row (UnreadableVerdictError; upstream raises); blank lines of the response are not aligned (upstream asks
  * the LLM about each, which can only say no).
  */
 import type { LlmClient } from '../../src/core/llm.ts';
 import { parseJsonReply } from '../../src/llm/json-reply.ts';
 import type { JudgeOptions, JudgeResult } from '../../src/core/judge.ts';
+import { UnreadableVerdictError } from '../../src/eval/qa/verdict.ts';
 import { eventOrderingScore } from './kendall.ts';
 import { BEAM_EQUIVALENCE_SYSTEM, BEAM_JUDGE_PROMPT, beamEquivalenceUser } from './judge-prompt.ts';
 import { allInOrder } from '../../src/eval/qa/concurrent.ts';
@@ -39,6 +40,12 @@ export function beamJudgePrompt(question: string, rubricItem: string, response: 
     '<llm_response>': response,
   };
   return BEAM_JUDGE_PROMPT.replace(/<question>|<rubric_item>|<llm_response>/g, (m) => values[m]!);
+}
+
+function readBeamScore(reply: string): number {
+  const score = parseBeamScore(reply);
+  if (score === undefined) throw new UnreadableVerdictError(reply, 'JSON with "score": 1, 0.5 or 0');
+  return score;
 }
 
 /** The score of one judge reply: 1, 0.5 or 0 from its JSON `score`; undefined when it holds none of them. */
@@ -121,7 +128,8 @@ export async function judgeBeam(input: BeamJudgeInput, llm: LlmClient, options: 
   for (let repeat = 0; repeat < (options.repeats ?? 1); repeat++) {
     const mine = replies.slice(repeat * input.rubric.length, (repeat + 1) * input.rubric.length);
     raw.push(...mine.map((r) => r.text));
-    const sum = mine.reduce((s, r) => s + (parseBeamScore(r.text) ?? 0), 0);
+    // A reply with no score is no verdict: an error row, never a silent 0 (verdict.ts).
+    const sum = mine.reduce((s, r) => s + readBeamScore(r.text), 0);
     const score = input.rubric.length > 0 ? sum / input.rubric.length : 0;
     scores.push(score);
     correct.push(score === 1);

@@ -15,6 +15,7 @@ import type { Query, Retrieval, Session } from '../../src/core/types.ts';
 import { parseJsonReply } from '../../src/llm/json-reply.ts';
 import type { JudgeOptions, JudgeResult } from '../../src/core/judge.ts';
 import { allInOrder } from '../../src/eval/qa/concurrent.ts';
+import { UnreadableVerdictError } from '../../src/eval/qa/verdict.ts';
 
 export const CONV_START_PROMPT =
   'Below is a conversation between two people: A and B. ' +
@@ -102,6 +103,17 @@ export function parseCognitiveScore(reply: string): number {
   return typeof label === 'string' ? (LABEL_TO_SCORE[label.trim().toLowerCase()] ?? 0) : 0;
 }
 
+/** The score of a reply whose label is one of LABEL_TO_SCORE's, else UnreadableVerdictError (never a silent 0). */
+export function readCognitiveScore(reply: string): number {
+  const p = parseJsonReply(reply);
+  const label =
+    p.ok && p.value !== null && typeof p.value === 'object' ? (p.value as { label?: unknown }).label : undefined;
+  const score = typeof label === 'string' ? LABEL_TO_SCORE[label.trim().toLowerCase()] : undefined;
+  if (score === undefined)
+    throw new UnreadableVerdictError(reply, 'JSON with "label": "correct", "partial" or "wrong"');
+  return score;
+}
+
 export async function judgeLocomoPlus(
   input: { evidence: string; prediction: string },
   llm: LlmClient,
@@ -122,6 +134,6 @@ export async function judgeLocomoPlus(
         ),
     ),
   );
-  const scores = replies.map((r) => parseCognitiveScore(r.text));
+  const scores = replies.map((r) => readCognitiveScore(r.text));
   return { correct: scores.map((s) => s === 1), raw: replies.map((r) => r.text), scores };
 }

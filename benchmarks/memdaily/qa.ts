@@ -12,7 +12,7 @@ import {
   LME_JUDGE_MAX_TOKENS,
   LME_JUDGE_TEMPERATURE,
 } from '../../src/eval/qa/prompts/longmemeval-judge.ts';
-import { parseYesNoVerdict } from '../../src/eval/qa/verdict.ts';
+import { readYesNoVerdict } from '../../src/eval/qa/verdict.ts';
 import { countTokens } from '../../src/llm/tokens.ts';
 import { readMemDailyChoice, scoreChoice } from './choice.ts';
 
@@ -56,6 +56,6 @@ export const memDailyQa: BenchmarkQa = {
       repeats: options.repeats ?? 1,
       ...(options.stage ? { stage: options.stage } : {}),
     };
-    return { judge: await judgeRepeatedly(judge, request, (r) => parseYesNoVerdict(r.text.trim()), judgeOptions) };
+    return { judge: await judgeRepeatedly(judge, request, (r) => readYesNoVerdict(r.text.trim()), judgeOptions) };
   },
 };

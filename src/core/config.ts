@@ -88,9 +88,10 @@ const DatasetCommon = {
 };
 
 /**
- * Which gold answers a LoCoMo run judges against: `original` (the dataset as released) or `errata` (the
- * dial481/locomo-audit corrections applied by question; both versions are then judged and reported, the errata
- * version in the `accuracy` scores). docs/qa-and-judges.md.
+ * Which gold answers a LoCoMo or LongMemEval run judges against: `original` (the dataset as released) or `errata`
+ * (LoCoMo: the dial481/locomo-audit corrections; LongMemEval: the pinned overlay src/data/longmemeval-errata.ts;
+ * applied by question; both versions are then judged and reported, the errata version in the `accuracy` scores).
+ * docs/qa-and-judges.md.
  */
 export const GoldConfigSchema = z
   .object({
@@ -106,7 +107,12 @@ export const GoldConfigSchema = z
 export type GoldConfig = z.infer<typeof GoldConfigSchema>;
 
 /** Datasets with an answer-errata overlay (`gold: { answers: errata }`). */
-const ERRATA_DATASETS: ReadonlySet<string> = new Set(['locomo']);
+const ERRATA_DATASETS: ReadonlySet<string> = new Set([
+  'locomo',
+  'longmemeval-s',
+  'longmemeval-m',
+  'longmemeval-oracle',
+]);
 
 /**
  * Formats a user-given path may have: a LongMemEval array file or folder, a LoCoMo file, a BEAM tier folder (one
@@ -120,7 +126,8 @@ export const DatasetRefSchema = z.union([
     .object({ name: DatasetNameSchema, ...DatasetCommon, gold: GoldConfigSchema.optional() })
     .strict()
     .refine((d) => d.gold === undefined || d.gold.answers === 'original' || ERRATA_DATASETS.has(d.name), {
-      message: 'gold.answers: errata exists for LoCoMo only (the audit corrects locomo10.json)',
+      message:
+        'gold.answers: errata exists for LoCoMo (the audit) and LongMemEval (src/data/longmemeval-errata.ts) only',
       path: ['gold'],
     })
     .refine((d) => d.gold?.update === undefined || d.name.startsWith('beam-'), {

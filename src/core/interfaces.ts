@@ -155,6 +155,8 @@ export interface Classifier {
   readonly usesLlm?: boolean;
   /** Questions the classifier was fitted or calibrated on; a method using it leaves them out of evaluation. */
   readonly excludedQuestionIds?: ReadonlySet<string>;
+  /** The single router's fallback threshold fitted on the classifier's training benchmarks (router `fallback: model`). */
+  readonly fallbackThreshold?: number;
   classify(query: Query, ctx: Ctx): Promise<{ type: AdaptType; probs: Record<AdaptType, number> }>;
 }
 

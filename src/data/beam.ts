@@ -172,6 +172,7 @@ export function beamCatalogEntries(record: BeamRecord, dir: string): CatalogEntr
       isAbstention: q.ability === 'abstention',
       ...(map.reportAs ? { reportAs: map.reportAs } : {}),
       file: dir,
+      haystack: chatKey(record),
     };
   });
 }

@@ -10,6 +10,12 @@ export interface CatalogEntry {
   reportAs?: ExtraTypeLabel;
   /** The file the question was read from (folder layouts), so a later pass can read only the files it keeps. */
   file?: string;
+  /**
+   * The haystack group the question is asked of, when several questions share one (a LoCoMo conversation, a BEAM
+   * chat, a MemDaily trajectory); absent when the question has a haystack of its own. A sharded run keeps each group
+   * in one shard, so a haystack is indexed (and a memory server ingests it) once.
+   */
+  haystack?: string;
 }
 
 /**

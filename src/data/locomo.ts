@@ -77,7 +77,13 @@ export function locomoCatalogEntries(raw: unknown, file: string, index: number):
   return qa.map((q, i) => {
     const questionId = `${sampleId}:q${i}`;
     const adaptType = categoryType(q.category, file, questionId);
-    return { questionId, nativeType: String(q.category), adaptType, isAbstention: q.category === 5 };
+    return {
+      questionId,
+      nativeType: String(q.category),
+      adaptType,
+      isAbstention: q.category === 5,
+      haystack: sampleId,
+    };
   });
 }
 

@@ -89,7 +89,7 @@ export function memDailyCatalogEntries(raw: unknown, file: string, index: number
     const questionId = questionIdOf(stem, head.data.tid, i, many);
     const adaptType = memDailyType(qaType, parsed.data.answer);
     if (!adaptType) throw new InputError(`unknown question type "${qaType}" in the file name`, file);
-    out.push({ questionId, nativeType: qaType, adaptType, isAbstention: false });
+    out.push({ questionId, nativeType: qaType, adaptType, isAbstention: false, haystack: `${stem}:t${head.data.tid}` });
   });
   return out;
 }

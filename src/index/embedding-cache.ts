@@ -21,8 +21,11 @@ import { CACHE_DIR_HINT, ensureWritableDir } from '../core/writable-dir.ts';
 export const EMBEDDINGS_DB_FILE = 'embeddings.duckdb';
 
 export interface EmbeddingCache {
-  /** `duckdb` (persistent) or `memory` (this process only: the file was locked, or asked for). */
-  readonly kind: 'duckdb' | 'memory';
+  /**
+   * `duckdb` (persistent), `memory` (this process only: the file was locked, or asked for), or `files` (one file per
+   * vector beside the DuckDB file, shared by the shards of a run: embedding-cache-files.ts).
+   */
+  readonly kind: 'duckdb' | 'memory' | 'files';
   get(model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>>;
   put(model: string, entries: readonly { hash: string; vector: Float32Array }[]): Promise<void>;
   close(): Promise<void>;
@@ -64,9 +67,12 @@ export class MemoryEmbeddingCache implements EmbeddingCache {
  * Opens `<cacheDir>/embeddings.duckdb` (or `path`). If another process holds the file's lock, warns on stderr and
  * returns an in-memory cache for this process instead of failing.
  */
-export async function openEmbeddingCache(options: { cacheDir?: string; path?: string } = {}): Promise<EmbeddingCache> {
+export async function openEmbeddingCache(
+  options: { cacheDir?: string; path?: string; shared?: boolean } = {},
+): Promise<EmbeddingCache> {
   const path = options.path ?? join(resolveCacheDir(options.cacheDir), EMBEDDINGS_DB_FILE);
   ensureWritableDir(dirname(path), 'cache folder', CACHE_DIR_HINT);
+  if (options.shared) return openShared(path);
   try {
     // DuckDB loads here, so processes and worker threads that never cache embeddings do not load it. The module
     // imported is ours, which imports DuckDB statically: in the split bundle (scripts/bundle.mjs) a dynamic import of
@@ -80,6 +86,22 @@ export async function openEmbeddingCache(options: { cacheDir?: string; path?: st
         'using an in-memory cache for this process, so its embeddings will not be saved\n',
     );
     return new MemoryEmbeddingCache();
+  }
+}
+
+/**
+ * A shard's cache (several processes at once): the vector files beside the DuckDB file, read and written by every
+ * shard, with the DuckDB file in front when this process gets its lock (embedding-cache-files.ts).
+ */
+async function openShared(path: string): Promise<EmbeddingCache> {
+  const { SharedEmbeddingCache, EMBEDDING_FILES_DIR } = await import('./embedding-cache-files.ts');
+  const files = join(dirname(path), EMBEDDING_FILES_DIR);
+  try {
+    const { DuckDBEmbeddingCache } = await import('./embedding-cache-duckdb.ts');
+    return new SharedEmbeddingCache(files, await DuckDBEmbeddingCache.open(path));
+  } catch (err) {
+    if (!/lock/i.test(errorMessage(err))) throw err;
+    return new SharedEmbeddingCache(files);
   }
 }
 

@@ -9,7 +9,7 @@
 import { unlockedNote } from './unlocked-note.ts';
 import { dirname, join } from 'node:path';
 import { ensureWritableDir } from '../core/writable-dir.ts';
-import { openResultStore, type ResultStore } from '../store/index.ts';
+import { openResultStore, readVerdicts, type ResultStore } from '../store/index.ts';
 import { loadStageCosts, stageCostTable } from './cost-table.ts';
 import {
   costPerCorrectTable,
@@ -25,10 +25,12 @@ import { judgeSections } from './judges-section.ts';
 import { answerLengthSection, goldVersionsSection } from './gold-length-section.ts';
 import { recallByTypeSpec } from './recall-by-type-spec.ts';
 import { renderChart, type ChartFiles } from './render-chart.ts';
+import { loadNoMemoryMethods, noMemoryGainTable } from './no-memory-gain.ts';
 import { loadDegradedMarks, seriesLabeller, type SeriesKey } from './series-label.ts';
 import { loadTypeMeans } from './type-means.ts';
 import { comparisonsTable, loadComparisons } from './comparison-cells.ts';
 import { refreshFileStats } from './refresh.ts';
+import { familiesTable } from './findings-text.ts';
 import { planSections } from './plan/index.ts';
 
 export const REPORT_DEFAULTS = { metric: 'recall_any', level: 'session', ks: [5, 10] } as const;
@@ -77,6 +79,8 @@ async function qaSection(store: ResultStore, chartsDir: string): Promise<{ text:
       );
     }
     for (const t of [longMemEvalTable(items, label), locomoTable(items, label)]) if (t) text.push(t);
+    const gain = noMemoryGainTable(items, await loadNoMemoryMethods(store), label);
+    if (gain) text.push(gain);
     // Judge panels, leniency probes, gold versions, answer length (docs/qa-and-judges.md).
     text.push(...(await judgeSections(store, label)));
     for (const t of [await goldVersionsSection(store, label), await answerLengthSection(store, label)])
@@ -157,8 +161,9 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
     const planText = sections.map(
       (s) => `${'═'.repeat(100)}\n${s.text}${s.charts.map((c) => `\nchart: ${c.pngPath} (${c.svgPath})`).join('')}`,
     );
+    const families = familiesTable(await readVerdicts(store));
     return {
-      text: [...tables, ...qa.text, ...planText].join('\n\n'),
+      text: [...tables, ...qa.text, ...planText, ...(families ? [families] : [])].join('\n\n'),
       chart,
       qaChart: qa.chart,
       planCharts: sections.flatMap((s) => s.charts),

@@ -7,6 +7,7 @@ import { ensureWritableDir } from '../core/writable-dir.ts';
 import type { Argv, CommandModule } from 'yargs';
 import type { LoadedExperiment } from './load-config.ts';
 import type { RunSummary } from './runner.ts';
+import type { RunShard } from './shard-source.ts';
 
 interface RunArgs {
   experiment: string;
@@ -23,6 +24,9 @@ interface RunArgs {
   json: boolean;
   batch: string | undefined;
   'budget-usd': number | undefined;
+  'allow-unpriced': boolean;
+  shard: string | undefined;
+  shards: number | undefined;
 }
 
 /** What to run and how: the experiment, output, data, parallelism, progress and failure handling. */
@@ -73,7 +77,13 @@ function runOptions<T>(y: Argv<T>) {
       type: 'boolean',
       default: false,
       describe: 'print each question id to stderr once its rows are committed',
-    });
+    })
+    .option('shard', {
+      type: 'string',
+      describe:
+        'run only shard i of n (1-based) of the haystack groups, e.g. --shard 2/4; default from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (docs/scale-out.md)',
+    })
+    .option('shards', intFlag('shards', 1, { describe: 'shard count when the index comes from the scheduler' }));
 }
 
 /** What it may cost: the estimate, the Batch API, the budget. */
@@ -100,7 +110,13 @@ function costOptions<T>(y: Argv<T>) {
         describe:
           'stop cleanly before spending more than this on LLM calls (sets llm.budgetUsd; rerun with more to resume)',
       }),
-    );
+    )
+    .option('allow-unpriced', {
+      type: 'boolean',
+      default: false,
+      describe:
+        'run under a budget although a model has no llm.prices entry (its calls count as $0: a free local model)',
+    });
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -108,6 +124,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
   describe: 'Run an experiment config; resumes an interrupted run of the same config in the same results file',
   builder: (y) => costOptions(runOptions(y)),
   handler: async (argv) => {
+    // Flags before files: a bad --shard (or scheduler variable) is reported before the experiment is read.
+    const shard = (await import('./shard-source.ts')).resolveShard(argv.shard, argv.shards, process.env);
     // A compute worker starts loading its modules now, while this thread reads the experiment (parallel/spawn.ts).
     if (argv.workers !== 0) (await import('./parallel/spawn.ts')).prewarmComputeWorker();
     // Imported here so `adaptmr run --help` does not load the whole pipeline.
@@ -119,7 +137,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       exp.config = withSpendFlags(exp.config, { batch: argv.batch, budgetUsd: argv['budget-usd'] }, exp.path);
     }
     if (argv.estimate) await printEstimate(exp, argv);
-    else await run(exp, argv);
+    else await run(exp, argv, shard);
   },
 };
 
@@ -139,11 +157,16 @@ async function printEstimate(exp: LoadedExperiment, argv: RunArgs): Promise<void
 }
 
 /** The run itself, a signal finishing the questions in flight, then its summary line and exit code. */
-async function run(exp: LoadedExperiment, argv: RunArgs): Promise<void> {
+async function run(exp: LoadedExperiment, argv: RunArgs, shard: RunShard | undefined): Promise<void> {
   const { runExperiment } = await import('./runner.ts');
   // The flag (checked to be a share by its numberFlag coerce) overrides the config.
   const limit = argv['max-failure-share'] ?? exp.config.run.maxFailureShare;
-  const out = argv.out ?? join('results', `${exp.config.name}.duckdb`);
+  const out =
+    argv.out ??
+    (shard
+      ? join('results', exp.config.name, `shard-${shard.index}.duckdb`)
+      : join('results', `${exp.config.name}.duckdb`));
+  if (shard) console.log(`shard ${shard.index}/${shard.count} (from ${shard.from}) → ${out}`);
   ensureWritableDir(dirname(out), 'results folder', 'choose another --out');
   const { RunInterrupted, exitCodeOf, watchInterrupts } = await import('./interrupt.ts');
   const interrupt = watchInterrupts();
@@ -153,11 +176,13 @@ async function run(exp: LoadedExperiment, argv: RunArgs): Promise<void> {
       out,
       dataDir: argv['data-dir'],
       allowUnlocked: argv['allow-unlocked'],
+      allowUnpriced: argv['allow-unpriced'],
       concurrency: argv.concurrency,
       workers: argv.workers,
       progress: argv.progress,
       retryErrors: argv['retry-errors'],
       interrupt,
+      shard,
       ...(argv.verbose
         ? { onQuestionWritten: (d: string, q: string) => process.stderr.write(`written ${d} ${q}\n`) }
         : {}),
@@ -170,11 +195,11 @@ async function run(exp: LoadedExperiment, argv: RunArgs): Promise<void> {
   } finally {
     interrupt.dispose();
   }
-  await reportRun(summary, out, limit);
+  await reportRun(summary, out, limit, shard);
 }
 
 /** The summary line; exit 3 when the run stopped early, 1 when too many questions failed. */
-async function reportRun(summary: RunSummary, out: string, limit: number): Promise<void> {
+async function reportRun(summary: RunSummary, out: string, limit: number, shard?: RunShard): Promise<void> {
   const { describeFailures, failureVerdict } = await import('./failures.ts');
   const secs = (summary.wallMs / 1000).toFixed(1);
   console.log(
@@ -188,7 +213,11 @@ async function reportRun(summary: RunSummary, out: string, limit: number): Promi
     process.exitCode = 3;
     return;
   }
-  console.log(`next: adaptmr report ${out}   (per-type table and charts; ${basename(out)})`);
+  if (shard)
+    console.log(
+      `next: once every shard is done, adaptmr merge ${join(dirname(out), 'shard-*.duckdb')} --out <merged file> (shard ${shard.index}/${shard.count} is partial)`,
+    );
+  else console.log(`next: adaptmr report ${out}   (per-type table and charts; ${basename(out)})`);
   const verdict = failureVerdict(summary.failedQuestions, summary.questions, limit);
   if (verdict !== undefined) {
     process.stderr.write(`adaptmr run: ${verdict}\n`);

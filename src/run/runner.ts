@@ -56,7 +56,10 @@ import { QuestionPasses } from './session/passes.ts';
 import { Resources } from './session/resources.ts';
 import { ResultsTarget, type Resume } from './session/results-target.ts';
 import { readProvenance, runStart } from './session/run-record.ts';
+import { checkBudgetPrices } from './unpriced.ts';
+import { unreadableVerdictWarning } from './unreadable-verdicts.ts';
 import { ComputeWorkers } from './session/workers.ts';
+import { type RunShard, shardBudget } from './shard-source.ts';
 import { SpendControls } from './spend-controls.ts';
 
 export interface RunOptions {
@@ -65,6 +68,8 @@ export interface RunOptions {
   dataDir?: string | undefined;
   /** Run on dataset files that differ from the lock file (recorded in the run's provenance, marked in reports). */
   allowUnlocked?: boolean | undefined;
+  /** Run under a budget although some model has no price (its calls count as $0; unpriced.ts). */
+  allowUnpriced?: boolean | undefined;
   concurrency?: number | undefined;
   /**
    * Worker threads computing questions (parallel/eligible.ts): 0 = all in this process; default one per core when
@@ -84,6 +89,11 @@ export interface RunOptions {
   interrupt?: InterruptState;
   /** An LLM provider to use instead of the config's (the cost estimate's, which sends nothing: src/llm/dry-run.ts). */
   llm?: LlmProvider | undefined;
+  /**
+   * Run only this shard's haystack groups (shard-plan.ts): the file is marked partial (meta `shard`) and holds no
+   * statistics; `adaptmr merge` of every shard makes the whole run.
+   */
+  shard?: RunShard | undefined;
 }
 
 export interface RunSummary {
@@ -186,8 +196,11 @@ export class RunSession {
       const computed = await this.computeQuestions(run, datasets, compute, llm); // 5. questions
       const results = await this.storeResults(run, datasets, computed); // (every row in the file)
       await this.judgeAnswers(results, computed, llm); // 6. judging
+      await this.warnUnreadableVerdicts(results);
       await this.endRun(results, run, computed); // (run marked done)
-      await this.statistics(results, computed); // 7. statistics
+      if (this.opts.shard)
+        await this.markShard(results, questionCount(datasets)); // (partial: merge computes 7)
+      else await this.statistics(results, computed); // 7. statistics
       return await this.summary(results, computed, questionCount(datasets));
     } finally {
       await this.resources.release();
@@ -204,6 +217,7 @@ export class RunSession {
       );
     }
     const panel = runPanel(config, exp.path);
+    checkBudgetPrices(config, panel, opts.allowUnpriced, exp.path);
     const real =
       config.llm && !opts.llm ? (await import('../llm/provider.ts')).createLlmProvider(config.llm) : undefined;
     return { llm: opts.llm ?? real, real, panel };
@@ -223,9 +237,14 @@ export class RunSession {
 
   /** 3. The datasets, each with its selected questions and its methods. */
   private async planDatasets(methods: ConfiguredMethod[]): Promise<SessionDataset[]> {
-    return planSessionDatasets(this.exp, methods, this.opts.dataDir, this.log, {
-      allowUnlocked: this.opts.allowUnlocked,
-    });
+    return planSessionDatasets(
+      this.exp,
+      methods,
+      this.opts.dataDir,
+      this.log,
+      { allowUnlocked: this.opts.allowUnlocked },
+      this.opts.shard,
+    );
   }
 
   /**
@@ -249,7 +268,8 @@ export class RunSession {
       embedderOptions !== null &&
       'cache' in embedderOptions &&
       embedderOptions.cache === true;
-    const embeddingCache = cached ? await openEmbeddingCache() : undefined;
+    // A shard shares it with the run's other shards: vectors one paid for are found by all (embedding-cache-files.ts).
+    const embeddingCache = cached ? await openEmbeddingCache({ shared: opts.shard !== undefined }) : undefined;
     if (embeddingCache) this.resources.add(() => embeddingCache.close());
     const embedder = await embedders.create(
       config.embedder.name,
@@ -295,7 +315,8 @@ export class RunSession {
     const { config, opts } = this;
     const direct = run.target.direct;
     // The Batch API stage and the budget (spend-controls.ts): a run that uses either computes its questions in passes.
-    const controls = direct && real ? await SpendControls.open(real, config, direct, this.runId, this.log) : undefined;
+    const spend = shardBudget(config, opts.shard, this.log);
+    const controls = direct && real ? await SpendControls.open(real, spend, direct, this.runId, this.log) : undefined;
     const passes = new QuestionPasses({
       config,
       runId: this.runId,
@@ -371,12 +392,29 @@ export class RunSession {
     computed.counters.errors += judged.failed;
   }
 
+  /** A judge whose replies are often no verdict is named once (each such answer is an error row already). */
+  private async warnUnreadableVerdicts(results: ResultStore): Promise<void> {
+    if (!this.config.qa) return;
+    const warning = await unreadableVerdictWarning(results, this.runId);
+    if (warning) this.log(warning);
+  }
+
   private async endRun(results: ResultStore, run: RecordedRun, computed: Computed): Promise<void> {
     await results.upsertRun({
       ...run.record,
       endedAt: new Date().toISOString(),
       status: computed.stopped ? 'stopped' : 'done',
     });
+  }
+
+  /** A shard's file says it is partial; its statistics would be a part's, so they come from `adaptmr merge`. */
+  private async markShard(results: ResultStore, questions: number): Promise<void> {
+    const { index, count, from } = this.opts.shard!;
+    const { tagShard } = await import('../store/meta.ts');
+    await tagShard(results, { index, count, from, questions });
+    this.log(
+      `shard ${index}/${count}: partial results; statistics, verdicts and the report come from \`adaptmr merge\``,
+    );
   }
 
   /**

@@ -10,7 +10,7 @@ import { runExperiment, type RunOptions, type RunSummary } from './runner.ts';
 import { shardIds, type Shard } from './shard.ts';
 import { expandSweep, type ResolvedSweep } from './sweep-file.ts';
 
-export interface SweepOptions extends Omit<RunOptions, 'out'> {
+export interface SweepOptions extends Omit<RunOptions, 'out' | 'shard'> {
   outDir: string;
   shard?: Shard | undefined;
 }

@@ -14,11 +14,14 @@
  * The merge is built in a temporary file beside the output (a copy of it, when it exists) and renamed over it only
  * when complete: a merge killed or failing midway (a full disk) leaves the output as it was, and the same merge
  * can simply be run again. An output that is an input — by name, through a symlink or a hard link — is refused.
+ * The shards of one run (`adaptmr run --shard i/n`) must all be given, of one config, commit and data (merge-shards.ts);
+ * the merged file is whole (the shards' `shard` mark is not copied).
  */
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError, userFacingMessage } from '../core/errors.ts';
+import { checkShardSet, readShardInput, type ShardInput } from './merge-shards.ts';
 import { experimentOf, EXPERIMENT_META_KEY } from './meta.ts';
 import { openResultStore } from './open-store.ts';
 import type { ResultStore } from './types.ts';
@@ -68,6 +71,7 @@ function identity(path: string): { real: string; id?: string } {
 async function checkInputs(files: readonly string[], out: string): Promise<string> {
   const target = identity(out);
   let first: { file: string; experiment: string } | undefined;
+  const shards: ShardInput[] = [];
   for (const file of files) {
     const input = identity(file);
     if (input.real === target.real || (input.id !== undefined && input.id === target.id)) {
@@ -90,11 +94,13 @@ async function checkInputs(files: readonly string[], out: string): Promise<strin
         );
       }
       first ??= { file, experiment };
+      shards.push(await readShardInput(store, file));
     } finally {
       await store.close();
     }
   }
   if (!first) throw new InputError('name at least one results file to merge', 'merge');
+  checkShardSet(shards);
   return first.experiment;
 }
 

@@ -7,6 +7,28 @@ import { openResultStore } from './open-store.ts';
 import type { ResultStore } from './types.ts';
 
 export const EXPERIMENT_META_KEY = 'experiment';
+/** Set in a shard's file (`adaptmr run --shard i/n`): it holds part of a run; `adaptmr merge` makes the whole. */
+export const SHARD_META_KEY = 'shard';
+
+export interface ShardMeta {
+  index: number;
+  count: number;
+  /** Where the index came from (`--shard 2/4`, `SLURM_ARRAY_TASK_ID=…`). */
+  from: string;
+  /** Questions of this shard. */
+  questions: number;
+}
+
+/** The shard a results file holds, or null for a whole run (or a merged one). */
+export async function shardOf(store: ResultStore): Promise<ShardMeta | null> {
+  const [meta] = await store.query<{ value: string }>('SELECT value FROM meta WHERE key = $1', [SHARD_META_KEY]);
+  return meta ? (JSON.parse(meta.value) as ShardMeta) : null;
+}
+
+/** Marks an open results file as one shard of a run. */
+export async function tagShard(store: ResultStore, shard: ShardMeta): Promise<void> {
+  await store.query('INSERT OR REPLACE INTO meta VALUES ($1, $2)', [SHARD_META_KEY, JSON.stringify(shard)]);
+}
 
 /** The experiment name of an open store, or null when it holds no run and no name. */
 export async function experimentOf(store: ResultStore): Promise<string | null> {

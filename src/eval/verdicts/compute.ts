@@ -9,6 +9,7 @@
 import { ablationClaims, ablationSweeps, inertAblation } from './claims-ablations.ts';
 import { adaptmrClaims, primaryMethods } from './claims-adaptmr.ts';
 import { ablationStaleClaims, staleClaims } from './claims-stale.ts';
+import { memoryClaims } from './claims-memory.ts';
 import { existingClaims } from './claims-existing.ts';
 import { oracleClaims } from './claims-oracle.ts';
 import { overheadClaims } from './claims-overhead.ts';
@@ -122,6 +123,7 @@ export function computeVerdicts(input: VerdictInput): VerdictRow[] {
       case 'ablations':
         break;
     }
+    add(run.runId, memoryClaims(ctx, run, experiment));
   }
   for (const { base, variations } of ablationSweeps(input.runs))
     add(base.runId, [

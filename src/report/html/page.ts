@@ -38,7 +38,7 @@ export function vegaBundles(): string[] {
   ];
 }
 
-const esc = (s: unknown): string =>
+export const esc = (s: unknown): string =>
   String(s ?? '')
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')

@@ -7,6 +7,7 @@ import type { ExperimentConfig } from '../../core/config.ts';
 import { configForDataset, hasMethodPatch } from '../../core/dataset-methods.ts';
 import { InputError } from '../../core/errors.ts';
 import {
+  type CatalogEntry,
   ensureDataset,
   filesOf,
   readCatalog,
@@ -15,10 +16,13 @@ import {
   type SourceLockOptions,
 } from '../../data/index.ts';
 import { loadErrata } from '../../data/locomo-audit.ts';
+import { longMemEvalErrata } from '../../data/longmemeval-errata.ts';
 import { createMethods, type ConfiguredMethod } from '../create-methods.ts';
 import type { LoadedExperiment } from '../load-config.ts';
 import type { DatasetPlan } from '../run-dataset.ts';
 import { selectQuestions } from '../select.ts';
+import type { RunShard } from '../shard-source.ts';
+import { applyShard } from './shard-datasets.ts';
 
 /** One dataset of the run: its selected questions, the config as it sees it (its methods patched), its methods. */
 export interface SessionDataset {
@@ -34,11 +38,19 @@ export async function planSessionDatasets(
   dataDirFlag: string | undefined,
   log: (line: string) => void,
   lock: SourceLockOptions = {},
+  shard?: RunShard,
 ): Promise<SessionDataset[]> {
-  const plans = await planDatasets(exp.config, dataDirFlag, log, lock);
+  const planned = await planDatasets(exp.config, dataDirFlag, log, lock);
   const methods = await datasetMethods(exp, base);
-  const datasets = plans.map((plan, i) => ({ plan, ...methods[i]! }));
+  const datasets = planned.map(({ plan }, i) => ({ plan, ...methods[i]! }));
   for (const d of datasets) excludeFittedQuestions(d.plan, d.methods, log);
+  if (shard)
+    applyShard(
+      datasets.map((d) => d.plan),
+      planned.map((p) => p.kept),
+      shard,
+      log,
+    );
   return datasets;
 }
 
@@ -47,12 +59,12 @@ async function planDatasets(
   dataDirFlag: string | undefined,
   log: (l: string) => void,
   lock: SourceLockOptions,
-): Promise<DatasetPlan[]> {
+): Promise<{ plan: DatasetPlan; kept: CatalogEntry[] }[]> {
   const dataDir = resolveDataDir({ flag: dataDirFlag, config: config.dataDir });
-  const plans: DatasetPlan[] = [];
+  const plans: { plan: DatasetPlan; kept: CatalogEntry[] }[] = [];
   for (const ref of config.datasets) {
     const source = await ensureDataset(ref, dataDir, { pull: config.pull, log: (line) => log(`data: ${line}`) });
-    if (plans.some((p) => p.source.name === source.name)) {
+    if (plans.some((p) => p.plan.source.name === source.name)) {
       throw new InputError(`dataset "${source.name}" is listed twice; give one of them another name`, 'datasets');
     }
     // The lock file as `data info` checks it; with --allow-unlocked the differences go into the run's provenance.
@@ -70,13 +82,25 @@ async function planDatasets(
     const kept = catalog.filter((c) => selected.has(c.questionId));
     const files = filesOf(kept);
     // Gold for the judge only (never a method): read before any work, so a missing audit file costs nothing.
-    const errata = 'gold' in ref && ref.gold?.answers === 'errata' ? await loadErrata(dataDir) : undefined;
+    const wantsErrata = 'gold' in ref && ref.gold?.answers === 'errata';
+    if (wantsErrata && !config.qa)
+      log(
+        `${source.name}: gold.answers: errata changes the judged answers only; without a qa: block it does nothing here`,
+      );
+    const errata = !wantsErrata
+      ? undefined
+      : source.format === 'longmemeval'
+        ? longMemEvalErrata()
+        : await loadErrata(dataDir);
     plans.push({
-      source,
-      selected,
-      ...(files ? { files } : {}),
-      ...(errata ? { errata } : {}),
-      ...(unlocked.length > 0 ? { unlocked } : {}),
+      plan: {
+        source,
+        selected,
+        ...(files ? { files } : {}),
+        ...(errata ? { errata } : {}),
+        ...(unlocked.length > 0 ? { unlocked } : {}),
+      },
+      kept,
     });
   }
   return plans;
