@@ -331,7 +331,10 @@ async function trainCombinedCommand(argv: TrainArgs): Promise<void> {
   await mkdir(resolve(argv.out, '..'), { recursive: true });
   await writeModel(r.model, argv.out, r.metadata);
   const skipped = r.set.sources.filter((s) => s.typed === 0).map((s) => s.dataset);
-  const what = argv.split === 'calibration' ? `the ${fraction} calibration split (seed ${argv.seed}; a run leaves these questions out) of ` : '';
+  const what =
+    argv.split === 'calibration'
+      ? `the ${fraction} calibration split (seed ${argv.seed}; a run leaves these questions out) of `
+      : '';
   console.log(
     `trained ${recipeName(recipe)} on ${r.set.questions.length} questions of ${what}(${r.set.sources.map((s) => `${s.dataset} ${s.typed - s.duplicates}`).join(', ')}; training set sha256 ${r.set.sha256})` +
       (skipped.length > 0 ? `; no question of ${skipped.join(', ')} has one of the five types` : '') +
