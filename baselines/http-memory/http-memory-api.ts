@@ -133,9 +133,9 @@ export function createHttpMemoryApi(o: HttpMemoryApiOptions): MemoryServerApi {
         path: `${ns(name)}/search`,
         body: { query: query.text, k, question_date: toUtcIso(query.askedAt) ?? null },
       });
-      return parseReply(SearchSchema, res.body, label, 'POST /namespaces/{namespace}/search')
-        .items.slice(0, k)
-        .map((it, i): ServerHit => {
+      // Every item returned: the shared method cuts to k and records the cut (the fairness contract).
+      return parseReply(SearchSchema, res.body, label, 'POST /namespaces/{namespace}/search').items.map(
+        (it, i): ServerHit => {
           const at = toUtcIso(it.time);
           return {
             text: it.text,
@@ -143,7 +143,8 @@ export function createHttpMemoryApi(o: HttpMemoryApiOptions): MemoryServerApi {
             ...(at ? { at } : {}),
             sources: o.output === 'units' ? (it.unit_ids ?? []) : [],
           };
-        });
+        },
+      );
     },
     async remove(name, _state, c) {
       await send(c, { method: 'DELETE', path: ns(name), accept: [404] });

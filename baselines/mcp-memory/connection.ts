@@ -36,18 +36,27 @@ export function describeServer(s: Pick<ConnectionSpec, 'transport' | 'command' |
   return s.transport === 'http' ? s.url! : `stdio:${[s.command, ...s.args].join(' ')}`;
 }
 
-function transportOf(s: ConnectionSpec): Transport {
+/** The transport, and for stdio the last lines the server wrote to stderr (said when the connection fails). */
+function transportOf(s: ConnectionSpec): { transport: Transport; stderrTail: () => string } {
   if (s.transport === 'http') {
     const headers: Record<string, string> = s.key ? { authorization: `Bearer ${s.key}` } : {};
-    return new StreamableHTTPClientTransport(new URL(s.url!), { requestInit: { headers } });
+    return {
+      transport: new StreamableHTTPClientTransport(new URL(s.url!), { requestInit: { headers } }),
+      stderrTail: () => '',
+    };
   }
-  return new StdioClientTransport({
+  const t = new StdioClientTransport({
     command: s.command!,
     args: s.args,
     env: { ...getDefaultEnvironment(), ...s.env },
     ...(s.cwd !== undefined ? { cwd: s.cwd } : {}),
-    stderr: 'ignore',
+    stderr: 'pipe',
   });
+  let tail = '';
+  t.stderr?.on('data', (chunk: Buffer) => {
+    tail = (tail + chunk.toString('utf8')).slice(-400);
+  });
+  return { transport: t, stderrTail: () => tail.trim().split('\n').slice(-2).join(' | ') };
 }
 
 export class McpConnection {
@@ -73,11 +82,14 @@ export class McpConnection {
         costUsd: 0,
         ...(error !== undefined ? { error } : {}),
       });
+    const { transport, stderrTail } = transportOf(spec);
     try {
-      await client.connect(transportOf(spec), { timeout: spec.callTimeoutMs });
+      await client.connect(transport, { timeout: spec.callTimeoutMs });
     } catch (err) {
-      await rec(redact(errorMessage(err), spec.key));
-      throw new Error(`cannot connect to ${describeServer(spec)}: ${redact(errorMessage(err), spec.key)}`);
+      const said = stderrTail();
+      const why = redact(`${errorMessage(err)}${said ? ` (the server said: ${said})` : ''}`, spec.key);
+      await rec(why);
+      throw new Error(`cannot connect to ${describeServer(spec)}: ${why}`);
     }
     await rec();
     const v = client.getServerVersion();

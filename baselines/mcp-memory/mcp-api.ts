@@ -42,7 +42,7 @@ export function at(value: unknown, path: string): unknown {
 }
 
 /** The reply's memories as hits; an item without text is an error naming the tool and path. */
-export function toHits(body: unknown, reply: ReplyMap, tool: string, k: number): ServerHit[] {
+export function toHits(body: unknown, reply: ReplyMap, tool: string): ServerHit[] {
   if (typeof body === 'string' && reply.items === '')
     return body.trim() === '' ? [] : [{ text: body, score: 1, sources: [] }];
   const items = at(body, reply.items);
@@ -50,7 +50,8 @@ export function toHits(body: unknown, reply: ReplyMap, tool: string, k: number):
     throw new Error(
       `${LABEL}: tool ${tool}: the reply has no array at "${reply.items || '(root)'}" (tools.search.reply.items)`,
     );
-  return items.slice(0, k).map((it, i): ServerHit => {
+  // Every memory the server returned (the shared method cuts to k and records the cut: the fairness contract).
+  return items.map((it, i): ServerHit => {
     const text = at(it, reply.text);
     if (typeof text !== 'string' || text === '')
       throw new Error(
@@ -163,7 +164,6 @@ export function createMcpApi(
       await call(c, o.tools.search, { namespace: ns, query: text, k, question_date: askedAt ?? '' }),
       o.tools.search.reply,
       o.tools.search.name,
-      k,
     );
   return {
     label: LABEL,

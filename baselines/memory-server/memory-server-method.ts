@@ -186,7 +186,8 @@ export function createMemoryServerMethod(
       const server = api.serverInfo?.();
       const result: CachedSearch = {
         ...(server !== undefined ? { server } : {}),
-        hits: hits.map((h) => ({
+        returned: hits.length,
+        hits: hits.slice(0, f.k).map((h) => ({
           text: h.text,
           score: h.score,
           ...(h.at !== undefined ? { at: h.at } : {}),

@@ -181,7 +181,7 @@ describe('judges over HTTP', () => {
       provider('read-write').forRole('judge'),
       { repeats: 3, calls: [] },
     );
-    expect(again.correct).toEqual([true, false, true]);
+    expect(again).toEqual(r);
     expect(server.count('/v1/chat/completions')).toBe(3);
   });
 

@@ -60,6 +60,17 @@ describe('protocol-check --mcp', () => {
     expect(results[1]!.detail).toMatch(/tool retrieve_memory: memory 0 of the reply has no text at "content"/);
   });
 
+  it('says what a stdio server that cannot start wrote', async () => {
+    const results = await runMcpProtocolCheck(
+      `"${process.execPath}" -e "console.error('no such memory module'); process.exit(3)"`,
+      {
+        preset: 'reasoningbank',
+      },
+    );
+    expect(results[0]!.ok).toBe(false);
+    expect(results[0]!.detail).toMatch(/the server said: no such memory module/);
+  });
+
   it('says when nothing answers', async () => {
     const results = await runMcpProtocolCheck('http://127.0.0.1:9/mcp', { preset: 'reasoningbank' });
     expect(results[0]!.ok).toBe(false);

@@ -34,6 +34,7 @@ import { createLlmProvider } from '../../llm/provider.ts';
 import { countTokens } from '../../llm/tokens.ts';
 import { judgePass } from '../../run/judge-pass.ts';
 import { openResultStore, refreshStats, type QuestionBatch, type ResultStore } from '../../store/index.ts';
+import { median } from '../../core/averages.ts';
 
 /** LoCoMo's category names as its data uses them, in the order the audit's tables list them. */
 export const AUDIT_CATEGORIES: readonly { category: string; name: string }[] = [
@@ -75,11 +76,6 @@ export function runStat(answers: readonly AuditAnswer[]): RunStat {
   const mean = runs.reduce((s, x) => s + x, 0) / runs.length;
   const sd = Math.sqrt(runs.reduce((s, x) => s + (x - mean) ** 2, 0) / runs.length);
   return { n, runs, mean, sd, majority: answers.filter((a) => majorityVerdict(a.judgments)).length / n };
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
 async function pinnedName(path: string): Promise<string | null> {
