@@ -34,6 +34,7 @@ import { createLlmProvider } from '../../llm/provider.ts';
 import { countTokens } from '../../llm/tokens.ts';
 import { judgePass } from '../../run/judge-pass.ts';
 import { openResultStore, refreshStats, type QuestionBatch, type ResultStore } from '../../store/index.ts';
+import { median } from '../../core/averages.ts';
 
 /** LoCoMo's category names as its data uses them, in the order the audit's tables list them. */
 export const AUDIT_CATEGORIES: readonly { category: string; name: string }[] = [
@@ -80,11 +81,6 @@ export function runStat(answers: readonly AuditAnswer[]): RunStat {
   const f1 = answers.reduce((t, a) => t + locomoAnswerScore(a.answer, a.gold, Number(a.category)), 0) / n;
   const b1 = answers.reduce((t, a) => t + bleu1(a.answer, a.gold), 0) / n;
   return { n, runs, mean, sd, majority: answers.filter((a) => majorityVerdict(a.judgments)).length / n, f1, bleu1: b1 };
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
 async function pinnedName(path: string): Promise<string | null> {
