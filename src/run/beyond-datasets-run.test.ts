@@ -137,9 +137,7 @@ describe('BEAM, MemDaily and LoCoMo-Plus through the runner', () => {
       for (const dataset of ['beam-100k', 'memdaily', 'locomo-plus']) {
         // BEAM alone has update questions, so it alone gets the stale-evidence claim.
         const want = dataset === 'beam-100k' ? [...claims, 'adaptmr-update-stale'].sort() : claims;
-        expect([...new Set(beyondRows.filter((v) => v.dataset === dataset).map((v) => v.claim))].sort()).toEqual(
-          want,
-        );
+        expect([...new Set(beyondRows.filter((v) => v.dataset === dataset).map((v) => v.claim))].sort()).toEqual(want);
       }
       // Each dataset at its headline; no claim on BEAM's abilities outside the five, LoCoMo-Plus's `cognitive` in "all" only.
       expect(
