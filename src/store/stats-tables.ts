@@ -30,7 +30,7 @@ import { loadMethodFacts, loadPlanRunInputs, loadQuestionFacts, loadRetrievalFac
 import type { ResultStore } from './types.ts';
 
 /** Bumped when the statistics code changes what it stores, so older tables are recomputed (2: verdicts and declared families; 3: experiment 1 MDE; 5: beyond-benchmarks and router-transfer verdicts). */
-export const STATS_VERSION = 7;
+export const STATS_VERSION = 8;
 
 const RunConfig = z
   .object({

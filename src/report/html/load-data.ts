@@ -5,7 +5,7 @@
  * file holds and omits the rest. Series labels are shared with the text report (series-label.ts), stand-ins marked
  * "(offline)"; the verdicts are the stored `verdicts` table.
  */
-import { readVerdicts, type ResultStore, type VerdictRow } from '../../store/index.ts';
+import { readFindings, readVerdicts, type FindingRow, type ResultStore, type VerdictRow } from '../../store/index.ts';
 import { loadDegradedMarks, loadMethodMarks, seriesLabeller, type SeriesKey } from '../series-label.ts';
 import { loadCostPerCorrect, type CostPerCorrectRow } from '../cost-per-correct.ts';
 import { variationLabel, variationOfRun } from '../claim-label.ts';
@@ -141,6 +141,8 @@ export interface ReportData {
   questions: DrillQuestion[];
   /** The `verdicts` table as stored (none recomputed); method ids of stand-ins in `methodMarks`. */
   verdicts: VerdictRow[];
+  /** The `findings` table as stored: what the verdicts show (the page opens with it). */
+  findings: FindingRow[];
   methodMarks: Record<string, string>;
   /** What a correct answer costs per dataset × method (src/report/cost-per-correct.ts). */
   costPerCorrect: CostPerCorrectRow[];
@@ -352,6 +354,7 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
     questions,
     unitsShown: UNITS_SHOWN,
     verdicts: await readVerdicts(store),
+    findings: await readFindings(store),
     methodMarks: Object.fromEntries(await loadMethodMarks(store)),
     headlines,
     colors,

@@ -80,7 +80,7 @@ function entryOf(
   }
   const info = (log.model_info as Doc).additional_details as Record<string, string>;
   const flags = [
-    info.upper_bound === 'true' ? 'gold-type routing' : '',
+    info.upper_bound === 'true' ? 'saw the gold type' : '',
     info.degraded && info.degraded !== 'no' ? `degraded: ${info.degraded}` : '',
   ].filter(Boolean);
   return {

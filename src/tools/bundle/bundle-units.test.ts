@@ -15,6 +15,7 @@ import { firstDifference } from '../verify/checks.ts';
 import { instanceLine } from './eee-instance.ts';
 import { eeeValidators, SCHEMA_DIR } from './eee-schema.ts';
 import { evaluationUuid } from './ids.ts';
+import { recordedCommand } from './commands.ts';
 import { checkPinned, DIGEST, imageRecords } from './images.ts';
 import type { MethodFact } from './load-results.ts';
 import { loadSigningKey, publicKeyInfo, SIGNING_KEY_ENV, signatureValid, signManifest } from './sign.ts';
@@ -92,6 +93,12 @@ describe('signing', () => {
     expect(signatureValid(bytes, sig, publicKeyInfo(other).publicKey)).toBe(false);
     expect(signatureValid(Buffer.from('{"a":2}\n'), sig, publicKeyInfo(privateKey).publicKey)).toBe(false);
     expect(publicKeyInfo(privateKey).fingerprint).toMatch(/^[0-9a-f]{64}$/u);
+  });
+
+  it('never records the key in the manifest command, whatever the flag holds', () => {
+    const pem = String(privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const line = recordedCommand(['bundle', 'r.duckdb', '--out', 'b', '--sign-key', pem, `--sign-key=${pem}`]);
+    expect(line).toBe('adaptmr bundle r.duckdb --out b --sign-key <key> --sign-key=<key>');
   });
 
   it('reads the key from ADAPTMR_SIGNING_KEY as PEM text; refuses a non-Ed25519 key; none means unsigned', () => {

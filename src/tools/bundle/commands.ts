@@ -20,6 +20,14 @@ interface BundleArgs {
   import: string | undefined;
 }
 
+/** The command line as the manifest records it: the key's location never written (it may even be the PEM text). */
+export function recordedCommand(args: readonly string[]): string {
+  const out = args.map((a, i) =>
+    args[i - 1] === '--sign-key' ? '<key>' : a.startsWith('--sign-key=') ? '--sign-key=<key>' : a,
+  );
+  return redactSecrets(['adaptmr', ...out].join(' '));
+}
+
 async function importHandler(from: string, out: string): Promise<void> {
   const { importBundle } = await import('./import.ts');
   const summary = await importBundle(from, out);
@@ -64,7 +72,7 @@ export const bundleCommand: CommandModule<object, BundleArgs> = {
       dataDir: argv['data-dir'],
       images: parseImageFlags(argv.image ?? []),
       allowUnpinned: argv['allow-unpinned'],
-      command: redactSecrets(['adaptmr', ...process.argv.slice(2)].join(' ')),
+      command: recordedCommand(process.argv.slice(2)),
     });
     const eee = manifest.files.filter((f) => f.path.startsWith('eee/')).length;
     console.log(

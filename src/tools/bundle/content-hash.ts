@@ -9,6 +9,8 @@ import { sha256, stableHash } from '../../core/hash.ts';
 import type { DatasetRef } from '../../core/config.ts';
 import { readInstances, readLock, resolveDataDir, resolveDataset } from '../../data/index.ts';
 import { lockEntryFor } from '../../data/lock.ts';
+import { GITHUB_PINS } from '../../data/pins.ts';
+import { LOCOMO_COMMIT, LOCOMO_REPO, LONGMEMEVAL_REPO } from '../../data/pull.ts';
 import { datasetEntry, type Config } from './config-facts.ts';
 
 /** The roll-up of instance hashes (question id → sha256). */
@@ -20,7 +22,18 @@ export function rollUp(hashes: ReadonlyMap<string, string>): string {
 export interface DatasetContent {
   hashes: Map<string, string>;
   /** The upstream repository, revision and commit the data directory's lock file records for it, if any. */
-  pinned: { repo: string; revision: string; commit: string } | null;
+  pinned: { repo: string; revision: string; commit: string; from: string } | null;
+}
+
+/** The revision the harness itself pins a named dataset to, for a data directory without a lock file. */
+function harnessPin(dataset: string): DatasetContent['pinned'] {
+  const gh = (GITHUB_PINS as Record<string, { repo: string; commit: string }>)[dataset];
+  const from = 'the harness pin (the data directory has no lock entry)';
+  if (gh) return { repo: gh.repo, revision: gh.commit, commit: gh.commit, from };
+  if (dataset === 'locomo') return { repo: LOCOMO_REPO, revision: LOCOMO_COMMIT, commit: LOCOMO_COMMIT, from };
+  if (dataset.startsWith('longmemeval-'))
+    return { repo: LONGMEMEVAL_REPO, revision: 'unknown', commit: 'unknown', from };
+  return null;
 }
 
 /** Each wanted question's content hash, read from the dataset as the run read it (name, or path). */
@@ -42,5 +55,8 @@ export async function instanceHashes(
     out.set(instance.query.id, stableHash({ query: instance.query, gold: instance.gold, haystack: instance.haystack }));
   }
   const lock = source.root ? lockEntryFor(await readLock(source.root), source.root, source.path) : undefined;
-  return { hashes: out, pinned: lock ? { repo: lock.repo, revision: lock.revision, commit: lock.commit } : null };
+  const pinned = lock
+    ? { repo: lock.repo, revision: lock.revision, commit: lock.commit, from: 'the data directory lock file' }
+    : harnessPin(dataset);
+  return { hashes: out, pinned };
 }

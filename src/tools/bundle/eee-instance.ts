@@ -139,6 +139,8 @@ function metadata(i: InstanceInput): Record<string, string> {
     asked_at: q.asked_at,
     evidence_session_ids: JSON.stringify(q.evidence_session_ids),
     evidence_turn_ids: JSON.stringify(q.evidence_turn_ids),
+    superseded_session_ids: JSON.stringify(q.superseded_session_ids ?? null),
+    superseded_turn_ids: JSON.stringify(q.superseded_turn_ids ?? null),
     content_sha256: i.contentSha256,
     predicted_type: str(r?.predicted_type) ?? '',
     route: str(r?.route) ?? '',

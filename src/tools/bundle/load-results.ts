@@ -43,6 +43,9 @@ export interface QuestionFact {
   evidence_session_ids: string[];
   evidence_turn_ids: string[];
   answer: string;
+  /** Schema 4: evidence a later session superseded (NULL when not recorded). */
+  superseded_session_ids?: string[] | null;
+  superseded_turn_ids?: string[] | null;
 }
 export type Row = Record<string, unknown>;
 

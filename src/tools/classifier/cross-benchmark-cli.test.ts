@@ -9,6 +9,7 @@ import { readOnnxMetadata } from '../../classify/onnx/hashed-classifier.ts';
 import { loadOnnxClassifier } from '../../classify/onnx/load.ts';
 import { META_FALLBACK_THRESHOLD, META_TRAINING_SET } from '../../classify/onnx/model-format.ts';
 import { evalCommand, trainCommand } from './commands.ts';
+import type { Classifier } from '../../core/interfaces.ts';
 
 useTestData();
 const dir = await mkdtemp(join(tmpdir(), 'adaptmr-xb-cli-'));
@@ -47,7 +48,7 @@ describe('cross-benchmark classifier CLI', () => {
     const meta = await readOnnxMetadata(model);
     expect(JSON.parse(meta[META_TRAINING_SET]!).n).toBe(84);
     expect(Number(meta[META_FALLBACK_THRESHOLD])).toBeGreaterThanOrEqual(0.2);
-    const clf = await loadOnnxClassifier(model);
+    const clf: Classifier = await loadOnnxClassifier(model);
     expect(clf.excludedQuestionIds?.size).toBe(84);
     expect(clf.fallbackThreshold).toBe(Number(meta[META_FALLBACK_THRESHOLD]));
   });
