@@ -7,7 +7,7 @@ import { DEFAULT_DATA_DIRS } from './src/data/source.ts';
 import { TierScanner, testFiles } from './test/tiers.ts';
 
 const ROOT = import.meta.dirname;
-const FOLDERS = ['src', 'baselines', 'scripts', 'test', 'examples'];
+const FOLDERS = ['src', 'baselines', 'benchmarks', 'scripts', 'test', 'examples'];
 const INCLUDE = FOLDERS.map((f) => `${f}/**/*.test.ts`);
 const FULL = [...new TierScanner(ROOT).fullTier(testFiles(ROOT, FOLDERS)).keys()];
 const NO_DATA = resolve(ROOT, 'test/fast-tier-has-no-datasets--read-them-through-test-data-path.ts');

@@ -32,7 +32,7 @@ function newestSource(dir) {
 function staleReason() {
   if (!existsSync(compiled) || !existsSync(stamp)) return 'dist/ is not built';
   const built = statSync(stamp).mtimeMs;
-  if (Math.max(newestSource(join(root, 'src')), newestSource(join(root, 'baselines'))) > built) {
+  if (Math.max(...['src', 'baselines', 'benchmarks'].map((d) => newestSource(join(root, d)))) > built) {
     return 'dist/ is older than the TypeScript sources';
   }
   return undefined;

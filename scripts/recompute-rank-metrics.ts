@@ -9,7 +9,7 @@
  *
  * Exits 1 on any mismatch. Questions outside the five types and abstention questions are not averaged (as stored).
  */
-import { DuckDBInstance } from '@duckdb/node-api';
+import { openResultStore } from '../src/store/index.ts';
 
 interface Row {
   dataset: string;
@@ -55,9 +55,9 @@ function goldOf(r: Row): { level: string; gold: Set<string>; sup: Set<string> } 
 }
 
 async function main(file: string): Promise<number> {
-  const db = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
-  const c = await db.connect();
-  const read = async <T>(sql: string): Promise<T[]> => (await c.runAndReadAll(sql)).getRowObjectsJS() as T[];
+  // Read through the store (the one module that opens results files), not through src/eval's metric code.
+  const store = await openResultStore(file, { readOnly: true });
+  const read = <T>(sql: string): Promise<T[]> => store.query<T>(sql);
   const rows = await read<Row>(`SELECT r.dataset, r.question_id, r.method, r.granularity, r.unit_ids, q.adapt_type,
       q.is_abstention, q.evidence_session_ids, q.evidence_turn_ids, q.superseded_session_ids, q.superseded_turn_ids
     FROM retrievals r JOIN questions q USING (run_id, dataset, question_id)
@@ -95,8 +95,7 @@ async function main(file: string): Promise<number> {
     }
   }
   console.log(`${checked} cells recomputed from retrievals and questions; ${bad} differ from scores_by_type`);
-  c.closeSync();
-  db.closeSync();
+  await store.close();
   return bad === 0 && checked > 0 ? 0 : 1;
 }
 

@@ -3,9 +3,10 @@
  * included). Tests, test fixtures (`testing/`, `*.fixture.ts`) may reach across layers to build their cases; rules
  * 1–5 apply to everything that ships.
  *   1. src/core imports nothing else in the repository.
- *   2. Only the method registry (src/run/method-registry.ts) imports baselines/ from outside baselines/.
+ *   2. Only the method registry (src/run/method-registry.ts) imports baselines/ from outside baselines/, and only the
+ *      benchmark registry (src/run/benchmark-registry.ts) imports benchmarks/ from outside benchmarks/.
  *   3. Only src/store and the embedding cache (src/index/embedding-cache-duckdb.ts) import DuckDB.
- *   4. Methods, strategies, routing and classifiers never import where gold lives: src/data, src/eval.
+ *   4. Methods, strategies, routing and classifiers never import where gold lives: src/data, src/eval, benchmarks/.
  *   5. Layers point down: components (data, index, llm, classify, strategies, routing, baselines) never import eval,
  *      store, report, run or tools; eval never imports store and above; store never report and above; report never
  *      run or tools; run never tools.
@@ -24,7 +25,7 @@ import { citationFindings, repositoryCitationFindings, sectionsOf } from '../tes
 import { isTestFile, sourcesUnder } from '../test/source-files.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const SCAN = ['src', 'baselines', 'scripts', 'bin'];
+const SCAN = ['src', 'baselines', 'benchmarks', 'scripts', 'bin'];
 
 /** Layers from the bottom; a file may import its own layer or lower ones. */
 const LAYERS: Record<string, number> = {
@@ -37,6 +38,7 @@ const LAYERS: Record<string, number> = {
   routing: 3,
   baselines: 3,
   eval: 4,
+  benchmarks: 4.5,
   store: 5,
   report: 6,
   run: 7,
@@ -51,6 +53,7 @@ const EXEMPT_FROM_DUCKDB_RULE: Record<string, string> = {
 
 function layerOf(path: string): string | undefined {
   if (path.startsWith('baselines/')) return 'baselines';
+  if (path.startsWith('benchmarks/')) return 'benchmarks';
   const m = /^src\/([^/]+)\//.exec(path);
   if (m) return m[1];
   if (path.startsWith('src/')) return 'cli';
@@ -84,8 +87,11 @@ export function findViolations(files: ReadonlyMap<string, string>): string[] {
       if (from === 'core' && to !== 'core') bad('src/core imports nothing else in the repository');
       if (to === 'baselines' && from !== 'baselines' && file !== 'src/run/method-registry.ts')
         bad('only the method registry imports baselines/');
-      if (['baselines', 'strategies', 'routing', 'classify'].includes(from ?? '') && (to === 'data' || to === 'eval')) {
-        bad('methods, strategies and classifiers never import where gold lives (src/data, src/eval)');
+      if (to === 'benchmarks' && from !== 'benchmarks' && file !== 'src/run/benchmark-registry.ts')
+        bad('only the benchmark registry imports benchmarks/');
+      const gold = to === 'data' || to === 'eval' || to === 'benchmarks';
+      if (['baselines', 'strategies', 'routing', 'classify'].includes(from ?? '') && gold) {
+        bad('methods, strategies and classifiers never import where gold lives (src/data, src/eval, benchmarks/)');
       }
       if (from && to && from in LAYERS && to in LAYERS && LAYERS[to]! > LAYERS[from]!)
         bad(`layer ${from} imports the higher layer ${to}`);
@@ -178,6 +184,10 @@ describe('architecture', () => {
       ['src/store/u.ts', "export { r } from '../report/index.ts';"],
       ['src/run/ok.ts', "import { methods } from './method-registry.ts';\nimport { s } from '../store/index.ts';"],
       ['src/index/ok.test.ts', "import { x } from '../run/runner.ts';"],
+      ['src/run/question.ts', "import { locomoQa } from '../../benchmarks/locomo/qa.ts';"],
+      ['baselines/bm25/x.ts', "import type { B } from '../../benchmarks/beam/index.ts';"],
+      ['src/run/benchmark-registry.ts', "const b = await import('../../benchmarks/beam/index.ts');"],
+      ['benchmarks/beam/index.ts', "import { eventOrderingScore } from './kendall.ts';"],
     ]);
     const v = findViolations(cases);
     expect(v.some((l) => l.startsWith('src/core/x.ts') && /core imports nothing/.test(l))).toBe(true);
@@ -186,7 +196,10 @@ describe('architecture', () => {
     expect(v.some((l) => l.startsWith('src/strategies/w.ts') && /gold lives/.test(l))).toBe(true);
     expect(v.some((l) => l.startsWith('src/classify/v.ts') && /gold lives/.test(l))).toBe(true);
     expect(v.some((l) => l.startsWith('src/store/u.ts') && /higher layer report/.test(l))).toBe(true);
-    expect(v.filter((l) => l.startsWith('src/run/ok.ts') || l.startsWith('src/index/ok.test.ts'))).toEqual([]);
+    expect(v.some((l) => l.startsWith('src/run/question.ts') && /only the benchmark registry/.test(l))).toBe(true);
+    expect(v.some((l) => l.startsWith('baselines/bm25/x.ts') && /gold lives/.test(l))).toBe(true);
+    const fine = ['src/run/ok.ts', 'src/index/ok.test.ts', 'src/run/benchmark-registry.ts', 'benchmarks/beam/index.ts'];
+    expect(v.filter((l) => fine.some((f) => l.startsWith(f)))).toEqual([]);
   });
 
   it('the repository has no import cycle', () => {

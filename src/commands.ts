@@ -93,6 +93,21 @@ export const commands: CommandEntry[] = [
     load: async () => as((await import('./tools/compare/commands.ts')).compareCommand),
   },
   {
+    name: 'bundle',
+    describe: 'Write a signed results bundle (Every Eval Ever files, Parquet, manifest)',
+    load: async () => as((await import('./tools/bundle/commands.ts')).bundleCommand),
+  },
+  {
+    name: 'verify',
+    describe: 'Check a results bundle: signature, hashes, every number recomputed',
+    load: async () => as((await import('./tools/verify/commands.ts')).verifyCommand),
+  },
+  {
+    name: 'board',
+    describe: 'A static leaderboard page of results bundles (comparable ones together)',
+    load: async () => as((await import('./tools/board/commands.ts')).boardCommand),
+  },
+  {
     name: 'doctor',
     describe: 'Check every endpoint an experiment uses',
     load: async () => as((await import('./tools/doctor/commands.ts')).doctorCommand),

@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import { loadedFromValue } from '../src/run/load-config.ts';
 import { REPO_ROOT } from '../src/run/provenance.ts';
 import { runExperiment } from '../src/run/runner.ts';
-import { runSummary } from '../src/report/summary.ts';
+import { runSummary, runVerdicts } from '../src/report/summary.ts';
 import { openResultStore, readVerdicts } from '../src/store/index.ts';
 import { TEST_DATA_DIR } from './data-path.ts';
 
@@ -43,7 +43,7 @@ describe('the quick start', () => {
     expect(oracle.methods.filter((m) => m.method === 'strategy')).toHaveLength(5);
   });
 
-  it("runs both parts into one file and summarises tables, the oracle and both experiments' verdicts", async () => {
+  it('runs both parts into one file; --summary prints the findings in ≤ 30 lines, --verdicts the tables, the oracle and every verdict', async () => {
     const out = join(dir, 'quickstart.duckdb');
     for (const [file, value] of [
       ['quickstart.yaml', claim],
@@ -57,7 +57,14 @@ describe('the quick start', () => {
         log: () => {},
       });
     }
-    const text = await runSummary(out);
+    const summary = await runSummary(out);
+    expect(summary.split('\n').length).toBeLessThanOrEqual(30);
+    expect(summary).toMatch(/^Experiment 2 — the oracle strategy \(held-out\) \(oracle-upper-bound\)$/mu);
+    expect(summary).toMatch(/^ {2}longmemeval-s: oracle strategy \(held-out\) − unified /mu);
+    expect(summary).toMatch(/^ {2}locomo: AdaptMR vs unified-embedding: \d of 1 variants reached/mu);
+    // "upper bound" only next to the ceiling (test/wording.test.ts holds the source text to the same rule).
+    for (const line of summary.split('\n')) if (/upper bound/i.test(line)) expect(line).toMatch(/ceiling/);
+    const text = await runVerdicts(out);
     for (const title of [
       'longmemeval-s: recall_any@1 (session level) by AdaptMR type',
       'locomo: recall_any@10 (turn level) by AdaptMR type',
@@ -68,7 +75,8 @@ describe('the quick start', () => {
     expect(text).toContain('Oracle strategy per type');
     for (const line of [
       /^ {2}longmemeval-s adaptmr-vs-unified \[all\] adaptmr-rules − unified-embedding: .* → (reached|not established|not met|n\/a) /mu,
-      /^ {2}locomo adaptmr-vs-strongest \[all\] adaptmr-rules − \S+: /mu,
+      /^ {2}locomo adaptmr-vs-baseline \[all\] adaptmr-rules − bm25: /mu,
+      /^ {2}locomo adaptmr-vs-all-baselines \[all\] adaptmr-rules − \S+: /mu,
       /^ {2}locomo oracle-vs-unified \[all\] oracle − unified-embedding: /mu,
       /^ {2}longmemeval-s premise-single-strategy \[all\] oracle − strategy-\S+: /mu,
     ])

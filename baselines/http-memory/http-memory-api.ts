@@ -27,7 +27,16 @@ import {
 
 export const PROTOCOL = 'http-memory/1';
 
-const HealthSchema = z.looseObject({ protocol: z.string(), sources: z.boolean(), name: z.string().optional() });
+const HealthSchema = z.looseObject({
+  protocol: z.string(),
+  sources: z.boolean(),
+  name: z.string().optional(),
+  /** The image the server runs, by digest (optional; recorded per run and in a results bundle). */
+  image: z
+    .string()
+    .regex(/@sha256:[0-9a-f]{64}$/u, 'name@sha256:<64 hex digits>')
+    .optional(),
+});
 const StatusSchema = z.looseObject({
   namespace: z.string(),
   messages: z.number().int().nonnegative(),
@@ -87,6 +96,7 @@ export function createHttpMemoryApi(o: HttpMemoryApiOptions): MemoryServerApi {
         throw new SetupError(
           `${label}: the server's search gives no source ids (/health sources: false): set output: text`,
         );
+      return h.image === undefined ? undefined : { image: h.image };
     },
     async prepare(name, c) {
       await send(c, { method: 'PUT', path: ns(name) });
@@ -123,9 +133,9 @@ export function createHttpMemoryApi(o: HttpMemoryApiOptions): MemoryServerApi {
         path: `${ns(name)}/search`,
         body: { query: query.text, k, question_date: toUtcIso(query.askedAt) ?? null },
       });
-      return parseReply(SearchSchema, res.body, label, 'POST /namespaces/{namespace}/search')
-        .items.slice(0, k)
-        .map((it, i): ServerHit => {
+      // Every item returned: the shared method cuts to k and records the cut (the fairness contract).
+      return parseReply(SearchSchema, res.body, label, 'POST /namespaces/{namespace}/search').items.map(
+        (it, i): ServerHit => {
           const at = toUtcIso(it.time);
           return {
             text: it.text,
@@ -133,7 +143,8 @@ export function createHttpMemoryApi(o: HttpMemoryApiOptions): MemoryServerApi {
             ...(at ? { at } : {}),
             sources: o.output === 'units' ? (it.unit_ids ?? []) : [],
           };
-        });
+        },
+      );
     },
     async remove(name, _state, c) {
       await send(c, { method: 'DELETE', path: ns(name), accept: [404] });

@@ -205,6 +205,22 @@ describe('http-memory method', () => {
     }
   });
 
+  it("keeps the image a server reports in /health: shown by doctor, stored as the run's checkpoint", async () => {
+    const image = `example/memory@sha256:${'ab'.repeat(32)}`;
+    const reporting = await startProxy(server.url, (_m, path, status, body) =>
+      path === '/health' ? { status, body: { ...(body as object), image } } : undefined,
+    );
+    try {
+      const cp = memoryCheckpoints();
+      const method = await create({ url: reporting.url });
+      expect((await method.checkEndpoints!())[0]!.detail).toBe(`reachable, key accepted; runs ${image}`);
+      await method.run(q('cat'), createMemoryIndex(HAYSTACK, TURN, noEmbedder), ctx(provider(), cp));
+      expect(await cp.get('server-image')).toBe(image);
+    } finally {
+      await reporting.close();
+    }
+  });
+
   it('rejects options off the contract with one line', async () => {
     await expect(create({})).rejects.toThrow(/url/);
     await expect(create({ url: 'ftp://x' })).rejects.toThrow(/url/);

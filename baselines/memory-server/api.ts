@@ -82,6 +82,12 @@ export function sendAdd(c: Call, req: JsonRequest): Promise<JsonResponse> {
   return send(c, { ...req, maxRetries: 0 });
 }
 
+/** What a server reports about itself in its health reply. */
+export interface ServerInfo {
+  /** `name@sha256:<digest>` of the image the server runs. */
+  image?: string;
+}
+
 export interface MemoryServerApi {
   /** `mem0:oss`, `zep:graphiti`…: CallRecord model and message subject. */
   readonly label: string;
@@ -101,12 +107,19 @@ export interface MemoryServerApi {
   readonly usesQuestionDate?: boolean;
   /** Hits cite our unit ids themselves (http-memory), not server ids to map. */
   readonly sourcesAreUnitIds?: boolean;
+  /** The server's own name and version where a handshake gives them (MCP): kept with each search result. */
+  serverInfo?(): string | undefined;
   /** Settings that change what ingestion stores (part of the search cache key). */
   readonly ingestSettings: Record<string, unknown>;
   /** Settings that change what a search returns (part of the search cache key). */
   readonly searchSettings: Record<string, unknown>;
-  /** One cheap authenticated request: throws when the server is unreachable or rejects the key. */
-  health(c: Call): Promise<void>;
+  /**
+   * One cheap authenticated request: throws when the server is unreachable or rejects the key. Resolves to what the
+   * server says of itself, when it says anything: the container image it runs, by digest (recorded per run and in a
+   * results bundle's manifest).
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: the Mem0 and Zep APIs' health checks return nothing
+  health(c: Call): Promise<ServerInfo | undefined | void>;
   /** Creates the namespace's containers; returns what later calls need (server-assigned UUIDs). */
   prepare(ns: string, c: Call): Promise<NamespaceState>;
   /** Sends one batch, once (through `sendAdd`): retries are ingestion's, after checking the server. */

@@ -22,7 +22,7 @@ import { haystackKey, perHaystack } from '../../src/index/per-haystack.ts';
 import { DEFAULT_CACHE_DIR } from '../../src/llm/config.ts';
 import { HttpCallError, type HttpEndpoint, JsonHttpClient, ResponseCache } from '../../src/llm/http/index.ts';
 import { Scheduler } from '../../src/llm/scheduler.ts';
-import type { MemoryServerApi } from './api.ts';
+import type { MemoryServerApi, ServerInfo } from './api.ts';
 import { ingest, type Ingested, memoryCheckpoints, toMessages } from './ingest.ts';
 import { CachedSearchSchema, type CachedSearch, renderSearch } from './render.ts';
 import { fitMessages, type LongMessages } from './split.ts';
@@ -39,6 +39,8 @@ export interface MemoryServerSettings {
 }
 
 const REGISTRY_KEY = 'namespaces';
+/** The method's checkpoint holding the image its server reported (`name@sha256:…`). */
+export const SERVER_IMAGE_KEY = 'server-image';
 
 function defaultPolicy(): RequestPolicy {
   const scheduler = new Scheduler(4);
@@ -61,7 +63,7 @@ export function createMemoryServerMethod(
   let http: JsonHttpClient | undefined;
   let cache: ResponseCache | undefined;
   let retry = { retries: 4, retryBaseMs: 1000 };
-  let healthy: Promise<void> | undefined;
+  let healthy: Promise<ServerInfo | undefined> | undefined;
   let lastCheckpoints: Checkpoints | undefined;
   const fallbackCheckpoints = memoryCheckpoints();
   const known = new Map<string, Checkpoints>();
@@ -74,22 +76,27 @@ export function createMemoryServerMethod(
     cache ??= new ResponseCache(policy.cacheDir, policy.cacheMode);
     return { http, cache };
   };
-  const namespaceOf = (index: MemoryIndex) => `adaptmr-${f.runKey}-${haystackKey(index).slice(0, 16)}`;
+  // A replicate (`replicates: n`, src/run/replicates.ts) ingests into its own namespaces and has its own cached searches.
+  const rep = f.replicate !== undefined ? `r${f.replicate}-` : '';
+  const namespaceOf = (index: MemoryIndex) => `adaptmr-${f.runKey}-${rep}${haystackKey(index).slice(0, 16)}`;
 
-  const checkHealth = (client: JsonHttpClient, calls: CallRecord[]): Promise<void> => {
-    healthy ??= api.health({ http: client, calls, stage: 'ingest' }).catch((err: unknown) => {
-      healthy = undefined;
-      // The server answered, but cannot be used as configured (its own one line says why).
-      if (err instanceof SetupError) throw new EndpointError(`${err.message}. ${s.hint}`);
-      const status = err instanceof HttpCallError ? err.status : undefined;
-      const what =
-        status === 401 || status === 403
-          ? `the server rejected the key (HTTP ${status}): check the variable named in apiKeyEnv`
-          : status !== undefined
-            ? `HTTP ${status}: check baseUrl (${s.endpoint.baseUrl})`
-            : `unreachable (${client.redact(errorMessage(err)).replace(/^.*?: /, '')})`;
-      throw new EndpointError(`${api.label} at ${s.endpoint.baseUrl}: ${what}. ${s.hint}`);
-    });
+  const checkHealth = (client: JsonHttpClient, calls: CallRecord[]): Promise<ServerInfo | undefined> => {
+    healthy ??= api.health({ http: client, calls, stage: 'ingest' }).then(
+      (info) => info || undefined,
+      (err: unknown) => {
+        healthy = undefined;
+        // The server answered, but cannot be used as configured (its own one line says why).
+        if (err instanceof SetupError) throw new EndpointError(`${err.message}. ${s.hint}`);
+        const status = err instanceof HttpCallError ? err.status : undefined;
+        const what =
+          status === 401 || status === 403
+            ? `the server rejected the key (HTTP ${status}): check the variable named in apiKeyEnv`
+            : status !== undefined
+              ? `HTTP ${status}: check baseUrl (${s.endpoint.baseUrl})`
+              : `unreachable (${client.redact(errorMessage(err)).replace(/^.*?: /, '')})`;
+        throw new EndpointError(`${api.label} at ${s.endpoint.baseUrl}: ${what}. ${s.hint}`);
+      },
+    );
     return healthy;
   };
 
@@ -107,9 +114,11 @@ export function createMemoryServerMethod(
     const { http: client } = setup(ctx);
     // A message the server would refuse stops the run before any request (split.ts).
     fitMessages(toMessages(index.units), api.maxMessageChars, s.longMessages ?? 'split', api.label);
-    await checkHealth(client, ctx.calls);
+    const info = await checkHealth(client, ctx.calls);
     const ns = namespaceOf(index);
     const cp = ctx.checkpoints ?? fallbackCheckpoints;
+    // The image the server says it runs, kept with the run (a results bundle's manifest records it).
+    if (info?.image !== undefined) await cp.put(SERVER_IMAGE_KEY, info.image);
     await register(ns, cp);
     return ingest(
       api,
@@ -127,8 +136,9 @@ export function createMemoryServerMethod(
       const client = new JsonHttpClient(s.endpoint, defaultPolicy());
       const user = `method ${f.id} (${api.label})`;
       try {
-        await checkHealth(client, []);
-        return [{ user, url: s.endpoint.baseUrl, ok: true, detail: 'reachable, key accepted' }];
+        const info = await checkHealth(client, []);
+        const image = info?.image === undefined ? '' : `; runs ${info.image}`;
+        return [{ user, url: s.endpoint.baseUrl, ok: true, detail: `reachable, key accepted${image}` }];
       } catch (err) {
         return [{ user, url: s.endpoint.baseUrl, ok: false, detail: errorMessage(err) }];
       }
@@ -146,6 +156,7 @@ export function createMemoryServerMethod(
         ...(api.usesQuestionDate ? { askedAt: query.askedAt } : {}),
         k: f.k,
         search: api.searchSettings,
+        ...(f.replicate !== undefined ? { replicate: f.replicate } : {}),
       };
       const key = ResponseCache.key(material);
       const t0 = performance.now();
@@ -175,8 +186,11 @@ export function createMemoryServerMethod(
         f.k,
         { http: client, calls: ctx.calls, stage: 'search' },
       );
+      const server = api.serverInfo?.();
       const result: CachedSearch = {
-        hits: hits.map((h) => ({
+        ...(server !== undefined ? { server } : {}),
+        returned: hits.length,
+        hits: hits.slice(0, f.k).map((h) => ({
           text: h.text,
           score: h.score,
           ...(h.at !== undefined ? { at: h.at } : {}),

@@ -19,6 +19,10 @@ export const CachedSearchSchema = z.object({
       unitIds: z.array(z.string()),
     }),
   ),
+  /** The server's name and version from its handshake (MCP), when it gives them. */
+  server: z.string().optional(),
+  /** Memories the server returned before the cut to k (the fairness contract, docs/memory-servers.md). */
+  returned: z.number().int().nonnegative().optional(),
 });
 export type CachedSearch = z.infer<typeof CachedSearchSchema>;
 
@@ -60,6 +64,15 @@ export function renderSearch(
     units: api.output === 'units' ? sourceUnits(hits, index, k) : [],
     noMemory: false,
     context: renderMemories(hits),
-    notes: { system: api.label, memories: hits.length, withSourceIds: api.output === 'units' },
+    notes: {
+      system: api.label,
+      memories: hits.length,
+      withSourceIds: api.output === 'units',
+      ...(result.server !== undefined ? { server: result.server } : {}),
+      // The fairness contract: the benchmark's k, not the provider's, decides how many memories the reader sees.
+      ...(result.returned !== undefined
+        ? { returned: result.returned, cutToK: result.returned > k, fewerThanK: result.returned < k }
+        : {}),
+    },
   };
 }

@@ -2,7 +2,9 @@
  * The `classifiers` registry: every classifier that sees only the question (rules, llm, rules+llm, onnx). The
  * oracle (gold type) is deliberately absent — it needs gold, which no factory here receives (oracle.ts).
  */
+import { join } from 'node:path';
 import { z } from 'zod';
+import { PACKAGE_ROOT } from '../core/package-root.ts';
 import type { Classifier } from '../core/interfaces.ts';
 import type { LlmClient } from '../core/llm.ts';
 import { Registry } from '../core/registry.ts';
@@ -18,10 +20,19 @@ export interface ClassifierDeps {
   llm?: LlmClient;
 }
 
+/**
+ * The shipped cross-benchmark model (`classifier: { name: onnx }` without `model`), rebuilt by the command
+ * `DEFAULT_MODEL_COMMAND` of src/tools/classifier/train/default-model.ts.
+ */
+export const DEFAULT_ONNX_MODEL = join(PACKAGE_ROOT, 'calibration', 'classifier-default.onnx');
+
 export const OnnxOptionsSchema = z
   .object({
-    /** An ONNX file from `adaptmr classifier train`, or a Hugging Face folder (model.onnx, tokenizer.json, config.json). */
-    model: z.string().min(1),
+    /**
+     * An ONNX file from `adaptmr classifier train`, or a Hugging Face folder (model.onnx, tokenizer.json,
+     * config.json); absent = the shipped default, calibration/classifier-default.onnx.
+     */
+    model: z.string().min(1).optional(),
     format: z.enum(['auto', 'hashed', 'hf']).default('auto'),
     /** Transformer inputs are cut to this many tokens. */
     maxLength: z.number().int().positive().default(512),
@@ -68,6 +79,9 @@ export const classifiers = new Registry<Classifier, ClassifierDeps | undefined>(
       },
       { label: 'Hugging Face folder', options: { model: 'hf-model' }, fixtures: { model: 'tiny-hf-model' } },
     ],
-    create: async (o) => checkedClassifier(await loadOnnxClassifier(o.model, o.format, o.maxLength), o.model),
+    create: async (o) => {
+      const model = o.model ?? DEFAULT_ONNX_MODEL;
+      return checkedClassifier(await loadOnnxClassifier(model, o.format, o.maxLength), model);
+    },
   })
   .freeze();

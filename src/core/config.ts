@@ -8,6 +8,7 @@ import { LlmConfigSchema } from './llm-config.ts';
 import { QaConfigSchema } from './qa-config.ts';
 import { IndexSpecSchema } from './index-spec.ts';
 import { GranularitySchema } from './types.ts';
+import { unknownName } from './registry.ts';
 import { PlanConfigSchema, StatsConfigSchema } from './stats-config.ts';
 
 export { IndexSpecSchema };
@@ -31,7 +32,10 @@ export const DATASET_NAMES = [
   'memdaily',
   'locomo-plus',
 ] as const;
-export const DatasetNameSchema = z.enum(DATASET_NAMES);
+/** A config's dataset name; a typo fails with "did you mean" (the names are the benchmarks' datasets, src/run/benchmark-registry.ts). */
+export const DatasetNameSchema = z.enum(DATASET_NAMES, {
+  error: (issue) => unknownName('dataset', String(issue.input), [...DATASET_NAMES]),
+});
 export type DatasetName = z.infer<typeof DatasetNameSchema>;
 
 export const SampleSchema = z
@@ -84,9 +88,10 @@ const DatasetCommon = {
 };
 
 /**
- * Which gold answers a LoCoMo run judges against: `original` (the dataset as released) or `errata` (the
- * dial481/locomo-audit corrections applied by question; both versions are then judged and reported, the errata
- * version in the `accuracy` scores). docs/qa-and-judges.md.
+ * Which gold answers a LoCoMo or LongMemEval run judges against: `original` (the dataset as released) or `errata`
+ * (LoCoMo: the dial481/locomo-audit corrections; LongMemEval: the pinned overlay src/data/longmemeval-errata.ts;
+ * applied by question; both versions are then judged and reported, the errata version in the `accuracy` scores).
+ * docs/qa-and-judges.md.
  */
 export const GoldConfigSchema = z
   .object({
@@ -102,7 +107,12 @@ export const GoldConfigSchema = z
 export type GoldConfig = z.infer<typeof GoldConfigSchema>;
 
 /** Datasets with an answer-errata overlay (`gold: { answers: errata }`). */
-const ERRATA_DATASETS: ReadonlySet<string> = new Set(['locomo']);
+const ERRATA_DATASETS: ReadonlySet<string> = new Set([
+  'locomo',
+  'longmemeval-s',
+  'longmemeval-m',
+  'longmemeval-oracle',
+]);
 
 /**
  * Formats a user-given path may have: a LongMemEval array file or folder, a LoCoMo file, a BEAM tier folder (one
@@ -116,7 +126,8 @@ export const DatasetRefSchema = z.union([
     .object({ name: DatasetNameSchema, ...DatasetCommon, gold: GoldConfigSchema.optional() })
     .strict()
     .refine((d) => d.gold === undefined || d.gold.answers === 'original' || ERRATA_DATASETS.has(d.name), {
-      message: 'gold.answers: errata exists for LoCoMo only (the audit corrects locomo10.json)',
+      message:
+        'gold.answers: errata exists for LoCoMo (the audit) and LongMemEval (src/data/longmemeval-errata.ts) only',
       path: ['gold'],
     })
     .refine((d) => d.gold?.update === undefined || d.name.startsWith('beam-'), {
@@ -160,6 +171,13 @@ export const MethodConfigSchema = z
     /** Units returned (the retrieval budget); the same for every compared method. */
     k: z.number().int().positive().default(50),
     options: z.record(z.string(), z.unknown()).default({}),
+    /**
+     * A memory-system method (http-memory, mcp-memory, mem0, zep) run n times, each replicate ingesting and searching
+     * its own namespaces: expanded at load into methods `<id>:r1` … `<id>:rn` (src/run/replicates.ts).
+     */
+    replicates: z.number().int().positive().max(100).optional(),
+    /** Set by that expansion (the replicate's number); not written by hand. */
+    replicate: z.number().int().positive().optional(),
   })
   .strict();
 export type MethodConfig = z.infer<typeof MethodConfigSchema>;

@@ -146,6 +146,8 @@ export interface MethodFactoryContext {
   runKey: string;
   /** LLM roles the experiment configures; a method with optional LLM steps picks its mode from these. */
   llmRoles: readonly LlmRole[];
+  /** The replicate number (1…n) of a method run with `replicates: n` (src/run/replicates.ts); absent otherwise. */
+  replicate?: number;
 }
 
 /** A question classifier (src/classify). Probabilities are finite and sum to 1. */
@@ -155,6 +157,8 @@ export interface Classifier {
   readonly usesLlm?: boolean;
   /** Questions the classifier was fitted or calibrated on; a method using it leaves them out of evaluation. */
   readonly excludedQuestionIds?: ReadonlySet<string>;
+  /** The single router's fallback threshold fitted on the classifier's training benchmarks (router `fallback: model`). */
+  readonly fallbackThreshold?: number;
   classify(query: Query, ctx: Ctx): Promise<{ type: AdaptType; probs: Record<AdaptType, number> }>;
 }
 

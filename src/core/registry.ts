@@ -149,7 +149,7 @@ export function unknownName(kind: string, name: string, known: string[]): string
 }
 
 /** Edit distance for "did you mean" hints; inputs are short names, so the O(n·m) table is fine. */
-function levenshtein(a: string, b: string): number {
+export function levenshtein(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];

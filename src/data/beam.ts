@@ -35,6 +35,7 @@ import type { DataIssue } from './issues.ts';
 import { decodeFailure, parseJsonBytes, type ParseOptions } from './json-decode.ts';
 import { beamSuperseded } from './supersession.ts';
 import { BEAM_ABILITIES, BEAM_ABILITY_ORDER } from './type-map.ts';
+import { englishNumberValues, englishNumberWords } from '../core/number-words.ts';
 
 export const BEAM_CHAT_FILE = 'chat.json';
 export const BEAM_QUESTIONS_FILE = join('probing_questions', 'probing_questions.json');
@@ -274,24 +275,12 @@ function buildChat(record: BeamRecord, dir: string, issues: DataIssue[]): BuiltC
   return { haystack, ids, sessionOf, askedAt: lastAnchor! };
 }
 
-const NUMBER_WORDS: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-};
+const NUMBER_WORDS = englishNumberValues(0, 12);
 const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, month: 30, year: 365 };
-const DURATION =
-  /\b(\d+(?:\.\d+)?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(day|week|month|year)s?\b/giu;
+const DURATION = new RegExp(
+  `\\b(\\d+(?:\\.\\d+)?|${englishNumberWords(0, 12).join('|')})\\s+(day|week|month|year)s?\\b`,
+  'giu',
+);
 
 /** Durations a text states, in days (months as 30, years as 365; "same day" is 0). */
 export function statedDurations(text: string): number[] {

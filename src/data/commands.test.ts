@@ -76,6 +76,13 @@ describe('data info', () => {
     expect(text).toContain('data issues: 0');
   });
 
+  it("beam-100k table names BEAM's units: batches and messages", async () => {
+    await run(['data', 'info', '--dataset', 'beam-100k', '--data-dir', dataDir]);
+    const text = out.join('\n');
+    expect(text).toMatch(/│ questions +│ batches +│ messages +│ abstention +│/);
+    expect(text).not.toMatch(/│ sessions /);
+  });
+
   it('--verbose lists the issues, e.g. the D:11:26 repair', async () => {
     await run(['data', 'info', '--dataset', 'locomo', '--data-dir', dataDir, '--verbose']);
     expect(out.join('\n')).toContain(

@@ -89,7 +89,7 @@ export const dataInfoCommand: CommandModule<object, InfoArgs> = {
     }
     console.log(`${info.dataset}  (${source.kind} ${source.path})`);
     const totals = new Table({
-      head: ['questions', 'sessions', 'turns', 'abstention'],
+      head: ['questions', ...unitNames(source.format), 'abstention'],
       style: { head: [], border: [] },
     });
     totals.push([info.questions, info.sessions, info.turns, info.abstention]);
@@ -176,3 +176,11 @@ export const dataCommand: CommandModule<object, object> = {
       .demandCommand(1, 'Name a data command: info or pull.'),
   handler: () => undefined,
 };
+
+/**
+ * What a dataset's sessions and turns are called in its own terms: BEAM's are batches and messages
+ * (docs/datasets.md §4.1); the JSON summary keeps the keys `sessions` and `turns`.
+ */
+export function unitNames(format: string): [string, string] {
+  return format === 'beam' ? ['batches', 'messages'] : ['sessions', 'turns'];
+}

@@ -125,6 +125,8 @@ export interface Erratum {
   /** Whether the error changes the answer key (every type but WRONG_CITATION). */
   scoreCorrupting: boolean;
   correctEvidence: string[];
+  /** Where the overlay comes from, when not the LoCoMo audit (LongMemEval's: src/data/longmemeval-errata.ts). */
+  source?: string;
 }
 
 const JudgmentsSchema = z.record(z.string().regex(/^judgment_\d+$/u), z.boolean());

@@ -26,6 +26,7 @@ import type { DataIssue } from './issues.ts';
 import { decodeFailure, parseJsonBytes } from './json-decode.ts';
 import { buildHaystack, SampleSchema } from './locomo.ts';
 import { LOCOMO_PLUS_TYPE } from './type-map.ts';
+import { englishNumberValues, englishNumberWords } from '../core/number-words.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -78,25 +79,12 @@ export function locomoConversations(path: string): Conversation[] {
   return conversations;
 }
 
-const NUM_WORDS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  a: 1,
-  an: 1,
-};
+const NUM_WORDS: Record<string, number> = { ...englishNumberValues(1, 12), a: 1, an: 1 };
 // Upstream's regex, verbatim in meaning: `\b(\d+|one|…|twelve|a|an)\b\s*(week|weeks|month|months|year|years)\b`.
-const GAP =
-  /\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a|an)\b\s*(week|weeks|month|months|year|years)\b/u;
+const GAP = new RegExp(
+  `\\b(\\d+|${englishNumberWords(1, 12).join('|')}|a|an)\\b\\s*(week|weeks|month|months|year|years)\\b`,
+  'u',
+);
 
 /** Days back from the trigger to the cue, as upstream's `parse_time_gap`; undefined where it reads 0 for want of a match. */
 export function parseTimeGap(timeGap: string): number | undefined {

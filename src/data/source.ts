@@ -85,6 +85,15 @@ export const NAMED_LAYOUTS: Record<
   'locomo-plus': { format: 'locomo-plus', candidates: [{ rel: 'locomo-plus/locomo_plus.json', kind: 'file' }] },
 };
 
+/** The named datasets of one source format and where each lives (a benchmark's `datasets`, src/core/benchmark.ts). */
+export function namedDatasetsOf(
+  format: DatasetFormat,
+): { name: DatasetName; layouts: { rel: string; kind: 'file' | 'folder' }[] }[] {
+  return Object.entries(NAMED_LAYOUTS)
+    .filter(([, layout]) => layout.format === format)
+    .map(([name, layout]) => ({ name: name as DatasetName, layouts: layout.candidates }));
+}
+
 /** Where LoCoMo-Plus finds the LoCoMo conversations it is stitched into (the same blob upstream ships). */
 export const LOCOMO_PLUS_COMPANION = NAMED_LAYOUTS.locomo.candidates[0]!.rel;
 
@@ -135,4 +144,3 @@ export function resolveDataset(ref: DatasetRef, dataDir: string): DatasetSource 
       `Run \`adaptmr data pull ${ref.name}\`, or point --data-dir / ADAPTMR_DATA_DIR at a folder that has it.`,
   );
 }
-

@@ -3,7 +3,7 @@
  * prints the per-type tables and writes charts/recall-by-type.{vl.json,svg,png}; with QA rows also the QA tables,
  * the latency/tokens/cost table and charts/accuracy-by-type.{vl.json,svg,png}. `--html <page>` writes the
  * self-contained HTML report instead (html/html-report.ts; `--data-dir` says where the datasets are, for the drill-down's
- * unit text); `--summary` the short form the quick start prints (summary.ts).
+ * unit text); `--summary` the findings the quick start prints, `--verdicts` every verdict (summary.ts).
  */
 import { intListFlag } from '../core/cli-options.ts';
 import type { CommandModule } from 'yargs';
@@ -18,6 +18,7 @@ interface ReportArgs {
   html: string | undefined;
   'data-dir': string | undefined;
   summary: boolean;
+  verdicts: boolean;
 }
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
@@ -48,8 +49,13 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       .option('summary', {
         type: 'boolean',
         default: false,
+        describe: 'print what the runs show: the stored findings, at most 30 lines per results file',
+      })
+      .option('verdicts', {
+        type: 'boolean',
+        default: false,
         describe:
-          "print only each dataset's headline table by type (with CIs), the oracle table and the stored verdicts, one line each",
+          "print each dataset's headline table by type (with CIs), the oracle table, every stored verdict (one line each) and the Holm families",
       }),
   handler: async (argv) => {
     await (await import('./shard-guard.ts')).refuseShardFile(argv.file);
@@ -61,9 +67,9 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       );
       return;
     }
-    if (argv.summary) {
-      const { runSummary } = await import('./summary.ts');
-      console.log(await runSummary(argv.file));
+    if (argv.summary || argv.verdicts) {
+      const { runSummary, runVerdicts } = await import('./summary.ts');
+      console.log(await (argv.verdicts ? runVerdicts(argv.file) : runSummary(argv.file)));
       return;
     }
     const out = await runReport(argv.file, {

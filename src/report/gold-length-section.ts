@@ -1,6 +1,6 @@
 /**
  * Two parts of `adaptmr report` about what a judged accuracy means:
- * - Gold versions (LoCoMo `gold: { answers: errata }`): each method's accuracy under the primary judge against the
+ * - Gold versions (LoCoMo and LongMemEval `gold: { answers: errata }`): each method's accuracy under the primary judge against the
  *   original and the corrected answer key, per type, and the ceiling each key implies — the accuracy of a system
  *   that answers every question as the audit does: 1 − (questions whose original answer the audit corrects) / n under
  *   the original key, 100% under the corrected one (docs/qa-and-judges.md).
@@ -107,7 +107,7 @@ export async function goldVersionsSection(store: ResultStore, label: Label): Pro
     ]);
   }
   return [
-    'QA accuracy against the original and the corrected (LoCoMo audit errata) answer key, primary judge  — cells: accuracy (n)',
+    'QA accuracy against the original and the corrected answer key (LoCoMo audit errata; LongMemEval overlay), primary judge  — cells: accuracy (n)',
     table.toString(),
     'ceiling: the accuracy of a system that answers every question as the audit does — the original key marks the corrected questions wrong, the corrected key none',
   ].join('\n');

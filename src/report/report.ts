@@ -4,12 +4,13 @@
  * recall_any at session level for k = 5 and 10. A file with QA rows adds the QA section (qa-tables.ts), the
  * accuracy-by-type chart, the judge-panel, probe, gold-version and answer-length tables (judges-section.ts,
  * gold-length-section.ts) and, with LLM calls, the latency/tokens/cost table (cost-table.ts). Methods without source ids
- * (Mem0) are named under each retrieval table as "n/a" (no-source-ids.ts).
+ * (Mem0) are named under each retrieval table as "n/a" (no-source-ids.ts); memory systems whose provider was cut to k, or
+ * returned fewer, are named after them (provider-cuts.ts).
  */
 import { unlockedNote } from './unlocked-note.ts';
 import { dirname, join } from 'node:path';
 import { ensureWritableDir } from '../core/writable-dir.ts';
-import { openResultStore, type ResultStore } from '../store/index.ts';
+import { openResultStore, readVerdicts, type ResultStore } from '../store/index.ts';
 import { loadStageCosts, stageCostTable } from './cost-table.ts';
 import {
   costPerCorrectTable,
@@ -19,16 +20,20 @@ import {
 } from './cost-per-correct.ts';
 import { perTypeTable } from './per-type-table.ts';
 import { methodsWithoutSourceIds, noSourceIdsNote } from './no-source-ids.ts';
+import { loadProviderCuts, providerCutsNote } from './provider-cuts.ts';
+import { loadReplicateSpread, replicateSpreadTable } from './replicate-spread.ts';
 import { loadQaItems } from './qa-items.ts';
 import { locomoTable, longMemEvalTable, qaAccuracyByType } from './qa-tables.ts';
 import { judgeSections } from './judges-section.ts';
 import { answerLengthSection, goldVersionsSection } from './gold-length-section.ts';
 import { recallByTypeSpec } from './recall-by-type-spec.ts';
 import { renderChart, type ChartFiles } from './render-chart.ts';
+import { loadNoMemoryMethods, noMemoryGainTable } from './no-memory-gain.ts';
 import { loadDegradedMarks, seriesLabeller, type SeriesKey } from './series-label.ts';
 import { loadTypeMeans } from './type-means.ts';
 import { comparisonsTable, loadComparisons } from './comparison-cells.ts';
 import { refreshFileStats } from './refresh.ts';
+import { familiesTable } from './findings-text.ts';
 import { planSections } from './plan/index.ts';
 
 export const REPORT_DEFAULTS = { metric: 'recall_any', level: 'session', ks: [5, 10] } as const;
@@ -77,6 +82,8 @@ async function qaSection(store: ResultStore, chartsDir: string): Promise<{ text:
       );
     }
     for (const t of [longMemEvalTable(items, label), locomoTable(items, label)]) if (t) text.push(t);
+    const gain = noMemoryGainTable(items, await loadNoMemoryMethods(store), label);
+    if (gain) text.push(gain);
     // Judge panels, leniency probes, gold versions, answer length (docs/qa-and-judges.md).
     text.push(...(await judgeSections(store, label)));
     for (const t of [await goldVersionsSection(store, label), await answerLengthSection(store, label)])
@@ -116,6 +123,26 @@ export async function levelLabel(store: ResultStore, level: string): Promise<str
   return `session level; ${rows.map((r) => `${r.dataset}: session of top turns${r.derived === r.methods ? '' : ` for the ${r.derived} methods that rank turns`}`).join('; ')}`;
 }
 
+/** The across-replicate spread tables (methods run with `replicates: n`): the retrieval metric at the first k, and
+ * judged QA accuracy. */
+async function replicateSpreads(
+  store: ResultStore,
+  metric: string,
+  level: string,
+  k: number | null,
+  levelText: string,
+): Promise<string[]> {
+  const retrieval = replicateSpreadTable(
+    await loadReplicateSpread(store, { metric, level, k }),
+    `Across replicates, ${metric}@${k} (${levelText}): mean of the replicates' per-type means [min–max] sd`,
+  );
+  const qa = replicateSpreadTable(
+    await loadReplicateSpread(store, { metric: 'accuracy', level: 'qa', k: null }),
+    "Across replicates, QA accuracy (LLM judge): mean of the replicates' per-type means [min–max] sd",
+  );
+  return [retrieval, qa].filter((t): t is string => t !== null);
+}
+
 export async function runReport(file: string, opts: ReportOptions = {}): Promise<ReportOutput> {
   const metric = opts.metric ?? REPORT_DEFAULTS.metric;
   const level = opts.level ?? REPORT_DEFAULTS.level;
@@ -140,6 +167,9 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
       }
     }
     if (chart === null) tables.push(await availableHint(store));
+    const cuts = providerCutsNote(await loadProviderCuts(store));
+    if (cuts) tables.push(cuts);
+    tables.push(...(await replicateSpreads(store, metric, level, ks[0] ?? null, levelText)));
     const k0 = ks[0] ?? null;
     const label = seriesLabeller(
       await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods`),
@@ -157,8 +187,9 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
     const planText = sections.map(
       (s) => `${'═'.repeat(100)}\n${s.text}${s.charts.map((c) => `\nchart: ${c.pngPath} (${c.svgPath})`).join('')}`,
     );
+    const families = familiesTable(await readVerdicts(store));
     return {
-      text: [...tables, ...qa.text, ...planText].join('\n\n'),
+      text: [...tables, ...qa.text, ...planText, ...(families ? [families] : [])].join('\n\n'),
       chart,
       qaChart: qa.chart,
       planCharts: sections.flatMap((s) => s.charts),

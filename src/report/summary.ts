@@ -1,13 +1,22 @@
 /**
- * `adaptmr report <file> --summary`: the short form the quick start prints — per dataset, one per-type table at the
- * dataset's headline (mean, 95% bootstrap CI, n), experiment 2's oracle table when the file has that run, and every
- * stored verdict as one line (verdict-table.ts `formatVerdict`). Nothing is computed here that the full report does not
- * show: the tables read `scores_by_type` / `score_cis`, the oracle rows the same analysis as the verdicts, the lines
- * the `verdicts` table. A claim the run has no method for (`adaptmr-over-bm25` without a BM25-first-stage variant) is
- * left out here and listed by the full report.
+ * `adaptmr report <file> --summary`: what the runs show — the stored `findings` (findings-text.ts), at most 30 lines
+ * per results file; the quick start prints it. `--verdicts`: per dataset, one per-type table at the dataset's headline
+ * (mean, 95% bootstrap CI, n), experiment 2's oracle table when the file has that run, every stored verdict as one
+ * line (verdict-table.ts `formatVerdict`) and the Holm families. Nothing is computed here that the full report does
+ * not show: the tables read `scores_by_type` / `score_cis`, the oracle rows the same analysis as the verdicts, the
+ * lines the `verdicts` and `findings` tables. A claim the run has no method for (`adaptmr-over-bm25` without a
+ * BM25-first-stage variant) is left out of the lines and listed by the full report.
  */
 import { ClaimContext, oracleAnalyses } from '../eval/verdicts/index.ts';
-import { loadVerdictInput, openResultStore, readVerdicts, type ResultStore, type VerdictRow } from '../store/index.ts';
+import {
+  loadVerdictInput,
+  openResultStore,
+  readFindings,
+  readVerdicts,
+  type ResultStore,
+  type VerdictRow,
+} from '../store/index.ts';
+import { experimentOrder, experimentTitle, familiesTable, findingLines } from './findings-text.ts';
 import { perTypeTable } from './per-type-table.ts';
 import { loadPlanRuns, headlineTitle, type Headline, type PlanRun } from './plan/plan-runs.ts';
 import { oracleTable } from './plan/oracle-upper-bound.ts';
@@ -16,18 +25,6 @@ import { loadDegradedMarks, loadMethodMarks, markedMethod, type SeriesKey } from
 import { loadTypeMeans, type TypeMeanRow } from './type-means.ts';
 import { formatVerdict } from './verdict-table.ts';
 import { unlockedNote } from './unlocked-note.ts';
-
-/** The plan experiments' names in the plan's order, for the verdict lines' headings. */
-const EXPERIMENT_TITLES: Record<string, string> = {
-  'existing-systems': 'Experiment 1 — existing systems',
-  'oracle-upper-bound': 'Experiment 2 — the oracle strategy (held-out)',
-  'adaptmr-vs-baselines': 'Experiment 3 — AdaptMR vs the baselines',
-  ablations: 'Experiment 4 — ablations',
-  efficiency: 'Experiment 5 — efficiency',
-  'beyond-benchmarks': 'Beyond LongMemEval and LoCoMo',
-  'router-transfer': 'Router transfer',
-};
-const ORDER = Object.keys(EXPERIMENT_TITLES);
 
 /**
  * One row per method and type: the same method run by two runs of the file on the same questions (the quick start's
@@ -82,26 +79,40 @@ async function oracleTables(store: ResultStore, runs: readonly PlanRun[]): Promi
 /** The stored verdicts as one line each, grouped by experiment in the plan's order. */
 export function verdictLines(rows: readonly VerdictRow[], marks: ReadonlyMap<string, string>): string[] {
   const shown = rows.filter((v) => !(v.methodA === null && v.verdict === 'n/a'));
-  const experiments = [...new Set(shown.map((v) => v.experiment))].sort(
-    (a, b) =>
-      ((ORDER.indexOf(a.split('/')[0]!) + 100) % 100) - ((ORDER.indexOf(b.split('/')[0]!) + 100) % 100) ||
-      a.localeCompare(b),
+  return experimentOrder(shown.map((v) => v.experiment)).map(
+    (e) =>
+      `${experimentTitle(e)} (${e}): verdicts\n${shown
+        .filter((v) => v.experiment === e)
+        .map((v) => `  ${formatVerdict(v, marks)}`)
+        .join('\n')}`,
   );
-  return experiments.map((e) => {
-    const title = EXPERIMENT_TITLES[e.split('/')[0]!] ?? e;
-    return `${title} (${e}): verdicts\n${shown
-      .filter((v) => v.experiment === e)
-      .map((v) => `  ${formatVerdict(v, marks)}`)
-      .join('\n')}`;
-  });
 }
 
+/** `--summary`: the findings, at most 30 lines. */
 export async function runSummary(file: string): Promise<string> {
   const statsNote = await refreshFileStats(file);
   const store = await openResultStore(file, { readOnly: true });
   try {
+    const unlocked = await unlockedNote(store);
+    return [
+      ...(unlocked ? [unlocked] : []),
+      ...(statsNote ? [statsNote] : []),
+      ...findingLines(await readFindings(store), file),
+    ].join('\n');
+  } finally {
+    await store.close();
+  }
+}
+
+/** `--verdicts`: the headline tables, the oracle table, every verdict in one line and the Holm families. */
+export async function runVerdicts(file: string): Promise<string> {
+  const statsNote = await refreshFileStats(file);
+  const store = await openResultStore(file, { readOnly: true });
+  try {
     const runs = await loadPlanRuns(store);
-    const verdicts = verdictLines(await readVerdicts(store), await loadMethodMarks(store));
+    const rows = await readVerdicts(store);
+    const verdicts = verdictLines(rows, await loadMethodMarks(store));
+    const families = familiesTable(rows);
     const unlocked = await unlockedNote(store);
     const parts = [
       ...(unlocked ? [unlocked] : []),
@@ -111,7 +122,8 @@ export async function runSummary(file: string): Promise<string> {
       ...(verdicts.length > 0
         ? verdicts
         : ['no verdicts: the file holds no run with a `plan:` block (docs/statistics.md)']),
-      `every table, comparison, route and chart: adaptmr report ${file}; one page: adaptmr report ${file} --html <page.html>`,
+      ...(families ? [families] : []),
+      `what they show: adaptmr report ${file} --summary; every table, comparison, route and chart: adaptmr report ${file}; one page: adaptmr report ${file} --html <page.html>`,
     ];
     return parts.join('\n\n');
   } finally {

@@ -181,6 +181,8 @@ async function runRoute(
 
 export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
   const needsClassifier = parts.router.kind === 'single' || parts.router.kind === 'fusion';
+  // The router's fallback to the reference first stage: plain retrieval from the method's first stage.
+  const firstStageOnly = createUnified();
   if (needsClassifier && !parts.classifier)
     throw new InputError(`router "${parts.router.kind}" needs a classifier`, `method ${parts.name}`);
   return {
@@ -219,7 +221,9 @@ export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
         ...(classified ? { probs: classified.probs } : {}),
         ...(oracleType ? { oracleType } : {}),
       });
-      let retrieval = await runRoute(parts, plan.runs, query, index, ctx);
+      let retrieval = plan.firstStage
+        ? await firstStageOnly.retrieve(query, index, parts.k, ctx)
+        : await runRoute(parts, plan.runs, query, index, ctx);
       const t2 = performance.now();
       const stageMs: Record<string, number> = { classify: t1 - t0, retrieve: t2 - t1 };
       const routed = {
@@ -297,6 +301,7 @@ export async function createAdaptmrMethod(
     (needsClassifier && options.classifier !== 'random'
       ? await classifiers.create(options.classifier.name, options.classifier.options, {}, `${where}.classifier`)
       : undefined);
+  router = resolveFallback(router, built, where);
   const abstentionOptions = parseWith(
     AbstentionOptionsSchema,
     options.strategies.abstention,
@@ -322,6 +327,22 @@ export async function createAdaptmrMethod(
     ...(built?.excludedQuestionIds ?? []),
   ];
   return calibrated.length > 0 ? { ...method, excludedQuestionIds: new Set(calibrated) } : method;
+}
+
+/** `router.fallback.below: model` → the threshold stored in the classifier's file (fitted on its training benchmarks). */
+function resolveFallback(router: RouterConfig, classifier: Classifier | undefined, where: string): RouterConfig {
+  const fb = router.fallback;
+  if (!fb) return router;
+  if (router.kind !== 'single')
+    throw new InputError(`fallback applies to the single router, not "${router.kind}"`, `${where}.router.fallback`);
+  if (fb.below !== 'model') return router;
+  const t = classifier?.fallbackThreshold;
+  if (t === undefined)
+    throw new InputError(
+      `the classifier has no fitted fallback threshold (an onnx model trained with \`adaptmr classifier train --datasets\` has one); give a number`,
+      `${where}.router.fallback.below`,
+    );
+  return { ...router, fallback: { ...fb, below: t } };
 }
 
 /** The `adaptmr` entry of the method registry (src/run/method-registry.ts). */

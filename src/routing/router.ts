@@ -7,6 +7,11 @@
  *   explicitly named `oracleType` argument, which the runner passes to this router alone.
  * - `random`: a uniformly random type, seeded per question (`ctx.seed`) — the plan's "w/o Classifier" ablation.
  *
+ * The single router may fall back when the classifier is unsure (`fallback`): below a top probability
+ * (a number, or `model`: the threshold fitted on the classifier's training benchmarks and stored in its file) it
+ * routes as `fusion` would (route `fallback:fusion:<types>` / `fallback:single:<type>`), or runs the reference first
+ * stage alone (`fallback:first-stage`, plain retrieval from the method's first stage).
+ *
  * Abstention (docs/design.md §2): with `abstention: route` it is a routed type like the others; with `gate` it is never
  * routed — its probability is dropped and the rest renormalised (the oracle and random routers pick among the
  * other four; a gold `abstention` type routes to `factual`, plain retrieval for a plain-looking question) — and the
@@ -27,6 +32,14 @@ export const RouterConfigSchema = z
     /** RRF constant (Cormack et al. 2009: 60). */
     rrfK: z.number().positive().default(60),
     rrfWeighted: z.boolean().default(false),
+    /** Single router: fall back below this top probability (`model`: the classifier file's fitted threshold). */
+    fallback: z
+      .object({
+        below: z.union([z.number().min(0).max(1), z.literal('model')]).default('model'),
+        to: z.enum(['fusion', 'first-stage']).default('fusion'),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type RouterConfig = z.output<typeof RouterConfigSchema>;
@@ -38,6 +51,8 @@ export interface RoutePlan {
   runs: { type: AdaptType; weight: number }[];
   /** Label stored per question, e.g. `single:temporal`, `fusion:temporal+factual`, `oracle:update`. */
   route: string;
+  /** The fallback to the reference first stage alone: `runs` is empty. */
+  firstStage?: true;
 }
 
 function routable(mode: AbstentionMode): readonly AdaptType[] {
@@ -87,18 +102,36 @@ export function planRoute(config: RouterConfig, mode: AbstentionMode, input: Rou
     }
     case 'single': {
       if (!input.probs) throw new InputError('the single router needs class probabilities', 'router single');
-      const type = argmax(routableProbs(input.probs, mode));
+      const entries = routableProbs(input.probs, mode);
+      const type = argmax(entries);
+      const fb = config.fallback;
+      if (fb) {
+        if (fb.below === 'model')
+          throw new InputError(
+            'fallback threshold "model" was not resolved from the classifier file',
+            'router.fallback.below',
+          );
+        const top = Math.max(...entries.map(([, p]) => p));
+        if (top < fb.below) {
+          if (fb.to === 'first-stage') return { runs: [], route: 'fallback:first-stage', firstStage: true };
+          const fused = fusionPlan(config, entries);
+          return { ...fused, route: `fallback:${fused.route}` };
+        }
+      }
       return { runs: [{ type, weight: 1 }], route: `single:${type}` };
     }
     case 'fusion': {
       if (!input.probs) throw new InputError('the fusion router needs class probabilities', 'router fusion');
-      const entries = routableProbs(input.probs, mode);
-      const top = argmax(entries);
-      const runs = entries
-        .filter(([t, p]) => p >= config.threshold || t === top)
-        .map(([type, weight]) => ({ type, weight }))
-        .sort((a, b) => b.weight - a.weight || ADAPT_TYPES.indexOf(a.type) - ADAPT_TYPES.indexOf(b.type));
-      return { runs, route: `${runs.length > 1 ? 'fusion' : 'single'}:${runs.map((r) => r.type).join('+')}` };
+      return fusionPlan(config, routableProbs(input.probs, mode));
     }
   }
+}
+
+function fusionPlan(config: RouterConfig, entries: [AdaptType, number][]): RoutePlan {
+  const top = argmax(entries);
+  const runs = entries
+    .filter(([t, p]) => p >= config.threshold || t === top)
+    .map(([type, weight]) => ({ type, weight }))
+    .sort((a, b) => b.weight - a.weight || ADAPT_TYPES.indexOf(a.type) - ADAPT_TYPES.indexOf(b.type));
+  return { runs, route: `${runs.length > 1 ? 'fusion' : 'single'}:${runs.map((r) => r.type).join('+')}` };
 }

@@ -24,6 +24,7 @@ interface RunArgs {
   json: boolean;
   batch: string | undefined;
   'budget-usd': number | undefined;
+  'allow-unpriced': boolean;
   shard: string | undefined;
   shards: number | undefined;
 }
@@ -109,7 +110,13 @@ function costOptions<T>(y: Argv<T>) {
         describe:
           'stop cleanly before spending more than this on LLM calls (sets llm.budgetUsd; rerun with more to resume)',
       }),
-    );
+    )
+    .option('allow-unpriced', {
+      type: 'boolean',
+      default: false,
+      describe:
+        'run under a budget although a model has no llm.prices entry (its calls count as $0: a free local model)',
+    });
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -169,6 +176,7 @@ async function run(exp: LoadedExperiment, argv: RunArgs, shard: RunShard | undef
       out,
       dataDir: argv['data-dir'],
       allowUnlocked: argv['allow-unlocked'],
+      allowUnpriced: argv['allow-unpriced'],
       concurrency: argv.concurrency,
       workers: argv.workers,
       progress: argv.progress,

@@ -47,6 +47,8 @@ export interface EstimateRow {
   /** Whether the experiment sends this stage through the Batch API (llm.batch.roles), and the cost it will pay. */
   batched: boolean;
   usd: number;
+  /** False when `llm.prices` has no entry for the model: its dollars are unknown, not 0 (printed "unknown"). */
+  priced: boolean;
   /**
    * Where the output figure of paid calls came from: `limit` (the request's max tokens), `schema` (the largest reply its
    * JSON schema allows) — maxima —, `default` (1,024 assumed for a request with neither), or `cache-mean`.
@@ -120,7 +122,7 @@ export async function estimateExperiment(exp: LoadedExperiment, opts: EstimateOp
     return {
       experiment: exp.config.name,
       questions: result.summary.questions,
-      rows: estimateRows(result.dry, real, batchRoles),
+      rows: estimateRows(result.dry, real, batchRoles).map((r) => ({ ...r, priced: r.model in llmConfig.prices })),
       failures,
       passes,
     };
@@ -201,6 +203,7 @@ function estimateRows(dry: DryLlmProvider, real: AdaptmrLlmProvider, batchRoles:
       usdBatch: 0,
       batched: batchRoles.has(t.role) && !t.stage.startsWith('index:') && t.stage !== 'memorise',
       usd: 0,
+      priced: true,
       outputFrom: '',
       byDataset: {},
     };
@@ -242,23 +245,44 @@ function estimateRows(dry: DryLlmProvider, real: AdaptmrLlmProvider, batchRoles:
 }
 
 const usd = (x: number): string => `$${x.toFixed(x < 1 ? 4 : 2)}`;
+/** A row's dollars, or "unknown" when its model has no price (unpriced.ts). */
+const rowUsd = (r: EstimateRow, x: number): string => (r.priced ? usd(x) : 'unknown');
+
+/** The total line's dollars: "unknown" while a model with paid calls has no price, naming the models. */
+function totalUsd(rows: readonly EstimateRow[], f: (r: EstimateRow) => number): string {
+  const unpriced = [...new Set(rows.filter((r) => !r.priced && r.calls > r.expectedCacheHits).map((r) => r.model))];
+  const priced = rows.filter((r) => r.priced).reduce((s, r) => s + f(r), 0);
+  return unpriced.length === 0 ? usd(priced) : `unknown (${usd(priced)} + ${unpriced.join(', ')} unpriced)`;
+}
+
+/** The estimate table's columns. */
+const ESTIMATE_HEAD = [
+  'method',
+  'stage',
+  'model',
+  'calls',
+  'cache hits',
+  'input tok',
+  'output tok',
+  'list $',
+  'batch $',
+  'run $',
+  'output from',
+] as const;
+
+/** The line naming the models without a price (empty when every model has one). */
+function unpricedNote(rows: readonly EstimateRow[]): string[] {
+  const unpriced = [...new Set(rows.filter((r) => !r.priced).map((r) => r.model))];
+  if (unpriced.length === 0) return [];
+  return [
+    `unknown cost: no price for ${unpriced.map((m) => `"${m}"`).join(', ')} in llm.prices; add one (inputPerMTok, outputPerMTok), ` +
+      'or, for a free local model, note that a run with llm.budgetUsd needs --allow-unpriced',
+  ];
+}
 
 /** The estimate as the terminal shows it: one row per method and stage, totals, and what the figures assume. */
 export function formatEstimate(e: Estimate): string {
-  const head = [
-    'method',
-    'stage',
-    'model',
-    'calls',
-    'cache hits',
-    'input tok',
-    'output tok',
-    'list $',
-    'batch $',
-    'run $',
-    'output from',
-  ];
-  const table = new Table({ head, style: { head: [], border: [], compact: true } });
+  const table = new Table({ head: [...ESTIMATE_HEAD], style: { head: [], border: [], compact: true } });
   for (const r of e.rows) {
     table.push([
       r.method,
@@ -268,9 +292,9 @@ export function formatEstimate(e: Estimate): string {
       r.expectedCacheHits,
       r.inputTokens,
       r.outputTokens,
-      usd(r.usdList),
-      usd(r.usdBatch),
-      `${usd(r.usd)}${r.batched ? ' (batch)' : ''}`,
+      rowUsd(r, r.usdList),
+      rowUsd(r, r.usdBatch),
+      `${rowUsd(r, r.usd)}${r.batched ? ' (batch)' : ''}`,
       r.outputFrom,
     ]);
   }
@@ -278,8 +302,8 @@ export function formatEstimate(e: Estimate): string {
   const lines = [
     `Cost estimate for ${e.experiment}: ${e.questions} questions; no request was sent`,
     table.toString(),
-    `total: ${usd(sum((r) => r.usdList))} at list prices, ${usd(sum((r) => r.usdBatch))} with every stage batched, ` +
-      `${usd(sum((r) => r.usd))} as configured (llm.batch); ${sum((r) => r.inputTokens + r.outputTokens).toLocaleString('en-US')} tokens, ` +
+    `total: ${totalUsd(e.rows, (r) => r.usdList)} at list prices, ${totalUsd(e.rows, (r) => r.usdBatch)} with every stage batched, ` +
+      `${totalUsd(e.rows, (r) => r.usd)} as configured (llm.batch); ${sum((r) => r.inputTokens + r.outputTokens).toLocaleString('en-US')} tokens, ` +
       `${sum((r) => r.expectedCacheHits)} of ${sum((r) => r.calls)} calls answered by the cache`,
     'input tokens: the real prompts, o200k_base; provider-side prompt caching not counted (an overestimate). output tokens: ' +
       'maxima: "limit" = the request\'s max tokens, "schema" = the largest reply its JSON schema allows; "default" = 1,024 ' +
@@ -300,6 +324,7 @@ export function formatEstimate(e: Estimate): string {
       `per dataset: ${[...datasets].map(([name, t]) => `${name} ${usd(t.list)} list / ${usd(t.batch)} batch (${t.tokens.toLocaleString('en-US')} tokens)`).join('; ')}`,
     );
   }
+  lines.push(...unpricedNote(e.rows));
   for (const f of e.failures)
     lines.push(`not estimated: ${f.n} result(s) of ${f.method} failed in the dry run: ${f.error}`);
   return lines.join('\n');

@@ -67,8 +67,8 @@ export function answerErratum(judging: DatasetJudging | undefined, instance: Ins
   if (!e) return undefined;
   if (e.question !== instance.query.text) {
     throw new InputError(
-      `LoCoMo audit erratum ${e.auditId} is for "${e.question}", the dataset's question is "${instance.query.text}"; ` +
-        'the errata fit snap-research/locomo@3eb6f2c data/locomo10.json only',
+      `${e.source ? 'erratum' : 'LoCoMo audit erratum'} ${e.auditId} is for "${e.question}", the dataset's question is "${instance.query.text}"; ` +
+        `the errata fit ${e.source ?? 'snap-research/locomo@3eb6f2c data/locomo10.json'} only`,
       `question ${instance.query.id}`,
     );
   }

@@ -14,11 +14,16 @@ export const methods = new Registry<Method, MethodFactoryContext>('method')
     async () => (await import('../../baselines/unified-embedding/unified-embedding-method.ts')).unifiedEmbeddingEntry,
   )
   .registerLazy('full-context', async () => (await import('../../baselines/full-context/index.ts')).fullContextEntry)
+  .registerLazy('no-memory', async () => (await import('../../baselines/no-memory/index.ts')).noMemoryEntry)
   .registerLazy('mem0', async () => (await import('../../baselines/mem0/index.ts')).mem0Entry)
   .registerLazy('zep', async () => (await import('../../baselines/zep/index.ts')).zepEntry)
   .registerLazy(
     'http-memory',
     async () => (await import('../../baselines/http-memory/http-memory-method.ts')).httpMemoryEntry,
+  )
+  .registerLazy(
+    'mcp-memory',
+    async () => (await import('../../baselines/mcp-memory/mcp-memory-method.ts')).mcpMemoryEntry,
   )
   .registerLazy(
     'longmemeval-rag',

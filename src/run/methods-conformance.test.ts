@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpMemoryServer, startHttpMemoryServer } from '../../examples/http-memory-typescript/server.ts';
+import { type McpMemoryHttpServer, startMcpMemoryHttpServer } from '../../examples/mcp-memory-typescript/server.ts';
 import { ExperimentConfigSchema } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
 import type { Ctx, IndexSpec, MemoryIndex, Method } from '../core/interfaces.ts';
@@ -102,9 +103,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await httpMemory?.close();
+  await mcpMemory?.close();
 });
 
 let httpMemory: HttpMemoryServer | undefined;
+let mcpMemory: McpMemoryHttpServer | undefined;
 /** What an example can ask for (`fixtures`): fixture name → a maker returning the option's value. */
 const FIXTURES: Record<string, () => Promise<string>> = {
   /** The TypeScript reference http-memory server on a free port (its search cache in a temporary folder). */
@@ -112,6 +115,12 @@ const FIXTURES: Record<string, () => Promise<string>> = {
     process.env.ADAPTMR_CACHE_DIR ??= mkdtempSync(join(tmpdir(), 'adaptmr-conformance-cache-'));
     httpMemory ??= await startHttpMemoryServer();
     return httpMemory.url;
+  },
+  /** The reference MCP memory server (ReasoningBank tool names) over Streamable HTTP on a free port. */
+  'mcp-memory-server': async () => {
+    process.env.ADAPTMR_CACHE_DIR ??= mkdtempSync(join(tmpdir(), 'adaptmr-conformance-cache-'));
+    mcpMemory ??= await startMcpMemoryHttpServer({ delayMs: 5 });
+    return mcpMemory.url;
   },
 };
 
@@ -222,7 +231,7 @@ describe.each(variants)('method $method ($label, $env)', (v) => {
       for (const q of c.queries) {
         const where = `${c.label} / ${q.text}`;
         // Requests to every endpoint a method may use: the LLM server and a fixture memory server.
-        const seen = () => server.requests.length + (httpMemory?.requests ?? 0);
+        const seen = () => server.requests.length + (httpMemory?.requests ?? 0) + (mcpMemory?.store.requests ?? 0);
         const before = seen();
         const ctx = (): Ctx => (v.env === 'llm' ? { seed: 3, calls: [], llm: llmProvider() } : { seed: 3, calls: [] });
         const c1 = ctx();
@@ -276,6 +285,7 @@ describe.each(variants)('method $method ($label, $env)', (v) => {
   });
 
   it.skipIf(v.skip !== undefined)('turns a failure into an error row, never a throw', async (test) => {
+    if (v.exempt.failure) return test.skip(v.exempt.failure);
     const method = await build(v, SESSION);
     if (typeof method === 'string')
       return test.skip(`the runner refuses this configuration before any work: ${method}`);

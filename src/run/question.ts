@@ -14,7 +14,8 @@ import type { LlmProvider } from '../core/llm.ts';
 import { renderUnits } from '../core/render.ts';
 import { reportedType, type Instance, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
 import { answerQuestion, type PrimaryJudge, type QaRow } from '../eval/qa/answer-question.ts';
-import type { AnswerProtocol } from '../eval/qa/score-answer.ts';
+import type { BenchmarkQa } from '../core/benchmark.ts';
+import type { DatasetFormat } from '../data/source.ts';
 import { perHaystack } from '../index/per-haystack.ts';
 import type { AnswerVerdictRow, LlmCallRow, QuestionBatch, ScoreRow } from '../store/types.ts';
 import type { ConfiguredMethod } from './create-methods.ts';
@@ -24,15 +25,17 @@ import { plainCalls, type PaidCallLedger } from './paid-calls.ts';
 import { outsideHeadline, scoreRetrieval } from './score.ts';
 import { answerErratum, goldAnswer, primaryJudge, type DatasetJudging } from './judging.ts';
 import { promptFor } from '../eval/qa/panel.ts';
-import { isAdversarial } from '../eval/qa/exclusions.ts';
+import { median } from '../core/averages.ts';
 
 export interface QuestionContext {
   config: ExperimentConfig;
   runId: string;
   indexes: IndexCache;
   llm: LlmProvider | undefined;
-  /** Answer/judging protocol of the dataset (its file format). */
-  protocol: AnswerProtocol;
+  /** The dataset's benchmark (its source format). */
+  protocol: DatasetFormat;
+  /** Its benchmark's QA protocol (src/run/benchmark-registry.ts), when the experiment has `qa`. */
+  qa?: BenchmarkQa | undefined;
   /** Durable markers per method id, when the run writes a results file. */
   checkpoints?: ((methodId: string) => Checkpoints) | undefined;
   /** Records paid calls as they return (paid-calls.ts), when the run writes a results file. */
@@ -126,12 +129,6 @@ async function timingRepeats(
   const mid = [...runs].sort((a, b) => a.ms - b.ms)[(runs.length - 1) >> 1]!;
   const latencyMs = median(timingMs);
   return { latencyMs, notes: { timingMs, ...(mid.stageMs !== undefined ? { stageMs: mid.stageMs } : {}) } };
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 /** What a method may see of a question: a fresh frozen object with exactly the query fields, never the gold. */
@@ -304,8 +301,8 @@ interface QaSetup {
 
 /**
  * QA for one method: reader (unless the method answered), judge, F1/BLEU-1. Score rows have level `qa`, k NULL.
- * LoCoMo category 5 (adversarial) is kept but not counted in the averages: its headline is categories 1–4 and
- * adversarial is reported separately (docs/design.md §6).
+ * A question the benchmark's protocol excludes (`BenchmarkQa.excluded`: LoCoMo's adversarial category) is kept but
+ * not counted in the averages, and reported separately (docs/design.md §6).
  */
 async function answerAndScore(
   instance: Instance,
@@ -322,16 +319,16 @@ async function answerAndScore(
   // judged after the questions (src/run/judge-pass.ts).
   const judging = c.judging;
   const first = judging?.panel[0];
-  // BEAM, MemDaily and LoCoMo-Plus keep their benchmark's own judge (score-answer.ts); panel prompts apply to
-  // LongMemEval and LoCoMo answers, and the judging pass asks the other judges on those only.
-  const panelProtocol = c.protocol === 'longmemeval' || c.protocol === 'locomo' ? c.protocol : undefined;
+  // A benchmark without a panel protocol keeps its own judge (BenchmarkQa.panel); panel prompts apply to the others,
+  // and the judging pass asks the other judges on those only.
+  const panelProtocol = c.qa!.panel;
   const headline = judging?.headline ?? 'original';
   const gold = goldAnswer(instance, headline, answerErratum(judging, instance));
   const primary =
     judging && first ? primaryJudge(c.config, c.llm!, judging.panel, panelProtocol ?? 'longmemeval') : undefined;
   const setup: QaSetup = { instance, base, calls, c, gold, primary };
   const qa = await answerQuestion(
-    { protocol: c.protocol, instance, retrieval, ...(methodAnswer !== undefined ? { methodAnswer } : {}), gold },
+    { qa: c.qa!, instance, retrieval, ...(methodAnswer !== undefined ? { methodAnswer } : {}), gold },
     c.llm!,
     c.config.qa!,
     calls,
@@ -384,7 +381,7 @@ async function answerAtCutoffs(
   for (const k of [...ks].sort((a, b) => a - b)) {
     const cut = await answerQuestion(
       {
-        protocol: c.protocol,
+        qa: c.qa!,
         instance: q.instance,
         retrieval: cutoffRetrieval(retrieval, k),
         gold: q.gold,
@@ -413,12 +410,9 @@ async function answerAtCutoffs(
 
 /** The `qa` score rows of one answer (k: its cutoff, or null for the method's own reading). */
 function pushQaScores(batch: QuestionBatch, q: QaSetup, row: QaRow, k: number | null): void {
-  const adversarial = isAdversarial(q.c.protocol, q.instance.gold.nativeType);
+  const excluded = q.c.qa!.excluded(q.instance.gold.nativeType);
   const outside = outsideHeadline(q.instance);
-  const flag = {
-    counted: !adversarial && outside === null,
-    excludedWhy: adversarial ? 'adversarial (reported separately)' : outside,
-  };
+  const flag = { counted: excluded === null && outside === null, excludedWhy: excluded ?? outside };
   const push = (metric: string, value: number) =>
     batch.scores.push({ ...q.base, level: 'qa', metric, k, value, ...flag });
   if (row.judge?.scores && row.judge.scores.length > 0) {

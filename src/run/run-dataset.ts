@@ -27,6 +27,7 @@ import type { IndexCache } from './index-cache.ts';
 import type { PaidCallLedger } from './paid-calls.ts';
 import type { Progress } from './progress.ts';
 import { emptyBatch, runMethod } from './question.ts';
+import { loadBenchmark } from './benchmark-registry.ts';
 
 export interface DatasetPlan {
   source: DatasetSource;
@@ -168,6 +169,7 @@ export async function computeQuestion(
     indexes: s.indexes,
     llm: s.llm,
     protocol,
+    qa: s.config.qa ? (await loadBenchmark(protocol)).qa : undefined,
     checkpoints: s.checkpoints,
     ledger: s.ledger,
     judging: s.judging,

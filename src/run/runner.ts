@@ -56,6 +56,8 @@ import { QuestionPasses } from './session/passes.ts';
 import { Resources } from './session/resources.ts';
 import { ResultsTarget, type Resume } from './session/results-target.ts';
 import { readProvenance, runStart } from './session/run-record.ts';
+import { checkBudgetPrices } from './unpriced.ts';
+import { unreadableVerdictWarning } from './unreadable-verdicts.ts';
 import { ComputeWorkers } from './session/workers.ts';
 import { type RunShard, shardBudget } from './shard-source.ts';
 import { SpendControls } from './spend-controls.ts';
@@ -66,6 +68,8 @@ export interface RunOptions {
   dataDir?: string | undefined;
   /** Run on dataset files that differ from the lock file (recorded in the run's provenance, marked in reports). */
   allowUnlocked?: boolean | undefined;
+  /** Run under a budget although some model has no price (its calls count as $0; unpriced.ts). */
+  allowUnpriced?: boolean | undefined;
   concurrency?: number | undefined;
   /**
    * Worker threads computing questions (parallel/eligible.ts): 0 = all in this process; default one per core when
@@ -192,6 +196,7 @@ export class RunSession {
       const computed = await this.computeQuestions(run, datasets, compute, llm); // 5. questions
       const results = await this.storeResults(run, datasets, computed); // (every row in the file)
       await this.judgeAnswers(results, computed, llm); // 6. judging
+      await this.warnUnreadableVerdicts(results);
       await this.endRun(results, run, computed); // (run marked done)
       if (this.opts.shard)
         await this.markShard(results, questionCount(datasets)); // (partial: merge computes 7)
@@ -212,6 +217,7 @@ export class RunSession {
       );
     }
     const panel = runPanel(config, exp.path);
+    checkBudgetPrices(config, panel, opts.allowUnpriced, exp.path);
     const real =
       config.llm && !opts.llm ? (await import('../llm/provider.ts')).createLlmProvider(config.llm) : undefined;
     return { llm: opts.llm ?? real, real, panel };
@@ -384,6 +390,13 @@ export class RunSession {
     });
     computed.counters.failures.judge += judged.failed;
     computed.counters.errors += judged.failed;
+  }
+
+  /** A judge whose replies are often no verdict is named once (each such answer is an error row already). */
+  private async warnUnreadableVerdicts(results: ResultStore): Promise<void> {
+    if (!this.config.qa) return;
+    const warning = await unreadableVerdictWarning(results, this.runId);
+    if (warning) this.log(warning);
   }
 
   private async endRun(results: ResultStore, run: RecordedRun, computed: Computed): Promise<void> {

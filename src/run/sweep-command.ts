@@ -13,6 +13,7 @@ interface SweepArgs {
   plan: number | undefined;
   'data-dir': string | undefined;
   'allow-unlocked': boolean;
+  'allow-unpriced': boolean;
   concurrency: number | undefined;
   progress: boolean;
   'retry-errors': boolean;
@@ -35,6 +36,11 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       .option('shard', { type: 'string', describe: 'run only shard i of n (1-based), e.g. --shard 2/4' })
       .option('plan', intFlag('plan', 1, { describe: 'print the matrix of at most n shards as JSON and exit' }))
       .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
+      .option('allow-unpriced', {
+        type: 'boolean',
+        default: false,
+        describe: 'run under llm.budgetUsd although a model has no llm.prices entry (its calls count as $0)',
+      })
       .option('allow-unlocked', {
         type: 'boolean',
         default: false,
@@ -72,6 +78,7 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       shard,
       dataDir: argv['data-dir'],
       allowUnlocked: argv['allow-unlocked'],
+      allowUnpriced: argv['allow-unpriced'],
       concurrency: argv.concurrency,
       progress: argv.progress,
       retryErrors: argv['retry-errors'],

@@ -26,7 +26,7 @@ export interface ClassifierMetrics {
   macroTypes: AdaptType[];
 }
 
-export type Protocol = 'as-is' | 'kfold' | 'cross-dataset';
+export type Protocol = 'as-is' | 'kfold' | 'cross-dataset' | 'leave-one-benchmark-out';
 
 export interface Prediction {
   questionId: string;

@@ -27,5 +27,5 @@ export {
   STATS_VERSION,
   type RefreshResult,
 } from './stats-tables.ts';
-export { readVerdicts, loadPlanRunInputs, type VerdictFilter } from './verdicts-table.ts';
-export type { VerdictRow } from '../eval/verdicts/index.ts';
+export { readFindings, readVerdicts, loadPlanRunInputs, type VerdictFilter } from './verdicts-table.ts';
+export type { FindingRow, VerdictRow } from '../eval/verdicts/index.ts';

@@ -31,6 +31,7 @@ import {
   scoreCells,
   scoreCiCells,
   verdictCells,
+  findingCells,
 } from './row-cells.ts';
 import { GroupCommit } from './group-commit.ts';
 import { SerialQueue } from './serial-queue.ts';
@@ -320,13 +321,14 @@ export class ResultStoreImpl implements ResultStore {
       await this.connection.run('BEGIN TRANSACTION');
       try {
         await this.connection.run(
-          'DELETE FROM score_cis; DELETE FROM comparisons; DELETE FROM judge_agreement; DELETE FROM judge_comparisons; DELETE FROM verdicts;',
+          'DELETE FROM score_cis; DELETE FROM comparisons; DELETE FROM judge_agreement; DELETE FROM judge_comparisons; DELETE FROM verdicts; DELETE FROM findings;',
         );
         await this.appenders.append(scoreCiCells, '', stats.scoreCis);
         await this.appenders.append(comparisonCells, '', stats.comparisons);
         await this.appenders.append(judgeAgreementCells, '', stats.judgeAgreement ?? []);
         await this.appenders.append(judgeComparisonCells, '', stats.judgeComparisons ?? []);
         await this.appenders.append(verdictCells, '', stats.verdicts);
+        await this.appenders.append(findingCells, '', stats.findings ?? []);
         this.appenders.flushAll();
         await this.connection.run(`INSERT OR REPLACE INTO meta VALUES ('stats_fingerprint', $1)`, [stats.fingerprint]);
         await this.connection.run('COMMIT');

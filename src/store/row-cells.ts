@@ -5,7 +5,7 @@
  */
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
 import type { JudgeAgreementRow, JudgeComparisonRow } from '../eval/qa/agreement/index.ts';
-import type { VerdictRow } from '../eval/verdicts/index.ts';
+import type { FindingRow, VerdictRow } from '../eval/verdicts/index.ts';
 import type {
   AnswerRow,
   AnswerVerdictRow,
@@ -33,6 +33,7 @@ export interface TableCells<R> {
     | 'score_cis'
     | 'comparisons'
     | 'verdicts'
+    | 'findings'
     | 'answer_verdicts'
     | 'probe_answers'
     | 'gold_versions'
@@ -299,4 +300,10 @@ export const verdictCells: TableCells<VerdictRow> = {
     r.reason,
     r.flags,
   ],
+};
+
+export const findingCells: TableCells<FindingRow> = {
+  table: 'findings',
+  types: ['v', 'v', 'v', 'v'],
+  cells: (_runId, r) => [r.experiment, r.dataset, r.finding, r.supportingClaims],
 };

@@ -5,6 +5,7 @@
  * at the end of `adaptmr run`, by `adaptmr report`, and after a merge. A fingerprint of the inputs, stored in
  * `meta`, makes an unchanged file a no-op.
  */
+import { parseStoredConfig } from './stored-config.ts';
 import { z } from 'zod';
 import { InputError } from '../core/errors.ts';
 import { stableHash } from '../core/hash.ts';
@@ -23,12 +24,13 @@ import {
   type VerdictInput as JudgeVerdictInput,
 } from '../eval/qa/agreement/index.ts';
 import { headlineGoldOf } from '../eval/qa/panel.ts';
-import { computeVerdicts, type VerdictInput } from '../eval/verdicts/index.ts';
+import { computeFindings, computeVerdicts, type VerdictInput } from '../eval/verdicts/index.ts';
+import { averageReplicates } from '../eval/verdicts/replicates.ts';
 import { loadMethodFacts, loadPlanRunInputs, loadQuestionFacts, loadRetrievalFacts } from './verdicts-table.ts';
 import type { ResultStore } from './types.ts';
 
 /** Bumped when the statistics code changes what it stores, so older tables are recomputed (2: verdicts and declared families; 3: experiment 1 MDE; 5: beyond-benchmarks and router-transfer verdicts). */
-export const STATS_VERSION = 6;
+export const STATS_VERSION = 8;
 
 const RunConfig = z
   .object({
@@ -80,7 +82,7 @@ export async function loadRunStats(store: ResultStore): Promise<Map<string, RunS
   const idOfName = (name: string): string | undefined => runs.filter((r) => r.name === name).at(-1)?.run_id;
   const out = new Map<string, RunStats>();
   for (const r of runs) {
-    const parsed = RunConfig.safeParse(JSON.parse(r.config_json));
+    const parsed = RunConfig.safeParse(parseStoredConfig(r.config_json, r.run_id, store.path));
     if (!parsed.success)
       throw new InputError(
         `run ${r.run_id}: stored config has no valid methods/stats (${parsed.error.issues[0]?.message})`,
@@ -253,7 +255,16 @@ export async function refreshStats(store: ResultStore, opts: { force?: boolean }
     plans,
   });
   await checkpoint;
-  await store.replaceStats({ scoreCis, comparisons, judgeAgreement, judgeComparisons, verdicts, fingerprint });
+  const findings = computeFindings(verdicts);
+  await store.replaceStats({
+    scoreCis,
+    comparisons,
+    judgeAgreement,
+    judgeComparisons,
+    verdicts,
+    findings,
+    fingerprint,
+  });
   return {
     recomputed: true,
     cells: scoreCis.length,
@@ -276,5 +287,5 @@ export async function loadVerdictInput(store: ResultStore): Promise<VerdictInput
     loadPlanRunInputs(store),
     loadRunStats(store),
   ]);
-  return { scores, questions, methods, retrievals, runs, runStats, comparisons: [] };
+  return averageReplicates({ scores, questions, methods, retrievals, runs, runStats, comparisons: [] });
 }

@@ -4,7 +4,7 @@
  */
 import type { CallRecord } from '../core/interfaces.ts';
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
-import type { VerdictRow } from '../eval/verdicts/index.ts';
+import type { FindingRow, VerdictRow } from '../eval/verdicts/index.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
 import type { JudgeAgreementRow, JudgeComparisonRow } from '../eval/qa/agreement/index.ts';
 
@@ -268,5 +268,7 @@ export interface StatsTables {
   judgeAgreement?: readonly JudgeAgreementRow[];
   judgeComparisons?: readonly JudgeComparisonRow[];
   verdicts: readonly VerdictRow[];
+  /** What the verdicts show (src/eval/verdicts/findings.ts). */
+  findings?: readonly FindingRow[];
   fingerprint: string;
 }

@@ -4,9 +4,17 @@
  * recomputes a verdict. This file loads the verdicts' inputs (plan runs, method facts, retrieval facts, questions)
  * and reads the table back (`readVerdicts`); stats-tables.ts gathers them with the scores (`loadVerdictInput`).
  */
+import { parseStoredConfig } from './stored-config.ts';
 import { z } from 'zod';
 import { PlanConfigSchema } from '../core/stats-config.ts';
-import type { MethodFacts, PlanRunInput, QuestionFact, RetrievalFact, VerdictRow } from '../eval/verdicts/index.ts';
+import type {
+  FindingRow,
+  MethodFacts,
+  PlanRunInput,
+  QuestionFact,
+  RetrievalFact,
+  VerdictRow,
+} from '../eval/verdicts/index.ts';
 import type { ResultStore } from './types.ts';
 
 const StoredPlanRun = z
@@ -32,7 +40,7 @@ export async function loadPlanRunInputs(store: ResultStore): Promise<PlanRunInpu
   );
   const out: PlanRunInput[] = [];
   for (const r of rows) {
-    const parsed = StoredPlanRun.safeParse(JSON.parse(r.config_json));
+    const parsed = StoredPlanRun.safeParse(parseStoredConfig(r.config_json, r.run_id, store.path));
     if (!parsed.success || !parsed.data.plan) continue;
     const c = parsed.data;
     out.push({
@@ -187,5 +195,22 @@ export async function readVerdicts(store: ResultStore, filter: VerdictFilter = {
     verdict: r.verdict,
     reason: r.reason,
     flags: r.flags ?? '',
+  }));
+}
+
+/** The stored findings in the order they were derived; [] for a file without the table (written before it). */
+export async function readFindings(store: ResultStore): Promise<FindingRow[]> {
+  const [has] = await store.query<{ n: number }>(
+    `SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'main' AND table_name = 'findings'`,
+  );
+  if (!has?.n) return [];
+  const rows = await store.query<{ experiment: string; dataset: string; finding: string; supporting_claims: string }>(
+    'SELECT experiment, dataset, finding, supporting_claims FROM findings ORDER BY rowid',
+  );
+  return rows.map((r) => ({
+    experiment: r.experiment,
+    dataset: r.dataset,
+    finding: r.finding,
+    supportingClaims: r.supporting_claims,
   }));
 }

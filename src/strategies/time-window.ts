@@ -24,6 +24,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as Chrono from 'chrono-node';
+import { chineseDigitValues, englishNumberValues, englishNumberWords } from '../core/number-words.ts';
 
 // chrono-node takes 0.1–0.5 s to load; it is required on the first time expression, so runs that never read dates
 // (BM25, embeddings) do not pay for it.
@@ -88,41 +89,15 @@ function chronoWindow(result: Chrono.ParsedResult, asked: number): [number, numb
 }
 
 const FAR_PAST = Date.UTC(1900, 0, 1);
-const EN_NUM: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  few: 3,
-  couple: 2,
-};
+const EN_NUM: Record<string, number> = { a: 1, an: 1, ...englishNumberValues(1, 10), few: 3, couple: 2 };
 /** "in the past three months", "over the last 2 weeks", "the past year": a span ending at the question date
  * (chrono reads these as the single unit N back). */
-const EN_SPAN =
-  /\b(past|last)\s+(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple)\s+(?:of\s+)?(days?|weeks?|months?|years?)\b/iu;
+const EN_SPAN = new RegExp(
+  `\\b(past|last)\\s+(\\d+|a|an|${englishNumberWords(1, 10).join('|')}|few|couple)\\s+(?:of\\s+)?(days?|weeks?|months?|years?)\\b`,
+  'iu',
+);
 
-const ZH_NUM: Record<string, number> = {
-  一: 1,
-  两: 2,
-  二: 2,
-  三: 3,
-  四: 4,
-  五: 5,
-  六: 6,
-  七: 7,
-  八: 8,
-  九: 9,
-  十: 10,
-  半: 0.5,
-};
+const ZH_NUM: Record<string, number> = { ...chineseDigitValues(1, 10), 两: 2, 半: 0.5 };
 
 /** 1–12 written with digits or Chinese numerals (三, 十, 十二). */
 function zhMonthNumber(text: string): number {

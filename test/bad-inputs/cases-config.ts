@@ -180,12 +180,13 @@ export const configCases: BadInputCase[] = [
     first: /^error: .*unknown embedder "wink-sfi".*wink-sif/iu,
   },
   {
-    name: 'unknown dataset name lists the known ones',
+    name: 'unknown dataset name: did you mean, and the known ones',
     area: 'config',
     setup: (c) => put(c, 'exp.yaml', experimentYaml({ datasets: '  - { name: longmemeval-x }' })),
     args: runArgs(),
     exit: 2,
-    first: /^error: exp\.yaml: datasets\.0\.name: Invalid option: expected one of "longmemeval-oracle"/u,
+    first:
+      /^error: exp\.yaml: datasets\.0\.name: unknown dataset "longmemeval-x"\. Did you mean "longmemeval-s"\? Known: longmemeval-oracle, /u,
   },
   {
     name: 'misspelt top-level key (method instead of methods)',

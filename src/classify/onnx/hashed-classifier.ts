@@ -15,7 +15,14 @@ import { argmaxType, normalise, probsFromArray, type Classification } from '../r
 import { denseFeatures, featureWidth, WORD_VECTOR_EMBEDDER, type FeatureSpec } from './features.ts';
 import { LazyWinkSifEmbedder } from '../../index/embedders/wink-sif.ts';
 import { cueIds } from '../rules.ts';
-import { HASHED_KINDS, META_FEATURES, META_KIND, META_LABELS, META_TRAINING_IDS } from './model-format.ts';
+import {
+  HASHED_KINDS,
+  META_FALLBACK_THRESHOLD,
+  META_FEATURES,
+  META_KIND,
+  META_LABELS,
+  META_TRAINING_IDS,
+} from './model-format.ts';
 
 const { onnx } = onnxProto;
 
@@ -100,14 +107,18 @@ export class HashedOnnxClassifier implements Classifier {
   readonly name = 'onnx';
   /** The questions of the split the model was trained on (metadata `adaptmr.training_question_ids`): left out of evaluation. */
   readonly excludedQuestionIds?: ReadonlySet<string>;
+  /** Metadata `adaptmr.fallback_threshold` (a model trained with `--datasets`), for the router's `fallback: model`. */
+  readonly fallbackThreshold?: number;
   private constructor(
     private readonly session: ort.InferenceSession,
     readonly spec: FeatureSpec,
     readonly labels: readonly z.infer<typeof AdaptTypeSchema>[],
     readonly file: string,
     trainingIds?: readonly string[],
+    fallbackThreshold?: number,
   ) {
     if (trainingIds && trainingIds.length > 0) this.excludedQuestionIds = new Set(trainingIds);
+    if (fallbackThreshold !== undefined) this.fallbackThreshold = fallbackThreshold;
   }
 
   static async load(file: string, meta?: Record<string, string>): Promise<HashedOnnxClassifier> {
@@ -150,9 +161,13 @@ export class HashedOnnxClassifier implements Classifier {
     const labels = parse(META_LABELS, z.array(AdaptTypeSchema).nonempty());
     const trainingIds =
       props[META_TRAINING_IDS] !== undefined ? parse(META_TRAINING_IDS, z.array(z.string())) : undefined;
+    const fallback =
+      props[META_FALLBACK_THRESHOLD] !== undefined
+        ? parse(META_FALLBACK_THRESHOLD, z.number().min(0).max(1))
+        : undefined;
     await assertFiniteWeights(file);
     const session = await createSession(file);
-    return new HashedOnnxClassifier(session, spec, labels, file, trainingIds);
+    return new HashedOnnxClassifier(session, spec, labels, file, trainingIds, fallback);
   }
 
   async classifyBatch(texts: readonly string[]): Promise<Classification[]> {

@@ -14,6 +14,17 @@ export const META_TRAINED_ON = 'adaptmr.trained_on';
  * calibration`): a method using the model leaves them out of evaluation, as it does a calibration split's.
  */
 export const META_TRAINING_IDS = 'adaptmr.training_question_ids';
+/**
+ * A model trained on a combined training set (`classifier train --datasets`): JSON with the set's sha256 (over its
+ * benchmark, dataset, id, type and normalised text per question, src/tools/classifier/train/combined.ts), its size
+ * and sources, the recipe and the calibration.
+ */
+export const META_TRAINING_SET = 'adaptmr.training_set';
+/**
+ * The single router's fallback threshold fitted on the training benchmarks (calibrate-model.ts): below this top
+ * probability the router falls back (src/routing/router.ts `fallback`).
+ */
+export const META_FALLBACK_THRESHOLD = 'adaptmr.fallback_threshold';
 export const KIND_HASHED_LINEAR = 'hashed-ngram-softmax-regression';
 /** One hidden ReLU layer over the same features (the graph differs; input and output are the same). */
 export const KIND_HASHED_MLP = 'hashed-feature-mlp';

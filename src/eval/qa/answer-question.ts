@@ -1,21 +1,20 @@
 /**
- * The runner's one call per (question, method) for QA: read (unless the method answered itself), then score with the
- * dataset's protocol (src/eval/qa/score-answer.ts). Errors are data: an LLM call that stays broken becomes `error`
+ * The runner's one call per (question, method) for QA: read (the benchmark's own reader where its protocol has one,
+ * else the harness's reader; none when the method answered itself), then score with the benchmark's protocol
+ * (`BenchmarkQa.score`, src/core/benchmark.ts). Errors are data: an LLM call that stays broken becomes `error`
  * on the returned row (its failed call is already in `calls`), and the run goes on. Context tokens are counted for
  * every question, answered or not.
  */
+import type { AnswerToScore, BenchmarkQa, ProtocolRead } from '../../core/benchmark.ts';
 import { errorMessage, isPostponed } from '../../core/errors.ts';
 import type { CallRecord } from '../../core/interfaces.ts';
+import type { JudgeResult } from '../../core/judge.ts';
 import type { LlmClient, LlmProvider } from '../../core/llm.ts';
-import type { JudgePromptKind } from '../../core/qa-config.ts';
+import type { JudgePromptKind, QaConfig } from '../../core/qa-config.ts';
 import type { Instance, Retrieval } from '../../core/types.ts';
 import { countTokens } from '../../llm/tokens.ts';
-import type { QaConfig } from '../../core/qa-config.ts';
-import type { JudgeResult } from './judge.ts';
-import { readLocomoPlus } from './locomo-plus.ts';
-import { readMemDailyChoice } from './memdaily.ts';
+import { applyContextBudget } from './context-budget.ts';
 import { readAnswer } from './reader.ts';
-import { scoreAnswer, type AnswerProtocol } from './score-answer.ts';
 
 export interface QaRow {
   answer: string | null;
@@ -26,15 +25,18 @@ export interface QaRow {
   judge: JudgeResult | null;
   f1?: number;
   bleu1?: number;
-  /** Further metrics of the protocol (score-answer.ts `AnswerScores.metrics`). */
+  /** Further metrics of the protocol (`AnswerScores.metrics`, src/core/benchmark.ts). */
   metrics?: Record<string, number>;
   error?: string;
   /** Which step failed when `error` is set: the reader (no answer) or the judge (scoring the answer). */
   failedStage?: 'reader' | 'judge';
+  /** Tokens of the context before the experiment's budget (`qa.reader.contextTokens`) cut it; absent when it fit. */
+  contextCutFrom?: number;
 }
 
 export interface AnswerQuestionInput {
-  protocol: AnswerProtocol;
+  /** The QA protocol of the question's benchmark. */
+  qa: BenchmarkQa;
   instance: Instance;
   retrieval: Retrieval;
   /** The method's own answer, when it produces one (then no reader call). */
@@ -54,23 +56,6 @@ export interface PrimaryJudge {
   stage: string;
 }
 
-/** The question with its choices when it is asked as multiple choice (MemDaily with `reader.choices: letter`), else undefined. */
-function multipleChoice(
-  protocol: AnswerProtocol,
-  instance: Instance,
-  config: QaConfig,
-): (Instance['query'] & { choices: Readonly<Record<string, string>> }) | undefined {
-  const q = instance.query;
-  if (
-    protocol !== 'memdaily' ||
-    config.reader.choices !== 'letter' ||
-    !q.choices ||
-    instance.gold.correctChoice === undefined
-  )
-    return undefined;
-  return { ...q, choices: q.choices };
-}
-
 export async function answerQuestion(
   input: AnswerQuestionInput,
   llm: LlmProvider,
@@ -78,24 +63,26 @@ export async function answerQuestion(
   calls: CallRecord[],
   judge?: PrimaryJudge,
 ): Promise<QaRow> {
-  const { instance, retrieval } = input;
+  const { instance } = input;
+  // The budget applies to every reading alike: the protocol's own reader gets the budgeted context text too.
+  const budget = config.reader.contextTokens;
+  const budgeted = applyContextBudget(input.retrieval.context, budget);
+  const retrieval = { ...input.retrieval, context: budgeted.text };
   const row: QaRow = {
     answer: input.methodAnswer ?? null,
-    contextTokens: countTokens(retrieval.context),
+    contextTokens: budgeted.tokens,
     answerTokens: 0,
     judge: null,
+    ...(budgeted.cutFrom !== undefined ? { contextCutFrom: budgeted.cutFrom } : {}),
   };
   let reading = true;
   try {
-    const choices = multipleChoice(input.protocol, instance, config);
-    if (row.answer === null && choices) {
-      const read = await readMemDailyChoice(choices, retrieval, llm.forRole('reader'), calls);
+    const read = await protocolRead({ ...input, retrieval }, llm, config, calls);
+    if (read) {
       row.answer = read.answer;
-      row.contextTokens = countTokens(read.prompt);
-    } else if (row.answer === null && input.protocol === 'locomo-plus') {
-      row.answer = await readLocomoPlus(instance.query, retrieval, instance.haystack, llm.forRole('reader'), calls);
+      if (read.contextTokens !== undefined) row.contextTokens = read.contextTokens;
     } else if (row.answer === null) {
-      const read = await readAnswer(instance.query, retrieval, llm.forRole('reader'), {
+      const harness = await readAnswer(instance.query, retrieval, llm.forRole('reader'), {
         chainOfNote: config.reader.chainOfNote,
         context: config.reader.context,
         withDates: config.reader.withDates,
@@ -103,25 +90,18 @@ export async function answerQuestion(
         historyFormat: config.reader.historyFormat,
         haystack: instance.haystack,
         calls,
+        ...(budget !== undefined ? { contextTokens: budget } : {}),
         ...(input.stages ? { stage: input.stages.reader } : {}),
       });
-      row.answer = read.answer;
-      row.contextTokens = read.contextTokens;
+      row.answer = harness.answer;
+      row.contextTokens = harness.contextTokens;
+      if (harness.contextCutFrom !== undefined) row.contextCutFrom = harness.contextCutFrom;
+      else delete row.contextCutFrom;
     }
     reading = false;
     row.answerTokens = countTokens(row.answer);
-    const scores = await scoreAnswer(
-      {
-        protocol: input.protocol,
-        questionId: instance.query.id,
-        nativeType: instance.gold.nativeType,
-        question: instance.query.text,
-        gold: input.gold ?? instance.gold.answer,
-        hypothesis: row.answer,
-        ...(instance.gold.rubric ? { rubric: instance.gold.rubric } : {}),
-        ...(choices && instance.gold.correctChoice !== undefined ? { correctChoice: instance.gold.correctChoice } : {}),
-        ...(instance.gold.evidenceText !== undefined ? { evidenceText: instance.gold.evidenceText } : {}),
-      },
+    const scores = await input.qa.score(
+      { ...scoreInput(input, row.answer), ...read?.score },
       judge?.client ?? (llm.has('judge') ? llm.forRole('judge') : undefined),
       {
         calls,
@@ -142,4 +122,31 @@ export async function answerQuestion(
     row.failedStage = reading ? 'reader' : 'judge';
   }
   return row;
+}
+
+/** The benchmark's own reading, when its protocol has one for this question. */
+function protocolRead(
+  input: AnswerQuestionInput,
+  llm: LlmProvider,
+  config: QaConfig,
+  calls: CallRecord[],
+): Promise<ProtocolRead | undefined> {
+  if (!input.qa.read) return Promise.resolve(undefined);
+  const { instance, retrieval, methodAnswer } = input;
+  return input.qa.read({ instance, retrieval, methodAnswer, config, llm, calls });
+}
+
+/** What the protocol scores: the question, its gold (the run's headline version) and the answer. */
+function scoreInput(input: AnswerQuestionInput, answer: string): AnswerToScore {
+  const { instance } = input;
+  return {
+    protocol: input.qa.protocol,
+    questionId: instance.query.id,
+    nativeType: instance.gold.nativeType,
+    question: instance.query.text,
+    gold: input.gold ?? instance.gold.answer,
+    hypothesis: answer,
+    ...(instance.gold.rubric ? { rubric: instance.gold.rubric } : {}),
+    ...(instance.gold.evidenceText !== undefined ? { evidenceText: instance.gold.evidenceText } : {}),
+  };
 }

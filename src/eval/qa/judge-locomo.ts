@@ -10,7 +10,7 @@ import type { LlmClient } from '../../core/llm.ts';
 import { judgeRepeatedly, type JudgeOptions, type JudgeResult } from './judge.ts';
 import { formatNamed } from './prompts/format.ts';
 import { MEM0_JUDGE_PROMPT, MEM0_JUDGE_TEMPERATURE } from './prompts/mem0-judge.ts';
-import { isLocomoCorrect, parseLocomoLabel } from './verdict.ts';
+import { readLocomoVerdict } from './verdict.ts';
 
 export interface LocomoJudgeInput {
   question: string;
@@ -45,7 +45,7 @@ export async function judgeLocomo(
       temperature: MEM0_JUDGE_TEMPERATURE,
       jsonSchema: { name: 'locomo_verdict', schema: { ...LOCOMO_JUDGE_SCHEMA } },
     },
-    (r) => isLocomoCorrect(parseLocomoLabel(r.text, r.json)),
+    (r) => readLocomoVerdict(r.text, r.json),
     options,
   );
 }

@@ -17,7 +17,7 @@ import {
   LME_JUDGE_TEMPORAL,
 } from './prompts/longmemeval-judge.ts';
 import { judgeRepeatedly, type JudgeOptions, type JudgeResult } from './judge.ts';
-import { parseYesNoVerdict } from './verdict.ts';
+import { readYesNoVerdict } from './verdict.ts';
 
 export interface LongMemEvalJudgeInput {
   questionId: string;
@@ -79,7 +79,7 @@ export async function judgeWithLongMemEvalPrompt(
       temperature: LME_JUDGE_TEMPERATURE,
       maxTokens: LME_JUDGE_MAX_TOKENS,
     },
-    (r) => parseYesNoVerdict(r.text.trim()),
+    (r) => readYesNoVerdict(r.text.trim()),
     options,
   );
 }

@@ -1,29 +1,12 @@
 /**
- * What every LLM judge shares, whatever its benchmark: the options of a judging (repeats, call records, stage), its
- * result (per run: correct or not, the raw reply, a graded score where the protocol defines one), and asking one
- * judge request `repeats` times. Every benchmark's judge and the panel's prompts are built on it.
+ * Asking one judge request `repeats` times, each a distinct cache entry, every reply parsed by the protocol's verdict
+ * rule (the shared types: src/core/judge.ts). Every benchmark's judge and the panel's prompts are built on it.
  */
-import type { CallRecord } from '../../core/interfaces.ts';
+import type { JudgeOptions, JudgeResult } from '../../core/judge.ts';
 import type { ChatRequest, ChatResult, LlmClient } from '../../core/llm.ts';
 import { allInOrder } from './concurrent.ts';
 
-export interface JudgeOptions {
-  /** Judge runs per question (default 1). */
-  repeats?: number;
-  calls: CallRecord[];
-  /** Call-record stage name (default `judge`). */
-  stage?: string;
-}
-
-export interface JudgeResult {
-  correct: boolean[];
-  raw: string[];
-  /**
-   * Per judge run, a graded score in [0, 1] where the protocol defines one (BEAM: the mean rubric-item score;
-   * LoCoMo-Plus: its label's points); accuracy is then its mean rather than the share of `correct`.
-   */
-  scores?: number[];
-}
+export type { JudgeOptions, JudgeResult };
 
 /**
  * Asks the judge `repeats` times (each a distinct cache entry through `repeat`) and parses every reply with

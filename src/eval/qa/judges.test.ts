@@ -21,6 +21,15 @@ import { LME_READER_CHAIN_OF_NOTE, LME_READER_DIRECT } from './prompts/longmemev
 import { MEM0_JUDGE_PROMPT } from './prompts/mem0-judge.ts';
 import { formatDate, readAnswer, renderContext } from './reader.ts';
 import { parseLocomoLabel, parseYesNoVerdict } from './verdict.ts';
+import type { AnswerToScore, ScoreOptions } from '../../core/benchmark.ts';
+import type { LlmClient } from '../../core/llm.ts';
+import { loadBenchmark } from '../../run/benchmark-registry.ts';
+
+/** Scores an answer through its benchmark's protocol, found in the registry as the runner finds it. */
+async function registryScorer() {
+  return async (input: AnswerToScore, judge: LlmClient | undefined, options: ScoreOptions) =>
+    (await loadBenchmark(input.protocol)).qa.score(input, judge, options);
+}
 
 let server: FakeOpenAiServer;
 let dir: string;
@@ -147,7 +156,10 @@ describe('judges over HTTP', () => {
       provider('read-write').forRole('judge'),
       { repeats: 3, calls },
     );
-    expect(r).toEqual({ correct: [true, false, true], raw: ['Yes.', 'no', 'yes'] });
+    // The repeats are asked together (concurrent.ts), so the loopback server's replies arrive in any order: each
+    // verdict must match its own reply.
+    expect([...r.raw].sort()).toEqual(['Yes.', 'no', 'yes']);
+    expect(r.correct).toEqual(r.raw.map((x) => x !== 'no'));
     expect(bodies).toHaveLength(3);
     expect(bodies[0]).toMatchObject({ temperature: 0, max_tokens: 10 });
     expect(bodies[0]?.messages).toEqual([
@@ -169,7 +181,7 @@ describe('judges over HTTP', () => {
       provider('read-write').forRole('judge'),
       { repeats: 3, calls: [] },
     );
-    expect(again.correct).toEqual([true, false, true]);
+    expect(again).toEqual(r);
     expect(server.count('/v1/chat/completions')).toBe(3);
   });
 
@@ -252,11 +264,30 @@ describe('reader', () => {
     await readAnswer(query, own, provider().forRole('reader'), { chainOfNote: false, calls: [], context: 'official' });
     expect(bodies[1]?.messages[0]?.content).toContain('### Session 1:\nSession Date: 2023/05/30 (Tue) 23:40');
   });
+  it('cuts the context to the experiment budget (qa.reader.contextTokens) and records the length before', async () => {
+    const query = { id: 'q', text: 'Where?', askedAt: '2023-06-01T10:00:00Z' };
+    const own: Retrieval = { ...retrieval, context: 'Ann lives in Rome. '.repeat(50) };
+    const r = await readAnswer(query, own, provider().forRole('reader'), {
+      chainOfNote: false,
+      calls: [],
+      contextTokens: 20,
+    });
+    expect(r.contextTokens).toBeLessThanOrEqual(20);
+    expect(r.contextCutFrom).toBe(countTokens(own.context));
+    const sent = bodies[0]?.messages[0]?.content ?? '';
+    expect(sent.split('Ann lives in Rome').length - 1).toBeLessThan(10);
+    const fits = await readAnswer(query, retrieval, provider().forRole('reader'), {
+      chainOfNote: false,
+      calls: [],
+      contextTokens: 100000,
+    });
+    expect(fits.contextCutFrom).toBeUndefined();
+  });
 });
 
-describe('scoreAnswer', () => {
+describe('scoring through the benchmark protocol', () => {
   it('LoCoMo: F1 and BLEU-1 always, the judge on categories 1–4 only', async () => {
-    const { scoreAnswer } = await import('./score-answer.ts');
+    const scoreAnswer = await registryScorer();
     replies = ['{"label": "CORRECT"}'];
     const judge = provider().forRole('judge');
     const s = await scoreAnswer(
@@ -289,7 +320,7 @@ describe('scoreAnswer', () => {
   });
 
   it('LongMemEval: the official judge only', async () => {
-    const { scoreAnswer } = await import('./score-answer.ts');
+    const scoreAnswer = await registryScorer();
     replies = ['no'];
     const s = await scoreAnswer(
       {
@@ -331,7 +362,7 @@ describe('answerQuestion', () => {
     replies = ['Paris', '{"label": "CORRECT"}'];
     const calls: CallRecord[] = [];
     const row = await answerQuestion(
-      { protocol: 'locomo', instance: inst, retrieval },
+      { qa: (await loadBenchmark('locomo')).qa, instance: inst, retrieval },
       provider(),
       QaConfigSchema.parse({}),
       calls,
@@ -363,7 +394,7 @@ describe('answerQuestion', () => {
       );
       const calls: CallRecord[] = [];
       const row = await answerQuestion(
-        { protocol: 'locomo', instance: inst, retrieval },
+        { qa: (await loadBenchmark('locomo')).qa, instance: inst, retrieval },
         llm,
         QaConfigSchema.parse({}),
         calls,

@@ -16,7 +16,7 @@ import { judgeLocomo, LOCOMO_JUDGE_SCHEMA } from './judge-locomo.ts';
 import { judgeRepeatedly, type JudgeOptions, type JudgeResult } from './judge.ts';
 import { judgeWithLongMemEvalPrompt, longMemEvalJudgePrompt } from './judge-longmemeval.ts';
 import { isAdversarial, isJudged } from './exclusions.ts';
-import { isLocomoCorrect, parseLocomoLabel } from './verdict.ts';
+import { readLocomoVerdict } from './verdict.ts';
 
 export type QaProtocol = 'longmemeval' | 'locomo';
 
@@ -98,7 +98,7 @@ export async function judgeAnswer(
           temperature: STRICT_JUDGE_TEMPERATURE,
           jsonSchema: { name: 'strict_verdict', schema: { ...LOCOMO_JUDGE_SCHEMA } },
         },
-        (r) => isLocomoCorrect(parseLocomoLabel(r.text, r.json)),
+        (r) => readLocomoVerdict(r.text, r.json),
         options,
       );
   }

@@ -16,7 +16,7 @@ import { createMemoryIndex } from '../../index/memory-index.ts';
 import { createLlmProvider } from '../../llm/provider.ts';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { readAnswer } from './reader.ts';
-import { scoreAnswer } from './score-answer.ts';
+import { loadBenchmark } from '../../run/benchmark-registry.ts';
 import { TEST_DATA_DIR } from '../../../test/data-path.ts';
 
 const dataDir = TEST_DATA_DIR;
@@ -70,7 +70,7 @@ async function runOnce() {
     const calls: CallRecord[] = [];
     const out = await method.run(inst.query, createMemoryIndex(inst.haystack, spec, noEmbedder), { seed: 1, calls });
     const read = await readAnswer(inst.query, out.retrieval, llm.forRole('reader'), { chainOfNote: false, calls });
-    const scores = await scoreAnswer(
+    const scores = await (await loadBenchmark(protocol)).qa.score(
       {
         protocol,
         questionId: inst.query.id,

@@ -35,3 +35,38 @@ export function parseLocomoLabel(reply: string, json?: unknown): string | undefi
 export function isLocomoCorrect(label: string | undefined): boolean {
   return label === 'CORRECT';
 }
+
+/**
+ * A judge reply that is no verdict at all ("banana", an empty reply, JSON without a label): recorded as an error on
+ * the answer's row — never as "wrong", which would lower the method's accuracy for the judge's fault. The run warns
+ * when such replies pass 5 % of its answers (src/run/unreadable-verdicts.ts).
+ */
+export class UnreadableVerdictError extends Error {
+  constructor(reply: string, expected: string) {
+    const shown = reply.length > 80 ? `${reply.slice(0, 80)}…` : reply;
+    super(`${UNREADABLE_VERDICT} ${JSON.stringify(shown.replace(/\s+/g, ' '))} (expected ${expected})`);
+    this.name = 'UnreadableVerdictError';
+  }
+}
+
+/** The start of every unreadable-verdict error (the run counts its error rows by it). */
+export const UNREADABLE_VERDICT = 'the judge reply is not a verdict:';
+
+/** First words that say "no" (a hedge such as "not sure" included: never read as yes). */
+const NO_WORDS = new Set(['no', 'not', 'incorrect', 'wrong', 'false', 'nope']);
+
+/** A yes/no reply: yes (the one yes rule, src/llm/yes-no.ts), a no word, or UnreadableVerdictError. */
+export function readYesNoVerdict(reply: string): boolean {
+  if (isYes(reply)) return true;
+  const first = /^[\s"'`*_#>([{.,:;!-]*([A-Za-z]+)/.exec(reply)?.[1]?.toLowerCase();
+  if (first !== undefined && NO_WORDS.has(first)) return false;
+  throw new UnreadableVerdictError(reply, 'yes or no');
+}
+
+/** A Mem0-style reply: exactly CORRECT is correct (Mem0's rule), another casing of CORRECT / WRONG is not, anything else is UnreadableVerdictError. */
+export function readLocomoVerdict(reply: string, json?: unknown): boolean {
+  const label = parseLocomoLabel(reply, json);
+  if (label === undefined || !/^\s*(correct|wrong)\s*$/i.test(label))
+    throw new UnreadableVerdictError(reply, 'JSON with "label": "CORRECT" or "WRONG"');
+  return isLocomoCorrect(label);
+}

@@ -197,7 +197,15 @@ export function finishVerdicts(pending: readonly PendingVerdict[]): VerdictRow[]
           ? p.judgeWith(evidence)
           : judge(evidence, p.claim ?? { direction: 'greater', target: 0 });
     }
-    const facts = p.fixed ? undefined : cellFactsOf(p, mde);
+    // Flags speak of the cell, not of its family's correction: the MDE of one test at α = 0.05 (the row's own MDE
+    // at α / m would flag nearly every small cell of a large family).
+    const cellMde =
+      p.mde !== undefined
+        ? p.mde
+        : p.tested
+          ? mdePaired(p.tested.a, p.tested.b, p.tested.clusters, MDE_DEFAULTS)
+          : null;
+    const facts = p.fixed ? undefined : cellFactsOf(p, cellMde);
     const flags: Flag[] = [...(p.flags ?? []), ...(facts ? cellFlags(facts) : [])];
     const flagged = flagText(flags, facts);
     const reason = [p.prefix, outcome.reason, p.suffix, flagged].filter((x) => x !== undefined && x !== '').join('; ');

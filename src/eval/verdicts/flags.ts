@@ -10,8 +10,9 @@
  *            (only where the file knows the haystack's size);
  *   inert    an ablation that changed no ranking: the difference is 0 by construction (set by the builder);
  *   tie      the comparator was one of several strategies tied on the selection half (set by the builder).
- * An MDE that is undefined (the paired differences do not vary) counts as 0: only a cell exactly at 100% / 0% is
- * flagged then.
+ * The MDE is the cell's own — one paired test at α = 0.05 and 80% power at its n, not the row's MDE at α / m: a flag
+ * speaks of the cell, not of its family's correction. An MDE that is undefined (the paired differences do not vary)
+ * counts as 0: only a cell exactly at 100% / 0% is flagged then.
  */
 export const FLAGS = ['ceiling', 'floor', 'chance', 'inert', 'tie'] as const;
 export type Flag = (typeof FLAGS)[number];
@@ -21,7 +22,7 @@ export interface CellFacts {
   higher: number;
   /** Mean of the other method, in [0, 1]. */
   lower: number;
-  /** The row's MDE in the same units, or null when undefined. */
+  /** The cell's MDE in the same units (one test at α = 0.05, 80% power), or null when undefined. */
   mde: number | null;
   /** The random-top-k rate over the same questions, or null when unknown. */
   chance?: number | null;
@@ -46,7 +47,11 @@ export function flagText(
   c?: CellFacts & { higherId: string; lowerId: string },
 ): string | undefined {
   const parts: string[] = [];
-  const mde = c ? (c.mde === null ? 'exactly' : `within the MDE ${(c.mde * 100).toFixed(1)} points`) : '';
+  const mde = c
+    ? c.mde === null
+      ? 'exactly'
+      : `within its cell MDE (${(c.mde * 100).toFixed(1)} points, α 0.05)`
+    : '';
   for (const f of flags) {
     if (f === 'ceiling') parts.push(c ? `at ceiling: ${c.lowerId} ${pct(c.lower)} is ${mde} of 100%` : 'at ceiling');
     else if (f === 'floor') parts.push(c ? `at floor: ${c.higherId} ${pct(c.higher)} is ${mde} of 0%` : 'at floor');

@@ -32,3 +32,4 @@ export { PREDICTED_DROP, ablationSweeps, variationOf } from './claims-ablations.
 export { overheadVerdict, OVERHEAD_LIMIT, OVERHEAD_BASE_MIN_MS, MIN_TIMING_REPEATS } from './claims-overhead.ts';
 export { routeByGoldType, rankingChanges, type RouteCell, type RankingChanges } from './routing.ts';
 export { efficiencyOf, type MethodEfficiency, type QuestionTiming, type CallRow } from './efficiency.ts';
+export { computeFindings, flagSummary, type FindingRow } from './findings.ts';

@@ -460,7 +460,7 @@ describe('experiment 3', () => {
     expect(all.pHolm).toBe(Math.max(vs[0]!.pHolm!, vs[1]!.pHolm!));
     // bm25 hits every question: the row vs bm25 is at ceiling and says so.
     expect(vs[1]!.flags).toBe('ceiling');
-    expect(vs[1]!.reason).toMatch(/at ceiling: bm25 100\.0% is within the MDE [\d.]+ points of 100%/);
+    expect(vs[1]!.reason).toMatch(/at ceiling: bm25 100\.0% is within its cell MDE \([\d.]+ points, α 0\.05\) of 100%/);
     expect(vs[0]!.flags).toBe('');
   });
 
@@ -712,5 +712,49 @@ describe('at ceiling', () => {
     const h = autoHeadline(onlyCeiling, 'd', new Set(['a', 'b']), 0.5, 7)!;
     expect(h.k).toBe(10);
     expect(h.how).toMatch(/every cell has a method at ceiling/);
+  });
+});
+
+describe('memory-vs-none', () => {
+  const qs = ids(20);
+  const types = Object.fromEntries(qs.map((q) => [q, 'factual']));
+  const run = {
+    runId: 'rq',
+    name: 'qa',
+    plan: { experiment: 'adaptmr-vs-baselines' as const },
+    reference: 'unified',
+    methods: [
+      { id: 'unified', method: 'unified-embedding' },
+      { id: 'none', method: 'no-memory' },
+    ],
+  };
+
+  it('each method against the closed-book control: a gain claimed, in its own family', () => {
+    // unified right on 14 of 20, none on 4 (among those 14): 10 discordant pairs one way, p = 2·0.5¹⁰.
+    const values = {
+      rq: { unified: series(qs, (_, i) => (i < 14 ? 1 : 0)), none: series(qs, (_, i) => (i < 4 ? 1 : 0)) },
+    };
+    const rows = computeVerdicts(build([run], values, types));
+    const r = find(rows, 'memory-vs-none', 'all', 'unified');
+    expect(r.methodB).toBe('none');
+    expect(r.estimate).toBeCloseTo(10 / 20, 12);
+    expect(r.pValue).toBeCloseTo(0.001953125, 12);
+    expect(r.family).toBe('qa/d/session/recall_any@10/memory-vs-none');
+    expect(r.verdict).toBe('reached');
+    expect(r.reason).toMatch(/no memory \(none, the question alone\)/);
+    expect(rows.some((x) => x.claim === 'memory-vs-none' && x.methodA === 'none')).toBe(false);
+  });
+
+  it('n/a, saying why, when the control has no score at the headline', () => {
+    const rows = computeVerdicts(build([run], { rq: { unified: series(qs, () => 1) } }, types));
+    const r = find(rows, 'memory-vs-none', 'all', 'unified');
+    expect(r.verdict).toBe('n/a');
+    expect(r.reason).toMatch(/judged accuracy needs an llm: block/);
+  });
+
+  it('no claim without a no-memory method', () => {
+    const plain = { ...run, methods: [run.methods[0]!] };
+    const rows = computeVerdicts(build([plain], { rq: { unified: series(qs, () => 1) } }, types));
+    expect(rows.some((x) => x.claim === 'memory-vs-none')).toBe(false);
   });
 });

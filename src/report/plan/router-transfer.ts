@@ -21,6 +21,7 @@ import { headlineComparisons, headlineTitle, type PlanRun } from './plan-runs.ts
 import { meanCi, pctCi } from './question-means.ts';
 import type { PlanSection } from './section.ts';
 import { sectionVerdicts } from './section-verdicts.ts';
+import { routeGoldTable } from './route-gold.ts';
 
 export interface TransferCell {
   method: string;
@@ -95,6 +96,8 @@ export async function routerTransferSection(
     "Routing gain over the first stage (mean difference [95% paired bootstrap CI] p_holm; * = significant after Holm — an off-diagonal cell within its transfer family, the other rows within the run's default family per dataset × metric × type) (n pairs)",
     gain.toString(),
   ];
+  const routes = await routeGoldTable(store, run.runId);
+  if (routes) text.push(routes);
   const stored = await readVerdicts(store, { experiment: run.experiment, claim: 'transfer:*' });
   if (stored.length > 0) {
     const count = (v: string): number => stored.filter((x) => x.verdict === v).length;

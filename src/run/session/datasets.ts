@@ -16,6 +16,7 @@ import {
   type SourceLockOptions,
 } from '../../data/index.ts';
 import { loadErrata } from '../../data/locomo-audit.ts';
+import { longMemEvalErrata } from '../../data/longmemeval-errata.ts';
 import { createMethods, type ConfiguredMethod } from '../create-methods.ts';
 import type { LoadedExperiment } from '../load-config.ts';
 import type { DatasetPlan } from '../run-dataset.ts';
@@ -81,7 +82,16 @@ async function planDatasets(
     const kept = catalog.filter((c) => selected.has(c.questionId));
     const files = filesOf(kept);
     // Gold for the judge only (never a method): read before any work, so a missing audit file costs nothing.
-    const errata = 'gold' in ref && ref.gold?.answers === 'errata' ? await loadErrata(dataDir) : undefined;
+    const wantsErrata = 'gold' in ref && ref.gold?.answers === 'errata';
+    if (wantsErrata && !config.qa)
+      log(
+        `${source.name}: gold.answers: errata changes the judged answers only; without a qa: block it does nothing here`,
+      );
+    const errata = !wantsErrata
+      ? undefined
+      : source.format === 'longmemeval'
+        ? longMemEvalErrata()
+        : await loadErrata(dataDir);
     plans.push({
       plan: {
         source,

@@ -2,6 +2,7 @@
  * Reads the inputs of the analyses from a results file and stores their outputs back as tables
  * (`analysis_best_strategy`, rows keyed by the analysis parameters; `analysis_abstention`, replaced on every run). The file is opened read-write, so a file a running job holds fails with a message that says so.
  */
+import { parseStoredConfig } from '../../store/stored-config.ts';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { InputError, errorMessage } from '../../core/errors.ts';
@@ -39,7 +40,7 @@ export async function methodsByKind(store: ResultStore, runId?: string): Promise
   if (runId && runs.length === 0) throw new InputError(`no run "${runId}" in the file`, store.path);
   const out = new Map<string, string[]>();
   for (const r of runs) {
-    const parsed = MethodsOfConfig.safeParse(JSON.parse(r.config_json));
+    const parsed = MethodsOfConfig.safeParse(parseStoredConfig(r.config_json, r.run_id, store.path));
     if (!parsed.success) throw new InputError(`run ${r.run_id}: config_json has no methods list`, store.path);
     for (const m of parsed.data.methods) {
       const list = out.get(m.method) ?? [];

@@ -30,6 +30,12 @@ import { sparseRow } from '../../classify/onnx/features.ts';
 import { writeModel } from './train/export.ts';
 import type { Classification } from '../../classify/result.ts';
 import { calibrateClassifierCommand } from './calibrate/commands.ts';
+import { parseSourceList, TRAINING_SOURCES } from './train/combined.ts';
+import { BALANCES, type Balance } from './train/balance.ts';
+import { DEFAULT_RECIPE, recipeName, type Recipe } from './train/recipe.ts';
+import { trainCombined } from './train/train-combined.ts';
+import { crossBenchmarkEval } from './eval/cross-benchmark.ts';
+import { crossBenchmarkText } from './eval/cross-benchmark-text.ts';
 import { tableCommand } from './eval/table-command.ts';
 
 function datasetName(name: string, flag: string): DatasetName {
@@ -151,7 +157,10 @@ export const classifyCommand: CommandModule<object, ClassifyArgs> = {
 };
 
 interface TrainArgs {
-  dataset: string;
+  dataset: string | undefined;
+  datasets: string | undefined;
+  balance: string | undefined;
+  calibrate: boolean;
   out: string;
   seed: number;
   epochs: number | undefined;
@@ -170,17 +179,32 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
     y
       .option('dataset', {
         type: 'string',
-        demandOption: true,
-        describe: `${DATASET_NAMES.join(', ')}, or ${ZH_DATASET}; several comma-separated are pooled`,
+        describe: `${DATASET_NAMES.join(', ')}, or ${ZH_DATASET}; several comma-separated are pooled as they are`,
+      })
+      .option('datasets', {
+        type: 'string',
+        describe: `the combined training set (${TRAINING_SOURCES.join(', ')}; comma-separated): labelled by benchmark and language, deduplicated by question text, trained with the cross-benchmark recipe, calibrated on its benchmarks, its content hash in the model`,
+      })
+      .option('balance', {
+        choices: BALANCES,
+        describe: `with --datasets: example balancing (default ${DEFAULT_RECIPE.balance})`,
+      })
+      .option('calibrate', {
+        type: 'boolean',
+        default: true,
+        describe: 'with --datasets: fit temperature and fallback threshold by inner leave-one-benchmark-out',
+      })
+      .check((a) => {
+        if ((a.dataset === undefined) === (a.datasets === undefined)) throw new Error('give --dataset or --datasets');
+        return true;
       })
       .option('out', { type: 'string', demandOption: true, describe: 'model file to write (.onnx)' })
       .option('seed', intFlag('seed', 0, { default: 42 }))
       .option('features', {
         type: 'string',
-        default: 'ngrams',
-        describe: `feature set: ${Object.keys(FEATURE_SETS).join(', ')} (wv = the offline wink SIF sentence vector)`,
+        describe: `feature set: ${Object.keys(FEATURE_SETS).join(', ')} (wv = the offline wink SIF sentence vector); default ngrams, with --datasets ${DEFAULT_RECIPE.features}`,
       })
-      .option('hidden', intFlag('hidden', 0, { default: 0, describe: 'hidden units of an MLP; 0 = linear softmax' }))
+      .option('hidden', intFlag('hidden', 0, { describe: 'hidden units of an MLP; 0 = linear softmax (default)' }))
       .option('l2', numberFlag('l2', 0, 1e6, { describe: 'L2 penalty (default 3e-3 for ngrams, else 1e-3)' }))
       .option(
         'epochs',
@@ -201,6 +225,7 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
         describe: 'data directory (default ADAPTMR_DATA_DIR, then ./datasets)',
       }) as unknown as Argv<TrainArgs>,
   handler: async (argv) => {
+    if (argv.datasets !== undefined) return trainCombinedCommand(argv);
     const features = argv.features ?? 'ngrams';
     const hidden = argv.hidden ?? 0;
     const spec = FEATURE_SETS[features];
@@ -210,7 +235,7 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
         '--features',
       );
     if (!Number.isInteger(hidden) || hidden < 0) throw new InputError('must be an integer ≥ 0', '--hidden');
-    const names = argv.dataset
+    const names = (argv.dataset ?? '')
       .split(',')
       .map((n) => n.trim())
       .filter((n) => n !== '');
@@ -275,8 +300,61 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
   },
 };
 
+async function trainCombinedCommand(argv: TrainArgs): Promise<void> {
+  const names = parseSourceList(argv.datasets ?? '', '--datasets');
+  const fraction = argv.fraction ?? 0.3;
+  if (argv.split === 'calibration' && !(fraction > 0 && fraction < 1))
+    throw new InputError('must be between 0 and 1', '--fraction');
+  if (argv.features !== undefined && !FEATURE_SETS[argv.features])
+    throw new InputError(
+      `unknown feature set "${argv.features}"; known: ${Object.keys(FEATURE_SETS).join(', ')}`,
+      '--features',
+    );
+  const recipe: Recipe = {
+    ...DEFAULT_RECIPE,
+    ...(argv.features !== undefined ? { features: argv.features } : {}),
+    ...(argv.l2 !== undefined ? { l2: argv.l2 } : {}),
+    ...(argv.balance !== undefined ? { balance: argv.balance as Balance } : {}),
+    ...(argv.hidden ? { hidden: argv.hidden } : {}),
+    ...(argv.epochs !== undefined ? { epochs: argv.epochs } : {}),
+  };
+  const r = await trainCombined({
+    names,
+    dataDir: argv['data-dir'],
+    recipe,
+    seed: argv.seed,
+    calibrate: argv.calibrate,
+    ...(argv.split === 'calibration' ? { split: { fraction, seed: argv.seed } } : {}),
+  });
+  if (r.set.questions.length === 0)
+    throw new InputError('no question with one of the five AdaptMR types to train on', '--datasets');
+  await mkdir(resolve(argv.out, '..'), { recursive: true });
+  await writeModel(r.model, argv.out, r.metadata);
+  const skipped = r.set.sources.filter((s) => s.typed === 0).map((s) => s.dataset);
+  const what =
+    argv.split === 'calibration'
+      ? `the ${fraction} calibration split (seed ${argv.seed}; a run leaves these questions out) of `
+      : '';
+  console.log(
+    `trained ${recipeName(recipe)} on ${r.set.questions.length} questions of ${what}(${r.set.sources.map((s) => `${s.dataset} ${s.typed - s.duplicates}`).join(', ')}; training set sha256 ${r.set.sha256})` +
+      (skipped.length > 0 ? `; no question of ${skipped.join(', ')} has one of the five types` : '') +
+      (argv.calibrate && r.calibration.heldOut.n === 0 ? '; not calibrated (too few questions)' : '') +
+      (argv.calibrate && r.calibration.heldOut.n > 0
+        ? `; temperature ${r.calibration.temperature.toFixed(3)}, fallback threshold ${r.calibration.fallbackThreshold} (inner ${r.calibration.inner} accuracy ${(100 * r.calibration.heldOut.accuracy).toFixed(1)}%)`
+        : '') +
+      `; wrote ${argv.out}`,
+  );
+}
+
 interface EvalArgs extends ClassifyArgs {
-  dataset: string;
+  dataset: string | undefined;
+  datasets: string | undefined;
+  protocol: string | undefined;
+  features: string | undefined;
+  l2: number | undefined;
+  balance: string | undefined;
+  calibrate: boolean;
+  'learning-curve': boolean;
   folds: number | undefined;
   'train-dataset': string | undefined;
   out: string;
@@ -296,7 +374,36 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
           demandOption: true,
           describe: `${classifiers.names().join(', ')}, or oracle (gold type)`,
         })
-        .option('dataset', { type: 'string', demandOption: true, describe: DATASET_NAMES.join(', ') })
+        .option('dataset', { type: 'string', describe: DATASET_NAMES.join(', ') })
+        .option('protocol', {
+          choices: ['leave-one-benchmark-out', 'kfold'] as const,
+          describe:
+            'onnx with --datasets: leave-one-benchmark-out (train on every benchmark but one, test on it, for each), or kfold on --dataset with the other benchmarks in training (default when --folds is given)',
+        })
+        .option('datasets', {
+          type: 'string',
+          describe: `onnx: the combined training set (${TRAINING_SOURCES.join(', ')}), trained with the cross-benchmark recipe`,
+        })
+        .option('features', {
+          type: 'string',
+          describe: `with --datasets: feature set (default ${DEFAULT_RECIPE.features})`,
+        })
+        .option('l2', numberFlag('l2', 0, 1e6, { describe: `with --datasets: L2 (default ${DEFAULT_RECIPE.l2})` }))
+        .option('balance', {
+          choices: BALANCES,
+          describe: `with --datasets: balancing (default ${DEFAULT_RECIPE.balance})`,
+        })
+        .option('calibrate', {
+          type: 'boolean',
+          default: true,
+          describe:
+            'with --datasets: calibrate each split on its training benchmarks (temperature, fallback threshold)',
+        })
+        .option('learning-curve', {
+          type: 'boolean',
+          default: true,
+          describe: 'with leave-one-benchmark-out: accuracy at 10/25/50/75/100 % of the training items',
+        })
         .option('folds', intFlag('folds', 2, { describe: 'onnx: k-fold cross-validation (stratified, seeded)' }))
         .option('train-dataset', { type: 'string', describe: 'onnx: train on this dataset, test on --dataset' })
         .option('model', { type: 'string', describe: 'onnx: evaluate this trained file / Hugging Face folder' })
@@ -312,6 +419,8 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
         .option('json', { type: 'boolean', default: false }),
     ) as unknown as Argv<EvalArgs>,
   handler: async (argv) => {
+    if (argv.datasets !== undefined || argv.protocol === 'leave-one-benchmark-out') return crossBenchmarkCommand(argv);
+    if (argv.dataset === undefined) throw new InputError('give --dataset (or --datasets with --protocol)', '--dataset');
     const questions = await datasetQuestions(argv.dataset, '--dataset', argv['data-dir']);
     const trainQuestions = argv['train-dataset']
       ? await datasetQuestions(argv['train-dataset'], '--train-dataset', argv['data-dir'])
@@ -343,6 +452,44 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
     console.log(`stored in ${argv.out}; heatmap ${files.join(', ')}`);
   },
 };
+
+async function crossBenchmarkCommand(argv: EvalArgs): Promise<void> {
+  if (argv.classifier !== 'onnx' || argv.model !== undefined)
+    throw new InputError(
+      '--datasets / --protocol train the onnx classifier: give --classifier onnx and no --model',
+      '--classifier',
+    );
+  if (argv.datasets === undefined) throw new InputError('name the benchmarks to train and test on', '--datasets');
+  const protocol = argv.protocol ?? (argv.folds !== undefined ? 'kfold' : undefined);
+  if (protocol !== 'leave-one-benchmark-out' && protocol !== 'kfold')
+    throw new InputError(
+      'with --datasets give --protocol leave-one-benchmark-out, or --folds k with --dataset',
+      '--protocol',
+    );
+  if (argv.features !== undefined && !FEATURE_SETS[argv.features])
+    throw new InputError(
+      `unknown feature set "${argv.features}"; known: ${Object.keys(FEATURE_SETS).join(', ')}`,
+      '--features',
+    );
+  const recipe: Recipe = {
+    ...DEFAULT_RECIPE,
+    ...(argv.features !== undefined ? { features: argv.features } : {}),
+    ...(argv.l2 !== undefined ? { l2: argv.l2 } : {}),
+    ...(argv.balance !== undefined ? { balance: argv.balance as Balance } : {}),
+  };
+  const result = await crossBenchmarkEval({
+    protocol,
+    names: parseSourceList(argv.datasets, '--datasets'),
+    ...(argv.dataset !== undefined ? { testDataset: datasetName(argv.dataset, '--dataset') } : {}),
+    ...(argv.folds !== undefined ? { folds: argv.folds } : {}),
+    recipe,
+    seed: argv.seed,
+    dataDir: argv['data-dir'],
+    calibrate: argv.calibrate,
+    learningCurve: argv['learning-curve'],
+  });
+  console.log(argv.json ? JSON.stringify(result, null, 2) : crossBenchmarkText(result));
+}
 
 export const classifierCommand: CommandModule<object, object> = {
   command: 'classifier <command>',

@@ -7,12 +7,12 @@
  * probe answer the run holds. A file written before judge panels first gets its one judge's verdicts as rows.
  * Statistics (judge_agreement, judge_comparisons) are recomputed at the end.
  */
+import { parseStoredConfig } from '../../store/stored-config.ts';
 import { existsSync } from 'node:fs';
 import { InputError } from '../../core/errors.ts';
 import { LlmConfigSchema, type LlmConfigInput } from '../../core/llm-config.ts';
-import { JUDGE_PROMPTS, JudgeIdSchema, type JudgePromptKind } from '../../core/qa-config.ts';
-import type { PanelJudge } from '../../eval/qa/panel.ts';
 import { primaryJudgeOf } from '../../eval/qa/panel.ts';
+import { parseJudgeSpec } from './judge-spec.ts';
 import { createLlmProvider } from '../../llm/provider.ts';
 import { backfillLegacyVerdicts, judgePass, type JudgePassSummary } from '../../run/judge-pass.ts';
 import { openResultStore, refreshStats } from '../../store/index.ts';
@@ -32,27 +32,7 @@ export interface RejudgeSummary extends JudgePassSummary {
   backfilled: number;
 }
 
-/**
- * `<id>:<model>[:<prompt>]`: the id is up to the first colon, the prompt the last segment when it names one (a model
- * name may hold colons, as Ollama's `llama3:8b`).
- */
-export function parseJudgeSpec(spec: string): PanelJudge {
-  const i = spec.indexOf(':');
-  if (i <= 0 || i === spec.length - 1)
-    throw new InputError(`"${spec}" is not <id>:<model>[:<prompt>] (prompts: ${JUDGE_PROMPTS.join(', ')})`, '--judge');
-  const id = spec.slice(0, i);
-  const idCheck = JudgeIdSchema.safeParse(id);
-  if (!idCheck.success)
-    throw new InputError(`judge id "${id}": ${idCheck.error.issues[0]?.message ?? 'invalid'}`, '--judge');
-  let model = spec.slice(i + 1);
-  let prompt: JudgePromptKind | undefined;
-  const last = model.lastIndexOf(':');
-  if (last > 0 && (JUDGE_PROMPTS as readonly string[]).includes(model.slice(last + 1))) {
-    prompt = model.slice(last + 1) as JudgePromptKind;
-    model = model.slice(0, last);
-  }
-  return { id, model, ...(prompt ? { prompt } : {}) };
-}
+export { parseJudgeSpec } from './judge-spec.ts';
 
 interface StoredConfig {
   llm?: LlmConfigInput;
@@ -81,7 +61,7 @@ export async function rejudgeFile(file: string, o: RejudgeOptions): Promise<Reju
         file,
       );
     for (const run of chosen) {
-      const stored = JSON.parse(run.config_json) as StoredConfig;
+      const stored = parseStoredConfig(run.config_json, run.run_id, file) as StoredConfig;
       const role = stored.llm?.roles?.judge;
       const llmInput: LlmConfigInput = {
         ...(stored.llm ?? {}),

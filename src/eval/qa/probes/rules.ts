@@ -19,6 +19,7 @@
  * nothing specific is the right answer there. docs/qa-and-judges.md lists the rules with examples.
  */
 import { contentTokens, hasCjk, normalised, overlaps } from './text.ts';
+import { CHINESE_DIGITS, ENGLISH_NUMBER_WORDS } from '../../../core/number-words.ts';
 
 export type ProbeKind = 'specific' | 'vague';
 export const PROBE_KINDS: readonly ProbeKind[] = ['specific', 'vague'];
@@ -56,33 +57,9 @@ const MONTHS = [
 const MONTH_RE = new RegExp(`\\b(${MONTHS.join('|')}|${MONTHS.map((m) => m.slice(0, 3)).join('|')})\\b\\.?`, 'u');
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const WEEKDAY_RE = new RegExp(`\\b(${WEEKDAYS.join('|')})\\b`, 'u');
-const NUMBER_WORDS = [
-  'zero',
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
-  'twenty',
-  'twenty-one',
-  'twenty-two',
-];
+const NUMBER_WORDS: readonly string[] = ENGLISH_NUMBER_WORDS;
 const NUMBER_WORD_RE = new RegExp(`\\b(${NUMBER_WORDS.slice(0, 21).join('|')})\\b`, 'iu');
-const CN_DIGITS = '零一二三四五六七八九十';
+const CN_DIGITS = CHINESE_DIGITS;
 
 function sameCase(template: string, word: string): string {
   return template[0] === template[0]?.toUpperCase() ? word[0]!.toUpperCase() + word.slice(1) : word.toLowerCase();

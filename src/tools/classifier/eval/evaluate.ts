@@ -158,7 +158,7 @@ export function scoreEval(
   };
 }
 
-async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'adaptmr-onnx-'));
   try {
     return await fn(dir);

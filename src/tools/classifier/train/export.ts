@@ -87,6 +87,7 @@ function modelProto(
   nodes: ReturnType<typeof onnx.NodeProto.create>[],
   initializer: ReturnType<typeof onnx.TensorProto.create>[],
   contract: string,
+  extra: Readonly<Record<string, string>> = {},
 ): Uint8Array {
   const graph = onnx.GraphProto.create({
     name: 'adaptmr_query_type',
@@ -110,12 +111,13 @@ function modelProto(
       meta(META_TRAINED_ON, JSON.stringify(model.trainedOn)),
       ...(model.trainingIds ? [meta(META_TRAINING_IDS, JSON.stringify(model.trainingIds))] : []),
       meta('adaptmr.feature_contract', contract),
+      ...Object.entries(extra).map(([k, v]) => meta(k, v)),
     ],
   });
   return onnx.ModelProto.encode(proto).finish();
 }
 
-export function linearModelToOnnx(model: LinearModel): Uint8Array {
+export function linearModelToOnnx(model: LinearModel, extra: Readonly<Record<string, string>> = {}): Uint8Array {
   const D = featureWidth(model.spec);
   const K = model.labels.length;
   return modelProto(
@@ -128,11 +130,12 @@ export function linearModelToOnnx(model: LinearModel): Uint8Array {
     ],
     [floatTensor('W', [D, K], model.weights), floatTensor('b', [K], model.bias)],
     featureContractText(model),
+    extra,
   );
 }
 
 /** The MLP (mlp.ts): MatMul(W1) → Add(b1) → Relu → MatMul(W2) → Add(b2) → Softmax. */
-export function mlpModelToOnnx(model: MlpModel): Uint8Array {
+export function mlpModelToOnnx(model: MlpModel, extra: Readonly<Record<string, string>> = {}): Uint8Array {
   const D = featureWidth(model.spec);
   const K = model.labels.length;
   const H = model.hidden;
@@ -154,17 +157,23 @@ export function mlpModelToOnnx(model: MlpModel): Uint8Array {
       floatTensor('b2', [K], model.b2),
     ],
     `${featureContractText(model)}\ngraph: MatMul(W1 [${D}, ${H}]) → Add(b1) → Relu → MatMul(W2 [${H}, ${K}]) → Add(b2) → Softmax`,
+    extra,
   );
 }
 
-export function modelToOnnx(model: TrainedModel): Uint8Array {
-  return 'w1' in model ? mlpModelToOnnx(model) : linearModelToOnnx(model);
+/** `extra`: further metadata_props (e.g. the training set's hash and the fallback threshold). */
+export function modelToOnnx(model: TrainedModel, extra: Readonly<Record<string, string>> = {}): Uint8Array {
+  return 'w1' in model ? mlpModelToOnnx(model, extra) : linearModelToOnnx(model, extra);
 }
 
 export async function writeLinearModel(model: LinearModel, file: string): Promise<void> {
   writeFileAtomic(file, linearModelToOnnx(model));
 }
 
-export async function writeModel(model: TrainedModel, file: string): Promise<void> {
-  writeFileAtomic(file, modelToOnnx(model));
+export async function writeModel(
+  model: TrainedModel,
+  file: string,
+  extra: Readonly<Record<string, string>> = {},
+): Promise<void> {
+  writeFileAtomic(file, modelToOnnx(model, extra));
 }

@@ -77,7 +77,10 @@ describe('hashed n-gram ONNX model', () => {
     await expect(loadOnnxClassifier(bad)).rejects.toThrow(InputError);
     await expect(loadOnnxClassifier(bad)).rejects.toThrow(bad);
     await expect(loadOnnxClassifier(join(dir, 'missing.onnx'))).rejects.toThrow(/missing\.onnx: model not found/);
-    await expect(classifiers.create('onnx', {}, {})).rejects.toThrow(/model/);
+    // Without a model file, the shipped default (calibration/classifier-default.onnx).
+    await expect(classifiers.create('onnx', {}, {})).resolves.toMatchObject({
+      file: expect.stringMatching(/classifier-default\.onnx$/),
+    });
   });
 });
 

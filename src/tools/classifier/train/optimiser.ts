@@ -37,10 +37,19 @@ export function* miniBatches<T>(
   }
 }
 
-/** Feature rows with their label indices, as the trainers iterate them; one label per row, or the caller erred. */
-export function labelled(xs: readonly SparseRow[], ys: readonly number[]): { x: SparseRow; y: number }[] {
+/**
+ * Feature rows with their label indices and example weights (1 when none are given), as the trainers iterate them;
+ * one label (and weight) per row, or the caller erred.
+ */
+export function labelled(
+  xs: readonly SparseRow[],
+  ys: readonly number[],
+  weights?: readonly number[],
+): { x: SparseRow; y: number; w: number }[] {
   if (xs.length !== ys.length) throw new Error(`trainer: ${xs.length} feature rows but ${ys.length} labels`);
-  return xs.map((x, i) => ({ x, y: ys[i]! }));
+  if (weights && weights.length !== xs.length)
+    throw new Error(`trainer: ${xs.length} feature rows but ${weights.length} weights`);
+  return xs.map((x, i) => ({ x, y: ys[i]!, w: weights?.[i] ?? 1 }));
 }
 
 /**
@@ -82,10 +91,15 @@ export class Adam {
   private c1 = 1;
   private c2 = 1;
 
+  /**
+   * `centre`: the L2 penalty pulls towards these values instead of 0 (a Gaussian prior centred on them, e.g. the
+   * rules' weights, prior.ts); none = towards 0.
+   */
   constructor(
     private readonly theta: Float64Array,
     private readonly learningRate: number,
     private readonly l2: number,
+    private readonly centre?: Float64Array,
   ) {
     this.grad = new Float64Array(theta.length);
     this.m = new Float64Array(theta.length);
@@ -101,7 +115,9 @@ export class Adam {
 
   /** Updates parameter `q` from its accumulated gradient (plus L2 when `decay`), then zeroes that gradient. */
   update(q: number, decay: boolean): void {
-    const g = (this.grad[q] as number) + (decay ? this.l2 * (this.theta[q] as number) : 0);
+    const g =
+      (this.grad[q] as number) +
+      (decay ? this.l2 * ((this.theta[q] as number) - (this.centre ? (this.centre[q] as number) : 0)) : 0);
     this.grad[q] = 0;
     const mq = BETA1 * (this.m[q] as number) + (1 - BETA1) * g;
     const vq = BETA2 * (this.v[q] as number) + (1 - BETA2) * g * g;

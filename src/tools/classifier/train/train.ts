@@ -73,11 +73,16 @@ export function trainLinear(examples: readonly LabelledText[], opts: Partial<Tra
   );
 }
 
-/** The same, from feature rows already computed with `opts.spec` (cross-validation computes them once). */
+/**
+ * The same, from feature rows already computed with `opts.spec` (cross-validation computes them once). `weights`
+ * scales each example's loss (class- or benchmark-balanced training, train/balance.ts); none = every example 1.
+ */
 export function trainLinearRows(
   xs: readonly SparseRow[],
   types: readonly AdaptType[],
   opts: Partial<TrainOptions> = {},
+  weights?: readonly number[],
+  prior?: { weights: Float64Array; bias: Float64Array },
 ): LinearModel {
   const o: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, ...opts };
   if (xs.length === 0) throw new Error('trainLinear: no training examples');
@@ -91,16 +96,24 @@ export function trainLinearRows(
   // Parameters: W [D, K] and b [K] in one vector so Adam treats them uniformly; b sits after W.
   const P = D * K + K;
   const theta = new Float64Array(P);
-  const adam = new Adam(theta, o.learningRate, o.l2);
+  // With a prior (prior.ts) the weights start at it and L2 pulls towards it rather than towards 0.
+  let centre: Float64Array | undefined;
+  if (prior) {
+    centre = new Float64Array(P);
+    centre.set(prior.weights, 0);
+    centre.set(prior.bias, D * K);
+    theta.set(centre);
+  }
+  const adam = new Adam(theta, o.learningRate, o.l2, centre);
   const grad = adam.grad;
   const rng = xoroshiro128plus(o.seed);
   // Lazy mode: only the feature rows the current batch touched are updated.
   const touched = new TouchedRows(D);
   const logits = new Float64Array(K);
 
-  for (const batch of miniBatches(labelled(xs, ys), o.epochs, o.batchSize, rng)) {
+  for (const batch of miniBatches(labelled(xs, ys, weights), o.epochs, o.batchSize, rng)) {
     touched.nextBatch();
-    for (const { x, y } of batch) {
+    for (const { x, y, w } of batch) {
       const nnz = x.indices.length;
       if (o.lazy) for (let j = 0; j < nnz; j++) touched.touch(x.indices[j] as number);
       for (let k = 0; k < K; k++) {
@@ -111,7 +124,7 @@ export function trainLinearRows(
       }
       const probs = softmax(logits);
       for (let k = 0; k < K; k++) {
-        const g = ((probs[k] as number) - (k === y ? 1 : 0)) / batch.length;
+        const g = (((probs[k] as number) - (k === y ? 1 : 0)) * w) / batch.length;
         grad[D * K + k] = (grad[D * K + k] as number) + g;
         for (let j = 0; j < nnz; j++) {
           const q = (x.indices[j] as number) * K + k;

@@ -1,0 +1,2 @@
+/** The no-memory (closed-book) control. */
+export * from './no-memory-method.ts';

@@ -1,0 +1,26 @@
+/**
+ * LoCoMo (Maharana et al. 2024; snap-research/locomo): ten long two-person conversations with questions in five
+ * categories, read by src/data/locomo.ts (README.md, docs/datasets.md §1). The LoCoMo audit's corrected answers
+ * are a gold version of this benchmark (src/data/locomo-audit.ts, docs/datasets.md §4.4).
+ */
+import { defineBenchmark } from '../../src/core/benchmark.ts';
+import { namedDatasetsOf } from '../../src/data/source.ts';
+import { LOCOMO_CATEGORIES } from '../../src/data/type-map.ts';
+import { locomoQa } from './qa.ts';
+
+export const locomo = defineBenchmark({
+  name: 'locomo',
+  description: 'LoCoMo: 10 conversations, 1,986 questions in five categories (category 5 adversarial)',
+  datasets: namedDatasetsOf('locomo'),
+  mapType: (nativeType) => {
+    const type = /^[1-5]$/u.test(nativeType) ? LOCOMO_CATEGORIES[Number(nativeType)] : undefined;
+    return type && { type };
+  },
+  qa: locomoQa,
+  fixture: {
+    path: 'fixture/locomo_fixture.json',
+    kind: 'file',
+    judgeReplies: { right: '{"label": "CORRECT"}', wrong: '{"label": "WRONG"}' },
+    malformed: { file: '', text: '[{"sample_id": "fx-bad", "conversation": {}, "qa": []}]', item: 'fx-bad' },
+  },
+});

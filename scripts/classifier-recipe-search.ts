@@ -1,0 +1,87 @@
+/**
+ * Recipe search for the cross-benchmark query-type classifier: every recipe below is scored by
+ * leave-one-benchmark-out accuracy (mean and worst benchmark) and, beside it, by LongMemEval S 5-fold accuracy with
+ * the other benchmarks in training (src/tools/classifier/eval/lobo-splits.ts). Predictions are computed in
+ * TypeScript (the same forward pass the exported ONNX graph runs; onnx.test.ts checks they agree). The choice is by
+ * LOBO mean; the output is committed as docs/classifier-recipe-search.md's table.
+ *
+ *   npx tsx scripts/classifier-recipe-search.ts [--data-dir ../shared/datasets] [--only <index,…>]
+ */
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { combinedTrainingSet } from '../src/tools/classifier/train/combined.ts';
+import { kfoldWithPool, leaveOneBenchmarkOut, type Split } from '../src/tools/classifier/eval/lobo-splits.ts';
+import {
+  argmaxOf,
+  fitRecipe,
+  predictQuestions,
+  recipeName,
+  type Recipe,
+} from '../src/tools/classifier/train/recipe.ts';
+import { RowCache } from '../src/tools/classifier/train/select.ts';
+
+const SOURCES = [
+  'longmemeval-oracle',
+  'longmemeval-s',
+  'locomo',
+  'beam-100k',
+  'beam-500k',
+  'memdaily',
+  'locomo-plus',
+  'zh-plan',
+  'en-plan',
+];
+
+export const RECIPES: Recipe[] = [
+  { features: 'ngrams', l2: 3e-3, balance: 'none' },
+  { features: 'ngrams+cues', l2: 1e-3, balance: 'none' },
+  { features: 'ngrams+cues', l2: 1e-3, balance: 'class' },
+  { features: 'ngrams+cues', l2: 1e-3, balance: 'benchmark' },
+  { features: 'ngrams+cues', l2: 1e-3, balance: 'benchmark+class' },
+  { features: 'ngrams+cues', l2: 1e-3, balance: 'benchmark+class', power: 0.5 },
+  { features: 'ngrams+cues', l2: 1e-2, balance: 'benchmark+class' },
+  { features: 'ngrams+cues', l2: 1e-4, balance: 'benchmark+class' },
+  { features: 'cues+wv', l2: 1e-3, balance: 'benchmark+class' },
+  { features: 'ngrams+cues+wv', l2: 1e-3, balance: 'benchmark+class' },
+  { features: 'ngrams+cues+wv', l2: 1e-3, balance: 'none' },
+  { features: 'cues+wv', l2: 1e-3, balance: 'none', hidden: 32 },
+  // The rules as a prior (train/prior.ts): start at the rules' weights, L2 towards them.
+  { features: 'ngrams+cues', l2: 1e-3, balance: 'benchmark+class', prior: 'rules' },
+  { features: 'ngrams+cues', l2: 1e-2, balance: 'benchmark+class', prior: 'rules' },
+  { features: 'ngrams+cues', l2: 3e-2, balance: 'benchmark+class', prior: 'rules' },
+  { features: 'ngrams+cues', l2: 1e-1, balance: 'benchmark+class', prior: 'rules' },
+  { features: 'ngrams+cues', l2: 1e-2, balance: 'benchmark', prior: 'rules' },
+  { features: 'ngrams+cues+wv', l2: 1e-2, balance: 'benchmark+class', prior: 'rules' },
+];
+
+function score(splits: Split[], recipe: Recipe, cache: RowCache): { name: string; n: number; acc: number }[] {
+  return splits.map((s) => {
+    const model = fitRecipe(s.train, recipe, 42, cache);
+    const probs = predictQuestions(model, s.test, cache);
+    const right = s.test.filter((q, i) => argmaxOf(probs[i]!) === q.gold).length;
+    return { name: s.name, n: s.test.length, acc: right / s.test.length };
+  });
+}
+
+const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, only: { type: 'string' } } });
+const set = await combinedTrainingSet(SOURCES, values['data-dir']);
+console.log(
+  `training set: ${set.questions.length} questions, sha256 ${set.sha256.slice(0, 12)}; ${JSON.stringify(set.sources)}`,
+);
+const lobo = leaveOneBenchmarkOut(set.questions);
+const s = (await combinedTrainingSet(['longmemeval-s'], values['data-dir'])).questions;
+const folds = kfoldWithPool(s, set.questions, 5, 42);
+const cache = new RowCache();
+const only = values.only?.split(',').map(Number);
+for (const [i, r] of RECIPES.entries()) {
+  if (only && !only.includes(i)) continue;
+  const t0 = performance.now();
+  const per = score(lobo, r, cache);
+  const mean = per.reduce((a, b) => a + b.acc, 0) / per.length;
+  const kf = score(folds, r, cache);
+  const kAcc = kf.reduce((a, b) => a + b.acc * b.n, 0) / kf.reduce((a, b) => a + b.n, 0);
+  const cells = per.map((p) => `${p.name} ${(100 * p.acc).toFixed(1)}`).join(' | ');
+  console.log(
+    `${i}\t${recipeName(r)}\tLOBO mean ${(100 * mean).toFixed(1)} min ${(100 * Math.min(...per.map((p) => p.acc))).toFixed(1)}\t${cells}\tLME-S 5-fold ${(100 * kAcc).toFixed(1)}\t${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
+}
