@@ -5,7 +5,7 @@
  * varies run to run. Cells are `mean% [min–max] sd`; a method with one replicate has no row.
  */
 import Table from 'cli-table3';
-import { parseReplicateId } from '../run/replicates.ts';
+import { parseReplicateId } from '../core/replicate-id.ts';
 import type { ResultStore } from '../store/index.ts';
 import { typeColumns } from './per-type-table.ts';
 

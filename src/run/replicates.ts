@@ -8,22 +8,12 @@
  */
 import type { MethodConfig } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
+import { replicateId } from '../core/replicate-id.ts';
+
+export { parseReplicateId, replicateId } from '../core/replicate-id.ts';
 
 /** Registry names of the memory-system methods (ingest into a server, search it). */
 export const MEMORY_SYSTEM_METHODS: readonly string[] = ['http-memory', 'mcp-memory', 'mem0', 'zep'];
-
-const REPLICATE_ID = /^(.*):r([0-9]+)$/;
-
-/** The method id of replicate `r` of `id`. */
-export function replicateId(id: string, r: number): string {
-  return `${id}:r${r}`;
-}
-
-/** `{ base, replicate }` of a replicate's method id, or null for any other id. */
-export function parseReplicateId(id: string): { base: string; replicate: number } | null {
-  const m = REPLICATE_ID.exec(id);
-  return m ? { base: m[1]!, replicate: Number(m[2]) } : null;
-}
 
 /** The methods with every `replicates: n` entry expanded into its n replicates (order kept). */
 export function expandReplicates(methods: readonly MethodConfig[], path: string): MethodConfig[] {

@@ -6,7 +6,7 @@
  * (degraded if any replicate is); its retrieval facts (latency, ranking) are the first replicate's. Inputs without
  * replicates are returned unchanged.
  */
-import { parseReplicateId } from '../../run/replicates.ts';
+import { parseReplicateId } from '../../core/replicate-id.ts';
 import type { ScoreInput } from '../stats/results/index.ts';
 import type { VerdictInput } from './context.ts';
 
