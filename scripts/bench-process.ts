@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { median } from '../src/core/averages.ts';
 
 export const REPO = join(import.meta.dirname, '..');
 
@@ -70,11 +71,7 @@ export function runPython(
   return { wallS, rssMiB: m ? Number(m[1]) / 1024 : NaN, stdout: r.stdout, stderr: r.stderr };
 }
 
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
+export { median };
 
 /** Runs `once` warm-up times unmeasured, then `runs` times; the medians and the spread (min–max). */
 export function repeat(

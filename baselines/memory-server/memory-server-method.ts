@@ -76,7 +76,9 @@ export function createMemoryServerMethod(
     cache ??= new ResponseCache(policy.cacheDir, policy.cacheMode);
     return { http, cache };
   };
-  const namespaceOf = (index: MemoryIndex) => `adaptmr-${f.runKey}-${haystackKey(index).slice(0, 16)}`;
+  // A replicate (`replicates: n`, src/run/replicates.ts) ingests into its own namespaces and has its own cached searches.
+  const rep = f.replicate !== undefined ? `r${f.replicate}-` : '';
+  const namespaceOf = (index: MemoryIndex) => `adaptmr-${f.runKey}-${rep}${haystackKey(index).slice(0, 16)}`;
 
   const checkHealth = (client: JsonHttpClient, calls: CallRecord[]): Promise<ServerInfo | undefined> => {
     healthy ??= api.health({ http: client, calls, stage: 'ingest' }).then(
@@ -154,6 +156,7 @@ export function createMemoryServerMethod(
         ...(api.usesQuestionDate ? { askedAt: query.askedAt } : {}),
         k: f.k,
         search: api.searchSettings,
+        ...(f.replicate !== undefined ? { replicate: f.replicate } : {}),
       };
       const key = ResponseCache.key(material);
       const t0 = performance.now();

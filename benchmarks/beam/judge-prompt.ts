@@ -2,7 +2,7 @@
  * BEAM's rubric judge prompt, verbatim: `unified_llm_judge_base_prompt` of mohammadtavakoli78/BEAM@b2a3ee8
  * `src/prompts.py` (last changed in ef7f230), with its leading and trailing newline (a Python triple-quoted string).
  * Upstream's `src/evaluation/compute_metrics.py` fills `<rubric_item>` and `<llm_response>` by `str.replace` and
- * asks once per rubric item; it never fills `<question>` — here it is filled (see judge-beam.ts).
+ * asks once per rubric item; it never fills `<question>` — here it is filled (see judge.ts).
  * The alignment prompt of its event-ordering score (`llm_equivalence`) is kept verbatim too.
  */
 

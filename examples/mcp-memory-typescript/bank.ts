@@ -76,7 +76,8 @@ export interface MemoryStoreOptions {
   delayMs?: number;
   /** Never process queued extractions (a server stuck in "processing"; tests of `ingestTimeoutMs`). */
   stall?: boolean;
-  /** A file to which each answered request appends one line (its method): counts a stdio server's requests. */
+  /** A file to which each answered request appends one line (its method; a tool call's name and agent_id): counts a
+   * stdio server's requests and shows its namespaces. */
   requestLog?: string | undefined;
 }
 

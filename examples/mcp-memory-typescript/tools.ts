@@ -119,8 +119,10 @@ export function createMcpMemoryServer(store: MemoryStore, fault?: Fault): Server
     return { tools: toolList(fault) };
   });
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    store.answered(`tools/call ${req.params.name}`);
     const a = (req.params.arguments ?? {}) as Record<string, unknown>;
+    // The agent id, when given, follows the tool name in the request log (tests see which namespaces were used).
+    const agent = typeof a.agent_id === 'string' ? ` ${a.agent_id}` : '';
+    store.answered(`tools/call ${req.params.name}${agent}`);
     try {
       if (req.params.name === 'retrieve_memory') return text(retrieve(store, a, fault));
       if (req.params.name === 'extract_memory') return text(extract(store, a));

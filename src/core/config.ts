@@ -171,6 +171,13 @@ export const MethodConfigSchema = z
     /** Units returned (the retrieval budget); the same for every compared method. */
     k: z.number().int().positive().default(50),
     options: z.record(z.string(), z.unknown()).default({}),
+    /**
+     * A memory-system method (http-memory, mcp-memory, mem0, zep) run n times, each replicate ingesting and searching
+     * its own namespaces: expanded at load into methods `<id>:r1` … `<id>:rn` (src/run/replicates.ts).
+     */
+    replicates: z.number().int().positive().max(100).optional(),
+    /** Set by that expansion (the replicate's number); not written by hand. */
+    replicate: z.number().int().positive().optional(),
   })
   .strict();
 export type MethodConfig = z.infer<typeof MethodConfigSchema>;

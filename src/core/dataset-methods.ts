@@ -35,14 +35,16 @@ export function methodsForDataset(config: ExperimentConfig, i: number, path: str
   const ref = config.datasets[i];
   if (!ref) throw new InputError(`no dataset entry ${i}`, path);
   const where = `${path}: datasets.${i} (${ref.name ?? ref.path})`;
-  const ids = config.methods.map((m) => m.id);
+  // A replicated method (`replicates: n`, src/run/replicates.ts) is patched by its own id, which names every replicate.
+  const baseOf = (m: MethodConfig): string => (m.replicate !== undefined ? m.id.replace(/:r[0-9]+$/, '') : m.id);
+  const ids = [...new Set(config.methods.flatMap((m) => [m.id, baseOf(m)]))];
   for (const id of Object.keys(ref.methods ?? {})) {
     if (!ids.includes(id))
       throw new InputError(`methods: no method "${id}" in the experiment (has ${ids.join(', ')})`, where);
   }
   if (!hasMethodPatch(ref)) return config.methods;
   return config.methods.map((m) => {
-    const patch = ref.methods?.[m.id];
+    const patch = ref.methods?.[m.id] ?? ref.methods?.[baseOf(m)];
     const index = deepMerge(deepMerge(m.index, ref.index ?? {}), patch?.index ?? {});
     const options = patch?.options ? deepMerge(m.options, patch.options) : m.options;
     const parsed = MethodConfigSchema.safeParse({ ...m, index, options });

@@ -146,6 +146,8 @@ export interface MethodFactoryContext {
   runKey: string;
   /** LLM roles the experiment configures; a method with optional LLM steps picks its mode from these. */
   llmRoles: readonly LlmRole[];
+  /** The replicate number (1…n) of a method run with `replicates: n` (src/run/replicates.ts); absent otherwise. */
+  replicate?: number;
 }
 
 /** A question classifier (src/classify). Probabilities are finite and sum to 1. */

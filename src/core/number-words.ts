@@ -1,6 +1,6 @@
 /**
  * The one table of number words the code reads or writes: English zero … twenty-two and the Chinese digits 零 … 十.
- * Each user takes the range it reads (BEAM's stated durations, LoCoMo-Plus's time gaps, the temporal strategy's
+ * Each user takes the range it reads (stated durations and time gaps in the data, the temporal strategy's
  * spans, the leniency probes' number shifts) and adds its own extras ("a", "couple", 两, 半).
  */
 

@@ -65,6 +65,12 @@ export const QaConfigSchema = z
          * exactly, without a judge; `free-form` asks the question alone and has the answer judged.
          */
         choices: z.enum(['letter', 'free-form']).default('letter'),
+        /**
+         * The reader's context-token budget (o200k_base), the same for every method: a rendered memory longer than
+         * this is cut to its first `contextTokens` tokens before the reader sees it (src/eval/qa/context-budget.ts;
+         * the fairness contract, docs/memory-servers.md). Unset: no budget.
+         */
+        contextTokens: z.number().int().positive().optional(),
       })
       .strict()
       .default({

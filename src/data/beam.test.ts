@@ -237,8 +237,10 @@ describe('BEAM units at the three levels (messages, turn pairs, batches)', () =>
     expect(r.rows.map((x) => `${x.level} ${x.metric}@${x.k}=${x.value}`).filter((x) => x.includes('recall'))).toEqual([
       'turn recall_any@1=1',
       'turn recall_all@1=0',
+      'turn recall_frac@1=0.5', // one of the two gold messages
       'session recall_any@1=1',
       'session recall_all@1=0',
+      'session recall_frac@1=0.5', // one of the two gold batches
     ]);
   });
 });

@@ -58,6 +58,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
           "print each dataset's headline table by type (with CIs), the oracle table, every stored verdict (one line each) and the Holm families",
       }),
   handler: async (argv) => {
+    await (await import('./shard-guard.ts')).refuseShardFile(argv.file);
     if (argv.html) {
       const { writeHtmlReport } = await import('./html/html-report.ts');
       const s = await writeHtmlReport(argv.file, argv.html, { dataDir: argv['data-dir'] });

@@ -4,6 +4,7 @@
  * correction (p_holm < α). Rows come from the `comparisons` table (src/store/stats-tables.ts).
  */
 import Table from 'cli-table3';
+import type { ComparisonRow } from '../eval/stats/results/index.ts';
 import { points } from '../eval/verdicts/rule.ts';
 import type { ResultStore } from '../store/index.ts';
 import { typeColumns } from './per-type-table.ts';
@@ -11,23 +12,15 @@ import type { SeriesKey } from './series-label.ts';
 
 export const HOLM_ALPHA = 0.05;
 
-export interface ComparisonCell {
-  run: string;
-  dataset: string;
-  methodA: string;
-  methodB: string;
-  granularity: string;
-  adaptType: string;
-  nPairs: number;
-  nExcluded: number;
-  meanDiff: number;
-  ciLow: number;
-  ciHigh: number;
-  pValue: number;
-  pHolm: number;
-  test: string;
-  bootstrap: string;
-}
+/**
+ * A stored comparison as the report reads it back: the fields of the one comparison row (src/eval/stats/results,
+ * `ComparisonRow`) the cells show, plus the granularity of its run; test and bootstrap as stored text.
+ */
+export type ComparisonCell = Pick<
+  ComparisonRow,
+  'run' | 'dataset' | 'methodA' | 'methodB' | 'adaptType' | 'nPairs' | 'nExcluded' | 'meanDiff' | 'ciLow' | 'ciHigh'
+> &
+  Pick<ComparisonRow, 'pValue' | 'pHolm'> & { granularity: string; test: string; bootstrap: string };
 
 const signed = (x: number): string => `${x >= 0 ? '+' : '-'}${Math.abs(x).toFixed(3)}`;
 const plain = (x: number): string => x.toFixed(3);

@@ -4,7 +4,8 @@
  * recall_any at session level for k = 5 and 10. A file with QA rows adds the QA section (qa-tables.ts), the
  * accuracy-by-type chart, the judge-panel, probe, gold-version and answer-length tables (judges-section.ts,
  * gold-length-section.ts) and, with LLM calls, the latency/tokens/cost table (cost-table.ts). Methods without source ids
- * (Mem0) are named under each retrieval table as "n/a" (no-source-ids.ts).
+ * (Mem0) are named under each retrieval table as "n/a" (no-source-ids.ts); memory systems whose provider was cut to k, or
+ * returned fewer, are named after them (provider-cuts.ts).
  */
 import { unlockedNote } from './unlocked-note.ts';
 import { dirname, join } from 'node:path';
@@ -19,6 +20,8 @@ import {
 } from './cost-per-correct.ts';
 import { perTypeTable } from './per-type-table.ts';
 import { methodsWithoutSourceIds, noSourceIdsNote } from './no-source-ids.ts';
+import { loadProviderCuts, providerCutsNote } from './provider-cuts.ts';
+import { loadReplicateSpread, replicateSpreadTable } from './replicate-spread.ts';
 import { loadQaItems } from './qa-items.ts';
 import { locomoTable, longMemEvalTable, qaAccuracyByType } from './qa-tables.ts';
 import { judgeSections } from './judges-section.ts';
@@ -120,6 +123,26 @@ export async function levelLabel(store: ResultStore, level: string): Promise<str
   return `session level; ${rows.map((r) => `${r.dataset}: session of top turns${r.derived === r.methods ? '' : ` for the ${r.derived} methods that rank turns`}`).join('; ')}`;
 }
 
+/** The across-replicate spread tables (methods run with `replicates: n`): the retrieval metric at the first k, and
+ * judged QA accuracy. */
+async function replicateSpreads(
+  store: ResultStore,
+  metric: string,
+  level: string,
+  k: number | null,
+  levelText: string,
+): Promise<string[]> {
+  const retrieval = replicateSpreadTable(
+    await loadReplicateSpread(store, { metric, level, k }),
+    `Across replicates, ${metric}@${k} (${levelText}): mean of the replicates' per-type means [min–max] sd`,
+  );
+  const qa = replicateSpreadTable(
+    await loadReplicateSpread(store, { metric: 'accuracy', level: 'qa', k: null }),
+    "Across replicates, QA accuracy (LLM judge): mean of the replicates' per-type means [min–max] sd",
+  );
+  return [retrieval, qa].filter((t): t is string => t !== null);
+}
+
 export async function runReport(file: string, opts: ReportOptions = {}): Promise<ReportOutput> {
   const metric = opts.metric ?? REPORT_DEFAULTS.metric;
   const level = opts.level ?? REPORT_DEFAULTS.level;
@@ -144,6 +167,9 @@ export async function runReport(file: string, opts: ReportOptions = {}): Promise
       }
     }
     if (chart === null) tables.push(await availableHint(store));
+    const cuts = providerCutsNote(await loadProviderCuts(store));
+    if (cuts) tables.push(cuts);
+    tables.push(...(await replicateSpreads(store, metric, level, ks[0] ?? null, levelText)));
     const k0 = ks[0] ?? null;
     const label = seriesLabeller(
       await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods`),

@@ -49,7 +49,15 @@ export async function createMethods(
       const impl = await methodRegistry.create(
         m.method,
         m.options,
-        { id: m.id, index: m.index, k, seed: config.seed, runKey, llmRoles },
+        {
+          id: m.id,
+          index: m.index,
+          k,
+          seed: config.seed,
+          runKey,
+          llmRoles,
+          ...(m.replicate !== undefined ? { replicate: m.replicate } : {}),
+        },
         where(i),
       );
       return { id: m.id, kind: m.method, index: m.index, k, impl };

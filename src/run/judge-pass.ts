@@ -30,6 +30,7 @@ import {
 } from '../eval/qa/panel.ts';
 import { normalised, probesFor, PROBE_KINDS, type ProbeKind, type ProbeQuestion } from '../eval/qa/probes/index.ts';
 import type { AnswerVerdictRow, LlmCallRow, ProbeAnswerRow, ResultStore } from '../store/types.ts';
+import { benchmarkOfNativeTypes, benchmarkPrompt, judgeWithBenchmark, type PanelBenchmark } from './benchmark-panel.ts';
 
 export interface ProbeSettings {
   perType: number;
@@ -108,6 +109,8 @@ interface RunKnowledge {
   question: Map<string, QuestionInfo>;
   questions: QuestionInfo[];
   protocols: Map<string, QaProtocol>;
+  /** Datasets judged with their benchmark's own judge (benchmark-panel.ts). */
+  benchmarks: Map<string, PanelBenchmark>;
   goldOf: Map<string, string>;
   /** Questions some gold version changes (their answers are judged on each version). */
   changed: Set<string>;
@@ -190,15 +193,7 @@ async function readRun(store: ResultStore, o: JudgePassOptions, log: (line: stri
       answer: q.answer,
     }),
   );
-  const protocols = new Map<string, QaProtocol>();
-  for (const dataset of new Set(questions.map((q) => q.dataset))) {
-    const p = protocolOfNativeTypes(questions.filter((q) => q.dataset === dataset).map((q) => q.nativeType));
-    if (p) protocols.set(dataset, p);
-    else
-      log(
-        `judging: dataset ${dataset} follows neither the LongMemEval nor the LoCoMo labels; its answers are not judged`,
-      );
-  }
+  const { protocols, benchmarks } = judgingOf(questions, log);
   const goldRows = await store.query<{ dataset: string; question_id: string; version: string; answer: string }>(
     'SELECT dataset, question_id, version, answer FROM gold_versions WHERE run_id = $1',
     [o.runId],
@@ -212,6 +207,7 @@ async function readRun(store: ResultStore, o: JudgePassOptions, log: (line: stri
     question: new Map(questions.map((q) => [key(q.dataset, q.questionId), q])),
     questions,
     protocols,
+    benchmarks,
     goldOf: new Map(goldRows.map((g) => [key(g.dataset, g.question_id, g.version), g.answer])),
     changed: new Set(goldRows.map((g) => key(g.dataset, g.question_id))),
     versionsOf: (dataset) =>
@@ -221,6 +217,27 @@ async function readRun(store: ResultStore, o: JudgePassOptions, log: (line: stri
       ].sort(),
     have: new Map(existing.map((v) => [key(v.dataset, v.question_id, v.method, v.probe, v.judge, v.gold), v])),
   };
+}
+
+/** Per dataset, the panel's prompts (LongMemEval, LoCoMo) or its benchmark's own judge (BEAM, MemDaily), by labels. */
+function judgingOf(
+  questions: readonly QuestionInfo[],
+  log: (line: string) => void,
+): { protocols: Map<string, QaProtocol>; benchmarks: Map<string, PanelBenchmark> } {
+  const protocols = new Map<string, QaProtocol>();
+  const benchmarks = new Map<string, PanelBenchmark>();
+  for (const dataset of new Set(questions.map((q) => q.dataset))) {
+    const natives = questions.filter((q) => q.dataset === dataset).map((q) => q.nativeType);
+    const p = protocolOfNativeTypes(natives);
+    const b = p ? null : benchmarkOfNativeTypes(natives);
+    if (p) protocols.set(dataset, p);
+    else if (b) benchmarks.set(dataset, b);
+    else
+      log(
+        `judging: dataset ${dataset} follows neither the LongMemEval, LoCoMo, BEAM nor MemDaily labels; only its first judge judges it`,
+      );
+  }
+  return { protocols, benchmarks };
 }
 
 /** The run's answers (not failed) to judge. */
@@ -260,7 +277,12 @@ function planVerdicts(
   for (const t of targets) {
     const q = k.question.get(key(t.dataset, t.questionId));
     const protocol = k.protocols.get(t.dataset);
-    if (!q || !protocol || !isJudged(protocol, q.nativeType, o.judgeAdversarial)) continue;
+    if (!q) continue;
+    if (!protocol) {
+      // A benchmark judge's dataset: the method answers its own judge judged (MemDaily letters are scored exactly).
+      const judged = o.panel.some((j) => k.have.has(key(t.dataset, t.questionId, t.method, t.probe, j.id, 'original')));
+      if (!k.benchmarks.has(t.dataset) || t.probe !== '' || !judged) continue;
+    } else if (!isJudged(protocol, q.nativeType, o.judgeAdversarial)) continue;
     const versions = t.probe === '' ? k.versionsOf(t.dataset) : ['original'];
     for (const judge of o.panel) {
       const got = (v: string) => k.have.get(key(t.dataset, t.questionId, t.method, t.probe, judge.id, v));
@@ -339,22 +361,27 @@ async function askJudge(
     method: t.probe === '' ? t.method : `probe:${t.probe}`,
   };
   const calls: CallRecord[] = withPaidCallSink([], (rec) => store.writeCalls(o.runId, [{ ...callKey, ...rec }]));
-  const prompt = promptFor(judge, protocol);
+  const benchmark = k.benchmarks.get(t.dataset);
+  const prompt = benchmark ? benchmarkPrompt(benchmark) : promptFor(judge, protocol);
+  const llm = clientFor(o.llm, 'judge', judge.model);
+  const options = { calls, repeats: o.repeats, stage: o.stageOf(judge.id) };
   let rows: AnswerVerdictRow[] = [];
   try {
-    const result = await judgeAnswer(
-      {
-        protocol,
-        questionId: q.questionId,
-        nativeType: q.nativeType,
-        question: q.text,
-        gold: k.goldOf.get(key(t.dataset, t.questionId, task.version)) ?? q.answer,
-        hypothesis: t.hypothesis,
-      },
-      prompt,
-      clientFor(o.llm, 'judge', judge.model),
-      { calls, repeats: o.repeats, stage: o.stageOf(judge.id) },
-    );
+    const result = benchmark
+      ? await judgeWithBenchmark(benchmark, q, t.hypothesis, llm, options)
+      : await judgeAnswer(
+          {
+            protocol,
+            questionId: q.questionId,
+            nativeType: q.nativeType,
+            question: q.text,
+            gold: k.goldOf.get(key(t.dataset, t.questionId, task.version)) ?? q.answer,
+            hypothesis: t.hypothesis,
+          },
+          promptFor(judge, protocol),
+          llm,
+          options,
+        );
     const row: AnswerVerdictRow = {
       dataset: t.dataset,
       questionId: t.questionId,

@@ -8,6 +8,7 @@ import { formatZodError } from '../core/registry.ts';
 import { stableHash } from '../core/hash.ts';
 import { registerCredentialsIn } from '../core/secrets.ts';
 import { methodsForDataset } from '../core/dataset-methods.ts';
+import { expandReplicates } from './replicates.ts';
 import { readYamlFile, readYamlText } from './yaml-text.ts';
 
 export interface LoadedExperiment {
@@ -31,6 +32,7 @@ export function loadedFromValue(value: unknown, path: string): LoadedExperiment 
   const parsed = ExperimentConfigSchema.safeParse(value);
   if (!parsed.success) throw new InputError(formatZodError(parsed.error), path);
   const config = parsed.data;
+  config.methods = expandReplicates(config.methods, path) as typeof config.methods;
   const ids = config.methods.map((m) => m.id);
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup) throw new InputError(`methods: id "${dup}" is used twice; method ids must be unique`, path);

@@ -25,6 +25,7 @@ import { plainCalls, type PaidCallLedger } from './paid-calls.ts';
 import { outsideHeadline, scoreRetrieval } from './score.ts';
 import { answerErratum, goldAnswer, primaryJudge, type DatasetJudging } from './judging.ts';
 import { promptFor } from '../eval/qa/panel.ts';
+import { median } from '../core/averages.ts';
 
 export interface QuestionContext {
   config: ExperimentConfig;
@@ -128,12 +129,6 @@ async function timingRepeats(
   const mid = [...runs].sort((a, b) => a.ms - b.ms)[(runs.length - 1) >> 1]!;
   const latencyMs = median(timingMs);
   return { latencyMs, notes: { timingMs, ...(mid.stageMs !== undefined ? { stageMs: mid.stageMs } : {}) } };
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 /** What a method may see of a question: a fresh frozen object with exactly the query fields, never the gold. */

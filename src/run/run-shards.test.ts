@@ -17,6 +17,8 @@ import { loadExperiment } from './load-config.ts';
 import { REPO_ROOT } from './provenance.ts';
 import { runExperiment } from './runner.ts';
 import { TEST_DATA_DIR } from '../../test/data-path.ts';
+import { shardStatuses } from '../tools/scale-out/status.ts';
+import { refuseShardFile } from '../report/shard-guard.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-run-shards-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -121,12 +123,16 @@ describe('a run split into shards and merged', () => {
       'shard 2/3 (from SLURM_ARRAY_TASK_ID=2, SLURM_ARRAY_TASK_MIN=1, SLURM_ARRAY_TASK_COUNT=3)',
     );
     expect(printed[2]).toContain('shard 3/3 (from JOB_COMPLETION_INDEX=2, --shards 3)');
+    // `adaptmr status` of the folder: three shards done, their questions those of the whole run.
+    const statuses = await shardStatuses(dir);
+    expect(statuses.map((s) => s.state)).toEqual(['done', 'done', 'done']);
     const merged = join(dir, 'merged.duckdb');
     await mergeResults([1, 2, 3].map(shard), merged, {
       recompute: async (store) => void (await refreshStats(store, { force: true })),
     });
     const [a, b] = [await dump(whole), await dump(merged)];
     expect(a.questions!.length).toBeGreaterThan(0);
+    expect(statuses.reduce((n, s) => n + s.questions, 0)).toBe(a.questions!.length);
     expect(a.verdicts!.length).toBeGreaterThan(0);
     for (const table of Object.keys(a)) {
       expect(b[table]!.length, table).toBe(a[table]!.length);
@@ -139,6 +145,11 @@ describe('a run split into shards and merged', () => {
     } finally {
       await store.close();
     }
+  }, 600_000);
+
+  it('adaptmr report refuses a shard (partial) and takes the merged file', async () => {
+    await expect(refuseShardFile(shard(2))).rejects.toThrow(/shard 2\/3 of a run \(partial\)/);
+    await expect(refuseShardFile(join(dir, 'merged.duckdb'))).resolves.toBeUndefined();
   });
 
   it('refuses a missing shard, naming it, and a shard merged with a whole run', async () => {

@@ -25,11 +25,12 @@ import {
 } from '../eval/qa/agreement/index.ts';
 import { headlineGoldOf } from '../eval/qa/panel.ts';
 import { computeFindings, computeVerdicts, type VerdictInput } from '../eval/verdicts/index.ts';
+import { averageReplicates } from '../eval/verdicts/replicates.ts';
 import { loadMethodFacts, loadPlanRunInputs, loadQuestionFacts, loadRetrievalFacts } from './verdicts-table.ts';
 import type { ResultStore } from './types.ts';
 
 /** Bumped when the statistics code changes what it stores, so older tables are recomputed (2: verdicts and declared families; 3: experiment 1 MDE; 5: beyond-benchmarks and router-transfer verdicts). */
-export const STATS_VERSION = 7;
+export const STATS_VERSION = 8;
 
 const RunConfig = z
   .object({
@@ -286,5 +287,5 @@ export async function loadVerdictInput(store: ResultStore): Promise<VerdictInput
     loadPlanRunInputs(store),
     loadRunStats(store),
   ]);
-  return { scores, questions, methods, retrievals, runs, runStats, comparisons: [] };
+  return averageReplicates({ scores, questions, methods, retrievals, runs, runStats, comparisons: [] });
 }

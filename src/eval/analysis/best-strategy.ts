@@ -6,6 +6,7 @@
  * Pure arithmetic over per-question scores; SQL loading and storing live in store.ts.
  */
 import { splitKey, splitQuestions, type SplitHalf, type SplitQuestion } from './split.ts';
+import { mean } from '../../core/averages.ts';
 
 export const UPPER_BOUND_LABEL = 'oracle strategy (held-out, gold type)';
 
@@ -47,8 +48,8 @@ export interface BestStrategyRow {
   nReport: number;
 }
 
-function mean(values: readonly number[]): number | null {
-  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+function meanOrNull(values: readonly number[]): number | null {
+  return values.length === 0 ? null : mean(values);
 }
 
 /** Only questions where every candidate strategy has a score enter, so all series average the same questions. */
@@ -88,7 +89,7 @@ export function bestStrategyPerType(input: BestStrategyInput): BestStrategyRow[]
       let chosen: string | null = null;
       let best = -Infinity;
       for (const m of [...input.strategies].sort()) {
-        const v = mean(g.selection.map((vals) => vals.get(m)!));
+        const v = meanOrNull(g.selection.map((vals) => vals.get(m)!));
         if (v !== null && v > best) {
           best = v;
           chosen = m;
@@ -105,7 +106,7 @@ export function bestStrategyPerType(input: BestStrategyInput): BestStrategyRow[]
         chosen,
         selectionMean: chosen ? best : null,
         nSelection: g.selection.length,
-        reportMean: mean(reportValues),
+        reportMean: meanOrNull(reportValues),
         nReport: reportValues.length,
       });
       for (const m of series) {
@@ -119,7 +120,7 @@ export function bestStrategyPerType(input: BestStrategyInput): BestStrategyRow[]
           chosen: null,
           selectionMean: null,
           nSelection: g.selection.length,
-          reportMean: mean(vals),
+          reportMean: meanOrNull(vals),
           nReport: vals.length,
         });
       }
@@ -132,7 +133,7 @@ export function bestStrategyPerType(input: BestStrategyInput): BestStrategyRow[]
       chosen: choices.join(' '),
       selectionMean: null,
       nSelection: nSelectionAll,
-      reportMean: mean(overall),
+      reportMean: meanOrNull(overall),
       nReport: overall.length,
     });
     for (const m of series) {
@@ -145,7 +146,7 @@ export function bestStrategyPerType(input: BestStrategyInput): BestStrategyRow[]
         chosen: null,
         selectionMean: null,
         nSelection: nSelectionAll,
-        reportMean: mean(vals),
+        reportMean: meanOrNull(vals),
         nReport: vals.length,
       });
     }

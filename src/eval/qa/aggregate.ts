@@ -12,6 +12,7 @@
  * Repeated judging: each metric is computed once per judge run r (from each question's r-th verdict) and reported
  * as mean ± sample sd over runs (sd = 0 with one run).
  */
+import { mean } from '../../core/averages.ts';
 
 export const LONGMEMEVAL_TYPES = [
   'single-session-user',
@@ -39,8 +40,6 @@ export function meanSd(values: readonly number[]): { mean: number; sd: number } 
   const variance = values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1);
   return { mean, sd: Math.sqrt(variance) };
 }
-
-const mean = (xs: readonly number[]): number => xs.reduce((s, v) => s + v, 0) / xs.length;
 
 /** Accuracy over `items`, once per judge run, as mean ± sd; undefined when there are no items. */
 function accuracyStat(items: readonly { correct: readonly boolean[] }[]): Stat | undefined {

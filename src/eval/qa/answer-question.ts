@@ -13,6 +13,7 @@ import type { LlmClient, LlmProvider } from '../../core/llm.ts';
 import type { JudgePromptKind, QaConfig } from '../../core/qa-config.ts';
 import type { Instance, Retrieval } from '../../core/types.ts';
 import { countTokens } from '../../llm/tokens.ts';
+import { applyContextBudget } from './context-budget.ts';
 import { readAnswer } from './reader.ts';
 
 export interface QaRow {
@@ -29,6 +30,8 @@ export interface QaRow {
   error?: string;
   /** Which step failed when `error` is set: the reader (no answer) or the judge (scoring the answer). */
   failedStage?: 'reader' | 'judge';
+  /** Tokens of the context before the experiment's budget (`qa.reader.contextTokens`) cut it; absent when it fit. */
+  contextCutFrom?: number;
 }
 
 export interface AnswerQuestionInput {
@@ -60,16 +63,21 @@ export async function answerQuestion(
   calls: CallRecord[],
   judge?: PrimaryJudge,
 ): Promise<QaRow> {
-  const { instance, retrieval } = input;
+  const { instance } = input;
+  // The budget applies to every reading alike: the protocol's own reader gets the budgeted context text too.
+  const budget = config.reader.contextTokens;
+  const budgeted = applyContextBudget(input.retrieval.context, budget);
+  const retrieval = { ...input.retrieval, context: budgeted.text };
   const row: QaRow = {
     answer: input.methodAnswer ?? null,
-    contextTokens: countTokens(retrieval.context),
+    contextTokens: budgeted.tokens,
     answerTokens: 0,
     judge: null,
+    ...(budgeted.cutFrom !== undefined ? { contextCutFrom: budgeted.cutFrom } : {}),
   };
   let reading = true;
   try {
-    const read = await protocolRead(input, llm, config, calls);
+    const read = await protocolRead({ ...input, retrieval }, llm, config, calls);
     if (read) {
       row.answer = read.answer;
       if (read.contextTokens !== undefined) row.contextTokens = read.contextTokens;
@@ -82,10 +90,13 @@ export async function answerQuestion(
         historyFormat: config.reader.historyFormat,
         haystack: instance.haystack,
         calls,
+        ...(budget !== undefined ? { contextTokens: budget } : {}),
         ...(input.stages ? { stage: input.stages.reader } : {}),
       });
       row.answer = harness.answer;
       row.contextTokens = harness.contextTokens;
+      if (harness.contextCutFrom !== undefined) row.contextCutFrom = harness.contextCutFrom;
+      else delete row.contextCutFrom;
     }
     reading = false;
     row.answerTokens = countTokens(row.answer);

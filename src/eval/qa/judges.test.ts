@@ -264,6 +264,25 @@ describe('reader', () => {
     await readAnswer(query, own, provider().forRole('reader'), { chainOfNote: false, calls: [], context: 'official' });
     expect(bodies[1]?.messages[0]?.content).toContain('### Session 1:\nSession Date: 2023/05/30 (Tue) 23:40');
   });
+  it('cuts the context to the experiment budget (qa.reader.contextTokens) and records the length before', async () => {
+    const query = { id: 'q', text: 'Where?', askedAt: '2023-06-01T10:00:00Z' };
+    const own: Retrieval = { ...retrieval, context: 'Ann lives in Rome. '.repeat(50) };
+    const r = await readAnswer(query, own, provider().forRole('reader'), {
+      chainOfNote: false,
+      calls: [],
+      contextTokens: 20,
+    });
+    expect(r.contextTokens).toBeLessThanOrEqual(20);
+    expect(r.contextCutFrom).toBe(countTokens(own.context));
+    const sent = bodies[0]?.messages[0]?.content ?? '';
+    expect(sent.split('Ann lives in Rome').length - 1).toBeLessThan(10);
+    const fits = await readAnswer(query, retrieval, provider().forRole('reader'), {
+      chainOfNote: false,
+      calls: [],
+      contextTokens: 100000,
+    });
+    expect(fits.contextCutFrom).toBeUndefined();
+  });
 });
 
 describe('scoring through the benchmark protocol', () => {

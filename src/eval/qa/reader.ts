@@ -26,7 +26,7 @@ import type { CallRecord } from '../../core/interfaces.ts';
 import type { LlmClient } from '../../core/llm.ts';
 import { formatDate, NO_MEMORY_LINE } from '../../core/render.ts';
 import type { Query, Retrieval, ScoredUnit, Session, Turn } from '../../core/types.ts';
-import { countTokens } from '../../llm/tokens.ts';
+import { applyContextBudget } from './context-budget.ts';
 import { formatPositional } from './prompts/format.ts';
 import {
   LME_HISTORY_BLOCK,
@@ -66,6 +66,8 @@ export interface ReadOptions {
   maxTokens?: number;
   /** Call-record stage name (default `reader`). */
   stage?: string;
+  /** The experiment's context-token budget (`qa.reader.contextTokens`), applied to every method alike. */
+  contextTokens?: number;
 }
 
 export interface ReadResult {
@@ -74,6 +76,8 @@ export interface ReadResult {
   contextTokens: number;
   /** The full prompt sent, for inspection. */
   prompt: string;
+  /** Tokens of the context before the budget cut it (absent when it fit). */
+  contextCutFrom?: number;
 }
 
 /**
@@ -187,8 +191,9 @@ export async function readAnswer(
   llm: LlmClient,
   options: ReadOptions,
 ): Promise<ReadResult> {
-  const context = readerContext(retrieval, options);
-  const contextTokens = countTokens(context);
+  const budgeted = applyContextBudget(readerContext(retrieval, options), options.contextTokens);
+  const context = budgeted.text;
+  const contextTokens = budgeted.tokens;
   const prompt = readerPrompt(query, context, options.chainOfNote);
   const result = await llm.chat(
     {
@@ -202,5 +207,10 @@ export async function readAnswer(
     },
     { stage: options.stage ?? 'reader', calls: options.calls },
   );
-  return { answer: result.text.trim(), contextTokens, prompt };
+  return {
+    answer: result.text.trim(),
+    contextTokens,
+    prompt,
+    ...(budgeted.cutFrom !== undefined ? { contextCutFrom: budgeted.cutFrom } : {}),
+  };
 }

@@ -18,6 +18,7 @@ import { ClaimContext, type VerdictInput } from './context.ts';
 import { correctFamilies, EXCLUDED, familyKey, finishVerdicts, typeGroup, type PendingVerdict } from './families.ts';
 import type { ComparisonRow } from '../stats/results/index.ts';
 import { isAdaptType, type PlanRunInput, type VerdictRow } from './inputs.ts';
+import { averageReplicates } from './replicates.ts';
 
 /** Experiments whose comparisons rows split into a primary (AdaptMR variants) and an exploratory family. */
 const PRIMARY_SPLIT = new Set(['adaptmr-vs-baselines', 'beyond-benchmarks']);
@@ -85,7 +86,9 @@ export function assignFamilies(ctx: ClaimContext): (c: ComparisonRow) => string 
   return (c) => scopes.get(c) ?? c.run;
 }
 
-export function computeVerdicts(input: VerdictInput): VerdictRow[] {
+export function computeVerdicts(raw: VerdictInput): VerdictRow[] {
+  // A method run with `replicates: n` is judged on its replicate-averaged per-question score (replicates.ts).
+  const input = averageReplicates(raw);
   const ctx = new ClaimContext(input);
   const scopeOf = assignFamilies(ctx);
   const name = experimentNames(input.runs);

@@ -80,9 +80,10 @@ function firstStageText(s: VerdictRow, rows: readonly VerdictRow[]): string {
   const vsUnified = rows.find(
     (v) => v.claim === 'adaptmr-vs-unified' && v.adaptType === 'all' && v.methodA === s.methodA,
   );
+  // Same questions on both rows: A − unified = (A − stage) + (stage − unified), so the first stage's share is the difference.
   const firstStage =
-    vsUnified?.verdict === 'reached' && s.verdict !== 'reached'
-      ? ` — its ${est(vsUnified)} over unified embedding is the first stage's, not routing's`
+    vsUnified?.verdict === 'reached' && s.verdict !== 'reached' && vsUnified.n === s.n && s.estimate !== null
+      ? ` — of its ${points(vsUnified.estimate!)} over unified embedding (reached), the first stage alone gives ${points(vsUnified.estimate! - s.estimate)}; routing's own share is not established`
       : '';
   const base = s.methodB === stage ? stage : `${stage}: ${s.methodB}`;
   return `first-stage effect: ${s.methodA} over the same first stage (${base}) ${est(s)} (${s.verdict})${firstStage}`;

@@ -9,6 +9,7 @@ import { ADAPT_TYPES } from '../../core/types.ts';
 import { comparePaired, type PlanCache, seedFor, type PairedResult } from '../stats/index.ts';
 import { bootstrapFor, clusterLabels, type Bootstrap, type RunStats, type ScoreInput } from '../stats/results/index.ts';
 import type { Verdict } from './rule.ts';
+import { mean } from '../../core/averages.ts';
 
 /** A run with a `plan:` block, as its config says. */
 export interface PlanRunInput {
@@ -181,11 +182,7 @@ export function testPairs(
   return { ...p, result, clusters, units: clusters ? new Set(clusters).size : p.ids.length, bootstrap };
 }
 
-export const mean = (xs: ArrayLike<number>): number => {
-  let s = 0;
-  for (let i = 0; i < xs.length; i++) s += xs[i]!;
-  return xs.length === 0 ? Number.NaN : s / xs.length;
-};
+export { mean };
 
 /**
  * Per-type claims are made on the five AdaptMR types only: a dataset's own type outside them (LoCoMo-Plus's

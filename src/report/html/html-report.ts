@@ -7,6 +7,7 @@ import { redactDeep } from '../../core/secrets.ts';
 import { ensureWritableDir } from '../../core/writable-dir.ts';
 import { dirname } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
+import { typeDotSpec } from './type-dot-spec.ts';
 import { openResultStore } from '../../store/index.ts';
 import { REPORT_DEFAULTS } from '../report.ts';
 import type { VerdictRow } from '../../store/index.ts';
@@ -19,7 +20,6 @@ import {
   latencyVsScoreSpec,
   routesSpec,
   tokensByStageSpec,
-  typeScoresSpec,
   verdictForestSpec,
 } from './chart-specs.ts';
 import { loadReportData, type ReportData } from './load-data.ts';
@@ -85,7 +85,7 @@ export function pageCharts(
   }
   for (const [i, e] of data.experiments.entries())
     for (const [j, c] of e.charts.entries()) charts[`exp-${i}-${j}`] = c.spec;
-  if (data.scores.length > 0) charts.scores = typeScoresSpec(data, initial);
+  if (data.scores.length > 0) charts.scores = typeDotSpec(data, initial);
   if (data.comparisons.length > 0) charts.comparisons = comparisonsSpec(data, initial);
   if (data.scores.length > 0 && data.efficiency.some((e) => e.stage === 'retrieval'))
     charts.latency = latencyVsScoreSpec(data, initial);

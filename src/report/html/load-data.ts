@@ -5,11 +5,12 @@
  * file holds and omits the rest. Series labels are shared with the text report (series-label.ts), stand-ins marked
  * "(offline)"; the verdicts are the stored `verdicts` table.
  */
-import { readVerdicts, type ResultStore, type VerdictRow } from '../../store/index.ts';
+import { readFindings, readVerdicts, type FindingRow, type ResultStore, type VerdictRow } from '../../store/index.ts';
 import { loadDegradedMarks, loadMethodMarks, seriesLabeller, type SeriesKey } from '../series-label.ts';
 import { loadCostPerCorrect, type CostPerCorrectRow } from '../cost-per-correct.ts';
 import { variationLabel, variationOfRun } from '../claim-label.ts';
 import { markedLabel, methodColor } from '../palette.ts';
+import { loadProviderCuts, providerCutsText } from '../provider-cuts.ts';
 import { loadPlanRuns } from '../plan/plan-runs.ts';
 import { judgeSections } from '../judges-section.ts';
 import { loadExperimentViews, type ExperimentView } from './experiment-views.ts';
@@ -42,6 +43,8 @@ export interface MethodInfo {
   output: string;
   upperBound: boolean;
   degraded: string | null;
+  /** A memory system's provider cut to k or returning fewer (the fairness contract; provider-cuts.ts), or null. */
+  providerCuts: string | null;
 }
 
 export interface TypeScore {
@@ -138,6 +141,8 @@ export interface ReportData {
   questions: DrillQuestion[];
   /** The `verdicts` table as stored (none recomputed); method ids of stand-ins in `methodMarks`. */
   verdicts: VerdictRow[];
+  /** The `findings` table as stored: what the verdicts show (the page opens with it). */
+  findings: FindingRow[];
   methodMarks: Record<string, string>;
   /** What a correct answer costs per dataset × method (src/report/cost-per-correct.ts). */
   costPerCorrect: CostPerCorrectRow[];
@@ -254,6 +259,7 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
     );
   }
 
+  const cuts = new Map((await loadProviderCuts(store)).map((c) => [`${c.runId}\t${c.method}`, providerCutsText(c)]));
   const methods = (
     await store.query<Labelled & { kind: string; k: number; output: string; degraded: string | null }>(
       'SELECT * FROM methods ORDER BY run_id, method',
@@ -268,6 +274,7 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
     output: m.output,
     upperBound: m.upper_bound === true,
     degraded: m.degraded,
+    providerCuts: cuts.get(`${m.run_id}\t${m.method}`) ?? null,
   }));
 
   const scoreCols = await columns(store, 'scores_by_type');
@@ -347,6 +354,7 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
     questions,
     unitsShown: UNITS_SHOWN,
     verdicts: await readVerdicts(store),
+    findings: await readFindings(store),
     methodMarks: Object.fromEntries(await loadMethodMarks(store)),
     headlines,
     colors,

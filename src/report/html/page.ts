@@ -8,6 +8,7 @@
  */
 import { unlockedOf } from '../unlocked-note.ts';
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -103,12 +104,12 @@ ${r.inputFiles ? `<details><summary>model and calibration files (sha256)</summar
   });
   const methods = d.methods.map(
     (m) =>
-      `<tr class="${m.upperBound ? 'upper' : ''}">${td(m.runId, 'mono')}${td(markedLabel(m.series, m.upperBound))}${td(m.kind)}${td(m.granularity)}${td(m.k, 'num')}${td(m.output)}${td(m.upperBound ? 'yes' : '')}${td(m.degraded ?? '')}</tr>`,
+      `<tr class="${m.upperBound ? 'upper' : ''}">${td(m.runId, 'mono')}${td(markedLabel(m.series, m.upperBound))}${td(m.kind)}${td(m.granularity)}${td(m.k, 'num')}${td(m.output)}${td(m.upperBound ? 'yes' : '')}${td(m.degraded ?? '')}${td(m.providerCuts ?? '')}</tr>`,
   );
   return `<section id="provenance"><h2>Run provenance</h2>
 <p>File <code>${esc(d.file)}</code> · schema version ${esc(d.schemaVersion)}${d.experiment ? ` · experiment <b>${esc(d.experiment)}</b>` : ''} · ${d.runs.length} run(s) · report generated ${esc(d.generatedAt)}</p>
 ${runs.join('\n')}
-<h3>Methods</h3><table class="grid"><thead><tr><th>run</th><th>method</th><th>kind</th><th>granularity</th><th>k</th><th>output</th><th>sees gold type</th><th>degraded</th></tr></thead>
+<h3>Methods</h3><table class="grid"><thead><tr><th>run</th><th>method</th><th>kind</th><th>granularity</th><th>k</th><th>output</th><th>sees gold type</th><th>degraded</th><th>provider vs k</th></tr></thead>
 <tbody>${methods.join('')}</tbody></table></section>`;
 }
 
@@ -155,6 +156,39 @@ export function experimentTitle(experiment: string): string {
   const [base = experiment, run] = experiment.split('/');
   const title = EXPERIMENTS[base]?.title ?? experiment;
   return run ? `${title} (run ${run})` : title;
+}
+
+/** A flagged row's marks (flags.ts): one small badge per flag, its rule in the title. */
+function flagMarks(flags: string): string {
+  const titles: Record<string, string> = {
+    ceiling: 'the side to beat is within the cell MDE of 100%',
+    floor: 'the side wanted higher is within the cell MDE of 0%',
+    chance: 'a method does not score above a random top-k',
+    inert: 'the ablation changed no ranking',
+    tie: 'the comparator tied with others on the selection half',
+  };
+  return flags
+    .split(',')
+    .filter(Boolean)
+    .map((f) => ` <span class="badge flag" title="${esc(titles[f] ?? f)}">⚑ ${esc(f)}</span>`)
+    .join('');
+}
+
+/** The findings (table `findings`): what the verdicts show, per experiment and dataset — the page opens with them. */
+function findingsSection(d: ReportData): string {
+  if (d.findings.length === 0) return '';
+  const experiments = [...new Set(d.findings.map((f) => f.experiment))];
+  const blocks = experiments.map(
+    (e) =>
+      `<h3>${esc(experimentTitle(e))}</h3><ul>${d.findings
+        .filter((f) => f.experiment === e)
+        .map(
+          (f) =>
+            `<li><b>${esc(f.dataset)}</b>: ${esc(f.finding)}<div class="claim-id mono">${esc(f.supportingClaims)}</div></li>`,
+        )
+        .join('')}</ul>`,
+  );
+  return `<section id="findings"><h2>What the runs show</h2><p class="muted">Derived from the stored verdicts by the rules of docs/statistics.md ("Findings"); under each, the verdict rows it rests on. ⚑ marks a flagged row below (ceiling, floor, chance, inert, tie).</p>${blocks.join('\n')}</section>`;
 }
 
 /** The verdicts grouped by experiment, in the plan's order (unknown experiments after, by name). */
@@ -214,10 +248,10 @@ function experimentSection(d: ReportData, charts: Record<string, TopLevelSpec>):
     const firstPerType = g.rows.findIndex((v) => v.adaptType !== 'all');
     const rows = g.rows.map(
       (v, i) =>
-        `<tr class="verdict ${VERDICT_CLASS[v.verdict] ?? ''}${i === firstPerType && i > 0 ? ' per-type' : ''}" data-dataset="${esc(v.dataset)}" data-type="${esc(v.adaptType)}" data-verdict="${esc(v.verdict)}">` +
+        `<tr class="verdict ${VERDICT_CLASS[v.verdict] ?? ''}${i === firstPerType && i > 0 ? ' per-type' : ''}" data-dataset="${esc(v.dataset)}" data-type="${esc(v.adaptType)}" data-verdict="${esc(v.verdict)}" data-flags="${esc(v.flags)}">` +
         `${td(v.dataset)}<td class="what">${esc(claimLabel(v, d.methodMarks))}<div class="claim-id mono">${esc(v.claim)}</div></td>${td(v.adaptType)}` +
         `${td(v.metric === null ? '' : `${v.metric}${v.k === null ? '' : `@${v.k}`} · ${v.level ?? ''}`, 'hl')}${td(v.n, 'num')}${td(verdictEstimate(v), 'num')}` +
-        `${td(holmText(v), 'num')}${td(mdeText(v), 'num')}<td class="vcell"><span class="badge">${esc(v.verdict)}</span></td>${td(v.reason, 'reason')}</tr>`,
+        `${td(holmText(v), 'num')}${td(mdeText(v), 'num')}<td class="vcell"><span class="badge">${esc(v.verdict)}</span>${flagMarks(v.flags)}</td>${td(v.reason, 'reason')}</tr>`,
     );
     const base = g.experiment.split('/')[0]!;
     return `<div class="exp-verdicts" data-experiment="${esc(g.experiment)}">${groups.length > 1 ? `<h3>${esc(experimentTitle(g.experiment))}</h3>` : ''}
@@ -234,7 +268,7 @@ ${`verdicts-${gi}` in charts ? chartBox(`verdicts-${gi}`) : ''}
 <label>type <select id="v-type"><option value="">every type</option>${TYPE_ORDER.filter((t) =>
           d.verdicts.some((v) => v.adaptType === t),
         )
-          .map((t) => `<option>${esc(t)}</option>`)
+          .map((t) => `<option${t === 'all' ? ' selected' : ''}>${esc(t)}</option>`)
           .join('')}</select></label>
 <label>verdict <select id="v-verdict"><option value="">any</option>${Object.keys(VERDICT_CLASS)
           .filter((k) => d.verdicts.some((v) => v.verdict === k))
@@ -242,7 +276,7 @@ ${`verdicts-${gi}` in charts ? chartBox(`verdicts-${gi}`) : ''}
           .join('')}</select></label> <span id="v-count" class="muted"></span></p>`
       : '';
   return `<section id="experiment"><h2>${esc(groups.length === 1 ? `${experimentTitle(groups[0]!.experiment)}: verdicts` : "The experiments' verdicts")}</h2>
-<p class="muted">One row per claim, as stored in the results file (table <code>verdicts</code>), the overall claims first, then per type; the chart shows them at a glance. Estimate in points (A − B; the overhead claim: a time ratio); p_holm within the declared family of m claims; MDE = the smallest difference detectable with 80% power at that n (α = 0.05 / m) — "not established" with a large MDE means the sample could not have shown it. Stand-ins are marked (offline); gold-type routing says so; flags (ceiling, floor, chance, inert, tie) mark rows whose cells cannot show a difference.</p>
+<p class="muted">One row per claim, as stored in the results file (table <code>verdicts</code>), the overall claims first, then per type (the type filter shows the overall rows first: pick "every type" for all); the chart shows them at a glance. Estimate in points (A − B; the overhead claim: a time ratio); p_holm within the declared family of m claims; MDE = the smallest difference detectable with 80% power at that n (α = 0.05 / m) — "not established" with a large MDE means the sample could not have shown it. Stand-ins are marked (offline); gold-type routing says so; flags (ceiling, floor, chance, inert, tie) mark rows whose cells cannot show a difference.</p>
 ${filters}${d.verdicts.length === 0 ? '<p>No verdicts stored in this file (plan experiments store them when their statistics are computed: <code>adaptmr run</code>, <code>adaptmr report</code>).</p>' : tables.join('\n')}</section>`;
 }
 
@@ -315,7 +349,7 @@ table.grid{border-collapse:collapse;margin:8px 0;font-size:13px;max-width:100%}t
 table.grid th{background:#f1f3f5}table.grid td:first-child{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.cell{font-variant-numeric:tabular-nums}.n,.muted{color:#666;font-size:12px}
 table.verdicts{width:100%}tr.per-type td{border-top:3px solid #bbb}table.verdicts td{white-space:nowrap}table.verdicts td.what{white-space:normal;min-width:12em}table.verdicts td.hl{white-space:normal;min-width:6em}
 table.verdicts td.reason{white-space:normal;font-size:12px;color:#333;min-width:12em;overflow-wrap:anywhere}.claim-id{color:#777;font-size:11px}
-.badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;white-space:nowrap;background:#eee}
+.badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;white-space:nowrap;background:#eee}.badge.flag{background:#fff3c4;color:#6b4e00;margin-left:2px}
 .v-reached .badge,.badge.v-reached{background:#d6f0e0;color:#0b5a34}.v-not .badge,.badge.v-not{background:#f8d7dc;color:#8a0020}
 .v-open .badge,.badge.v-open{background:#fdefd3;color:#7a4b00}.v-na .badge,.badge.v-na{background:#eee;color:#555}
 table.kv th{text-align:left;padding-right:12px;color:#555;font-weight:600}.mono{font-family:"DejaVu Sans Mono",monospace;font-size:12px}
@@ -353,6 +387,8 @@ export function renderPage(p: PageInput): string {
   const d = p.data;
   const has = (id: string): boolean => id in p.charts;
   const sections: string[] = [];
+  const findings = findingsSection(d);
+  if (findings) sections.push(findings);
   if (d.verdicts.length > 0 || d.experiments.length > 0) {
     sections.push(experimentSection(d, p.charts));
     const detail = experimentDetail(d);
@@ -433,7 +469,7 @@ export function renderPage(p: PageInput): string {
 <body><header><h1>${esc(title)}</h1><p>${esc(sub)}</p></header><nav>${nav}</nav><main>
 ${sections.join('\n')}
 </main>
-<script id="report-data" type="application/json">${payload}</script>
+<script id="report-data" type="application/json" data-encoding="gzip-base64">${gzipSync(Buffer.from(payload, 'utf8'), { level: 9 }).toString('base64')}</script>
 ${scripts.map(inlineScript).join('\n')}
 </body></html>
 `;

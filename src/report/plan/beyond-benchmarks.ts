@@ -2,7 +2,8 @@
  * The section of `experiments/beyond-lme-locomo.yaml` (plan: { experiment: beyond-benchmarks }): the plan's
  * comparison carried to BEAM, MemDaily (Chinese) and LoCoMo-Plus. Each dataset at its own headline metric:
  * - every method's per-type mean with its 95% CI (the five types, and LoCoMo-Plus's `cognitive` as its own type);
- * - BEAM's abilities outside the five types (preference following, instruction following, summarization), which no
+ * - BEAM per ability beside the type that averages it (event ordering is not temporal reasoning), and BEAM's
+ *   abilities outside the five types (preference following, instruction following, summarization), which no
  *   per-type or overall average contains, per ability with CIs;
  * - paired comparisons of every method with the reference (first unified-embedding method), Holm-corrected within
  *   the declared families (primary: AdaptMR variants; exploratory: the rest), and how each AdaptMR variant routed;
@@ -37,12 +38,18 @@ import { routingTables } from './routing-table.ts';
 import type { PlanSection } from './section.ts';
 import { sectionVerdicts } from './section-verdicts.ts';
 
-/** BEAM's abilities kept out of the headline: dataset × method rows, one column per ability, at the dataset's headline metric. */
-async function outsideTable(
+/**
+ * Per ability: dataset × method rows, one column per native ability, at the dataset's headline metric. `outside`: BEAM's
+ * abilities kept out of the headline; `inside`: every BEAM ability that one of the five types averages (temporal holds
+ * temporal reasoning and event ordering, update holds knowledge update and contradiction resolution), printed beside
+ * the types so an average never hides an ability at chance.
+ */
+async function abilityTable(
   store: ResultStore,
   run: PlanRun,
   resamples: number,
   label: (k: SeriesKey) => string,
+  scope: 'outside' | 'inside' = 'outside',
 ): Promise<string | null> {
   const cells = new Map<string, string>();
   const rowKeys: string[] = [];
@@ -56,9 +63,9 @@ async function outsideTable(
       question_id: string;
       value: number;
     }>(
-      `SELECT s.method, s.granularity, q.native_type, s.question_id, s.value FROM scores s
+      `SELECT s.method, s.granularity, q.native_type || ${scope === 'inside' ? "' (' || q.adapt_type || ')'" : "''"} AS native_type, s.question_id, s.value FROM scores s
        JOIN questions q ON q.run_id = s.run_id AND q.dataset = s.dataset AND q.question_id = s.question_id
-       WHERE s.run_id = $1 AND s.dataset = $2 AND q.adapt_type = 'outside' AND s.metric = $3 AND s.level = $4 AND s.k IS NOT DISTINCT FROM $5
+       WHERE s.run_id = $1 AND s.dataset = $2 AND ${scope === 'inside' ? "starts_with(s.dataset, 'beam') AND q.adapt_type <> 'outside'" : "q.adapt_type = 'outside'"} AND s.metric = $3 AND s.level = $4 AND s.k IS NOT DISTINCT FROM $5
        ORDER BY s.method, q.native_type, s.question_id`,
       [run.runId, dataset, h.metric, h.level, h.k],
     );
@@ -91,7 +98,9 @@ async function outsideTable(
   for (const rowKey of rowKeys)
     table.push([...rowKey.split('\t'), ...cols.map((a) => cells.get(`${rowKey}\t${a}`) ?? '—')]);
   return [
-    'Outside the per-type headline: BEAM abilities that fit none of the five types (a new task judged for compliance, or a summary), in no per-type or overall mean above; each dataset at its headline metric, mean [95% CI] (n)',
+    scope === 'inside'
+      ? 'BEAM per ability, beside the AdaptMR type that averages it (in parentheses): each dataset at its headline metric, mean [95% CI] (n)'
+      : 'Outside the per-type headline: BEAM abilities that fit none of the five types (a new task judged for compliance, or a summary), in no per-type or overall mean above; each dataset at its headline metric, mean [95% CI] (n)',
     table.toString(),
   ].join('\n');
 }
@@ -143,7 +152,9 @@ export async function beyondBenchmarksSection(
   const rows = await typeMeansOfRuns(store, [run.runId], run.headlineOf, label);
   const title = `Beyond LongMemEval and LoCoMo — ${runHeadlineTitle(run)}, run ${run.name}`;
   const text: string[] = [perTypeTable(rows, title)];
-  const outside = await outsideTable(store, run, resamples, label);
+  const inside = await abilityTable(store, run, resamples, label, 'inside');
+  if (inside) text.push(inside);
+  const outside = await abilityTable(store, run, resamples, label);
   if (outside) text.push(outside);
 
   const cmp = await headlineComparisons(store, [run.runId], run.headlineOf, run.datasets);

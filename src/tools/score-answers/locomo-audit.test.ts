@@ -12,6 +12,7 @@ import {
   type FakeOpenAiServer,
 } from '../../llm/testing/fake-openai-server.ts';
 import { openResultStore } from '../../store/index.ts';
+import { queryFile } from '../../store/testing/query-file.ts';
 import { formatSummary, scoreAuditFiles, type AuditSummary } from './locomo-audit.ts';
 import { TEST_DATA_DIR } from '../../../test/data-path.ts';
 
@@ -136,6 +137,18 @@ describe('score-answers --format locomo-audit', () => {
     const po = (a + d) / 12;
     const pe = pImp * 0.5 + (1 - pImp) * 0.5;
     expect(s!.judge).toMatchObject({ id: 'judge', n: 12, accuracy: 0.5 });
+    // F1 and BLEU-1 are printed, and equal the means of the per-answer rows the import stored.
+    expect(formatSummary(s!).split('\n')[2]).toBe('category\tn\tper-run mean ± sd\truns\tmajority vote\tF1\tBLEU-1');
+    const stored = await queryFile<{ metric: string; mean: number }>(
+      out,
+      `select metric, avg(value) mean from scores where metric in ('f1', 'bleu1') group by metric order by metric`,
+    );
+    expect(stored.find((r) => r.metric === 'f1')!.mean).toBeCloseTo(s!.overall.f1, 12);
+    expect(stored.find((r) => r.metric === 'bleu1')!.mean).toBeCloseTo(s!.overall.bleu1, 12);
+    expect(formatSummary(s!)).toContain(`overall\t12\t`);
+    expect(formatSummary(s!)).toMatch(
+      new RegExp(`\t${(s!.overall.f1 * 100).toFixed(2)}\t${(s!.overall.bleu1 * 100).toFixed(2)}\n`),
+    );
     expect(s!.judge!.agreement).toBeCloseTo(po, 12);
     expect(s!.judge!.kappa).toBeCloseTo((po - pe) / (1 - pe), 12);
     const store = await openResultStore(out, { readOnly: true });

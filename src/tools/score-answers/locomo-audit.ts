@@ -34,6 +34,7 @@ import { createLlmProvider } from '../../llm/provider.ts';
 import { countTokens } from '../../llm/tokens.ts';
 import { judgePass } from '../../run/judge-pass.ts';
 import { openResultStore, refreshStats, type QuestionBatch, type ResultStore } from '../../store/index.ts';
+import { median } from '../../core/averages.ts';
 
 /** LoCoMo's category names as its data uses them, in the order the audit's tables list them. */
 export const AUDIT_CATEGORIES: readonly { category: string; name: string }[] = [
@@ -52,6 +53,9 @@ export interface RunStat {
   sd: number;
   /** Share of answers with more than half of the runs true. */
   majority: number;
+  /** LoCoMo's token F1 (category-aware, src/eval/qa/answer-metrics.ts) and BLEU-1 of the answers against the gold, means. */
+  f1: number;
+  bleu1: number;
 }
 
 export interface AuditSummary {
@@ -74,12 +78,9 @@ export function runStat(answers: readonly AuditAnswer[]): RunStat {
   const runs = Array.from({ length: runsCount }, (_, r) => answers.filter((a) => a.judgments[r]).length / n);
   const mean = runs.reduce((s, x) => s + x, 0) / runs.length;
   const sd = Math.sqrt(runs.reduce((s, x) => s + (x - mean) ** 2, 0) / runs.length);
-  return { n, runs, mean, sd, majority: answers.filter((a) => majorityVerdict(a.judgments)).length / n };
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  const f1 = answers.reduce((t, a) => t + locomoAnswerScore(a.answer, a.gold, Number(a.category)), 0) / n;
+  const b1 = answers.reduce((t, a) => t + bleu1(a.answer, a.gold), 0) / n;
+  return { n, runs, mean, sd, majority: answers.filter((a) => majorityVerdict(a.judgments)).length / n, f1, bleu1: b1 };
 }
 
 async function pinnedName(path: string): Promise<string | null> {
@@ -120,12 +121,12 @@ export function formatSummary(s: AuditSummary): string {
   const lines = [
     `${s.file}${s.pinned ? `  (verified: ${s.pinned})` : '  (not a pinned audit file)'}`,
     `answers: ${s.answerModel ?? '?'} with ${s.answerPrompt ?? '?'}; imported judge: ${s.judgeModel ?? '?'} × ${s.overall.runs.length} runs; answer words mean ${s.words.mean.toFixed(1)} / median ${s.words.median}`,
-    ['category', 'n', 'per-run mean ± sd', 'runs', 'majority vote', ...(s.judge ? [`judge ${s.judge.id}`] : [])].join(
-      '\t',
-    ),
+    ['category', 'n', 'per-run mean ± sd', 'runs', 'majority vote', 'F1', 'BLEU-1'].join('\t'),
   ];
   const row = (name: string, r: RunStat) =>
-    [name, r.n, `${p2(r.mean)} ± ${p2(r.sd)}`, r.runs.map(p2).join(' / '), p2(r.majority)].join('\t');
+    [name, r.n, `${p2(r.mean)} ± ${p2(r.sd)}`, r.runs.map(p2).join(' / '), p2(r.majority), p2(r.f1), p2(r.bleu1)].join(
+      '\t',
+    );
   for (const { category, name } of AUDIT_CATEGORIES) {
     const r = s.categories[category];
     if (r) lines.push(row(`${name} (${category})`, r));

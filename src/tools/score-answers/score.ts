@@ -1,10 +1,10 @@
 /**
- * Scores prediction lines against a dataset's gold answers with the same code the runner uses (src/eval/qa):
- * LoCoMo F1 (category rules), Mem0 F1, Mem0 BLEU-1 (NLTK 3.8.1 tokens) and, with a judge client, the dataset's
- * LLM judge (LongMemEval: the official type-specific prompt; LoCoMo: Mem0's CORRECT/WRONG judge, category 5
- * skipped as Mem0 does unless `judgeAdversarial`). Each line is scored on its own, so a question id may repeat
- * (several candidates for one question). A judge failure is recorded on its line (`judge_error`) and the other
- * lines go on; the LLM client's cache makes a rerun free.
+ * Scores prediction lines against a dataset's gold answers with the same code the runner uses: LoCoMo F1 (category
+ * rules), Mem0 F1, Mem0 BLEU-1 (NLTK 3.8.1 tokens) and, with a judge client, the benchmark's QA protocol
+ * (src/run/benchmark-registry.ts; LongMemEval: the official type-specific prompt; LoCoMo: Mem0's CORRECT/WRONG
+ * judge, category 5 skipped as Mem0 does unless `judgeAdversarial`). Each line is scored on its own, so a question
+ * id may repeat (several candidates for one question). A judge failure is recorded on its line (`judge_error`) and
+ * the other lines go on; the LLM client's cache makes a rerun free.
  */
 import pLimit from 'p-limit';
 import type { CallRecord } from '../../core/interfaces.ts';
@@ -12,9 +12,8 @@ import type { LlmClient } from '../../core/llm.ts';
 import type { AdaptType } from '../../core/types.ts';
 import { errorMessage } from '../../core/errors.ts';
 import { bleu1, locomoAnswerScore, mem0TokenF1 } from '../../eval/qa/answer-metrics.ts';
-import { judgeLocomo } from '../../eval/qa/judge-locomo.ts';
-import { judgeLongMemEval } from '../../eval/qa/judge-longmemeval.ts';
 import { isJudged } from '../../eval/qa/exclusions.ts';
+import { loadBenchmark } from '../../run/benchmark-registry.ts';
 import type { PredictionLine } from './predictions.ts';
 
 export interface GoldAnswer {
@@ -61,22 +60,22 @@ async function judgeOne(
   const calls = opts.calls ?? [];
   if (!isJudged(gold.protocol, gold.nativeType, opts.judgeAdversarial ?? false)) return { judge_correct: null };
   try {
-    const r =
-      gold.protocol === 'longmemeval'
-        ? await judgeLongMemEval(
-            {
-              questionId: p.questionId,
-              nativeType: gold.nativeType,
-              question: gold.question,
-              answer: gold.answer,
-              hypothesis: p.prediction,
-            },
-            judge,
-            { calls },
-          )
-        : await judgeLocomo({ question: gold.question, answer: gold.answer, hypothesis: p.prediction }, judge, {
-            calls,
-          });
+    // The run's own scoring: the benchmark's QA protocol with its official judge prompt.
+    const { qa } = await loadBenchmark(gold.protocol);
+    const scored = await qa.score(
+      {
+        protocol: gold.protocol,
+        questionId: p.questionId,
+        nativeType: gold.nativeType,
+        question: gold.question,
+        gold: gold.answer,
+        hypothesis: p.prediction,
+      },
+      judge,
+      { calls, judgeAdversarial: opts.judgeAdversarial ?? false },
+    );
+    const r = scored.judge;
+    if (!r) return { judge_correct: null };
     return { judge_correct: r.correct[0] ?? false, judge_raw: r.raw[0] ?? '' };
   } catch (err) {
     return { judge_correct: null, judge_error: errorMessage(err) };

@@ -1,10 +1,11 @@
 /** The human-readable summary `score-answers` prints after its JSON lines: mean of each metric per type and overall. */
 import type { ScoredLine } from './score.ts';
+import { mean } from '../../core/averages.ts';
 
 const METRICS = ['locomo_f1', 'mem0_f1', 'bleu1'] as const;
 
-function mean(xs: number[]): string {
-  return xs.length === 0 ? 'n/a' : (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(4);
+function meanText(xs: number[]): string {
+  return xs.length === 0 ? 'n/a' : mean(xs).toFixed(4);
 }
 
 export function summaryText(rows: readonly ScoredLine[]): string {
@@ -26,9 +27,9 @@ export function summaryText(rows: readonly ScoredLine[]): string {
   const line = (name: string, rs: ScoredLine[]) => {
     const cells = [name, String(rs.length)];
     for (const m of METRICS)
-      if (header.includes(m)) cells.push(mean(rs.flatMap((r) => (r[m] === undefined ? [] : [r[m]]))));
+      if (header.includes(m)) cells.push(meanText(rs.flatMap((r) => (r[m] === undefined ? [] : [r[m]]))));
     if (judged)
-      cells.push(mean(rs.flatMap((r) => (typeof r.judge_correct === 'boolean' ? [r.judge_correct ? 1 : 0] : []))));
+      cells.push(meanText(rs.flatMap((r) => (typeof r.judge_correct === 'boolean' ? [r.judge_correct ? 1 : 0] : []))));
     return cells.join('\t');
   };
   const out = [
