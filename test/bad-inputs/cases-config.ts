@@ -266,13 +266,12 @@ export const configCases: BadInputCase[] = [
     first: /^error: .*sweep\.yaml: invalid YAML/u,
   },
   {
-    name: 'gold errata on a dataset that is not LoCoMo',
+    name: 'gold errata on a dataset without an overlay (only LoCoMo and LongMemEval have one)',
     area: 'config',
-    setup: (c) =>
-      put(c, 'exp.yaml', experimentYaml({ datasets: '  - { name: longmemeval-oracle, gold: { answers: errata } }' })),
+    setup: (c) => put(c, 'exp.yaml', experimentYaml({ datasets: '  - { name: beam-100k, gold: { answers: errata } }' })),
     args: runArgs(),
     exit: 2,
-    first: /^error: .*exp\.yaml.*gold.*errata exists for LoCoMo only/u,
+    first: /^error: .*exp\.yaml.*gold.*errata exists for LoCoMo \(the audit\) and LongMemEval/u,
   },
   {
     name: 'a judge panel without a judge endpoint',
