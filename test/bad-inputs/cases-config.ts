@@ -268,7 +268,8 @@ export const configCases: BadInputCase[] = [
   {
     name: 'gold errata on a dataset without an overlay (only LoCoMo and LongMemEval have one)',
     area: 'config',
-    setup: (c) => put(c, 'exp.yaml', experimentYaml({ datasets: '  - { name: beam-100k, gold: { answers: errata } }' })),
+    setup: (c) =>
+      put(c, 'exp.yaml', experimentYaml({ datasets: '  - { name: beam-100k, gold: { answers: errata } }' })),
     args: runArgs(),
     exit: 2,
     first: /^error: .*exp\.yaml.*gold.*errata exists for LoCoMo \(the audit\) and LongMemEval/u,

@@ -137,11 +137,14 @@ describe('HTML report in headless Chromium', () => {
       expect(c.marks, `chart ${id}`).toBeGreaterThan(5);
       expect(c.width * c.height, `chart ${id}`).toBeGreaterThan(100 * 100);
     }
-    // The upper-bound method is labelled in the legend and its bars outlined (dashed stroke).
+    // Gold-type routing is labelled in the method legend and has its own entry in the role (shape) legend of the
+    // dot plot (type-dot-spec.ts: a triangle).
     expect(await page.$eval('#chart-scores', (n) => n.textContent ?? '')).toContain(
       'adaptmr-oracle (gold-type routing)',
     );
-    expect(await page.$$eval('#chart-scores path[stroke-dasharray="3,2"]', (n) => n.length)).toBeGreaterThan(0);
+    expect(
+      await page.$$eval('#chart-scores text', (ns) => ns.filter((n) => n.textContent === 'gold-type routing').length),
+    ).toBeGreaterThan(0);
 
     // Filters: the type filter keeps exactly the questions of that type.
     const store = await openResultStore(sample, { readOnly: true });

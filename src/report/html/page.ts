@@ -347,7 +347,7 @@ nav{position:sticky;top:0;background:#fff;border-bottom:1px solid #ddd;padding:6
 main{padding:0 24px 40px;max-width:1920px;box-sizing:border-box}section{background:#fff;border:1px solid #e3e3e3;border-radius:6px;margin:16px 0;padding:8px 16px 16px;min-width:0}
 table.grid{border-collapse:collapse;margin:8px 0;font-size:13px;max-width:100%}table.grid th,table.grid td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
 table.grid th{background:#f1f3f5}table.grid td:first-child{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.cell{font-variant-numeric:tabular-nums}.n,.muted{color:#666;font-size:12px}
-table.verdicts{width:100%}tr.per-type td{border-top:3px solid #bbb}table.verdicts td{white-space:nowrap}table.verdicts td.what{white-space:normal;min-width:12em}table.verdicts td.hl{white-space:normal;min-width:6em}
+table.verdicts{width:100%}tr.per-type td{border-top:3px solid #bbb}table.verdicts td{white-space:nowrap}table.verdicts td.what{white-space:normal;min-width:12em}table.verdicts td.hl{white-space:normal;min-width:6em}table.verdicts td.vcell{white-space:normal}
 table.verdicts td.reason{white-space:normal;font-size:12px;color:#333;min-width:12em;overflow-wrap:anywhere}.claim-id{color:#777;font-size:11px}
 .badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;white-space:nowrap;background:#eee}.badge.flag{background:#fff3c4;color:#6b4e00;margin-left:2px}
 .v-reached .badge,.badge.v-reached{background:#d6f0e0;color:#0b5a34}.v-not .badge,.badge.v-not{background:#f8d7dc;color:#8a0020}

@@ -15,7 +15,7 @@ import { openResultStore } from '../../store/index.ts';
 import { methodColor } from '../palette.ts';
 import { makePlanResults, type PlanFiles } from '../testing/plan-results.ts';
 import { writeHtmlReport } from './html-report.ts';
-import { legendLabels, overflowingElements, truncatedChartLabels } from './testing/page-checks.ts';
+import { overflowingElements, truncatedChartLabels } from './testing/page-checks.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-plan-pages-'));
 let files: PlanFiles;
@@ -98,9 +98,10 @@ describe('plan experiment pages in headless Chromium', () => {
       expect(charts.filter(([id]) => id?.startsWith('verdicts-')).length, name).toBe(Object.keys(counts).length);
       expect(charts.filter(([id]) => id?.startsWith('exp-')).length, name).toBeGreaterThan(0);
       for (const [id, marks] of charts) expect(marks, `${name} ${id}`).toBeGreaterThan(5);
-      // The experiment comes first, before the generic sections.
+      // The findings open the page when there are any; then the experiment, before the generic sections.
       const order = await page.$$eval('main > section', (s) => s.map((x) => x.id));
-      expect(order.slice(0, 2), name).toEqual(['experiment', 'experiment-detail']);
+      expect(order.indexOf('findings'), name).toBeLessThanOrEqual(0);
+      expect(order.filter((id) => id !== 'findings').slice(0, 2), name).toEqual(['experiment', 'experiment-detail']);
       // Each dataset at its own headline (LongMemEval sessions, LoCoMo turns), side by side in one table.
       const metrics = await page.$$eval('#score-table tbody tr', (rows) =>
         rows.map((r) => `${r.children[0]?.textContent} ${r.children[2]?.textContent}`),
@@ -132,11 +133,14 @@ describe('plan experiment pages in headless Chromium', () => {
         expect(await overflowingElements(page), `${name} at ${width} px`).toEqual([]);
         expect(await truncatedChartLabels(page), `${name} at ${width} px`).toEqual([]);
         if (name === 'exp3') {
-          // The long method ids are in the scores legend whole, each drawn in its method's colour.
-          const labels = await legendLabels(page, '#chart-scores');
+          // The per-type chart is a dot plot (type-dot-spec.ts): methods are its rows, so the long method ids are
+          // its axis labels, whole, and each dot is drawn in its method's colour.
+          const labels = await page.$$eval('#chart-scores svg .role-axis-label text', (ts) =>
+            ts.map((t) => t.textContent ?? ''),
+          );
           expect(labels).toContain('adaptmr-single-rules-with-a-long-descriptive-name');
           expect(labels).toContain('strategy-temporal-with-date-arithmetic');
-          const fills = await page.$$eval('#chart-scores svg .role-legend-symbol path', (ps) =>
+          const fills = await page.$$eval('#chart-scores svg .mark-symbol path', (ps) =>
             ps.map((p) => (p.getAttribute('fill') ?? '').toUpperCase()),
           );
           expect(fills).toContain(methodColor('unified-embedding').toUpperCase());

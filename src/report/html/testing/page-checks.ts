@@ -50,9 +50,3 @@ export async function truncatedChartLabels(page: Page): Promise<string[]> {
     .map((t) => t.textContent || '').filter((t) => t.endsWith('…'))`);
 }
 
-/** Every legend label text of the charts under a selector. */
-export async function legendLabels(page: Page, selector: string): Promise<string[]> {
-  return page.evaluate<[], () => string[]>(
-    `Array.from(document.querySelectorAll(${JSON.stringify(`${selector} svg .role-legend-label text`)})).map((t) => t.textContent || '')`,
-  );
-}
