@@ -49,4 +49,3 @@ export async function truncatedChartLabels(page: Page): Promise<string[]> {
   >(`Array.from(document.querySelectorAll('[data-chart] svg .role-legend-label text, [data-chart] svg .role-axis-label text'))
     .map((t) => t.textContent || '').filter((t) => t.endsWith('…'))`);
 }
-
