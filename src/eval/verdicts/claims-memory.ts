@@ -8,6 +8,7 @@
 import type { ClaimContext } from './context.ts';
 import { familyKey, type PendingVerdict } from './families.ts';
 import { headlineText, testPairs, type PlanRunInput } from './inputs.ts';
+import { noCellVerdict, testedVerdict } from './pending.ts';
 
 export const MEMORY_CLAIM = 'memory-vs-none';
 
@@ -29,35 +30,15 @@ export function memoryClaims(ctx: ClaimContext, run: PlanRunInput, experiment: s
         ids,
       );
       const prefix = `${ctx.label(run.runId, m.id)} − no memory (${none.id}, the question alone)`;
-      if (!tested) {
-        out.push({
-          row: { ...row, n: 0, estimate: null, ciLow: null, ciHigh: null, pValue: null },
-          family,
-          tested: null,
-          pValue: Number.NaN,
-          claim: null,
-          fixed: {
-            verdict: 'n/a',
-            reason: `${prefix}: no cell — no ${headlineText(h)} pairs (no memory has no retrieval scores; judged accuracy needs an llm: block)`,
-          },
-        });
-        continue;
-      }
-      out.push({
-        row: {
-          ...row,
-          n: tested.ids.length,
-          estimate: tested.result.meanDiff,
-          ciLow: tested.result.ciLow,
-          ciHigh: tested.result.ciHigh,
-          pValue: tested.result.pValue,
-        },
-        family,
-        tested,
-        pValue: tested.result.pValue,
-        claim: { direction: 'greater', target: 0 },
-        prefix,
-      });
+      out.push(
+        tested
+          ? testedVerdict(row, family, tested, { direction: 'greater', target: 0 }, { prefix })
+          : noCellVerdict(
+              row,
+              family,
+              `${prefix}: no cell — no ${headlineText(h)} pairs (no memory has no retrieval scores; judged accuracy needs an llm: block)`,
+            ),
+      );
     }
   }
   return out;

@@ -15,6 +15,7 @@ import { variationOf } from './claims-ablations.ts';
 import { adaptmrVariants, findComparison, testedFromRow } from './claims-adaptmr.ts';
 import { baselinesOf } from './claims-baselines.ts';
 import { headlineText, testPairs, type Headline, type PlanRunInput } from './inputs.ts';
+import { noCellVerdict, testedVerdict } from './pending.ts';
 
 export const STALE_CLAIM = 'adaptmr-update-stale';
 const TYPE = 'update';
@@ -61,35 +62,15 @@ export function staleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: st
         );
         const tested = stats ? testPairs(pairs, stats, ctx.plans, ids) : null;
         const prefix = `stale-evidence rate (lower is better) vs ${c.what} ${ctx.label(run.runId, c.id)}`;
-        if (!tested) {
-          out.push({
-            row: { ...row, n: 0, estimate: null, ciLow: null, ciHigh: null, pValue: null },
-            family,
-            tested: null,
-            pValue: Number.NaN,
-            claim: null,
-            fixed: {
-              verdict: 'n/a',
-              reason: `${prefix}: no cell — no ${headlineText(stale)} scores on ${dataset} update questions (no superseded evidence at this level)`,
-            },
-          });
-          continue;
-        }
-        out.push({
-          row: {
-            ...row,
-            n: tested.ids.length,
-            estimate: tested.result.meanDiff,
-            ciLow: tested.result.ciLow,
-            ciHigh: tested.result.ciHigh,
-            pValue: tested.result.pValue,
-          },
-          family,
-          tested,
-          pValue: tested.result.pValue,
-          claim: { direction: 'less', target: 0 },
-          prefix,
-        });
+        out.push(
+          tested
+            ? testedVerdict(row, family, tested, { direction: 'less', target: 0 }, { prefix })
+            : noCellVerdict(
+                row,
+                family,
+                `${prefix}: no cell — no ${headlineText(stale)} scores on ${dataset} update questions (no superseded evidence at this level)`,
+              ),
+        );
       }
     }
   }
@@ -120,15 +101,11 @@ export function ablationStaleClaims(
       );
       const prefix = `no-update-strategy − full (${base.name}) on the stale-evidence rate (lower is better), a rise claimed`;
       if (!c) {
-        out.push({
-          row: { ...row, n: 0, estimate: null, ciLow: null, ciHigh: null, pValue: null },
-          family,
-          scope: base.runId,
-          tested: null,
-          pValue: Number.NaN,
-          claim: null,
-          fixed: { verdict: 'n/a', reason: `${prefix}: no cell — no ${headlineText(stale)} scores on ${dataset}` },
-        });
+        out.push(
+          noCellVerdict(row, family, `${prefix}: no cell — no ${headlineText(stale)} scores on ${dataset}`, {
+            scope: base.runId,
+          }),
+        );
         continue;
       }
       const n = { n: c.nPairs, estimate: c.meanDiff, ciLow: c.ciLow, ciHigh: c.ciHigh, pValue: c.pValue };

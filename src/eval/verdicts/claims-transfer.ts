@@ -15,6 +15,7 @@ import { firstStageBase, firstStageOf, findComparison, testedFromRow } from './c
 import type { ClaimContext } from './context.ts';
 import { familyKey, type PendingVerdict } from './families.ts';
 import { headlineText, testPairs, type Headline, type PlanRunInput } from './inputs.ts';
+import { noCellVerdict, testedVerdict } from './pending.ts';
 import { ALPHA, judge, type Evidence } from './rule.ts';
 
 export const transferClaim = (trainedOn: string, dataset: string): string => `transfer:${trainedOn}->${dataset}`;
@@ -74,14 +75,7 @@ export function transferClaims(ctx: ClaimContext, run: PlanRunInput, experiment:
         adaptType: 'all',
       };
       const prefix = `fitted on ${trainedOn} (classifier and abstention thresholds, its calibration split), tested on ${dataset}; vs ${baseId ? ctx.label(run.runId, baseId) : 'its first stage'}, the same first stage (${firstStageOf(m)}) without routing`;
-      const na = (reason: string): PendingVerdict => ({
-        row: { ...row, n: 0, estimate: null, ciLow: null, ciHigh: null, pValue: null },
-        family,
-        tested: null,
-        pValue: Number.NaN,
-        claim: null,
-        fixed: { verdict: 'n/a', reason: `${prefix}: ${reason}` },
-      });
+      const na = (reason: string): PendingVerdict => noCellVerdict(row, family, `${prefix}: ${reason}`);
       if (!baseId || !stats) {
         out.push(na(`no ${firstStageOf(m)} base method in this run`));
         continue;
@@ -128,22 +122,7 @@ export function transferClaims(ctx: ClaimContext, run: PlanRunInput, experiment:
         out.push(na(`no cell: no question with ${headlineText(h)} scores of both`));
         continue;
       }
-      out.push({
-        row: {
-          ...row,
-          n: tested.ids.length,
-          estimate: tested.result.meanDiff,
-          ciLow: tested.result.ciLow,
-          ciHigh: tested.result.ciHigh,
-          pValue: tested.result.pValue,
-        },
-        family,
-        tested,
-        pValue: tested.result.pValue,
-        claim: { direction: 'greater', target: 0 },
-        prefix,
-        judgeWith,
-      });
+      out.push(testedVerdict(row, family, tested, { direction: 'greater', target: 0 }, { prefix, judgeWith }));
     }
   }
   return out;
