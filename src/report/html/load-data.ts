@@ -6,6 +6,7 @@
  * "(offline)"; the verdicts are the stored `verdicts` table.
  */
 import { chanceNote } from '../chance-note.ts';
+import { loadNativeScores, type NativeTypeScore } from '../native-types.ts';
 import { readFindings, readVerdicts, type FindingRow, type ResultStore, type VerdictRow } from '../../store/index.ts';
 import { loadDegradedMarks, loadMethodMarks, seriesLabeller, type SeriesKey } from '../series-label.ts';
 import { loadCostPerCorrect, type CostPerCorrectRow } from '../cost-per-correct.ts';
@@ -144,6 +145,8 @@ export interface ReportData {
   verdicts: VerdictRow[];
   /** The `findings` table as stored: what the verdicts show (the page opens with it). */
   findings: FindingRow[];
+  /** Per native type, for datasets whose AdaptMR types pool several (src/report/native-types.ts), at the headline. */
+  nativeScores?: NativeTypeScore[];
   /** Why the `chance` flag cannot fire on some datasets (a file before schema 5), or null (chance-note.ts). */
   chanceNote?: string | null;
   methodMarks: Record<string, string>;
@@ -359,6 +362,7 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
     verdicts: await readVerdicts(store),
     findings: await readFindings(store),
     chanceNote: await chanceNote(store),
+    nativeScores: await loadNativeScores(store, headlines, label, isUpper, hasCiCols(scoreCols)),
     methodMarks: Object.fromEntries(await loadMethodMarks(store)),
     headlines,
     colors,
