@@ -154,6 +154,8 @@ export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
       ...(g.supersededTurnIds
         ? { supersededSessionIds: g.supersededSessionIds ?? [], supersededTurnIds: g.supersededTurnIds }
         : {}),
+      haystackSessions: instance.haystack.length,
+      haystackTurns: instance.haystack.reduce((n, s) => n + s.turns.length, 0),
     },
     retrievals: [],
     scores: [],
