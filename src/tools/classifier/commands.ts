@@ -7,7 +7,8 @@ import { intFlag, numberFlag } from '../../core/cli-options.ts';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
-import { DATASET_NAMES, type DatasetName } from '../../core/config.ts';
+import { datasetNames } from '../../core/benchmarks-installed.ts';
+import type { DatasetName } from '../../core/config.ts';
 import { InputError } from '../../core/errors.ts';
 import type { Classifier } from '../../core/interfaces.ts';
 import type { LlmProvider } from '../../core/llm.ts';
@@ -39,8 +40,8 @@ import { crossBenchmarkText } from './eval/cross-benchmark-text.ts';
 import { tableCommand } from './eval/table-command.ts';
 
 function datasetName(name: string, flag: string): DatasetName {
-  if (!(DATASET_NAMES as readonly string[]).includes(name))
-    throw new InputError(`unknown dataset "${name}"; known: ${DATASET_NAMES.join(', ')}`, flag);
+  if (!datasetNames().includes(name))
+    throw new InputError(`unknown dataset "${name}"; known: ${datasetNames().join(', ')}`, flag);
   return name as DatasetName;
 }
 
@@ -179,7 +180,7 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
     y
       .option('dataset', {
         type: 'string',
-        describe: `${DATASET_NAMES.join(', ')}, or ${ZH_DATASET}; several comma-separated are pooled as they are`,
+        describe: `${datasetNames().join(', ')}, or ${ZH_DATASET}; several comma-separated are pooled as they are`,
       })
       .option('datasets', {
         type: 'string',
@@ -374,7 +375,7 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
           demandOption: true,
           describe: `${classifiers.names().join(', ')}, or oracle (gold type)`,
         })
-        .option('dataset', { type: 'string', describe: DATASET_NAMES.join(', ') })
+        .option('dataset', { type: 'string', describe: datasetNames().join(', ') })
         .option('protocol', {
           choices: ['leave-one-benchmark-out', 'kfold'] as const,
           describe:

@@ -8,7 +8,8 @@
  * left out and counted. The content hash names the set in a trained model's metadata.
  */
 import { createHash } from 'node:crypto';
-import { DATASET_NAMES, type DatasetName } from '../../../core/config.ts';
+import { datasetNames } from '../../../core/benchmarks-installed.ts';
+import type { DatasetName } from '../../../core/config.ts';
 import { InputError } from '../../../core/errors.ts';
 import { loadQuestions, resolveDataDir } from '../../../data/index.ts';
 import { normaliseText } from '../../../classify/onnx/features.ts';
@@ -24,7 +25,7 @@ export interface BenchmarkQuestion extends LabelledQuestion {
 }
 
 /** Every name `--datasets` takes: the loaders' datasets and the two written sets. */
-export const TRAINING_SOURCES: readonly string[] = [...DATASET_NAMES, ZH_DATASET, EN_DATASET];
+export const TRAINING_SOURCES: readonly string[] = [...datasetNames(), ZH_DATASET, EN_DATASET];
 
 /** A dataset's benchmark: versions of one benchmark (same questions or the same authors' phrasing) share one. */
 export function benchmarkOf(dataset: string): string {
