@@ -15,6 +15,8 @@ export const longMemEval = defineBenchmark({
     const stem = split === 'oracle' ? 'oracle' : `${split}_cleaned`;
     return {
       name: `longmemeval-${split}`,
+      // S and M hold oracle's 500 questions over larger haystacks.
+      ...(split === 'oracle' ? {} : { sameQuestionsAs: 'longmemeval-oracle' }),
       layouts: [
         { rel: `longmemeval/longmemeval_${stem}.json`, kind: 'file' },
         { rel: `longmemeval/${stem}`, kind: 'folder' },

@@ -31,7 +31,7 @@ import { sparseRow } from '../../classify/onnx/features.ts';
 import { writeModel } from './train/export.ts';
 import type { Classification } from '../../classify/result.ts';
 import { calibrateClassifierCommand } from './calibrate/commands.ts';
-import { parseSourceList, TRAINING_SOURCES } from './train/combined.ts';
+import { parseSourceList, trainingSources } from './train/combined.ts';
 import { BALANCES, type Balance } from './train/balance.ts';
 import { DEFAULT_RECIPE, recipeName, type Recipe } from './train/recipe.ts';
 import { trainCombined } from './train/train-combined.ts';
@@ -184,7 +184,7 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
       })
       .option('datasets', {
         type: 'string',
-        describe: `the combined training set (${TRAINING_SOURCES.join(', ')}; comma-separated): labelled by benchmark and language, deduplicated by question text, trained with the cross-benchmark recipe, calibrated on its benchmarks, its content hash in the model`,
+        describe: `the combined training set (${trainingSources().join(', ')}; comma-separated): labelled by benchmark and language, deduplicated by question text, trained with the cross-benchmark recipe, calibrated on its benchmarks, its content hash in the model`,
       })
       .option('balance', {
         choices: BALANCES,
@@ -383,7 +383,7 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
         })
         .option('datasets', {
           type: 'string',
-          describe: `onnx: the combined training set (${TRAINING_SOURCES.join(', ')}), trained with the cross-benchmark recipe`,
+          describe: `onnx: the combined training set (${trainingSources().join(', ')}), trained with the cross-benchmark recipe`,
         })
         .option('features', {
           type: 'string',
