@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import Table from 'cli-table3';
 import type { TopLevelSpec } from 'vega-lite';
 import type { ResultStore } from '../../store/index.ts';
-import { renderChart, type ChartFiles } from '../render-chart.ts';
-import { CHART_CONFIG, colorScale } from '../palette.ts';
+import { renderChart, type ChartFiles } from '../../report/render-chart.ts';
+import { CHART_CONFIG, colorScale } from '../../report/palette.ts';
 import {
   efficiencyOf,
   type CallRow,
@@ -19,10 +19,10 @@ import {
   type QuestionTiming,
 } from '../../eval/verdicts/efficiency.ts';
 import { OVERHEAD_BASE_MIN_MS } from '../../eval/verdicts/index.ts';
-import { loadDegradedMarks, markedMethod } from '../series-label.ts';
-import { sectionVerdicts } from './section-verdicts.ts';
-import { headlineTitle, pct, runHeadlineTitle, typeMeansOfRuns, type PlanRun } from './plan-runs.ts';
-import { tableData, type PlanSection } from './section.ts';
+import { loadDegradedMarks, markedMethod } from '../../report/series-label.ts';
+import { sectionVerdicts } from '../../report/plan/section-verdicts.ts';
+import { headlineTitle, pct, runHeadlineTitle, typeMeansOfRuns, type PlanRun } from '../../report/plan/plan-runs.ts';
+import { tableData, type PlanSection } from '../../report/plan/section.ts';
 
 function stageMs(notes: string | null): Record<string, number> {
   if (!notes) return {};
