@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import Table from 'cli-table3';
+import type { RetrievalNotes } from '../../core/types.ts';
 import type { TopLevelSpec } from 'vega-lite';
 import type { ResultStore } from '../../store/index.ts';
 import { renderChart, type ChartFiles } from '../../report/render-chart.ts';
@@ -24,11 +25,11 @@ import { sectionVerdicts } from '../../report/plan/section-verdicts.ts';
 import { headlineTitle, pct, runHeadlineTitle, typeMeansOfRuns, type PlanRun } from '../../report/plan/plan-runs.ts';
 import { tableData, type PlanSection } from '../../report/plan/section.ts';
 
+/** The stored notes' `stageMs` (RetrievalNotes), its numeric entries only: a file is data, not a promise. */
 function stageMs(notes: string | null): Record<string, number> {
   if (!notes) return {};
-  const parsed: unknown = JSON.parse(notes);
-  if (typeof parsed !== 'object' || parsed === null || !('stageMs' in parsed)) return {};
-  const s = (parsed as { stageMs: unknown }).stageMs;
+  const parsed = JSON.parse(notes) as RetrievalNotes | null;
+  const s: unknown = parsed?.stageMs;
   if (typeof s !== 'object' || s === null) return {};
   return Object.fromEntries(Object.entries(s).filter((e): e is [string, number] => typeof e[1] === 'number'));
 }
