@@ -22,7 +22,7 @@
  */
 import { z } from 'zod';
 import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
-import type { MemoryUnit, Query, Retrieval, ScoredUnit } from '../core/types.ts';
+import type { MemoryUnit, Query, Retrieval, RetrievalNotes, ScoredUnit } from '../core/types.ts';
 import { decomposeOffline, isAggregation } from './decompose.ts';
 import { baseRanked, BaseRankingSchema } from './factual.ts';
 import { askJson, askText, strategyClient } from './llm-step.ts';
@@ -170,7 +170,7 @@ export function createMultiHop(options: MultiHopOptions): Strategy {
     // Its steps rank by entities (unit keys), answer from the evidence's sentences and bridge by names.
     memorise: (index) => memoriseUnitKeys(index.units, { sentences: true, names: true }),
     async retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval> {
-      const notes: Record<string, unknown> = { strategy: 'multi-hop', contextOrder: 'rank' };
+      const notes: RetrievalNotes = { strategy: 'multi-hop', contextOrder: 'rank' };
       const offline = decomposeOffline(query.text, options.maxHops);
       let steps = offline.steps;
       notes.decomposition = offline.kind;
