@@ -167,12 +167,7 @@ type Found = { unit: ScoredUnit['unit']; score: number; relevance: number; first
 type Hop = { subQuestion: string; searchText: string; found: string[]; answer: string };
 
 /** The steps: the offline decomposition, or the LLM's sub-questions when it gives any (`mode: llm`). */
-async function decompose(
-  query: Query,
-  options: MultiHopOptions,
-  ctx: Ctx,
-  notes: RetrievalNotes,
-): Promise<string[]> {
+async function decompose(query: Query, options: MultiHopOptions, ctx: Ctx, notes: RetrievalNotes): Promise<string[]> {
   const offline = decomposeOffline(query.text, options.maxHops);
   notes.decomposition = offline.kind;
   if (options.mode !== 'llm') return offline.steps;

@@ -545,7 +545,7 @@ describe('chance flag', () => {
       ...q,
       haystack: sessions === null ? null : { sessions, turns: sessions * 10, goldSessions: 1, goldTurns: 1 },
     }));
-    return find(computeVerdicts({ ...input, questions }), 'ablation:no-a', 'temporal');
+    return find(computeVerdicts({ ...input, questions }, PLAN_EXPERIMENT_REGISTRY), 'ablation:no-a', 'temporal');
   };
 
   it('fires when a cell is not above a random top-k from its haystack, and says so in the reason', () => {
