@@ -19,7 +19,7 @@ import type { Ctx, MemoryIndex, Method, MethodFactoryContext } from '../../src/c
 import type { LlmRole } from '../../src/core/llm.ts';
 import { defineMethod } from '../../src/core/method-entry.ts';
 import { NO_MEMORY_LINE, renderUnits } from '../../src/core/render.ts';
-import type { Query, ScoredUnit } from '../../src/core/types.ts';
+import type { Query, RetrievalNotes, ScoredUnit } from '../../src/core/types.ts';
 import { isYes } from '../../src/llm/yes-no.ts';
 import { countOverlap, extractEntities, textKeys } from '../../src/strategies/text.ts';
 import { chatText, LlmModeOptionsShape, rankByScore, resolveLlmMode } from '../llm-mode.ts';
@@ -98,7 +98,7 @@ async function rerank(
   index: MemoryIndex,
   cands: { unit: number; score: number }[],
   ctx: Ctx,
-  notes: Record<string, unknown>,
+  notes: RetrievalNotes,
 ): Promise<{ unit: number; score: number }[]> {
   if (!r.o.enable_rerank || cands.length === 0) return cands;
   const units = cands.map((c) => index.units[c.unit]!);
@@ -136,7 +136,7 @@ async function queriesFor(
   state: RunState,
   previous: { experience: string; missing: string[] },
   ctx: Ctx,
-  notes: Record<string, unknown>,
+  notes: RetrievalNotes,
 ): Promise<string[]> {
   // Without the rewrite step, a later round searches for the question's entities the top units still lack.
   if (!r.o.enable_query_rewrite || !r.role)
@@ -187,7 +187,7 @@ export function createRae(o: RaeOptions, context: MethodFactoryContext): Method 
   return {
     capabilities: { output: 'units', ...(role ? { llmRoles: [role] } : { degraded: 'offline' }) },
     async run(query, index, ctx) {
-      const notes: Record<string, unknown> = { rounds: 0 };
+      const notes: RetrievalNotes = { rounds: 0 };
       if (index.units.length === 0)
         return { retrieval: { units: [], noMemory: false, context: NO_MEMORY_LINE, notes } };
       const state: RunState = { candidates: new Map(), queries: [] };

@@ -22,7 +22,7 @@
  */
 import { z } from 'zod';
 import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
-import type { MemoryUnit, Query, Retrieval, ScoredUnit } from '../core/types.ts';
+import type { MemoryUnit, Query, Retrieval, RetrievalNotes, ScoredUnit } from '../core/types.ts';
 import { decomposeOffline, isAggregation } from './decompose.ts';
 import { baseRanked, BaseRankingSchema } from './factual.ts';
 import { askJson, askText, strategyClient } from './llm-step.ts';
@@ -167,12 +167,7 @@ type Found = { unit: ScoredUnit['unit']; score: number; relevance: number; first
 type Hop = { subQuestion: string; searchText: string; found: string[]; answer: string };
 
 /** The steps: the offline decomposition, or the LLM's sub-questions when it gives any (`mode: llm`). */
-async function decompose(
-  query: Query,
-  options: MultiHopOptions,
-  ctx: Ctx,
-  notes: Record<string, unknown>,
-): Promise<string[]> {
+async function decompose(query: Query, options: MultiHopOptions, ctx: Ctx, notes: RetrievalNotes): Promise<string[]> {
   const offline = decomposeOffline(query.text, options.maxHops);
   notes.decomposition = offline.kind;
   if (options.mode !== 'llm') return offline.steps;
@@ -202,7 +197,7 @@ async function runHops(
   ctx: Ctx,
   options: MultiHopOptions,
   firstSteps: string[],
-  notes: Record<string, unknown>,
+  notes: RetrievalNotes,
 ): Promise<{ best: Map<string, Found>; hops: Hop[]; stepEvidence: Set<string> }> {
   let steps = firstSteps;
   const best = new Map<string, Found>();
@@ -290,7 +285,7 @@ export function createMultiHop(options: MultiHopOptions): Strategy {
     // Its steps rank by entities (unit keys), answer from the evidence's sentences and bridge by names.
     memorise: (index) => memoriseUnitKeys(index.units, { sentences: true, names: true }),
     async retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval> {
-      const notes: Record<string, unknown> = { strategy: 'multi-hop', contextOrder: 'rank' };
+      const notes: RetrievalNotes = { strategy: 'multi-hop', contextOrder: 'rank' };
       const steps = await decompose(query, options, ctx, notes);
       const { best, hops, stepEvidence } = await runHops(query, index, k, ctx, options, steps, notes);
       const chosen = await mergeFound(best, index, k, options);
