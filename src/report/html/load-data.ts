@@ -349,7 +349,7 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
     verdicts: await readVerdicts(store),
     findings: await readFindings(store),
     chanceNote: await chanceNote(store),
-    nativeScores: await loadNativeScores(store, headlines, label, isUpper, hasCiCols(scoreCols)),
+    nativeScores: await loadNativeScores(store, headlines, label, isUpper, hasCi),
     methodMarks: Object.fromEntries(await loadMethodMarks(store)),
     headlines,
     colors,
