@@ -1,6 +1,6 @@
 /**
  * The page's "Per native type" section: for every dataset whose AdaptMR types pool several native labels (a benchmark's
- * abilities, question types or categories; src/report/native-types.ts), one
+ * abilities, LongMemEval's question types, LoCoMo's categories; src/report/native-types.ts), one
  * visible table per dataset — methods as rows, its native types as columns grouped under the AdaptMR type that
  * averages them — at the dataset's headline, and a dot plot of the same cells (chart `native`).
  */
