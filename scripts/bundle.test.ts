@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../src/core/package-root.ts';
-import { parseExperiment } from '../src/run/load-config.ts';
+import { parseExperiment } from '../src/run/config/load-config.ts';
 import { runExperiment } from '../src/run/runner.ts';
 import { queryFile } from '../src/store/testing/query-file.ts';
 // @ts-expect-error: a plain .mjs build script without type declarations

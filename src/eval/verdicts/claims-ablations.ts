@@ -22,7 +22,7 @@ export const PREDICTED_DROP: Record<string, string> = {
   'no-entity-rerank': 'factual',
 };
 
-/** A sweep names its runs `<sweep>.<variation id>` (src/run/sweep-file.ts). */
+/** A sweep names its runs `<sweep>.<variation id>` (src/run/sweep/sweep-file.ts). */
 export const variationOf = (name: string): string => name.slice(name.indexOf('.') + 1);
 
 /** The sweeps of a file: base run (the one the variations name as referenceRun) and its variation runs. */
