@@ -5,8 +5,8 @@
  */
 import { defineBenchmark } from '../../src/core/benchmark.ts';
 import { InputError } from '../../src/core/errors.ts';
-import { locomoPlusCatalogEntry, normaliseLocomoPlus } from '../../src/data/locomo-plus.ts';
-import { LOCOMO_PLUS_TYPE } from '../../src/data/type-map.ts';
+import { locomoPlusCatalogEntry, normaliseLocomoPlus } from './load.ts';
+import { LOCOMO_PLUS_TYPE } from './types.ts';
 import { LOCOMO_PLUS_PIN } from './pins.ts';
 import { locomoPlusQa } from './qa.ts';
 

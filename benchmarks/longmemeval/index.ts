@@ -3,8 +3,8 @@
  * native types are `question_type`, abstention is the `_abs` suffix of `question_id` (README.md, docs/datasets.md §2).
  */
 import { defineBenchmark } from '../../src/core/benchmark.ts';
-import { longMemEvalCatalogEntry, normaliseLongMemEval } from '../../src/data/longmemeval.ts';
-import { LONGMEMEVAL_TYPES, longMemEvalType } from '../../src/data/type-map.ts';
+import { longMemEvalCatalogEntry, normaliseLongMemEval } from './load.ts';
+import { LONGMEMEVAL_TYPES, longMemEvalType } from './types.ts';
 import { longMemEvalQa } from './qa.ts';
 
 export const longMemEval = defineBenchmark({
