@@ -1,6 +1,6 @@
 /**
  * LoCoMo-Plus (xjtuleeyf/Locomo-Plus): "Cognitive" items — a cue dialogue stitched into a LoCoMo conversation and a
- * later trigger that needs it — read by src/data/locomo-plus.ts (README.md, docs/datasets.md §4.3). No type of the
+ * later trigger that needs it — read by load.ts (README.md, docs/datasets.md §4.3). No type of the
  * five fits: every item is reported as `cognitive`.
  */
 import { defineBenchmark } from '../../src/core/benchmark.ts';

@@ -1,5 +1,5 @@
 /**
- * LongMemEval (Wu et al. 2025; xiaowu0162/LongMemEval): the oracle, S and M splits, read by src/data/longmemeval.ts;
+ * LongMemEval (Wu et al. 2025; xiaowu0162/LongMemEval): the oracle, S and M splits, read by load.ts;
  * native types are `question_type`, abstention is the `_abs` suffix of `question_id` (README.md, docs/datasets.md §2).
  */
 import { defineBenchmark } from '../../src/core/benchmark.ts';
