@@ -15,7 +15,7 @@ export const MAX_FUNCTION_LINES = 60;
 const CHECKED = ['src/run'];
 /** Shipped code under the charter's limit so far (the rest of src/ and baselines/ still has longer functions). */
 export const MAX_SHIPPED_LINES = 80;
-const SHIPPED_CHECKED = ['benchmarks', 'src/core'];
+const SHIPPED_CHECKED = ['benchmarks', 'src/core', 'src/eval/verdicts', 'src/report/plan', 'src/plan-experiments'];
 
 /** The functions longer than `max` lines, one line each (`file:line name (N lines)`). `files` maps paths to source. */
 export function longFunctions(files: ReadonlyMap<string, string>, max = MAX_FUNCTION_LINES): string[] {
