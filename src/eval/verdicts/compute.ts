@@ -8,6 +8,7 @@
  */
 import { ablationSweeps } from './claims-ablations.ts';
 import { memoryClaims } from './claims-memory.ts';
+import { ChanceRates } from './chance.ts';
 import { ClaimContext, type VerdictInput } from './context.ts';
 import { correctFamilies, EXCLUDED, finishVerdicts, type PendingVerdict } from './families.ts';
 import type { ComparisonRow } from '../stats/results/index.ts';
@@ -83,5 +84,9 @@ export function computeVerdicts(raw: VerdictInput, experiments: readonly PlanCla
   for (const e of experiments)
     for (const { scope, claims } of e.acrossRuns?.(ctx, input.runs, name) ?? []) add(scope, claims);
   correctFamilies(input.comparisons, pending, scopeOf);
+  const chance = new ChanceRates(input.questions);
+  for (const p of pending)
+    if (p.tested && p.chance === undefined)
+      p.chance = chance.rowRate(p.row.dataset, p.tested.ids, p.row.metric, p.row.level, p.row.k);
   return finishVerdicts(pending);
 }
