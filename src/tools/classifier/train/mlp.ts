@@ -1,6 +1,7 @@
 /**
  * A small multilayer perceptron over the same feature rows as the linear model (features.ts `sparseRow`): one
- * hidden ReLU layer of `hidden` units, softmax output, cross-entropy + L2 on both weight matrices, mini-batch Adam.
+ * hidden ReLU layer of `hidden` units, softmax output, cross-entropy (weighted per example when weights are given,
+ * as balance.ts makes them) + L2 on both weight matrices, mini-batch Adam.
  * The first layer is updated lazily (only the rows of the features present in a mini-batch, as train.ts `lazy`,
  * TensorFlow Addons' LazyAdam); the hidden and output layers are dense and updated every step. Weights start from a
  * seeded uniform Glorot initialisation (Glorot & Bengio 2010, with fan-in = the number of features a row typically
@@ -43,6 +44,7 @@ export function trainMlpRows(
   xs: readonly SparseRow[],
   types: readonly AdaptType[],
   opts: Partial<MlpOptions> & { hidden: number },
+  weights?: readonly number[],
 ): MlpModel {
   const o: MlpOptions = { ...DEFAULT_TRAIN_OPTIONS, ...opts };
   if (xs.length === 0) throw new Error('trainMlp: no training examples');
@@ -76,9 +78,9 @@ export function trainMlpRows(
   const dz = new Float64Array(K);
   const da = new Float64Array(H);
 
-  for (const batch of miniBatches(labelled(xs, ys), o.epochs, o.batchSize, rng)) {
+  for (const batch of miniBatches(labelled(xs, ys, weights), o.epochs, o.batchSize, rng)) {
     touched.nextBatch();
-    for (const { x, y } of batch) {
+    for (const { x, y, w } of batch) {
       const nnz = x.indices.length;
       for (let k = 0; k < H; k++) a[k] = theta[oB1 + k] as number;
       for (let j = 0; j < nnz; j++) {
@@ -95,7 +97,7 @@ export function trainMlpRows(
         z[c] = s;
       }
       const p = softmax(z);
-      for (let c = 0; c < K; c++) dz[c] = ((p[c] as number) - (c === y ? 1 : 0)) / batch.length;
+      for (let c = 0; c < K; c++) dz[c] = (((p[c] as number) - (c === y ? 1 : 0)) * w) / batch.length;
       for (let k = 0; k < H; k++) {
         let s = 0;
         for (let c = 0; c < K; c++) {
