@@ -5,7 +5,7 @@
  * calls one type and another's another — and (4) per-type confusion of a recipe under leave-one-benchmark-out and
  * LongMemEval S 5-fold, with the in-benchmark training questions weighted ×1…×α against the other benchmarks'.
  *
- *   npx tsx scripts/classifier-diagnose.ts [--data-dir ../shared/datasets] [--part mix,conflicts,confusion,weight]
+ *   npx tsx scripts/classifier-diagnose.ts [--data-dir ../shared/datasets] [--part mix,conflicts,confusion,weight,inbench] [--alphas 3,10,30]
  */
 import { parseArgs } from 'node:util';
 import { normaliseText, specCues, wordTokens } from '../src/classify/onnx/features.ts';
@@ -156,7 +156,9 @@ function confusion(splits: Split[], recipe: Recipe, alpha: number, cache: RowCac
   });
 }
 
-const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, part: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { 'data-dir': { type: 'string' }, part: { type: 'string' }, alphas: { type: 'string' } },
+});
 const parts = new Set((values.part ?? 'mix,conflicts,confusion,weight').split(','));
 const set = await combinedTrainingSet(SOURCES, values['data-dir']);
 const qs = set.questions;
@@ -176,8 +178,16 @@ if (parts.has('confusion')) {
   confusion(local, DEFAULT_RECIPE, 1, cache, 'S 5-fold, shipped recipe, LongMemEval folds only');
   confusion(local, free, 1, cache, 'S 5-fold, no prior L2 1e-3, LongMemEval folds only');
 }
+if (parts.has('inbench')) {
+  // Each benchmark 5-fold on its own questions only: what its text supports once its label convention is known.
+  const own: Recipe = { features: 'ngrams+cues', l2: 1e-3, balance: 'none' };
+  for (const b of new Set(qs.map((q) => q.benchmark))) {
+    const mine = qs.filter((q) => q.benchmark === b);
+    confusion(kfoldWithPool(mine, [], 5, 42), own, 1, cache, `${b} 5-fold on its own questions only`);
+  }
+}
 if (parts.has('weight'))
-  for (const alpha of [3, 10, 30]) {
+  for (const alpha of (values.alphas ?? '3,10,30').split(',').map(Number)) {
     confusion(folds, DEFAULT_RECIPE, alpha, cache, `S 5-fold, shipped recipe, in-benchmark ×${alpha}`);
     confusion(folds, free, alpha, cache, `S 5-fold, no prior L2 1e-3, in-benchmark ×${alpha}`);
   }
