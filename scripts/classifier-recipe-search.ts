@@ -60,6 +60,9 @@ export const RECIPES: Recipe[] = [
   { features: 'ngrams+cues+wv', l2: 1e-1, balance: 'benchmark+class', prior: 'rules' },
   { features: 'cues+wv', l2: 1e-3, balance: 'benchmark+class', hidden: 32 },
   { features: 'ngrams+cues+wv', l2: 1e-1, balance: 'benchmark', prior: 'rules', priorCorrection: 'benchmark' },
+  // A stronger pull to the rules (L2 → ∞ is the rules themselves).
+  { features: 'ngrams+cues', l2: 0.3, balance: 'benchmark+class', prior: 'rules' },
+  { features: 'ngrams+cues', l2: 1, balance: 'benchmark+class', prior: 'rules' },
 ];
 
 /**
