@@ -219,7 +219,7 @@ async function readRun(store: ResultStore, o: JudgePassOptions, log: (line: stri
   };
 }
 
-/** Per dataset, the panel's prompts (LongMemEval, LoCoMo) or its benchmark's own judge (BEAM, MemDaily), by labels. */
+/** Per dataset, the panel's prompts (LongMemEval, LoCoMo) or its benchmark's own judge (`rejudge`), by labels. */
 function judgingOf(
   questions: readonly QuestionInfo[],
   log: (line: string) => void,
@@ -234,7 +234,7 @@ function judgingOf(
     else if (b) benchmarks.set(dataset, b);
     else
       log(
-        `judging: dataset ${dataset} follows neither the LongMemEval, LoCoMo, BEAM nor MemDaily labels; only its first judge judges it`,
+        `judging: dataset ${dataset} follows neither the LongMemEval nor the LoCoMo labels, nor those of a benchmark whose own judge a panel asks; only its first judge judges it`,
       );
   }
   return { protocols, benchmarks };
@@ -279,7 +279,7 @@ function planVerdicts(
     const protocol = k.protocols.get(t.dataset);
     if (!q) continue;
     if (!protocol) {
-      // A benchmark judge's dataset: the method answers its own judge judged (MemDaily letters are scored exactly).
+      // A benchmark judge's dataset: the method answers its own judge judged (letters of a multiple choice are scored exactly).
       const judged = o.panel.some((j) => k.have.has(key(t.dataset, t.questionId, t.method, t.probe, j.id, 'original')));
       if (!k.benchmarks.has(t.dataset) || t.probe !== '' || !judged) continue;
     } else if (!isJudged(protocol, q.nativeType, o.judgeAdversarial)) continue;

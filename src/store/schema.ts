@@ -4,7 +4,7 @@
  * of another version are refused on open (see open-store.ts) rather than misread.
  */
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Tables in write order; `export` writes these plus the view. */
 export const TABLES = [
@@ -137,11 +137,13 @@ UPDATE meta SET value = '3' WHERE key = 'schema_version';`;
 
 // Added in version 4: the superseded evidence of a question (src/data/supersession.ts), [] when the dataset marks
 // none, NULL in files written before version 4 (not recorded).
+// Added in version 5: the size of the question's haystack at each retrieval level — its sessions and its turns — so
+// the chance rate of a random top-k is computable per question (src/eval/verdicts/chance.ts); NULL in older files.
 const QUESTIONS_DDL = `CREATE TABLE questions (
   run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, text VARCHAR NOT NULL,
   asked_at VARCHAR NOT NULL, native_type VARCHAR NOT NULL, adapt_type VARCHAR NOT NULL, is_abstention BOOLEAN NOT NULL,
   evidence_session_ids VARCHAR[] NOT NULL, evidence_turn_ids VARCHAR[] NOT NULL, answer VARCHAR NOT NULL,
-  superseded_session_ids VARCHAR[], superseded_turn_ids VARCHAR[],
+  superseded_session_ids VARCHAR[], superseded_turn_ids VARCHAR[], haystack_sessions INTEGER, haystack_turns INTEGER,
   PRIMARY KEY (run_id, dataset, question_id));`;
 
 /**
@@ -151,12 +153,27 @@ const QUESTIONS_DDL = `CREATE TABLE questions (
  */
 export function migrateV3ToV4Sql(): string {
   return `${QUESTIONS_DDL.replace('CREATE TABLE questions', 'CREATE TABLE questions_v4')}
-INSERT INTO questions_v4 SELECT run_id, dataset, question_id, text, asked_at, native_type, adapt_type, is_abstention,
-  evidence_session_ids, evidence_turn_ids, answer, NULL, NULL FROM questions;
+INSERT INTO questions_v4 (run_id, dataset, question_id, text, asked_at, native_type, adapt_type, is_abstention,
+  evidence_session_ids, evidence_turn_ids, answer) SELECT run_id, dataset, question_id, text, asked_at, native_type,
+  adapt_type, is_abstention, evidence_session_ids, evidence_turn_ids, answer FROM questions;
 DROP TABLE questions;
 ALTER TABLE questions_v4 RENAME TO questions;
 ${DDL_VIEW}
 UPDATE meta SET value = '4' WHERE key = 'schema_version';`;
+}
+
+/**
+ * Version 4 → 5, run in one transaction on open. Additive: questions gains `haystack_sessions` and `haystack_turns`
+ * (NULL for old rows: their chance rate is "not computable"), by a copy as in version 4.
+ */
+export function migrateV4ToV5Sql(): string {
+  return `${QUESTIONS_DDL.replace('CREATE TABLE questions', 'CREATE TABLE questions_v5')}
+INSERT INTO questions_v5 SELECT run_id, dataset, question_id, text, asked_at, native_type, adapt_type, is_abstention,
+  evidence_session_ids, evidence_turn_ids, answer, superseded_session_ids, superseded_turn_ids, NULL, NULL FROM questions;
+DROP TABLE questions;
+ALTER TABLE questions_v5 RENAME TO questions;
+${DDL_VIEW}
+UPDATE meta SET value = '5' WHERE key = 'schema_version';`;
 }
 
 // JSON-valued columns (config, package versions, type probabilities, notes, judge verdicts) are VARCHAR holding

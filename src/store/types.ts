@@ -43,6 +43,9 @@ export interface QuestionRow {
   /** Evidence of a replaced value (src/data/supersession.ts); absent when the dataset marks none. */
   supersededSessionIds?: string[];
   supersededTurnIds?: string[];
+  /** The haystack's size at each retrieval level: its sessions and its turns (schema 5; absent = not recorded). */
+  haystackSessions?: number;
+  haystackTurns?: number;
 }
 
 export interface RetrievalRow {

@@ -14,6 +14,7 @@ import { existingClaims } from './claims-existing.ts';
 import { oracleClaims } from './claims-oracle.ts';
 import { overheadClaims } from './claims-overhead.ts';
 import { isTransferCell, transferClaims, transferFamily } from './claims-transfer.ts';
+import { ChanceRates } from './chance.ts';
 import { ClaimContext, type VerdictInput } from './context.ts';
 import { correctFamilies, EXCLUDED, familyKey, finishVerdicts, typeGroup, type PendingVerdict } from './families.ts';
 import type { ComparisonRow } from '../stats/results/index.ts';
@@ -134,5 +135,9 @@ export function computeVerdicts(raw: VerdictInput): VerdictRow[] {
       ...ablationStaleClaims(ctx, base, variations, name(base)),
     ]);
   correctFamilies(input.comparisons, pending, scopeOf);
+  const chance = new ChanceRates(input.questions);
+  for (const p of pending)
+    if (p.tested && p.chance === undefined)
+      p.chance = chance.rowRate(p.row.dataset, p.tested.ids, p.row.metric, p.row.level, p.row.k);
   return finishVerdicts(pending);
 }

@@ -516,6 +516,49 @@ describe('cell flags', () => {
   });
 });
 
+describe('chance flag', () => {
+  // Experiment 4's sweep (describe above): the full system hits all 20, ablation no-a misses 8 (60%). A haystack of 12
+  // sessions with 1 gold makes a random top-10 hit 1 − C(11,10)/C(12,10) = 1 − 11/66 = 83.3% (by hand): 60% is not
+  // above it, so the row is `chance`; among 500 sessions a random top-10 hits 2.0%, and the row is not.
+  const qs = ids(20);
+  const types = Object.fromEntries(qs.map((q) => [q, 'temporal']));
+  const sweep = (id: string) => ({
+    runId: `r-${id}`,
+    name: `sw.${id}`,
+    plan: { experiment: 'ablations' as const },
+    methods: [{ id: 'adaptmr', method: 'adaptmr' }],
+    reference: 'adaptmr',
+    referenceRun: 'sw.full',
+  });
+  const values = {
+    'r-full': { adaptmr: series(qs, () => 1) },
+    'r-no-a': { adaptmr: series(qs, (_, i) => (i < 8 ? 0 : 1)) },
+  };
+  const rankings = {
+    'r-full': { adaptmr: series(qs, () => 0) },
+    'r-no-a': { adaptmr: series(qs, (_, i) => (i < 8 ? 1 : 0)) },
+  } as unknown as Record<string, Record<string, Record<string, string>>>;
+  const withHaystack = (sessions: number | null) => {
+    const input = build([sweep('full'), sweep('no-a')], values, types, { rankings });
+    const questions = input.questions.map((q) => ({
+      ...q,
+      haystack: sessions === null ? null : { sessions, turns: sessions * 10, goldSessions: 1, goldTurns: 1 },
+    }));
+    return find(computeVerdicts({ ...input, questions }), 'ablation:no-a', 'temporal');
+  };
+
+  it('fires when a cell is not above a random top-k from its haystack, and says so in the reason', () => {
+    const row = withHaystack(12);
+    expect(parseFlags(row.flags)).toContain('chance');
+    expect(row.reason).toMatch(/at chance: adaptmr 60\.0% is within its cell MDE .* of a random top-k's 83\.3%/);
+  });
+
+  it('does not fire on a large haystack, nor when the file did not record the haystack', () => {
+    expect(parseFlags(withHaystack(500).flags)).not.toContain('chance');
+    expect(parseFlags(withHaystack(null).flags)).not.toContain('chance');
+  });
+});
+
 // ── the headline rule ───────────────────────────────────────────────────────────────────────────────────────────
 describe('headline rule', () => {
   it('never picks a cell at ceiling: it takes the one whose method means spread most on the selection half', () => {
