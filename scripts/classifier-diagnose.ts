@@ -10,6 +10,7 @@
 import { parseArgs } from 'node:util';
 import { normaliseText, specCues, wordTokens } from '../src/classify/onnx/features.ts';
 import { ADAPT_TYPES } from '../src/core/types.ts';
+import { installBenchmarks } from '../src/run/benchmark-registry.ts';
 import { kfoldWithPool, leaveOneBenchmarkOut, type Split } from '../src/tools/classifier/eval/lobo-splits.ts';
 import { balanceWeights } from '../src/tools/classifier/train/balance.ts';
 import { combinedTrainingSet, type BenchmarkQuestion } from '../src/tools/classifier/train/combined.ts';
@@ -28,6 +29,7 @@ const SOURCES = [
   'zh-plan',
   'en-plan',
 ];
+await installBenchmarks();
 const pct = (x: number) => `${(100 * x).toFixed(1)}`;
 const T = ADAPT_TYPES;
 
@@ -47,7 +49,7 @@ function mix(qs: readonly BenchmarkQuestion[]): void {
       /did i (ever )?(mention|tell|say)|do you know|我(有没有|提过|说过)|你知道/iu.test(q.query.text),
     );
     console.log(
-      `${b}\t${own.length}\t${T.map((t) => pct((c.get(t) ?? 0) / own.length)).join('\t')}\tabstention w/o cue: ${abs.length - readable.length} → text-only ceiling ${pct(1 - (abs.length - readable.length) / own.length)}%`,
+      `${b}\t${own.length}\t${T.map((t) => pct((c.get(t) ?? 0) / own.length)).join('\t')}\tabstention w/o cue: ${abs.length - readable.length} → ceiling if those are unreadable ${pct(1 - (abs.length - readable.length) / own.length)}%`,
     );
   }
 }
