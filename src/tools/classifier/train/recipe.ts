@@ -35,7 +35,7 @@ export interface Recipe {
  * The shipped recipe, chosen by mean leave-one-benchmark-out accuracy among the options listed in
  * src/classify/README.md ("Cross-benchmark model").
  */
-export const DEFAULT_RECIPE: Recipe = { features: 'ngrams+cues', l2: 0.1, balance: 'benchmark+class', prior: 'rules' };
+export const DEFAULT_RECIPE: Recipe = { features: 'ngrams+cues', l2: 1, balance: 'benchmark+class', prior: 'rules' };
 
 export function recipeName(r: Recipe): string {
   const parts = [r.features, `l2=${r.l2}`, `balance=${r.balance}`];
