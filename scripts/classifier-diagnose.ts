@@ -1,5 +1,5 @@
 /**
- * Why the cross-benchmark query-type classifier misses its targets (issue 43): prints, for the combined training set,
+ * Why the cross-benchmark query-type classifier misses its targets: prints, for the combined training set,
  * (1) each benchmark's type mix, (2) the ceiling that text-unreadable abstention puts on each benchmark, (3) label
  * conflicts between benchmarks' type maps — the same rules cue or leading phrase whose questions one benchmark's map
  * calls one type and another's another — and (4) per-type confusion of a recipe under leave-one-benchmark-out and
@@ -14,22 +14,15 @@ import { installBenchmarks } from '../src/run/benchmark-registry.ts';
 import { kfoldWithPool, leaveOneBenchmarkOut, type Split } from '../src/tools/classifier/eval/lobo-splits.ts';
 import { balanceWeights } from '../src/tools/classifier/train/balance.ts';
 import { combinedTrainingSet, type BenchmarkQuestion } from '../src/tools/classifier/train/combined.ts';
+import { defaultModelSources } from '../src/tools/classifier/train/default-model.ts';
 import { rulesPrior } from '../src/tools/classifier/train/prior.ts';
 import { argmaxOf, DEFAULT_RECIPE, predictQuestions, type Recipe } from '../src/tools/classifier/train/recipe.ts';
 import { FEATURE_SETS, RowCache, SELECT_TRAIN } from '../src/tools/classifier/train/select.ts';
 import { trainLinearRows } from '../src/tools/classifier/train/train.ts';
 
-const SOURCES = [
-  'longmemeval-oracle',
-  'locomo',
-  'beam-100k',
-  'beam-500k',
-  'memdaily',
-  'locomo-plus',
-  'zh-plan',
-  'en-plan',
-];
 await installBenchmarks();
+// The default model's sources: every installed benchmark's own questions and the written sets.
+const SOURCES = defaultModelSources();
 const pct = (x: number) => `${(100 * x).toFixed(1)}`;
 const T = ADAPT_TYPES;
 

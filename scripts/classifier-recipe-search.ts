@@ -45,7 +45,7 @@ export const RECIPES: Recipe[] = [
   { features: 'ngrams+cues', l2: 1e-1, balance: 'benchmark+class', prior: 'rules' },
   { features: 'ngrams+cues', l2: 1e-2, balance: 'benchmark', prior: 'rules' },
   { features: 'ngrams+cues+wv', l2: 1e-2, balance: 'benchmark+class', prior: 'rules' },
-  // Issue 43 follow-up: per-benchmark class priors as training logit offsets, uniform prior at test time (prior.ts).
+  // Per-benchmark class priors as training logit offsets, uniform prior at test time (prior.ts).
   { features: 'ngrams+cues', l2: 1e-1, balance: 'benchmark', prior: 'rules', priorCorrection: 'benchmark' },
   { features: 'ngrams+cues', l2: 1e-2, balance: 'benchmark', prior: 'rules', priorCorrection: 'benchmark' },
   { features: 'ngrams+cues', l2: 1e-3, balance: 'benchmark', priorCorrection: 'benchmark' },

@@ -27,8 +27,8 @@ export function rulesPrior(spec: FeatureSpec, scale = 1): { weights: Float64Arra
 
 /**
  * Per example, the log of its benchmark's class prior in the (weighted) training set, add-one smoothed — the training
- * logit offsets of `Recipe.priorCorrection` (train.ts `offsets`). A benchmark without a type (MemDaily has no update
- * or abstention questions) gives that type a very low prior, so its questions need not push it down through the
+ * logit offsets of `Recipe.priorCorrection` (train.ts `offsets`). A benchmark without a type (one with no update or
+ * abstention questions) gives that type a very low prior, so its questions need not push it down through the
  * weights; at test time no offset is added: the uniform prior.
  */
 export function benchmarkLogPriors(
