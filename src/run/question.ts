@@ -154,6 +154,7 @@ export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
       ...(g.supersededTurnIds
         ? { supersededSessionIds: g.supersededSessionIds ?? [], supersededTurnIds: g.supersededTurnIds }
         : {}),
+      ...(g.evidenceText !== undefined ? { judgeEvidence: g.evidenceText } : {}),
     },
     retrievals: [],
     scores: [],

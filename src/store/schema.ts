@@ -4,7 +4,7 @@
  * of another version are refused on open (see open-store.ts) rather than misread.
  */
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Tables in write order; `export` writes these plus the view. */
 export const TABLES = [
@@ -137,11 +137,14 @@ UPDATE meta SET value = '3' WHERE key = 'schema_version';`;
 
 // Added in version 4: the superseded evidence of a question (src/data/supersession.ts), [] when the dataset marks
 // none, NULL in files written before version 4 (not recorded).
-const QUESTIONS_DDL = `CREATE TABLE questions (
+// Added in version 5: `judge_evidence`, the text a benchmark's judge reads besides the gold answer (LoCoMo-Plus's cue,
+// `Gold.evidenceText`), so a stored run can be re-judged; NULL where the benchmark has none or the file is older.
+const QUESTIONS_COLUMNS = `
   run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, text VARCHAR NOT NULL,
   asked_at VARCHAR NOT NULL, native_type VARCHAR NOT NULL, adapt_type VARCHAR NOT NULL, is_abstention BOOLEAN NOT NULL,
   evidence_session_ids VARCHAR[] NOT NULL, evidence_turn_ids VARCHAR[] NOT NULL, answer VARCHAR NOT NULL,
-  superseded_session_ids VARCHAR[], superseded_turn_ids VARCHAR[],
+  superseded_session_ids VARCHAR[], superseded_turn_ids VARCHAR[]`;
+const QUESTIONS_DDL = `CREATE TABLE questions (${QUESTIONS_COLUMNS}, judge_evidence VARCHAR,
   PRIMARY KEY (run_id, dataset, question_id));`;
 
 /**
@@ -150,13 +153,23 @@ const QUESTIONS_DDL = `CREATE TABLE questions (
  * of one table in one transaction).
  */
 export function migrateV3ToV4Sql(): string {
-  return `${QUESTIONS_DDL.replace('CREATE TABLE questions', 'CREATE TABLE questions_v4')}
+  return `CREATE TABLE questions_v4 (${QUESTIONS_COLUMNS}, PRIMARY KEY (run_id, dataset, question_id));
 INSERT INTO questions_v4 SELECT run_id, dataset, question_id, text, asked_at, native_type, adapt_type, is_abstention,
   evidence_session_ids, evidence_turn_ids, answer, NULL, NULL FROM questions;
 DROP TABLE questions;
 ALTER TABLE questions_v4 RENAME TO questions;
 ${DDL_VIEW}
 UPDATE meta SET value = '4' WHERE key = 'schema_version';`;
+}
+
+/** Version 4 → 5, one transaction on open. Additive: questions gains `judge_evidence` (NULL for old rows), by copy. */
+export function migrateV4ToV5Sql(): string {
+  return `${QUESTIONS_DDL.replace('CREATE TABLE questions', 'CREATE TABLE questions_v5')}
+INSERT INTO questions_v5 SELECT *, NULL FROM questions;
+DROP TABLE questions;
+ALTER TABLE questions_v5 RENAME TO questions;
+${DDL_VIEW}
+UPDATE meta SET value = '5' WHERE key = 'schema_version';`;
 }
 
 // JSON-valued columns (config, package versions, type probabilities, notes, judge verdicts) are VARCHAR holding

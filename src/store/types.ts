@@ -43,6 +43,8 @@ export interface QuestionRow {
   /** Evidence of a replaced value (src/data/supersession.ts); absent when the dataset marks none. */
   supersededSessionIds?: string[];
   supersededTurnIds?: string[];
+  /** What a benchmark's judge reads besides the gold answer (LoCoMo-Plus's cue); absent where it has none. */
+  judgeEvidence?: string;
 }
 
 export interface RetrievalRow {
