@@ -97,6 +97,21 @@ export interface BenchmarkQa {
   read?(input: ReadInput): Promise<ProtocolRead | undefined>;
   /** Scores one answer; LLM failures propagate (the caller records them on the question's row). */
   score(input: AnswerToScore, judge: LlmClient | undefined, options: ScoreOptions): Promise<AnswerScores>;
+  /**
+   * The judge reads evidence besides the gold answer (`AnswerToScore.evidenceText`, stored as
+   * `questions.judge_evidence`): a results file without it cannot be judged again.
+   */
+  judgeNeedsEvidence?: boolean;
+  /** How leniency probes are made for a benchmark with its own judge (docs/qa-and-judges.md); default: from the gold answer, every rule. */
+  probes?: ProbeMaking;
+}
+
+/** What a benchmark's leniency probes are made against (src/eval/qa/probes/rules.ts). */
+export interface ProbeMaking {
+  /** The text a known-wrong answer is made against, from the stored gold; '' when none can be. */
+  goldOf(q: { answer: string; judgeEvidence?: string | null | undefined }): string;
+  /** `neighbour`: only another question's gold is a specific-wrong answer (editing a value of the gold is not wrong). */
+  specific?: 'all' | 'neighbour';
 }
 
 /** The committed fixture the conformance suite runs: a few items the project wrote itself, in the upstream format. */

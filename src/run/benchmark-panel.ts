@@ -1,61 +1,71 @@
 /**
- * Judge panels on the benchmarks that define their own judge — BEAM (the rubric judge, one call per rubric item) and
- * MemDaily's free-form answers (LongMemEval's default prompt) — for the judging pass (judge-pass.ts): every judge of
- * the panel asks the benchmark's own prompt with its own model, the first being the one the run scored with, so
- * their verdicts (and judge_agreement) compare models, not prompts. What the pass needs is in the results file: the
- * question, its gold answer and, for BEAM, the rubric (the gold answer holds it one item per line, src/data/beam.ts).
- * A MemDaily question answered by letter is scored exactly, without a judge: only answers the run's own judge judged
- * get the panel. LoCoMo-Plus is not covered: its cue (what its judge reads) is not stored in the results file.
+ * Judge panels on the benchmarks that define their own judge (a `Benchmark` whose `qa.panel` is unset: BEAM's rubric
+ * judge, MemDaily's free-form judge, LoCoMo-Plus's cue judge) for the judging pass (judge-pass.ts): every judge of the
+ * panel asks the benchmark's own prompt with its own model, the first being the one the run scored with, so their
+ * verdicts (and judge_agreement) compare models, not prompts. What the pass needs is in the results file: the
+ * question, its gold answer (BEAM's holds its rubric, one item per line) and, where the judge reads more than the
+ * gold (`qa.judgeNeedsEvidence`: LoCoMo-Plus's cue), `questions.judge_evidence` (schema version 5). A MemDaily
+ * question answered by letter is scored exactly, without a judge: only answers the run's own judge judged get the
+ * panel.
  */
+import type { Benchmark } from '../core/benchmark.ts';
 import type { CallRecord } from '../core/interfaces.ts';
 import type { LlmClient } from '../core/llm.ts';
-import { BEAM_ABILITIES, MEMDAILY_TYPES } from '../data/type-map.ts';
 import type { JudgeResult } from '../core/judge.ts';
-import { loadBenchmark } from './benchmark-registry.ts';
+import { allBenchmarks } from './benchmark-registry.ts';
 
-export type PanelBenchmark = 'beam' | 'memdaily';
-
-/** The benchmark whose native labels a dataset's questions all carry, or null. */
-export function benchmarkOfNativeTypes(natives: Iterable<string>): PanelBenchmark | null {
+/** The benchmark with its own judge whose native labels a dataset's questions all carry, or null. */
+export async function benchmarkOfNativeTypes(natives: Iterable<string>): Promise<Benchmark | null> {
   const set = [...new Set(natives)];
   if (set.length === 0) return null;
-  if (set.every((t) => BEAM_ABILITIES[t] !== undefined)) return 'beam';
-  if (set.every((t) => MEMDAILY_TYPES[t] !== undefined)) return 'memdaily';
+  for (const b of await allBenchmarks()) {
+    if (b.qa.panel) continue;
+    if (set.every((t) => b.mapType(t, '') !== undefined)) return b;
+  }
   return null;
 }
 
 /** The prompt label of a benchmark judge's verdicts (as the run's first judge records it, src/run/question.ts). */
-export const benchmarkPrompt = (b: PanelBenchmark): string => `${b} (benchmark judge)`;
+export const benchmarkPrompt = (b: Benchmark): string => `${b.qa.protocol} (benchmark judge)`;
 
 export interface BenchmarkQuestion {
   questionId: string;
   nativeType: string;
   text: string;
   answer: string;
+  /** `questions.judge_evidence`; null in files written before schema version 5 or where there is none. */
+  judgeEvidence: string | null;
+}
+
+/** Why a stored dataset cannot be judged again by its benchmark's judge (the judge's evidence is missing), or null. */
+export function unjudgeableWhy(b: Benchmark, questions: readonly BenchmarkQuestion[]): string | null {
+  if (!b.qa.judgeNeedsEvidence || questions.every((q) => q.judgeEvidence !== null)) return null;
+  return `its judge reads evidence this results file does not store (written before schema version 5); rerun the experiment to judge it again`;
 }
 
 /** One answer judged by one judge model with the benchmark's own judge. */
 export async function judgeWithBenchmark(
-  b: PanelBenchmark,
+  b: Benchmark,
   q: BenchmarkQuestion,
   hypothesis: string,
   llm: LlmClient,
   options: { calls: CallRecord[]; repeats: number; stage: string },
 ): Promise<JudgeResult> {
-  const { qa } = await loadBenchmark(b);
-  const scores = await qa.score(
+  const scores = await b.qa.score(
     {
-      protocol: b,
+      protocol: b.qa.protocol,
       questionId: q.questionId,
       nativeType: q.nativeType,
       question: q.text,
       gold: q.answer,
       hypothesis,
-      ...(b === 'beam' ? { rubric: q.answer.split('\n') } : {}),
+      // A rubric protocol stores its rubric as the gold answer, one item per line; others ignore it.
+      rubric: q.answer.split('\n'),
+      ...(q.judgeEvidence !== null ? { evidenceText: q.judgeEvidence } : {}),
     },
     llm,
     options,
   );
-  if (!scores.judge) throw new Error(`the ${b} judge gave no verdict for ${q.questionId}`);
+  if (!scores.judge) throw new Error(`the ${b.name} judge gave no verdict for ${q.questionId}`);
   return scores.judge;
 }
