@@ -1,12 +1,11 @@
 /**
- * Judge panels on the benchmarks that define their own judge (a `Benchmark` whose `qa.panel` is unset: BEAM's rubric
- * judge, MemDaily's free-form judge, LoCoMo-Plus's cue judge) for the judging pass (judge-pass.ts): every judge of the
+ * Judge panels on the benchmarks that define their own judge (a `Benchmark` whose `qa.panel` is unset: a rubric judge,
+ * a free-form judge, a cue judge — docs/qa-and-judges.md) for the judging pass (judge-pass.ts): every judge of the
  * panel asks the benchmark's own prompt with its own model, the first being the one the run scored with, so their
  * verdicts (and judge_agreement) compare models, not prompts. What the pass needs is in the results file: the
- * question, its gold answer (BEAM's holds its rubric, one item per line) and, where the judge reads more than the
- * gold (`qa.judgeNeedsEvidence`: LoCoMo-Plus's cue), `questions.judge_evidence` (schema version 5). A MemDaily
- * question answered by letter is scored exactly, without a judge: only answers the run's own judge judged get the
- * panel.
+ * question, its gold answer (a rubric protocol stores its rubric there, one item per line) and, where the judge reads
+ * more than the gold (`qa.judgeNeedsEvidence`: LoCoMo-Plus's cue), `questions.judge_evidence` (schema version 5).
+ * A question scored without a judge (a multiple-choice letter) has no verdict and gets no panel.
  */
 import type { Benchmark } from '../core/benchmark.ts';
 import type { CallRecord } from '../core/interfaces.ts';

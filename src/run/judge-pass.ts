@@ -290,7 +290,7 @@ function planVerdicts(
     const protocol = k.protocols.get(t.dataset);
     if (!q) continue;
     if (!protocol) {
-      // A benchmark judge's dataset: the method answers its own judge judged (MemDaily letters are scored exactly),
+      // A benchmark judge's dataset: the method answers its own judge judged (letters are scored exactly),
       // and the probes (made only for such questions).
       if (!k.benchmarks.has(t.dataset)) continue;
       if (t.probe === '' && !k.judged.has(key(t.dataset, t.questionId, t.method))) continue;
@@ -441,8 +441,8 @@ interface ProbeSpec {
 
 /**
  * Per dataset the run judges, how its probes are made: a panel protocol's judged questions against their gold; a
- * benchmark judge's questions that some judge judged (MemDaily letters are scored without one), against what the
- * benchmark's `qa.probes` says (BEAM: its rubric as an answer; LoCoMo-Plus: its cue, the neighbour rule only).
+ * benchmark judge's questions that some judge judged (a letter scored exactly has none), against what the
+ * benchmark's `qa.probes` says (its folder: a rubric as an answer, a cue with the neighbour rule only, …).
  */
 function probeSpecs(k: RunKnowledge, o: JudgePassOptions): Map<string, ProbeSpec> {
   const specs = new Map<string, ProbeSpec>();
