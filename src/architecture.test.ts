@@ -14,6 +14,8 @@
  *      (and loaded) after the modules it imports.
  *   7. Text cites only what a clone contains (test/citations.ts): no build-workspace design file, source documents,
  *      tracker issue numbers or machine paths, and every cited section of docs/plan.md, design.md, datasets.md exists.
+ *   8. Outside benchmarks/, the benchmark registry and tests, no shipped file names the benchmarks of
+ *      `BENCHMARK_ONLY_NAMES`: it reaches them through the Benchmark contract.
  * The import graph comes from the TypeScript compiler's own import scanner (`ts.preProcessFile`: static, type-only,
  * re-exports, dynamic `import()`, `require`; never text inside a string or comment). Cycles are its strongly
  * connected components (Tarjan), each reported as one cycle path.
@@ -163,6 +165,26 @@ function cyclePath(graph: ReadonlyMap<string, string[]>, component: ReadonlySet<
   return [start, start];
 }
 
+/**
+ * Benchmark names only benchmarks/ may spell: outside it (and the benchmark registry, and tests), shipped code reaches
+ * a benchmark through the Benchmark contract (src/core/benchmark.ts), never by its name. Case-insensitive, inside
+ * identifiers and comments too. Names shared with English words stay out of this list ("beam" has no other use in
+ * this code: a hit is a benchmark).
+ */
+const BENCHMARK_ONLY_NAMES = /memdaily|beam/i;
+
+/** Shipped files outside benchmarks/ that name a benchmark of BENCHMARK_ONLY_NAMES, one line each (`file:line text`). */
+export function benchmarkNameFindings(files: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const [file, source] of files) {
+    if (isTestFile(file) || file.startsWith('benchmarks/') || file === 'src/run/benchmark-registry.ts') continue;
+    source.split('\n').forEach((line, i) => {
+      if (BENCHMARK_ONLY_NAMES.test(line)) out.push(`${file}:${i + 1} ${line.trim().slice(0, 100)}`);
+    });
+  }
+  return out;
+}
+
 function sources(): Map<string, string> {
   return sourcesUnder(ROOT, SCAN, /\.(ts|js)$/);
 }
@@ -200,6 +222,29 @@ describe('architecture', () => {
     expect(v.some((l) => l.startsWith('baselines/bm25/x.ts') && /gold lives/.test(l))).toBe(true);
     const fine = ['src/run/ok.ts', 'src/index/ok.test.ts', 'src/run/benchmark-registry.ts', 'benchmarks/beam/index.ts'];
     expect(v.filter((l) => fine.some((f) => l.startsWith(f)))).toEqual([]);
+  });
+
+  it('no shipped file outside benchmarks/ and the benchmark registry names a benchmark only benchmarks/ may name', () => {
+    const shipped = sourcesUnder(ROOT, [...SCAN, 'src/classify/data'], /\.(ts|js|mjs|jsonl)$/);
+    expect(benchmarkNameFindings(shipped)).toEqual([]);
+  });
+
+  it('the benchmark-name check catches a name in code, a comment or an identifier, and passes benchmarks/ and tests', () => {
+    const planted = new Map([
+      ['src/data/x.ts', "if (src.format === 'beam') return;"],
+      ['src/eval/y.ts', '// MemDaily letters are scored exactly'],
+      ['scripts/z.ts', 'const BEAM_TIERS = 2;'],
+      ['benchmarks/beam/load.ts', "export const BEAM_CHAT_FILE = 'chat.json';"],
+      ['src/run/benchmark-registry.ts', "beam: async () => (await import('../../benchmarks/beam/index.ts')).beam,"],
+      ['src/data/x.test.ts', "resolveDataset({ name: 'memdaily' }, dir);"],
+      ['src/core/w.ts', '// a beaming, dailymem-free comment'],
+    ]);
+    expect(benchmarkNameFindings(planted).map((l) => l.split(' ')[0])).toEqual([
+      'src/data/x.ts:1',
+      'src/eval/y.ts:1',
+      'scripts/z.ts:1',
+      'src/core/w.ts:1',
+    ]);
   });
 
   it('the repository has no import cycle', () => {

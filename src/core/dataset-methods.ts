@@ -34,7 +34,7 @@ export function hasMethodPatch(ref: DatasetRef): boolean {
 export function methodsForDataset(config: ExperimentConfig, i: number, path: string): MethodConfig[] {
   const ref = config.datasets[i];
   if (!ref) throw new InputError(`no dataset entry ${i}`, path);
-  const where = `${path}: datasets.${i} (${ref.name ?? ref.path})`;
+  const where = `${path}: datasets.${i} (${ref.name ?? ('path' in ref ? ref.path : '')})`;
   // A replicated method (`replicates: n`, src/run/replicates.ts) is patched by its own id, which names every replicate.
   const baseOf = (m: MethodConfig): string => (m.replicate !== undefined ? m.id.replace(/:r[0-9]+$/, '') : m.id);
   const ids = [...new Set(config.methods.flatMap((m) => [m.id, baseOf(m)]))];

@@ -94,7 +94,7 @@ export const PlanConfigSchema = z
     split: z.number().gt(0).lt(1).optional(),
     /**
      * beyond-benchmarks: a Chinese dataset whose per-type means are shown next to an English one's, both at ONE metric
-     * (default ndcg_any@10 at turn level), e.g. `{ zh: memdaily, en: beam-100k }`.
+     * (default ndcg_any@10 at turn level), e.g. `{ zh: <a Chinese dataset>, en: <an English one> }`.
      */
     languages: z
       .object({

@@ -46,17 +46,17 @@ export interface Query {
   /** ISO 8601 time the question is asked at. */
   askedAt: string;
   /**
-   * Multiple-choice options shown with the question (MemDaily: letter → text). Only the reader sees them: a method
-   * gets the question's id, text and time alone (src/run/question.ts `methodQuery`), as MemSim's retrieval does.
+   * Multiple-choice options shown with the question (letter → text). Only the reader sees them: a method gets the
+   * question's id, text and time alone (src/run/question.ts `methodQuery`), as the benchmark's own retrieval does.
    */
   choices?: Readonly<Record<string, string>>;
 }
 
 /**
  * Labels a question is reported under when none of the five types fits (docs/datasets.md §4.5): `cognitive` is
- * LoCoMo-Plus's own type (implicit recall of a cue; counted, its own column); `outside` marks BEAM's preference
- * following, instruction following and summarization, which are kept out of every per-type and overall average and
- * reported by their native ability only.
+ * LoCoMo-Plus's own type (implicit recall of a cue; counted, its own column); `outside` marks native types that are
+ * not questions about the memory (a new task judged for compliance, a summary of the whole history), which are kept
+ * out of every per-type and overall average and reported by their native type only.
  */
 export const EXTRA_TYPE_LABELS = ['cognitive', 'outside'] as const;
 export type ExtraTypeLabel = (typeof EXTRA_TYPE_LABELS)[number];
@@ -70,7 +70,7 @@ export interface Gold {
   evidenceSessionIds: string[];
   evidenceTurnIds: string[];
   /**
-   * Evidence of an older value the dataset marks as replaced (BEAM knowledge update `original_info`; LongMemEval
+   * Evidence of an older value the dataset marks as replaced (a knowledge update naming its old value; LongMemEval
    * knowledge update: the evidence sessions before the last one holding the answer). Sessions listed here hold only
    * superseded evidence. Read by the stale-evidence metric (`stale_above`); absent when the dataset marks none.
    */
@@ -85,9 +85,9 @@ export interface Gold {
    * dataset in docs/datasets.md); classifier accuracy leaves such questions out.
    */
   reportAs?: ExtraTypeLabel;
-  /** BEAM: the rubric items the answer is judged against, one judge call each (the scored gold; event ordering: the order). */
+  /** The rubric items the answer is judged against, one judge call each, where the benchmark judges by rubric (the scored gold). */
   rubric?: string[];
-  /** MemDaily: the letter of the correct choice (`Query.choices`). */
+  /** The letter of the correct choice, where the question has choices (`Query.choices`). */
   correctChoice?: string;
   /** LoCoMo-Plus: the cue as its judge reads it (`Speaker：text` lines); there is no reference answer. */
   evidenceText?: string;

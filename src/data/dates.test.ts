@@ -1,6 +1,6 @@
 // Date parsers: the two datasets' formats, stored as wall-clock `…Z` ISO times.
 import { describe, expect, it } from 'vitest';
-import { parseBeamAnchor, parseLocomoDate, parseLongMemEvalDate } from './dates.ts';
+import { parseLocomoDate, parseLongMemEvalDate } from './dates.ts';
 
 describe('dates', () => {
   it('parses LongMemEval times', () => {
@@ -15,15 +15,5 @@ describe('dates', () => {
     expect(parseLocomoDate('12:30 pm on 1 January, 2024')).toBe('2024-01-01T12:30:00Z');
     expect(parseLocomoDate('8 May, 2023')).toBeUndefined();
     expect(parseLocomoDate('13:00 pm on 8 May, 2023')).toBeUndefined();
-  });
-});
-
-describe('parseBeamAnchor (python %B-%d-%Y)', () => {
-  it('reads BEAM batch anchors and rejects other shapes or impossible dates', () => {
-    expect(parseBeamAnchor('March-15-2024')).toBe('2024-03-15T00:00:00Z');
-    expect(parseBeamAnchor('November-5-2023')).toBe('2023-11-05T00:00:00Z');
-    expect(parseBeamAnchor('February-30-2024')).toBeUndefined();
-    expect(parseBeamAnchor('Mar-15-2024')).toBeUndefined();
-    expect(parseBeamAnchor('2024-03-15')).toBeUndefined();
   });
 });

@@ -1,4 +1,7 @@
-/** The dataset layer: resolution, loading and normalisation of LongMemEval and LoCoMo, summaries, sampling, download. */
+/**
+ * The dataset layer: resolution, streaming and loading through each benchmark's reader (src/core/benchmark.ts),
+ * summaries, sampling, download, lock and hashes.
+ */
 export { filesOf, type CatalogEntry } from './catalog.ts';
 export { parseLocomoDate, parseLongMemEvalDate } from './dates.ts';
 export { sha256File, type FileDigest } from './hash.ts';
@@ -25,7 +28,6 @@ export { compareIds } from './sort.ts';
 export {
   dataDirs,
   DEFAULT_DATA_DIRS,
-  NAMED_LAYOUTS,
   primaryDataDir,
   resolveDataDir,
   resolveDataset,

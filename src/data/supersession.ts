@@ -3,17 +3,14 @@
  * (`stale_above`, src/eval/rank-metrics.ts) asks whether a method ranks above the current value. How it is decided,
  * per benchmark (docs/datasets.md §4.6):
  *
- * - BEAM (mohammadtavakoli78/BEAM@b2a3ee8, `probing_questions.json`): knowledge-update questions name the old message
- *   (`source_chat_ids.original_info`) and the new one (`updated_info`); `original_info` ids (minus any also in
- *   `updated_info`) are superseded. Contradiction-resolution questions are not: their rubric asks the answer to quote
- *   both statements and ask which is right, and `first_statement` is not the earlier message (chat 100K/1: 58 vs 24),
- *   so neither side is an older value.
+ * - a benchmark whose knowledge updates name the old evidence beside the new decides it in its own loader
+ *   (`BenchmarkDataset.updateGold`, benchmarks/<name>/);
  * - LongMemEval (xiaowu0162/LongMemEval, `answer_session_ids` + `has_answer`): in a knowledge-update question the
  *   current session is the latest evidence session (by date, then haystack order) holding a `has_answer` turn; every
  *   earlier evidence session, and its `has_answer` turns, is superseded. Questions that ask for the earlier value or
  *   compare the two (read by hand, `LME_ASKS_EARLIER_VALUE`) have none: there the older evidence is needed.
  *
- * `gold: { update: both }` (BEAM) puts the superseded messages back into the evidence, as gold to retrieve.
+ * `gold: { update: both }` (where the dataset allows it) puts the superseded messages back into the evidence, as gold to retrieve.
  */
 import type { Gold, Instance, Session } from '../core/types.ts';
 
@@ -60,32 +57,6 @@ export function longMemEvalSuperseded(
   const sessions = [...new Set(older.map((s) => s.id))].filter((id) => id !== current);
   const turns = older.filter((s) => s.id !== current).flatMap((s) => s.turns.filter((t) => hasAnswer.has(t.id)));
   return sessions.length > 0 ? { supersededSessionIds: sessions, supersededTurnIds: turns.map((t) => t.id) } : {};
-}
-
-/**
- * Superseded ids of one BEAM question: `original_info` of a knowledge update, as turn ids present in the chat, minus
- * the current evidence; the sessions are those holding superseded turns and no current evidence.
- */
-export function beamSuperseded(
-  ability: string,
-  sourceChatIds: unknown,
-  current: { turns: readonly string[]; sessions: readonly string[] },
-  sessionOf: (turnId: string) => string | undefined,
-): Pick<Gold, 'supersededSessionIds' | 'supersededTurnIds'> {
-  if (ability !== 'knowledge_update' || sourceChatIds === null || typeof sourceChatIds !== 'object') return {};
-  const original = (sourceChatIds as Record<string, unknown>).original_info;
-  const ids: number[] = [];
-  const walk = (v: unknown): void => {
-    if (typeof v === 'number' && Number.isInteger(v) && v >= 0) ids.push(v);
-    else if (Array.isArray(v)) for (const x of v) walk(x);
-  };
-  walk(original);
-  const currentTurns = new Set(current.turns);
-  const turns = [...new Set(ids.map((id) => `m${id}`))].filter((t) => !currentTurns.has(t) && sessionOf(t));
-  if (turns.length === 0) return {};
-  const currentSessions = new Set(current.sessions);
-  const sessions = [...new Set(turns.map((t) => sessionOf(t)!))].filter((s) => !currentSessions.has(s));
-  return { supersededSessionIds: sessions, supersededTurnIds: turns };
 }
 
 export const UPDATE_GOLD = ['current', 'both'] as const;

@@ -1,6 +1,6 @@
 /**
- * Judge panels on the benchmarks that define their own judge (a `Benchmark` whose `qa.panel` is unset: a rubric judge,
- * a free-form judge, a cue judge — docs/qa-and-judges.md) for the judging pass (judge-pass.ts): every judge of the
+ * Judge panels on the benchmarks that define their own judge and can ask it again from the results file
+ * (`BenchmarkQa.rejudge`: a rubric judge, a free-form judge, a cue judge — docs/qa-and-judges.md) for the judging pass (judge-pass.ts): every judge of the
  * panel asks the benchmark's own prompt with its own model, the first being the one the run scored with, so their
  * verdicts (and judge_agreement) compare models, not prompts. What the pass needs is in the results file: the
  * question, its gold answer (a rubric protocol stores its rubric there, one item per line) and, where the judge reads
@@ -8,20 +8,19 @@
  * A question scored without a judge (a multiple-choice letter) has no verdict and gets no panel.
  */
 import type { Benchmark } from '../core/benchmark.ts';
+import { installedBenchmarks } from '../core/benchmarks-installed.ts';
 import type { CallRecord } from '../core/interfaces.ts';
 import type { LlmClient } from '../core/llm.ts';
 import type { JudgeResult } from '../core/judge.ts';
-import { allBenchmarks } from './benchmark-registry.ts';
 
-/** The benchmark with its own judge whose native labels a dataset's questions all carry, or null. */
-export async function benchmarkOfNativeTypes(natives: Iterable<string>): Promise<Benchmark | null> {
+/** The benchmark with its own panel judge (`qa.rejudge`) whose native labels a dataset's questions all carry, or null. */
+export function benchmarkOfNativeTypes(natives: Iterable<string>): Benchmark | null {
   const set = [...new Set(natives)];
   if (set.length === 0) return null;
-  for (const b of await allBenchmarks()) {
-    if (b.qa.panel) continue;
-    if (set.every((t) => b.mapType(t, '') !== undefined)) return b;
-  }
-  return null;
+  return (
+    installedBenchmarks().find((b) => b.qa.rejudge && b.nativeTypes && set.every((t) => b.nativeTypes!.includes(t))) ??
+    null
+  );
 }
 
 /** The prompt label of a benchmark judge's verdicts (as the run's first judge records it, src/run/question.ts). */
@@ -58,8 +57,7 @@ export async function judgeWithBenchmark(
       question: q.text,
       gold: q.answer,
       hypothesis,
-      // A rubric protocol stores its rubric as the gold answer, one item per line; others ignore it.
-      rubric: q.answer.split('\n'),
+      ...b.qa.rejudge?.(q.answer),
       ...(q.judgeEvidence !== null ? { evidenceText: q.judgeEvidence } : {}),
     },
     llm,

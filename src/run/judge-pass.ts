@@ -200,7 +200,7 @@ async function readRun(store: ResultStore, o: JudgePassOptions, log: (line: stri
       judgeEvidence: q.judge_evidence,
     }),
   );
-  const { protocols, benchmarks } = await judgingOf(questions, log);
+  const { protocols, benchmarks } = judgingOf(questions, log);
   const goldRows = await store.query<{ dataset: string; question_id: string; version: string; answer: string }>(
     'SELECT dataset, question_id, version, answer FROM gold_versions WHERE run_id = $1',
     [o.runId],
@@ -231,22 +231,25 @@ async function readRun(store: ResultStore, o: JudgePassOptions, log: (line: stri
  * Per dataset, the panel's prompts (LongMemEval, LoCoMo) or its benchmark's own judge, by labels; a dataset whose
  * judge needs evidence the file lacks is left to its first judge, said in one line.
  */
-async function judgingOf(
+function judgingOf(
   questions: readonly QuestionInfo[],
   log: (line: string) => void,
-): Promise<{ protocols: Map<string, QaProtocol>; benchmarks: Map<string, Benchmark> }> {
+): { protocols: Map<string, QaProtocol>; benchmarks: Map<string, Benchmark> } {
   const protocols = new Map<string, QaProtocol>();
   const benchmarks = new Map<string, Benchmark>();
   for (const dataset of new Set(questions.map((q) => q.dataset))) {
     const mine = questions.filter((q) => q.dataset === dataset);
     const natives = mine.map((q) => q.nativeType);
     const p = protocolOfNativeTypes(natives);
-    const b = p ? null : await benchmarkOfNativeTypes(natives);
+    const b = p ? null : benchmarkOfNativeTypes(natives);
     const why = b ? unjudgeableWhy(b, mine) : null;
     if (p) protocols.set(dataset, p);
     else if (b && !why) benchmarks.set(dataset, b);
     else if (b) log(`judging: dataset ${dataset} is not judged again: ${why}`);
-    else log(`judging: dataset ${dataset} follows no benchmark's labels; only its first judge judges it`);
+    else
+      log(
+        `judging: dataset ${dataset} follows neither the LongMemEval nor the LoCoMo labels, nor those of a benchmark whose own judge a panel asks; only its first judge judges it`,
+      );
   }
   return { protocols, benchmarks };
 }

@@ -417,7 +417,7 @@ function pushQaScores(batch: QuestionBatch, q: QaSetup, row: QaRow, k: number | 
   const push = (metric: string, value: number) =>
     batch.scores.push({ ...q.base, level: 'qa', metric, k, value, ...flag });
   if (row.judge?.scores && row.judge.scores.length > 0) {
-    // A graded judge (BEAM's rubric, LoCoMo-Plus's points): the mean score over judge runs.
+    // A graded judge (a rubric's items, LoCoMo-Plus's points): the mean score over judge runs.
     push('accuracy', row.judge.scores.reduce((a, b) => a + b, 0) / row.judge.scores.length);
   } else if (row.judge && row.judge.correct.length > 0) {
     push('accuracy', row.judge.correct.filter(Boolean).length / row.judge.correct.length);

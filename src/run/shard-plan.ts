@@ -1,7 +1,7 @@
 /**
  * Splitting one run over machines (`adaptmr run --shard i/n`): by haystack group, never by question, so every
  * haystack is indexed — and a memory server ingests it — in one shard only. Groups are weighted by their share of
- * their dataset's work (questions × haystack bytes when each group has a file or folder of its own, as BEAM chats and
+ * their dataset's work (questions × haystack bytes when each group has a file or folder of its own, as chat folders and
  * LongMemEval's per-question files do; questions alone otherwise), then dealt largest first to the least loaded shard
  * (Graham's LPT rule, within 4/3 of the best split). Ties break on dataset and group key, so every machine computes
  * the same split from the catalog alone.

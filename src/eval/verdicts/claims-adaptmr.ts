@@ -1,5 +1,5 @@
 /**
- * Experiment 3's claims (also the beyond-benchmarks run's, on BEAM, MemDaily and LoCoMo-Plus), per dataset, AdaptMR
+ * Experiment 3's claims (also the beyond-benchmarks run's, on the benchmarks beyond the plan's two), per dataset, AdaptMR
  * variant (an `adaptmr` method without gold-type routing) and type (the five; a type outside them enters `all` only):
  *   adaptmr-vs-unified     the comparisons row vs the run's reference; plan targets +5 points overall, +15 on the weak
  *                          types (temporal, update), > 0 elsewhere;

@@ -142,7 +142,7 @@ const EXPERIMENTS: Record<string, { title: string; claims: string }> = {
   },
   'beyond-benchmarks': {
     title: 'Beyond the plan — the comparison on other benchmarks',
-    claims: "the plan's comparisons on BEAM, MemDaily and LoCoMo-Plus.",
+    claims: "the plan's comparisons on the benchmarks beyond LongMemEval and LoCoMo.",
   },
   'router-transfer': {
     title: 'Beyond the plan — routing fitted on one benchmark, tested on others',

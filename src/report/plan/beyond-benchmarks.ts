@@ -1,10 +1,10 @@
 /**
  * The section of `experiments/beyond-lme-locomo.yaml` (plan: { experiment: beyond-benchmarks }): the plan's
- * comparison carried to BEAM, MemDaily (Chinese) and LoCoMo-Plus. Each dataset at its own headline metric:
+ * comparison carried to the benchmarks beyond LongMemEval and LoCoMo. Each dataset at its own headline metric:
  * - every method's per-type mean with its 95% CI (the five types, and LoCoMo-Plus's `cognitive` as its own type);
- * - BEAM per ability beside the type that averages it (event ordering is not temporal reasoning), and BEAM's
- *   abilities outside the five types (preference following, instruction following, summarization), which no
- *   per-type or overall average contains, per ability with CIs;
+ * - a benchmark reported per native type (`display.perNativeType`, src/core/benchmark.ts) per ability beside the type
+ *   that averages it (event ordering is not temporal reasoning), and the native types outside the five types (a task
+ *   judged for compliance, a summary), which no per-type or overall average contains, per ability with CIs;
  * - paired comparisons of every method with the reference (first unified-embedding method), Holm-corrected within
  *   the declared families (primary: AdaptMR variants; exploratory: the rest), and how each AdaptMR variant routed;
  * - the oracle of plan experiment 2 (the best strategy per type chosen on a seeded half, reported on the other)
@@ -16,6 +16,7 @@
  */
 import { join } from 'node:path';
 import Table from 'cli-table3';
+import { datasetEntry } from '../../core/benchmarks-installed.ts';
 import { ClaimContext, adaptmrVariants, oracleAnalyses } from '../../eval/verdicts/index.ts';
 import { loadVerdictInput, type ResultStore } from '../../store/index.ts';
 import { comparisonsTable } from '../comparison-cells.ts';
@@ -39,10 +40,10 @@ import type { PlanSection } from './section.ts';
 import { sectionVerdicts } from './section-verdicts.ts';
 
 /**
- * Per ability: dataset × method rows, one column per native ability, at the dataset's headline metric. `outside`: BEAM's
- * abilities kept out of the headline; `inside`: every BEAM ability that one of the five types averages (temporal holds
- * temporal reasoning and event ordering, update holds knowledge update and contradiction resolution), printed beside
- * the types so an average never hides an ability at chance.
+ * Per ability: dataset × method rows, one column per native ability, at the dataset's headline metric. `outside`: the
+ * native types kept out of the headline; `inside`: every native type of a benchmark reported per native type that one
+ * of the five types averages (e.g. temporal holding temporal reasoning and event ordering), printed beside the types
+ * so an average never hides an ability at chance.
  */
 async function abilityTable(
   store: ResultStore,
@@ -55,6 +56,7 @@ async function abilityTable(
   const rowKeys: string[] = [];
   const abilities = new Set<string>();
   for (const dataset of run.datasets) {
+    if (scope === 'inside' && !perNativeType(dataset)) continue;
     const h: Headline = run.headlineOf(dataset);
     const rows = await store.query<{
       method: string;
@@ -65,7 +67,7 @@ async function abilityTable(
     }>(
       `SELECT s.method, s.granularity, q.native_type || ${scope === 'inside' ? "' (' || q.adapt_type || ')'" : "''"} AS native_type, s.question_id, s.value FROM scores s
        JOIN questions q ON q.run_id = s.run_id AND q.dataset = s.dataset AND q.question_id = s.question_id
-       WHERE s.run_id = $1 AND s.dataset = $2 AND ${scope === 'inside' ? "starts_with(s.dataset, 'beam') AND q.adapt_type <> 'outside'" : "q.adapt_type = 'outside'"} AND s.metric = $3 AND s.level = $4 AND s.k IS NOT DISTINCT FROM $5
+       WHERE s.run_id = $1 AND s.dataset = $2 AND ${scope === 'inside' ? "q.adapt_type <> 'outside'" : "q.adapt_type = 'outside'"} AND s.metric = $3 AND s.level = $4 AND s.k IS NOT DISTINCT FROM $5
        ORDER BY s.method, q.native_type, s.question_id`,
       [run.runId, dataset, h.metric, h.level, h.k],
     );
@@ -97,12 +99,24 @@ async function abilityTable(
   const table = new Table({ head: ['dataset', 'method', ...cols], style: { head: [], border: [], compact: true } });
   for (const rowKey of rowKeys)
     table.push([...rowKey.split('\t'), ...cols.map((a) => cells.get(`${rowKey}\t${a}`) ?? '—')]);
+  const who = labelsOf(run.datasets);
   return [
     scope === 'inside'
-      ? 'BEAM per ability, beside the AdaptMR type that averages it (in parentheses): each dataset at its headline metric, mean [95% CI] (n)'
-      : 'Outside the per-type headline: BEAM abilities that fit none of the five types (a new task judged for compliance, or a summary), in no per-type or overall mean above; each dataset at its headline metric, mean [95% CI] (n)',
+      ? `${who} per ability, beside the AdaptMR type that averages it (in parentheses): each dataset at its headline metric, mean [95% CI] (n)`
+      : `Outside the per-type headline: ${who} abilities that fit none of the five types (a new task judged for compliance, or a summary), in no per-type or overall mean above; each dataset at its headline metric, mean [95% CI] (n)`,
     table.toString(),
   ].join('\n');
+}
+
+/** Whether a dataset's benchmark is reported per native type beside the type that averages it. */
+function perNativeType(dataset: string): boolean {
+  return datasetEntry(dataset)?.benchmark.display.perNativeType === true;
+}
+
+/** The prose names of the benchmarks reported per native type among `datasets` (`A`, or `A and B`). */
+function labelsOf(datasets: readonly string[]): string {
+  const labels = [...new Set(datasets.filter(perNativeType).map((d) => datasetEntry(d)!.benchmark.display.label))];
+  return labels.length === 0 ? 'Native' : labels.join(' and ');
 }
 
 /** The Chinese dataset's per-type means next to the English dataset's, per method, both at one metric. */

@@ -37,7 +37,7 @@ export async function planSections(
   if (ablations.length > 0) out.push(await ablationsSection(store, ablations, chartsDir));
   for (const run of runs.filter((r) => r.plan.experiment === 'efficiency'))
     out.push(await efficiencySection(store, run, chartsDir, resamples));
-  // Beyond the plan's five: its comparison on BEAM, MemDaily and LoCoMo-Plus, and routing fitted on one benchmark tested on others.
+  // Beyond the plan's two benchmarks: its comparison on the others, and routing fitted on one benchmark tested on others.
   for (const run of runs.filter((r) => r.plan.experiment === 'beyond-benchmarks'))
     out.push(await beyondBenchmarksSection(store, run, chartsDir, resamples));
   for (const run of runs.filter((r) => r.plan.experiment === 'router-transfer'))

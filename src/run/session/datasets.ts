@@ -118,7 +118,7 @@ async function datasetMethods(
   return Promise.all(
     config.datasets.map(async (ref, i) => {
       if (!hasMethodPatch(ref)) return { config, methods: base };
-      const where = `${exp.path}: datasets.${i} (${ref.name ?? ref.path})`;
+      const where = `${exp.path}: datasets.${i} (${ref.name ?? ('path' in ref ? ref.path : '')})`;
       const patched = configForDataset(config, i, exp.path);
       return { config: patched, methods: await createMethods(patched, where, exp.configHash) };
     }),

@@ -91,7 +91,7 @@ async function findInstance(
   }
   if (o.dataset && !config.datasets.some((r) => resolveDataset(r, dataDir).name === o.dataset)) {
     throw new InputError(
-      `dataset "${o.dataset}" is not in the experiment (${config.datasets.map((r) => r.name ?? r.path).join(', ')})`,
+      `dataset "${o.dataset}" is not in the experiment (${config.datasets.map((r) => r.name ?? ('path' in r ? r.path : '')).join(', ')})`,
       path,
     );
   }

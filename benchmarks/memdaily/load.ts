@@ -13,16 +13,15 @@
  * - `target_step_id` (evidence mids) → evidence turns; the question's `time` → `askedAt`; `choices` → `Query.choices`
  *   (the reader's alone; MemSim retrieves with the question only) and `ground_truth` → `gold.correctChoice`;
  * - question id `<file stem>:t<tid>` (each trajectory is its own haystack); native type = the file's question type;
- *   AdaptMR type from src/data/type-map.ts `memDailyType`.
+ *   AdaptMR type from types.ts `memDailyType`.
  */
 import { basename } from 'node:path';
 import { z } from 'zod';
-import { InputError } from '../core/errors.ts';
-import type { Instance, Session, Turn } from '../core/types.ts';
-import type { CatalogEntry } from './catalog.ts';
+import type { CatalogEntry, DataIssue } from '../../src/core/dataset-records.ts';
+import { InputError } from '../../src/core/errors.ts';
+import type { Instance, Session, Turn } from '../../src/core/types.ts';
 import { parseMemDailyTime } from './dates.ts';
-import type { DataIssue } from './issues.ts';
-import { memDailyType } from './type-map.ts';
+import { memDailyType } from './types.ts';
 
 const FILE_NAME = /^(\d{2})_([a-z_]+)_(events|hybrid|items|places|roles)\.json$/u;
 
@@ -94,6 +93,8 @@ export function memDailyCatalogEntries(raw: unknown, file: string, index: number
   return out;
 }
 
+type Report = (questionId: string | undefined, field: string, problem: string, action: DataIssue['action']) => void;
+
 /** Normalises one trajectory; `keep` filters questions; defects go to `issues`. */
 export function normaliseMemDaily(
   raw: unknown,
@@ -110,10 +111,28 @@ export function normaliseMemDaily(
   const where = `${file} (tid ${tid})`;
   const many = questions.length > 1;
   const catalog = new Map(memDailyCatalogEntries(raw, file, index).map((c) => [c.questionId, c]));
-  const issue = (questionId: string | undefined, field: string, problem: string, action: DataIssue['action']): void => {
+  const issue: Report = (questionId, field, problem, action) => {
     issues.push({ file, ...(questionId ? { questionId } : {}), field: `${stem} tid ${tid}.${field}`, problem, action });
   };
-  // Dropped error items are reported whether or not the caller keeps the rest.
+  reportErrorItems(questions, (i) => questionIdOf(stem, tid, i, many), issue);
+  const wanted = [...catalog.values()].filter((c) => !keep || keep(c));
+  if (wanted.length === 0) return [];
+  const chat = haystackOf(messages, where, issue);
+  const out: Instance[] = [];
+  questions.forEach((rawQa, i) => {
+    const questionId = questionIdOf(stem, tid, i, many);
+    const entry = catalog.get(questionId);
+    if (!entry || (keep && !keep(entry))) return;
+    const p = QaSchema.safeParse(rawQa);
+    if (!p.success) zodFail(file, index, p.error, `question_list.${i}.`);
+    const q = { qa: p.data, i, questionId, entry, where };
+    out.push(questionInstance(q, { dataset, qaType, chat, issue }));
+  });
+  return out;
+}
+
+/** Dropped error items are reported whether or not the caller keeps the rest. */
+function reportErrorItems(questions: readonly unknown[], idOf: (i: number) => string, issue: Report): void {
   questions.forEach((q, i) => {
     const head = QaHeadSchema.safeParse(q);
     if (head.success && isErrorItem(head.data)) {
@@ -122,43 +141,36 @@ export function normaliseMemDaily(
         head.data.answer === '[ERRORA]' ? 'answer "[ERRORA]"' : '',
       ].filter(Boolean);
       issue(
-        questionIdOf(stem, tid, i, many),
+        idOf(i),
         `question_list[${i}]`,
         `${markers.join(' and ')}: an upstream generation error; dropped as MemSim's post_process.py drops it`,
         'dropped',
       );
     }
   });
-  const wanted = [...catalog.values()].filter((c) => !keep || keep(c));
-  if (wanted.length === 0) return [];
+}
 
-  // Messages: each its own time; sessions = runs of consecutive messages on one day (list order kept).
+interface Chat {
+  haystack: Session[];
+  mids: Set<number>;
+  lastAt: string;
+  sessionOfTurn: Map<string, string>;
+}
+
+/** Messages: each its own time; sessions = runs of consecutive messages on one day (list order kept). */
+function haystackOf(messages: z.infer<typeof MessageSchema>[], where: string, issue: Report): Chat {
   const haystack: Session[] = [];
   const mids = new Set<number>();
   let previous = '';
   let outOfOrder = false;
   messages.forEach((m, i) => {
-    const t = parseMemDailyTime(m.time);
-    if (!t)
-      throw new InputError(
-        `field \`message_list.${i}.time\`: bad time "${m.time}" (expected e.g. "2024年04月02日 周二 07:24")`,
-        where,
-      );
-    if (!t.weekdayAgrees)
-      issue(
-        undefined,
-        `message_list[${i}].time`,
-        `"${m.time}": the weekday does not match the date; the date is kept`,
-        'kept',
-      );
-    if (m.mid !== i)
-      throw new InputError(`field \`message_list.${i}.mid\`: ${m.mid} is not the message's position ${i}`, where);
+    const at = messageTime(m, i, where, issue);
     mids.add(m.mid);
-    if (previous && t.at < previous) outOfOrder = true;
-    previous = t.at;
+    if (previous && at < previous) outOfOrder = true;
+    previous = at;
     let session = haystack.at(-1);
-    if (!session || session.at.slice(0, 10) !== t.at.slice(0, 10)) {
-      session = { id: `s${haystack.length + 1}`, at: t.at, turns: [] };
+    if (!session || session.at.slice(0, 10) !== at.slice(0, 10)) {
+      session = { id: `s${haystack.length + 1}`, at, turns: [] };
       haystack.push(session);
     }
     const turn: Turn = {
@@ -167,7 +179,7 @@ export function normaliseMemDaily(
       index: session.turns.length,
       role: 'user',
       text: m.message,
-      at: t.at,
+      at,
     };
     session.turns.push(turn);
   });
@@ -181,81 +193,112 @@ export function normaliseMemDaily(
     );
   const lastAt = [...haystack.flatMap((s) => s.turns.map((t) => t.at))].sort().at(-1)!;
   const sessionOfTurn = new Map(haystack.flatMap((s) => s.turns.map((t) => [t.id, s.id] as const)));
+  return { haystack, mids, lastAt, sessionOfTurn };
+}
 
-  const out: Instance[] = [];
-  questions.forEach((rawQa, i) => {
-    const questionId = questionIdOf(stem, tid, i, many);
-    const entry = catalog.get(questionId);
-    if (!entry || (keep && !keep(entry))) return;
-    const p = QaSchema.safeParse(rawQa);
-    if (!p.success) zodFail(file, index, p.error, `question_list.${i}.`);
-    const qa = p.data;
-    const asked = parseMemDailyTime(qa.time);
-    if (!asked) throw new InputError(`field \`question_list.${i}.time\`: bad time "${qa.time}"`, where);
-    if (!asked.weekdayAgrees)
-      issue(
-        questionId,
-        `question_list[${i}].time`,
-        `"${qa.time}": the weekday does not match the date; the date is kept`,
-        'kept',
-      );
-    if (asked.at < lastAt)
-      issue(
-        questionId,
-        `question_list[${i}].time`,
-        `asked at ${qa.time}, before the last message (${lastAt.slice(0, 16)}); kept`,
-        'kept',
-      );
-    const evidenceTurnIds: string[] = [];
-    for (const step of qa.target_step_id) {
-      if (!mids.has(step))
-        issue(questionId, `question_list[${i}].target_step_id`, `${step} names no message`, 'dropped');
-      else if (!evidenceTurnIds.includes(`m${step}`)) evidenceTurnIds.push(`m${step}`);
-    }
-    const answer = qa.answer ?? '';
-    const inst: Instance = {
-      dataset,
-      query: { id: questionId, text: qa.question, askedAt: asked.at },
-      haystackId: questionId,
-      haystack,
-      gold: {
-        nativeType: qaType,
-        type: entry.adaptType,
-        isAbstention: false,
-        evidenceSessionIds: [...new Set(evidenceTurnIds.map((t) => sessionOfTurn.get(t)!))],
-        evidenceTurnIds,
-        answer,
-      },
-    };
-    if (typeof qa.choices === 'object') {
-      inst.query.choices = qa.choices;
-      if (qa.choices[qa.ground_truth] === undefined) {
-        issue(
-          questionId,
-          `question_list[${i}].ground_truth`,
-          `"${qa.ground_truth}" is not one of the choices; multiple choice cannot be scored`,
-          'kept',
-        );
-      } else {
-        inst.gold.correctChoice = qa.ground_truth;
-        if (qa.choices[qa.ground_truth] !== qa.answer) {
-          issue(
-            questionId,
-            `question_list[${i}].choices`,
-            `choice ${qa.ground_truth} ("${qa.choices[qa.ground_truth]}") differs from the answer ("${answer}")`,
-            'kept',
-          );
-        }
-      }
-    } else {
-      issue(
-        questionId,
-        `question_list[${i}].choices`,
-        `choices are "${qa.choices}"; the question is answered free-form only`,
-        'kept',
-      );
-    }
-    out.push(inst);
-  });
-  return out;
+/** A message's time, checked (its weekday against its date) and its mid against its position. */
+function messageTime(m: z.infer<typeof MessageSchema>, i: number, where: string, issue: Report): string {
+  const t = parseMemDailyTime(m.time);
+  if (!t)
+    throw new InputError(
+      `field \`message_list.${i}.time\`: bad time "${m.time}" (expected e.g. "2024年04月02日 周二 07:24")`,
+      where,
+    );
+  if (!t.weekdayAgrees)
+    issue(
+      undefined,
+      `message_list[${i}].time`,
+      `"${m.time}": the weekday does not match the date; the date is kept`,
+      'kept',
+    );
+  if (m.mid !== i)
+    throw new InputError(`field \`message_list.${i}.mid\`: ${m.mid} is not the message's position ${i}`, where);
+  return t.at;
+}
+
+interface QuestionAt {
+  qa: z.infer<typeof QaSchema>;
+  i: number;
+  questionId: string;
+  entry: CatalogEntry;
+  where: string;
+}
+
+/** One question of a trajectory as an `Instance` over the trajectory's haystack. */
+function questionInstance(
+  { qa, i, questionId, entry, where }: QuestionAt,
+  { dataset, qaType, chat, issue }: { dataset: string; qaType: string; chat: Chat; issue: Report },
+): Instance {
+  const asked = parseMemDailyTime(qa.time);
+  if (!asked) throw new InputError(`field \`question_list.${i}.time\`: bad time "${qa.time}"`, where);
+  if (!asked.weekdayAgrees)
+    issue(
+      questionId,
+      `question_list[${i}].time`,
+      `"${qa.time}": the weekday does not match the date; the date is kept`,
+      'kept',
+    );
+  if (asked.at < chat.lastAt)
+    issue(
+      questionId,
+      `question_list[${i}].time`,
+      `asked at ${qa.time}, before the last message (${chat.lastAt.slice(0, 16)}); kept`,
+      'kept',
+    );
+  const evidenceTurnIds: string[] = [];
+  for (const step of qa.target_step_id) {
+    if (!chat.mids.has(step))
+      issue(questionId, `question_list[${i}].target_step_id`, `${step} names no message`, 'dropped');
+    else if (!evidenceTurnIds.includes(`m${step}`)) evidenceTurnIds.push(`m${step}`);
+  }
+  const answer = qa.answer ?? '';
+  const inst: Instance = {
+    dataset,
+    query: { id: questionId, text: qa.question, askedAt: asked.at },
+    haystackId: questionId,
+    haystack: chat.haystack,
+    gold: {
+      nativeType: qaType,
+      type: entry.adaptType,
+      isAbstention: false,
+      evidenceSessionIds: [...new Set(evidenceTurnIds.map((t) => chat.sessionOfTurn.get(t)!))],
+      evidenceTurnIds,
+      answer,
+    },
+  };
+  withChoices(inst, qa, i, issue);
+  return inst;
+}
+
+/** The question's choices (the reader's alone) and the correct letter, or why it is answered free-form only. */
+function withChoices(inst: Instance, qa: z.infer<typeof QaSchema>, i: number, issue: Report): void {
+  const questionId = inst.query.id;
+  if (typeof qa.choices !== 'object') {
+    issue(
+      questionId,
+      `question_list[${i}].choices`,
+      `choices are "${qa.choices}"; the question is answered free-form only`,
+      'kept',
+    );
+    return;
+  }
+  inst.query.choices = qa.choices;
+  if (qa.choices[qa.ground_truth] === undefined) {
+    issue(
+      questionId,
+      `question_list[${i}].ground_truth`,
+      `"${qa.ground_truth}" is not one of the choices; multiple choice cannot be scored`,
+      'kept',
+    );
+    return;
+  }
+  inst.gold.correctChoice = qa.ground_truth;
+  if (qa.choices[qa.ground_truth] !== qa.answer) {
+    issue(
+      questionId,
+      `question_list[${i}].choices`,
+      `choice ${qa.ground_truth} ("${qa.choices[qa.ground_truth]}") differs from the answer ("${inst.gold.answer}")`,
+      'kept',
+    );
+  }
 }

@@ -5,11 +5,18 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InputError } from '../core/errors.ts';
-import { answerContradictsRubric, statedDurations } from './beam.ts';
-import { buildUnits } from '../index/units.ts';
-import { evaluateRetrieval } from '../eval/retrieval-metrics.ts';
-import { loadDataset, readCatalog, readInstances, resolveDataset, summarize, type DataIssue } from './index.ts';
+import { InputError } from '../../src/core/errors.ts';
+import { answerContradictsRubric, statedDurations } from './durations.ts';
+import { buildUnits } from '../../src/index/units.ts';
+import { evaluateRetrieval } from '../../src/eval/retrieval-metrics.ts';
+import {
+  loadDataset,
+  readCatalog,
+  readInstances,
+  resolveDataset,
+  summarize,
+  type DataIssue,
+} from '../../src/data/index.ts';
 import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'adaptmr-beam-'));

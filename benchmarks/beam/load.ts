@@ -17,25 +17,24 @@
  *
  * Gold: evidence = `source_chat_ids` flattened (nested event-ordering lists, the two sides of a contradiction or of
  * a temporal gap; for knowledge updates `updated_info` only — `original_info` is the superseded value, kept as
- * `supersededTurnIds`: src/data/supersession.ts), duplicates
+ * `supersededTurnIds`: supersession.ts), duplicates
  * removed, ids outside the chat dropped, every repair reported; a question without ids is kept and left out of
  * retrieval recall. The scored gold is `rubric` (upstream's `src/evaluation/run_evaluation.py` judges nothing
  * else): `gold.rubric`, and `gold.answer` = the rubric items one per line. An `answer` whose durations disagree with
- * the rubric's is reported and the rubric kept. Types: src/data/type-map.ts `BEAM_ABILITIES`.
+ * the rubric's is reported and the rubric kept. Types: abilities.ts `BEAM_ABILITIES`.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
-import { InputError } from '../core/errors.ts';
-import type { Instance, Session, Turn } from '../core/types.ts';
-import type { CatalogEntry } from './catalog.ts';
+import type { CatalogEntry, DataIssue, ParseOptions } from '../../src/core/dataset-records.ts';
+import { InputError } from '../../src/core/errors.ts';
+import type { Instance, Session, Turn } from '../../src/core/types.ts';
+import { decodeFailure, parseJsonBytes } from '../../src/data/json-decode.ts';
+import { BEAM_ABILITIES, BEAM_ABILITY_ORDER } from './abilities.ts';
 import { parseBeamAnchor } from './dates.ts';
-import type { DataIssue } from './issues.ts';
-import { decodeFailure, parseJsonBytes, type ParseOptions } from './json-decode.ts';
+import { answerContradictsRubric } from './durations.ts';
 import { beamSuperseded } from './supersession.ts';
-import { BEAM_ABILITIES, BEAM_ABILITY_ORDER } from './type-map.ts';
-import { englishNumberValues, englishNumberWords } from '../core/number-words.ts';
 
 export const BEAM_CHAT_FILE = 'chat.json';
 export const BEAM_QUESTIONS_FILE = join('probing_questions', 'probing_questions.json');
@@ -187,120 +186,113 @@ interface BuiltChat {
   askedAt: string;
 }
 
+/** What building a chat repaired, reported once per chat. */
+interface ChatRepairs {
+  nullBatchAnchors: number;
+  inherited: number;
+  cut: { user: number; assistant: number };
+}
+
 function buildChat(record: BeamRecord, dir: string, issues: DataIssue[]): BuiltChat {
   const file = join(dir, BEAM_CHAT_FILE);
   const loc = `${chatKey(record)}/${BEAM_CHAT_FILE} `;
   const parsed = ChatSchema.safeParse(record.messages);
   if (!parsed.success) zodFail(file, parsed.error);
-  const haystack: Session[] = [];
-  const ids = new Set<number>();
-  const sessionOf = new Map<number, string>();
+  const chat: BuiltChat = { haystack: [], ids: new Set(), sessionOf: new Map(), askedAt: '' };
+  const repairs: ChatRepairs = { nullBatchAnchors: 0, inherited: 0, cut: { user: 0, assistant: 0 } };
   let lastAnchor: string | undefined;
-  let nullBatchAnchors = 0;
-  let inherited = 0;
-  const cut = { user: 0, assistant: 0 };
   parsed.data.forEach((batch, b) => {
-    if (batch.time_anchor === null || batch.time_anchor === undefined) nullBatchAnchors++;
-    const messages = batch.turns.flat();
-    const first = messages[0];
-    let at: string | undefined;
-    if (first?.time_anchor) {
-      at = parseBeamAnchor(first.time_anchor);
-      if (!at)
-        throw new InputError(
-          `field \`[${b}].turns[0][0].time_anchor\`: bad date "${first.time_anchor}" (expected e.g. "March-15-2024")`,
-          file,
-        );
-      if (lastAnchor && at < lastAnchor) {
-        issues.push({
-          file,
-          field: `${loc}[${b}].turns[0][0].time_anchor`,
-          problem: `anchor ${at.slice(0, 10)} is earlier than the previous batch's ${lastAnchor.slice(0, 10)}`,
-          action: 'kept',
-        });
-      }
-    } else {
-      if (!lastAnchor)
-        throw new InputError(
-          `field \`[${b}].turns[0][0].time_anchor\`: the first batch's first message has no time anchor`,
-          file,
-        );
-      at = lastAnchor;
-      inherited++;
-    }
+    if (batch.time_anchor === null || batch.time_anchor === undefined) repairs.nullBatchAnchors++;
+    const at = batchDate(batch, b, lastAnchor, { file, loc, issues, repairs });
     lastAnchor = at;
-    const sessionId = `b${batch.batch_number}`;
-    const turns: Turn[] = messages.map((m, i) => {
-      if (ids.has(m.id)) throw new InputError(`message id ${m.id} appears twice`, file);
-      ids.add(m.id);
-      sessionOf.set(m.id, sessionId);
-      let text = m.content;
-      if (text.includes('->->')) {
-        const stripped = text.replace(MARKER, '');
-        if (stripped !== text) {
-          cut[m.role]++;
-          text = stripped;
-        }
-      }
-      return { id: `m${m.id}`, sessionId, index: i, role: m.role, text, at: at! };
-    });
-    if (haystack.some((s) => s.id === sessionId))
-      throw new InputError(`batch_number ${batch.batch_number} appears twice`, file);
-    haystack.push({ id: sessionId, at, turns });
+    addBatch(chat, batch, at, file, repairs);
   });
-  if (nullBatchAnchors > 0) {
+  reportRepairs(repairs, parsed.data.length, file, loc, issues);
+  chat.askedAt = lastAnchor!;
+  return chat;
+}
+
+/** A batch's date: its first message's anchor, else the batch before's (reported). */
+function batchDate(
+  batch: z.infer<typeof BatchSchema>,
+  b: number,
+  lastAnchor: string | undefined,
+  { file, loc, issues, repairs }: { file: string; loc: string; issues: DataIssue[]; repairs: ChatRepairs },
+): string {
+  const first = batch.turns.flat()[0];
+  if (!first?.time_anchor) {
+    if (!lastAnchor)
+      throw new InputError(
+        `field \`[${b}].turns[0][0].time_anchor\`: the first batch's first message has no time anchor`,
+        file,
+      );
+    repairs.inherited++;
+    return lastAnchor;
+  }
+  const at = parseBeamAnchor(first.time_anchor);
+  if (!at)
+    throw new InputError(
+      `field \`[${b}].turns[0][0].time_anchor\`: bad date "${first.time_anchor}" (expected e.g. "March-15-2024")`,
+      file,
+    );
+  if (lastAnchor && at < lastAnchor) {
+    issues.push({
+      file,
+      field: `${loc}[${b}].turns[0][0].time_anchor`,
+      problem: `anchor ${at.slice(0, 10)} is earlier than the previous batch's ${lastAnchor.slice(0, 10)}`,
+      action: 'kept',
+    });
+  }
+  return at;
+}
+
+/** A batch as a session of the chat, each message a turn with the plan marker cut. */
+function addBatch(chat: BuiltChat, batch: z.infer<typeof BatchSchema>, at: string, file: string, repairs: ChatRepairs) {
+  const sessionId = `b${batch.batch_number}`;
+  const turns: Turn[] = batch.turns.flat().map((m, i) => {
+    if (chat.ids.has(m.id)) throw new InputError(`message id ${m.id} appears twice`, file);
+    chat.ids.add(m.id);
+    chat.sessionOf.set(m.id, sessionId);
+    let text = m.content;
+    if (text.includes('->->')) {
+      const stripped = text.replace(MARKER, '');
+      if (stripped !== text) {
+        repairs.cut[m.role]++;
+        text = stripped;
+      }
+    }
+    return { id: `m${m.id}`, sessionId, index: i, role: m.role, text, at };
+  });
+  if (chat.haystack.some((s) => s.id === sessionId))
+    throw new InputError(`batch_number ${batch.batch_number} appears twice`, file);
+  chat.haystack.push({ id: sessionId, at, turns });
+}
+
+function reportRepairs(r: ChatRepairs, batches: number, file: string, loc: string, issues: DataIssue[]): void {
+  if (r.nullBatchAnchors > 0) {
     issues.push({
       file,
       field: `${loc}[*].time_anchor`,
-      problem: `batch time_anchor is null in ${nullBatchAnchors} of ${parsed.data.length} batches; each batch is dated by its first message's time_anchor`,
+      problem: `batch time_anchor is null in ${r.nullBatchAnchors} of ${batches} batches; each batch is dated by its first message's time_anchor`,
       action: 'repaired',
     });
   }
-  if (inherited > 0) {
+  if (r.inherited > 0) {
     issues.push({
       file,
       field: `${loc}[*].turns[0][0].time_anchor`,
-      problem: `${inherited} batches have no anchor on their first message; dated as the batch before`,
+      problem: `${r.inherited} batches have no anchor on their first message; dated as the batch before`,
       action: 'repaired',
     });
   }
-  if (cut.user + cut.assistant > 0) {
+  if (r.cut.user + r.cut.assistant > 0) {
     issues.push({
       file,
       field: `${loc}[*].turns[*][*].content`,
-      problem: `${cut.user} user and ${cut.assistant} assistant messages end with a "->-> <batch>,<bullet>" plan marker; cut from the text`,
+      problem: `${r.cut.user} user and ${r.cut.assistant} assistant messages end with a "->-> <batch>,<bullet>" plan marker; cut from the text`,
       action: 'repaired',
     });
   }
-  return { haystack, ids, sessionOf, askedAt: lastAnchor! };
-}
-
-const NUMBER_WORDS = englishNumberValues(0, 12);
-const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, month: 30, year: 365 };
-const DURATION = new RegExp(
-  `\\b(\\d+(?:\\.\\d+)?|${englishNumberWords(0, 12).join('|')})\\s+(day|week|month|year)s?\\b`,
-  'giu',
-);
-
-/** Durations a text states, in days (months as 30, years as 365; "same day" is 0). */
-export function statedDurations(text: string): number[] {
-  const out = [...text.matchAll(DURATION)].map((m) => {
-    const n = NUMBER_WORDS[m[1]!.toLowerCase()] ?? Number(m[1]);
-    return n * UNIT_DAYS[m[2]!.toLowerCase()]!;
-  });
-  if (/\bsame day\b/iu.test(text)) out.push(0);
-  return out;
-}
-
-/**
- * Whether `answer` states durations none of which is one the rubric states (±1 day): upstream scores the rubric only,
- * so such an answer is a reference text that contradicts the gold (4 temporal items, docs/datasets.md §4.1).
- */
-export function answerContradictsRubric(answer: string, rubric: readonly string[]): boolean {
-  const want = statedDurations(rubric.join('\n'));
-  const said = statedDurations(answer);
-  if (want.length === 0 || said.length === 0) return false;
-  return !want.some((w) => said.some((s) => Math.abs(s - w) <= 1));
 }
 
 /** The evidence ids of a question's `source_chat_ids`, with what was repaired or dropped. */
@@ -335,6 +327,8 @@ function evidenceOf(
   return { ids: unique, problems, bad, ...(note ? { note } : {}) };
 }
 
+type Report = (f: string, problem: string, action: DataIssue['action']) => void;
+
 /** Normalises one chat; `keep` filters questions (others are not built); defects go to `issues`. */
 export function normaliseBeam(
   record: BeamRecord,
@@ -356,75 +350,109 @@ export function normaliseBeam(
     const parsed = QuestionSchema.safeParse(raw);
     if (!parsed.success) zodFail(qFile, parsed.error, `${field}.`);
     const q = parsed.data;
-    const questionId = entry.questionId;
-    const issue = (f: string, problem: string, action: DataIssue['action']): void => {
-      issues.push({ file: qFile, questionId, field: `${field}${f}`, problem, action });
+    const issue: Report = (f, problem, action) => {
+      issues.push({ file: qFile, questionId: entry.questionId, field: `${field}${f}`, problem, action });
     };
-    const evidenceTurnIds: string[] = [];
-    if (ability !== 'abstention') {
-      if (q.source_chat_ids === undefined)
-        issue('.source_chat_ids', 'no source_chat_ids (left out of retrieval recall)', 'kept');
-      const { ids, problems, bad, note } = evidenceOf(ability, q.source_chat_ids);
-      if (problems.length > 0) issue('.source_chat_ids', problems.join('; '), 'repaired');
-      if (note) issue('.source_chat_ids.updated_info', note, 'kept');
-      for (const b of bad) issue('.source_chat_ids', `${b} is not a message id`, 'dropped');
-      for (const id of ids) {
-        if (chat.ids.has(id)) evidenceTurnIds.push(`m${id}`);
-        else issue('.source_chat_ids', `id ${id} names no message of chat ${record.chat}`, 'dropped');
-      }
-      if (q.source_chat_ids !== undefined && !note && ids.length === 0 && bad.length === 0) {
-        issue('.source_chat_ids', 'empty (left out of retrieval recall)', 'kept');
-      }
-    }
-    if (q.rubric.length === 0)
-      throw new InputError(`field \`${field}.rubric\`: empty (the rubric is the scored gold)`, qFile);
-    if (q.answer !== undefined && answerContradictsRubric(q.answer, q.rubric)) {
-      issue(
-        '.answer',
-        `answer "${q.answer.slice(0, 80)}" states another duration than the rubric (${q.rubric.join(' | ').slice(0, 80)}); the rubric is the gold`,
-        'kept',
-      );
-    }
-    if (ability === 'event_ordering') {
-      if (q.total_mentions !== undefined && q.total_mentions !== q.rubric.length) {
-        issue(
-          '.total_mentions',
-          `total_mentions ${q.total_mentions} ≠ ${q.rubric.length} rubric items; the rubric is the order gold`,
-          'kept',
-        );
-      }
-      if (q.ordering_tested && q.ordering_tested.length !== q.rubric.length) {
-        issue(
-          '.ordering_tested',
-          `${q.ordering_tested.length} ordering_tested items ≠ ${q.rubric.length} rubric items; the rubric is the order gold`,
-          'kept',
-        );
-      }
-    }
+    const evidenceTurnIds = ability === 'abstention' ? [] : questionEvidence(ability, q, chat, record.chat, issue);
+    checkQuestion(ability, q, field, qFile, issue);
     if (keep && !keep(entry)) return;
-    const evidenceSessionIds = [...new Set(evidenceTurnIds.map((t) => chat.sessionOf.get(Number(t.slice(1)))!))];
-    const current = { turns: evidenceTurnIds, sessions: evidenceSessionIds };
-    const superseded = beamSuperseded(ability, q.source_chat_ids, current, (t) =>
-      chat.sessionOf.get(Number(t.slice(1))),
-    );
-    const inst: Instance = {
-      dataset,
-      query: { id: questionId, text: q.question, askedAt: chat.askedAt },
-      haystackId: chatKey(record),
-      haystack: chat.haystack,
-      gold: {
-        nativeType: ability,
-        type: entry.adaptType,
-        isAbstention: entry.isAbstention,
-        evidenceSessionIds,
-        evidenceTurnIds,
-        ...superseded,
-        answer: q.rubric.join('\n'),
-        rubric: q.rubric,
-      },
-    };
-    if (entry.reportAs) inst.gold.reportAs = entry.reportAs;
-    out.push(inst);
+    out.push(questionInstance({ entry, ability, q, evidenceTurnIds }, { dataset, chat, chatKey: chatKey(record) }));
   });
   return out;
+}
+
+/** The evidence turns of a question (ids naming no message of the chat dropped, every repair reported). */
+function questionEvidence(
+  ability: string,
+  q: z.infer<typeof QuestionSchema>,
+  chat: BuiltChat,
+  chatName: string,
+  issue: Report,
+): string[] {
+  const evidenceTurnIds: string[] = [];
+  if (q.source_chat_ids === undefined)
+    issue('.source_chat_ids', 'no source_chat_ids (left out of retrieval recall)', 'kept');
+  const { ids, problems, bad, note } = evidenceOf(ability, q.source_chat_ids);
+  if (problems.length > 0) issue('.source_chat_ids', problems.join('; '), 'repaired');
+  if (note) issue('.source_chat_ids.updated_info', note, 'kept');
+  for (const b of bad) issue('.source_chat_ids', `${b} is not a message id`, 'dropped');
+  for (const id of ids) {
+    if (chat.ids.has(id)) evidenceTurnIds.push(`m${id}`);
+    else issue('.source_chat_ids', `id ${id} names no message of chat ${chatName}`, 'dropped');
+  }
+  if (q.source_chat_ids !== undefined && !note && ids.length === 0 && bad.length === 0) {
+    issue('.source_chat_ids', 'empty (left out of retrieval recall)', 'kept');
+  }
+  return evidenceTurnIds;
+}
+
+/** The rubric is the scored gold: an empty one is an error; an answer or count that disagrees with it is reported. */
+function checkQuestion(
+  ability: string,
+  q: z.infer<typeof QuestionSchema>,
+  field: string,
+  qFile: string,
+  issue: Report,
+) {
+  if (q.rubric.length === 0)
+    throw new InputError(`field \`${field}.rubric\`: empty (the rubric is the scored gold)`, qFile);
+  if (q.answer !== undefined && answerContradictsRubric(q.answer, q.rubric)) {
+    issue(
+      '.answer',
+      `answer "${q.answer.slice(0, 80)}" states another duration than the rubric (${q.rubric.join(' | ').slice(0, 80)}); the rubric is the gold`,
+      'kept',
+    );
+  }
+  if (ability !== 'event_ordering') return;
+  if (q.total_mentions !== undefined && q.total_mentions !== q.rubric.length) {
+    issue(
+      '.total_mentions',
+      `total_mentions ${q.total_mentions} ≠ ${q.rubric.length} rubric items; the rubric is the order gold`,
+      'kept',
+    );
+  }
+  if (q.ordering_tested && q.ordering_tested.length !== q.rubric.length) {
+    issue(
+      '.ordering_tested',
+      `${q.ordering_tested.length} ordering_tested items ≠ ${q.rubric.length} rubric items; the rubric is the order gold`,
+      'kept',
+    );
+  }
+}
+
+function questionInstance(
+  {
+    entry,
+    ability,
+    q,
+    evidenceTurnIds,
+  }: {
+    entry: CatalogEntry;
+    ability: string;
+    q: z.infer<typeof QuestionSchema>;
+    evidenceTurnIds: string[];
+  },
+  { dataset, chat, chatKey }: { dataset: string; chat: BuiltChat; chatKey: string },
+): Instance {
+  const evidenceSessionIds = [...new Set(evidenceTurnIds.map((t) => chat.sessionOf.get(Number(t.slice(1)))!))];
+  const current = { turns: evidenceTurnIds, sessions: evidenceSessionIds };
+  const superseded = beamSuperseded(ability, q.source_chat_ids, current, (t) => chat.sessionOf.get(Number(t.slice(1))));
+  const inst: Instance = {
+    dataset,
+    query: { id: entry.questionId, text: q.question, askedAt: chat.askedAt },
+    haystackId: chatKey,
+    haystack: chat.haystack,
+    gold: {
+      nativeType: ability,
+      type: entry.adaptType,
+      isAbstention: entry.isAbstention,
+      evidenceSessionIds,
+      evidenceTurnIds,
+      ...superseded,
+      answer: q.rubric.join('\n'),
+      rubric: q.rubric,
+    },
+  };
+  if (entry.reportAs) inst.gold.reportAs = entry.reportAs;
+  return inst;
 }

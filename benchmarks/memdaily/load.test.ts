@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatMemDailyTime, parseMemDailyTime } from './dates.ts';
-import { loadDataset, readCatalog, readInstances, resolveDataset, summarize, type DataIssue } from './index.ts';
+import {
+  loadDataset,
+  readCatalog,
+  readInstances,
+  resolveDataset,
+  summarize,
+  type DataIssue,
+} from '../../src/data/index.ts';
 import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'adaptmr-memdaily-'));
