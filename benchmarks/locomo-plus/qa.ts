@@ -10,6 +10,8 @@ export const locomoPlusQa: BenchmarkQa = {
   protocol: 'locomo-plus',
   judgePrompts: ['cognitive — xjtuleeyf/Locomo-Plus@059f4e3 evaluation_framework/task_eval/prompt.py'],
   excluded: () => null,
+  // Its judge reads the cue, stored with the question (`questions.judge_evidence`), not the (empty) gold answer.
+  rejudge: () => ({}),
   judgeNeedsEvidence: true,
   probes: locomoPlusProbes,
   async read({ instance, retrieval, methodAnswer, llm, calls }) {

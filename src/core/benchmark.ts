@@ -6,6 +6,7 @@
  * headline, and its judge prompts. The registry of benchmarks is src/run/benchmark-registry.ts; every entry runs the
  * benchmark conformance suite on its committed fixture.
  */
+import type { z } from 'zod';
 import type { CatalogEntry, DataIssue, ParseOptions, RawRecord } from './dataset-records.ts';
 import type { CallRecord } from './interfaces.ts';
 import type { JudgeResult } from './judge.ts';
@@ -51,6 +52,8 @@ export interface NormaliseContext {
   keep?: ((c: CatalogEntry) => boolean) | undefined;
   /** The companion file's path (`BenchmarkDataset.companion`), when the dataset has one. */
   companion?: string | undefined;
+  /** The dataset entry's options under the benchmark's own key (`datasets[].<benchmark>`, `Benchmark.datasetOptions`). */
+  options?: unknown;
 }
 
 /**
@@ -219,6 +222,11 @@ export interface Benchmark {
   reader: BenchmarkReader;
   /** A user-given file or folder may be in this format (`datasets[].path` with `format`); false: named datasets only. */
   pathFormat: boolean;
+  /**
+   * Options a config may give its named datasets under the benchmark's name (`datasets: [{ name, <benchmark>: {…} }]`),
+   * checked with this schema and handed to `reader.normalise` (`NormaliseContext.options`).
+   */
+  datasetOptions?: z.ZodType;
   /** Its native type labels, in its own order (every one `mapType` maps). */
   nativeTypes?: readonly string[];
   /** Native type → AdaptMR type; undefined for a native type the benchmark does not define. */

@@ -212,6 +212,7 @@ function rawInstances(
     issues: opts.issues,
     keep: opts.keep,
     companion: src.companion?.path,
+    ...(src.options !== undefined ? { options: src.options } : {}),
   });
 }
 
