@@ -4,12 +4,13 @@
  * 1–5 apply to everything that ships.
  *   1. src/core imports nothing else in the repository.
  *   2. Only the method registry (src/run/method-registry.ts) imports baselines/ from outside baselines/, and only the
- *      benchmark registry (src/run/benchmark-registry.ts) imports benchmarks/ from outside benchmarks/.
+ *      benchmark registry (src/run/benchmark-registry.ts) imports benchmarks/ from outside benchmarks/; outside
+ *      src/plan-experiments/, only its registry (src/plan-experiments/registry.ts) is imported.
  *   3. Only src/store and the embedding cache (src/index/embedding-cache-duckdb.ts) import DuckDB.
  *   4. Methods, strategies, routing and classifiers never import where gold lives: src/data, src/eval, benchmarks/.
  *   5. Layers point down: components (data, index, llm, classify, strategies, routing, baselines) never import eval,
- *      store, report, run or tools; eval never imports store and above; store never report and above; report never
- *      run or tools; run never tools.
+ *      store, report, run or tools; eval never imports store and above; store never report and above; report (and
+ *      the plan experiments beside it) never run or tools; run never tools.
  *   6. No import cycle, type-only and dynamic imports included, tests and fixtures included: each module can be read
  *      (and loaded) after the modules it imports.
  *   7. Text cites only what a clone contains (test/citations.ts): no build-workspace design file, source documents,
@@ -43,6 +44,7 @@ const LAYERS: Record<string, number> = {
   benchmarks: 4.5,
   store: 5,
   report: 6,
+  'plan-experiments': 6,
   run: 7,
   tools: 8,
   cli: 9,
@@ -91,6 +93,8 @@ export function findViolations(files: ReadonlyMap<string, string>): string[] {
         bad('only the method registry imports baselines/');
       if (to === 'benchmarks' && from !== 'benchmarks' && file !== 'src/run/benchmark-registry.ts')
         bad('only the benchmark registry imports benchmarks/');
+      if (to === 'plan-experiments' && from !== 'plan-experiments' && target !== 'src/plan-experiments/registry.ts')
+        bad('outside src/plan-experiments/, only its registry is imported');
       const gold = to === 'data' || to === 'eval' || to === 'benchmarks';
       if (['baselines', 'strategies', 'routing', 'classify'].includes(from ?? '') && gold) {
         bad('methods, strategies and classifiers never import where gold lives (src/data, src/eval, benchmarks/)');

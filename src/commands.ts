@@ -30,7 +30,7 @@ export const commands: CommandEntry[] = [
   {
     name: 'merge',
     describe: 'Merge results files of one experiment (sweep shards) into one',
-    load: async () => as((await import('./store/merge-command.ts')).mergeCommand),
+    load: async () => as((await import('./tools/merge/commands.ts')).mergeCommand),
   },
   {
     name: 'status',

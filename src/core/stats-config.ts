@@ -7,6 +7,7 @@
  *           that experiment's section and chart.
  */
 import { z } from 'zod';
+import { unknownName } from './registry.ts';
 
 export const STATS_DEFAULTS = {
   resamples: 2000,
@@ -45,6 +46,10 @@ export const StatsConfigSchema = z
   .strict();
 export type StatsConfig = z.infer<typeof StatsConfigSchema>;
 
+/**
+ * The experiment names a config's `plan.experiment` accepts (a public contract; a typo fails with "did you mean").
+ * Each is one entry of src/plan-experiments/registry.ts; its conformance suite checks the two lists agree.
+ */
 export const PLAN_EXPERIMENTS = [
   'existing-systems',
   'oracle-upper-bound',
@@ -73,7 +78,9 @@ const PerDatasetMethod = z.union([z.string(), z.record(z.string(), z.string())])
 export const PlanConfigSchema = z
   .object({
     /** Which of the plan's five experiments this file is (its section in `adaptmr report`). */
-    experiment: z.enum(PLAN_EXPERIMENTS),
+    experiment: z.enum(PLAN_EXPERIMENTS, {
+      error: (issue) => unknownName('plan experiment', String(issue.input), [...PLAN_EXPERIMENTS]),
+    }),
     /**
      * Headline metric of the section, for every dataset or per dataset name (default: judged accuracy when the run
      * answers questions — `level` is then ignored, so one file serves offline and with an llm: block —, else recall_any).

@@ -131,7 +131,40 @@ export interface Retrieval {
   noMemory: boolean;
   /** The exact text a reader would be given. */
   context: string;
-  notes?: Record<string, unknown>;
+  /** What the method records about this retrieval (stored as the row's `notes` JSON). */
+  notes?: RetrievalNotes;
+}
+
+/**
+ * What a retrieval records beside its units, stored as is in the `retrievals.notes` JSON object (these keys at its
+ * top level, so stored files read the same). The keys the harness itself reads or writes are typed here; a method's
+ * other diagnostics (a window found, events, hops, truncation…, shown by `adaptmr explain`, read back by nothing)
+ * sit beside them under their own keys.
+ */
+export interface RetrievalNotes {
+  /** Text shown next to a unit in the context (unit id → text: the update strategy's "superseded on …"); a fusion router re-renders the fused list with them. */
+  annotations?: Record<string, string>;
+  /** Text after the units (multi-hop reasoning, temporal events); a fusion router keeps it. */
+  trailer?: string[];
+  /** Wall time per stage of one AdaptMR question (classify, retrieve, gate), ms: experiment 5's stage table. */
+  stageMs?: Record<string, number>;
+  /** Every timed run of the question under `timingRepeats`, ms (the first warms up); written by the runner. */
+  timingMs?: number[];
+  /** The strategy that retrieved (`unified`, `factual`, …) and the order of its context. */
+  strategy?: string;
+  contextOrder?: 'rank' | 'chronological';
+  /** Why a strategy's LLM step fell back to its offline rule. */
+  llmFallback?: string;
+  /** A strategy fusion: each strategy's own notes, by AdaptMR type. */
+  perStrategy?: Record<string, RetrievalNotes>;
+  /** Memory servers: how many memories the provider returned, and whether k cut them or they fell short of k. */
+  returned?: number;
+  cutToK?: boolean;
+  fewerThanK?: boolean;
+  /** Memory servers: how many cited unit ids were never ingested (not ranked). */
+  unknownUnitIds?: number;
+  /** A method's own diagnostics, under their own keys. */
+  [diagnostic: string]: unknown;
 }
 
 /** What a method returns for one question; errors are data, recorded on the row. */

@@ -160,13 +160,8 @@ async function runRoute(
   const trailer: string[] = [];
   for (const r of results) {
     const notes = r.retrieval.notes ?? {};
-    const ann = notes.annotations;
-    if (ann && typeof ann === 'object') {
-      for (const [id, text] of Object.entries(ann))
-        if (typeof text === 'string' && !annotations[id]) annotations[id] = text;
-    }
-    const tr = notes.trailer;
-    if (Array.isArray(tr)) trailer.push(...tr.filter((x): x is string => typeof x === 'string'));
+    for (const [id, text] of Object.entries(notes.annotations ?? {})) if (!annotations[id]) annotations[id] = text;
+    trailer.push(...(notes.trailer ?? []));
   }
   return {
     units,

@@ -12,7 +12,14 @@ import { deriveSeed } from '../core/hash.ts';
 import type { CallRecord, Checkpoints, Ctx, MemoryIndex, Method } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
 import { renderUnits } from '../core/render.ts';
-import { reportedType, type Instance, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
+import {
+  reportedType,
+  type Instance,
+  type MethodOutput,
+  type Query,
+  type Retrieval,
+  type RetrievalNotes,
+} from '../core/types.ts';
 import { answerQuestion, type PrimaryJudge, type QaRow } from '../eval/qa/answer-question.ts';
 import type { BenchmarkQa } from '../core/benchmark.ts';
 import type { DatasetFormat } from '../data/source.ts';
@@ -114,9 +121,9 @@ async function timingRepeats(
   method: ConfiguredMethod,
   repeats: number,
   firstMs: number,
-  firstNotes: Record<string, unknown> | undefined,
+  firstNotes: RetrievalNotes | undefined,
   again: () => Promise<MethodOutput>,
-): Promise<{ latencyMs: number; notes: Record<string, unknown> } | undefined> {
+): Promise<{ latencyMs: number; notes: RetrievalNotes } | undefined> {
   const c = method.impl.capabilities;
   if (repeats < 2 || (c.llmRoles?.length ?? 0) > 0 || c.memorises || c.answers) return undefined;
   const runs = [{ ms: firstMs, stageMs: firstNotes?.stageMs }];
@@ -154,6 +161,8 @@ export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
       ...(g.supersededTurnIds
         ? { supersededSessionIds: g.supersededSessionIds ?? [], supersededTurnIds: g.supersededTurnIds }
         : {}),
+      haystackSessions: instance.haystack.length,
+      haystackTurns: instance.haystack.reduce((n, s) => n + s.turns.length, 0),
       ...(g.evidenceText !== undefined ? { judgeEvidence: g.evidenceText } : {}),
     },
     retrievals: [],

@@ -19,6 +19,7 @@ import { runExperiment } from './runner.ts';
 import { TEST_DATA_DIR } from '../../test/data-path.ts';
 import { shardStatuses } from '../tools/scale-out/status.ts';
 import { refuseShardFile } from '../report/shard-guard.ts';
+import { PLAN_EXPERIMENT_REGISTRY } from '../plan-experiments/registry.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-run-shards-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -128,7 +129,7 @@ describe('a run split into shards and merged', () => {
     expect(statuses.map((s) => s.state)).toEqual(['done', 'done', 'done']);
     const merged = join(dir, 'merged.duckdb');
     await mergeResults([1, 2, 3].map(shard), merged, {
-      recompute: async (store) => void (await refreshStats(store, { force: true })),
+      recompute: async (store) => void (await refreshStats(store, PLAN_EXPERIMENT_REGISTRY, { force: true })),
     });
     const [a, b] = [await dump(whole), await dump(merged)];
     expect(a.questions!.length).toBeGreaterThan(0);

@@ -428,8 +428,11 @@ export class RunSession {
     if (computed.issues > 0)
       this.log(`data: ${computed.issues} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
     try {
-      const { refreshStats } = await import('../store/index.ts');
-      const stats = await refreshStats(results);
+      const [{ refreshStats }, { PLAN_EXPERIMENT_REGISTRY }] = await Promise.all([
+        import('../store/index.ts'),
+        import('../plan-experiments/registry.ts'),
+      ]);
+      const stats = await refreshStats(results, PLAN_EXPERIMENT_REGISTRY);
       if (stats.recomputed)
         this.log(
           `stats: ${stats.cells} CI cells, ${stats.comparisons} paired comparisons, ${stats.verdicts} verdicts in ${(stats.ms / 1000).toFixed(1)} s`,

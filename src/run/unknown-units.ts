@@ -3,6 +3,7 @@
  * notes them as `unknownUnitIds`): such ids are not ranked, so recall counts only the ids the server got right, and
  * the run says so once per method instead of dropping them silently.
  */
+import type { RetrievalNotes } from '../core/types.ts';
 import type { ResultStore } from '../store/types.ts';
 
 export async function unknownUnitWarnings(store: ResultStore, runId: string): Promise<string[]> {
@@ -12,7 +13,7 @@ export async function unknownUnitWarnings(store: ResultStore, runId: string): Pr
   );
   const byMethod = new Map<string, { searches: number; ids: number }>();
   for (const r of rows) {
-    const n = (JSON.parse(r.notes) as { unknownUnitIds?: unknown }).unknownUnitIds;
+    const n = (JSON.parse(r.notes) as RetrievalNotes).unknownUnitIds as unknown; // checked: a stored file is data
     if (typeof n !== 'number' || n <= 0) continue;
     const t = byMethod.get(r.method) ?? { searches: 0, ids: 0 };
     t.searches++;

@@ -129,6 +129,8 @@ describe('writeQuestion', () => {
           answer: 'answer 1',
           superseded_session_ids: [],
           superseded_turn_ids: [],
+          haystack_sessions: null,
+          haystack_turns: null,
           judge_evidence: null,
         },
       ]);
@@ -375,7 +377,7 @@ describe('opening', () => {
     c.closeSync();
     db.closeSync();
     await expect(openResultStore(file)).rejects.toThrow(
-      /results\.duckdb: results file has schema version 99.*reads version 5/,
+      /results\.duckdb: results file has schema version 99.*reads version 6/,
     );
   });
 

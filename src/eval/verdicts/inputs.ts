@@ -58,6 +58,11 @@ export interface QuestionFact {
   dataset: string;
   questionId: string;
   adaptType: string;
+  /**
+   * The haystack's size per retrieval level and the gold's (distinct evidence sessions, evidence turns), for the
+   * chance rate (chance.ts); absent or null when the file did not record it (written before schema 5).
+   */
+  haystack?: { sessions: number | null; turns: number | null; goldSessions: number; goldTurns: number } | null;
 }
 
 export interface Headline {

@@ -5,6 +5,8 @@
  * file holds and omits the rest. Series labels are shared with the text report (series-label.ts), stand-ins marked
  * "(offline)"; the verdicts are the stored `verdicts` table.
  */
+import { chanceNote } from '../chance-note.ts';
+import { loadNativeScores, type NativeTypeScore } from '../native-types.ts';
 import { readFindings, readVerdicts, type FindingRow, type ResultStore, type VerdictRow } from '../../store/index.ts';
 import { loadDegradedMarks, loadMethodMarks, seriesLabeller, type SeriesKey } from '../series-label.ts';
 import { loadCostPerCorrect, type CostPerCorrectRow } from '../cost-per-correct.ts';
@@ -143,6 +145,10 @@ export interface ReportData {
   verdicts: VerdictRow[];
   /** The `findings` table as stored: what the verdicts show (the page opens with it). */
   findings: FindingRow[];
+  /** Per native type, for datasets whose AdaptMR types pool several (src/report/native-types.ts), at the headline. */
+  nativeScores?: NativeTypeScore[];
+  /** Why the `chance` flag cannot fire on some datasets (a file before schema 5), or null (chance-note.ts). */
+  chanceNote?: string | null;
   methodMarks: Record<string, string>;
   /** What a correct answer costs per dataset × method (src/report/cost-per-correct.ts). */
   costPerCorrect: CostPerCorrectRow[];
@@ -355,6 +361,8 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
     unitsShown: UNITS_SHOWN,
     verdicts: await readVerdicts(store),
     findings: await readFindings(store),
+    chanceNote: await chanceNote(store),
+    nativeScores: await loadNativeScores(store, headlines, label, isUpper, hasCiCols(scoreCols)),
     methodMarks: Object.fromEntries(await loadMethodMarks(store)),
     headlines,
     colors,

@@ -21,6 +21,7 @@ import { claimLabel } from '../claim-label.ts';
 import type { SectionTable } from '../plan/section.ts';
 import type { VerdictRow } from '../../store/index.ts';
 import type { ReportData } from './load-data.ts';
+import { nativeSection } from './native-section.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -276,7 +277,7 @@ ${`verdicts-${gi}` in charts ? chartBox(`verdicts-${gi}`) : ''}
           .join('')}</select></label> <span id="v-count" class="muted"></span></p>`
       : '';
   return `<section id="experiment"><h2>${esc(groups.length === 1 ? `${experimentTitle(groups[0]!.experiment)}: verdicts` : "The experiments' verdicts")}</h2>
-<p class="muted">One row per claim, as stored in the results file (table <code>verdicts</code>), the overall claims first, then per type (the type filter shows the overall rows first: pick "every type" for all); the chart shows them at a glance. Estimate in points (A − B; the overhead claim: a time ratio); p_holm within the declared family of m claims; MDE = the smallest difference detectable with 80% power at that n (α = 0.05 / m) — "not established" with a large MDE means the sample could not have shown it. Stand-ins are marked (offline); gold-type routing says so; flags (ceiling, floor, chance, inert, tie) mark rows whose cells cannot show a difference.</p>
+<p class="muted">One row per claim, as stored in the results file (table <code>verdicts</code>), the overall claims first, then per type (the type filter shows the overall rows first: pick "every type" for all); the chart shows them at a glance. Estimate in points (A − B; the overhead claim: a time ratio); p_holm within the declared family of m claims; MDE = the smallest difference detectable with 80% power at that n (α = 0.05 / m) — "not established" with a large MDE means the sample could not have shown it. Stand-ins are marked (offline); gold-type routing says so; flags (ceiling, floor, chance, inert, tie) mark rows whose cells cannot show a difference.${d.chanceNote ? ` <strong>${esc(d.chanceNote)}.</strong>` : ''}</p>
 ${filters}${d.verdicts.length === 0 ? '<p>No verdicts stored in this file (plan experiments store them when their statistics are computed: <code>adaptmr run</code>, <code>adaptmr report</code>).</p>' : tables.join('\n')}</section>`;
 }
 
@@ -399,6 +400,8 @@ export function renderPage(p: PageInput): string {
 <p class="filters"><label>metric <select id="pick-metric">${p.combos.map((c) => `<option value="${esc(c.value)}"${c.value === p.initial ? ' selected' : ''}>${esc(c.label)}</option>`).join('')}</select></label></p>
 <p class="muted">The picker drives this table, the charts and the comparisons below. Outlined, hatched entries are gold-type routing (oracle: they saw the gold type; not a bound); "(offline)" marks a stand-in.${derived ? ' At session level, a method that ranks turns is scored on the sessions of its top turns ("session of top turns").' : ''}</p>
 <div id="score-table" class="scroll"></div>${has('scores') ? chartBox('scores') : ''}</section>`);
+  const native = nativeSection(d.nativeScores, has('native') ? chartBox('native') : '');
+  if (native) sections.push(native);
   if (d.comparisons.length > 0) {
     const types = TYPE_ORDER.filter((t) => d.comparisons.some((c) => c.adapt_type === t));
     sections.push(`<section id="comparisons"><h2>Paired comparisons</h2><p class="muted">A − B in points with the 95% paired bootstrap CI, and p_holm within its Holm family of m comparisons (bold: p_holm &lt; 0.05); one row per pair, one column per type. Follows the metric picker above; the chart shows one type at a time.</p>
@@ -439,6 +442,7 @@ export function renderPage(p: PageInput): string {
     ['experiment', 'Verdicts'],
     ['experiment-detail', 'Experiment charts'],
     ['scores', 'Scores'],
+    ['native-types', 'Native types'],
     ['comparisons', 'Comparisons'],
     ['efficiency', 'Efficiency'],
     ['routing', 'Routing'],

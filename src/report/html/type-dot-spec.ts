@@ -28,6 +28,12 @@ export function roleOf(data: Pick<ReportData, 'methods'>, series: string): (type
   return m.kind === 'strategy' && m.method.startsWith('strategy-') ? 'AdaptMR strategy' : 'baseline';
 }
 
+/** Panel order within a dataset: the AdaptMR types in table order (a native type `<type> · <label>` under its type). */
+function typeOrder(type: string): number {
+  const i = TYPE_COLUMNS.indexOf(type.split(' · ')[0] as (typeof TYPE_COLUMNS)[number]);
+  return i < 0 ? TYPE_COLUMNS.length : i;
+}
+
 export function typeDotSpec(
   data: Pick<ReportData, 'scores' | 'headlines' | 'colors' | 'methods'>,
   pick: string,
@@ -42,7 +48,7 @@ export function typeDotSpec(
     comboLabel: comboLabel(r),
     headline: isHeadlineRow(data.headlines, r),
     type: r.type,
-    order: datasets.indexOf(r.dataset) * 10 + TYPE_COLUMNS.indexOf(r.type as (typeof TYPE_COLUMNS)[number]),
+    order: datasets.indexOf(r.dataset) * 100 + typeOrder(r.type),
     n: r.n,
     mean: r.mean,
     ciLow: r.ciLow,

@@ -30,6 +30,7 @@ import { publicKeyInfo, signManifest } from './sign.ts';
 import { writeTables } from './tables.ts';
 import { writeEee } from './write-eee.ts';
 import type { Config } from './config-facts.ts';
+import { PLAN_EXPERIMENT_REGISTRY } from '../../plan-experiments/registry.ts';
 
 export interface BundleOptions {
   out: string;
@@ -148,7 +149,7 @@ async function openFresh(results: string): Promise<ResultStore> {
   await ro.close();
   const store = await openResultStore(results);
   try {
-    await refreshStats(store);
+    await refreshStats(store, PLAN_EXPERIMENT_REGISTRY);
   } catch (err) {
     await store.close();
     throw err;

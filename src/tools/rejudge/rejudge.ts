@@ -16,6 +16,7 @@ import { parseJudgeSpec } from './judge-spec.ts';
 import { createLlmProvider } from '../../llm/provider.ts';
 import { backfillLegacyVerdicts, judgePass, type JudgePassSummary } from '../../run/judge-pass.ts';
 import { openResultStore, refreshStats } from '../../store/index.ts';
+import { PLAN_EXPERIMENT_REGISTRY } from '../../plan-experiments/registry.ts';
 
 export interface RejudgeOptions {
   /** `<id>:<model>[:<prompt>]` each. */
@@ -101,7 +102,7 @@ export async function rejudgeFile(file: string, o: RejudgeOptions): Promise<Reju
       total.failed += summary.failed;
       if (summary.firstError !== undefined) total.firstError ??= summary.firstError;
     }
-    await refreshStats(store);
+    await refreshStats(store, PLAN_EXPERIMENT_REGISTRY);
     return total;
   } finally {
     await store.close();

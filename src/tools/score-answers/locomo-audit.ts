@@ -35,6 +35,7 @@ import { countTokens } from '../../llm/tokens.ts';
 import { judgePass } from '../../run/judge-pass.ts';
 import { openResultStore, refreshStats, type QuestionBatch, type ResultStore } from '../../store/index.ts';
 import { median } from '../../core/averages.ts';
+import { PLAN_EXPERIMENT_REGISTRY } from '../../plan-experiments/registry.ts';
 
 /** LoCoMo's category names as its data uses them, in the order the audit's tables list them. */
 export const AUDIT_CATEGORIES: readonly { category: string; name: string }[] = [
@@ -210,7 +211,7 @@ export async function scoreAuditFiles(files: readonly string[], o: AuditImportOp
       for (const [i, l] of loaded.entries())
         summaries[i]!.judge = await judgeAgainstImported(store, runId, methodIdOf(l.file), o.judge.model);
     }
-    await refreshStats(store);
+    await refreshStats(store, PLAN_EXPERIMENT_REGISTRY);
   } finally {
     await store.close();
     if (tmp) rmSync(tmp, { recursive: true, force: true });

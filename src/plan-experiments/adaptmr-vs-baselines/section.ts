@@ -9,15 +9,15 @@
 import { join } from 'node:path';
 import { ClaimContext, adaptmrVariants } from '../../eval/verdicts/index.ts';
 import { loadVerdictInput, type ResultStore } from '../../store/index.ts';
-import { comparisonsTable } from '../comparison-cells.ts';
-import { perTypeTable } from '../per-type-table.ts';
-import { recallByTypeSpec } from '../recall-by-type-spec.ts';
-import { renderChart } from '../render-chart.ts';
-import { loadDegradedMarks, markedMethod, seriesLabeller, type SeriesKey } from '../series-label.ts';
-import { headlineComparisons, runHeadlineTitle, typeMeansOfRuns, type PlanRun } from './plan-runs.ts';
-import { routingTableData } from './routing-table.ts';
-import type { PlanSection } from './section.ts';
-import { sectionVerdicts } from './section-verdicts.ts';
+import { comparisonsTable } from '../../report/comparison-cells.ts';
+import { perTypeTable } from '../../report/per-type-table.ts';
+import { recallByTypeSpec } from '../../report/recall-by-type-spec.ts';
+import { renderChart } from '../../report/render-chart.ts';
+import { loadDegradedMarks, markedMethod, seriesLabeller, type SeriesKey } from '../../report/series-label.ts';
+import { headlineComparisons, runHeadlineTitle, typeMeansOfRuns, type PlanRun } from '../../report/plan/plan-runs.ts';
+import { routingTableData } from '../../report/plan/routing-table.ts';
+import type { PlanSection } from '../../report/plan/section.ts';
+import { sectionVerdicts } from '../../report/plan/section-verdicts.ts';
 
 export async function adaptmrVsBaselinesSection(
   store: ResultStore,

@@ -11,16 +11,16 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ResultStore } from '../../store/index.ts';
 import { rankingChanges, variationOf } from '../../eval/verdicts/index.ts';
 import { loadVerdictInput } from '../../store/index.ts';
-import { formatComparison, type ComparisonCell } from '../comparison-cells.ts';
-import { TYPE_COLUMNS, typeColumns } from '../per-type-table.ts';
-import { renderChart } from '../render-chart.ts';
-import { CHART_CONFIG, typeColorScale } from '../palette.ts';
-import { fitMeta, reserveFor, wrapTitle } from '../chart-fit.ts';
-import { pValueText, variationLabel } from '../claim-label.ts';
-import { headlineComparisons, headlineTitle, runHeadlineTitle, type PlanRun } from './plan-runs.ts';
-import { routingTableData } from './routing-table.ts';
-import { tableData, type PlanSection } from './section.ts';
-import { sectionVerdicts } from './section-verdicts.ts';
+import { formatComparison, type ComparisonCell } from '../../report/comparison-cells.ts';
+import { TYPE_COLUMNS, typeColumns } from '../../report/per-type-table.ts';
+import { renderChart } from '../../report/render-chart.ts';
+import { CHART_CONFIG, typeColorScale } from '../../report/palette.ts';
+import { fitMeta, reserveFor, wrapTitle } from '../../report/chart-fit.ts';
+import { pValueText, variationLabel } from '../../report/claim-label.ts';
+import { headlineComparisons, headlineTitle, runHeadlineTitle, type PlanRun } from '../../report/plan/plan-runs.ts';
+import { routingTableData } from '../../report/plan/routing-table.ts';
+import { tableData, type PlanSection } from '../../report/plan/section.ts';
+import { sectionVerdicts } from '../../report/plan/section-verdicts.ts';
 
 /**
  * Forest plot of the ablations: one row per variation ("w/o temporal strategy"), a dot and whisker per type (offset

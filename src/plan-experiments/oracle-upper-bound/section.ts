@@ -6,20 +6,17 @@
  * premise-single-strategy). Chart: the four means per type with whiskers, and the gap per type with the plan's target.
  */
 import { join } from 'node:path';
-import Table from 'cli-table3';
 import type { TopLevelSpec } from 'vega-lite';
 import { ClaimContext, oracleAnalyses, type OracleAnalysis } from '../../eval/verdicts/index.ts';
 import { loadVerdictInput, type ResultStore } from '../../store/index.ts';
-import { TYPE_COLUMNS } from '../per-type-table.ts';
-import { renderChart } from '../render-chart.ts';
-import { CHART_CONFIG, methodColor, upperBoundEncoding } from '../palette.ts';
-import { wrapTitle } from '../chart-fit.ts';
-import { headlineTitle, pct, points, runHeadlineTitle, type PlanRun } from './plan-runs.ts';
-import { tableData, type PlanSection } from './section.ts';
-import { sectionVerdicts } from './section-verdicts.ts';
-
-const ci = (i: { estimate: number; low: number; high: number }): string =>
-  `${pct(i.estimate)} [${pct(i.low)}, ${pct(i.high)}]`;
+import { TYPE_COLUMNS } from '../../report/per-type-table.ts';
+import { renderChart } from '../../report/render-chart.ts';
+import { CHART_CONFIG, methodColor, upperBoundEncoding } from '../../report/palette.ts';
+import { wrapTitle } from '../../report/chart-fit.ts';
+import { oracleTable } from '../../report/plan/oracle-table.ts';
+import { headlineTitle, runHeadlineTitle, type PlanRun } from '../../report/plan/plan-runs.ts';
+import { tableData, type PlanSection } from '../../report/plan/section.ts';
+import { sectionVerdicts } from '../../report/plan/section-verdicts.ts';
 
 /** One row of panels per dataset (bars; gap with the target line), each dataset at its own headline. */
 function chartSpec(
@@ -168,48 +165,6 @@ function datasetPanels(
       },
     ],
   };
-}
-
-/** Per dataset and type: the strategy chosen (tie rule), n, oracle, reference, best single, ceiling, and the gap (also the beyond-benchmarks section's). */
-/** The oracle's table (cli-table3: `.toString()` for the terminal, `tableData` for the HTML page). */
-export function oracleTable(analyses: readonly OracleAnalysis[], reference: string): Table.Table {
-  const table = new Table({
-    head: [
-      'dataset',
-      'type',
-      'strategy chosen (tie rule)',
-      'n',
-      'oracle [95% CI]',
-      `${reference}`,
-      'best single',
-      'ceiling',
-      'oracle − unified [95% CI] p',
-    ],
-    style: { head: [], border: [], compact: true },
-  });
-  for (const a of analyses) {
-    const choice = new Map(a.choices.map((c) => [c.adaptType, c]));
-    for (const r of a.rows) {
-      const c = choice.get(r.adaptType);
-      const chosen =
-        r.adaptType === 'all'
-          ? '(per type)'
-          : `${c!.chosen}${c!.tied.length > 1 ? ` (${c!.rule === 'own' ? 'own, ' : ''}tied ×${c!.tied.length})` : ''}`;
-      const g = r.vsReference.result;
-      table.push([
-        a.dataset,
-        r.adaptType,
-        chosen,
-        r.n,
-        ci(r.oracle),
-        ci(r.reference),
-        ci(r.bestSingle),
-        ci(r.ceiling),
-        `${points(g.meanDiff)} [${points(g.ciLow)}, ${points(g.ciHigh)}] p ${g.pValue < 0.001 ? '< 0.001' : g.pValue.toFixed(3)}`,
-      ]);
-    }
-  }
-  return table;
 }
 
 export async function oracleSection(store: ResultStore, run: PlanRun, chartsDir: string): Promise<PlanSection> {

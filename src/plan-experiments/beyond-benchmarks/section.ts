@@ -19,12 +19,12 @@ import Table from 'cli-table3';
 import { datasetEntry } from '../../core/benchmarks-installed.ts';
 import { ClaimContext, adaptmrVariants, oracleAnalyses } from '../../eval/verdicts/index.ts';
 import { loadVerdictInput, type ResultStore } from '../../store/index.ts';
-import { comparisonsTable } from '../comparison-cells.ts';
-import { perTypeTable, typeColumns } from '../per-type-table.ts';
-import { recallByTypeSpec } from '../recall-by-type-spec.ts';
-import { renderChart } from '../render-chart.ts';
-import { loadDegradedMarks, markedMethod, seriesLabeller, type SeriesKey } from '../series-label.ts';
-import { oracleTable } from './oracle-upper-bound.ts';
+import { comparisonsTable } from '../../report/comparison-cells.ts';
+import { perTypeTable, typeColumns } from '../../report/per-type-table.ts';
+import { recallByTypeSpec } from '../../report/recall-by-type-spec.ts';
+import { renderChart } from '../../report/render-chart.ts';
+import { loadDegradedMarks, markedMethod, seriesLabeller, type SeriesKey } from '../../report/series-label.ts';
+import { oracleTable } from '../../report/plan/oracle-table.ts';
 import {
   headlineComparisons,
   headlineTitle,
@@ -33,11 +33,11 @@ import {
   typeMeansOfRuns,
   type Headline,
   type PlanRun,
-} from './plan-runs.ts';
-import { meanCi, pctCi } from './question-means.ts';
-import { routingTables } from './routing-table.ts';
-import type { PlanSection } from './section.ts';
-import { sectionVerdicts } from './section-verdicts.ts';
+} from '../../report/plan/plan-runs.ts';
+import { meanCi, pctCi } from '../../report/plan/question-means.ts';
+import { routingTables } from '../../report/plan/routing-table.ts';
+import type { PlanSection } from '../../report/plan/section.ts';
+import { sectionVerdicts } from '../../report/plan/section-verdicts.ts';
 
 /**
  * Per ability: dataset × method rows, one column per native ability, at the dataset's headline metric. `outside`: the

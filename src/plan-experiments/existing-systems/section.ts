@@ -7,13 +7,13 @@
  */
 import { join } from 'node:path';
 import type { ResultStore } from '../../store/index.ts';
-import { perTypeTable } from '../per-type-table.ts';
-import { recallByTypeSpec } from '../recall-by-type-spec.ts';
-import { renderChart } from '../render-chart.ts';
-import { loadDegradedMarks, markedMethod } from '../series-label.ts';
-import { runHeadlineTitle, typeMeansOfRuns, type PlanRun } from './plan-runs.ts';
-import type { PlanSection } from './section.ts';
-import { sectionVerdicts } from './section-verdicts.ts';
+import { perTypeTable } from '../../report/per-type-table.ts';
+import { recallByTypeSpec } from '../../report/recall-by-type-spec.ts';
+import { renderChart } from '../../report/render-chart.ts';
+import { loadDegradedMarks, markedMethod } from '../../report/series-label.ts';
+import { runHeadlineTitle, typeMeansOfRuns, type PlanRun } from '../../report/plan/plan-runs.ts';
+import type { PlanSection } from '../../report/plan/section.ts';
+import { sectionVerdicts } from '../../report/plan/section-verdicts.ts';
 
 export async function existingSystemsSection(
   store: ResultStore,

@@ -16,11 +16,11 @@ import Table from 'cli-table3';
 import { ADAPT_TYPES } from '../../core/types.ts';
 import type { ResultStore } from '../../store/index.ts';
 import { readVerdicts } from '../../store/index.ts';
-import { formatComparison, type ComparisonCell } from '../comparison-cells.ts';
-import { headlineComparisons, headlineTitle, type PlanRun } from './plan-runs.ts';
-import { meanCi, pctCi } from './question-means.ts';
-import type { PlanSection } from './section.ts';
-import { sectionVerdicts } from './section-verdicts.ts';
+import { formatComparison, type ComparisonCell } from '../../report/comparison-cells.ts';
+import { headlineComparisons, headlineTitle, type PlanRun } from '../../report/plan/plan-runs.ts';
+import { meanCi, pctCi } from '../../report/plan/question-means.ts';
+import type { PlanSection } from '../../report/plan/section.ts';
+import { sectionVerdicts } from '../../report/plan/section-verdicts.ts';
 import { routeGoldTable } from './route-gold.ts';
 
 export interface TransferCell {

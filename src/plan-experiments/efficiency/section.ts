@@ -8,10 +8,11 @@
  */
 import { join } from 'node:path';
 import Table from 'cli-table3';
+import type { RetrievalNotes } from '../../core/types.ts';
 import type { TopLevelSpec } from 'vega-lite';
 import type { ResultStore } from '../../store/index.ts';
-import { renderChart, type ChartFiles } from '../render-chart.ts';
-import { CHART_CONFIG, colorScale } from '../palette.ts';
+import { renderChart, type ChartFiles } from '../../report/render-chart.ts';
+import { CHART_CONFIG, colorScale } from '../../report/palette.ts';
 import {
   efficiencyOf,
   type CallRow,
@@ -19,16 +20,16 @@ import {
   type QuestionTiming,
 } from '../../eval/verdicts/efficiency.ts';
 import { OVERHEAD_BASE_MIN_MS } from '../../eval/verdicts/index.ts';
-import { loadDegradedMarks, markedMethod } from '../series-label.ts';
-import { sectionVerdicts } from './section-verdicts.ts';
-import { headlineTitle, pct, runHeadlineTitle, typeMeansOfRuns, type PlanRun } from './plan-runs.ts';
-import { tableData, type PlanSection } from './section.ts';
+import { loadDegradedMarks, markedMethod } from '../../report/series-label.ts';
+import { sectionVerdicts } from '../../report/plan/section-verdicts.ts';
+import { headlineTitle, pct, runHeadlineTitle, typeMeansOfRuns, type PlanRun } from '../../report/plan/plan-runs.ts';
+import { tableData, type PlanSection } from '../../report/plan/section.ts';
 
+/** The stored notes' `stageMs` (RetrievalNotes), its numeric entries only: a file is data, not a promise. */
 function stageMs(notes: string | null): Record<string, number> {
   if (!notes) return {};
-  const parsed: unknown = JSON.parse(notes);
-  if (typeof parsed !== 'object' || parsed === null || !('stageMs' in parsed)) return {};
-  const s = (parsed as { stageMs: unknown }).stageMs;
+  const parsed = JSON.parse(notes) as RetrievalNotes | null;
+  const s: unknown = parsed?.stageMs;
   if (typeof s !== 'object' || s === null) return {};
   return Object.fromEntries(Object.entries(s).filter((e): e is [string, number] => typeof e[1] === 'number'));
 }
