@@ -4,7 +4,7 @@
  * panel asks the benchmark's own prompt with its own model, the first being the one the run scored with, so their
  * verdicts (and judge_agreement) compare models, not prompts. What the pass needs is in the results file: the
  * question, its gold answer (a rubric protocol stores its rubric there, one item per line) and, where the judge reads
- * more than the gold (`qa.judgeNeedsEvidence`: LoCoMo-Plus's cue), `questions.judge_evidence` (schema version 5).
+ * more than the gold (`qa.judgeNeedsEvidence`: LoCoMo-Plus's cue), `questions.judge_evidence` (schema version 6).
  * A question scored without a judge (a multiple-choice letter) has no verdict and gets no panel.
  */
 import type { Benchmark } from '../core/benchmark.ts';
@@ -31,14 +31,14 @@ export interface BenchmarkQuestion {
   nativeType: string;
   text: string;
   answer: string;
-  /** `questions.judge_evidence`; null in files written before schema version 5 or where there is none. */
+  /** `questions.judge_evidence`; null in files written before schema version 6 or where there is none. */
   judgeEvidence: string | null;
 }
 
 /** Why a stored dataset cannot be judged again by its benchmark's judge (the judge's evidence is missing), or null. */
 export function unjudgeableWhy(b: Benchmark, questions: readonly BenchmarkQuestion[]): string | null {
   if (!b.qa.judgeNeedsEvidence || questions.every((q) => q.judgeEvidence !== null)) return null;
-  return `its judge reads evidence this results file does not store (written before schema version 5); rerun the experiment to judge it again`;
+  return `its judge reads evidence this results file does not store (written before schema version 6); rerun the experiment to judge it again`;
 }
 
 /** One answer judged by one judge model with the benchmark's own judge. */

@@ -191,7 +191,7 @@ describe('judge panels and leniency probes on BEAM, MemDaily and LoCoMo-Plus', (
     expect(summary.failed).toBe(0);
     const said = lines.filter((l) => l.includes('locomo-plus'));
     expect(said).toEqual([
-      'judging: dataset locomo-plus is not judged again: its judge reads evidence this results file does not store (written before schema version 5); rerun the experiment to judge it again',
+      'judging: dataset locomo-plus is not judged again: its judge reads evidence this results file does not store (written before schema version 6); rerun the experiment to judge it again',
     ]);
     const byC = await queryFile<{ dataset: string; n: number }>(
       file,
