@@ -56,7 +56,7 @@ describe('beam.truncation: upstream on the real 100K chats', () => {
         't.yaml',
       );
     expect(bad('beam: { truncation: shorter }')).toThrow(/datasets\.0\.beam\.truncation/u);
-    expect(bad('locomo: { truncation: upstream }')).toThrow(/unknown key "locomo"/u);
+    expect(bad('locomo: { truncation: upstream }')).toThrow(/datasets\.0: Unrecognized key: "locomo"/u);
   });
 
   it('counts each chat-template marker as one Qwen token, English and Chinese text alike', () => {

@@ -128,7 +128,7 @@ function benchmarkOptions(d: Record<string, unknown> & { name: string }, ctx: z.
   for (const key of Object.keys(d)) {
     if (NAMED_KEYS.has(key)) continue;
     if (key !== benchmark?.name || !benchmark.datasetOptions) {
-      ctx.addIssue({ code: 'custom', message: `unknown key "${key}"`, path: [key] });
+      ctx.addIssue({ code: 'unrecognized_keys', keys: [key], input: d });
       continue;
     }
     const parsed = benchmark.datasetOptions.safeParse(d[key]);
