@@ -20,6 +20,7 @@ import {
   type FakeOpenAiServer,
 } from '../llm/testing/fake-openai-server.ts';
 import { queryFile } from '../store/testing/query-file.ts';
+import { runReport } from '../report/report.ts';
 import { rejudgeFile } from '../tools/rejudge/rejudge.ts';
 import { parseExperiment } from './load-config.ts';
 import { runExperiment } from './runner.ts';
@@ -133,6 +134,14 @@ describe('judge panels and leniency probes on BEAM, MemDaily and LoCoMo-Plus', (
       { dataset: 'locomo-plus', n: 4, agreement: 0 },
       { dataset: 'memdaily', n: 3, agreement: 0 },
     ]);
+  });
+
+  it("the report warns of the judge that accepts every probe, on each benchmark's dataset", async () => {
+    const { text } = await runReport(file, { outDir: join(dir, 'report') });
+    for (const dataset of ['beam-100k', 'memdaily', 'locomo-plus']) {
+      expect(text).toContain(`warning: judge a on ${dataset} accepts 100.0% of specific-but-wrong answers`);
+      expect(text).not.toContain(`warning: judge b on ${dataset}`);
+    }
   });
 
   it('makes BEAM probes from the rubric, MemDaily probes from the Chinese answer', async () => {
