@@ -3,7 +3,7 @@
  * included). Tests, test fixtures (`testing/`, `*.fixture.ts`) may reach across layers to build their cases; rules
  * 1–5 apply to everything that ships.
  *   1. src/core imports nothing else in the repository.
- *   2. Only the method registry (src/run/method-registry.ts) imports baselines/ from outside baselines/, and only the
+ *   2. Only the method registry (src/run/methods/method-registry.ts) imports baselines/ from outside baselines/, and only the
  *      benchmark registry (src/run/benchmark-registry.ts) imports benchmarks/ from outside benchmarks/; outside
  *      src/plan-experiments/, only its registry (src/plan-experiments/registry.ts) is imported.
  *   3. Only src/store and the embedding cache (src/index/embedding-cache-duckdb.ts) import DuckDB.
@@ -89,7 +89,7 @@ export function findViolations(files: ReadonlyMap<string, string>): string[] {
       const target = normalize(join(dirname(file), spec));
       const to = layerOf(target);
       if (from === 'core' && to !== 'core') bad('src/core imports nothing else in the repository');
-      if (to === 'baselines' && from !== 'baselines' && file !== 'src/run/method-registry.ts')
+      if (to === 'baselines' && from !== 'baselines' && file !== 'src/run/methods/method-registry.ts')
         bad('only the method registry imports baselines/');
       if (to === 'benchmarks' && from !== 'benchmarks' && file !== 'src/run/benchmark-registry.ts')
         bad('only the benchmark registry imports benchmarks/');

@@ -25,7 +25,7 @@ export const commands: CommandEntry[] = [
   {
     name: 'sweep',
     describe: 'Run a sweep file (or one shard of it), one results file per variation',
-    load: async () => as((await import('./run/sweep-command.ts')).sweepCommand),
+    load: async () => as((await import('./run/sweep/sweep-command.ts')).sweepCommand),
   },
   {
     name: 'merge',

@@ -164,7 +164,7 @@ async function removeNamespaces(
 
 /**
  * The haystack's namespace on the server: the run's, the haystack's content key, and a replicate's own (`replicates:
- * n`, src/run/replicates.ts: it ingests into its own namespaces and has its own cached searches).
+ * n`, src/run/config/replicates.ts: it ingests into its own namespaces and has its own cached searches).
  */
 function namespaceName(f: MethodFactoryContext, index: MemoryIndex): string {
   const rep = f.replicate !== undefined ? `r${f.replicate}-` : '';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_DATA_DIR } from '../../test/data-path.ts';
 import type { DataIssue } from '../../src/core/dataset-records.ts';
-import { parseExperiment } from '../../src/run/load-config.ts';
+import { parseExperiment } from '../../src/run/config/load-config.ts';
 import { loadDataset } from '../../src/data/index.ts';
 import { qwenTurnTokens } from './truncation.ts';
 

@@ -174,7 +174,7 @@ export interface BenchmarkQa {
   read?(input: ReadInput): Promise<ProtocolRead | undefined>;
   /**
    * Its own judge asked again by every judge of a panel from what the results file stores (the judging pass,
-   * src/run/benchmark-panel.ts): the scoring input the stored gold answer gives (e.g. the rubric, one item per line);
+   * src/run/judging/benchmark-panel.ts): the scoring input the stored gold answer gives (e.g. the rubric, one item per line);
    * undefined: its own judge cannot be asked again from the results file.
    */
   rejudge?(storedAnswer: string): Pick<AnswerToScore, 'rubric'>;

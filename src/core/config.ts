@@ -191,7 +191,7 @@ export const MethodConfigSchema = z
     options: z.record(z.string(), z.unknown()).default({}),
     /**
      * A memory-system method (http-memory, mcp-memory, mem0, zep) run n times, each replicate ingesting and searching
-     * its own namespaces: expanded at load into methods `<id>:r1` … `<id>:rn` (src/run/replicates.ts).
+     * its own namespaces: expanded at load into methods `<id>:r1` … `<id>:rn` (src/run/config/replicates.ts).
      */
     replicates: z.number().int().positive().max(100).optional(),
     /** Set by that expansion (the replicate's number); not written by hand. */

@@ -146,7 +146,7 @@ export interface MethodFactoryContext {
   runKey: string;
   /** LLM roles the experiment configures; a method with optional LLM steps picks its mode from these. */
   llmRoles: readonly LlmRole[];
-  /** The replicate number (1…n) of a method run with `replicates: n` (src/run/replicates.ts); absent otherwise. */
+  /** The replicate number (1…n) of a method run with `replicates: n` (src/run/config/replicates.ts); absent otherwise. */
   replicate?: number;
 }
 

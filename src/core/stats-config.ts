@@ -1,6 +1,6 @@
 /**
  * The `stats:` and `plan:` blocks of an experiment config. Neither changes what a run computes, so both
- * are left out of the run's identity (src/run/load-config.ts): adding them to an existing experiment resumes it.
+ * are left out of the run's identity (src/run/config/load-config.ts): adding them to an existing experiment resumes it.
  *   stats — how the results file's statistics are computed (bootstrap CIs of every scores_by_type cell; paired
  *           comparisons of every method against a reference, Holm-corrected within a family); src/eval/stats.
  *   plan  — which of the AdaptMR plan's five experiments (plan §3.4) the file is, so `adaptmr report` prints

@@ -202,18 +202,33 @@ function* mapGen<T>(gen: Iterable<T>, f: (x: T) => T): Generator<T> {
   for (const x of gen) yield f(x);
 }
 
-function rawInstances(
+/** The benchmark's instances of a record; a reader that builds a question `keep` refuses still has it left out here. */
+function* rawInstances(
   src: DatasetSource,
   record: RawRecord,
   opts: { keep?: ((c: CatalogEntry) => boolean) | undefined; issues: DataIssue[] },
-): Iterable<Instance> {
-  return readerOf(src).normalise(record, {
+): Generator<Instance> {
+  const { keep } = opts;
+  const built = readerOf(src).normalise(record, {
     dataset: src.name,
     issues: opts.issues,
-    keep: opts.keep,
+    keep,
     companion: src.companion?.path,
     ...(src.options !== undefined ? { options: src.options } : {}),
   });
+  for (const i of built) if (!keep || keep(entryOf(i))) yield i;
+}
+
+/** The catalogue entry an instance stands for. */
+function entryOf(i: Instance): CatalogEntry {
+  const g = i.gold;
+  return {
+    questionId: i.query.id,
+    nativeType: g.nativeType,
+    adaptType: g.type,
+    isAbstention: g.isAbstention,
+    ...(g.reportAs ? { reportAs: g.reportAs } : {}),
+  };
 }
 
 export interface LoadedDataset {

@@ -18,10 +18,10 @@
  *   reruns; sum `costUsd` where `!cached` for the money actually spent by this run. Prompt tokens the provider
  *   read from its prompt cache (`usage.prompt_tokens_details.cached_tokens`) are recorded (`cachedTokens`) and priced
  *   at the cached-input price; a request carries `prompt_cache_key` when the caller names one (the haystack).
- * - Batch API (`shared.batch`, src/run/batch-stage.ts): an uncached request of a batched role is handed to the batch
+ * - Batch API (`shared.batch`, src/run/spend/batch-stage.ts): an uncached request of a batched role is handed to the batch
  *   queue instead of being sent, and the call throws `PostponedError('batch')`; the run folds the batch's replies into
  *   this cache and asks again, when it is a cache hit.
- * - Budget (`shared.budget`, src/run/budget.ts): before a request is sent its worst-case cost (prompt tokens counted,
+ * - Budget (`shared.budget`, src/run/spend/budget.ts): before a request is sent its worst-case cost (prompt tokens counted,
  *   the full output limit) is reserved; a request the budget cannot cover is not sent (`PostponedError('budget')`).
  */
 import OpenAI, { APIConnectionError, APIError } from 'openai';

@@ -1,7 +1,7 @@
 /**
  * A provider whose clients build every request exactly as the real ones do (src/llm/client.ts `prepare`: the same
  * messages, structured-output form and reply-cache key) but send nothing: the cost estimate (`adaptmr run
- * --estimate`, src/run/estimate.ts) runs the whole experiment through it.
+ * --estimate`, src/run/spend/estimate.ts) runs the whole experiment through it.
  *
  * Per call: a reply already in the LLM cache on disk (or asked earlier in the same estimate: a real run pays an
  * identical request once) is an expected cache hit, served with its stored text so the next stage sees what the run

@@ -196,7 +196,7 @@ export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
       const index = withFirstStage(mi, parts.firstStage ?? 'embedding');
       // Wall time per stage (classifier, retrieval, abstention gate), for the efficiency experiment (plan §3.4 exp 5).
       const t0 = performance.now();
-      // A classifier failure is tagged with its stage, so the run summary counts it as one (src/run/failures.ts).
+      // A classifier failure is tagged with its stage, so the run summary counts it as one (src/run/record/failures.ts).
       const classified = needsClassifier
         ? await parts.classifier!.classify(query, ctx).catch((err: unknown) => {
             throw tagStage(err, 'classify');
@@ -340,7 +340,7 @@ function resolveFallback(router: RouterConfig, classifier: Classifier | undefine
   return { ...router, fallback: { ...fb, below: t } };
 }
 
-/** The `adaptmr` entry of the method registry (src/run/method-registry.ts). */
+/** The `adaptmr` entry of the method registry (src/run/methods/method-registry.ts). */
 export const adaptmrEntry = defineMethod({
   name: 'adaptmr',
   description:

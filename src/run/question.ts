@@ -25,12 +25,12 @@ import type { BenchmarkQa } from '../core/benchmark.ts';
 import type { DatasetFormat } from '../data/source.ts';
 import { perHaystack } from '../index/per-haystack.ts';
 import type { AnswerVerdictRow, LlmCallRow, QuestionBatch, ScoreRow } from '../store/types.ts';
-import type { ConfiguredMethod } from './create-methods.ts';
+import type { ConfiguredMethod } from './methods/create-methods.ts';
 import type { IndexCache } from './index-cache.ts';
-import { methodFailureStage, type FailedStage } from './failures.ts';
-import { plainCalls, type PaidCallLedger } from './paid-calls.ts';
+import { methodFailureStage, type FailedStage } from './record/failures.ts';
+import { plainCalls, type PaidCallLedger } from './spend/paid-calls.ts';
 import { outsideHeadline, scoreRetrieval } from './score.ts';
-import { answerErratum, goldAnswer, primaryJudge, type DatasetJudging } from './judging.ts';
+import { answerErratum, goldAnswer, primaryJudge, type DatasetJudging } from './judging/judging.ts';
 import { promptFor } from '../eval/qa/panel.ts';
 import { median } from '../core/averages.ts';
 
@@ -326,7 +326,7 @@ async function answerAndScore(
   ranked: boolean,
 ): Promise<FailedStage | undefined> {
   // The panel's first judge scores the answer against the headline gold version; the other judges and versions are
-  // judged after the questions (src/run/judge-pass.ts).
+  // judged after the questions (src/run/judging/judge-pass.ts).
   const judging = c.judging;
   const first = judging?.panel[0];
   // A benchmark without a panel protocol keeps its own judge (BenchmarkQa.panel); panel prompts apply to the others,

@@ -10,7 +10,7 @@ import { errorMessage, InputError } from '../../core/errors.ts';
 import { parseJsonBytes, readSourceRecordsSync, type DataIssue, type RawRecord } from '../../data/index.ts';
 import { embedders, useWordVectorsSlot } from '../../index/index.ts';
 import { installBenchmarks } from '../benchmark-registry.ts';
-import { createMethods } from '../create-methods.ts';
+import { createMethods } from '../methods/create-methods.ts';
 import { IndexCache } from '../index-cache.ts';
 import { computeRecord, unreadData, type ComputeState } from '../run-dataset.ts';
 import type { FromWorker, ToWorker, WorkerInit, WorkerStart } from './protocol.ts';

@@ -17,11 +17,11 @@ import {
 } from '../../data/index.ts';
 import { loadErrata } from '../../data/locomo-audit.ts';
 import { longMemEvalErrata } from '../../data/longmemeval-errata.ts';
-import { createMethods, type ConfiguredMethod } from '../create-methods.ts';
-import type { LoadedExperiment } from '../load-config.ts';
+import { createMethods, type ConfiguredMethod } from '../methods/create-methods.ts';
+import type { LoadedExperiment } from '../config/load-config.ts';
 import type { DatasetPlan } from '../run-dataset.ts';
 import { selectQuestions } from '../select.ts';
-import type { RunShard } from '../shard-source.ts';
+import type { RunShard } from '../shards/shard-source.ts';
 import { applyShard } from './shard-datasets.ts';
 
 /** One dataset of the run: its selected questions, the config as it sees it (its methods patched), its methods. */

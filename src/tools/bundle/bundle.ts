@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { InputError } from '../../core/errors.ts';
 import { PACKAGE_ROOT, packageVersion } from '../../core/package-root.ts';
-import { gitState } from '../../run/provenance.ts';
+import { gitState } from '../../run/record/provenance.ts';
 import { openResultStore, type ResultStore } from '../../store/index.ts';
 import { refreshStats, statsFingerprint } from '../../store/stats-tables.ts';
 import { instanceHashes, rollUp } from './content-hash.ts';

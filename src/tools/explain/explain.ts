@@ -14,10 +14,10 @@ import { loadDataset, readCatalog, resolveDataDir, resolveDataset, type DatasetS
 import { embedders, openEmbeddingCache } from '../../index/index.ts';
 import { createLlmProvider } from '../../llm/provider.ts';
 import { IndexCache } from '../../run/index-cache.ts';
-import type { LoadedExperiment } from '../../run/load-config.ts';
+import type { LoadedExperiment } from '../../run/config/load-config.ts';
 import { emptyBatch, runMethod } from '../../run/question.ts';
 import { configForDataset } from '../../core/dataset-methods.ts';
-import { createMethods } from '../../run/create-methods.ts';
+import { createMethods } from '../../run/methods/create-methods.ts';
 
 export const PREVIEW_CHARS = 100;
 

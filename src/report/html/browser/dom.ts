@@ -36,7 +36,7 @@ export const uniq = <T>(xs: T[]): T[] => xs.filter((x, i) => xs.indexOf(x) === i
 
 export const TYPES = ['all', 'factual', 'temporal', 'update', 'multi-hop', 'abstention'];
 const UB = ' (gold-type routing)';
-/** A series' name, marked when its run routed by the gold type (an upper bound). */
+/** A series' name, marked when its run routed by the gold type (gold-type routing, not a bound). */
 export const label = (series: string, upper: boolean): string =>
   upper && series.indexOf(UB) < 0 ? series + UB : series;
 
