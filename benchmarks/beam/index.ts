@@ -14,6 +14,7 @@ import {
   readBeamChatSync,
   type BeamRecord,
 } from './load.ts';
+import { BeamDatasetOptionsSchema, withBeamOptions } from './options.ts';
 import { TIER_100K_PIN, TIER_500K_PIN } from './pins.ts';
 import { beamQa } from './qa.ts';
 
@@ -37,9 +38,16 @@ export const beam = defineBenchmark({
     readUnitSync: readBeamChatSync,
     unitFiles: beamChatFiles,
     catalogue: ({ raw, file }) => beamCatalogEntries(raw as BeamRecord, file),
-    normalise: ({ raw, file }, ctx) => normaliseBeam(raw as BeamRecord, file, ctx.dataset, ctx.issues, ctx.keep),
+    normalise: ({ raw, file }, ctx) => {
+      const record = raw as BeamRecord;
+      // A chat none of whose questions is kept is not built (nor its tokens counted for `truncation: upstream`).
+      if (ctx.keep && !beamCatalogEntries(record, file).some(ctx.keep)) return [];
+      const read = withBeamOptions(record, file, ctx.options, ctx.issues);
+      return normaliseBeam(read, file, ctx.dataset, ctx.issues, ctx.keep);
+    },
     unitNames: ['batches', 'messages'],
   },
+  datasetOptions: BeamDatasetOptionsSchema,
   nativeTypes: BEAM_ABILITY_ORDER,
   mapType: (nativeType) => BEAM_ABILITIES[nativeType],
   qa: beamQa,

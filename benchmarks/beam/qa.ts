@@ -7,6 +7,7 @@
 import type { BenchmarkQa } from '../../src/core/benchmark.ts';
 import { InputError } from '../../src/core/errors.ts';
 import { judgeBeam } from './judge.ts';
+import { beamProbes } from './probes.ts';
 
 export const beamQa: BenchmarkQa = {
   protocol: 'beam',
@@ -17,6 +18,7 @@ export const beamQa: BenchmarkQa = {
     'llm_equivalence — mohammadtavakoli78/BEAM@b2a3ee8 src/evaluation/compute_metrics.py',
   ],
   excluded: () => null,
+  probes: beamProbes,
   async score(input, judge, options) {
     if (!judge) return {};
     if (!input.rubric) throw new InputError('a BEAM question needs its rubric', `question ${input.questionId}`);

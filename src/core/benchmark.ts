@@ -6,6 +6,7 @@
  * headline, and its judge prompts. The registry of benchmarks is src/run/benchmark-registry.ts; every entry runs the
  * benchmark conformance suite on its committed fixture.
  */
+import type { z } from 'zod';
 import type { CatalogEntry, DataIssue, ParseOptions, RawRecord } from './dataset-records.ts';
 import type { CallRecord } from './interfaces.ts';
 import type { JudgeResult } from './judge.ts';
@@ -51,6 +52,8 @@ export interface NormaliseContext {
   keep?: ((c: CatalogEntry) => boolean) | undefined;
   /** The companion file's path (`BenchmarkDataset.companion`), when the dataset has one. */
   companion?: string | undefined;
+  /** The dataset entry's options under the benchmark's own key (`datasets[].<benchmark>`, `Benchmark.datasetOptions`). */
+  options?: unknown;
 }
 
 /**
@@ -177,6 +180,21 @@ export interface BenchmarkQa {
   rejudge?(storedAnswer: string): Pick<AnswerToScore, 'rubric'>;
   /** Scores one answer; LLM failures propagate (the caller records them on the question's row). */
   score(input: AnswerToScore, judge: LlmClient | undefined, options: ScoreOptions): Promise<AnswerScores>;
+  /**
+   * The judge reads evidence besides the gold answer (`AnswerToScore.evidenceText`, stored as
+   * `questions.judge_evidence`): a results file without it cannot be judged again.
+   */
+  judgeNeedsEvidence?: boolean;
+  /** How leniency probes are made for a benchmark with its own judge (docs/qa-and-judges.md); default: from the gold answer, every rule. */
+  probes?: ProbeMaking;
+}
+
+/** What a benchmark's leniency probes are made against (src/eval/qa/probes/rules.ts). */
+export interface ProbeMaking {
+  /** The text a known-wrong answer is made against, from the stored gold; '' when none can be. */
+  goldOf(q: { answer: string; judgeEvidence?: string | null | undefined }): string;
+  /** `neighbour`: only another question's gold is a specific-wrong answer (editing a value of the gold is not wrong). */
+  specific?: 'all' | 'neighbour';
 }
 
 /** The committed fixture the conformance suite runs: a few items the project wrote itself, in the upstream format. */
@@ -204,6 +222,11 @@ export interface Benchmark {
   reader: BenchmarkReader;
   /** A user-given file or folder may be in this format (`datasets[].path` with `format`); false: named datasets only. */
   pathFormat: boolean;
+  /**
+   * Options a config may give its named datasets under the benchmark's name (`datasets: [{ name, <benchmark>: {…} }]`),
+   * checked with this schema and handed to `reader.normalise` (`NormaliseContext.options`).
+   */
+  datasetOptions?: z.ZodType;
   /** Its native type labels, in its own order (every one `mapType` maps). */
   nativeTypes?: readonly string[];
   /** Native type → AdaptMR type; undefined for a native type the benchmark does not define. */

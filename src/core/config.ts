@@ -117,10 +117,32 @@ const PathFormatSchema = z.string().superRefine((format, ctx) => {
 });
 
 /** A named, known dataset, or any file/folder in LongMemEval or LoCoMo format ("bring your own data"). */
+const NAMED_KEYS = new Set(['name', 'gold', ...Object.keys(DatasetCommon)]);
+
+/**
+ * A named dataset's keys besides the common ones: only its benchmark's own (`datasets: [{ name, <benchmark>: {…} }]`),
+ * checked with that benchmark's `datasetOptions` schema; anything else is an unknown key, as a strict object says.
+ */
+function benchmarkOptions(d: Record<string, unknown> & { name: string }, ctx: z.RefinementCtx): void {
+  const benchmark = datasetEntry(d.name)?.benchmark;
+  for (const key of Object.keys(d)) {
+    if (NAMED_KEYS.has(key)) continue;
+    if (key !== benchmark?.name || !benchmark.datasetOptions) {
+      ctx.addIssue({ code: 'unrecognized_keys', keys: [key], input: d });
+      continue;
+    }
+    const parsed = benchmark.datasetOptions.safeParse(d[key]);
+    if (!parsed.success)
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ code: 'custom', message: issue.message, path: [key, ...issue.path.map(String)] });
+  }
+}
+
 export const DatasetRefSchema = z.union([
   z
     .object({ name: DatasetNameSchema, ...DatasetCommon, gold: GoldConfigSchema.optional() })
-    .strict()
+    .catchall(z.unknown())
+    .superRefine(benchmarkOptions)
     .refine((d) => d.gold === undefined || d.gold.answers === 'original' || ERRATA_DATASETS.has(d.name), {
       message:
         'gold.answers: errata exists for LoCoMo (the audit) and LongMemEval (src/data/longmemeval-errata.ts) only',

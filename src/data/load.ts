@@ -214,6 +214,7 @@ function* rawInstances(
     issues: opts.issues,
     keep,
     companion: src.companion?.path,
+    ...(src.options !== undefined ? { options: src.options } : {}),
   });
   for (const i of built) if (!keep || keep(entryOf(i))) yield i;
 }

@@ -27,6 +27,8 @@ export interface DatasetSource {
   companion?: { path: string; root: string };
   /** `gold: { update: both }`: superseded evidence counts as gold too (src/data/supersession.ts). */
   goldUpdate?: 'current' | 'both';
+  /** The config's options for it under its benchmark's key (`Benchmark.datasetOptions`), parsed. */
+  options?: unknown;
 }
 
 /**
@@ -80,8 +82,13 @@ function kindOf(path: string): 'file' | 'folder' | undefined {
   }
 }
 
+/** A user-given file or folder (a named dataset's entry may carry its benchmark's own key, so `in` alone cannot tell). */
+export function isPathRef(ref: DatasetRef): ref is Extract<DatasetRef, { path: string }> {
+  return 'path' in ref && 'format' in ref;
+}
+
 export function resolveDataset(ref: DatasetRef, dataDir: string): DatasetSource {
-  if ('path' in ref) {
+  if (isPathRef(ref)) {
     const path = isAbsolute(ref.path) ? ref.path : resolve(ref.path);
     const kind = kindOf(path);
     if (!kind) throw new InputError(`dataset path does not exist: ${path}`, 'datasets[].path');
@@ -99,6 +106,8 @@ export function resolveDataset(ref: DatasetRef, dataDir: string): DatasetSource 
       if (kindOf(path) !== c.kind) continue;
       const found: DatasetSource = { name: ref.name, format: benchmark.name, path, kind: c.kind, root };
       if (ref.gold?.update === 'both') found.goldUpdate = 'both';
+      const options = (ref as Record<string, unknown>)[benchmark.name];
+      if (options !== undefined && benchmark.datasetOptions) found.options = benchmark.datasetOptions.parse(options);
       return dataset.companion ? { ...found, companion: findCompanion(ref.name, dataset.companion, dataDir) } : found;
     }
   }

@@ -163,6 +163,7 @@ export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
         : {}),
       haystackSessions: instance.haystack.length,
       haystackTurns: instance.haystack.reduce((n, s) => n + s.turns.length, 0),
+      ...(g.evidenceText !== undefined ? { judgeEvidence: g.evidenceText } : {}),
     },
     retrievals: [],
     scores: [],

@@ -70,11 +70,11 @@ describe('exportResults', () => {
     expect(lines[0]).toBe(
       'run_id,dataset,question_id,text,asked_at,native_type,adapt_type,is_abstention,' +
         'evidence_session_ids,evidence_turn_ids,answer,superseded_session_ids,superseded_turn_ids,' +
-        'haystack_sessions,haystack_turns',
+        'haystack_sessions,haystack_turns,judge_evidence',
     );
     expect(lines).toContain(
       'r1,fake,q0,question 0?,2023-05-20T02:21:00Z,single-session-user,factual,false,' +
-        '"[""s0""]","[""s0#1""]",answer 0,[],[],,',
+        '"[""s0""]","[""s0#1""]",answer 0,[],[],,,',
     );
   });
 

@@ -38,8 +38,8 @@ describe('schema version 5', () => {
         "SELECT question_id, superseded_turn_ids t, haystack_sessions hs, haystack_turns ht, (SELECT value FROM meta WHERE key = 'schema_version') v FROM questions ORDER BY question_id",
       ),
     ).toEqual([
-      { question_id: 'q0', t: ['会话1#2'], hs: null, ht: null, v: '5' },
-      { question_id: 'q1', t: [], hs: 40, ht: 512, v: '5' },
+      { question_id: 'q0', t: ['会话1#2'], hs: null, ht: null, v: '6' },
+      { question_id: 'q1', t: [], hs: 40, ht: 512, v: '6' },
     ]);
     expect((await s2.query('SELECT count(*)::INT n FROM scores_by_type')).length).toBe(1);
     await s2.close();

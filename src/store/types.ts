@@ -47,6 +47,8 @@ export interface QuestionRow {
   /** The haystack's size at each retrieval level: its sessions and its turns (schema 5; absent = not recorded). */
   haystackSessions?: number;
   haystackTurns?: number;
+  /** What a benchmark's judge reads besides the gold answer (LoCoMo-Plus's cue; schema 6); absent where it has none. */
+  judgeEvidence?: string;
 }
 
 export interface RetrievalRow {

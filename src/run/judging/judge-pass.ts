@@ -30,7 +30,8 @@ import {
 } from '../../eval/qa/panel.ts';
 import { normalised, probesFor, PROBE_KINDS, type ProbeKind, type ProbeQuestion } from '../../eval/qa/probes/index.ts';
 import type { AnswerVerdictRow, LlmCallRow, ProbeAnswerRow, ResultStore } from '../../store/types.ts';
-import { benchmarkOfNativeTypes, benchmarkPrompt, judgeWithBenchmark, type PanelBenchmark } from './benchmark-panel.ts';
+import type { Benchmark } from '../../core/benchmark.ts';
+import { benchmarkOfNativeTypes, benchmarkPrompt, judgeWithBenchmark, unjudgeableWhy } from './benchmark-panel.ts';
 
 export interface ProbeSettings {
   perType: number;
@@ -71,6 +72,8 @@ interface QuestionInfo {
   adaptType: string;
   isAbstention: boolean;
   answer: string;
+  /** What a benchmark's judge reads besides the gold (`questions.judge_evidence`), or null. */
+  judgeEvidence: string | null;
 }
 
 interface Target {
@@ -110,12 +113,14 @@ interface RunKnowledge {
   questions: QuestionInfo[];
   protocols: Map<string, QaProtocol>;
   /** Datasets judged with their benchmark's own judge (benchmark-panel.ts). */
-  benchmarks: Map<string, PanelBenchmark>;
+  benchmarks: Map<string, Benchmark>;
   goldOf: Map<string, string>;
   /** Questions some gold version changes (their answers are judged on each version). */
   changed: Set<string>;
   versionsOf: (dataset: string) => string[];
   have: Map<string, VerdictRecord>;
+  /** Answers (dataset, question, method) some judge has judged: a benchmark judge's are the ones it judges. */
+  judged: Set<string>;
 }
 
 type VerdictRecord = {
@@ -145,7 +150,7 @@ export async function judgePass(store: ResultStore, o: JudgePassOptions): Promis
   if (o.panel.length === 0) return summary;
   const known = await readRun(store, o, log);
   const targets = await answerTargets(store, o.runId);
-  const newProbes = o.probes ? await makeProbes(store, o, known.questions, known.protocols) : [];
+  const newProbes = o.probes ? await makeProbes(store, o, known) : [];
   summary.probesAdded = newProbes.length;
   targets.push(...(await probeTargets(store, o.runId, newProbes)));
   const { tasks, copies } = planVerdicts(targets, known, o);
@@ -178,8 +183,9 @@ async function readRun(store: ResultStore, o: JudgePassOptions, log: (line: stri
       adapt_type: string;
       is_abstention: boolean;
       answer: string;
+      judge_evidence: string | null;
     }>(
-      'SELECT dataset, question_id, text, native_type, adapt_type, is_abstention, answer FROM questions WHERE run_id = $1 ORDER BY dataset, question_id',
+      'SELECT dataset, question_id, text, native_type, adapt_type, is_abstention, answer, judge_evidence FROM questions WHERE run_id = $1 ORDER BY dataset, question_id',
       [o.runId],
     )
   ).map(
@@ -191,6 +197,7 @@ async function readRun(store: ResultStore, o: JudgePassOptions, log: (line: stri
       adaptType: q.adapt_type,
       isAbstention: q.is_abstention,
       answer: q.answer,
+      judgeEvidence: q.judge_evidence,
     }),
   );
   const { protocols, benchmarks } = judgingOf(questions, log);
@@ -216,22 +223,29 @@ async function readRun(store: ResultStore, o: JudgePassOptions, log: (line: stri
         ...new Set(goldRows.filter((g) => g.dataset === dataset && g.version !== 'original').map((g) => g.version)),
       ].sort(),
     have: new Map(existing.map((v) => [key(v.dataset, v.question_id, v.method, v.probe, v.judge, v.gold), v])),
+    judged: new Set(existing.filter((v) => v.probe === '').map((v) => key(v.dataset, v.question_id, v.method))),
   };
 }
 
-/** Per dataset, the panel's prompts (LongMemEval, LoCoMo) or its benchmark's own judge (`rejudge`), by labels. */
+/**
+ * Per dataset, the panel's prompts (LongMemEval, LoCoMo) or its benchmark's own judge, by labels; a dataset whose
+ * judge needs evidence the file lacks is left to its first judge, said in one line.
+ */
 function judgingOf(
   questions: readonly QuestionInfo[],
   log: (line: string) => void,
-): { protocols: Map<string, QaProtocol>; benchmarks: Map<string, PanelBenchmark> } {
+): { protocols: Map<string, QaProtocol>; benchmarks: Map<string, Benchmark> } {
   const protocols = new Map<string, QaProtocol>();
-  const benchmarks = new Map<string, PanelBenchmark>();
+  const benchmarks = new Map<string, Benchmark>();
   for (const dataset of new Set(questions.map((q) => q.dataset))) {
-    const natives = questions.filter((q) => q.dataset === dataset).map((q) => q.nativeType);
+    const mine = questions.filter((q) => q.dataset === dataset);
+    const natives = mine.map((q) => q.nativeType);
     const p = protocolOfNativeTypes(natives);
     const b = p ? null : benchmarkOfNativeTypes(natives);
+    const why = b ? unjudgeableWhy(b, mine) : null;
     if (p) protocols.set(dataset, p);
-    else if (b) benchmarks.set(dataset, b);
+    else if (b && !why) benchmarks.set(dataset, b);
+    else if (b) log(`judging: dataset ${dataset} is not judged again: ${why}`);
     else
       log(
         `judging: dataset ${dataset} follows neither the LongMemEval nor the LoCoMo labels, nor those of a benchmark whose own judge a panel asks; only its first judge judges it`,
@@ -279,9 +293,10 @@ function planVerdicts(
     const protocol = k.protocols.get(t.dataset);
     if (!q) continue;
     if (!protocol) {
-      // A benchmark judge's dataset: the method answers its own judge judged (letters of a multiple choice are scored exactly).
-      const judged = o.panel.some((j) => k.have.has(key(t.dataset, t.questionId, t.method, t.probe, j.id, 'original')));
-      if (!k.benchmarks.has(t.dataset) || t.probe !== '' || !judged) continue;
+      // A benchmark judge's dataset: the method answers its own judge judged (letters are scored exactly),
+      // and the probes (made only for such questions).
+      if (!k.benchmarks.has(t.dataset)) continue;
+      if (t.probe === '' && !k.judged.has(key(t.dataset, t.questionId, t.method))) continue;
     } else if (!isJudged(protocol, q.nativeType, o.judgeAdversarial)) continue;
     const versions = t.probe === '' ? k.versionsOf(t.dataset) : ['original'];
     for (const judge of o.panel) {
@@ -419,17 +434,45 @@ function verdictRow(v: VerdictRecord): AnswerVerdictRow {
   };
 }
 
+/** What one dataset's probes are made from: the questions its judge judges, the gold to make them against, the rules. */
+interface ProbeSpec {
+  eligible: QuestionInfo[];
+  goldOf: (q: QuestionInfo) => string;
+  rules: 'all' | 'neighbour';
+  protocol?: QaProtocol;
+}
+
+/**
+ * Per dataset the run judges, how its probes are made: a panel protocol's judged questions against their gold; a
+ * benchmark judge's questions that some judge judged (a letter scored exactly has none), against what the
+ * benchmark's `qa.probes` says (its folder: a rubric as an answer, a cue with the neighbour rule only, …).
+ */
+function probeSpecs(k: RunKnowledge, o: JudgePassOptions): Map<string, ProbeSpec> {
+  const specs = new Map<string, ProbeSpec>();
+  for (const [dataset, protocol] of k.protocols) {
+    const eligible = k.questions.filter(
+      (q) => q.dataset === dataset && isJudged(protocol, q.nativeType, o.judgeAdversarial),
+    );
+    specs.set(dataset, { eligible, goldOf: (q) => q.answer, rules: 'all', protocol });
+  }
+  const judged = new Set([...k.judged].map((a) => a.split('\t').slice(0, 2).join('\t')));
+  for (const [dataset, b] of k.benchmarks) {
+    const making = b.qa.probes;
+    const goldOf = (q: QuestionInfo) => (making ? making.goldOf(q) : q.answer);
+    const eligible = k.questions.filter(
+      (q) => q.dataset === dataset && judged.has(key(dataset, q.questionId)) && goldOf(q).trim() !== '',
+    );
+    specs.set(dataset, { eligible, goldOf, rules: making?.specific ?? 'all' });
+  }
+  return specs;
+}
+
 /**
  * Probe answers for the datasets of the run that have none yet: per dataset, a stratified sample (per AdaptMR type,
- * seeded) of the questions the protocol judges, each with the probes the rules (or, on LoCoMo with `source: audit`,
+ * seeded) of the questions its judge judges, each with the probes the rules (or, on LoCoMo with `source: audit`,
  * the audit's files) give; a question that yields no probe is passed over for the next in the shuffled order.
  */
-async function makeProbes(
-  store: ResultStore,
-  o: JudgePassOptions,
-  questions: readonly QuestionInfo[],
-  protocols: Map<string, QaProtocol>,
-): Promise<ProbeAnswerRow[]> {
+async function makeProbes(store: ResultStore, o: JudgePassOptions, k: RunKnowledge): Promise<ProbeAnswerRow[]> {
   const settings = o.probes!;
   const done = new Set(
     (
@@ -437,16 +480,14 @@ async function makeProbes(
     ).map((r) => r.dataset),
   );
   const out: ProbeAnswerRow[] = [];
-  for (const dataset of [...protocols.keys()].sort()) {
+  const specs = probeSpecs(k, o);
+  for (const dataset of [...specs.keys()].sort()) {
     if (done.has(dataset)) continue;
-    const protocol = protocols.get(dataset)!;
-    const eligible = questions.filter(
-      (q) => q.dataset === dataset && isJudged(protocol, q.nativeType, o.judgeAdversarial),
-    );
+    const { eligible, goldOf, rules, protocol } = specs.get(dataset)!;
     const pool: ProbeQuestion[] = eligible.map((q) => ({
       questionId: q.questionId,
       question: q.text,
-      gold: q.answer,
+      gold: goldOf(q),
       adaptType: q.adaptType,
       isAbstention: q.isAbstention,
     }));
@@ -470,7 +511,7 @@ async function makeProbes(
                 ? [{ kind, answer: a.answer, source: a.source }]
                 : [];
             })
-          : probesFor(q, pool);
+          : probesFor(q, pool, rules);
         if (probes.length === 0) continue;
         taken++;
         for (const p of probes)
