@@ -10,6 +10,8 @@ import { judgeBeam } from './judge.ts';
 
 export const beamQa: BenchmarkQa = {
   protocol: 'beam',
+  // The stored gold answer holds the rubric one item per line (load.ts).
+  rejudge: (storedAnswer) => ({ rubric: storedAnswer.split('\n') }),
   judgePrompts: [
     'unified_llm_judge_base_prompt — mohammadtavakoli78/BEAM@b2a3ee8 src/evaluation/run_evaluation.py',
     'llm_equivalence — mohammadtavakoli78/BEAM@b2a3ee8 src/evaluation/compute_metrics.py',

@@ -1,7 +1,7 @@
 /**
  * Scores per native type beside the AdaptMR types, for every dataset whose AdaptMR types pool several of its
- * benchmark's native labels (BEAM's "temporal" averages temporal reasoning with event ordering; its abilities outside
- * the five are pooled under `outside`): an average never hides a native type at chance. Driven by the native labels
+ * benchmark's native labels (e.g. a "temporal" that averages temporal reasoning with event ordering; abilities
+ * outside the five pooled under `outside`): an average never hides a native type at chance. Driven by the native labels
  * the results file stores with each question (`questions.native_type`, as the benchmark's `mapType` gave them), never
  * by a dataset's name. Read from `scores_by_type` (its adapt_type × native_type cells, with their bootstrap CIs) at
  * each dataset's headline; shown on the HTML page (a table and a dot plot), in the notebooks, and in the terminal

@@ -19,7 +19,7 @@ import {
 import { experimentOrder, experimentTitle, familiesTable, findingLines } from './findings-text.ts';
 import { perTypeTable } from './per-type-table.ts';
 import { loadPlanRuns, headlineTitle, type Headline, type PlanRun } from './plan/plan-runs.ts';
-import { oracleTable } from './plan/oracle-upper-bound.ts';
+import { oracleTable } from './plan/oracle-table.ts';
 import { refreshFileStats } from './refresh.ts';
 import { loadDegradedMarks, loadMethodMarks, markedMethod, type SeriesKey } from './series-label.ts';
 import { loadTypeMeans, type TypeMeanRow } from './type-means.ts';

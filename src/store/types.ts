@@ -3,6 +3,7 @@
  * Field names are camelCase here and snake_case in DuckDB (schema.ts).
  */
 import type { CallRecord } from '../core/interfaces.ts';
+import type { RetrievalNotes } from '../core/types.ts';
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
 import type { FindingRow, VerdictRow } from '../eval/verdicts/index.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
@@ -64,7 +65,8 @@ export interface RetrievalRow {
   predictedType: string | null;
   typeProbs: Record<string, number> | null;
   route: string | null;
-  notes: unknown;
+  /** The retrieval's notes as the `notes` JSON (its keys at the top level), or null. */
+  notes: RetrievalNotes | null;
   error: string | null;
 }
 

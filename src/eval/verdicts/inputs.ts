@@ -192,7 +192,7 @@ export { mean };
 /**
  * Per-type claims are made on the five AdaptMR types only: a dataset's own type outside them (LoCoMo-Plus's
  * `cognitive`) has no plan figure and enters the overall (`all`) claims alone — which is what `outsideNote` says.
- * BEAM's abilities outside the five are not counted at all (their scores are stored, never averaged).
+ * Native types reported apart (`Gold.reportAs: outside`) are not counted at all (their scores are stored, never averaged).
  */
 export const isAdaptType = (t: string): boolean => (ADAPT_TYPES as readonly string[]).includes(t);
 

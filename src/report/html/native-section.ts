@@ -1,6 +1,6 @@
 /**
- * The page's "Per native type" section: for every dataset whose AdaptMR types pool several native labels (BEAM's ten
- * abilities, LongMemEval's question types, LoCoMo's categories, MemDaily's types; src/report/native-types.ts), one
+ * The page's "Per native type" section: for every dataset whose AdaptMR types pool several native labels (a benchmark's
+ * abilities, LongMemEval's question types, LoCoMo's categories; src/report/native-types.ts), one
  * visible table per dataset — methods as rows, its native types as columns grouped under the AdaptMR type that
  * averages them — at the dataset's headline, and a dot plot of the same cells (chart `native`).
  */
@@ -27,6 +27,6 @@ export function nativeSection(rows: readonly NativeTypeScore[] | undefined, char
     return `<h3>${escText(g.dataset)} · ${escText(at)}</h3><div class="scroll"><table class="grid native"><thead><tr><th>method</th>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
   });
   return `<section id="native-types"><h2>Per native type (mean [95% CI] (n))</h2>
-<p class="muted">Each dataset whose AdaptMR types average several of its own question types, per native type at its headline: a column is headed by the AdaptMR type it is averaged into, then the benchmark's own label (BEAM's abilities, LongMemEval's question types, LoCoMo's categories), so an average never hides a native type at chance. "outside" holds the native types reported apart from the five.</p>
+<p class="muted">Each dataset whose AdaptMR types average several of its own question types, per native type at its headline: a column is headed by the AdaptMR type it is averaged into, then the benchmark's own label (its abilities, question types or categories), so an average never hides a native type at chance. "outside" holds the native types reported apart from the five.</p>
 ${tables.join('\n')}${chart}</section>`;
 }

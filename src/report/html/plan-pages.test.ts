@@ -117,7 +117,7 @@ describe('plan experiment pages in headless Chromium', () => {
       // Native types beside the AdaptMR types, in a visible section (not collapsed text): a table per dataset whose
       // types average several native labels, and its dot plot.
       const native = await page.$eval('#native-types', (n) => ({
-        shown: (n as HTMLElement).offsetHeight > 0,
+        shown: (n as unknown as { offsetHeight: number }).offsetHeight > 0,
         tables: n.querySelectorAll('table.native tbody tr').length,
         heads: [...n.querySelectorAll('h3')].map((h) => h.textContent ?? ''),
       }));

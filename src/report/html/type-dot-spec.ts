@@ -34,13 +34,9 @@ function typeOrder(type: string): number {
   return i < 0 ? TYPE_COLUMNS.length : i;
 }
 
-export function typeDotSpec(
-  data: Pick<ReportData, 'scores' | 'headlines' | 'colors' | 'methods'>,
-  pick: string,
-  rows: readonly TypeScore[] = data.scores,
-): TopLevelSpec {
-  const datasets = [...new Set(rows.map((r) => r.dataset))].sort();
-  const values = rows.map((r) => ({
+/** A score row as a dot: marked method, its role's shape, and the panel order (dataset, then type). */
+function dotValue(data: Pick<ReportData, 'headlines' | 'methods'>, datasets: readonly string[], r: TypeScore) {
+  return {
     dataset: r.dataset,
     method: markedLabel(r.series, r.upperBound),
     role: roleOf(data, r.series),
@@ -53,7 +49,27 @@ export function typeDotSpec(
     mean: r.mean,
     ciLow: r.ciLow,
     ciHigh: r.ciHigh,
-  }));
+  };
+}
+
+const DOT_TOOLTIP = [
+  { field: 'dataset' },
+  { field: 'type' },
+  { field: 'method' },
+  { field: 'role' },
+  { field: 'mean', format: '.1%' },
+  { field: 'ciLow', title: 'CI low', format: '.1%' },
+  { field: 'ciHigh', title: 'CI high', format: '.1%' },
+  { field: 'n', title: 'n questions' },
+];
+
+export function typeDotSpec(
+  data: Pick<ReportData, 'scores' | 'headlines' | 'colors' | 'methods'>,
+  pick: string,
+  rows: readonly TypeScore[] = data.scores,
+): TopLevelSpec {
+  const datasets = [...new Set(rows.map((r) => r.dataset))].sort();
+  const values = rows.map((r) => dotValue(data, datasets, r));
   const methods = [...new Set(values.map((v) => v.method))].sort();
   const fallback = colorScale(methods);
   const color = { domain: methods, range: methods.map((l, i) => data.colors[l] ?? fallback.range[i]!) };
@@ -83,16 +99,7 @@ export function typeDotSpec(
         scale: { domain: [...ROLES], range: SHAPES },
         legend: { orient: 'bottom', title: 'role' },
       },
-      tooltip: [
-        { field: 'dataset' },
-        { field: 'type' },
-        { field: 'method' },
-        { field: 'role' },
-        { field: 'mean', format: '.1%' },
-        { field: 'ciLow', title: 'CI low', format: '.1%' },
-        { field: 'ciHigh', title: 'CI high', format: '.1%' },
-        { field: 'n', title: 'n questions' },
-      ],
+      tooltip: DOT_TOOLTIP,
     },
   };
   return {

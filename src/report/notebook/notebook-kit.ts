@@ -306,7 +306,7 @@ export function coverage(data: ReportData, what: string, shown: Iterable<string>
 
 /**
  * Per native type (src/report/native-types.ts): one table per dataset whose AdaptMR types pool several native labels
- * (BEAM's abilities…), methods as rows, `<AdaptMR type> · <native type>` columns, mean [CI] (n) at the headline.
+ * (a benchmark's abilities…), methods as rows, `<AdaptMR type> · <native type>` columns, mean [CI] (n) at the headline.
  */
 export function nativeTypesTables(data: ReportData): Displayable[] {
   return nativeGrid(data.nativeScores ?? [], (r) => markedLabel(r.series, r.upperBound)).map((g) =>

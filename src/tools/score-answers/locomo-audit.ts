@@ -10,7 +10,7 @@
  *   as judge `audit` (one repeat per judge run, so the `accuracy` score of an answer is its share of true runs and
  *   the mean over questions is the per-run mean), answer token counts and F1 / BLEU-1 with the harness's own metrics;
  * - with a judge (`--judge --judge-model m [--judge-prompt p]`), the answers are re-judged by the judging pass
- *   (src/run/judge-pass.ts) and kappa against the imported verdicts (their majority vote) is reported.
+ *   (src/run/judging/judge-pass.ts) and kappa against the imported verdicts (their majority vote) is reported.
  */
 import { basename, dirname } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,9 +32,10 @@ import { cohensKappa, majorityVerdict } from '../../eval/qa/agreement/index.ts';
 import { bleu1, locomoAnswerScore } from '../../eval/qa/answer-metrics.ts';
 import { createLlmProvider } from '../../llm/provider.ts';
 import { countTokens } from '../../llm/tokens.ts';
-import { judgePass } from '../../run/judge-pass.ts';
+import { judgePass } from '../../run/judging/judge-pass.ts';
 import { openResultStore, refreshStats, type QuestionBatch, type ResultStore } from '../../store/index.ts';
 import { median } from '../../core/averages.ts';
+import { PLAN_EXPERIMENT_REGISTRY } from '../../plan-experiments/registry.ts';
 
 /** LoCoMo's category names as its data uses them, in the order the audit's tables list them. */
 export const AUDIT_CATEGORIES: readonly { category: string; name: string }[] = [
@@ -210,7 +211,7 @@ export async function scoreAuditFiles(files: readonly string[], o: AuditImportOp
       for (const [i, l] of loaded.entries())
         summaries[i]!.judge = await judgeAgainstImported(store, runId, methodIdOf(l.file), o.judge.model);
     }
-    await refreshStats(store);
+    await refreshStats(store, PLAN_EXPERIMENT_REGISTRY);
   } finally {
     await store.close();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
