@@ -1,12 +1,14 @@
 /**
  * Scores per native type beside the AdaptMR types, for every dataset whose AdaptMR types pool several of its
  * benchmark's native labels (e.g. a "temporal" that averages temporal reasoning with event ordering; abilities
- * outside the five pooled under `outside`): an average never hides a native type at chance. Driven by the native labels
- * the results file stores with each question (`questions.native_type`, as the benchmark's `mapType` gave them), never
- * by a dataset's name. Read from `scores_by_type` (its adapt_type × native_type cells, with their bootstrap CIs) at
- * each dataset's headline; shown on the HTML page (a table and a dot plot), in the notebooks, and in the terminal
- * report of the beyond-benchmarks run (src/report/plan/beyond-benchmarks.ts).
+ * outside the five pooled under `outside`), or whose benchmark asks for it (`display.perNativeType`): an average never
+ * hides a native type at chance. Driven by the native labels the results file stores with each question
+ * (`questions.native_type`, as the benchmark's `mapType` gave them), never by a dataset's name. Read from
+ * `scores_by_type` (its adapt_type × native_type cells, with their bootstrap CIs) at each dataset's headline; shown on
+ * the HTML page (a table and a dot plot) and in the notebooks; the terminal report of the beyond-benchmarks run has
+ * its own (src/plan-experiments/beyond-benchmarks/section.ts).
  */
+import { datasetEntry } from '../core/benchmarks-installed.ts';
 import type { ResultStore } from '../store/index.ts';
 import type { SeriesKey } from './series-label.ts';
 
@@ -29,14 +31,21 @@ export interface NativeTypeScore {
   ciHigh: number | null;
 }
 
-/** The datasets whose AdaptMR types pool two or more native labels (one of their types averages several). */
+/**
+ * The datasets shown per native type: those whose AdaptMR types pool two or more native labels (one of their types
+ * averages several), and those whose benchmark asks for it (`display.perNativeType`, src/core/benchmark.ts).
+ */
 export async function pooledDatasets(store: ResultStore): Promise<Set<string>> {
-  const rows = await store.query<{ dataset: string }>(
-    `SELECT DISTINCT dataset FROM (
+  const rows = await store.query<{ dataset: string; natives: number }>(
+    `SELECT dataset, max(natives)::INT AS natives FROM (
        SELECT dataset, adapt_type, count(DISTINCT native_type) AS natives FROM questions GROUP BY dataset, adapt_type)
-     WHERE natives > 1 ORDER BY dataset`,
+     GROUP BY dataset ORDER BY dataset`,
   );
-  return new Set(rows.map((r) => r.dataset));
+  return new Set(
+    rows
+      .filter((r) => r.natives > 1 || datasetEntry(r.dataset)?.benchmark.display.perNativeType === true)
+      .map((r) => r.dataset),
+  );
 }
 
 interface Row extends SeriesKey {
