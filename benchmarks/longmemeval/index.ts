@@ -15,6 +15,7 @@ export const longMemEval = defineBenchmark({
     const stem = split === 'oracle' ? 'oracle' : `${split}_cleaned`;
     return {
       name: `longmemeval-${split}`,
+      answerErrata: true,
       // S and M hold oracle's 500 questions over larger haystacks.
       ...(split === 'oracle' ? {} : { sameQuestionsAs: 'longmemeval-oracle' }),
       layouts: [

@@ -38,6 +38,8 @@ export interface BenchmarkDataset {
   /** A file of another dataset its items are stitched into (relative to the data directory), found beside it. */
   companion?: { dataset: string; rel: string };
   /** Its knowledge updates name the superseded evidence, so `gold: { update: both }` applies (src/data/supersession.ts). */
+  /** It has an answer-errata overlay, so `gold: { answers: errata }` applies (its corrected answers judged beside the originals). */
+  answerErrata?: boolean;
   /** Another dataset of the benchmark that holds the same questions (over another haystack): trained on once. */
   sameQuestionsAs?: string;
   updateGold?: boolean;

@@ -102,21 +102,13 @@ export const GoldConfigSchema = z
   .strict();
 export type GoldConfig = z.infer<typeof GoldConfigSchema>;
 
-/** Datasets with an answer-errata overlay (`gold: { answers: errata }`). */
-const ERRATA_DATASETS: ReadonlySet<string> = new Set([
-  'locomo',
-  'longmemeval-s',
-  'longmemeval-m',
-  'longmemeval-oracle',
-]);
-
 /** The format of a user-given path: a benchmark whose files may be given as a path (`pathFormat`), "did you mean" else. */
 const PathFormatSchema = z.string().superRefine((format, ctx) => {
   const known = pathFormats();
   if (!known.includes(format)) ctx.addIssue({ code: 'custom', message: unknownName('format', format, known) });
 });
 
-/** A named, known dataset, or any file/folder in LongMemEval or LoCoMo format ("bring your own data"). */
+/** A named, known dataset, or any file/folder in a benchmark's format ("bring your own data"). */
 const NAMED_KEYS = new Set(['name', 'gold', ...Object.keys(DatasetCommon)]);
 
 /**
@@ -143,11 +135,15 @@ export const DatasetRefSchema = z.union([
     .object({ name: DatasetNameSchema, ...DatasetCommon, gold: GoldConfigSchema.optional() })
     .catchall(z.unknown())
     .superRefine(benchmarkOptions)
-    .refine((d) => d.gold === undefined || d.gold.answers === 'original' || ERRATA_DATASETS.has(d.name), {
-      message:
-        'gold.answers: errata exists for LoCoMo (the audit) and LongMemEval (src/data/longmemeval-errata.ts) only',
-      path: ['gold'],
-    })
+    .refine(
+      (d) =>
+        d.gold === undefined || d.gold.answers === 'original' || datasetEntry(d.name)?.dataset.answerErrata === true,
+      {
+        message:
+          'gold.answers: errata exists for LoCoMo (the audit) and LongMemEval (src/data/longmemeval-errata.ts) only',
+        path: ['gold'],
+      },
+    )
     .refine((d) => d.gold?.update === undefined || datasetEntry(d.name)?.dataset.updateGold === true, {
       error: () =>
         `gold.update applies only to a dataset whose knowledge updates name the superseded message (${datasetNames()
