@@ -1,12 +1,12 @@
 /**
  * LoCoMo-Plus (xjtuleeyf/Locomo-Plus): "Cognitive" items — a cue dialogue stitched into a LoCoMo conversation and a
- * later trigger that needs it — read by src/data/locomo-plus.ts (README.md, docs/datasets.md §4.3). No type of the
+ * later trigger that needs it — read by load.ts (README.md, docs/datasets.md §4.3). No type of the
  * five fits: every item is reported as `cognitive`.
  */
 import { defineBenchmark } from '../../src/core/benchmark.ts';
 import { InputError } from '../../src/core/errors.ts';
-import { locomoPlusCatalogEntry, normaliseLocomoPlus } from '../../src/data/locomo-plus.ts';
-import { LOCOMO_PLUS_TYPE } from '../../src/data/type-map.ts';
+import { locomoPlusCatalogEntry, normaliseLocomoPlus } from './load.ts';
+import { LOCOMO_PLUS_TYPE } from './types.ts';
 import { LOCOMO_PLUS_PIN } from './pins.ts';
 import { locomoPlusQa } from './qa.ts';
 

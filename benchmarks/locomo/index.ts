@@ -1,11 +1,11 @@
 /**
  * LoCoMo (Maharana et al. 2024; snap-research/locomo): ten long two-person conversations with questions in five
- * categories, read by src/data/locomo.ts (README.md, docs/datasets.md §1). The LoCoMo audit's corrected answers
+ * categories, read by load.ts (README.md, docs/datasets.md §1). The LoCoMo audit's corrected answers
  * are a gold version of this benchmark (src/data/locomo-audit.ts, docs/datasets.md §4.4).
  */
 import { defineBenchmark } from '../../src/core/benchmark.ts';
-import { locomoCatalogEntries, normaliseLocomo } from '../../src/data/locomo.ts';
-import { LOCOMO_CATEGORIES } from '../../src/data/type-map.ts';
+import { locomoCatalogEntries, normaliseLocomo } from './load.ts';
+import { LOCOMO_CATEGORIES } from './types.ts';
 import { locomoQa } from './qa.ts';
 
 export const locomo = defineBenchmark({

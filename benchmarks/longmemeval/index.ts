@@ -1,10 +1,10 @@
 /**
- * LongMemEval (Wu et al. 2025; xiaowu0162/LongMemEval): the oracle, S and M splits, read by src/data/longmemeval.ts;
+ * LongMemEval (Wu et al. 2025; xiaowu0162/LongMemEval): the oracle, S and M splits, read by load.ts;
  * native types are `question_type`, abstention is the `_abs` suffix of `question_id` (README.md, docs/datasets.md §2).
  */
 import { defineBenchmark } from '../../src/core/benchmark.ts';
-import { longMemEvalCatalogEntry, normaliseLongMemEval } from '../../src/data/longmemeval.ts';
-import { LONGMEMEVAL_TYPES, longMemEvalType } from '../../src/data/type-map.ts';
+import { longMemEvalCatalogEntry, normaliseLongMemEval } from './load.ts';
+import { LONGMEMEVAL_TYPES, longMemEvalType } from './types.ts';
 import { longMemEvalQa } from './qa.ts';
 
 export const longMemEval = defineBenchmark({

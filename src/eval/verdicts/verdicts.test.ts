@@ -26,7 +26,6 @@ import {
   type RetrievalFact,
   type VerdictRow,
 } from './index.ts';
-import { ceilingNote } from './ceiling.ts';
 import { PLAN_EXPERIMENT_REGISTRY } from '../../plan-experiments/registry.ts';
 
 // ── builders ────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -720,14 +719,6 @@ describe('adaptmr-update-stale', () => {
 });
 
 describe('at ceiling', () => {
-  it('both cells within the MDE of 100% or of 0%; not otherwise, nor without an MDE', () => {
-    expect(ceilingNote(0.97, 0.99, 0.05)).toBe('at ceiling (both cells within the MDE of 100%: 97.0%, 99.0%)');
-    expect(ceilingNote(0.02, 0, 0.05)).toBe('at ceiling (both cells within the MDE of 0%: 2.0%, 0.0%)');
-    expect(ceilingNote(0.9, 0.99, 0.05)).toBeUndefined();
-    expect(ceilingNote(0.99, 0.99, null)).toBeUndefined();
-    expect(ceilingNote(3, 3, 0.5)).toBeUndefined(); // not a proportion
-  });
-
   it('the headline rule takes a cell not at ceiling over a wider-spread one at ceiling, and says when all are', () => {
     const qs = ids(20);
     const rows: ScoreInput[] = [];

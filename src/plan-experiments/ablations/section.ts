@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Table from 'cli-table3';
 import type { TopLevelSpec } from 'vega-lite';
 import type { ResultStore } from '../../store/index.ts';
-import { rankingChanges, variationOf } from '../../eval/verdicts/index.ts';
+import { rankingChanges, variationOf, type VerdictInput } from '../../eval/verdicts/index.ts';
 import { loadVerdictInput } from '../../store/index.ts';
 import { formatComparison, type ComparisonCell } from '../../report/comparison-cells.ts';
 import { TYPE_COLUMNS, typeColumns } from '../../report/per-type-table.ts';
@@ -48,7 +48,6 @@ export function ablationChartSpec(
   const types = typeColumns(cells.map((c) => c.adaptType));
   const datasets = [...new Set(values.map((v) => v.dataset))];
   const y = { field: 'variation', type: 'nominal' as const, title: null, sort: labels };
-  const x = { type: 'quantitative' as const, title: 'ablation − full system (points, 95% CI)' };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: wrapTitle(title),
@@ -69,47 +68,53 @@ export function ablationChartSpec(
       // The step of one type's row inside a variation's band (the offset scale).
       height: { step: Math.max(7, Math.floor(60 / types.length)) },
       encoding: { y, yOffset: { field: 'type', type: 'nominal', sort: types } },
-      layer: [
-        // Drawn first, so a dot exactly at 0 (no question changed) stays visible over it.
-        {
-          mark: { type: 'rule', color: '#888', strokeDash: [3, 3] },
-          encoding: { x: { datum: 0, type: 'quantitative' }, y: null, yOffset: null },
-        },
-        {
-          mark: { type: 'rule', strokeWidth: 1.5 },
-          encoding: {
-            x: { field: 'lo', ...x },
-            x2: { field: 'hi' },
-            color: {
-              field: 'type',
-              type: 'nominal',
-              title: 'AdaptMR type',
-              scale: typeColorScale(types),
-              legend: { orient: 'bottom', direction: 'horizontal' },
-            },
-          },
-        },
-        {
-          mark: { type: 'point', filled: true, size: 45 },
-          encoding: {
-            x: { field: 'delta', ...x },
-            color: { field: 'type', type: 'nominal' },
-            tooltip: [
-              { field: 'dataset' },
-              { field: 'variation' },
-              { field: 'type' },
-              { field: 'delta', title: 'delta (points)', format: '+.1f' },
-              { field: 'lo', title: 'CI low', format: '+.1f' },
-              { field: 'hi', title: 'CI high', format: '+.1f' },
-              { field: 'n', title: 'pairs' },
-              { field: 'pHolm', title: 'p_holm' },
-            ],
-          },
-        },
-      ],
+      layer: forestLayers(types),
     },
     resolve: { scale: { y: 'independent' } },
   } as TopLevelSpec;
+}
+
+/** The forest's layers: the zero line, each type's CI whisker and its dot (with the tooltip). */
+function forestLayers(types: string[]): unknown[] {
+  const x = { type: 'quantitative' as const, title: 'ablation − full system (points, 95% CI)' };
+  return [
+    // Drawn first, so a dot exactly at 0 (no question changed) stays visible over it.
+    {
+      mark: { type: 'rule', color: '#888', strokeDash: [3, 3] },
+      encoding: { x: { datum: 0, type: 'quantitative' }, y: null, yOffset: null },
+    },
+    {
+      mark: { type: 'rule', strokeWidth: 1.5 },
+      encoding: {
+        x: { field: 'lo', ...x },
+        x2: { field: 'hi' },
+        color: {
+          field: 'type',
+          type: 'nominal',
+          title: 'AdaptMR type',
+          scale: typeColorScale(types),
+          legend: { orient: 'bottom', direction: 'horizontal' },
+        },
+      },
+    },
+    {
+      mark: { type: 'point', filled: true, size: 45 },
+      encoding: {
+        x: { field: 'delta', ...x },
+        color: { field: 'type', type: 'nominal' },
+        tooltip: [
+          { field: 'dataset' },
+          { field: 'variation' },
+          { field: 'type' },
+          { field: 'delta', title: 'delta (points)', format: '+.1f' },
+          { field: 'lo', title: 'CI low', format: '+.1f' },
+          { field: 'hi', title: 'CI high', format: '+.1f' },
+          { field: 'n', title: 'pairs' },
+          { field: 'pHolm', title: 'p_holm' },
+        ],
+      },
+    },
+  ];
 }
 
 export async function ablationsSection(
@@ -139,53 +144,12 @@ export async function ablationsSection(
       text: `${title}\nno comparisons yet (run every variation of the sweep into this file)`,
       charts: [],
     };
-  const table = new Table({
-    head: ['dataset', 'ablation', ...TYPE_COLUMNS],
-    style: { head: [], border: [], compact: true },
-  });
-  // The page's copy in points, the unit of its other tables; the terminal keeps the metric's fractions.
-  const pageTable = new Table({ head: ['dataset', 'ablation', ...TYPE_COLUMNS] });
   const datasets = [...new Set(cells.map((c) => c.dataset))];
-  for (const dataset of datasets) {
-    for (const v of [...new Set(cells.map((c) => c.variation))]) {
-      const mine = cells.filter((c) => c.variation === v && c.dataset === dataset);
-      if (mine.length === 0) continue;
-      const cellsIn = (unit: 'fraction' | 'points') =>
-        TYPE_COLUMNS.map((t) => {
-          const c = mine.find((x) => x.adaptType === t);
-          return c ? formatComparison(c, unit) : '—';
-        });
-      table.push([dataset, v, ...cellsIn('fraction')]);
-      pageTable.push([dataset, v, ...cellsIn('points')]);
-    }
-  }
+  const { table, pageTable } = deltaTables(cells, datasets);
   // How much each ablation touches: questions whose ranking differs from the full system's, per type.
   const input = await loadVerdictInput(store);
   const method = base.reference ?? base.methods[0]?.id ?? 'adaptmr';
-  const touched = new Table({
-    head: ['dataset', 'ablation', ...TYPE_COLUMNS],
-    style: { head: [], border: [], compact: true },
-  });
-  for (const dataset of datasets) {
-    for (const v of variations) {
-      const changes = rankingChanges(
-        input.retrievals,
-        input.questions,
-        { runId: v.runId, method },
-        { runId: base.runId, method },
-        dataset,
-      );
-      if (changes.length === 0) continue;
-      touched.push([
-        dataset,
-        variationOf(v.name),
-        ...TYPE_COLUMNS.map((t) => {
-          const c = changes.find((x) => x.adaptType === t);
-          return c ? `${c.changed}/${c.total}` : '—';
-        }),
-      ]);
-    }
-  }
+  const touched = touchedTable(input, base, variations, method, datasets);
   const routed = [base, ...variations].map((r) => ({
     runId: r.runId,
     label: r === base ? `full (${base.name})` : variationOf(r.name),
@@ -232,4 +196,65 @@ export async function ablationsSection(
       ...routing.map(({ text: _t, ...t }) => t),
     ],
   };
+}
+
+type AblationCell = ComparisonCell & { variation: string };
+
+/** The deltas per dataset × variation × type: the terminal's (the metric's fractions) and the page's (points). */
+function deltaTables(cells: readonly AblationCell[], datasets: readonly string[]) {
+  const table = new Table({
+    head: ['dataset', 'ablation', ...TYPE_COLUMNS],
+    style: { head: [], border: [], compact: true },
+  });
+  // The page's copy in points, the unit of its other tables; the terminal keeps the metric's fractions.
+  const pageTable = new Table({ head: ['dataset', 'ablation', ...TYPE_COLUMNS] });
+  for (const dataset of datasets) {
+    for (const v of [...new Set(cells.map((c) => c.variation))]) {
+      const mine = cells.filter((c) => c.variation === v && c.dataset === dataset);
+      if (mine.length === 0) continue;
+      const cellsIn = (unit: 'fraction' | 'points') =>
+        TYPE_COLUMNS.map((t) => {
+          const c = mine.find((x) => x.adaptType === t);
+          return c ? formatComparison(c, unit) : '—';
+        });
+      table.push([dataset, v, ...cellsIn('fraction')]);
+      pageTable.push([dataset, v, ...cellsIn('points')]);
+    }
+  }
+  return { table, pageTable };
+}
+
+/** Questions whose ranking each ablation changed against the full system, per dataset and type (changed/total). */
+function touchedTable(
+  input: Pick<VerdictInput, 'retrievals' | 'questions'>,
+  base: PlanRun,
+  variations: readonly PlanRun[],
+  method: string,
+  datasets: readonly string[],
+): Table.Table {
+  const touched = new Table({
+    head: ['dataset', 'ablation', ...TYPE_COLUMNS],
+    style: { head: [], border: [], compact: true },
+  });
+  for (const dataset of datasets) {
+    for (const v of variations) {
+      const changes = rankingChanges(
+        input.retrievals,
+        input.questions,
+        { runId: v.runId, method },
+        { runId: base.runId, method },
+        dataset,
+      );
+      if (changes.length === 0) continue;
+      touched.push([
+        dataset,
+        variationOf(v.name),
+        ...TYPE_COLUMNS.map((t) => {
+          const c = changes.find((x) => x.adaptType === t);
+          return c ? `${c.changed}/${c.total}` : '—';
+        }),
+      ]);
+    }
+  }
+  return touched;
 }

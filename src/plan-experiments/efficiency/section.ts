@@ -49,13 +49,12 @@ interface DatasetEfficiency {
   means: Map<string, { mean: number; lo?: number; hi?: number }>;
 }
 
-/** The section's charts, one column per dataset (each facet title names the dataset's headline). */
-function charts(
+/** The charts' data: per dataset the operating points (latency × headline), time per stage and tokens per stage. */
+function chartData(
   per: readonly DatasetEfficiency[],
-  title: string,
   facetTitle: (dataset: string) => string,
   label: (method: string) => string,
-): TopLevelSpec[] {
+) {
   const points = per.flatMap((d) =>
     d.eff
       .filter((e) => d.means.has(e.method))
@@ -66,110 +65,110 @@ function charts(
         ...d.means.get(e.method)!,
       })),
   );
-  const stages = per.flatMap((d) =>
-    d.eff.flatMap((e) =>
-      Object.entries(e.stageMeanMs).map(([stage, v]) => ({
-        dataset: d.dataset,
-        method: label(e.method),
-        stage,
-        ms: v,
-      })),
-    ),
-  );
-  const tokens = per.flatMap((d) =>
-    d.eff.flatMap((e) =>
-      Object.entries(e.tokensPerQuestion).map(([stage, v]) => ({
-        dataset: d.dataset,
-        method: label(e.method),
-        stage,
-        tokens: v,
-      })),
-    ),
-  );
-  const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config: CHART_CONFIG };
-  const methodColors = colorScale(points.map((p) => p.method));
-  const column = { field: 'dataset', type: 'nominal' as const, title: null };
+  const byStage = <K extends string>(of: (e: MethodEfficiency) => Record<string, number>, key: K) =>
+    per.flatMap((d) =>
+      d.eff.flatMap((e) =>
+        Object.entries(of(e)).map(
+          ([stage, v]) =>
+            ({ dataset: d.dataset, method: label(e.method), stage, [key]: v }) as {
+              dataset: string;
+              method: string;
+              stage: string;
+            } & Record<K, number>,
+        ),
+      ),
+    );
+  return { points, stages: byStage((e) => e.stageMeanMs, 'ms'), tokens: byStage((e) => e.tokensPerQuestion, 'tokens') };
+}
+
+const SPEC_BASE = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config: CHART_CONFIG };
+const COLUMN = { field: 'dataset', type: 'nominal' as const, title: null };
+
+/** The section's charts, one column per dataset (each facet title names the dataset's headline). */
+function charts(
+  per: readonly DatasetEfficiency[],
+  title: string,
+  facetTitle: (dataset: string) => string,
+  label: (method: string) => string,
+): TopLevelSpec[] {
+  const { points, stages, tokens } = chartData(per, facetTitle, label);
   const specs: TopLevelSpec[] = [
-    {
-      ...base,
-      title: `${title}: operating points`,
-      data: { values: points },
-      facet: { column },
-      // Latency and the headline differ in scale between datasets.
-      resolve: { scale: { x: 'independent', y: 'independent' } },
-      spec: {
-        width: 300,
-        height: 240,
-        encoding: {
-          x: {
-            field: 'latency',
-            type: 'quantitative',
-            title: 'mean latency per question (ms)',
-            scale: { zero: false },
-            axis: { tickCount: 5 },
-          },
-          color: {
-            field: 'method',
-            type: 'nominal',
-            title: 'method',
-            scale: methodColors,
-            legend: { orient: 'bottom', columns: 3 },
-          },
-        },
-        layer: [
-          {
-            mark: { type: 'rule' },
-            encoding: {
-              y: {
-                field: 'lo',
-                type: 'quantitative',
-                title: 'mean (95% CI)',
-                axis: { format: '.0%' },
-                scale: { zero: false },
-              },
-              y2: { field: 'hi' },
-            },
-          },
-          {
-            mark: { type: 'point', filled: true, size: 70, tooltip: true },
-            encoding: { y: { field: 'mean', type: 'quantitative' } },
-          },
-        ],
-      },
-    },
-    {
-      ...base,
-      title: `${title}: time per stage`,
-      data: { values: stages },
-      width: { step: 24 },
-      height: 220,
-      mark: { type: 'bar', tooltip: true },
-      encoding: {
-        column,
-        x: { field: 'method', type: 'nominal', axis: { labelAngle: -30 } },
-        y: { field: 'ms', type: 'quantitative', title: 'mean ms per question', stack: 'zero' },
-        color: { field: 'stage', type: 'nominal' },
-      },
-    },
+    operatingPointsSpec(`${title}: operating points`, points),
+    stageBarSpec(`${title}: time per stage`, stages, 'ms', 'mean ms per question'),
   ];
   // Only when some stage spent tokens: a retrieval-only run would draw an empty chart with one tick at 0.
-  if (tokens.some((t) => t.tokens > 0)) {
-    specs.push({
-      ...base,
-      title: `${title}: tokens per stage`,
-      data: { values: tokens },
-      width: { step: 24 },
-      height: 220,
-      mark: { type: 'bar', tooltip: true },
-      encoding: {
-        column,
-        x: { field: 'method', type: 'nominal', axis: { labelAngle: -30 } },
-        y: { field: 'tokens', type: 'quantitative', title: 'tokens per question', stack: 'zero' },
-        color: { field: 'stage', type: 'nominal' },
-      },
-    });
-  }
+  if (tokens.some((t) => t.tokens > 0))
+    specs.push(stageBarSpec(`${title}: tokens per stage`, tokens, 'tokens', 'tokens per question'));
   return specs;
+}
+
+/** Each method's mean latency against its headline mean (95% CI), one panel per dataset. */
+function operatingPointsSpec(title: string, points: { method: string }[]): TopLevelSpec {
+  return {
+    ...SPEC_BASE,
+    title,
+    data: { values: points },
+    facet: { column: COLUMN },
+    // Latency and the headline differ in scale between datasets.
+    resolve: { scale: { x: 'independent', y: 'independent' } },
+    spec: {
+      width: 300,
+      height: 240,
+      encoding: {
+        x: {
+          field: 'latency',
+          type: 'quantitative',
+          title: 'mean latency per question (ms)',
+          scale: { zero: false },
+          axis: { tickCount: 5 },
+        },
+        color: {
+          field: 'method',
+          type: 'nominal',
+          title: 'method',
+          scale: colorScale(points.map((p) => p.method)),
+          legend: { orient: 'bottom', columns: 3 },
+        },
+      },
+      layer: [
+        {
+          mark: { type: 'rule' },
+          encoding: {
+            y: {
+              field: 'lo',
+              type: 'quantitative',
+              title: 'mean (95% CI)',
+              axis: { format: '.0%' },
+              scale: { zero: false },
+            },
+            y2: { field: 'hi' },
+          },
+        },
+        {
+          mark: { type: 'point', filled: true, size: 70, tooltip: true },
+          encoding: { y: { field: 'mean', type: 'quantitative' } },
+        },
+      ],
+    },
+  };
+}
+
+/** A stacked bar per method of `field` by stage, one column per dataset. */
+function stageBarSpec(title: string, values: object[], field: string, yTitle: string): TopLevelSpec {
+  return {
+    ...SPEC_BASE,
+    title,
+    data: { values },
+    width: { step: 24 },
+    height: 220,
+    mark: { type: 'bar', tooltip: true },
+    encoding: {
+      column: COLUMN,
+      x: { field: 'method', type: 'nominal', axis: { labelAngle: -30 } },
+      y: { field, type: 'quantitative', title: yTitle, stack: 'zero' },
+      color: { field: 'stage', type: 'nominal' },
+    },
+  };
 }
 
 export async function efficiencySection(
@@ -179,6 +178,47 @@ export async function efficiencySection(
   resamples: number,
 ): Promise<PlanSection> {
   const title = `Experiment 5 — efficiency, run ${run.name}`;
+  const per = await loadEfficiency(store, run, resamples);
+  const marks = await loadDegradedMarks(store);
+  const [warm] = await store.query<{ value: string }>(
+    `SELECT value FROM checkpoints WHERE run_id = $1 AND method = '(run)' AND key = 'warmup'`,
+    [run.runId],
+  );
+  const warmupMs = warm ? (JSON.parse(warm.value) as { warmupMs?: number }).warmupMs : undefined;
+  const table = efficiencyTable(per, run, marks);
+  const text = [
+    `${title}  — latency is each question's method time (warm-up excluded), per dataset; stages inside AdaptMR from its notes; overhead = Σ latency / Σ ${run.reference} latency over the same questions (BCa CI; ${per.map((d) => `${d.dataset}: ${d.eff[0]?.bootstrap ?? 'question'}s resampled`).join(', ')})`,
+    table.toString(),
+    `warm-up (methods created and models loaded, embedder vectors loaded, question catalogue read), once per run: ${warmupMs === undefined ? 'not recorded (older run)' : `${(warmupMs / 1000).toFixed(1)} s`}`,
+    `timing: each question timed ${run.input.timingRepeats}× (timingRepeats), the median kept; without an llm: block only retrieval is timed — the plan's 30% is end to end, reader included`,
+    `headline for the operating points: ${runHeadlineTitle(run)}`,
+    await sectionVerdicts(
+      store,
+      run.experiment,
+      'Verdicts, plan prediction "AdaptMR overhead < 30%" (reached = ratio CI below 1.3; judged only with ≥ 3 timing repeats and a reference of ≥ 1 ms per question)',
+    ),
+  ];
+  const files: ChartFiles[] = [];
+  const names = ['exp5-efficiency', 'exp5-efficiency-stages', 'exp5-efficiency-tokens'];
+  for (const [i, spec] of charts(
+    per,
+    title,
+    (d) => `${d}: ${headlineTitle(run.headlineOf(d))}`,
+    (m) => markedMethod(marks, run.runId, m),
+  ).entries())
+    files.push(await renderChart(spec, join(chartsDir, names[i]!)));
+  return {
+    experiment: 'efficiency',
+    text: text.join('\n'),
+    charts: files,
+    title,
+    notes: [text[0]!.slice(title.length + 4), ...text.slice(2, 5)],
+    tables: [tableData('Latency, added milliseconds and overhead ratio per method', table)],
+  };
+}
+
+/** Per dataset, each method's timings, calls and headline mean; latencies differ with the haystack, never pooled. */
+async function loadEfficiency(store: ResultStore, run: PlanRun, resamples: number): Promise<DatasetEfficiency[]> {
   const rows = await store.query<{
     dataset: string;
     method: string;
@@ -203,13 +243,12 @@ export async function efficiencySection(
     [run.runId],
   );
   // Labelled by method id alone: one run, so within a dataset the id is unique (granularity may differ by dataset).
-  const marks = await loadDegradedMarks(store);
   const allMeans = (await typeMeansOfRuns(store, [run.runId], run.headlineOf, (k) => k.method)).filter(
     (r) => r.adaptType === 'all' && !r.na,
   );
   const datasets = run.datasets.length > 0 ? run.datasets : [...new Set(rows.map((r) => r.dataset))];
   // Per dataset: latencies differ with the haystack (LongMemEval sessions vs LoCoMo turns), so they are never pooled.
-  const per: DatasetEfficiency[] = datasets.map((dataset) => {
+  return datasets.map((dataset) => {
     const timings: QuestionTiming[] = rows
       .filter((r) => r.dataset === dataset)
       .map((r) => ({
@@ -237,11 +276,14 @@ export async function efficiencySection(
     );
     return { dataset, eff: efficiencyOf(timings, callRows, run.reference, { resamples, seed: run.seed }), means };
   });
-  const [warm] = await store.query<{ value: string }>(
-    `SELECT value FROM checkpoints WHERE run_id = $1 AND method = '(run)' AND key = 'warmup'`,
-    [run.runId],
-  );
-  const warmupMs = warm ? (JSON.parse(warm.value) as { warmupMs?: number }).warmupMs : undefined;
+}
+
+/** Latency, added milliseconds and overhead ratio per dataset and method (calls, tokens and routes beside them). */
+function efficiencyTable(
+  per: readonly DatasetEfficiency[],
+  run: PlanRun,
+  marks: Awaited<ReturnType<typeof loadDegradedMarks>>,
+): Table.Table {
   const table = new Table({
     head: [
       'dataset',
@@ -290,33 +332,5 @@ export async function efficiencySection(
       ]);
     }
   }
-  const text = [
-    `${title}  — latency is each question's method time (warm-up excluded), per dataset; stages inside AdaptMR from its notes; overhead = Σ latency / Σ ${run.reference} latency over the same questions (BCa CI; ${per.map((d) => `${d.dataset}: ${d.eff[0]?.bootstrap ?? 'question'}s resampled`).join(', ')})`,
-    table.toString(),
-    `warm-up (methods created and models loaded, embedder vectors loaded, question catalogue read), once per run: ${warmupMs === undefined ? 'not recorded (older run)' : `${(warmupMs / 1000).toFixed(1)} s`}`,
-    `timing: each question timed ${run.input.timingRepeats}× (timingRepeats), the median kept; without an llm: block only retrieval is timed — the plan's 30% is end to end, reader included`,
-    `headline for the operating points: ${runHeadlineTitle(run)}`,
-    await sectionVerdicts(
-      store,
-      run.experiment,
-      'Verdicts, plan prediction "AdaptMR overhead < 30%" (reached = ratio CI below 1.3; judged only with ≥ 3 timing repeats and a reference of ≥ 1 ms per question)',
-    ),
-  ];
-  const files: ChartFiles[] = [];
-  const names = ['exp5-efficiency', 'exp5-efficiency-stages', 'exp5-efficiency-tokens'];
-  for (const [i, spec] of charts(
-    per,
-    title,
-    (d) => `${d}: ${headlineTitle(run.headlineOf(d))}`,
-    (m) => markedMethod(marks, run.runId, m),
-  ).entries())
-    files.push(await renderChart(spec, join(chartsDir, names[i]!)));
-  return {
-    experiment: 'efficiency',
-    text: text.join('\n'),
-    charts: files,
-    title,
-    notes: [text[0]!.slice(title.length + 4), ...text.slice(2, 5)],
-    tables: [tableData('Latency, added milliseconds and overhead ratio per method', table)],
-  };
+  return table;
 }

@@ -56,54 +56,13 @@ const CEILING = 'per-question ceiling (upper bound)';
 /** Kelly's buff: no committed experiment 2 method has it. */
 const CEILING_COLOR = '#C2B280';
 
+/** The four means per type with their CIs (bars), and the gap to the reference per type with the target line. */
 function datasetPanels(
   a: OracleAnalysis,
   reference: string,
   target: number,
   colors: { domain: string[]; range: string[] },
 ): { hconcat: Panels } {
-  const best = `best single (${a.bestSingle.id})`;
-  const bars = a.rows.flatMap((r) => [
-    {
-      type: r.adaptType,
-      series: ORACLE,
-      mean: r.oracle.estimate,
-      lo: r.oracle.low,
-      hi: r.oracle.high,
-      upperBound: true,
-    },
-    {
-      type: r.adaptType,
-      series: best,
-      mean: r.bestSingle.estimate,
-      lo: r.bestSingle.low,
-      hi: r.bestSingle.high,
-      upperBound: false,
-    },
-    {
-      type: r.adaptType,
-      series: CEILING,
-      mean: r.ceiling.estimate,
-      lo: r.ceiling.low,
-      hi: r.ceiling.high,
-      upperBound: true,
-    },
-    {
-      type: r.adaptType,
-      series: reference,
-      mean: r.reference.estimate,
-      lo: r.reference.low,
-      hi: r.reference.high,
-      upperBound: false,
-    },
-  ]);
-  const gaps = a.rows.map((r) => ({
-    type: r.adaptType,
-    gap: r.vsReference.result.meanDiff * 100,
-    lo: r.vsReference.result.ciLow * 100,
-    hi: r.vsReference.result.ciHigh * 100,
-    target,
-  }));
   const x = {
     field: 'type',
     type: 'nominal' as const,
@@ -111,58 +70,95 @@ function datasetPanels(
     title: 'AdaptMR type',
     axis: { labelAngle: -30 },
   };
+  return { hconcat: [meansPanel(a, reference, colors, x), gapPanel(a, reference, target, x)] };
+}
+
+type TypeAxis = { field: string; type: 'nominal'; sort: string[]; title: string; axis: { labelAngle: number } };
+
+function meansPanel(
+  a: OracleAnalysis,
+  reference: string,
+  colors: { domain: string[]; range: string[] },
+  x: TypeAxis,
+): Panels[number] {
+  const best = `best single (${a.bestSingle.id})`;
+  const bar = (
+    type: string,
+    series: string,
+    i: { estimate: number; low: number; high: number },
+    upperBound: boolean,
+  ) => ({
+    type,
+    series,
+    mean: i.estimate,
+    lo: i.low,
+    hi: i.high,
+    upperBound,
+  });
+  const bars = a.rows.flatMap((r) => [
+    bar(r.adaptType, ORACLE, r.oracle, true),
+    bar(r.adaptType, best, r.bestSingle, false),
+    bar(r.adaptType, CEILING, r.ceiling, true),
+    bar(r.adaptType, reference, r.reference, false),
+  ]);
   return {
-    hconcat: [
+    data: { values: bars },
+    width: { step: 18 },
+    height: 260,
+    encoding: { x, xOffset: { field: 'series', type: 'nominal' } },
+    layer: [
       {
-        data: { values: bars },
-        width: { step: 18 },
-        height: 260,
-        encoding: { x, xOffset: { field: 'series', type: 'nominal' } },
-        layer: [
-          {
-            mark: { type: 'bar', tooltip: true },
-            encoding: {
-              y: {
-                field: 'mean',
-                type: 'quantitative',
-                title: 'mean (report half)',
-                axis: { format: '.0%' },
-                scale: { domain: [0, 1] },
-              },
-              color: {
-                field: 'series',
-                type: 'nominal',
-                title: null,
-                scale: colors,
-                legend: { orient: 'bottom', columns: 2 },
-              },
-              ...upperBoundEncoding(),
-            },
+        mark: { type: 'bar', tooltip: true },
+        encoding: {
+          y: {
+            field: 'mean',
+            type: 'quantitative',
+            title: 'mean (report half)',
+            axis: { format: '.0%' },
+            scale: { domain: [0, 1] },
           },
-          {
-            mark: { type: 'rule', color: 'black' },
-            encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } },
+          color: {
+            field: 'series',
+            type: 'nominal',
+            title: null,
+            scale: colors,
+            legend: { orient: 'bottom', columns: 2 },
           },
-        ],
+          ...upperBoundEncoding(),
+        },
       },
       {
-        data: { values: gaps },
-        width: { step: 44 },
-        height: 260,
-        // x only on the gap layers: the target and zero lines span the whole width.
-        layer: [
-          {
-            mark: { type: 'point', filled: true, size: 60, tooltip: true },
-            encoding: {
-              x,
-              y: { field: 'gap', type: 'quantitative', title: [`gap oracle − ${reference}`, '(points, 95% CI)'] },
-            },
-          },
-          { mark: { type: 'rule' }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
-          { mark: { type: 'rule', strokeDash: [4, 4], color: 'firebrick' }, encoding: { y: { datum: target } } },
-          { mark: { type: 'rule', color: 'gray' }, encoding: { y: { datum: 0 } } },
-        ],
+        mark: { type: 'rule', color: 'black' },
+        encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } },
       },
+    ],
+  };
+}
+
+function gapPanel(a: OracleAnalysis, reference: string, target: number, x: TypeAxis): Panels[number] {
+  const gaps = a.rows.map((r) => ({
+    type: r.adaptType,
+    gap: r.vsReference.result.meanDiff * 100,
+    lo: r.vsReference.result.ciLow * 100,
+    hi: r.vsReference.result.ciHigh * 100,
+    target,
+  }));
+  return {
+    data: { values: gaps },
+    width: { step: 44 },
+    height: 260,
+    // x only on the gap layers: the target and zero lines span the whole width.
+    layer: [
+      {
+        mark: { type: 'point', filled: true, size: 60, tooltip: true },
+        encoding: {
+          x,
+          y: { field: 'gap', type: 'quantitative', title: [`gap oracle − ${reference}`, '(points, 95% CI)'] },
+        },
+      },
+      { mark: { type: 'rule' }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
+      { mark: { type: 'rule', strokeDash: [4, 4], color: 'firebrick' }, encoding: { y: { datum: target } } },
+      { mark: { type: 'rule', color: 'gray' }, encoding: { y: { datum: 0 } } },
     ],
   };
 }

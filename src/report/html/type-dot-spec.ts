@@ -119,7 +119,8 @@ export function typeDotSpec(
       header: { labelFontWeight: 'bold' },
     },
     columns: Math.min(3, Math.max(1, panels)),
-    spec: { width: 260, height: { step: 14 }, layer: [whiskers, dots] },
+    // A row per method (14 px), at least 160 px: a panel of two or three methods stays a chart, not a strip.
+    spec: { width: 260, height: Math.max(160, 14 * methods.length), layer: [whiskers, dots] },
     resolve: { scale: { y: 'independent' } },
     config: CHART_CONFIG,
   } as TopLevelSpec;

@@ -1,6 +1,7 @@
 /**
  * A small multilayer perceptron over the same feature rows as the linear model (features.ts `sparseRow`): one
- * hidden ReLU layer of `hidden` units, softmax output, cross-entropy + L2 on both weight matrices, mini-batch Adam.
+ * hidden ReLU layer of `hidden` units, softmax output, cross-entropy (weighted per example when weights are given,
+ * as balance.ts makes them) + L2 on both weight matrices, mini-batch Adam.
  * The first layer is updated lazily (only the rows of the features present in a mini-batch, as train.ts `lazy`,
  * TensorFlow Addons' LazyAdam); the hidden and output layers are dense and updated every step. Weights start from a
  * seeded uniform Glorot initialisation (Glorot & Bengio 2010, with fan-in = the number of features a row typically
@@ -56,10 +57,11 @@ interface Scratch {
   da: Float64Array;
 }
 
-/** One example's forward pass and its cross-entropy gradient (scaled by 1 / batch size) added into `grad`. */
+/** One example's forward pass and its cross-entropy gradient (scaled by its weight / batch size) added into `grad`. */
 function backprop(
   x: SparseRow,
   y: number,
+  weight: number,
   batchSize: number,
   theta: Float64Array,
   grad: Float64Array,
@@ -85,7 +87,7 @@ function backprop(
     z[c] = s;
   }
   const p = softmax(z);
-  for (let c = 0; c < K; c++) dz[c] = ((p[c] as number) - (c === y ? 1 : 0)) / batchSize;
+  for (let c = 0; c < K; c++) dz[c] = (((p[c] as number) - (c === y ? 1 : 0)) * weight) / batchSize;
   for (let k = 0; k < H; k++) {
     let s = 0;
     for (let c = 0; c < K; c++) {
@@ -108,6 +110,7 @@ export function trainMlpRows(
   xs: readonly SparseRow[],
   types: readonly AdaptType[],
   opts: Partial<MlpOptions> & { hidden: number },
+  weights?: readonly number[],
 ): MlpModel {
   const o: MlpOptions = { ...DEFAULT_TRAIN_OPTIONS, ...opts };
   if (xs.length === 0) throw new Error('trainMlp: no training examples');
@@ -144,9 +147,9 @@ export function trainMlpRows(
     da: new Float64Array(H),
   };
 
-  for (const batch of miniBatches(labelled(xs, ys), o.epochs, o.batchSize, rng)) {
+  for (const batch of miniBatches(labelled(xs, ys, weights), o.epochs, o.batchSize, rng)) {
     touched.nextBatch();
-    for (const { x, y } of batch) backprop(x, y, batch.length, theta, grad, L, scratch, touched);
+    for (const { x, y, w } of batch) backprop(x, y, w, batch.length, theta, grad, L, scratch, touched);
     adam.nextStep();
     for (const i of touched.rows) for (let k = 0; k < H; k++) adam.update(i * H + k, true);
     for (let q = oB1; q < oW2; q++) adam.update(q, false);

@@ -17,12 +17,11 @@
  * Query ids: `<sample_id>:q<index in qa>`; haystackId = sample_id; nativeType = the category number as a string.
  */
 import { z } from 'zod';
-import { InputError } from '../core/errors.ts';
-import type { Instance, Session, Turn } from '../core/types.ts';
-import type { CatalogEntry } from './catalog.ts';
+import type { CatalogEntry, DataIssue } from '../../src/core/dataset-records.ts';
+import { InputError } from '../../src/core/errors.ts';
+import type { Instance, Session, Turn } from '../../src/core/types.ts';
 import { parseLocomoDate } from './dates.ts';
-import type { DataIssue } from './issues.ts';
-import { LOCOMO_CATEGORIES } from './type-map.ts';
+import { LOCOMO_CATEGORIES } from './types.ts';
 
 const TurnSchema = z.looseObject({
   speaker: z.string(),
@@ -208,80 +207,113 @@ export function normaliseLocomo(
   const parsed = SampleSchema.safeParse(raw);
   if (!parsed.success) fail(file, raw, index, parsed.error);
   const { sample_id: sampleId, conversation, qa } = parsed.data;
-  const { haystack, turnIds, askedAt } = buildHaystack(conversation, file, sampleId, issues);
+  const built = buildHaystack(conversation, file, sampleId, issues);
   const out: Instance[] = [];
   qa.forEach((q, i) => {
     const entry = catalog[i]!;
-    const questionId = entry.questionId;
-    const field = `${sampleId}.qa[${i}]`;
-    const evidenceTurnIds: string[] = [];
-    if (q.evidence === undefined || q.evidence.length === 0) {
-      issues.push({
-        file,
-        questionId,
-        field: `${field}.evidence`,
-        problem: 'no evidence ids (left out of retrieval recall)',
-        action: 'kept',
-      });
-    }
-    (q.evidence ?? []).forEach((value, j) => {
-      const ef = `${field}.evidence[${j}]`;
-      const { ids, problems, unparsable } = repairEvidence(value);
-      if (problems.length > 0)
-        issues.push({ file, questionId, field: ef, problem: problems.join('; '), action: 'repaired' });
-      for (const bad of unparsable) {
-        issues.push({ file, questionId, field: ef, problem: `"${bad}" is not a dia_id`, action: 'dropped' });
-      }
-      for (const id of ids) {
-        if (!turnIds.has(id)) {
-          issues.push({
-            file,
-            questionId,
-            field: ef,
-            problem: `"${id}" names no turn of ${sampleId}`,
-            action: 'dropped',
-          });
-        } else if (!evidenceTurnIds.includes(id)) {
-          evidenceTurnIds.push(id);
-        }
-      }
-    });
-    if (typeof q.answer === 'number') {
-      issues.push({
-        file,
-        questionId,
-        field: `${field}.answer`,
-        problem: `answer is the number ${q.answer}; stored as a string`,
-        action: 'repaired',
-      });
-    }
-    if (q.category === 5 && q.answer !== undefined) {
-      issues.push({
-        file,
-        questionId,
-        field: `${field}.answer`,
-        problem: `category 5 item has an answer ("${String(q.answer)}") besides adversarial_answer`,
-        action: 'kept',
-      });
-    }
+    const at = { file, questionId: entry.questionId, field: `${sampleId}.qa[${i}]`, sampleId };
+    const evidenceTurnIds = questionEvidence(q.evidence, built.turnIds, at, issues);
+    checkAnswer(q, at, issues);
     if (keep && !keep(entry)) return;
-    const evidenceSessionIds = [...new Set(evidenceTurnIds.map((id) => id.slice(0, id.indexOf(':'))))];
-    const inst: Instance = {
-      dataset,
-      query: { id: questionId, text: q.question, askedAt },
-      haystackId: sampleId,
-      haystack,
-      gold: {
-        nativeType: entry.nativeType,
-        type: entry.adaptType,
-        isAbstention: entry.isAbstention,
-        evidenceSessionIds,
-        evidenceTurnIds,
-        answer: q.answer === undefined ? '' : String(q.answer),
-      },
-    };
-    if (q.adversarial_answer !== undefined) inst.gold.adversarialAnswer = q.adversarial_answer;
-    out.push(inst);
+    out.push(questionInstance(q, entry, evidenceTurnIds, { dataset, sampleId, built }));
   });
   return out;
+}
+
+interface QuestionAt {
+  file: string;
+  questionId: string;
+  field: string;
+  sampleId: string;
+}
+
+/** A question's evidence turns: each string repaired where it can be, ids naming no turn dropped (all reported). */
+function questionEvidence(
+  evidence: readonly string[] | undefined,
+  turnIds: ReadonlySet<string>,
+  { file, questionId, field, sampleId }: QuestionAt,
+  issues: DataIssue[],
+): string[] {
+  const evidenceTurnIds: string[] = [];
+  if (evidence === undefined || evidence.length === 0) {
+    issues.push({
+      file,
+      questionId,
+      field: `${field}.evidence`,
+      problem: 'no evidence ids (left out of retrieval recall)',
+      action: 'kept',
+    });
+  }
+  (evidence ?? []).forEach((value, j) => {
+    const ef = `${field}.evidence[${j}]`;
+    const { ids, problems, unparsable } = repairEvidence(value);
+    if (problems.length > 0)
+      issues.push({ file, questionId, field: ef, problem: problems.join('; '), action: 'repaired' });
+    for (const bad of unparsable) {
+      issues.push({ file, questionId, field: ef, problem: `"${bad}" is not a dia_id`, action: 'dropped' });
+    }
+    for (const id of ids) {
+      if (!turnIds.has(id)) {
+        issues.push({
+          file,
+          questionId,
+          field: ef,
+          problem: `"${id}" names no turn of ${sampleId}`,
+          action: 'dropped',
+        });
+      } else if (!evidenceTurnIds.includes(id)) {
+        evidenceTurnIds.push(id);
+      }
+    }
+  });
+  return evidenceTurnIds;
+}
+
+type Qa = z.infer<typeof SampleSchema>['qa'][number];
+
+/** A numeric answer is stored as a string; a category-5 item with an answer besides its adversarial one is kept. */
+function checkAnswer(q: Qa, { file, questionId, field }: QuestionAt, issues: DataIssue[]): void {
+  if (typeof q.answer === 'number') {
+    issues.push({
+      file,
+      questionId,
+      field: `${field}.answer`,
+      problem: `answer is the number ${q.answer}; stored as a string`,
+      action: 'repaired',
+    });
+  }
+  if (q.category === 5 && q.answer !== undefined) {
+    issues.push({
+      file,
+      questionId,
+      field: `${field}.answer`,
+      problem: `category 5 item has an answer ("${String(q.answer)}") besides adversarial_answer`,
+      action: 'kept',
+    });
+  }
+}
+
+function questionInstance(
+  q: Qa,
+  entry: CatalogEntry,
+  evidenceTurnIds: string[],
+  { dataset, sampleId, built }: { dataset: string; sampleId: string; built: Built },
+): Instance {
+  const evidenceSessionIds = [...new Set(evidenceTurnIds.map((id) => id.slice(0, id.indexOf(':'))))];
+  const inst: Instance = {
+    dataset,
+    query: { id: entry.questionId, text: q.question, askedAt: built.askedAt },
+    haystackId: sampleId,
+    haystack: built.haystack,
+    gold: {
+      nativeType: entry.nativeType,
+      type: entry.adaptType,
+      isAbstention: entry.isAbstention,
+      evidenceSessionIds,
+      evidenceTurnIds,
+      answer: q.answer === undefined ? '' : String(q.answer),
+    },
+  };
+  if (q.adversarial_answer !== undefined) inst.gold.adversarialAnswer = q.adversarial_answer;
+  return inst;
 }

@@ -5,16 +5,15 @@
  *   (`src/retrieval/run_retrieval.py`, `process_item_flat_index`);
  * - turn evidence = turns with `has_answer: true` (a missing key is false; S filler sessions have none);
  * - session evidence = `answer_session_ids`; abstention = `question_id` ending `_abs`;
- * - superseded evidence of knowledge updates: src/data/supersession.ts.
+ * - superseded evidence of knowledge updates: supersession.ts.
  */
 import { z } from 'zod';
-import { InputError } from '../core/errors.ts';
-import type { Instance, Session, Turn } from '../core/types.ts';
-import type { CatalogEntry } from './catalog.ts';
-import type { DataIssue } from './issues.ts';
+import type { CatalogEntry, DataIssue } from '../../src/core/dataset-records.ts';
+import { InputError } from '../../src/core/errors.ts';
+import type { Instance, Session, Turn } from '../../src/core/types.ts';
 import { parseLongMemEvalDate } from './dates.ts';
 import { longMemEvalSuperseded } from './supersession.ts';
-import { longMemEvalType } from './type-map.ts';
+import { longMemEvalType } from './types.ts';
 
 const TurnSchema = z.object({
   role: z.enum(['user', 'assistant']),

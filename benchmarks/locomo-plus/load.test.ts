@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadDataset, type DataIssue } from './index.ts';
-import { normaliseLocomoPlus, parseAbDialogue, parseTimeGap } from './locomo-plus.ts';
+import { loadDataset, type DataIssue } from '../../src/data/index.ts';
+import { normaliseLocomoPlus, parseAbDialogue, parseTimeGap } from './load.ts';
 import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
 describe('parseTimeGap (upstream parse_time_gap)', () => {

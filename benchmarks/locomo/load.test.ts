@@ -1,7 +1,8 @@
 // LoCoMo loader against the real locomo10.json: counts, repaired/dropped evidence, shared haystacks, captions.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Instance } from '../core/types.ts';
-import { loadDataset, readCatalog, repairEvidence, resolveDataset, summarize, type DataIssue } from './index.ts';
+import type { Instance } from '../../src/core/types.ts';
+import { loadDataset, readCatalog, resolveDataset, summarize, type DataIssue } from '../../src/data/index.ts';
+import { repairEvidence } from './load.ts';
 import { TEST_DATA_DIR } from '../../test/data-path.ts';
 
 const dataDir = TEST_DATA_DIR;

@@ -15,18 +15,17 @@
  *   last line of the dialogue the model reads; here the reader gets it as the question).
  * Gold: the inserted cue turns `P<i>:1`, `P<i>:2` (session `P<i>`); no reference answer; the judge's evidence is the
  * cue as `Speaker：text` lines (`_cue_dialogue_to_evidence`). Question id `plus:<i>`; native type `relation_type`;
- * reported as its own type `cognitive` (src/data/type-map.ts).
+ * reported as its own type `cognitive` (types.ts).
  */
 import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
-import { InputError } from '../core/errors.ts';
-import type { Instance, Session, Turn } from '../core/types.ts';
-import type { CatalogEntry } from './catalog.ts';
-import type { DataIssue } from './issues.ts';
-import { decodeFailure, parseJsonBytes } from './json-decode.ts';
-import { buildHaystack, SampleSchema } from './locomo.ts';
-import { LOCOMO_PLUS_TYPE } from './type-map.ts';
-import { englishNumberValues, englishNumberWords } from '../core/number-words.ts';
+import type { CatalogEntry, DataIssue } from '../../src/core/dataset-records.ts';
+import { InputError } from '../../src/core/errors.ts';
+import { englishNumberValues, englishNumberWords } from '../../src/core/number-words.ts';
+import type { Instance, Session, Turn } from '../../src/core/types.ts';
+import { decodeFailure, parseJsonBytes } from '../../src/data/json-decode.ts';
+import { buildHaystack, SampleSchema } from '../locomo/load.ts';
+import { LOCOMO_PLUS_TYPE } from './types.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -150,10 +149,23 @@ export function normaliseLocomoPlus(
     );
   }
   const item = parsed.data;
-  const questionId = entry.questionId;
   const issue = (field: string, problem: string, action: DataIssue['action']): void => {
-    issues.push({ file, questionId, field: `[${index}].${field}`, problem, action });
+    issues.push({ file, questionId: entry.questionId, field: `[${index}].${field}`, problem, action });
   };
+  const { gap, cue, trigger } = checkedItem(item, `${file} (element ${index})`, issue);
+  if (keep && !keep(entry)) return [];
+  const conversations = locomoConversations(companion);
+  return [stitched(entry, conversations[index % conversations.length]!, { index, gap, cue, trigger, dataset })];
+}
+
+type Dialogue = ReturnType<typeof parseAbDialogue>;
+
+/** The item's gap, cue and trigger, each defect reported; a cue or trigger with no speaker line is an error. */
+function checkedItem(
+  item: z.infer<typeof ItemSchema>,
+  where: string,
+  issue: (field: string, problem: string, action: DataIssue['action']) => void,
+): { gap: number | undefined; cue: Dialogue; trigger: Dialogue } {
   const gap = parseTimeGap(item.time_gap);
   if (gap === undefined)
     issue(
@@ -168,16 +180,23 @@ export function normaliseLocomoPlus(
   if (trigger.other.length > 0)
     issue('trigger_query', `${trigger.other.length} lines start with neither "A:" nor "B:"; dropped`, 'dropped');
   if (cue.turns.length === 0)
-    throw new InputError(
-      'field `cue_dialogue`: no "A:" or "B:" line (the cue is the retrieval gold)',
-      `${file} (element ${index})`,
-    );
-  if (trigger.turns.length === 0)
-    throw new InputError('field `trigger_query`: no "A:" or "B:" line', `${file} (element ${index})`);
-  if (keep && !keep(entry)) return [];
+    throw new InputError('field `cue_dialogue`: no "A:" or "B:" line (the cue is the retrieval gold)', where);
+  if (trigger.turns.length === 0) throw new InputError('field `trigger_query`: no "A:" or "B:" line', where);
+  return { gap, cue, trigger };
+}
 
-  const conversations = locomoConversations(companion);
-  const conv = conversations[index % conversations.length]!;
+/** The item as one question over its conversation with the cue inserted as session `P<index>`. */
+function stitched(
+  entry: CatalogEntry,
+  conv: Conversation,
+  {
+    index,
+    gap,
+    cue,
+    trigger,
+    dataset,
+  }: { index: number; gap: number | undefined; cue: Dialogue; trigger: Dialogue; dataset: string },
+): Instance {
   const last = conv.sessions.at(-1)!;
   const queryMs = Date.parse(last.at) + 7 * DAY_MS;
   const cueAt = stamp(queryMs - (gap ?? 0) * DAY_MS);
@@ -197,25 +216,23 @@ export function normaliseLocomoPlus(
     .map((s, order) => ({ s, order }))
     .sort((a, b) => (a.s.at < b.s.at ? -1 : a.s.at > b.s.at ? 1 : a.order - b.order))
     .map(({ s }) => s);
-  return [
-    {
-      dataset,
-      query: { id: questionId, text: trigger.turns.map((t) => t.text).join('\n'), askedAt: stamp(queryMs) },
-      haystackId: questionId,
-      haystack,
-      gold: {
-        nativeType: entry.nativeType,
-        type: entry.adaptType,
-        reportAs: LOCOMO_PLUS_TYPE.reportAs,
-        isAbstention: false,
-        evidenceSessionIds: [cueSessionId],
-        evidenceTurnIds: cueTurns.map((t) => t.id),
-        answer: '',
-        evidenceText: cueTurns
-          .filter((t) => t.text)
-          .map((t) => `${t.speaker}：${t.text}`)
-          .join('\n'),
-      },
+  return {
+    dataset,
+    query: { id: entry.questionId, text: trigger.turns.map((t) => t.text).join('\n'), askedAt: stamp(queryMs) },
+    haystackId: entry.questionId,
+    haystack,
+    gold: {
+      nativeType: entry.nativeType,
+      type: entry.adaptType,
+      reportAs: LOCOMO_PLUS_TYPE.reportAs,
+      isAbstention: false,
+      evidenceSessionIds: [cueSessionId],
+      evidenceTurnIds: cueTurns.map((t) => t.id),
+      answer: '',
+      evidenceText: cueTurns
+        .filter((t) => t.text)
+        .map((t) => `${t.speaker}：${t.text}`)
+        .join('\n'),
     },
-  ];
+  };
 }

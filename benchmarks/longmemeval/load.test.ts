@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InputError } from '../core/errors.ts';
-import type { Instance } from '../core/types.ts';
-import { loadDataset, readCatalog, readInstances, type DatasetSource } from './index.ts';
-import { hasItemShape, LongMemEvalItemSchema } from './longmemeval.ts';
-import { readRecords } from './records.ts';
+import { InputError } from '../../src/core/errors.ts';
+import type { Instance } from '../../src/core/types.ts';
+import { loadDataset, readCatalog, readInstances, type DatasetSource } from '../../src/data/index.ts';
+import { readRecords } from '../../src/data/records.ts';
+import { hasItemShape, LongMemEvalItemSchema } from './load.ts';
 import { longMemEvalCount, longMemEvalFolder, TEST_DATA_DIR } from '../../test/data-path.ts';
 
 const dataDir = TEST_DATA_DIR;
