@@ -16,12 +16,6 @@ export const MAX_FUNCTION_LINES = 60;
 const CHECKED = ['src/run'];
 export const MAX_SHIPPED_LINES = 80;
 const SHIPPED = ['src', 'baselines', 'benchmarks', 'scripts', 'bin', 'examples'];
-/**
- * Files whose long functions are being split in work that lands after this rule (the benchmark loaders moving to
- * benchmarks/): skipped here until that work is merged, and then removed from this list. It only shrinks: an entry
- * with no long function left (or no file) fails the test below.
- */
-const PENDING: readonly string[] = ['src/data/pull.ts', 'src/tools/score-answers/locomo-audit.ts'];
 
 /** The functions longer than `max` lines, one line each (`file:line name (N lines)`). `files` maps paths to source. */
 export function longFunctions(files: ReadonlyMap<string, string>, max = MAX_FUNCTION_LINES): string[] {
@@ -64,11 +58,7 @@ describe('function length', () => {
     const files = sourcesUnder(ROOT, SHIPPED, /\.(ts|mts|js|mjs)$/);
     for (const p of ['benchmarks/beam/', 'baselines/', 'scripts/', 'bin/adaptmr.js', 'examples/'])
       expect([...files.keys()].some((f) => f.startsWith(p))).toBe(true);
-    const long = longFunctions(files, MAX_SHIPPED_LINES);
-    const fileOf = (line: string) => line.slice(0, line.indexOf(':'));
-    expect(long.filter((l) => !PENDING.includes(fileOf(l)))).toEqual([]);
-    // The pending list only shrinks: a file split (or moved) since leaves it.
-    expect(PENDING.filter((p) => !long.some((l) => fileOf(l) === p))).toEqual([]);
+    expect(longFunctions(files, MAX_SHIPPED_LINES)).toEqual([]);
   });
 
   it('the checker counts every kind of function, nested ones included, from its first line to its last', () => {

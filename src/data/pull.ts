@@ -96,19 +96,12 @@ async function presentAndVerified(
   return entry;
 }
 
-async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promise<PullResult> {
-  const dataDir = primaryDataDir(opts.dataDir);
-  const log = opts.log ?? (() => undefined);
-  const file = LONGMEMEVAL_FILES[name];
-  const dest = join(dataDir, 'longmemeval', file);
-  const revision = opts.revision ?? 'main';
-  const present = await presentAndVerified(dataDir, name, dest, revision, opts.force === true);
-  if (present) {
-    log(`${name}: already present and verified (${present.repo}@${present.commit}, sha256 ${present.sha256}); skipped`);
-    return { dataset: name, status: 'present', path: dest, entry: present };
-  }
-  // A mirror behind basic auth (`https://user:pass@mirror`): fetch refuses a URL with credentials, so they travel
-  // as the Authorization header of every request to the mirror (src/core/http-url.ts) and appear nowhere else.
+/**
+ * The hub endpoint and the credentials of every request to it: the token (HF_TOKEN), and for a mirror behind basic
+ * auth (`https://user:pass@mirror`) — fetch refuses a URL with credentials — the Authorization header of every
+ * request to the mirror (src/core/http-url.ts), so the credentials appear nowhere else.
+ */
+function hubAccess(opts: PullOptions) {
   const hub = splitUrlCredentials(
     (opts.hubUrl ?? process.env.ADAPTMR_HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, ''),
   );
@@ -121,6 +114,21 @@ async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promis
       ? { fetch: fetchWithAuthorization(hub.authorization, new URL(hubUrl).origin) }
       : {}),
   };
+  return { hubUrl, creds };
+}
+
+async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promise<PullResult> {
+  const dataDir = primaryDataDir(opts.dataDir);
+  const log = opts.log ?? (() => undefined);
+  const file = LONGMEMEVAL_FILES[name];
+  const dest = join(dataDir, 'longmemeval', file);
+  const revision = opts.revision ?? 'main';
+  const present = await presentAndVerified(dataDir, name, dest, revision, opts.force === true);
+  if (present) {
+    log(`${name}: already present and verified (${present.repo}@${present.commit}, sha256 ${present.sha256}); skipped`);
+    return { dataset: name, status: 'present', path: dest, entry: present };
+  }
+  const { hubUrl, creds } = hubAccess(opts);
   const repo = { type: 'dataset' as const, name: LONGMEMEVAL_REPO };
   const where = `${hubUrl} ${LONGMEMEVAL_REPO}@${revision}`;
   // The hub client loads only when something is downloaded.

@@ -8,11 +8,13 @@
 import { z } from 'zod';
 import { classifiers } from '../../classify/registry.ts';
 import { ExperimentConfigSchema } from '../../core/config.ts';
+import { datasetNames, pathFormats } from '../../core/benchmarks-installed.ts';
 import type { Registry } from '../../core/registry.ts';
 import { ADAPT_TYPES } from '../../core/types.ts';
 import { embedders } from '../../index/embedders/registry.ts';
 import { strategies } from '../../strategies/registry.ts';
 import { methods } from '../methods/method-registry.ts';
+import { installBenchmarks } from '../benchmark-registry.ts';
 
 type Json = Record<string, unknown>;
 
@@ -72,9 +74,27 @@ function refineMethodOptions(name: string, options: Json): Json {
   };
 }
 
+/**
+ * The dataset names and path formats the installed benchmarks accept, as enums for editors (the zod schema checks
+ * them against the benchmark registry at load, with "did you mean", so it has no enum of its own): a dataset entry
+ * with a `format` is a path entry, one without is a named dataset.
+ */
+function withDatasetNames(datasets: Json): Json {
+  const items = datasets.items as Json;
+  const branches = (items.anyOf as Json[] | undefined) ?? [];
+  const named = (branch: Json): Json => {
+    const props = { ...(branch.properties as Record<string, Json>) };
+    if (props.format) props.format = { ...props.format, enum: pathFormats() };
+    else if (props.name) props.name = { ...props.name, enum: datasetNames() };
+    return { ...branch, properties: props };
+  };
+  return { ...datasets, items: { ...items, anyOf: branches.map(named) } };
+}
+
 /** The JSON Schema of experiment files; every method's entry is loaded first (their options are described). */
 export async function experimentJsonSchema(): Promise<Record<string, unknown>> {
   await methods.loadAll();
+  await installBenchmarks();
   const base = z.toJSONSchema(ExperimentConfigSchema, { io: 'input', unrepresentable: 'any' }) as Json;
   const props = base.properties as Record<string, Json>;
   const methodsProp = props.methods!;
@@ -85,6 +105,7 @@ export async function experimentJsonSchema(): Promise<Record<string, unknown>> {
       ...props,
       methods: { ...methodsProp, items: withAllOf(item, byName(methods, 'method', 'options', refineMethodOptions)) },
       embedder: withAllOf(props.embedder!, byName(embedders, 'name', 'options')),
+      datasets: withDatasetNames(props.datasets!),
     },
     title: 'AdaptMR Bench experiment',
     $id: 'experiment.schema.json',
