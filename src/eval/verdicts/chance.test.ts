@@ -54,10 +54,15 @@ describe('chance rate of a random top-k', () => {
       haystack: sessions === null ? null : { sessions, turns: null, goldSessions: 1, goldTurns: 2 },
     });
     const rates = new ChanceRates([q('q1', 10), q('q2', 20), q('q3', null)]);
-    expect(rates.rowRate('d', ['q1', 'q2'], 'recall_any', 'session', 5)).toBeCloseTo((0.5 + 0.25) / 2, 12);
-    expect(rates.rowRate('d', ['q1', 'q3'], 'recall_any', 'session', 5)).toBeNull();
-    expect(rates.rowRate('d', ['q1'], 'recall_any', 'turn', 5)).toBeNull();
-    expect(rates.rowRate('d', ['q1'], 'accuracy', 'qa', null)).toBeNull();
+    expect(rates.rowBand('d', ['q1', 'q2'], 'recall_any', 'session', 5)?.rate).toBeCloseTo((0.5 + 0.25) / 2, 12);
+    // A random ranker's mean over these two questions: SD √(0.5·0.5 + 0.25·0.75) / 2, one-sided 95% margin.
+    expect(rates.rowBand('d', ['q1', 'q2'], 'recall_any', 'session', 5)?.margin).toBeCloseTo(
+      (1.645 * Math.sqrt(0.25 + 0.1875)) / 2,
+      12,
+    );
+    expect(rates.rowBand('d', ['q1', 'q3'], 'recall_any', 'session', 5)).toBeNull();
+    expect(rates.rowBand('d', ['q1'], 'recall_any', 'turn', 5)).toBeNull();
+    expect(rates.rowBand('d', ['q1'], 'accuracy', 'qa', null)).toBeNull();
     expect([...rates.unrecorded]).toEqual(['d']);
   });
 });

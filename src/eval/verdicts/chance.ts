@@ -94,19 +94,23 @@ export class ChanceRates {
   }
 
   /**
-   * The mean chance rate over `ids` of `dataset` for metric@k at `level`: null when the metric has none, or any
-   * question's haystack size is unknown (not computable, never silently 0).
+   * The mean chance rate over `ids` of `dataset` for metric@k at `level`, and the one-sided 95% margin a random
+   * ranker's mean could reach above it by luck (1.645 × the SD of that mean: a per-question score in [0, 1] with mean
+   * r has variance at most r(1 − r), exact for the hit metrics): null when the metric has none, or any question's
+   * haystack size is unknown (not computable, never silently 0).
    */
-  rowRate(dataset: string, ids: readonly string[], metric: string | null, level: string | null, k: number | null) {
+  rowBand(dataset: string, ids: readonly string[], metric: string | null, level: string | null, k: number | null) {
     if (!hasChanceRate(metric) || level === null || k === null || ids.length === 0) return null;
     let sum = 0;
+    let variance = 0;
     for (const id of ids) {
       const q = this.byId.get(`${dataset}\t${id}`);
       const s = q ? sizesAt(q, level) : null;
       const rate = s ? randomTopK(metric!, k, s.n, s.g) : null;
       if (rate === null) return null;
       sum += rate;
+      variance += rate * (1 - rate);
     }
-    return sum / ids.length;
+    return { rate: sum / ids.length, margin: (1.645 * Math.sqrt(variance)) / ids.length };
   }
 }

@@ -68,6 +68,8 @@ export interface PendingVerdict {
   unionOf?: PendingVerdict[];
   /** The random-top-k rate over the row's questions (the `chance` flag), when the file knows the haystacks. */
   chance?: number | null;
+  /** How far above `chance` a random ranker's mean over these questions reaches by luck (one-sided 95%). */
+  chanceMargin?: number;
 }
 
 interface HolmItem {
@@ -161,7 +163,8 @@ function cellFactsOf(
   const [hi, lo] = p.claim?.direction === 'less' ? [b, a] : [a, b];
   // Cell flags speak of proportions: a metric outside [0, 1] (latency) has none.
   if ([hi.mean, lo.mean].some((x) => x < 0 || x > 1)) return undefined;
-  return { higher: hi.mean, lower: lo.mean, higherId: hi.id, lowerId: lo.id, mde, chance: p.chance ?? null };
+  const facts = { higher: hi.mean, lower: lo.mean, higherId: hi.id, lowerId: lo.id, mde, chance: p.chance ?? null };
+  return p.chanceMargin === undefined ? facts : { ...facts, chanceMargin: p.chanceMargin };
 }
 
 /** Each pending verdict judged: MDE at α / family size (Holm's first step), the rule, the reason. */

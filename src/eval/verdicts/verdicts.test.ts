@@ -509,6 +509,9 @@ describe('cell flags', () => {
     expect(cellFlags({ higher: 1, lower: 1, mde: null })).toEqual(['ceiling']);
     expect(cellFlags({ higher: 0.5, lower: 0.5, mde: null })).toEqual([]);
     expect(cellFlags({ higher: 0.15, lower: 0.05, mde: 0.05, chance: 0.19 })).toEqual(['chance']);
+    // Far above chance in a small cell: a large paired MDE does not make it "at chance" (6 of 14 against 2.7%).
+    expect(cellFlags({ higher: 0.6, lower: 6 / 14, mde: 0.47, chance: 0.027, chanceMargin: 0.07 })).toEqual([]);
+    expect(cellFlags({ higher: 0.6, lower: 0.09, mde: 0.47, chance: 0.027, chanceMargin: 0.07 })).toEqual(['chance']);
     expect(flagText(['ceiling', 'tie'])).toBe(
       'flags: at ceiling; tie: the comparator tied with others on the selection half',
     );
@@ -550,7 +553,7 @@ describe('chance flag', () => {
   it('fires when a cell is not above a random top-k from its haystack, and says so in the reason', () => {
     const row = withHaystack(12);
     expect(parseFlags(row.flags)).toContain('chance');
-    expect(row.reason).toMatch(/at chance: adaptmr 60\.0% is within its cell MDE .* of a random top-k's 83\.3%/);
+    expect(row.reason).toMatch(/at chance: adaptmr 60\.0% is not above a random top-k's 83\.3% \(\+ [\d.]+ points/);
   });
 
   it('does not fire on a large haystack, nor when the file did not record the haystack', () => {
