@@ -29,8 +29,8 @@ import { averageReplicates } from '../eval/verdicts/replicates.ts';
 import { loadMethodFacts, loadPlanRunInputs, loadQuestionFacts, loadRetrievalFacts } from './verdicts-table.ts';
 import type { ResultStore } from './types.ts';
 
-/** Bumped when the statistics code changes what it stores, so older tables are recomputed (2: verdicts and declared families; 3: experiment 1 MDE; 5: beyond-benchmarks and router-transfer verdicts). */
-export const STATS_VERSION = 8;
+/** Bumped when the statistics code changes what it stores, so older tables are recomputed (2: verdicts and declared families; 3: experiment 1 MDE; 5: beyond-benchmarks and router-transfer verdicts; 9: the chance flag). */
+export const STATS_VERSION = 9;
 
 const RunConfig = z
   .object({
