@@ -7,12 +7,13 @@ import { defineBenchmark } from '../../src/core/benchmark.ts';
 import { locomoCatalogEntries, normaliseLocomo } from './load.ts';
 import { LOCOMO_CATEGORIES } from './types.ts';
 import { locomoQa } from './qa.ts';
+import { loadErrata } from '../../src/data/locomo-audit.ts';
 
 export const locomo = defineBenchmark({
   name: 'locomo',
   description: 'LoCoMo: 10 conversations, 1,986 questions in five categories (category 5 adversarial)',
   display: { label: 'LoCoMo', fittedColours: { locomo: '#C2B280' } },
-  datasets: [{ name: 'locomo', layouts: [{ rel: 'locomo/locomo10.json', kind: 'file' }], answerErrata: true }],
+  datasets: [{ name: 'locomo', layouts: [{ rel: 'locomo/locomo10.json', kind: 'file' }], answerErrata: loadErrata }],
   pathFormat: true,
   reader: {
     // What a catalogue pass never needs: skipping them avoids assembling the conversations.

@@ -6,6 +6,7 @@ import { defineBenchmark } from '../../src/core/benchmark.ts';
 import { longMemEvalCatalogEntry, normaliseLongMemEval } from './load.ts';
 import { LONGMEMEVAL_TYPES, longMemEvalType } from './types.ts';
 import { longMemEvalQa } from './qa.ts';
+import { longMemEvalErrata } from './errata.ts';
 
 export const longMemEval = defineBenchmark({
   name: 'longmemeval',
@@ -15,7 +16,7 @@ export const longMemEval = defineBenchmark({
     const stem = split === 'oracle' ? 'oracle' : `${split}_cleaned`;
     return {
       name: `longmemeval-${split}`,
-      answerErrata: true,
+      answerErrata: longMemEvalErrata,
       // S and M hold oracle's 500 questions over larger haystacks.
       ...(split === 'oracle' ? {} : { sameQuestionsAs: 'longmemeval-oracle' }),
       layouts: [

@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import type { CatalogEntry, DataIssue, ParseOptions, RawRecord } from './dataset-records.ts';
+import type { Erratum } from './errata.ts';
 import type { CallRecord } from './interfaces.ts';
 import type { JudgeResult } from './judge.ts';
 import type { LlmClient, LlmProvider } from './llm.ts';
@@ -37,11 +38,14 @@ export interface BenchmarkDataset {
   pin?: PinnedFiles;
   /** A file of another dataset its items are stitched into (relative to the data directory), found beside it. */
   companion?: { dataset: string; rel: string };
-  /** Its knowledge updates name the superseded evidence, so `gold: { update: both }` applies (src/data/supersession.ts). */
-  /** It has an answer-errata overlay, so `gold: { answers: errata }` applies (its corrected answers judged beside the originals). */
-  answerErrata?: boolean;
+  /**
+   * Its answer-errata overlay by question id, read from the data directory where it is pulled; with it
+   * `gold: { answers: errata }` applies (its corrected answers judged beside the originals).
+   */
+  answerErrata?: (dataDir: string) => Promise<ReadonlyMap<string, Erratum>>;
   /** Another dataset of the benchmark that holds the same questions (over another haystack): trained on once. */
   sameQuestionsAs?: string;
+  /** Its knowledge updates name the superseded evidence, so `gold: { update: both }` applies (src/data/supersession.ts). */
   updateGold?: boolean;
 }
 

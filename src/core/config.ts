@@ -84,7 +84,7 @@ const DatasetCommon = {
 
 /**
  * Which gold answers a LoCoMo or LongMemEval run judges against: `original` (the dataset as released) or `errata`
- * (LoCoMo: the dial481/locomo-audit corrections; LongMemEval: the pinned overlay src/data/longmemeval-errata.ts;
+ * (LoCoMo: the dial481/locomo-audit corrections; LongMemEval: the pinned overlay benchmarks/longmemeval/errata.ts;
  * applied by question; both versions are then judged and reported, the errata version in the `accuracy` scores).
  * docs/qa-and-judges.md.
  */
@@ -137,10 +137,12 @@ export const DatasetRefSchema = z.union([
     .superRefine(benchmarkOptions)
     .refine(
       (d) =>
-        d.gold === undefined || d.gold.answers === 'original' || datasetEntry(d.name)?.dataset.answerErrata === true,
+        d.gold === undefined ||
+        d.gold.answers === 'original' ||
+        datasetEntry(d.name)?.dataset.answerErrata !== undefined,
       {
         message:
-          'gold.answers: errata exists for LoCoMo (the audit) and LongMemEval (src/data/longmemeval-errata.ts) only',
+          'gold.answers: errata exists for LoCoMo (the audit) and LongMemEval (benchmarks/longmemeval/errata.ts) only',
         path: ['gold'],
       },
     )

@@ -20,6 +20,9 @@ import { downloadTo } from './download.ts';
 import { sha256Memoised } from './hash.ts';
 import { writeLockEntry, type LockEntry } from './lock.ts';
 import { dataDirs, primaryDataDir } from './source.ts';
+import { SCORE_CORRUPTING, type Erratum } from '../core/errata.ts';
+
+export type { Erratum } from '../core/errata.ts';
 
 export const LOCOMO_AUDIT_REPO = 'dial481/locomo-audit';
 export const LOCOMO_AUDIT_COMMIT = '9493fb4b4af4256ed17a18e8fd0b3cfdeec29539';
@@ -94,15 +97,6 @@ export function auditToLocomoId(auditId: string): string | undefined {
   return sample === undefined ? undefined : `${sample}:q${Number(m[2])}`;
 }
 
-/** The audit error types that change what a correct answer is (WRONG_CITATION only fixes the evidence). */
-export const SCORE_CORRUPTING = [
-  'HALLUCINATION',
-  'TEMPORAL_ERROR',
-  'ATTRIBUTION_ERROR',
-  'AMBIGUOUS',
-  'INCOMPLETE',
-] as const;
-
 const ErratumSchema = z.object({
   question_id: z.string(),
   question: z.string(),
@@ -114,21 +108,6 @@ const ErratumSchema = z.object({
   reasoning: z.string(),
   correct_answer: z.string(),
 });
-
-export interface Erratum {
-  /** This project's LoCoMo id. */
-  questionId: string;
-  auditId: string;
-  question: string;
-  originalAnswer: string;
-  correctedAnswer: string;
-  errorType: z.infer<typeof ErratumSchema>['error_type'];
-  /** Whether the error changes the answer key (every type but WRONG_CITATION). */
-  scoreCorrupting: boolean;
-  correctEvidence: string[];
-  /** Where the overlay comes from, when not the LoCoMo audit (LongMemEval's: src/data/longmemeval-errata.ts). */
-  source?: string;
-}
 
 const JudgmentsSchema = z.record(z.string().regex(/^judgment_\d+$/u), z.boolean());
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DATA_DIR } from '../../test/data-path.ts';
-import { LONGMEMEVAL_ERRATA } from '../data/longmemeval-errata.ts';
+import { LONGMEMEVAL_ERRATA } from '../../benchmarks/longmemeval/errata.ts';
 import { loadQuestions } from '../data/index.ts';
 import {
   startFakeOpenAiServer,

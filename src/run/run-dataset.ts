@@ -10,7 +10,7 @@ import { isPostponed } from '../core/errors.ts';
 import type { Checkpoints } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
 import { answerErratum, goldVersionRows, type DatasetJudging } from './judging/judging.ts';
-import type { Erratum } from '../data/locomo-audit.ts';
+import type { Erratum } from '../core/errata.ts';
 import type { Instance } from '../core/types.ts';
 import {
   instancesOfRecord,

@@ -9,7 +9,7 @@ import { clientFor, type LlmProvider } from '../../core/llm.ts';
 import type { Instance } from '../../core/types.ts';
 import { panelOf, promptFor, type PanelJudge, type QaProtocol } from '../../eval/qa/panel.ts';
 import type { PrimaryJudge } from '../../eval/qa/answer-question.ts';
-import type { Erratum } from '../../data/locomo-audit.ts';
+import type { Erratum } from '../../core/errata.ts';
 import type { GoldVersionRow } from '../../store/types.ts';
 
 /** The gold versions this harness knows. */

@@ -5,6 +5,7 @@
  */
 import type { ExperimentConfig } from '../../core/config.ts';
 import { configForDataset, hasMethodPatch } from '../../core/dataset-methods.ts';
+import { datasetEntry } from '../../core/benchmarks-installed.ts';
 import { InputError } from '../../core/errors.ts';
 import {
   type CatalogEntry,
@@ -15,8 +16,6 @@ import {
   verifySource,
   type SourceLockOptions,
 } from '../../data/index.ts';
-import { loadErrata } from '../../data/locomo-audit.ts';
-import { longMemEvalErrata } from '../../data/longmemeval-errata.ts';
 import { createMethods, type ConfiguredMethod } from '../methods/create-methods.ts';
 import type { LoadedExperiment } from '../config/load-config.ts';
 import type { DatasetPlan } from '../run-dataset.ts';
@@ -87,11 +86,8 @@ async function planDatasets(
       log(
         `${source.name}: gold.answers: errata changes the judged answers only; without a qa: block it does nothing here`,
       );
-    const errata = !wantsErrata
-      ? undefined
-      : source.format === 'longmemeval'
-        ? longMemEvalErrata()
-        : await loadErrata(dataDir);
+    const overlay = wantsErrata && ref.name ? datasetEntry(ref.name)?.dataset.answerErrata : undefined;
+    const errata = overlay ? await overlay(dataDir) : undefined;
     plans.push({
       plan: {
         source,

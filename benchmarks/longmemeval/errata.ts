@@ -16,7 +16,7 @@
  *
  * The erratum's `question` is the dataset's text verbatim (typo included): a question whose text differs is refused.
  */
-import type { Erratum } from './locomo-audit.ts';
+import type { Erratum } from '../../src/core/errata.ts';
 
 export const LONGMEMEVAL_ERRATA_SOURCE = 'GitHub xiaowu0162/LongMemEval issues (longmemeval_s_cleaned)';
 
@@ -56,7 +56,7 @@ export const LONGMEMEVAL_ERRATA: readonly LmeErratum[] = [
 ];
 
 /** The overlay by question id, in the shape the judging code reads (an evidence-only erratum changes no answer). */
-export function longMemEvalErrata(): Map<string, Erratum> {
+export async function longMemEvalErrata(): Promise<Map<string, Erratum>> {
   return new Map(
     LONGMEMEVAL_ERRATA.map((e) => [
       e.questionId,
