@@ -1,13 +1,14 @@
 /**
  * LoCoMo (Maharana et al. 2024; snap-research/locomo): ten long two-person conversations with questions in five
  * categories, read by load.ts (README.md, docs/datasets.md §1). The LoCoMo audit's corrected answers
- * are a gold version of this benchmark (src/data/locomo-audit.ts, docs/datasets.md §4.4).
+ * are a gold version of this benchmark (audit.ts, docs/datasets.md §4.4).
  */
 import { defineBenchmark } from '../../src/core/benchmark.ts';
 import { locomoCatalogEntries, normaliseLocomo } from './load.ts';
 import { LOCOMO_CATEGORIES } from './types.ts';
 import { locomoQa } from './qa.ts';
-import { loadErrata } from '../../src/data/locomo-audit.ts';
+import { LOCOMO_AUDIT_DIR, loadErrata, pullLocomoAudit } from './audit.ts';
+import { auditProbes } from './audit-probes.ts';
 
 export const locomo = defineBenchmark({
   name: 'locomo',
@@ -26,7 +27,8 @@ export const locomo = defineBenchmark({
     const type = /^[1-5]$/u.test(nativeType) ? LOCOMO_CATEGORIES[Number(nativeType)] : undefined;
     return type && { type };
   },
-  qa: locomoQa,
+  qa: { ...locomoQa, publishedProbes: auditProbes },
+  extraPulls: [{ name: LOCOMO_AUDIT_DIR, describe: 'LoCoMo errata, probes, baselines', pull: pullLocomoAudit }],
   fixture: {
     path: 'fixture/locomo_fixture.json',
     kind: 'file',

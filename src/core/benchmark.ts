@@ -193,6 +193,30 @@ export interface BenchmarkQa {
   judgeNeedsEvidence?: boolean;
   /** How leniency probes are made for a benchmark with its own judge (docs/qa-and-judges.md); default: from the gold answer, every rule. */
   probes?: ProbeMaking;
+  /**
+   * Published known-wrong answers (`qa.probes.source: audit`), per probe kind, for the run's questions (each checked
+   * against the question text the run stored), read from files pulled into the data directory.
+   */
+  publishedProbes?(
+    dataDir: string,
+    questions: readonly { questionId: string; text: string }[],
+  ): Promise<Map<'specific' | 'vague', Map<string, { answer: string; source: string }>>>;
+}
+
+/**
+ * Files `adaptmr data pull <name>` fetches that are not a dataset of questions (an audit's errata, probes and
+ * baseline runs), pinned and checked by the benchmark's own `pull`.
+ */
+export interface BenchmarkExtraPull {
+  name: string;
+  /** What the files are, for `data pull --help`. */
+  describe: string;
+  pull(opts: {
+    dataDir: string;
+    baseUrl?: string | undefined;
+    force?: boolean | undefined;
+    log?: ((line: string) => void) | undefined;
+  }): Promise<{ downloaded: string[]; present: string[]; dir: string }>;
 }
 
 /** What a benchmark's leniency probes are made against (src/eval/qa/probes/rules.ts). */
@@ -239,6 +263,8 @@ export interface Benchmark {
   mapType(nativeType: string, questionId: string): MappedType | undefined;
   qa: BenchmarkQa;
   fixture: BenchmarkFixture;
+  /** Pinned files `adaptmr data pull` fetches beside the datasets (not questions). */
+  extraPulls?: readonly BenchmarkExtraPull[];
 }
 
 /** Declares a benchmark (frozen: the registry hands the same object to every caller). */

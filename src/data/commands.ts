@@ -1,18 +1,18 @@
 /**
  * CLI: `adaptmr data info --dataset <name> [--json] [--verbose]` (counts by type, data defects found) and
- * `adaptmr data pull <name> [--revision r] [--hub-url u] [--github-url u] [--force]` (download, pin, verify). `locomo-audit`
- * is not a dataset of questions but the LoCoMo audit's errata, probes and baseline runs (locomo-audit.ts), pulled the
- * same way.
+ * `adaptmr data pull <name> [--revision r] [--hub-url u] [--github-url u] [--force]` (download, pin, verify). A
+ * benchmark's pinned files that are not a dataset of questions (`Benchmark.extraPulls`: an audit's errata, probes and
+ * baseline runs) are pulled by name the same way.
  */
 import Table from 'cli-table3';
 import type { CommandModule } from 'yargs';
-import { benchmarkNamed, datasetNames, pathFormats } from '../core/benchmarks-installed.ts';
+import type { BenchmarkExtraPull } from '../core/benchmark.ts';
+import { benchmarkNamed, datasetNames, installedBenchmarks, pathFormats } from '../core/benchmarks-installed.ts';
 import type { DatasetName, DatasetRef } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
 import { formatIssue, type DataIssue } from './issues.ts';
 import { readInstances } from './load.ts';
 import { pullDataset } from './pull.ts';
-import { LOCOMO_AUDIT_DIR, pullLocomoAudit } from './locomo-audit.ts';
 import { verifySource } from './lock-check.ts';
 import { resolveDataDir, resolveDataset } from './source.ts';
 import { Summarizer } from './summary.ts';
@@ -27,7 +27,7 @@ interface InfoArgs {
 }
 
 interface PullArgs {
-  name: DatasetName | typeof LOCOMO_AUDIT_DIR;
+  name: string;
   revision: string | undefined;
   'data-dir': string | undefined;
   'hub-url': string | undefined;
@@ -106,15 +106,22 @@ export const dataInfoCommand: CommandModule<object, InfoArgs> = {
   },
 };
 
+/** Pinned files the benchmarks pull beside their datasets (`Benchmark.extraPulls`). */
+function extraPulls(): BenchmarkExtraPull[] {
+  return installedBenchmarks().flatMap((b) => b.extraPulls ?? []);
+}
+
 export const dataPullCommand: CommandModule<object, PullArgs> = {
   command: 'pull <name>',
   describe: 'Download a dataset into the data directory (pinned revision, sha256 recorded in adaptmr-data.lock.json)',
   builder: (y) =>
     y
       .positional('name', {
-        choices: [...datasetNames(), LOCOMO_AUDIT_DIR] as const,
+        choices: [...datasetNames(), ...extraPulls().map((p) => p.name)] as const,
         demandOption: true,
-        describe: 'dataset to download (locomo-audit: LoCoMo errata, probes, baselines)',
+        describe: `dataset to download${extraPulls()
+          .map((p) => ` (${p.name}: ${p.describe})`)
+          .join('')}`,
       })
       .option('revision', {
         type: 'string',
@@ -136,19 +143,20 @@ export const dataPullCommand: CommandModule<object, PullArgs> = {
       })
       .option('force', { type: 'boolean', default: false, describe: 'download even when a verified copy is present' }),
   handler: async (argv) => {
-    if (argv.name === LOCOMO_AUDIT_DIR) {
+    const extra = extraPulls().find((p) => p.name === argv.name);
+    if (extra) {
       if (argv.revision !== undefined)
         throw new InputError(
-          "locomo-audit is pinned to one commit (its files' sha256 are checked); --revision does not apply",
+          `${extra.name} is pinned to one commit (its files' sha256 are checked); --revision does not apply`,
         );
-      const audit = await pullLocomoAudit({
+      const audit = await extra.pull({
         dataDir: resolveDataDir({ flag: argv['data-dir'] }),
         baseUrl: argv['locomo-url'],
         force: argv.force,
         log: (line) => console.error(line),
       });
       console.log(
-        `locomo-audit: ${audit.downloaded.length} downloaded, ${audit.present.length} already present and verified → ${audit.dir}`,
+        `${extra.name}: ${audit.downloaded.length} downloaded, ${audit.present.length} already present and verified → ${audit.dir}`,
       );
       return;
     }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../core/errors.ts';
-import { readAuditAnswers } from './locomo-audit.ts';
+import { readAuditAnswers } from '../../benchmarks/locomo/audit.ts';
 import { loadDataset } from './load.ts';
 import { readInstances } from './load.ts';
 import { resolveDataset } from './source.ts';

@@ -19,7 +19,7 @@ import { withPaidCallSink, type CallRecord } from '../../core/calls.ts';
 import { clientFor, type LlmProvider } from '../../core/llm.ts';
 import type { AdaptType } from '../../core/types.ts';
 import { shuffledByType } from '../../data/sample.ts';
-import { loadAuditProbes } from '../../data/locomo-audit.ts';
+import { installedBenchmarks } from '../../core/benchmarks-installed.ts';
 import {
   judgeAnswer,
   isJudged,
@@ -492,8 +492,7 @@ async function makeProbes(store: ResultStore, o: JudgePassOptions, k: RunKnowled
       isAbstention: q.isAbstention,
     }));
     const byId = new Map(pool.map((p) => [p.questionId, p]));
-    const audit =
-      settings.source === 'audit' && protocol === 'locomo' ? await auditProbes(o.dataDir, eligible) : undefined;
+    const audit = settings.source === 'audit' ? await publishedProbes(protocol, o.dataDir, eligible) : undefined;
     const shuffled = shuffledByType(
       eligible.map((q) => ({ questionId: q.questionId, adaptType: q.adaptType as AdaptType })),
       settings.seed,
@@ -522,30 +521,17 @@ async function makeProbes(store: ResultStore, o: JudgePassOptions, k: RunKnowled
   return out;
 }
 
-/** The audit's probe answers of the run's LoCoMo questions, each checked against the question text stored. */
-async function auditProbes(
+/** The published probe answers of a panel protocol's benchmark (`qa.publishedProbes`), where it has any. */
+async function publishedProbes(
+  protocol: QaProtocol | undefined,
   dataDir: string | undefined,
   questions: readonly QuestionInfo[],
-): Promise<Map<ProbeKind, Map<string, { answer: string; source: string }>>> {
-  if (!dataDir) throw new InputError('qa.probes.source audit needs the data directory (the LoCoMo audit files)');
-  const out = new Map<ProbeKind, Map<string, { answer: string; source: string }>>();
-  for (const kind of PROBE_KINDS) {
-    const { answers } = await loadAuditProbes(dataDir, kind);
-    const mine = new Map<string, { answer: string; source: string }>();
-    for (const q of questions) {
-      const a = answers.get(q.questionId);
-      if (!a) continue;
-      if (a.question !== q.text) {
-        throw new InputError(
-          `the audit's ${a.auditId} asks "${a.question}", the run's question is "${q.text}"`,
-          `question ${q.questionId}`,
-        );
-      }
-      mine.set(q.questionId, { answer: a.answer, source: `locomo-audit:${kind === 'specific' ? 'v1' : 'v2'}` });
-    }
-    out.set(kind, mine);
-  }
-  return out;
+): Promise<Map<ProbeKind, Map<string, { answer: string; source: string }>> | undefined> {
+  const published = installedBenchmarks().find((b) => protocol !== undefined && b.qa.protocol === protocol)?.qa
+    .publishedProbes;
+  if (!published) return undefined;
+  if (!dataDir) throw new InputError('qa.probes.source audit needs the data directory (the audit files)');
+  return published(dataDir, questions);
 }
 
 /**

@@ -4,7 +4,7 @@
  * answer metrics and, with `--judge`, its LLM judges. Prints one JSON object per input line, in input order, on
  * stdout (with or without `--json`); without `--json` a per-type summary follows on stderr.
  * `--format locomo-audit <eval_results.json> [more files…] [--out f.duckdb]`: answers with their judge verdicts in the
- * LoCoMo audit's format (locomo-audit.ts): the published per-category table on stdout (one JSON object with
+ * LoCoMo audit's format (benchmarks/locomo/audit.ts): the published per-category table on stdout (one JSON object with
  * `--json`), optionally imported into a results file, and with `--judge` re-judged with kappa against the imported
  * verdicts.
  * The judge endpoint: `--judge-model`, `--base-url` (else OPENAI_BASE_URL), key from OPENAI_API_KEY — as

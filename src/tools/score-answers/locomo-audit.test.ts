@@ -5,7 +5,7 @@ import { readFileSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditFile, fcBaselineFile, FC_BASELINE_RUNS, PROBE_FILES } from '../../data/locomo-audit.ts';
+import { auditFile, fcBaselineFile, FC_BASELINE_RUNS, PROBE_FILES } from '../../../benchmarks/locomo/audit.ts';
 import {
   startFakeOpenAiServer,
   type ChatRequestBody,

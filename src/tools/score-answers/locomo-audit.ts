@@ -1,7 +1,7 @@
 /**
  * `adaptmr score-answers --format locomo-audit <eval_results.json …>`: another system's LoCoMo answers with their judge
  * verdicts, in the format of dial481/locomo-audit (`fc-baseline/results/<run>/eval_results.json`, also the probe files
- * `ap-baseline/v1|v2/ap_eval_results_scored.json`): src/data/locomo-audit.ts reads them; here
+ * `ap-baseline/v1|v2/ap_eval_results_scored.json`): benchmarks/locomo/audit.ts reads them; here
  * - the published numbers are recomputed as the audit computes them (dial481/locomo-audit@9493fb4b4af4256ed17a18e8fd0b3cfdeec29539
  *   fc-baseline/README.md "Per-Category Accuracy (Per-Run Mean)"): run r's accuracy is the share of `judgment_r`
  *   true, the per-run mean over the runs, "±" the population standard deviation of the runs, majority vote ≥ half+1;
@@ -20,14 +20,7 @@ import { InputError } from '../../core/errors.ts';
 import { stableHash } from '../../core/hash.ts';
 import type { JudgePromptKind } from '../../core/qa-config.ts';
 import { loadQuestions, sha256File } from '../../data/index.ts';
-import {
-  LOCOMO_AUDIT_COMMIT,
-  LOCOMO_AUDIT_FILES,
-  LOCOMO_AUDIT_REPO,
-  readAuditAnswers,
-  type AuditAnswer,
-  type EvalResults,
-} from '../../data/locomo-audit.ts';
+import { loadLocomoAudit, type AuditAnswer, type EvalResults } from '../../run/benchmark-registry.ts';
 import { cohensKappa, majorityVerdict } from '../../eval/qa/agreement/index.ts';
 import { bleu1, locomoAnswerScore } from '../../eval/qa/answer-metrics.ts';
 import { createLlmProvider } from '../../llm/provider.ts';
@@ -86,6 +79,7 @@ export function runStat(answers: readonly AuditAnswer[]): RunStat {
 
 async function pinnedName(path: string): Promise<string | null> {
   const { sha256 } = await sha256File(path);
+  const { LOCOMO_AUDIT_COMMIT, LOCOMO_AUDIT_FILES, LOCOMO_AUDIT_REPO } = await loadLocomoAudit();
   const hit = Object.entries(LOCOMO_AUDIT_FILES).find(([, f]) => f.sha256 === sha256);
   return hit ? `${LOCOMO_AUDIT_REPO}@${LOCOMO_AUDIT_COMMIT.slice(0, 7)} ${hit[0]}` : null;
 }
@@ -157,6 +151,7 @@ export function methodIdOf(file: string): string {
 }
 
 export async function scoreAuditFiles(files: readonly string[], o: AuditImportOptions): Promise<AuditSummary[]> {
+  const { readAuditAnswers } = await loadLocomoAudit();
   const loaded = await Promise.all(
     files.map(async (file) => ({ file, ...readAuditAnswers(file), pinned: await pinnedName(file) })),
   );

@@ -11,18 +11,16 @@
  *   check each keyed item's question text against LoCoMo's before using it (LoCoMo has duplicate question texts, so
  *   text is never the key).
  */
-import { decodeFailure, parseJsonBytes } from './json-decode.ts';
+import { decodeFailure, parseJsonBytes } from '../../src/data/json-decode.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
-import { describeNetworkError, InputError, ServiceCallError } from '../core/errors.ts';
-import { downloadTo } from './download.ts';
-import { sha256Memoised } from './hash.ts';
-import { writeLockEntry, type LockEntry } from './lock.ts';
-import { dataDirs, primaryDataDir } from './source.ts';
-import { SCORE_CORRUPTING, type Erratum } from '../core/errata.ts';
-
-export type { Erratum } from '../core/errata.ts';
+import { describeNetworkError, InputError, ServiceCallError } from '../../src/core/errors.ts';
+import { downloadTo } from '../../src/data/download.ts';
+import { sha256Memoised } from '../../src/data/hash.ts';
+import { writeLockEntry, type LockEntry } from '../../src/data/lock.ts';
+import { dataDirs, primaryDataDir } from '../../src/data/source.ts';
+import { SCORE_CORRUPTING, type Erratum } from '../../src/core/errata.ts';
 
 export const LOCOMO_AUDIT_REPO = 'dial481/locomo-audit';
 export const LOCOMO_AUDIT_COMMIT = '9493fb4b4af4256ed17a18e8fd0b3cfdeec29539';

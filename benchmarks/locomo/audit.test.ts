@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLock } from './lock.ts';
+import { readLock } from '../../src/data/lock.ts';
 import {
   auditFile,
   auditToLocomoId,
@@ -16,7 +16,7 @@ import {
   LOCOMO_AUDIT_FILES,
   loadErrata,
   pullLocomoAudit,
-} from './locomo-audit.ts';
+} from './audit.ts';
 import { dataPath, TEST_DATA_DIR } from '../../test/data-path.ts';
 
 const shared = TEST_DATA_DIR;
