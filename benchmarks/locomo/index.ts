@@ -9,12 +9,20 @@ import { LOCOMO_CATEGORIES } from './types.ts';
 import { locomoQa } from './qa.ts';
 import { LOCOMO_AUDIT_DIR, loadErrata, pullLocomoAudit } from './audit.ts';
 import { auditProbes } from './audit-probes.ts';
+import { LOCOMO_PIN } from './pins.ts';
 
 export const locomo = defineBenchmark({
   name: 'locomo',
   description: 'LoCoMo: 10 conversations, 1,986 questions in five categories (category 5 adversarial)',
   display: { label: 'LoCoMo', fittedColours: { locomo: '#C2B280' } },
-  datasets: [{ name: 'locomo', layouts: [{ rel: 'locomo/locomo10.json', kind: 'file' }], answerErrata: loadErrata }],
+  datasets: [
+    {
+      name: 'locomo',
+      layouts: [{ rel: 'locomo/locomo10.json', kind: 'file' }],
+      answerErrata: loadErrata,
+      pin: LOCOMO_PIN,
+    },
+  ],
   pathFormat: true,
   reader: {
     // What a catalogue pass never needs: skipping them avoids assembling the conversations.

@@ -7,6 +7,7 @@ import { longMemEvalCatalogEntry, normaliseLongMemEval } from './load.ts';
 import { LONGMEMEVAL_TYPES, longMemEvalType } from './types.ts';
 import { longMemEvalQa } from './qa.ts';
 import { longMemEvalErrata } from './errata.ts';
+import { longMemEvalPin } from './pins.ts';
 
 export const longMemEval = defineBenchmark({
   name: 'longmemeval',
@@ -17,6 +18,7 @@ export const longMemEval = defineBenchmark({
     return {
       name: `longmemeval-${split}`,
       answerErrata: longMemEvalErrata,
+      pin: longMemEvalPin(stem),
       // S and M hold oracle's 500 questions over larger haystacks.
       ...(split === 'oracle' ? {} : { sameQuestionsAs: 'longmemeval-oracle' }),
       layouts: [

@@ -29,13 +29,38 @@ export interface PinnedFiles {
   files: readonly (readonly [string, string, number])[];
 }
 
+/** One GitHub file `adaptmr data pull` fetches at a pinned commit, checked against its sha256 and size. */
+export interface PinnedFile {
+  kind: 'github-file';
+  repo: string;
+  commit: string;
+  /** Path in the repository. */
+  path: string;
+  /** Path in the data directory. */
+  localPath: string;
+  sha256: string;
+  bytes: number;
+  /** The environment variable that overrides the raw URL's base (default https://raw.githubusercontent.com). */
+  baseUrlEnv?: string;
+}
+
+/** One file of a Hugging Face dataset `adaptmr data pull` fetches at the asked revision (default `main`), resolved to its commit. */
+export interface HubFile {
+  kind: 'hf-dataset-file';
+  repo: string;
+  /** Path in the hub repository. */
+  file: string;
+  /** Path in the data directory. */
+  localPath: string;
+}
+
 /** One dataset of a benchmark, as a config names it. */
 export interface BenchmarkDataset {
   name: string;
   /** Where it lives in a data directory, tried in order (the upstream file first, then a folder per question). */
   layouts: readonly { rel: string; kind: 'file' | 'folder' }[];
-  /** The pinned GitHub files `adaptmr data pull` fetches, where the dataset is pulled that way. */
-  pin?: PinnedFiles;
+  /** What `adaptmr data pull` fetches: pinned GitHub files, one pinned GitHub file, or a hub file at a revision. */
+  pin?: PinnedFiles | PinnedFile | HubFile;
   /** A file of another dataset its items are stitched into (relative to the data directory), found beside it. */
   companion?: { dataset: string; rel: string };
   /**

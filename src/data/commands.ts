@@ -164,7 +164,7 @@ export const dataPullCommand: CommandModule<object, PullArgs> = {
       dataDir: resolveDataDir({ flag: argv['data-dir'] }),
       revision: argv.revision,
       hubUrl: argv['hub-url'],
-      locomoBaseUrl: argv['locomo-url'],
+      fileBaseUrl: argv['locomo-url'],
       githubBaseUrl: argv['github-url'],
       force: argv.force,
       log: (line) => console.error(line),

@@ -35,10 +35,6 @@ export {
 export { summarize, type DataInfo } from './summary.ts';
 export { ensureDataset } from './ensure.ts';
 export {
-  LOCOMO_COMMIT,
-  LOCOMO_SHA256,
-  LONGMEMEVAL_FILES,
-  LONGMEMEVAL_REPO,
   pullDataset,
   type PullOptions,
   type PullResult,

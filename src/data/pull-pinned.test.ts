@@ -11,7 +11,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadDataset, readLock } from './index.ts';
 import { listingSha256 } from './lock.ts';
 import { datasetEntry, installedBenchmarks } from '../core/benchmarks-installed.ts';
-import { LOCOMO_COMMIT, pullDataset } from './pull.ts';
+import { pullDataset } from './pull.ts';
+import { LOCOMO_PIN } from '../../benchmarks/locomo/pins.ts';
+import type { PinnedFiles } from '../core/benchmark.ts';
+
+const LOCOMO_COMMIT = LOCOMO_PIN.commit;
 import { findDataPath } from '../../test/data-path.ts';
 
 let server: Server;
@@ -24,7 +28,9 @@ let dir: string;
 function localFile(urlPath: string): string | undefined {
   if (urlPath === `/snap-research/locomo/${LOCOMO_COMMIT}/data/locomo10.json`)
     return findDataPath('locomo/locomo10.json');
-  const pins = installedBenchmarks().flatMap((b) => b.datasets.flatMap((d) => (d.pin ? [d.pin] : [])));
+  const pins = installedBenchmarks().flatMap((b) =>
+    b.datasets.flatMap((d) => (d.pin && 'files' in d.pin ? [d.pin] : [])),
+  );
   for (const pin of pins) {
     const prefix = `/${pin.repo}/${pin.commit}/${pin.upstreamRoot}/`;
     if (urlPath.startsWith(prefix))
@@ -60,7 +66,7 @@ beforeEach(() => {
 });
 
 const pull = (name: 'memdaily' | 'locomo-plus', extra: { force?: boolean; revision?: string } = {}) =>
-  pullDataset(name, { dataDir: dir, githubBaseUrl: base, locomoBaseUrl: base, ...extra });
+  pullDataset(name, { dataDir: dir, githubBaseUrl: base, fileBaseUrl: base, ...extra });
 
 describe('pull of pinned GitHub datasets', () => {
   it('MemDaily: 26 files fetched at the pinned commit and checked; the lock lists each; a re-pull asks for nothing', async () => {
@@ -77,7 +83,7 @@ describe('pull of pinned GitHub datasets', () => {
     const entry = (await readLock(dir)).datasets.memdaily!;
     expect(entry).toMatchObject({
       repo: 'github:nuster1128/MemSim',
-      commit: datasetEntry('memdaily')!.dataset.pin!.commit,
+      commit: (datasetEntry('memdaily')!.dataset.pin as PinnedFiles).commit,
       path: 'memdaily/messages_and_QAs',
     });
     expect(entry.files).toHaveLength(26);

@@ -11,7 +11,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InputError, ServiceCallError, userFacingMessage } from '../core/errors.ts';
 import { ensureDataset, loadDataset, readLock, summarize } from './index.ts';
-import { LOCOMO_COMMIT, LONGMEMEVAL_REPO, pullDataset } from './pull.ts';
+import { pullDataset } from './pull.ts';
+import { LOCOMO_PIN } from '../../benchmarks/locomo/pins.ts';
+import { LONGMEMEVAL_REPO } from '../../benchmarks/longmemeval/pins.ts';
+
+const LOCOMO_COMMIT = LOCOMO_PIN.commit;
 import { dataPath, longMemEvalFiles } from '../../test/data-path.ts';
 
 const COMMIT_MAIN = 'a'.repeat(40);
@@ -319,7 +323,7 @@ describe('pull longmemeval from the hub', () => {
 
 describe('pull locomo from the pinned GitHub raw file', () => {
   it('downloads, verifies the pinned sha256, locks it, and loads', async () => {
-    const r = await pullDataset('locomo', { dataDir: dir, locomoBaseUrl: rawUrl });
+    const r = await pullDataset('locomo', { dataDir: dir, fileBaseUrl: rawUrl });
     expect(r.status).toBe('downloaded');
     expect(r.entry).toMatchObject({
       commit: LOCOMO_COMMIT,
@@ -328,7 +332,7 @@ describe('pull locomo from the pinned GitHub raw file', () => {
     });
     expect(summarize('locomo', (await loadDataset({ name: 'locomo' }, dir)).instances).questions).toBe(1986);
     requests = [];
-    expect((await pullDataset('locomo', { dataDir: dir, locomoBaseUrl: rawUrl })).status).toBe('present');
+    expect((await pullDataset('locomo', { dataDir: dir, fileBaseUrl: rawUrl })).status).toBe('present');
     expect(requests).toEqual([]);
   });
 
@@ -347,7 +351,7 @@ describe('pull locomo from the pinned GitHub raw file', () => {
 
   it('a body cut off midway is one line naming the URL and the bytes received, and leaves no file', async () => {
     locomoFault = 'cut';
-    const err = await pullDataset('locomo', { dataDir: dir, locomoBaseUrl: rawUrl }).catch((e: unknown) => e);
+    const err = await pullDataset('locomo', { dataDir: dir, fileBaseUrl: rawUrl }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceCallError);
     expect(userFacingMessage(err)).toMatch(/locomo10\.json: download cut off after \d+ bytes .*run the pull again$/u);
     expect(existsSync(join(dir, 'locomo', 'locomo10.json'))).toBe(false);
@@ -356,7 +360,7 @@ describe('pull locomo from the pinned GitHub raw file', () => {
 
   it('an endless body stops at the pinned size while streaming, with one line, and leaves no file', async () => {
     locomoFault = 'endless';
-    const err = await pullDataset('locomo', { dataDir: dir, locomoBaseUrl: rawUrl }).catch((e: unknown) => e);
+    const err = await pullDataset('locomo', { dataDir: dir, fileBaseUrl: rawUrl }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceCallError);
     expect(userFacingMessage(err)).toMatch(
       /locomo10\.json: download stopped: the body is longer than the 2805274 bytes expected/u,
@@ -367,7 +371,7 @@ describe('pull locomo from the pinned GitHub raw file', () => {
   it('an unreachable host is a one-line error naming the URL, and leaves no file', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'adaptmr-pull-offline-'));
     try {
-      const err = await pullDataset('locomo', { dataDir: fresh, locomoBaseUrl: 'http://127.0.0.1:1' }).catch(
+      const err = await pullDataset('locomo', { dataDir: fresh, fileBaseUrl: 'http://127.0.0.1:1' }).catch(
         (e: unknown) => e,
       );
       expect(err).toBeInstanceOf(ServiceCallError);
@@ -384,7 +388,7 @@ describe('pull locomo from the pinned GitHub raw file', () => {
 describe('ensureDataset (config pull: true)', () => {
   it('pulls a missing named dataset only when asked', async () => {
     await expect(ensureDataset({ name: 'locomo' }, dir)).rejects.toThrow(/adaptmr data pull locomo/);
-    const src = await ensureDataset({ name: 'locomo' }, dir, { pull: true, locomoBaseUrl: rawUrl });
+    const src = await ensureDataset({ name: 'locomo' }, dir, { pull: true, fileBaseUrl: rawUrl });
     expect(src).toMatchObject({ format: 'locomo', kind: 'file', path: join(dir, 'locomo', 'locomo10.json') });
   });
 });

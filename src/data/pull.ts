@@ -1,12 +1,13 @@
 /**
- * `adaptmr data pull`: downloads a named dataset into the data directory, pinned and checked.
- * - LongMemEval from the Hugging Face dataset `xiaowu0162/longmemeval-cleaned` through `@huggingface/hub`: the asked
- *   revision (default `main`) is resolved to its 40-hex commit (`datasetInfo`, field `sha`) and the file is fetched
- *   at that commit. The library ignores `HF_ENDPOINT`; the endpoint comes from `hubUrl` / ADAPTMR_HF_ENDPOINT. Plain
- *   HTTP (`xet: false`) is used so any hub mirror that serves `resolve/` URLs works.
- * - LoCoMo from GitHub raw `snap-research/locomo` at a pinned commit, checked against its pinned sha256
- *   (docs/datasets.md §1); a mismatch deletes the download.
- * - A dataset whose benchmark pins GitHub files (`BenchmarkDataset.pin`, benchmarks/<name>/) from GitHub raw at the
+ * `adaptmr data pull`: downloads a named dataset into the data directory, pinned and checked, as its benchmark pins it
+ * (`BenchmarkDataset.pin`, benchmarks/<name>/pins.ts):
+ * - a Hugging Face dataset file through `@huggingface/hub`: the asked revision (default `main`) is resolved to its
+ *   40-hex commit (`datasetInfo`, field `sha`) and the file is fetched at that commit. The library ignores
+ *   `HF_ENDPOINT`; the endpoint comes from `hubUrl` / ADAPTMR_HF_ENDPOINT. Plain HTTP (`xet: false`) is used so any
+ *   hub mirror that serves `resolve/` URLs works.
+ * - one GitHub file from GitHub raw at a pinned commit, checked against its pinned sha256 and size (base from
+ *   `fileBaseUrl`, then the pin's `baseUrlEnv`); a mismatch deletes the download.
+ * - several GitHub files (`BenchmarkDataset.pin`, benchmarks/<name>/) from GitHub raw at the
  *   pinned commit, every file checked against its pinned sha256 and size (base from `githubBaseUrl` /
  *   ADAPTMR_GITHUB_RAW_URL). A dataset stitched into another's file (`companion`) pulls that one too when the data
  *   directory lacks it.
@@ -16,7 +17,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { BenchmarkDataset } from '../core/benchmark.ts';
+import type { BenchmarkDataset, HubFile, PinnedFile, PinnedFiles } from '../core/benchmark.ts';
 import { datasetEntry, datasetNames } from '../core/benchmarks-installed.ts';
 import { unknownName } from '../core/registry.ts';
 import { readSecret, registerSecret } from '../core/secrets.ts';
@@ -28,30 +29,16 @@ import { sha256File } from './hash.ts';
 import { listingSha256, readLock, verifyLockedFiles, writeLockEntry, type LockEntry, type LockedFile } from './lock.ts';
 import { dataDirs, primaryDataDir } from './source.ts';
 
-export const LONGMEMEVAL_REPO = 'xiaowu0162/longmemeval-cleaned';
-type LongMemEvalName = 'longmemeval-oracle' | 'longmemeval-s' | 'longmemeval-m';
-export const LONGMEMEVAL_FILES: Record<LongMemEvalName, string> = {
-  'longmemeval-oracle': 'longmemeval_oracle.json',
-  'longmemeval-s': 'longmemeval_s_cleaned.json',
-  'longmemeval-m': 'longmemeval_m_cleaned.json',
-};
-export const LOCOMO_REPO = 'snap-research/locomo';
-export const LOCOMO_COMMIT = '3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376';
-export const LOCOMO_PATH = 'data/locomo10.json';
-export const LOCOMO_SHA256 = '79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4';
 /** Largest hub API (JSON) reply read. */
 const HUB_API_MAX_BYTES = 1024 * 1024;
-/** Size of the file with that sha256: a longer body is stopped while it streams. */
-export const LOCOMO_BYTES = 2_805_274;
-
 export interface PullOptions {
   dataDir: string;
-  /** LongMemEval revision (branch, tag or commit); default `main`. LoCoMo is always the pinned commit. */
+  /** Revision (branch, tag or commit) of a hub file; default `main`. A pinned GitHub file is always its pinned commit. */
   revision?: string | undefined;
   /** Hub endpoint; default ADAPTMR_HF_ENDPOINT, then https://huggingface.co. */
   hubUrl?: string | undefined;
-  /** Base of the LoCoMo raw URL; default ADAPTMR_LOCOMO_URL, then https://raw.githubusercontent.com. */
-  locomoBaseUrl?: string | undefined;
+  /** Base of a single pinned GitHub file's raw URL; default its pin's `baseUrlEnv`, then https://raw.githubusercontent.com. */
+  fileBaseUrl?: string | undefined;
   /** Base of the GitHub raw URLs of pinned files; default ADAPTMR_GITHUB_RAW_URL, then https://raw.githubusercontent.com. */
   githubBaseUrl?: string | undefined;
   /** Download even when a verified copy is present. */
@@ -117,11 +104,11 @@ function hubAccess(opts: PullOptions) {
   return { hubUrl, creds };
 }
 
-async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promise<PullResult> {
+async function pullHubFile(name: string, pin: HubFile, opts: PullOptions): Promise<PullResult> {
   const dataDir = primaryDataDir(opts.dataDir);
   const log = opts.log ?? (() => undefined);
-  const file = LONGMEMEVAL_FILES[name];
-  const dest = join(dataDir, 'longmemeval', file);
+  const { file, repo: hubRepo } = pin;
+  const dest = join(dataDir, pin.localPath);
   const revision = opts.revision ?? 'main';
   const present = await presentAndVerified(dataDir, name, dest, revision, opts.force === true);
   if (present) {
@@ -129,15 +116,15 @@ async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promis
     return { dataset: name, status: 'present', path: dest, entry: present };
   }
   const { hubUrl, creds } = hubAccess(opts);
-  const repo = { type: 'dataset' as const, name: LONGMEMEVAL_REPO };
-  const where = `${hubUrl} ${LONGMEMEVAL_REPO}@${revision}`;
+  const repo = { type: 'dataset' as const, name: hubRepo };
+  const where = `${hubUrl} ${hubRepo}@${revision}`;
   // The hub client loads only when something is downloaded.
   const { datasetInfo, downloadFile, fileDownloadInfo } = await import('@huggingface/hub');
   let commit: string;
   try {
     // The hub's JSON answer is read through the reply cap (src/core/reply-limit.ts); the file itself is capped below.
     const info = await datasetInfo({
-      name: LONGMEMEVAL_REPO,
+      name: hubRepo,
       revision,
       hubUrl,
       additionalFields: ['sha'],
@@ -149,7 +136,7 @@ async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promis
     throw new InputError(`cannot resolve revision (${oneLine(errorMessage(err))})`, where);
   }
   if (!HEX40.test(commit)) throw new InputError(`hub returned "${commit}" as the commit id`, where);
-  log(`${name}: ${LONGMEMEVAL_REPO}@${revision} → commit ${commit}`);
+  log(`${name}: ${hubRepo}@${revision} → commit ${commit}`);
   const info = await fileDownloadInfo({ repo, path: file, revision: commit, hubUrl, ...creds });
   if (!info) throw new InputError(`file ${file} not found at commit ${commit}`, where);
   const blob = await downloadFile({
@@ -179,13 +166,13 @@ async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promis
   );
   const entry: LockEntry = {
     dataset: name,
-    repo: `hf-dataset:${LONGMEMEVAL_REPO}`,
+    repo: `hf-dataset:${hubRepo}`,
     revision,
     commit,
     path: relative(dataDir, dest),
     sha256: got.sha256,
     bytes: got.bytes,
-    url: `${hubUrl}/datasets/${LONGMEMEVAL_REPO}/resolve/${commit}/${file}`,
+    url: `${hubUrl}/datasets/${hubRepo}/resolve/${commit}/${file}`,
     fetchedAt: new Date().toISOString(),
   };
   await writeLockEntry(dataDir, entry);
@@ -193,26 +180,24 @@ async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promis
   return { dataset: name, status: 'downloaded', path: dest, entry };
 }
 
-async function pullLocomo(opts: PullOptions): Promise<PullResult> {
+async function pullGithubFile(name: string, label: string, pin: PinnedFile, opts: PullOptions): Promise<PullResult> {
   const dataDir = primaryDataDir(opts.dataDir);
   const log = opts.log ?? (() => undefined);
-  const dest = join(dataDir, 'locomo', 'locomo10.json');
-  if (opts.revision !== undefined && opts.revision !== LOCOMO_COMMIT) {
+  const dest = join(dataDir, pin.localPath);
+  if (opts.revision !== undefined && opts.revision !== pin.commit) {
     throw new InputError(
-      `LoCoMo is pinned to commit ${LOCOMO_COMMIT} (its sha256 is checked); --revision does not apply`,
+      `${label} is pinned to commit ${pin.commit} (its sha256 is checked); --revision does not apply`,
     );
   }
-  const present = await presentAndVerified(dataDir, 'locomo', dest, LOCOMO_COMMIT, opts.force === true);
+  const present = await presentAndVerified(dataDir, name, dest, pin.commit, opts.force === true);
   if (present) {
-    log(`locomo: already present and verified (sha256 ${present.sha256}); skipped`);
-    return { dataset: 'locomo', status: 'present', path: dest, entry: present };
+    log(`${name}: already present and verified (sha256 ${present.sha256}); skipped`);
+    return { dataset: name, status: 'present', path: dest, entry: present };
   }
-  const base = (opts.locomoBaseUrl ?? process.env.ADAPTMR_LOCOMO_URL ?? 'https://raw.githubusercontent.com').replace(
-    /\/+$/,
-    '',
-  );
-  const url = `${base}/${LOCOMO_REPO}/${LOCOMO_COMMIT}/${LOCOMO_PATH}`;
-  log(`locomo: downloading ${url}`);
+  const envBase = pin.baseUrlEnv === undefined ? undefined : process.env[pin.baseUrlEnv];
+  const base = (opts.fileBaseUrl ?? envBase ?? 'https://raw.githubusercontent.com').replace(/\/+$/, '');
+  const url = `${base}/${pin.repo}/${pin.commit}/${pin.path}`;
+  log(`${name}: downloading ${url}`);
   const res = await fetch(url).catch((err: unknown) => {
     throw new ServiceCallError(`${url}: cannot download: ${describeNetworkError(err)}`, { cause: err });
   });
@@ -221,20 +206,20 @@ async function pullLocomo(opts: PullOptions): Promise<PullResult> {
     res.body,
     dest,
     (d) => {
-      if (d.sha256 !== LOCOMO_SHA256) {
+      if (d.sha256 !== pin.sha256) {
         throw new InputError(
-          `sha256 ${d.sha256} differs from the pinned ${LOCOMO_SHA256}; the download was discarded`,
+          `sha256 ${d.sha256} differs from the pinned ${pin.sha256}; the download was discarded`,
           url,
         );
       }
     },
-    { source: url, maxBytes: LOCOMO_BYTES },
+    { source: url, maxBytes: pin.bytes },
   );
   const entry: LockEntry = {
-    dataset: 'locomo',
-    repo: `github:${LOCOMO_REPO}`,
-    revision: LOCOMO_COMMIT,
-    commit: LOCOMO_COMMIT,
+    dataset: name,
+    repo: `github:${pin.repo}`,
+    revision: pin.commit,
+    commit: pin.commit,
     path: relative(dataDir, dest),
     sha256: got.sha256,
     bytes: got.bytes,
@@ -242,8 +227,8 @@ async function pullLocomo(opts: PullOptions): Promise<PullResult> {
     fetchedAt: new Date().toISOString(),
   };
   await writeLockEntry(dataDir, entry);
-  log(`locomo: done, sha256 ${got.sha256}`);
-  return { dataset: 'locomo', status: 'downloaded', path: dest, entry };
+  log(`${name}: done, sha256 ${got.sha256}`);
+  return { dataset: name, status: 'downloaded', path: dest, entry };
 }
 
 async function fetchBody(url: string): Promise<ReadableStream<Uint8Array>> {
@@ -259,9 +244,8 @@ async function fetchBody(url: string): Promise<ReadableStream<Uint8Array>> {
  * other one downloaded and checked (size and sha256; a mismatch discards the download and fails the pull); the
  * lock entry lists every file.
  */
-async function pullPinned(dataset: BenchmarkDataset, opts: PullOptions): Promise<PullResult> {
-  const { name, pin, companion } = dataset;
-  if (!pin) throw new Error(`${name} has no pinned files`);
+async function pullPinned(dataset: BenchmarkDataset, pin: PinnedFiles, opts: PullOptions): Promise<PullResult> {
+  const { name, companion } = dataset;
   const dataDir = primaryDataDir(opts.dataDir);
   const log = opts.log ?? (() => undefined);
   const root = join(dataDir, pin.localRoot);
@@ -328,10 +312,12 @@ async function pullPinned(dataset: BenchmarkDataset, opts: PullOptions): Promise
   return { dataset: name, status: fetched > 0 ? 'downloaded' : 'present', path: root, entry };
 }
 
+/** Pulls a named dataset the way its benchmark pins it (`BenchmarkDataset.pin`). */
 export async function pullDataset(name: string, opts: PullOptions): Promise<PullResult> {
-  if (name === 'locomo') return pullLocomo(opts);
-  const pinned = datasetEntry(name)?.dataset;
-  if (pinned?.pin) return pullPinned(pinned, opts);
-  if (!(name in LONGMEMEVAL_FILES)) throw new InputError(unknownName('dataset', name, datasetNames()));
-  return pullLongMemEval(name as LongMemEvalName, opts);
+  const found = datasetEntry(name);
+  const pin = found?.dataset.pin;
+  if (!found || !pin) throw new InputError(unknownName('dataset', name, datasetNames()));
+  if ('files' in pin) return pullPinned(found.dataset, pin, opts);
+  if (pin.kind === 'github-file') return pullGithubFile(name, found.benchmark.display.label, pin, opts);
+  return pullHubFile(name, pin, opts);
 }

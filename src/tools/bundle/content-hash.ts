@@ -10,7 +10,6 @@ import type { DatasetRef } from '../../core/config.ts';
 import { readInstances, readLock, resolveDataDir, resolveDataset } from '../../data/index.ts';
 import { lockEntryFor } from '../../data/lock.ts';
 import { datasetEntry as namedDataset } from '../../core/benchmarks-installed.ts';
-import { LOCOMO_COMMIT, LOCOMO_REPO, LONGMEMEVAL_REPO } from '../../data/pull.ts';
 import { datasetEntry, type Config } from './config-facts.ts';
 
 /** The roll-up of instance hashes (question id → sha256). */
@@ -27,13 +26,12 @@ export interface DatasetContent {
 
 /** The revision the harness itself pins a named dataset to, for a data directory without a lock file. */
 function harnessPin(dataset: string): DatasetContent['pinned'] {
-  const gh = namedDataset(dataset)?.dataset.pin;
+  const pin = namedDataset(dataset)?.dataset.pin;
   const from = 'the harness pin (the data directory has no lock entry)';
-  if (gh) return { repo: gh.repo, revision: gh.commit, commit: gh.commit, from };
-  if (dataset === 'locomo') return { repo: LOCOMO_REPO, revision: LOCOMO_COMMIT, commit: LOCOMO_COMMIT, from };
-  if (dataset.startsWith('longmemeval-'))
-    return { repo: LONGMEMEVAL_REPO, revision: 'unknown', commit: 'unknown', from };
-  return null;
+  if (!pin) return null;
+  // A hub file is pulled at the asked revision: the harness pins none.
+  if (!('commit' in pin)) return { repo: pin.repo, revision: 'unknown', commit: 'unknown', from };
+  return { repo: pin.repo, revision: pin.commit, commit: pin.commit, from };
 }
 
 /** Each wanted question's content hash, read from the dataset as the run read it (name, or path). */
