@@ -70,7 +70,7 @@ export const dataInfoCommand: CommandModule<object, InfoArgs> = {
       .option('verbose', { type: 'boolean', default: false, describe: 'list every data issue' }),
   handler: async (argv) => {
     const dataDir = resolveDataDir({ flag: argv['data-dir'] });
-    // Counted as the questions stream by, so memory stays flat whatever the file size (LongMemEval M is ~2.7 GB).
+    // Counted as the questions stream by, so memory stays flat whatever the file size (a dataset file may be several GB).
     const source = resolveDataset(infoRef(argv), dataDir);
     await verifySource(source);
     const issues: DataIssue[] = [];
@@ -125,7 +125,7 @@ export const dataPullCommand: CommandModule<object, PullArgs> = {
       })
       .option('revision', {
         type: 'string',
-        describe: 'LongMemEval: HF branch, tag or commit (default main; resolved to a commit)',
+        describe: 'a dataset pulled from the hub: branch, tag or commit (default main; resolved to a commit)',
       })
       .option('data-dir', { type: 'string', describe: 'data directory (default: ADAPTMR_DATA_DIR, then ./datasets)' })
       .option('hub-url', {

@@ -1,6 +1,6 @@
 /**
- * Facts derived from a dataset file's bytes — its sha256, the id and type at the head of a LongMemEval question file
- * or of each item of a LongMemEval array file — memoised across processes in `<cache>/datasets/<key>.json` (cache
+ * Facts derived from a dataset file's bytes — its sha256, the id and type at the head of a one-question file
+ * or of each item of an array file of questions (`BenchmarkReader.headKeys`) — memoised across processes in `<cache>/datasets/<key>.json` (cache
  * root: ADAPTMR_CACHE_DIR, else `<repo>/.cache`), and reused while the file's stat data (size, mtime in ns, inode)
  * is unchanged, as git's index and make trust stat data. Before every run the runner needs the hash of every data
  * file (provenance) and the catalog (selection); on LongMemEval S that is 499 files read twice, ~0.6 s of a 4 s run,
@@ -29,9 +29,9 @@ interface Entry {
   mtimeNs: string;
   ino: number;
   sha256?: string;
-  /** The head fields of a LongMemEval question file (json-head.ts), as read. */
+  /** The head fields of a one-question file (json-head.ts), as read. */
   head?: Record<string, unknown>;
-  /** The head fields of each item of a LongMemEval array file, in order, as read. */
+  /** The head fields of each item of an array file of questions, in order, as read. */
   heads?: unknown[];
 }
 

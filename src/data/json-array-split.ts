@@ -1,6 +1,6 @@
 /**
  * Splits a top-level JSON array file (plain or `.gz`) into the bytes of its elements, streamed, so a multi-GB file
- * (LongMemEval M, ~2.7 GB) is read in bounded memory and each element can be parsed with the native JSON.parse —
+ * is read in bounded memory and each element can be parsed with the native JSON.parse —
  * far faster than a token-stream parser. The scan tracks only strings (with escapes) and bracket depth; inside a
  * string it jumps from quote to backslash with `indexOf` (memchr speed), which is where nearly all bytes are.
  * Validation is left to JSON.parse of each element; the scan only has to find where elements start and end.

@@ -1,5 +1,5 @@
 /**
- * Reading only what a run uses: the `content` string of every LongMemEval turn object whose `role` is a given one
+ * Reading only what a run uses: the `content` string of every turn object whose `role` is a given one
  * (`{"role": "assistant", "content": "…"}`, any JSON whitespace between the tokens) emptied in the raw bytes, before
  * they are decoded. The runner asks for it when no method of the run indexes that role (the official BM25 setup
  * indexes user turns only: `roles: [user]`), so nothing downstream can read the text — methods see the memory

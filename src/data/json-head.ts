@@ -1,7 +1,7 @@
 /**
  * Reads only the first top-level fields of a JSON object file (plain or `.gz`) and stops: the catalog pass over a
- * folder of LongMemEval questions needs `question_id` and `question_type`, which come before the haystack in both
- * published key orders, so it can skip gunzipping and parsing the ~500 KB haystack of every file. Only the first
+ * folder of one-question files needs only their id and type (`BenchmarkReader.headKeys`), which come before the
+ * haystack, so it can skip gunzipping and parsing the ~500 KB haystack of every file. Only the first
  * 64 KiB (decompressed) are looked at, with a small scanner over the bytes; values are decoded by JSON.parse.
  */
 import { open } from 'node:fs/promises';

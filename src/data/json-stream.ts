@@ -1,6 +1,6 @@
 /**
  * Streams the elements of a top-level JSON array from a file (plain or `.gz`) one at a time, so a multi-GB file
- * (LongMemEval M) is never held as one string: the array is split into element byte ranges (json-array-split.ts)
+ * is never held as one string: the array is split into element byte ranges (json-array-split.ts)
  * and each element parsed natively (json-decode.ts). Memory holds one element at a time.
  */
 import { readFile, stat } from 'node:fs/promises';

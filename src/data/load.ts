@@ -66,7 +66,7 @@ function notDuplicate(places: Map<string, string>, id: string, place: string): v
 }
 
 /**
- * An array file whose items are one question each (`BenchmarkReader.headKeys`; e.g. LongMemEval oracle, M): each
+ * An array file whose items are one question each (`BenchmarkReader.headKeys`): each
  * item's id and type from its first bytes, the file streamed once and the heads memoised by its stat data
  * (file-facts.ts), as a folder's are — a file of gigabytes would otherwise be scanned before every run or case study.
  * The heads are stored as read and mapped to types here, so a change of the mapping needs no new memo; they are
@@ -258,7 +258,7 @@ export interface LoadedQuestions {
 /**
  * `loadDataset` for commands that read no haystack (classifier training and evaluation, answer scoring): each
  * instance is checked as `loadDataset` checks it and then kept without its haystack, so memory does not grow with
- * the haystacks (LongMemEval M holds ~500 sessions per question), and assistant turns' text is cut undecoded.
+ * the haystacks (hundreds of sessions per question in the largest), and assistant turns' text is cut undecoded.
  */
 export async function loadQuestions(
   ref: DatasetRef,

@@ -14,8 +14,9 @@ export interface SourceLockOptions {
 }
 
 /**
- * Checks a source's files (and LoCoMo-Plus's LoCoMo file) against their lock files. Throws a one-line InputError on
- * the first difference, or, when `allowUnlocked`, returns every difference as `<path>: <what>` (empty: verified).
+ * Checks a source's files (and the companion file its items are stitched into) against their lock files. Throws a
+ * one-line InputError on the first difference, or, when `allowUnlocked`, returns every difference as `<path>: <what>`
+ * (empty: verified).
  */
 export async function verifySource(source: DatasetSource, opts: SourceLockOptions = {}): Promise<string[]> {
   const out: string[] = [];

@@ -22,7 +22,7 @@ export type LockedFile = z.infer<typeof LockedFileSchema>;
 
 export const LockEntrySchema = z.object({
   dataset: z.string(),
-  /** `xiaowu0162/longmemeval-cleaned` (HF dataset) or `snap-research/locomo` (GitHub). */
+  /** The upstream, `<host>:<owner>/<name>` (`hf-dataset:` a Hugging Face dataset, `github:` a GitHub repository). */
   repo: z.string(),
   revision: z.string(),
   commit: z.string(),

@@ -1,7 +1,7 @@
 /**
  * Where a dataset lives: the data directory (flag > ADAPTMR_DATA_DIR > config `dataDir` > ./datasets; any of them
  * may be a search path like PATH) and the file or folder a dataset reference resolves to. Named datasets accept the
- * official single-array file or a folder of one file per question (e.g. longmemeval/{oracle,s_cleaned}).
+ * official single-array file or a folder of one file per question.
  */
 import { statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
@@ -15,7 +15,7 @@ import { unknownName } from '../core/registry.ts';
 export type DatasetFormat = string;
 
 export interface DatasetSource {
-  /** Name used in results (`longmemeval-s`, `locomo`, or the user-given / file name). */
+  /** Name used in results (the named dataset's name, or the user-given / file name). */
   name: string;
   format: DatasetFormat;
   /** Absolute path of the array file or the folder. */

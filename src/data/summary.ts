@@ -1,6 +1,6 @@
 /**
  * Dataset summary for `adaptmr data info` and reports: questions by native and AdaptMR type, and sessions/turns
- * counted once per distinct haystack (a LoCoMo conversation shared by ~200 questions counts once).
+ * counted once per distinct haystack (a conversation shared by many questions counts once).
  */
 import { reportedType, type AdaptType, type ExtraTypeLabel, type Instance } from '../core/types.ts';
 import { compareIds } from './sort.ts';
@@ -20,7 +20,7 @@ function sortedCounts<K extends string>(m: Map<K, number>): Record<K, number> {
   return Object.fromEntries([...m.entries()].sort(([a], [b]) => compareIds(a, b))) as Record<K, number>;
 }
 
-/** Counts instances one at a time, so a summary never needs the whole dataset in memory (LongMemEval M). */
+/** Counts instances one at a time, so a summary never needs the whole dataset in memory. */
 export class Summarizer {
   private readonly seen = new Set<string>();
   private readonly ids = new Set<string>();
