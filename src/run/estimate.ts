@@ -19,9 +19,10 @@ import { join } from 'node:path';
 import Table from 'cli-table3';
 import { InputError } from '../core/errors.ts';
 import type { LlmRole } from '../core/llm.ts';
-import { DryLlmProvider } from '../llm/dry-run.ts';
+import { DryLlmProvider, type DryTally } from '../llm/dry-run.ts';
 import { createLlmProvider, type AdaptmrLlmProvider } from '../llm/provider.ts';
 import { openResultStore } from '../store/index.ts';
+import { DEFAULT_ESTIMATE_PER_TYPE, planEstimateSample, scaleTallies } from './estimate-sample.ts';
 import type { LoadedExperiment } from './load-config.ts';
 import { blockNetwork } from './no-network.ts';
 import { runExperiment } from './runner.ts';
@@ -54,6 +55,12 @@ export interface EstimateRow {
    * JSON schema allows) — maxima —, `default` (1,024 assumed for a request with neither), or `cache-mean`.
    */
   outputFrom: string;
+  /**
+   * True when every question was computed; false when the figures are scaled from the questions the estimate
+   * computed (estimate-sample.ts), with `relStdErr` the relative standard error of the paid input tokens.
+   */
+  exact: boolean;
+  relStdErr: number;
   /** The same figures per dataset of the experiment. */
   byDataset: Record<
     string,
@@ -75,6 +82,8 @@ export interface Estimate {
   /** (question, method) results the dry run could not compute (their later stages are not in the rows). */
   failures: { method: string; error: string; n: number }[];
   passes: number;
+  /** When the figures are scaled from a sample: how many questions were computed, and per type. */
+  sample?: { drawn: number; perType: number };
 }
 
 export interface EstimateOptions {
@@ -82,6 +91,11 @@ export interface EstimateOptions {
   concurrency?: number | undefined;
   progress?: boolean;
   log?: (line: string) => void;
+  /**
+   * Questions computed per AdaptMR type and dataset when the selection is larger (estimate-sample.ts); 0 computes
+   * every question. Default DEFAULT_ESTIMATE_PER_TYPE.
+   */
+  perType?: number | undefined;
 }
 
 /** Mean output tokens of a stage's cached replies count as a calibration from this many replies on. */
@@ -96,10 +110,14 @@ export async function estimateExperiment(exp: LoadedExperiment, opts: EstimateOp
   const dir = mkdtempSync(join(tmpdir(), 'adaptmr-estimate-'));
   const unblock = blockNetwork();
   try {
-    const runOnce = async (pass: number, outputTokens?: ReadonlyMap<string, number>): Promise<DryRun> => {
+    const runOnce = async (
+      target: LoadedExperiment,
+      pass: number,
+      outputTokens?: ReadonlyMap<string, number>,
+    ): Promise<DryRun> => {
       const dry = new DryLlmProvider(real, outputTokens ? { outputTokens } : {});
       const out = join(dir, `pass${pass}.duckdb`);
-      const summary = await runExperiment(exp, {
+      const summary = await runExperiment(target, {
         out,
         dataDir: opts.dataDir,
         concurrency: opts.concurrency,
@@ -111,20 +129,30 @@ export async function estimateExperiment(exp: LoadedExperiment, opts: EstimateOp
       });
       return { dry, out, summary };
     };
-    let result = await runOnce(1);
+    const perType = opts.perType ?? DEFAULT_ESTIMATE_PER_TYPE;
+    const sample = await planEstimateSample(exp, perType, opts.dataDir, opts.log ?? (() => {}));
+    const target = sample?.experiment ?? exp;
+    let result = await runOnce(target, 1);
     let passes = 1;
     const calibration = calibrationOf(result.dry);
     if (calibration) {
-      result = await runOnce(2, calibration);
+      result = await runOnce(target, 2, calibration);
       passes = 2;
     }
     const failures = await dryRunFailures(result.out);
+    const tallies = sample
+      ? scaleTallies(result.dry.tallies.values(), result.dry.perQuestion, sample)
+      : [...result.dry.tallies.values()].map((tally) => ({ tally, relStdErr: 0 }));
     return {
       experiment: exp.config.name,
-      questions: result.summary.questions,
-      rows: estimateRows(result.dry, real, batchRoles).map((r) => ({ ...r, priced: r.model in llmConfig.prices })),
+      questions: sample?.questions ?? result.summary.questions,
+      rows: estimateRows(tallies, real, batchRoles, sample === undefined).map((r) => ({
+        ...r,
+        priced: r.model in llmConfig.prices,
+      })),
       failures,
       passes,
+      ...(sample ? { sample: { drawn: sample.drawn, perType } } : {}),
     };
   } finally {
     unblock();
@@ -184,9 +212,15 @@ async function dryRunFailures(out: string): Promise<Estimate['failures']> {
 }
 
 /** The dry run's tallies as one row per method, stage and model, priced with each role's client. */
-function estimateRows(dry: DryLlmProvider, real: AdaptmrLlmProvider, batchRoles: ReadonlySet<LlmRole>): EstimateRow[] {
+function estimateRows(
+  tallies: readonly { tally: DryTally; relStdErr: number }[],
+  real: AdaptmrLlmProvider,
+  batchRoles: ReadonlySet<LlmRole>,
+  exact: boolean,
+): EstimateRow[] {
   const byMethodStage = new Map<string, EstimateRow>();
-  for (const t of dry.tallies.values()) {
+  const stdErr = new Map<string, number>();
+  for (const { tally: t, relStdErr } of tallies) {
     const id = `${t.method}\t${t.stage}\t${t.model}`;
     const row = byMethodStage.get(id) ?? {
       method: t.method,
@@ -205,8 +239,12 @@ function estimateRows(dry: DryLlmProvider, real: AdaptmrLlmProvider, batchRoles:
       usd: 0,
       priced: true,
       outputFrom: '',
+      exact,
+      relStdErr: 0,
       byDataset: {},
     };
+    // Standard errors of the datasets' estimates add in quadrature (independent samples).
+    stdErr.set(id, Math.hypot(stdErr.get(id) ?? 0, relStdErr * t.paidInputTokens));
     const client = real.client(t.role);
     const d = (row.byDataset[t.dataset] ??= {
       calls: 0,
@@ -240,6 +278,8 @@ function estimateRows(dry: DryLlmProvider, real: AdaptmrLlmProvider, batchRoles:
     r.usdList = client.costOf({ promptTokens: r.paidInputTokens, completionTokens: r.paidOutputTokens });
     r.usdBatch = client.costOf({ promptTokens: r.paidInputTokens, completionTokens: r.paidOutputTokens, batch: true });
     r.usd = r.batched ? r.usdBatch : r.usdList;
+    const se = stdErr.get(`${r.method}\t${r.stage}\t${r.model}`) ?? 0;
+    r.relStdErr = r.paidInputTokens > 0 ? se / r.paidInputTokens : 0;
   }
   return rows;
 }
@@ -268,6 +308,7 @@ const ESTIMATE_HEAD = [
   'batch $',
   'run $',
   'output from',
+  'figures',
 ] as const;
 
 /** The line naming the models without a price (empty when every model has one). */
@@ -296,6 +337,7 @@ export function formatEstimate(e: Estimate): string {
       rowUsd(r, r.usdBatch),
       `${rowUsd(r, r.usd)}${r.batched ? ' (batch)' : ''}`,
       r.outputFrom,
+      r.exact ? 'exact' : `scaled ±${(100 * r.relStdErr).toFixed(1)}%`,
     ]);
   }
   const sum = (f: (r: EstimateRow) => number) => e.rows.reduce((s, r) => s + f(r), 0);
@@ -324,6 +366,12 @@ export function formatEstimate(e: Estimate): string {
       `per dataset: ${[...datasets].map(([name, t]) => `${name} ${usd(t.list)} list / ${usd(t.batch)} batch (${t.tokens.toLocaleString('en-US')} tokens)`).join('; ')}`,
     );
   }
+  if (e.sample)
+    lines.push(
+      `sampled: ${e.sample.drawn} of the ${e.questions} questions were computed (${e.sample.perType} per AdaptMR type and dataset: ` +
+        'their real retrievals, prompts and repeated requests); each row is scaled to all questions by type and haystack size, ' +
+        '± its standard error (paid input tokens). --estimate-sample 0 computes every question (exact, slow).',
+    );
   lines.push(...unpricedNote(e.rows));
   for (const f of e.failures)
     lines.push(`not estimated: ${f.n} result(s) of ${f.method} failed in the dry run: ${f.error}`);
