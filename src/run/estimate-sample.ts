@@ -63,6 +63,12 @@ export async function planEstimateSample(
   log: (line: string) => void,
 ): Promise<EstimateSample | undefined> {
   if (perType === 0) return undefined;
+  // One question of a stratum gives no estimate of its variance: the error would go unreported.
+  if (perType < 2)
+    throw new InputError(
+      `--estimate-sample ${perType}: a stratum needs 2 questions to estimate its error; give 0 (every question) or 2 or more`,
+      exp.path,
+    );
   const methods = await createMethods(exp.config, exp.path, exp.configHash);
   const planned = await planSessionDatasets(exp, methods, dataDir, () => {});
   const datasets: DatasetSample[] = [];
@@ -144,12 +150,17 @@ export function scaleTallies(
     const d = sample.datasets.find((x) => x.dataset === t.dataset);
     if (!d) throw new InputError(`the estimate's sample has no dataset "${t.dataset}"`, sample.experiment.path);
     const strata = strataOf(d, (id) => perQuestion.get(`${t.dataset}\t${id}\t${t.method}\t${t.stage}`));
-    const paid = FIELDS.indexOf('paidInputTokens');
-    const useRatio = variance(strata, paid, true) < variance(strata, paid, false);
     const scaled = { ...t, outputFrom: new Set(t.outputFrom) };
-    for (const [f, field] of FIELDS.entries()) scaled[field as Field] = Math.round(estimateTotal(strata, f, useRatio));
+    const errors: number[] = [];
+    for (const [f, field] of FIELDS.entries()) {
+      // Each figure by the estimator of smaller variance on the sample: calls by the mean, a prompt by its ratio.
+      const useRatio = variance(strata, f, true) < variance(strata, f, false);
+      scaled[field as Field] = Math.round(estimateTotal(strata, f, useRatio));
+      errors.push(Math.sqrt(variance(strata, f, useRatio)));
+    }
     const total = scaled.paidInputTokens;
-    out.push({ tally: scaled, relStdErr: total > 0 ? Math.sqrt(variance(strata, paid, useRatio)) / total : 0 });
+    const paidError = errors[FIELDS.indexOf('paidInputTokens')]!;
+    out.push({ tally: scaled, relStdErr: total > 0 ? paidError / total : 0 });
   }
   return out;
 }
