@@ -214,3 +214,29 @@ function variance(strata: readonly StratumSample[], f: number, ratio: boolean): 
   }
   return v;
 }
+
+/**
+ * Standard error of the estimate's total dollars: per question, the dollars of every method and stage summed
+ * (`usdOf` prices a method and stage's paid tokens), scaled as one figure — so the methods that share requests (one
+ * pays what another repeats) do not add their opposite errors as if independent.
+ */
+export function totalStdErr(
+  perQuestion: ReadonlyMap<string, DryQuestionTally>,
+  sample: EstimateSample,
+  usdOf: (methodStage: string, q: DryQuestionTally) => number,
+): number {
+  let v = 0;
+  for (const d of sample.datasets) {
+    const usd = new Map<string, number>();
+    for (const [key, q] of perQuestion) {
+      const [dataset, id, method, stage] = key.split('\t');
+      if (dataset === d.dataset) usd.set(id!, (usd.get(id!) ?? 0) + usdOf(`${method}\t${stage}`, q));
+    }
+    const strata = strataOf(d, (id) => {
+      const y = usd.get(id) ?? 0;
+      return { calls: y, hits: 0, inputTokens: 0, outputTokens: 0, paidInputTokens: 0, paidOutputTokens: 0 };
+    });
+    v += Math.min(variance(strata, 0, true), variance(strata, 0, false));
+  }
+  return Math.sqrt(v);
+}

@@ -22,7 +22,13 @@ import type { LlmRole } from '../core/llm.ts';
 import { DryLlmProvider, type DryTally } from '../llm/dry-run.ts';
 import { createLlmProvider, type AdaptmrLlmProvider } from '../llm/provider.ts';
 import { openResultStore } from '../store/index.ts';
-import { DEFAULT_ESTIMATE_PER_TYPE, planEstimateSample, scaleTallies } from './estimate-sample.ts';
+import {
+  DEFAULT_ESTIMATE_PER_TYPE,
+  type EstimateSample,
+  planEstimateSample,
+  scaleTallies,
+  totalStdErr,
+} from './estimate-sample.ts';
 import type { LoadedExperiment } from './load-config.ts';
 import { blockNetwork } from './no-network.ts';
 import { runExperiment } from './runner.ts';
@@ -82,8 +88,11 @@ export interface Estimate {
   /** (question, method) results the dry run could not compute (their later stages are not in the rows). */
   failures: { method: string; error: string; n: number }[];
   passes: number;
-  /** When the figures are scaled from a sample: how many questions were computed, and per type. */
-  sample?: { drawn: number; perType: number };
+  /**
+   * When the figures are scaled from a sample: how many questions were computed, per type, and the standard error of
+   * the total list-price dollars.
+   */
+  sample?: { drawn: number; perType: number; usdListStdErr: number };
 }
 
 export interface EstimateOptions {
@@ -152,12 +161,26 @@ export async function estimateExperiment(exp: LoadedExperiment, opts: EstimateOp
       })),
       failures,
       passes,
-      ...(sample ? { sample: { drawn: sample.drawn, perType } } : {}),
+      ...(sample
+        ? { sample: { drawn: sample.drawn, perType, usdListStdErr: usdStdErr(result.dry, real, sample) } }
+        : {}),
     };
   } finally {
     unblock();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The sampled total's standard error in list dollars (estimate-sample.ts `totalStdErr`). */
+function usdStdErr(dry: DryLlmProvider, real: AdaptmrLlmProvider, sample: EstimateSample): number {
+  const roles = new Map<string, LlmRole>();
+  for (const t of dry.tallies.values()) roles.set(`${t.method}\t${t.stage}`, t.role);
+  return totalStdErr(dry.perQuestion, sample, (methodStage, q) => {
+    const role = roles.get(methodStage);
+    return role
+      ? real.client(role).costOf({ promptTokens: q.paidInputTokens, completionTokens: q.paidOutputTokens })
+      : 0;
+  });
 }
 
 interface DryRun {
@@ -370,7 +393,15 @@ export function formatEstimate(e: Estimate): string {
     lines.push(
       `sampled: ${e.sample.drawn} of the ${e.questions} questions were computed (${e.sample.perType} per AdaptMR type and dataset: ` +
         'their real retrievals, prompts and repeated requests); each row is scaled to all questions by type and haystack size, ' +
-        '± its standard error (paid input tokens). --estimate-sample 0 computes every question (exact, slow).',
+        `± its standard error (paid input tokens); the total at list prices ± ${usd(e.sample.usdListStdErr)} ` +
+        `(${(
+          (100 * e.sample.usdListStdErr) /
+            Math.max(
+              1e-12,
+              e.rows.reduce((s, r) => s + r.usdList, 0),
+            )
+        ).toFixed(1)}%). ` +
+        '--estimate-sample 0 computes every question (exact, slow).',
     );
   lines.push(...unpricedNote(e.rows));
   for (const f of e.failures)
