@@ -10,7 +10,8 @@
  * question cost). The sample keeps every figure the real pipeline's; only the count of questions is extrapolated.
  *
  * How: the experiment's selection (after `questionIds` / `sample` / `limit` and the questions a method was fitted on)
- * is stratified by AdaptMR type per dataset, `perType` questions drawn per stratum (seeded, src/data/sample.ts), and
+ * is stratified by AdaptMR type per dataset, `perType` questions per stratum on average drawn in proportion to the
+ * strata's sizes (seeded, src/data/sample.ts), and
  * every question's haystack size (characters of its turns) read as the auxiliary variable. Per (dataset, method,
  * stage) and stratum the total is the separate ratio estimate X_h · Σy/Σx (cost that grows with the haystack: a
  * full-context prompt) or the expansion estimate N_h · ȳ (cost that does not: a judge prompt), whichever has the
@@ -71,14 +72,14 @@ export async function planEstimateSample(
     );
   const methods = await createMethods(exp.config, exp.path, exp.configHash);
   const planned = await planSessionDatasets(exp, methods, dataDir, () => {});
-  const datasets: DatasetSample[] = [];
-  for (const { plan } of planned) {
-    const catalog = (await readCatalog(plan.source)).filter((c) => plan.selected.has(c.questionId));
-    const drawn = drawSample(catalog, perType, exp.config.seed);
-    datasets.push({ dataset: plan.source.name, members: new Map(), drawn });
-    const members = datasets.at(-1)!.members;
-    for (const c of catalog) members.set(c.questionId, { stratum: stratum(c), size: 0 });
-  }
+  const catalogs = await Promise.all(
+    planned.map(async ({ plan }) => (await readCatalog(plan.source)).filter((c) => plan.selected.has(c.questionId))),
+  );
+  const share = allocation(catalogs, perType);
+  const datasets: DatasetSample[] = planned.map(({ plan }, i) => {
+    const members = new Map(catalogs[i]!.map((c) => [c.questionId, { stratum: stratum(c), size: 0 }]));
+    return { dataset: plan.source.name, members, drawn: drawSample(catalogs[i]!, share, exp.config.seed) };
+  });
   const questions = datasets.reduce((s, d) => s + d.members.size, 0);
   const drawn = datasets.reduce((s, d) => s + d.drawn.length, 0);
   // A sample that saves less than 4× the work is not worth its sampling error: every question is computed.
@@ -94,7 +95,7 @@ export async function planEstimateSample(
       if (m) m.size = haystackSize(instance.haystack);
     }
   }
-  log(`estimate: ${drawn} of ${questions} questions computed (${perType} per type and dataset), the rest scaled`);
+  log(`estimate: ${drawn} of ${questions} questions computed (${perType} per type on average), the rest scaled`);
   return { experiment: sampleExperiment(exp, datasets), datasets, questions, drawn };
 }
 
@@ -104,10 +105,21 @@ function haystackSize(haystack: readonly { turns: readonly { text: string }[] }[
   return n;
 }
 
-/** `perType` questions of each stratum, seeded (the same draw for the same selection and seed). */
-function drawSample(catalog: readonly CatalogEntry[], perType: number, seed: number): string[] {
+/**
+ * Questions drawn per stratum: `perType` on average over every stratum of every dataset, shared in proportion to the
+ * strata's sizes (proportional allocation, Cochran §5.3: LoCoMo's 1,239 questions in 3 types get more than
+ * LongMemEval S's 490 in 6), at least 2 a stratum (its variance) and at most all of it.
+ */
+function allocation(catalogs: readonly (readonly CatalogEntry[])[], perType: number): (stratumSize: number) => number {
+  const strata = catalogs.reduce((s, c) => s + new Set(c.map(stratum)).size, 0);
+  const questions = catalogs.reduce((s, c) => s + c.length, 0);
+  return (size) => Math.min(size, Math.max(2, Math.round((perType * strata * size) / questions)));
+}
+
+/** Each stratum's share of questions, seeded (the same draw for the same selection and seed). */
+function drawSample(catalog: readonly CatalogEntry[], share: (stratumSize: number) => number, seed: number): string[] {
   const byType = shuffledByType(catalog, seed, (type) => `estimate:${type}`);
-  return [...byType.values()].flatMap((ids) => ids.slice(0, perType));
+  return [...byType.values()].flatMap((ids) => ids.slice(0, share(ids.length)));
 }
 
 /** The experiment with each dataset restricted to its drawn questions. */

@@ -391,7 +391,7 @@ export function formatEstimate(e: Estimate): string {
   }
   if (e.sample)
     lines.push(
-      `sampled: ${e.sample.drawn} of the ${e.questions} questions were computed (${e.sample.perType} per AdaptMR type and dataset: ` +
+      `sampled: ${e.sample.drawn} of the ${e.questions} questions were computed (${e.sample.perType} per AdaptMR type and dataset on average, in proportion to the types' sizes: ` +
         'their real retrievals, prompts and repeated requests); each row is scaled to all questions by type and haystack size, ' +
         `± its standard error (paid input tokens); the total at list prices ± ${usd(e.sample.usdListStdErr)} ` +
         `(${(
