@@ -23,6 +23,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // The benchmarks' datasets and readers, installed as the CLI installs them (src/run/benchmark-registry.ts).
+    setupFiles: ['test/setup-benchmarks.ts'],
     // .ci/run asks for a JSON report too, to print the plain `N passed, N failed` line CI reads.
     reporters: process.env.VITEST_JSON_REPORT ? ['default', 'json'] : ['default'],
     ...(process.env.VITEST_JSON_REPORT ? { outputFile: { json: process.env.VITEST_JSON_REPORT } } : {}),

@@ -29,9 +29,9 @@ import { parse } from 'yaml';
 import { startFakeOpenAiServer } from '../src/llm/testing/fake-openai-server.ts';
 import { parisQaChat } from '../src/llm/testing/paris-qa.ts';
 import { countChatTokens, countTokens } from '../src/llm/tokens.ts';
-import { estimateExperiment } from '../src/run/estimate.ts';
-import { loadedFromValue } from '../src/run/load-config.ts';
-import { REPO_ROOT } from '../src/run/provenance.ts';
+import { estimateExperiment } from '../src/run/spend/estimate.ts';
+import { loadedFromValue } from '../src/run/config/load-config.ts';
+import { REPO_ROOT } from '../src/run/record/provenance.ts';
 import { runExperiment } from '../src/run/runner.ts';
 import { openResultStore } from '../src/store/index.ts';
 

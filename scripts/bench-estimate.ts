@@ -1,6 +1,6 @@
 /**
  * Cost-estimate benchmark (docs/cost.md): times `adaptmr run <experiment> --estimate` as it is by default (a
- * stratified sample of the questions computed, the rest scaled: src/run/estimate-sample.ts) over several runs, and the
+ * stratified sample of the questions computed, the rest scaled: src/run/spend/estimate-sample.ts) over several runs, and the
  * full rendering of every prompt (`--estimate-sample 0`, the estimate as it was before) once, each a fresh process
  * measured whole; prints their medians and the ratio, then compares the two estimates per method and model (tokens
  * and list dollars) and in total. The default experiment is the full LLM experiment 3 (its samples removed: all of

@@ -35,8 +35,8 @@ import type { Ctx, Embedder, MemoryIndex } from '../src/core/interfaces.ts';
 import type { Instance, Query } from '../src/core/types.ts';
 import { loadDataset, resolveDataDir } from '../src/data/index.ts';
 import { createMemoryIndex, embedders } from '../src/index/index.ts';
-import { createMethods } from '../src/run/create-methods.ts';
-import { parseExperiment } from '../src/run/load-config.ts';
+import { createMethods } from '../src/run/methods/create-methods.ts';
+import { parseExperiment } from '../src/run/config/load-config.ts';
 import { labelledQuestions } from '../src/tools/classifier/eval/questions.ts';
 import { trainAndLoad } from '../src/tools/classifier/eval/evaluate.ts';
 

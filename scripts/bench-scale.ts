@@ -82,6 +82,125 @@ async function buildFile(dataDir: string, factor: number, out: string): Promise<
   return { questions: files.length, lastId };
 }
 
+type Env = NodeJS.ProcessEnv;
+
+/** `adaptmr run` of BM25 over every session of the file: its wall time and peak memory. */
+function timeBm25(dir: string, file: string, env: Env): ReturnType<typeof runAdaptmr> {
+  const yaml = join(dir, 'bm25.yaml');
+  writeFileSync(
+    yaml,
+    [
+      'name: bench-scale-bm25',
+      'datasets:',
+      `  - path: ${file}`,
+      '    format: longmemeval',
+      'metrics: { ks: [1, 3, 5, 10, 30, 50], gold: official }',
+      'methods:',
+      '  - id: bm25-session',
+      '    method: bm25',
+      '    index: { granularity: session, roles: [user], includeCaptions: false, keepEmpty: true }',
+      '    k: 1000',
+      '    options: { tokenizer: whitespace, k1: 1.5, b: 0.75, epsilon: 0.25, tieBreak: reverse }',
+      '',
+    ].join('\n'),
+  );
+  const run = runAdaptmr(['run', yaml, '--out', join(dir, 'bm25.duckdb'), '--no-progress'], env);
+  const written = run.stdout.match(/(\d+) questions written/)?.[1] ?? '?';
+  console.log(
+    `BM25 session   wall ${run.wallS.toFixed(1)} s  peak RSS ${run.rssMiB.toFixed(0)} MiB  (${written} questions written)`,
+  );
+  return run;
+}
+
+/** `adaptmr classifier eval` of the rules classifier over the file, found by dataset name. */
+function timeClassifierEval(dir: string, mDataDir: string, env: Env): void {
+  const evalRun = runAdaptmr(
+    [
+      'classifier',
+      'eval',
+      '--classifier',
+      'rules',
+      '--dataset',
+      'longmemeval-m',
+      '--data-dir',
+      mDataDir,
+      '--out',
+      join(dir, 'classifier-eval.duckdb'),
+      '--chart-dir',
+      join(dir, 'charts'),
+      '--json',
+    ],
+    env,
+  );
+  const evaluated = JSON.parse(evalRun.stdout) as { n: number };
+  console.log(
+    `classifier eval wall ${evalRun.wallS.toFixed(1)} s  peak RSS ${evalRun.rssMiB.toFixed(0)} MiB  (rules, ${evaluated.n} questions)`,
+  );
+}
+
+/** `adaptmr explain` of the file's last question (the farthest one to reach). */
+function timeExplain(dir: string, mDataDir: string, lastId: string, env: Env): void {
+  const explainYaml = join(dir, 'explain.yaml');
+  writeFileSync(
+    explainYaml,
+    [
+      'name: bench-scale-explain',
+      'datasets:',
+      '  - name: longmemeval-m',
+      'methods:',
+      '  - id: bm25-session',
+      '    method: bm25',
+      '    index: { granularity: session }',
+      '    k: 10',
+      '',
+    ].join('\n'),
+  );
+  const explained = runAdaptmr(
+    ['explain', '--experiment', explainYaml, '--question', lastId, '--data-dir', mDataDir, '--json'],
+    env,
+  );
+  const units = (JSON.parse(explained.stdout) as { methods: { units: unknown[] }[] }).methods[0]?.units.length ?? 0;
+  console.log(
+    `explain        wall ${explained.wallS.toFixed(1)} s  peak RSS ${explained.rssMiB.toFixed(0)} MiB  (question ${lastId}, the file's last; ${units} units ranked)`,
+  );
+}
+
+/** The official LongMemEval BM25 pipeline on the same file (`--official`), capped at half the machine's memory. */
+function timeOfficial(dir: string, file: string, run: ReturnType<typeof runAdaptmr>): void {
+  const officialDir = process.env.OFFICIAL_LME_DIR;
+  const obstacle = officialObstacle(officialDir);
+  if (obstacle) {
+    console.log(`official pipeline: not run (${obstacle})`);
+    return;
+  }
+  const cap = totalmem() / 2;
+  let official: ReturnType<typeof runOfficialBm25>;
+  try {
+    official = runOfficialBm25(
+      officialDir!,
+      officialEnv(dir, officialDir!),
+      file,
+      join(dir, 'official'),
+      'session',
+      cap,
+    );
+  } catch (err) {
+    // Its own last words (a MemoryError, say), not the wrapper's RSS line after them.
+    const lines = String(err instanceof Error ? err.message : err)
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim() && !l.includes('max-rss'));
+    console.log(
+      `official BM25  did not finish with ${(cap / 2 ** 30).toFixed(0)} GiB of address space per process (${(lines.pop() ?? '').trim().slice(0, 160)})`,
+    );
+    return;
+  }
+  console.log(
+    `official BM25  wall ${official.wallS.toFixed(1)} s  peak RSS ${official.rssMiB.toFixed(0)} MiB (its largest process)   ` +
+      `official ÷ ours: ${(official.wallS / run.wallS).toFixed(2)}× wall, ${(official.rssMiB / run.rssMiB).toFixed(1)}× memory`,
+  );
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const at = args.indexOf('--factor');
@@ -112,107 +231,10 @@ async function main(): Promise<void> {
     console.log(
       `data info      wall ${info.wallS.toFixed(1)} s  peak RSS ${info.rssMiB.toFixed(0)} MiB  (${counted.questions} questions, ${counted.sessions} sessions, ${counted.turns} turns)`,
     );
-    const yaml = join(dir, 'bm25.yaml');
-    writeFileSync(
-      yaml,
-      [
-        'name: bench-scale-bm25',
-        'datasets:',
-        `  - path: ${file}`,
-        '    format: longmemeval',
-        'metrics: { ks: [1, 3, 5, 10, 30, 50], gold: official }',
-        'methods:',
-        '  - id: bm25-session',
-        '    method: bm25',
-        '    index: { granularity: session, roles: [user], includeCaptions: false, keepEmpty: true }',
-        '    k: 1000',
-        '    options: { tokenizer: whitespace, k1: 1.5, b: 0.75, epsilon: 0.25, tieBreak: reverse }',
-        '',
-      ].join('\n'),
-    );
-    const run = runAdaptmr(['run', yaml, '--out', join(dir, 'bm25.duckdb'), '--no-progress'], env);
-    const written = run.stdout.match(/(\d+) questions written/)?.[1] ?? '?';
-    console.log(
-      `BM25 session   wall ${run.wallS.toFixed(1)} s  peak RSS ${run.rssMiB.toFixed(0)} MiB  (${written} questions written)`,
-    );
-    const evalRun = runAdaptmr(
-      [
-        'classifier',
-        'eval',
-        '--classifier',
-        'rules',
-        '--dataset',
-        'longmemeval-m',
-        '--data-dir',
-        mDataDir,
-        '--out',
-        join(dir, 'classifier-eval.duckdb'),
-        '--chart-dir',
-        join(dir, 'charts'),
-        '--json',
-      ],
-      env,
-    );
-    const evaluated = JSON.parse(evalRun.stdout) as { n: number };
-    console.log(
-      `classifier eval wall ${evalRun.wallS.toFixed(1)} s  peak RSS ${evalRun.rssMiB.toFixed(0)} MiB  (rules, ${evaluated.n} questions)`,
-    );
-    const explainYaml = join(dir, 'explain.yaml');
-    writeFileSync(
-      explainYaml,
-      [
-        'name: bench-scale-explain',
-        'datasets:',
-        '  - name: longmemeval-m',
-        'methods:',
-        '  - id: bm25-session',
-        '    method: bm25',
-        '    index: { granularity: session }',
-        '    k: 10',
-        '',
-      ].join('\n'),
-    );
-    const explained = runAdaptmr(
-      ['explain', '--experiment', explainYaml, '--question', lastId, '--data-dir', mDataDir, '--json'],
-      env,
-    );
-    const units = (JSON.parse(explained.stdout) as { methods: { units: unknown[] }[] }).methods[0]?.units.length ?? 0;
-    console.log(
-      `explain        wall ${explained.wallS.toFixed(1)} s  peak RSS ${explained.rssMiB.toFixed(0)} MiB  (question ${lastId}, the file's last; ${units} units ranked)`,
-    );
-    if (!withOfficial) return;
-    const officialDir = process.env.OFFICIAL_LME_DIR;
-    const obstacle = officialObstacle(officialDir);
-    if (obstacle) {
-      console.log(`official pipeline: not run (${obstacle})`);
-      return;
-    }
-    const cap = totalmem() / 2;
-    let official: ReturnType<typeof runOfficialBm25>;
-    try {
-      official = runOfficialBm25(
-        officialDir!,
-        officialEnv(dir, officialDir!),
-        file,
-        join(dir, 'official'),
-        'session',
-        cap,
-      );
-    } catch (err) {
-      // Its own last words (a MemoryError, say), not the wrapper's RSS line after them.
-      const lines = String(err instanceof Error ? err.message : err)
-        .trim()
-        .split('\n')
-        .filter((l) => l.trim() && !l.includes('max-rss'));
-      console.log(
-        `official BM25  did not finish with ${(cap / 2 ** 30).toFixed(0)} GiB of address space per process (${(lines.pop() ?? '').trim().slice(0, 160)})`,
-      );
-      return;
-    }
-    console.log(
-      `official BM25  wall ${official.wallS.toFixed(1)} s  peak RSS ${official.rssMiB.toFixed(0)} MiB (its largest process)   ` +
-        `official ÷ ours: ${(official.wallS / run.wallS).toFixed(2)}× wall, ${(official.rssMiB / run.rssMiB).toFixed(1)}× memory`,
-    );
+    const run = timeBm25(dir, file, env);
+    timeClassifierEval(dir, mDataDir, env);
+    timeExplain(dir, mDataDir, lastId, env);
+    if (withOfficial) timeOfficial(dir, file, run);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

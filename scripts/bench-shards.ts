@@ -1,5 +1,6 @@
 /**
- * Sharding benchmark (docs/scale-out.md): BEAM 500K through every offline method (scripts/beam-methods.ts), run as
+ * Sharding benchmark (docs/scale-out.md): one large named dataset (`--dataset`; `npm run bench:shards` names the one
+ * docs/scale-out.md reports) through every offline method (scripts/scale-methods.ts), run as
  * one process, then as 2 and as 4 shards (`adaptmr run --shard i/n`) run one after another on this machine, each a
  * fresh process measured whole (wall time, peak RSS with worker threads: bench-process.ts). Per sharding it prints
  * each shard's wall, peak RSS and questions, the largest shard's share of the summed shard time and its ratio to the
@@ -14,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { queryFile } from '../src/store/testing/query-file.ts';
-import { ALL, experiment } from './beam-methods.ts';
+import { allOffline, experiment, scaleSetup } from './scale-methods.ts';
 import { loadAverage, runAdaptmr, type Measured } from './bench-process.ts';
 
 const SCORES = 'select dataset, question_id, method, level, metric, k, value from scores order by all';
@@ -53,11 +54,12 @@ async function sharded(dir: string, yaml: string, n: number, whole: string): Pro
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const estimateAt = args.indexOf('--estimate');
+  const setup = scaleSetup(args, 'bench-shards [--estimate <experiment.yaml>]');
   const dir = mkdtempSync(join(tmpdir(), 'adaptmr-bench-shards-'));
   try {
-    console.log(`BEAM 500K, every offline method: one process vs shards — load average ${loadAverage()}`);
+    console.log(`${setup.dataset}, every offline method: one process vs shards — load average ${loadAverage()}`);
     const yaml = join(dir, 'all-offline.yaml');
-    writeFileSync(yaml, experiment('all-offline-methods', ALL));
+    writeFileSync(yaml, experiment(setup, 'all-offline-methods', allOffline(setup)));
     const whole = join(dir, 'whole.duckdb');
     const one = runAdaptmr(['run', yaml, '--out', whole, '--no-progress']);
     console.log(`  one process: ${one.wallS.toFixed(1)} s, peak RSS ${one.rssMiB.toFixed(0)} MiB`);

@@ -11,6 +11,7 @@
 import { build } from 'esbuild';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = join(import.meta.dirname, '..');
 
@@ -37,6 +38,7 @@ export async function bundle(from = join(root, 'dist', 'src'), out = join(root, 
   const external = [...Object.keys(pkg.dependencies).filter((name) => !BUNDLED_PACKAGES.includes(name)), ...NATIVE];
   const ext = existsTs(from) ? 'ts' : 'js';
   rmSync(out, { recursive: true, force: true });
+  const browserScript = await browserScriptPlugin(from, ext);
   await build({
     absWorkingDir: root,
     entryPoints: { cli: join(from, `cli.${ext}`), worker: join(from, 'run', 'parallel', `worker.${ext}`) },
@@ -54,8 +56,28 @@ export async function bundle(from = join(root, 'dist', 'src'), out = join(root, 
     },
     legalComments: 'none',
     logLevel: 'warning',
+    plugins: [browserScript],
   });
   refuseDefaultOnlyChunks(out);
+}
+
+/**
+ * The report page's browser script (src/report/html/browser/, TypeScript for the browser) is bundled here, once,
+ * and the CLI bundle gets a browser-script module that returns that text — the installed command needs no esbuild
+ * at report time. From the sources, src/report/html/browser-script.ts bundles it on first use with the same code.
+ */
+async function browserScriptPlugin(from, ext) {
+  const mod = await import(pathToFileURL(join(from, 'report', 'html', `browser-script.${ext}`)).href);
+  const text = mod.bundleBrowserScript();
+  return {
+    name: 'adaptmr-browser-script',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]report[\\/]html[\\/]browser-script\.(js|ts)$/ }, () => ({
+        contents: `export function browserScript() { return ${JSON.stringify(text)}; }`,
+        loader: 'js',
+      }));
+    },
+  };
 }
 
 /**

@@ -5,15 +5,15 @@
  * the in-process run stores, and `adaptmr explain` through it opens the embedding cache (DuckDB imported on demand:
  * a path the sources, run through tsx, cannot show broken). The build refuses a chunk that would hand a dynamic
  * import of a bundled CommonJS package its default export only, and `--version` reads the package version wherever
- * the command runs.
+ * the command runs. The report page's browser script is in the bundle as text, bundled at build time.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../src/core/package-root.ts';
-import { parseExperiment } from '../src/run/load-config.ts';
+import { parseExperiment } from '../src/run/config/load-config.ts';
 import { runExperiment } from '../src/run/runner.ts';
 import { queryFile } from '../src/store/testing/query-file.ts';
 // @ts-expect-error: a plain .mjs build script without type declarations
@@ -46,6 +46,12 @@ describe('the bundled CLI', () => {
     const out = join(dir, 'bundle');
     await bundle(join(PACKAGE_ROOT, 'src'), out);
     expect(existsSync(join(out, 'cli.js')) && existsSync(join(out, 'worker.js'))).toBe(true);
+    // The report page's browser script is bundled in at build time (src/report/html/browser-script.ts replaced by
+    // its text): the installed command needs no esbuild at report time.
+    const chunks = readdirSync(out).filter((f) => f.endsWith('.js'));
+    const texts = chunks.map((f) => readFileSync(join(out, f), 'utf8'));
+    expect(texts.some((t) => t.includes('function browserScript()') && t.includes('adaptmrReport'))).toBe(true);
+    expect(texts.some((t) => /from ["']esbuild["']|import\(["']esbuild["']\)/.test(t))).toBe(false);
     const help = spawnSync(process.execPath, [join(out, 'cli.js'), '--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/adaptmr <command>/);

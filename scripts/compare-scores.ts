@@ -5,6 +5,10 @@
  *    counted) must be equal as a float64;
  * 2. every cell of `scores_by_type`, computed in both files by the current view definition (which sums in question
  *    order, so the write order of a concurrent run cannot change a mean's last bit), must be equal.
+ * 3. with `--stats`, every row of the derived tables `score_cis`, `comparisons`, `verdicts` and `findings` too, as whole
+ *    rows (a multiset of rows; numbers compared by their exact decimal text), so a refactor is shown to change no CI,
+ *    paired test or verdict. `--ignore-column <table.column>` (repeatable) leaves out a column a change alters on
+ *    purpose (e.g. `verdicts.flags` when a new flag lands).
  * Exit 0 and "identical" when equal; otherwise the first differences and exit 1. `--except-method <id>` (repeatable)
  * leaves a method out of both files, e.g. one whose rows a change removes on purpose (full context's retrieval
  * scores, n/a since it does not rank).
@@ -15,6 +19,7 @@ import { join } from 'node:path';
 import { openResultStore, type ResultStore } from '../src/store/index.ts';
 import { scoresByTypeViewSql } from '../src/store/schema.ts';
 
+const STATS_TABLES = ['score_cis', 'comparisons', 'verdicts', 'findings'] as const;
 const COLUMNS = 'run_id, dataset, method, granularity, level, metric, k, adapt_type, native_type, n, mean';
 
 async function keyed(store: ResultStore, sql: string, value: string): Promise<Map<string, number>> {
@@ -29,7 +34,9 @@ async function keyed(store: ResultStore, sql: string, value: string): Promise<Ma
 async function rows(
   path: string,
   except: readonly string[],
-): Promise<{ scores: Map<string, number>; byType: Map<string, number> }> {
+  ignore: readonly string[],
+  stats: boolean,
+): Promise<{ scores: Map<string, number>; byType: Map<string, number>; derived: Map<string, Map<string, number>> }> {
   // A copy, opened writable, so a file of an older schema version is migrated without touching the original.
   const dir = mkdtempSync(join(tmpdir(), 'compare-scores-'));
   const copy = join(dir, 'results.duckdb');
@@ -44,20 +51,42 @@ async function rows(
       'value',
     );
     const byType = await keyed(store, `SELECT ${COLUMNS} FROM scores_by_type`, 'mean');
-    return { scores, byType };
+    const derived = new Map<string, Map<string, number>>();
+    if (stats) for (const t of STATS_TABLES) derived.set(t, await rowCounts(store, t, ignore));
+    return { scores, byType, derived };
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/** A derived table as a multiset of whole rows (ignored columns left out): row text → count. */
+async function rowCounts(store: ResultStore, table: string, ignore: readonly string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const r of await store.query<Record<string, unknown>>(`SELECT * FROM ${table}`)) {
+    for (const c of ignore) if (c.startsWith(`${table}.`)) delete r[c.slice(table.length + 1)];
+    const key = JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? String(v) : v));
+    out.set(key, (out.get(key) ?? 0) + 1);
+  }
+  return out;
+}
+
+function takeOption(args: string[], name: string): string[] {
+  const out: string[] = [];
+  for (let i = args.indexOf(name); i >= 0; i = args.indexOf(name)) out.push(...args.splice(i, 2).slice(1));
+  return out;
+}
+
 const args = process.argv.slice(2);
-const except: string[] = [];
-for (let i = args.indexOf('--except-method'); i >= 0; i = args.indexOf('--except-method'))
-  except.push(...args.splice(i, 2).slice(1));
+const except = takeOption(args, '--except-method');
+const ignore = takeOption(args, '--ignore-column');
+const stats = args.includes('--stats');
+if (stats) args.splice(args.indexOf('--stats'), 1);
 const [a, b] = args;
 if (!a || !b) {
-  console.error('usage: compare-scores.ts <before.duckdb> <after.duckdb> [--except-method <id>]…');
+  console.error(
+    'usage: compare-scores.ts <before.duckdb> <after.duckdb> [--stats] [--except-method <id>]… [--ignore-column <table.column>]…',
+  );
   process.exit(2);
 }
 function differences(ra: Map<string, number>, rb: Map<string, number>): string[] {
@@ -71,12 +100,18 @@ function differences(ra: Map<string, number>, rb: Map<string, number>): string[]
   return diffs;
 }
 
-const [ra, rb] = [await rows(a, except), await rows(b, except)];
+const [ra, rb] = [await rows(a, except, ignore, stats), await rows(b, except, ignore, stats)];
 let failed = false;
-for (const [what, x, y] of [
+const tables: [string, Map<string, number>, Map<string, number>][] = [
   ['scores', ra.scores, rb.scores],
   ['scores_by_type', ra.byType, rb.byType],
-] as const) {
+  ...STATS_TABLES.filter(() => stats).map((t): [string, Map<string, number>, Map<string, number>] => [
+    t,
+    ra.derived.get(t)!,
+    rb.derived.get(t)!,
+  ]),
+];
+for (const [what, x, y] of tables) {
   const diffs = differences(x, y);
   if (diffs.length === 0) {
     console.log(`${what}: identical (${x.size} rows)`);

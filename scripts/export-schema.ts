@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { experimentJsonSchema } from '../src/run/json-schema.ts';
+import { experimentJsonSchema } from '../src/run/config/json-schema.ts';
 
 const out = join(import.meta.dirname, '..', 'experiments', 'experiment.schema.json');
 writeFileSync(out, `${JSON.stringify(await experimentJsonSchema(), null, 2)}\n`);

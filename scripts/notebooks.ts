@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpath
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { errorMessage } from '../src/core/errors.ts';
-import { REPO_ROOT } from '../src/run/provenance.ts';
+import { REPO_ROOT } from '../src/run/record/provenance.ts';
 import { openResultStore } from '../src/store/index.ts';
 
 const NOTEBOOKS = join(REPO_ROOT, 'notebooks');

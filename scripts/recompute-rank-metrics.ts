@@ -2,7 +2,7 @@
  * Recomputes mrr, recall_frac and stale_above of a results file from its `retrievals` (the stored top-k units) and
  * `questions` (evidence and superseded ids) alone — not through src/eval — and checks each against the stored
  * scores_by_type mean, exactly. Covers the cells that need no index beyond the ranking: turn level of turn units
- * (BEAM, messages) and session level of session units (LongMemEval S; a LongMemEval turn id `<session>_<i>` names its
+ * (e.g. a chat's messages) and session level of session units (LongMemEval S; a LongMemEval turn id `<session>_<i>` names its
  * session, which the official gold rule needs: an evidence session counts when it holds an evidence turn).
  *
  *   npx tsx scripts/recompute-rank-metrics.ts results/stale-evidence-offline.duckdb

@@ -3,17 +3,20 @@
  * included). Tests, test fixtures (`testing/`, `*.fixture.ts`) may reach across layers to build their cases; rules
  * 1–5 apply to everything that ships.
  *   1. src/core imports nothing else in the repository.
- *   2. Only the method registry (src/run/method-registry.ts) imports baselines/ from outside baselines/, and only the
- *      benchmark registry (src/run/benchmark-registry.ts) imports benchmarks/ from outside benchmarks/.
+ *   2. Only the method registry (src/run/methods/method-registry.ts) imports baselines/ from outside baselines/, and only the
+ *      benchmark registry (src/run/benchmark-registry.ts) imports benchmarks/ from outside benchmarks/; outside
+ *      src/plan-experiments/, only its registry (src/plan-experiments/registry.ts) is imported.
  *   3. Only src/store and the embedding cache (src/index/embedding-cache-duckdb.ts) import DuckDB.
  *   4. Methods, strategies, routing and classifiers never import where gold lives: src/data, src/eval, benchmarks/.
  *   5. Layers point down: components (data, index, llm, classify, strategies, routing, baselines) never import eval,
- *      store, report, run or tools; eval never imports store and above; store never report and above; report never
- *      run or tools; run never tools.
+ *      store, report, run or tools; eval never imports store and above; store never report and above; report (and
+ *      the plan experiments beside it) never run or tools; run never tools.
  *   6. No import cycle, type-only and dynamic imports included, tests and fixtures included: each module can be read
  *      (and loaded) after the modules it imports.
  *   7. Text cites only what a clone contains (test/citations.ts): no build-workspace design file, source documents,
  *      tracker issue numbers or machine paths, and every cited section of docs/plan.md, design.md, datasets.md exists.
+ *   8. Outside benchmarks/, the benchmark registry and tests, no shipped file names the benchmarks of
+ *      `BENCHMARK_ONLY_NAMES`: it reaches them through the Benchmark contract.
  * The import graph comes from the TypeScript compiler's own import scanner (`ts.preProcessFile`: static, type-only,
  * re-exports, dynamic `import()`, `require`; never text inside a string or comment). Cycles are its strongly
  * connected components (Tarjan), each reported as one cycle path.
@@ -41,6 +44,7 @@ const LAYERS: Record<string, number> = {
   benchmarks: 4.5,
   store: 5,
   report: 6,
+  'plan-experiments': 6,
   run: 7,
   tools: 8,
   cli: 9,
@@ -85,10 +89,12 @@ export function findViolations(files: ReadonlyMap<string, string>): string[] {
       const target = normalize(join(dirname(file), spec));
       const to = layerOf(target);
       if (from === 'core' && to !== 'core') bad('src/core imports nothing else in the repository');
-      if (to === 'baselines' && from !== 'baselines' && file !== 'src/run/method-registry.ts')
+      if (to === 'baselines' && from !== 'baselines' && file !== 'src/run/methods/method-registry.ts')
         bad('only the method registry imports baselines/');
       if (to === 'benchmarks' && from !== 'benchmarks' && file !== 'src/run/benchmark-registry.ts')
         bad('only the benchmark registry imports benchmarks/');
+      if (to === 'plan-experiments' && from !== 'plan-experiments' && target !== 'src/plan-experiments/registry.ts')
+        bad('outside src/plan-experiments/, only its registry is imported');
       const gold = to === 'data' || to === 'eval' || to === 'benchmarks';
       if (['baselines', 'strategies', 'routing', 'classify'].includes(from ?? '') && gold) {
         bad('methods, strategies and classifiers never import where gold lives (src/data, src/eval, benchmarks/)');
@@ -163,6 +169,26 @@ function cyclePath(graph: ReadonlyMap<string, string[]>, component: ReadonlySet<
   return [start, start];
 }
 
+/**
+ * Benchmark names only benchmarks/ may spell: outside it (and the benchmark registry, and tests), shipped code reaches
+ * a benchmark through the Benchmark contract (src/core/benchmark.ts), never by its name. Case-insensitive, inside
+ * identifiers and comments too. Names shared with English words stay out of this list ("beam" has no other use in
+ * this code: a hit is a benchmark).
+ */
+const BENCHMARK_ONLY_NAMES = /memdaily|beam/i;
+
+/** Shipped files outside benchmarks/ that name a benchmark of BENCHMARK_ONLY_NAMES, one line each (`file:line text`). */
+export function benchmarkNameFindings(files: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const [file, source] of files) {
+    if (isTestFile(file) || file.startsWith('benchmarks/') || file === 'src/run/benchmark-registry.ts') continue;
+    source.split('\n').forEach((line, i) => {
+      if (BENCHMARK_ONLY_NAMES.test(line)) out.push(`${file}:${i + 1} ${line.trim().slice(0, 100)}`);
+    });
+  }
+  return out;
+}
+
 function sources(): Map<string, string> {
   return sourcesUnder(ROOT, SCAN, /\.(ts|js)$/);
 }
@@ -200,6 +226,29 @@ describe('architecture', () => {
     expect(v.some((l) => l.startsWith('baselines/bm25/x.ts') && /gold lives/.test(l))).toBe(true);
     const fine = ['src/run/ok.ts', 'src/index/ok.test.ts', 'src/run/benchmark-registry.ts', 'benchmarks/beam/index.ts'];
     expect(v.filter((l) => fine.some((f) => l.startsWith(f)))).toEqual([]);
+  });
+
+  it('no shipped file outside benchmarks/ and the benchmark registry names a benchmark only benchmarks/ may name', () => {
+    const shipped = sourcesUnder(ROOT, [...SCAN, 'src/classify/data'], /\.(ts|js|mjs|jsonl)$/);
+    expect(benchmarkNameFindings(shipped)).toEqual([]);
+  });
+
+  it('the benchmark-name check catches a name in code, a comment or an identifier, and passes benchmarks/ and tests', () => {
+    const planted = new Map([
+      ['src/data/x.ts', "if (src.format === 'beam') return;"],
+      ['src/eval/y.ts', '// MemDaily letters are scored exactly'],
+      ['scripts/z.ts', 'const BEAM_TIERS = 2;'],
+      ['benchmarks/beam/load.ts', "export const BEAM_CHAT_FILE = 'chat.json';"],
+      ['src/run/benchmark-registry.ts', "beam: async () => (await import('../../benchmarks/beam/index.ts')).beam,"],
+      ['src/data/x.test.ts', "resolveDataset({ name: 'memdaily' }, dir);"],
+      ['src/core/w.ts', '// a beaming, dailymem-free comment'],
+    ]);
+    expect(benchmarkNameFindings(planted).map((l) => l.split(' ')[0])).toEqual([
+      'src/data/x.ts:1',
+      'src/eval/y.ts:1',
+      'scripts/z.ts:1',
+      'src/core/w.ts:1',
+    ]);
   });
 
   it('the repository has no import cycle', () => {

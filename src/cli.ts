@@ -28,6 +28,8 @@ async function main(): Promise<void> {
   }
   const { default: yargs } = await import('yargs');
   const chosen = commands.find((c) => c.name === args[0]);
+  // Every command may name a dataset: the benchmarks' datasets and readers are known before it loads.
+  if (chosen) await (await import('./run/benchmark-registry.ts')).installBenchmarks();
   // Listing stubs (name + description) serve top-level help and "did you mean"; the chosen command is loaded whole.
   const modules: AnyCommand[] = chosen
     ? [await chosen.load()]

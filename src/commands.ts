@@ -25,12 +25,12 @@ export const commands: CommandEntry[] = [
   {
     name: 'sweep',
     describe: 'Run a sweep file (or one shard of it), one results file per variation',
-    load: async () => as((await import('./run/sweep-command.ts')).sweepCommand),
+    load: async () => as((await import('./run/sweep/sweep-command.ts')).sweepCommand),
   },
   {
     name: 'merge',
     describe: 'Merge results files of one experiment (sweep shards) into one',
-    load: async () => as((await import('./store/merge-command.ts')).mergeCommand),
+    load: async () => as((await import('./tools/merge/commands.ts')).mergeCommand),
   },
   {
     name: 'status',

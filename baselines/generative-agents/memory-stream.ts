@@ -9,6 +9,7 @@
  * `retrieve_memories` does.
  */
 import type { Ctx, MemoryIndex } from '../../src/core/interfaces.ts';
+import type { MemoryUnit } from '../../src/core/types.ts';
 import type { LlmRole } from '../../src/core/llm.ts';
 import { chatText } from '../llm-mode.ts';
 import { dot } from '../../src/index/vectors.ts';
@@ -66,6 +67,78 @@ export interface MemoryStream {
 
 const WHERE = 'method generative-agents';
 
+/** For each reflection question, the memories it retrieves (their last access set to `now`), in order. */
+async function retrieveForReflection(
+  index: MemoryIndex,
+  stream: StreamMemory[],
+  questions: string[],
+  now: number,
+  s: StreamSettings,
+  test: Parameters<typeof rankRows>[2],
+): Promise<number[][]> {
+  const shown: number[][] = [];
+  for (const q of questions) {
+    const [qv] = await index.embedder.embed([q]);
+    const rows = scoreRows(
+      relativeRecency(
+        stream.map((m) => m.lastAccessMs),
+        now,
+        s.decayFactor,
+      ),
+      stream.map((m) => m.importance),
+      stream.map((m) => dot(qv!, m.vector)),
+      s.weights,
+    );
+    const picked = rankRows(rows, s.k, test);
+    for (const p of picked) stream[p]!.lastAccessMs = now;
+    shown.push(picked);
+  }
+  return shown;
+}
+
+/**
+ * A reflection question's insights from the statements it showed (`idx`), condensed; each keeps only evidence
+ * among those statements, and one citing none is dropped (counted in `stats.droppedInsights`).
+ */
+async function insightsFor(
+  ctx: Ctx,
+  role: NonNullable<StreamSettings['role']>,
+  stream: StreamMemory[],
+  q: string,
+  idx: number[],
+  stats: { droppedInsights: number },
+): Promise<Insight[]> {
+  if (idx.length === 0) return [];
+  const lines = idx.map((p) => `${p}. ${stream[p]!.description}`).join('\n');
+  const raw = parseInsights(await chatText(ctx, role, 'index:insights', insightMessages(lines, q), 500, WHERE));
+  if (raw.length === 0) return [];
+  const condensed = parseInsights(
+    await chatText(ctx, role, 'index:condense-insights', condenseMessages(formatInsights(raw)), 500, WHERE),
+  );
+  const allowed = new Set(idx);
+  const kept: Insight[] = [];
+  for (const [text, ev] of condensed) {
+    const valid = [...new Set(ev.filter((e) => allowed.has(e)))];
+    if (valid.length === 0) stats.droppedInsights++;
+    else kept.push([text, valid]);
+  }
+  return kept;
+}
+
+/** A unit as an observation, created and last accessed at its own time. */
+function observation(u: MemoryUnit, t: number, importance: number, vector: Float32Array): StreamMemory {
+  return {
+    id: `o:${u.id}`,
+    kind: 'observation',
+    description: u.text,
+    createdMs: t,
+    lastAccessMs: t,
+    importance,
+    vector,
+    unitIds: [u.id],
+  };
+}
+
 export async function buildMemoryStream(index: MemoryIndex, ctx: Ctx, s: StreamSettings): Promise<MemoryStream> {
   const t0 = performance.now();
   const vectors = await index.vectors();
@@ -78,16 +151,7 @@ export async function buildMemoryStream(index: MemoryIndex, ctx: Ctx, s: StreamS
     return v ?? s.offlineImportance;
   };
   const importances = await Promise.all(order.map(({ u }) => rate(u.text)));
-  const observations: StreamMemory[] = order.map(({ u, i, t }, n) => ({
-    id: `o:${u.id}`,
-    kind: 'observation',
-    description: u.text,
-    createdMs: t,
-    lastAccessMs: t,
-    importance: importances[n]!,
-    vector: vectors[i]!,
-    unitIds: [u.id],
-  }));
+  const observations = order.map(({ u, i, t }, n) => observation(u, t, importances[n]!, vectors[i]!));
   const stats = {
     observations: observations.length,
     reflections: 0,
@@ -118,43 +182,9 @@ export async function buildMemoryStream(index: MemoryIndex, ctx: Ctx, s: StreamS
         await chatText(ctx, role, 'index:reflection-questions', questionsMessages(statements), 300, WHERE),
       );
       // Retrieval per question, sequentially (each updates last-access times), then the LLM steps in parallel.
-      const shown: number[][] = [];
-      for (const q of questions) {
-        const [qv] = await index.embedder.embed([q]);
-        const rows = scoreRows(
-          relativeRecency(
-            stream.map((m) => m.lastAccessMs),
-            now,
-            s.decayFactor,
-          ),
-          stream.map((m) => m.importance),
-          stream.map((m) => dot(qv!, m.vector)),
-          s.weights,
-        );
-        const picked = rankRows(rows, s.k, filter.test);
-        for (const p of picked) stream[p]!.lastAccessMs = now;
-        shown.push(picked);
-      }
+      const shown = await retrieveForReflection(index, stream, questions, now, s, filter.test);
       const perQuestion = await Promise.all(
-        questions.map(async (q, qi) => {
-          const idx = shown[qi]!;
-          if (idx.length === 0) return [];
-          const lines = idx.map((p) => `${p}. ${stream[p]!.description}`).join('\n');
-          const raw = parseInsights(await chatText(ctx, role, 'index:insights', insightMessages(lines, q), 500, WHERE));
-          if (raw.length === 0) return [];
-          const condensed = parseInsights(
-            await chatText(ctx, role, 'index:condense-insights', condenseMessages(formatInsights(raw)), 500, WHERE),
-          );
-          // Evidence must be a statement this question showed; an insight citing none has nothing to point at.
-          const allowed = new Set(idx);
-          const kept: Insight[] = [];
-          for (const [text, ev] of condensed) {
-            const valid = [...new Set(ev.filter((e) => allowed.has(e)))];
-            if (valid.length === 0) stats.droppedInsights++;
-            else kept.push([text, valid]);
-          }
-          return kept;
-        }),
+        questions.map((q, qi) => insightsFor(ctx, role, stream, q, shown[qi]!, stats)),
       );
       const insights = perQuestion.flat();
       if (insights.length === 0) continue;

@@ -61,8 +61,40 @@ export interface HttpMemoryApiOptions {
   version: string;
 }
 
+const LABEL = 'http-memory';
+
+/** `/health`: the protocol this harness speaks, and source ids when the method returns units; the server's image. */
+async function checkHealth(c: Call, output: HttpMemoryApiOptions['output']): Promise<{ image: string } | undefined> {
+  const h = parseReply(
+    HealthSchema,
+    (await send(c, { method: 'GET', path: '/health', maxRetries: 1 })).body,
+    LABEL,
+    'GET /health',
+  );
+  if (h.protocol !== PROTOCOL)
+    throw new SetupError(
+      `${LABEL}: the server speaks "${h.protocol}", not ${PROTOCOL} (docs/http-memory.openapi.yaml)`,
+    );
+  if (output === 'units' && !h.sources)
+    throw new SetupError(
+      `${LABEL}: the server's search gives no source ids (/health sources: false): set output: text`,
+    );
+  return h.image === undefined ? undefined : { image: h.image };
+}
+
+/** A search item as a hit: its score, else 1 / rank; its unit ids as sources when the method returns units. */
+function serverHit(it: z.infer<typeof ItemSchema>, i: number, output: HttpMemoryApiOptions['output']): ServerHit {
+  const at = toUtcIso(it.time);
+  return {
+    text: it.text,
+    score: it.score ?? 1 / (i + 1),
+    ...(at ? { at } : {}),
+    sources: output === 'units' ? (it.unit_ids ?? []) : [],
+  };
+}
+
 export function createHttpMemoryApi(o: HttpMemoryApiOptions): MemoryServerApi {
-  const label = 'http-memory';
+  const label = LABEL;
   const ns = (name: string) => `/namespaces/${encodeURIComponent(name)}`;
   const status = async (name: string, c: Call) =>
     parseReply(
@@ -81,23 +113,7 @@ export function createHttpMemoryApi(o: HttpMemoryApiOptions): MemoryServerApi {
     sourcesAreUnitIds: true,
     ingestSettings: { protocol: PROTOCOL, version: o.version },
     searchSettings: { protocol: PROTOCOL, version: o.version },
-    async health(c) {
-      const h = parseReply(
-        HealthSchema,
-        (await send(c, { method: 'GET', path: '/health', maxRetries: 1 })).body,
-        label,
-        'GET /health',
-      );
-      if (h.protocol !== PROTOCOL)
-        throw new SetupError(
-          `${label}: the server speaks "${h.protocol}", not ${PROTOCOL} (docs/http-memory.openapi.yaml)`,
-        );
-      if (o.output === 'units' && !h.sources)
-        throw new SetupError(
-          `${label}: the server's search gives no source ids (/health sources: false): set output: text`,
-        );
-      return h.image === undefined ? undefined : { image: h.image };
-    },
+    health: (c) => checkHealth(c, o.output),
     async prepare(name, c) {
       await send(c, { method: 'PUT', path: ns(name) });
       return {};
@@ -142,16 +158,8 @@ export function createHttpMemoryApi(o: HttpMemoryApiOptions): MemoryServerApi {
         body: { query: query.text, k, question_date: toUtcIso(query.askedAt) ?? null },
       });
       // Every item returned: the shared method cuts to k and records the cut (the fairness contract).
-      return parseReply(SearchSchema, res.body, label, 'POST /namespaces/{namespace}/search').items.map(
-        (it, i): ServerHit => {
-          const at = toUtcIso(it.time);
-          return {
-            text: it.text,
-            score: it.score ?? 1 / (i + 1),
-            ...(at ? { at } : {}),
-            sources: o.output === 'units' ? (it.unit_ids ?? []) : [],
-          };
-        },
+      return parseReply(SearchSchema, res.body, label, 'POST /namespaces/{namespace}/search').items.map((it, i) =>
+        serverHit(it, i, o.output),
       );
     },
     async remove(name, _state, c) {

@@ -11,7 +11,7 @@ import type { Checkpoints, Ctx, Embedder, IndexSpec, Method } from '../../src/co
 import type { LlmProvider, RequestPolicy } from '../../src/core/llm.ts';
 import type { Query, Session } from '../../src/core/types.ts';
 import { createMemoryIndex } from '../../src/index/memory-index.ts';
-import { methods } from '../../src/run/method-registry.ts';
+import { methods } from '../../src/run/methods/method-registry.ts';
 import { type HttpMemoryServer, startHttpMemoryServer } from '../../examples/http-memory-typescript/server.ts';
 import { memoryCheckpoints } from '../memory-server/ingest.ts';
 import { startProxy } from './testing/reference-servers.ts';

@@ -18,7 +18,7 @@ import { InputError } from '../../src/core/errors.ts';
 import type { Ctx, MemoryIndex, Method, MethodFactoryContext } from '../../src/core/interfaces.ts';
 import { defineMethod } from '../../src/core/method-entry.ts';
 import { formatDate, rankedRetrieval } from '../../src/core/render.ts';
-import type { Query, ScoredUnit } from '../../src/core/types.ts';
+import type { Query, RetrievalNotes, ScoredUnit } from '../../src/core/types.ts';
 import { perHaystack } from '../../src/index/per-haystack.ts';
 import { findTimeWindow } from '../../src/strategies/time-window.ts';
 import { chatText, LlmModeOptionsShape, minMax, rankByScore, resolveLlmMode } from '../llm-mode.ts';
@@ -85,7 +85,7 @@ export function createLongMemEvalRag(o: LongMemEvalRagOptions, context: MethodFa
       const scores = await keyScores(mem, index, query.text, o.retriever);
       const perUnit = mem.plain ? scores : bestPerUnit(mem.keys, scores, index.units.length);
       let order = rankByScore(perUnit);
-      const notes: Record<string, unknown> = {
+      const notes: RetrievalNotes = {
         keys: mem.keys.length,
         expansion: role ? expansion : 'none',
         fallbacks: mem.fallbacks,

@@ -12,7 +12,7 @@ import type { Ctx, Embedder, IndexSpec } from '../../src/core/interfaces.ts';
 import type { LlmProvider } from '../../src/core/llm.ts';
 import type { Session } from '../../src/core/types.ts';
 import { createMemoryIndex } from '../../src/index/memory-index.ts';
-import { methods } from '../../src/run/method-registry.ts';
+import { methods } from '../../src/run/methods/method-registry.ts';
 import { type McpMemoryHttpServer, startMcpMemoryHttpServer } from '../../examples/mcp-memory-typescript/server.ts';
 
 const TURN: IndexSpec = { granularity: 'turn', roles: ['user', 'assistant'], includeCaptions: true };

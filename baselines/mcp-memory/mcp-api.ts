@@ -127,10 +127,13 @@ export function checkMapping(tools: ToolMap, listed: readonly { name: string; in
     );
 }
 
-export function createMcpApi(
-  o: McpApiOptions,
-): MemoryServerApi & { serverInfo(): string | undefined; disconnect(): Promise<void> } {
+/**
+ * The MCP connection, opened on first use (its tools checked against the mapping; a failed open is retried on the
+ * next call), with the server's name and version from its handshake.
+ */
+function mcpSession(o: McpApiOptions) {
   let conn: Promise<McpConnection> | undefined;
+  let server: string | undefined;
   const connect = (calls: CallRecord[]) => {
     conn ??= McpConnection.open(o.spec, calls, LABEL).then(
       (c) => {
@@ -149,16 +152,29 @@ export function createMcpApi(
     );
     return conn;
   };
-  let server: string | undefined;
-  const call = async (
-    c: Call,
-    tool: { name: string; arguments: Record<string, unknown> },
-    vars: Record<string, unknown>,
-  ) => {
-    const cn = await connect(c.calls);
-    server = cn.server;
-    return cn.call(tool.name, fill(tool.arguments, vars) as Record<string, unknown>, c.stage, c.calls, LABEL);
+  return {
+    server: () => server,
+    async health(c: Call): Promise<void> {
+      server = (await connect(c.calls)).server;
+    },
+    async call(c: Call, tool: { name: string; arguments: Record<string, unknown> }, vars: Record<string, unknown>) {
+      const cn = await connect(c.calls);
+      server = cn.server;
+      return cn.call(tool.name, fill(tool.arguments, vars) as Record<string, unknown>, c.stage, c.calls, LABEL);
+    },
+    async disconnect(): Promise<void> {
+      const c = conn;
+      conn = undefined;
+      if (c) await (await c.catch(() => undefined))?.close();
+    },
   };
+}
+
+export function createMcpApi(
+  o: McpApiOptions,
+): MemoryServerApi & { serverInfo(): string | undefined; disconnect(): Promise<void> } {
+  const session = mcpSession(o);
+  const call = session.call;
   const search = async (ns: string, text: string, askedAt: string | undefined, k: number, c: Call) =>
     toHits(
       await call(c, o.tools.search, { namespace: ns, query: text, k, question_date: askedAt ?? '' }),
@@ -174,15 +190,9 @@ export function createMcpApi(
     sourcesAreUnitIds: true,
     ingestSettings: { mcp: o.where, ingest: o.tools.ingest, version: o.version },
     searchSettings: { mcp: o.where, search: o.tools.search, version: o.version },
-    serverInfo: () => server,
-    async disconnect() {
-      const c = conn;
-      conn = undefined;
-      if (c) await (await c.catch(() => undefined))?.close();
-    },
-    async health(c) {
-      server = (await connect(c.calls)).server;
-    },
+    serverInfo: session.server,
+    disconnect: session.disconnect,
+    health: session.health,
     async prepare(ns, c) {
       if (o.tools.reset) await call(c, o.tools.reset, { namespace: ns });
       return {};

@@ -47,16 +47,77 @@ export const OSS_LIST_LIMIT = 1000;
 /** The date prefix `addBatch` writes, at the start of a memory's text. */
 const DATE_PREFIX = /^\[\d{4}\/\d\d\/\d\d \(\w{3}\) \d\d:\d\d\] /;
 
-export function createMem0OssApi(opts: { infer: boolean }): MemoryServerApi {
-  const label = 'mem0:oss';
-  /** The namespace's memories, as many as one request returns; `complete` is false when there may be more. */
-  const list = async (ns: string, c: Call): Promise<{ memories: Memory[]; complete: boolean }> => {
-    const res = await send(c, { method: 'GET', path: '/memories', query: { user_id: ns, top_k: OSS_LIST_LIMIT } });
-    const memories = parseReply(ResultsSchema, res.body, label, 'GET /memories').results;
-    return { memories, complete: memories.length < OSS_LIST_LIMIT };
+const label = 'mem0:oss';
+
+/** The namespace's memories, as many as one request returns; `complete` is false when there may be more. */
+async function list(ns: string, c: Call): Promise<{ memories: Memory[]; complete: boolean }> {
+  const res = await send(c, { method: 'GET', path: '/memories', query: { user_id: ns, top_k: OSS_LIST_LIMIT } });
+  const memories = parseReply(ResultsSchema, res.body, label, 'GET /memories').results;
+  return { memories, complete: memories.length < OSS_LIST_LIMIT };
+}
+
+const content = (m: { at: string; speaker?: string; text: string }) =>
+  `[${formatDate(m.at)}] ${m.speaker ? `${m.speaker}: ` : ''}${m.text}`;
+
+/** The batches among `candidates` the namespace already holds: from its list, else asked one by one by metadata. */
+async function landedBatches(
+  ns: string,
+  c: Call,
+  candidates: readonly { id: string; messages: { at: string; speaker?: string; text: string }[] }[],
+): Promise<Map<string, Record<string, string>>> {
+  const out = new Map<string, Record<string, string>>();
+  const { memories, complete } = await list(ns, c);
+  for (const m of memories) {
+    const b = m.metadata?.batch;
+    if (typeof b === 'string') out.set(b, {});
+  }
+  if (complete) return out;
+  // More memories than one list shows: ask for each candidate batch by its metadata.
+  for (const b of candidates) {
+    if (out.has(b.id)) continue;
+    const res = await send(c, {
+      method: 'POST',
+      path: '/search',
+      body: { query: content(b.messages[0]!), filters: { user_id: ns, batch: b.id }, top_k: 1, threshold: 0 },
+    });
+    if (parseReply(ResultsSchema, res.body, label, 'POST /search').results.length > 0) out.set(b.id, {});
+  }
+  return out;
+}
+
+/** A memory as a hit, dated by its session (else its creation), its text without the date prefix addBatch wrote. */
+function toHit(m: Memory): ServerHit {
+  const date = m.metadata?.session_date;
+  const at = toUtcIso(typeof date === 'string' ? date : m.created_at);
+  return {
+    text: (m.memory ?? '').replace(DATE_PREFIX, ''),
+    score: m.score ?? 0,
+    ...(at ? { at } : {}),
+    sources: [],
   };
-  const content = (m: { at: string; speaker?: string; text: string }) =>
-    `[${formatDate(m.at)}] ${m.speaker ? `${m.speaker}: ` : ''}${m.text}`;
+}
+
+/**
+ * Deletes the namespace's memories: all at once, or — not the admin — one memory at a time, a list (≤ 1,000) per
+ * round, until none is left or a round deletes none.
+ */
+async function removeAll(ns: string, c: Call): Promise<void> {
+  const all = await send(c, { method: 'DELETE', path: '/memories', query: { user_id: ns }, accept: [403] });
+  if (all.status !== 403) return;
+  let before = '';
+  for (;;) {
+    const { memories } = await list(ns, c);
+    const ids = memories.map((m) => m.id).filter((id): id is string => id !== undefined);
+    if (ids.length === 0) return;
+    if (ids.join(',') === before)
+      throw new Error(`${label}: memories of ${ns} are still listed after deleting them one by one`);
+    before = ids.join(',');
+    for (const id of ids)
+      await send(c, { method: 'DELETE', path: `/memories/${encodeURIComponent(id)}`, accept: [404] });
+  }
+}
+
+export function createMem0OssApi(opts: { infer: boolean }): MemoryServerApi {
   return {
     label,
     output: 'text',
@@ -89,26 +150,7 @@ export function createMem0OssApi(opts: { infer: boolean }): MemoryServerApi {
       });
       return { handles: [], ids: {} };
     },
-    async landedBatches(ns, _state, c, candidates) {
-      const out = new Map<string, Record<string, string>>();
-      const { memories, complete } = await list(ns, c);
-      for (const m of memories) {
-        const b = m.metadata?.batch;
-        if (typeof b === 'string') out.set(b, {});
-      }
-      if (complete) return out;
-      // More memories than one list shows: ask for each candidate batch by its metadata.
-      for (const b of candidates) {
-        if (out.has(b.id)) continue;
-        const res = await send(c, {
-          method: 'POST',
-          path: '/search',
-          body: { query: content(b.messages[0]!), filters: { user_id: ns, batch: b.id }, top_k: 1, threshold: 0 },
-        });
-        if (parseReply(ResultsSchema, res.body, label, 'POST /search').results.length > 0) out.set(b.id, {});
-      }
-      return out;
-    },
+    landedBatches: (ns, _state, c, candidates) => landedBatches(ns, c, candidates),
     processed: async () => ({ done: true }),
     async count(ns, _state, c) {
       const { memories, complete } = await list(ns, c);
@@ -124,32 +166,8 @@ export function createMem0OssApi(opts: { infer: boolean }): MemoryServerApi {
         path: '/search',
         body: { query: query.text, filters: { user_id: ns }, top_k: k, threshold: 0 },
       });
-      return parseReply(ResultsSchema, res.body, label, 'POST /search').results.map((m): ServerHit => {
-        const date = m.metadata?.session_date;
-        const at = toUtcIso(typeof date === 'string' ? date : m.created_at);
-        return {
-          text: (m.memory ?? '').replace(DATE_PREFIX, ''),
-          score: m.score ?? 0,
-          ...(at ? { at } : {}),
-          sources: [],
-        };
-      });
+      return parseReply(ResultsSchema, res.body, label, 'POST /search').results.map(toHit);
     },
-    async remove(ns, _state, c) {
-      const all = await send(c, { method: 'DELETE', path: '/memories', query: { user_id: ns }, accept: [403] });
-      if (all.status !== 403) return;
-      // Not the admin: one memory at a time, a list (≤ 1,000) per round, until none is left or a round deletes none.
-      let before = '';
-      for (;;) {
-        const { memories } = await list(ns, c);
-        const ids = memories.map((m) => m.id).filter((id): id is string => id !== undefined);
-        if (ids.length === 0) return;
-        if (ids.join(',') === before)
-          throw new Error(`${label}: memories of ${ns} are still listed after deleting them one by one`);
-        before = ids.join(',');
-        for (const id of ids)
-          await send(c, { method: 'DELETE', path: `/memories/${encodeURIComponent(id)}`, accept: [404] });
-      }
-    },
+    remove: (ns, _state, c) => removeAll(ns, c),
   };
 }

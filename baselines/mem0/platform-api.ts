@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import {
+  type Batch,
   type Call,
   type MemoryServerApi,
   parseReply,
@@ -40,23 +41,48 @@ const EventSchema = z.looseObject({
   error: z.string().nullish(),
 });
 
-export function createMem0PlatformApi(opts: { infer: boolean }): MemoryServerApi {
-  const label = 'mem0:platform';
-  const succeeded = new Set<string>();
-  const list = async (ns: string, c: Call) => {
-    const all: z.infer<typeof MemorySchema>[] = [];
-    for (let page = 1; ; page++) {
-      const res = await send(c, {
-        method: 'POST',
-        path: '/v3/memories/',
-        query: { page, page_size: 100 },
-        body: { filters: { user_id: ns } },
-      });
-      const p = parseReply(PageSchema, res.body, label, 'POST /v3/memories/');
-      all.push(...p.results);
-      if (!p.next || p.results.length === 0) return all;
-    }
+const label = 'mem0:platform';
+
+/** Every memory of the namespace, page by page. */
+async function list(ns: string, c: Call): Promise<z.infer<typeof MemorySchema>[]> {
+  const all: z.infer<typeof MemorySchema>[] = [];
+  for (let page = 1; ; page++) {
+    const res = await send(c, {
+      method: 'POST',
+      path: '/v3/memories/',
+      query: { page, page_size: 100 },
+      body: { filters: { user_id: ns } },
+    });
+    const p = parseReply(PageSchema, res.body, label, 'POST /v3/memories/');
+    all.push(...p.results);
+    if (!p.next || p.results.length === 0) return all;
+  }
+}
+
+/** The add request of a batch: its messages with their speakers, dated by the session, tagged with the batch id. */
+function addBody(ns: string, batch: Batch, infer: boolean) {
+  const first = batch.messages[0]!;
+  return {
+    messages: batch.messages.map((m) => ({
+      role: m.role,
+      content: m.speaker ? `${m.speaker}: ${m.text}` : m.text,
+    })),
+    user_id: ns,
+    metadata: {
+      session_id: first.sessionId,
+      turn_ids: batch.messages.map((m) => m.unitId),
+      session_date: first.at,
+      batch: batch.id,
+    },
+    infer,
+    timestamp: Math.floor(Date.parse(first.at) / 1000),
+    observation_date: first.at.slice(0, 10),
+    timezone: 'UTC',
   };
+}
+
+export function createMem0PlatformApi(opts: { infer: boolean }): MemoryServerApi {
+  const succeeded = new Set<string>();
   return {
     label,
     output: 'text',
@@ -70,28 +96,7 @@ export function createMem0PlatformApi(opts: { infer: boolean }): MemoryServerApi
     },
     prepare: async () => ({}),
     async addBatch(ns, _state, batch, c) {
-      const first = batch.messages[0]!;
-      const res = await sendAdd(c, {
-        method: 'POST',
-        path: '/v3/memories/add/',
-        body: {
-          messages: batch.messages.map((m) => ({
-            role: m.role,
-            content: m.speaker ? `${m.speaker}: ${m.text}` : m.text,
-          })),
-          user_id: ns,
-          metadata: {
-            session_id: first.sessionId,
-            turn_ids: batch.messages.map((m) => m.unitId),
-            session_date: first.at,
-            batch: batch.id,
-          },
-          infer: opts.infer,
-          timestamp: Math.floor(Date.parse(first.at) / 1000),
-          observation_date: first.at.slice(0, 10),
-          timezone: 'UTC',
-        },
-      });
+      const res = await sendAdd(c, { method: 'POST', path: '/v3/memories/add/', body: addBody(ns, batch, opts.infer) });
       return { handles: [parseReply(AddSchema, res.body, label, 'POST /v3/memories/add/').event_id], ids: {} };
     },
     async landedBatches(ns, _state, c) {

@@ -92,6 +92,80 @@ export function mayHaveLanded(err: unknown): boolean {
   return !(err.status === undefined && /ECONNREFUSED/.test(err.message));
 }
 
+/** Creates the namespace's containers and checkpoints their state; a refused namespace (4xx) is a setup error. */
+async function prepare(api: MemoryServerApi, ns: string, cp: Checkpoints, c: Call): Promise<NamespaceState> {
+  let state: NamespaceState;
+  try {
+    state = await api.prepare(ns, c);
+  } catch (err) {
+    // A refused user/thread/namespace (a bad id, a plan limit, a key without the right): every question would fail.
+    if (
+      err instanceof HttpCallError &&
+      !err.retryable &&
+      err.status !== undefined &&
+      err.status >= 400 &&
+      err.status < 500
+    ) {
+      throw new SetupError(`${api.label}: could not create namespace ${ns}: ${err.message}`);
+    }
+    throw err;
+  }
+  await cp.put(`${ns}:state`, JSON.stringify(state));
+  return state;
+}
+
+/**
+ * Waits until the server has processed every batch (or says processing failed; an error after `timeoutMs`, the
+ * next question resumes waiting), then checkpoints the server's ids and marks the namespace done.
+ */
+async function awaitProcessed(
+  api: MemoryServerApi,
+  ns: string,
+  state: NamespaceState,
+  receipts: BatchReceipt[],
+  total: number,
+  c: Call,
+  cp: Checkpoints,
+  opts: IngestOptions,
+): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const p = await api.processed(ns, state, receipts, total, c);
+    if (p.done) break;
+    if (p.failed) throw new Error(`${api.label}: processing of namespace ${ns} failed: ${p.failed}`);
+    if (Date.now() - started > opts.timeoutMs) {
+      throw new Error(
+        `${api.label}: processing of namespace ${ns} not finished after ${Math.round(opts.timeoutMs / 1000)} s (ingestTimeoutMs); the next question resumes waiting`,
+      );
+    }
+    await sleep(opts.pollMs);
+  }
+  if (api.resolveIds) await cp.put(`${ns}:ids`, JSON.stringify(await api.resolveIds(ns, state, c)));
+  await cp.put(`${ns}:done`, new Date().toISOString());
+}
+
+/** Server-side id → our unit id: from the batches' receipts, and the server's own mapping where it has one. */
+async function serverIds(
+  api: MemoryServerApi,
+  ns: string,
+  state: NamespaceState,
+  receipts: readonly (BatchReceipt | undefined)[],
+  cp: Checkpoints,
+  c: Call,
+): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  for (const r of receipts) for (const [k, v] of Object.entries(r?.ids ?? {})) ids.set(k, v);
+  if (api.resolveIds) {
+    let saved = await cp.get(`${ns}:ids`);
+    if (saved === undefined) {
+      saved = JSON.stringify(await api.resolveIds(ns, state, c));
+      await cp.put(`${ns}:ids`, saved);
+    }
+    for (const [k, v] of Object.entries(JSON.parse(saved) as Record<string, string>)) ids.set(k, v);
+  }
+  return ids;
+}
+
 export async function ingest(
   api: MemoryServerApi,
   ns: string,
@@ -107,27 +181,8 @@ export async function ingest(
   const total = batches.reduce((n, b) => n + b.messages.length, 0);
   const label = `ingest ${api.label}`;
 
-  let state: NamespaceState;
   const savedState = await cp.get(`${ns}:state`);
-  if (savedState !== undefined) state = JSON.parse(savedState) as NamespaceState;
-  else {
-    try {
-      state = await api.prepare(ns, c);
-    } catch (err) {
-      // A refused user/thread/namespace (a bad id, a plan limit, a key without the right): every question would fail.
-      if (
-        err instanceof HttpCallError &&
-        !err.retryable &&
-        err.status !== undefined &&
-        err.status >= 400 &&
-        err.status < 500
-      ) {
-        throw new SetupError(`${api.label}: could not create namespace ${ns}: ${err.message}`);
-      }
-      throw err;
-    }
-    await cp.put(`${ns}:state`, JSON.stringify(state));
-  }
+  const state = savedState !== undefined ? (JSON.parse(savedState) as NamespaceState) : await prepare(api, ns, cp, c);
 
   /** The batch as the server holds it, looking for up to `waitMs` (a queued batch shows once processed). */
   const findLanded = async (b: Batch, waitMs: number): Promise<BatchReceipt | undefined> => {
@@ -183,32 +238,8 @@ export async function ingest(
       reportWorkProgress({ label, done: sent, total });
     }
   }
-  if (!(await cp.has(`${ns}:done`))) {
-    const started = Date.now();
-    for (;;) {
-      const p = await api.processed(ns, state, receipts, total, c);
-      if (p.done) break;
-      if (p.failed) throw new Error(`${api.label}: processing of namespace ${ns} failed: ${p.failed}`);
-      if (Date.now() - started > opts.timeoutMs) {
-        throw new Error(
-          `${api.label}: processing of namespace ${ns} not finished after ${Math.round(opts.timeoutMs / 1000)} s (ingestTimeoutMs); the next question resumes waiting`,
-        );
-      }
-      await sleep(opts.pollMs);
-    }
-    if (api.resolveIds) await cp.put(`${ns}:ids`, JSON.stringify(await api.resolveIds(ns, state, c)));
-    await cp.put(`${ns}:done`, new Date().toISOString());
-  }
+  if (!(await cp.has(`${ns}:done`))) await awaitProcessed(api, ns, state, receipts, total, c, cp, opts);
   reportWorkProgress({ label, done: total, total });
-  const ids = new Map<string, string>();
-  for (const r of receipts) for (const [k, v] of Object.entries(r?.ids ?? {})) ids.set(k, v);
-  if (api.resolveIds) {
-    let saved = await cp.get(`${ns}:ids`);
-    if (saved === undefined) {
-      saved = JSON.stringify(await api.resolveIds(ns, state, c));
-      await cp.put(`${ns}:ids`, saved);
-    }
-    for (const [k, v] of Object.entries(JSON.parse(saved) as Record<string, string>)) ids.set(k, v);
-  }
+  const ids = await serverIds(api, ns, state, receipts, cp, c);
   return { state, ids, messages: total };
 }

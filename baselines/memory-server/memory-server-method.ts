@@ -22,7 +22,7 @@ import { haystackKey, perHaystack } from '../../src/index/per-haystack.ts';
 import { DEFAULT_CACHE_DIR } from '../../src/llm/config.ts';
 import { HttpCallError, type HttpEndpoint, JsonHttpClient, ResponseCache } from '../../src/llm/http/index.ts';
 import { Scheduler } from '../../src/llm/scheduler.ts';
-import type { MemoryServerApi, ServerInfo } from './api.ts';
+import type { MemoryServerApi, ServerHit, ServerInfo } from './api.ts';
 import { ingest, type Ingested, memoryCheckpoints, toMessages } from './ingest.ts';
 import { CachedSearchSchema, type CachedSearch, renderSearch } from './render.ts';
 import { fitMessages, type LongMessages } from './split.ts';
@@ -55,6 +55,159 @@ function defaultPolicy(): RequestPolicy {
   };
 }
 
+/** The one-line error of a failed health check: the server's own reason, a rejected key, an HTTP status, or unreachable. */
+function healthFailure(err: unknown, api: MemoryServerApi, s: MemoryServerSettings, client: JsonHttpClient): Error {
+  // The server answered, but cannot be used as configured (its own one line says why).
+  if (err instanceof SetupError) return new EndpointError(`${err.message}. ${s.hint}`);
+  const status = err instanceof HttpCallError ? err.status : undefined;
+  const what =
+    status === 401 || status === 403
+      ? `the server rejected the key (HTTP ${status}): check the variable named in apiKeyEnv`
+      : status !== undefined
+        ? `HTTP ${status}: check baseUrl (${s.endpoint.baseUrl})`
+        : `unreachable (${client.redact(errorMessage(err)).replace(/^.*?: /, '')})`;
+  return new EndpointError(`${api.label} at ${s.endpoint.baseUrl}: ${what}. ${s.hint}`);
+}
+
+/** What a search's cached result is keyed by: the server, the haystack, what ingestion and search send, and k. */
+function searchMaterial(
+  api: MemoryServerApi,
+  s: MemoryServerSettings,
+  f: MethodFactoryContext,
+  index: MemoryIndex,
+  query: { text: string; askedAt: string },
+) {
+  return {
+    api: api.label,
+    baseUrl: normaliseEndpoint(s.endpoint.baseUrl),
+    content: haystackKey(index),
+    ingest: api.ingestSettings,
+    query: query.text,
+    // Only where the question's date is sent: the cache keys of the other APIs stay as they were.
+    ...(api.usesQuestionDate ? { askedAt: query.askedAt } : {}),
+    k: f.k,
+    search: api.searchSettings,
+    ...(f.replicate !== undefined ? { replicate: f.replicate } : {}),
+  };
+}
+
+/** The cached result of this search, recorded as a cached call; undefined when absent or unreadable. */
+async function cachedSearch(
+  store: ResponseCache,
+  key: string,
+  api: MemoryServerApi,
+  ctx: Ctx,
+): Promise<CachedSearch | undefined> {
+  const t0 = performance.now();
+  const hit = await store.get(key);
+  if (hit === undefined) return undefined;
+  const parsed = CachedSearchSchema.safeParse(hit);
+  if (!parsed.success) return undefined;
+  ctx.calls.push({
+    stage: 'search',
+    model: api.label,
+    promptTokens: 0,
+    completionTokens: 0,
+    latencyMs: performance.now() - t0,
+    cached: true,
+    costUsd: 0,
+  });
+  return parsed.data;
+}
+
+/** The server's hits as cached: the first k, their sources mapped to our unit ids (through `ids` where needed). */
+function toCachedSearch(
+  hits: readonly ServerHit[],
+  api: MemoryServerApi,
+  ids: ReadonlyMap<string, string>,
+  k: number,
+): CachedSearch {
+  const server = api.serverInfo?.();
+  return {
+    ...(server !== undefined ? { server } : {}),
+    returned: hits.length,
+    hits: hits.slice(0, k).map((h) => ({
+      text: h.text,
+      score: h.score,
+      ...(h.at !== undefined ? { at: h.at } : {}),
+      unitIds: [
+        ...new Set(
+          h.sources.map((id) => (api.sourcesAreUnitIds ? id : ids.get(id))).filter((u): u is string => u !== undefined),
+        ),
+      ],
+    })),
+  };
+}
+
+/** Deletes every namespace this run (or the run it resumed) created and not yet deleted; a failure is reported, not thrown. */
+async function removeNamespaces(
+  api: MemoryServerApi,
+  http: JsonHttpClient,
+  cp: Checkpoints,
+  known: ReadonlyMap<string, Checkpoints>,
+): Promise<void> {
+  const listed = JSON.parse((await cp.get(REGISTRY_KEY)) ?? '[]') as string[];
+  const all = new Set([...listed, ...known.keys()]);
+  const calls: CallRecord[] = [];
+  for (const ns of all) {
+    const store = known.get(ns) ?? cp;
+    const state = await store.get(`${ns}:state`);
+    if (state === undefined || (await store.has(`${ns}:deleted`))) continue;
+    try {
+      await api.remove(ns, JSON.parse(state) as Record<string, string>, { http, calls, stage: 'cleanup' });
+      await store.put(`${ns}:deleted`, new Date().toISOString());
+    } catch (err) {
+      process.stderr.write(`${api.label}: could not delete namespace ${ns}: ${http.redact(errorMessage(err))}\n`);
+    }
+  }
+}
+
+/**
+ * The haystack's namespace on the server: the run's, the haystack's content key, and a replicate's own (`replicates:
+ * n`, src/run/config/replicates.ts: it ingests into its own namespaces and has its own cached searches).
+ */
+function namespaceName(f: MethodFactoryContext, index: MemoryIndex): string {
+  const rep = f.replicate !== undefined ? `r${f.replicate}-` : '';
+  return `adaptmr-${f.runKey}-${rep}${haystackKey(index).slice(0, 16)}`;
+}
+
+/**
+ * The namespaces a run creates, each listed in its checkpoints (REGISTRY_KEY, one write at a time) so `close` —
+ * or the close of a run that resumes it — deletes them.
+ */
+class NamespaceRegistry {
+  readonly known = new Map<string, Checkpoints>();
+  private lock: Promise<void> = Promise.resolve();
+
+  register(ns: string, cp: Checkpoints): Promise<void> {
+    this.known.set(ns, cp);
+    const next = this.lock.then(async () => {
+      const list = JSON.parse((await cp.get(REGISTRY_KEY)) ?? '[]') as string[];
+      if (!list.includes(ns)) await cp.put(REGISTRY_KEY, JSON.stringify([...list, ns]));
+    });
+    this.lock = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** The server's health check, run once and shared by every caller; a failure is forgotten, so the next call asks again. */
+function healthOnce(
+  api: MemoryServerApi,
+  s: MemoryServerSettings,
+): (client: JsonHttpClient, calls: CallRecord[]) => Promise<ServerInfo | undefined> {
+  let healthy: Promise<ServerInfo | undefined> | undefined;
+  return (client, calls) => {
+    healthy ??= api.health({ http: client, calls, stage: 'ingest' }).then(
+      (info) => info || undefined,
+      (err: unknown) => {
+        healthy = undefined;
+        throw healthFailure(err, api, s, client);
+      },
+    );
+    return healthy;
+  };
+}
+
 export function createMemoryServerMethod(
   api: MemoryServerApi,
   s: MemoryServerSettings,
@@ -63,12 +216,10 @@ export function createMemoryServerMethod(
   let http: JsonHttpClient | undefined;
   let cache: ResponseCache | undefined;
   let retry = { retries: 4, retryBaseMs: 1000 };
-  let healthy: Promise<ServerInfo | undefined> | undefined;
   let lastCheckpoints: Checkpoints | undefined;
   const fallbackCheckpoints = memoryCheckpoints();
-  const known = new Map<string, Checkpoints>();
-  let registryLock: Promise<void> = Promise.resolve();
-
+  const registry = new NamespaceRegistry();
+  const checkHealth = healthOnce(api, s);
   const setup = (ctx: Ctx) => {
     const policy = ctx.llm?.requestPolicy ?? defaultPolicy();
     if (!http) retry = { retries: policy.maxRetries, retryBaseMs: policy.retryBaseMs };
@@ -76,40 +227,7 @@ export function createMemoryServerMethod(
     cache ??= new ResponseCache(policy.cacheDir, policy.cacheMode);
     return { http, cache };
   };
-  // A replicate (`replicates: n`, src/run/replicates.ts) ingests into its own namespaces and has its own cached searches.
-  const rep = f.replicate !== undefined ? `r${f.replicate}-` : '';
-  const namespaceOf = (index: MemoryIndex) => `adaptmr-${f.runKey}-${rep}${haystackKey(index).slice(0, 16)}`;
-
-  const checkHealth = (client: JsonHttpClient, calls: CallRecord[]): Promise<ServerInfo | undefined> => {
-    healthy ??= api.health({ http: client, calls, stage: 'ingest' }).then(
-      (info) => info || undefined,
-      (err: unknown) => {
-        healthy = undefined;
-        // The server answered, but cannot be used as configured (its own one line says why).
-        if (err instanceof SetupError) throw new EndpointError(`${err.message}. ${s.hint}`);
-        const status = err instanceof HttpCallError ? err.status : undefined;
-        const what =
-          status === 401 || status === 403
-            ? `the server rejected the key (HTTP ${status}): check the variable named in apiKeyEnv`
-            : status !== undefined
-              ? `HTTP ${status}: check baseUrl (${s.endpoint.baseUrl})`
-              : `unreachable (${client.redact(errorMessage(err)).replace(/^.*?: /, '')})`;
-        throw new EndpointError(`${api.label} at ${s.endpoint.baseUrl}: ${what}. ${s.hint}`);
-      },
-    );
-    return healthy;
-  };
-
-  const register = (ns: string, cp: Checkpoints): Promise<void> => {
-    known.set(ns, cp);
-    const next = registryLock.then(async () => {
-      const list = JSON.parse((await cp.get(REGISTRY_KEY)) ?? '[]') as string[];
-      if (!list.includes(ns)) await cp.put(REGISTRY_KEY, JSON.stringify([...list, ns]));
-    });
-    registryLock = next.catch(() => undefined);
-    return next;
-  };
-
+  const namespaceOf = (index: MemoryIndex) => namespaceName(f, index);
   const ingestHaystack = perHaystack(async (index, ctx): Promise<Ingested> => {
     const { http: client } = setup(ctx);
     // A message the server would refuse stops the run before any request (split.ts).
@@ -119,7 +237,7 @@ export function createMemoryServerMethod(
     const cp = ctx.checkpoints ?? fallbackCheckpoints;
     // The image the server says it runs, kept with the run (a results bundle's manifest records it).
     if (info?.image !== undefined) await cp.put(SERVER_IMAGE_KEY, info.image);
-    await register(ns, cp);
+    await registry.register(ns, cp);
     return ingest(
       api,
       ns,
@@ -133,10 +251,9 @@ export function createMemoryServerMethod(
   return {
     capabilities: { output: api.output, memorises: true },
     async checkEndpoints() {
-      const client = new JsonHttpClient(s.endpoint, defaultPolicy());
       const user = `method ${f.id} (${api.label})`;
       try {
-        const info = await checkHealth(client, []);
+        const info = await checkHealth(new JsonHttpClient(s.endpoint, defaultPolicy()), []);
         const image = info?.image === undefined ? '' : `; runs ${info.image}`;
         return [{ user, url: s.endpoint.baseUrl, ok: true, detail: `reachable, key accepted${image}` }];
       } catch (err) {
@@ -146,36 +263,10 @@ export function createMemoryServerMethod(
     async run(query, index, ctx) {
       const { http: client, cache: store } = setup(ctx);
       if (ctx.checkpoints) lastCheckpoints = ctx.checkpoints;
-      const material = {
-        api: api.label,
-        baseUrl: normaliseEndpoint(s.endpoint.baseUrl),
-        content: haystackKey(index),
-        ingest: api.ingestSettings,
-        query: query.text,
-        // Only where the question's date is sent: the cache keys of the other APIs stay as they were.
-        ...(api.usesQuestionDate ? { askedAt: query.askedAt } : {}),
-        k: f.k,
-        search: api.searchSettings,
-        ...(f.replicate !== undefined ? { replicate: f.replicate } : {}),
-      };
+      const material = searchMaterial(api, s, f, index, query);
       const key = ResponseCache.key(material);
-      const t0 = performance.now();
-      const hit = await store.get(key);
-      if (hit !== undefined) {
-        const parsed = CachedSearchSchema.safeParse(hit);
-        if (parsed.success) {
-          ctx.calls.push({
-            stage: 'search',
-            model: api.label,
-            promptTokens: 0,
-            completionTokens: 0,
-            latencyMs: performance.now() - t0,
-            cached: true,
-            costUsd: 0,
-          });
-          return { retrieval: renderSearch(parsed.data, index, f.k, api) };
-        }
-      }
+      const cached = await cachedSearch(store, key, api, ctx);
+      if (cached) return { retrieval: renderSearch(cached, index, f.k, api) };
       if (index.units.length === 0) return { retrieval: renderSearch({ hits: [] }, index, f.k, api) };
       const ingested = await ingestHaystack(index, ctx);
       await checkHealth(client, ctx.calls);
@@ -186,43 +277,13 @@ export function createMemoryServerMethod(
         f.k,
         { http: client, calls: ctx.calls, stage: 'search' },
       );
-      const server = api.serverInfo?.();
-      const result: CachedSearch = {
-        ...(server !== undefined ? { server } : {}),
-        returned: hits.length,
-        hits: hits.slice(0, f.k).map((h) => ({
-          text: h.text,
-          score: h.score,
-          ...(h.at !== undefined ? { at: h.at } : {}),
-          unitIds: [
-            ...new Set(
-              h.sources
-                .map((id) => (api.sourcesAreUnitIds ? id : ingested.ids.get(id)))
-                .filter((u): u is string => u !== undefined),
-            ),
-          ],
-        })),
-      };
+      const result = toCachedSearch(hits, api, ingested.ids, f.k);
       await store.put(key, material, result);
       return { retrieval: renderSearch(result, index, f.k, api) };
     },
     async close() {
       if (s.keep || !http) return;
-      const cp = lastCheckpoints ?? fallbackCheckpoints;
-      const listed = JSON.parse((await cp.get(REGISTRY_KEY)) ?? '[]') as string[];
-      const all = new Set([...listed, ...known.keys()]);
-      const calls: CallRecord[] = [];
-      for (const ns of all) {
-        const store = known.get(ns) ?? cp;
-        const state = await store.get(`${ns}:state`);
-        if (state === undefined || (await store.has(`${ns}:deleted`))) continue;
-        try {
-          await api.remove(ns, JSON.parse(state) as Record<string, string>, { http, calls, stage: 'cleanup' });
-          await store.put(`${ns}:deleted`, new Date().toISOString());
-        } catch (err) {
-          process.stderr.write(`${api.label}: could not delete namespace ${ns}: ${http.redact(errorMessage(err))}\n`);
-        }
-      }
+      await removeNamespaces(api, http, lastCheckpoints ?? fallbackCheckpoints, registry.known);
     },
   };
 }

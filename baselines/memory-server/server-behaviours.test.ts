@@ -12,7 +12,7 @@ import type { Checkpoints, Ctx, Embedder, IndexSpec, Method } from '../../src/co
 import type { LlmProvider, RequestPolicy } from '../../src/core/llm.ts';
 import type { Query, Session } from '../../src/core/types.ts';
 import { createMemoryIndex } from '../../src/index/memory-index.ts';
-import { methods } from '../../src/run/method-registry.ts';
+import { methods } from '../../src/run/methods/method-registry.ts';
 import { MEM0_OSS_LIST_LIMIT, startMem0OssStandIn } from '../mem0/testing/mem0-servers.ts';
 import {
   startGraphitiStandIn,

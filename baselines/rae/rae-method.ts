@@ -19,7 +19,7 @@ import type { Ctx, MemoryIndex, Method, MethodFactoryContext } from '../../src/c
 import type { LlmRole } from '../../src/core/llm.ts';
 import { defineMethod } from '../../src/core/method-entry.ts';
 import { NO_MEMORY_LINE, renderUnits } from '../../src/core/render.ts';
-import type { Query, ScoredUnit } from '../../src/core/types.ts';
+import type { Query, RetrievalNotes, ScoredUnit } from '../../src/core/types.ts';
 import { isYes } from '../../src/llm/yes-no.ts';
 import { countOverlap, extractEntities, textKeys } from '../../src/strategies/text.ts';
 import { chatText, LlmModeOptionsShape, rankByScore, resolveLlmMode } from '../llm-mode.ts';
@@ -84,99 +84,110 @@ interface RunState {
   queries: string[];
 }
 
+/** What the steps need of the method's settings: its options, its LLM role (none offline), its reranker. */
+interface Rae {
+  o: RaeOptions;
+  role: LlmRole | undefined;
+  endpoint: RaeOptions['rerankEndpoint'] | undefined;
+  where: string;
+}
+
+async function rerank(
+  r: Rae,
+  query: Query,
+  index: MemoryIndex,
+  cands: { unit: number; score: number }[],
+  ctx: Ctx,
+  notes: RetrievalNotes,
+): Promise<{ unit: number; score: number }[]> {
+  if (!r.o.enable_rerank || cands.length === 0) return cands;
+  const units = cands.map((c) => index.units[c.unit]!);
+  if (r.endpoint) {
+    const s = await crossEncoderScores(
+      r.endpoint,
+      query.text,
+      units.map((u) => u.text),
+      ctx,
+      r.where,
+    );
+    return rankByScore(s).map((i) => ({ unit: cands[i]!.unit, score: s[i]! }));
+  }
+  if (r.role) {
+    const order = parseRanking(
+      await chatText(ctx, r.role, 'query:rerank', rerankPrompt(query.text, units), 300, r.where),
+      cands.length,
+    );
+    if (order) return order.map((i, rank) => ({ unit: cands[i]!.unit, score: (cands.length - rank) / cands.length }));
+    notes.fallbacks = Number(notes.fallbacks ?? 0) + 1;
+    return cands;
+  }
+  const bm25 = index.keywordScores(query.text);
+  const fused = fusionScores(
+    cands.map((c) => bm25[c.unit]!),
+    cands.map((c) => c.score),
+  );
+  return rankByScore(fused).map((i) => ({ unit: cands[i]!.unit, score: fused[i]! }));
+}
+
+async function queriesFor(
+  r: Rae,
+  round: number,
+  query: Query,
+  state: RunState,
+  previous: { experience: string; missing: string[] },
+  ctx: Ctx,
+  notes: RetrievalNotes,
+): Promise<string[]> {
+  // Without the rewrite step, a later round searches for the question's entities the top units still lack.
+  if (!r.o.enable_query_rewrite || !r.role)
+    return round === 1 ? [query.text] : previous.missing.length > 0 ? [previous.missing.join(' ')] : [];
+  const reply = await chatText(
+    ctx,
+    r.role,
+    'query:rewrite',
+    rewritePrompt(
+      query.text,
+      query.askedAt,
+      r.o.num_queries,
+      round > 1 ? { queries: state.queries, experience: previous.experience } : undefined,
+    ),
+    300,
+    r.where,
+  );
+  const rewritten = parseQueries(reply, r.o.num_queries);
+  if (!rewritten) notes.fallbacks = Number(notes.fallbacks ?? 0) + 1;
+  const qs = round === 1 ? [query.text, ...(rewritten ?? [])] : (rewritten ?? []);
+  return [...new Set(qs)];
+}
+
+async function experienceOf(r: Rae, query: Query, top: ScoredUnit[], ctx: Ctx): Promise<string> {
+  const llm = r.role;
+  if (top.length === 0) return NO_MEMORY_LINE;
+  if (!llm || !r.o.summary) return renderUnits(top);
+  const text = await chatText(
+    ctx,
+    llm,
+    'query:summary',
+    summaryPrompt(
+      query.text,
+      query.askedAt,
+      top.map((t) => t.unit),
+    ),
+    500,
+    r.where,
+  );
+  return `## Experience from Similar Conversations\n${text.trim()}`;
+}
+
 export function createRae(o: RaeOptions, context: MethodFactoryContext): Method {
   const where = `method ${context.id}`;
   const { role } = resolveLlmMode(o, context);
   const endpoint = o.enable_rerank ? o.rerankEndpoint : undefined;
-
-  async function rerank(
-    query: Query,
-    index: MemoryIndex,
-    cands: { unit: number; score: number }[],
-    ctx: Ctx,
-    notes: Record<string, unknown>,
-  ): Promise<{ unit: number; score: number }[]> {
-    if (!o.enable_rerank || cands.length === 0) return cands;
-    const units = cands.map((c) => index.units[c.unit]!);
-    if (endpoint) {
-      const s = await crossEncoderScores(
-        endpoint,
-        query.text,
-        units.map((u) => u.text),
-        ctx,
-        where,
-      );
-      return rankByScore(s).map((i) => ({ unit: cands[i]!.unit, score: s[i]! }));
-    }
-    if (role) {
-      const order = parseRanking(
-        await chatText(ctx, role, 'query:rerank', rerankPrompt(query.text, units), 300, where),
-        cands.length,
-      );
-      if (order) return order.map((i, r) => ({ unit: cands[i]!.unit, score: (cands.length - r) / cands.length }));
-      notes.fallbacks = Number(notes.fallbacks ?? 0) + 1;
-      return cands;
-    }
-    const bm25 = index.keywordScores(query.text);
-    const fused = fusionScores(
-      cands.map((c) => bm25[c.unit]!),
-      cands.map((c) => c.score),
-    );
-    return rankByScore(fused).map((i) => ({ unit: cands[i]!.unit, score: fused[i]! }));
-  }
-
-  async function queriesFor(
-    round: number,
-    query: Query,
-    state: RunState,
-    previous: { experience: string; missing: string[] },
-    ctx: Ctx,
-    notes: Record<string, unknown>,
-  ): Promise<string[]> {
-    // Without the rewrite step, a later round searches for the question's entities the top units still lack.
-    if (!o.enable_query_rewrite || !role)
-      return round === 1 ? [query.text] : previous.missing.length > 0 ? [previous.missing.join(' ')] : [];
-    const reply = await chatText(
-      ctx,
-      role,
-      'query:rewrite',
-      rewritePrompt(
-        query.text,
-        query.askedAt,
-        o.num_queries,
-        round > 1 ? { queries: state.queries, experience: previous.experience } : undefined,
-      ),
-      300,
-      where,
-    );
-    const rewritten = parseQueries(reply, o.num_queries);
-    if (!rewritten) notes.fallbacks = Number(notes.fallbacks ?? 0) + 1;
-    const qs = round === 1 ? [query.text, ...(rewritten ?? [])] : (rewritten ?? []);
-    return [...new Set(qs)];
-  }
-
-  async function experienceOf(query: Query, top: ScoredUnit[], ctx: Ctx, llm: LlmRole | undefined): Promise<string> {
-    if (top.length === 0) return NO_MEMORY_LINE;
-    if (!llm || !o.summary) return renderUnits(top);
-    const text = await chatText(
-      ctx,
-      llm,
-      'query:summary',
-      summaryPrompt(
-        query.text,
-        query.askedAt,
-        top.map((t) => t.unit),
-      ),
-      500,
-      where,
-    );
-    return `## Experience from Similar Conversations\n${text.trim()}`;
-  }
-
+  const r: Rae = { o, role, endpoint, where };
   return {
     capabilities: { output: 'units', ...(role ? { llmRoles: [role] } : { degraded: 'offline' }) },
     async run(query, index, ctx) {
-      const notes: Record<string, unknown> = { rounds: 0 };
+      const notes: RetrievalNotes = { rounds: 0 };
       if (index.units.length === 0)
         return { retrieval: { units: [], noMemory: false, context: NO_MEMORY_LINE, notes } };
       const state: RunState = { candidates: new Map(), queries: [] };
@@ -184,7 +195,7 @@ export function createRae(o: RaeOptions, context: MethodFactoryContext): Method 
       let experience = NO_MEMORY_LINE;
       let missing: string[] = [];
       for (let round = 1; round <= o.max_retrieval_rounds; round++) {
-        const queries = (await queriesFor(round, query, state, { experience, missing }, ctx, notes)).filter(
+        const queries = (await queriesFor(r, round, query, state, { experience, missing }, ctx, notes)).filter(
           (q) => !state.queries.includes(q),
         );
         if (round > 1 && queries.length === 0) break;
@@ -199,9 +210,9 @@ export function createRae(o: RaeOptions, context: MethodFactoryContext): Method 
           }
         }
         const cands = [...state.candidates.values()].sort((a, b) => b.score - a.score || a.unit - b.unit);
-        const ranked = await rerank(query, index, cands, ctx, notes);
+        const ranked = await rerank(r, query, index, cands, ctx, notes);
         top = ranked.slice(0, context.k).map((c) => ({ unit: index.units[c.unit]!, score: c.score }));
-        experience = await experienceOf(query, top, ctx, role);
+        experience = await experienceOf(r, query, top, ctx);
         if (round === o.max_retrieval_rounds) break;
         // ⑥ sufficiency check between rounds.
         missing = missingEntities(

@@ -124,6 +124,55 @@ function topAtLeast(
     .map((p) => p.item);
 }
 
+/**
+ * A session's items: offline, one per unit; with an LLM, the strategies it extracts from the session as a
+ * successful trajectory (its opening user turn standing for the task query, README).
+ */
+async function sessionItems(
+  index: MemoryIndex,
+  session: ReturnType<typeof sessionsOf>[number],
+  ctx: Ctx,
+  s: BankSettings,
+  stats: { extractFailures: number },
+): Promise<Omit<BankItem, 'vector'>[]> {
+  const units = session.unitIds.map((id) => index.unit(id)!);
+  const createdMs = Date.parse(session.at);
+  if (s.role === undefined) {
+    return units.map((u) => ({
+      id: `u:${u.id}`,
+      title: titleOf(u.text),
+      description: `${u.speaker ?? u.role}, ${u.at.slice(0, 10)}`,
+      content: u.text,
+      query: u.text,
+      createdMs,
+      success: true,
+      unitIds: [u.id],
+      merged: false,
+    }));
+  }
+  const opening = (units.find((u) => u.role === 'user') ?? units[0]!).text.slice(0, 200);
+  const trajectory = formatTrajectory(units.map((u) => ({ role: u.speaker ?? u.role, content: u.text })));
+  const reply = await seedChat(
+    ctx,
+    s.role,
+    'index:extract',
+    [{ role: 'user', content: extractSuccessPrompt(opening, trajectory) }],
+    { temperature: s.extractTemperature, maxTokens: 2000 },
+    WHERE,
+  );
+  const { items, ok } = parseExtraction(reply);
+  if (!ok) stats.extractFailures++;
+  return items.slice(0, s.maxItemsPerSession).map((m, n) => ({
+    id: `${session.sessionId}#i${n + 1}`,
+    ...m,
+    query: opening,
+    createdMs,
+    success: true,
+    unitIds: session.unitIds,
+    merged: false,
+  }));
+}
+
 export async function buildBank(index: MemoryIndex, ctx: Ctx, s: BankSettings): Promise<Bank> {
   const t0 = performance.now();
   const stats = { extracted: 0, duplicatesSkipped: 0, merges: 0, extractFailures: 0, mergeFailures: 0, memoriseMs: 0 };
@@ -131,47 +180,7 @@ export async function buildBank(index: MemoryIndex, ctx: Ctx, s: BankSettings): 
   const position = new Map(index.units.map((u, i) => [u.id, i]));
   const sessions = sessionsOf(index);
   // Extraction calls are independent per session: all in flight at once (the client's scheduler bounds them).
-  const batches: Omit<BankItem, 'vector'>[][] = await Promise.all(
-    sessions.map(async (session) => {
-      const units = session.unitIds.map((id) => index.unit(id)!);
-      const createdMs = Date.parse(session.at);
-      if (s.role === undefined) {
-        return units.map((u) => ({
-          id: `u:${u.id}`,
-          title: titleOf(u.text),
-          description: `${u.speaker ?? u.role}, ${u.at.slice(0, 10)}`,
-          content: u.text,
-          query: u.text,
-          createdMs,
-          success: true,
-          unitIds: [u.id],
-          merged: false,
-        }));
-      }
-      // The session's opening user turn stands for the task query (README); the session is the trajectory.
-      const opening = (units.find((u) => u.role === 'user') ?? units[0]!).text.slice(0, 200);
-      const trajectory = formatTrajectory(units.map((u) => ({ role: u.speaker ?? u.role, content: u.text })));
-      const reply = await seedChat(
-        ctx,
-        s.role,
-        'index:extract',
-        [{ role: 'user', content: extractSuccessPrompt(opening, trajectory) }],
-        { temperature: s.extractTemperature, maxTokens: 2000 },
-        WHERE,
-      );
-      const { items, ok } = parseExtraction(reply);
-      if (!ok) stats.extractFailures++;
-      return items.slice(0, s.maxItemsPerSession).map((m, n) => ({
-        id: `${session.sessionId}#i${n + 1}`,
-        ...m,
-        query: opening,
-        createdMs,
-        success: true,
-        unitIds: session.unitIds,
-        merged: false,
-      }));
-    }),
-  );
+  const batches = await Promise.all(sessions.map((session) => sessionItems(index, session, ctx, s, stats)));
   const bank: BankItem[] = [];
   for (const batch of batches) {
     if (batch.length === 0) continue;

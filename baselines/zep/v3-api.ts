@@ -78,28 +78,48 @@ export function createdOrExisting(res: JsonResponseLike, label: string, what: st
   throw new SetupError(`${label}: could not create the ${what}: HTTP ${res.status} ${text.slice(0, 300)}`);
 }
 
+const label = 'zep:v3';
+const path = (ns: string) => `/threads/${encodeURIComponent(ns)}/messages`;
+
+/** The number of messages the thread holds. */
+const totalOf = async (ns: string, c: Call) =>
+  parseReply(
+    MessagesSchema,
+    (await send(c, { method: 'GET', path: path(ns), query: { limit: 1 } })).body,
+    label,
+    'GET /threads/{id}/messages',
+  ).total_count ?? 0;
+
+/** Every message of the thread (an error when the server shows fewer than it counts). */
+async function listMessages(ns: string, c: Call) {
+  const total = await totalOf(ns, c);
+  if (total === 0) return [];
+  const res = await send(c, { method: 'GET', path: path(ns), query: { lastn: total } });
+  const all = parseReply(MessagesSchema, res.body, label, 'GET /threads/{id}/messages').messages ?? [];
+  if (all.length < total)
+    throw new Error(
+      `${label}: thread ${ns} holds ${total} messages but lastn=${total} returned ${all.length}; cannot see them all`,
+    );
+  return all;
+}
+
+/** The namespace's user and its one thread (both named `ns`), created unless they exist. */
+async function prepareThread(ns: string, c: Call): Promise<{ userId: string; threadId: string }> {
+  createdOrExisting(
+    await send(c, { method: 'POST', path: '/users', body: { user_id: ns }, accept: [400, 409] }),
+    label,
+    `user ${ns}`,
+  );
+  createdOrExisting(
+    await send(c, { method: 'POST', path: '/threads', body: { thread_id: ns, user_id: ns }, accept: [400, 409] }),
+    label,
+    `thread ${ns}`,
+  );
+  return { userId: ns, threadId: ns };
+}
+
 export function createZepV3Api(o: ZepApiOptions): MemoryServerApi {
-  const label = 'zep:v3';
   const done = new Set<string>();
-  const path = (ns: string) => `/threads/${encodeURIComponent(ns)}/messages`;
-  const totalOf = async (ns: string, c: Call) =>
-    parseReply(
-      MessagesSchema,
-      (await send(c, { method: 'GET', path: path(ns), query: { limit: 1 } })).body,
-      label,
-      'GET /threads/{id}/messages',
-    ).total_count ?? 0;
-  const listMessages = async (ns: string, c: Call) => {
-    const total = await totalOf(ns, c);
-    if (total === 0) return [];
-    const res = await send(c, { method: 'GET', path: path(ns), query: { lastn: total } });
-    const all = parseReply(MessagesSchema, res.body, label, 'GET /threads/{id}/messages').messages ?? [];
-    if (all.length < total)
-      throw new Error(
-        `${label}: thread ${ns} holds ${total} messages but lastn=${total} returned ${all.length}; cannot see them all`,
-      );
-    return all;
-  };
   return {
     label,
     output: 'units',
@@ -112,19 +132,7 @@ export function createZepV3Api(o: ZepApiOptions): MemoryServerApi {
     async health(c) {
       await send(c, { method: 'GET', path: '/users/adaptmr-health-check', accept: [404], maxRetries: 1 });
     },
-    async prepare(ns, c) {
-      createdOrExisting(
-        await send(c, { method: 'POST', path: '/users', body: { user_id: ns }, accept: [400, 409] }),
-        label,
-        `user ${ns}`,
-      );
-      createdOrExisting(
-        await send(c, { method: 'POST', path: '/threads', body: { thread_id: ns, user_id: ns }, accept: [400, 409] }),
-        label,
-        `thread ${ns}`,
-      );
-      return { userId: ns, threadId: ns };
-    },
+    prepare: (ns, c) => prepareThread(ns, c),
     async addBatch(ns, _state, batch, c) {
       const res = await sendAdd(c, {
         method: 'POST',

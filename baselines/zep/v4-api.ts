@@ -33,29 +33,58 @@ const MessageSchema = z.looseObject({
   processed: z.boolean().nullish(),
 });
 
+const label = 'zep:v4';
+
+/** Every message of the thread, page by page. */
+async function listMessages(thread: string, c: Call): Promise<z.infer<typeof MessageSchema>[]> {
+  const all: z.infer<typeof MessageSchema>[] = [];
+  let cursor: string | undefined;
+  do {
+    const res = await send(c, {
+      method: 'GET',
+      path: `/threads/${encodeURIComponent(thread)}/messages`,
+      query: { page_size: 100, cursor },
+    });
+    const page = parseReply(PageSchema, res.body, label, 'GET /threads/{uuid}/messages');
+    all.push(...parseReply(z.array(MessageSchema), page.items ?? [], label, 'GET /threads/{uuid}/messages items'));
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return all;
+}
+
+/** A server-assigned id the namespace's state must hold. */
+function need(state: Record<string, string>, key: string): string {
+  const v = state[key];
+  if (!v) throw new Error(`${label}: namespace state has no ${key}`);
+  return v;
+}
+
+/** The first k search results, page by page. */
+async function searchItems(
+  o: ZepApiOptions,
+  state: Record<string, string>,
+  text: string,
+  k: number,
+  c: Call,
+): Promise<unknown[]> {
+  const items: unknown[] = [];
+  let cursor: string | undefined;
+  do {
+    const res = await send(c, {
+      method: 'POST',
+      path: `/graphs/${encodeURIComponent(need(state, 'userUuid'))}/search/${o.scope}`,
+      query: { page_size: Math.min(k, ZEP_MAX_LIMIT), cursor },
+      body: { query: text.slice(0, ZEP_MAX_QUERY), reranker: o.reranker },
+    });
+    const page = parseReply(PageSchema, res.body, label, `POST /graphs/{uuid}/search/${o.scope}`);
+    items.push(...(page.items ?? []));
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor && items.length < k);
+  return items.slice(0, k);
+}
+
 export function createZepV4Api(o: ZepApiOptions): MemoryServerApi {
-  const label = 'zep:v4';
   const done = new Set<string>();
-  const listMessages = async (thread: string, c: Call) => {
-    const all: z.infer<typeof MessageSchema>[] = [];
-    let cursor: string | undefined;
-    do {
-      const res = await send(c, {
-        method: 'GET',
-        path: `/threads/${encodeURIComponent(thread)}/messages`,
-        query: { page_size: 100, cursor },
-      });
-      const page = parseReply(PageSchema, res.body, label, 'GET /threads/{uuid}/messages');
-      all.push(...parseReply(z.array(MessageSchema), page.items ?? [], label, 'GET /threads/{uuid}/messages items'));
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor);
-    return all;
-  };
-  const need = (state: Record<string, string>, key: string) => {
-    const v = state[key];
-    if (!v) throw new Error(`${label}: namespace state has no ${key}`);
-    return v;
-  };
   return {
     label,
     output: 'units',
@@ -126,20 +155,7 @@ export function createZepV4Api(o: ZepApiOptions): MemoryServerApi {
     },
     count: async (_ns, state, c) => (await listMessages(need(state, 'threadUuid'), c)).length,
     async search(_ns, state, query, k, c) {
-      const items: unknown[] = [];
-      let cursor: string | undefined;
-      do {
-        const res = await send(c, {
-          method: 'POST',
-          path: `/graphs/${encodeURIComponent(need(state, 'userUuid'))}/search/${o.scope}`,
-          query: { page_size: Math.min(k, ZEP_MAX_LIMIT), cursor },
-          body: { query: query.text.slice(0, ZEP_MAX_QUERY), reranker: o.reranker },
-        });
-        const page = parseReply(PageSchema, res.body, label, `POST /graphs/{uuid}/search/${o.scope}`);
-        items.push(...(page.items ?? []));
-        cursor = page.next_cursor ?? undefined;
-      } while (cursor && items.length < k);
-      return searchHits(items.slice(0, k), o.scope, label, toUtcIso);
+      return searchHits(await searchItems(o, state, query.text, k, c), o.scope, label, toUtcIso);
     },
     async remove(_ns, state, c) {
       await send(c, { method: 'DELETE', path: `/users/${encodeURIComponent(need(state, 'userUuid'))}`, accept: [404] });

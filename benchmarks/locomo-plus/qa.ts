@@ -4,11 +4,16 @@
  */
 import type { BenchmarkQa } from '../../src/core/benchmark.ts';
 import { judgeLocomoPlus, readLocomoPlus } from './cognitive.ts';
+import { locomoPlusProbes } from './probes.ts';
 
 export const locomoPlusQa: BenchmarkQa = {
   protocol: 'locomo-plus',
   judgePrompts: ['cognitive — xjtuleeyf/Locomo-Plus@059f4e3 evaluation_framework/task_eval/prompt.py'],
   excluded: () => null,
+  // Its judge reads the cue, stored with the question (`questions.judge_evidence`), not the (empty) gold answer.
+  rejudge: () => ({}),
+  judgeNeedsEvidence: true,
+  probes: locomoPlusProbes,
   async read({ instance, retrieval, methodAnswer, llm, calls }) {
     if (methodAnswer !== undefined) return undefined;
     const answer = await readLocomoPlus(instance.query, retrieval, instance.haystack, llm.forRole('reader'), calls);

@@ -1,17 +1,26 @@
 /**
  * LoCoMo (Maharana et al. 2024; snap-research/locomo): ten long two-person conversations with questions in five
- * categories, read by src/data/locomo.ts (README.md, docs/datasets.md §1). The LoCoMo audit's corrected answers
+ * categories, read by load.ts (README.md, docs/datasets.md §1). The LoCoMo audit's corrected answers
  * are a gold version of this benchmark (src/data/locomo-audit.ts, docs/datasets.md §4.4).
  */
 import { defineBenchmark } from '../../src/core/benchmark.ts';
-import { namedDatasetsOf } from '../../src/data/source.ts';
-import { LOCOMO_CATEGORIES } from '../../src/data/type-map.ts';
+import { locomoCatalogEntries, normaliseLocomo } from './load.ts';
+import { LOCOMO_CATEGORIES } from './types.ts';
 import { locomoQa } from './qa.ts';
 
 export const locomo = defineBenchmark({
   name: 'locomo',
   description: 'LoCoMo: 10 conversations, 1,986 questions in five categories (category 5 adversarial)',
-  datasets: namedDatasetsOf('locomo'),
+  display: { label: 'LoCoMo', fittedColours: { locomo: '#C2B280' } },
+  datasets: [{ name: 'locomo', layouts: [{ rel: 'locomo/locomo10.json', kind: 'file' }], answerErrata: true }],
+  pathFormat: true,
+  reader: {
+    // What a catalogue pass never needs: skipping them avoids assembling the conversations.
+    catalogueSkipKeys: ['conversation', 'event_summary', 'observation', 'session_summary'],
+    catalogue: ({ raw, file, index }) => locomoCatalogEntries(raw, file, index),
+    normalise: ({ raw, file, index }, ctx) => normaliseLocomo(raw, file, index, ctx.dataset, ctx.issues, ctx.keep),
+  },
+  nativeTypes: ['1', '2', '3', '4', '5'],
   mapType: (nativeType) => {
     const type = /^[1-5]$/u.test(nativeType) ? LOCOMO_CATEGORIES[Number(nativeType)] : undefined;
     return type && { type };

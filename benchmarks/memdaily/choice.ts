@@ -11,7 +11,7 @@
 import type { CallRecord } from '../../src/core/interfaces.ts';
 import type { LlmClient } from '../../src/core/llm.ts';
 import type { Query, Retrieval } from '../../src/core/types.ts';
-import { formatMemDailyTime } from '../../src/data/dates.ts';
+import { formatMemDailyTime } from './dates.ts';
 
 /** MemSim calls its LLM with `fast_run(prompt)`, no sampling settings; temperature 0 keeps the reader deterministic. */
 export const MEMDAILY_READER_TEMPERATURE = 0;

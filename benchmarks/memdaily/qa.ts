@@ -25,6 +25,7 @@ function multipleChoice({ instance, config }: Pick<ReadInput, 'instance' | 'conf
 
 export const memDailyQa: BenchmarkQa = {
   protocol: 'memdaily',
+  rejudge: () => ({}),
   judgePrompts: [
     'longmemeval default — xiaowu0162/LongMemEval@f466efe0ea8859251760733cd4c7ad98302b9ddf src/evaluation/evaluate_qa.py get_anscheck_prompt',
   ],

@@ -22,7 +22,7 @@ export interface ClassifierDeps {
 
 /**
  * The shipped cross-benchmark model (`classifier: { name: onnx }` without `model`), rebuilt by the command
- * `DEFAULT_MODEL_COMMAND` of src/tools/classifier/train/default-model.ts.
+ * `defaultModelCommand()` of src/tools/classifier/train/default-model.ts.
  */
 export const DEFAULT_ONNX_MODEL = join(PACKAGE_ROOT, 'calibration', 'classifier-default.onnx');
 

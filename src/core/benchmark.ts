@@ -6,17 +6,96 @@
  * headline, and its judge prompts. The registry of benchmarks is src/run/benchmark-registry.ts; every entry runs the
  * benchmark conformance suite on its committed fixture.
  */
+import type { z } from 'zod';
+import type { CatalogEntry, DataIssue, ParseOptions, RawRecord } from './dataset-records.ts';
 import type { CallRecord } from './interfaces.ts';
 import type { JudgeResult } from './judge.ts';
 import type { LlmClient, LlmProvider } from './llm.ts';
 import type { JudgePromptKind, QaConfig } from './qa-config.ts';
 import type { AdaptType, ExtraTypeLabel, Instance, Retrieval } from './types.ts';
 
+/**
+ * Files `adaptmr data pull` fetches from a GitHub repository without a release, pinned to one upstream commit and
+ * checked against their sha256 and size. Paths are relative to `upstreamRoot` in the repository and to `localRoot`
+ * in the data directory.
+ */
+export interface PinnedFiles {
+  repo: string;
+  commit: string;
+  upstreamRoot: string;
+  localRoot: string;
+  /** [path, sha256, bytes] */
+  files: readonly (readonly [string, string, number])[];
+}
+
 /** One dataset of a benchmark, as a config names it. */
 export interface BenchmarkDataset {
   name: string;
   /** Where it lives in a data directory, tried in order (the upstream file first, then a folder per question). */
   layouts: readonly { rel: string; kind: 'file' | 'folder' }[];
+  /** The pinned GitHub files `adaptmr data pull` fetches, where the dataset is pulled that way. */
+  pin?: PinnedFiles;
+  /** A file of another dataset its items are stitched into (relative to the data directory), found beside it. */
+  companion?: { dataset: string; rel: string };
+  /** Its knowledge updates name the superseded evidence, so `gold: { update: both }` applies (src/data/supersession.ts). */
+  /** It has an answer-errata overlay, so `gold: { answers: errata }` applies (its corrected answers judged beside the originals). */
+  answerErrata?: boolean;
+  /** Another dataset of the benchmark that holds the same questions (over another haystack): trained on once. */
+  sameQuestionsAs?: string;
+  updateGold?: boolean;
+}
+
+/** What a benchmark's normaliser is told about the source it reads. */
+export interface NormaliseContext {
+  /** The dataset's name in results. */
+  dataset: string;
+  issues: DataIssue[];
+  /** Questions for which this returns false are parsed but not built. */
+  keep?: ((c: CatalogEntry) => boolean) | undefined;
+  /** The companion file's path (`BenchmarkDataset.companion`), when the dataset has one. */
+  companion?: string | undefined;
+  /** The dataset entry's options under the benchmark's own key (`datasets[].<benchmark>`, `Benchmark.datasetOptions`). */
+  options?: unknown;
+}
+
+/**
+ * How a benchmark's files become records, catalogue entries and `Instance`s; src/data does the streaming, selecting,
+ * hashing and locking around it. By default a source is an array file, or a folder of `.json`/`.json.gz` files read
+ * in name order.
+ */
+export interface BenchmarkReader {
+  /** A folder source's reading units in order, when they are not its data files (e.g. one folder per chat). */
+  units?(folder: string): string[];
+  /** One unit of `units`, read and parsed (`light`: only what the catalogue needs); `sync`: without an event loop. */
+  readUnit?(unit: string, opts: { parse?: ParseOptions | undefined; light?: boolean }): Promise<unknown>;
+  readUnitSync?(unit: string, parse?: ParseOptions): unknown;
+  /** The data files of one unit of `units` (hashed for provenance and checked against the lock file). */
+  unitFiles?(unit: string): string[];
+  /** Checks a listed data file before any is read (e.g. a file whose name is its question type); throws an InputError. */
+  checkFile?(file: string): void;
+  /**
+   * Each record is one question whose id and type are its first keys: the catalogue reads these heads only (and a
+   * reader passes over the items a selection refuses, unparsed).
+   */
+  headKeys?: readonly string[];
+  /** Keys of a record a catalogue pass never reads (skipped unparsed). */
+  catalogueSkipKeys?: readonly string[];
+  /** The catalogue entries of one record (a head, with `headKeys`). */
+  catalogue(record: RawRecord): CatalogEntry[];
+  /** The instances of one record; invalid records throw an InputError naming the file and item. */
+  normalise(record: RawRecord, ctx: NormaliseContext): Iterable<Instance>;
+  /** What a session and a turn are called in the benchmark's own terms (`adaptmr data info`); default sessions, turns. */
+  unitNames?: readonly [string, string];
+}
+
+/** How reports show a benchmark. */
+export interface BenchmarkDisplay {
+  /** Its name in prose (`LongMemEval`, `LoCoMo`). */
+  label: string;
+  /** The colour of the routers fitted on each of its datasets (`adaptmr-from-<dataset>`), by dataset name. */
+  fittedColours?: Readonly<Record<string, string>>;
+  /** Its native types that fit none of the five AdaptMR types are reported per native type (beside the type that averages the others). */
+  perNativeType?: boolean;
 }
 
 /** An AdaptMR type for a native type; `reportAs` when none of the five fits (reported apart, never in a headline). */
@@ -95,8 +174,29 @@ export interface BenchmarkQa {
   excluded(nativeType: string): string | null;
   /** The protocol's own reader; undefined (or returning undefined): the harness's reader (src/eval/qa/reader.ts). */
   read?(input: ReadInput): Promise<ProtocolRead | undefined>;
+  /**
+   * Its own judge asked again by every judge of a panel from what the results file stores (the judging pass,
+   * src/run/judging/benchmark-panel.ts): the scoring input the stored gold answer gives (e.g. the rubric, one item per line);
+   * undefined: its own judge cannot be asked again from the results file.
+   */
+  rejudge?(storedAnswer: string): Pick<AnswerToScore, 'rubric'>;
   /** Scores one answer; LLM failures propagate (the caller records them on the question's row). */
   score(input: AnswerToScore, judge: LlmClient | undefined, options: ScoreOptions): Promise<AnswerScores>;
+  /**
+   * The judge reads evidence besides the gold answer (`AnswerToScore.evidenceText`, stored as
+   * `questions.judge_evidence`): a results file without it cannot be judged again.
+   */
+  judgeNeedsEvidence?: boolean;
+  /** How leniency probes are made for a benchmark with its own judge (docs/qa-and-judges.md); default: from the gold answer, every rule. */
+  probes?: ProbeMaking;
+}
+
+/** What a benchmark's leniency probes are made against (src/eval/qa/probes/rules.ts). */
+export interface ProbeMaking {
+  /** The text a known-wrong answer is made against, from the stored gold; '' when none can be. */
+  goldOf(q: { answer: string; judgeEvidence?: string | null | undefined }): string;
+  /** `neighbour`: only another question's gold is a specific-wrong answer (editing a value of the gold is not wrong). */
+  specific?: 'all' | 'neighbour';
 }
 
 /** The committed fixture the conformance suite runs: a few items the project wrote itself, in the upstream format. */
@@ -119,7 +219,18 @@ export interface Benchmark {
   /** The benchmark's name: its folder under benchmarks/ and the source format of its datasets. */
   name: string;
   description: string;
+  display: BenchmarkDisplay;
   datasets: readonly BenchmarkDataset[];
+  reader: BenchmarkReader;
+  /** A user-given file or folder may be in this format (`datasets[].path` with `format`); false: named datasets only. */
+  pathFormat: boolean;
+  /**
+   * Options a config may give its named datasets under the benchmark's name (`datasets: [{ name, <benchmark>: {…} }]`),
+   * checked with this schema and handed to `reader.normalise` (`NormaliseContext.options`).
+   */
+  datasetOptions?: z.ZodType;
+  /** Its native type labels, in its own order (every one `mapType` maps). */
+  nativeTypes?: readonly string[];
   /** Native type → AdaptMR type; undefined for a native type the benchmark does not define. */
   mapType(nativeType: string, questionId: string): MappedType | undefined;
   qa: BenchmarkQa;
@@ -128,5 +239,5 @@ export interface Benchmark {
 
 /** Declares a benchmark (frozen: the registry hands the same object to every caller). */
 export function defineBenchmark(b: Benchmark): Benchmark {
-  return Object.freeze({ ...b, qa: Object.freeze({ ...b.qa }) });
+  return Object.freeze({ ...b, qa: Object.freeze({ ...b.qa }), reader: Object.freeze({ ...b.reader }) });
 }

@@ -8,6 +8,7 @@ import { LlmConfigSchema } from './llm-config.ts';
 import { QaConfigSchema } from './qa-config.ts';
 import { IndexSpecSchema } from './index-spec.ts';
 import { GranularitySchema } from './types.ts';
+import { datasetEntry, datasetNames, pathFormats } from './benchmarks-installed.ts';
 import { unknownName } from './registry.ts';
 import { PlanConfigSchema, StatsConfigSchema } from './stats-config.ts';
 
@@ -22,21 +23,15 @@ export const DEFAULT_MAX_FAILURE_SHARE = 0.05;
 
 export const DEFAULT_KS = [1, 3, 5, 10, 30, 50] as const;
 
-export const DATASET_NAMES = [
-  'longmemeval-oracle',
-  'longmemeval-s',
-  'longmemeval-m',
-  'locomo',
-  'beam-100k',
-  'beam-500k',
-  'memdaily',
-  'locomo-plus',
-] as const;
-/** A config's dataset name; a typo fails with "did you mean" (the names are the benchmarks' datasets, src/run/benchmark-registry.ts). */
-export const DatasetNameSchema = z.enum(DATASET_NAMES, {
-  error: (issue) => unknownName('dataset', String(issue.input), [...DATASET_NAMES]),
+/**
+ * A config's dataset name: one of the installed benchmarks' datasets (src/core/benchmarks-installed.ts, from
+ * src/run/benchmark-registry.ts); a typo fails with "did you mean".
+ */
+export const DatasetNameSchema = z.string().superRefine((name, ctx) => {
+  const known = datasetNames();
+  if (!known.includes(name)) ctx.addIssue({ code: 'custom', message: unknownName('dataset', name, known) });
 });
-export type DatasetName = z.infer<typeof DatasetNameSchema>;
+export type DatasetName = string;
 
 export const SampleSchema = z
   .object({
@@ -97,55 +92,74 @@ export const GoldConfigSchema = z
   .object({
     answers: z.enum(['original', 'errata']).default('original'),
     /**
-     * BEAM knowledge updates: `current` (default) — only the message with the new value (`updated_info`) is retrieval
-     * gold; `both` — the superseded one (`original_info`) too. Either way the superseded message is what `stale_above`
-     * asks about (src/data/supersession.ts, docs/datasets.md §4.6).
+     * Knowledge updates that name the superseded evidence (a dataset with `updateGold`, src/core/benchmark.ts):
+     * `current` (default) — only the evidence of the new value is retrieval gold; `both` — the superseded evidence
+     * too. Either way the superseded evidence is what `stale_above` asks about (src/data/supersession.ts,
+     * docs/datasets.md §4.6).
      */
     update: z.enum(['current', 'both']).optional(),
   })
   .strict();
 export type GoldConfig = z.infer<typeof GoldConfigSchema>;
 
-/** Datasets with an answer-errata overlay (`gold: { answers: errata }`). */
-const ERRATA_DATASETS: ReadonlySet<string> = new Set([
-  'locomo',
-  'longmemeval-s',
-  'longmemeval-m',
-  'longmemeval-oracle',
-]);
+/** The format of a user-given path: a benchmark whose files may be given as a path (`pathFormat`), "did you mean" else. */
+const PathFormatSchema = z.string().superRefine((format, ctx) => {
+  const known = pathFormats();
+  if (!known.includes(format)) ctx.addIssue({ code: 'custom', message: unknownName('format', format, known) });
+});
+
+/** A named, known dataset, or any file/folder in a benchmark's format ("bring your own data"). */
+const NAMED_KEYS = new Set(['name', 'gold', ...Object.keys(DatasetCommon)]);
 
 /**
- * Formats a user-given path may have: a LongMemEval array file or folder, a LoCoMo file, a BEAM tier folder (one
- * folder per chat) or a folder of MemDaily files. LoCoMo-Plus is named only: it is stitched into LoCoMo.
+ * A named dataset's keys besides the common ones: only its benchmark's own (`datasets: [{ name, <benchmark>: {…} }]`),
+ * checked with that benchmark's `datasetOptions` schema; anything else is an unknown key, as a strict object says.
  */
-export const PATH_FORMATS = ['longmemeval', 'locomo', 'beam', 'memdaily'] as const;
+function benchmarkOptions(d: Record<string, unknown> & { name: string }, ctx: z.RefinementCtx): void {
+  const benchmark = datasetEntry(d.name)?.benchmark;
+  for (const key of Object.keys(d)) {
+    if (NAMED_KEYS.has(key)) continue;
+    if (key !== benchmark?.name || !benchmark.datasetOptions) {
+      ctx.addIssue({ code: 'unrecognized_keys', keys: [key], input: d });
+      continue;
+    }
+    const parsed = benchmark.datasetOptions.safeParse(d[key]);
+    if (!parsed.success)
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ code: 'custom', message: issue.message, path: [key, ...issue.path.map(String)] });
+  }
+}
 
-/** A named, known dataset, or any file/folder in LongMemEval or LoCoMo format ("bring your own data"). */
 export const DatasetRefSchema = z.union([
   z
     .object({ name: DatasetNameSchema, ...DatasetCommon, gold: GoldConfigSchema.optional() })
-    .strict()
-    .refine((d) => d.gold === undefined || d.gold.answers === 'original' || ERRATA_DATASETS.has(d.name), {
-      message:
-        'gold.answers: errata exists for LoCoMo (the audit) and LongMemEval (src/data/longmemeval-errata.ts) only',
-      path: ['gold'],
-    })
-    .refine((d) => d.gold?.update === undefined || d.name.startsWith('beam-'), {
-      message: 'gold.update applies to BEAM only (its knowledge updates name the superseded message)',
+    .catchall(z.unknown())
+    .superRefine(benchmarkOptions)
+    .refine(
+      (d) =>
+        d.gold === undefined || d.gold.answers === 'original' || datasetEntry(d.name)?.dataset.answerErrata === true,
+      {
+        message:
+          'gold.answers: errata exists for LoCoMo (the audit) and LongMemEval (src/data/longmemeval-errata.ts) only',
+        path: ['gold'],
+      },
+    )
+    .refine((d) => d.gold?.update === undefined || datasetEntry(d.name)?.dataset.updateGold === true, {
+      error: () =>
+        `gold.update applies only to a dataset whose knowledge updates name the superseded message (${datasetNames()
+          .filter((n) => datasetEntry(n)?.dataset.updateGold)
+          .join(', ')})`,
       path: ['gold', 'update'],
     }),
   z
     .object({
-      format: z.enum(PATH_FORMATS),
+      format: PathFormatSchema,
       path: z.string(),
       /** Name used in results; defaults to the file name. Never a known dataset's name: that would label a custom
        * file as the official dataset. */
       name: z
         .string()
-        .refine(
-          (n) => !(DATASET_NAMES as readonly string[]).includes(n),
-          'is the name of a known dataset; give your file another name',
-        )
+        .refine((n) => !datasetNames().includes(n), 'is the name of a known dataset; give your file another name')
         .optional(),
       ...DatasetCommon,
     })
@@ -173,7 +187,7 @@ export const MethodConfigSchema = z
     options: z.record(z.string(), z.unknown()).default({}),
     /**
      * A memory-system method (http-memory, mcp-memory, mem0, zep) run n times, each replicate ingesting and searching
-     * its own namespaces: expanded at load into methods `<id>:r1` … `<id>:rn` (src/run/replicates.ts).
+     * its own namespaces: expanded at load into methods `<id>:r1` … `<id>:rn` (src/run/config/replicates.ts).
      */
     replicates: z.number().int().positive().max(100).optional(),
     /** Set by that expansion (the replicate's number); not written by hand. */

@@ -2,7 +2,7 @@
 // patch merges into that method only, other datasets keep the experiment's methods, and bad entries fail at load
 // with one line naming the file, the dataset entry and the method.
 import { describe, expect, it } from 'vitest';
-import { parseExperiment } from '../run/load-config.ts';
+import { parseExperiment } from '../run/config/load-config.ts';
 import { configForDataset, methodsForDataset } from './dataset-methods.ts';
 
 const yaml = (locomo: string): string => `

@@ -4,7 +4,7 @@
  * speaker-prefixed turns, each with the abstention thresholds calibrated on that dataset and a classifier model
  * never trained on its questions. Pure; the runner builds one set of methods per distinct result.
  *
- * Merge rule (the same as sweep variations, src/run/sweep-file.ts): objects merge key by key, arrays and scalars
+ * Merge rule (the same as sweep variations, src/run/sweep/sweep-file.ts): objects merge key by key, arrays and scalars
  * replace. The dataset's `index` applies to every method first, then `methods.<id>.index` and `.options`.
  */
 import { MethodConfigSchema, type DatasetRef, type ExperimentConfig, type MethodConfig } from './config.ts';
@@ -34,8 +34,8 @@ export function hasMethodPatch(ref: DatasetRef): boolean {
 export function methodsForDataset(config: ExperimentConfig, i: number, path: string): MethodConfig[] {
   const ref = config.datasets[i];
   if (!ref) throw new InputError(`no dataset entry ${i}`, path);
-  const where = `${path}: datasets.${i} (${ref.name ?? ref.path})`;
-  // A replicated method (`replicates: n`, src/run/replicates.ts) is patched by its own id, which names every replicate.
+  const where = `${path}: datasets.${i} (${ref.name ?? ('path' in ref ? ref.path : '')})`;
+  // A replicated method (`replicates: n`, src/run/config/replicates.ts) is patched by its own id, which names every replicate.
   const baseOf = (m: MethodConfig): string => (m.replicate !== undefined ? m.id.replace(/:r[0-9]+$/, '') : m.id);
   const ids = [...new Set(config.methods.flatMap((m) => [m.id, baseOf(m)]))];
   for (const id of Object.keys(ref.methods ?? {})) {

@@ -7,7 +7,7 @@
 import type { CallRecord } from './calls.ts';
 import type { IndexSpec } from './index-spec.ts';
 import type { LlmProvider, LlmRole } from './llm.ts';
-import type { AdaptType, MemoryUnit, MethodOutput, Query, Retrieval, ScoredUnit } from './types.ts';
+import type { AdaptType, MemoryUnit, MethodOutput, Query, Retrieval, RetrievalNotes, ScoredUnit } from './types.ts';
 
 export type { CallRecord } from './calls.ts';
 export type { IndexSpec } from './index-spec.ts';
@@ -146,7 +146,7 @@ export interface MethodFactoryContext {
   runKey: string;
   /** LLM roles the experiment configures; a method with optional LLM steps picks its mode from these. */
   llmRoles: readonly LlmRole[];
-  /** The replicate number (1…n) of a method run with `replicates: n` (src/run/replicates.ts); absent otherwise. */
+  /** The replicate number (1…n) of a method run with `replicates: n` (src/run/config/replicates.ts); absent otherwise. */
   replicate?: number;
 }
 
@@ -182,7 +182,4 @@ export interface Strategy {
 
 /** Per-unit extras a strategy wants shown next to a unit (update annotations) and trailing text (multi-hop
  * reasoning). Kept in `notes` as well so a fusion router can re-render fused lists with them. */
-export interface RenderExtras {
-  annotations?: Record<string, string>;
-  trailer?: string[];
-}
+export type RenderExtras = Pick<RetrievalNotes, 'annotations' | 'trailer'>;

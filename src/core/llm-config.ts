@@ -54,7 +54,7 @@ export type Price = z.infer<typeof PriceSchema>;
 
 /**
  * `llm.batch`: the roles whose uncached requests go through the provider's Batch API (OpenAI `/v1/batches`: half
- * price, results within 24 h) instead of one request each (src/run/batch-stage.ts).
+ * price, results within 24 h) instead of one request each (src/run/spend/batch-stage.ts).
  */
 export const LlmBatchSchema = z
   .object({
@@ -99,7 +99,7 @@ export const LlmConfigSchema = z
     /**
      * The most this run may spend on LLM calls, in USD at the price table (calls already recorded in the results
      * file count): a call that could take the total past it is not sent, and the run stops cleanly, to be resumed
-     * with a larger budget (src/run/budget.ts).
+     * with a larger budget (src/run/spend/budget.ts).
      */
     budgetUsd: z.number().positive().optional(),
     roles: z

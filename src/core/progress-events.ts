@@ -1,6 +1,6 @@
 /**
  * A tiny channel for long work inside a method that the run's progress bar should show (a memory server ingesting
- * a haystack: "ingest mem0:oss 120/300"). Methods report; src/run/progress.ts listens. Kept in core so components
+ * a haystack: "ingest mem0:oss 120/300"). Methods report; src/run/record/progress.ts listens. Kept in core so components
  * report without importing the runner.
  */
 export interface WorkProgress {

@@ -61,8 +61,8 @@ export const QaConfigSchema = z
         /** With `context: official`: session content as the official `json` (default), `nl`, or the unit `text`. */
         historyFormat: z.enum(['json', 'nl', 'text']).default('json'),
         /**
-         * Questions with choices (MemDaily): `letter` asks MemSim's multiple-choice prompt and scores the letter
-         * exactly, without a judge; `free-form` asks the question alone and has the answer judged.
+         * Questions with choices (`Query.choices`): `letter` asks the benchmark's multiple-choice prompt and scores the
+         * letter exactly, without a judge; `free-form` asks the question alone and has the answer judged.
          */
         choices: z.enum(['letter', 'free-form']).default('letter'),
         /**

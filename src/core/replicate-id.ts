@@ -1,5 +1,5 @@
 /**
- * The method id of a memory-system replicate (`<id>:r<n>`, src/run/replicates.ts expands `replicates: n` into them):
+ * The method id of a memory-system replicate (`<id>:r<n>`, src/run/config/replicates.ts expands `replicates: n` into them):
  * one rule shared by the runner, the verdicts (which average replicates per question) and the report (which shows
  * their spread), so it lives below all three.
  */

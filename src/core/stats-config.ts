@@ -1,12 +1,13 @@
 /**
  * The `stats:` and `plan:` blocks of an experiment config. Neither changes what a run computes, so both
- * are left out of the run's identity (src/run/load-config.ts): adding them to an existing experiment resumes it.
+ * are left out of the run's identity (src/run/config/load-config.ts): adding them to an existing experiment resumes it.
  *   stats — how the results file's statistics are computed (bootstrap CIs of every scores_by_type cell; paired
  *           comparisons of every method against a reference, Holm-corrected within a family); src/eval/stats.
  *   plan  — which of the AdaptMR plan's five experiments (plan §3.4) the file is, so `adaptmr report` prints
  *           that experiment's section and chart.
  */
 import { z } from 'zod';
+import { unknownName } from './registry.ts';
 
 export const STATS_DEFAULTS = {
   resamples: 2000,
@@ -45,6 +46,10 @@ export const StatsConfigSchema = z
   .strict();
 export type StatsConfig = z.infer<typeof StatsConfigSchema>;
 
+/**
+ * The experiment names a config's `plan.experiment` accepts (a public contract; a typo fails with "did you mean").
+ * Each is one entry of src/plan-experiments/registry.ts; its conformance suite checks the two lists agree.
+ */
 export const PLAN_EXPERIMENTS = [
   'existing-systems',
   'oracle-upper-bound',
@@ -73,7 +78,9 @@ const PerDatasetMethod = z.union([z.string(), z.record(z.string(), z.string())])
 export const PlanConfigSchema = z
   .object({
     /** Which of the plan's five experiments this file is (its section in `adaptmr report`). */
-    experiment: z.enum(PLAN_EXPERIMENTS),
+    experiment: z.enum(PLAN_EXPERIMENTS, {
+      error: (issue) => unknownName('plan experiment', String(issue.input), [...PLAN_EXPERIMENTS]),
+    }),
     /**
      * Headline metric of the section, for every dataset or per dataset name (default: judged accuracy when the run
      * answers questions — `level` is then ignored, so one file serves offline and with an llm: block —, else recall_any).
@@ -94,7 +101,7 @@ export const PlanConfigSchema = z
     split: z.number().gt(0).lt(1).optional(),
     /**
      * beyond-benchmarks: a Chinese dataset whose per-type means are shown next to an English one's, both at ONE metric
-     * (default ndcg_any@10 at turn level), e.g. `{ zh: memdaily, en: beam-100k }`.
+     * (default ndcg_any@10 at turn level), e.g. `{ zh: <a Chinese dataset>, en: <an English one> }`.
      */
     languages: z
       .object({

@@ -46,17 +46,17 @@ export interface Query {
   /** ISO 8601 time the question is asked at. */
   askedAt: string;
   /**
-   * Multiple-choice options shown with the question (MemDaily: letter → text). Only the reader sees them: a method
-   * gets the question's id, text and time alone (src/run/question.ts `methodQuery`), as MemSim's retrieval does.
+   * Multiple-choice options shown with the question (letter → text). Only the reader sees them: a method gets the
+   * question's id, text and time alone (src/run/question.ts `methodQuery`), as the benchmark's own retrieval does.
    */
   choices?: Readonly<Record<string, string>>;
 }
 
 /**
  * Labels a question is reported under when none of the five types fits (docs/datasets.md §4.5): `cognitive` is
- * LoCoMo-Plus's own type (implicit recall of a cue; counted, its own column); `outside` marks BEAM's preference
- * following, instruction following and summarization, which are kept out of every per-type and overall average and
- * reported by their native ability only.
+ * LoCoMo-Plus's own type (implicit recall of a cue; counted, its own column); `outside` marks native types that are
+ * not questions about the memory (a new task judged for compliance, a summary of the whole history), which are kept
+ * out of every per-type and overall average and reported by their native type only.
  */
 export const EXTRA_TYPE_LABELS = ['cognitive', 'outside'] as const;
 export type ExtraTypeLabel = (typeof EXTRA_TYPE_LABELS)[number];
@@ -70,7 +70,7 @@ export interface Gold {
   evidenceSessionIds: string[];
   evidenceTurnIds: string[];
   /**
-   * Evidence of an older value the dataset marks as replaced (BEAM knowledge update `original_info`; LongMemEval
+   * Evidence of an older value the dataset marks as replaced (a knowledge update naming its old value; LongMemEval
    * knowledge update: the evidence sessions before the last one holding the answer). Sessions listed here hold only
    * superseded evidence. Read by the stale-evidence metric (`stale_above`); absent when the dataset marks none.
    */
@@ -85,9 +85,9 @@ export interface Gold {
    * dataset in docs/datasets.md); classifier accuracy leaves such questions out.
    */
   reportAs?: ExtraTypeLabel;
-  /** BEAM: the rubric items the answer is judged against, one judge call each (the scored gold; event ordering: the order). */
+  /** The rubric items the answer is judged against, one judge call each, where the benchmark judges by rubric (the scored gold). */
   rubric?: string[];
-  /** MemDaily: the letter of the correct choice (`Query.choices`). */
+  /** The letter of the correct choice, where the question has choices (`Query.choices`). */
   correctChoice?: string;
   /** LoCoMo-Plus: the cue as its judge reads it (`Speaker：text` lines); there is no reference answer. */
   evidenceText?: string;
@@ -131,7 +131,40 @@ export interface Retrieval {
   noMemory: boolean;
   /** The exact text a reader would be given. */
   context: string;
-  notes?: Record<string, unknown>;
+  /** What the method records about this retrieval (stored as the row's `notes` JSON). */
+  notes?: RetrievalNotes;
+}
+
+/**
+ * What a retrieval records beside its units, stored as is in the `retrievals.notes` JSON object (these keys at its
+ * top level, so stored files read the same). The keys the harness itself reads or writes are typed here; a method's
+ * other diagnostics (a window found, events, hops, truncation…, shown by `adaptmr explain`, read back by nothing)
+ * sit beside them under their own keys.
+ */
+export interface RetrievalNotes {
+  /** Text shown next to a unit in the context (unit id → text: the update strategy's "superseded on …"); a fusion router re-renders the fused list with them. */
+  annotations?: Record<string, string>;
+  /** Text after the units (multi-hop reasoning, temporal events); a fusion router keeps it. */
+  trailer?: string[];
+  /** Wall time per stage of one AdaptMR question (classify, retrieve, gate), ms: experiment 5's stage table. */
+  stageMs?: Record<string, number>;
+  /** Every timed run of the question under `timingRepeats`, ms (the first warms up); written by the runner. */
+  timingMs?: number[];
+  /** The strategy that retrieved (`unified`, `factual`, …) and the order of its context. */
+  strategy?: string;
+  contextOrder?: 'rank' | 'chronological';
+  /** Why a strategy's LLM step fell back to its offline rule. */
+  llmFallback?: string;
+  /** A strategy fusion: each strategy's own notes, by AdaptMR type. */
+  perStrategy?: Record<string, RetrievalNotes>;
+  /** Memory servers: how many memories the provider returned, and whether k cut them or they fell short of k. */
+  returned?: number;
+  cutToK?: boolean;
+  fewerThanK?: boolean;
+  /** Memory servers: how many cited unit ids were never ingested (not ranked). */
+  unknownUnitIds?: number;
+  /** A method's own diagnostics, under their own keys. */
+  [diagnostic: string]: unknown;
 }
 
 /** What a method returns for one question; errors are data, recorded on the row. */

@@ -1,7 +1,7 @@
 /**
  * Strict UTF-8: bytes that are not well-formed UTF-8 are an error naming the byte offset, never silently replaced
  * by U+FFFD (an id with a replaced byte would no longer match its gold, a config value would change). Used by every
- * reader of user files (datasets: src/data/json-decode.ts; configs: src/run/yaml-text.ts).
+ * reader of user files (datasets: src/data/json-decode.ts; configs: src/run/config/yaml-text.ts).
  */
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });

@@ -1,22 +1,7 @@
 /** The light, per-question view used to choose questions (stratified sampling) before full haystacks are built. */
-import type { AdaptType, ExtraTypeLabel } from '../core/types.ts';
+import type { CatalogEntry } from '../core/dataset-records.ts';
 
-export interface CatalogEntry {
-  questionId: string;
-  nativeType: string;
-  adaptType: AdaptType;
-  isAbstention: boolean;
-  /** The label the question is reported under when it fits none of the five types (`Gold.reportAs`). */
-  reportAs?: ExtraTypeLabel;
-  /** The file the question was read from (folder layouts), so a later pass can read only the files it keeps. */
-  file?: string;
-  /**
-   * The haystack group the question is asked of, when several questions share one (a LoCoMo conversation, a BEAM
-   * chat, a MemDaily trajectory); absent when the question has a haystack of its own. A sharded run keeps each group
-   * in one shard, so a haystack is indexed (and a memory server ingests it) once.
-   */
-  haystack?: string;
-}
+export type { CatalogEntry };
 
 /**
  * The files holding `kept` (folder layouts: one question per file), so a reader opens only those; undefined when an

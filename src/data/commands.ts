@@ -6,7 +6,8 @@
  */
 import Table from 'cli-table3';
 import type { CommandModule } from 'yargs';
-import { DATASET_NAMES, PATH_FORMATS, type DatasetName, type DatasetRef } from '../core/config.ts';
+import { benchmarkNamed, datasetNames, pathFormats } from '../core/benchmarks-installed.ts';
+import type { DatasetName, DatasetRef } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
 import { formatIssue, type DataIssue } from './issues.ts';
 import { readInstances } from './load.ts';
@@ -19,7 +20,7 @@ import { Summarizer } from './summary.ts';
 interface InfoArgs {
   dataset: string | undefined;
   path: string | undefined;
-  format: (typeof PATH_FORMATS)[number] | undefined;
+  format: string | undefined;
   'data-dir': string | undefined;
   json: boolean;
   verbose: boolean;
@@ -37,14 +38,14 @@ interface PullArgs {
 
 function infoRef(argv: InfoArgs): DatasetRef {
   if (argv.path !== undefined) {
-    if (!argv.format) throw new InputError(`--path needs --format ${PATH_FORMATS.join('|')}`);
+    if (!argv.format) throw new InputError(`--path needs --format ${pathFormats().join('|')}`);
     return { format: argv.format, path: argv.path, ...(argv.dataset !== undefined ? { name: argv.dataset } : {}) };
   }
   if (argv.dataset === undefined)
-    throw new InputError(`give --dataset (${DATASET_NAMES.join(', ')}) or --path with --format`);
-  if (!(DATASET_NAMES as readonly string[]).includes(argv.dataset)) {
+    throw new InputError(`give --dataset (${datasetNames().join(', ')}) or --path with --format`);
+  if (!datasetNames().includes(argv.dataset)) {
     throw new InputError(
-      `unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')} (or use --path with --format)`,
+      `unknown dataset "${argv.dataset}"; known: ${datasetNames().join(', ')} (or use --path with --format)`,
     );
   }
   return { name: argv.dataset as DatasetName };
@@ -57,13 +58,13 @@ export const dataInfoCommand: CommandModule<object, InfoArgs> = {
     y
       .option('dataset', {
         type: 'string',
-        describe: `dataset name (${DATASET_NAMES.join(', ')}); with --path, the name shown`,
+        describe: `dataset name (${datasetNames().join(', ')}); with --path, the name shown`,
       })
       .option('path', {
         type: 'string',
-        describe: 'a file or folder in LongMemEval, LoCoMo, BEAM or MemDaily format instead of a named dataset',
+        describe: 'a file or folder in a benchmark format (--format) instead of a named dataset',
       })
-      .option('format', { choices: PATH_FORMATS, describe: 'format of --path' })
+      .option('format', { choices: pathFormats(), describe: 'format of --path' })
       .option('data-dir', { type: 'string', describe: 'data directory (default: ADAPTMR_DATA_DIR, then ./datasets)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON only' })
       .option('verbose', { type: 'boolean', default: false, describe: 'list every data issue' }),
@@ -111,7 +112,7 @@ export const dataPullCommand: CommandModule<object, PullArgs> = {
   builder: (y) =>
     y
       .positional('name', {
-        choices: [...DATASET_NAMES, LOCOMO_AUDIT_DIR] as const,
+        choices: [...datasetNames(), LOCOMO_AUDIT_DIR] as const,
         demandOption: true,
         describe: 'dataset to download (locomo-audit: LoCoMo errata, probes, baselines)',
       })
@@ -131,7 +132,7 @@ export const dataPullCommand: CommandModule<object, PullArgs> = {
       .option('github-url', {
         type: 'string',
         describe:
-          'base of the raw URLs of BEAM, MemDaily, LoCoMo-Plus (default: ADAPTMR_GITHUB_RAW_URL, then https://raw.githubusercontent.com)',
+          'base of the raw URLs of pinned GitHub files (default: ADAPTMR_GITHUB_RAW_URL, then https://raw.githubusercontent.com)',
       })
       .option('force', { type: 'boolean', default: false, describe: 'download even when a verified copy is present' }),
   handler: async (argv) => {
@@ -178,9 +179,10 @@ export const dataCommand: CommandModule<object, object> = {
 };
 
 /**
- * What a dataset's sessions and turns are called in its own terms: BEAM's are batches and messages
- * (docs/datasets.md §4.1); the JSON summary keeps the keys `sessions` and `turns`.
+ * What a dataset's sessions and turns are called in its own terms (`BenchmarkReader.unitNames`); the JSON summary
+ * keeps the keys `sessions` and `turns`.
  */
 export function unitNames(format: string): [string, string] {
-  return format === 'beam' ? ['batches', 'messages'] : ['sessions', 'turns'];
+  const named = benchmarkNamed(format)?.reader.unitNames;
+  return named ? [named[0], named[1]] : ['sessions', 'turns'];
 }

@@ -1,6 +1,8 @@
-/** The dataset layer: resolution, loading and normalisation of LongMemEval and LoCoMo, summaries, sampling, download. */
+/**
+ * The dataset layer: resolution, streaming and loading through each benchmark's reader (src/core/benchmark.ts),
+ * summaries, sampling, download, lock and hashes.
+ */
 export { filesOf, type CatalogEntry } from './catalog.ts';
-export { parseLocomoDate, parseLongMemEvalDate } from './dates.ts';
 export { sha256File, type FileDigest } from './hash.ts';
 export { hashDatasetFiles } from './source-hash.ts';
 export { formatIssue, type DataIssue } from './issues.ts';
@@ -19,13 +21,11 @@ export {
 export { readFileRecordsSync, readSourceRecordsSync, type RawRecord } from './records.ts';
 export { LOCK_FILE, readLock, verifyLocked, type LockEntry, type LockFile } from './lock.ts';
 export { verifySource, type SourceLockOptions } from './lock-check.ts';
-export { repairEvidence } from './locomo.ts';
 export { stratifiedSample } from './sample.ts';
 export { compareIds } from './sort.ts';
 export {
   dataDirs,
   DEFAULT_DATA_DIRS,
-  NAMED_LAYOUTS,
   primaryDataDir,
   resolveDataDir,
   resolveDataset,
@@ -33,7 +33,6 @@ export {
   type DatasetSource,
 } from './source.ts';
 export { summarize, type DataInfo } from './summary.ts';
-export { LOCOMO_CATEGORIES, LONGMEMEVAL_TYPES } from './type-map.ts';
 export { ensureDataset } from './ensure.ts';
 export {
   LOCOMO_COMMIT,

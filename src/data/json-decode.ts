@@ -12,6 +12,7 @@
  * input first, which costs far less than the parse.
  */
 import { isUtf8 } from 'node:buffer';
+import type { ParseOptions } from '../core/dataset-records.ts';
 import { InputError } from '../core/errors.ts';
 import { InvalidUtf8Error, LoneSurrogateError, assertNoLoneSurrogate, firstInvalidUtf8 } from '../core/utf8.ts';
 import { elideTurnContent } from './json-elide.ts';
@@ -94,10 +95,7 @@ export function parseJsonBytes(bytes: Uint8Array, opts: ParseOptions = {}): unkn
   }
 }
 
-export interface ParseOptions {
-  /** Empty the `content` of every turn object with this `role` unread (json-elide.ts): only when nothing reads it. */
-  elideContentOfRole?: string | undefined;
-}
+export type { ParseOptions };
 
 function parseUtf8Json(buf: Buffer): unknown {
   if (hasHighEscape(buf)) {

@@ -10,11 +10,7 @@ import { InputError } from '../core/errors.ts';
 import type { Instance } from '../core/types.ts';
 import { filesOf, type CatalogEntry } from './catalog.ts';
 import type { DataIssue } from './issues.ts';
-import { locomoCatalogEntries, normaliseLocomo } from './locomo.ts';
-import { beamCatalogEntries, beamChatDirs, normaliseBeam, readBeamChat, type BeamRecord } from './beam.ts';
-import { memDailyCatalogEntries, normaliseMemDaily } from './memdaily.ts';
-import { locomoPlusCatalogEntry, normaliseLocomoPlus } from './locomo-plus.ts';
-import { longMemEvalCatalogEntry, normaliseLongMemEval } from './longmemeval.ts';
+import type { BenchmarkReader } from '../core/benchmark.ts';
 import type { HeadSelector, StreamArrayOptions } from './json-stream.ts';
 import type { ParseOptions } from './json-decode.ts';
 import { listDataFiles } from './hash.ts';
@@ -25,45 +21,36 @@ import { stratifiedSample } from './sample.ts';
 import { compareIds } from './sort.ts';
 import { verifySource } from './lock-check.ts';
 import { withUpdateGold } from './supersession.ts';
-import { resolveDataset, type DatasetSource } from './source.ts';
-
-/** LongMemEval keys a catalog pass never needs; skipping them avoids assembling the haystacks. */
-const LME_HEAVY = ['haystack_sessions', 'haystack_dates', 'haystack_session_ids'];
-const LME_HEAD = ['question_id', 'question_type'];
-const LOCOMO_HEAVY = ['conversation', 'event_summary', 'observation', 'session_summary'];
+import { readerOf, resolveDataset, type DatasetSource } from './source.ts';
 
 /**
  * Every question's id and labels, read before any work. A question id that appears twice (two files of a folder,
- * two elements of an array file, a LoCoMo conversation listed twice) is an InputError naming the id and both places:
+ * two elements of an array file, a conversation listed twice) is an InputError naming the id and both places:
  * the results file keys rows by question id, so a duplicate would otherwise fail mid-run on a primary-key append.
  */
 export async function readCatalog(
   src: DatasetSource,
   opts: Pick<StreamArrayOptions, 'wholeBelowBytes'> = {},
 ): Promise<CatalogEntry[]> {
-  if (src.format === 'longmemeval') return src.kind === 'folder' ? readFolderCatalog(src) : readArrayCatalog(src, opts);
+  const reader = readerOf(src);
+  if (reader.headKeys) {
+    return src.kind === 'folder' ? readFolderCatalog(src, reader) : readArrayCatalog(src, reader, opts);
+  }
   const out: CatalogEntry[] = [];
   const places = new Map<string, string>();
   const add = (entries: CatalogEntry[], place: string): void => {
     for (const e of entries) notDuplicate(places, e.questionId, place);
     out.push(...entries);
   };
-  if (src.format === 'beam') {
-    // The probing questions alone (a few KB per chat), not the chats (up to 3.4 MB each).
-    for (const dir of beamChatDirs(src.path))
-      add(beamCatalogEntries(await readBeamChat(dir, { withChat: false }), dir), dir);
+  if (reader.units && reader.readUnit) {
+    // Each unit's light read: what the catalogue needs (e.g. the questions alone, not a chat of megabytes).
+    for (const unit of reader.units(src.path))
+      add(reader.catalogue({ raw: await reader.readUnit(unit, { light: true }), file: unit, index: 0 }), unit);
     return out;
   }
-  const skipKeys = src.format === 'locomo' ? LOCOMO_HEAVY : src.format === 'memdaily' ? ['message_list'] : [];
-  for await (const { raw, file, index } of readRecords(src, { skipKeys, wholeBelowBytes: opts.wholeBelowBytes })) {
-    const place = `${file} element ${index}`;
-    if (src.format === 'memdaily')
-      add(
-        memDailyCatalogEntries(raw, file, index).map((e) => ({ ...e, file })),
-        place,
-      );
-    else if (src.format === 'locomo-plus') add([locomoPlusCatalogEntry(raw, file, index)], place);
-    else add(locomoCatalogEntries(raw, file, index), place);
+  const skipKeys = reader.catalogueSkipKeys ?? [];
+  for await (const record of readRecords(src, { skipKeys, wholeBelowBytes: opts.wholeBelowBytes })) {
+    add(reader.catalogue(record), `${record.file} element ${record.index}`);
   }
   return out;
 }
@@ -79,30 +66,33 @@ function notDuplicate(places: Map<string, string>, id: string, place: string): v
 }
 
 /**
- * A LongMemEval array file (oracle, M): each item's id and type from its first bytes, the file streamed once and
- * the heads memoised by its stat data (file-facts.ts), as a folder's are — M is ~2.7 GB, a full scan of it before
- * every run or case study. The heads are stored as read and mapped to types here, so a change of the mapping needs
- * no new memo; they are saved only once every one is valid.
+ * An array file whose items are one question each (`BenchmarkReader.headKeys`; e.g. LongMemEval oracle, M): each
+ * item's id and type from its first bytes, the file streamed once and the heads memoised by its stat data
+ * (file-facts.ts), as a folder's are — a file of gigabytes would otherwise be scanned before every run or case study.
+ * The heads are stored as read and mapped to types here, so a change of the mapping needs no new memo; they are
+ * saved only once every one is valid.
  */
 async function readArrayCatalog(
   src: DatasetSource,
+  reader: BenchmarkReader,
   opts: Pick<StreamArrayOptions, 'wholeBelowBytes'>,
 ): Promise<CatalogEntry[]> {
+  const keys = reader.headKeys ?? [];
   const facts = FileFacts.open(src.path);
   const { value: heads } = await facts.memoised(src.path, 'heads', async () => {
     const read: unknown[] = [];
     for await (const { raw } of readRecords(src, {
-      skipKeys: LME_HEAVY,
-      headKeys: LME_HEAD,
+      skipKeys: reader.catalogueSkipKeys ?? [],
+      headKeys: keys,
       wholeBelowBytes: opts.wholeBelowBytes,
     }))
-      read.push(headOf(raw));
+      read.push(headOf(raw, keys));
     return read;
   });
   const out: CatalogEntry[] = [];
   const places = new Map<string, string>();
   for (const [index, head] of (heads ?? []).entries()) {
-    const entry = longMemEvalCatalogEntry(head, src.path);
+    const entry = oneEntry(reader, head, src.path);
     notDuplicate(places, entry.questionId, `${src.path} element ${index}`);
     out.push(entry);
   }
@@ -111,10 +101,15 @@ async function readArrayCatalog(
 }
 
 /** An item's head fields (an item that is not an object is kept as is, for the error that names it). */
-function headOf(raw: unknown): unknown {
+function headOf(raw: unknown, keys: readonly string[]): unknown {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
   const item = raw as Record<string, unknown>;
-  return Object.fromEntries(LME_HEAD.filter((k) => k in item).map((k) => [k, item[k]]));
+  return Object.fromEntries(keys.filter((k) => k in item).map((k) => [k, item[k]]));
+}
+
+/** The one catalogue entry of a one-question record (a head, or the whole item). */
+function oneEntry(reader: BenchmarkReader, raw: unknown, file: string): CatalogEntry {
+  return reader.catalogue({ raw, file, index: 0 })[0]!;
 }
 
 /**
@@ -122,14 +117,14 @@ function headOf(raw: unknown): unknown {
  * time, the heads memoised across runs while a file's stat data is unchanged (file-facts.ts); a file whose head
  * does not give them (another key order, an array, malformed) is parsed whole instead.
  */
-async function readFolderCatalog(src: DatasetSource): Promise<CatalogEntry[]> {
+async function readFolderCatalog(src: DatasetSource, reader: BenchmarkReader): Promise<CatalogEntry[]> {
   const files = await listDataFiles(src.path);
   if (files.length === 0) throw new InputError('folder holds no .json or .json.gz files', src.path);
   const facts = FileFacts.open(src.path);
   const limit = pLimit(FILES_AT_ONCE);
   const heads = await Promise.all(
     files.map((file) =>
-      limit(async () => (await facts.memoised(file, 'head', () => readJsonHead(file, LME_HEAD))).value),
+      limit(async () => (await facts.memoised(file, 'head', () => readJsonHead(file, reader.headKeys ?? []))).value),
     ),
   );
   const out: CatalogEntry[] = [];
@@ -141,11 +136,11 @@ async function readFolderCatalog(src: DatasetSource): Promise<CatalogEntry[]> {
   for (const [i, file] of files.entries()) {
     const head = heads[i];
     if (head) {
-      add({ ...longMemEvalCatalogEntry(head, file), file }, file);
+      add({ ...oneEntry(reader, head, file), file }, file);
       continue;
     }
     for await (const { raw, index } of readRecords(src, { files: new Set([file]) })) {
-      add({ ...longMemEvalCatalogEntry(raw, file), file }, index === 0 ? file : `${file} element ${index}`);
+      add({ ...oneEntry(reader, raw, file), file }, index === 0 ? file : `${file} element ${index}`);
     }
   }
   // Saved only once every entry is valid, so a bad file is read again (and reported) next time.
@@ -167,14 +162,14 @@ export interface ReadOptions {
 }
 
 /**
- * The items of a LongMemEval array file that `keep` refuses, told by their id and type at the head of each item, so
- * a reader passes them over unparsed (json-stream.ts `refusedByHead`); undefined for LoCoMo, whose items hold many
- * questions.
+ * The items of an array file that `keep` refuses, told by their id and type at the head of each item, so a reader
+ * passes them over unparsed (json-stream.ts `refusedByHead`); undefined unless each item is one question
+ * (`BenchmarkReader.headKeys`).
  */
 export function headSelector(src: DatasetSource, keep: (c: CatalogEntry) => boolean): HeadSelector | undefined {
-  return src.format === 'longmemeval'
-    ? { keys: LME_HEAD, keep: (head) => keep(longMemEvalCatalogEntry(head, src.path)) }
-    : undefined;
+  const reader = readerOf(src);
+  const keys = reader.headKeys;
+  return keys ? { keys: [...keys], keep: (head) => keep(oneEntry(reader, head, src.path)) } : undefined;
 }
 
 /** Streams instances in source order (array order, or folder file-name order). */
@@ -191,7 +186,7 @@ export async function* readInstances(src: DatasetSource, opts: ReadOptions = {})
   }
 }
 
-/** The instances of one raw record (a LongMemEval item is one; a LoCoMo conversation holds many). */
+/** The instances of one raw record (an item of one question is one; a conversation may hold many). */
 export function* instancesOfRecord(
   src: DatasetSource,
   { raw, file, index }: RawRecord,
@@ -207,30 +202,33 @@ function* mapGen<T>(gen: Iterable<T>, f: (x: T) => T): Generator<T> {
   for (const x of gen) yield f(x);
 }
 
+/** The benchmark's instances of a record; a reader that builds a question `keep` refuses still has it left out here. */
 function* rawInstances(
   src: DatasetSource,
-  { raw, file, index }: RawRecord,
+  record: RawRecord,
   opts: { keep?: ((c: CatalogEntry) => boolean) | undefined; issues: DataIssue[] },
 ): Generator<Instance> {
-  switch (src.format) {
-    case 'longmemeval':
-      if (opts.keep && !opts.keep(longMemEvalCatalogEntry(raw, file))) return;
-      yield normaliseLongMemEval(raw, file, src.name, opts.issues);
-      return;
-    case 'locomo':
-      yield* normaliseLocomo(raw, file, index, src.name, opts.issues, opts.keep);
-      return;
-    case 'beam':
-      yield* normaliseBeam(raw as BeamRecord, file, src.name, opts.issues, opts.keep);
-      return;
-    case 'memdaily':
-      yield* normaliseMemDaily(raw, file, index, src.name, opts.issues, opts.keep);
-      return;
-    case 'locomo-plus':
-      if (!src.companion) throw new InputError('LoCoMo-Plus needs the LoCoMo file it is stitched into', src.path);
-      yield* normaliseLocomoPlus(raw, file, index, src.companion.path, src.name, opts.issues, opts.keep);
-      return;
-  }
+  const { keep } = opts;
+  const built = readerOf(src).normalise(record, {
+    dataset: src.name,
+    issues: opts.issues,
+    keep,
+    companion: src.companion?.path,
+    ...(src.options !== undefined ? { options: src.options } : {}),
+  });
+  for (const i of built) if (!keep || keep(entryOf(i))) yield i;
+}
+
+/** The catalogue entry an instance stands for. */
+function entryOf(i: Instance): CatalogEntry {
+  const g = i.gold;
+  return {
+    questionId: i.query.id,
+    nativeType: g.nativeType,
+    adaptType: g.type,
+    isAbstention: g.isAbstention,
+    ...(g.reportAs ? { reportAs: g.reportAs } : {}),
+  };
 }
 
 export interface LoadedDataset {

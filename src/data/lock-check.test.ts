@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../core/errors.ts';
 import { runSummary } from '../report/summary.ts';
-import { parseExperiment } from '../run/load-config.ts';
+import { parseExperiment } from '../run/config/load-config.ts';
 import { runExperiment } from '../run/runner.ts';
 import { openResultStore } from '../store/index.ts';
 import { sha256File } from './hash.ts';

@@ -1,7 +1,7 @@
 /**
  * The lock check every command that reads a dataset runs (run, sweep, data info, classifier, score-answers, the
  * report's text look-up): each file the loader reads is checked against the lock file of the data directory it was
- * found in — a changed file, a missing one, and a data file the lock never listed (an extra BEAM chat folder) are
+ * found in — a changed file, a missing one, and a data file the lock never listed (an extra chat folder of a tier) are
  * refused as `data info` refuses them, or, with `--allow-unlocked`, returned so the run records them.
  */
 import { checkLocked, lockRefusal } from './lock.ts';

@@ -33,7 +33,7 @@ export const LockEntrySchema = z.object({
   url: z.string().optional(),
   fetchedAt: z.string(),
   /**
-   * A dataset of several files (BEAM, MemDaily): `path` is their folder, each file is checked on its own, and
+   * A dataset of several files (`BenchmarkDataset.pin`): `path` is their folder, each file is checked on its own, and
    * `sha256` is that of the listing (`listingSha256`).
    */
   files: z.array(LockedFileSchema).optional(),

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadDataset, readLock } from './index.ts';
 import { listingSha256 } from './lock.ts';
-import { GITHUB_PINS } from './pins.ts';
+import { datasetEntry, installedBenchmarks } from '../core/benchmarks-installed.ts';
 import { LOCOMO_COMMIT, pullDataset } from './pull.ts';
 import { findDataPath } from '../../test/data-path.ts';
 
@@ -24,7 +24,8 @@ let dir: string;
 function localFile(urlPath: string): string | undefined {
   if (urlPath === `/snap-research/locomo/${LOCOMO_COMMIT}/data/locomo10.json`)
     return findDataPath('locomo/locomo10.json');
-  for (const pin of Object.values(GITHUB_PINS)) {
+  const pins = installedBenchmarks().flatMap((b) => b.datasets.flatMap((d) => (d.pin ? [d.pin] : [])));
+  for (const pin of pins) {
     const prefix = `/${pin.repo}/${pin.commit}/${pin.upstreamRoot}/`;
     if (urlPath.startsWith(prefix))
       return findDataPath(join(pin.localRoot, decodeURIComponent(urlPath.slice(prefix.length))));
@@ -76,7 +77,7 @@ describe('pull of pinned GitHub datasets', () => {
     const entry = (await readLock(dir)).datasets.memdaily!;
     expect(entry).toMatchObject({
       repo: 'github:nuster1128/MemSim',
-      commit: GITHUB_PINS.memdaily.commit,
+      commit: datasetEntry('memdaily')!.dataset.pin!.commit,
       path: 'memdaily/messages_and_QAs',
     });
     expect(entry.files).toHaveLength(26);

@@ -6,16 +6,19 @@
  *   HTTP (`xet: false`) is used so any hub mirror that serves `resolve/` URLs works.
  * - LoCoMo from GitHub raw `snap-research/locomo` at a pinned commit, checked against its pinned sha256
  *   (docs/datasets.md §1); a mismatch deletes the download.
- * - BEAM (one tier), MemDaily and LoCoMo-Plus from GitHub raw at the commits pinned in pins.ts, every file checked
- *   against its pinned sha256 and size (base from `githubBaseUrl` / ADAPTMR_GITHUB_RAW_URL). LoCoMo-Plus is stitched
- *   into LoCoMo, which is pulled too when the data directory lacks it.
+ * - A dataset whose benchmark pins GitHub files (`BenchmarkDataset.pin`, benchmarks/<name>/) from GitHub raw at the
+ *   pinned commit, every file checked against its pinned sha256 and size (base from `githubBaseUrl` /
+ *   ADAPTMR_GITHUB_RAW_URL). A dataset stitched into another's file (`companion`) pulls that one too when the data
+ *   directory lacks it.
  * Each pull streams to a temp file, renames it, and records repo, revisions, sha256 and size in the lock file
  * (a many-file dataset: its folder, every file's digest, and the sha256 of that listing).
  * A file already present whose lock entry matches the asked revision and whose sha256 verifies is skipped.
  */
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { DatasetName } from '../core/config.ts';
+import type { BenchmarkDataset } from '../core/benchmark.ts';
+import { datasetEntry, datasetNames } from '../core/benchmarks-installed.ts';
+import { unknownName } from '../core/registry.ts';
 import { readSecret, registerSecret } from '../core/secrets.ts';
 import { describeNetworkError, errorMessage, InputError, oneLine, ServiceCallError } from '../core/errors.ts';
 import { fetchWithAuthorization, splitUrlCredentials } from '../core/http-url.ts';
@@ -23,8 +26,7 @@ import { cappedFetch } from '../core/reply-limit.ts';
 import { downloadTo, type Downloaded } from './download.ts';
 import { sha256File } from './hash.ts';
 import { listingSha256, readLock, verifyLockedFiles, writeLockEntry, type LockEntry, type LockedFile } from './lock.ts';
-import { GITHUB_PINS, type PinnedDataset } from './pins.ts';
-import { dataDirs, LOCOMO_PLUS_COMPANION, primaryDataDir } from './source.ts';
+import { dataDirs, primaryDataDir } from './source.ts';
 
 export const LONGMEMEVAL_REPO = 'xiaowu0162/longmemeval-cleaned';
 type LongMemEvalName = 'longmemeval-oracle' | 'longmemeval-s' | 'longmemeval-m';
@@ -50,7 +52,7 @@ export interface PullOptions {
   hubUrl?: string | undefined;
   /** Base of the LoCoMo raw URL; default ADAPTMR_LOCOMO_URL, then https://raw.githubusercontent.com. */
   locomoBaseUrl?: string | undefined;
-  /** Base of the GitHub raw URLs of BEAM, MemDaily, LoCoMo-Plus; default ADAPTMR_GITHUB_RAW_URL, then https://raw.githubusercontent.com. */
+  /** Base of the GitHub raw URLs of pinned files; default ADAPTMR_GITHUB_RAW_URL, then https://raw.githubusercontent.com. */
   githubBaseUrl?: string | undefined;
   /** Download even when a verified copy is present. */
   force?: boolean | undefined;
@@ -60,7 +62,7 @@ export interface PullOptions {
 }
 
 export interface PullResult {
-  dataset: DatasetName;
+  dataset: string;
   status: 'downloaded' | 'present';
   path: string;
   entry: LockEntry;
@@ -74,7 +76,7 @@ function unquoteEtag(etag: string): string {
 
 async function presentAndVerified(
   dataDir: string,
-  name: DatasetName,
+  name: string,
   dest: string,
   revision: string,
   force: boolean,
@@ -94,19 +96,12 @@ async function presentAndVerified(
   return entry;
 }
 
-async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promise<PullResult> {
-  const dataDir = primaryDataDir(opts.dataDir);
-  const log = opts.log ?? (() => undefined);
-  const file = LONGMEMEVAL_FILES[name];
-  const dest = join(dataDir, 'longmemeval', file);
-  const revision = opts.revision ?? 'main';
-  const present = await presentAndVerified(dataDir, name, dest, revision, opts.force === true);
-  if (present) {
-    log(`${name}: already present and verified (${present.repo}@${present.commit}, sha256 ${present.sha256}); skipped`);
-    return { dataset: name, status: 'present', path: dest, entry: present };
-  }
-  // A mirror behind basic auth (`https://user:pass@mirror`): fetch refuses a URL with credentials, so they travel
-  // as the Authorization header of every request to the mirror (src/core/http-url.ts) and appear nowhere else.
+/**
+ * The hub endpoint and the credentials of every request to it: the token (HF_TOKEN), and for a mirror behind basic
+ * auth (`https://user:pass@mirror`) — fetch refuses a URL with credentials — the Authorization header of every
+ * request to the mirror (src/core/http-url.ts), so the credentials appear nowhere else.
+ */
+function hubAccess(opts: PullOptions) {
   const hub = splitUrlCredentials(
     (opts.hubUrl ?? process.env.ADAPTMR_HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, ''),
   );
@@ -119,6 +114,21 @@ async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promis
       ? { fetch: fetchWithAuthorization(hub.authorization, new URL(hubUrl).origin) }
       : {}),
   };
+  return { hubUrl, creds };
+}
+
+async function pullLongMemEval(name: LongMemEvalName, opts: PullOptions): Promise<PullResult> {
+  const dataDir = primaryDataDir(opts.dataDir);
+  const log = opts.log ?? (() => undefined);
+  const file = LONGMEMEVAL_FILES[name];
+  const dest = join(dataDir, 'longmemeval', file);
+  const revision = opts.revision ?? 'main';
+  const present = await presentAndVerified(dataDir, name, dest, revision, opts.force === true);
+  if (present) {
+    log(`${name}: already present and verified (${present.repo}@${present.commit}, sha256 ${present.sha256}); skipped`);
+    return { dataset: name, status: 'present', path: dest, entry: present };
+  }
+  const { hubUrl, creds } = hubAccess(opts);
   const repo = { type: 'dataset' as const, name: LONGMEMEVAL_REPO };
   const where = `${hubUrl} ${LONGMEMEVAL_REPO}@${revision}`;
   // The hub client loads only when something is downloaded.
@@ -245,12 +255,13 @@ async function fetchBody(url: string): Promise<ReadableStream<Uint8Array>> {
 }
 
 /**
- * A dataset of several pinned GitHub files (pins.ts): each file already present with its pinned sha256 is kept, each
+ * A dataset of several pinned GitHub files (`BenchmarkDataset.pin`): each file already present with its pinned sha256 is kept, each
  * other one downloaded and checked (size and sha256; a mismatch discards the download and fails the pull); the
  * lock entry lists every file.
  */
-async function pullPinned(name: PinnedDataset, opts: PullOptions): Promise<PullResult> {
-  const pin = GITHUB_PINS[name];
+async function pullPinned(dataset: BenchmarkDataset, opts: PullOptions): Promise<PullResult> {
+  const { name, pin, companion } = dataset;
+  if (!pin) throw new Error(`${name} has no pinned files`);
   const dataDir = primaryDataDir(opts.dataDir);
   const log = opts.log ?? (() => undefined);
   const root = join(dataDir, pin.localRoot);
@@ -278,9 +289,9 @@ async function pullPinned(name: PinnedDataset, opts: PullOptions): Promise<PullR
     fetchedAt: new Date().toISOString(),
     files,
   };
-  if (name === 'locomo-plus' && !dataDirs(opts.dataDir).some((d) => existsSync(join(d, LOCOMO_PLUS_COMPANION)))) {
-    log('locomo-plus: it is stitched into LoCoMo, which is missing; pulling locomo first');
-    await pullLocomo(opts);
+  if (companion && !dataDirs(opts.dataDir).some((d) => existsSync(join(d, companion.rel)))) {
+    log(`${name}: it is stitched into ${companion.dataset}, which is missing; pulling ${companion.dataset} first`);
+    await pullDataset(companion.dataset, opts);
   }
   const locked = (await readLock(dataDir)).datasets[name];
   if (
@@ -317,8 +328,10 @@ async function pullPinned(name: PinnedDataset, opts: PullOptions): Promise<PullR
   return { dataset: name, status: fetched > 0 ? 'downloaded' : 'present', path: root, entry };
 }
 
-export async function pullDataset(name: DatasetName, opts: PullOptions): Promise<PullResult> {
+export async function pullDataset(name: string, opts: PullOptions): Promise<PullResult> {
   if (name === 'locomo') return pullLocomo(opts);
-  if (name in GITHUB_PINS) return pullPinned(name as PinnedDataset, opts);
+  const pinned = datasetEntry(name)?.dataset;
+  if (pinned?.pin) return pullPinned(pinned, opts);
+  if (!(name in LONGMEMEVAL_FILES)) throw new InputError(unknownName('dataset', name, datasetNames()));
   return pullLongMemEval(name as LongMemEvalName, opts);
 }

@@ -1,26 +1,20 @@
 /**
  * Raw JSON records of a dataset source, one at a time: the elements of an array file (streamed), or the contents
  * of each `.json`/`.json.gz` file of a folder in file-name order (a file holding an array yields its elements), or —
- * a BEAM tier folder — one record per chat folder (its chat and probing questions, `BeamRecord`), whose `file` is
- * the chat folder.
+ * a benchmark that lists its own reading units (`BenchmarkReader.units`, e.g. one folder per chat) — one record per
+ * unit, as its reader reads it, whose `file` is the unit.
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/errors.ts';
-import { beamChatDirs, readBeamChat, readBeamChatSync } from './beam.ts';
-import { memDailyFileKind } from './memdaily.ts';
+import type { RawRecord } from '../core/dataset-records.ts';
 import { gunzipWhole, gunzipWholeAsync } from './gunzip.ts';
 import { listDataFiles } from './hash.ts';
 import { decodeFailure, parseJsonBytes, type ParseOptions } from './json-decode.ts';
 import { streamJsonArray, type StreamArrayOptions } from './json-stream.ts';
-import type { DatasetSource } from './source.ts';
+import { readerOf, type DatasetSource } from './source.ts';
 
-export interface RawRecord {
-  raw: unknown;
-  file: string;
-  /** Index of the record within its file. */
-  index: number;
-}
+export type { RawRecord };
 
 async function readJson(file: string, parse: ParseOptions | undefined): Promise<unknown> {
   let buf = await readFile(file);
@@ -51,25 +45,27 @@ export function readFileRecordsSync(file: string, parse?: ParseOptions): RawReco
 }
 
 /**
- * The records of one of a source's reading units (a data file; a chat folder of BEAM) without an event loop: what the
- * compute pool and its workers read (src/run/parallel).
+ * The records of one of a source's reading units (a data file, or a unit its benchmark lists itself) without an event
+ * loop: what the compute pool and its workers read (src/run/parallel).
  */
 export function readSourceRecordsSync(
   src: Pick<DatasetSource, 'format'>,
   file: string,
   parse?: ParseOptions,
 ): RawRecord[] {
-  return src.format === 'beam'
-    ? [{ raw: readBeamChatSync(file, parse), file, index: 0 }]
+  const reader = readerOf(src);
+  return reader.readUnitSync
+    ? [{ raw: reader.readUnitSync(file, parse), file, index: 0 }]
     : readFileRecordsSync(file, parse);
 }
 
-/** A folder source's reading units in order: its data files, or a BEAM tier's chat folders. */
+/** A folder source's reading units in order: its data files, or the units its benchmark lists. */
 export async function sourceUnits(src: DatasetSource): Promise<string[]> {
-  const listed = src.format === 'beam' ? beamChatDirs(src.path) : await listDataFiles(src.path);
+  const reader = readerOf(src);
+  const listed = reader.units ? reader.units(src.path) : await listDataFiles(src.path);
   if (listed.length === 0) throw new InputError('folder holds no .json or .json.gz files', src.path);
-  // A MemDaily file's name is its question type: a file not named like one is refused even when it is empty.
-  if (src.format === 'memdaily') for (const f of listed) memDailyFileKind(f);
+  // A file a benchmark refuses by its name is refused even when it is empty.
+  if (reader.checkFile) for (const f of listed) reader.checkFile(f);
   return listed;
 }
 
@@ -87,8 +83,9 @@ export async function* readRecords(src: DatasetSource, opts: ReadRecordsOptions 
   const listed = await sourceUnits(src);
   const only = opts.files;
   const files = only ? listed.filter((f) => only.has(f)) : listed;
-  if (src.format === 'beam') {
-    for (const dir of files) yield { raw: await readBeamChat(dir, { parse: opts.parse }), file: dir, index: 0 };
+  const { readUnit } = readerOf(src);
+  if (readUnit) {
+    for (const unit of files) yield { raw: await readUnit(unit, { parse: opts.parse }), file: unit, index: 0 };
     return;
   }
   // Read a few files ahead so disk and gunzip overlap with normalisation.

@@ -5,11 +5,14 @@
  */
 import { statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
-import type { DatasetName, DatasetRef } from '../core/config.ts';
+import type { BenchmarkReader } from '../core/benchmark.ts';
+import { benchmarkNamed, datasetEntry, datasetNames, installedBenchmarks } from '../core/benchmarks-installed.ts';
+import type { DatasetRef } from '../core/config.ts';
 import { InputError } from '../core/errors.ts';
+import { unknownName } from '../core/registry.ts';
 
-/** How a source is read: the four upstream layouts, and LoCoMo-Plus (its items stitched into LoCoMo). */
-export type DatasetFormat = 'longmemeval' | 'locomo' | 'beam' | 'memdaily' | 'locomo-plus';
+/** How a source is read: the name of its benchmark (src/core/benchmark.ts), whose reader reads it. */
+export type DatasetFormat = string;
 
 export interface DatasetSource {
   /** Name used in results (`longmemeval-s`, `locomo`, or the user-given / file name). */
@@ -20,10 +23,12 @@ export interface DatasetSource {
   kind: 'file' | 'folder';
   /** The data directory it was found in (named datasets): its lock file verifies the file. */
   root?: string;
-  /** LoCoMo-Plus: the LoCoMo file its items are stitched into (the first `locomo/locomo10.json` of the search path), and its data directory. */
+  /** The file of another dataset its items are stitched into (`BenchmarkDataset.companion`), and its data directory. */
   companion?: { path: string; root: string };
-  /** BEAM `gold: { update: both }`: superseded evidence counts as gold too (src/data/supersession.ts). */
+  /** `gold: { update: both }`: superseded evidence counts as gold too (src/data/supersession.ts). */
   goldUpdate?: 'current' | 'both';
+  /** The config's options for it under its benchmark's key (`Benchmark.datasetOptions`), parsed. */
+  options?: unknown;
 }
 
 /**
@@ -51,62 +56,20 @@ export function resolveDataDir(opts: { flag?: string | undefined; config?: strin
   return dataDirs(dir).join(delimiter);
 }
 
-/** Candidate locations of each named dataset, relative to the data directory, in the order they are tried. */
-export const NAMED_LAYOUTS: Record<
-  DatasetName,
-  { format: DatasetFormat; candidates: { rel: string; kind: 'file' | 'folder' }[] }
-> = {
-  'longmemeval-oracle': {
-    format: 'longmemeval',
-    candidates: [
-      { rel: 'longmemeval/longmemeval_oracle.json', kind: 'file' },
-      { rel: 'longmemeval/oracle', kind: 'folder' },
-    ],
-  },
-  'longmemeval-s': {
-    format: 'longmemeval',
-    candidates: [
-      { rel: 'longmemeval/longmemeval_s_cleaned.json', kind: 'file' },
-      { rel: 'longmemeval/s_cleaned', kind: 'folder' },
-    ],
-  },
-  'longmemeval-m': {
-    format: 'longmemeval',
-    candidates: [
-      { rel: 'longmemeval/longmemeval_m_cleaned.json', kind: 'file' },
-      { rel: 'longmemeval/m_cleaned', kind: 'folder' },
-    ],
-  },
-  locomo: { format: 'locomo', candidates: [{ rel: 'locomo/locomo10.json', kind: 'file' }] },
-  // BEAM's upstream folder `100K` is the paper's "128K" tier; one folder per chat (docs/datasets.md §4.1).
-  'beam-100k': { format: 'beam', candidates: [{ rel: 'beam/chats/100K', kind: 'folder' }] },
-  'beam-500k': { format: 'beam', candidates: [{ rel: 'beam/chats/500K', kind: 'folder' }] },
-  memdaily: { format: 'memdaily', candidates: [{ rel: 'memdaily/messages_and_QAs', kind: 'folder' }] },
-  'locomo-plus': { format: 'locomo-plus', candidates: [{ rel: 'locomo-plus/locomo_plus.json', kind: 'file' }] },
-};
-
-/** The named datasets of one source format and where each lives (a benchmark's `datasets`, src/core/benchmark.ts). */
-export function namedDatasetsOf(
-  format: DatasetFormat,
-): { name: DatasetName; layouts: { rel: string; kind: 'file' | 'folder' }[] }[] {
-  return Object.entries(NAMED_LAYOUTS)
-    .filter(([, layout]) => layout.format === format)
-    .map(([name, layout]) => ({ name: name as DatasetName, layouts: layout.candidates }));
-}
-
-/** Where LoCoMo-Plus finds the LoCoMo conversations it is stitched into (the same blob upstream ships). */
-export const LOCOMO_PLUS_COMPANION = NAMED_LAYOUTS.locomo.candidates[0]!.rel;
-
-function locomoCompanion(dataDir: string): { path: string; root: string } {
+/**
+ * Where a dataset's companion (a file of another dataset its items are stitched into, `BenchmarkDataset.companion`)
+ * is found: its first copy on the search path.
+ */
+function findCompanion(name: string, companion: { dataset: string; rel: string }, dataDir: string) {
   const tried: string[] = [];
   for (const root of dataDirs(dataDir)) {
-    const path = join(root, LOCOMO_PLUS_COMPANION);
+    const path = join(root, companion.rel);
     if (kindOf(path) === 'file') return { path, root };
     tried.push(path);
   }
   throw new InputError(
-    `dataset "locomo-plus" is stitched into LoCoMo, which was not found; tried ${tried.join(' and ')}. ` +
-      'Run `adaptmr data pull locomo`, or point --data-dir / ADAPTMR_DATA_DIR at a folder that has it.',
+    `dataset "${name}" is stitched into ${companion.dataset}, which was not found; tried ${tried.join(' and ')}. ` +
+      `Run \`adaptmr data pull ${companion.dataset}\`, or point --data-dir / ADAPTMR_DATA_DIR at a folder that has it.`,
   );
 }
 
@@ -119,28 +82,47 @@ function kindOf(path: string): 'file' | 'folder' | undefined {
   }
 }
 
+/** A user-given file or folder (a named dataset's entry may carry its benchmark's own key, so `in` alone cannot tell). */
+export function isPathRef(ref: DatasetRef): ref is Extract<DatasetRef, { path: string }> {
+  return 'path' in ref && 'format' in ref;
+}
+
 export function resolveDataset(ref: DatasetRef, dataDir: string): DatasetSource {
-  if ('path' in ref) {
+  if (isPathRef(ref)) {
     const path = isAbsolute(ref.path) ? ref.path : resolve(ref.path);
     const kind = kindOf(path);
     if (!kind) throw new InputError(`dataset path does not exist: ${path}`, 'datasets[].path');
     const name = ref.name ?? basename(path).replace(/(\.json)?(\.gz)?$/, '');
     return { name, format: ref.format, path, kind };
   }
-  const layout = NAMED_LAYOUTS[ref.name];
+  const entry = datasetEntry(ref.name);
+  if (!entry) throw new InputError(unknownName('dataset', ref.name, datasetNames()), 'datasets[].name');
+  const { benchmark, dataset } = entry;
   const tried: string[] = [];
   for (const root of dataDirs(dataDir)) {
-    for (const c of layout.candidates) {
+    for (const c of dataset.layouts) {
       const path = join(root, c.rel);
       tried.push(path);
       if (kindOf(path) !== c.kind) continue;
-      const found: DatasetSource = { name: ref.name, format: layout.format, path, kind: c.kind, root };
+      const found: DatasetSource = { name: ref.name, format: benchmark.name, path, kind: c.kind, root };
       if (ref.gold?.update === 'both') found.goldUpdate = 'both';
-      return layout.format === 'locomo-plus' ? { ...found, companion: locomoCompanion(dataDir) } : found;
+      const options = (ref as Record<string, unknown>)[benchmark.name];
+      if (options !== undefined && benchmark.datasetOptions) found.options = benchmark.datasetOptions.parse(options);
+      return dataset.companion ? { ...found, companion: findCompanion(ref.name, dataset.companion, dataDir) } : found;
     }
   }
   throw new InputError(
     `dataset "${ref.name}" not found; tried ${tried.join(' and ')}. ` +
       `Run \`adaptmr data pull ${ref.name}\`, or point --data-dir / ADAPTMR_DATA_DIR at a folder that has it.`,
   );
+}
+
+/** The reader of a source's format (its benchmark's, src/core/benchmark.ts); an unknown format names the known ones. */
+export function readerOf(src: Pick<DatasetSource, 'format'>): BenchmarkReader {
+  const b = benchmarkNamed(src.format);
+  if (!b) {
+    const known = installedBenchmarks().map((x) => x.name);
+    throw new InputError(unknownName('dataset format', src.format, known), 'datasets[].format');
+  }
+  return b.reader;
 }

@@ -4,7 +4,7 @@
  *
  * - `mrr` — the reciprocal rank of the first relevant item, 0 if none is in the top k (Voorhees 1999, TREC-8 QA).
  * - `recall_frac` — the fraction of the gold units found in the top k: MemSim's recall (Zhang et al. 2024, MemSim;
- *   the share of target messages retrieved), so MemDaily numbers line up with MemSim's table.
+ *   the share of target messages retrieved), so numbers on MemSim's data line up with its table.
  * - `stale_above` — 1 when an item holding only superseded evidence (an older value the dataset marks as replaced:
  *   src/data/supersession.ts) ranks above every item holding current evidence, or is in the top k while no current
  *   item is; 0 otherwise. Its mean is the stale-evidence rate: LOWER is better. Scored only where superseded gold

@@ -33,7 +33,7 @@ export interface RetrievalGold {
 
 /**
  * The superseded evidence of a question that the index holds (a unit never indexed can never be retrieved, stale or
- * not). The metrics take current evidence as gold minus these: under BEAM's `gold: { update: both }` the superseded
+ * not). The metrics take current evidence as gold minus these: under `gold: { update: both }` the superseded
  * message is gold too, but still not the current value.
  */
 export function supersededGold(

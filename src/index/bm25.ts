@@ -58,88 +58,16 @@ export class Bm25 {
     const n = corpus.count;
     if (n === 0) throw new Error('BM25 needs at least one document (rank_bm25 divides by the corpus size)');
     this.size = n;
-    // Typed arrays (no per-element boxing), doubled when full: per term (document frequency, and for counting term
-    // frequencies without a per-document Map: lastDoc[t], the last document term t was seen in, and slot[t], its
-    // entry in flatTf there) and per (doc, term) pair (doc d's pairs are docTermStart[d] … docTermStart[d+1]-1).
-    let docFreq = new Int32Array(1024);
-    let lastDoc = new Int32Array(1024).fill(-1);
-    let slot = new Int32Array(1024);
-    let flatTerm = new Int32Array(4096);
-    let flatTf = new Float64Array(4096);
-    const docTermStart = new Int32Array(n + 1);
-    let pairs = 0;
-    const docLen = new Float64Array(n);
-    let totalLen = 0;
-    for (let d = 0; d < n; d++) {
-      const { ids, length } = corpus.termIds(d);
-      docLen[d] = length;
-      totalLen += length;
-      if (pairs + length > flatTerm.length) {
-        const size = Math.max(2 * flatTerm.length, pairs + length);
-        flatTerm = grown(flatTerm, new Int32Array(size));
-        flatTf = grown(flatTf, new Float64Array(size));
-      }
-      // Ids are numbered in order of first occurrence, so a new one is at most one past the arrays' end.
-      const seen = corpus.vocabulary.size;
-      if (seen > docFreq.length) {
-        const size = Math.max(2 * docFreq.length, seen);
-        docFreq = grown(docFreq, new Int32Array(size));
-        lastDoc = grown(lastDoc, new Int32Array(size).fill(-1));
-        slot = grown(slot, new Int32Array(size));
-      }
-      for (let i = 0; i < length; i++) {
-        const id = ids[i]!;
-        if (lastDoc[id] !== d) {
-          lastDoc[id] = d;
-          slot[id] = pairs;
-          docFreq[id]! += 1;
-          flatTerm[pairs] = id;
-          flatTf[pairs] = 1;
-          pairs++;
-        } else {
-          flatTf[slot[id]!]! += 1;
-        }
-      }
-      docTermStart[d + 1] = pairs;
-    }
+    const counts = countTerms(corpus);
     this.vocab = corpus.vocabulary;
-    this.avgdl = totalLen / n;
-
-    // idf exactly as BM25Okapi._calc_idf (math.log is the natural log), summed in first-occurrence order as its dict.
-    const v = corpus.vocabulary.size;
-    const idfs = new Float64Array(v);
-    let idfSum = 0;
-    for (let t = 0; t < v; t++) {
-      const df = docFreq[t]!;
-      const idf = Math.log(n - df + 0.5) - Math.log(df + 0.5);
-      idfs[t] = idf;
-      idfSum += idf;
-    }
-    this.averageIdf = v > 0 ? idfSum / v : 0;
-    const eps = epsilon * this.averageIdf;
-    for (let t = 0; t < v; t++) if (idfs[t]! < 0) idfs[t] = eps;
+    this.avgdl = counts.totalLen / n;
+    const { idfs, averageIdf } = idfsOf(counts.docFreq, n, corpus.vocabulary.size, epsilon);
+    this.averageIdf = averageIdf;
     this.idfs = idfs;
-
-    // Inverted postings (counting sort by term), weights precomputed like rank_bm25's score matrix.
-    const start = new Int32Array(v + 1);
-    for (let t = 0; t < v; t++) start[t + 1] = start[t]! + docFreq[t]!;
-    const fill = start.slice(0, v);
-    const postingDoc = new Int32Array(pairs);
-    const postingWeight = new Float64Array(pairs);
-    for (let d = 0; d < n; d++) {
-      // numpy: k1 * (1 - b + b * doc_len / avgdl), with `b * doc_len` evaluated first.
-      const lenNorm = k1 * (1 - b + (b * docLen[d]!) / this.avgdl);
-      for (let j = docTermStart[d]!; j < docTermStart[d + 1]!; j++) {
-        const t = flatTerm[j]!;
-        const tf = flatTf[j]!;
-        const p = fill[t]!++;
-        postingDoc[p] = d;
-        postingWeight[p] = ((tf * (k1 + 1)) / (tf + lenNorm)) * idfs[t]!;
-      }
-    }
-    this.postingStart = start;
-    this.postingDoc = postingDoc;
-    this.postingWeight = postingWeight;
+    const postings = invertedPostings(counts, idfs, corpus.vocabulary.size, { k1, b, avgdl: this.avgdl });
+    this.postingStart = postings.start;
+    this.postingDoc = postings.doc;
+    this.postingWeight = postings.weight;
   }
 
   /** BM25 score of every document for a tokenized query (`BM25Okapi.get_scores`); unknown tokens add nothing. */
@@ -188,4 +116,114 @@ export class Bm25Index {
   scores(query: string): Float64Array {
     return this.bm25.scores(this.tokenize(query));
   }
+}
+
+/** Term counts of a corpus: per term its document frequency, per (doc, term) pair its frequency, per doc its length. */
+interface TermCounts {
+  docFreq: Int32Array;
+  /** Doc d's pairs are entries docTermStart[d] … docTermStart[d+1]-1 of flatTerm / flatTf. */
+  docTermStart: Int32Array;
+  flatTerm: Int32Array;
+  flatTf: Float64Array;
+  pairs: number;
+  docLen: Float64Array;
+  totalLen: number;
+}
+
+/** Counts every document's terms in one pass, reading each document once. */
+function countTerms(corpus: TermIdStream): TermCounts {
+  const n = corpus.count;
+  // Typed arrays (no per-element boxing), doubled when full: per term (document frequency, and for counting term
+  // frequencies without a per-document Map: lastDoc[t], the last document term t was seen in, and slot[t], its
+  // entry in flatTf there) and per (doc, term) pair (doc d's pairs are docTermStart[d] … docTermStart[d+1]-1).
+  let docFreq = new Int32Array(1024);
+  let lastDoc = new Int32Array(1024).fill(-1);
+  let slot = new Int32Array(1024);
+  let flatTerm = new Int32Array(4096);
+  let flatTf = new Float64Array(4096);
+  const docTermStart = new Int32Array(n + 1);
+  let pairs = 0;
+  const docLen = new Float64Array(n);
+  let totalLen = 0;
+  for (let d = 0; d < n; d++) {
+    const { ids, length } = corpus.termIds(d);
+    docLen[d] = length;
+    totalLen += length;
+    if (pairs + length > flatTerm.length) {
+      const size = Math.max(2 * flatTerm.length, pairs + length);
+      flatTerm = grown(flatTerm, new Int32Array(size));
+      flatTf = grown(flatTf, new Float64Array(size));
+    }
+    // Ids are numbered in order of first occurrence, so a new one is at most one past the arrays' end.
+    const seen = corpus.vocabulary.size;
+    if (seen > docFreq.length) {
+      const size = Math.max(2 * docFreq.length, seen);
+      docFreq = grown(docFreq, new Int32Array(size));
+      lastDoc = grown(lastDoc, new Int32Array(size).fill(-1));
+      slot = grown(slot, new Int32Array(size));
+    }
+    for (let i = 0; i < length; i++) {
+      const id = ids[i]!;
+      if (lastDoc[id] !== d) {
+        lastDoc[id] = d;
+        slot[id] = pairs;
+        docFreq[id]! += 1;
+        flatTerm[pairs] = id;
+        flatTf[pairs] = 1;
+        pairs++;
+      } else {
+        flatTf[slot[id]!]! += 1;
+      }
+    }
+    docTermStart[d + 1] = pairs;
+  }
+  return { docFreq, docTermStart, flatTerm, flatTf, pairs, docLen, totalLen };
+}
+
+/** idf exactly as BM25Okapi._calc_idf (math.log is the natural log), summed in first-occurrence order as its dict. */
+function idfsOf(
+  docFreq: Int32Array,
+  n: number,
+  v: number,
+  epsilon: number,
+): { idfs: Float64Array; averageIdf: number } {
+  const idfs = new Float64Array(v);
+  let idfSum = 0;
+  for (let t = 0; t < v; t++) {
+    const df = docFreq[t]!;
+    const idf = Math.log(n - df + 0.5) - Math.log(df + 0.5);
+    idfs[t] = idf;
+    idfSum += idf;
+  }
+  const averageIdf = v > 0 ? idfSum / v : 0;
+  const eps = epsilon * averageIdf;
+  for (let t = 0; t < v; t++) if (idfs[t]! < 0) idfs[t] = eps;
+  return { idfs, averageIdf };
+}
+
+/** Inverted postings (counting sort by term), weights precomputed like rank_bm25's score matrix. */
+function invertedPostings(
+  c: TermCounts,
+  idfs: Float64Array,
+  v: number,
+  p: { k1: number; b: number; avgdl: number },
+): { start: Int32Array; doc: Int32Array; weight: Float64Array } {
+  const { k1, b, avgdl } = p;
+  const start = new Int32Array(v + 1);
+  for (let t = 0; t < v; t++) start[t + 1] = start[t]! + c.docFreq[t]!;
+  const fill = start.slice(0, v);
+  const doc = new Int32Array(c.pairs);
+  const weight = new Float64Array(c.pairs);
+  for (let d = 0; d < c.docLen.length; d++) {
+    // numpy: k1 * (1 - b + b * doc_len / avgdl), with `b * doc_len` evaluated first.
+    const lenNorm = k1 * (1 - b + (b * c.docLen[d]!) / avgdl);
+    for (let j = c.docTermStart[d]!; j < c.docTermStart[d + 1]!; j++) {
+      const t = c.flatTerm[j]!;
+      const tf = c.flatTf[j]!;
+      const i = fill[t]!++;
+      doc[i] = d;
+      weight[i] = ((tf * (k1 + 1)) / (tf + lenNorm)) * idfs[t]!;
+    }
+  }
+  return { start, doc, weight };
 }

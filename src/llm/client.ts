@@ -18,10 +18,10 @@
  *   reruns; sum `costUsd` where `!cached` for the money actually spent by this run. Prompt tokens the provider
  *   read from its prompt cache (`usage.prompt_tokens_details.cached_tokens`) are recorded (`cachedTokens`) and priced
  *   at the cached-input price; a request carries `prompt_cache_key` when the caller names one (the haystack).
- * - Batch API (`shared.batch`, src/run/batch-stage.ts): an uncached request of a batched role is handed to the batch
+ * - Batch API (`shared.batch`, src/run/spend/batch-stage.ts): an uncached request of a batched role is handed to the batch
  *   queue instead of being sent, and the call throws `PostponedError('batch')`; the run folds the batch's replies into
  *   this cache and asks again, when it is a cache hit.
- * - Budget (`shared.budget`, src/run/budget.ts): before a request is sent its worst-case cost (prompt tokens counted,
+ * - Budget (`shared.budget`, src/run/spend/budget.ts): before a request is sent its worst-case cost (prompt tokens counted,
  *   the full output limit) is reserved; a request the budget cannot cover is not sent (`PostponedError('budget')`).
  */
 import OpenAI, { APIConnectionError, APIError } from 'openai';
@@ -134,77 +134,78 @@ export class OpenAiCompatibleClient implements LlmClient {
       await recordCall(meta.calls, record);
     };
     try {
-      let outcome: { reply: CachedReply; cached: boolean };
-      try {
-        outcome = await this.fetchReply(
-          request,
-          meta,
-          () => attempts++,
-          (reply) => account(reply, false),
-        );
-      } catch (err) {
-        // Endpoints without json_schema support answer 400; fall back to schema-in-prompt once, then stay there.
-        if (
-          request.jsonSchema &&
-          this.structuredOutput === 'json-schema' &&
-          rejectsStructuredOutput(err) &&
-          record === undefined
-        ) {
-          this.structuredOutput = 'prompt';
-          outcome = await this.fetchReply(
-            request,
-            meta,
-            () => attempts++,
-            (reply) => account(reply, false),
-          );
-        } else throw err;
-      }
-      const { reply, cached } = outcome;
+      const { reply, cached } = await this.replyWithFallback(
+        request,
+        meta,
+        () => attempts++,
+        (reply) => account(reply, false),
+        () => record !== undefined,
+      );
       if (record === undefined) await account(reply, cached);
       const { latencyMs, costUsd } = record!;
-      const result: ChatResult = {
-        text: reply.text,
-        model: this.model,
-        cached,
-        promptTokens: reply.promptTokens,
-        completionTokens: reply.completionTokens,
-        latencyMs,
-        costUsd,
-      };
-      if (reply.cachedTokens !== undefined) result.cachedTokens = reply.cachedTokens;
-      if (reply.batch) result.batch = true;
-      if (reply.logprobs) result.logprobs = reply.logprobs;
-      if (request.jsonSchema) {
-        const parsed = parseJsonReply(reply.text);
-        if (parsed.ok) result.json = parsed.value;
-      }
-      return result;
+      return chatResult(request, this.model, { reply, cached, latencyMs, costUsd });
     } catch (err) {
-      // Not made now (queued for a batch, or over budget): no call to record, nothing failed.
-      if (isPostponed(err)) throw err;
-      this.shared.stats.errors++;
-      const message = redact(errorMessage(err), this.settings.apiKey);
-      // A reply already accounted for (paid, recorded) whose caching failed: its record stands, no second one.
-      if (record === undefined)
-        await recordCall(meta.calls, {
-          stage: meta.stage,
-          model: this.model,
-          promptTokens: 0,
-          completionTokens: 0,
-          latencyMs: performance.now() - started,
-          cached: false,
-          costUsd: 0,
-          error: message,
-        });
-      if (err instanceof LlmCallError) throw err;
-      throw new LlmCallError(
-        `${this.role} call (${meta.stage}, ${this.model}) failed after ${attempts} attempt(s): ${message}`,
-        meta.stage,
-        this.model,
-        attempts,
-        isRetryable(err),
-      );
+      throw await this.failure(err, meta, performance.now() - started, attempts, record !== undefined);
     }
+  }
+
+  /**
+   * The reply, paid or cached. Endpoints without json_schema support answer 400: falls back to schema-in-prompt
+   * once (unless a reply was already accounted for), then stays there.
+   */
+  private async replyWithFallback(
+    request: ChatRequest,
+    meta: { stage: string; calls: CallRecord[] },
+    onAttempt: () => void,
+    onPaid: (reply: CachedReply) => Promise<void>,
+    recorded: () => boolean,
+  ): Promise<{ reply: CachedReply; cached: boolean }> {
+    try {
+      return await this.fetchReply(request, meta, onAttempt, onPaid);
+    } catch (err) {
+      if (
+        !(request.jsonSchema && this.structuredOutput === 'json-schema' && rejectsStructuredOutput(err) && !recorded())
+      )
+        throw err;
+      this.structuredOutput = 'prompt';
+      return this.fetchReply(request, meta, onAttempt, onPaid);
+    }
+  }
+
+  /**
+   * The error a failed call throws: a postponed call (queued for a batch, or over budget) as it is — no call to
+   * record, nothing failed —, else counted, recorded unless a reply was already accounted for (paid, recorded, its
+   * caching failed: its record stands), and given as an LlmCallError with the key redacted.
+   */
+  private async failure(
+    err: unknown,
+    meta: { stage: string; calls: CallRecord[] },
+    latencyMs: number,
+    attempts: number,
+    recorded: boolean,
+  ): Promise<unknown> {
+    if (isPostponed(err)) return err;
+    this.shared.stats.errors++;
+    const message = redact(errorMessage(err), this.settings.apiKey);
+    if (!recorded)
+      await recordCall(meta.calls, {
+        stage: meta.stage,
+        model: this.model,
+        promptTokens: 0,
+        completionTokens: 0,
+        latencyMs,
+        cached: false,
+        costUsd: 0,
+        error: message,
+      });
+    if (err instanceof LlmCallError) return err;
+    return new LlmCallError(
+      `${this.role} call (${meta.stage}, ${this.model}) failed after ${attempts} attempt(s): ${message}`,
+      meta.stage,
+      this.model,
+      attempts,
+      isRetryable(err),
+    );
   }
 
   /** The cost of a reply at the price table: batch or list price, its provider-cached prompt tokens discounted. */
@@ -467,4 +468,30 @@ function withSchemaInstruction(messages: ChatMessage[], schema: Record<string, u
   if (last && last.role === 'user') out[out.length - 1] = { role: 'user', content: last.content + instruction };
   else out.push({ role: 'user', content: instruction.trimStart() });
   return out;
+}
+
+/** What a chat call returns for a reply: its text, tokens, wall time and cost, and its JSON when a schema was asked. */
+function chatResult(
+  request: ChatRequest,
+  model: string,
+  r: { reply: CachedReply; cached: boolean; latencyMs: number; costUsd: number },
+): ChatResult {
+  const { reply } = r;
+  const result: ChatResult = {
+    text: reply.text,
+    model,
+    cached: r.cached,
+    promptTokens: reply.promptTokens,
+    completionTokens: reply.completionTokens,
+    latencyMs: r.latencyMs,
+    costUsd: r.costUsd,
+  };
+  if (reply.cachedTokens !== undefined) result.cachedTokens = reply.cachedTokens;
+  if (reply.batch) result.batch = true;
+  if (reply.logprobs) result.logprobs = reply.logprobs;
+  if (request.jsonSchema) {
+    const parsed = parseJsonReply(reply.text);
+    if (parsed.ok) result.json = parsed.value;
+  }
+  return result;
 }

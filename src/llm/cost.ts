@@ -1,7 +1,7 @@
 /**
  * Cost of one call from the experiment's price table (USD per million tokens). A model absent from the table costs
  * 0: local servers (vLLM, Ollama, llama.cpp) are free per call, and the report lists the table used; a run under a
- * budget refuses such a model unless told it is free (src/run/unpriced.ts), and the estimate prints "unknown".
+ * budget refuses such a model unless told it is free (src/run/spend/unpriced.ts), and the estimate prints "unknown".
  *
  * Prompt tokens the provider served from its prompt cache (`cachedTokens`, part of `promptTokens`) cost
  * `cachedInputPerMTok` (default: the input price, i.e. no discount assumed). A Batch API call costs the batch prices,

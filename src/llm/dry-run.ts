@@ -1,7 +1,7 @@
 /**
  * A provider whose clients build every request exactly as the real ones do (src/llm/client.ts `prepare`: the same
  * messages, structured-output form and reply-cache key) but send nothing: the cost estimate (`adaptmr run
- * --estimate`, src/run/estimate.ts) runs the whole experiment through it.
+ * --estimate`, src/run/spend/estimate.ts) runs the whole experiment through it.
  *
  * Per call: a reply already in the LLM cache on disk (or asked earlier in the same estimate: a real run pays an
  * identical request once) is an expected cache hit, served with its stored text so the next stage sees what the run
@@ -45,7 +45,7 @@ export interface DryTally {
   outputFrom: Set<'limit' | 'schema' | 'cache-mean' | 'default'>;
 }
 
-/** One question's calls of one method and stage (the sampled estimate scales these: src/run/estimate-sample.ts). */
+/** One question's calls of one method and stage (the sampled estimate scales these: src/run/spend/estimate-sample.ts). */
 export interface DryQuestionTally {
   calls: number;
   hits: number;
@@ -101,13 +101,8 @@ export class DryLlmProvider implements LlmProvider {
     addToQuestion(q, promptTokens, completionTokens, hit);
   }
 
-  private async chat(
-    role: LlmRole,
-    request: ChatRequest,
-    meta: { stage: string; calls: CallRecord[] },
-  ): Promise<ChatResult> {
-    const real = this.real.client(role);
-    const { body, key } = real.prepare(request);
+  /** The tally of the calling dataset, method and stage, created on its first call. */
+  private tallyOf(role: LlmRole, model: string, meta: { stage: string; calls: CallRecord[] }) {
     const owner = callOwner(meta.calls) ?? { dataset: '', questionId: '', method: '' };
     const id = `${owner.dataset}\t${owner.method}\t${meta.stage}`;
     let tally = this.tallies.get(id);
@@ -117,7 +112,7 @@ export class DryLlmProvider implements LlmProvider {
         method: owner.method,
         stage: meta.stage,
         role,
-        model: real.model,
+        model,
         calls: 0,
         hits: 0,
         inputTokens: 0,
@@ -128,6 +123,17 @@ export class DryLlmProvider implements LlmProvider {
       };
       this.tallies.set(id, tally);
     }
+    return tally;
+  }
+
+  private async chat(
+    role: LlmRole,
+    request: ChatRequest,
+    meta: { stage: string; calls: CallRecord[] },
+  ): Promise<ChatResult> {
+    const real = this.real.client(role);
+    const { body, key } = real.prepare(request);
+    const tally = this.tallyOf(role, real.model, meta);
     const stageKey = `${real.model}\t${meta.stage}`;
     const stored = this.cache.mode === 'off' ? undefined : await this.cache.get(key);
     const promptTokens = stored?.promptTokens ?? countChatTokens(body.messages as { role: string; content: string }[]);
@@ -142,16 +148,7 @@ export class DryLlmProvider implements LlmProvider {
       this.observed.set(stageKey, list);
     } else {
       const limit = (body.max_tokens ?? body.max_completion_tokens ?? undefined) as number | undefined;
-      const bound = request.jsonSchema ? schemaBoundTokens(request.jsonSchema.schema) : undefined;
-      const calibrated = this.options.outputTokens?.get(stageKey);
-      const [tokens, from] =
-        calibrated !== undefined
-          ? [calibrated, 'cache-mean' as const]
-          : bound !== undefined && (limit === undefined || bound < limit)
-            ? [bound, 'schema' as const]
-            : limit !== undefined
-              ? [limit, 'limit' as const]
-              : [DEFAULT_OUTPUT_LIMIT, 'default' as const];
+      const [tokens, from] = expectedOutput(request, limit, this.options.outputTokens?.get(stageKey));
       completionTokens = Math.max(1, Math.round(tokens));
       tally.outputFrom.add(from);
       text = madeUpReply(meta.stage, request, completionTokens, key);
@@ -165,6 +162,7 @@ export class DryLlmProvider implements LlmProvider {
       tally.paidInputTokens += promptTokens;
       tally.paidOutputTokens += completionTokens;
     }
+    const owner = callOwner(meta.calls) ?? { dataset: '', questionId: '', method: '' };
     this.tallyQuestion(
       `${owner.dataset}\t${owner.questionId}\t${owner.method}\t${meta.stage}`,
       promptTokens,
@@ -210,6 +208,21 @@ function addToQuestion(q: DryQuestionTally, promptTokens: number, completionToke
     q.paidInputTokens += promptTokens;
     q.paidOutputTokens += completionTokens;
   }
+}
+
+/**
+ * The output tokens a call not in the cache is expected to produce, and from what: the cache's mean for its model
+ * and stage, else the reply schema's bound when below the request's limit, else that limit, else the default.
+ */
+function expectedOutput(
+  request: ChatRequest,
+  limit: number | undefined,
+  calibrated: number | undefined,
+): [number, 'cache-mean' | 'schema' | 'limit' | 'default'] {
+  if (calibrated !== undefined) return [calibrated, 'cache-mean'];
+  const bound = request.jsonSchema ? schemaBoundTokens(request.jsonSchema.schema) : undefined;
+  if (bound !== undefined && (limit === undefined || bound < limit)) return [bound, 'schema'];
+  return limit !== undefined ? [limit, 'limit'] : [DEFAULT_OUTPUT_LIMIT, 'default'];
 }
 
 /** A reply of about `tokens` tokens the next stage can use (see the header). */

@@ -66,6 +66,48 @@ export function resolveLlmCacheRoot(config: Pick<LlmConfig, 'cache'>, env: Env):
   return resolve(config.cache.dir ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEFAULT_CACHE_DIR));
 }
 
+/**
+ * A configured role's client settings (endpoint without trailing slash, key from its variable) and its description
+ * for the run's provenance; undefined when the config has no such role. A named key variable must be set.
+ */
+function roleSettings(
+  role: LlmRole,
+  config: LlmConfig,
+  env: Env,
+): { settings: ConstructorParameters<typeof OpenAiCompatibleClient>[0]; described: ResolvedRole } | undefined {
+  const rc = config.roles[role];
+  if (!rc) return undefined;
+  const baseURL = (rc.baseURL ?? env.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const keyVar = rc.apiKeyEnv ?? 'OPENAI_API_KEY';
+  const key = readSecret(keyVar, env);
+  if (rc.apiKeyEnv !== undefined && (key === undefined || key === '')) {
+    throw new InputError(`environment variable ${rc.apiKeyEnv} (apiKeyEnv) is not set`, `llm.roles.${role}`);
+  }
+  const settings = {
+    role,
+    baseURL,
+    model: rc.model,
+    apiKey: key && key !== '' ? key : NO_KEY_PLACEHOLDER,
+    structuredOutput: rc.structuredOutput,
+    maxTokensParam: rc.maxTokensParam,
+    timeoutMs: config.timeoutMs,
+    maxRetries: config.maxRetries,
+    retryBaseMs: config.retryBaseMs,
+    prices: config.prices,
+    ...(rc.temperature !== undefined ? { temperature: rc.temperature } : {}),
+    ...(rc.maxTokens !== undefined ? { maxTokens: rc.maxTokens } : {}),
+  };
+  const described: ResolvedRole = {
+    role,
+    baseURL,
+    model: rc.model,
+    apiKeyEnv: key !== undefined && key !== '' ? keyVar : null,
+    temperature: rc.temperature ?? null,
+    maxTokens: rc.maxTokens ?? null,
+  };
+  return { settings, described };
+}
+
 export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = process.env): AdaptmrLlmProvider {
   const parsed = LlmConfigSchema.safeParse(input);
   if (!parsed.success) throw new InputError(formatZodError(parsed.error), 'llm');
@@ -92,38 +134,11 @@ export function createLlmProvider(input: LlmConfigInput | LlmConfig, env: Env = 
   const settingsOf = new Map<LlmRole, ConstructorParameters<typeof OpenAiCompatibleClient>[0]>();
   const described: ResolvedRole[] = [];
   for (const role of LLM_ROLES) {
-    const rc = config.roles[role];
-    if (!rc) continue;
-    const baseURL = (rc.baseURL ?? env.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
-    const keyVar = rc.apiKeyEnv ?? 'OPENAI_API_KEY';
-    const key = readSecret(keyVar, env);
-    if (rc.apiKeyEnv !== undefined && (key === undefined || key === '')) {
-      throw new InputError(`environment variable ${rc.apiKeyEnv} (apiKeyEnv) is not set`, `llm.roles.${role}`);
-    }
-    const settings = {
-      role,
-      baseURL,
-      model: rc.model,
-      apiKey: key && key !== '' ? key : NO_KEY_PLACEHOLDER,
-      structuredOutput: rc.structuredOutput,
-      maxTokensParam: rc.maxTokensParam,
-      timeoutMs: config.timeoutMs,
-      maxRetries: config.maxRetries,
-      retryBaseMs: config.retryBaseMs,
-      prices: config.prices,
-      ...(rc.temperature !== undefined ? { temperature: rc.temperature } : {}),
-      ...(rc.maxTokens !== undefined ? { maxTokens: rc.maxTokens } : {}),
-    };
-    settingsOf.set(role, settings);
-    clients.set(role, new OpenAiCompatibleClient(settings, shared));
-    described.push({
-      role,
-      baseURL,
-      model: rc.model,
-      apiKeyEnv: key !== undefined && key !== '' ? keyVar : null,
-      temperature: rc.temperature ?? null,
-      maxTokens: rc.maxTokens ?? null,
-    });
+    const resolved = roleSettings(role, config, env);
+    if (!resolved) continue;
+    settingsOf.set(role, resolved.settings);
+    clients.set(role, new OpenAiCompatibleClient(resolved.settings, shared));
+    described.push(resolved.described);
   }
   // Other models on a role's endpoint (a judge panel), one client each, sharing the cache, scheduler, in-flight map
   // and the run's Batch API queue and budget guard.

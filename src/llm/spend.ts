@@ -1,6 +1,6 @@
 /**
  * The two hooks through which a run controls what the LLM clients spend (src/llm/client.ts), implemented by the
- * runner: the Batch API queue (src/run/batch-stage.ts) and the budget guard (src/run/budget.ts). Declared here so the
+ * runner: the Batch API queue (src/run/spend/batch-stage.ts) and the budget guard (src/run/spend/budget.ts). Declared here so the
  * client depends on the contract, not on the run layer.
  */
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';

@@ -61,6 +61,10 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
     await (await import('./shard-guard.ts')).refuseShardFile(argv.file);
     if (argv.html) {
       const { writeHtmlReport } = await import('./html/html-report.ts');
+      // As the terminal report: a writable open first brings an older file to this schema and its statistics up to
+      // date (or says why not), so the read-only page never refuses a file the other reports read.
+      const note = await (await import('./refresh.ts')).refreshFileStats(argv.file);
+      if (note) console.error(note);
       const s = await writeHtmlReport(argv.file, argv.html, { dataDir: argv['data-dir'] });
       console.log(
         `html report: ${s.path} (${(s.bytes / 1e6).toFixed(1)} MB; charts: ${s.charts.join(', ') || 'none'}; ${s.questions} questions)`,

@@ -30,6 +30,35 @@ function share(values: readonly boolean[]): string {
   return values.length === 0 ? '—' : pct(values.filter(Boolean).length / values.length);
 }
 
+/**
+ * Ceilings over the counted questions of `dataset` that have an answer in the table: the accuracy of answering
+ * every question as the audit does, against the original key (the corrected questions wrong) and the errata (none).
+ */
+function ceilingRows(
+  dataset: string,
+  mine: readonly { run_id: string; dataset: string; question_id: string; adapt_type: string }[],
+  changed: ReadonlySet<string>,
+): string[][] {
+  const questions = new Map<string, string>();
+  for (const r of mine.filter((x) => x.dataset === dataset))
+    questions.set(`${r.run_id}\t${r.dataset}\t${r.question_id}`, r.adapt_type);
+  const ceiling = (t: string) => {
+    const ids = [...questions].filter(([, type]) => t === 'all' || type === t).map(([id]) => id);
+    if (ids.length === 0) return '—';
+    const wrongKey = ids.filter((id) => changed.has(id)).length;
+    return `${pct(1 - wrongKey / ids.length)} (${wrongKey} of ${ids.length} corrected)`;
+  };
+  return [
+    [dataset, 'ceiling', 'original', ...TYPE_COLUMNS.map(ceiling)],
+    [
+      dataset,
+      'ceiling',
+      'errata',
+      ...TYPE_COLUMNS.map((t) => ([...questions.values()].some((type) => t === 'all' || type === t) ? '100.0%' : '—')),
+    ],
+  ];
+}
+
 export async function goldVersionsSection(store: ResultStore, label: Label): Promise<string | null> {
   const [has] = await store.query<{ n: number }>(`SELECT count(*)::INT n FROM gold_versions WHERE version = 'errata'`);
   if (!has || has.n === 0) return null;
@@ -87,25 +116,7 @@ export async function goldVersionsSection(store: ResultStore, label: Label): Pro
       ]);
     }
   }
-  // Ceilings over the counted questions that have an answer in the table.
-  for (const dataset of [...new Set(mine.map((r) => r.dataset))]) {
-    const questions = new Map<string, string>();
-    for (const r of mine.filter((x) => x.dataset === dataset))
-      questions.set(`${r.run_id}\t${r.dataset}\t${r.question_id}`, r.adapt_type);
-    const ceiling = (t: string) => {
-      const ids = [...questions].filter(([, type]) => t === 'all' || type === t).map(([id]) => id);
-      if (ids.length === 0) return '—';
-      const wrongKey = ids.filter((id) => changed.has(id)).length;
-      return `${pct(1 - wrongKey / ids.length)} (${wrongKey} of ${ids.length} corrected)`;
-    };
-    table.push([dataset, 'ceiling', 'original', ...TYPE_COLUMNS.map(ceiling)]);
-    table.push([
-      dataset,
-      'ceiling',
-      'errata',
-      ...TYPE_COLUMNS.map((t) => ([...questions.values()].some((type) => t === 'all' || type === t) ? '100.0%' : '—')),
-    ]);
-  }
+  for (const dataset of [...new Set(mine.map((r) => r.dataset))]) table.push(...ceilingRows(dataset, mine, changed));
   return [
     'QA accuracy against the original and the corrected answer key (LoCoMo audit errata; LongMemEval overlay), primary judge  — cells: accuracy (n)',
     table.toString(),

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseExperiment } from '../run/load-config.ts';
+import { parseExperiment } from '../run/config/load-config.ts';
 import { runExperiment } from '../run/runner.ts';
 import { tinyLongMemEval } from '../run/testing/tiny-longmemeval.ts';
 import { openResultStore } from '../store/index.ts';

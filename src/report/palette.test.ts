@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { REPO_ROOT } from '../run/provenance.ts';
+import { REPO_ROOT } from '../run/record/provenance.ts';
 import {
   METHOD_COLORS,
   PALETTE,

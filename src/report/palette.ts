@@ -12,8 +12,9 @@
  * Assignment: a function of the method id alone (`methodColor`), never of the set of methods shown, so adding or
  * removing a method never recolours another. Two rules:
  *  1. `METHOD_COLORS`, a fixed table for the method ids of the committed experiment files, chosen once so that no two
- *     methods of one experiment file share a colour (palette.test.ts checks every file). The reference (unified
- *     embedding) is grey, BM25 blue, full context dark olive.
+ *     methods of one experiment file share a colour (palette.test.ts checks every file), and the routers fitted on one
+ *     dataset (`adaptmr-from-<dataset>`) the colour its benchmark gives them (`display.fittedColours`). The
+ *     reference (unified embedding) is grey, BM25 blue, full context dark olive.
  *  2. Any other id: its FNV-1a hash (32 bit) picks a palette slot, and bits of the same hash a shade of that colour
  *     (as is, 25% darker, 25% lighter), so two unknown ids share an exact colour only when their hashes agree on
  *     both — a collision the legend's full names still tell apart. Add the ids of a new experiment to the table
@@ -21,6 +22,7 @@
  * A series label (`adaptmr (offline)`, `bm25 (turn, run-1) (gold-type routing)`) takes its method id's colour: method ids
  * have no spaces (the config schema), so the id is the label up to its first space.
  */
+import { datasetEntry } from '../core/benchmarks-installed.ts';
 
 /** Kelly (1965) 20 + Green-Armytage (2010) 4, as #rrggbb. */
 export const PALETTE: readonly string[] = [
@@ -62,10 +64,6 @@ export const METHOD_COLORS: Readonly<Record<string, string>> = Object.freeze({
   'ablation-random-strategy': '#8DB600',
   'abstention-calibrated': '#BE0032',
   adaptmr: '#BE0032',
-  'adaptmr-from-beam-100k': '#BE0032',
-  'adaptmr-from-locomo': '#C2B280',
-  'adaptmr-from-longmemeval-s': '#2B3D26',
-  'adaptmr-from-memdaily': '#E68FAC',
   'adaptmr-fusion': '#F6A600',
   'adaptmr-fusion-calibrated': '#875692',
   'adaptmr-fusion-llm': '#8DB600',
@@ -139,6 +137,14 @@ function shade(hex: string, f: number): string {
     .toUpperCase()}`;
 }
 
+/** A router fitted on one dataset (`adaptmr-from-<dataset>`): the colour its benchmark gives it (`display.fittedColours`). */
+function fittedRouterColour(id: string): string | undefined {
+  const prefix = 'adaptmr-from-';
+  if (!id.startsWith(prefix)) return undefined;
+  const entry = datasetEntry(id.slice(prefix.length));
+  return entry?.benchmark.display.fittedColours?.[entry.dataset.name];
+}
+
 /** The method id a series label names: the label up to its first space (ids have none). */
 export function methodIdOf(label: string): string {
   const i = label.indexOf(' ');
@@ -148,7 +154,7 @@ export function methodIdOf(label: string): string {
 /** The colour of a method id (or of a series label, by its id): see the header for the two rules. */
 export function methodColor(idOrLabel: string): string {
   const id = methodIdOf(idOrLabel);
-  const fixed = Object.hasOwn(METHOD_COLORS, id) ? METHOD_COLORS[id] : undefined;
+  const fixed = Object.hasOwn(METHOD_COLORS, id) ? METHOD_COLORS[id] : fittedRouterColour(id);
   if (fixed) return fixed;
   const h = fnv1a(id);
   const base = PALETTE[h % PALETTE.length]!;

@@ -5,6 +5,7 @@
  * memory-server method writes (`returned`, `cutToK`, `fewerThanK`; baselines/memory-server/render.ts). Methods
  * without these notes (in-process baselines, which return exactly what they rank) are not listed.
  */
+import type { RetrievalNotes } from '../core/types.ts';
 import type { ResultStore } from '../store/index.ts';
 
 export interface ProviderCuts {
@@ -20,11 +21,8 @@ export interface ProviderCuts {
   minReturned: number;
 }
 
-interface Notes {
-  returned?: unknown;
-  cutToK?: unknown;
-  fewerThanK?: unknown;
-}
+/** The notes' memory-server counts (RetrievalNotes), checked when read: a stored file is data. */
+type Notes = Pick<RetrievalNotes, 'returned' | 'cutToK' | 'fewerThanK'>;
 
 /** One entry per (run, method) whose retrievals carry the provider's `returned` count. */
 export async function loadProviderCuts(store: ResultStore): Promise<ProviderCuts[]> {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 import { parisQaChat } from '../llm/testing/paris-qa.ts';
-import { parseExperiment } from '../run/load-config.ts';
+import { parseExperiment } from '../run/config/load-config.ts';
 import { runExperiment } from '../run/runner.ts';
 import { openResultStore } from '../store/index.ts';
 import { runReport } from './report.ts';

@@ -19,11 +19,9 @@ export interface RecallByTypeOptions {
   title?: string;
 }
 
-export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTypeOptions = {}): TopLevelSpec {
-  const title = opts.title ?? 'recall by AdaptMR type';
-  const shown = rows.filter((r) => !r.na);
-  const withCi = shown.some((r) => r.ciLow !== undefined);
-  const values = shown.map((r) => ({
+/** A bar's data: dataset, marked method, type, mean and n, with sd and CI when the row has them. */
+function chartRow(r: TypeMeanRow) {
+  return {
     dataset: r.dataset,
     method: markedLabel(r.series, r.upperBound === true),
     type: r.adaptType,
@@ -32,7 +30,43 @@ export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTyp
     upperBound: r.upperBound === true,
     ...(r.sd !== undefined ? { sd: r.sd } : {}),
     ...(r.ciLow !== undefined ? { ci_low: r.ciLow, ci_high: r.ciHigh } : {}),
-  }));
+  };
+}
+
+/** Colour by method: full names in a legend under the chart, in as many columns as fit a ~1,000 px wide chart. */
+function methodColor(methods: string[]) {
+  const widest = Math.max(0, ...methods.map(labelPx)) + 24;
+  return {
+    field: 'method',
+    type: 'nominal' as const,
+    title: 'method',
+    scale: colorScale(methods),
+    legend: { orient: 'bottom' as const, columns: Math.max(1, Math.min(4, Math.floor(1000 / widest))) },
+  };
+}
+
+function tooltipOf(withCi: boolean, withSd: boolean) {
+  return [
+    { field: 'dataset' },
+    { field: 'method' },
+    { field: 'type' },
+    { field: 'mean', format: '.1%' },
+    { field: 'n', title: 'n questions' },
+    ...(withCi
+      ? [
+          { field: 'ci_low', title: '95% CI low', format: '.1%' },
+          { field: 'ci_high', title: '95% CI high', format: '.1%' },
+        ]
+      : []),
+    ...(withSd ? [{ field: 'sd', title: 'sd over judge runs', format: '.1%' }] : []),
+  ];
+}
+
+export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTypeOptions = {}): TopLevelSpec {
+  const title = opts.title ?? 'recall by AdaptMR type';
+  const shown = rows.filter((r) => !r.na);
+  const withCi = shown.some((r) => r.ciLow !== undefined);
+  const values = shown.map(chartRow);
   const x = {
     field: 'type',
     type: 'nominal' as const,
@@ -48,33 +82,15 @@ export function recallByTypeSpec(rows: readonly TypeMeanRow[], opts: RecallByTyp
     axis: { format: '.0%' },
   };
   const methods = [...new Set(shown.map((r) => markedLabel(r.series, r.upperBound === true)))];
-  // Full names in a legend under the chart, in as many columns as fit a ~1,000 px wide chart.
-  const widest = Math.max(0, ...methods.map(labelPx)) + 24;
-  const color = {
-    field: 'method',
-    type: 'nominal' as const,
-    title: 'method',
-    scale: colorScale(methods),
-    legend: { orient: 'bottom' as const, columns: Math.max(1, Math.min(4, Math.floor(1000 / widest))) },
-  };
+  const color = methodColor(methods);
   // Many methods: one dataset above the other, so a panel has room for a bar per method and type.
   const datasets = new Set(shown.map((r) => r.dataset)).size;
   const columns = methods.length > 6 ? 1 : Math.min(2, Math.max(1, datasets));
   const step = methods.length > 10 ? 9 : 14;
-  const tooltip = [
-    { field: 'dataset' },
-    { field: 'method' },
-    { field: 'type' },
-    { field: 'mean', format: '.1%' },
-    { field: 'n', title: 'n questions' },
-    ...(withCi
-      ? [
-          { field: 'ci_low', title: '95% CI low', format: '.1%' },
-          { field: 'ci_high', title: '95% CI high', format: '.1%' },
-        ]
-      : []),
-    ...(shown.some((r) => r.sd !== undefined) ? [{ field: 'sd', title: 'sd over judge runs', format: '.1%' }] : []),
-  ];
+  const tooltip = tooltipOf(
+    withCi,
+    shown.some((r) => r.sd !== undefined),
+  );
   const base = {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: wrapTitle(title),

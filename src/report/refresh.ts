@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { errorMessage } from '../core/errors.ts';
 import { openResultStore, refreshStats } from '../store/index.ts';
+import { PLAN_EXPERIMENT_REGISTRY } from '../plan-experiments/registry.ts';
 
 /** A note for the report, or null when the statistics are current. */
 export async function refreshFileStats(file: string): Promise<string | null> {
@@ -14,7 +15,7 @@ export async function refreshFileStats(file: string): Promise<string | null> {
   try {
     const store = await openResultStore(file);
     try {
-      await refreshStats(store);
+      await refreshStats(store, PLAN_EXPERIMENT_REGISTRY);
       return null;
     } finally {
       await store.close();

@@ -1,5 +1,5 @@
 /**
- * The across-replicate spread of a method run with `replicates: n` (src/run/replicates.ts): its replicates are the
+ * The across-replicate spread of a method run with `replicates: n` (src/run/config/replicates.ts): its replicates are the
  * methods `<id>:r1` … `<id>:rn`; for each dataset and AdaptMR type (and `all`) this gives the replicates' per-type
  * means (from `scores_by_type`) as min, max and sample SD, so a reader sees how much a system with LLM extraction
  * varies run to run. Cells are `mean% [min–max] sd`; a method with one replicate has no row.

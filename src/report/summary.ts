@@ -19,12 +19,13 @@ import {
 import { experimentOrder, experimentTitle, familiesTable, findingLines } from './findings-text.ts';
 import { perTypeTable } from './per-type-table.ts';
 import { loadPlanRuns, headlineTitle, type Headline, type PlanRun } from './plan/plan-runs.ts';
-import { oracleTable } from './plan/oracle-upper-bound.ts';
+import { oracleTable } from './plan/oracle-table.ts';
 import { refreshFileStats } from './refresh.ts';
 import { loadDegradedMarks, loadMethodMarks, markedMethod, type SeriesKey } from './series-label.ts';
 import { loadTypeMeans, type TypeMeanRow } from './type-means.ts';
 import { formatVerdict } from './verdict-table.ts';
 import { unlockedNote } from './unlocked-note.ts';
+import { chanceNote } from './chance-note.ts';
 
 /**
  * One row per method and type: the same method run by two runs of the file on the same questions (the quick start's
@@ -98,6 +99,7 @@ export async function runSummary(file: string): Promise<string> {
       ...(unlocked ? [unlocked] : []),
       ...(statsNote ? [statsNote] : []),
       ...findingLines(await readFindings(store), file),
+      ...[await chanceNote(store)].filter((x) => x !== null),
     ].join('\n');
   } finally {
     await store.close();
@@ -123,6 +125,7 @@ export async function runVerdicts(file: string): Promise<string> {
         ? verdicts
         : ['no verdicts: the file holds no run with a `plan:` block (docs/statistics.md)']),
       ...(families ? [families] : []),
+      ...[await chanceNote(store)].filter((x) => x !== null),
       `what they show: adaptmr report ${file} --summary; every table, comparison, route and chart: adaptmr report ${file}; one page: adaptmr report ${file} --html <page.html>`,
     ];
     return parts.join('\n\n');

@@ -160,13 +160,8 @@ async function runRoute(
   const trailer: string[] = [];
   for (const r of results) {
     const notes = r.retrieval.notes ?? {};
-    const ann = notes.annotations;
-    if (ann && typeof ann === 'object') {
-      for (const [id, text] of Object.entries(ann))
-        if (typeof text === 'string' && !annotations[id]) annotations[id] = text;
-    }
-    const tr = notes.trailer;
-    if (Array.isArray(tr)) trailer.push(...tr.filter((x): x is string => typeof x === 'string'));
+    for (const [id, text] of Object.entries(notes.annotations ?? {})) if (!annotations[id]) annotations[id] = text;
+    trailer.push(...(notes.trailer ?? []));
   }
   return {
     units,
@@ -201,7 +196,7 @@ export function createAdaptmrFromParts(parts: AdaptmrParts): AdaptmrMethod {
       const index = withFirstStage(mi, parts.firstStage ?? 'embedding');
       // Wall time per stage (classifier, retrieval, abstention gate), for the efficiency experiment (plan §3.4 exp 5).
       const t0 = performance.now();
-      // A classifier failure is tagged with its stage, so the run summary counts it as one (src/run/failures.ts).
+      // A classifier failure is tagged with its stage, so the run summary counts it as one (src/run/record/failures.ts).
       const classified = needsClassifier
         ? await parts.classifier!.classify(query, ctx).catch((err: unknown) => {
             throw tagStage(err, 'classify');
@@ -345,7 +340,7 @@ function resolveFallback(router: RouterConfig, classifier: Classifier | undefine
   return { ...router, fallback: { ...fb, below: t } };
 }
 
-/** The `adaptmr` entry of the method registry (src/run/method-registry.ts). */
+/** The `adaptmr` entry of the method registry (src/run/methods/method-registry.ts). */
 export const adaptmrEntry = defineMethod({
   name: 'adaptmr',
   description:

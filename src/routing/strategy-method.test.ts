@@ -11,7 +11,7 @@ import type { IndexSpec, MemoryIndex } from '../core/interfaces.ts';
 import type { Query } from '../core/types.ts';
 import { loadDataset } from '../data/index.ts';
 import { createMemoryIndex, createWinkSifEmbedder } from '../index/index.ts';
-import { methods } from '../run/method-registry.ts';
+import { methods } from '../run/methods/method-registry.ts';
 import { strategies } from '../strategies/registry.ts';
 import { TEST_DATA_DIR } from '../../test/data-path.ts';
 

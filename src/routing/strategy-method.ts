@@ -52,7 +52,7 @@ export async function createStrategyMethod(
   return calibrated.length > 0 ? { ...method, excludedQuestionIds: new Set(calibrated) } : method;
 }
 
-/** The `strategy` entry of the method registry (src/run/method-registry.ts). */
+/** The `strategy` entry of the method registry (src/run/methods/method-registry.ts). */
 export const strategyMethodEntry = defineMethod({
   name: 'strategy',
   description:

@@ -4,6 +4,7 @@
  * loads only the benchmarks of its datasets. The one module outside benchmarks/ that imports them.
  */
 import type { Benchmark } from '../core/benchmark.ts';
+import { installBenchmarks as install } from '../core/benchmarks-installed.ts';
 import { InputError } from '../core/errors.ts';
 import { unknownName } from '../core/registry.ts';
 
@@ -38,4 +39,12 @@ export function loadBenchmark(name: string): Promise<Benchmark> {
 /** Every benchmark, loaded (the conformance suite, `adaptmr data` listings). */
 export function allBenchmarks(): Promise<Benchmark[]> {
   return Promise.all(BENCHMARK_NAMES.map(loadBenchmark));
+}
+
+/**
+ * Loads every benchmark and makes it known to the layers below (src/core/benchmarks-installed.ts): dataset names in
+ * configs, readers in src/data. The CLI, the compute workers and the test setup call it first.
+ */
+export async function installBenchmarks(): Promise<void> {
+  install(await allBenchmarks());
 }

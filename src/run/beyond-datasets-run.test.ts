@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openResultStore, readVerdicts } from '../store/index.ts';
 import { queryFile } from '../store/testing/query-file.ts';
 import { planSections } from '../report/plan/index.ts';
-import { parseExperiment } from './load-config.ts';
+import { parseExperiment } from './config/load-config.ts';
 import { runExperiment } from './runner.ts';
 import { useTestData } from '../../test/data-path.ts';
 

@@ -5,9 +5,9 @@ import { intFlag, numberFlag } from '../core/cli-options.ts';
 import { basename, dirname, join } from 'node:path';
 import { ensureWritableDir } from '../core/writable-dir.ts';
 import type { Argv, CommandModule } from 'yargs';
-import type { LoadedExperiment } from './load-config.ts';
+import type { LoadedExperiment } from './config/load-config.ts';
 import type { RunSummary } from './runner.ts';
-import type { RunShard } from './shard-source.ts';
+import type { RunShard } from './shards/shard-source.ts';
 
 interface RunArgs {
   experiment: string;
@@ -133,15 +133,15 @@ export const runCommand: CommandModule<object, RunArgs> = {
   builder: (y) => costOptions(runOptions(y)),
   handler: async (argv) => {
     // Flags before files: a bad --shard (or scheduler variable) is reported before the experiment is read.
-    const shard = (await import('./shard-source.ts')).resolveShard(argv.shard, argv.shards, process.env);
+    const shard = (await import('./shards/shard-source.ts')).resolveShard(argv.shard, argv.shards, process.env);
     // A compute worker starts loading its modules now, while this thread reads the experiment (parallel/spawn.ts).
     if (argv.workers !== 0) (await import('./parallel/spawn.ts')).prewarmComputeWorker();
     // Imported here so `adaptmr run --help` does not load the whole pipeline.
-    const { loadExperiment } = await import('./load-config.ts');
+    const { loadExperiment } = await import('./config/load-config.ts');
     const exp = await loadExperiment(argv.experiment);
     if (argv.batch !== undefined || argv['budget-usd'] !== undefined) {
       // How calls are paid for is not part of the run's identity (load-config.ts), so the flags resume the same run.
-      const { withSpendFlags } = await import('./spend-flags.ts');
+      const { withSpendFlags } = await import('./spend/spend-flags.ts');
       exp.config = withSpendFlags(exp.config, { batch: argv.batch, budgetUsd: argv['budget-usd'] }, exp.path);
     }
     if (argv.estimate) await printEstimate(exp, argv);
@@ -151,7 +151,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
 
 /** `--estimate`: the dry run's table, or one JSON object per method and stage. */
 async function printEstimate(exp: LoadedExperiment, argv: RunArgs): Promise<void> {
-  const { estimateExperiment, formatEstimate } = await import('./estimate.ts');
+  const { estimateExperiment, formatEstimate } = await import('./spend/estimate.ts');
   const estimate = await estimateExperiment(exp, {
     dataDir: argv['data-dir'],
     concurrency: argv.concurrency,
@@ -209,7 +209,7 @@ async function run(exp: LoadedExperiment, argv: RunArgs, shard: RunShard | undef
 
 /** The summary line; exit 3 when the run stopped early, 1 when too many questions failed. */
 async function reportRun(summary: RunSummary, out: string, limit: number, shard?: RunShard): Promise<void> {
-  const { describeFailures, failureVerdict } = await import('./failures.ts');
+  const { describeFailures, failureVerdict } = await import('./record/failures.ts');
   const secs = (summary.wallMs / 1000).toFixed(1);
   console.log(
     `run ${summary.runId}: ${summary.written} questions written, ${summary.skipped} already done, ` +

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openResultStore } from '../store/index.ts';
-import { REPO_ROOT } from './provenance.ts';
+import { REPO_ROOT } from './record/provenance.ts';
 import { useTestData } from '../../test/data-path.ts';
 
 useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path

@@ -17,7 +17,7 @@ import {
   startPythonServer,
 } from '../../baselines/http-memory/testing/reference-servers.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
-import { parseExperiment } from './load-config.ts';
+import { parseExperiment } from './config/load-config.ts';
 import { runExperiment } from './runner.ts';
 import { useTestData } from '../../test/data-path.ts';
 import { queryFile } from '../store/testing/query-file.ts';

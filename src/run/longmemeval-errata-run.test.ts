@@ -19,7 +19,7 @@ import {
 import { readerPrompt } from '../eval/qa/reader.ts';
 import { runReport } from '../report/report.ts';
 import { queryFile } from '../store/testing/query-file.ts';
-import { parseExperiment } from './load-config.ts';
+import { parseExperiment } from './config/load-config.ts';
 import { runExperiment } from './runner.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaptmr-lme-errata-'));

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpMemoryHttpServer, startMcpMemoryHttpServer } from '../../examples/mcp-memory-typescript/server.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
-import { parseExperiment } from './load-config.ts';
+import { parseExperiment } from './config/load-config.ts';
 import { runExperiment } from './runner.ts';
 import { useTestData } from '../../test/data-path.ts';
 import { queryFile } from '../store/testing/query-file.ts';

@@ -12,7 +12,7 @@ import { useTestData } from '../../test/data-path.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 import { runReport } from '../report/report.ts';
 import { queryFile } from '../store/testing/query-file.ts';
-import { parseExperiment } from './load-config.ts';
+import { parseExperiment } from './config/load-config.ts';
 import { runExperiment } from './runner.ts';
 
 useTestData();

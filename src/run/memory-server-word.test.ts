@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpMemoryServer, startHttpMemoryServer } from '../../examples/http-memory-typescript/server.ts';
 import { type Proxy as MemoryProxy, startProxy } from '../../baselines/http-memory/testing/reference-servers.ts';
 import { queryFile } from '../store/testing/query-file.ts';
-import { parseExperiment } from './load-config.ts';
+import { parseExperiment } from './config/load-config.ts';
 import { runExperiment } from './runner.ts';
 import { tinyLongMemEval } from './testing/tiny-longmemeval.ts';
 

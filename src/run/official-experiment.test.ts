@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openResultStore } from '../store/index.ts';
-import { loadExperiment } from './load-config.ts';
-import { REPO_ROOT } from './provenance.ts';
+import { loadExperiment } from './config/load-config.ts';
+import { REPO_ROOT } from './record/provenance.ts';
 import { runExperiment } from './runner.ts';
 import { longMemEvalCount, RELEASE_SKIP } from '../../test/data-path.ts';
 

@@ -18,10 +18,10 @@ import { runReport } from '../report/report.ts';
 import { openResultStore } from '../store/index.ts';
 import { trainLinear } from '../tools/classifier/train/train.ts';
 import { writeLinearModel } from '../tools/classifier/train/export.ts';
-import { loadedFromValue } from './load-config.ts';
-import { REPO_ROOT } from './provenance.ts';
+import { loadedFromValue } from './config/load-config.ts';
+import { REPO_ROOT } from './record/provenance.ts';
 import { runExperiment } from './runner.ts';
-import { expandSweep } from './sweep-file.ts';
+import { expandSweep } from './sweep/sweep-file.ts';
 import { useTestData } from '../../test/data-path.ts';
 
 useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path

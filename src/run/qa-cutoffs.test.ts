@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 import { runReport } from '../report/report.ts';
-import { parseExperiment } from './load-config.ts';
+import { parseExperiment } from './config/load-config.ts';
 import { runExperiment } from './runner.ts';
 import { useTestData } from '../../test/data-path.ts';
 import { queryFile } from '../store/testing/query-file.ts';

@@ -12,18 +12,25 @@ import { deriveSeed } from '../core/hash.ts';
 import type { CallRecord, Checkpoints, Ctx, MemoryIndex, Method } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
 import { renderUnits } from '../core/render.ts';
-import { reportedType, type Instance, type MethodOutput, type Query, type Retrieval } from '../core/types.ts';
+import {
+  reportedType,
+  type Instance,
+  type MethodOutput,
+  type Query,
+  type Retrieval,
+  type RetrievalNotes,
+} from '../core/types.ts';
 import { answerQuestion, type PrimaryJudge, type QaRow } from '../eval/qa/answer-question.ts';
 import type { BenchmarkQa } from '../core/benchmark.ts';
 import type { DatasetFormat } from '../data/source.ts';
 import { perHaystack } from '../index/per-haystack.ts';
 import type { AnswerVerdictRow, LlmCallRow, QuestionBatch, ScoreRow } from '../store/types.ts';
-import type { ConfiguredMethod } from './create-methods.ts';
+import type { ConfiguredMethod } from './methods/create-methods.ts';
 import type { IndexCache } from './index-cache.ts';
-import { methodFailureStage, type FailedStage } from './failures.ts';
-import { plainCalls, type PaidCallLedger } from './paid-calls.ts';
+import { methodFailureStage, type FailedStage } from './record/failures.ts';
+import { plainCalls, type PaidCallLedger } from './spend/paid-calls.ts';
 import { outsideHeadline, scoreRetrieval } from './score.ts';
-import { answerErratum, goldAnswer, primaryJudge, type DatasetJudging } from './judging.ts';
+import { answerErratum, goldAnswer, primaryJudge, type DatasetJudging } from './judging/judging.ts';
 import { promptFor } from '../eval/qa/panel.ts';
 import { median } from '../core/averages.ts';
 
@@ -114,9 +121,9 @@ async function timingRepeats(
   method: ConfiguredMethod,
   repeats: number,
   firstMs: number,
-  firstNotes: Record<string, unknown> | undefined,
+  firstNotes: RetrievalNotes | undefined,
   again: () => Promise<MethodOutput>,
-): Promise<{ latencyMs: number; notes: Record<string, unknown> } | undefined> {
+): Promise<{ latencyMs: number; notes: RetrievalNotes } | undefined> {
   const c = method.impl.capabilities;
   if (repeats < 2 || (c.llmRoles?.length ?? 0) > 0 || c.memorises || c.answers) return undefined;
   const runs = [{ ms: firstMs, stageMs: firstNotes?.stageMs }];
@@ -154,6 +161,9 @@ export function emptyBatch(instance: Instance, runId: string): QuestionBatch {
       ...(g.supersededTurnIds
         ? { supersededSessionIds: g.supersededSessionIds ?? [], supersededTurnIds: g.supersededTurnIds }
         : {}),
+      haystackSessions: instance.haystack.length,
+      haystackTurns: instance.haystack.reduce((n, s) => n + s.turns.length, 0),
+      ...(g.evidenceText !== undefined ? { judgeEvidence: g.evidenceText } : {}),
     },
     retrievals: [],
     scores: [],
@@ -316,7 +326,7 @@ async function answerAndScore(
   ranked: boolean,
 ): Promise<FailedStage | undefined> {
   // The panel's first judge scores the answer against the headline gold version; the other judges and versions are
-  // judged after the questions (src/run/judge-pass.ts).
+  // judged after the questions (src/run/judging/judge-pass.ts).
   const judging = c.judging;
   const first = judging?.panel[0];
   // A benchmark without a panel protocol keeps its own judge (BenchmarkQa.panel); panel prompts apply to the others,
@@ -416,7 +426,7 @@ function pushQaScores(batch: QuestionBatch, q: QaSetup, row: QaRow, k: number | 
   const push = (metric: string, value: number) =>
     batch.scores.push({ ...q.base, level: 'qa', metric, k, value, ...flag });
   if (row.judge?.scores && row.judge.scores.length > 0) {
-    // A graded judge (BEAM's rubric, LoCoMo-Plus's points): the mean score over judge runs.
+    // A graded judge (a rubric's items, LoCoMo-Plus's points): the mean score over judge runs.
     push('accuracy', row.judge.scores.reduce((a, b) => a + b, 0) / row.judge.scores.length);
   } else if (row.judge && row.judge.correct.length > 0) {
     push('accuracy', row.judge.correct.filter(Boolean).length / row.judge.correct.length);

@@ -9,7 +9,7 @@ import type { ExperimentConfig } from '../core/config.ts';
 import { isPostponed } from '../core/errors.ts';
 import type { Checkpoints } from '../core/interfaces.ts';
 import type { LlmProvider } from '../core/llm.ts';
-import { answerErratum, goldVersionRows, type DatasetJudging } from './judging.ts';
+import { answerErratum, goldVersionRows, type DatasetJudging } from './judging/judging.ts';
 import type { Erratum } from '../data/locomo-audit.ts';
 import type { Instance } from '../core/types.ts';
 import {
@@ -21,11 +21,11 @@ import {
   type RawRecord,
 } from '../data/index.ts';
 import { completedKey, type QuestionBatch, type QuestionSink } from '../store/types.ts';
-import type { ConfiguredMethod } from './create-methods.ts';
-import type { FailedStage } from './failures.ts';
+import type { ConfiguredMethod } from './methods/create-methods.ts';
+import type { FailedStage } from './record/failures.ts';
 import type { IndexCache } from './index-cache.ts';
-import type { PaidCallLedger } from './paid-calls.ts';
-import type { Progress } from './progress.ts';
+import type { PaidCallLedger } from './spend/paid-calls.ts';
+import type { Progress } from './record/progress.ts';
 import { emptyBatch, runMethod } from './question.ts';
 import { loadBenchmark } from './benchmark-registry.ts';
 

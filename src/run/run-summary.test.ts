@@ -15,8 +15,8 @@ import { ADAPT_TYPES, type AdaptType } from '../core/types.ts';
 import { createMemoryIndex, createWinkSifEmbedder } from '../index/index.ts';
 import { AdaptmrOptionsSchema, createAdaptmrMethod } from '../routing/adaptmr-method.ts';
 import { frozenQuery, PLAN_HAYSTACK } from '../strategies/testing/fixtures.ts';
-import { methodFailureStage } from './failures.ts';
-import { REPO_ROOT } from './provenance.ts';
+import { methodFailureStage } from './record/failures.ts';
+import { REPO_ROOT } from './record/provenance.ts';
 import { useTestData } from '../../test/data-path.ts';
 
 useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path

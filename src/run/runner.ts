@@ -35,15 +35,15 @@ import type { PanelJudge } from '../eval/qa/panel.ts';
 import { embedders, openEmbeddingCache } from '../index/index.ts';
 import type { AdaptmrLlmProvider } from '../llm/provider.ts';
 import type { QuestionSink, ResultStore, RunRecord } from '../store/types.ts';
-import { createMethods, type ConfiguredMethod } from './create-methods.ts';
-import type { FailedStage } from './failures.ts';
+import { createMethods, type ConfiguredMethod } from './methods/create-methods.ts';
+import type { FailedStage } from './record/failures.ts';
 import { IndexCache } from './index-cache.ts';
 import { RunInterrupted, type InterruptState } from './interrupt.ts';
-import { judgeStage, runPanel } from './judging.ts';
-import type { LoadedExperiment } from './load-config.ts';
-import { methods as methodRegistry } from './method-registry.ts';
+import { judgeStage, runPanel } from './judging/judging.ts';
+import type { LoadedExperiment } from './config/load-config.ts';
+import { methods as methodRegistry } from './methods/method-registry.ts';
 import { workerObstacle } from './parallel/eligible.ts';
-import { gitState } from './provenance.ts';
+import { gitState } from './record/provenance.ts';
 import type { RunCounters } from './run-dataset.ts';
 import {
   distinctSpecs,
@@ -56,12 +56,12 @@ import { QuestionPasses } from './session/passes.ts';
 import { Resources } from './session/resources.ts';
 import { ResultsTarget, type Resume } from './session/results-target.ts';
 import { readProvenance, runStart } from './session/run-record.ts';
-import { checkBudgetPrices } from './unpriced.ts';
-import { unreadableVerdictWarning } from './unreadable-verdicts.ts';
-import { unknownUnitWarnings } from './unknown-units.ts';
+import { checkBudgetPrices } from './spend/unpriced.ts';
+import { unreadableVerdictWarning } from './record/unreadable-verdicts.ts';
+import { unknownUnitWarnings } from './record/unknown-units.ts';
 import { ComputeWorkers } from './session/workers.ts';
-import { type RunShard, shardBudget } from './shard-source.ts';
-import { SpendControls } from './spend-controls.ts';
+import { type RunShard, shardBudget } from './shards/shard-source.ts';
+import { SpendControls } from './spend/spend-controls.ts';
 
 export interface RunOptions {
   /** Results file (DuckDB). */
@@ -375,7 +375,7 @@ export class RunSession {
   private async judgeAnswers(results: ResultStore, computed: Computed, { llm, panel }: LlmSetup): Promise<void> {
     const { config } = this;
     if (panel.length === 0 || !llm || computed.stopped) return;
-    const { judgePass } = await import('./judge-pass.ts');
+    const { judgePass } = await import('./judging/judge-pass.ts');
     const qa = config.qa!;
     const judged = await judgePass(results, {
       runId: this.runId,
@@ -428,8 +428,11 @@ export class RunSession {
     if (computed.issues > 0)
       this.log(`data: ${computed.issues} defects repaired or reported (\`adaptmr data info --verbose\` lists them)`);
     try {
-      const { refreshStats } = await import('../store/index.ts');
-      const stats = await refreshStats(results);
+      const [{ refreshStats }, { PLAN_EXPERIMENT_REGISTRY }] = await Promise.all([
+        import('../store/index.ts'),
+        import('../plan-experiments/registry.ts'),
+      ]);
+      const stats = await refreshStats(results, PLAN_EXPERIMENT_REGISTRY);
       if (stats.recomputed)
         this.log(
           `stats: ${stats.cells} CI cells, ${stats.comparisons} paired comparisons, ${stats.verdicts} verdicts in ${(stats.ms / 1000).toFixed(1)} s`,

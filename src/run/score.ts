@@ -13,8 +13,8 @@ export type LevelScore = Pick<ScoreRow, 'level' | 'metric' | 'k' | 'value' | 'co
 
 /**
  * Why a question's rows stay out of every average whatever the level, or null: a question outside the five types
- * (BEAM's preference following, instruction following, summarization; `Gold.reportAs: outside`) is reported by its
- * native ability only, never inside a per-type or overall mean (docs/datasets.md §4.5).
+ * (a task judged for compliance, a summary; `Gold.reportAs: outside`) is reported by its native type only, never
+ * inside a per-type or overall mean (docs/datasets.md §4.5).
  */
 export function outsideHeadline(instance: Pick<Instance, 'gold'>): string | null {
   return instance.gold.reportAs === 'outside'

@@ -39,7 +39,7 @@ function sleepyMethod(llm = false): { method: Method; runs: number[] } {
         const i = runs.length;
         runs.push(i);
         await new Promise((r) => setTimeout(r, delays[i % 3]));
-        const notes = { stageMs: { retrieve: delays[i % 3] } };
+        const notes = { stageMs: { retrieve: delays[i % 3]! } };
         return {
           retrieval: {
             units: [{ unit: index.units[i % index.units.length]!, score: 1 }],

@@ -11,7 +11,7 @@ import type { IndexSpec } from '../core/interfaces.ts';
 import type { Instance } from '../core/types.ts';
 import { readInstances, type DatasetSource, type ParseOptions } from '../data/index.ts';
 import { buildUnits } from '../index/units.ts';
-import type { ConfiguredMethod } from './create-methods.ts';
+import type { ConfiguredMethod } from './methods/create-methods.ts';
 import { unreadData } from './run-dataset.ts';
 import { longMemEvalFolder } from '../../test/data-path.ts';
 

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 import { openResultStore } from '../store/index.ts';
 import { TABLES } from '../store/schema.ts';
-import { REPO_ROOT } from './provenance.ts';
+import { REPO_ROOT } from './record/provenance.ts';
 import { useTestData } from '../../test/data-path.ts';
 
 useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path

@@ -69,11 +69,12 @@ describe('exportResults', () => {
     const lines = readFileSync(join(out, 'questions.csv'), 'utf8').trim().split('\n');
     expect(lines[0]).toBe(
       'run_id,dataset,question_id,text,asked_at,native_type,adapt_type,is_abstention,' +
-        'evidence_session_ids,evidence_turn_ids,answer,superseded_session_ids,superseded_turn_ids',
+        'evidence_session_ids,evidence_turn_ids,answer,superseded_session_ids,superseded_turn_ids,' +
+        'haystack_sessions,haystack_turns,judge_evidence',
     );
     expect(lines).toContain(
       'r1,fake,q0,question 0?,2023-05-20T02:21:00Z,single-session-user,factual,false,' +
-        '"[""s0""]","[""s0#1""]",answer 0,[],[]',
+        '"[""s0""]","[""s0#1""]",answer 0,[],[],,,',
     );
   });
 

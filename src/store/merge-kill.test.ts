@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, linkSync, mkdtempSync, readdirSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../run/provenance.ts';
+import { REPO_ROOT } from '../run/record/provenance.ts';
 import { fakeBatch } from './testing/fake-batch.ts';
 import { openResultStore } from './open-store.ts';
 

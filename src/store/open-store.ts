@@ -22,6 +22,8 @@ import {
   migrateV1ToV2Sql,
   migrateV2ToV3Sql,
   migrateV3ToV4Sql,
+  migrateV4ToV5Sql,
+  migrateV5ToV6Sql,
 } from './schema.ts';
 import { readSpool, spoolBusy, spoolPathOf, type SpoolContents } from './spool.ts';
 import type { ResultStore } from './types.ts';
@@ -90,6 +92,14 @@ async function ensureSchema(connection: DuckDBConnection, path: string, readOnly
   if (found === '3' && !readOnly) {
     await connection.run(`BEGIN; ${migrateV3ToV4Sql()} COMMIT;`);
     found = '4';
+  }
+  if (found === '4' && !readOnly) {
+    await connection.run(`BEGIN; ${migrateV4ToV5Sql()} COMMIT;`);
+    found = '5';
+  }
+  if (found === '5' && !readOnly) {
+    await connection.run(`BEGIN; ${migrateV5ToV6Sql()} COMMIT;`);
+    found = '6';
   }
   if (found !== String(SCHEMA_VERSION)) {
     throw new InputError(

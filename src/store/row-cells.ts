@@ -49,7 +49,7 @@ function json(value: unknown): string | null {
 
 export const questionCells: TableCells<QuestionRow> = {
   table: 'questions',
-  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'b', 'vl', 'vl', 'v', 'vl', 'vl'],
+  types: ['v', 'v', 'v', 'v', 'v', 'v', 'v', 'b', 'vl', 'vl', 'v', 'vl', 'vl', 'i', 'i', 'v'],
   cells: (runId, q) => [
     runId,
     q.dataset,
@@ -64,6 +64,9 @@ export const questionCells: TableCells<QuestionRow> = {
     q.answer,
     q.supersededSessionIds ?? [],
     q.supersededTurnIds ?? [],
+    q.haystackSessions ?? null,
+    q.haystackTurns ?? null,
+    q.judgeEvidence ?? null,
   ],
 };
 

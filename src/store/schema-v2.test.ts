@@ -58,7 +58,7 @@ describe('schema version 3', () => {
     c.closeSync();
     db.closeSync();
     const s2 = await openResultStore(file);
-    expect(await s2.query("SELECT value FROM meta WHERE key = 'schema_version'")).toEqual([{ value: '4' }]);
+    expect(await s2.query("SELECT value FROM meta WHERE key = 'schema_version'")).toEqual([{ value: '6' }]);
     expect(await s2.query('SELECT answer, judge_verdicts, answer_tokens FROM answers')).toEqual([
       { answer: 'A', judge_verdicts: '[{"correct":[true],"raw":["yes"]}]', answer_tokens: null },
     ]);
@@ -78,7 +78,7 @@ describe('schema version 3', () => {
     c.closeSync();
     db.closeSync();
     await expect(openResultStore(file, { readOnly: true })).rejects.toThrow(
-      /results\.duckdb: results file has schema version 2, this harness reads version 4/,
+      /results\.duckdb: results file has schema version 2, this harness reads version 6/,
     );
   });
 });

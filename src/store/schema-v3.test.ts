@@ -52,8 +52,8 @@ describe('schema version 3', () => {
         "SELECT question_id, batch, cached_tokens, (SELECT value FROM meta WHERE key = 'schema_version') AS v FROM llm_calls ORDER BY question_id",
       ),
     ).toEqual([
-      { question_id: 'q0', batch: false, cached_tokens: 0, v: '4' },
-      { question_id: 'q1', batch: true, cached_tokens: 1024, v: '4' },
+      { question_id: 'q0', batch: false, cached_tokens: 0, v: '6' },
+      { question_id: 'q1', batch: true, cached_tokens: 1024, v: '6' },
     ]);
     await s.close();
   });

@@ -36,8 +36,8 @@ describe('schema version 4', () => {
         "SELECT question_id, superseded_session_ids s, superseded_turn_ids t, (SELECT value FROM meta WHERE key = 'schema_version') v FROM questions ORDER BY question_id",
       ),
     ).toEqual([
-      { question_id: 'q0', s: null, t: null, v: '4' },
-      { question_id: 'q1', s: ['会话1'], t: ['会话1#2', '会话1#3'], v: '4' },
+      { question_id: 'q0', s: null, t: null, v: '6' },
+      { question_id: 'q1', s: ['会话1'], t: ['会话1#2', '会话1#3'], v: '6' },
     ]);
     // The view still reads the migrated table.
     expect((await s2.query('SELECT count(*)::INT n FROM scores_by_type')).length).toBe(1);

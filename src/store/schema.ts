@@ -4,7 +4,7 @@
  * of another version are refused on open (see open-store.ts) rather than misread.
  */
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 6;
 
 /** Tables in write order; `export` writes these plus the view. */
 export const TABLES = [
@@ -137,12 +137,16 @@ UPDATE meta SET value = '3' WHERE key = 'schema_version';`;
 
 // Added in version 4: the superseded evidence of a question (src/data/supersession.ts), [] when the dataset marks
 // none, NULL in files written before version 4 (not recorded).
+// Added in version 5: the size of the question's haystack at each retrieval level — its sessions and its turns — so
+// the chance rate of a random top-k is computable per question (src/eval/verdicts/chance.ts); NULL in older files.
+// Added in version 6: `judge_evidence`, the text a benchmark's judge reads besides the gold answer (LoCoMo-Plus's cue,
+// `Gold.evidenceText`), so a stored run can be judged again; NULL where the benchmark has none or the file is older.
 const QUESTIONS_DDL = `CREATE TABLE questions (
   run_id VARCHAR NOT NULL, dataset VARCHAR NOT NULL, question_id VARCHAR NOT NULL, text VARCHAR NOT NULL,
   asked_at VARCHAR NOT NULL, native_type VARCHAR NOT NULL, adapt_type VARCHAR NOT NULL, is_abstention BOOLEAN NOT NULL,
   evidence_session_ids VARCHAR[] NOT NULL, evidence_turn_ids VARCHAR[] NOT NULL, answer VARCHAR NOT NULL,
-  superseded_session_ids VARCHAR[], superseded_turn_ids VARCHAR[],
-  PRIMARY KEY (run_id, dataset, question_id));`;
+  superseded_session_ids VARCHAR[], superseded_turn_ids VARCHAR[], haystack_sessions INTEGER, haystack_turns INTEGER,
+  judge_evidence VARCHAR, PRIMARY KEY (run_id, dataset, question_id));`;
 
 /**
  * Version 3 → 4, run in one transaction on open. Additive: questions gains `superseded_session_ids` and
@@ -151,12 +155,44 @@ const QUESTIONS_DDL = `CREATE TABLE questions (
  */
 export function migrateV3ToV4Sql(): string {
   return `${QUESTIONS_DDL.replace('CREATE TABLE questions', 'CREATE TABLE questions_v4')}
-INSERT INTO questions_v4 SELECT run_id, dataset, question_id, text, asked_at, native_type, adapt_type, is_abstention,
-  evidence_session_ids, evidence_turn_ids, answer, NULL, NULL FROM questions;
+INSERT INTO questions_v4 (run_id, dataset, question_id, text, asked_at, native_type, adapt_type, is_abstention,
+  evidence_session_ids, evidence_turn_ids, answer) SELECT run_id, dataset, question_id, text, asked_at, native_type,
+  adapt_type, is_abstention, evidence_session_ids, evidence_turn_ids, answer FROM questions;
 DROP TABLE questions;
 ALTER TABLE questions_v4 RENAME TO questions;
 ${DDL_VIEW}
 UPDATE meta SET value = '4' WHERE key = 'schema_version';`;
+}
+
+/**
+ * Version 4 → 5, run in one transaction on open. Additive: questions gains `haystack_sessions` and `haystack_turns`
+ * (NULL for old rows: their chance rate is "not computable"), by a copy as in version 4.
+ */
+export function migrateV4ToV5Sql(): string {
+  return `${QUESTIONS_DDL.replace('CREATE TABLE questions', 'CREATE TABLE questions_v5')}
+INSERT INTO questions_v5 (${V4_COLUMNS}) SELECT ${V4_COLUMNS} FROM questions;
+DROP TABLE questions;
+ALTER TABLE questions_v5 RENAME TO questions;
+${DDL_VIEW}
+UPDATE meta SET value = '5' WHERE key = 'schema_version';`;
+}
+
+/** The columns of questions in version 4 (each later version's copy names its columns: new ones stay NULL). */
+const V4_COLUMNS = `run_id, dataset, question_id, text, asked_at, native_type, adapt_type, is_abstention,
+  evidence_session_ids, evidence_turn_ids, answer, superseded_session_ids, superseded_turn_ids`;
+
+/**
+ * Version 5 → 6, run in one transaction on open. Additive: questions gains `judge_evidence` (NULL for old rows: a
+ * judge that reads it cannot be asked again), by a copy as in version 4.
+ */
+export function migrateV5ToV6Sql(): string {
+  const columns = `${V4_COLUMNS}, haystack_sessions, haystack_turns`;
+  return `${QUESTIONS_DDL.replace('CREATE TABLE questions', 'CREATE TABLE questions_v6')}
+INSERT INTO questions_v6 (${columns}) SELECT ${columns} FROM questions;
+DROP TABLE questions;
+ALTER TABLE questions_v6 RENAME TO questions;
+${DDL_VIEW}
+UPDATE meta SET value = '6' WHERE key = 'schema_version';`;
 }
 
 // JSON-valued columns (config, package versions, type probabilities, notes, judge verdicts) are VARCHAR holding

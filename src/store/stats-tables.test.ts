@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadScoreInputs, openResultStore, refreshStats, type ResultStore } from './index.ts';
 import { RUN, writeStatsFixture } from './testing/stats-fixture.ts';
+import { PLAN_EXPERIMENT_REGISTRY } from '../plan-experiments/registry.ts';
 
 let dir: string;
 let store: ResultStore;
@@ -23,7 +24,7 @@ const fill = (stats: object = {}) => writeStatsFixture(store, stats);
 describe('statistics tables', () => {
   it('fill scores_by_type CI columns, per-dataset bootstrap kind, and comparisons with Holm', async () => {
     await fill({ resamples: 500 });
-    const r = await refreshStats(store);
+    const r = await refreshStats(store, PLAN_EXPERIMENT_REGISTRY);
     expect(r.recomputed).toBe(true);
     const cells = await store.query<{
       dataset: string;
@@ -101,20 +102,20 @@ describe('statistics tables', () => {
 
   it('is idempotent, and recomputes identically when the rows change back', async () => {
     await fill({ resamples: 300 });
-    await refreshStats(store);
+    await refreshStats(store, PLAN_EXPERIMENT_REGISTRY);
     const snapshot = async () => store.query(`SELECT * FROM score_cis ORDER BY ALL`);
     const first = await snapshot();
-    expect((await refreshStats(store)).recomputed).toBe(false);
-    expect((await refreshStats(store, { force: true })).recomputed).toBe(true);
+    expect((await refreshStats(store, PLAN_EXPERIMENT_REGISTRY)).recomputed).toBe(false);
+    expect((await refreshStats(store, PLAN_EXPERIMENT_REGISTRY, { force: true })).recomputed).toBe(true);
     expect(await snapshot()).toEqual(first);
     await store.query(`UPDATE scores SET value = 1 - value WHERE question_id = 'q01' AND metric = 'recall_any'`);
-    expect((await refreshStats(store)).recomputed).toBe(true);
+    expect((await refreshStats(store, PLAN_EXPERIMENT_REGISTRY)).recomputed).toBe(true);
     expect(await snapshot()).not.toEqual(first);
   });
 
   it('Holm pools the types when stats.family = metric, and a percentile CI is recorded as such', async () => {
     await fill({ resamples: 300, family: 'metric', ci: 'percentile' });
-    await refreshStats(store);
+    await refreshStats(store, PLAN_EXPERIMENT_REGISTRY);
     const rows = await store.query<{ family: string; p_value: number; p_holm: number }>(
       `SELECT family, p_value, p_holm FROM comparisons WHERE dataset = 'plain' AND metric = 'recall_any' ORDER BY p_value`,
     );

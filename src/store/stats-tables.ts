@@ -24,7 +24,7 @@ import {
   type VerdictInput as JudgeVerdictInput,
 } from '../eval/qa/agreement/index.ts';
 import { headlineGoldOf } from '../eval/qa/panel.ts';
-import { computeFindings, computeVerdicts, type VerdictInput } from '../eval/verdicts/index.ts';
+import { computeFindings, computeVerdicts, type PlanClaims, type VerdictInput } from '../eval/verdicts/index.ts';
 import { averageReplicates } from '../eval/verdicts/replicates.ts';
 import { loadMethodFacts, loadPlanRunInputs, loadQuestionFacts, loadRetrievalFacts } from './verdicts-table.ts';
 import type { ResultStore } from './types.ts';
@@ -207,8 +207,15 @@ export interface RefreshResult {
   ms: number;
 }
 
-/** Recomputes and stores the statistics when the inputs changed since the last time (or always with `force`). */
-export async function refreshStats(store: ResultStore, opts: { force?: boolean } = {}): Promise<RefreshResult> {
+/**
+ * Recomputes and stores the statistics when the inputs changed since the last time (or always with `force`); the plan
+ * verdicts are made by `experiments` (src/plan-experiments/registry.ts, which this layer cannot import).
+ */
+export async function refreshStats(
+  store: ResultStore,
+  experiments: readonly PlanClaims[],
+  opts: { force?: boolean } = {},
+): Promise<RefreshResult> {
   const t0 = performance.now();
   const fingerprint = await statsFingerprint(store);
   const [stored] = await store.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'stats_fingerprint'`);
@@ -244,16 +251,19 @@ export async function refreshStats(store: ResultStore, opts: { force?: boolean }
   const judgeAgreement = computeJudgeAgreement(judgeVerdicts);
   const judgeComparisons = computeJudgeComparisons(judgeVerdicts, runs, plans);
   // Plan verdicts last: they declare the plan runs' Holm families, so they also set the comparisons' p_holm there.
-  const verdicts = computeVerdicts({
-    scores: rows,
-    questions,
-    methods,
-    retrievals,
-    runs: planRuns,
-    runStats: runs,
-    comparisons,
-    plans,
-  });
+  const verdicts = computeVerdicts(
+    {
+      scores: rows,
+      questions,
+      methods,
+      retrievals,
+      runs: planRuns,
+      runStats: runs,
+      comparisons,
+      plans,
+    },
+    experiments,
+  );
   await checkpoint;
   const findings = computeFindings(verdicts);
   await store.replaceStats({

@@ -129,6 +129,9 @@ describe('writeQuestion', () => {
           answer: 'answer 1',
           superseded_session_ids: [],
           superseded_turn_ids: [],
+          haystack_sessions: null,
+          haystack_turns: null,
+          judge_evidence: null,
         },
       ]);
       const [r] = await s.query<Record<string, unknown>>('SELECT * FROM retrievals');
@@ -374,7 +377,7 @@ describe('opening', () => {
     c.closeSync();
     db.closeSync();
     await expect(openResultStore(file)).rejects.toThrow(
-      /results\.duckdb: results file has schema version 99.*reads version 4/,
+      /results\.duckdb: results file has schema version 99.*reads version 6/,
     );
   });
 

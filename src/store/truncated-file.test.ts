@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { userFacingMessage } from '../core/errors.ts';
 import { runSummary } from '../report/summary.ts';
-import { parseExperiment } from '../run/load-config.ts';
+import { parseExperiment } from '../run/config/load-config.ts';
 import { runExperiment } from '../run/runner.ts';
 import { tinyLongMemEval } from '../run/testing/tiny-longmemeval.ts';
 

@@ -3,6 +3,7 @@
  * Field names are camelCase here and snake_case in DuckDB (schema.ts).
  */
 import type { CallRecord } from '../core/interfaces.ts';
+import type { RetrievalNotes } from '../core/types.ts';
 import type { ComparisonRow, ScoreCiRow } from '../eval/stats/results/index.ts';
 import type { FindingRow, VerdictRow } from '../eval/verdicts/index.ts';
 import type { EvalResult } from './classifier-eval-types.ts';
@@ -43,6 +44,11 @@ export interface QuestionRow {
   /** Evidence of a replaced value (src/data/supersession.ts); absent when the dataset marks none. */
   supersededSessionIds?: string[];
   supersededTurnIds?: string[];
+  /** The haystack's size at each retrieval level: its sessions and its turns (schema 5; absent = not recorded). */
+  haystackSessions?: number;
+  haystackTurns?: number;
+  /** What a benchmark's judge reads besides the gold answer (LoCoMo-Plus's cue; schema 6); absent where it has none. */
+  judgeEvidence?: string;
 }
 
 export interface RetrievalRow {
@@ -61,7 +67,8 @@ export interface RetrievalRow {
   predictedType: string | null;
   typeProbs: Record<string, number> | null;
   route: string | null;
-  notes: unknown;
+  /** The retrieval's notes as the `notes` JSON (its keys at the top level), or null. */
+  notes: RetrievalNotes | null;
   error: string | null;
 }
 

@@ -108,11 +108,31 @@ export async function loadRetrievalFacts(store: ResultStore): Promise<RetrievalF
   }));
 }
 
+interface QuestionFactRow {
+  run_id: string;
+  dataset: string;
+  question_id: string;
+  adapt_type: string;
+  hs: number | null;
+  ht: number | null;
+  gs: number;
+  gt: number;
+}
+
 export async function loadQuestionFacts(store: ResultStore): Promise<QuestionFact[]> {
-  const rows = await store.query<{ run_id: string; dataset: string; question_id: string; adapt_type: string }>(
-    `SELECT run_id, dataset, question_id, adapt_type FROM questions ORDER BY run_id, dataset, question_id`,
+  const rows = await store.query<QuestionFactRow>(
+    `SELECT run_id, dataset, question_id, adapt_type, haystack_sessions hs, haystack_turns ht,
+       len(list_distinct(evidence_session_ids))::INT gs, len(list_distinct(evidence_turn_ids))::INT gt
+     FROM questions ORDER BY run_id, dataset, question_id`,
   );
-  return rows.map((r) => ({ runId: r.run_id, dataset: r.dataset, questionId: r.question_id, adaptType: r.adapt_type }));
+  return rows.map((r) => ({
+    runId: r.run_id,
+    dataset: r.dataset,
+    questionId: r.question_id,
+    adaptType: r.adapt_type,
+    haystack:
+      r.hs === null && r.ht === null ? null : { sessions: r.hs, turns: r.ht, goldSessions: r.gs, goldTurns: r.gt },
+  }));
 }
 
 interface Row {

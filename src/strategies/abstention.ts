@@ -21,7 +21,7 @@
 import { z } from 'zod';
 import { InputError } from '../core/errors.ts';
 import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
-import type { Query, Retrieval, ScoredUnit } from '../core/types.ts';
+import type { Query, Retrieval, RetrievalNotes, ScoredUnit } from '../core/types.ts';
 import { embeddingIndexOf } from '../index/first-stage.ts';
 import { lexicalCoverage } from './evidence.ts';
 import { BaseRankingSchema, entityRanked } from './factual.ts';
@@ -156,7 +156,7 @@ export async function decideAbstention(
   );
 }
 
-export function noMemoryRetrieval(decision: AbstentionDecision, extraNotes: Record<string, unknown> = {}): Retrieval {
+export function noMemoryRetrieval(decision: AbstentionDecision, extraNotes: RetrievalNotes = {}): Retrieval {
   return { units: [], noMemory: true, context: NO_MEMORY_LINE, notes: { ...extraNotes, abstention: decision } };
 }
 
@@ -177,7 +177,7 @@ export function createAbstention(options: AbstentionOptions): Strategy {
             ? semantic
             : await index.semantic(query.text, k);
       const decision = await judge.decide(query, semantic, index, ctx, ranked);
-      const notes = { strategy: 'abstention', contextOrder: 'rank', baseRanking: options.baseRanking };
+      const notes: RetrievalNotes = { strategy: 'abstention', contextOrder: 'rank', baseRanking: options.baseRanking };
       if (decision.noMemory) return noMemoryRetrieval(decision, notes);
       return {
         units: ranked,

@@ -22,7 +22,7 @@
  */
 import { z } from 'zod';
 import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
-import type { MemoryUnit, Query, Retrieval, ScoredUnit } from '../core/types.ts';
+import type { MemoryUnit, Query, Retrieval, RetrievalNotes, ScoredUnit } from '../core/types.ts';
 import { decomposeOffline, isAggregation } from './decompose.ts';
 import { baseRanked, BaseRankingSchema } from './factual.ts';
 import { askJson, askText, strategyClient } from './llm-step.ts';
@@ -163,6 +163,121 @@ function aggregationLines(
   ];
 }
 
+type Found = { unit: ScoredUnit['unit']; score: number; relevance: number; firstSeen: number };
+type Hop = { subQuestion: string; searchText: string; found: string[]; answer: string };
+
+/** The steps: the offline decomposition, or the LLM's sub-questions when it gives any (`mode: llm`). */
+async function decompose(query: Query, options: MultiHopOptions, ctx: Ctx, notes: RetrievalNotes): Promise<string[]> {
+  const offline = decomposeOffline(query.text, options.maxHops);
+  notes.decomposition = offline.kind;
+  if (options.mode !== 'llm') return offline.steps;
+  const reply = await askJson(
+    strategyClient(ctx, 'multi-hop'),
+    ctx,
+    'strategy.multi-hop.decompose',
+    decomposePrompt(query.text),
+    SubQuestionsSchema,
+  );
+  const subs = reply.ok ? reply.value.subQuestions.map((s) => s.trim()).filter(Boolean) : [];
+  if (!reply.ok) notes.llmFallback = `unparsable reply: ${reply.reply}`;
+  if (subs.length === 0) return offline.steps;
+  notes.decomposition = 'llm';
+  return subs.slice(0, options.maxHops);
+}
+
+/**
+ * Runs the steps in order, each searched with the answers known so far, and after the second (offline
+ * decomposition) inserts a bridge step made of the names the evidence shares. Returns every unit found with its
+ * best score and relevance, the hops, and the sessions of the decomposition steps' evidence.
+ */
+async function runHops(
+  query: Query,
+  index: MemoryIndex,
+  k: number,
+  ctx: Ctx,
+  options: MultiHopOptions,
+  firstSteps: string[],
+  notes: RetrievalNotes,
+): Promise<{ best: Map<string, Found>; hops: Hop[]; stepEvidence: Set<string> }> {
+  let steps = firstSteps;
+  const best = new Map<string, Found>();
+  const hops: Hop[] = [];
+  let seen = 0;
+  const evidenceSoFar: ScoredUnit[] = [];
+  let bridgeStep: string | undefined;
+  const stepEvidence = new Set<string>();
+  for (let i = 0; i < steps.length && i < options.maxHops; i++) {
+    const sub = steps[i]!;
+    const known = hops.map((h) => h.answer).filter((a) => a !== 'unknown');
+    const isBridge = sub === bridgeStep;
+    // The bridge step is itself made of the findings: it is searched on its own.
+    const searchText = i === 0 || known.length === 0 || isBridge ? sub : `${sub}\n\nKnown: ${known.join(' | ')}`;
+    // The bridge step looks past the evidence it was made from.
+    const found = isBridge
+      ? (await baseRanked(options.baseRanking, searchText, index, k + evidenceSoFar.length))
+          .filter((f) => !evidenceSoFar.some((e) => e.unit.id === f.unit.id))
+          .slice(0, k)
+      : await baseRanked(options.baseRanking, searchText, index, k);
+    const rel = normalised(found);
+    found.forEach((f, j) => {
+      const prev = best.get(f.unit.id);
+      if (!prev) best.set(f.unit.id, { unit: f.unit, score: f.score, relevance: rel[j]!, firstSeen: seen++ });
+      else {
+        prev.score = Math.max(prev.score, f.score);
+        prev.relevance = Math.max(prev.relevance, rel[j]!);
+      }
+    });
+    const evidence = found.slice(0, options.evidencePerHop);
+    evidenceSoFar.push(...evidence);
+    if (!isBridge) for (const e of evidence) stepEvidence.add(e.unit.sessionId);
+    const answer = await hopAnswer(sub, evidence, options, ctx);
+    hops.push({ subQuestion: sub, searchText, found: found.map((f) => f.unit.id), answer });
+    if (i === 1 && notes.decomposition !== 'llm' && options.maxHops > 2) {
+      const bridge = bridgeWords(query.text, evidenceSoFar, index.units);
+      if (bridge.length > 0) {
+        bridgeStep = bridge.join(' ');
+        steps = [...steps.slice(0, 2), bridgeStep, ...steps.slice(2)];
+        notes.bridge = bridge;
+      }
+    }
+  }
+  return { best, hops, stepEvidence };
+}
+
+/** A step's intermediate answer: the LLM's from the step's evidence (`mode: llm`), else the extractive one. */
+async function hopAnswer(sub: string, evidence: ScoredUnit[], options: MultiHopOptions, ctx: Ctx): Promise<string> {
+  if (options.mode !== 'llm') return extractiveAnswer(sub, evidence);
+  const reply = await askText(
+    strategyClient(ctx, 'multi-hop'),
+    ctx,
+    'strategy.multi-hop.answer',
+    intermediatePrompt(sub, evidence),
+  );
+  return reply || 'unknown';
+}
+
+/** The k units returned from everything found: by MMR over relevance (`merge: mmr`), else by best score. */
+async function mergeFound(
+  best: Map<string, Found>,
+  index: MemoryIndex,
+  k: number,
+  options: MultiHopOptions,
+): Promise<Found[]> {
+  const pool = [...best.values()].sort(
+    (a, b) => b.relevance - a.relevance || b.score - a.score || a.firstSeen - b.firstSeen,
+  );
+  if (options.merge !== 'mmr')
+    return [...pool].sort((a, b) => b.score - a.score || a.firstSeen - b.firstSeen).slice(0, k);
+  const vectors = await index.vectors();
+  const position = new Map(index.units.map((u, i) => [u.id, i]));
+  const items = pool.map((p) => ({
+    sessionId: p.unit.sessionId,
+    relevance: p.relevance,
+    vector: vectors[position.get(p.unit.id) ?? -1] ?? new Float32Array(index.embedder.dim),
+  }));
+  return mmrOrder(items, k, options.mmrLambda, index.spec.granularity !== 'session').map((i) => pool[i]!);
+}
+
 export function createMultiHop(options: MultiHopOptions): Strategy {
   return {
     name: 'multi-hop',
@@ -170,91 +285,10 @@ export function createMultiHop(options: MultiHopOptions): Strategy {
     // Its steps rank by entities (unit keys), answer from the evidence's sentences and bridge by names.
     memorise: (index) => memoriseUnitKeys(index.units, { sentences: true, names: true }),
     async retrieve(query: Query, index: MemoryIndex, k: number, ctx: Ctx): Promise<Retrieval> {
-      const notes: Record<string, unknown> = { strategy: 'multi-hop', contextOrder: 'rank' };
-      const offline = decomposeOffline(query.text, options.maxHops);
-      let steps = offline.steps;
-      notes.decomposition = offline.kind;
-      if (options.mode === 'llm') {
-        const reply = await askJson(
-          strategyClient(ctx, 'multi-hop'),
-          ctx,
-          'strategy.multi-hop.decompose',
-          decomposePrompt(query.text),
-          SubQuestionsSchema,
-        );
-        const subs = reply.ok ? reply.value.subQuestions.map((s) => s.trim()).filter(Boolean) : [];
-        if (!reply.ok) notes.llmFallback = `unparsable reply: ${reply.reply}`;
-        if (subs.length > 0) {
-          steps = subs.slice(0, options.maxHops);
-          notes.decomposition = 'llm';
-        }
-      }
-
-      const best = new Map<string, { unit: ScoredUnit['unit']; score: number; relevance: number; firstSeen: number }>();
-      const hops: { subQuestion: string; searchText: string; found: string[]; answer: string }[] = [];
-      let seen = 0;
-      const evidenceSoFar: ScoredUnit[] = [];
-      let bridgeStep: string | undefined;
-      const stepEvidence = new Set<string>();
-      for (let i = 0; i < steps.length && i < options.maxHops; i++) {
-        const sub = steps[i]!;
-        const known = hops.map((h) => h.answer).filter((a) => a !== 'unknown');
-        const isBridge = sub === bridgeStep;
-        // The bridge step is itself made of the findings: it is searched on its own.
-        const searchText = i === 0 || known.length === 0 || isBridge ? sub : `${sub}\n\nKnown: ${known.join(' | ')}`;
-        // The bridge step looks past the evidence it was made from.
-        const found = isBridge
-          ? (await baseRanked(options.baseRanking, searchText, index, k + evidenceSoFar.length))
-              .filter((f) => !evidenceSoFar.some((e) => e.unit.id === f.unit.id))
-              .slice(0, k)
-          : await baseRanked(options.baseRanking, searchText, index, k);
-        const rel = normalised(found);
-        found.forEach((f, j) => {
-          const prev = best.get(f.unit.id);
-          if (!prev) best.set(f.unit.id, { unit: f.unit, score: f.score, relevance: rel[j]!, firstSeen: seen++ });
-          else {
-            prev.score = Math.max(prev.score, f.score);
-            prev.relevance = Math.max(prev.relevance, rel[j]!);
-          }
-        });
-        const evidence = found.slice(0, options.evidencePerHop);
-        evidenceSoFar.push(...evidence);
-        if (!isBridge) for (const e of evidence) stepEvidence.add(e.unit.sessionId);
-        const answer =
-          options.mode === 'llm'
-            ? (await askText(
-                strategyClient(ctx, 'multi-hop'),
-                ctx,
-                'strategy.multi-hop.answer',
-                intermediatePrompt(sub, evidence),
-              )) || 'unknown'
-            : extractiveAnswer(sub, evidence);
-        hops.push({ subQuestion: sub, searchText, found: found.map((f) => f.unit.id), answer });
-        if (i === 1 && notes.decomposition !== 'llm' && options.maxHops > 2) {
-          const bridge = bridgeWords(query.text, evidenceSoFar, index.units);
-          if (bridge.length > 0) {
-            bridgeStep = bridge.join(' ');
-            steps = [...steps.slice(0, 2), bridgeStep, ...steps.slice(2)];
-            notes.bridge = bridge;
-          }
-        }
-      }
-      const pool = [...best.values()].sort(
-        (a, b) => b.relevance - a.relevance || b.score - a.score || a.firstSeen - b.firstSeen,
-      );
-      let chosen: typeof pool;
-      if (options.merge === 'mmr') {
-        const vectors = await index.vectors();
-        const position = new Map(index.units.map((u, i) => [u.id, i]));
-        const items = pool.map((p) => ({
-          sessionId: p.unit.sessionId,
-          relevance: p.relevance,
-          vector: vectors[position.get(p.unit.id) ?? -1] ?? new Float32Array(index.embedder.dim),
-        }));
-        chosen = mmrOrder(items, k, options.mmrLambda, index.spec.granularity !== 'session').map((i) => pool[i]!);
-      } else {
-        chosen = [...pool].sort((a, b) => b.score - a.score || a.firstSeen - b.firstSeen).slice(0, k);
-      }
+      const notes: RetrievalNotes = { strategy: 'multi-hop', contextOrder: 'rank' };
+      const steps = await decompose(query, options, ctx, notes);
+      const { best, hops, stepEvidence } = await runHops(query, index, k, ctx, options, steps, notes);
+      const chosen = await mergeFound(best, index, k, options);
       const units = monotoneScores(
         chosen.map(({ unit, relevance, score }) => ({ unit, score: options.merge === 'mmr' ? relevance : score })),
       );

@@ -21,7 +21,7 @@
  */
 import { z } from 'zod';
 import type { Ctx, MemoryIndex } from '../core/interfaces.ts';
-import type { Query, Retrieval, ScoredUnit } from '../core/types.ts';
+import type { Query, Retrieval, RetrievalNotes, ScoredUnit } from '../core/types.ts';
 import { splitEvents } from './events.ts';
 import { baseRanked, BaseRankingSchema } from './factual.ts';
 import { askJson, strategyClient } from './llm-step.ts';
@@ -82,7 +82,7 @@ export function createTemporal(options: TemporalOptions): Strategy {
       const window: TimeWindow | undefined = findTimeWindow(query.text, query.askedAt);
       let first: ScoredUnit[] = [];
       let path: 'window' | 'events' | 'semantic' = 'semantic';
-      const notes: Record<string, unknown> = {
+      const notes: RetrievalNotes = {
         strategy: 'temporal',
         contextOrder: 'chronological',
         baseRanking: options.baseRanking,

@@ -3,7 +3,7 @@
  *
  * English (and Chinese absolute dates such as 2023年5月 / 五月) go through chrono-node 2.10; chrono's Chinese parser
  * lacks relative expressions like 上个月, 上周, 去年, 两周前, and weekdays (上周三, 周五), so a small rule table below
- * covers them, and full dates with the weekday written after them (MemDaily's `2024年04月12日 周五`). Windows are at
+ * covers them, and full dates with the weekday written after them (`2024年04月12日 周五`, as MemSim writes them). Windows are at
  * DAY precision on purpose: LongMemEval's haystack sessions can be timestamped later on the same day than the
  * question (docs/datasets.md), so a minute-level filter would drop evidence.
  *
@@ -112,7 +112,7 @@ const ZH_WEEKDAY_OFFSET: Record<string, number> = { 一: 0, 二: 1, 三: 2, 四:
 /** Chinese relative expressions chrono.zh does not parse. Each returns a window given the question date. A question
  * that asks *for* a date (几月几日, 几号, 什么时候) names no window: none of these match it. */
 const ZH_RULES: { re: RegExp; window: (asked: Date, m: RegExpExecArray) => [number, number] }[] = [
-  // A full date, with the weekday MemDaily writes after it (2024年04月12日 周五): that day. The weekday is not
+  // A full date, with the weekday written after it (2024年04月12日 周五): that day. The weekday is not
   // checked here (the data loader checks the dataset's own times); it must not be read again as a bare weekday.
   {
     re: /(\d{4})年(\d{1,2})月(\d{1,2})[日号](?:\s*(?:周|星期|礼拜)[一二三四五六日天])?/u,

@@ -104,6 +104,127 @@ async function candidatesFor(
   return { list: list.map((c, rank) => ({ ...c, rank })), families };
 }
 
+/**
+ * Same-topic groups (`similarity: topic`): the connected components of the same-topic links between candidates,
+ * each listed in rank order (leader = best ranked), cut to the units of their `maxGroup` best-ranked sessions (the
+ * rest stand alone; see header). Also the reason of each link, keyed `older id|newer id` in rank order.
+ */
+function topicClusters(
+  query: Query,
+  candidates: Ranked[],
+  vecs: Float32Array[],
+  families: Set<string>,
+  maxGroup: number,
+): { clusters: number[][]; reasons: Record<string, TopicReason> } {
+  const reasons: Record<string, TopicReason> = {};
+  const topics = candidates.map((c) => topicUnit(c.unit));
+  const pairCos: number[] = [];
+  for (let i = 0; i < vecs.length; i++) for (let j = i + 1; j < vecs.length; j++) pairCos.push(dot(vecs[i]!, vecs[j]!));
+  const medianCosine = sortedQuantile(Float64Array.from(pairCos).sort(), 0.5) ?? Infinity;
+  const topicCtx = {
+    asksCurrent: asksCurrent(query.text),
+    queryFamilies: families,
+    queryEntities: extractEntities(query.text),
+    medianCosine,
+  };
+  const parent = candidates.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  for (let i = 0; i < candidates.length; i++) {
+    for (let j = i + 1; j < candidates.length; j++) {
+      const [older, newer] = candidates[i]!.unit.at <= candidates[j]!.unit.at ? [i, j] : [j, i];
+      const reason = sameTopic(topics[older]!, topics[newer]!, dot(vecs[i]!, vecs[j]!), topicCtx);
+      if (!reason) continue;
+      reasons[`${candidates[i]!.unit.id}|${candidates[j]!.unit.id}`] = reason;
+      parent[find(j)] = find(i);
+    }
+  }
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < candidates.length; i++) groups.set(find(i), [...(groups.get(find(i)) ?? []), i]);
+  // Cut by values: the units of the group's maxGroup best-ranked sessions.
+  const cut = (g: number[]): number[][] => {
+    const keep = new Set<string>();
+    for (const i of g) if (keep.size < maxGroup) keep.add(candidates[i]!.unit.sessionId);
+    const inside = g.filter((i) => keep.has(candidates[i]!.unit.sessionId));
+    return [inside, ...g.filter((i) => !keep.has(candidates[i]!.unit.sessionId)).map((i) => [i])];
+  };
+  return { clusters: [...groups.values()].flatMap(cut).sort((a, b) => a[0]! - b[0]!), reasons };
+}
+
+interface Merge {
+  kept: string;
+  superseded: string[];
+  decidedBy: 'llm' | 'newer-wins';
+  reason?: TopicReason;
+}
+
+interface Resolved {
+  /** Blocks in the order of their best member; a resolved group is one block (current value, then superseded). */
+  blocks: { key: number; units: Ranked[] }[];
+  /** Superseded units placed after every resolved unit (`superseded: end`). */
+  late: Ranked[];
+  annotations: Record<string, string>;
+  merged: Merge[];
+  notMerged: string[][];
+}
+
+/** Resolves each cluster (its members in rank order): an update keeps the newest value first, else each stands alone. */
+async function resolveClusters(
+  clusters: Ranked[][],
+  reasons: Record<string, TopicReason>,
+  options: UpdateOptions,
+  ctx: Ctx,
+): Promise<Resolved> {
+  const out: Resolved = { blocks: [], late: [], annotations: {}, merged: [], notMerged: [] };
+  for (const members of clusters) {
+    const byTime = [...members].sort(byTimeDesc);
+    const newest = byTime[0]!;
+    // The oldest value: the oldest unit of another session than the newest (units of one session are one value).
+    const oldest =
+      [...byTime].reverse().find((m) => m.unit.sessionId !== newest.unit.sessionId) ?? byTime[byTime.length - 1]!;
+    if (!(await isUpdate(members, newest, oldest, options, ctx))) {
+      for (const m of members) out.blocks.push({ key: m.rank, units: [m] });
+      if (members.length > 1) out.notMerged.push(members.map((m) => m.unit.id));
+      continue;
+    }
+    const leader = members[0]!;
+    // Units of the newest unit's own session are the current value too (a turn does not supersede its session).
+    const current = byTime.filter((m) => m.unit.sessionId === newest.unit.sessionId);
+    const older = byTime.filter((m) => m.unit.sessionId !== newest.unit.sessionId);
+    out.annotations[newest.unit.id] =
+      `(updated on ${dayOf(newest.unit.at)}; previously [${dayOf(oldest.unit.at)}]: ${snippet(oldest.unit.text, options.previousChars)})`;
+    const reason = members
+      .flatMap((a) => members.map((b) => reasons[`${a.unit.id}|${b.unit.id}`]))
+      .find((r) => r !== undefined);
+    out.merged.push({
+      kept: newest.unit.id,
+      superseded: older.map((m) => m.unit.id),
+      decidedBy: options.mode === 'llm' ? 'llm' : 'newer-wins',
+      ...(reason ? { reason } : {}),
+    });
+    for (const m of older) out.annotations[m.unit.id] = `(superseded on ${dayOf(newest.unit.at)})`;
+    const block: Ranked[] = [{ ...newest, score: leader.score }, ...current.slice(1).sort((a, b) => a.rank - b.rank)];
+    if (options.padToK && options.superseded === 'follow') block.push(...older);
+    else if (options.padToK) out.late.push(...older);
+    out.blocks.push({ key: leader.rank, units: block });
+  }
+  return out;
+}
+
+/** Whether a cluster is an update: two values (sessions and days) and, with `mode: llm`, the model says the newest updates the oldest. */
+async function isUpdate(
+  members: Ranked[],
+  newest: Ranked,
+  oldest: Ranked,
+  options: UpdateOptions,
+  ctx: Ctx,
+): Promise<boolean> {
+  const distinctValues =
+    new Set(members.map((m) => m.unit.sessionId)).size > 1 && new Set(members.map((m) => dayOf(m.unit.at))).size > 1;
+  if (!distinctValues) return false;
+  if (options.mode !== 'llm') return true;
+  return askYesNo(strategyClient(ctx, 'update'), ctx, 'strategy.update.check', updatePrompt(newest.unit, oldest.unit));
+}
+
 export function createUpdate(options: UpdateOptions): Strategy {
   return {
     name: 'update',
@@ -120,42 +241,9 @@ export function createUpdate(options: UpdateOptions): Strategy {
 
       let clusters: number[][];
       let threshold: number | null = null;
-      const reasons: Record<string, TopicReason> = {};
+      let reasons: Record<string, TopicReason> = {};
       if (options.similarity === 'topic') {
-        const topics = candidates.map((c) => topicUnit(c.unit));
-        const pairCos: number[] = [];
-        for (let i = 0; i < vecs.length; i++)
-          for (let j = i + 1; j < vecs.length; j++) pairCos.push(dot(vecs[i]!, vecs[j]!));
-        const medianCosine = sortedQuantile(Float64Array.from(pairCos).sort(), 0.5) ?? Infinity;
-        const topicCtx = {
-          asksCurrent: asksCurrent(query.text),
-          queryFamilies: families,
-          queryEntities: extractEntities(query.text),
-          medianCosine,
-        };
-        // Connected components of the same-topic links, each listed in rank order (leader = best ranked).
-        const parent = candidates.map((_, i) => i);
-        const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-        for (let i = 0; i < candidates.length; i++) {
-          for (let j = i + 1; j < candidates.length; j++) {
-            const [older, newer] = candidates[i]!.unit.at <= candidates[j]!.unit.at ? [i, j] : [j, i];
-            const reason = sameTopic(topics[older]!, topics[newer]!, dot(vecs[i]!, vecs[j]!), topicCtx);
-            if (!reason) continue;
-            reasons[`${candidates[i]!.unit.id}|${candidates[j]!.unit.id}`] = reason;
-            parent[find(j)] = find(i);
-          }
-        }
-        const groups = new Map<number, number[]>();
-        for (let i = 0; i < candidates.length; i++) groups.set(find(i), [...(groups.get(find(i)) ?? []), i]);
-        // A group keeps its maxGroup best-ranked members; the rest stand alone (see header).
-        // Cut by values: the units of the group's maxGroup best-ranked sessions.
-        const cut = (g: number[]): number[][] => {
-          const keep = new Set<string>();
-          for (const i of g) if (keep.size < options.maxGroup) keep.add(candidates[i]!.unit.sessionId);
-          const inside = g.filter((i) => keep.has(candidates[i]!.unit.sessionId));
-          return [inside, ...g.filter((i) => !keep.has(candidates[i]!.unit.sessionId)).map((i) => [i])];
-        };
-        clusters = [...groups.values()].flatMap(cut).sort((a, b) => a[0]! - b[0]!);
+        ({ clusters, reasons } = topicClusters(query, candidates, vecs, families, options.maxGroup));
       } else {
         const t =
           options.similarity === 'quantile'
@@ -165,62 +253,12 @@ export function createUpdate(options: UpdateOptions): Strategy {
         clusters = leaderClusters(vecs, t);
       }
 
-      // Blocks in the order of their best member; a resolved group is one block (current value, then superseded).
-      const blocks: { key: number; units: Ranked[] }[] = [];
-      const late: Ranked[] = [];
-      const annotations: Record<string, string> = {};
-      const merged: { kept: string; superseded: string[]; decidedBy: 'llm' | 'newer-wins'; reason?: TopicReason }[] =
-        [];
-      const notMerged: string[][] = [];
-      for (const cluster of clusters) {
-        const members = cluster.map((i) => candidates[i]!);
-        const byTime = [...members].sort(byTimeDesc);
-        const newest = byTime[0]!;
-        // The oldest value: the oldest unit of another session than the newest (units of one session are one value).
-        const oldest =
-          [...byTime].reverse().find((m) => m.unit.sessionId !== newest.unit.sessionId) ?? byTime[byTime.length - 1]!;
-        const distinctValues =
-          new Set(members.map((m) => m.unit.sessionId)).size > 1 &&
-          new Set(members.map((m) => dayOf(m.unit.at))).size > 1;
-        const isUpdate =
-          distinctValues &&
-          (options.mode === 'llm'
-            ? await askYesNo(
-                strategyClient(ctx, 'update'),
-                ctx,
-                'strategy.update.check',
-                updatePrompt(newest.unit, oldest.unit),
-              )
-            : true);
-        if (!isUpdate) {
-          for (const m of members) blocks.push({ key: m.rank, units: [m] });
-          if (members.length > 1) notMerged.push(members.map((m) => m.unit.id));
-          continue;
-        }
-        const leader = members[0]!;
-        // Units of the newest unit's own session are the current value too (a turn does not supersede its session).
-        const current = byTime.filter((m) => m.unit.sessionId === newest.unit.sessionId);
-        const older = byTime.filter((m) => m.unit.sessionId !== newest.unit.sessionId);
-        annotations[newest.unit.id] =
-          `(updated on ${dayOf(newest.unit.at)}; previously [${dayOf(oldest.unit.at)}]: ${snippet(oldest.unit.text, options.previousChars)})`;
-        const reason = members
-          .flatMap((a) => members.map((b) => reasons[`${a.unit.id}|${b.unit.id}`]))
-          .find((r) => r !== undefined);
-        merged.push({
-          kept: newest.unit.id,
-          superseded: older.map((m) => m.unit.id),
-          decidedBy: options.mode === 'llm' ? 'llm' : 'newer-wins',
-          ...(reason ? { reason } : {}),
-        });
-        for (const m of older) annotations[m.unit.id] = `(superseded on ${dayOf(newest.unit.at)})`;
-        const block: Ranked[] = [
-          { ...newest, score: leader.score },
-          ...current.slice(1).sort((a, b) => a.rank - b.rank),
-        ];
-        if (options.padToK && options.superseded === 'follow') block.push(...older);
-        else if (options.padToK) late.push(...older);
-        blocks.push({ key: leader.rank, units: block });
-      }
+      const { blocks, late, annotations, merged, notMerged } = await resolveClusters(
+        clusters.map((cluster) => cluster.map((i) => candidates[i]!)),
+        reasons,
+        options,
+        ctx,
+      );
       blocks.sort((a, b) => a.key - b.key);
       late.sort((a, b) => a.rank - b.rank);
       const ordered = [...blocks.flatMap((b) => b.units), ...late].slice(0, k);

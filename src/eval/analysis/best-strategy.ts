@@ -52,8 +52,13 @@ function meanOrNull(values: readonly number[]): number | null {
   return values.length === 0 ? null : mean(values);
 }
 
-/** Only questions where every candidate strategy has a score enter, so all series average the same questions. */
-export function bestStrategyPerType(input: BestStrategyInput): BestStrategyRow[] {
+type Halves = Record<SplitHalf, Map<string, number>[]>;
+
+/**
+ * dataset → type → half → each question's values by method, keeping only the questions every candidate strategy
+ * scored (so all series average the same questions).
+ */
+function groupQuestions(input: BestStrategyInput): Map<string, Map<string, Halves>> {
   const half = splitQuestions(input.questions, input.fraction, input.seed);
   // value by dataset\tquestion → method → value
   const byQuestion = new Map<string, { q: QuestionScore; values: Map<string, number> }>();
@@ -63,18 +68,59 @@ export function bestStrategyPerType(input: BestStrategyInput): BestStrategyRow[]
     entry.values.set(s.method, s.value);
     byQuestion.set(key, entry);
   }
-  const series = [...input.strategies, ...input.baselines];
-  // dataset → type → half → questions (complete for every strategy)
-  const groups = new Map<string, Map<string, Record<SplitHalf, Map<string, number>[]>>>();
+  const groups = new Map<string, Map<string, Halves>>();
   for (const [key, { q, values }] of byQuestion) {
     const h = half.get(key);
     if (!h || !input.strategies.every((m) => values.has(m))) continue;
-    const types = groups.get(q.dataset) ?? new Map<string, Record<SplitHalf, Map<string, number>[]>>();
+    const types = groups.get(q.dataset) ?? new Map<string, Halves>();
     const g = types.get(q.adaptType) ?? { selection: [], report: [] };
     g[h].push(values);
     types.set(q.adaptType, g);
     groups.set(q.dataset, types);
   }
+  return groups;
+}
+
+/** The strategy with the best selection-half mean; ties go to the first id in sorted order (a deterministic choice). */
+function bestOnSelection(strategies: readonly string[], g: Halves): { chosen: string | null; best: number } {
+  let chosen: string | null = null;
+  let best = -Infinity;
+  for (const m of [...strategies].sort()) {
+    const v = meanOrNull(g.selection.map((vals) => vals.get(m)!));
+    if (v !== null && v > best) {
+      best = v;
+      chosen = m;
+    }
+  }
+  return { chosen, best };
+}
+
+/** A strategy's or baseline's row: its report-half mean. */
+function seriesRow(
+  input: BestStrategyInput,
+  dataset: string,
+  adaptType: string,
+  m: string,
+  nSelection: number,
+  vals: number[],
+): BestStrategyRow {
+  return {
+    dataset,
+    adaptType,
+    series: m,
+    kind: input.strategies.includes(m) ? 'strategy' : 'baseline',
+    chosen: null,
+    selectionMean: null,
+    nSelection,
+    reportMean: meanOrNull(vals),
+    nReport: vals.length,
+  };
+}
+
+/** Only questions where every candidate strategy has a score enter, so all series average the same questions. */
+export function bestStrategyPerType(input: BestStrategyInput): BestStrategyRow[] {
+  const groups = groupQuestions(input);
+  const series = [...input.strategies, ...input.baselines];
   const rows: BestStrategyRow[] = [];
   for (const dataset of [...groups.keys()].sort()) {
     const types = groups.get(dataset)!;
@@ -85,16 +131,7 @@ export function bestStrategyPerType(input: BestStrategyInput): BestStrategyRow[]
     for (const type of [...types.keys()].sort()) {
       const g = types.get(type)!;
       nSelectionAll += g.selection.length;
-      // Best selection mean; ties go to the first id in sorted order so the choice is deterministic.
-      let chosen: string | null = null;
-      let best = -Infinity;
-      for (const m of [...input.strategies].sort()) {
-        const v = meanOrNull(g.selection.map((vals) => vals.get(m)!));
-        if (v !== null && v > best) {
-          best = v;
-          chosen = m;
-        }
-      }
+      const { chosen, best } = bestOnSelection(input.strategies, g);
       const reportValues = chosen ? g.report.map((vals) => vals.get(chosen)!) : [];
       overall.push(...reportValues);
       if (chosen) choices.push(`${type}=${chosen}`);
@@ -112,17 +149,7 @@ export function bestStrategyPerType(input: BestStrategyInput): BestStrategyRow[]
       for (const m of series) {
         const vals = g.report.flatMap((v) => (v.has(m) ? [v.get(m)!] : []));
         overallBySeries.get(m)!.push(...vals);
-        rows.push({
-          dataset,
-          adaptType: type,
-          series: m,
-          kind: input.strategies.includes(m) ? 'strategy' : 'baseline',
-          chosen: null,
-          selectionMean: null,
-          nSelection: g.selection.length,
-          reportMean: meanOrNull(vals),
-          nReport: vals.length,
-        });
+        rows.push(seriesRow(input, dataset, type, m, g.selection.length, vals));
       }
     }
     rows.push({
@@ -136,20 +163,7 @@ export function bestStrategyPerType(input: BestStrategyInput): BestStrategyRow[]
       reportMean: meanOrNull(overall),
       nReport: overall.length,
     });
-    for (const m of series) {
-      const vals = overallBySeries.get(m)!;
-      rows.push({
-        dataset,
-        adaptType: 'all',
-        series: m,
-        kind: input.strategies.includes(m) ? 'strategy' : 'baseline',
-        chosen: null,
-        selectionMean: null,
-        nSelection: nSelectionAll,
-        reportMean: meanOrNull(vals),
-        nReport: vals.length,
-      });
-    }
+    for (const m of series) rows.push(seriesRow(input, dataset, 'all', m, nSelectionAll, overallBySeries.get(m)!));
   }
   return rows;
 }

@@ -1,5 +1,5 @@
 /**
- * A judge's independent requests (its repeats, BEAM's rubric items) sent together rather than one after another. In
+ * A judge's independent requests (its repeats, the items of a rubric) sent together rather than one after another. In
  * a synchronous run they share the scheduler's concurrency; in a Batch API run every one of them is queued in the
  * same pass (a postponed request rejects, but only after its siblings were handed to the queue too), so n repeats
  * cost one batch round instead of n. Results keep the order of `tasks`; the first failure is rethrown once all

@@ -39,7 +39,7 @@ export function isLocomoCorrect(label: string | undefined): boolean {
 /**
  * A judge reply that is no verdict at all ("banana", an empty reply, JSON without a label): recorded as an error on
  * the answer's row — never as "wrong", which would lower the method's accuracy for the judge's fault. The run warns
- * when such replies pass 5 % of its answers (src/run/unreadable-verdicts.ts).
+ * when such replies pass 5 % of its answers (src/run/record/unreadable-verdicts.ts).
  */
 export class UnreadableVerdictError extends Error {
   constructor(reply: string, expected: string) {

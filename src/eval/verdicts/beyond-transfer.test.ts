@@ -15,6 +15,7 @@ import {
   type RetrievalFact,
   type VerdictRow,
 } from './index.ts';
+import { PLAN_EXPERIMENT_REGISTRY } from '../../plan-experiments/registry.ts';
 
 const H = { metric: 'recall_any', level: 'session', k: 10 } as const;
 
@@ -156,7 +157,7 @@ describe('beyond-benchmarks verdicts', () => {
     types,
     values: { d: perDataset(d), p: perDataset(p) },
   });
-  const rows = computeVerdicts(input);
+  const rows = computeVerdicts(input, PLAN_EXPERIMENT_REGISTRY);
 
   it("makes experiment 3's claims with the primary family: every AdaptMR variant (not gold-type routing) vs every baseline", () => {
     expect(new Set(rows.map((r) => r.experiment))).toEqual(new Set(['beyond-benchmarks']));
@@ -282,7 +283,7 @@ describe('router-transfer verdicts', () => {
 
   it('one claim per off-diagonal cell; families.transfer: test-dataset — one family per test dataset; n, p, p_holm and the MDE by hand', () => {
     const input = build({ plan: plan({ transfer: 'test-dataset' }), methods, types, values });
-    const rows = computeVerdicts(input);
+    const rows = computeVerdicts(input, PLAN_EXPERIMENT_REGISTRY);
     expect(rows.map((r) => r.claim).sort()).toEqual([
       'transfer:a->b',
       'transfer:a->c',
@@ -337,8 +338,10 @@ describe('router-transfer verdicts', () => {
   });
 
   it('by default one family of the 4 cells — the table read as one claim (Holm by hand: 0.03125, 0.046875, 0.0625, 1)', () => {
-    const rows = computeVerdicts(build({ plan: plan(), methods, types, values }));
-    expect(computeVerdicts(build({ plan: plan({ transfer: 'all' }), methods, types, values }))).toEqual(rows);
+    const rows = computeVerdicts(build({ plan: plan(), methods, types, values }), PLAN_EXPERIMENT_REGISTRY);
+    expect(
+      computeVerdicts(build({ plan: plan({ transfer: 'all' }), methods, types, values }), PLAN_EXPERIMENT_REGISTRY),
+    ).toEqual(rows);
     for (const r of rows) expect([r.family, r.familySize]).toEqual(['e/transfer', 4]);
     expect(one(rows, { claim: 'transfer:a->c' }).pHolm).toBeCloseTo(0.03125, 12);
     expect(one(rows, { claim: 'transfer:b->a' }).pHolm).toBeCloseTo(0.046875, 12);

@@ -9,7 +9,8 @@
 import type { ClaimContext } from './context.ts';
 import { familyKey, type PendingVerdict } from './families.ts';
 import { findComparison, testedFromRow } from './comparison-row.ts';
-import { headlineText, type PlanRunInput } from './inputs.ts';
+import { headlineText, type Headline, type PlanRunInput } from './inputs.ts';
+import { noCellVerdict, type RowKey } from './pending.ts';
 import { rankingChanges } from './routing.ts';
 
 /** The type each of the plan's ablations is predicted to hurt (variation ids of experiments/exp4-ablations.yaml). */
@@ -22,7 +23,7 @@ export const PREDICTED_DROP: Record<string, string> = {
   'no-entity-rerank': 'factual',
 };
 
-/** A sweep names its runs `<sweep>.<variation id>` (src/run/sweep-file.ts). */
+/** A sweep names its runs `<sweep>.<variation id>` (src/run/sweep/sweep-file.ts). */
 export const variationOf = (name: string): string => name.slice(name.indexOf('.') + 1);
 
 /** The sweeps of a file: base run (the one the variations name as referenceRun) and its variation runs. */
@@ -88,7 +89,6 @@ export function ablationClaims(
   experiment: string,
 ): PendingVerdict[] {
   const out: PendingVerdict[] = [];
-  const sweep = base.plan.families?.ablations !== 'run';
   const predictedTypes = variations
     .map((v) => PREDICTED_DROP[variationOf(v.name)])
     .filter((t): t is string => t !== undefined && t !== 'all');
@@ -96,112 +96,127 @@ export function ablationClaims(
     const stats = ctx.stats(v.runId);
     const method = stats?.reference?.method;
     if (!stats?.reference || !method || stats.reference.runId !== base.runId) continue;
-    const id = variationOf(v.name);
-    const byType = stats.family !== 'metric';
     for (const dataset of ctx.datasetsOf(v.runId)) {
-      const h = ctx.headline(base, dataset);
-      const row0 = {
-        experiment,
-        dataset,
-        claim: `ablation:${id}`,
-        methodA: method,
-        methodB: method,
-        metric: h.metric,
-        level: h.level,
-        k: h.k,
-      };
-      const baseSeries = ctx.scores.get(base.runId, dataset, method, h);
-      const scored = new Set([...(baseSeries?.values() ?? [])].map((x) => x.adaptType));
-      const predicted = PREDICTED_DROP[id];
+      const s = ablationScope(ctx, base, v, dataset, method, experiment);
       // Every ablation gets a row for every type any ablation of the sweep predicts a drop on, so each family holds
       // all the sweep's ablations (an n/a row where the type has no cell says why).
-      const types = [...new Set([...scored, ...predictedTypes])];
-      const changes = changesOf(ctx, v, base.runId, method, dataset);
-      for (const t of [...types.sort(), 'all']) {
-        const family = familyKey(sweep ? base.name : v.name, dataset, h, t, byType);
-        const scope = sweep ? base.runId : v.runId;
-        const ch = changes.find((c) => c.adaptType === t);
-        const touched = ch
-          ? `ranking changed on ${ch.changed} of ${ch.total} ${t === 'all' ? '' : `${t} `}questions vs the full system`
-          : undefined;
-        const plan = predicted === t ? `the plan predicts a drop here (${id})` : undefined;
-        const suffix = [touched, plan].filter(Boolean).join('; ');
-        const row = findComparison(
-          ctx,
-          { run: v.runId, runB: base.runId, dataset, methodA: method, methodB: method, type: t },
-          h,
-        );
-        if (!row) {
-          const asked = ctx.input.questions.some(
-            (q) => q.runId === base.runId && q.dataset === dataset && q.adaptType === t,
-          );
-          const why =
-            t === 'abstention' && h.metric !== 'accuracy' && asked
-              ? 'retrieval metrics skip abstention questions (nothing to retrieve); judge QA accuracy with an llm: block'
-              : !asked
-                ? `${dataset} has no ${t} questions`
-                : !scored.has(t)
-                  ? `no ${headlineText(h)} score for ${t} questions`
-                  : 'no cell';
-          out.push({
-            row: { ...row0, adaptType: t, n: 0, estimate: null, ciLow: null, ciHigh: null, pValue: null },
-            family,
-            scope,
-            tested: null,
-            pValue: Number.NaN,
-            claim: null,
-            fixed: { verdict: 'n/a', reason: `no cell: ${why}` },
-            suffix,
-          });
-          continue;
-        }
-        const inert = inertAblation(ctx, v, row);
-        if (inert) {
-          out.push({
-            row: {
-              ...row0,
-              adaptType: t,
-              n: row.nPairs,
-              estimate: row.meanDiff,
-              ciLow: row.ciLow,
-              ciHigh: row.ciHigh,
-              pValue: null,
-            },
-            family: null,
-            scope,
-            tested: null,
-            pValue: Number.NaN,
-            claim: null,
-            fixed: {
-              verdict: 'n/a',
-              reason: `inert: ${inert.replace('the ablation', id)}, so the difference is 0 by construction; left out of the family`,
-            },
-            flags: ['inert'],
-            ...(plan ? { suffix: plan } : {}),
-          });
-          continue;
-        }
-        out.push({
-          row: {
-            ...row0,
-            adaptType: t,
-            n: row.nPairs,
-            estimate: row.meanDiff,
-            ciLow: row.ciLow,
-            ciHigh: row.ciHigh,
-            pValue: row.pValue,
-          },
-          family: row.family,
-          scope,
-          comparison: row,
-          tested: testedFromRow(ctx, row, h, t),
-          pValue: row.pValue,
-          claim: { direction: 'less', target: 0 },
-          prefix: `${id} − full (${base.name}), a drop claimed`,
-          suffix,
-        });
-      }
+      const types = [...new Set([...s.scored, ...predictedTypes])];
+      for (const t of [...types.sort(), 'all']) out.push(ablationCell(s, t));
     }
   }
   return out;
+}
+
+/** One ablation run on one dataset: what each of its per-type claims shares. */
+interface AblationScope {
+  ctx: ClaimContext;
+  base: PlanRunInput;
+  v: PlanRunInput;
+  /** The variation id (`no-classifier`, …). */
+  id: string;
+  dataset: string;
+  method: string;
+  h: Headline;
+  byType: boolean;
+  /** One family across the sweep's ablations (`families.ablations: sweep`) or one per run. */
+  sweep: boolean;
+  key: Omit<RowKey, 'adaptType'>;
+  /** The types the full system has a score of. */
+  scored: Set<string>;
+  changes: ReturnType<typeof rankingChanges>;
+}
+
+function ablationScope(
+  ctx: ClaimContext,
+  base: PlanRunInput,
+  v: PlanRunInput,
+  dataset: string,
+  method: string,
+  experiment: string,
+): AblationScope {
+  const id = variationOf(v.name);
+  const h = ctx.headline(base, dataset);
+  const baseSeries = ctx.scores.get(base.runId, dataset, method, h);
+  return {
+    ctx,
+    base,
+    v,
+    id,
+    dataset,
+    method,
+    h,
+    byType: ctx.stats(v.runId)?.family !== 'metric',
+    sweep: base.plan.families?.ablations !== 'run',
+    key: {
+      experiment,
+      dataset,
+      claim: `ablation:${id}`,
+      methodA: method,
+      methodB: method,
+      metric: h.metric,
+      level: h.level,
+      k: h.k,
+    },
+    scored: new Set([...(baseSeries?.values() ?? [])].map((x) => x.adaptType)),
+    changes: changesOf(ctx, v, base.runId, method, dataset),
+  };
+}
+
+/** The claim of one ablation on one type: tested (a drop claimed), inert (n/a, out of the family) or without a cell. */
+function ablationCell(s: AblationScope, t: string): PendingVerdict {
+  const { ctx, base, v, id, dataset, method, h } = s;
+  const family = familyKey(s.sweep ? base.name : v.name, dataset, h, t, s.byType);
+  const scope = s.sweep ? base.runId : v.runId;
+  const ch = s.changes.find((c) => c.adaptType === t);
+  const touched = ch
+    ? `ranking changed on ${ch.changed} of ${ch.total} ${t === 'all' ? '' : `${t} `}questions vs the full system`
+    : undefined;
+  const plan = PREDICTED_DROP[id] === t ? `the plan predicts a drop here (${id})` : undefined;
+  const suffix = [touched, plan].filter(Boolean).join('; ');
+  const key = { ...s.key, adaptType: t };
+  const row = findComparison(
+    ctx,
+    { run: v.runId, runB: base.runId, dataset, methodA: method, methodB: method, type: t },
+    h,
+  );
+  if (!row) return noCellVerdict(key, family, `no cell: ${noCellReason(s, t)}`, { scope, suffix });
+  const numbers = { n: row.nPairs, estimate: row.meanDiff, ciLow: row.ciLow, ciHigh: row.ciHigh };
+  const inert = inertAblation(ctx, v, row);
+  if (inert)
+    return {
+      row: { ...key, ...numbers, pValue: null },
+      family: null,
+      scope,
+      tested: null,
+      pValue: Number.NaN,
+      claim: null,
+      fixed: {
+        verdict: 'n/a',
+        reason: `inert: ${inert.replace('the ablation', id)}, so the difference is 0 by construction; left out of the family`,
+      },
+      flags: ['inert'],
+      ...(plan ? { suffix: plan } : {}),
+    };
+  return {
+    row: { ...key, ...numbers, pValue: row.pValue },
+    family: row.family,
+    scope,
+    comparison: row,
+    tested: testedFromRow(ctx, row, h, t),
+    pValue: row.pValue,
+    claim: { direction: 'less', target: 0 },
+    prefix: `${id} − full (${base.name}), a drop claimed`,
+    suffix,
+  };
+}
+
+/** Why an ablation has no comparisons row on a type. */
+function noCellReason(s: AblationScope, t: string): string {
+  const asked = s.ctx.input.questions.some(
+    (q) => q.runId === s.base.runId && q.dataset === s.dataset && q.adaptType === t,
+  );
+  if (t === 'abstention' && s.h.metric !== 'accuracy' && asked)
+    return 'retrieval metrics skip abstention questions (nothing to retrieve); judge QA accuracy with an llm: block';
+  if (!asked) return `${s.dataset} has no ${t} questions`;
+  return !s.scored.has(t) ? `no ${headlineText(s.h)} score for ${t} questions` : 'no cell';
 }

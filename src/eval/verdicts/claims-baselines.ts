@@ -15,6 +15,7 @@ import type { ClaimContext } from './context.ts';
 import type { PendingVerdict } from './families.ts';
 import { headlineText, testPairs, type Headline, type PlanRunInput } from './inputs.ts';
 import { findComparison, testedFromRow } from './comparison-row.ts';
+import { noCellVerdict } from './pending.ts';
 import { ALPHA, points, type Verdict } from './rule.ts';
 
 /** Whether a method of a run counts as a baseline on a dataset (see the header). */
@@ -63,7 +64,6 @@ export function baselineClaims(ctx: ClaimContext, cell: BaselineCell, baselines:
   const { run, dataset, h, variant, type } = cell;
   const stats = ctx.stats(run.runId)!;
   const reference = stats.reference?.method;
-  const empty = { n: 0, estimate: null, ciLow: null, ciHigh: null, pValue: null };
   const rows: PendingVerdict[] = [];
   for (const b of baselines) {
     const row = { ...cell.base, claim: 'adaptmr-vs-baseline', methodA: variant, methodB: b, adaptType: type };
@@ -81,14 +81,7 @@ export function baselineClaims(ctx: ClaimContext, cell: BaselineCell, baselines:
           ctx.datasetIds(run.runId, dataset),
         );
     if (!tested) {
-      rows.push({
-        row: { ...row, ...empty },
-        family: cell.family,
-        tested: null,
-        pValue: Number.NaN,
-        claim: null,
-        fixed: { verdict: 'n/a', reason: `${prefix}: no cell at ${headlineText(h)}` },
-      });
+      rows.push(noCellVerdict(row, cell.family, `${prefix}: no cell at ${headlineText(h)}`));
       continue;
     }
     const r = tested.result;

@@ -92,67 +92,91 @@ export function existingClaims(ctx: ClaimContext, run: PlanRunInput, experiment:
           adaptType: t,
           pValue: null,
         };
-        const n = factual.length + weak.length;
-        if (ctx.silent(run.runId, dataset, m.id) || factual.length === 0) {
-          out.push({
-            row: { ...base, n, estimate: null, ciLow: null, ciHigh: null },
-            family: null,
-            tested: null,
-            pValue: Number.NaN,
-            claim: null,
-            fixed: {
-              verdict: 'n/a',
-              reason:
-                factual.length === 0
-                  ? `no factual questions on ${dataset}`
-                  : `${ctx.label(run.runId, m.id)} returned no memory for every question on ${dataset}: nothing to compare`,
-            },
-          });
-          continue;
-        }
-        const unitOf = (q: string): string => (bootstrap === 'conversation' ? (conversationOf(q) ?? q) : q);
-        const units = new Map<string, { sa: number; na: number; sb: number; nb: number }>();
-        for (const [q, v] of factual) {
-          const u = units.get(unitOf(q)) ?? { sa: 0, na: 0, sb: 0, nb: 0 };
-          u.sa += v;
-          u.na++;
-          units.set(unitOf(q), u);
-        }
-        for (const [q, v] of weak) {
-          const u = units.get(unitOf(q)) ?? { sa: 0, na: 0, sb: 0, nb: 0 };
-          u.sb += v;
-          u.nb++;
-          units.set(unitOf(q), u);
-        }
-        const list = [...units.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, u]) => u);
-        const mf = mean(factual.map(([, v]) => v));
-        const mw = mean(weak.map(([, v]) => v));
-        const ci = differenceCi(
-          list,
-          stats?.resamples ?? 2000,
-          seedFor(stats?.seed ?? run.seed, `existing\t${dataset}\t${m.id}\t${t}`),
-          bootstrap === 'question',
-        );
-        const est = mf - mw;
-        let verdict: Verdict = 'not established';
-        if (ci && ci.low > 0) verdict = 'reached';
-        else if (ci && ci.high <= 0) verdict = 'not met';
-        const ciText = ci ? `[${(ci.low * 100).toFixed(1)}, ${(ci.high * 100).toFixed(1)}]` : '(no CI)';
-        out.push({
-          row: { ...base, n, estimate: est, ciLow: ci?.low ?? null, ciHigh: ci?.high ?? null },
-          family: null,
-          tested: null,
-          pValue: Number.NaN,
-          claim: null,
-          // Two independent samples: the normal-approximation MDE over the bootstrap standard error of the difference.
-          mde: ci ? (normalQuantile(0.975) + normalQuantile(0.8)) * ci.se : null,
-          fixed: {
-            verdict,
-            reason: `factual ${pct(mf)} (n ${factual.length}) vs ${t} ${pct(mw)} (n ${weak.length}); difference ${(est * 100).toFixed(1)} points ${ciText} (${bootstrap === 'conversation' ? 'conversations' : 'questions of each type'} resampled); plan: factual ~70–80%, ${t} ~30–50%`,
-          },
-        });
+        const cell = { ctx, run, dataset, method: m.id, type: t, bootstrap, base };
+        out.push(weakTypeClaim(cell, factual, weak));
       }
     }
   }
   return out;
+}
+
+interface WeakTypeCell {
+  ctx: ClaimContext;
+  run: PlanRunInput;
+  dataset: string;
+  method: string;
+  type: string;
+  bootstrap: 'question' | 'conversation';
+  base: Omit<PendingVerdict['row'], 'n' | 'estimate' | 'ciLow' | 'ciHigh'>;
+}
+
+/** One system's factual − weak-type difference with its two-sample CI, or n/a when there is nothing to compare. */
+function weakTypeClaim(c: WeakTypeCell, factual: [string, number][], weak: [string, number][]): PendingVerdict {
+  const { ctx, run, dataset, type: t, bootstrap } = c;
+  const stats = ctx.stats(run.runId);
+  const n = factual.length + weak.length;
+  if (ctx.silent(run.runId, dataset, c.method) || factual.length === 0)
+    return {
+      row: { ...c.base, n, estimate: null, ciLow: null, ciHigh: null },
+      family: null,
+      tested: null,
+      pValue: Number.NaN,
+      claim: null,
+      fixed: {
+        verdict: 'n/a',
+        reason:
+          factual.length === 0
+            ? `no factual questions on ${dataset}`
+            : `${ctx.label(run.runId, c.method)} returned no memory for every question on ${dataset}: nothing to compare`,
+      },
+    };
+  const mf = mean(factual.map(([, v]) => v));
+  const mw = mean(weak.map(([, v]) => v));
+  const ci = differenceCi(
+    unitsOf(factual, weak, bootstrap),
+    stats?.resamples ?? 2000,
+    seedFor(stats?.seed ?? run.seed, `existing\t${dataset}\t${c.method}\t${t}`),
+    bootstrap === 'question',
+  );
+  const est = mf - mw;
+  let verdict: Verdict = 'not established';
+  if (ci && ci.low > 0) verdict = 'reached';
+  else if (ci && ci.high <= 0) verdict = 'not met';
+  const ciText = ci ? `[${(ci.low * 100).toFixed(1)}, ${(ci.high * 100).toFixed(1)}]` : '(no CI)';
+  return {
+    row: { ...c.base, n, estimate: est, ciLow: ci?.low ?? null, ciHigh: ci?.high ?? null },
+    family: null,
+    tested: null,
+    pValue: Number.NaN,
+    claim: null,
+    // Two independent samples: the normal-approximation MDE over the bootstrap standard error of the difference.
+    mde: ci ? (normalQuantile(0.975) + normalQuantile(0.8)) * ci.se : null,
+    fixed: {
+      verdict,
+      reason: `factual ${pct(mf)} (n ${factual.length}) vs ${t} ${pct(mw)} (n ${weak.length}); difference ${(est * 100).toFixed(1)} points ${ciText} (${bootstrap === 'conversation' ? 'conversations' : 'questions of each type'} resampled); plan: factual ~70–80%, ${t} ~30–50%`,
+    },
+  };
+}
+
+/** The resampled units (questions, or conversations carrying both types), each with (sum, count) of each group, by id. */
+function unitsOf(
+  factual: [string, number][],
+  weak: [string, number][],
+  bootstrap: 'question' | 'conversation',
+): { sa: number; na: number; sb: number; nb: number }[] {
+  const unitOf = (q: string): string => (bootstrap === 'conversation' ? (conversationOf(q) ?? q) : q);
+  const units = new Map<string, { sa: number; na: number; sb: number; nb: number }>();
+  for (const [q, v] of factual) {
+    const u = units.get(unitOf(q)) ?? { sa: 0, na: 0, sb: 0, nb: 0 };
+    u.sa += v;
+    u.na++;
+    units.set(unitOf(q), u);
+  }
+  for (const [q, v] of weak) {
+    const u = units.get(unitOf(q)) ?? { sa: 0, na: 0, sb: 0, nb: 0 };
+    u.sb += v;
+    u.nb++;
+    units.set(unitOf(q), u);
+  }
+  return [...units.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, u]) => u);
 }

@@ -13,8 +13,16 @@
  */
 import type { ClaimContext } from './context.ts';
 import { familyKey, typeGroup, type PendingVerdict } from './families.ts';
-import { headlineText, isAdaptType, outsideNote, type PlanRunInput, type TestedPairs } from './inputs.ts';
-import { oracleAnalysis, oracleStrategies, type OracleAnalysis } from './oracle.ts';
+import {
+  headlineText,
+  isAdaptType,
+  outsideNote,
+  type Headline,
+  type PlanRunInput,
+  type TestedPairs,
+} from './inputs.ts';
+import { oracleAnalysis, oracleStrategies, type OracleAnalysis, type OracleTypeRow } from './oracle.ts';
+import { noCellVerdict, type RowKey } from './pending.ts';
 import { ALPHA, points, type Verdict } from './rule.ts';
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
@@ -56,118 +64,119 @@ function fromTest(t: TestedPairs): Pick<PendingVerdict['row'], 'n' | 'estimate' 
 export function oracleClaims(ctx: ClaimContext, run: PlanRunInput, experiment: string): PendingVerdict[] {
   const stats = ctx.stats(run.runId);
   const out: PendingVerdict[] = [];
-  const byType = stats?.family !== 'metric';
   const analyses = oracleAnalyses(ctx, run);
   for (const dataset of ctx.datasetsOf(run.runId)) {
     const h = ctx.headline(run, dataset);
     const base = { experiment, dataset, metric: h.metric, level: h.level, k: h.k };
     const analysis = analyses.find((a) => a.dataset === dataset);
     if (!stats?.reference || !analysis) {
-      for (const claim of ['oracle-vs-unified', 'oracle-vs-best-single', 'premise-single-strategy']) {
-        out.push({
-          row: {
-            ...base,
-            claim,
-            methodA: 'oracle',
-            methodB: null,
-            adaptType: 'all',
-            n: 0,
-            estimate: null,
-            ciLow: null,
-            ciHigh: null,
-            pValue: null,
-          },
-          family: null,
-          tested: null,
-          pValue: Number.NaN,
-          claim: null,
-          fixed: {
-            verdict: 'n/a',
-            reason: `no cell: needs a reference method and at least two strategies with ${headlineText(h)} scores on ${dataset}`,
-          },
-        });
-      }
+      const why = `no cell: needs a reference method and at least two strategies with ${headlineText(h)} scores on ${dataset}`;
+      for (const claim of ['oracle-vs-unified', 'oracle-vs-best-single', 'premise-single-strategy'])
+        out.push(noCellVerdict({ ...base, claim, methodA: 'oracle', methodB: null, adaptType: 'all' }, null, why));
       continue;
     }
-    const reference = stats.reference.method;
-    const target = (run.plan.gapTarget ?? 10) / 100;
-    const choice = new Map(analysis.choices.map((c) => [c.adaptType, c]));
-    const single = analysis.bestSingle;
-    const singleText = (id: string): string =>
-      single.tied.length > 1
-        ? `tied for best single strategy on the selection half (${((single.selectionMean ?? 0) * 100).toFixed(1)}%) with ${single.tied.filter((x) => x !== id).join(', ')}: one row per tied strategy, none picked`
-        : `best single strategy on the selection half: ${id}`;
-    const note = outsideNote(new Map(analysis.rows.map((r) => [r.adaptType, r.n])));
-    for (const r of analysis.rows.filter((x) => x.adaptType === 'all' || isAdaptType(x.adaptType))) {
-      const family = familyKey(run.name, dataset, h, typeGroup(r.adaptType), byType, 'oracle');
-      const c = choice.get(r.adaptType);
-      const chosen =
-        r.adaptType === 'all'
-          ? `oracle = ${analysis.choices.map((x) => `${x.adaptType}→${x.chosen}`).join(', ')}${note ? `; ${note}` : ''}`
-          : `oracle serves ${r.adaptType} with ${c!.chosen}${c!.tied.length > 1 ? ` (tied with ${c!.tied.filter((x) => x !== c!.chosen).join(', ')}: ${c!.rule === 'own' ? "the type's own strategy" : "not the type's own; first by id"})` : ''}`;
-      const gapTarget = r.adaptType === 'all' ? target : 0;
-      out.push({
-        row: {
-          ...base,
-          claim: 'oracle-vs-unified',
-          methodA: 'oracle',
-          methodB: reference,
-          adaptType: r.adaptType,
-          ...fromTest(r.vsReference),
-        },
-        family,
-        tested: r.vsReference,
-        pValue: r.vsReference.result.pValue,
-        claim: { direction: 'greater', target: gapTarget },
-        prefix: `report half; ${chosen}; target ${gapTarget === 0 ? '> 0' : `≥ ${points(gapTarget)}`} points (plan: ≥ ${points(target)} overall)`,
-      });
-      for (const tied of r.vsTied)
-        out.push({
-          row: {
-            ...base,
-            claim: 'oracle-vs-best-single',
-            methodA: 'oracle',
-            methodB: tied.id,
-            adaptType: r.adaptType,
-            ...fromTest(tied.vs),
-          },
-          family,
-          tested: tied.vs,
-          pValue: tied.vs.result.pValue,
-          claim: { direction: 'greater', target: 0 },
-          prefix: `report half; ${singleText(tied.id)}; oracle ${ci(r.oracle)} vs ${ci(tied.mean)}`,
-          ...(single.tied.length > 1 ? { flags: ['tie'] } : {}),
-        });
-      if (r.adaptType !== 'all') continue;
-      // The premise: the oracle against every single strategy (the weakest margin carries the row).
-      const singles = analysis.singles;
-      const worst = singles.reduce((a, b) => (b.vs.result.meanDiff < a.vs.result.meanDiff ? b : a));
-      const pMax = Math.max(...singles.map((s) => s.vs.result.pValue));
-      // The p that carries the row can belong to another strategy than the closest one (intersection-union): say whose.
-      const pCarrier = singles.find((s) => s.vs.result.pValue === pMax)!;
-      const allAbove = singles.every((s) => s.vs.result.ciLow > 0);
-      const ceiling = `per-question ceiling (best strategy per question, the upper bound of any routing) ${ci(r.ceiling)}; oracle ${ci(r.oracle)}`;
-      out.push({
-        row: {
-          ...base,
-          claim: 'premise-single-strategy',
-          methodA: 'oracle',
-          methodB: worst.id,
-          adaptType: 'all',
-          ...fromTest(worst.vs),
-          pValue: pMax,
-        },
-        family,
-        tested: worst.vs,
-        pValue: pMax,
-        claim: { direction: 'greater', target: 0 },
-        prefix: `report half; "no single strategy matches the routed oracle": oracle − each of ${singles.length} strategies, closest ${worst.id}; p is the largest of their p-values (${pCarrier.id}'s)`,
-        suffix: ceiling,
-        judgeWith: (e) => premiseVerdict(e, allAbove),
-      });
-    }
+    const s: OracleScope = {
+      run,
+      h,
+      base,
+      analysis,
+      reference: stats.reference.method,
+      target: (run.plan.gapTarget ?? 10) / 100,
+      byType: stats.family !== 'metric',
+    };
+    for (const r of analysis.rows.filter((x) => x.adaptType === 'all' || isAdaptType(x.adaptType)))
+      out.push(...oracleRowClaims(s, r));
   }
   return out;
+}
+
+/** One run × dataset of the oracle's claims. */
+interface OracleScope {
+  run: PlanRunInput;
+  h: Headline;
+  base: Pick<PendingVerdict['row'], 'experiment' | 'dataset' | 'metric' | 'level' | 'k'>;
+  analysis: OracleAnalysis;
+  reference: string;
+  /** The plan's overall gap (fraction of the metric). */
+  target: number;
+  byType: boolean;
+}
+
+/** One type's (or `all`'s) claims: oracle-vs-unified, oracle-vs-best-single (per tied strategy) and, on `all`, the premise. */
+function oracleRowClaims(s: OracleScope, r: OracleTypeRow): PendingVerdict[] {
+  const { analysis, base, target } = s;
+  const family = familyKey(s.run.name, base.dataset, s.h, typeGroup(r.adaptType), s.byType, 'oracle');
+  const key = { ...base, methodA: 'oracle', adaptType: r.adaptType };
+  const gapTarget = r.adaptType === 'all' ? target : 0;
+  const out: PendingVerdict[] = [
+    {
+      row: { ...key, claim: 'oracle-vs-unified', methodB: s.reference, ...fromTest(r.vsReference) },
+      family,
+      tested: r.vsReference,
+      pValue: r.vsReference.result.pValue,
+      claim: { direction: 'greater', target: gapTarget },
+      prefix: `report half; ${chosenText(analysis, r)}; target ${gapTarget === 0 ? '> 0' : `≥ ${points(gapTarget)}`} points (plan: ≥ ${points(target)} overall)`,
+    },
+  ];
+  const single = analysis.bestSingle;
+  const singleText = (id: string): string =>
+    single.tied.length > 1
+      ? `tied for best single strategy on the selection half (${((single.selectionMean ?? 0) * 100).toFixed(1)}%) with ${single.tied.filter((x) => x !== id).join(', ')}: one row per tied strategy, none picked`
+      : `best single strategy on the selection half: ${id}`;
+  for (const tied of r.vsTied)
+    out.push({
+      row: { ...key, claim: 'oracle-vs-best-single', methodB: tied.id, ...fromTest(tied.vs) },
+      family,
+      tested: tied.vs,
+      pValue: tied.vs.result.pValue,
+      claim: { direction: 'greater', target: 0 },
+      prefix: `report half; ${singleText(tied.id)}; oracle ${ci(r.oracle)} vs ${ci(tied.mean)}`,
+      ...(single.tied.length > 1 ? { flags: ['tie'] } : {}),
+    });
+  if (r.adaptType === 'all') out.push(premiseClaim(analysis, r, key, family));
+  return out;
+}
+
+/** What the oracle serves a type with (the tie rule said), or for `all` every type's choice. */
+function chosenText(analysis: OracleAnalysis, r: OracleTypeRow): string {
+  const note = outsideNote(new Map(analysis.rows.map((x) => [x.adaptType, x.n])));
+  if (r.adaptType === 'all')
+    return `oracle = ${analysis.choices.map((x) => `${x.adaptType}→${x.chosen}`).join(', ')}${note ? `; ${note}` : ''}`;
+  const c = analysis.choices.find((x) => x.adaptType === r.adaptType)!;
+  return `oracle serves ${r.adaptType} with ${c.chosen}${c.tied.length > 1 ? ` (tied with ${c.tied.filter((x) => x !== c.chosen).join(', ')}: ${c.rule === 'own' ? "the type's own strategy" : "not the type's own; first by id"})` : ''}`;
+}
+
+/** The premise: the oracle against every single strategy (the weakest margin carries the row; intersection-union). */
+function premiseClaim(
+  analysis: OracleAnalysis,
+  r: OracleTypeRow,
+  key: Omit<RowKey, 'claim' | 'methodB'>,
+  family: string,
+): PendingVerdict {
+  const singles = analysis.singles;
+  const worst = singles.reduce((a, b) => (b.vs.result.meanDiff < a.vs.result.meanDiff ? b : a));
+  const pMax = Math.max(...singles.map((x) => x.vs.result.pValue));
+  // The p that carries the row can belong to another strategy than the closest one (intersection-union): say whose.
+  const pCarrier = singles.find((x) => x.vs.result.pValue === pMax)!;
+  const allAbove = singles.every((x) => x.vs.result.ciLow > 0);
+  const ceiling = `per-question ceiling (best strategy per question, the upper bound of any routing) ${ci(r.ceiling)}; oracle ${ci(r.oracle)}`;
+  return {
+    row: {
+      ...key,
+      claim: 'premise-single-strategy',
+      methodB: worst.id,
+      adaptType: 'all',
+      ...fromTest(worst.vs),
+      pValue: pMax,
+    },
+    family,
+    tested: worst.vs,
+    pValue: pMax,
+    claim: { direction: 'greater', target: 0 },
+    prefix: `report half; "no single strategy matches the routed oracle": oracle − each of ${singles.length} strategies, closest ${worst.id}; p is the largest of their p-values (${pCarrier.id}'s)`,
+    suffix: ceiling,
+    judgeWith: (e) => premiseVerdict(e, allAbove),
+  };
 }
 
 /** Intersection-union: reached only if every single strategy is beaten (all CIs above 0, largest p after Holm < α). */

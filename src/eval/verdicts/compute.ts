@@ -1,27 +1,20 @@
 /**
- * The `verdicts` table of a results file, computed from its rows after the comparisons (pure): each plan run's claims
- * (claims-*.ts; a beyond-benchmarks run makes experiment 3's and experiment 2's claims on its datasets, a
- * router-transfer run one claim per off-diagonal train × test cell), the Holm families declared per experiment — assigned here to the comparisons rows too, so a verdict
- * and its comparison row carry the same p_holm and family_size —, each family corrected once, then every claim
- * judged by the one rule (rule.ts). Runs without a `plan:` block have no verdicts; their comparisons keep the
+ * The `verdicts` table of a results file, computed from its rows after the comparisons (pure): each plan run's claims,
+ * made by its experiment's entry (plan-claims.ts; src/plan-experiments/<name>/ composes them from claims-*.ts), the
+ * Holm families each experiment declares — assigned here to the comparisons rows too, so a verdict and its comparison
+ * row carry the same p_holm and family_size —, each family corrected once, then every claim judged by the one rule
+ * (rule.ts). Runs without a `plan:` block have no verdicts; their comparisons keep the
  * default family (one run × dataset × metric × type).
  */
-import { ablationClaims, ablationSweeps, inertAblation } from './claims-ablations.ts';
-import { adaptmrClaims, primaryMethods } from './claims-adaptmr.ts';
-import { ablationStaleClaims, staleClaims } from './claims-stale.ts';
+import { ablationSweeps } from './claims-ablations.ts';
 import { memoryClaims } from './claims-memory.ts';
-import { existingClaims } from './claims-existing.ts';
-import { oracleClaims } from './claims-oracle.ts';
-import { overheadClaims } from './claims-overhead.ts';
-import { isTransferCell, transferClaims, transferFamily } from './claims-transfer.ts';
+import { ChanceRates } from './chance.ts';
 import { ClaimContext, type VerdictInput } from './context.ts';
-import { correctFamilies, EXCLUDED, familyKey, finishVerdicts, typeGroup, type PendingVerdict } from './families.ts';
+import { correctFamilies, EXCLUDED, finishVerdicts, type PendingVerdict } from './families.ts';
 import type { ComparisonRow } from '../stats/results/index.ts';
-import { isAdaptType, type PlanRunInput, type VerdictRow } from './inputs.ts';
+import type { PlanRunInput, VerdictRow } from './inputs.ts';
+import type { PlanClaims } from './plan-claims.ts';
 import { averageReplicates } from './replicates.ts';
-
-/** Experiments whose comparisons rows split into a primary (AdaptMR variants) and an exploratory family. */
-const PRIMARY_SPLIT = new Set(['adaptmr-vs-baselines', 'beyond-benchmarks']);
 
 /** The `experiment` column: the plan experiment's name, with the run's name when a file holds several of it. */
 export function experimentNames(runs: readonly PlanRunInput[]): (run: PlanRunInput) => string {
@@ -36,61 +29,46 @@ export function experimentNames(runs: readonly PlanRunInput[]): (run: PlanRunInp
 }
 
 /**
- * The declared families of the plan runs' comparisons rows (see claims-adaptmr.ts, claims-ablations.ts,
- * claims-transfer.ts; a type outside the five makes no per-type claim, so its rows are exploratory); returns
- * each row's family scope (its run, or for a sweep's ablations the base run, so the family spans the variations).
+ * The declared families of the plan runs' comparisons rows (each experiment's `family` hook, family-hooks.ts; a
+ * type outside the five makes no per-type claim, so its rows are exploratory); returns each row's family scope (its
+ * run, or for a sweep's ablations the base run, so the family spans the variations).
  */
-export function assignFamilies(ctx: ClaimContext): (c: ComparisonRow) => string {
+export function assignFamilies(
+  ctx: ClaimContext,
+  experiments: ReadonlyMap<string, PlanClaims>,
+): (c: ComparisonRow) => string {
   const scopes = new Map<ComparisonRow, string>();
-  const idOfName = new Map(ctx.input.runs.map((r) => [r.name, r.runId]));
   const byId = new Map(ctx.input.runs.map((r) => [r.runId, r]));
-  const primary = new Map(
-    ctx.input.runs.filter((r) => PRIMARY_SPLIT.has(r.plan.experiment)).map((r) => [r.runId, primaryMethods(ctx, r)]),
-  );
   for (const c of ctx.input.comparisons) {
-    const h = { metric: c.metric, level: c.level, k: c.k };
-    const byType = ctx.stats(c.run)?.family !== 'metric';
     const run = byId.get(c.run);
     if (!run) continue;
     if (ctx.silent(c.run, c.dataset, c.methodA)) {
       c.family = `${EXCLUDED}: ${c.methodA} returned no memory for every question on ${c.dataset}`;
       continue;
     }
-    const degraded = ctx.facts(c.run, c.methodA)?.degraded;
-    if (degraded && PRIMARY_SPLIT.has(run.plan.experiment)) {
-      c.family = `${EXCLUDED}: ${c.methodA} is a stand-in (${degraded}), described, never tested`;
-      continue;
-    }
-    const inert = run.plan.experiment === 'ablations' ? inertAblation(ctx, run, c) : undefined;
-    if (inert) {
-      c.family = `${EXCLUDED}: inert, ${inert}`;
-      continue;
-    }
-    if (run.plan.experiment === 'ablations' && run.referenceRun && run.plan.families?.ablations !== 'run') {
-      c.family = familyKey(run.referenceRun, c.dataset, h, c.adaptType, byType);
-      scopes.set(c, idOfName.get(run.referenceRun) ?? c.runB);
-    } else if (PRIMARY_SPLIT.has(run.plan.experiment)) {
-      const isPrimary = primary.get(run.runId)!.has(c.methodA) && (c.adaptType === 'all' || isAdaptType(c.adaptType));
-      c.family = familyKey(
-        run.name,
-        c.dataset,
-        h,
-        typeGroup(c.adaptType),
-        byType,
-        isPrimary ? 'primary' : 'exploratory',
-      );
-    } else if (run.plan.experiment === 'router-transfer' && isTransferCell(ctx, run, c)) {
-      c.family = transferFamily(run, c.dataset, ctx.headline(run, c.dataset));
-    }
+    const assigned = experiments.get(run.plan.experiment)?.family?.(ctx, run, c);
+    if (!assigned) continue;
+    c.family = assigned.family;
+    if (assigned.scope !== undefined) scopes.set(c, assigned.scope);
   }
   return (c) => scopes.get(c) ?? c.run;
 }
 
-export function computeVerdicts(raw: VerdictInput): VerdictRow[] {
+/** The registry's entries by name; a plan run naming none is a bug of the registry (the config schema checks names). */
+function byName(experiments: readonly PlanClaims[], runs: readonly PlanRunInput[]): Map<string, PlanClaims> {
+  const map = new Map(experiments.map((e) => [e.name, e]));
+  for (const r of runs)
+    if (!map.has(r.plan.experiment)) throw new Error(`no plan experiment "${r.plan.experiment}" in the registry`);
+  return map;
+}
+
+/** The verdicts of a file's plan runs, each run's claims made by its experiment (src/plan-experiments/registry.ts). */
+export function computeVerdicts(raw: VerdictInput, experiments: readonly PlanClaims[]): VerdictRow[] {
   // A method run with `replicates: n` is judged on its replicate-averaged per-question score (replicates.ts).
   const input = averageReplicates(raw);
   const ctx = new ClaimContext(input);
-  const scopeOf = assignFamilies(ctx);
+  const registry = byName(experiments, input.runs);
+  const scopeOf = assignFamilies(ctx, registry);
   const name = experimentNames(input.runs);
   const pending: PendingVerdict[] = [];
   // In place: an intersection-union claim holds its components by reference.
@@ -100,39 +78,15 @@ export function computeVerdicts(raw: VerdictInput): VerdictRow[] {
   };
   for (const run of input.runs) {
     const experiment = name(run);
-    switch (run.plan.experiment) {
-      case 'existing-systems':
-        add(run.runId, existingClaims(ctx, run, experiment));
-        break;
-      case 'oracle-upper-bound':
-        add(run.runId, oracleClaims(ctx, run, experiment));
-        break;
-      case 'adaptmr-vs-baselines':
-        add(run.runId, [...adaptmrClaims(ctx, run, experiment), ...staleClaims(ctx, run, experiment)]);
-        break;
-      case 'efficiency':
-        add(run.runId, overheadClaims(ctx, run, experiment));
-        break;
-      case 'beyond-benchmarks':
-        add(run.runId, [
-          ...adaptmrClaims(ctx, run, experiment),
-          ...staleClaims(ctx, run, experiment),
-          ...oracleClaims(ctx, run, experiment),
-        ]);
-        break;
-      case 'router-transfer':
-        add(run.runId, transferClaims(ctx, run, experiment));
-        break;
-      case 'ablations':
-        break;
-    }
+    add(run.runId, registry.get(run.plan.experiment)?.claims?.(ctx, run, experiment) ?? []);
     add(run.runId, memoryClaims(ctx, run, experiment));
   }
-  for (const { base, variations } of ablationSweeps(input.runs))
-    add(base.runId, [
-      ...ablationClaims(ctx, base, variations, name(base)),
-      ...ablationStaleClaims(ctx, base, variations, name(base)),
-    ]);
+  for (const e of experiments)
+    for (const { scope, claims } of e.acrossRuns?.(ctx, input.runs, name) ?? []) add(scope, claims);
   correctFamilies(input.comparisons, pending, scopeOf);
+  const chance = new ChanceRates(input.questions);
+  for (const p of pending)
+    if (p.tested && p.chance === undefined)
+      p.chance = chance.rowRate(p.row.dataset, p.tested.ids, p.row.metric, p.row.level, p.row.k);
   return finishVerdicts(pending);
 }

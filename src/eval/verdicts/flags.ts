@@ -6,8 +6,8 @@
  *            above it (S update: BM25 95.7%);
  *   floor    the method the claim wants higher is within the MDE of 0%: it cannot exceed the other by the MDE
  *            (LoCoMo-Plus, 1.7–7.0% for every method);
- *   chance   either method does not score above the rate of k units drawn at random from each question's haystack
- *            (only where the file knows the haystack's size);
+ *   chance   either method is within the cell MDE of (or below) the rate of k units drawn at random from each
+ *            question's haystack (chance.ts; only where the file knows the haystack's size — schema 5);
  *   inert    an ablation that changed no ranking: the difference is 0 by construction (set by the builder);
  *   tie      the comparator was one of several strategies tied on the selection half (set by the builder).
  * The MDE is the cell's own — one paired test at α = 0.05 and 80% power at its n, not the row's MDE at α / m: a flag
@@ -34,7 +34,7 @@ export function cellFlags(c: CellFacts): Flag[] {
   const out: Flag[] = [];
   if (c.lower >= 1 - room - 1e-12) out.push('ceiling');
   if (c.higher <= room + 1e-12) out.push('floor');
-  if (c.chance !== undefined && c.chance !== null && Math.min(c.higher, c.lower) <= c.chance + 1e-12)
+  if (c.chance !== undefined && c.chance !== null && Math.min(c.higher, c.lower) <= c.chance + room + 1e-12)
     out.push('chance');
   return out;
 }
@@ -58,7 +58,7 @@ export function flagText(
     else if (f === 'chance')
       parts.push(
         c && c.chance !== undefined && c.chance !== null
-          ? `at chance: ${c.lower <= c.higher ? c.lowerId : c.higherId} does not score above a random top-k (${pct(c.chance)})`
+          ? `at chance: ${c.lower <= c.higher ? `${c.lowerId} ${pct(c.lower)}` : `${c.higherId} ${pct(c.higher)}`} is ${mde} of a random top-k's ${pct(c.chance)} or below it`
           : 'at chance',
       );
     else if (f === 'inert') parts.push('inert: the ablation changed no ranking');

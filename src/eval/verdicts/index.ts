@@ -4,6 +4,15 @@
  * (src/store/verdicts-table.ts), every report reads them. docs/statistics.md explains the choices.
  */
 export { computeVerdicts, experimentNames } from './compute.ts';
+export type { PlanClaims, FamilyAssignment, ScopedClaims } from './plan-claims.ts';
+export { primarySplitFamily, ablationFamily, transferCellFamily } from './family-hooks.ts';
+export type { PendingVerdict } from './families.ts';
+export { existingClaims } from './claims-existing.ts';
+export { adaptmrClaims } from './claims-adaptmr.ts';
+export { staleClaims, ablationStaleClaims } from './claims-stale.ts';
+export { ablationClaims } from './claims-ablations.ts';
+export { overheadClaims } from './claims-overhead.ts';
+export { transferClaims } from './claims-transfer.ts';
 export { ClaimContext, type VerdictInput } from './context.ts';
 export {
   headlineText,
@@ -24,7 +33,7 @@ export {
   type OracleTypeRow,
   type OracleChoice,
 } from './oracle.ts';
-export { oracleAnalyses, premiseVerdict } from './claims-oracle.ts';
+export { oracleAnalyses, oracleClaims, premiseVerdict } from './claims-oracle.ts';
 export { adaptmrVariants, firstStageBase } from './claims-adaptmr.ts';
 export { allBaselinesVerdict, baselinesOf, isBaseline } from './claims-baselines.ts';
 export { cellFlags, flagText, flagsColumn, parseFlags, FLAGS, type Flag, type CellFacts } from './flags.ts';

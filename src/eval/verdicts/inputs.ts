@@ -58,6 +58,11 @@ export interface QuestionFact {
   dataset: string;
   questionId: string;
   adaptType: string;
+  /**
+   * The haystack's size per retrieval level and the gold's (distinct evidence sessions, evidence turns), for the
+   * chance rate (chance.ts); absent or null when the file did not record it (written before schema 5).
+   */
+  haystack?: { sessions: number | null; turns: number | null; goldSessions: number; goldTurns: number } | null;
 }
 
 export interface Headline {
@@ -187,7 +192,7 @@ export { mean };
 /**
  * Per-type claims are made on the five AdaptMR types only: a dataset's own type outside them (LoCoMo-Plus's
  * `cognitive`) has no plan figure and enters the overall (`all`) claims alone — which is what `outsideNote` says.
- * BEAM's abilities outside the five are not counted at all (their scores are stored, never averaged).
+ * Native types reported apart (`Gold.reportAs: outside`) are not counted at all (their scores are stored, never averaged).
  */
 export const isAdaptType = (t: string): boolean => (ADAPT_TYPES as readonly string[]).includes(t);
 

@@ -104,8 +104,34 @@ export function oracleAnalysis(o: OracleInput): OracleAnalysis | null {
   const selection = questions.filter((q) => half.get(splitKey(o.dataset, q.questionId)) === 'selection');
   const report = questions.filter((q) => half.get(splitKey(o.dataset, q.questionId)) === 'report');
   const types = [...new Set(questions.map((q) => q.adaptType))].sort();
-  const own = new Map(o.strategies.map((s) => [s.own, s.id]));
+  const choices = chooseStrategies(o, types, selection, value);
+  const overall = best(new Map(ids.map((m) => [m, mean(selection.map((q) => value(m, q.questionId)))])));
+  const bestSingle = { id: overall.tied[0]!, tied: overall.tied, selectionMean: overall.top };
+  const choiceOf = new Map(choices.map((c) => [c.adaptType, c.chosen]));
+  const served = report.filter((q) => choiceOf.has(q.adaptType)).sort((a, b) => (a.questionId < b.questionId ? -1 : 1));
+  if (served.length === 0) return null;
+  const datasetIds = questions.map((q) => q.questionId);
+  const w: ReportHalf = { o, ids, value, choiceOf, datasetIds, bootstrap: bootstrapFor(datasetIds, o.stats.cluster) };
+  const rows: OracleTypeRow[] = [];
+  for (const t of [...types.filter((x) => choiceOf.has(x)), 'all']) {
+    const sel = served.filter((q) => t === 'all' || q.adaptType === t);
+    if (sel.length > 0) rows.push(typeRow(w, t, sel, bestSingle));
+  }
+  const singles = ids.map((id) => ({ id, vs: vsOracle(w, served, (q) => value(id, q)) }));
+  return { dataset: o.dataset, choices, bestSingle, rows, singles };
+}
 
+type Question = { dataset: string; questionId: string; adaptType: string };
+
+/** Per type, the strategy best on the selection half (the tie rule: the type's own strategy, else the first by id). */
+function chooseStrategies(
+  o: OracleInput,
+  types: readonly string[],
+  selection: readonly Question[],
+  value: (m: string, q: string) => number,
+): OracleChoice[] {
+  const ids = o.strategies.map((s) => s.id);
+  const own = new Map(o.strategies.map((s) => [s.own, s.id]));
   const choices: OracleChoice[] = [];
   for (const t of types) {
     const sel = selection.filter((q) => q.adaptType === t);
@@ -122,90 +148,79 @@ export function oracleAnalysis(o: OracleInput): OracleAnalysis | null {
       nSelection: sel.length,
     });
   }
-  const overall = best(new Map(ids.map((m) => [m, mean(selection.map((q) => value(m, q.questionId)))])));
-  const bestSingle = { id: overall.tied[0]!, tied: overall.tied, selectionMean: overall.top };
-  const choiceOf = new Map(choices.map((c) => [c.adaptType, c.chosen]));
+  return choices;
+}
 
-  const datasetIds = questions.map((q) => q.questionId);
-  const bootstrap = bootstrapFor(datasetIds, o.stats.cluster);
-  const served = report.filter((q) => choiceOf.has(q.adaptType)).sort((a, b) => (a.questionId < b.questionId ? -1 : 1));
-  if (served.length === 0) return null;
-  const typeOf = new Map(served.map((q) => [q.questionId, q.adaptType]));
-  const pairsOf = (sel: typeof served, other: (q: string) => number): Pairs => ({
+/** What the report half's tests and intervals share. */
+interface ReportHalf {
+  o: OracleInput;
+  ids: string[];
+  value: (m: string, q: string) => number;
+  /** The strategy chosen per type. */
+  choiceOf: Map<string, string>;
+  datasetIds: string[];
+  bootstrap: ReturnType<typeof bootstrapFor>;
+}
+
+/** The oracle (each question served by its type's chosen strategy) paired with `other` on `sel`. */
+function vsOracle(w: ReportHalf, sel: readonly Question[], other: (q: string) => number): TestedPairs {
+  const pairs: Pairs = {
     ids: sel.map((q) => q.questionId),
     types: sel.map((q) => q.adaptType),
-    a: Float64Array.from(sel, (q) => value(choiceOf.get(q.adaptType)!, q.questionId)),
+    a: Float64Array.from(sel, (q) => w.value(w.choiceOf.get(q.adaptType)!, q.questionId)),
     b: Float64Array.from(sel, (q) => other(q.questionId)),
-  });
-  const interval = (sel: typeof served, v: (q: string) => number, key: string): Interval => {
-    const x = Float64Array.from(sel, (q) => v(q.questionId));
-    const labels = clusterLabels(
-      sel.map((q) => q.questionId),
-      bootstrap,
-    );
-    const units = labels ? clusterBy(x, labels) : singletons(x);
-    return bootstrapCi(
-      units,
-      o.plans.get(
-        units.sums.length,
-        o.stats.resamples,
-        seedFor(o.stats.seed, `oracle\t${key}\t${bootstrap}\t${sel.map((q) => q.questionId).join('\n')}`),
-      ),
-      o.stats.ci,
-      o.stats.alpha,
-    );
   };
-  const ceiling = (q: string): number => Math.max(...ids.map((m) => value(m, q)));
-  const rows: OracleTypeRow[] = [];
-  for (const t of [...types.filter((x) => choiceOf.has(x)), 'all']) {
-    const sel = served.filter((q) => t === 'all' || q.adaptType === t);
-    if (sel.length === 0) continue;
-    const vsReference = testPairs(
-      pairsOf(sel, (q) => value(o.reference, q)),
-      o.stats,
-      o.plans,
-      datasetIds,
-    )!;
-    const vsBestSingle = testPairs(
-      pairsOf(sel, (q) => value(bestSingle.id, q)),
-      o.stats,
-      o.plans,
-      datasetIds,
-    )!;
-    // A tie on the selection half is no choice: the oracle is compared with each tied strategy.
-    const vsTied = bestSingle.tied.map((id) => ({
-      id,
-      mean: interval(sel, (q) => value(id, q), id === bestSingle.id ? 'best-single' : `tied\t${id}`),
-      vs:
-        id === bestSingle.id
-          ? vsBestSingle
-          : testPairs(
-              pairsOf(sel, (q) => value(id, q)),
-              o.stats,
-              o.plans,
-              datasetIds,
-            )!,
-    }));
-    rows.push({
-      adaptType: t,
-      n: sel.length,
-      vsReference,
-      vsBestSingle,
-      vsTied,
-      oracle: interval(sel, (q) => value(choiceOf.get(typeOf.get(q)!)!, q), 'oracle'),
-      reference: interval(sel, (q) => value(o.reference, q), 'reference'),
-      bestSingle: interval(sel, (q) => value(bestSingle.id, q), 'best-single'),
-      ceiling: interval(sel, ceiling, 'ceiling'),
-    });
-  }
-  const singles = ids.map((id) => ({
+  return testPairs(pairs, w.o.stats, w.o.plans, w.datasetIds)!;
+}
+
+/** The bootstrap interval of a mean over `sel` (questions or conversations resampled, as the comparisons). */
+function interval(w: ReportHalf, sel: readonly Question[], v: (q: string) => number, key: string): Interval {
+  const { o, bootstrap } = w;
+  const x = Float64Array.from(sel, (q) => v(q.questionId));
+  const labels = clusterLabels(
+    sel.map((q) => q.questionId),
+    bootstrap,
+  );
+  const units = labels ? clusterBy(x, labels) : singletons(x);
+  return bootstrapCi(
+    units,
+    o.plans.get(
+      units.sums.length,
+      o.stats.resamples,
+      seedFor(o.stats.seed, `oracle\t${key}\t${bootstrap}\t${sel.map((q) => q.questionId).join('\n')}`),
+    ),
+    o.stats.ci,
+    o.stats.alpha,
+  );
+}
+
+/** One type's (or `all`'s) row on the report half: the oracle vs the reference, the best single and each tied one. */
+function typeRow(
+  w: ReportHalf,
+  t: string,
+  sel: readonly Question[],
+  bestSingle: OracleAnalysis['bestSingle'],
+): OracleTypeRow {
+  const { o, value } = w;
+  const typeOf = new Map(sel.map((q) => [q.questionId, q.adaptType]));
+  const vsReference = vsOracle(w, sel, (q) => value(o.reference, q));
+  const vsBestSingle = vsOracle(w, sel, (q) => value(bestSingle.id, q));
+  // A tie on the selection half is no choice: the oracle is compared with each tied strategy.
+  const vsTied = bestSingle.tied.map((id) => ({
     id,
-    vs: testPairs(
-      pairsOf(served, (q) => value(id, q)),
-      o.stats,
-      o.plans,
-      datasetIds,
-    )!,
+    mean: interval(w, sel, (q) => value(id, q), id === bestSingle.id ? 'best-single' : `tied\t${id}`),
+    vs: id === bestSingle.id ? vsBestSingle : vsOracle(w, sel, (q) => value(id, q)),
   }));
-  return { dataset: o.dataset, choices, bestSingle, rows, singles };
+  const ceiling = (q: string): number => Math.max(...w.ids.map((m) => value(m, q)));
+  return {
+    adaptType: t,
+    n: sel.length,
+    vsReference,
+    vsBestSingle,
+    vsTied,
+    oracle: interval(w, sel, (q) => value(w.choiceOf.get(typeOf.get(q)!)!, q), 'oracle'),
+    reference: interval(w, sel, (q) => value(o.reference, q), 'reference'),
+    bestSingle: interval(w, sel, (q) => value(bestSingle.id, q), 'best-single'),
+    ceiling: interval(w, sel, ceiling, 'ceiling'),
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * Verdicts on a method run with `replicates: n` (src/run/replicates.ts) use its replicate-averaged per-question score
+ * Verdicts on a method run with `replicates: n` (src/run/config/replicates.ts) use its replicate-averaged per-question score
  * (docs/statistics.md): the replicates `<id>:r1` … `<id>:rn` of a run become one method `<id>` whose score on each
  * question (per metric, level and k) is the mean of the replicates' scores on it, so a paired test compares the
  * system's expected score per question, not one lucky or unlucky run. The method's facts are its first replicate's

@@ -26,7 +26,7 @@ import {
   type RetrievalFact,
   type VerdictRow,
 } from './index.ts';
-import { ceilingNote } from './ceiling.ts';
+import { PLAN_EXPERIMENT_REGISTRY } from '../../plan-experiments/registry.ts';
 
 // ── builders ────────────────────────────────────────────────────────────────────────────────────────────────────
 interface RunSpec {
@@ -277,7 +277,7 @@ describe('experiment 4 families', () => {
 
   it('corrects over every ablation of a dataset × metric × type, in the verdicts and the comparisons table', () => {
     const input = build(runs, values, types, { rankings });
-    const rows = computeVerdicts(input);
+    const rows = computeVerdicts(input, PLAN_EXPERIMENT_REGISTRY);
     const c = find(rows, 'ablation:no-c', 'temporal');
     expect(c.pValue).toBeCloseTo(0.03125, 12);
     expect(c.familySize).toBe(3);
@@ -300,7 +300,7 @@ describe('experiment 4 families', () => {
       ...r,
       plan: { experiment: 'ablations' as const, families: { ablations: 'run' as const } },
     }));
-    const rows = computeVerdicts(build(perRun, values, types));
+    const rows = computeVerdicts(build(perRun, values, types), PLAN_EXPERIMENT_REGISTRY);
     const c = find(rows, 'ablation:no-c', 'temporal');
     expect(c.familySize).toBe(1);
     expect(c.pHolm).toBeCloseTo(0.03125, 12);
@@ -345,7 +345,7 @@ describe('experiment 2', () => {
         'strategy-factual': series(all, (q) => (types[q] === 'temporal' && sel(q) ? 1 : 0)),
       },
     };
-    const rows = computeVerdicts(build([run], values, types));
+    const rows = computeVerdicts(build([run], values, types), PLAN_EXPERIMENT_REGISTRY);
     const best = find(rows, 'oracle-vs-best-single');
     expect(best.methodB).toBe('strategy-temporal');
     expect(best.estimate).toBeCloseTo(-8 / 16, 12); // the oracle misses the 8 factual report questions
@@ -401,7 +401,7 @@ describe('experiment 2 ties', () => {
         'strategy-temporal': series(qs, () => 1),
       },
     };
-    const rows = computeVerdicts(build([run], values, types));
+    const rows = computeVerdicts(build([run], values, types), PLAN_EXPERIMENT_REGISTRY);
     const best = rows.filter((v) => v.claim === 'oracle-vs-best-single' && v.adaptType === 'all');
     expect(best.map((v) => v.methodB)).toEqual(['strategy-factual', 'strategy-temporal']);
     for (const v of best) expect(v.flags).toContain('tie');
@@ -442,7 +442,7 @@ describe('experiment 3', () => {
   const computed = () => {
     const input = build([run], values, types, { degraded: { silent: 'offline', standin: 'offline' } });
     for (const r of input.retrievals) if (r.method === 'silent') r.empty = true;
-    return { input, rows: computeVerdicts(input) };
+    return { input, rows: computeVerdicts(input, PLAN_EXPERIMENT_REGISTRY) };
   };
 
   it('compares AdaptMR with every baseline that ran — no stand-in, no strategy of its own — and with all at once', () => {
@@ -516,6 +516,49 @@ describe('cell flags', () => {
   });
 });
 
+describe('chance flag', () => {
+  // Experiment 4's sweep (describe above): the full system hits all 20, ablation no-a misses 8 (60%). A haystack of 12
+  // sessions with 1 gold makes a random top-10 hit 1 − C(11,10)/C(12,10) = 1 − 11/66 = 83.3% (by hand): 60% is not
+  // above it, so the row is `chance`; among 500 sessions a random top-10 hits 2.0%, and the row is not.
+  const qs = ids(20);
+  const types = Object.fromEntries(qs.map((q) => [q, 'temporal']));
+  const sweep = (id: string) => ({
+    runId: `r-${id}`,
+    name: `sw.${id}`,
+    plan: { experiment: 'ablations' as const },
+    methods: [{ id: 'adaptmr', method: 'adaptmr' }],
+    reference: 'adaptmr',
+    referenceRun: 'sw.full',
+  });
+  const values = {
+    'r-full': { adaptmr: series(qs, () => 1) },
+    'r-no-a': { adaptmr: series(qs, (_, i) => (i < 8 ? 0 : 1)) },
+  };
+  const rankings = {
+    'r-full': { adaptmr: series(qs, () => 0) },
+    'r-no-a': { adaptmr: series(qs, (_, i) => (i < 8 ? 1 : 0)) },
+  } as unknown as Record<string, Record<string, Record<string, string>>>;
+  const withHaystack = (sessions: number | null) => {
+    const input = build([sweep('full'), sweep('no-a')], values, types, { rankings });
+    const questions = input.questions.map((q) => ({
+      ...q,
+      haystack: sessions === null ? null : { sessions, turns: sessions * 10, goldSessions: 1, goldTurns: 1 },
+    }));
+    return find(computeVerdicts({ ...input, questions }, PLAN_EXPERIMENT_REGISTRY), 'ablation:no-a', 'temporal');
+  };
+
+  it('fires when a cell is not above a random top-k from its haystack, and says so in the reason', () => {
+    const row = withHaystack(12);
+    expect(parseFlags(row.flags)).toContain('chance');
+    expect(row.reason).toMatch(/at chance: adaptmr 60\.0% is within its cell MDE .* of a random top-k's 83\.3%/);
+  });
+
+  it('does not fire on a large haystack, nor when the file did not record the haystack', () => {
+    expect(parseFlags(withHaystack(500).flags)).not.toContain('chance');
+    expect(parseFlags(withHaystack(null).flags)).not.toContain('chance');
+  });
+});
+
 // ── the headline rule ───────────────────────────────────────────────────────────────────────────────────────────
 describe('headline rule', () => {
   it('never picks a cell at ceiling: it takes the one whose method means spread most on the selection half', () => {
@@ -571,7 +614,7 @@ describe('experiment 1', () => {
         flat: { ...series(f, () => 0), ...series(t, () => 1) },
       },
     };
-    const rows = computeVerdicts(build([run], values, types));
+    const rows = computeVerdicts(build([run], values, types), PLAN_EXPERIMENT_REGISTRY);
     const good = find(rows, 'factual-high-weak-low', 'temporal', 'good');
     expect(good.estimate).toBeCloseTo(0.5, 12); // 100% − 50% (by hand)
     expect(good.verdict).toBe('reached');
@@ -622,7 +665,7 @@ describe('adaptmr-update-stale', () => {
         adaptmr: series(qs, (_, i) => (i < 2 ? 1 : 0)),
       },
     };
-    const rows = computeVerdicts(withStale(build([run], recall, types), stale));
+    const rows = computeVerdicts(withStale(build([run], recall, types), stale), PLAN_EXPERIMENT_REGISTRY);
     const vsRef = rows.find((r) => r.claim === 'adaptmr-update-stale' && r.methodB === 'unified')!;
     expect(vsRef).toMatchObject({ metric: 'stale_above', level: 'session', k: 10, adaptType: 'update', n: 24 });
     expect(vsRef.estimate).toBeCloseTo(-10 / 24, 12);
@@ -638,7 +681,7 @@ describe('adaptmr-update-stale', () => {
   });
 
   it('an update question set without superseded evidence gets n/a rows that say why', () => {
-    const rows = computeVerdicts(build([run], recall, types));
+    const rows = computeVerdicts(build([run], recall, types), PLAN_EXPERIMENT_REGISTRY);
     const r = rows.filter((x) => x.claim === 'adaptmr-update-stale');
     expect(r.map((x) => x.verdict)).toEqual(['n/a', 'n/a']);
     expect(r[0]!.reason).toMatch(/no superseded evidence/);
@@ -662,7 +705,7 @@ describe('adaptmr-update-stale', () => {
       'r-no-update-strategy': { adaptmr: series(qs, (_, i) => (i < 9 ? 1 : 0)) },
     };
     const input = withStale(build(runs, { 'r-full': ones, 'r-no-update-strategy': ones }, types), stale);
-    const rows = computeVerdicts(input);
+    const rows = computeVerdicts(input, PLAN_EXPERIMENT_REGISTRY);
     const r = rows.find((x) => x.claim === 'ablation:no-update-strategy' && x.metric === 'stale_above')!;
     expect(r.estimate).toBeCloseTo(9 / 24, 12);
     expect(r.pValue).toBeCloseTo(0.00390625, 12);
@@ -676,14 +719,6 @@ describe('adaptmr-update-stale', () => {
 });
 
 describe('at ceiling', () => {
-  it('both cells within the MDE of 100% or of 0%; not otherwise, nor without an MDE', () => {
-    expect(ceilingNote(0.97, 0.99, 0.05)).toBe('at ceiling (both cells within the MDE of 100%: 97.0%, 99.0%)');
-    expect(ceilingNote(0.02, 0, 0.05)).toBe('at ceiling (both cells within the MDE of 0%: 2.0%, 0.0%)');
-    expect(ceilingNote(0.9, 0.99, 0.05)).toBeUndefined();
-    expect(ceilingNote(0.99, 0.99, null)).toBeUndefined();
-    expect(ceilingNote(3, 3, 0.5)).toBeUndefined(); // not a proportion
-  });
-
   it('the headline rule takes a cell not at ceiling over a wider-spread one at ceiling, and says when all are', () => {
     const qs = ids(20);
     const rows: ScoreInput[] = [];
@@ -734,7 +769,7 @@ describe('memory-vs-none', () => {
     const values = {
       rq: { unified: series(qs, (_, i) => (i < 14 ? 1 : 0)), none: series(qs, (_, i) => (i < 4 ? 1 : 0)) },
     };
-    const rows = computeVerdicts(build([run], values, types));
+    const rows = computeVerdicts(build([run], values, types), PLAN_EXPERIMENT_REGISTRY);
     const r = find(rows, 'memory-vs-none', 'all', 'unified');
     expect(r.methodB).toBe('none');
     expect(r.estimate).toBeCloseTo(10 / 20, 12);
@@ -746,7 +781,10 @@ describe('memory-vs-none', () => {
   });
 
   it('n/a, saying why, when the control has no score at the headline', () => {
-    const rows = computeVerdicts(build([run], { rq: { unified: series(qs, () => 1) } }, types));
+    const rows = computeVerdicts(
+      build([run], { rq: { unified: series(qs, () => 1) } }, types),
+      PLAN_EXPERIMENT_REGISTRY,
+    );
     const r = find(rows, 'memory-vs-none', 'all', 'unified');
     expect(r.verdict).toBe('n/a');
     expect(r.reason).toMatch(/judged accuracy needs an llm: block/);
@@ -754,7 +792,10 @@ describe('memory-vs-none', () => {
 
   it('no claim without a no-memory method', () => {
     const plain = { ...run, methods: [run.methods[0]!] };
-    const rows = computeVerdicts(build([plain], { rq: { unified: series(qs, () => 1) } }, types));
+    const rows = computeVerdicts(
+      build([plain], { rq: { unified: series(qs, () => 1) } }, types),
+      PLAN_EXPERIMENT_REGISTRY,
+    );
     expect(rows.some((x) => x.claim === 'memory-vs-none')).toBe(false);
   });
 });

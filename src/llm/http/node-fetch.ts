@@ -19,7 +19,7 @@
  * Replies are capped while they stream in (`maxReplyBytes`, src/core/reply-limit.ts): past the cap the socket is
  * destroyed and the promise rejects with ReplyTooLargeError; `text()` / `json()` decode strict UTF-8.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { type ClientRequest, Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { DEFAULT_MAX_REPLY_BYTES, ReplyTooLargeError, replyText } from '../../core/reply-limit.ts';
 
@@ -91,6 +91,84 @@ function responseHeaders(res: IncomingMessage): Headers {
   return h;
 }
 
+/** A request body as bytes (none when absent); a TypeError for a body the pooled fetch cannot send. */
+function bodyBytes(body: RequestInit['body']): Buffer | undefined | TypeError {
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (body instanceof ArrayBuffer) return Buffer.from(body);
+  if (body !== undefined && body !== null)
+    return new TypeError('pooled fetch: only string or byte bodies are supported');
+  return undefined;
+}
+
+/**
+ * Reads a response body into a BufferedResponse: refused (ReplyTooLargeError) once it is, or declares to be, over
+ * `maxReplyBytes`; an error or a body cut short (the signal aborted, the socket dropped) rejects as fetch does.
+ */
+function readResponse(
+  res: IncomingMessage,
+  opts: { url: string; signal: AbortSignal | undefined; maxReplyBytes: number; capOption: string },
+  call: {
+    req: ClientRequest;
+    done: () => void;
+    resolve: (r: Response) => void;
+    reject: (err: unknown) => void;
+  },
+): void {
+  const { url, signal, maxReplyBytes } = opts;
+  const { req, done, resolve, reject } = call;
+  const chunks: Buffer[] = [];
+  let received = 0;
+  let tooLarge: ReplyTooLargeError | undefined;
+  const declared = Number(res.headers['content-length'] ?? NaN);
+  const refuse = (): void => {
+    tooLarge = new ReplyTooLargeError(maxReplyBytes, opts.capOption);
+    done();
+    reject(tooLarge);
+    req.destroy(tooLarge);
+  };
+  if (Number.isFinite(declared) && declared > maxReplyBytes) {
+    refuse();
+    return;
+  }
+  res.on('data', (c: Buffer) => {
+    received += c.length;
+    if (received > maxReplyBytes) {
+      if (!tooLarge) refuse();
+      return;
+    }
+    chunks.push(c);
+  });
+  res.on('error', (err) => {
+    done();
+    reject(err.name === 'AbortError' ? err : new TypeError('fetch failed', { cause: err }));
+  });
+  // Destroyed mid-body (the signal aborted, the socket dropped) without an 'error' event: not a response.
+  res.on('close', () => {
+    if (!res.complete && !tooLarge) {
+      done();
+      reject(
+        signal?.aborted
+          ? abortError(signal)
+          : new TypeError('fetch failed', { cause: new Error('response body incomplete') }),
+      );
+    }
+  });
+  res.on('end', () => {
+    done();
+    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    resolve(
+      new BufferedResponse(
+        url,
+        res.statusCode ?? 0,
+        res.statusMessage ?? '',
+        responseHeaders(res),
+        bytes,
+      ) as unknown as Response,
+    );
+  });
+}
+
 /**
  * A fetch with its own keep-alive pools (one for http, one for https) of at most `maxSockets` connections per
  * host. `close()` destroys idle sockets (call it when the provider is done; the pools also time out idle sockets).
@@ -109,13 +187,8 @@ export function createPooledFetch(
     const u = new URL(url);
     const https = u.protocol === 'https:';
     const headers = headerRecord(init.headers);
-    const body = init.body;
-    let payload: Buffer | undefined;
-    if (typeof body === 'string') payload = Buffer.from(body, 'utf8');
-    else if (body instanceof Uint8Array) payload = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-    else if (body instanceof ArrayBuffer) payload = Buffer.from(body);
-    else if (body !== undefined && body !== null)
-      return Promise.reject(new TypeError('pooled fetch: only string or byte bodies are supported'));
+    const payload = bodyBytes(init.body);
+    if (payload instanceof TypeError) return Promise.reject(payload);
     if (payload) headers['content-length'] = String(payload.byteLength);
     return new Promise<Response>((resolve, reject) => {
       const req = (https ? httpsRequest : httpRequest)(u, {
@@ -132,56 +205,7 @@ export function createPooledFetch(
         else reject(new TypeError('fetch failed', { cause: err }));
       });
       req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        let received = 0;
-        let tooLarge: ReplyTooLargeError | undefined;
-        const declared = Number(res.headers['content-length'] ?? NaN);
-        const refuse = (): void => {
-          tooLarge = new ReplyTooLargeError(maxReplyBytes, capOption);
-          done();
-          reject(tooLarge);
-          req.destroy(tooLarge);
-        };
-        if (Number.isFinite(declared) && declared > maxReplyBytes) {
-          refuse();
-          return;
-        }
-        res.on('data', (c: Buffer) => {
-          received += c.length;
-          if (received > maxReplyBytes) {
-            if (!tooLarge) refuse();
-            return;
-          }
-          chunks.push(c);
-        });
-        res.on('error', (err) => {
-          done();
-          reject(err.name === 'AbortError' ? err : new TypeError('fetch failed', { cause: err }));
-        });
-        // Destroyed mid-body (the signal aborted, the socket dropped) without an 'error' event: not a response.
-        res.on('close', () => {
-          if (!res.complete && !tooLarge) {
-            done();
-            reject(
-              signal?.aborted
-                ? abortError(signal)
-                : new TypeError('fetch failed', { cause: new Error('response body incomplete') }),
-            );
-          }
-        });
-        res.on('end', () => {
-          done();
-          const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-          resolve(
-            new BufferedResponse(
-              url,
-              res.statusCode ?? 0,
-              res.statusMessage ?? '',
-              responseHeaders(res),
-              bytes,
-            ) as unknown as Response,
-          );
-        });
+        readResponse(res, { url, signal, maxReplyBytes, capOption }, { req, done, resolve, reject });
       });
       req.end(payload);
     });

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../core/calls.ts';
 import { cappedFetch, ReplyTooLargeError } from '../../core/reply-limit.ts';
-import { REPO_ROOT } from '../../run/provenance.ts';
+import { REPO_ROOT } from '../../run/record/provenance.ts';
 import { openResultStore } from '../../store/index.ts';
 import { LlmCallError } from '../errors.ts';
 import { createLlmProvider } from '../provider.ts';

@@ -88,24 +88,45 @@ function rowStep<T>(values: readonly T[], panelOf: (v: T) => string, rowOf: (v: 
   return Math.max(16, Math.min(48, Math.ceil(240 / most)));
 }
 
-export function typeScoresSpec(
-  data: Pick<ReportData, 'scores' | 'headlines' | 'colors'>,
-  pick: string,
-  rows: readonly TypeScore[] = data.scores,
-): TopLevelSpec {
-  const values = rows.map((r) => ({
+/** A score row as the per-type chart's data: marked method, metric combination, whether it is the headline. */
+function scoreValue(headlines: ReportData['headlines'], r: TypeScore) {
+  return {
     dataset: r.dataset,
     method: markedLabel(r.series, r.upperBound),
     upperBound: r.upperBound,
     combo: comboOf(r),
     comboLabel: comboLabel(r),
-    headline: isHeadlineRow(data.headlines, r),
+    headline: isHeadlineRow(headlines, r),
     type: r.type,
     n: r.n,
     mean: r.mean,
     ciLow: r.ciLow,
     ciHigh: r.ciHigh,
-  }));
+  };
+}
+
+function scoreTooltip(hasCi: boolean) {
+  return [
+    { field: 'dataset' },
+    { field: 'method' },
+    { field: 'type' },
+    { field: 'mean', format: '.1%' },
+    { field: 'n', title: 'n questions' },
+    ...(hasCi
+      ? [
+          { field: 'ciLow', title: 'CI low', format: '.1%' },
+          { field: 'ciHigh', title: 'CI high', format: '.1%' },
+        ]
+      : []),
+  ];
+}
+
+export function typeScoresSpec(
+  data: Pick<ReportData, 'scores' | 'headlines' | 'colors'>,
+  pick: string,
+  rows: readonly TypeScore[] = data.scores,
+): TopLevelSpec {
+  const values = rows.map((r) => scoreValue(data.headlines, r));
   const methods = [...new Set(values.map((v) => v.method))];
   const types = TYPE_COLUMNS.filter((t) => rows.some((r) => r.type === t));
   const hasCi = rows.some((r) => r.ciLow !== null);
@@ -135,19 +156,7 @@ export function typeScoresSpec(
         legend: bottomLegend(methods, 'method'),
       },
       ...upperBoundEncoding(),
-      tooltip: [
-        { field: 'dataset' },
-        { field: 'method' },
-        { field: 'type' },
-        { field: 'mean', format: '.1%' },
-        { field: 'n', title: 'n questions' },
-        ...(hasCi
-          ? [
-              { field: 'ciLow', title: 'CI low', format: '.1%' },
-              { field: 'ciHigh', title: 'CI high', format: '.1%' },
-            ]
-          : []),
-      ],
+      tooltip: scoreTooltip(hasCi),
     },
   };
   const whiskers = {
@@ -423,32 +432,48 @@ export const VERDICT_COLORS: Readonly<Record<string, string>> = Object.freeze({
  * per dataset and headline. Rows of every type when `type` is null, else of that type only (`all` = overall). The
  * overhead claim (a time ratio, not points) gets panels of its own with the plan's 1.3 line.
  */
+/**
+ * A verdict as a forest-plot row: its estimate and CI in points (the overhead claim: a time ratio, with the plan's
+ * 1.3 as its reference line), its panel by dataset and metric.
+ */
+function forestValue(v: VerdictRow, marks: Readonly<Record<string, string>>) {
+  const ratio = v.claim === 'overhead';
+  const scale = ratio ? 1 : 100;
+  return {
+    dataset: v.dataset,
+    panel: `${v.dataset}\n${ratio ? 'time ratio A ÷ B (plan: < 1.3)' : `${v.metric}${v.k === null ? '' : `@${v.k}`} (${v.level} level), points`}`,
+    claim: claimLabel(v, marks),
+    type: v.adaptType,
+    estimate: v.estimate! * scale,
+    lo: (v.ciLow ?? v.estimate!) * scale,
+    hi: (v.ciHigh ?? v.estimate!) * scale,
+    ref: ratio ? 1.3 : 0,
+    verdict: v.verdict,
+    n: v.n,
+    pHolm: pValueText(v.pHolm),
+    mde: v.mde === null ? 'n/a' : (v.mde * 100).toFixed(1),
+    reason: v.reason,
+  };
+}
+
+const FOREST_TOOLTIP = [
+  { field: 'claim' },
+  { field: 'type' },
+  { field: 'estimate', format: '+.2f' },
+  { field: 'lo', title: 'CI low', format: '+.2f' },
+  { field: 'hi', title: 'CI high', format: '+.2f' },
+  { field: 'n' },
+  { field: 'pHolm', title: 'p_holm' },
+  { field: 'mde', title: 'MDE (points)' },
+  { field: 'verdict' },
+];
+
 export function verdictForestSpec(
   rows: readonly VerdictRow[],
   marks: Readonly<Record<string, string>>,
   title: string,
 ): TopLevelSpec {
-  const values = rows
-    .filter((v) => v.estimate !== null)
-    .map((v) => {
-      const ratio = v.claim === 'overhead';
-      const scale = ratio ? 1 : 100;
-      return {
-        dataset: v.dataset,
-        panel: `${v.dataset}\n${ratio ? 'time ratio A ÷ B (plan: < 1.3)' : `${v.metric}${v.k === null ? '' : `@${v.k}`} (${v.level} level), points`}`,
-        claim: claimLabel(v, marks),
-        type: v.adaptType,
-        estimate: v.estimate! * scale,
-        lo: (v.ciLow ?? v.estimate!) * scale,
-        hi: (v.ciHigh ?? v.estimate!) * scale,
-        ref: ratio ? 1.3 : 0,
-        verdict: v.verdict,
-        n: v.n,
-        pHolm: pValueText(v.pHolm),
-        mde: v.mde === null ? 'n/a' : (v.mde * 100).toFixed(1),
-        reason: v.reason,
-      };
-    });
+  const values = rows.filter((v) => v.estimate !== null).map((v) => forestValue(v, marks));
   const types = TYPE_COLUMNS.filter((t) => values.some((v) => v.type === t));
   // Rows of several types: each row says its type ("oracle − unified-embedding · temporal"), overall first.
   const perType = types.length > 1;
@@ -496,17 +521,7 @@ export function verdictForestSpec(
           encoding: {
             x: { field: 'estimate', ...x },
             color: { field: 'verdict', type: 'nominal' },
-            tooltip: [
-              { field: 'claim' },
-              { field: 'type' },
-              { field: 'estimate', format: '+.2f' },
-              { field: 'lo', title: 'CI low', format: '+.2f' },
-              { field: 'hi', title: 'CI high', format: '+.2f' },
-              { field: 'n' },
-              { field: 'pHolm', title: 'p_holm' },
-              { field: 'mde', title: 'MDE (points)' },
-              { field: 'verdict' },
-            ],
+            tooltip: FOREST_TOOLTIP,
           },
         },
       ],

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../run/provenance.ts';
+import { REPO_ROOT } from '../../run/record/provenance.ts';
 import { openResultStore } from '../../store/index.ts';
 import { makeSampleResults } from '../testing/sample-results.ts';
 import { writeHtmlReport } from './html-report.ts';

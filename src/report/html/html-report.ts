@@ -86,6 +86,8 @@ export function pageCharts(
   for (const [i, e] of data.experiments.entries())
     for (const [j, c] of e.charts.entries()) charts[`exp-${i}-${j}`] = c.spec;
   if (data.scores.length > 0) charts.scores = typeDotSpec(data, initial);
+  // Per native type at each dataset's headline: the picker does not drive it (not in `picked`).
+  if ((data.nativeScores?.length ?? 0) > 0) charts.native = typeDotSpec(data, HEADLINE, data.nativeScores);
   if (data.comparisons.length > 0) charts.comparisons = comparisonsSpec(data, initial);
   if (data.scores.length > 0 && data.efficiency.some((e) => e.stage === 'retrieval'))
     charts.latency = latencyVsScoreSpec(data, initial);

@@ -5,6 +5,8 @@
  * file holds and omits the rest. Series labels are shared with the text report (series-label.ts), stand-ins marked
  * "(offline)"; the verdicts are the stored `verdicts` table.
  */
+import { chanceNote } from '../chance-note.ts';
+import { loadNativeScores, type NativeTypeScore } from '../native-types.ts';
 import { readFindings, readVerdicts, type FindingRow, type ResultStore, type VerdictRow } from '../../store/index.ts';
 import { loadDegradedMarks, loadMethodMarks, seriesLabeller, type SeriesKey } from '../series-label.ts';
 import { loadCostPerCorrect, type CostPerCorrectRow } from '../cost-per-correct.ts';
@@ -15,6 +17,10 @@ import { loadPlanRuns } from '../plan/plan-runs.ts';
 import { judgeSections } from '../judges-section.ts';
 import { loadExperimentViews, type ExperimentView } from './experiment-views.ts';
 import { loadUnitTexts, type UnitTexts } from './unit-text.ts';
+import type { Comparison, DatasetHeadline, DrillMethod, DrillQuestion, TypeScore } from './browser/payload.ts';
+
+// The page's payload types are declared once, where the browser script reads them.
+export type { Comparison, DatasetHeadline, DrillMethod, DrillQuestion, TypeScore };
 
 export interface RunInfo {
   runId: string;
@@ -47,24 +53,6 @@ export interface MethodInfo {
   providerCuts: string | null;
 }
 
-export interface TypeScore {
-  dataset: string;
-  series: string;
-  upperBound: boolean;
-  level: string;
-  metric: string;
-  k: number | null;
-  /** The method's unit granularity: at session level, a turn method's number is the session of its top turns. */
-  granularity: string;
-  type: string;
-  n: number;
-  mean: number;
-  ciLow: number | null;
-  ciHigh: number | null;
-}
-
-export type Comparison = Record<string, string | number | boolean | null>;
-
 export interface Efficiency {
   dataset: string;
   series: string;
@@ -87,45 +75,6 @@ export interface RouteShare {
   n: number;
 }
 
-export interface DrillMethod {
-  series: string;
-  upperBound: boolean;
-  degraded: string | null;
-  predictedType: string | null;
-  route: string | null;
-  units: [string, string, number][];
-  k: number | null;
-  noMemory: boolean;
-  latencyMs: number;
-  error: string | null;
-  answer: string | null;
-  verdicts: boolean[];
-  tokens: number;
-  calls: number;
-  hit: number | null;
-}
-
-export interface DrillQuestion {
-  dataset: string;
-  id: string;
-  text: string;
-  askedAt: string;
-  nativeType: string;
-  type: string;
-  isAbstention: boolean;
-  answer: string;
-  evidenceSessions: string[];
-  evidenceTurns: string[];
-  methods: DrillMethod[];
-}
-
-/** A dataset's headline (src/eval/verdicts/headline.ts, as the plan sections and verdicts use it). */
-export interface DatasetHeadline {
-  metric: string;
-  level: string;
-  k: number | null;
-}
-
 export interface ReportData {
   file: string;
   experiment: string | null;
@@ -143,6 +92,10 @@ export interface ReportData {
   verdicts: VerdictRow[];
   /** The `findings` table as stored: what the verdicts show (the page opens with it). */
   findings: FindingRow[];
+  /** Per native type, for datasets whose AdaptMR types pool several (src/report/native-types.ts), at the headline. */
+  nativeScores?: NativeTypeScore[];
+  /** Why the `chance` flag cannot fire on some datasets (a file before schema 5), or null (chance-note.ts). */
+  chanceNote?: string | null;
   methodMarks: Record<string, string>;
   /** What a correct answer costs per dataset × method (src/report/cost-per-correct.ts). */
   costPerCorrect: CostPerCorrectRow[];
@@ -216,7 +169,14 @@ interface Labelled extends SeriesKey {
   upper_bound: boolean | null;
 }
 
-export async function loadReportData(store: ResultStore, file: string, opts: LoadOptions = {}): Promise<ReportData> {
+type Label = (k: SeriesKey) => string;
+
+/**
+ * How the page names each series: its label (a sweep's runs named by their variation in words; granularity joins a
+ * label only where one dataset holds a method at two granularities), whether it is gold-type routing, and the
+ * runs' labels.
+ */
+async function seriesNames(store: ResultStore) {
   const keys = await store.query<SeriesKey>(
     `SELECT DISTINCT run_id, method, granularity FROM retrievals UNION SELECT DISTINCT run_id, method, granularity FROM scores`,
   );
@@ -237,18 +197,23 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
   const mixed = new Set([...grans].filter(([, g]) => g.size > 1).map(([key]) => key.split('\t')[2]!));
   const norm = (k: SeriesKey): SeriesKey => (mixed.has(k.method) ? k : { ...k, granularity: '' });
   const byRun = seriesLabeller(keys.map(norm), await loadDegradedMarks(store), (id) => runLabels[id] ?? id);
-  const label = (k: SeriesKey): string => byRun(norm(k));
+  const label: Label = (k) => byRun(norm(k));
   const upper = new Set(
     (await store.query<SeriesKey>('SELECT run_id, method, granularity FROM methods WHERE upper_bound')).map(
       (r) => `${r.run_id}\t${r.method}`,
     ),
   );
   const isUpper = (r: SeriesKey): boolean => upper.has(`${r.run_id}\t${r.method}`);
-  const meta = new Map(
-    (await store.query<{ key: string; value: string }>('SELECT key, value FROM meta')).map((r) => [r.key, r.value]),
-  );
+  return { keys, runLabels, label, isUpper };
+}
 
-  // One colour per method id; a method that ran in several runs (a sweep) gets one per run, from id and run.
+/** One colour per method id; a method that ran in several runs (a sweep) gets one per run, from id and run. */
+function seriesColors(
+  keys: readonly SeriesKey[],
+  label: Label,
+  isUpper: (r: SeriesKey) => boolean,
+  runLabels: Record<string, string>,
+): Record<string, string> {
   const runsOf = new Map<string, Set<string>>();
   for (const k of keys) runsOf.set(k.method, (runsOf.get(k.method) ?? new Set()).add(k.run_id));
   const colors: Record<string, string> = {};
@@ -258,9 +223,13 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
       many ? `${k.method}/${runLabels[k.run_id] ?? k.run_id}` : k.method,
     );
   }
+  return colors;
+}
 
+/** The methods table, each with its series label and (memory systems) how often its provider was cut to k. */
+async function loadMethods(store: ResultStore, label: Label): Promise<MethodInfo[]> {
   const cuts = new Map((await loadProviderCuts(store)).map((c) => [`${c.runId}\t${c.method}`, providerCutsText(c)]));
-  const methods = (
+  return (
     await store.query<Labelled & { kind: string; k: number; output: string; degraded: string | null }>(
       'SELECT * FROM methods ORDER BY run_id, method',
     )
@@ -276,27 +245,33 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
     degraded: m.degraded,
     providerCuts: cuts.get(`${m.run_id}\t${m.method}`) ?? null,
   }));
+}
 
-  const scoreCols = await columns(store, 'scores_by_type');
-  const ci = hasCiCols(scoreCols) ? 'ci_low, ci_high' : 'NULL AS ci_low, NULL AS ci_high';
-  const scores = (
-    await store.query<
-      SeriesKey & {
-        dataset: string;
-        level: string;
-        metric: string;
-        k: number | null;
-        adapt_type: string;
-        n: number;
-        mean: number;
-        ci_low: number | null;
-        ci_high: number | null;
-      }
-    >(
-      `SELECT run_id, dataset, method, granularity, level, metric, k, adapt_type, n, mean, ${ci}
+/** Every cell of scores_by_type over all native types, with its CI when the file has CIs. */
+async function loadScores(
+  store: ResultStore,
+  label: Label,
+  isUpper: (r: SeriesKey) => boolean,
+): Promise<{ scores: TypeScore[]; hasCi: boolean }> {
+  const hasCi = hasCiCols(await columns(store, 'scores_by_type'));
+  const ci = hasCi ? 'ci_low, ci_high' : 'NULL AS ci_low, NULL AS ci_high';
+  const rows = await store.query<
+    SeriesKey & {
+      dataset: string;
+      level: string;
+      metric: string;
+      k: number | null;
+      adapt_type: string;
+      n: number;
+      mean: number;
+      ci_low: number | null;
+      ci_high: number | null;
+    }
+  >(
+    `SELECT run_id, dataset, method, granularity, level, metric, k, adapt_type, n, mean, ${ci}
      FROM scores_by_type WHERE native_type = 'all' ORDER BY dataset, method, run_id, level, metric, k, adapt_type`,
-    )
-  ).map((r) => ({
+  );
+  const scores = rows.map((r) => ({
     dataset: r.dataset,
     series: label(r),
     upperBound: isUpper(r),
@@ -310,7 +285,39 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
     ciLow: r.ci_low,
     ciHigh: r.ci_high,
   }));
+  return { scores, hasCi };
+}
 
+/** Each dataset's headline, from the first plan run that has it. */
+async function loadHeadlines(store: ResultStore): Promise<Record<string, DatasetHeadline>> {
+  const headlines: Record<string, DatasetHeadline> = {};
+  for (const run of await loadPlanRuns(store)) {
+    for (const d of run.datasets) if (!headlines[d]) headlines[d] = run.headlineOf(d);
+  }
+  return headlines;
+}
+
+/** The dates and first lines of every unit the drill-down shows, read back from the datasets (`unitTexts: false`: none). */
+async function drillTexts(
+  store: ResultStore,
+  questions: readonly DrillQuestion[],
+  opts: LoadOptions,
+): Promise<{ units: UnitTexts; notes: string[] }> {
+  if (opts.unitTexts === false) return { units: {}, notes: [] };
+  const wanted = new Map(
+    questions.map((q) => [`${q.dataset}\t${q.id}`, new Set(q.methods.flatMap((m) => m.units.map((u) => u[0])))]),
+  );
+  return loadUnitTexts(store, wanted, opts.dataDir);
+}
+
+export async function loadReportData(store: ResultStore, file: string, opts: LoadOptions = {}): Promise<ReportData> {
+  const { keys, runLabels, label, isUpper } = await seriesNames(store);
+  const meta = new Map(
+    (await store.query<{ key: string; value: string }>('SELECT key, value FROM meta')).map((r) => [r.key, r.value]),
+  );
+  const colors = seriesColors(keys, label, isUpper, runLabels);
+  const methods = await loadMethods(store, label);
+  const { scores, hasCi } = await loadScores(store, label, isUpper);
   const tables = new Set(
     (
       await store.query<{ table_name: string }>(
@@ -321,23 +328,9 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
   const comparisons = tables.has('comparisons')
     ? await store.query<Comparison>('SELECT * FROM comparisons ORDER BY ALL')
     : [];
-
-  // Each dataset's headline, from the first plan run that has it.
-  const headlines: Record<string, DatasetHeadline> = {};
-  for (const run of await loadPlanRuns(store)) {
-    for (const d of run.datasets) if (!headlines[d]) headlines[d] = run.headlineOf(d);
-  }
-
+  const headlines = await loadHeadlines(store);
   const questions = await loadQuestions(store, label, isUpper);
-  let unitTexts: UnitTexts = {};
-  let unitNotes: string[] = [];
-  if (opts.unitTexts !== false) {
-    const wanted = new Map(
-      questions.map((q) => [`${q.dataset}\t${q.id}`, new Set(q.methods.flatMap((m) => m.units.map((u) => u[0])))]),
-    );
-    ({ units: unitTexts, notes: unitNotes } = await loadUnitTexts(store, wanted, opts.dataDir));
-  }
-
+  const { units: unitTexts, notes: unitNotes } = await drillTexts(store, questions, opts);
   return {
     file,
     experiment: meta.get('experiment') ?? null,
@@ -346,7 +339,7 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
     runs: await loadRuns(store),
     methods,
     scores,
-    hasCi: hasCiCols(scoreCols),
+    hasCi,
     comparisons,
     efficiency: await loadEfficiency(store, label, isUpper),
     routes: await loadRoutes(store, label),
@@ -355,6 +348,8 @@ export async function loadReportData(store: ResultStore, file: string, opts: Loa
     unitsShown: UNITS_SHOWN,
     verdicts: await readVerdicts(store),
     findings: await readFindings(store),
+    chanceNote: await chanceNote(store),
+    nativeScores: await loadNativeScores(store, headlines, label, isUpper, hasCi),
     methodMarks: Object.fromEntries(await loadMethodMarks(store)),
     headlines,
     colors,

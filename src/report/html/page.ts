@@ -4,7 +4,7 @@
  * `<script type="application/json">`, and a Content-Security-Policy with `default-src 'none'` makes the browser
  * refuse any fetch, so the page provably works offline from file://; it lets only the page's own scripts run
  * (`contentSecurityPolicy`). Server-rendered: provenance, methods and
- * efficiency tables; client-rendered (client-script.ts): tables that follow the metric picker, charts, drill-down.
+ * efficiency tables; client-rendered (the browser script, browser/): tables that follow the metric picker, charts, drill-down.
  */
 import { unlockedOf } from '../unlocked-note.ts';
 import { createHash } from 'node:crypto';
@@ -15,12 +15,14 @@ import { dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { TYPE_COLUMNS } from '../per-type-table.ts';
 import { markedLabel } from '../palette.ts';
-import { CLIENT_SCRIPT } from './client-script.ts';
+import { browserScript } from './browser-script.ts';
+import type { PagePayload } from './browser/payload.ts';
 import { holmText, mdeText, verdictEstimate } from '../verdict-table.ts';
 import { claimLabel } from '../claim-label.ts';
 import type { SectionTable } from '../plan/section.ts';
 import type { VerdictRow } from '../../store/index.ts';
 import type { ReportData } from './load-data.ts';
+import { nativeSection } from './native-section.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -53,7 +55,7 @@ const inlineScript = (js: string): string => `<script>${scriptText(js)}</script>
  * The page's Content-Security-Policy: nothing is fetched (`default-src 'none'`), and the only scripts that run are
  * the page's own inline scripts, each allowed by its sha256 — no `'unsafe-inline'`, so markup that reaches the DOM
  * or a window the page opens (a dataset named `<img onerror=…>`) cannot run, and no `'unsafe-eval'`: vega evaluates
- * its expressions with its interpreter (`ast: true`, client-script.ts) rather than generated code.
+ * its expressions with its interpreter (`ast: true`, browser/charts.ts) rather than generated code.
  */
 export function contentSecurityPolicy(scripts: readonly string[]): string {
   const hashes = scripts.map(
@@ -142,7 +144,7 @@ const EXPERIMENTS: Record<string, { title: string; claims: string }> = {
   },
   'beyond-benchmarks': {
     title: 'Beyond the plan — the comparison on other benchmarks',
-    claims: "the plan's comparisons on BEAM, MemDaily and LoCoMo-Plus.",
+    claims: "the plan's comparisons on the benchmarks beyond LongMemEval and LoCoMo.",
   },
   'router-transfer': {
     title: 'Beyond the plan — routing fitted on one benchmark, tested on others',
@@ -276,7 +278,7 @@ ${`verdicts-${gi}` in charts ? chartBox(`verdicts-${gi}`) : ''}
           .join('')}</select></label> <span id="v-count" class="muted"></span></p>`
       : '';
   return `<section id="experiment"><h2>${esc(groups.length === 1 ? `${experimentTitle(groups[0]!.experiment)}: verdicts` : "The experiments' verdicts")}</h2>
-<p class="muted">One row per claim, as stored in the results file (table <code>verdicts</code>), the overall claims first, then per type (the type filter shows the overall rows first: pick "every type" for all); the chart shows them at a glance. Estimate in points (A − B; the overhead claim: a time ratio); p_holm within the declared family of m claims; MDE = the smallest difference detectable with 80% power at that n (α = 0.05 / m) — "not established" with a large MDE means the sample could not have shown it. Stand-ins are marked (offline); gold-type routing says so; flags (ceiling, floor, chance, inert, tie) mark rows whose cells cannot show a difference.</p>
+<p class="muted">One row per claim, as stored in the results file (table <code>verdicts</code>), the overall claims first, then per type (the type filter shows the overall rows first: pick "every type" for all); the chart shows them at a glance. Estimate in points (A − B; the overhead claim: a time ratio); p_holm within the declared family of m claims; MDE = the smallest difference detectable with 80% power at that n (α = 0.05 / m) — "not established" with a large MDE means the sample could not have shown it. Stand-ins are marked (offline); gold-type routing says so; flags (ceiling, floor, chance, inert, tie) mark rows whose cells cannot show a difference.${d.chanceNote ? ` <strong>${esc(d.chanceNote)}.</strong>` : ''}</p>
 ${filters}${d.verdicts.length === 0 ? '<p>No verdicts stored in this file (plan experiments store them when their statistics are computed: <code>adaptmr run</code>, <code>adaptmr report</code>).</p>' : tables.join('\n')}</section>`;
 }
 
@@ -383,7 +385,46 @@ const COMPARISON_COLUMNS = [
   'family_size',
 ];
 
-export function renderPage(p: PageInput): string {
+/** The score table's section: the metric picker (it drives the tables and charts below), the table, its chart. */
+function scoresSection(p: PageInput): string {
+  const d = p.data;
+  const derived = d.scores.some((r) => r.level === 'session' && r.granularity === 'turn');
+  return `<section id="scores"><h2>Scores by AdaptMR type${d.hasCi ? ' (mean [95% CI] (n))' : ' (mean (n); this file has no CIs)'}</h2>
+<p class="filters"><label>metric <select id="pick-metric">${p.combos.map((c) => `<option value="${esc(c.value)}"${c.value === p.initial ? ' selected' : ''}>${esc(c.label)}</option>`).join('')}</select></label></p>
+<p class="muted">The picker drives this table, the charts and the comparisons below. Outlined, hatched entries are gold-type routing (oracle: they saw the gold type; not a bound); "(offline)" marks a stand-in.${derived ? ' At session level, a method that ranks turns is scored on the sessions of its top turns ("session of top turns").' : ''}</p>
+<div id="score-table" class="scroll"></div>${'scores' in p.charts ? chartBox('scores') : ''}</section>`;
+}
+
+/** The paired comparisons' section: dataset and chart-type pickers, the table the browser script fills, the chart. */
+function comparisonsSection(d: ReportData): string {
+  const types = TYPE_ORDER.filter((t) => d.comparisons.some((c) => c.adapt_type === t));
+  return `<section id="comparisons"><h2>Paired comparisons</h2><p class="muted">A − B in points with the 95% paired bootstrap CI, and p_holm within its Holm family of m comparisons (bold: p_holm &lt; 0.05); one row per pair, one column per type. Follows the metric picker above; the chart shows one type at a time.</p>
+<p class="filters"><label>dataset <select id="c-dataset"><option value="">all</option>${[
+    ...new Set(d.comparisons.map((c) => String(c.dataset))),
+  ]
+    .sort()
+    .map((x) => `<option>${esc(x)}</option>`)
+    .join('')}</select></label>
+<label>chart type <select id="c-type">${types.map((t) => `<option${t === 'all' ? ' selected' : ''}>${esc(t)}</option>`).join('')}</select></label></p>
+<div id="comparison-table" class="scroll"></div>${chartBox('comparisons')}</section>`;
+}
+
+/** The drill-down's section: its filters and the (empty) question table the browser script fills. */
+function drillSection(d: ReportData): string {
+  return `<section id="drill"><h2>Questions</h2>
+<p class="filters"><label>dataset <select id="f-dataset"><option value="">all</option></select></label>
+<label>type <select id="f-type"><option value="">all</option></select></label>
+<label>method <select id="f-method"><option value="">all</option></select></label>
+<label>compare with <select id="f-method-b"><option value="">—</option></select></label>
+<label>text <input id="f-text" type="search" placeholder="id or words"></label> <span id="drill-count" class="muted"></span></p>
+<p class="muted">Click a question: each method's ranked units with their date and first lines (read back from the dataset by its sha256), evidence highlighted (dark: an evidence turn, light: an evidence session). Pick a method and "compare with" another to see the two side by side.${d.unitNotes.length > 0 ? ` ${esc(d.unitNotes.join('; '))}.` : ''}</p>
+<div id="drill-detail" hidden></div>
+<div class="scroll"><table class="grid"><thead><tr><th>dataset</th><th>question</th><th>type</th><th>native</th><th>text</th><th>hits</th></tr></thead><tbody id="drill-rows"></tbody></table></div>
+<p class="muted">hits = methods whose top-k retrieval contains an evidence session (recall_any at the file's largest session k).</p></section>`;
+}
+
+/** The page's sections in order; the experiment's verdicts and charts, when the file has them, after the findings. */
+function pageSections(p: PageInput): string[] {
   const d = p.data;
   const has = (id: string): boolean => id in p.charts;
   const sections: string[] = [];
@@ -394,23 +435,10 @@ export function renderPage(p: PageInput): string {
     const detail = experimentDetail(d);
     if (detail) sections.push(detail);
   }
-  const derived = d.scores.some((r) => r.level === 'session' && r.granularity === 'turn');
-  sections.push(`<section id="scores"><h2>Scores by AdaptMR type${d.hasCi ? ' (mean [95% CI] (n))' : ' (mean (n); this file has no CIs)'}</h2>
-<p class="filters"><label>metric <select id="pick-metric">${p.combos.map((c) => `<option value="${esc(c.value)}"${c.value === p.initial ? ' selected' : ''}>${esc(c.label)}</option>`).join('')}</select></label></p>
-<p class="muted">The picker drives this table, the charts and the comparisons below. Outlined, hatched entries are gold-type routing (oracle: they saw the gold type; not a bound); "(offline)" marks a stand-in.${derived ? ' At session level, a method that ranks turns is scored on the sessions of its top turns ("session of top turns").' : ''}</p>
-<div id="score-table" class="scroll"></div>${has('scores') ? chartBox('scores') : ''}</section>`);
-  if (d.comparisons.length > 0) {
-    const types = TYPE_ORDER.filter((t) => d.comparisons.some((c) => c.adapt_type === t));
-    sections.push(`<section id="comparisons"><h2>Paired comparisons</h2><p class="muted">A − B in points with the 95% paired bootstrap CI, and p_holm within its Holm family of m comparisons (bold: p_holm &lt; 0.05); one row per pair, one column per type. Follows the metric picker above; the chart shows one type at a time.</p>
-<p class="filters"><label>dataset <select id="c-dataset"><option value="">all</option>${[
-      ...new Set(d.comparisons.map((c) => String(c.dataset))),
-    ]
-      .sort()
-      .map((x) => `<option>${esc(x)}</option>`)
-      .join('')}</select></label>
-<label>chart type <select id="c-type">${types.map((t) => `<option${t === 'all' ? ' selected' : ''}>${esc(t)}</option>`).join('')}</select></label></p>
-<div id="comparison-table" class="scroll"></div>${chartBox('comparisons')}</section>`);
-  }
+  sections.push(scoresSection(p));
+  const native = nativeSection(d.nativeScores, has('native') ? chartBox('native') : '');
+  if (native) sections.push(native);
+  if (d.comparisons.length > 0) sections.push(comparisonsSection(d));
   if (d.efficiency.length > 0) {
     sections.push(
       `<section id="efficiency"><h2>Efficiency</h2><div class="scroll">${efficiencyTable(d)}</div><div class="scroll">${costPerCorrectTable(d)}</div>${has('latency') ? chartBox('latency') : ''}${has('tokens') ? chartBox('tokens') : '<p class="muted">No LLM tokens in this file: retrieval-only methods spend none.</p>'}</section>`,
@@ -424,21 +452,18 @@ export function renderPage(p: PageInput): string {
     sections.push(
       `<section id="judges"><h2>Judge panel</h2><p class="muted">Agreement between judges, whether each comparison holds under every judge, and the leniency probes — as the terminal report prints them.</p>${d.judgeText.map((t) => `<pre>${esc(t)}</pre>`).join('')}</section>`,
     );
-  sections.push(`<section id="drill"><h2>Questions</h2>
-<p class="filters"><label>dataset <select id="f-dataset"><option value="">all</option></select></label>
-<label>type <select id="f-type"><option value="">all</option></select></label>
-<label>method <select id="f-method"><option value="">all</option></select></label>
-<label>compare with <select id="f-method-b"><option value="">—</option></select></label>
-<label>text <input id="f-text" type="search" placeholder="id or words"></label> <span id="drill-count" class="muted"></span></p>
-<p class="muted">Click a question: each method's ranked units with their date and first lines (read back from the dataset by its sha256), evidence highlighted (dark: an evidence turn, light: an evidence session). Pick a method and "compare with" another to see the two side by side.${d.unitNotes.length > 0 ? ` ${esc(d.unitNotes.join('; '))}.` : ''}</p>
-<div id="drill-detail" hidden></div>
-<div class="scroll"><table class="grid"><thead><tr><th>dataset</th><th>question</th><th>type</th><th>native</th><th>text</th><th>hits</th></tr></thead><tbody id="drill-rows"></tbody></table></div>
-<p class="muted">hits = methods whose top-k retrieval contains an evidence session (recall_any at the file's largest session k).</p></section>`);
+  sections.push(drillSection(d));
   sections.push(provenance(d));
-  const nav = [
+  return sections;
+}
+
+/** Links to the sections the page has. */
+function navOf(sections: readonly string[]): string {
+  return [
     ['experiment', 'Verdicts'],
     ['experiment-detail', 'Experiment charts'],
     ['scores', 'Scores'],
+    ['native-types', 'Native types'],
     ['comparisons', 'Comparisons'],
     ['efficiency', 'Efficiency'],
     ['routing', 'Routing'],
@@ -449,27 +474,36 @@ export function renderPage(p: PageInput): string {
     .filter(([id]) => sections.some((s) => s.includes(`<section id="${id}"`)))
     .map(([id, t]) => `<a href="#${id}">${t}</a>`)
     .join('');
-  // The page's data: the experiments' tables are already in the HTML and their charts in `charts`.
-  // The comparisons with the columns the page reads (the file's have the test, bootstrap, resamples… as well).
+}
+
+/**
+ * The data the browser script reads (browser/payload.ts), as JSON safe inside a script element: the experiments'
+ * tables are already in the HTML and their charts in `charts`; the comparisons keep the columns the page reads (the
+ * file's have the test, bootstrap, resamples… as well).
+ */
+function payloadJson(p: PageInput): string {
+  const d = p.data;
   const comparisons = d.comparisons.map((c) => Object.fromEntries(COMPARISON_COLUMNS.map((k) => [k, c[k] ?? null])));
-  const payload = JSON.stringify({
-    data: { ...d, experiments: [], comparisons },
-    charts: p.charts,
-    picked: p.picked,
-    types: TYPE_COLUMNS,
-  }).replaceAll('<', '\\u003c');
+  const data = { ...d, experiments: [], comparisons };
+  const payload = { data, charts: p.charts, picked: p.picked, types: TYPE_COLUMNS } satisfies PagePayload;
+  return JSON.stringify(payload).replaceAll('<', '\\u003c');
+}
+
+export function renderPage(p: PageInput): string {
+  const d = p.data;
+  const sections = pageSections(p);
   const name = d.experiment ?? d.runs.map((r) => r.name).join(', ');
   const title = `AdaptMR report — ${name}`;
   const sub = `${d.file} · ${d.runs.length} run(s) · ${d.questions.length} questions · ${new Set(d.methods.map((m) => m.method)).size} method(s)`;
-  const scripts = [...vegaBundles(), CLIENT_SCRIPT];
+  const scripts = [...vegaBundles(), browserScript()];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${esc(contentSecurityPolicy(scripts))}">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title><style>${STYLE}</style></head>
-<body><header><h1>${esc(title)}</h1><p>${esc(sub)}</p></header><nav>${nav}</nav><main>
+<body><header><h1>${esc(title)}</h1><p>${esc(sub)}</p></header><nav>${navOf(sections)}</nav><main>
 ${sections.join('\n')}
 </main>
-<script id="report-data" type="application/json" data-encoding="gzip-base64">${gzipSync(Buffer.from(payload, 'utf8'), { level: 9 }).toString('base64')}</script>
+<script id="report-data" type="application/json" data-encoding="gzip-base64">${gzipSync(Buffer.from(payloadJson(p), 'utf8'), { level: 9 }).toString('base64')}</script>
 ${scripts.map(inlineScript).join('\n')}
 </body></html>
 `;

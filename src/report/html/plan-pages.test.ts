@@ -114,6 +114,19 @@ describe('plan experiment pages in headless Chromium', () => {
         metrics.some((m) => /^locomo recall_any@\d+ \(turn level\)/u.test(m)),
         name,
       ).toBe(true);
+      // Native types beside the AdaptMR types, in a visible section (not collapsed text): a table per dataset whose
+      // types average several native labels, and its dot plot.
+      const native = await page.$eval('#native-types', (n) => ({
+        shown: (n as unknown as { offsetHeight: number }).offsetHeight > 0,
+        tables: n.querySelectorAll('table.native tbody tr').length,
+        heads: [...n.querySelectorAll('h3')].map((h) => h.textContent ?? ''),
+      }));
+      expect(native.shown, name).toBe(true);
+      expect(native.tables, name).toBeGreaterThan(0);
+      expect(
+        native.heads.some((h) => h.startsWith('longmemeval-oracle')),
+        name,
+      ).toBe(true);
       await page.close();
       expect(problems, name).toEqual([]);
     }

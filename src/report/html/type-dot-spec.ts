@@ -28,13 +28,15 @@ export function roleOf(data: Pick<ReportData, 'methods'>, series: string): (type
   return m.kind === 'strategy' && m.method.startsWith('strategy-') ? 'AdaptMR strategy' : 'baseline';
 }
 
-export function typeDotSpec(
-  data: Pick<ReportData, 'scores' | 'headlines' | 'colors' | 'methods'>,
-  pick: string,
-  rows: readonly TypeScore[] = data.scores,
-): TopLevelSpec {
-  const datasets = [...new Set(rows.map((r) => r.dataset))].sort();
-  const values = rows.map((r) => ({
+/** Panel order within a dataset: the AdaptMR types in table order (a native type `<type> · <label>` under its type). */
+function typeOrder(type: string): number {
+  const i = TYPE_COLUMNS.indexOf(type.split(' · ')[0] as (typeof TYPE_COLUMNS)[number]);
+  return i < 0 ? TYPE_COLUMNS.length : i;
+}
+
+/** A score row as a dot: marked method, its role's shape, and the panel order (dataset, then type). */
+function dotValue(data: Pick<ReportData, 'headlines' | 'methods'>, datasets: readonly string[], r: TypeScore) {
+  return {
     dataset: r.dataset,
     method: markedLabel(r.series, r.upperBound),
     role: roleOf(data, r.series),
@@ -42,12 +44,32 @@ export function typeDotSpec(
     comboLabel: comboLabel(r),
     headline: isHeadlineRow(data.headlines, r),
     type: r.type,
-    order: datasets.indexOf(r.dataset) * 10 + TYPE_COLUMNS.indexOf(r.type as (typeof TYPE_COLUMNS)[number]),
+    order: datasets.indexOf(r.dataset) * 100 + typeOrder(r.type),
     n: r.n,
     mean: r.mean,
     ciLow: r.ciLow,
     ciHigh: r.ciHigh,
-  }));
+  };
+}
+
+const DOT_TOOLTIP = [
+  { field: 'dataset' },
+  { field: 'type' },
+  { field: 'method' },
+  { field: 'role' },
+  { field: 'mean', format: '.1%' },
+  { field: 'ciLow', title: 'CI low', format: '.1%' },
+  { field: 'ciHigh', title: 'CI high', format: '.1%' },
+  { field: 'n', title: 'n questions' },
+];
+
+export function typeDotSpec(
+  data: Pick<ReportData, 'scores' | 'headlines' | 'colors' | 'methods'>,
+  pick: string,
+  rows: readonly TypeScore[] = data.scores,
+): TopLevelSpec {
+  const datasets = [...new Set(rows.map((r) => r.dataset))].sort();
+  const values = rows.map((r) => dotValue(data, datasets, r));
   const methods = [...new Set(values.map((v) => v.method))].sort();
   const fallback = colorScale(methods);
   const color = { domain: methods, range: methods.map((l, i) => data.colors[l] ?? fallback.range[i]!) };
@@ -77,16 +99,7 @@ export function typeDotSpec(
         scale: { domain: [...ROLES], range: SHAPES },
         legend: { orient: 'bottom', title: 'role' },
       },
-      tooltip: [
-        { field: 'dataset' },
-        { field: 'type' },
-        { field: 'method' },
-        { field: 'role' },
-        { field: 'mean', format: '.1%' },
-        { field: 'ciLow', title: 'CI low', format: '.1%' },
-        { field: 'ciHigh', title: 'CI high', format: '.1%' },
-        { field: 'n', title: 'n questions' },
-      ],
+      tooltip: DOT_TOOLTIP,
     },
   };
   return {
@@ -106,7 +119,8 @@ export function typeDotSpec(
       header: { labelFontWeight: 'bold' },
     },
     columns: Math.min(3, Math.max(1, panels)),
-    spec: { width: 260, height: { step: 14 }, layer: [whiskers, dots] },
+    // A row per method (14 px), at least 160 px: a panel of two or three methods stays a chart, not a strip.
+    spec: { width: 260, height: Math.max(160, 14 * methods.length), layer: [whiskers, dots] },
     resolve: { scale: { y: 'independent' } },
     config: CHART_CONFIG,
   } as TopLevelSpec;

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadedFromValue } from '../../run/load-config.ts';
+import { loadedFromValue } from '../../run/config/load-config.ts';
 import { runExperiment } from '../../run/runner.ts';
 import { openResultStore } from '../../store/index.ts';
 import { loadReportData, type ReportData } from './load-data.ts';

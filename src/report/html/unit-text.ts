@@ -17,14 +17,15 @@ import type { Session, Turn } from '../../core/types.ts';
 import { oneLine, userFacingMessage } from '../../core/errors.ts';
 import { DatasetRefSchema, type DatasetRef } from '../../core/config.ts';
 import type { ResultStore } from '../../store/index.ts';
+import type { UnitTexts } from './browser/payload.ts';
 
 /** Characters of a unit's preview (its first lines, each turn on its own line). */
 export const PREVIEW_CHARS = 240;
 /** Lines of a unit's preview. */
 export const PREVIEW_LINES = 3;
 
-/** `dataset\tquestion` → unit id → [date, preview]. */
-export type UnitTexts = Record<string, Record<string, [string, string]>>;
+/** `dataset\tquestion` → unit id → [date, preview] (declared with the page's payload, browser/payload.ts). */
+export type { UnitTexts };
 
 export interface LoadedUnitTexts {
   units: UnitTexts;

@@ -12,6 +12,7 @@ import { specToSvg, svgToPng } from '../render-chart.ts';
 import { loadReportData, type ReportData } from '../html/load-data.ts';
 import { holmText, mdeText, verdictEstimate } from '../verdict-table.ts';
 import { markedLabel } from '../palette.ts';
+import { nativeGrid } from '../native-types.ts';
 import { claimLabel, pValueText } from '../claim-label.ts';
 import { combos } from '../html/html-report.ts';
 import { HEADLINE, comboLabel, comboOf, comparisonPair, isHeadlineRow } from '../html/chart-specs.ts';
@@ -30,6 +31,7 @@ export {
   comparisonPair,
 } from '../html/chart-specs.ts';
 export { verdictGroups, experimentTitle } from '../html/page.ts';
+export { typeDotSpec } from '../html/type-dot-spec.ts';
 export { claimLabel, variationLabel } from '../claim-label.ts';
 export { markedLabel, UPPER_BOUND_MARK } from '../palette.ts';
 export type { ReportData, TypeScore, Comparison, Efficiency } from '../html/load-data.ts';
@@ -300,4 +302,17 @@ export function coverage(data: ReportData, what: string, shown: Iterable<string>
   const missing = all.filter((d) => !have.has(d));
   const text = `${what}: ${all.filter((d) => have.has(d)).join(', ') || 'no dataset'}${missing.length > 0 ? ` — not shown: ${missing.join(', ')} (${missingWhy})` : ' — every dataset of the file'}`;
   return display({ 'text/markdown': escapeMarkdown(text), 'text/plain': text });
+}
+
+/**
+ * Per native type (src/report/native-types.ts): one table per dataset whose AdaptMR types pool several native labels
+ * (a benchmark's abilities…), methods as rows, `<AdaptMR type> · <native type>` columns, mean [CI] (n) at the headline.
+ */
+export function nativeTypesTables(data: ReportData): Displayable[] {
+  return nativeGrid(data.nativeScores ?? [], (r) => markedLabel(r.series, r.upperBound)).map((g) =>
+    table(
+      g.rows.map((r) => Object.fromEntries([['method', r.method], ...g.columns.map((c, i) => [c, r.cells[i] ?? '—'])])),
+      ['method', ...g.columns],
+    ),
+  );
 }

@@ -11,7 +11,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../run/provenance.ts';
+import { REPO_ROOT } from '../../run/record/provenance.ts';
 import { makeSampleResults } from '../testing/sample-results.ts';
 import { makePlanResults } from '../testing/plan-results.ts';
 import { note } from './notebook-kit.ts';
@@ -124,6 +124,8 @@ describe('npm run notebooks', () => {
     expect(html).toMatch(/The sweep(&#39;|')s comparisons — \d+ rows/u);
     expect(html).toContain('w/o temporal strategy − full system');
     expect(html).not.toContain('No paired comparisons');
+    // The overview shows native types beside the AdaptMR types (a table per dataset whose types pool several labels).
+    expect(readFileSync(join(out, 'overview.html'), 'utf8')).toMatch(/<th>factual · [^<]+<\/th>/u);
     // Every chart of every notebook is drawn at a readable size: no strip (the old overview chart was 1,300 × 150).
     for (const nb of ['ablation', 'overview', 'efficiency']) {
       const page = readFileSync(join(out, `${nb}.html`), 'utf8');

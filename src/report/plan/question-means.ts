@@ -1,7 +1,7 @@
 /**
  * A mean over questions with its 95% bootstrap CI, resampling whole conversations where the questions share them
  * (`bootstrapFor`, as every statistic of the results file): for the numbers the beyond-benchmarks and router-transfer
- * sections compute outside `scores_by_type` (BEAM's abilities outside the five types, classifier accuracy).
+ * sections compute outside `scores_by_type` (native types outside the five, classifier accuracy).
  */
 import { bootstrapCi, clusterBy, PlanCache, seedFor, singletons, type Interval } from '../../eval/stats/index.ts';
 import { bootstrapFor, conversationOf } from '../../eval/stats/results/index.ts';

@@ -2,7 +2,7 @@
  * Routing shown: for every AdaptMR method (and ablation), how many questions of each gold type went to each route —
  * so "the ONNX rows route 84% of S to factual" is visible rather than hidden in a mean. From the retrieval rows
  * (src/eval/verdicts/routing.ts); one table per dataset, rows method × route, columns the gold types (the five, and
- * a dataset's labels outside them — LoCoMo-Plus's `cognitive`, BEAM's `outside` abilities — when it has them).
+ * a dataset's labels outside them — LoCoMo-Plus's `cognitive`, `outside` native types — when it has them).
  */
 import Table from 'cli-table3';
 import { routeByGoldType, type RetrievalFact } from '../../eval/verdicts/index.ts';

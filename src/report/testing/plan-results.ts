@@ -7,9 +7,9 @@
  *  - `exp4.duckdb`: experiment 4, a sweep of the full system and three ablations.
  */
 import { join } from 'node:path';
-import { loadedFromValue } from '../../run/load-config.ts';
+import { loadedFromValue } from '../../run/config/load-config.ts';
 import { runExperiment } from '../../run/runner.ts';
-import { expandSweep } from '../../run/sweep-file.ts';
+import { expandSweep } from '../../run/sweep/sweep-file.ts';
 
 export interface PlanFiles {
   exp125: string;

@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { startFakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
 import { parisQaChat } from '../../llm/testing/paris-qa.ts';
-import { parseExperiment } from '../../run/load-config.ts';
+import { parseExperiment } from '../../run/config/load-config.ts';
 import { runExperiment } from '../../run/runner.ts';
 import { TEST_DATA_DIR } from '../../../test/data-path.ts';
 

@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import type { ExperimentConfig } from '../../core/config.ts';
 import { embedders } from '../../index/index.ts';
-import type { ConfiguredMethod } from '../create-methods.ts';
+import type { ConfiguredMethod } from '../methods/create-methods.ts';
 
 /** Below this many questions the workers' start-up (~0.1–0.3 s each) costs more than it saves. */
 export const MIN_QUESTIONS_FOR_WORKERS = 64;

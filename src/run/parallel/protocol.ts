@@ -9,7 +9,7 @@ import type { ExperimentConfig } from '../../core/config.ts';
 import type { DataIssue, DatasetSource } from '../../data/index.ts';
 import type { WordVectorsSlot } from '../../index/index.ts';
 import type { QuestionBatch } from '../../store/types.ts';
-import type { FailedStage } from '../failures.ts';
+import type { FailedStage } from '../record/failures.ts';
 
 export interface WorkerInit {
   config: ExperimentConfig;

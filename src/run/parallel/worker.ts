@@ -9,7 +9,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage, InputError } from '../../core/errors.ts';
 import { parseJsonBytes, readSourceRecordsSync, type DataIssue, type RawRecord } from '../../data/index.ts';
 import { embedders, useWordVectorsSlot } from '../../index/index.ts';
-import { createMethods } from '../create-methods.ts';
+import { installBenchmarks } from '../benchmark-registry.ts';
+import { createMethods } from '../methods/create-methods.ts';
 import { IndexCache } from '../index-cache.ts';
 import { computeRecord, unreadData, type ComputeState } from '../run-dataset.ts';
 import type { FromWorker, ToWorker, WorkerInit, WorkerStart } from './protocol.ts';
@@ -41,6 +42,8 @@ async function receiveInit(): Promise<WorkerInit> {
   if (m.type !== 'init') throw new Error(`compute worker: expected the init message, got ${m.type}`);
   return m.init;
 }
+// The benchmarks' readers, loaded while the experiment is still being read (a pre-warmed worker).
+await installBenchmarks();
 const init: WorkerInit = (workerData as WorkerInit | null) ?? (await receiveInit());
 const unwritten = new Int32Array(init.unwritten);
 const selected = new Set(init.selected);

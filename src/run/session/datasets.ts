@@ -17,11 +17,11 @@ import {
 } from '../../data/index.ts';
 import { loadErrata } from '../../data/locomo-audit.ts';
 import { longMemEvalErrata } from '../../data/longmemeval-errata.ts';
-import { createMethods, type ConfiguredMethod } from '../create-methods.ts';
-import type { LoadedExperiment } from '../load-config.ts';
+import { createMethods, type ConfiguredMethod } from '../methods/create-methods.ts';
+import type { LoadedExperiment } from '../config/load-config.ts';
 import type { DatasetPlan } from '../run-dataset.ts';
 import { selectQuestions } from '../select.ts';
-import type { RunShard } from '../shard-source.ts';
+import type { RunShard } from '../shards/shard-source.ts';
 import { applyShard } from './shard-datasets.ts';
 
 /** One dataset of the run: its selected questions, the config as it sees it (its methods patched), its methods. */
@@ -118,7 +118,7 @@ async function datasetMethods(
   return Promise.all(
     config.datasets.map(async (ref, i) => {
       if (!hasMethodPatch(ref)) return { config, methods: base };
-      const where = `${exp.path}: datasets.${i} (${ref.name ?? ref.path})`;
+      const where = `${exp.path}: datasets.${i} (${ref.name ?? ('path' in ref ? ref.path : '')})`;
       const patched = configForDataset(config, i, exp.path);
       return { config: patched, methods: await createMethods(patched, where, exp.configHash) };
     }),

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import type { Checkpoints } from '../../core/interfaces.ts';
 import { SpoolWriter, spoolPathOf, type SpoolRun } from '../../store/spool.ts';
 import type { QuestionSink, ResultStore } from '../../store/types.ts';
-import { PaidCallLedger } from '../paid-calls.ts';
+import { PaidCallLedger } from '../spend/paid-calls.ts';
 
 /**
  * The run's group-commit wait. Workers deliver hundreds of questions a second, and the appender flushes of a

@@ -8,9 +8,9 @@ import type { ExperimentConfig } from '../../core/config.ts';
 import { hashDatasetFiles } from '../../data/index.ts';
 import type { SpoolRun } from '../../store/spool.ts';
 import type { MethodRow, RunRecord } from '../../store/types.ts';
-import type { ConfiguredMethod } from '../create-methods.ts';
-import type { LoadedExperiment } from '../load-config.ts';
-import { datasetDigests, type gitState, inputFileDigests, packageVersions } from '../provenance.ts';
+import type { ConfiguredMethod } from '../methods/create-methods.ts';
+import type { LoadedExperiment } from '../config/load-config.ts';
+import { datasetDigests, type gitState, inputFileDigests, packageVersions } from '../record/provenance.ts';
 import type { SessionDataset } from './datasets.ts';
 
 /** The checkpoints' method column for run-wide markers (the run's warm-up time). */

@@ -5,8 +5,8 @@
  */
 import { type CatalogEntry, filesOf } from '../../data/index.ts';
 import type { DatasetPlan } from '../run-dataset.ts';
-import { haystackGroups, shardSelection } from '../shard-plan.ts';
-import type { RunShard } from '../shard-source.ts';
+import { haystackGroups, shardSelection } from '../shards/shard-plan.ts';
+import type { RunShard } from '../shards/shard-source.ts';
 
 export function applyShard(
   plans: DatasetPlan[],

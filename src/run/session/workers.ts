@@ -5,7 +5,7 @@
  * loads the embedder and records the run; the other pools start when their dataset comes. Only the first pass of a
  * run uses workers (a later pass computes the few questions the Batch API or the budget postponed).
  */
-import type { LoadedExperiment } from '../load-config.ts';
+import type { LoadedExperiment } from '../config/load-config.ts';
 import { workerCount, workerObstacle } from '../parallel/eligible.ts';
 import { runnerComputes, startWorkerPool, type WorkerPool } from '../parallel/pool.ts';
 import { releaseWarmWorker } from '../parallel/spawn.ts';

@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Instance } from '../../core/types.ts';
-import { normaliseLongMemEval } from '../../data/longmemeval.ts';
+import { normaliseLongMemEval } from '../../../benchmarks/longmemeval/load.ts';
 
 export const PLAN_EXAMPLE_FILE = new URL('./plan-example.json', import.meta.url);
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { InputError } from '../../core/errors.ts';
 import { PACKAGE_ROOT, packageVersion } from '../../core/package-root.ts';
-import { gitState } from '../../run/provenance.ts';
+import { gitState } from '../../run/record/provenance.ts';
 import { openResultStore, type ResultStore } from '../../store/index.ts';
 import { refreshStats, statsFingerprint } from '../../store/stats-tables.ts';
 import { instanceHashes, rollUp } from './content-hash.ts';
@@ -30,6 +30,7 @@ import { publicKeyInfo, signManifest } from './sign.ts';
 import { writeTables } from './tables.ts';
 import { writeEee } from './write-eee.ts';
 import type { Config } from './config-facts.ts';
+import { PLAN_EXPERIMENT_REGISTRY } from '../../plan-experiments/registry.ts';
 
 export interface BundleOptions {
   out: string;
@@ -148,7 +149,7 @@ async function openFresh(results: string): Promise<ResultStore> {
   await ro.close();
   const store = await openResultStore(results);
   try {
-    await refreshStats(store);
+    await refreshStats(store, PLAN_EXPERIMENT_REGISTRY);
   } catch (err) {
     await store.close();
     throw err;

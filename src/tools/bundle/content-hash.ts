@@ -9,7 +9,7 @@ import { sha256, stableHash } from '../../core/hash.ts';
 import type { DatasetRef } from '../../core/config.ts';
 import { readInstances, readLock, resolveDataDir, resolveDataset } from '../../data/index.ts';
 import { lockEntryFor } from '../../data/lock.ts';
-import { GITHUB_PINS } from '../../data/pins.ts';
+import { datasetEntry as namedDataset } from '../../core/benchmarks-installed.ts';
 import { LOCOMO_COMMIT, LOCOMO_REPO, LONGMEMEVAL_REPO } from '../../data/pull.ts';
 import { datasetEntry, type Config } from './config-facts.ts';
 
@@ -27,7 +27,7 @@ export interface DatasetContent {
 
 /** The revision the harness itself pins a named dataset to, for a data directory without a lock file. */
 function harnessPin(dataset: string): DatasetContent['pinned'] {
-  const gh = (GITHUB_PINS as Record<string, { repo: string; commit: string }>)[dataset];
+  const gh = namedDataset(dataset)?.dataset.pin;
   const from = 'the harness pin (the data directory has no lock entry)';
   if (gh) return { repo: gh.repo, revision: gh.commit, commit: gh.commit, from };
   if (dataset === 'locomo') return { repo: LOCOMO_REPO, revision: LOCOMO_COMMIT, commit: LOCOMO_COMMIT, from };

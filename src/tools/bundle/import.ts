@@ -10,6 +10,7 @@ import { InputError } from '../../core/errors.ts';
 import { openResultStore } from '../../store/index.ts';
 import { refreshStats } from '../../store/stats-tables.ts';
 import { loadRowTables, ROW_TABLES, tableFile } from './tables.ts';
+import { PLAN_EXPERIMENT_REGISTRY } from '../../plan-experiments/registry.ts';
 
 export async function importBundle(dir: string, out: string): Promise<string> {
   const missing = ROW_TABLES.find((t) => !existsSync(join(dir, tableFile(t))));
@@ -23,7 +24,7 @@ export async function importBundle(dir: string, out: string): Promise<string> {
   const store = await openResultStore(out);
   try {
     await loadRowTables(store, dir);
-    const stats = await refreshStats(store, { force: true });
+    const stats = await refreshStats(store, PLAN_EXPERIMENT_REGISTRY, { force: true });
     return `${out}: imported ${dir} (${stats.cells} CI cells, ${stats.comparisons} comparisons, ${stats.verdicts} verdicts recomputed)`;
   } finally {
     await store.close();

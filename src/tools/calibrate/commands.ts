@@ -6,7 +6,8 @@
 import { intFlag, numberFlag } from '../../core/cli-options.ts';
 import { existsSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
-import { DATASET_NAMES, type DatasetName } from '../../core/config.ts';
+import { datasetNames } from '../../core/benchmarks-installed.ts';
+import type { DatasetName } from '../../core/config.ts';
 import { InputError } from '../../core/errors.ts';
 import { GRANULARITIES, type Granularity } from '../../core/types.ts';
 import { loadDataset, readCatalog, resolveDataDir, resolveDataset } from '../../data/index.ts';
@@ -33,7 +34,7 @@ export const calibrateCommand: CommandModule<object, CalibrateArgs> = {
     'Pick abstention thresholds (θ_high/θ_low) per embedder on a calibration split the evaluation then excludes',
   builder: (y) =>
     y
-      .option('dataset', { type: 'string', demandOption: true, describe: `dataset (${DATASET_NAMES.join(', ')})` })
+      .option('dataset', { type: 'string', demandOption: true, describe: `dataset (${datasetNames().join(', ')})` })
       .option('data-dir', { type: 'string', describe: 'data directory (default: ADAPTMR_DATA_DIR, then ./datasets)' })
       .option('embedder', { type: 'string', default: 'wink-sif', describe: 'embedder registry name' })
       .option('embedder-options', { type: 'string', describe: 'embedder options as JSON' })
@@ -50,8 +51,8 @@ export const calibrateCommand: CommandModule<object, CalibrateArgs> = {
         describe: 'thresholds file (merged if it exists)',
       }),
   handler: async (argv) => {
-    if (!(DATASET_NAMES as readonly string[]).includes(argv.dataset))
-      throw new InputError(`unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')}`, '--dataset');
+    if (!datasetNames().includes(argv.dataset))
+      throw new InputError(`unknown dataset "${argv.dataset}"; known: ${datasetNames().join(', ')}`, '--dataset');
     if (!(argv.fraction > 0 && argv.fraction < 1)) throw new InputError('must be between 0 and 1', '--fraction');
     const roles = argv.roles.split(',').map((r) => r.trim());
     if (roles.length === 0 || roles.some((r) => r !== 'user' && r !== 'assistant'))

@@ -7,7 +7,8 @@ import { intFlag, numberFlag } from '../../core/cli-options.ts';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
-import { DATASET_NAMES, type DatasetName } from '../../core/config.ts';
+import { datasetNames } from '../../core/benchmarks-installed.ts';
+import type { DatasetName } from '../../core/config.ts';
 import { InputError } from '../../core/errors.ts';
 import type { Classifier } from '../../core/interfaces.ts';
 import type { LlmProvider } from '../../core/llm.ts';
@@ -30,7 +31,7 @@ import { sparseRow } from '../../classify/onnx/features.ts';
 import { writeModel } from './train/export.ts';
 import type { Classification } from '../../classify/result.ts';
 import { calibrateClassifierCommand } from './calibrate/commands.ts';
-import { parseSourceList, TRAINING_SOURCES } from './train/combined.ts';
+import { parseSourceList, trainingSources } from './train/combined.ts';
 import { BALANCES, type Balance } from './train/balance.ts';
 import { DEFAULT_RECIPE, recipeName, type Recipe } from './train/recipe.ts';
 import { trainCombined } from './train/train-combined.ts';
@@ -39,8 +40,8 @@ import { crossBenchmarkText } from './eval/cross-benchmark-text.ts';
 import { tableCommand } from './eval/table-command.ts';
 
 function datasetName(name: string, flag: string): DatasetName {
-  if (!(DATASET_NAMES as readonly string[]).includes(name))
-    throw new InputError(`unknown dataset "${name}"; known: ${DATASET_NAMES.join(', ')}`, flag);
+  if (!datasetNames().includes(name))
+    throw new InputError(`unknown dataset "${name}"; known: ${datasetNames().join(', ')}`, flag);
   return name as DatasetName;
 }
 
@@ -179,11 +180,11 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
     y
       .option('dataset', {
         type: 'string',
-        describe: `${DATASET_NAMES.join(', ')}, or ${ZH_DATASET}; several comma-separated are pooled as they are`,
+        describe: `${datasetNames().join(', ')}, or ${ZH_DATASET}; several comma-separated are pooled as they are`,
       })
       .option('datasets', {
         type: 'string',
-        describe: `the combined training set (${TRAINING_SOURCES.join(', ')}; comma-separated): labelled by benchmark and language, deduplicated by question text, trained with the cross-benchmark recipe, calibrated on its benchmarks, its content hash in the model`,
+        describe: `the combined training set (${trainingSources().join(', ')}; comma-separated): labelled by benchmark and language, deduplicated by question text, trained with the cross-benchmark recipe, calibrated on its benchmarks, its content hash in the model`,
       })
       .option('balance', {
         choices: BALANCES,
@@ -374,7 +375,7 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
           demandOption: true,
           describe: `${classifiers.names().join(', ')}, or oracle (gold type)`,
         })
-        .option('dataset', { type: 'string', describe: DATASET_NAMES.join(', ') })
+        .option('dataset', { type: 'string', describe: datasetNames().join(', ') })
         .option('protocol', {
           choices: ['leave-one-benchmark-out', 'kfold'] as const,
           describe:
@@ -382,7 +383,7 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
         })
         .option('datasets', {
           type: 'string',
-          describe: `onnx: the combined training set (${TRAINING_SOURCES.join(', ')}), trained with the cross-benchmark recipe`,
+          describe: `onnx: the combined training set (${trainingSources().join(', ')}), trained with the cross-benchmark recipe`,
         })
         .option('features', {
           type: 'string',

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTinyHfModel } from '../../classify/onnx/testing/tiny-hf-model.ts';
 import { ADAPT_TYPES } from '../../core/types.ts';
-import { REPO_ROOT } from '../../run/provenance.ts';
+import { REPO_ROOT } from '../../run/record/provenance.ts';
 import { DEFAULT_FEATURE_SPEC } from '../../classify/onnx/features.ts';
 import { writeLinearModel } from './train/export.ts';
 import { BILINGUAL_TRAIN } from './train/testing/bilingual-train.ts';

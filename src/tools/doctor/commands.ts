@@ -1,6 +1,6 @@
 /** CLI: `adaptmr doctor <experiment.yaml>` — checks every endpoint the experiment uses; exit code 1 if one fails. */
 import type { CommandModule } from 'yargs';
-import { loadExperiment } from '../../run/load-config.ts';
+import { loadExperiment } from '../../run/config/load-config.ts';
 import { doctor } from './doctor.ts';
 import { formatChecks } from './format.ts';
 

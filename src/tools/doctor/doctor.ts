@@ -12,9 +12,9 @@ import { readBodyCapped, ReplyTooLargeError } from '../../core/reply-limit.ts';
 import { readSecret, redactSecrets } from '../../core/secrets.ts';
 import type { EndpointCheck } from '../../core/interfaces.ts';
 import { OPENAI_DEFAULT_BASE_URL } from '../../llm/config.ts';
-import { methods } from '../../run/method-registry.ts';
-import { configuredRoles } from '../../run/create-methods.ts';
-import type { LoadedExperiment } from '../../run/load-config.ts';
+import { methods } from '../../run/methods/method-registry.ts';
+import { configuredRoles } from '../../run/methods/create-methods.ts';
+import type { LoadedExperiment } from '../../run/config/load-config.ts';
 
 type Env = NodeJS.ProcessEnv;
 

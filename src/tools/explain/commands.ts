@@ -7,7 +7,7 @@
  */
 import type { CommandModule } from 'yargs';
 import { InputError } from '../../core/errors.ts';
-import { loadExperiment } from '../../run/load-config.ts';
+import { loadExperiment } from '../../run/config/load-config.ts';
 import { explainQuestion } from './explain.ts';
 import { formatExplain } from './format.ts';
 import { formatStoredCase, loadStoredCase } from './stored.ts';

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../core/errors.ts';
 import { loadDataset } from '../../data/index.ts';
 import { createMemoryIndex, createWinkSifEmbedder } from '../../index/index.ts';
-import { loadExperiment, type LoadedExperiment } from '../../run/load-config.ts';
+import { loadExperiment, type LoadedExperiment } from '../../run/config/load-config.ts';
 import { explainCommand } from './commands.ts';
 import { explainQuestion } from './explain.ts';
 import { formatExplain } from './format.ts';

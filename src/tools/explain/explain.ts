@@ -14,10 +14,10 @@ import { loadDataset, readCatalog, resolveDataDir, resolveDataset, type DatasetS
 import { embedders, openEmbeddingCache } from '../../index/index.ts';
 import { createLlmProvider } from '../../llm/provider.ts';
 import { IndexCache } from '../../run/index-cache.ts';
-import type { LoadedExperiment } from '../../run/load-config.ts';
+import type { LoadedExperiment } from '../../run/config/load-config.ts';
 import { emptyBatch, runMethod } from '../../run/question.ts';
 import { configForDataset } from '../../core/dataset-methods.ts';
-import { createMethods } from '../../run/create-methods.ts';
+import { createMethods } from '../../run/methods/create-methods.ts';
 
 export const PREVIEW_CHARS = 100;
 
@@ -91,7 +91,7 @@ async function findInstance(
   }
   if (o.dataset && !config.datasets.some((r) => resolveDataset(r, dataDir).name === o.dataset)) {
     throw new InputError(
-      `dataset "${o.dataset}" is not in the experiment (${config.datasets.map((r) => r.name ?? r.path).join(', ')})`,
+      `dataset "${o.dataset}" is not in the experiment (${config.datasets.map((r) => r.name ?? ('path' in r ? r.path : '')).join(', ')})`,
       path,
     );
   }
@@ -127,6 +127,58 @@ export function pickMethods(exp: LoadedExperiment, ids: readonly string[] | unde
   };
 }
 
+type CreatedMethod = Awaited<ReturnType<typeof createMethods>>[number];
+type Batch = ReturnType<typeof emptyBatch>;
+
+/** A method's retrieval for the question as the explanation shows it: its route and its ranked units with previews. */
+function explainedMethod(m: CreatedMethod, batch: Batch, indexes: IndexCache, instance: Instance): ExplainedMethod {
+  const row = batch.retrievals.find((r) => r.method === m.id);
+  if (!row) throw new Error(`runMethod wrote no row for method ${m.id}`);
+  const index = indexes.get(instance, m.index);
+  const units = row.unitIds.map((id, i): ExplainedUnit => {
+    const unit = index.unit(id);
+    return {
+      rank: i + 1,
+      id,
+      sessionId: unit?.sessionId ?? row.unitSessionIds[i] ?? '',
+      date: unit?.at ?? '',
+      score: row.scores[i] ?? Number.NaN,
+      preview: (unit?.text ?? '').replace(/\s+/g, ' ').trim().slice(0, PREVIEW_CHARS),
+    };
+  });
+  return {
+    method: m.id,
+    gotOracleType: m.impl.capabilities.oracleType === true,
+    degraded: m.impl.capabilities.degraded ?? null,
+    predictedType: row.predictedType,
+    typeProbs: row.typeProbs,
+    route: row.route,
+    noMemory: row.noMemory,
+    units,
+    notes: row.notes,
+    context: row.context,
+    latencyMs: row.latencyMs,
+    error: row.error,
+  };
+}
+
+/** Per method, the rank of the first unit from each evidence session it returned. */
+function evidenceRanksOf(
+  explained: readonly ExplainedMethod[],
+  instance: Instance,
+): Record<string, Record<string, number>> {
+  const evidenceRanks: Record<string, Record<string, number>> = {};
+  for (const m of explained) {
+    const ranks: Record<string, number> = {};
+    for (const s of instance.gold.evidenceSessionIds) {
+      const at = m.units.findIndex((u) => u.sessionId === s);
+      if (at >= 0) ranks[s] = at + 1;
+    }
+    evidenceRanks[m.method] = ranks;
+  }
+  return evidenceRanks;
+}
+
 export async function explainQuestion(exp0: LoadedExperiment, o: ExplainOptions): Promise<ExplainResult> {
   const exp = pickMethods(exp0, o.methods);
   const methods0 = await createMethods(exp.config, exp.path, exp.configHash);
@@ -154,45 +206,8 @@ export async function explainQuestion(exp0: LoadedExperiment, o: ExplainOptions)
     const batch = emptyBatch(instance, 'explain');
     const context = { config: runConfig, runId: 'explain', indexes, llm, protocol: source.format };
     for (const m of methods) await runMethod(instance, m, batch, context);
-    const explained: ExplainedMethod[] = methods.map((m) => {
-      const row = batch.retrievals.find((r) => r.method === m.id);
-      if (!row) throw new Error(`runMethod wrote no row for method ${m.id}`);
-      const index = indexes.get(instance, m.index);
-      const units = row.unitIds.map((id, i): ExplainedUnit => {
-        const unit = index.unit(id);
-        return {
-          rank: i + 1,
-          id,
-          sessionId: unit?.sessionId ?? row.unitSessionIds[i] ?? '',
-          date: unit?.at ?? '',
-          score: row.scores[i] ?? Number.NaN,
-          preview: (unit?.text ?? '').replace(/\s+/g, ' ').trim().slice(0, PREVIEW_CHARS),
-        };
-      });
-      return {
-        method: m.id,
-        gotOracleType: m.impl.capabilities.oracleType === true,
-        degraded: m.impl.capabilities.degraded ?? null,
-        predictedType: row.predictedType,
-        typeProbs: row.typeProbs,
-        route: row.route,
-        noMemory: row.noMemory,
-        units,
-        notes: row.notes,
-        context: row.context,
-        latencyMs: row.latencyMs,
-        error: row.error,
-      };
-    });
-    const evidenceRanks: Record<string, Record<string, number>> = {};
-    for (const m of explained) {
-      const ranks: Record<string, number> = {};
-      for (const s of instance.gold.evidenceSessionIds) {
-        const at = m.units.findIndex((u) => u.sessionId === s);
-        if (at >= 0) ranks[s] = at + 1;
-      }
-      evidenceRanks[m.method] = ranks;
-    }
+    const explained = methods.map((m) => explainedMethod(m, batch, indexes, instance));
+    const evidenceRanks = evidenceRanksOf(explained, instance);
     return {
       experiment: exp.path,
       dataset: instance.dataset,

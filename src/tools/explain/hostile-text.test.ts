@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSampleResults } from '../../report/testing/sample-results.ts';
-import { REPO_ROOT } from '../../run/provenance.ts';
+import { REPO_ROOT } from '../../run/record/provenance.ts';
 import { openResultStore } from '../../store/index.ts';
 import { terminalSafe } from '../../core/terminal-text.ts';
 import { useTestData } from '../../../test/data-path.ts';

@@ -44,6 +44,72 @@ function verdictsOf(json: string): string[] {
   });
 }
 
+type Store = Awaited<ReturnType<typeof openResultStore>>;
+
+/** The question's stored row (its dataset's, when given); a one-line error when it is absent or ambiguous. */
+async function storedQuestion(store: Store, file: string, questionId: string, dataset: string | undefined) {
+  const qs = await store.query<{
+    dataset: string;
+    text: string;
+    asked_at: string;
+    adapt_type: string;
+    native_type: string;
+    is_abstention: boolean;
+    answer: string;
+    evidence_session_ids: string[];
+  }>(
+    `SELECT DISTINCT dataset, text, asked_at, adapt_type, native_type, is_abstention, answer, evidence_session_ids FROM questions WHERE question_id = $1`,
+    [questionId],
+  );
+  const matching = qs.filter((q) => !dataset || q.dataset === dataset);
+  if (matching.length === 0)
+    throw new InputError(
+      `question "${questionId}" is not in the results file${dataset ? ` (dataset ${dataset})` : ''}`,
+      file,
+    );
+  if (new Set(matching.map((q) => q.dataset)).size > 1)
+    throw new InputError(`question "${questionId}" is in several datasets; choose one with --dataset`, file);
+  return matching[0]!;
+}
+
+/** Every stored method's retrieval and answer for the question; `methods`, when given, must all be stored. */
+async function storedRetrievals(
+  store: Store,
+  file: string,
+  dataset: string,
+  questionId: string,
+  methods: readonly string[] | undefined,
+) {
+  const rows = await store.query<{
+    run_id: string;
+    method: string;
+    route: string | null;
+    predicted_type: string | null;
+    no_memory: boolean;
+    unit_ids: string[];
+    context: string | null;
+    error: string | null;
+    answer: string | null;
+    judge_verdicts: string | null;
+    answer_error: string | null;
+  }>(
+    `SELECT r.run_id, r.method, r.route, r.predicted_type, r.no_memory, r.unit_ids, r.context, r.error, a.answer, a.judge_verdicts, a.error AS answer_error
+     FROM retrievals r LEFT JOIN answers a ON a.run_id = r.run_id AND a.dataset = r.dataset AND a.question_id = r.question_id AND a.method = r.method
+     WHERE r.dataset = $1 AND r.question_id = $2 ORDER BY r.run_id, r.method`,
+    [dataset, questionId],
+  );
+  if (methods && methods.length > 0) {
+    const known = [...new Set(rows.map((r) => r.method))];
+    const unknown = methods.filter((m) => !known.includes(m));
+    if (unknown.length > 0)
+      throw new InputError(
+        `--methods: ${unknown.join(', ')} not stored for question "${questionId}" (its methods: ${known.join(', ')})`,
+        file,
+      );
+  }
+  return rows;
+}
+
 export async function loadStoredCase(
   file: string,
   questionId: string,
@@ -52,28 +118,7 @@ export async function loadStoredCase(
 ): Promise<StoredCase> {
   const store = await openResultStore(file, { readOnly: true });
   try {
-    const qs = await store.query<{
-      dataset: string;
-      text: string;
-      asked_at: string;
-      adapt_type: string;
-      native_type: string;
-      is_abstention: boolean;
-      answer: string;
-      evidence_session_ids: string[];
-    }>(
-      `SELECT DISTINCT dataset, text, asked_at, adapt_type, native_type, is_abstention, answer, evidence_session_ids FROM questions WHERE question_id = $1`,
-      [questionId],
-    );
-    const matching = qs.filter((q) => !dataset || q.dataset === dataset);
-    if (matching.length === 0)
-      throw new InputError(
-        `question "${questionId}" is not in the results file${dataset ? ` (dataset ${dataset})` : ''}`,
-        file,
-      );
-    if (new Set(matching.map((q) => q.dataset)).size > 1)
-      throw new InputError(`question "${questionId}" is in several datasets; choose one with --dataset`, file);
-    const q = matching[0]!;
+    const q = await storedQuestion(store, file, questionId, dataset);
     const degraded = new Map(
       (
         await store.query<{ run_id: string; method: string; degraded: string | null }>(
@@ -81,33 +126,7 @@ export async function loadStoredCase(
         )
       ).map((m) => [`${m.run_id}\t${m.method}`, m.degraded]),
     );
-    const rows = await store.query<{
-      run_id: string;
-      method: string;
-      route: string | null;
-      predicted_type: string | null;
-      no_memory: boolean;
-      unit_ids: string[];
-      context: string | null;
-      error: string | null;
-      answer: string | null;
-      judge_verdicts: string | null;
-      answer_error: string | null;
-    }>(
-      `SELECT r.run_id, r.method, r.route, r.predicted_type, r.no_memory, r.unit_ids, r.context, r.error, a.answer, a.judge_verdicts, a.error AS answer_error
-       FROM retrievals r LEFT JOIN answers a ON a.run_id = r.run_id AND a.dataset = r.dataset AND a.question_id = r.question_id AND a.method = r.method
-       WHERE r.dataset = $1 AND r.question_id = $2 ORDER BY r.run_id, r.method`,
-      [q.dataset, questionId],
-    );
-    if (methods && methods.length > 0) {
-      const known = [...new Set(rows.map((r) => r.method))];
-      const unknown = methods.filter((m) => !known.includes(m));
-      if (unknown.length > 0)
-        throw new InputError(
-          `--methods: ${unknown.join(', ')} not stored for question "${questionId}" (its methods: ${known.join(', ')})`,
-          file,
-        );
-    }
+    const rows = await storedRetrievals(store, file, q.dataset, questionId, methods);
     const scores = await store.query<{
       run_id: string;
       method: string;

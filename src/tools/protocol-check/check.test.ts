@@ -10,7 +10,7 @@ import {
   startProxy,
   startPythonServer,
 } from '../../../baselines/http-memory/testing/reference-servers.ts';
-import { REPO_ROOT } from '../../run/provenance.ts';
+import { REPO_ROOT } from '../../run/record/provenance.ts';
 import { formatResults, runProtocolCheck } from './check.ts';
 import { ProtocolSchema } from './openapi.ts';
 

@@ -58,14 +58,39 @@ function networkProblem(err: unknown): string {
   return code !== undefined ? `no reply (${String(code)})` : describeNetworkError(err);
 }
 
-export async function runProtocolCheck(url: string, opts: ProtocolCheckOptions = {}): Promise<CheckResult[]> {
+const must = (cond: boolean, what: string) => {
+  if (!cond) throw new Failed(what);
+};
+const NS = `/namespaces/{namespace}`;
+type Items = { text: string; score?: number | null; unit_ids?: string[] | null }[];
+
+/** One check run against a server: its checked calls, the results so far, and the scratch namespace. */
+interface Session {
+  opts: ProtocolCheckOptions;
+  results: CheckResult[];
+  ns: string;
+  nsPath: string;
+  /** Whether the server cites unit ids (`/health`'s `sources`). */
+  sources: boolean;
+  /** The reply, checked: a documented status among `expect`, and a body that fits its schema. */
+  expectReply(
+    template: string,
+    method: string,
+    path: string,
+    expect: number[],
+    body?: unknown,
+    auth?: boolean,
+  ): Promise<Reply>;
+  /** Runs one named check, recording whether it passed (and why not); true when it passed. */
+  check(name: string, fn: () => Promise<void>): Promise<boolean>;
+}
+
+function openSession(url: string, opts: ProtocolCheckOptions): Session {
   const schema = opts.schema ?? ProtocolSchema.load();
   const base = url.replace(/\/+$/, '');
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const ns = `protocol-check-${randomUUID().slice(0, 8)}`;
   const results: CheckResult[] = [];
-  let sources = true;
-
   const call = async (method: string, path: string, body?: unknown, auth = true): Promise<Reply> => {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -86,56 +111,52 @@ export async function runProtocolCheck(url: string, opts: ProtocolCheckOptions =
     if (!read.ok) throw new Failed(`${method} ${path}: HTTP ${res.status}: ${read.problem}`);
     return { status: res.status, body: read.body };
   };
-  /** The reply, checked: a documented status among `expect`, and a body that fits its schema. */
-  const expectReply = async (
-    template: string,
-    method: string,
-    path: string,
-    expect: number[],
-    body?: unknown,
-    auth = true,
-  ): Promise<Reply> => {
-    const r = await call(method, path, body, auth);
-    if (!expect.includes(r.status))
-      throw new Failed(
-        `${method} ${path}: HTTP ${r.status}, expected ${expect.join(' or ')}${r.body !== undefined ? `: ${oneLine(JSON.stringify(r.body), 160)}` : ''}`,
-      );
-    const v: Verdict = schema.reply(template, method, r.status, r.body);
-    if (!v.ok) throw new Failed(`${method} ${path}: HTTP ${r.status} reply does not fit the protocol: ${v.problem}`);
-    return r;
+  return {
+    opts,
+    results,
+    ns,
+    nsPath: `/namespaces/${encodeURIComponent(ns)}`,
+    sources: true,
+    async expectReply(template, method, path, expect, body, auth = true) {
+      const r = await call(method, path, body, auth);
+      if (!expect.includes(r.status))
+        throw new Failed(
+          `${method} ${path}: HTTP ${r.status}, expected ${expect.join(' or ')}${r.body !== undefined ? `: ${oneLine(JSON.stringify(r.body), 160)}` : ''}`,
+        );
+      const v: Verdict = schema.reply(template, method, r.status, r.body);
+      if (!v.ok) throw new Failed(`${method} ${path}: HTTP ${r.status} reply does not fit the protocol: ${v.problem}`);
+      return r;
+    },
+    async check(name, fn) {
+      try {
+        await fn();
+        results.push({ name, ok: true });
+        return true;
+      } catch (err) {
+        results.push({
+          name,
+          ok: false,
+          detail:
+            err instanceof Failed ? err.message : `unexpected: ${err instanceof Error ? err.message : String(err)}`,
+        });
+        return false;
+      }
+    },
   };
-  const check = async (name: string, fn: () => Promise<void>): Promise<boolean> => {
-    try {
-      await fn();
-      results.push({ name, ok: true });
-      return true;
-    } catch (err) {
-      results.push({
-        name,
-        ok: false,
-        detail: err instanceof Failed ? err.message : `unexpected: ${err instanceof Error ? err.message : String(err)}`,
-      });
-      return false;
-    }
-  };
-  const must = (cond: boolean, what: string) => {
-    if (!cond) throw new Failed(what);
-  };
-  const NS = `/namespaces/{namespace}`;
-  const nsPath = `/namespaces/${encodeURIComponent(ns)}`;
-  const ingest = (batch: string, session: string, messages: unknown[]) => ({
-    batch_id: batch,
-    session_id: session,
-    messages,
-  });
-  const search = async (body: unknown) =>
-    (await expectReply(`${NS}/search`, 'POST', `${nsPath}/search`, [200], body)).body as {
-      items: { text: string; score?: number | null; unit_ids?: string[] | null }[];
-    };
+}
 
+const ingest = (batch: string, session: string, messages: unknown[]) => ({
+  batch_id: batch,
+  session_id: session,
+  messages,
+});
+
+export async function runProtocolCheck(url: string, opts: ProtocolCheckOptions = {}): Promise<CheckResult[]> {
+  const c = openSession(url, opts);
+  const { check, expectReply, nsPath, results } = c;
   const healthy = await check('health: GET /health answers the protocol version', async () => {
     const r = await expectReply('/health', 'GET', '/health', [200]);
-    sources = (r.body as { sources: boolean }).sources;
+    c.sources = (r.body as { sources: boolean }).sources;
   });
   if (!healthy) return results;
   if (opts.apiKey) {
@@ -146,108 +167,13 @@ export async function runProtocolCheck(url: string, opts: ProtocolCheckOptions =
   const created = await check('create a namespace: PUT /namespaces/{namespace}', async () => {
     const r = await expectReply(NS, 'PUT', nsPath, [200, 201]);
     const s = r.body as { namespace: string; messages: number };
-    must(s.namespace === ns, `the reply names namespace ${JSON.stringify(s.namespace)}, not ${ns}`);
+    must(s.namespace === c.ns, `the reply names namespace ${JSON.stringify(s.namespace)}, not ${c.ns}`);
     must(s.messages === 0, `a new namespace holds ${s.messages} messages`);
   });
   if (!created) return results;
   try {
-    await check('create it again: not an error (idempotent)', async () => {
-      await expectReply(NS, 'PUT', nsPath, [200, 201]);
-    });
-    await check('ingest a session: POST /namespaces/{namespace}/sessions', async () => {
-      const r = (
-        await expectReply(`${NS}/sessions`, 'POST', `${nsPath}/sessions`, [200], ingest('b0', 'sA', SESSION_A))
-      ).body as { stored: number; duplicate: boolean; batch_id: string };
-      must(
-        r.batch_id === 'b0' && r.stored === SESSION_A.length && !r.duplicate,
-        `expected { batch_id: "b0", stored: ${SESSION_A.length}, duplicate: false }, got ${JSON.stringify(r)}`,
-      );
-    });
-    await check('ingest the same batch again: stored once (idempotent per batch_id)', async () => {
-      const r = (
-        await expectReply(`${NS}/sessions`, 'POST', `${nsPath}/sessions`, [200], ingest('b0', 'sA', SESSION_A))
-      ).body as { stored: number; duplicate: boolean };
-      must(
-        r.duplicate && r.stored === 0,
-        `expected { stored: 0, duplicate: true }, got ${JSON.stringify(r)}: a resent batch would be stored twice`,
-      );
-    });
-    await check('ingest a second session', async () => {
-      const r = (
-        await expectReply(`${NS}/sessions`, 'POST', `${nsPath}/sessions`, [200], ingest('b1', 'sB', SESSION_B))
-      ).body as { stored: number };
-      must(r.stored === SESSION_B.length, `stored ${r.stored} of ${SESSION_B.length} messages`);
-    });
-    await check('status: GET /namespaces/{namespace} reaches ready with every message once', async () => {
-      const until = Date.now() + (opts.readyTimeoutMs ?? 60_000);
-      for (;;) {
-        const s = (await expectReply(NS, 'GET', nsPath, [200])).body as { ready: boolean; messages: number };
-        if (s.ready) {
-          must(
-            s.messages === SENT.size,
-            `ready with ${s.messages} messages, expected ${SENT.size} (the duplicate batch counts once)`,
-          );
-          return;
-        }
-        must(Date.now() < until, `not ready after ${Math.round((opts.readyTimeoutMs ?? 60_000) / 1000)} s`);
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    });
-    const ranked = (items: { score?: number | null; unit_ids?: string[] | null }[], k: number) => {
-      must(items.length <= k, `${items.length} items for k = ${k}`);
-      const scores = items.map((i) => i.score).filter((s): s is number => typeof s === 'number');
-      for (let i = 1; i < scores.length; i++)
-        must(scores[i]! <= scores[i - 1]!, `scores not best first: ${scores.join(', ')}`);
-      for (const it of items)
-        for (const id of it.unit_ids ?? [])
-          must(SENT.has(id), `an item cites unit id ${JSON.stringify(id)}, which was never sent`);
-      if (!sources)
-        must(
-          items.every((it) => it.unit_ids === undefined || it.unit_ids === null),
-          'items cite unit ids though /health says sources: false',
-        );
-    };
-    const finds = (items: { text: string; unit_ids?: string[] | null }[], unit: string, word: string, what: string) =>
-      must(
-        items.some((it) => (sources ? (it.unit_ids ?? []).includes(unit) : it.text.includes(word))),
-        `${what}: no item ${sources ? `cites ${unit}` : `mentions "${word}"`} (items: ${oneLine(JSON.stringify(items), 200)})`,
-      );
-    await check('search: at most k items, best first, citing sent unit ids', async () => {
-      const r = await search({
-        query: 'What is the name of the cat Caroline adopted?',
-        k: 2,
-        question_date: '2023-06-01T00:00:00Z',
-      });
-      ranked(r.items, 2);
-      finds(r.items, 'pc-1', 'Miso', 'an obvious match');
-    });
-    await check('search in Chinese', async () => {
-      const r = await search({ query: '我在学习什么乐器？', k: 3, question_date: '2023-06-01T00:00:00Z' });
-      ranked(r.items, 3);
-      finds(r.items, 'pc-4', '大提琴', 'a Chinese question');
-    });
-    await check('search with k = 1 and no question date', async () => {
-      const r = await search({ query: 'cello', k: 1, question_date: null });
-      ranked(r.items, 1);
-    });
-    await check('a bad request is refused with 400 (a search without query)', async () => {
-      await expectReply(`${NS}/search`, 'POST', `${nsPath}/search`, [400], { k: 3 });
-    });
-    await check('a bad request is refused with 400 (a message time without a zone)', async () => {
-      await expectReply(
-        `${NS}/sessions`,
-        'POST',
-        `${nsPath}/sessions`,
-        [400],
-        ingest('b9', 'sC', [{ unit_id: 'pc-9', role: 'user', text: 'x', time: '2023-05-01 09:30' }]),
-      );
-    });
-    await check('an unknown namespace is 404', async () => {
-      await expectReply(`${NS}/search`, 'POST', `/namespaces/${ns}-never-created/search`, [404], {
-        query: 'cat',
-        k: 1,
-      });
-    });
+    await ingestChecks(c);
+    await searchChecks(c);
   } finally {
     await check('delete the namespace: DELETE /namespaces/{namespace}, then it is gone (404)', async () => {
       await expectReply(NS, 'DELETE', nsPath, [200]);
@@ -255,6 +181,112 @@ export async function runProtocolCheck(url: string, opts: ProtocolCheckOptions =
     });
   }
   return results;
+}
+
+/** Creating the namespace again, ingesting (a batch resent is stored once), and the namespace reaching ready. */
+async function ingestChecks(c: Session): Promise<void> {
+  const { check, expectReply, nsPath, opts } = c;
+  await check('create it again: not an error (idempotent)', async () => {
+    await expectReply(NS, 'PUT', nsPath, [200, 201]);
+  });
+  await check('ingest a session: POST /namespaces/{namespace}/sessions', async () => {
+    const r = (await expectReply(`${NS}/sessions`, 'POST', `${nsPath}/sessions`, [200], ingest('b0', 'sA', SESSION_A)))
+      .body as { stored: number; duplicate: boolean; batch_id: string };
+    must(
+      r.batch_id === 'b0' && r.stored === SESSION_A.length && !r.duplicate,
+      `expected { batch_id: "b0", stored: ${SESSION_A.length}, duplicate: false }, got ${JSON.stringify(r)}`,
+    );
+  });
+  await check('ingest the same batch again: stored once (idempotent per batch_id)', async () => {
+    const r = (await expectReply(`${NS}/sessions`, 'POST', `${nsPath}/sessions`, [200], ingest('b0', 'sA', SESSION_A)))
+      .body as { stored: number; duplicate: boolean };
+    must(
+      r.duplicate && r.stored === 0,
+      `expected { stored: 0, duplicate: true }, got ${JSON.stringify(r)}: a resent batch would be stored twice`,
+    );
+  });
+  await check('ingest a second session', async () => {
+    const r = (await expectReply(`${NS}/sessions`, 'POST', `${nsPath}/sessions`, [200], ingest('b1', 'sB', SESSION_B)))
+      .body as { stored: number };
+    must(r.stored === SESSION_B.length, `stored ${r.stored} of ${SESSION_B.length} messages`);
+  });
+  await check('status: GET /namespaces/{namespace} reaches ready with every message once', async () => {
+    const until = Date.now() + (opts.readyTimeoutMs ?? 60_000);
+    for (;;) {
+      const s = (await expectReply(NS, 'GET', nsPath, [200])).body as { ready: boolean; messages: number };
+      if (s.ready) {
+        must(
+          s.messages === SENT.size,
+          `ready with ${s.messages} messages, expected ${SENT.size} (the duplicate batch counts once)`,
+        );
+        return;
+      }
+      must(Date.now() < until, `not ready after ${Math.round((opts.readyTimeoutMs ?? 60_000) / 1000)} s`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  });
+}
+
+/** Search (English, Chinese, k = 1), and the refusals: bad requests (400) and an unknown namespace (404). */
+async function searchChecks(c: Session): Promise<void> {
+  const { check, expectReply, nsPath, ns } = c;
+  const search = async (body: unknown) =>
+    (await expectReply(`${NS}/search`, 'POST', `${nsPath}/search`, [200], body)).body as { items: Items };
+  const ranked = (items: Items, k: number) => {
+    must(items.length <= k, `${items.length} items for k = ${k}`);
+    const scores = items.map((i) => i.score).filter((s): s is number => typeof s === 'number');
+    for (let i = 1; i < scores.length; i++)
+      must(scores[i]! <= scores[i - 1]!, `scores not best first: ${scores.join(', ')}`);
+    for (const it of items)
+      for (const id of it.unit_ids ?? [])
+        must(SENT.has(id), `an item cites unit id ${JSON.stringify(id)}, which was never sent`);
+    if (!c.sources)
+      must(
+        items.every((it) => it.unit_ids === undefined || it.unit_ids === null),
+        'items cite unit ids though /health says sources: false',
+      );
+  };
+  const finds = (items: Items, unit: string, word: string, what: string) =>
+    must(
+      items.some((it) => (c.sources ? (it.unit_ids ?? []).includes(unit) : it.text.includes(word))),
+      `${what}: no item ${c.sources ? `cites ${unit}` : `mentions "${word}"`} (items: ${oneLine(JSON.stringify(items), 200)})`,
+    );
+  await check('search: at most k items, best first, citing sent unit ids', async () => {
+    const r = await search({
+      query: 'What is the name of the cat Caroline adopted?',
+      k: 2,
+      question_date: '2023-06-01T00:00:00Z',
+    });
+    ranked(r.items, 2);
+    finds(r.items, 'pc-1', 'Miso', 'an obvious match');
+  });
+  await check('search in Chinese', async () => {
+    const r = await search({ query: '我在学习什么乐器？', k: 3, question_date: '2023-06-01T00:00:00Z' });
+    ranked(r.items, 3);
+    finds(r.items, 'pc-4', '大提琴', 'a Chinese question');
+  });
+  await check('search with k = 1 and no question date', async () => {
+    const r = await search({ query: 'cello', k: 1, question_date: null });
+    ranked(r.items, 1);
+  });
+  await check('a bad request is refused with 400 (a search without query)', async () => {
+    await expectReply(`${NS}/search`, 'POST', `${nsPath}/search`, [400], { k: 3 });
+  });
+  await check('a bad request is refused with 400 (a message time without a zone)', async () => {
+    await expectReply(
+      `${NS}/sessions`,
+      'POST',
+      `${nsPath}/sessions`,
+      [400],
+      ingest('b9', 'sC', [{ unit_id: 'pc-9', role: 'user', text: 'x', time: '2023-05-01 09:30' }]),
+    );
+  });
+  await check('an unknown namespace is 404', async () => {
+    await expectReply(`${NS}/search`, 'POST', `/namespaces/${ns}-never-created/search`, [404], {
+      query: 'cat',
+      k: 1,
+    });
+  });
 }
 
 /** The report: one line per check, then the count. */

@@ -13,7 +13,7 @@ import { errorMessage, oneLine } from '../../core/errors.ts';
 import type { Embedder, Method } from '../../core/interfaces.ts';
 import type { Session } from '../../core/types.ts';
 import { createMemoryIndex } from '../../index/index.ts';
-import { methods } from '../../run/method-registry.ts';
+import { methods } from '../../run/methods/method-registry.ts';
 import type { CheckResult } from './check.ts';
 
 export interface McpCheckOptions {

@@ -1,6 +1,6 @@
 /**
  * `adaptmr rejudge <file> --judge <id>:<model>[:<prompt>] …`: adds verdicts to a results file's stored answers with new
- * judges — no retrieval, no reader call — through the judging pass of src/run/judge-pass.ts (cached, resumable: a
+ * judges — no retrieval, no reader call — through the judging pass of src/run/judging/judge-pass.ts (cached, resumable: a
  * verdict already in the file is not asked again; calls recorded in `llm_calls` as stage `judge:<id>`). The judges
  * use the endpoint, key variable, settings and cache of the run's `llm.roles.judge` (`--base-url` / `--api-key-env`
  * override or supply them), the run's judge repeats and its LoCoMo category-5 rule, and judge every gold version and
@@ -14,8 +14,9 @@ import { LlmConfigSchema, type LlmConfigInput } from '../../core/llm-config.ts';
 import { primaryJudgeOf } from '../../eval/qa/panel.ts';
 import { parseJudgeSpec } from './judge-spec.ts';
 import { createLlmProvider } from '../../llm/provider.ts';
-import { backfillLegacyVerdicts, judgePass, type JudgePassSummary } from '../../run/judge-pass.ts';
+import { backfillLegacyVerdicts, judgePass, type JudgePassSummary } from '../../run/judging/judge-pass.ts';
 import { openResultStore, refreshStats } from '../../store/index.ts';
+import { PLAN_EXPERIMENT_REGISTRY } from '../../plan-experiments/registry.ts';
 
 export interface RejudgeOptions {
   /** `<id>:<model>[:<prompt>]` each. */
@@ -101,7 +102,7 @@ export async function rejudgeFile(file: string, o: RejudgeOptions): Promise<Reju
       total.failed += summary.failed;
       if (summary.firstError !== undefined) total.firstError ??= summary.firstError;
     }
-    await refreshStats(store);
+    await refreshStats(store, PLAN_EXPERIMENT_REGISTRY);
     return total;
   } finally {
     await store.close();

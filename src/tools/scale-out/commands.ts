@@ -100,7 +100,7 @@ export const launchCommand: CommandModule<object, LaunchArgv> = {
       .option('secret', { type: 'string', describe: 'k8s: Secret whose keys become environment variables (API keys)' })
       .option('namespace', { type: 'string', describe: 'k8s: namespace' }),
   handler: async (argv) => {
-    const { loadExperiment } = await import('../../run/load-config.ts');
+    const { loadExperiment } = await import('../../run/config/load-config.ts');
     const { launchPlan } = await import('./launch-plan.ts');
     const exp = await loadExperiment(argv.experiment);
     const plan = launchPlan({

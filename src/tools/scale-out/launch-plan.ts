@@ -6,7 +6,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { InputError } from '../../core/errors.ts';
-import { REPO_ROOT } from '../../run/provenance.ts';
+import { REPO_ROOT } from '../../run/record/provenance.ts';
 
 export interface LaunchPlan {
   name: string;

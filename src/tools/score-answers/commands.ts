@@ -12,7 +12,8 @@
  */
 import { intFlag } from '../../core/cli-options.ts';
 import type { Argv, CommandModule } from 'yargs';
-import { DATASET_NAMES, type DatasetName } from '../../core/config.ts';
+import { datasetNames } from '../../core/benchmarks-installed.ts';
+import type { DatasetName } from '../../core/config.ts';
 import { InputError } from '../../core/errors.ts';
 import type { LlmClient } from '../../core/llm.ts';
 import { resolveDataDir } from '../../data/index.ts';
@@ -87,7 +88,7 @@ export const scoreAnswersCommand: CommandModule<object, ScoreAnswersArgs> = {
       })
       .option('dataset', {
         type: 'string',
-        describe: `${DATASET_NAMES.join(', ')} (jsonl; locomo-audit files are LoCoMo)`,
+        describe: `${datasetNames().join(', ')} (jsonl; locomo-audit files are LoCoMo)`,
       })
       .option('json', { type: 'boolean', default: false, describe: 'JSON lines only (no summary on stderr)' })
       .option('judge', { type: 'boolean', default: false, describe: "also run the dataset's LLM judge" })
@@ -130,9 +131,9 @@ export const scoreAnswersCommand: CommandModule<object, ScoreAnswersArgs> = {
         'one predictions file at a time (several files: --format locomo-audit)',
         argv.more!.join(' '),
       );
-    if (argv.dataset === undefined || !(DATASET_NAMES as readonly string[]).includes(argv.dataset)) {
+    if (argv.dataset === undefined || !datasetNames().includes(argv.dataset)) {
       throw new InputError(
-        `${argv.dataset === undefined ? 'missing --dataset' : `unknown dataset "${argv.dataset}"`}; known: ${DATASET_NAMES.join(', ')}`,
+        `${argv.dataset === undefined ? 'missing --dataset' : `unknown dataset "${argv.dataset}"`}; known: ${datasetNames().join(', ')}`,
         '--dataset',
       );
     }

@@ -10,7 +10,7 @@
  *   as judge `audit` (one repeat per judge run, so the `accuracy` score of an answer is its share of true runs and
  *   the mean over questions is the per-run mean), answer token counts and F1 / BLEU-1 with the harness's own metrics;
  * - with a judge (`--judge --judge-model m [--judge-prompt p]`), the answers are re-judged by the judging pass
- *   (src/run/judge-pass.ts) and kappa against the imported verdicts (their majority vote) is reported.
+ *   (src/run/judging/judge-pass.ts) and kappa against the imported verdicts (their majority vote) is reported.
  */
 import { basename, dirname } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,9 +32,10 @@ import { cohensKappa, majorityVerdict } from '../../eval/qa/agreement/index.ts';
 import { bleu1, locomoAnswerScore } from '../../eval/qa/answer-metrics.ts';
 import { createLlmProvider } from '../../llm/provider.ts';
 import { countTokens } from '../../llm/tokens.ts';
-import { judgePass } from '../../run/judge-pass.ts';
+import { judgePass } from '../../run/judging/judge-pass.ts';
 import { openResultStore, refreshStats, type QuestionBatch, type ResultStore } from '../../store/index.ts';
 import { median } from '../../core/averages.ts';
+import { PLAN_EXPERIMENT_REGISTRY } from '../../plan-experiments/registry.ts';
 
 /** LoCoMo's category names as its data uses them, in the order the audit's tables list them. */
 export const AUDIT_CATEGORIES: readonly { category: string; name: string }[] = [
@@ -210,7 +211,7 @@ export async function scoreAuditFiles(files: readonly string[], o: AuditImportOp
       for (const [i, l] of loaded.entries())
         summaries[i]!.judge = await judgeAgainstImported(store, runId, methodIdOf(l.file), o.judge.model);
     }
-    await refreshStats(store);
+    await refreshStats(store, PLAN_EXPERIMENT_REGISTRY);
   } finally {
     await store.close();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
@@ -250,6 +251,100 @@ async function judgeAgainstImported(
 type Loaded = { file: string; results: EvalResults; answers: AuditAnswer[]; pinned: string | null };
 
 /** One imported run: its questions, answers, the imported verdicts (judge `audit`) and QA scores; resumable by question. */
+type LocomoQuestion = Awaited<ReturnType<typeof loadQuestions>>['questions'][number];
+
+/** One question's imported rows: each method's answer, its audit verdicts, and its accuracy, F1 and BLEU-1. */
+function importedQuestion(
+  runId: string,
+  questionId: string,
+  inst: LocomoQuestion,
+  list: readonly { method: string; answer: AuditAnswer; judgeModel: string }[],
+): QuestionBatch {
+  const g = inst.gold;
+  const batch: QuestionBatch = {
+    runId,
+    question: {
+      dataset: 'locomo',
+      questionId,
+      text: inst.query.text,
+      askedAt: inst.query.askedAt,
+      nativeType: g.nativeType,
+      adaptType: g.type,
+      isAbstention: g.isAbstention,
+      evidenceSessionIds: g.evidenceSessionIds,
+      evidenceTurnIds: g.evidenceTurnIds,
+      answer: g.answer,
+    },
+    retrievals: [],
+    scores: [],
+    answers: [],
+    verdicts: [],
+  };
+  for (const { method, answer: a, judgeModel } of list) {
+    const base = { dataset: 'locomo', questionId, method };
+    batch.answers!.push({
+      ...base,
+      answer: a.answer,
+      judgeVerdicts: [{ correct: a.judgments, raw: a.judgments.map(String) }],
+      contextTokens: null,
+      error: null,
+      answerTokens: countTokens(a.answer),
+    });
+    batch.verdicts!.push({
+      ...base,
+      probe: '',
+      judge: 'audit',
+      gold: 'original',
+      model: judgeModel,
+      prompt: 'locomo-audit',
+      correct: a.judgments,
+      raw: a.judgments.map(String),
+    });
+    const score = (metric: string, value: number) =>
+      batch.scores.push({
+        ...base,
+        granularity: 'session',
+        level: 'qa',
+        metric,
+        k: null,
+        value,
+        counted: true,
+        excludedWhy: null,
+      });
+    score('accuracy', a.judgments.filter(Boolean).length / a.judgments.length);
+    score('f1', locomoAnswerScore(a.answer, g.answer, Number(g.nativeType)));
+    score('bleu1', bleu1(a.answer, g.answer));
+  }
+  return batch;
+}
+
+/** Per question, each file's answer not yet imported into the run (a rerun resumes). */
+async function answersToImport(
+  store: ResultStore,
+  runId: string,
+  loaded: readonly Loaded[],
+): Promise<Map<string, { method: string; answer: AuditAnswer; judgeModel: string }[]>> {
+  const done = new Set(
+    (
+      await store.query<{ question_id: string; method: string }>(
+        'SELECT question_id, method FROM answers WHERE run_id = $1',
+        [runId],
+      )
+    ).map((r) => `${r.question_id}\t${r.method}`),
+  );
+  const byQuestion = new Map<string, { method: string; answer: AuditAnswer; judgeModel: string }[]>();
+  for (const l of loaded) {
+    for (const a of l.answers) {
+      if (done.has(`${a.questionId}\t${methodIdOf(l.file)}`)) continue;
+      byQuestion.set(a.questionId, [
+        ...(byQuestion.get(a.questionId) ?? []),
+        { method: methodIdOf(l.file), answer: a, judgeModel: l.results.metadata?.judge_model ?? 'unknown' },
+      ]);
+    }
+  }
+  return byQuestion;
+}
+
 async function writeImport(
   store: ResultStore,
   runId: string,
@@ -303,84 +398,10 @@ async function writeImport(
       },
     })),
   );
-  const done = new Set(
-    (
-      await store.query<{ question_id: string; method: string }>(
-        'SELECT question_id, method FROM answers WHERE run_id = $1',
-        [runId],
-      )
-    ).map((r) => `${r.question_id}\t${r.method}`),
-  );
-  const byQuestion = new Map<string, { method: string; answer: AuditAnswer; judgeModel: string }[]>();
-  for (const l of loaded) {
-    for (const a of l.answers) {
-      if (done.has(`${a.questionId}\t${methodIdOf(l.file)}`)) continue;
-      byQuestion.set(a.questionId, [
-        ...(byQuestion.get(a.questionId) ?? []),
-        { method: methodIdOf(l.file), answer: a, judgeModel: l.results.metadata?.judge_model ?? 'unknown' },
-      ]);
-    }
-  }
+  const byQuestion = await answersToImport(store, runId, loaded);
   const writes: Promise<void>[] = [];
-  for (const [questionId, list] of byQuestion) {
-    const inst = locomo.get(questionId)!;
-    const g = inst.gold;
-    const batch: QuestionBatch = {
-      runId,
-      question: {
-        dataset: 'locomo',
-        questionId,
-        text: inst.query.text,
-        askedAt: inst.query.askedAt,
-        nativeType: g.nativeType,
-        adaptType: g.type,
-        isAbstention: g.isAbstention,
-        evidenceSessionIds: g.evidenceSessionIds,
-        evidenceTurnIds: g.evidenceTurnIds,
-        answer: g.answer,
-      },
-      retrievals: [],
-      scores: [],
-      answers: [],
-      verdicts: [],
-    };
-    for (const { method, answer: a, judgeModel } of list) {
-      const base = { dataset: 'locomo', questionId, method };
-      batch.answers!.push({
-        ...base,
-        answer: a.answer,
-        judgeVerdicts: [{ correct: a.judgments, raw: a.judgments.map(String) }],
-        contextTokens: null,
-        error: null,
-        answerTokens: countTokens(a.answer),
-      });
-      batch.verdicts!.push({
-        ...base,
-        probe: '',
-        judge: 'audit',
-        gold: 'original',
-        model: judgeModel,
-        prompt: 'locomo-audit',
-        correct: a.judgments,
-        raw: a.judgments.map(String),
-      });
-      const score = (metric: string, value: number) =>
-        batch.scores.push({
-          ...base,
-          granularity: 'session',
-          level: 'qa',
-          metric,
-          k: null,
-          value,
-          counted: true,
-          excludedWhy: null,
-        });
-      score('accuracy', a.judgments.filter(Boolean).length / a.judgments.length);
-      score('f1', locomoAnswerScore(a.answer, g.answer, Number(g.nativeType)));
-      score('bleu1', bleu1(a.answer, g.answer));
-    }
-    writes.push(store.writeQuestion(batch));
-  }
+  for (const [questionId, list] of byQuestion)
+    writes.push(store.writeQuestion(importedQuestion(runId, questionId, locomo.get(questionId)!, list)));
   await Promise.all(writes);
   await store.upsertRun({
     runId,

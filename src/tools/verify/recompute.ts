@@ -19,6 +19,7 @@ import { COST_SQL, DERIVED_TABLES, loadRowTables, readParquet, tableFile } from 
 import { type DatasetFacts, results } from '../bundle/write-eee.ts';
 import { type Checks, firstDifference } from './checks.ts';
 import type { Doc, EeeResult } from './eee-check.ts';
+import { PLAN_EXPERIMENT_REGISTRY } from '../../plan-experiments/registry.ts';
 
 /** Content hashes as the instance lines give them, per (run, dataset). */
 function contentFromLines(eee: EeeResult): Map<string, DatasetFacts> {
@@ -88,7 +89,7 @@ export async function recompute(dir: string, m: Manifest, eee: EeeResult, checks
   try {
     await loadRowTables(store, dir);
     const facts = contentFromLines(eee);
-    await refreshStats(store, { force: true });
+    await refreshStats(store, PLAN_EXPERIMENT_REGISTRY, { force: true });
     const lineProblem = compareEee(eee, facts, await loadResults(store));
     const n = [...eee.samples.values()].reduce((a, l) => a + l.length, 0);
     checks.add(

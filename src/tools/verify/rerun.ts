@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadedFromValue } from '../../run/load-config.ts';
-import { gitState } from '../../run/provenance.ts';
+import { loadedFromValue } from '../../run/config/load-config.ts';
+import { gitState } from '../../run/record/provenance.ts';
 import { runExperiment } from '../../run/runner.ts';
 import { openResultStore, type ResultStore } from '../../store/index.ts';
 import { SERVER_KINDS } from '../bundle/images.ts';

@@ -35,6 +35,24 @@ describe('specific-but-wrong probes', () => {
     );
   });
 
+  it('keeps to the neighbour rule when asked (a cue with a value edited would still be linked to it)', () => {
+    const cue = q(
+      'plus:1',
+      'I finally signed up for the marathon.',
+      'A: I hurt my knee running in May 2023',
+      'cognitive',
+    );
+    const other = q('plus:2', '我又去看了那家画廊。', 'A: 我上周在画廊看到一幅很喜欢的画', 'cognitive');
+    // Every rule: the month is moved (still the same memory, so a cue judge rightly accepts it).
+    expect(specificWrong(cue, [cue, other])?.source).toBe('rules:date-shift');
+    expect(specificWrong(cue, [cue, other], 'neighbour')).toEqual({
+      kind: 'specific',
+      answer: 'A: 我上周在画廊看到一幅很喜欢的画',
+      source: 'rules:neighbour',
+    });
+    expect(probesFor(cue, [cue], 'neighbour').map((p) => p.kind)).toEqual(['vague']);
+  });
+
   it("takes a neighbour's answer of the same type, same conversation first, sharing no content word", () => {
     const pool = [
       q('conv-1:q1', 'What did Ann buy?', 'a red bicycle'),

@@ -14,6 +14,8 @@
  *   ("Sometime in 2023"), a quantity as "A few", a person as "Someone close to <name>", a place, a reason, "A <noun>
  *   that <name> mentioned" for "what/which <noun>", and a hedge for yes/no questions; Chinese questions by 什么时候 /
  *   多少 / 几 / 谁 / 哪里 / 为什么 / 什么<noun> likewise.
+ * A benchmark whose judge checks a link to evidence rather than a value (LoCoMo-Plus's cue) asks for the neighbour rule
+ * only (`rules: neighbour`): a value edited in the cue would still be linked to it.
  * Guards: a probe is dropped when its normalised text equals the gold answer's, when a neighbour answer shares a
  * content token with the gold answer, or when a vague probe contains every content token of the gold answer. Abstention questions (the right answer is "not answerable") get no vague probe: saying
  * nothing specific is the right answer there. docs/qa-and-judges.md lists the rules with examples.
@@ -135,10 +137,14 @@ function neighbour(q: ProbeQuestion, pool: readonly ProbeQuestion[]): string | u
 }
 
 /** The specific-but-wrong probe of a question, or undefined when no rule gives a safe one. */
-export function specificWrong(q: ProbeQuestion, pool: readonly ProbeQuestion[]): Probe | undefined {
+export function specificWrong(
+  q: ProbeQuestion,
+  pool: readonly ProbeQuestion[],
+  rules: 'all' | 'neighbour' = 'all',
+): Probe | undefined {
   const gold = q.gold.trim();
   const attempts: [string, () => string | undefined][] =
-    q.isAbstention || gold === ''
+    q.isAbstention || gold === '' || rules === 'neighbour'
       ? [['neighbour', () => neighbour(q, pool)]]
       : [
           ['yes-no', () => yesNo(gold)],
@@ -221,7 +227,11 @@ export function vagueTopical(q: ProbeQuestion): Probe | undefined {
   return { kind: 'vague', answer, source: `rules:${rule}` };
 }
 
-/** Both probes of a question (each may be missing). */
-export function probesFor(q: ProbeQuestion, pool: readonly ProbeQuestion[]): Probe[] {
-  return [specificWrong(q, pool), vagueTopical(q)].filter((p): p is Probe => p !== undefined);
+/** Both probes of a question (each may be missing); `rules: neighbour` keeps the specific probe to another gold. */
+export function probesFor(
+  q: ProbeQuestion,
+  pool: readonly ProbeQuestion[],
+  rules: 'all' | 'neighbour' = 'all',
+): Probe[] {
+  return [specificWrong(q, pool, rules), vagueTopical(q)].filter((p): p is Probe => p !== undefined);
 }

@@ -2,7 +2,7 @@
  * The inputs of a results file's statistics as plain rows (what the store loads, what tests build by hand): one
  * counted score per question, and per run its resolved statistics settings. Also the rule deciding what a
  * bootstrap resamples: whole conversations for datasets whose questions share one (LoCoMo's query ids are
- * `<sample_id>:q<i>`, src/data/locomo.ts), single questions otherwise (every LongMemEval question has its own
+ * `<sample_id>:q<i>`, benchmarks/locomo/load.ts), single questions otherwise (every LongMemEval question has its own
  * haystack).
  */
 import { STATS_DEFAULTS, type StatsConfig } from '../../../core/stats-config.ts';

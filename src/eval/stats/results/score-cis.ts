@@ -65,6 +65,37 @@ export function bootstrapKinds(
   return out;
 }
 
+/** A cell's groups: all its questions, then each AdaptMR type, then each native type within it. */
+function typeGroups(cell: ScoreInput[]): [string, string, ScoreInput[]][] {
+  const groups: [string, string, ScoreInput[]][] = [['all', 'all', cell]];
+  for (const [t, list] of groupBy(cell, (r) => r.adaptType)) {
+    groups.push([t, 'all', list]);
+    for (const [nt, sub] of groupBy(list, (r) => r.nativeType)) groups.push([t, nt, sub]);
+  }
+  return groups;
+}
+
+/**
+ * Every cell over one question set resamples with the same plan: their bootstrap distributions are drawn in one
+ * pass over it (bootstrapDistributions), each plan drawn once. Returns the intervals by memo key.
+ */
+function drawIntervals(
+  wanted: ReadonlyMap<string, { units: Clustered; ci: CiMethod; alpha: number }>,
+  byPlan: ReadonlyMap<string, { n: number; resamples: number; seed: number; keys: string[] }>,
+  plans: PlanCache,
+): Map<string, Interval> {
+  const intervals = new Map<string, Interval>();
+  for (const p of byPlan.values()) {
+    const cis = p.keys.map((key) => wanted.get(key)!);
+    const thetas = bootstrapDistributions(
+      cis.map((c) => c.units),
+      plans.get(p.n, p.resamples, p.seed),
+    );
+    cis.forEach((c, i) => intervals.set(p.keys[i]!, intervalFrom(c.units, thetas[i]!, c.ci, c.alpha)));
+  }
+  return intervals;
+}
+
 export function computeScoreCis(
   rows: readonly ScoreInput[],
   runs: ReadonlyMap<string, RunStats>,
@@ -88,12 +119,7 @@ export function computeScoreCis(
     const run = runs.get(first.runId);
     if (!run) continue;
     const bootstrap = kinds.get(`${first.runId}\t${first.dataset}`) ?? 'question';
-    const groups: [string, string, ScoreInput[]][] = [['all', 'all', cell]];
-    for (const [t, list] of groupBy(cell, (r) => r.adaptType)) {
-      groups.push([t, 'all', list]);
-      for (const [nt, sub] of groupBy(list, (r) => r.nativeType)) groups.push([t, nt, sub]);
-    }
-    for (const [adaptType, nativeType, list] of groups) {
+    for (const [adaptType, nativeType, list] of typeGroups(cell)) {
       const ids = list.map((r) => r.questionId);
       const labels = clusterLabels(ids, bootstrap);
       const values = list.map((r) => r.value);
@@ -132,17 +158,7 @@ export function computeScoreCis(
       });
     }
   }
-  // Every cell over one question set resamples with the same plan: their bootstrap distributions are drawn in one
-  // pass over it (bootstrapDistributions), each plan drawn once.
-  const intervals = new Map<string, Interval>();
-  for (const p of byPlan.values()) {
-    const cis = p.keys.map((key) => wanted.get(key)!);
-    const thetas = bootstrapDistributions(
-      cis.map((c) => c.units),
-      plans.get(p.n, p.resamples, p.seed),
-    );
-    cis.forEach((c, i) => intervals.set(p.keys[i]!, intervalFrom(c.units, thetas[i]!, c.ci, c.alpha)));
-  }
+  const intervals = drawIntervals(wanted, byPlan, plans);
   return out.map(({ row, interval }) => {
     const ci = intervals.get(interval)!;
     return { ...row, mean: ci.estimate, ciLow: ci.low, ciHigh: ci.high, ciMethod: ci.method };

@@ -7,7 +7,8 @@
 import { intFlag, numberFlag } from '../../../core/cli-options.ts';
 import { join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
-import { DATASET_NAMES, type DatasetName } from '../../../core/config.ts';
+import { datasetNames } from '../../../core/benchmarks-installed.ts';
+import type { DatasetName } from '../../../core/config.ts';
 import { InputError } from '../../../core/errors.ts';
 import { loadQuestions, resolveDataDir } from '../../../data/index.ts';
 import { reliabilityChartSpec } from '../../../report/reliability-chart.ts';
@@ -56,7 +57,7 @@ export const calibrateClassifierCommand: CommandModule<object, CalibrateArgs> = 
   describe: "Fit the rules classifier's probabilities on a calibration split (ECE, reliability chart, fusion routes)",
   builder: (y) =>
     y
-      .option('dataset', { type: 'string', demandOption: true, describe: DATASET_NAMES.join(', ') })
+      .option('dataset', { type: 'string', demandOption: true, describe: datasetNames().join(', ') })
       .option('method', {
         choices: ['matrix', 'temperature'] as const,
         default: 'matrix' as CalibrationMethod,
@@ -79,8 +80,8 @@ export const calibrateClassifierCommand: CommandModule<object, CalibrateArgs> = 
         describe: 'print the full report as JSON',
       }) as unknown as Argv<CalibrateArgs>,
   handler: async (argv) => {
-    if (!(DATASET_NAMES as readonly string[]).includes(argv.dataset))
-      throw new InputError(`unknown dataset "${argv.dataset}"; known: ${DATASET_NAMES.join(', ')}`, '--dataset');
+    if (!datasetNames().includes(argv.dataset))
+      throw new InputError(`unknown dataset "${argv.dataset}"; known: ${datasetNames().join(', ')}`, '--dataset');
     if (!(argv.fraction > 0 && argv.fraction < 1)) throw new InputError('must be between 0 and 1', '--fraction');
     const { questions } = await loadQuestions(
       { name: argv.dataset as DatasetName },

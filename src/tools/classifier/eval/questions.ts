@@ -13,8 +13,8 @@ export interface LabelledQuestion {
 }
 
 /**
- * Questions with one of the five types as gold; a question outside them (`gold.reportAs`: LoCoMo-Plus, BEAM's
- * preference/instruction following and summarization) has no type a classifier could be right about, and is left out.
+ * Questions with one of the five types as gold; a question outside them (`gold.reportAs`: LoCoMo-Plus, native types
+ * reported apart as `outside`) has no type a classifier could be right about, and is left out.
  */
 export function labelledQuestions(
   instances: readonly Pick<Instance, 'dataset' | 'query' | 'gold'>[],

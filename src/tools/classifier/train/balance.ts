@@ -1,6 +1,6 @@
 /**
  * Example weights for class- and benchmark-balanced training of the query-type classifier: without them
- * the model learns the largest benchmark's phrasing (MemDaily's 2,954 questions, 80 % of them multi-hop) and its
+ * the model learns the largest benchmark's phrasing (the Chinese benchmark's 2,954 questions, 80 % of them multi-hop) and its
  * class prior. Each weight is n / (groups × group size), raised to `power` (1 = fully balanced, 0.5 = halfway in
  * log terms, 0 = unweighted), then rescaled to mean 1 so the L2 strength keeps its meaning.
  * - `class`: every type carries the same total weight;

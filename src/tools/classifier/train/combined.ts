@@ -1,14 +1,15 @@
 /**
  * The combined classifier training set: questions of several benchmarks and of the project's written English and
- * Chinese questions, each labelled with its benchmark (a family: LongMemEval oracle/S/M are one benchmark, BEAM
- * 100K/500K another, the written questions a third), its language and its AdaptMR type through the benchmark's own
- * type map (src/data/type-map.ts, applied by the loaders). Deduplicated by normalised question text: the first
- * occurrence in the order the datasets are named wins (LongMemEval oracle and S hold the same 500 questions; BEAM
- * 500K repeats some of 100K's). Questions without one of the five types (LoCoMo-Plus, BEAM's outside abilities) are
- * left out and counted. The content hash names the set in a trained model's metadata.
+ * Chinese questions, each labelled with its benchmark (the datasets of one benchmark are one family, e.g. LongMemEval
+ * oracle/S/M; the written questions another), its language and its AdaptMR type through the benchmark's own type
+ * map (applied by its loader). Deduplicated by normalised question text: the first occurrence in the order the
+ * datasets are named wins (LongMemEval oracle and S hold the same 500 questions; a larger tier may repeat some of a
+ * smaller one's). Questions without one of the five types (LoCoMo-Plus, native types reported apart) are left out
+ * and counted. The content hash names the set in a trained model's metadata.
  */
 import { createHash } from 'node:crypto';
-import { DATASET_NAMES, type DatasetName } from '../../../core/config.ts';
+import { datasetEntry, datasetNames } from '../../../core/benchmarks-installed.ts';
+import type { DatasetName } from '../../../core/config.ts';
 import { InputError } from '../../../core/errors.ts';
 import { loadQuestions, resolveDataDir } from '../../../data/index.ts';
 import { normaliseText } from '../../../classify/onnx/features.ts';
@@ -23,15 +24,15 @@ export interface BenchmarkQuestion extends LabelledQuestion {
   language: Language;
 }
 
-/** Every name `--datasets` takes: the loaders' datasets and the two written sets. */
-export const TRAINING_SOURCES: readonly string[] = [...DATASET_NAMES, ZH_DATASET, EN_DATASET];
+/** Every name `--datasets` takes: the benchmarks' datasets and the two written sets. */
+export function trainingSources(): string[] {
+  return [...datasetNames(), ZH_DATASET, EN_DATASET];
+}
 
 /** A dataset's benchmark: versions of one benchmark (same questions or the same authors' phrasing) share one. */
 export function benchmarkOf(dataset: string): string {
-  if (dataset.startsWith('longmemeval')) return 'longmemeval';
-  if (dataset.startsWith('beam')) return 'beam';
   if (dataset === ZH_DATASET || dataset === EN_DATASET) return 'written';
-  return dataset;
+  return datasetEntry(dataset)?.benchmark.name ?? dataset;
 }
 
 /** A question with a Han character is Chinese; the rest are English (the benchmarks here hold no third language). */
@@ -58,8 +59,8 @@ export function parseSourceList(text: string, flag: string): string[] {
     .filter((n) => n !== '');
   if (names.length === 0) throw new InputError('name at least one dataset', flag);
   for (const n of names)
-    if (!TRAINING_SOURCES.includes(n))
-      throw new InputError(`unknown dataset "${n}"; known: ${TRAINING_SOURCES.join(', ')}`, flag);
+    if (!trainingSources().includes(n))
+      throw new InputError(`unknown dataset "${n}"; known: ${trainingSources().join(', ')}`, flag);
   return names;
 }
 

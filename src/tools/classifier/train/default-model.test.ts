@@ -12,7 +12,7 @@ import { TEST_DATA_DIR } from '../../../../test/data-path.ts';
 import { HashedOnnxClassifier, readOnnxMetadata } from '../../../classify/onnx/hashed-classifier.ts';
 import { DEFAULT_ONNX_MODEL } from '../../../classify/registry.ts';
 import { META_FALLBACK_THRESHOLD, META_TRAINING_SET } from '../../../classify/onnx/model-format.ts';
-import { DEFAULT_MODEL_SOURCES, FIXTURE_QUESTIONS, predictionHash } from './default-model.ts';
+import { defaultModelSources, FIXTURE_QUESTIONS, predictionHash } from './default-model.ts';
 import { writeModel } from './export.ts';
 import { DEFAULT_RECIPE } from './recipe.ts';
 import { trainCombined } from './train-combined.ts';
@@ -24,7 +24,7 @@ describe('calibration/classifier-default.onnx', () => {
   it('is rebuilt by its command: same training-set hash, same predictions on the fixtures', async () => {
     expect(existsSync(DEFAULT_ONNX_MODEL)).toBe(true);
     const r = await trainCombined({
-      names: DEFAULT_MODEL_SOURCES,
+      names: defaultModelSources(),
       dataDir: TEST_DATA_DIR,
       recipe: DEFAULT_RECIPE,
       seed: 42,

@@ -1,6 +1,7 @@
 /**
  * A small multilayer perceptron over the same feature rows as the linear model (features.ts `sparseRow`): one
- * hidden ReLU layer of `hidden` units, softmax output, cross-entropy + L2 on both weight matrices, mini-batch Adam.
+ * hidden ReLU layer of `hidden` units, softmax output, cross-entropy (weighted per example when weights are given,
+ * as balance.ts makes them) + L2 on both weight matrices, mini-batch Adam.
  * The first layer is updated lazily (only the rows of the features present in a mini-batch, as train.ts `lazy`,
  * TensorFlow Addons' LazyAdam); the hidden and output layers are dense and updated every step. Weights start from a
  * seeded uniform Glorot initialisation (Glorot & Bengio 2010, with fan-in = the number of features a row typically
@@ -39,10 +40,77 @@ export interface MlpModel {
 
 const U30 = 2 ** 30;
 
+/** Offsets of the parameter vector: W1 [D·H] at 0, b1 [H] at oB1, W2 [H·K] at oW2, b2 [K] at oB2. */
+interface Layout {
+  H: number;
+  K: number;
+  oB1: number;
+  oW2: number;
+  oB2: number;
+}
+/** Buffers reused across examples: hidden pre-activation and activation, logits and their and a's gradients. */
+interface Scratch {
+  a: Float64Array;
+  h: Float64Array;
+  z: Float64Array;
+  dz: Float64Array;
+  da: Float64Array;
+}
+
+/** One example's forward pass and its cross-entropy gradient (scaled by its weight / batch size) added into `grad`. */
+function backprop(
+  x: SparseRow,
+  y: number,
+  weight: number,
+  batchSize: number,
+  theta: Float64Array,
+  grad: Float64Array,
+  L: Layout,
+  scratch: Scratch,
+  touched: TouchedRows,
+): void {
+  const { H, K, oB1, oW2, oB2 } = L;
+  const { a, h, z, dz, da } = scratch;
+  const nnz = x.indices.length;
+  for (let k = 0; k < H; k++) a[k] = theta[oB1 + k] as number;
+  for (let j = 0; j < nnz; j++) {
+    const i = x.indices[j] as number;
+    const xv = x.values[j] as number;
+    touched.touch(i);
+    const base = i * H;
+    for (let k = 0; k < H; k++) a[k] = (a[k] as number) + (theta[base + k] as number) * xv;
+  }
+  for (let k = 0; k < H; k++) h[k] = Math.max(0, a[k] as number);
+  for (let c = 0; c < K; c++) {
+    let s = theta[oB2 + c] as number;
+    for (let k = 0; k < H; k++) s += (h[k] as number) * (theta[oW2 + k * K + c] as number);
+    z[c] = s;
+  }
+  const p = softmax(z);
+  for (let c = 0; c < K; c++) dz[c] = (((p[c] as number) - (c === y ? 1 : 0)) * weight) / batchSize;
+  for (let k = 0; k < H; k++) {
+    let s = 0;
+    for (let c = 0; c < K; c++) {
+      const q = oW2 + k * K + c;
+      s += (theta[q] as number) * (dz[c] as number);
+      grad[q] = (grad[q] as number) + (h[k] as number) * (dz[c] as number);
+    }
+    da[k] = (a[k] as number) > 0 ? s : 0;
+    grad[oB1 + k] = (grad[oB1 + k] as number) + (da[k] as number);
+  }
+  for (let c = 0; c < K; c++) grad[oB2 + c] = (grad[oB2 + c] as number) + (dz[c] as number);
+  for (let j = 0; j < nnz; j++) {
+    const base = (x.indices[j] as number) * H;
+    const xv = x.values[j] as number;
+    for (let k = 0; k < H; k++) grad[base + k] = (grad[base + k] as number) + (da[k] as number) * xv;
+  }
+}
+
 export function trainMlpRows(
   xs: readonly SparseRow[],
   types: readonly AdaptType[],
   opts: Partial<MlpOptions> & { hidden: number },
+  weights?: readonly number[],
 ): MlpModel {
   const o: MlpOptions = { ...DEFAULT_TRAIN_OPTIONS, ...opts };
   if (xs.length === 0) throw new Error('trainMlp: no training examples');
@@ -70,49 +138,18 @@ export function trainMlpRows(
   const adam = new Adam(theta, o.learningRate, o.l2);
   const grad = adam.grad;
   const touched = new TouchedRows(D);
-  const a = new Float64Array(H);
-  const h = new Float64Array(H);
-  const z = new Float64Array(K);
-  const dz = new Float64Array(K);
-  const da = new Float64Array(H);
+  const L: Layout = { H, K, oB1, oW2, oB2 };
+  const scratch: Scratch = {
+    a: new Float64Array(H),
+    h: new Float64Array(H),
+    z: new Float64Array(K),
+    dz: new Float64Array(K),
+    da: new Float64Array(H),
+  };
 
-  for (const batch of miniBatches(labelled(xs, ys), o.epochs, o.batchSize, rng)) {
+  for (const batch of miniBatches(labelled(xs, ys, weights), o.epochs, o.batchSize, rng)) {
     touched.nextBatch();
-    for (const { x, y } of batch) {
-      const nnz = x.indices.length;
-      for (let k = 0; k < H; k++) a[k] = theta[oB1 + k] as number;
-      for (let j = 0; j < nnz; j++) {
-        const i = x.indices[j] as number;
-        const xv = x.values[j] as number;
-        touched.touch(i);
-        const base = i * H;
-        for (let k = 0; k < H; k++) a[k] = (a[k] as number) + (theta[base + k] as number) * xv;
-      }
-      for (let k = 0; k < H; k++) h[k] = Math.max(0, a[k] as number);
-      for (let c = 0; c < K; c++) {
-        let s = theta[oB2 + c] as number;
-        for (let k = 0; k < H; k++) s += (h[k] as number) * (theta[oW2 + k * K + c] as number);
-        z[c] = s;
-      }
-      const p = softmax(z);
-      for (let c = 0; c < K; c++) dz[c] = ((p[c] as number) - (c === y ? 1 : 0)) / batch.length;
-      for (let k = 0; k < H; k++) {
-        let s = 0;
-        for (let c = 0; c < K; c++) {
-          const q = oW2 + k * K + c;
-          s += (theta[q] as number) * (dz[c] as number);
-          grad[q] = (grad[q] as number) + (h[k] as number) * (dz[c] as number);
-        }
-        da[k] = (a[k] as number) > 0 ? s : 0;
-        grad[oB1 + k] = (grad[oB1 + k] as number) + (da[k] as number);
-      }
-      for (let c = 0; c < K; c++) grad[oB2 + c] = (grad[oB2 + c] as number) + (dz[c] as number);
-      for (let j = 0; j < nnz; j++) {
-        const base = (x.indices[j] as number) * H;
-        const xv = x.values[j] as number;
-        for (let k = 0; k < H; k++) grad[base + k] = (grad[base + k] as number) + (da[k] as number) * xv;
-      }
-    }
+    for (const { x, y, w } of batch) backprop(x, y, w, batch.length, theta, grad, L, scratch, touched);
     adam.nextStep();
     for (const i of touched.rows) for (let k = 0; k < H; k++) adam.update(i * H + k, true);
     for (let q = oB1; q < oW2; q++) adam.update(q, false);

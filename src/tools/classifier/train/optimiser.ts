@@ -45,11 +45,11 @@ export function labelled(
   xs: readonly SparseRow[],
   ys: readonly number[],
   weights?: readonly number[],
-): { x: SparseRow; y: number; w: number }[] {
+): { x: SparseRow; y: number; w: number; i: number }[] {
   if (xs.length !== ys.length) throw new Error(`trainer: ${xs.length} feature rows but ${ys.length} labels`);
   if (weights && weights.length !== xs.length)
     throw new Error(`trainer: ${xs.length} feature rows but ${weights.length} weights`);
-  return xs.map((x, i) => ({ x, y: ys[i]!, w: weights?.[i] ?? 1 }));
+  return xs.map((x, i) => ({ x, y: ys[i]!, w: weights?.[i] ?? 1, i }));
 }
 
 /**

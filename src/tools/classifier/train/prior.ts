@@ -24,3 +24,34 @@ export function rulesPrior(spec: FeatureSpec, scale = 1): { weights: Float64Arra
   bias[ADAPT_TYPES.indexOf(defaultType)] = beta * defaultPrior * scale;
   return { weights, bias };
 }
+
+/**
+ * Per example, the log of its benchmark's class prior in the (weighted) training set, add-one smoothed — the training
+ * logit offsets of `Recipe.priorCorrection` (train.ts `offsets`). A benchmark without a type (one with no update or
+ * abstention questions) gives that type a very low prior, so its questions need not push it down through the
+ * weights; at test time no offset is added: the uniform prior.
+ */
+export function benchmarkLogPriors(
+  items: readonly { benchmark: string; gold: AdaptType }[],
+  weights: readonly number[],
+): number[][] {
+  const K = ADAPT_TYPES.length;
+  const mass = new Map<string, number[]>();
+  items.forEach((q, i) => {
+    const m = mass.get(q.benchmark) ?? new Array<number>(K).fill(0);
+    m[ADAPT_TYPES.indexOf(q.gold)]! += weights[i] ?? 1;
+    mass.set(q.benchmark, m);
+  });
+  const logs = new Map<string, number[]>();
+  for (const [b, m] of mass) {
+    const total = m.reduce((a, x) => a + x, 0);
+    const n = items.filter((q) => q.benchmark === b).length;
+    // Add-one smoothing in counts, expressed in the weights' scale.
+    const one = total / n;
+    logs.set(
+      b,
+      m.map((x) => Math.log((x + one) / (total + K * one))),
+    );
+  }
+  return items.map((q) => logs.get(q.benchmark)!);
+}

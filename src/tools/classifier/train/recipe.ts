@@ -10,7 +10,7 @@ import type { BenchmarkQuestion } from './combined.ts';
 import { trainMlpRows } from './mlp.ts';
 import { FEATURE_SETS, predictRow, RowCache, SELECT_MLP_TRAIN, SELECT_TRAIN, type TrainedModel } from './select.ts';
 import { trainLinearRows } from './train.ts';
-import { rulesPrior } from './prior.ts';
+import { benchmarkLogPriors, rulesPrior } from './prior.ts';
 
 export interface Recipe {
   /** A key of FEATURE_SETS (`ngrams`, `ngrams+cues`, `cues+wv`, `ngrams+cues+wv`). */
@@ -24,13 +24,18 @@ export interface Recipe {
   epochs?: number;
   /** `rules`: start from, and regularise towards, the rules' weights (prior.ts); linear models with cues only. */
   prior?: 'rules';
+  /**
+   * `benchmark`: train with each example's logits offset by the log of its benchmark's class prior (logit adjustment,
+   * prior.ts `benchmarkLogPriors`); the exported model adds nothing, i.e. predicts under a uniform prior. Linear only.
+   */
+  priorCorrection?: 'benchmark';
 }
 
 /**
  * The shipped recipe, chosen by mean leave-one-benchmark-out accuracy among the options listed in
  * src/classify/README.md ("Cross-benchmark model").
  */
-export const DEFAULT_RECIPE: Recipe = { features: 'ngrams+cues', l2: 0.1, balance: 'benchmark+class', prior: 'rules' };
+export const DEFAULT_RECIPE: Recipe = { features: 'ngrams+cues', l2: 1, balance: 'benchmark+class', prior: 'rules' };
 
 export function recipeName(r: Recipe): string {
   const parts = [r.features, `l2=${r.l2}`, `balance=${r.balance}`];
@@ -38,6 +43,7 @@ export function recipeName(r: Recipe): string {
   if (r.hidden) parts.push(`mlp${r.hidden}`);
   if (r.epochs !== undefined) parts.push(`epochs=${r.epochs}`);
   if (r.prior) parts.push(`prior=${r.prior}`);
+  if (r.priorCorrection) parts.push(`logit-adjust=${r.priorCorrection}`);
   return parts.join(' ');
 }
 
@@ -54,16 +60,23 @@ export function fitRecipe(
   const weights = balanceWeights(train, recipe.balance, recipe.power ?? 1);
   const epochs = recipe.epochs !== undefined ? { epochs: recipe.epochs } : {};
   if (recipe.hidden)
-    return trainMlpRows(rows, golds, {
-      ...SELECT_MLP_TRAIN,
-      spec,
-      l2: recipe.l2,
-      seed,
-      hidden: recipe.hidden,
-      ...epochs,
-    });
+    return trainMlpRows(
+      rows,
+      golds,
+      {
+        ...SELECT_MLP_TRAIN,
+        spec,
+        l2: recipe.l2,
+        seed,
+        hidden: recipe.hidden,
+        ...epochs,
+      },
+      weights,
+    );
   const prior = recipe.prior === 'rules' ? rulesPrior(spec) : undefined;
-  return trainLinearRows(rows, golds, { ...SELECT_TRAIN, spec, l2: recipe.l2, seed, ...epochs }, weights, prior);
+  const offsets = recipe.priorCorrection ? benchmarkLogPriors(train, weights) : undefined;
+  const opts = { ...SELECT_TRAIN, spec, l2: recipe.l2, seed, ...epochs };
+  return trainLinearRows(rows, golds, opts, weights, prior, offsets);
 }
 
 /** The model's probabilities (label order ADAPT_TYPES) for each question, computed in TypeScript. */

@@ -76,6 +76,9 @@ export function trainLinear(examples: readonly LabelledText[], opts: Partial<Tra
 /**
  * The same, from feature rows already computed with `opts.spec` (cross-validation computes them once). `weights`
  * scales each example's loss (class- or benchmark-balanced training, train/balance.ts); none = every example 1.
+ * `offsets` adds a fixed vector to an example's logits during training only (logit adjustment, Menon et al. 2021:
+ * log of its benchmark's class prior, train/prior.ts `benchmarkLogPriors`), so the weights learn what the text says
+ * beyond that prior and the exported model predicts as if every type were equally likely.
  */
 export function trainLinearRows(
   xs: readonly SparseRow[],
@@ -83,6 +86,7 @@ export function trainLinearRows(
   opts: Partial<TrainOptions> = {},
   weights?: readonly number[],
   prior?: { weights: Float64Array; bias: Float64Array },
+  offsets?: readonly (readonly number[])[],
 ): LinearModel {
   const o: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, ...opts };
   if (xs.length === 0) throw new Error('trainLinear: no training examples');
@@ -113,14 +117,14 @@ export function trainLinearRows(
 
   for (const batch of miniBatches(labelled(xs, ys, weights), o.epochs, o.batchSize, rng)) {
     touched.nextBatch();
-    for (const { x, y, w } of batch) {
+    for (const { x, y, w, i } of batch) {
       const nnz = x.indices.length;
       if (o.lazy) for (let j = 0; j < nnz; j++) touched.touch(x.indices[j] as number);
       for (let k = 0; k < K; k++) {
         let z = theta[D * K + k] as number;
         for (let j = 0; j < nnz; j++)
           z += (theta[(x.indices[j] as number) * K + k] as number) * (x.values[j] as number);
-        logits[k] = z;
+        logits[k] = z + (offsets?.[i]?.[k] ?? 0);
       }
       const probs = softmax(logits);
       for (let k = 0; k < K; k++) {
