@@ -235,6 +235,31 @@ async function dryRunFailures(out: string): Promise<Estimate['failures']> {
 }
 
 /** The dry run's tallies as one row per method, stage and model, priced with each role's client. */
+/** A method and stage's row before its tallies are added. */
+function emptyRow(t: DryTally, batchRoles: ReadonlySet<LlmRole>, exact: boolean): EstimateRow {
+  return {
+    method: t.method,
+    stage: t.stage,
+    role: t.role,
+    model: t.model,
+    calls: 0,
+    expectedCacheHits: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    paidInputTokens: 0,
+    paidOutputTokens: 0,
+    usdList: 0,
+    usdBatch: 0,
+    batched: batchRoles.has(t.role) && !t.stage.startsWith('index:') && t.stage !== 'memorise',
+    usd: 0,
+    priced: true,
+    outputFrom: '',
+    exact,
+    relStdErr: 0,
+    byDataset: {},
+  };
+}
+
 function estimateRows(
   tallies: readonly { tally: DryTally; relStdErr: number }[],
   real: AdaptmrLlmProvider,
@@ -245,27 +270,7 @@ function estimateRows(
   const stdErr = new Map<string, number>();
   for (const { tally: t, relStdErr } of tallies) {
     const id = `${t.method}\t${t.stage}\t${t.model}`;
-    const row = byMethodStage.get(id) ?? {
-      method: t.method,
-      stage: t.stage,
-      role: t.role,
-      model: t.model,
-      calls: 0,
-      expectedCacheHits: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      paidInputTokens: 0,
-      paidOutputTokens: 0,
-      usdList: 0,
-      usdBatch: 0,
-      batched: batchRoles.has(t.role) && !t.stage.startsWith('index:') && t.stage !== 'memorise',
-      usd: 0,
-      priced: true,
-      outputFrom: '',
-      exact,
-      relStdErr: 0,
-      byDataset: {},
-    };
+    const row = byMethodStage.get(id) ?? emptyRow(t, batchRoles, exact);
     // Standard errors of the datasets' estimates add in quadrature (independent samples).
     stdErr.set(id, Math.hypot(stdErr.get(id) ?? 0, relStdErr * t.paidInputTokens));
     const client = real.client(t.role);
@@ -344,6 +349,20 @@ function unpricedNote(rows: readonly EstimateRow[]): string[] {
   ];
 }
 
+/** The line saying how many questions a sampled estimate computed, and its total's error (none when exact). */
+function sampleNote(e: Estimate): string[] {
+  if (!e.sample) return [];
+  const total = e.rows.reduce((s, r) => s + r.usdList, 0);
+  const share = (100 * e.sample.usdListStdErr) / Math.max(1e-12, total);
+  return [
+    `sampled: ${e.sample.drawn} of the ${e.questions} questions were computed (${e.sample.perType} per AdaptMR type and dataset on average, in proportion to the types' sizes: ` +
+      'their real retrievals, prompts and repeated requests); each row is scaled to all questions by type and haystack size, ' +
+      `± its standard error (paid input tokens); the total at list prices ± ${usd(e.sample.usdListStdErr)} ` +
+      `(${share.toFixed(1)}%). ` +
+      '--estimate-sample 0 computes every question (exact, slow).',
+  ];
+}
+
 /** The estimate as the terminal shows it: one row per method and stage, totals, and what the figures assume. */
 export function formatEstimate(e: Estimate): string {
   const table = new Table({ head: [...ESTIMATE_HEAD], style: { head: [], border: [], compact: true } });
@@ -389,20 +408,7 @@ export function formatEstimate(e: Estimate): string {
       `per dataset: ${[...datasets].map(([name, t]) => `${name} ${usd(t.list)} list / ${usd(t.batch)} batch (${t.tokens.toLocaleString('en-US')} tokens)`).join('; ')}`,
     );
   }
-  if (e.sample)
-    lines.push(
-      `sampled: ${e.sample.drawn} of the ${e.questions} questions were computed (${e.sample.perType} per AdaptMR type and dataset on average, in proportion to the types' sizes: ` +
-        'their real retrievals, prompts and repeated requests); each row is scaled to all questions by type and haystack size, ' +
-        `± its standard error (paid input tokens); the total at list prices ± ${usd(e.sample.usdListStdErr)} ` +
-        `(${(
-          (100 * e.sample.usdListStdErr) /
-            Math.max(
-              1e-12,
-              e.rows.reduce((s, r) => s + r.usdList, 0),
-            )
-        ).toFixed(1)}%). ` +
-        '--estimate-sample 0 computes every question (exact, slow).',
-    );
+  lines.push(...sampleNote(e));
   lines.push(...unpricedNote(e.rows));
   for (const f of e.failures)
     lines.push(`not estimated: ${f.n} result(s) of ${f.method} failed in the dry run: ${f.error}`);
