@@ -45,6 +45,16 @@ export interface DryTally {
   outputFrom: Set<'limit' | 'schema' | 'cache-mean' | 'default'>;
 }
 
+/** One question's calls of one method and stage (the sampled estimate scales these: src/run/spend/estimate-sample.ts). */
+export interface DryQuestionTally {
+  calls: number;
+  hits: number;
+  inputTokens: number;
+  outputTokens: number;
+  paidInputTokens: number;
+  paidOutputTokens: number;
+}
+
 export interface DryRunOptions {
   /** Calibrated output tokens per `${model}\t${stage}` (means of cached replies), from a first estimate pass. */
   outputTokens?: ReadonlyMap<string, number>;
@@ -52,6 +62,8 @@ export interface DryRunOptions {
 
 export class DryLlmProvider implements LlmProvider {
   readonly tallies = new Map<string, DryTally>();
+  /** The same figures per question: `${dataset}\t${questionId}\t${method}\t${stage}` → its calls. */
+  readonly perQuestion = new Map<string, DryQuestionTally>();
   /** Completion tokens of cache hits per `${model}\t${stage}`, to calibrate a second pass. */
   readonly observed = new Map<string, number[]>();
   private readonly seen = new Set<string>();
@@ -78,6 +90,15 @@ export class DryLlmProvider implements LlmProvider {
 
   private get cache(): LlmCache {
     return this.real.cache;
+  }
+
+  private tallyQuestion(id: string, promptTokens: number, completionTokens: number, hit: boolean): void {
+    let q = this.perQuestion.get(id);
+    if (!q) {
+      q = { calls: 0, hits: 0, inputTokens: 0, outputTokens: 0, paidInputTokens: 0, paidOutputTokens: 0 };
+      this.perQuestion.set(id, q);
+    }
+    addToQuestion(q, promptTokens, completionTokens, hit);
   }
 
   /** The tally of the calling dataset, method and stage, created on its first call. */
@@ -141,6 +162,13 @@ export class DryLlmProvider implements LlmProvider {
       tally.paidInputTokens += promptTokens;
       tally.paidOutputTokens += completionTokens;
     }
+    const owner = callOwner(meta.calls) ?? { dataset: '', questionId: '', method: '' };
+    this.tallyQuestion(
+      `${owner.dataset}\t${owner.questionId}\t${owner.method}\t${meta.stage}`,
+      promptTokens,
+      completionTokens,
+      hit,
+    );
     const costUsd = real.costOf({ promptTokens, completionTokens });
     // Recorded like a real call (a hit as cached), so the run's rows and failure accounting behave as in a real run.
     await recordCall(meta.calls, {
@@ -167,6 +195,18 @@ export class DryLlmProvider implements LlmProvider {
       if (parsed.ok) result.json = parsed.value;
     }
     return result;
+  }
+}
+
+/** Adds one call to its question's tally. */
+function addToQuestion(q: DryQuestionTally, promptTokens: number, completionTokens: number, hit: boolean): void {
+  q.calls++;
+  q.inputTokens += promptTokens;
+  q.outputTokens += completionTokens;
+  if (hit) q.hits++;
+  else {
+    q.paidInputTokens += promptTokens;
+    q.paidOutputTokens += completionTokens;
   }
 }
 

@@ -73,4 +73,14 @@ describe('countTokens', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('equals the encoder on long texts, counted line by line (memoised chunks), twice', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: piece, minLength: 200, maxLength: 500 }), (text) => {
+        expect(countTokens(text)).toBe(encoded(text));
+        expect(countTokens(`${text}\n${text}`)).toBe(encoded(`${text}\n${text}`));
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

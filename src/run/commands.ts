@@ -22,6 +22,7 @@ interface RunArgs {
   verbose: boolean;
   estimate: boolean;
   json: boolean;
+  'estimate-sample': number | undefined;
   batch: string | undefined;
   'budget-usd': number | undefined;
   'allow-unpriced': boolean;
@@ -99,6 +100,13 @@ function costOptions<T>(y: Argv<T>) {
       default: false,
       describe: 'with --estimate: one JSON object per method and stage',
     })
+    .option(
+      'estimate-sample',
+      intFlag('estimate-sample', 0, {
+        describe:
+          'with --estimate: questions computed per AdaptMR type and dataset, the rest scaled (default 8); 0 computes every question',
+      }),
+    )
     .option('batch', {
       type: 'string',
       describe:
@@ -148,6 +156,7 @@ async function printEstimate(exp: LoadedExperiment, argv: RunArgs): Promise<void
     dataDir: argv['data-dir'],
     concurrency: argv.concurrency,
     progress: argv.progress && !argv.json,
+    perType: argv['estimate-sample'],
   });
   if (argv.json) {
     for (const row of estimate.rows) console.log(JSON.stringify(row));

@@ -19,10 +19,17 @@ import { join } from 'node:path';
 import Table from 'cli-table3';
 import { InputError } from '../../core/errors.ts';
 import type { LlmRole } from '../../core/llm.ts';
-import { DryLlmProvider } from '../../llm/dry-run.ts';
+import { DryLlmProvider, type DryTally } from '../../llm/dry-run.ts';
 import { createLlmProvider, type AdaptmrLlmProvider } from '../../llm/provider.ts';
 import { openResultStore } from '../../store/index.ts';
 import type { LoadedExperiment } from '../config/load-config.ts';
+import {
+  DEFAULT_ESTIMATE_PER_TYPE,
+  type EstimateSample,
+  planEstimateSample,
+  scaleTallies,
+  totalStdErr,
+} from './estimate-sample.ts';
 import { blockNetwork } from './no-network.ts';
 import { runExperiment } from '../runner.ts';
 
@@ -54,6 +61,12 @@ export interface EstimateRow {
    * JSON schema allows) — maxima —, `default` (1,024 assumed for a request with neither), or `cache-mean`.
    */
   outputFrom: string;
+  /**
+   * True when every question was computed; false when the figures are scaled from the questions the estimate
+   * computed (estimate-sample.ts), with `relStdErr` the relative standard error of the paid input tokens.
+   */
+  exact: boolean;
+  relStdErr: number;
   /** The same figures per dataset of the experiment. */
   byDataset: Record<
     string,
@@ -75,6 +88,11 @@ export interface Estimate {
   /** (question, method) results the dry run could not compute (their later stages are not in the rows). */
   failures: { method: string; error: string; n: number }[];
   passes: number;
+  /**
+   * When the figures are scaled from a sample: how many questions were computed, per type, and the standard error of
+   * the total list-price dollars.
+   */
+  sample?: { drawn: number; perType: number; usdListStdErr: number };
 }
 
 export interface EstimateOptions {
@@ -82,6 +100,11 @@ export interface EstimateOptions {
   concurrency?: number | undefined;
   progress?: boolean;
   log?: (line: string) => void;
+  /**
+   * Questions computed per AdaptMR type and dataset when the selection is larger (estimate-sample.ts); 0 computes
+   * every question. Default DEFAULT_ESTIMATE_PER_TYPE.
+   */
+  perType?: number | undefined;
 }
 
 /** Mean output tokens of a stage's cached replies count as a calibration from this many replies on. */
@@ -96,10 +119,14 @@ export async function estimateExperiment(exp: LoadedExperiment, opts: EstimateOp
   const dir = mkdtempSync(join(tmpdir(), 'adaptmr-estimate-'));
   const unblock = blockNetwork();
   try {
-    const runOnce = async (pass: number, outputTokens?: ReadonlyMap<string, number>): Promise<DryRun> => {
+    const runOnce = async (
+      target: LoadedExperiment,
+      pass: number,
+      outputTokens?: ReadonlyMap<string, number>,
+    ): Promise<DryRun> => {
       const dry = new DryLlmProvider(real, outputTokens ? { outputTokens } : {});
       const out = join(dir, `pass${pass}.duckdb`);
-      const summary = await runExperiment(exp, {
+      const summary = await runExperiment(target, {
         out,
         dataDir: opts.dataDir,
         concurrency: opts.concurrency,
@@ -111,25 +138,49 @@ export async function estimateExperiment(exp: LoadedExperiment, opts: EstimateOp
       });
       return { dry, out, summary };
     };
-    let result = await runOnce(1);
+    const perType = opts.perType ?? DEFAULT_ESTIMATE_PER_TYPE;
+    const sample = await planEstimateSample(exp, perType, opts.dataDir, opts.log ?? (() => {}));
+    const target = sample?.experiment ?? exp;
+    let result = await runOnce(target, 1);
     let passes = 1;
     const calibration = calibrationOf(result.dry);
     if (calibration) {
-      result = await runOnce(2, calibration);
+      result = await runOnce(target, 2, calibration);
       passes = 2;
     }
     const failures = await dryRunFailures(result.out);
+    const tallies = sample
+      ? scaleTallies(result.dry.tallies.values(), result.dry.perQuestion, sample)
+      : [...result.dry.tallies.values()].map((tally) => ({ tally, relStdErr: 0 }));
     return {
       experiment: exp.config.name,
-      questions: result.summary.questions,
-      rows: estimateRows(result.dry, real, batchRoles).map((r) => ({ ...r, priced: r.model in llmConfig.prices })),
+      questions: sample?.questions ?? result.summary.questions,
+      rows: estimateRows(tallies, real, batchRoles, sample === undefined).map((r) => ({
+        ...r,
+        priced: r.model in llmConfig.prices,
+      })),
       failures,
       passes,
+      ...(sample
+        ? { sample: { drawn: sample.drawn, perType, usdListStdErr: usdStdErr(result.dry, real, sample) } }
+        : {}),
     };
   } finally {
     unblock();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The sampled total's standard error in list dollars (estimate-sample.ts `totalStdErr`). */
+function usdStdErr(dry: DryLlmProvider, real: AdaptmrLlmProvider, sample: EstimateSample): number {
+  const roles = new Map<string, LlmRole>();
+  for (const t of dry.tallies.values()) roles.set(`${t.method}\t${t.stage}`, t.role);
+  return totalStdErr(dry.perQuestion, sample, (methodStage, q) => {
+    const role = roles.get(methodStage);
+    return role
+      ? real.client(role).costOf({ promptTokens: q.paidInputTokens, completionTokens: q.paidOutputTokens })
+      : 0;
+  });
 }
 
 interface DryRun {
@@ -184,29 +235,44 @@ async function dryRunFailures(out: string): Promise<Estimate['failures']> {
 }
 
 /** The dry run's tallies as one row per method, stage and model, priced with each role's client. */
-function estimateRows(dry: DryLlmProvider, real: AdaptmrLlmProvider, batchRoles: ReadonlySet<LlmRole>): EstimateRow[] {
+/** A method and stage's row before its tallies are added. */
+function emptyRow(t: DryTally, batchRoles: ReadonlySet<LlmRole>, exact: boolean): EstimateRow {
+  return {
+    method: t.method,
+    stage: t.stage,
+    role: t.role,
+    model: t.model,
+    calls: 0,
+    expectedCacheHits: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    paidInputTokens: 0,
+    paidOutputTokens: 0,
+    usdList: 0,
+    usdBatch: 0,
+    batched: batchRoles.has(t.role) && !t.stage.startsWith('index:') && t.stage !== 'memorise',
+    usd: 0,
+    priced: true,
+    outputFrom: '',
+    exact,
+    relStdErr: 0,
+    byDataset: {},
+  };
+}
+
+function estimateRows(
+  tallies: readonly { tally: DryTally; relStdErr: number }[],
+  real: AdaptmrLlmProvider,
+  batchRoles: ReadonlySet<LlmRole>,
+  exact: boolean,
+): EstimateRow[] {
   const byMethodStage = new Map<string, EstimateRow>();
-  for (const t of dry.tallies.values()) {
+  const stdErr = new Map<string, number>();
+  for (const { tally: t, relStdErr } of tallies) {
     const id = `${t.method}\t${t.stage}\t${t.model}`;
-    const row = byMethodStage.get(id) ?? {
-      method: t.method,
-      stage: t.stage,
-      role: t.role,
-      model: t.model,
-      calls: 0,
-      expectedCacheHits: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      paidInputTokens: 0,
-      paidOutputTokens: 0,
-      usdList: 0,
-      usdBatch: 0,
-      batched: batchRoles.has(t.role) && !t.stage.startsWith('index:') && t.stage !== 'memorise',
-      usd: 0,
-      priced: true,
-      outputFrom: '',
-      byDataset: {},
-    };
+    const row = byMethodStage.get(id) ?? emptyRow(t, batchRoles, exact);
+    // Standard errors of the datasets' estimates add in quadrature (independent samples).
+    stdErr.set(id, Math.hypot(stdErr.get(id) ?? 0, relStdErr * t.paidInputTokens));
     const client = real.client(t.role);
     const d = (row.byDataset[t.dataset] ??= {
       calls: 0,
@@ -240,6 +306,8 @@ function estimateRows(dry: DryLlmProvider, real: AdaptmrLlmProvider, batchRoles:
     r.usdList = client.costOf({ promptTokens: r.paidInputTokens, completionTokens: r.paidOutputTokens });
     r.usdBatch = client.costOf({ promptTokens: r.paidInputTokens, completionTokens: r.paidOutputTokens, batch: true });
     r.usd = r.batched ? r.usdBatch : r.usdList;
+    const se = stdErr.get(`${r.method}\t${r.stage}\t${r.model}`) ?? 0;
+    r.relStdErr = r.paidInputTokens > 0 ? se / r.paidInputTokens : 0;
   }
   return rows;
 }
@@ -268,6 +336,7 @@ const ESTIMATE_HEAD = [
   'batch $',
   'run $',
   'output from',
+  'figures',
 ] as const;
 
 /** The line naming the models without a price (empty when every model has one). */
@@ -277,6 +346,20 @@ function unpricedNote(rows: readonly EstimateRow[]): string[] {
   return [
     `unknown cost: no price for ${unpriced.map((m) => `"${m}"`).join(', ')} in llm.prices; add one (inputPerMTok, outputPerMTok), ` +
       'or, for a free local model, note that a run with llm.budgetUsd needs --allow-unpriced',
+  ];
+}
+
+/** The line saying how many questions a sampled estimate computed, and its total's error (none when exact). */
+function sampleNote(e: Estimate): string[] {
+  if (!e.sample) return [];
+  const total = e.rows.reduce((s, r) => s + r.usdList, 0);
+  const share = (100 * e.sample.usdListStdErr) / Math.max(1e-12, total);
+  return [
+    `sampled: ${e.sample.drawn} of the ${e.questions} questions were computed (${e.sample.perType} per AdaptMR type and dataset on average, in proportion to the types' sizes: ` +
+      'their real retrievals, prompts and repeated requests); each row is scaled to all questions by type and haystack size, ' +
+      `± its standard error (paid input tokens); the total at list prices ± ${usd(e.sample.usdListStdErr)} ` +
+      `(${share.toFixed(1)}%). ` +
+      '--estimate-sample 0 computes every question (exact, slow).',
   ];
 }
 
@@ -296,6 +379,7 @@ export function formatEstimate(e: Estimate): string {
       rowUsd(r, r.usdBatch),
       `${rowUsd(r, r.usd)}${r.batched ? ' (batch)' : ''}`,
       r.outputFrom,
+      r.exact ? 'exact' : `scaled ±${(100 * r.relStdErr).toFixed(1)}%`,
     ]);
   }
   const sum = (f: (r: EstimateRow) => number) => e.rows.reduce((s, r) => s + f(r), 0);
@@ -324,6 +408,7 @@ export function formatEstimate(e: Estimate): string {
       `per dataset: ${[...datasets].map(([name, t]) => `${name} ${usd(t.list)} list / ${usd(t.batch)} batch (${t.tokens.toLocaleString('en-US')} tokens)`).join('; ')}`,
     );
   }
+  lines.push(...sampleNote(e));
   lines.push(...unpricedNote(e.rows));
   for (const f of e.failures)
     lines.push(`not estimated: ${f.n} result(s) of ${f.method} failed in the dry run: ${f.error}`);
