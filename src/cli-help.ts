@@ -5,7 +5,8 @@
  */
 import type { CommandEntry } from './commands.ts';
 
-export const USAGE = '$0 <command> [options]\n\nA harness for query-aware memory retrieval on long-term memory benchmarks.';
+export const USAGE =
+  '$0 <command> [options]\n\nA harness for query-aware memory retrieval on long-term memory benchmarks.';
 
 /**
  * The help text for the command list, `width` columns wide (the [boolean] tags are right-aligned to it); undefined
