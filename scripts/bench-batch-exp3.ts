@@ -34,6 +34,9 @@ import { loadedFromValue } from '../src/run/config/load-config.ts';
 import { REPO_ROOT } from '../src/run/record/provenance.ts';
 import { runExperiment } from '../src/run/runner.ts';
 import { openResultStore } from '../src/store/index.ts';
+import { installBenchmarks } from '../src/run/benchmark-registry.ts';
+
+await installBenchmarks();
 
 const { values } = parseArgs({
   options: {

@@ -39,6 +39,9 @@ import { createMethods } from '../src/run/methods/create-methods.ts';
 import { parseExperiment } from '../src/run/config/load-config.ts';
 import { labelledQuestions } from '../src/tools/classifier/eval/questions.ts';
 import { trainAndLoad } from '../src/tools/classifier/eval/evaluate.ts';
+import { installBenchmarks } from '../src/run/benchmark-registry.ts';
+
+await installBenchmarks();
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
