@@ -13,8 +13,9 @@ import { comparisonsTable } from '../../report/comparison-cells.ts';
 import { perTypeTable } from '../../report/per-type-table.ts';
 import { recallByTypeSpec } from '../../report/recall-by-type-spec.ts';
 import { renderChart } from '../../report/render-chart.ts';
-import { loadDegradedMarks, markedMethod, seriesLabeller, type SeriesKey } from '../../report/series-label.ts';
-import { headlineComparisons, runHeadlineTitle, typeMeansOfRuns, type PlanRun } from '../../report/plan/plan-runs.ts';
+import { markedMethod } from '../../report/series-label.ts';
+import { labelledTypeMeans } from '../../report/plan/labelled-type-means.ts';
+import { headlineComparisons, runHeadlineTitle, type PlanRun } from '../../report/plan/plan-runs.ts';
 import { routingTableData } from '../../report/plan/routing-table.ts';
 import type { PlanSection } from '../../report/plan/section.ts';
 import { sectionVerdicts } from '../../report/plan/section-verdicts.ts';
@@ -24,14 +25,7 @@ export async function adaptmrVsBaselinesSection(
   run: PlanRun,
   chartsDir: string,
 ): Promise<PlanSection> {
-  const marks = await loadDegradedMarks(store);
-  const label = seriesLabeller(
-    await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods WHERE run_id = $1`, [
-      run.runId,
-    ]),
-    marks,
-  );
-  const rows = await typeMeansOfRuns(store, [run.runId], run.headlineOf, label);
+  const { marks, label, rows } = await labelledTypeMeans(store, run);
   const title = `Experiment 3 — AdaptMR vs baselines: ${runHeadlineTitle(run)}, run ${run.name}`;
   const cmp = await headlineComparisons(store, [run.runId], run.headlineOf, run.datasets);
   const text = [perTypeTable(rows, title)];

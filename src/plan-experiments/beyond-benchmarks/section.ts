@@ -23,7 +23,8 @@ import { comparisonsTable } from '../../report/comparison-cells.ts';
 import { perTypeTable, typeColumns } from '../../report/per-type-table.ts';
 import { recallByTypeSpec } from '../../report/recall-by-type-spec.ts';
 import { renderChart } from '../../report/render-chart.ts';
-import { loadDegradedMarks, markedMethod, seriesLabeller, type SeriesKey } from '../../report/series-label.ts';
+import { markedMethod, type SeriesKey } from '../../report/series-label.ts';
+import { labelledTypeMeans } from '../../report/plan/labelled-type-means.ts';
 import { oracleTable } from '../../report/plan/oracle-table.ts';
 import {
   headlineComparisons,
@@ -156,14 +157,7 @@ export async function beyondBenchmarksSection(
   chartsDir: string,
   resamples: number,
 ): Promise<PlanSection> {
-  const marks = await loadDegradedMarks(store);
-  const label = seriesLabeller(
-    await store.query<SeriesKey>(`SELECT DISTINCT run_id, method, granularity FROM methods WHERE run_id = $1`, [
-      run.runId,
-    ]),
-    marks,
-  );
-  const rows = await typeMeansOfRuns(store, [run.runId], run.headlineOf, label);
+  const { marks, label, rows } = await labelledTypeMeans(store, run);
   const title = `Beyond LongMemEval and LoCoMo — ${runHeadlineTitle(run)}, run ${run.name}`;
   const text: string[] = [perTypeTable(rows, title)];
   const inside = await abilityTable(store, run, resamples, label, 'inside');

@@ -10,8 +10,8 @@ import type { ResultStore } from '../../store/index.ts';
 import { perTypeTable } from '../../report/per-type-table.ts';
 import { recallByTypeSpec } from '../../report/recall-by-type-spec.ts';
 import { renderChart } from '../../report/render-chart.ts';
-import { loadDegradedMarks, markedMethod } from '../../report/series-label.ts';
-import { runHeadlineTitle, typeMeansOfRuns, type PlanRun } from '../../report/plan/plan-runs.ts';
+import { labelledTypeMeans } from '../../report/plan/labelled-type-means.ts';
+import { runHeadlineTitle, type PlanRun } from '../../report/plan/plan-runs.ts';
 import type { PlanSection } from '../../report/plan/section.ts';
 import { sectionVerdicts } from '../../report/plan/section-verdicts.ts';
 
@@ -22,9 +22,7 @@ export async function existingSystemsSection(
 ): Promise<PlanSection> {
   // One run: a method id names one series; its units may differ by dataset (the headline title says which), so the
   // label leaves granularity out and each method keeps one colour across the dataset facets.
-  const marks = await loadDegradedMarks(store);
-  const label = (k: { run_id: string; method: string }): string => markedMethod(marks, k.run_id, k.method);
-  const rows = await typeMeansOfRuns(store, [run.runId], run.headlineOf, label);
+  const { rows } = await labelledTypeMeans(store, run, 'method');
   const title = `Experiment 1 — existing systems by query type: ${runHeadlineTitle(run)}, run ${run.name}`;
   const text = [perTypeTable(rows, title)];
   const ran = new Set(run.methods.map((m) => m.method));
