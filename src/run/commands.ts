@@ -8,16 +8,12 @@ import type { Argv, CommandModule } from 'yargs';
 import type { LoadedExperiment } from './config/load-config.ts';
 import type { RunSummary } from './runner.ts';
 import type { RunShard } from './shards/shard-source.ts';
+import { runFlags, type RunFlagArgs } from './run-flags.ts';
 
-interface RunArgs {
+interface RunArgs extends RunFlagArgs {
   experiment: string;
   out: string | undefined;
-  'data-dir': string | undefined;
-  'allow-unlocked': boolean;
-  concurrency: number | undefined;
   workers: number | undefined;
-  progress: boolean;
-  'retry-errors': boolean;
   'max-failure-share': number | undefined;
   verbose: boolean;
   estimate: boolean;
@@ -39,17 +35,7 @@ function runOptions<T>(y: Argv<T>) {
       describe: 'experiment YAML (experiments/*.yaml)',
     })
     .option('out', { type: 'string', describe: 'results DuckDB file (default results/<name>.duckdb)' })
-    .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
-    .option('allow-unlocked', {
-      type: 'boolean',
-      default: false,
-      describe:
-        'run on dataset files that differ from the lock file on purpose (recorded in the results, marked in reports)',
-    })
-    .option(
-      'concurrency',
-      intFlag('concurrency', 1, { describe: 'questions processed at once (overrides the config)' }),
-    )
+    .options(runFlags('data-dir', 'allow-unlocked', 'concurrency'))
     .option(
       'workers',
       intFlag('workers', 0, {
@@ -57,16 +43,7 @@ function runOptions<T>(y: Argv<T>) {
           'worker threads computing questions (0 = none; default one per core for LLM-free runs of 64+ questions, minus one for folder datasets, where the runner thread computes too)',
       }),
     )
-    .option('progress', {
-      type: 'boolean',
-      default: true,
-      describe: 'progress bar on stderr (--no-progress to hide)',
-    })
-    .option('retry-errors', {
-      type: 'boolean',
-      default: true,
-      describe: 'on resume, compute again the questions whose rows are errors (--no-retry-errors keeps them)',
-    })
+    .options(runFlags('progress', 'retry-errors'))
     .option(
       'max-failure-share',
       numberFlag('max-failure-share', 0, 1, {

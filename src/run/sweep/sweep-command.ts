@@ -5,18 +5,14 @@
  */
 import { intFlag } from '../../core/cli-options.ts';
 import type { CommandModule } from 'yargs';
+import { runFlags, type RunFlagArgs } from '../run-flags.ts';
 
-interface SweepArgs {
+interface SweepArgs extends RunFlagArgs {
   sweep: string;
   out: string | undefined;
   shard: string | undefined;
   plan: number | undefined;
-  'data-dir': string | undefined;
-  'allow-unlocked': boolean;
   'allow-unpriced': boolean;
-  concurrency: number | undefined;
-  progress: boolean;
-  'retry-errors': boolean;
 }
 
 export const sweepCommand: CommandModule<object, SweepArgs> = {
@@ -35,32 +31,13 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       })
       .option('shard', { type: 'string', describe: 'run only shard i of n (1-based), e.g. --shard 2/4' })
       .option('plan', intFlag('plan', 1, { describe: 'print the matrix of at most n shards as JSON and exit' }))
-      .option('data-dir', { type: 'string', describe: 'dataset folder (overrides ADAPTMR_DATA_DIR and the config)' })
+      .options(runFlags('data-dir'))
       .option('allow-unpriced', {
         type: 'boolean',
         default: false,
         describe: 'run under llm.budgetUsd although a model has no llm.prices entry (its calls count as $0)',
       })
-      .option('allow-unlocked', {
-        type: 'boolean',
-        default: false,
-        describe:
-          'run on dataset files that differ from the lock file on purpose (recorded in the results, marked in reports)',
-      })
-      .option(
-        'concurrency',
-        intFlag('concurrency', 1, { describe: 'questions processed at once (overrides the config)' }),
-      )
-      .option('progress', {
-        type: 'boolean',
-        default: true,
-        describe: 'progress bar on stderr (--no-progress to hide)',
-      })
-      .option('retry-errors', {
-        type: 'boolean',
-        default: true,
-        describe: 'on resume, compute again the questions whose rows are errors (--no-retry-errors keeps them)',
-      }),
+      .options(runFlags('allow-unlocked', 'concurrency', 'progress', 'retry-errors')),
   handler: async (argv) => {
     const { loadSweep } = await import('./sweep-file.ts');
     const { runSweep, shardMatrix } = await import('./sweep.ts');
