@@ -4,73 +4,46 @@
  * a killed CLI run resumes without repeating paid calls; the API key reaches the server but no file or log.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 import { parseExperiment } from './config/load-config.ts';
 import { REPO_ROOT } from './record/provenance.ts';
 import { runExperiment } from './runner.ts';
+import { EMBED_AND_FULL, filesUnder, llmYaml, useFakeLlm } from './testing/fake-llm-run.ts';
 import { useTestData } from '../../test/data-path.ts';
 import { queryFile } from '../store/testing/query-file.ts';
 
 useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
 const KEY = 'sk-test-secret-4f9a1c';
-const dir = mkdtempSync(join(tmpdir(), 'adaptmr-qa-'));
-let server: FakeOpenAiServer;
+const fake = useFakeLlm('adaptmr-qa-', (prompt) => {
+  if (/Answer yes or no only/i.test(prompt)) return prompt.includes('Paris') ? 'yes' : 'no';
+  if (/CORRECT/.test(prompt) && /WRONG/.test(prompt)) return '{"label": "CORRECT"}';
+  return 'I think it was in Paris.';
+});
+const dir = fake.dir;
 
-beforeAll(async () => {
-  server = await startFakeOpenAiServer({
-    chat: (body) => {
-      const prompt = body.messages.map((m) => m.content).join('\n');
-      if (/Answer yes or no only/i.test(prompt)) return prompt.includes('Paris') ? 'yes' : 'no';
-      if (/CORRECT/.test(prompt) && /WRONG/.test(prompt)) return '{"label": "CORRECT"}';
-      return 'I think it was in Paris.';
-    },
-  });
+beforeAll(() => {
   process.env.ADAPTMR_TEST_KEY = KEY;
 });
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+afterAll(() => {
+  delete process.env.ADAPTMR_TEST_KEY;
 });
 
 function experiment(name: string, cacheDir: string, datasets: string): string {
+  const key = 'apiKeyEnv: ADAPTMR_TEST_KEY';
   return `
 name: ${name}
 datasets:
 ${datasets}
-methods:
-  - id: embed
-    method: unified-embedding
-    index: { granularity: session }
-    k: 3
-  - id: full
-    method: full-context
-    index: { granularity: session }
-    options: { maxContextTokens: 3000 }
-llm:
-  cache: { mode: read-write, dir: ${cacheDir} }
-  concurrency: 4
-  maxRetries: 1
-  retryBaseMs: 1
-  prices: { fake-reader: { inputPerMTok: 1, outputPerMTok: 2 } }
-  roles:
-    reader: { baseURL: ${server.baseURL}, model: fake-reader, apiKeyEnv: ADAPTMR_TEST_KEY }
-    judge: { baseURL: ${server.baseURL}, model: fake-judge, apiKeyEnv: ADAPTMR_TEST_KEY }
+${EMBED_AND_FULL}
+${llmYaml(fake.server.baseURL, { cacheDir, concurrency: 4, prices: '{ fake-reader: { inputPerMTok: 1, outputPerMTok: 2 } }', reader: key, judge: key })}
 qa: {}
 `;
 }
 
 const SAMPLE = `  - name: longmemeval-oracle\n    sample: { perType: 1 }\n  - name: locomo\n    sample: { perType: 1 }`;
-
-function filesUnder(root: string): string[] {
-  return readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .map((f) => join(root, f))
-    .filter((f) => statSync(f).isFile());
-}
 
 describe('QA runs', () => {
   const cache = join(dir, 'cache');
@@ -82,7 +55,7 @@ describe('QA runs', () => {
     const first = join(dir, 'first.duckdb');
     const s1 = await runExperiment(exp, { out: first, progress: false, log: (l) => logs.push(l) });
     expect(s1.errors).toBe(0);
-    const paid = server.count('/v1/chat/completions');
+    const paid = fake.server.count('/v1/chat/completions');
     // 6 LongMemEval + 4 LoCoMo questions × 2 methods, a reader call each; judge calls except LoCoMo category 5.
     expect(paid).toBeGreaterThanOrEqual(20);
 
@@ -117,7 +90,7 @@ describe('QA runs', () => {
     const second = join(dir, 'second.duckdb');
     const s2 = await runExperiment(exp, { out: second, progress: false, log: (l) => logs.push(l) });
     expect(s2.written).toBe(s1.written);
-    expect(server.count('/v1/chat/completions')).toBe(paid); // zero new calls: the cache, not the resume
+    expect(fake.server.count('/v1/chat/completions')).toBe(paid); // zero new calls: the cache, not the resume
     expect(await queryFile(second, answersSql)).toEqual(await queryFile(first, answersSql));
     const cached = await queryFile<{ n: number; hits: number }>(
       second,
@@ -130,16 +103,16 @@ describe('QA runs', () => {
   it('a killed run resumes without repeating paid calls', async () => {
     const datasets = `  - name: longmemeval-oracle\n    limit: 12`;
     // What one uninterrupted run pays with an empty cache (identical prompts are asked once, so count, not guess).
-    const cleanBefore = server.count('/v1/chat/completions');
+    const cleanBefore = fake.server.count('/v1/chat/completions');
     const clean = parseExperiment(experiment('qa-kill', join(dir, 'clean-cache'), datasets), 'clean.yaml');
     await runExperiment(clean, { out: join(dir, 'clean.duckdb'), progress: false, log: () => {} });
-    const paidClean = server.count('/v1/chat/completions') - cleanBefore;
+    const paidClean = fake.server.count('/v1/chat/completions') - cleanBefore;
 
     const killCache = join(dir, 'kill-cache');
     const yaml = join(dir, 'kill.yaml');
     writeFileSync(yaml, experiment('qa-kill', killCache, datasets));
     const out = join(dir, 'kill.duckdb');
-    const before = server.count('/v1/chat/completions');
+    const before = fake.server.count('/v1/chat/completions');
     await new Promise<void>((resolve, reject) => {
       const child = spawn(
         process.execPath,
@@ -158,10 +131,10 @@ describe('QA runs', () => {
         signal === 'SIGKILL' ? resolve() : reject(new Error('child was not killed')),
       );
     });
-    const paidBeforeKill = server.count('/v1/chat/completions') - before;
+    const paidBeforeKill = fake.server.count('/v1/chat/completions') - before;
     const savedBeforeKill = filesUnder(join(killCache, 'llm')).filter((f) => f.endsWith('.json')).length;
     await runExperiment(parseExperiment(readFileSync(yaml, 'utf8'), yaml), { out, progress: false, log: () => {} });
-    const paidTotal = server.count('/v1/chat/completions') - before;
+    const paidTotal = fake.server.count('/v1/chat/completions') - before;
     // Killed + resumed pays what one clean run pays, plus only the requests that were in flight when the process
     // died (answered by the server but never received and cached): every completed call is served from the cache.
     expect(paidBeforeKill).toBeGreaterThan(0);
@@ -176,7 +149,7 @@ describe('QA runs', () => {
     expect(rows[0]).toEqual({ a: 24, d: 24 });
   });
   it('never stores or logs the API key, though it was sent (all runs above, the killed child included)', async () => {
-    expect(server.requests.some((r) => r.authorization === `Bearer ${KEY}`)).toBe(true);
+    expect(fake.server.requests.some((r) => r.authorization === `Bearer ${KEY}`)).toBe(true);
     const stored = [...filesUnder(dir)].filter((f) => readFileSync(f).includes(KEY));
     expect(stored).toEqual([]);
     expect(logs.join('\n')).not.toContain(KEY);

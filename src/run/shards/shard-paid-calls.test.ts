@@ -4,40 +4,28 @@
  * answered once is never paid again), and the merged file's bill equals the unsharded run's — with one request each
  * and through the Batch API, where every shard submits its own batches.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
+import { describe, expect, it } from 'vitest';
 import { mergeResults } from '../../store/merge.ts';
 import { queryFile } from '../../store/testing/query-file.ts';
 import { parseExperiment } from '../config/load-config.ts';
 import { runExperiment } from '../runner.ts';
+import { FAKE_PRICES, llmYaml, useFakeLlm } from '../testing/fake-llm-run.ts';
 import { useTestData } from '../../../test/data-path.ts';
 
 useTestData();
 
-const dir = mkdtempSync(join(tmpdir(), 'adaptmr-shard-calls-'));
-let server: FakeOpenAiServer;
-
-beforeAll(async () => {
-  server = await startFakeOpenAiServer({
-    chat: (body) => {
-      const prompt = body.messages.map((m) => m.content).join('\n');
-      if (/Answer yes or no only/i.test(prompt)) return prompt.includes('Paris') ? 'yes' : 'no';
-      // LoCoMo's judge (its prompt asks for a JSON label).
-      if (/’CORRECT’ or ’WRONG’/u.test(prompt))
-        return JSON.stringify({ label: prompt.includes('Paris') ? 'CORRECT' : 'WRONG' });
-      return '我想是在 Paris。';
-    },
-  });
+const fake = useFakeLlm('adaptmr-shard-calls-', (prompt) => {
+  if (/Answer yes or no only/i.test(prompt)) return prompt.includes('Paris') ? 'yes' : 'no';
+  // LoCoMo's judge (its prompt asks for a JSON label).
+  if (/’CORRECT’ or ’WRONG’/u.test(prompt))
+    return JSON.stringify({ label: prompt.includes('Paris') ? 'CORRECT' : 'WRONG' });
+  return '我想是在 Paris。';
 });
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = fake.dir;
 
 function experiment(cacheDir: string, batch: boolean): string {
+  const more = batch ? ['  batch: { roles: [reader, judge], pollSeconds: 0.02 }'] : [];
   return `
 name: shard-calls
 datasets:
@@ -49,24 +37,14 @@ methods:
     method: unified-embedding
     index: { granularity: session }
     k: 3
-llm:
-  cache: { mode: read-write, dir: ${cacheDir} }
-  concurrency: 3
-  maxRetries: 1
-  retryBaseMs: 1
-  prices:
-    fake-reader: { inputPerMTok: 0.15, outputPerMTok: 0.6 }
-    fake-judge: { inputPerMTok: 2.5, outputPerMTok: 10 }
-  roles:
-    reader: { baseURL: ${server.baseURL}, model: fake-reader, maxTokens: 50 }
-    judge: { baseURL: ${server.baseURL}, model: fake-judge }
-${batch ? '  batch: { roles: [reader, judge], pollSeconds: 0.02 }' : ''}
+${llmYaml(fake.server.baseURL, { cacheDir, concurrency: 3, prices: FAKE_PRICES, reader: 'maxTokens: 50', more })}
 qa: {}
 `;
 }
 
 /** Completions the server computed (each one paid): synchronous requests plus the lines of every batch submitted. */
 function paidAtServer(): number {
+  const server = fake.server;
   const lines = server.batches
     .created()
     .reduce(

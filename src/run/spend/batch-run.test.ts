@@ -5,43 +5,31 @@
  * nothing again; a failed line is sent singly.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
+import { describe, expect, it } from 'vitest';
 import { parseExperiment } from '../config/load-config.ts';
 import { REPO_ROOT } from '../record/provenance.ts';
 import { runExperiment } from '../runner.ts';
+import { EMBED_AND_FULL, FAKE_PRICES, llmYaml, useFakeLlm } from '../testing/fake-llm-run.ts';
 import { useTestData } from '../../../test/data-path.ts';
 import { queryFile } from '../../store/testing/query-file.ts';
 
 useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
-const dir = mkdtempSync(join(tmpdir(), 'adaptmr-batch-'));
-let server: FakeOpenAiServer;
 /** Reader prompts to fail once (HTTP 500), whichever way they are sent. */
 const failOnce = new Set<string>();
-
-beforeAll(async () => {
-  server = await startFakeOpenAiServer({
-    chat: (body) => {
-      const prompt = body.messages.map((m) => m.content).join('\n');
-      for (const marker of failOnce) {
-        if (prompt.includes(marker)) {
-          failOnce.delete(marker);
-          return { status: 500 };
-        }
-      }
-      if (/Answer yes or no only/i.test(prompt)) return prompt.includes('Paris') ? 'yes' : 'no';
-      return 'I think it was in Paris.';
-    },
-  });
+const fake = useFakeLlm('adaptmr-batch-', (prompt) => {
+  for (const marker of failOnce) {
+    if (prompt.includes(marker)) {
+      failOnce.delete(marker);
+      return { status: 500 };
+    }
+  }
+  if (/Answer yes or no only/i.test(prompt)) return prompt.includes('Paris') ? 'yes' : 'no';
+  return 'I think it was in Paris.';
 });
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = fake.dir;
 
 function experiment(name: string, cacheDir: string, batch: string): string {
   return `
@@ -49,26 +37,8 @@ name: ${name}
 datasets:
   - name: longmemeval-oracle
     limit: 6
-methods:
-  - id: embed
-    method: unified-embedding
-    index: { granularity: session }
-    k: 3
-  - id: full
-    method: full-context
-    index: { granularity: session }
-    options: { maxContextTokens: 3000 }
-llm:
-  cache: { mode: read-write, dir: ${cacheDir} }
-  concurrency: 4
-  maxRetries: 1
-  retryBaseMs: 1
-  prices:
-    fake-reader: { inputPerMTok: 0.15, outputPerMTok: 0.6 }
-    fake-judge: { inputPerMTok: 2.5, outputPerMTok: 10 }
-  roles:
-    reader: { baseURL: ${server.baseURL}, model: fake-reader }
-    judge: { baseURL: ${server.baseURL}, model: fake-judge }
+${EMBED_AND_FULL}
+${llmYaml(fake.server.baseURL, { cacheDir, concurrency: 4, prices: FAKE_PRICES })}
 ${batch}
 qa: {}
 `;
@@ -79,7 +49,7 @@ const answersSql =
   'select question_id, method, answer, judge_verdicts, context_tokens, error from answers order by all';
 const costSql = `select stage, count(*) n, sum(prompt_tokens) p, sum(completion_tokens) c, sum(cost_usd) AS cost, bool_and(batch) AS all_batch
   from llm_calls where not cached and error is null group by stage order by stage`;
-const chat = () => server.count('/v1/chat/completions');
+const chat = () => fake.server.count('/v1/chat/completions');
 
 describe('Batch API runs', () => {
   const syncFile = join(dir, 'sync.duckdb');
@@ -91,7 +61,7 @@ describe('Batch API runs', () => {
       log: () => {},
     });
     const chatBefore = chat();
-    const batchesBefore = server.batches.created().length;
+    const batchesBefore = fake.server.batches.created().length;
     const out = join(dir, 'batch.duckdb');
     const logs: string[] = [];
     const summary = await runExperiment(
@@ -101,7 +71,7 @@ describe('Batch API runs', () => {
     expect(summary.errors).toBe(0);
     expect(summary.written).toBe(6);
     expect(chat()).toBe(chatBefore); // not one request sent singly
-    const batches = server.batches.created().slice(batchesBefore);
+    const batches = fake.server.batches.created().slice(batchesBefore);
     expect(batches.map((b) => [b.model, b.status])).toEqual([
       ['fake-reader', 'completed'],
       ['fake-judge', 'completed'],
@@ -132,7 +102,7 @@ describe('Batch API runs', () => {
   });
 
   it('asks every judge repeat in the same batch: three repeats cost one judge round, not three', async () => {
-    const batchesBefore = server.batches.created().length;
+    const batchesBefore = fake.server.batches.created().length;
     const out = join(dir, 'repeats.duckdb');
     const yaml = experiment('batch-repeats', join(dir, 'repeats-cache'), BATCH).replace(
       'qa: {}',
@@ -141,7 +111,7 @@ describe('Batch API runs', () => {
     const summary = await runExperiment(parseExperiment(yaml, 'repeats.yaml'), { out, progress: false, log: () => {} });
     expect(summary.errors).toBe(0);
     expect(
-      server.batches
+      fake.server.batches
         .created()
         .slice(batchesBefore)
         .map((b) => b.model),
@@ -182,9 +152,10 @@ describe('Batch API runs', () => {
     const yaml = join(dir, 'kill.yaml');
     writeFileSync(yaml, experiment('batch-kill', join(dir, 'kill-cache'), BATCH));
     const out = join(dir, 'kill.duckdb');
-    const batchesBefore = server.batches.created().length;
-    server.batches.options.hold = true;
-    const polls = () => server.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/batches/')).length;
+    const batchesBefore = fake.server.batches.created().length;
+    fake.server.batches.options.hold = true;
+    const polls = () =>
+      fake.server.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/batches/')).length;
     const pollsBefore = polls();
     await new Promise<void>((resolve, reject) => {
       const child = spawn(
@@ -202,11 +173,11 @@ describe('Batch API runs', () => {
         else reject(new Error('child was not killed'));
       });
     });
-    const submitted = server.batches.created().slice(batchesBefore);
+    const submitted = fake.server.batches.created().slice(batchesBefore);
     expect(submitted.map((b) => b.status)).toEqual(['in_progress']);
-    const uploadCount = () => server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/files').length;
+    const uploadCount = () => fake.server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/files').length;
     const uploads = uploadCount();
-    server.batches.options.hold = false;
+    fake.server.batches.options.hold = false;
     const logs: string[] = [];
     const summary = await runExperiment(
       parseExperiment(experiment('batch-kill', join(dir, 'kill-cache'), BATCH), yaml),
@@ -214,7 +185,7 @@ describe('Batch API runs', () => {
     );
     expect(summary.written).toBe(6);
     expect(logs.join('\n')).toContain(`resuming 1 recorded batch(es): ${submitted[0]!.id}`);
-    const after = server.batches.created().slice(batchesBefore);
+    const after = fake.server.batches.created().slice(batchesBefore);
     // The reader batch once (the one the killed run submitted, polled to completion), then the judge's.
     expect(after.map((b) => [b.id, b.model])).toEqual([
       [submitted[0]!.id, 'fake-reader'],

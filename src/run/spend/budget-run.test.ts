@@ -3,63 +3,33 @@
  * cleanly without spending past its budget, marks itself stopped, and a rerun with a larger budget ends with exactly
  * the rows an uninterrupted run stores (answers, scores, retrievals, paid calls), paying no call twice.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../llm/testing/fake-openai-server.ts';
+import { describe, expect, it } from 'vitest';
 import { parseExperiment } from '../config/load-config.ts';
 import { runExperiment } from '../runner.ts';
+import { EMBED_AND_FULL, FAKE_PRICES, llmYaml, useFakeLlm } from '../testing/fake-llm-run.ts';
 import { useTestData } from '../../../test/data-path.ts';
 import { queryFile } from '../../store/testing/query-file.ts';
 
 useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search path
 
-const dir = mkdtempSync(join(tmpdir(), 'adaptmr-budget-'));
-let server: FakeOpenAiServer;
-
-beforeAll(async () => {
-  server = await startFakeOpenAiServer({
-    chat: (body) => {
-      const prompt = body.messages.map((m) => m.content).join('\n');
-      if (/Answer yes or no only/i.test(prompt)) return prompt.includes('Paris') ? 'yes' : 'no';
-      return '我想是在 Paris。';
-    },
-  });
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const fake = useFakeLlm('adaptmr-budget-', (prompt) =>
+  /Answer yes or no only/i.test(prompt) ? (prompt.includes('Paris') ? 'yes' : 'no') : '我想是在 Paris。',
+);
+const dir = fake.dir;
 
 function experiment(cacheDir: string, budget: number | undefined, batch = false): string {
+  const more = [
+    ...(budget !== undefined ? [`  budgetUsd: ${budget}`] : []),
+    ...(batch ? ['  batch: { roles: [reader, judge], pollSeconds: 0.02 }'] : []),
+  ];
   return `
 name: budget
 datasets:
   - name: longmemeval-oracle
     limit: 8
-methods:
-  - id: embed
-    method: unified-embedding
-    index: { granularity: session }
-    k: 3
-  - id: full
-    method: full-context
-    index: { granularity: session }
-    options: { maxContextTokens: 3000 }
-llm:
-  cache: { mode: read-write, dir: ${cacheDir} }
-  concurrency: 3
-  maxRetries: 1
-  retryBaseMs: 1
-  prices:
-    fake-reader: { inputPerMTok: 0.15, outputPerMTok: 0.6 }
-    fake-judge: { inputPerMTok: 2.5, outputPerMTok: 10 }
-  roles:
-    reader: { baseURL: ${server.baseURL}, model: fake-reader, maxTokens: 50 }
-    judge: { baseURL: ${server.baseURL}, model: fake-judge }
-${budget !== undefined ? `  budgetUsd: ${budget}` : ''}
-${batch ? '  batch: { roles: [reader, judge], pollSeconds: 0.02 }' : ''}
+${EMBED_AND_FULL}
+${llmYaml(fake.server.baseURL, { cacheDir, concurrency: 3, prices: FAKE_PRICES, reader: 'maxTokens: 50', more })}
 qa: {}
 `;
 }
@@ -89,7 +59,7 @@ describe('a budget', () => {
       const out = join(dir, `${tag}-stopped.duckdb`);
       const cache = join(dir, `${tag}-cache-stopped`);
       const budget = full!.spent * 0.4;
-      const before = server.requests.length;
+      const before = fake.server.requests.length;
       const logs: string[] = [];
       const stopped = await runExperiment(parseExperiment(experiment(cache, budget, batch), 's.yaml'), {
         out,
@@ -103,7 +73,7 @@ describe('a budget', () => {
       expect(spent!.spent).toBeLessThanOrEqual(budget);
       expect(spent!.n).toBeGreaterThan(0);
       expect(await queryFile(out, 'select status from runs')).toEqual([{ status: 'stopped' }]);
-      const sentStopped = server.requests.length - before;
+      const sentStopped = fake.server.requests.length - before;
 
       const resumed = await runExperiment(parseExperiment(experiment(cache, full!.spent * 10, batch), 's.yaml'), {
         out,
