@@ -4,44 +4,27 @@
  * against both keys (the corrected one in the accuracy rows), eac54add's evidence-only erratum changes no answer, and
  * the no-memory method is read with an empty history and gets no retrieval rows. The report shows the ceiling per key.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEST_DATA_DIR } from '../../test/data-path.ts';
 import { LONGMEMEVAL_ERRATA } from '../../benchmarks/longmemeval/errata.ts';
 import { loadQuestions } from '../data/index.ts';
-import {
-  startFakeOpenAiServer,
-  type ChatRequestBody,
-  type FakeOpenAiServer,
-} from '../llm/testing/fake-openai-server.ts';
+import type { ChatRequestBody } from '../llm/testing/fake-openai-server.ts';
 import { readerPrompt } from '../eval/qa/reader.ts';
 import { runReport } from '../report/report.ts';
 import { queryFile } from '../store/testing/query-file.ts';
 import { parseExperiment } from './config/load-config.ts';
 import { runExperiment } from './runner.ts';
+import { llmYaml, promptOf, useFakeLlm } from './testing/fake-llm-run.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'adaptmr-lme-errata-'));
 const IDS = ['370a8ff4', 'eac54add', '852ce960'];
 const READER = 'It was 11 weeks.';
-let server: FakeOpenAiServer;
-
-beforeAll(async () => {
-  server = await startFakeOpenAiServer({
-    // The judge says yes exactly when the gold it is shown is the corrected 370a8ff4 answer; the reader always answers
-    // the same.
-    chat: (body: ChatRequestBody) => {
-      const prompt = body.messages.map((m) => m.content).join('\n');
-      if (/Answer yes or no only/u.test(prompt)) return /Correct Answer: 11 weeks/u.test(prompt) ? 'yes' : 'no';
-      return READER;
-    },
-  });
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+// The judge says yes exactly when the gold it is shown is the corrected 370a8ff4 answer; the reader always answers the
+// same.
+const fake = useFakeLlm('adaptmr-lme-errata-', (prompt) =>
+  /Answer yes or no only/u.test(prompt) ? (/Correct Answer: 11 weeks/u.test(prompt) ? 'yes' : 'no') : READER,
+);
+const dir = fake.dir;
 
 const yaml = (cache: string) => `
 name: lme-errata
@@ -57,13 +40,7 @@ methods:
     method: bm25
     index: { granularity: session }
     k: 3
-llm:
-  cache: { mode: read-write, dir: ${cache} }
-  maxRetries: 1
-  retryBaseMs: 1
-  roles:
-    reader: { baseURL: ${server.baseURL}, model: fake-reader }
-    judge: { baseURL: ${server.baseURL}, model: fake-judge }
+${llmYaml(fake.server.baseURL, { cacheDir: cache })}
 qa: {}
 `;
 
@@ -105,9 +82,9 @@ describe('LongMemEval errata overlay and the no-memory control', () => {
       `select count(*)::INT n from scores where method = 'no-memory' and level <> 'qa'`,
     );
     expect(noMemoryRows?.n).toBe(0);
-    const readerPrompts = server.requests
+    const readerPrompts = fake.server.requests
       .filter((r) => r.path === '/v1/chat/completions')
-      .map((r) => (r.body as ChatRequestBody).messages.map((m) => m.content).join('\n'))
+      .map((r) => promptOf(r.body as ChatRequestBody))
       .filter((p) => !/Answer yes or no only/u.test(p));
     // The no-memory prompts are LongMemEval's reader prompt with an empty history, one per question; bm25's hold more.
     const { questions } = await loadQuestions({ name: 'longmemeval-s', questionIds: IDS }, TEST_DATA_DIR);

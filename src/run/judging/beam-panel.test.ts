@@ -4,39 +4,24 @@
  * gives every item full marks, b none, so on 3 real BEAM 100K questions × 1 method the verdicts are 3 correct and
  * 3 wrong, judge_agreement holds n 3 and agreement 0, and every judge call carried a rubric item of its question.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEST_DATA_DIR } from '../../../test/data-path.ts';
 import { loadQuestions } from '../../data/index.ts';
-import {
-  startFakeOpenAiServer,
-  type ChatRequestBody,
-  type FakeOpenAiServer,
-} from '../../llm/testing/fake-openai-server.ts';
+import type { ChatRequestBody } from '../../llm/testing/fake-openai-server.ts';
 import { queryFile } from '../../store/testing/query-file.ts';
 import { parseExperiment } from '../config/load-config.ts';
 import { runExperiment } from '../runner.ts';
+import { llmYaml, promptOf, useFakeLlm } from '../testing/fake-llm-run.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'adaptmr-beam-panel-'));
 // contradiction resolution, information extraction, knowledge update of chat 1 (ids follow BEAM's ability order).
 const IDS = ['100K-1:q2', '100K-1:q6', '100K-1:q10'];
-let server: FakeOpenAiServer;
-
-beforeAll(async () => {
-  server = await startFakeOpenAiServer({
-    chat: (body: ChatRequestBody) => {
-      if (body.model === 'judge-a') return '{"score": 1, "reason": "all there"}';
-      if (body.model === 'judge-b') return '{"score": 0, "reason": "missing"}';
-      return 'I do not remember.';
-    },
-  });
+const fake = useFakeLlm('adaptmr-beam-panel-', (_prompt, body) => {
+  if (body.model === 'judge-a') return '{"score": 1, "reason": "all there"}';
+  if (body.model === 'judge-b') return '{"score": 0, "reason": "missing"}';
+  return 'I do not remember.';
 });
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = fake.dir;
 
 const yaml = (cache: string) => `
 name: beam-panel
@@ -48,13 +33,7 @@ methods:
   - id: bm25
     method: bm25
     k: 3
-llm:
-  cache: { mode: read-write, dir: ${cache} }
-  maxRetries: 1
-  retryBaseMs: 1
-  roles:
-    reader: { baseURL: ${server.baseURL}, model: fake-reader }
-    judge: { baseURL: ${server.baseURL}, model: judge-a }
+${llmYaml(fake.server.baseURL, { cacheDir: cache, judgeModel: 'judge-a' })}
 qa:
   judges:
     - { id: a, model: judge-a }
@@ -83,9 +62,9 @@ describe('judge panel on BEAM', () => {
     // Judge b was asked once per rubric item of each question, with BEAM's prompt.
     const { questions } = await loadQuestions({ name: 'beam-100k', questionIds: IDS }, TEST_DATA_DIR);
     const items = questions.flatMap((q) => q.gold.rubric ?? []);
-    const asked = server.requests
+    const asked = fake.server.requests
       .filter((r) => r.path === '/v1/chat/completions' && (r.body as ChatRequestBody).model === 'judge-b')
-      .map((r) => (r.body as ChatRequestBody).messages.map((m) => m.content).join('\n'));
+      .map((r) => promptOf(r.body as ChatRequestBody));
     expect(asked).toHaveLength(items.length);
     for (const item of items) expect(asked.some((p) => p.includes(item))).toBe(true);
   });

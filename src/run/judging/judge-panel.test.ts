@@ -5,24 +5,18 @@
  * judged by both judges. Then `rejudge` adds a third judge on the same file with judge calls only (no retrieval, no
  * reader), is resumable (a second rejudge makes no call), and Fleiss' kappa appears.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadQuestions } from '../../data/index.ts';
-import {
-  startFakeOpenAiServer,
-  type ChatRequestBody,
-  type FakeOpenAiServer,
-} from '../../llm/testing/fake-openai-server.ts';
+import type { ChatRequestBody } from '../../llm/testing/fake-openai-server.ts';
 import { runReport } from '../../report/report.ts';
 import { rejudgeFile } from '../../tools/rejudge/rejudge.ts';
 import { parseExperiment } from '../config/load-config.ts';
 import { runExperiment } from '../runner.ts';
+import { llmYaml, promptOf, useFakeLlm } from '../testing/fake-llm-run.ts';
 import { TEST_DATA_DIR } from '../../../test/data-path.ts';
 import { queryFile } from '../../store/testing/query-file.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'adaptmr-panel-'));
 const READER_ANSWER = 'I think it was in Paris.';
 const IDS = [
   'conv-26:q0',
@@ -38,12 +32,11 @@ const IDS = [
 // both correct q0 q1 (2), only A q2 q3 (2), only B q7 (1), neither q4 q5 q6 (3).
 const SAYS_A = [true, true, true, true, false, false, false, false];
 const SAYS_B = [true, true, false, false, false, false, false, true];
-let server: FakeOpenAiServer;
 let question = new Map<string, number>();
 
 /** The judge's verdict on the prompt's generated answer: the script for the reader's answer; A accepts every probe, B none. */
 function verdict(body: ChatRequestBody): string {
-  const prompt = body.messages.map((m) => m.content).join('\n');
+  const prompt = promptOf(body);
   // The last "Question:" line (Mem0's prompt has an example question before the real one).
   const q = [...prompt.matchAll(/Question: (.*)\n/gu)].at(-1)?.[1] ?? '';
   const answer = /Generated answer: (.*)\n/u.exec(prompt)?.[1] ?? '';
@@ -62,19 +55,11 @@ function verdict(body: ChatRequestBody): string {
   return JSON.stringify({ label: ok ? 'CORRECT' : 'WRONG' });
 }
 
+const fake = useFakeLlm('adaptmr-panel-', (prompt, body) => (/CORRECT/u.test(prompt) ? verdict(body) : READER_ANSWER));
+const dir = fake.dir;
 beforeAll(async () => {
   const { questions } = await loadQuestions({ name: 'locomo', questionIds: IDS }, TEST_DATA_DIR);
   question = new Map(questions.map((q) => [q.query.text, IDS.indexOf(q.query.id)]));
-  server = await startFakeOpenAiServer({
-    chat: (body) => {
-      const prompt = body.messages.map((m) => m.content).join('\n');
-      return /CORRECT/u.test(prompt) ? verdict(body) : READER_ANSWER;
-    },
-  });
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const yaml = (cache: string) => `
@@ -92,13 +77,7 @@ methods:
     method: bm25
     index: { granularity: session }
     k: 3
-llm:
-  cache: { mode: read-write, dir: ${cache} }
-  maxRetries: 1
-  retryBaseMs: 1
-  roles:
-    reader: { baseURL: ${server.baseURL}, model: fake-reader }
-    judge: { baseURL: ${server.baseURL}, model: judge-a }
+${llmYaml(fake.server.baseURL, { cacheDir: cache, judgeModel: 'judge-a' })}
 qa:
   judges:
     - { id: a, model: judge-a }
@@ -107,7 +86,7 @@ qa:
 `;
 
 const chats = () =>
-  server.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as ChatRequestBody);
+  fake.server.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as ChatRequestBody);
 
 describe('judge panel', () => {
   const file = join(dir, 'panel.duckdb');
