@@ -5,8 +5,6 @@
  * unit ids; a rerun into a new results file makes no request to either server nor to the LLM; the namespaces are
  * gone after the run; the key reaches the server but no file.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpMemoryServer, startHttpMemoryServer } from '../../examples/http-memory-typescript/server.ts';
@@ -16,9 +14,16 @@ import {
   startProxy,
   startPythonServer,
 } from '../../baselines/http-memory/testing/reference-servers.ts';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 import { parseExperiment } from './config/load-config.ts';
 import { runExperiment } from './runner.ts';
+import { filesUnder } from './testing/fake-llm-run.ts';
+import {
+  filesHolding,
+  MEMORY_RUN_DATASETS,
+  memoryRunLlmYaml,
+  useAcceptingLlm,
+  useEnvKey,
+} from './testing/memory-run.ts';
 import { useTestData } from '../../test/data-path.ts';
 import { queryFile } from '../store/testing/query-file.ts';
 
@@ -26,23 +31,17 @@ useTestData(); // its runs find LoCoMo / LongMemEval by name on the data search 
 
 const KEY = 'py-memory-key-5be1f0';
 const KEY_ENV = 'ADAPTMR_HTTP_MEMORY_TEST_KEY';
-const dir = mkdtempSync(join(tmpdir(), 'adaptmr-httpmem-run-'));
-let llm: FakeOpenAiServer;
+const fake = useAcceptingLlm('adaptmr-httpmem-run-');
+const dir = fake.dir;
 let py: Running;
 let ts: HttpMemoryServer;
 let pyProxy: CountingProxy;
 let tsProxy: CountingProxy;
 const namespaces = new Map<string, Set<string>>();
 
+useEnvKey(KEY_ENV, KEY);
+
 beforeAll(async () => {
-  llm = await startFakeOpenAiServer({
-    chat: (body) => {
-      const prompt = body.messages.map((m) => m.content).join('\n');
-      if (/Answer yes or no only/i.test(prompt)) return 'yes';
-      if (/CORRECT/.test(prompt) && /WRONG/.test(prompt)) return '{"label": "CORRECT"}';
-      return 'An answer.';
-    },
-  });
   py = await startPythonServer({ HTTP_MEMORY_API_KEY: KEY });
   ts = await startHttpMemoryServer();
   // The proxies count requests and note which namespaces exist (created, not yet deleted).
@@ -56,26 +55,19 @@ beforeAll(async () => {
   };
   pyProxy = await startProxy(py.url, track('python'));
   tsProxy = await startProxy(ts.url, track('typescript'));
-  process.env[KEY_ENV] = KEY;
 });
 afterAll(async () => {
-  await llm.close();
   await pyProxy.close();
   await tsProxy.close();
   await py.close();
   await ts.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('http-memory through the runner', () => {
   it('answers a LoCoMo conversation and five LongMemEval questions through both reference servers; a rerun makes no request', async () => {
     const yaml = `
 name: http-memory-e2e
-datasets:
-  - name: longmemeval-oracle
-    sample: { perType: 1 }
-  - name: locomo
-    limit: 4
+${MEMORY_RUN_DATASETS}
 methods:
   - id: python-bm25
     method: http-memory
@@ -87,16 +79,7 @@ methods:
     index: { granularity: turn }
     k: 5
     options: { url: "${tsProxy.url}" }
-llm:
-  cache: { mode: read-write, dir: ${join(dir, 'cache')} }
-  concurrency: 4
-  maxRetries: 2
-  retryBaseMs: 1
-  roles:
-    reader: { baseURL: ${llm.baseURL}, model: fake-reader }
-    judge: { baseURL: ${llm.baseURL}, model: fake-judge }
-qa: {}
-`;
+${memoryRunLlmYaml(fake)}`;
     const exp = parseExperiment(yaml, 'http-memory.yaml');
     const first = join(dir, 'first.duckdb');
     const s1 = await runExperiment(exp, { out: first, progress: false, log: () => {} });
@@ -132,21 +115,18 @@ qa: {}
     );
     expect(ctx[0]!.context).toMatch(/^\(1\) \[20\d\d\/\d\d\/\d\d \(\w{3}\) \d\d:\d\d\] /);
 
-    const before = [pyProxy.requests, tsProxy.requests, llm.requests.length];
+    const before = [pyProxy.requests, tsProxy.requests, fake.server.requests.length];
     const second = join(dir, 'second.duckdb');
     const s2 = await runExperiment(exp, { out: second, progress: false, log: () => {} });
     expect(s2.written).toBe(9);
-    expect([pyProxy.requests, tsProxy.requests, llm.requests.length]).toEqual(before);
+    expect([pyProxy.requests, tsProxy.requests, fake.server.requests.length]).toEqual(before);
     const answers = `select dataset, question_id, method, answer from answers order by all`;
     expect(await queryFile(second, answers)).toEqual(await queryFile(first, answers));
     const contexts = `select dataset, question_id, method, context from retrievals order by all`;
     expect(await queryFile(second, contexts)).toEqual(await queryFile(first, contexts));
 
     // The key went to the Python server (the proxy forwarded it) and into no file.
-    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
-      .map((f) => join(dir, f))
-      .filter((f) => statSync(f).isFile());
-    expect(files.length).toBeGreaterThan(5);
-    expect(files.filter((f) => readFileSync(f).includes(KEY))).toEqual([]);
+    expect(filesUnder(dir).length).toBeGreaterThan(5);
+    expect(filesHolding(dir, KEY)).toEqual([]);
   });
 });

@@ -7,14 +7,19 @@
  * results file calls no tool (no request reaches either server, nor the LLM); the key reaches no file. A server that
  * never finishes its asynchronous extraction gives error rows naming ingestTimeoutMs, not empty memories.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpMemoryHttpServer, startMcpMemoryHttpServer } from '../../examples/mcp-memory-typescript/server.ts';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../llm/testing/fake-openai-server.ts';
 import { parseExperiment } from './config/load-config.ts';
 import { runExperiment } from './runner.ts';
+import {
+  filesHolding,
+  MEMORY_RUN_DATASETS,
+  memoryRunLlmYaml,
+  useAcceptingLlm,
+  useEnvKey,
+} from './testing/memory-run.ts';
 import { useTestData } from '../../test/data-path.ts';
 import { queryFile } from '../store/testing/query-file.ts';
 
@@ -23,55 +28,30 @@ useTestData();
 const KEY = 'mcp-memory-key-7c41d2';
 const KEY_ENV = 'ADAPTMR_MCP_MEMORY_TEST_KEY';
 const SERVER = resolve('examples/mcp-memory-typescript/server.ts');
-const dir = mkdtempSync(join(tmpdir(), 'adaptmr-mcpmem-run-'));
+const fake = useAcceptingLlm('adaptmr-mcpmem-run-');
+const dir = fake.dir;
 const requestLog = join(dir, 'stdio-requests.log');
-let llm: FakeOpenAiServer;
 let http: McpMemoryHttpServer;
 let stalled: McpMemoryHttpServer;
+useEnvKey(KEY_ENV, KEY);
 
 beforeAll(async () => {
-  llm = await startFakeOpenAiServer({
-    chat: (body) => {
-      const prompt = body.messages.map((m) => m.content).join('\n');
-      if (/Answer yes or no only/i.test(prompt)) return 'yes';
-      if (/CORRECT/.test(prompt) && /WRONG/.test(prompt)) return '{"label": "CORRECT"}';
-      return 'An answer.';
-    },
-  });
   http = await startMcpMemoryHttpServer({ apiKey: KEY, delayMs: 5 });
   stalled = await startMcpMemoryHttpServer({ stall: true });
-  process.env[KEY_ENV] = KEY;
 });
 afterAll(async () => {
-  await llm.close();
   await http.close();
   await stalled.close();
-  delete process.env[KEY_ENV];
-  rmSync(dir, { recursive: true, force: true });
 });
 
-const llmBlock = () => `
-llm:
-  cache: { mode: read-write, dir: ${join(dir, 'cache')} }
-  concurrency: 4
-  maxRetries: 2
-  retryBaseMs: 1
-  roles:
-    reader: { baseURL: ${llm.baseURL}, model: fake-reader }
-    judge: { baseURL: ${llm.baseURL}, model: fake-judge }
-qa: {}
-`;
+const llmBlock = () => `\n${memoryRunLlmYaml(fake)}`;
 const stdioRequests = () => (existsSync(requestLog) ? readFileSync(requestLog, 'utf8').split('\n').length - 1 : 0);
 
 describe('mcp-memory through the runner', () => {
   it('answers LoCoMo and LongMemEval questions through the reference server over stdio and HTTP; a rerun calls no tool', async () => {
     const yaml = `
 name: mcp-memory-e2e
-datasets:
-  - name: longmemeval-oracle
-    sample: { perType: 1 }
-  - name: locomo
-    limit: 4
+${MEMORY_RUN_DATASETS}
 methods:
   - id: rb-stdio
     method: mcp-memory
@@ -120,19 +100,16 @@ ${llmBlock()}`;
     );
     expect(calls[0]!.n).toBe(stdioRequests() + http.store.requests);
 
-    const before = [stdioRequests(), http.store.requests, llm.requests.length];
+    const before = [stdioRequests(), http.store.requests, fake.server.requests.length];
     const second = join(dir, 'second.duckdb');
     const s2 = await runExperiment(exp, { out: second, progress: false, log: () => {} });
     expect(s2.written).toBe(9);
     expect(s2.errors).toBe(0);
-    expect([stdioRequests(), http.store.requests, llm.requests.length]).toEqual(before);
+    expect([stdioRequests(), http.store.requests, fake.server.requests.length]).toEqual(before);
     const answers = `select dataset, question_id, method, answer from answers order by all`;
     expect(await queryFile(second, answers)).toEqual(await queryFile(first, answers));
 
-    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
-      .map((f) => join(dir, f))
-      .filter((f) => statSync(f).isFile());
-    expect(files.filter((f) => readFileSync(f).includes(KEY))).toEqual([]);
+    expect(filesHolding(dir, KEY)).toEqual([]);
   });
 
   it('a server still processing after ingestTimeoutMs gives error rows, not empty memories', async () => {
