@@ -206,6 +206,8 @@ describe('BEAM, MemDaily and LoCoMo-Plus through the runner', () => {
       expect(transfer).toMatch(/locomo \(adaptmr-from-locomo\)\s*│[^\n]*%[^\n]*│[^\n]*%[^\n]*│ n\/a/); // accuracy on BEAM, MemDaily; none on LoCoMo-Plus
       expect(transfer).toMatch(/adaptmr-oracle \(gold-type routing\)\s*│ gold type \(gold-type routing\)/);
       expect(transfer).toMatch(/Out of distribution .*, 3 cells vs unified-embedding/);
+      // No plan.families given: the default family is the whole table (claims-transfer.ts), and the text says so.
+      expect(transfer).toMatch(/Holm within 1 declared family \(plan.families.transfer: all\)/);
       expect(transfer).toMatch(/Verdicts \(one per off-diagonal cell[\s\S]*transfer:locomo->beam-100k/);
     } finally {
       await store.close();

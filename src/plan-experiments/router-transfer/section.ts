@@ -103,7 +103,7 @@ export async function routerTransferSection(
     const count = (v: string): number => stored.filter((x) => x.verdict === v).length;
     const families = [...new Set(stored.map((x) => x.family).filter((f) => f !== null))].length;
     text.push(
-      `Out of distribution (fitted on one benchmark, tested on another), ${stored.length} cells vs ${run.reference} (the same first stage without routing), Holm within ${families} declared famil${families === 1 ? 'y' : 'ies'} (plan.families.transfer: ${run.plan.families?.transfer ?? 'test-dataset'}${families > 1 ? '; the family-wise error is held per test dataset, not across the table' : ''}): ` +
+      `Out of distribution (fitted on one benchmark, tested on another), ${stored.length} cells vs ${run.reference} (the same first stage without routing), Holm within ${families} declared famil${families === 1 ? 'y' : 'ies'} (plan.families.transfer: ${run.plan.families?.transfer ?? 'all'}${families > 1 ? '; the family-wise error is held per test dataset, not across the table' : ''}): ` +
         `reached (routing helps) in ${count('reached')}, not met in ${count('not met')} (routing hurts, whole CI below 0 and significant, in ${stored.filter((x) => x.reason.includes('routing hurts here')).length}), not established in ${count('not established')}, n/a in ${count('n/a')}`,
     );
   }
