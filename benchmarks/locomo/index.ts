@@ -35,7 +35,11 @@ export const locomo = defineBenchmark({
     const type = /^[1-5]$/u.test(nativeType) ? LOCOMO_CATEGORIES[Number(nativeType)] : undefined;
     return type && { type };
   },
-  qa: { ...locomoQa, publishedProbes: auditProbes },
+  qa: {
+    ...locomoQa,
+    publishedProbes: auditProbes,
+    answerFormats: { 'locomo-audit': async () => (await import('./answer-format.ts')).locomoAuditFormat },
+  },
   extraPulls: [{ name: LOCOMO_AUDIT_DIR, describe: 'LoCoMo errata, probes, baselines', pull: pullLocomoAudit }],
   fixture: {
     path: 'fixture/locomo_fixture.json',

@@ -226,6 +226,41 @@ export interface BenchmarkQa {
     dataDir: string,
     questions: readonly { questionId: string; text: string }[],
   ): Promise<Map<'specific' | 'vague', Map<string, { answer: string; source: string }>>>;
+  /**
+   * File formats of answers other systems published with their judges' verdicts, by the name
+   * `adaptmr score-answers --format <name>` gives; each loaded when that command runs.
+   */
+  answerFormats?: Readonly<Record<string, () => Promise<AnswerFormat>>>;
+}
+
+/** One published answer with its judge's verdict per run, keyed to a question of the benchmark. */
+export interface PublishedAnswer {
+  /** This project's question id. */
+  questionId: string;
+  /** The question's id in the file. */
+  auditId: string;
+  question: string;
+  gold: string;
+  /** The native type the file gives (checked against the benchmark's). */
+  category: string;
+  answer: string;
+  /** Verdicts in run order. */
+  judgments: boolean[];
+}
+
+/** How a file of published answers says they were made (null where it does not say). */
+export interface PublishedAnswersMeta {
+  answerModel: string | null;
+  answerPrompt: string | null;
+  judgeModel: string | null;
+}
+
+/** A format of published answers (`BenchmarkQa.answerFormats`): how one file is read and how a pinned one is named. */
+export interface AnswerFormat {
+  /** One file's answers in file order; a malformed file is an InputError naming it and the record. */
+  read(file: string): { meta: PublishedAnswersMeta; answers: PublishedAnswer[] };
+  /** `owner/repo@commit path` of the pinned upstream file with these bytes (its sha256), else null. */
+  pinnedName(sha256: string): string | null;
 }
 
 /**

@@ -4,7 +4,9 @@
  * (src/run/benchmark-registry.ts `installBenchmarks`) puts them here at start-up, since nothing under src/run may be
  * imported from below it. Asking before they are installed is a bug of the entry point, and says so.
  */
-import type { Benchmark, BenchmarkDataset } from './benchmark.ts';
+import type { AnswerFormat, Benchmark, BenchmarkDataset } from './benchmark.ts';
+import { InputError } from './errors.ts';
+import { unknownName } from './registry.ts';
 
 const benchmarks = new Map<string, Benchmark>();
 const datasets = new Map<string, { benchmark: Benchmark; dataset: BenchmarkDataset }>();
@@ -53,4 +55,17 @@ export function pathFormats(): string[] {
   return installedBenchmarks()
     .filter((b) => b.pathFormat)
     .map((b) => b.name);
+}
+
+/** The published-answer formats of the installed benchmarks (`score-answers --format`), in registry order. */
+export function answerFormatNames(): string[] {
+  return installedBenchmarks().flatMap((b) => Object.keys(b.qa.answerFormats ?? {}));
+}
+
+/** The published-answer format of this name; an unknown name is one line with "did you mean" and the known ones. */
+export function answerFormat(name: string, where = '--format'): Promise<AnswerFormat> {
+  const owner = installedBenchmarks().find((b) => b.qa.answerFormats && Object.hasOwn(b.qa.answerFormats, name));
+  const load = owner?.qa.answerFormats?.[name];
+  if (!load) return Promise.reject(new InputError(unknownName('answer format', name, answerFormatNames()), where));
+  return load();
 }

@@ -16,13 +16,6 @@ const ENTRIES: Readonly<Record<string, () => Promise<Benchmark>>> = {
   'locomo-plus': async () => (await import('../../benchmarks/locomo-plus/index.ts')).locomoPlus,
 };
 
-/**
- * The LoCoMo audit's files (benchmarks/locomo/audit.ts) for `score-answers --format locomo-audit`, which reads another
- * system's answers in the audit's format; imported when that command runs.
- */
-export const loadLocomoAudit = () => import('../../benchmarks/locomo/audit.ts');
-export type { AuditAnswer, EvalResults } from '../../benchmarks/locomo/audit.ts';
-
 /** Every benchmark's name (its folder under benchmarks/ and the source format of its datasets). */
 export const BENCHMARK_NAMES: readonly string[] = Object.freeze(Object.keys(ENTRIES));
 

@@ -12,9 +12,10 @@
  */
 import { intFlag } from '../../core/cli-options.ts';
 import type { Argv, CommandModule } from 'yargs';
-import { datasetNames } from '../../core/benchmarks-installed.ts';
+import { answerFormat, answerFormatNames, datasetNames } from '../../core/benchmarks-installed.ts';
 import type { DatasetName } from '../../core/config.ts';
 import { InputError } from '../../core/errors.ts';
+import { unknownName } from '../../core/registry.ts';
 import type { LlmClient } from '../../core/llm.ts';
 import { resolveDataDir } from '../../data/index.ts';
 import { createLlmProvider } from '../../llm/index.ts';
@@ -28,7 +29,8 @@ import { JUDGE_PROMPTS, type JudgePromptKind } from '../../core/qa-config.ts';
 export interface ScoreAnswersArgs {
   file: string;
   more?: string[];
-  format?: 'jsonl' | 'locomo-audit';
+  /** `jsonl`, or a published-answer format of an installed benchmark (`locomo-audit`). */
+  format?: string;
   out?: string | undefined;
   'judge-prompt'?: JudgePromptKind | undefined;
   dataset: string | undefined;
@@ -54,6 +56,24 @@ function judgeClient(argv: ScoreAnswersArgs): LlmClient | undefined {
   return provider.forRole('judge');
 }
 
+/**
+ * `--format`: `jsonl` or a published-answer format of the installed benchmarks, listed as the flag's choices; an
+ * unknown one stops with one line ("did you mean", the known ones) before yargs' choice check.
+ */
+function formatOption() {
+  const known = ['jsonl', ...answerFormatNames()];
+  return {
+    choices: known,
+    default: 'jsonl',
+    describe: 'input format',
+    coerce: (v: unknown): string => {
+      const name = String(v);
+      if (!known.includes(name)) throw new InputError(unknownName('format', name, known), '--format');
+      return name;
+    },
+  };
+}
+
 /** The datasets whose predictions files this command scores (the others need what only a run holds: rubric, choices, cue). */
 const SCORED_HERE: readonly string[] = ['longmemeval-oracle', 'longmemeval-s', 'longmemeval-m', 'locomo'];
 
@@ -73,11 +93,7 @@ export const scoreAnswersCommand: CommandModule<object, ScoreAnswersArgs> = {
         array: true,
         describe: '--format locomo-audit: more eval_results.json files (one method each)',
       })
-      .option('format', {
-        choices: ['jsonl', 'locomo-audit'] as const,
-        default: 'jsonl' as const,
-        describe: 'input format',
-      })
+      .option('format', formatOption())
       .option('out', {
         type: 'string',
         describe: '--format locomo-audit: import the answers and verdicts into this results file',
@@ -108,13 +124,15 @@ export const scoreAnswersCommand: CommandModule<object, ScoreAnswersArgs> = {
         describe: 'data directory (default ADAPTMR_DATA_DIR, then ./datasets)',
       }) as unknown as Argv<ScoreAnswersArgs>,
   handler: async (argv) => {
-    if (argv.format === 'locomo-audit') {
+    if (argv.format !== undefined && argv.format !== 'jsonl') {
+      const format = await answerFormat(argv.format);
       if (argv.judge && !argv['judge-model'])
         throw new InputError(
           '--judge needs --judge-model (e.g. gpt-4o-mini; endpoint from --base-url or OPENAI_BASE_URL)',
           '--judge-model',
         );
       const summaries = await scoreAuditFiles([argv.file, ...(argv.more ?? [])], {
+        format,
         dataDir: resolveDataDir({ flag: argv['data-dir'] }),
         out: argv.out,
         judge: argv.judge
@@ -122,7 +140,7 @@ export const scoreAnswersCommand: CommandModule<object, ScoreAnswersArgs> = {
           : undefined,
         log: (line) => console.error(line),
       });
-      if (argv.json) console.log(JSON.stringify({ format: 'locomo-audit', files: summaries }));
+      if (argv.json) console.log(JSON.stringify({ format: argv.format, files: summaries }));
       else console.log(summaries.map(formatSummary).join('\n\n'));
       return;
     }

@@ -1,7 +1,8 @@
 /**
  * `adaptmr score-answers --format locomo-audit <eval_results.json …>`: another system's LoCoMo answers with their judge
  * verdicts, in the format of dial481/locomo-audit (`fc-baseline/results/<run>/eval_results.json`, also the probe files
- * `ap-baseline/v1|v2/ap_eval_results_scored.json`): benchmarks/locomo/audit.ts reads them; here
+ * `ap-baseline/v1|v2/ap_eval_results_scored.json`): benchmarks/locomo/audit.ts reads them, reached as the installed
+ * benchmarks' answer format of that name (`BenchmarkQa.answerFormats`); here
  * - the published numbers are recomputed as the audit computes them (dial481/locomo-audit@9493fb4b4af4256ed17a18e8fd0b3cfdeec29539
  *   fc-baseline/README.md "Per-Category Accuracy (Per-Run Mean)"): run r's accuracy is the share of `judgment_r`
  *   true, the per-run mean over the runs, "±" the population standard deviation of the runs, majority vote ≥ half+1;
@@ -20,7 +21,8 @@ import { InputError } from '../../core/errors.ts';
 import { stableHash } from '../../core/hash.ts';
 import type { JudgePromptKind } from '../../core/qa-config.ts';
 import { loadQuestions, sha256File } from '../../data/index.ts';
-import { loadLocomoAudit, type AuditAnswer, type EvalResults } from '../../run/benchmark-registry.ts';
+import type { AnswerFormat, PublishedAnswer as AuditAnswer, PublishedAnswersMeta } from '../../core/benchmark.ts';
+import { answerFormat } from '../../core/benchmarks-installed.ts';
 import { cohensKappa, majorityVerdict } from '../../eval/qa/agreement/index.ts';
 import { bleu1, locomoAnswerScore } from '../../eval/qa/answer-metrics.ts';
 import { createLlmProvider } from '../../llm/provider.ts';
@@ -77,16 +79,13 @@ export function runStat(answers: readonly AuditAnswer[]): RunStat {
   return { n, runs, mean, sd, majority: answers.filter((a) => majorityVerdict(a.judgments)).length / n, f1, bleu1: b1 };
 }
 
-async function pinnedName(path: string): Promise<string | null> {
-  const { sha256 } = await sha256File(path);
-  const { LOCOMO_AUDIT_COMMIT, LOCOMO_AUDIT_FILES, LOCOMO_AUDIT_REPO } = await loadLocomoAudit();
-  const hit = Object.entries(LOCOMO_AUDIT_FILES).find(([, f]) => f.sha256 === sha256);
-  return hit ? `${LOCOMO_AUDIT_REPO}@${LOCOMO_AUDIT_COMMIT.slice(0, 7)} ${hit[0]}` : null;
+async function pinnedName(format: AnswerFormat, path: string): Promise<string | null> {
+  return format.pinnedName((await sha256File(path)).sha256);
 }
 
 export function summarise(
   file: string,
-  results: EvalResults,
+  meta: PublishedAnswersMeta,
   answers: readonly AuditAnswer[],
   pinned: string | null,
 ): AuditSummary {
@@ -96,13 +95,12 @@ export function summarise(
     if (of.length > 0) categories[category] = runStat(of);
   }
   const words = answers.map((a) => a.answer.split(/\s+/u).filter(Boolean).length);
-  const meta = results.metadata;
   return {
     file,
     pinned,
-    answerModel: meta?.answer_model ?? null,
-    answerPrompt: meta?.answer_prompt ?? null,
-    judgeModel: meta?.judge_model ?? null,
+    answerModel: meta.answerModel,
+    answerPrompt: meta.answerPrompt,
+    judgeModel: meta.judgeModel,
     categories,
     overall: runStat(answers),
     words: { mean: words.reduce((s, w) => s + w, 0) / words.length, median: median(words) },
@@ -137,6 +135,8 @@ export function formatSummary(s: AuditSummary): string {
 
 export interface AuditImportOptions {
   dataDir: string;
+  /** The format the files are in (default: `locomo-audit` of the installed benchmarks). */
+  format?: AnswerFormat | undefined;
   /** Results file to write (default: none, or a temporary one when a judge is asked). */
   out?: string | undefined;
   judge?: { model: string; prompt?: JudgePromptKind | undefined; baseUrl?: string | undefined } | undefined;
@@ -151,9 +151,9 @@ export function methodIdOf(file: string): string {
 }
 
 export async function scoreAuditFiles(files: readonly string[], o: AuditImportOptions): Promise<AuditSummary[]> {
-  const { readAuditAnswers } = await loadLocomoAudit();
+  const format = o.format ?? (await answerFormat('locomo-audit'));
   const loaded = await Promise.all(
-    files.map(async (file) => ({ file, ...readAuditAnswers(file), pinned: await pinnedName(file) })),
+    files.map(async (file) => ({ file, ...format.read(file), pinned: await pinnedName(format, file) })),
   );
   const ids = loaded.map((l) => methodIdOf(l.file));
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
@@ -178,7 +178,7 @@ export async function scoreAuditFiles(files: readonly string[], o: AuditImportOp
       if (why) throw new InputError(`${a.auditId} (${a.questionId}) ${why}`, l.file);
     }
   }
-  const summaries = loaded.map((l) => summarise(l.file, l.results, l.answers, l.pinned));
+  const summaries = loaded.map((l) => summarise(l.file, l.meta, l.answers, l.pinned));
   if (!o.out && !o.judge) return summaries;
   const tmp = o.out ? undefined : mkdtempSync(join(tmpdir(), 'adaptmr-audit-'));
   const store = await openResultStore(o.out ?? join(tmp!, 'import.duckdb'));
@@ -243,7 +243,7 @@ async function judgeAgainstImported(
   };
 }
 
-type Loaded = { file: string; results: EvalResults; answers: AuditAnswer[]; pinned: string | null };
+type Loaded = { file: string; meta: PublishedAnswersMeta; answers: AuditAnswer[]; pinned: string | null };
 
 /** One imported run: its questions, answers, the imported verdicts (judge `audit`) and QA scores; resumable by question. */
 type LocomoQuestion = Awaited<ReturnType<typeof loadQuestions>>['questions'][number];
@@ -333,7 +333,7 @@ async function answersToImport(
       if (done.has(`${a.questionId}\t${methodIdOf(l.file)}`)) continue;
       byQuestion.set(a.questionId, [
         ...(byQuestion.get(a.questionId) ?? []),
-        { method: methodIdOf(l.file), answer: a, judgeModel: l.results.metadata?.judge_model ?? 'unknown' },
+        { method: methodIdOf(l.file), answer: a, judgeModel: l.meta.judgeModel ?? 'unknown' },
       ]);
     }
   }
@@ -350,15 +350,15 @@ async function writeImport(
     id: methodIdOf(l.file),
     method: 'imported',
     file: l.pinned ?? l.file,
-    answerModel: l.results.metadata?.answer_model ?? null,
-    answerPrompt: l.results.metadata?.answer_prompt ?? null,
+    answerModel: l.meta.answerModel,
+    answerPrompt: l.meta.answerPrompt,
   }));
   const config = {
     name: 'locomo-audit-import',
     seed: 0,
     datasets: [{ name: 'locomo' }],
     methods,
-    qa: { judges: [{ id: 'audit', model: loaded[0]!.results.metadata?.judge_model ?? 'unknown' }] },
+    qa: { judges: [{ id: 'audit', model: loaded[0]!.meta.judgeModel ?? 'unknown' }] },
   };
   const configJson = JSON.stringify(config);
   await store.upsertRun({
@@ -388,8 +388,8 @@ async function writeImport(
         output: 'text',
         answers: true,
         imported: 'locomo-audit',
-        readerPrompt: l.results.metadata?.answer_prompt ?? null,
-        answerModel: l.results.metadata?.answer_model ?? null,
+        readerPrompt: l.meta.answerPrompt,
+        answerModel: l.meta.answerModel,
       },
     })),
   );
