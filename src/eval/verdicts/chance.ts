@@ -80,6 +80,12 @@ function sizesAt(q: QuestionFact, level: string): { n: number; g: number } | nul
 }
 
 /** Looks up questions by dataset and id (a question's haystack is the same in every run of one file). */
+/** A row's chance rate and the one-sided 95% margin a random ranker's mean reaches above it by luck. */
+export interface ChanceBand {
+  rate: number;
+  margin: number;
+}
+
 export class ChanceRates {
   private readonly byId = new Map<string, QuestionFact>();
   /** Datasets with at least one question whose haystack size was not recorded (files before schema 5). */
@@ -99,7 +105,13 @@ export class ChanceRates {
    * r has variance at most r(1 − r), exact for the hit metrics): null when the metric has none, or any question's
    * haystack size is unknown (not computable, never silently 0).
    */
-  rowBand(dataset: string, ids: readonly string[], metric: string | null, level: string | null, k: number | null) {
+  rowBand(
+    dataset: string,
+    ids: readonly string[],
+    metric: string | null,
+    level: string | null,
+    k: number | null,
+  ): ChanceBand | null {
     if (!hasChanceRate(metric) || level === null || k === null || ids.length === 0) return null;
     let sum = 0;
     let variance = 0;

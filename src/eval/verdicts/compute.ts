@@ -86,10 +86,7 @@ export function computeVerdicts(raw: VerdictInput, experiments: readonly PlanCla
   correctFamilies(input.comparisons, pending, scopeOf);
   const chance = new ChanceRates(input.questions);
   for (const p of pending)
-    if (p.tested && p.chance === undefined) {
-      const band = chance.rowBand(p.row.dataset, p.tested.ids, p.row.metric, p.row.level, p.row.k);
-      p.chance = band?.rate ?? null;
-      if (band) p.chanceMargin = band.margin;
-    }
+    if (p.tested && p.chance === undefined)
+      p.chance = chance.rowBand(p.row.dataset, p.tested.ids, p.row.metric, p.row.level, p.row.k);
   return finishVerdicts(pending);
 }

@@ -9,6 +9,7 @@
  */
 import { holm } from '../stats/holm.ts';
 import type { ComparisonRow } from '../stats/results/index.ts';
+import type { ChanceBand } from './chance.ts';
 import type { Headline, TestedPairs, VerdictRow } from './inputs.ts';
 import { mdePaired, MDE_DEFAULTS } from './mde.ts';
 import { cellFlags, flagsColumn, flagText, type CellFacts, type Flag } from './flags.ts';
@@ -66,10 +67,11 @@ export interface PendingVerdict {
    * if each is; its p_holm is the largest of theirs, its family size theirs, and it adds nothing to the family.
    */
   unionOf?: PendingVerdict[];
-  /** The random-top-k rate over the row's questions (the `chance` flag), when the file knows the haystacks. */
-  chance?: number | null;
-  /** How far above `chance` a random ranker's mean over these questions reaches by luck (one-sided 95%). */
-  chanceMargin?: number;
+  /**
+   * The random-top-k rate over the row's questions (the `chance` flag) and how far above it a random ranker's mean
+   * reaches by luck (one-sided 95%); null when the metric has none or a haystack size is unknown; set by compute.ts.
+   */
+  chance?: ChanceBand | null;
 }
 
 interface HolmItem {
@@ -163,8 +165,15 @@ function cellFactsOf(
   const [hi, lo] = p.claim?.direction === 'less' ? [b, a] : [a, b];
   // Cell flags speak of proportions: a metric outside [0, 1] (latency) has none.
   if ([hi.mean, lo.mean].some((x) => x < 0 || x > 1)) return undefined;
-  const facts = { higher: hi.mean, lower: lo.mean, higherId: hi.id, lowerId: lo.id, mde, chance: p.chance ?? null };
-  return p.chanceMargin === undefined ? facts : { ...facts, chanceMargin: p.chanceMargin };
+  const facts = {
+    higher: hi.mean,
+    lower: lo.mean,
+    higherId: hi.id,
+    lowerId: lo.id,
+    mde,
+    chance: p.chance?.rate ?? null,
+  };
+  return p.chance ? { ...facts, chanceMargin: p.chance.margin } : facts;
 }
 
 /** Each pending verdict judged: MDE at α / family size (Holm's first step), the rule, the reason. */
