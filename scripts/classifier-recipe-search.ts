@@ -6,11 +6,16 @@
  * LOBO mean; the output is committed as docs/classifier-recipe-search.md's table.
  *
  *   npx tsx scripts/classifier-recipe-search.ts [--data-dir ../shared/datasets] [--only <index,…>]
+ *
+ * `--nested <index,…>` instead estimates what choosing among those recipes by LOBO mean is worth on benchmarks the
+ * choice never saw (eval/nested.ts): per held-out benchmark, the recipe with the best inner LOBO mean over the other
+ * benchmarks, trained on all of them; then LongMemEval S 5-fold with the recipe chosen while LongMemEval was held out.
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { installBenchmarks } from '../src/run/benchmark-registry.ts';
 import { combinedTrainingSet, trainingSources } from '../src/tools/classifier/train/combined.ts';
+import { nestedLobo } from '../src/tools/classifier/eval/nested.ts';
 import { kfoldWithPool, leaveOneBenchmarkOut, type Split } from '../src/tools/classifier/eval/lobo-splits.ts';
 import {
   argmaxOf,
@@ -93,7 +98,9 @@ function score(
   });
 }
 
-const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { 'data-dir': { type: 'string' }, only: { type: 'string' }, nested: { type: 'string' } },
+});
 const set = await combinedTrainingSet(SOURCES, values['data-dir']);
 console.log(
   `training set: ${set.questions.length} questions, sha256 ${set.sha256.slice(0, 12)}; ${JSON.stringify(set.sources)}`,
@@ -102,6 +109,10 @@ const lobo = leaveOneBenchmarkOut(set.questions);
 const s = (await combinedTrainingSet(['longmemeval-s'], values['data-dir'])).questions;
 const folds = kfoldWithPool(s, set.questions, 5, 42);
 const cache = new RowCache();
+if (values.nested) {
+  nested(values.nested.split(',').map(Number), folds);
+  process.exit(0);
+}
 const only = values.only?.split(',').map(Number);
 for (const [i, r] of RECIPES.entries()) {
   if (only && !only.includes(i)) continue;
@@ -116,4 +127,38 @@ for (const [i, r] of RECIPES.entries()) {
   console.log(
     `${i}\t${recipeName(r)}\tLOBO mean ${(100 * mean).toFixed(1)} min ${(100 * Math.min(...per.map((p) => p.acc))).toFixed(1)}\t${cells}\tLME-S 5-fold ${(100 * kAcc).toFixed(1)}\t${((performance.now() - t0) / 1000).toFixed(0)} s\tEM-adapted LOBO mean ${(100 * emMean).toFixed(1)}: ${em}`,
   );
+}
+
+/** Nested selection among RECIPES[indices]; a model is trained once per (recipe, training benchmarks). */
+function nested(indices: number[], sFolds: Split[]): void {
+  const candidates = indices.map((i) => {
+    const r = RECIPES[i];
+    if (!r) throw new Error(`--nested: no recipe #${i} (0–${RECIPES.length - 1})`);
+    return r;
+  });
+  const models = new Map<string, ReturnType<typeof fitRecipe>>();
+  const pct = (x: number) => (100 * x).toFixed(1);
+  const t0 = performance.now();
+  const result = nestedLobo(
+    set.questions,
+    candidates.length,
+    (c, train, test) => {
+      const key = `${c}|${[...new Set(train.map((q) => q.benchmark))].sort().join(',')}`;
+      if (!models.has(key)) models.set(key, fitRecipe(train, candidates[c]!, 42, cache));
+      const probs = predictQuestions(models.get(key)!, test, cache);
+      return test.filter((q, i) => argmaxOf(probs[i]!) === q.gold).length / test.length;
+    },
+    (o) =>
+      console.log(
+        `held out ${o.benchmark} (n ${o.n}): inner means ${o.innerMeans.map((m, c) => `#${indices[c]} ${pct(m)}`).join(', ')} → #${indices[o.chosen]}: ${pct(o.accuracy)}\t${((performance.now() - t0) / 1000).toFixed(0)} s`,
+      ),
+  );
+  console.log(
+    `nested LOBO mean ${pct(result.mean)} worst ${pct(result.worst)} (candidates ${indices.map((i) => `#${i}`).join(', ')})`,
+  );
+  const forS = result.outer.find((o) => o.benchmark === 'longmemeval');
+  if (!forS) return;
+  const kf = score(sFolds, candidates[forS.chosen]!, cache);
+  const kAcc = kf.reduce((a, b) => a + b.acc * b.n, 0) / kf.reduce((a, b) => a + b.n, 0);
+  console.log(`LME-S 5-fold with #${indices[forS.chosen]} (chosen without LongMemEval): ${pct(kAcc)}`);
 }
