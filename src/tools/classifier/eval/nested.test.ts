@@ -9,7 +9,7 @@ const benchOf = (qs: BenchmarkQuestion[]) => [...new Set(qs.map((x) => x.benchma
 
 describe('nestedLobo', () => {
   it('chooses by the inner benchmarks only and scores the choice on the outer one', () => {
-    // Candidate 0 is excellent on A only; candidate 1 is middling everywhere.
+    // Candidate 0 is strong on A and C and fails B; candidate 1 is middling everywhere.
     const table: Record<string, number[]> = { A: [0.9, 0.5], B: [0.1, 0.5], C: [0.6, 0.5] };
     const calls: string[] = [];
     const r = nestedLobo(questions, 2, (c, train, test) => {
