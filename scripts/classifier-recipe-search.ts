@@ -24,7 +24,7 @@ import {
   recipeName,
   type Recipe,
 } from '../src/tools/classifier/train/recipe.ts';
-import { RowCache } from '../src/tools/classifier/train/select.ts';
+import { accuracyOf, RowCache } from '../src/tools/classifier/train/select.ts';
 
 await installBenchmarks();
 /** Every training source but LongMemEval M (its questions are oracle's and S's; S stays for the S 5-fold column). */
@@ -98,6 +98,11 @@ function score(
   });
 }
 
+/** Accuracy over all folds' questions together (folds differ in size by at most one). */
+function pooledAccuracy(folds: readonly { n: number; acc: number }[]): number {
+  return folds.reduce((a, b) => a + b.acc * b.n, 0) / folds.reduce((a, b) => a + b.n, 0);
+}
+
 const { values } = parseArgs({
   options: { 'data-dir': { type: 'string' }, only: { type: 'string' }, nested: { type: 'string' } },
 });
@@ -120,7 +125,7 @@ for (const [i, r] of RECIPES.entries()) {
   const per = score(lobo, r, cache);
   const mean = per.reduce((a, b) => a + b.acc, 0) / per.length;
   const kf = score(folds, r, cache);
-  const kAcc = kf.reduce((a, b) => a + b.acc * b.n, 0) / kf.reduce((a, b) => a + b.n, 0);
+  const kAcc = pooledAccuracy(kf);
   const cells = per.map((p) => `${p.name} ${(100 * p.acc).toFixed(1)}`).join(' | ');
   const em = per.map((p) => `${p.name} ${(100 * p.em).toFixed(1)}`).join(' | ');
   const emMean = per.reduce((a, b) => a + b.em, 0) / per.length;
@@ -145,8 +150,7 @@ function nested(indices: number[], sFolds: Split[]): void {
     (c, train, test) => {
       const key = `${c}|${[...new Set(train.map((q) => q.benchmark))].sort().join(',')}`;
       if (!models.has(key)) models.set(key, fitRecipe(train, candidates[c]!, 42, cache));
-      const probs = predictQuestions(models.get(key)!, test, cache);
-      return test.filter((q, i) => argmaxOf(probs[i]!) === q.gold).length / test.length;
+      return accuracyOf(models.get(key)!, test, cache);
     },
     (o) =>
       console.log(
@@ -159,6 +163,6 @@ function nested(indices: number[], sFolds: Split[]): void {
   const forS = result.outer.find((o) => o.benchmark === 'longmemeval');
   if (!forS) return;
   const kf = score(sFolds, candidates[forS.chosen]!, cache);
-  const kAcc = kf.reduce((a, b) => a + b.acc * b.n, 0) / kf.reduce((a, b) => a + b.n, 0);
+  const kAcc = pooledAccuracy(kf);
   console.log(`LME-S 5-fold with #${indices[forS.chosen]} (chosen without LongMemEval): ${pct(kAcc)}`);
 }

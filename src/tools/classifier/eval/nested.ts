@@ -6,6 +6,7 @@
  * score never influenced the choice made for B (Varma & Simon 2006, nested cross-validation, with benchmarks as
  * the folds).
  */
+import { mean } from '../../../core/averages.ts';
 import type { BenchmarkQuestion } from '../train/combined.ts';
 import { leaveOneBenchmarkOut, type Split } from './lobo-splits.ts';
 
@@ -31,12 +32,8 @@ export interface NestedResult {
   worst: number;
 }
 
-function meanOf(xs: readonly number[]): number {
-  return xs.reduce((a, b) => a + b, 0) / xs.length;
-}
-
 function innerMeans(inner: readonly Split[], candidates: number, score: ScoreCandidate): number[] {
-  return Array.from({ length: candidates }, (_, c) => meanOf(inner.map((s) => score(c, s.train, s.test))));
+  return Array.from({ length: candidates }, (_, c) => mean(inner.map((s) => score(c, s.train, s.test))));
 }
 
 export function nestedLobo(
@@ -63,5 +60,5 @@ export function nestedLobo(
     return o;
   });
   const accs = outer.map((o) => o.accuracy);
-  return { outer, mean: meanOf(accs), worst: Math.min(...accs) };
+  return { outer, mean: mean(accs), worst: Math.min(...accs) };
 }
